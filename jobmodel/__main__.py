@@ -1,0 +1,7 @@
+"""`python -m jobmodel`."""
+
+import sys
+
+from jobmodel.cli import main
+
+sys.exit(main())

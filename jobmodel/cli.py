@@ -1,0 +1,45 @@
+"""The `jobmodel` command line: a thin shell over the commands in `jobmodel.commands`."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from jobmodel.errors import InputError
+
+# Each module provides `register(subparsers)`, which adds its sub-command and sets `func`
+# (args -> exit code) as the parser's default.
+COMMAND_MODULES = (
+    "jobmodel.commands.conformance",
+    "jobmodel.commands.simulate",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="jobmodel",
+        description="An executable reference model of the Kubernetes Job and CronJob controllers.",
+    )
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except InputError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 1
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Sub-commands of the `jobmodel` command line (the imperative shell: files, terminal)."""

@@ -1,0 +1,1 @@
+"""Running conformance vectors (format `jobmodel-conformance/1`) through the model or another engine."""

@@ -1,0 +1,92 @@
+"""Comparing what an engine did with what a vector expects, as a list of readable differences."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+MISSING = object()
+
+
+def _show(value: Any) -> str:
+    if value is MISSING:
+        return "<absent>"
+    return json.dumps(value, sort_keys=True)
+
+
+def subset_diff(expected: Any, actual: Any, path: str) -> list[str]:
+    """Differences where `actual` does not contain `expected`: objects are compared as subsets
+    (a key given as null must be absent), lists item by item (same length), scalars exactly."""
+    if isinstance(expected, Mapping):
+        if not isinstance(actual, Mapping):
+            return [f"{path}: expected an object {_show(expected)}, got {_show(actual)}"]
+        out: list[str] = []
+        for key, want in expected.items():
+            sub = f"{path}.{key}" if path else str(key)
+            got = actual.get(key, MISSING)
+            if want is None:
+                if got is not MISSING and got is not None:
+                    out.append(f"{sub}: expected absent, got {_show(got)}")
+                continue
+            if got is MISSING:
+                out.append(f"{sub}: expected {_show(want)}, got <absent>")
+                continue
+            out.extend(subset_diff(want, got, sub))
+        return out
+    if isinstance(expected, list):
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            return [f"{path}: expected {_show(expected)}, got {_show(actual)}"]
+        return [d for i, (w, g) in enumerate(zip(expected, actual, strict=True)) for d in subset_diff(w, g, f"{path}[{i}]")]
+    return exact_diff(expected, actual, path)
+
+
+def exact_diff(expected: Any, actual: Any, path: str) -> list[str]:
+    """Differences where `actual` is not exactly `expected` (numbers compared by value)."""
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        same = expected is actual or (isinstance(expected, bool) and isinstance(actual, bool) and expected == actual)
+    elif isinstance(expected, int | float) and isinstance(actual, int | float):
+        same = abs(expected - actual) < 1e-6
+    else:
+        same = expected == actual
+    return [] if same else [f"{path}: expected {_show(expected)}, got {_show(actual)}"]
+
+
+def list_subset_diff(expected: list[Any], actual: list[Any], path: str) -> list[str]:
+    """A list of partial objects: same length, each item compared as a subset."""
+    if len(expected) != len(actual):
+        return [f"{path}: expected {len(expected)} items, got {len(actual)}: {_show(actual)}"]
+    return [d for i, (w, g) in enumerate(zip(expected, actual, strict=True)) for d in subset_diff(w, g, f"{path}[{i}]")]
+
+
+def condition_key(cond: Mapping[str, Any], with_message: bool) -> tuple[str, ...]:
+    key = (str(cond.get("type", "")), str(cond.get("status", "")), str(cond.get("reason", "")))
+    return (*key, str(cond.get("message", ""))) if with_message else key
+
+
+def _matches(want: Mapping[str, Any], got: Mapping[str, Any]) -> bool:
+    for field in ("type", "status", "reason", "message"):
+        if field in want and want[field] != got.get(field, ""):
+            return False
+    return True
+
+
+def conditions_diff(expected: list[Mapping[str, Any]], actual: list[Mapping[str, Any]], path: str, exact: bool) -> list[str]:
+    """Conditions compared on type, status, reason (and message where given), order free.
+    `exact`: the sets must be equal; otherwise every expected condition must be present."""
+    remaining = list(actual)
+    out: list[str] = []
+    for want in expected:
+        for i, got in enumerate(remaining):
+            if _matches(want, got):
+                del remaining[i]
+                break
+        else:
+            out.append(f"{path}: missing {_show(dict(want))}")
+    if exact and remaining:
+        out.extend(f"{path}: unexpected {_show(_brief(c))}" for c in remaining)
+    return out
+
+
+def _brief(cond: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: cond[k] for k in ("type", "status", "reason", "message") if k in cond}

@@ -1,0 +1,100 @@
+"""`jobmodel conformance FILE...`: run vector files, print a block per failing case, end with `N passed, M failed`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+import attrs
+
+from jobmodel.conformance.engines import Engine, ModelEngine
+from jobmodel.conformance.suites import suite_module
+from jobmodel.errors import InputError
+
+FORMAT = "jobmodel-conformance/1"
+
+
+@attrs.frozen
+class CaseResult:
+    """One case's verdict: `differences` empty means passed."""
+
+    file: str
+    name: str
+    origin: str
+    differences: tuple[str, ...]
+
+    @property
+    def passed(self) -> bool:
+        return not self.differences
+
+
+def load_vector_file(path: Path) -> Mapping[str, Any]:
+    """Read and check the document envelope of a vector file."""
+    try:
+        doc = json.loads(path.read_text())
+    except OSError as err:
+        raise InputError(str(path), f"cannot read: {err.strerror}") from None
+    except json.JSONDecodeError as err:
+        raise InputError(str(path), f"not JSON: {err.msg} at line {err.lineno} column {err.colno}") from None
+    if not isinstance(doc, dict):
+        raise InputError(str(path), "a vector file is a JSON object")
+    if doc.get("format") != FORMAT:
+        raise InputError(f"{path}: format", f"expected {FORMAT!r}, got {doc.get('format')!r}")
+    if not isinstance(doc.get("suite"), str):
+        raise InputError(f"{path}: suite", "required (a string)")
+    if not isinstance(doc.get("cases"), list):
+        raise InputError(f"{path}: cases", "required (a list)")
+    return doc
+
+
+def run_case(suite: str, case: Mapping[str, Any], engine: Engine) -> tuple[str, ...]:
+    """The differences of one case; malformed cases and unimplemented features are differences too."""
+    module = suite_module(suite)
+    if module is None:
+        return (f"suite {suite!r} is not implemented by the model yet",)
+    if not isinstance(case.get("expect"), Mapping) and suite != "job-scenario":
+        return ("case: expect: required (an object)",)
+    try:
+        outcome = engine.outcome(suite, case)
+        return tuple(module.compare(case, outcome))
+    except InputError as err:
+        return (f"cannot run the case: {err}",)
+    except NotImplementedError as err:
+        return (f"not implemented: {err}",)
+
+
+def run_file(path: Path, engine: Engine) -> Iterator[CaseResult]:
+    doc = load_vector_file(path)
+    suite = doc["suite"]
+    for i, case in enumerate(doc["cases"]):
+        if not isinstance(case, Mapping):
+            yield CaseResult(str(path), f"cases[{i}]", "", ("a case is a JSON object",))
+            continue
+        name = str(case.get("name", f"cases[{i}]"))
+        yield CaseResult(str(path), name, str(case.get("origin", "")), run_case(suite, case, engine))
+
+
+def run_files(paths: Sequence[Path], out: TextIO, engine: Engine | None = None) -> tuple[int, int]:
+    """Run every file; print failing cases to `out`; return (passed, failed)."""
+    engine = engine or ModelEngine()
+    passed = failed = 0
+    for path in paths:
+        try:
+            results = list(run_file(path, engine))
+        except InputError as err:
+            failed += 1
+            print(f"FAIL {path}: {err}", file=out)
+            continue
+        for result in results:
+            if result.passed:
+                passed += 1
+                continue
+            failed += 1
+            print(f"FAIL {Path(result.file).name}: {result.name}", file=out)
+            if result.origin:
+                print(f"  origin: {result.origin}", file=out)
+            for diff in result.differences:
+                print(f"  {diff}", file=out)
+    return passed, failed

@@ -1,0 +1,83 @@
+"""Immutable, hashable JSON values for the parts of Kubernetes objects the model copies but does not read."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+# A JSON value as the model stores it: FrozenDict for objects, tuple for arrays.
+Frozen = Any
+
+
+class FrozenDict(Mapping[str, Frozen]):
+    """A read-only, hashable mapping (the JSON objects inside snapshots)."""
+
+    __slots__ = ("_data", "_hash")
+
+    def __init__(self, data: Mapping[str, Frozen] | None = None) -> None:
+        self._data: dict[str, Frozen] = dict(data or {})
+        self._hash: int | None = None
+
+    def __getitem__(self, key: str) -> Frozen:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(frozenset(self._data.items()))
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, FrozenDict):
+            return self._data == other._data
+        if isinstance(other, Mapping):
+            return self._data == dict(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"FrozenDict({self._data!r})"
+
+    def set(self, key: str, value: Frozen) -> FrozenDict:
+        """A copy with `key` set to `value`."""
+        data = dict(self._data)
+        data[key] = value
+        return FrozenDict(data)
+
+    def without(self, key: str) -> FrozenDict:
+        """A copy without `key`."""
+        data = dict(self._data)
+        data.pop(key, None)
+        return FrozenDict(data)
+
+
+EMPTY = FrozenDict()
+
+
+def freeze(value: Any) -> Frozen:
+    """Turn plain JSON (dicts, lists, scalars) into FrozenDict/tuple form."""
+    if isinstance(value, FrozenDict):
+        return value
+    if isinstance(value, Mapping):
+        return FrozenDict({str(k): freeze(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def thaw(value: Frozen) -> Any:
+    """Turn a frozen value back into plain JSON (dicts and lists)."""
+    if isinstance(value, Mapping):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [thaw(v) for v in value]
+    return value
+
+
+def str_map(value: Mapping[str, str] | None) -> FrozenDict:
+    """A frozen string-to-string map (labels, annotations, selectors)."""
+    return FrozenDict(value or {})

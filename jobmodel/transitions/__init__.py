@@ -1,0 +1,1 @@
+"""Pure transitions: controller steps and the environment's moves."""

@@ -1,0 +1,222 @@
+"""Completion indexes of Indexed Jobs (upstream pkg/controller/job/indexed_job_utils.go).
+
+An `Intervals` value is upstream's `orderedIntervals`: sorted, non-overlapping, non-adjacent
+inclusive ranges, written in status in the compressed form `1,3-5,7`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from jobmodel.gosort import go_sort
+from jobmodel.state import (
+    INDEXED,
+    JOB_COMPLETION_INDEX_ANNOTATION,
+    JOB_INDEX_FAILURE_COUNT_ANNOTATION,
+    JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION,
+    Job,
+    Pod,
+)
+from jobmodel.transitions.pod_utils import active_pods_less
+
+UNKNOWN_COMPLETION_INDEX = -1
+COMPLETION_INDEX_ENV_NAME = "JOB_COMPLETION_INDEX"
+MAX_GENERATED_NAME_LENGTH = 58  # names.MaxGeneratedNameLength: 63 minus the 5 random characters
+MAX_INT32 = 2**31 - 1
+
+Interval = tuple[int, int]
+Intervals = tuple[Interval, ...]
+
+
+def is_indexed_job(job: Job) -> bool:
+    """isIndexedJob."""
+    return job.spec.completion_mode == INDEXED
+
+
+def with_ordered_indexes(intervals: Intervals, new_indexes: Sequence[int]) -> Intervals:
+    """orderedIntervals.withOrderedIndexes: merge sorted single indexes in."""
+    return merge(intervals, tuple((ix, ix) for ix in new_indexes))
+
+
+def merge(left: Intervals, right: Intervals) -> Intervals:
+    """orderedIntervals.merge: the union of two interval lists, adjacent ranges joined."""
+    result: list[list[int]] = []
+
+    def append_or_merge(iv: Interval) -> None:
+        if not result or iv[0] > result[-1][1] + 1:
+            result.append([iv[0], iv[1]])
+        elif result[-1][1] < iv[1]:
+            result[-1][1] = iv[1]
+
+    i = j = 0
+    while i < len(left) and j < len(right):
+        if left[i][0] < right[j][0]:
+            append_or_merge(left[i])
+            i += 1
+        else:
+            append_or_merge(right[j])
+            j += 1
+    for iv in left[i:]:
+        append_or_merge(iv)
+    for iv in right[j:]:
+        append_or_merge(iv)
+    return tuple((a, b) for a, b in result)
+
+
+def total(intervals: Intervals | None) -> int:
+    """orderedIntervals.total: how many indexes."""
+    return sum(last - first + 1 for first, last in intervals or ())
+
+
+def has(intervals: Intervals | None, ix: int) -> bool:
+    """orderedIntervals.has."""
+    return any(first <= ix <= last for first, last in intervals or ())
+
+
+def format_intervals(intervals: Intervals) -> str:
+    """orderedIntervals.String: `1,3-5,7`; a pair of adjacent indexes is written `3,4`."""
+    parts = []
+    for first, last in intervals:
+        if last == first:
+            parts.append(str(first))
+        elif last == first + 1:
+            parts.append(f"{first},{last}")
+        else:
+            parts.append(f"{first}-{last}")
+    return ",".join(parts)
+
+
+def _atoi(text: str) -> int | None:
+    """strconv.Atoi: optional sign, decimal digits, within int64."""
+    body = text[1:] if text[:1] in "+-" else text
+    if not body or not body.isascii() or not body.isdigit():
+        return None
+    value = int(text)
+    if not -(2**63) <= value < 2**63:
+        return None
+    return value
+
+
+def parse_indexes_from_string(text: str, completions: int) -> Intervals:
+    """parseIndexesFromString: corrupt intervals are skipped; indexes past `completions` are dropped."""
+    if text == "":
+        return ()
+    result: list[list[int]] = []
+    for part in text.split(","):
+        limits = part.split("-")
+        first = _atoi(limits[0])
+        if first is None:
+            continue
+        if first >= completions:
+            break
+        if len(limits) > 1:
+            last = _atoi(limits[1])
+            if last is None:
+                continue
+            last = min(last, completions - 1)
+        else:
+            last = first
+        if result and result[-1][1] == first - 1:
+            result[-1][1] = last
+        else:
+            result.append([first, last])
+    return tuple((a, b) for a, b in result)
+
+
+def get_completion_index(annotations: object) -> int:
+    """getCompletionIndex: the index annotation, or -1 when absent, malformed or negative."""
+    assert hasattr(annotations, "get")
+    value = annotations.get(JOB_COMPLETION_INDEX_ANNOTATION)
+    if not isinstance(value, str):
+        return UNKNOWN_COMPLETION_INDEX
+    ix = _atoi(value)
+    if ix is None or ix < 0:
+        return UNKNOWN_COMPLETION_INDEX
+    return ix
+
+
+def pod_index(pod: Pod) -> int:
+    """getCompletionIndex of a pod's annotations."""
+    return get_completion_index(pod.metadata.annotations)
+
+
+def get_indexes(pods: Iterable[Pod]) -> list[int]:
+    """getIndexes: the sorted set of known indexes."""
+    return sorted({ix for ix in (pod_index(p) for p in pods) if ix != UNKNOWN_COMPLETION_INDEX})
+
+
+def by_completion_index(pods: Sequence[Pod]) -> list[Pod]:
+    """sort.Sort(byCompletionIndex(pods))."""
+    return go_sort(pods, lambda a, b: pod_index(a) < pod_index(b))
+
+
+def _parse_int32(text: str) -> int:
+    """parseInt32: 0 for anything that is not an int32 in [0, MaxInt32]."""
+    value = _atoi(text)
+    if value is None or value < 0 or value > MAX_INT32:
+        return 0
+    return value
+
+
+def index_failure_count(pod: Pod) -> int:
+    """getIndexFailureCount: the `job-index-failure-count` annotation."""
+    value = pod.metadata.annotations.get(JOB_INDEX_FAILURE_COUNT_ANNOTATION)
+    return _parse_int32(value) if isinstance(value, str) else 0
+
+
+def index_ignored_failure_count(pod: Pod) -> int:
+    """parseIndexFailureIgnoreCountAnnotation."""
+    value = pod.metadata.annotations.get(JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION)
+    return _parse_int32(value) if isinstance(value, str) else 0
+
+
+def index_absolute_failure_count(pod: Pod) -> int:
+    """getIndexAbsoluteFailureCount: counted plus ignored failures of the index."""
+    return index_failure_count(pod) + index_ignored_failure_count(pod)
+
+
+def pod_generate_name_with_index(job_name: str, index: int) -> str:
+    """podGenerateNameWithIndex: `<job>-<index>-`, the job name cut to fit."""
+    append = f"-{index}-"
+    prefix = job_name + append
+    if len(prefix) > MAX_GENERATED_NAME_LENGTH:
+        prefix = prefix[: MAX_GENERATED_NAME_LENGTH - len(append)] + append
+    return prefix
+
+
+def append_duplicated_index_pods_for_removal(
+    pods: Sequence[Pod], completions: int
+) -> tuple[list[Pod], list[Pod]]:
+    """appendDuplicatedIndexPodsForRemoval: pods without an index or past `completions`, and all but
+    one pod of each repeated index, go to `rm`; returns (rm, left)."""
+    ordered = by_completion_index(pods)
+    rm: list[Pod] = []
+    left: list[Pod] = []
+    last_index = UNKNOWN_COMPLETION_INDEX
+    first_repeat = 0
+    looped = 0
+    for i, pod in enumerate(ordered):
+        ix = pod_index(pod)
+        if ix >= completions:
+            rm.extend(ordered[i:])
+            break
+        if ix != last_index:
+            _split_same_index(rm, left, ordered[first_repeat:i], last_index)
+            first_repeat = i
+            last_index = ix
+        looped += 1
+    _split_same_index(rm, left, ordered[first_repeat:looped], last_index)
+    return rm, left
+
+
+def _split_same_index(rm: list[Pod], left: list[Pod], pods: Sequence[Pod], ix: int) -> None:
+    """appendPodsWithSameIndexForRemovalAndRemaining: keep the pod that would be deleted last."""
+    if ix == UNKNOWN_COMPLETION_INDEX:
+        rm.extend(pods)
+        return
+    if len(pods) == 1:
+        left.append(pods[0])
+        return
+    ordered = go_sort(pods, active_pods_less)
+    rm.extend(ordered[:-1])
+    left.extend(ordered[-1:])
