@@ -564,8 +564,7 @@ def pod_condition_to_json(cond: PodCondition) -> JSON:
 def container_status_to_json(status: ContainerStatus) -> JSON:
     out: JSON = {}
     _put(out, "name", status.name)
-    if status.restart_count:
-        out["restartCount"] = status.restart_count
+    out["restartCount"] = status.restart_count  # not omitempty upstream
     state: JSON = thaw(status.other_state)
     if status.terminated is not None:
         t = status.terminated

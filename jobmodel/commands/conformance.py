@@ -29,9 +29,11 @@ def register(subparsers: Any) -> None:
 
 def make_engine(name: str) -> Engine:
     if name == "upstream":
-        from jobmodel.adapters.upstream import UpstreamEngine
+        import importlib
 
-        return UpstreamEngine()
+        # Imported only when asked for: it builds and runs the Go harness.
+        engine: Engine = importlib.import_module("jobmodel.adapters.upstream").UpstreamEngine()
+        return engine
     return ModelEngine()
 
 

@@ -11,13 +11,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 import attrs
 
-from jobmodel.actions import Action, CreatePod, DeletePod, PatchPod, RecordEvent, Requeue, UpdateJobStatus
+from jobmodel.actions import (
+    Action,
+    CreatePod,
+    DeletePod,
+    PatchPod,
+    RecordEvent,
+    Requeue,
+    UpdateJobStatus,
+)
 from jobmodel.errors import InputError
 from jobmodel.features import FeatureGates
 from jobmodel.frozen import FrozenDict, freeze
+from jobmodel.gosort import go_sort
 from jobmodel.state import (
     COMPLETE,
     FAILED,
@@ -66,7 +76,6 @@ from jobmodel.transitions.success_policy import (
     is_success_criteria_met_condition,
     match_success_policy,
 )
-from jobmodel.gosort import go_sort
 
 # Job condition reasons (batch/v1 types.go)
 REASON_BACKOFF_LIMIT_EXCEEDED = "BackoffLimitExceeded"
@@ -401,7 +410,7 @@ def _required(value: int | None, field: str) -> int:
     return value
 
 
-def _with_status(job: Job, **changes: object) -> Job:
+def _with_status(job: Job, **changes: Any) -> Job:
     return attrs.evolve(job, status=attrs.evolve(job.status, **changes))
 
 

@@ -1,0 +1,431 @@
+"""A simulated cluster around the Job controller: the API server's rules, the informers, the clock.
+
+Everything here is a pure function from a `Cluster` snapshot (and a move's arguments) to the
+next snapshot. The rules are those of `../shared/conformance/FORMAT.md` (suite `job-scenario`),
+which follow upstream's API server and controllers:
+
+- pods the controller creates appear at once, `Pending`, named `<job name>-<n>`;
+- pod deletion follows the API server's grace-period and finalizer rules (`delete_pod`);
+- the controller's informers observe every change at once (`_observe_pod_change` models the
+  Job controller's addPod/updatePod/deletePod handlers on its expectations);
+- the controller's in-memory state (expectations, back-off records) is kept per Job key and
+  lost by `restart_controller`;
+- the clock moves only in `advance`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+import attrs
+
+from jobmodel.actions import CreatePod, DeletePod, PatchPod, RecordEvent, UpdateJobStatus
+from jobmodel.adapters.kube import pod_status_from_json, pod_status_to_json
+from jobmodel.errors import InputError
+from jobmodel.features import DEFAULT_GATES, FeatureGates
+from jobmodel.frozen import FrozenDict
+from jobmodel.state import (
+    FAILED,
+    JOB_TRACKING_FINALIZER,
+    SUCCEEDED,
+    Faults,
+    Job,
+    JobControllerState,
+    JobControllerTunables,
+    JobSyncInput,
+    ObjectMeta,
+    OwnerReference,
+    Pod,
+)
+from jobmodel.timeutil import add_seconds
+from jobmodel.transitions.pod_utils import has_job_tracking_finalizer
+from jobmodel.transitions.sync_job import (
+    JobSyncResult,
+    is_job_finished,
+    managed_by_external_controller,
+    sync_job,
+)
+
+DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30  # v1.DefaultTerminationGracePeriodSeconds
+SETTLE_MAX_ROUNDS = 200
+
+
+@attrs.frozen
+class ClusterEvent:
+    """An event the controller recorded on a Job."""
+
+    job_key: str
+    type: str
+    reason: str
+    message: str
+
+
+@attrs.frozen
+class Cluster:
+    """The whole cluster as one value: Jobs and Pods as the API server holds them, the Job
+    controller's in-memory state per Job key, the recorded events, gates and the clock."""
+
+    now: datetime
+    jobs: tuple[Job, ...] = ()
+    pods: tuple[Pod, ...] = ()
+    controller: FrozenDict = FrozenDict()  # job key -> JobControllerState
+    features: FeatureGates = DEFAULT_GATES
+    tunables: JobControllerTunables = JobControllerTunables()
+    garbage_collector: bool = False
+    pod_counter: int = 0
+    events: tuple[ClusterEvent, ...] = ()
+
+    def job(self, namespace: str, name: str) -> Job | None:
+        for job in self.jobs:
+            if job.namespace == namespace and job.name == name:
+                return job
+        return None
+
+    def pod(self, namespace: str, name: str) -> Pod | None:
+        for pod in self.pods:
+            if pod.metadata.namespace == namespace and pod.name == name:
+                return pod
+        return None
+
+    def controller_state(self, key: str) -> JobControllerState:
+        state = self.controller.get(key)
+        return state if isinstance(state, JobControllerState) else JobControllerState()
+
+
+# --- small updates ------------------------------------------------------------------------------
+
+
+def with_controller_state(cluster: Cluster, key: str, state: JobControllerState) -> Cluster:
+    return attrs.evolve(cluster, controller=cluster.controller.set(key, state))
+
+
+def replace_job(cluster: Cluster, job: Job) -> Cluster:
+    jobs = tuple(job if j.namespace == job.namespace and j.name == job.name else j for j in cluster.jobs)
+    return attrs.evolve(cluster, jobs=jobs)
+
+
+def remove_job(cluster: Cluster, job: Job) -> Cluster:
+    return attrs.evolve(cluster, jobs=tuple(j for j in cluster.jobs if j.uid != job.uid))
+
+
+def _replace_pod(cluster: Cluster, old: Pod, new: Pod | None) -> Cluster:
+    """Write a pod change (None: the pod is gone) and let the controller observe it."""
+    def same(p: Pod) -> bool:
+        return p.metadata.namespace == old.metadata.namespace and p.name == old.name
+
+    if new is None:
+        pods = tuple(p for p in cluster.pods if not same(p))
+    else:
+        pods = tuple(new if same(p) else p for p in cluster.pods)
+    cluster = attrs.evolve(cluster, pods=pods)
+    return _observe_pod_change(cluster, old, new)
+
+
+def _add_pod(cluster: Cluster, pod: Pod) -> Cluster:
+    cluster = attrs.evolve(cluster, pods=(*cluster.pods, pod))
+    return _observe_pod_change(cluster, None, pod)
+
+
+# --- what the controller's informers observe --------------------------------------------------
+
+
+def _resolve_controller_ref(cluster: Cluster, namespace: str, ref: OwnerReference | None) -> Job | None:
+    """Controller.resolveControllerRef."""
+    if ref is None or ref.kind != "Job":
+        return None
+    job = cluster.job(namespace, ref.name)
+    if job is None or job.uid != ref.uid:
+        return None
+    return job
+
+
+def _observe_pod_change(cluster: Cluster, old: Pod | None, new: Pod | None) -> Cluster:
+    """The Job controller's pod event handlers (addPod, updatePod, deletePod) acting on its
+    expectations: creations and deletions observed, tracking-finalizer removals observed."""
+    if new is None:
+        assert old is not None
+        return _deletion_observed(cluster, old, final=True)
+    if new.metadata.deletion_timestamp is not None:
+        return _deletion_observed(cluster, new, final=False)
+    job = _resolve_controller_ref(cluster, new.metadata.namespace, new.metadata.controller_ref())
+    if old is None:
+        if job is None:
+            return cluster
+        state = cluster.controller_state(job.key)
+        if state.expectations is not None:
+            exp = state.expectations
+            state = attrs.evolve(state, expectations=attrs.evolve(exp, add=exp.add - 1))
+        return with_controller_state(cluster, job.key, state)
+    if job is not None and not has_job_tracking_finalizer(new):
+        state = cluster.controller_state(job.key)
+        if new.uid in state.expected_finalizer_removals:
+            state = attrs.evolve(
+                state, expected_finalizer_removals=state.expected_finalizer_removals - {new.uid}
+            )
+            cluster = with_controller_state(cluster, job.key, state)
+    return cluster
+
+
+def _deletion_observed(cluster: Cluster, pod: Pod, final: bool) -> Cluster:
+    """Controller.deletePod: lower deletion expectations of the owning, unfinished Job."""
+    job = _resolve_controller_ref(cluster, pod.metadata.namespace, pod.metadata.controller_ref())
+    if job is None or is_job_finished(job):
+        return cluster
+    state = cluster.controller_state(job.key)
+    if state.expectations is not None:
+        exp = state.expectations
+        state = attrs.evolve(state, expectations=attrs.evolve(exp, delete=exp.delete - 1))
+    if final or not has_job_tracking_finalizer(pod):
+        state = attrs.evolve(state, expected_finalizer_removals=state.expected_finalizer_removals - {pod.uid})
+    return with_controller_state(cluster, job.key, state)
+
+
+# --- the API server's pod rules ----------------------------------------------------------------
+
+
+def pod_deletion_grace_period(pod: Pod) -> int:
+    """The grace period of a DELETE without one: 0 for unscheduled or terminal pods, else the
+    pod's terminationGracePeriodSeconds (defaulted to 30)."""
+    if not pod.node_name or pod.phase in (SUCCEEDED, FAILED):
+        return 0
+    value = pod.spec.get("terminationGracePeriodSeconds")
+    if isinstance(value, int) and not isinstance(value, bool):
+        return max(value, 0)
+    return DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS
+
+
+def delete_pod(cluster: Cluster, pod: Pod) -> Cluster:
+    """A DELETE of a pod through the API: gone at once when the grace period is 0 and no finalizer
+    holds it; otherwise marked with deletionTimestamp (clock + grace) and kept."""
+    if pod.metadata.deletion_timestamp is not None:
+        return cluster
+    grace = pod_deletion_grace_period(pod)
+    if grace == 0 and not pod.metadata.finalizers:
+        return _replace_pod(cluster, pod, None)
+    meta = attrs.evolve(
+        pod.metadata,
+        deletion_timestamp=add_seconds(cluster.now, grace),
+        deletion_grace_period_seconds=grace,
+    )
+    return _replace_pod(cluster, pod, attrs.evolve(pod, metadata=meta))
+
+
+def remove_pod_finalizer(cluster: Cluster, pod: Pod, finalizer: str) -> Cluster:
+    """A patch removing one finalizer; a pod being deleted with grace 0 goes once none is left."""
+    if finalizer not in pod.metadata.finalizers:
+        return cluster
+    finalizers = tuple(f for f in pod.metadata.finalizers if f != finalizer)
+    new = attrs.evolve(pod, metadata=attrs.evolve(pod.metadata, finalizers=finalizers))
+    if not finalizers and pod.metadata.deletion_timestamp is not None and pod.metadata.deletion_grace_period_seconds == 0:
+        return _replace_pod(cluster, pod, None)
+    return _replace_pod(cluster, pod, new)
+
+
+def set_pod_status(cluster: Cluster, pod: Pod, patch: Mapping[str, Any]) -> Cluster:
+    """A JSON merge patch (RFC 7386) to the pod's status, as a kubelet or a test writes it."""
+    merged = json_merge_patch(pod_status_to_json(pod.status), patch)
+    status = pod_status_from_json(merged, "status")
+    return _replace_pod(cluster, pod, attrs.evolve(pod, status=status))
+
+
+def json_merge_patch(target: Any, patch: Any) -> Any:
+    """RFC 7386: objects merge key by key, null removes, anything else replaces."""
+    if not isinstance(patch, Mapping):
+        return patch
+    result = dict(target) if isinstance(target, Mapping) else {}
+    for key, value in patch.items():
+        if value is None:
+            result.pop(key, None)
+        else:
+            result[key] = json_merge_patch(result.get(key), value)
+    return result
+
+
+def create_pod_from_controller(cluster: Cluster, pod: Pod) -> Cluster:
+    """The API server creates a pod the controller asked for: named `<job>-<n>`, Pending, now."""
+    owner = pod.metadata.controller_ref()
+    base = owner.name if owner is not None else pod.metadata.generate_name.rstrip("-")
+    n = cluster.pod_counter
+    meta = attrs.evolve(
+        pod.metadata,
+        name=f"{base}-{n}",
+        uid=f"{owner.uid if owner else 'pod'}-pod-{n}",
+        creation_timestamp=cluster.now,
+        resource_version="1",
+    )
+    created = attrs.evolve(pod, metadata=meta, status=attrs.evolve(pod.status, phase="Pending"))
+    cluster = attrs.evolve(cluster, pod_counter=n + 1)
+    return _add_pod(cluster, created)
+
+
+# --- the Job controller acting on the cluster ---------------------------------------------------
+
+
+def job_sync_input(cluster: Cluster, job: Job | None, key: str, faults: Faults = Faults()) -> JobSyncInput:
+    """What the controller sees for one sync: the Job, its namespace's pods, its bookkeeping."""
+    namespace = key.split("/", 1)[0]
+    return JobSyncInput(
+        job=job,
+        pods=tuple(p for p in cluster.pods if p.metadata.namespace == namespace),
+        now=cluster.now,
+        job_key=key,
+        controller=cluster.controller_state(key),
+        features=cluster.features,
+        faults=faults,
+        tunables=cluster.tunables,
+    )
+
+
+def controller_sync(cluster: Cluster, key: str, faults: Faults = Faults()) -> tuple[Cluster, JobSyncResult]:
+    """One syncJob of the Job with this key, its accepted API calls applied to the cluster."""
+    namespace, name = key.split("/", 1)
+    job = cluster.job(namespace, name)
+    result = sync_job(job_sync_input(cluster, job, key, faults))
+    cluster = with_controller_state(cluster, key, result.controller)
+    return apply_job_sync_actions(cluster, key, result), result
+
+
+def apply_job_sync_actions(cluster: Cluster, key: str, result: JobSyncResult) -> Cluster:
+    """Carry out the accepted API calls of a sync in the order the controller made them."""
+    namespace, name = key.split("/", 1)
+    for action in result.actions:
+        if isinstance(action, RecordEvent):
+            event = ClusterEvent(key, action.type, action.reason, action.message)
+            cluster = attrs.evolve(cluster, events=(*cluster.events, event))
+            continue
+        if not getattr(action, "accepted", False):
+            continue
+        if isinstance(action, CreatePod):
+            cluster = create_pod_from_controller(cluster, action.pod)
+        elif isinstance(action, DeletePod):
+            pod = cluster.pod(namespace, action.name)
+            if pod is not None:
+                cluster = delete_pod(cluster, pod)
+        elif isinstance(action, PatchPod):
+            cluster = _apply_pod_patch(cluster, namespace, name, action)
+        elif isinstance(action, UpdateJobStatus):
+            job = cluster.job(namespace, name)
+            if job is not None:
+                cluster = replace_job(cluster, attrs.evolve(job, status=action.status))
+    return cluster
+
+
+def _apply_pod_patch(cluster: Cluster, namespace: str, job_name: str, action: PatchPod) -> Cluster:
+    pod = cluster.pod(namespace, action.name)
+    if pod is None:
+        return cluster
+    if action.kind == "remove-finalizer":
+        return remove_pod_finalizer(cluster, pod, JOB_TRACKING_FINALIZER)
+    job = cluster.job(namespace, job_name)
+    if job is None:
+        return cluster
+    if action.kind == "adopt":
+        owner = OwnerReference("batch/v1", "Job", job.name, job.uid, controller=True, block_owner_deletion=True)
+        finalizers = pod.metadata.finalizers
+        if JOB_TRACKING_FINALIZER not in finalizers:
+            finalizers = (*finalizers, JOB_TRACKING_FINALIZER)
+        meta = attrs.evolve(
+            pod.metadata, owner_references=(*pod.metadata.owner_references, owner), finalizers=finalizers
+        )
+        return _replace_pod(cluster, pod, attrs.evolve(pod, metadata=meta))
+    if action.kind == "release":
+        refs = tuple(r for r in pod.metadata.owner_references if r.uid != job.uid)
+        finalizers = tuple(f for f in pod.metadata.finalizers if f != JOB_TRACKING_FINALIZER)
+        meta = attrs.evolve(pod.metadata, owner_references=refs, finalizers=finalizers)
+        return _replace_pod(cluster, pod, attrs.evolve(pod, metadata=meta))
+    return cluster
+
+
+def orphan_pod_cleanup(cluster: Cluster) -> Cluster:
+    """handleSingleOrphanPod for every pod with the tracking finalizer: remove the finalizer from
+    pods without an owning Job, or whose Job is finished, unless another controller manages it."""
+    for pod in list(cluster.pods):
+        if not has_job_tracking_finalizer(pod):
+            continue
+        ref = pod.metadata.controller_ref()
+        if ref is not None:
+            if ref.kind != "Job" or ref.api_version != "batch/v1":
+                continue
+            job = _resolve_controller_ref(cluster, pod.metadata.namespace, ref)
+            if job is not None and managed_by_external_controller(job, cluster.features) is not None:
+                continue
+            if job is not None and not is_job_finished(job):
+                continue
+        current = cluster.pod(pod.metadata.namespace, pod.name)
+        if current is not None:
+            cluster = remove_pod_finalizer(cluster, current, JOB_TRACKING_FINALIZER)
+    return cluster
+
+
+def restart_controller(cluster: Cluster) -> Cluster:
+    """The controller restarts: expectations and back-off records are lost."""
+    return attrs.evolve(cluster, controller=FrozenDict())
+
+
+def advance(cluster: Cluster, seconds: float) -> Cluster:
+    """The clock moves forward; nothing else happens."""
+    if seconds < 0:
+        raise InputError("seconds", "the clock only moves forward")
+    return attrs.evolve(cluster, now=add_seconds(cluster.now, seconds))
+
+
+def _fingerprint(cluster: Cluster) -> tuple[object, ...]:
+    return (cluster.jobs, cluster.pods)
+
+
+def settle(
+    cluster: Cluster,
+    garbage_collect: Callable[[Cluster], Cluster] | None = None,
+    on_sync: Callable[[Cluster, str, JobSyncResult], None] | None = None,
+) -> Cluster:
+    """The controllers run until none would act at the current clock: every Job is synced, the
+    orphan-pod work and (with a garbage collector) the collector's work are done, again and again
+    until the cluster stops changing."""
+    for _ in range(SETTLE_MAX_ROUNDS):
+        before = _fingerprint(cluster)
+        for key in _job_keys(cluster):
+            cluster, result = controller_sync(cluster, key)
+            if on_sync is not None:
+                on_sync(cluster, key, result)
+        cluster = orphan_pod_cleanup(cluster)
+        if garbage_collect is not None and cluster.garbage_collector:
+            cluster = garbage_collect(cluster)
+        if _fingerprint(cluster) == before:
+            return cluster
+    raise InputError("settle", f"the controllers did not settle within {SETTLE_MAX_ROUNDS} rounds")
+
+
+def _job_keys(cluster: Cluster) -> list[str]:
+    """Keys of the Jobs in the cluster, plus keys the controller still holds state for."""
+    keys = [j.key for j in cluster.jobs]
+    keys.extend(k for k in cluster.controller if k not in keys)
+    return keys
+
+
+def pods_of_job(cluster: Cluster, job: Job) -> list[Pod]:
+    """The pods of the Job's namespace whose labels match its selector, in creation order."""
+    from jobmodel.transitions.pod_utils import selector_matches
+
+    pods = [
+        p
+        for p in cluster.pods
+        if p.metadata.namespace == job.namespace and selector_matches(job.spec.selector, p.metadata.labels)
+    ]
+    return sorted(pods, key=_creation_order)
+
+
+def _creation_order(pod: Pod) -> tuple[int, str]:
+    suffix = pod.name.rsplit("-", 1)[-1]
+    return (int(suffix), pod.name) if suffix.isdigit() else (1 << 62, pod.name)
+
+
+def owned_meta(job: Job, name: str) -> ObjectMeta:
+    """Metadata of a pod owned by the Job (for tests and users creating pods)."""
+    owner = OwnerReference("batch/v1", "Job", job.name, job.uid, controller=True, block_owner_deletion=True)
+    return ObjectMeta(name=name, namespace=job.namespace, owner_references=(owner,))
+
+
+def all_pods(cluster: Cluster, names: Iterable[str]) -> list[Pod]:
+    return [p for p in cluster.pods if p.name in set(names)]

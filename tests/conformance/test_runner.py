@@ -1,0 +1,66 @@
+"""The conformance runner (jobmodel/conformance/runner.py) on good, failing and malformed vector files."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from jobmodel.conformance.runner import run_files
+from tests.builders import job_json
+
+
+def write(tmp_path: Path, doc: Any, name: str = "v.json") -> Path:
+    path = tmp_path / name
+    path.write_text(doc if isinstance(doc, str) else json.dumps(doc))
+    return path
+
+
+def case(**expect: Any) -> dict[str, Any]:
+    return {"name": "start", "now": "2024-06-01T12:00:00Z", "job": job_json(), "pods": [], "expect": expect}
+
+
+def doc(*cases: dict[str, Any], suite: str = "job-sync") -> dict[str, Any]:
+    return {"format": "jobmodel-conformance/1", "suite": suite, "source": "test", "cases": list(cases)}
+
+
+def test_passing_and_failing_cases_are_counted(tmp_path: Path) -> None:
+    out = io.StringIO()
+    path = write(tmp_path, doc(case(creations=2), case(creations=3)))
+    assert run_files([path], out) == (1, 1)
+    assert "creations: expected 3, got 2" in out.getvalue()
+
+
+def test_malformed_file_is_a_failure_with_a_reason(tmp_path: Path) -> None:
+    out = io.StringIO()
+    assert run_files([write(tmp_path, "{not json")], out) == (0, 1)
+    assert "not JSON" in out.getvalue()
+
+
+def test_wrong_format_is_reported(tmp_path: Path) -> None:
+    out = io.StringIO()
+    bad = doc(case(creations=2))
+    bad["format"] = "other/2"
+    assert run_files([write(tmp_path, bad)], out) == (0, 1)
+    assert "format" in out.getvalue()
+
+
+def test_malformed_case_fails_with_the_field_named(tmp_path: Path) -> None:
+    broken = case(creations=2)
+    broken["job"]["spec"]["completions"] = "many"
+    out = io.StringIO()
+    assert run_files([write(tmp_path, doc(broken))], out) == (0, 1)
+    assert "job.spec.completions: expected an integer" in out.getvalue()
+
+
+def test_unknown_expect_key_fails(tmp_path: Path) -> None:
+    out = io.StringIO()
+    assert run_files([write(tmp_path, doc(case(creatons=2)))], out) == (0, 1)
+    assert "expect.creatons: unknown field" in out.getvalue()
+
+
+def test_unimplemented_suite_is_a_failure_not_a_skip(tmp_path: Path) -> None:
+    out = io.StringIO()
+    assert run_files([write(tmp_path, doc(case(), suite="no-such-suite"))], out) == (0, 1)
+    assert "not implemented" in out.getvalue()

@@ -1,0 +1,60 @@
+"""The pod-recreation back-off (jobmodel/transitions/backoff.py)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from jobmodel.features import FeatureGates
+from jobmodel.state import BackoffRecord
+from jobmodel.timeutil import parse_time
+from jobmodel.transitions import backoff as bo
+from tests.builders import make_pod
+
+GATES = FeatureGates()
+T0 = parse_time("2024-06-01T12:00:00Z", "t")
+
+
+def test_delay_doubles_from_ten_seconds() -> None:
+    assert [bo.backoff_duration(n, 10, 600) for n in (1, 2, 3, 4)] == [10, 20, 40, 80]
+
+
+@given(st.integers(min_value=1, max_value=100))
+def test_delay_never_exceeds_the_cap(failures: int) -> None:
+    assert 10 <= bo.backoff_duration(failures, 10, 600) <= 600
+
+
+def test_no_failures_means_no_delay() -> None:
+    assert bo.remaining_time(BackoffRecord(), T0, 10, 600) == 0
+
+
+def test_remaining_time_counts_from_the_last_failure() -> None:
+    record = BackoffRecord(2, T0 - timedelta(seconds=15))
+    assert bo.remaining_time(record, T0, 10, 600) == 5
+    assert bo.remaining_time(record, T0 + timedelta(seconds=5), 10, 600) == 0
+
+
+def test_new_failures_add_to_the_record() -> None:
+    failed = [make_pod("f", "Failed", exit_code=1, finished="2024-06-01T11:59:30Z")]
+    record = bo.new_backoff_record(BackoffRecord(1, T0), [], failed, GATES)
+    assert record.failures_after_last_success == 2
+    assert record.last_failure_time == parse_time("2024-06-01T11:59:30Z", "t")
+
+
+def test_a_success_resets_the_record_to_the_failures_after_it() -> None:
+    succeeded = [make_pod("s", "Succeeded", exit_code=0, finished="2024-06-01T11:59:00Z")]
+    failed = [
+        make_pod("before", "Failed", exit_code=1, finished="2024-06-01T11:58:00Z"),
+        make_pod("after", "Failed", exit_code=1, finished="2024-06-01T11:59:30Z"),
+    ]
+    record = bo.new_backoff_record(BackoffRecord(5, T0), succeeded, failed, GATES)
+    assert record == BackoffRecord(1, parse_time("2024-06-01T11:59:30Z", "t"))
+
+
+def test_finish_time_falls_back_to_deletion_then_creation() -> None:
+    deleted = make_pod("d", "Running", deleted="2024-06-01T11:50:00Z")
+    assert bo.get_finished_time(deleted, GATES) == parse_time("2024-06-01T11:50:00Z", "t")
+    fresh = make_pod("c", "Running", created="2024-06-01T10:00:00Z")
+    assert bo.get_finished_time(fresh, GATES) == parse_time("2024-06-01T10:00:00Z", "t")

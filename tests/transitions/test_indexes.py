@@ -1,0 +1,82 @@
+"""Completion-index arithmetic of Indexed Jobs (jobmodel/transitions/indexes.py)."""
+
+from __future__ import annotations
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from jobmodel.state import (
+    JOB_COMPLETION_INDEX_ANNOTATION,
+    JOB_INDEX_FAILURE_COUNT_ANNOTATION,
+    JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION,
+)
+from jobmodel.transitions import indexes as ix
+from tests.builders import make_pod
+
+index_sets = st.sets(st.integers(min_value=0, max_value=60), max_size=30)
+
+
+def intervals_of(indexes: set[int]) -> ix.Intervals:
+    return ix.with_ordered_indexes((), sorted(indexes))
+
+
+def members(intervals: ix.Intervals) -> set[int]:
+    return {i for first, last in intervals for i in range(first, last + 1)}
+
+
+@given(index_sets)
+@example({3, 4})
+@example(set())
+def test_format_then_parse_gives_back_the_same_indexes(indexes: set[int]) -> None:
+    text = ix.format_intervals(intervals_of(indexes))
+    assert members(ix.parse_indexes_from_string(text, 1000)) == indexes
+
+
+def test_compressed_format_uses_ranges_for_three_or_more() -> None:
+    assert ix.format_intervals(intervals_of({0, 1, 2, 4, 6, 7, 9})) == "0-2,4,6,7,9"
+
+
+@given(index_sets, index_sets)
+def test_merge_is_the_union(a: set[int], b: set[int]) -> None:
+    merged = ix.merge(intervals_of(a), intervals_of(b))
+    assert members(merged) == a | b
+    assert ix.total(merged) == len(a | b)
+    # Adjacent ranges are joined: no two intervals touch.
+    assert all(merged[i][1] + 1 < merged[i + 1][0] for i in range(len(merged) - 1))
+
+
+@given(index_sets, st.integers(min_value=0, max_value=70))
+def test_has_is_membership(indexes: set[int], probe: int) -> None:
+    assert ix.has(intervals_of(indexes), probe) == (probe in indexes)
+
+
+def test_parse_drops_indexes_past_completions_and_skips_corrupt_parts() -> None:
+    assert ix.parse_indexes_from_string("0-2,x,5,8-12", 10) == ((0, 2), (5, 5), (8, 9))
+    assert ix.parse_indexes_from_string("1,12", 10) == ((1, 1),)
+
+
+def test_completion_index_annotation_must_be_a_non_negative_integer() -> None:
+    assert ix.get_completion_index({JOB_COMPLETION_INDEX_ANNOTATION: "3"}) == 3
+    for bad in ("-1", "x", "", "1.5"):
+        assert ix.get_completion_index({JOB_COMPLETION_INDEX_ANNOTATION: bad}) == -1
+    assert ix.get_completion_index({}) == -1
+
+
+def test_generated_name_is_cut_to_fit() -> None:
+    assert ix.pod_generate_name_with_index("job", 3) == "job-3-"
+    long = ix.pod_generate_name_with_index("j" * 70, 12)
+    assert len(long) == ix.MAX_GENERATED_NAME_LENGTH and long.endswith("-12-")
+
+
+def test_duplicated_indexes_keep_the_most_advanced_pod() -> None:
+    pods = [make_pod("a", "Pending", index=0), make_pod("b", index=0, ready=True), make_pod("c", index=1)]
+    rm, left = ix.append_duplicated_index_pods_for_removal(pods, completions=2)
+    assert [p.name for p in rm] == ["a"]
+    assert sorted(p.name for p in left) == ["b", "c"]
+
+
+def test_failure_count_annotations_are_read_as_int32() -> None:
+    pod = make_pod("p", annotations={JOB_INDEX_FAILURE_COUNT_ANNOTATION: "2", JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION: "x"})
+    assert ix.index_failure_count(pod) == 2
+    assert ix.index_ignored_failure_count(pod) == 0
+    assert ix.index_absolute_failure_count(pod) == 2
