@@ -22,7 +22,14 @@ from typing import Any
 import attrs
 
 from jobmodel.actions import CreatePod, DeletePod, PatchPod, RecordEvent, UpdateJobStatus
-from jobmodel.adapters.kube import pod_status_from_json, pod_status_to_json
+from jobmodel.adapters.kube import (
+    job_from_json,
+    job_to_json,
+    pod_status_from_json,
+    pod_status_to_json,
+)
+from jobmodel.api import strategy as api_strategy
+from jobmodel.api.field import FieldError
 from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES, FeatureGates
 from jobmodel.frozen import FrozenDict
@@ -39,7 +46,7 @@ from jobmodel.state import (
     OwnerReference,
     Pod,
 )
-from jobmodel.timeutil import add_seconds
+from jobmodel.timeutil import add_seconds, format_time
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer
 from jobmodel.transitions.sync_job import (
     JobSyncResult,
@@ -377,7 +384,6 @@ def _fingerprint(cluster: Cluster) -> tuple[object, ...]:
 
 def settle(
     cluster: Cluster,
-    garbage_collect: Callable[[Cluster], Cluster] | None = None,
     on_sync: Callable[[Cluster, str, JobSyncResult], None] | None = None,
 ) -> Cluster:
     """The controllers run until none would act at the current clock: every Job is synced, the
@@ -390,7 +396,7 @@ def settle(
             if on_sync is not None:
                 on_sync(cluster, key, result)
         cluster = orphan_pod_cleanup(cluster)
-        if garbage_collect is not None and cluster.garbage_collector:
+        if cluster.garbage_collector:
             cluster = garbage_collect(cluster)
         if _fingerprint(cluster) == before:
             return cluster
@@ -413,10 +419,10 @@ def pods_of_job(cluster: Cluster, job: Job) -> list[Pod]:
         for p in cluster.pods
         if p.metadata.namespace == job.namespace and selector_matches(job.spec.selector, p.metadata.labels)
     ]
-    return sorted(pods, key=_creation_order)
+    return sorted(pods, key=creation_order)
 
 
-def _creation_order(pod: Pod) -> tuple[int, str]:
+def creation_order(pod: Pod) -> tuple[int, str]:
     suffix = pod.name.rsplit("-", 1)[-1]
     return (int(suffix), pod.name) if suffix.isdigit() else (1 << 62, pod.name)
 
@@ -429,3 +435,105 @@ def owned_meta(job: Job, name: str) -> ObjectMeta:
 
 def all_pods(cluster: Cluster, names: Iterable[str]) -> list[Pod]:
     return [p for p in cluster.pods if p.name in set(names)]
+
+
+# --- the API server's Job rules ---------------------------------------------------------------------
+
+ORPHAN_FINALIZER = "orphan"
+FOREGROUND_FINALIZER = "foregroundDeletion"
+PROPAGATION_POLICIES = ("Orphan", "Background", "Foreground")
+
+
+def create_job(cluster: Cluster, manifest: Mapping[str, Any], uid: str) -> tuple[Cluster, list[FieldError]]:
+    """A Job create through the API: defaults, selector generation, validation (jobmodel.api);
+    a rejected create changes nothing and returns its field errors."""
+    stored, errors = api_strategy.create_job(manifest, uid, cluster.features)
+    if errors:
+        return cluster, errors
+    meta = stored.setdefault("metadata", {})
+    meta.setdefault("namespace", "default")
+    if cluster.job(meta["namespace"], str(meta.get("name", ""))) is not None:
+        raise InputError("metadata.name", f"a Job named {meta.get('name')!r} already exists")
+    meta["creationTimestamp"] = format_time(cluster.now)
+    meta["resourceVersion"] = "1"
+    job = job_from_json(stored, "job")
+    return attrs.evolve(cluster, jobs=(*cluster.jobs, job)), []
+
+
+def update_job(
+    cluster: Cluster, namespace: str, name: str, patch: Mapping[str, Any]
+) -> tuple[Cluster, list[FieldError]]:
+    """A JSON merge patch to the Job applied as an update (defaults, PrepareForUpdate,
+    ValidateUpdate); a rejected update changes nothing and returns its field errors."""
+    job = cluster.job(namespace, name)
+    if job is None:
+        raise InputError("updateJob", f"no Job {namespace}/{name}")
+    old = job_to_json(job)
+    new = json_merge_patch(old, patch)
+    stored, errors = api_strategy.update_job(new, old, cluster.features)
+    if errors:
+        return cluster, errors
+    return replace_job(cluster, job_from_json(stored, "job")), []
+
+
+def delete_job(cluster: Cluster, namespace: str, name: str, propagation: str = "Orphan") -> Cluster:
+    """A Job DELETE: `Background` removes it at once; `Orphan` and `Foreground` mark it deleted with
+    their finalizer and leave the rest to the garbage collector."""
+    if propagation not in PROPAGATION_POLICIES:
+        raise InputError("propagationPolicy", f"must be one of {', '.join(PROPAGATION_POLICIES)}")
+    job = cluster.job(namespace, name)
+    if job is None:
+        raise InputError("deleteJob", f"no Job {namespace}/{name}")
+    if propagation == "Background":
+        return remove_job(cluster, job)
+    finalizer = ORPHAN_FINALIZER if propagation == "Orphan" else FOREGROUND_FINALIZER
+    finalizers = job.metadata.finalizers
+    if finalizer not in finalizers:
+        finalizers = (*finalizers, finalizer)
+    meta = attrs.evolve(job.metadata, deletion_timestamp=cluster.now, finalizers=finalizers)
+    return replace_job(cluster, attrs.evolve(job, metadata=meta))
+
+
+def garbage_collect(cluster: Cluster) -> Cluster:
+    """The garbage collector: orphans the dependents of Jobs deleted with `Orphan`, deletes the
+    dependents of removed Jobs and of Jobs deleted with `Foreground`, and removes Jobs whose
+    deletion no longer waits for anything."""
+    live_uids = {j.uid for j in cluster.jobs}
+    for job in list(cluster.jobs):
+        if job.metadata.deletion_timestamp is None:
+            continue
+        dependents = _dependents(cluster, job.uid)
+        if ORPHAN_FINALIZER in job.metadata.finalizers:
+            for pod in dependents:
+                refs = tuple(r for r in pod.metadata.owner_references if r.uid != job.uid)
+                cluster = _replace_pod(cluster, pod, attrs.evolve(pod, metadata=attrs.evolve(pod.metadata, owner_references=refs)))
+            cluster = _drop_job_finalizer(cluster, job, ORPHAN_FINALIZER)
+        elif FOREGROUND_FINALIZER in job.metadata.finalizers:
+            for pod in dependents:
+                current = cluster.pod(pod.metadata.namespace, pod.name)
+                if current is not None:
+                    cluster = delete_pod(cluster, current)
+            if not _dependents(cluster, job.uid):
+                cluster = _drop_job_finalizer(cluster, job, FOREGROUND_FINALIZER)
+    # Dependents whose owner is gone are deleted (Background propagation).
+    for pod in list(cluster.pods):
+        owners = [r for r in pod.metadata.owner_references if r.kind == "Job"]
+        if owners and all(r.uid not in live_uids and cluster.job(pod.metadata.namespace, r.name) is None for r in owners):
+            current = cluster.pod(pod.metadata.namespace, pod.name)
+            if current is not None:
+                cluster = delete_pod(cluster, current)
+    return cluster
+
+
+def _dependents(cluster: Cluster, owner_uid: str) -> list[Pod]:
+    return [p for p in cluster.pods if any(r.uid == owner_uid for r in p.metadata.owner_references)]
+
+
+def _drop_job_finalizer(cluster: Cluster, job: Job, finalizer: str) -> Cluster:
+    current = next((j for j in cluster.jobs if j.uid == job.uid), None)
+    if current is None:
+        return cluster
+    finalizers = tuple(f for f in current.metadata.finalizers if f != finalizer)
+    if not finalizers and current.metadata.deletion_timestamp is not None:
+        return remove_job(cluster, current)
+    return replace_job(cluster, attrs.evolve(current, metadata=attrs.evolve(current.metadata, finalizers=finalizers)))

@@ -1,0 +1,332 @@
+"""Scenarios: a Job's life in the simulated cluster, step by step (the `job-scenario` vocabulary of
+FORMAT.md: settle, sync, advance, setPods, deletePods, updateJob, deleteJob, setFeatures,
+restartController, expect).
+
+The conformance suite `job-scenario` and `jobmodel simulate` scripts both run through
+`run_step`; each step is a pure function from one `ScenarioState` to the next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+import attrs
+
+from jobmodel.adapters.kube import check_known, job_status_to_json, obj, pod_to_json
+from jobmodel.api.field import FieldError
+from jobmodel.conformance.compare import conditions_diff, subset_diff
+from jobmodel.errors import InputError
+from jobmodel.features import DEFAULT_GATES
+from jobmodel.state import (
+    JOB_COMPLETION_INDEX_ANNOTATION,
+    Job,
+    JobControllerTunables,
+    LabelSelector,
+    Pod,
+)
+from jobmodel.timeutil import parse_time
+from jobmodel.transitions import cluster as cl
+from jobmodel.transitions.pod_utils import (
+    has_job_tracking_finalizer,
+    is_pod_ready,
+    selector_matches,
+)
+from jobmodel.transitions.sync_job import JobSyncResult
+
+STEP_KEYS: dict[str, frozenset[str]] = {
+    "settle": frozenset(),
+    "sync": frozenset(),
+    "advance": frozenset({"seconds"}),
+    "setPods": frozenset({"where", "count", "status"}),
+    "deletePods": frozenset({"where", "count"}),
+    "updateJob": frozenset({"patch", "rejected", "errorsInclude"}),
+    "deleteJob": frozenset({"propagationPolicy"}),
+    "setFeatures": frozenset({"features"}),
+    "restartController": frozenset(),
+    "expect": frozenset(
+        {"status", "conditions", "conditionsInclude", "podCount", "activeIndexes", "podsMatch", "eventsInclude"}
+    ),
+}
+WHERE_KEYS = frozenset({"phase", "index", "terminating", "finalizer", "ready"})
+TUNABLE_KEYS = {
+    "podFailureBackOffSeconds": "pod_failure_backoff_seconds",
+    "maxPodFailureBackOffSeconds": "max_pod_failure_backoff_seconds",
+    "maxUncountedPods": "max_uncounted_pods",
+    "maxPodCreateDeletePerSync": "max_pod_create_delete_per_sync",
+}
+
+
+@attrs.frozen
+class ScenarioState:
+    """The cluster, and which Job the scenario follows (its selector is kept once it is gone)."""
+
+    cluster: cl.Cluster
+    namespace: str
+    name: str
+    selector: LabelSelector | None
+
+    def job(self) -> Job | None:
+        return self.cluster.job(self.namespace, self.name)
+
+
+@attrs.frozen
+class StepOutcome:
+    """What one step did: its differences from the step's expectations, and the syncs it ran."""
+
+    state: ScenarioState
+    differences: tuple[str, ...] = ()
+    syncs: tuple[JobSyncResult, ...] = ()
+
+
+class StepFailed(Exception):
+    """A step that cannot be carried out (e.g. fewer matching pods than asked for)."""
+
+
+def tunables_from(value: object, path: str) -> JobControllerTunables:
+    m = obj(value, path)
+    check_known(m, set(TUNABLE_KEYS), path)
+    changes: dict[str, Any] = {}
+    for key, attr in TUNABLE_KEYS.items():
+        if key in m:
+            v = m[key]
+            if isinstance(v, bool) or not isinstance(v, int | float) or v < 0:
+                raise InputError(f"{path}.{key}", "expected a non-negative number")
+            changes[attr] = v
+    return attrs.evolve(JobControllerTunables(), **changes)
+
+
+def start(
+    job_manifest: Mapping[str, Any],
+    job_uid: str,
+    now: datetime,
+    *,
+    features: Mapping[str, Any] | None = None,
+    tunables: JobControllerTunables = JobControllerTunables(),
+    garbage_collector: bool = False,
+) -> ScenarioState:
+    """Create the cluster with the Job submitted at `now` (defaulted, selector generated, validated)."""
+    gates = DEFAULT_GATES.with_overrides(features or {})
+    cluster = cl.Cluster(now=now, features=gates, tunables=tunables, garbage_collector=garbage_collector)
+    cluster, errors = cl.create_job(cluster, job_manifest, job_uid)
+    if errors:
+        raise InputError("job", "the API server rejects the Job: " + "; ".join(str(e) for e in errors))
+    job = cluster.jobs[-1]
+    return ScenarioState(cluster, job.namespace, job.name, job.spec.selector)
+
+
+def job_pods(state: ScenarioState) -> list[Pod]:
+    """The Job's pods: its namespace's pods matching its (last known) selector, in creation order."""
+    pods = [
+        p
+        for p in state.cluster.pods
+        if p.metadata.namespace == state.namespace and selector_matches(state.selector, p.metadata.labels)
+    ]
+    return sorted(pods, key=cl.creation_order)
+
+
+def pod_matches_where(pod: Pod, where: Mapping[str, Any], path: str) -> bool:
+    """Every key of `where` holds for the pod."""
+    check_known(where, WHERE_KEYS, path)
+    if "phase" in where:
+        phases = where["phase"] if isinstance(where["phase"], list) else [where["phase"]]
+        if pod.phase not in phases:
+            return False
+    if "index" in where and pod.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION) != str(where["index"]):
+        return False
+    if "terminating" in where and (pod.metadata.deletion_timestamp is not None) != bool(where["terminating"]):
+        return False
+    if "finalizer" in where and has_job_tracking_finalizer(pod) != bool(where["finalizer"]):
+        return False
+    return not ("ready" in where and is_pod_ready(pod) != bool(where["ready"]))
+
+
+def chosen_pods(state: ScenarioState, step: Mapping[str, Any], path: str) -> list[Pod]:
+    """The first `count` pods chosen by `where` (all when `count` is absent), in creation order."""
+    where = obj(step.get("where"), f"{path}.where")
+    pods = [p for p in job_pods(state) if pod_matches_where(p, where, f"{path}.where")]
+    count = step.get("count")
+    if count is None:
+        return pods
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise InputError(f"{path}.count", "expected a non-negative integer")
+    if len(pods) < count:
+        raise StepFailed(f"{path}: {count} pods wanted, only {len(pods)} match {dict(where)}")
+    return pods[:count]
+
+
+def run_step(state: ScenarioState, step: Mapping[str, Any], path: str) -> StepOutcome:
+    """Carry out one step; an `expect` step reports its differences."""
+    if not isinstance(step, Mapping):
+        raise InputError(path, "a step is an object")
+    do = step.get("do")
+    if do not in STEP_KEYS:
+        raise InputError(f"{path}.do", f"unknown step {do!r} (known: {', '.join(STEP_KEYS)})")
+    check_known(step, STEP_KEYS[do] | {"do"}, path)
+    handler = _HANDLERS[do]
+    return handler(state, step, path)
+
+
+def _settle(state: ScenarioState, step: Mapping[str, Any], path: str) -> StepOutcome:
+    syncs: list[JobSyncResult] = []
+    cluster = cl.settle(state.cluster, on_sync=lambda _c, _k, result: syncs.append(result))
+    return StepOutcome(attrs.evolve(state, cluster=cluster), syncs=tuple(syncs))
+
+
+def _sync(state: ScenarioState, step: Mapping[str, Any], path: str) -> StepOutcome:
+    cluster, result = cl.controller_sync(state.cluster, f"{state.namespace}/{state.name}")
+    return StepOutcome(attrs.evolve(state, cluster=cluster), syncs=(result,))
+
+
+def _advance(state: ScenarioState, step: Mapping[str, Any], path: str) -> StepOutcome:
+    seconds = step.get("seconds")
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+        raise InputError(f"{path}.seconds", "expected a number of seconds")
+    return StepOutcome(attrs.evolve(state, cluster=cl.advance(state.cluster, seconds)))
+
+
+def _set_pods(state: ScenarioState, step: Mapping[str, Any], path: str) -> StepOutcome:
+    patch = obj(step.get("status"), f"{path}.status")
+    cluster = state.cluster
+    for pod in chosen_pods(state, step, path):
+        current = cluster.pod(pod.metadata.namespace, pod.name)
+        if current is not None:
+            try:
+                cluster = cl.set_pod_status(cluster, current, patch)
+            except InputError as err:
+                raise InputError(f"{path}.{err.field}", err.reason) from None
+    return StepOutcome(attrs.evolve(state, cluster=cluster))
+
+
+def _delete_pods(state: ScenarioState, step: Mapping[str, Any], path: str) -> StepOutcome:
+    cluster = state.cluster
+    for pod in chosen_pods(state, step, path):
+        current = cluster.pod(pod.metadata.namespace, pod.name)
+        if current is not None:
+            cluster = cl.delete_pod(cluster, current)
+    return StepOutcome(attrs.evolve(state, cluster=cluster))
+
+
+def _update_job(state: ScenarioState, step: Mapping[str, Any], path: str) -> StepOutcome:
+    patch = obj(step.get("patch"), f"{path}.patch")
+    cluster, errors = cl.update_job(state.cluster, state.namespace, state.name, patch)
+    differences: list[str] = []
+    if step.get("rejected"):
+        if not errors:
+            differences.append(f"{path}: the update was expected to be rejected, but it was accepted")
+        differences.extend(_errors_include(step.get("errorsInclude") or [], errors, path))
+        return StepOutcome(state, tuple(differences))
+    if errors:
+        rendered = "; ".join(str(e) for e in errors)
+        differences.append(f"{path}: the update was rejected: {rendered}")
+        return StepOutcome(state, tuple(differences))
+    job = cluster.job(state.namespace, state.name)
+    selector = job.spec.selector if job is not None else state.selector
+    return StepOutcome(attrs.evolve(state, cluster=cluster, selector=selector))
+
+
+def _errors_include(wanted: Sequence[Mapping[str, Any]], errors: Sequence[FieldError], path: str) -> list[str]:
+    out = []
+    for want in wanted:
+        if not any(
+            e.field == want.get("field")
+            and e.type == want.get("type")
+            and str(want.get("detail", "")) in e.detail
+            for e in errors
+        ):
+            got = [f"{e.field} {e.type}" for e in errors]
+            out.append(f"{path}.errorsInclude: missing {dict(want)}; the errors were {got}")
+    return out
+
+
+def _delete_job(state: ScenarioState, step: Mapping[str, Any], path: str) -> StepOutcome:
+    policy = step.get("propagationPolicy", "Orphan")
+    try:
+        cluster = cl.delete_job(state.cluster, state.namespace, state.name, str(policy))
+    except InputError as err:
+        raise InputError(f"{path}.{err.field}", err.reason) from None
+    return StepOutcome(attrs.evolve(state, cluster=cluster))
+
+
+def _set_features(state: ScenarioState, step: Mapping[str, Any], path: str) -> StepOutcome:
+    features = obj(step.get("features"), f"{path}.features")
+    gates = state.cluster.features.with_overrides(features, f"{path}.features")
+    return StepOutcome(attrs.evolve(state, cluster=attrs.evolve(state.cluster, features=gates)))
+
+
+def _restart_controller(state: ScenarioState, step: Mapping[str, Any], path: str) -> StepOutcome:
+    return StepOutcome(attrs.evolve(state, cluster=cl.restart_controller(state.cluster)))
+
+
+def _expect(state: ScenarioState, step: Mapping[str, Any], path: str) -> StepOutcome:
+    return StepOutcome(state, tuple(check_expect(state, step, path)))
+
+
+def check_expect(state: ScenarioState, step: Mapping[str, Any], path: str) -> list[str]:
+    """The differences between an `expect` step and the cluster."""
+    from jobmodel.conformance.job_sync import status_diff
+
+    out: list[str] = []
+    job = state.job()
+    status = job_status_to_json(job.status) if job is not None else {}
+    if "status" in step:
+        if job is None:
+            out.append(f"{path}.status: the Job is gone")
+        else:
+            out.extend(status_diff(step["status"], status, f"{path}.status"))
+    conditions = status.get("conditions", [])
+    if "conditions" in step:
+        out.extend(conditions_diff(step["conditions"], conditions, f"{path}.conditions", exact=True))
+    if "conditionsInclude" in step:
+        out.extend(conditions_diff(step["conditionsInclude"], conditions, f"{path}.conditionsInclude", exact=False))
+    for i, item in enumerate(step.get("podCount") or []):
+        item_path = f"{path}.podCount[{i}]"
+        where = obj(item.get("where"), f"{item_path}.where")
+        got = sum(1 for p in job_pods(state) if pod_matches_where(p, where, f"{item_path}.where"))
+        if got != item.get("count"):
+            out.append(f"{item_path}: {dict(where)}: expected {item.get('count')} pods, got {got}")
+    if "activeIndexes" in step:
+        active = sorted(
+            {
+                int(p.metadata.annotations[JOB_COMPLETION_INDEX_ANNOTATION])
+                for p in job_pods(state)
+                if p.phase in ("Pending", "Running")
+                and p.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION, "").isdigit()
+            }
+        )
+        if active != step["activeIndexes"]:
+            out.append(f"{path}.activeIndexes: expected {step['activeIndexes']}, got {active}")
+    for i, item in enumerate(step.get("podsMatch") or []):
+        item_path = f"{path}.podsMatch[{i}]"
+        where = obj(item.get("where"), f"{item_path}.where")
+        pods = [p for p in job_pods(state) if pod_matches_where(p, where, f"{item_path}.where")]
+        if not pods:
+            out.append(f"{item_path}: no pod matches {dict(where)}")
+        for pod in pods:
+            out.extend(subset_diff(item.get("match") or {}, pod_to_json(pod), f"{item_path}[{pod.name}]"))
+    if "eventsInclude" in step:
+        key = f"{state.namespace}/{state.name}"
+        reasons = [e.reason for e in state.cluster.events if e.job_key == key]
+        for reason in step["eventsInclude"]:
+            if reason not in reasons:
+                out.append(f"{path}.eventsInclude: no event {reason!r}; recorded: {reasons}")
+    return out
+
+
+_HANDLERS: dict[str, Callable[[ScenarioState, Mapping[str, Any], str], StepOutcome]] = {
+    "settle": _settle,
+    "sync": _sync,
+    "advance": _advance,
+    "setPods": _set_pods,
+    "deletePods": _delete_pods,
+    "updateJob": _update_job,
+    "deleteJob": _delete_job,
+    "setFeatures": _set_features,
+    "restartController": _restart_controller,
+    "expect": _expect,
+}
+
+
+def parse_start(value: object, path: str) -> datetime:
+    return parse_time(value, path)
