@@ -7,14 +7,15 @@ a step-for-step port of Go's `src/sort/zsortinterface.go` (`pdqsort` and its hel
 
 One function serves both entry points: `sort.Slice` runs `pdqsort_func` from `zsortfunc.go`,
 which is generated from the same template as `zsortinterface.go` (the two files are identical
-up to names in every Go version checked), with the same limit `bits.Len(uint(n))`; `sort.Sort`
+up to names in every Go release checked), with the same limit `bits.Len(uint(n))`; `sort.Sort`
 only adds an early return for n <= 1, where pdqsort's insertion sort changes nothing either.
 
 Go version: Kubernetes v1.32 is built with Go 1.23 (`.go-version`: 1.23.3 in v1.32.0, 1.23.6
 in v1.32.3). Go 1.24 changed `xorshift.Next` (golang/go#70144), the generator `breakPatterns`
-uses to pick the elements it swaps, from the shifts 13/17/5 to 13/7/17; nothing else in
-pdqsort changed up to Go 1.26. The default here is Go 1.23's; `XORSHIFT_GO1_24` gives the later
-order, which only differs for inputs that hit an unbalanced partition.
+uses to pick the elements it swaps, from the shifts 13/17/5 to 13/7/17; nothing else in the
+sort package's pdqsort differs between the releases checked (1.23.3, 1.23.12, 1.24.0, 1.26.8).
+The default here is Go 1.23's; `XORSHIFT_GO1_24` gives the later order, which differs only for
+inputs that hit an unbalanced partition (and only in where equal elements end up).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ Less = Callable[[T, T], bool]
 XorshiftShifts = tuple[int, int, int]
 
 # The shifts of `xorshift.Next`: (left, right, left) on a uint64.
-XORSHIFT_GO1_23: Final[XorshiftShifts] = (13, 17, 5)  # Go 1.19 .. 1.23.x
+XORSHIFT_GO1_23: Final[XorshiftShifts] = (13, 17, 5)  # Go 1.23.x (releases before 1.23 not checked)
 XORSHIFT_GO1_24: Final[XorshiftShifts] = (13, 7, 17)  # Go 1.24 and later
 
 _MAX_INSERTION: Final = 12  # pdqsort's maxInsertion
@@ -104,7 +105,9 @@ def heap_sort(data: list[T], less: Less[T], a: int, b: int) -> None:
         sift_down(data, less, 0, i, first)
 
 
-def pdqsort(data: list[T], less: Less[T], a: int, b: int, limit: int, shifts: XorshiftShifts) -> None:
+def pdqsort(
+    data: list[T], less: Less[T], a: int, b: int, limit: int, shifts: XorshiftShifts
+) -> None:
     """pdqsort: sorts data[a:b]; limit is the number of bad pivots allowed before heapsort."""
     was_balanced = True
     was_partitioned = True

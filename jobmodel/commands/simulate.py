@@ -1,16 +1,145 @@
-"""`jobmodel simulate MANIFEST`: placeholder until the simulated cluster lands."""
+"""`jobmodel simulate MANIFEST`: run a Job through the model in the simulated cluster and print the timeline."""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from jobmodel.adapters.kube import job_status_to_json
+from jobmodel.commands.validate import load_documents, read_manifest
+from jobmodel.errors import InputError
+from jobmodel.simulation import Timeline, parse_failure, simulate_default, simulate_script
+from jobmodel.timeutil import parse_time
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("simulate", help="run a Job manifest through the model")
-    parser.add_argument("manifest")
+    parser = subparsers.add_parser(
+        "simulate",
+        help="run a Job manifest through the model in a simulated cluster",
+        description=(
+            "Run a Job manifest (validated and defaulted as the API server does) through the Job "
+            "controller model in a simulated cluster and print the step-by-step timeline. Without "
+            "--script, every pod starts and then succeeds, except the failures given with --fail."
+        ),
+    )
+    parser.add_argument("manifest", help="a Job manifest (YAML or JSON; - for standard input)")
+    parser.add_argument(
+        "--fail",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help=(
+            "inject pod failures: index=N (pods of that index), pod=N (the N-th pod created, once), "
+            "or all; optionally ,exit=CODE (default 1), ,condition=TYPE (e.g. DisruptionTarget), "
+            ",times=K (at most K pods). Repeatable; the first matching spec wins"
+        ),
+    )
+    parser.add_argument("--script", type=Path, help="a YAML list of scenario steps to run instead of the default script")
+    parser.add_argument("--run-seconds", type=float, default=30.0, help="how long each pod runs (default 30)")
+    parser.add_argument("--start", default=None, help="the clock at creation, RFC 3339 (default 2025-01-01T00:00:00Z)")
+    parser.add_argument(
+        "--feature", action="append", default=[], metavar="GATE=BOOL", help="turn a feature gate on or off"
+    )
+    parser.add_argument("-o", "--output", choices=["table", "json"], default="table")
+    parser.add_argument("--picture", type=Path, help="also draw the timeline to this file (.svg or .png)")
     parser.set_defaults(func=run)
 
 
+def parse_features(items: list[str]) -> dict[str, bool]:
+    features: dict[str, bool] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or value.lower() not in ("true", "false"):
+            raise InputError("--feature", f"{item!r}: expected GATE=true or GATE=false")
+        features[name] = value.lower() == "true"
+    return features
+
+
+def single_job(name: str, text: str) -> dict[str, Any]:
+    docs = load_documents(name, text)
+    jobs = [d for d in docs if isinstance(d, dict) and d.get("kind") == "Job"]
+    if len(jobs) != 1:
+        raise InputError(name, f"expected exactly one Job in the manifest, found {len(jobs)}")
+    return jobs[0]
+
+
 def run(args: argparse.Namespace) -> int:
-    raise NotImplementedError
+    manifest = single_job(args.manifest, read_manifest(args.manifest, sys.stdin))
+    features = parse_features(args.feature)
+    now = parse_time(args.start, "--start") if args.start else None
+    if args.script is not None:
+        steps = load_documents(str(args.script), read_manifest(str(args.script), sys.stdin))
+        if len(steps) == 1 and isinstance(steps[0], dict) and "steps" in steps[0]:
+            steps = steps[0]["steps"]
+        timeline = simulate_script(manifest, steps, now=now, features=features)
+    else:
+        failures = [parse_failure(f) for f in args.fail]
+        timeline = simulate_default(manifest, failures, run_seconds=args.run_seconds, now=now, features=features)
+    if args.output == "json":
+        print(json.dumps(timeline_json(timeline), indent=2))
+    else:
+        print_table(timeline, sys.stdout)
+    if args.picture is not None:
+        from jobmodel.adapters.picture import draw_timeline
+
+        draw_timeline(timeline, args.picture)
+        print(f"picture written to {args.picture}")
+    return 1 if timeline.differences else 0
+
+
+def _offset(timeline: Timeline, index: int) -> str:
+    seconds = (timeline.entries[index].time - timeline.start).total_seconds()
+    return f"+{seconds:g}s"
+
+
+def _summary(entry_state: Any) -> tuple[str, str]:
+    job = entry_state.job()
+    if job is None:
+        return "(Job gone)", ""
+    s = job.status
+    counts = f"{s.active:>3} {s.ready if s.ready is not None else '-':>3} {s.succeeded:>3} {s.failed:>3} {s.terminating if s.terminating is not None else '-':>3}"
+    conditions = ",".join(f"{c.type}" + (f"({c.reason})" if c.reason else "") for c in s.conditions if c.status == "True")
+    return counts, conditions
+
+
+def print_table(timeline: Timeline, out: TextIO) -> None:
+    """The timeline as a table: time, actor, what happened, and the Job's status after it."""
+    print(f"{'TIME':>8}  {'ACTOR':<10} {'ACT':>3} {'RDY':>3} {'SUC':>3} {'FAI':>3} {'TRM':>3}  WHAT / CONDITIONS", file=out)
+    for i, entry in enumerate(timeline.entries):
+        counts, conditions = _summary(entry.state)
+        print(f"{_offset(timeline, i):>8}  {entry.actor:<10} {counts}  {entry.what}", file=out)
+        if conditions and (i == 0 or _summary(timeline.entries[i - 1].state)[1] != conditions):
+            print(f"{'':>8}  {'':<10} {'':>19}  conditions: {conditions}", file=out)
+    job = timeline.final_job()
+    if job is None:
+        print("The Job is gone.", file=out)
+    else:
+        finished = [c for c in job.status.conditions if c.type in ("Complete", "Failed") and c.status == "True"]
+        verdict = f"{finished[0].type} ({finished[0].reason})" if finished else "not finished"
+        print(
+            f"Job {job.name}: {verdict} at {_offset(timeline, len(timeline.entries) - 1)}; "
+            f"succeeded {job.status.succeeded}, failed {job.status.failed}",
+            file=out,
+        )
+    for diff in timeline.differences:
+        print(f"EXPECTATION FAILED: {diff}", file=out)
+
+
+def timeline_json(timeline: Timeline) -> dict[str, Any]:
+    entries = []
+    for i, entry in enumerate(timeline.entries):
+        job = entry.state.job()
+        entries.append(
+            {
+                "offsetSeconds": (entry.time - timeline.start).total_seconds(),
+                "actor": entry.actor,
+                "what": entry.what,
+                "status": job_status_to_json(job.status) if job is not None else None,
+                "pods": {p.name: p.phase for p in entry.state.cluster.pods},
+                "step": i,
+            }
+        )
+    return {"entries": entries, "differences": list(timeline.differences)}

@@ -1,0 +1,3 @@
+module jobmodel/harness/gosort
+
+go 1.23
