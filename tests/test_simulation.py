@@ -84,5 +84,5 @@ def test_script_runs_steps_and_reports_failed_expectations() -> None:
 def test_invalid_manifest_is_rejected_with_field_errors() -> None:
     bad = manifest("pi.yaml")
     bad["spec"]["completions"] = -1
-    with pytest.raises(InputError, match="spec.completions"):
+    with pytest.raises(InputError, match=r"spec\.completions"):
         simulate_default(bad)
