@@ -30,7 +30,8 @@ from jobmodel.state import (
     Job,
     Pod,
 )
-from jobmodel.timeutil import format_time, parse_time
+from jobmodel.timeutil import add_seconds, format_time, parse_time
+from jobmodel.transitions.cluster import set_pod_status
 from jobmodel.transitions.sync_job import JobSyncResult, is_job_finished
 
 DEFAULT_START = "2025-01-01T00:00:00Z"
@@ -39,16 +40,19 @@ MAX_CYCLES = 500
 
 
 @attrs.frozen
-class Failure:
-    """An injected pod failure: which pods (`index` N, the `pod` created N-th, or `all`), how
+class PodOutcome:
+    """How chosen pods end: which pods (`index` N, the `pod` created N-th, or all), after how long
+    (`seconds`; None: the simulation's run time), whether they succeed, or else how they fail
     (`exit_code`, or a pod `condition` such as DisruptionTarget), and for how many pods (`times`;
     None: every matching pod)."""
 
     index: int | None = None
     pod: int | None = None
+    succeed: bool = False
     exit_code: int = 1
     condition: str | None = None
     times: int | None = None
+    seconds: float | None = None
 
     def matches(self, pod: Pod, creation_position: int) -> bool:
         if self.index is not None:
@@ -58,30 +62,46 @@ class Failure:
         return True
 
 
-def parse_failure(text: str) -> Failure:
-    """`index=2`, `pod=0,exit=42`, `all,condition=DisruptionTarget,times=3`."""
-    fields: dict[str, Any] = {}
+_OUTCOME_KEYS = ("index", "pod", "exit", "condition", "times", "seconds")
+
+
+def parse_pod_outcome(text: str, *, succeed: bool = False, option: str = "--fail") -> PodOutcome:
+    """`index=2`, `pod=0,exit=42`, `all,condition=DisruptionTarget,times=3`, `index=1,seconds=90`."""
+    fields: dict[str, Any] = {"succeed": succeed}
     for part in (p.strip() for p in text.split(",")):
         if part == "all":
             continue
         key, sep, value = part.partition("=")
         if not sep:
-            raise InputError("--fail", f"{part!r}: expected key=value (index, pod, exit, condition, times) or 'all'")
+            raise InputError(option, f"{part!r}: expected key=value ({', '.join(_OUTCOME_KEYS)}) or 'all'")
         if key == "condition":
             fields["condition"] = value
             continue
-        if key not in ("index", "pod", "exit", "times"):
-            raise InputError("--fail", f"unknown key {key!r} (index, pod, exit, condition, times)")
+        if key not in _OUTCOME_KEYS:
+            raise InputError(option, f"unknown key {key!r} ({', '.join(_OUTCOME_KEYS)})")
         try:
-            number = int(value)
+            number = float(value) if key == "seconds" else int(value)
         except ValueError:
-            raise InputError(f"--fail {key}", f"expected an integer, got {value!r}") from None
+            raise InputError(f"{option} {key}", f"expected a number, got {value!r}") from None
         fields["exit_code" if key == "exit" else key] = number
     if "index" in fields and "pod" in fields:
-        raise InputError("--fail", "give index or pod, not both")
+        raise InputError(option, "give index or pod, not both")
     if "pod" in fields and "times" not in fields:
         fields["times"] = 1
-    return Failure(**fields)
+    return PodOutcome(**fields)
+
+
+def parse_failure(text: str) -> PodOutcome:
+    """A `--fail` spec: the chosen pods fail."""
+    return parse_pod_outcome(text)
+
+
+def parse_slow(text: str) -> PodOutcome:
+    """A `--slow` spec: the chosen pods succeed after `seconds`."""
+    outcome = parse_pod_outcome(text, succeed=True, option="--slow")
+    if outcome.seconds is None:
+        raise InputError("--slow", "give seconds=S")
+    return outcome
 
 
 @attrs.frozen
@@ -141,34 +161,50 @@ class _Recorder:
         self.state = state
         self.entries: list[TimelineEntry] = [TimelineEntry(state.cluster.now, "user", "create the Job", state)]
         self.differences: list[str] = []
-        self.last_requeue: float | None = None
+        self.wakeups: set[datetime] = set()
 
     def step(self, step: Mapping[str, Any], actor: str, what: str, path: str) -> None:
         outcome = run_step(self.state, step, path)
         self.state = outcome.state
         self.differences.extend(outcome.differences)
-        requeues = [s.requeue_after_seconds for s in outcome.syncs if s.requeue_after_seconds is not None]
-        self.last_requeue = min(requeues) if requeues else None
+        now = self.state.cluster.now
+        for sync in outcome.syncs:
+            if sync.requeue_after_seconds is not None and sync.requeue_after_seconds > 0:
+                self.wakeups.add(add_seconds(now, sync.requeue_after_seconds))
         if outcome.syncs:
-            lines = [d for d in (describe_sync(s) for s in outcome.syncs) if d]
+            lines = list(dict.fromkeys(d for d in (describe_sync(s) for s in outcome.syncs) if d))
             if not lines and not outcome.differences:
                 return  # a settle with nothing to do is not worth a line
             what = "; ".join(lines)
         if outcome.differences:
             what += "  [" + "; ".join(outcome.differences) + "]"
-        self.entries.append(TimelineEntry(self.state.cluster.now, actor, what, self.state))
+        self.entries.append(TimelineEntry(now, actor, what, self.state))
+
+    def set_pod_status(self, pod: Pod, status: Mapping[str, Any], what: str) -> None:
+        """A kubelet's write to one pod's status."""
+        cluster = set_pod_status(self.state.cluster, pod, status)
+        self.state = attrs.evolve(self.state, cluster=cluster)
+        self.entries.append(TimelineEntry(cluster.now, "kubelet", what, self.state))
+
+    def next_wakeup(self) -> datetime | None:
+        """The soonest time the controller asked to be woken at, after now."""
+        now = self.state.cluster.now
+        self.wakeups = {t for t in self.wakeups if t > now}
+        return min(self.wakeups) if self.wakeups else None
 
 
 def simulate_default(
     manifest: Mapping[str, Any],
-    failures: Sequence[Failure] = (),
+    outcomes: Sequence[PodOutcome] = (),
     *,
     run_seconds: float = 30,
     now: datetime | None = None,
     job_uid: str = DEFAULT_UID,
     features: Mapping[str, Any] | None = None,
 ) -> Timeline:
-    """The default script: every pod starts, runs `run_seconds`, then succeeds or fails as injected."""
+    """The default script: every pod starts when created, runs `run_seconds` (or its outcome's
+    `seconds`), then succeeds or fails as its outcome says; the clock moves to the next pod finish or the next time the controller
+    asked to be woken (back-off, deadline), whichever comes first."""
     begin = now or parse_time(DEFAULT_START, "start")
     rec = _Recorder(start(manifest, job_uid, begin, features=features))
     used: dict[int, int] = {}
@@ -179,23 +215,33 @@ def simulate_default(
             break
         pending = [p for p in job_pods(rec.state) if p.phase in (PENDING, "") and p.metadata.deletion_timestamp is None]
         if pending:
-            _start_pods(rec, pending, cycle)
+            _start_pods(rec, pending)
             rec.step({"do": "settle"}, "controller", "", f"cycle {cycle} settle")
-            rec.step({"do": "advance", "seconds": run_seconds}, "clock", f"+{run_seconds:g}s", f"cycle {cycle} advance")
-            _finish_pods(rec, failures, used, cycle)
-            continue
-        running = [p for p in job_pods(rec.state) if p.phase == RUNNING]
-        if running:
-            _finish_pods(rec, failures, used, cycle)
-            continue
-        wait = rec.last_requeue if rec.last_requeue is not None and rec.last_requeue > 0 else 1.0
-        rec.step({"do": "advance", "seconds": wait}, "clock", f"+{wait:g}s (the controller's requeue)", f"cycle {cycle} wait")
+        finishes = [_finish_time(p, _pod_seconds(rec.state, p, outcomes, run_seconds)) for p in _running(rec.state)]
+        candidates = [t for t in (*finishes, rec.next_wakeup()) if t is not None]
+        if not candidates:
+            raise InputError("simulate", "nothing left to happen, but the Job is not finished")
+        target = min(candidates)
+        wait = (target - rec.state.cluster.now).total_seconds()
+        if wait > 0:
+            rec.step({"do": "advance", "seconds": wait}, "clock", f"+{wait:g}s", f"cycle {cycle} advance")
+        _finish_pods(rec, outcomes, used, run_seconds)
     else:
         raise InputError("simulate", f"the Job did not finish within {MAX_CYCLES} cycles")
     return Timeline(begin, tuple(rec.entries), tuple(rec.differences))
 
 
-def _start_pods(rec: _Recorder, pods: Sequence[Pod], cycle: int) -> None:
+def _running(state: ScenarioState) -> list[Pod]:
+    return [p for p in job_pods(state) if p.phase == RUNNING and p.metadata.deletion_timestamp is None]
+
+
+def _finish_time(pod: Pod, run_seconds: float) -> datetime:
+    started = pod.status.start_time or pod.metadata.creation_timestamp
+    assert started is not None
+    return add_seconds(started, run_seconds)
+
+
+def _start_pods(rec: _Recorder, pods: Sequence[Pod]) -> None:
     now = format_time(rec.state.cluster.now)
     status = {
         "phase": RUNNING,
@@ -203,40 +249,47 @@ def _start_pods(rec: _Recorder, pods: Sequence[Pod], cycle: int) -> None:
         "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": now}],
     }
     for pod in pods:
-        step = {"do": "setPods", "where": {"phase": [PENDING], "terminating": False}, "count": 1, "status": status}
-        rec.step(step, "kubelet", f"{pod.name} Running", f"cycle {cycle} start {pod.name}")
+        rec.set_pod_status(pod, status, f"{pod.name} Running")
 
 
-def _finish_pods(rec: _Recorder, failures: Sequence[Failure], used: dict[int, int], cycle: int) -> None:
-    pods = job_pods(rec.state)
-    for position, pod in enumerate(pods):
-        if pod.phase != RUNNING or pod.metadata.deletion_timestamp is not None:
+def _pod_seconds(state: ScenarioState, pod: Pod, outcomes: Sequence[PodOutcome], default: float) -> float:
+    """How long the pod runs: the first matching outcome's `seconds`, else the default."""
+    position = [p.name for p in job_pods(state)].index(pod.name)
+    for outcome in outcomes:
+        if outcome.seconds is not None and outcome.matches(pod, position):
+            return outcome.seconds
+    return default
+
+
+def _finish_pods(rec: _Recorder, outcomes: Sequence[PodOutcome], used: dict[int, int], run_seconds: float) -> None:
+    """End the running pods whose time is up, in creation order."""
+    now = rec.state.cluster.now
+    for pod in _running(rec.state):
+        if _finish_time(pod, _pod_seconds(rec.state, pod, outcomes, run_seconds)) > now:
             continue
-        failure = _failure_for(pod, position, failures, used)
-        status = _terminal_status(rec.state.cluster.now, failure)
-        outcome = SUCCEEDED if failure is None else FAILED
-        label = outcome if failure is None else _describe_failure(failure)
-        step = {"do": "setPods", "where": {"phase": [RUNNING], "terminating": False}, "count": 1, "status": status}
-        # setPods picks the first running pod in creation order, which is this one.
-        rec.step(step, "kubelet", f"{pod.name} {label}", f"cycle {cycle} finish {pod.name}")
-    rec.step({"do": "settle"}, "controller", "", f"cycle {cycle} settle")
+        position = [p.name for p in job_pods(rec.state)].index(pod.name)
+        outcome = _outcome_for(pod, position, outcomes, used)
+        failure = None if outcome is None or outcome.succeed else outcome
+        label = SUCCEEDED if failure is None else _describe_failure(failure)
+        rec.set_pod_status(pod, _terminal_status(now, failure), f"{pod.name} {label}")
 
 
-def _failure_for(pod: Pod, position: int, failures: Sequence[Failure], used: dict[int, int]) -> Failure | None:
-    for i, failure in enumerate(failures):
-        if failure.matches(pod, position) and (failure.times is None or used.get(i, 0) < failure.times):
+def _outcome_for(pod: Pod, position: int, outcomes: Sequence[PodOutcome], used: dict[int, int]) -> PodOutcome | None:
+    """The first outcome that matches the pod and has uses left (and count the use)."""
+    for i, outcome in enumerate(outcomes):
+        if outcome.matches(pod, position) and (outcome.times is None or used.get(i, 0) < outcome.times):
             used[i] = used.get(i, 0) + 1
-            return failure
+            return outcome
     return None
 
 
-def _describe_failure(failure: Failure) -> str:
+def _describe_failure(failure: PodOutcome) -> str:
     if failure.condition:
         return f"Failed (condition {failure.condition}, exit code {failure.exit_code})"
     return f"Failed (exit code {failure.exit_code})"
 
 
-def _terminal_status(now: datetime, failure: Failure | None) -> dict[str, Any]:
+def _terminal_status(now: datetime, failure: PodOutcome | None) -> dict[str, Any]:
     at = format_time(now)
     code = 0 if failure is None else failure.exit_code
     status: dict[str, Any] = {

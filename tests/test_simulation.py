@@ -9,7 +9,13 @@ import pytest
 import yaml
 
 from jobmodel.errors import InputError
-from jobmodel.simulation import Failure, parse_failure, simulate_default, simulate_script
+from jobmodel.simulation import (
+    PodOutcome,
+    parse_failure,
+    parse_slow,
+    simulate_default,
+    simulate_script,
+)
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "specs" / "examples"
 
@@ -59,12 +65,35 @@ def test_indexed_job_completes_every_index() -> None:
 
 
 def test_parse_failure_forms() -> None:
-    assert parse_failure("index=2,exit=42") == Failure(index=2, exit_code=42)
-    assert parse_failure("pod=1") == Failure(pod=1, times=1)
-    assert parse_failure("all,condition=DisruptionTarget,times=3") == Failure(condition="DisruptionTarget", times=3)
+    assert parse_failure("index=2,exit=42") == PodOutcome(index=2, exit_code=42)
+    assert parse_failure("pod=1") == PodOutcome(pod=1, times=1)
+    assert parse_failure("all,condition=DisruptionTarget,times=3") == PodOutcome(condition="DisruptionTarget", times=3)
+    assert parse_slow("index=1,seconds=90") == PodOutcome(index=1, succeed=True, seconds=90)
     for bad in ("index=x", "color=red", "index=1,pod=2", "nonsense"):
         with pytest.raises(InputError):
             parse_failure(bad)
+    with pytest.raises(InputError, match="seconds"):
+        parse_slow("index=1")
+
+
+def test_deadline_wakes_the_controller_between_pod_finishes() -> None:
+    timeline = simulate_default(manifest("active-deadline.yaml"))
+    assert finished_condition(timeline) == ("Failed", "DeadlineExceeded")
+    job = timeline.final_job()
+    assert job is not None
+    # The second pod is deleted at the 45 s deadline, 15 s into its 30 s run.
+    assert (job.status.succeeded, job.status.failed) == (1, 1)
+    assert (timeline.entries[-1].time - timeline.start).total_seconds() == 45
+
+
+def test_success_policy_terminates_the_remaining_workers() -> None:
+    slow_workers = [parse_slow(f"index={i},seconds=100") for i in (1, 2, 3)]
+    timeline = simulate_default(manifest("success-policy.yaml"), slow_workers, run_seconds=30)
+    assert finished_condition(timeline) == ("Complete", "SuccessPolicy")
+    job = timeline.final_job()
+    assert job is not None and (job.status.succeeded, job.status.failed) == (1, 0)
+    assert (timeline.entries[-1].time - timeline.start).total_seconds() == 30
+    assert [p.name for p in timeline.final.cluster.pods] == ["leader-0"]  # the workers were deleted
 
 
 def test_script_runs_steps_and_reports_failed_expectations() -> None:

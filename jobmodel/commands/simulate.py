@@ -11,7 +11,13 @@ from typing import Any, TextIO
 from jobmodel.adapters.kube import job_status_to_json
 from jobmodel.commands.validate import load_documents, read_manifest
 from jobmodel.errors import InputError
-from jobmodel.simulation import Timeline, parse_failure, simulate_default, simulate_script
+from jobmodel.simulation import (
+    Timeline,
+    parse_failure,
+    parse_slow,
+    simulate_default,
+    simulate_script,
+)
 from jobmodel.timeutil import parse_time
 
 
@@ -36,6 +42,13 @@ def register(subparsers: Any) -> None:
             "or all; optionally ,exit=CODE (default 1), ,condition=TYPE (e.g. DisruptionTarget), "
             ",times=K (at most K pods). Repeatable; the first matching spec wins"
         ),
+    )
+    parser.add_argument(
+        "--slow",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="pods that succeed after their own run time: index=N or pod=N or all, with ,seconds=S",
     )
     parser.add_argument("--script", type=Path, help="a YAML list of scenario steps to run instead of the default script")
     parser.add_argument("--run-seconds", type=float, default=30.0, help="how long each pod runs (default 30)")
@@ -76,8 +89,8 @@ def run(args: argparse.Namespace) -> int:
             steps = steps[0]["steps"]
         timeline = simulate_script(manifest, steps, now=now, features=features)
     else:
-        failures = [parse_failure(f) for f in args.fail]
-        timeline = simulate_default(manifest, failures, run_seconds=args.run_seconds, now=now, features=features)
+        outcomes = [parse_failure(f) for f in args.fail] + [parse_slow(s) for s in args.slow]
+        timeline = simulate_default(manifest, outcomes, run_seconds=args.run_seconds, now=now, features=features)
     if args.output == "json":
         print(json.dumps(timeline_json(timeline), indent=2))
     else:
