@@ -1,0 +1,49 @@
+"""Every claim of specs/claims.yaml holds, through the command line; every example validates."""
+
+from __future__ import annotations
+
+import io
+import json
+from contextlib import redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from jobmodel.cli import main
+
+SPECS = Path(__file__).resolve().parent.parent / "specs"
+CLAIMS: list[dict[str, Any]] = yaml.safe_load((SPECS / "claims.yaml").read_text())["claims"]
+EXAMPLES = sorted((SPECS / "examples").glob("*.yaml"))
+
+
+def run_cli(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        code = main(list(argv))
+    return code, out.getvalue()
+
+
+@pytest.mark.parametrize("claim", CLAIMS, ids=[f"{c['example']} {' '.join(c['args'])}" for c in CLAIMS])
+def test_claim(claim: dict[str, Any]) -> None:
+    code, out = run_cli("simulate", str(SPECS / "examples" / claim["example"]), *claim["args"], "-o", "json")
+    assert code == 0
+    entries = json.loads(out)["entries"]
+    final = entries[-1]["status"]
+    finished = [c for c in final.get("conditions", []) if c["type"] in ("Complete", "Failed") and c["status"] == "True"]
+    assert [(c["type"], c.get("reason")) for c in finished] == [(claim["finished"]["type"], claim["finished"]["reason"])]
+    for key, want in claim["status"].items():
+        assert final.get(key, 0 if key in ("succeeded", "failed") else "") == want, key
+    if "seconds" in claim:
+        assert entries[-1]["offsetSeconds"] == claim["seconds"]
+
+
+def test_every_example_has_a_claim() -> None:
+    assert {p.name for p in EXAMPLES} == {c["example"] for c in CLAIMS}
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_example_validates(example: Path) -> None:
+    code, out = run_cli("validate", str(example))
+    assert code == 0, out
