@@ -478,3 +478,115 @@ def test_result_job_carries_the_last_accepted_status() -> None:
     assert result.job is not None and result.status is not None
     assert result.job.status == result.status
     assert attrs.evolve(result.job, status=make_job().status).spec == make_job().spec
+
+
+# --- policies (podFailurePolicy, backoffLimitPerIndex, successPolicy) --------------------------------
+
+PFP = {
+    "rules": [
+        {"action": "FailJob", "onExitCodes": {"operator": "In", "values": [42]}},
+        {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}]},
+        {"action": "Count", "onExitCodes": {"operator": "In", "values": [1]}},
+    ]
+}
+DISRUPTED = [{"type": "DisruptionTarget", "status": "True"}]
+
+
+def test_fail_job_rule_fails_the_job_through_failure_target() -> None:
+    pods = [make_pod("bad", "Failed", exit_code=42), make_pod("running")]
+    result = run(make_job(podFailurePolicy=PFP), pods)
+    cond = result.status.condition("FailureTarget") if result.status else None
+    assert cond is not None and cond.reason == "PodFailurePolicy"
+    assert cond.message == "Container main for pod default/bad failed with exit code 42 matching FailJob rule at index 0"
+    assert deleted(result) == ["running"]
+    # The running pod is terminating now: Failed waits for it.
+    assert "Failed" not in condition_types(result)
+
+
+def test_ignored_failure_is_not_counted_and_is_replaced() -> None:
+    pods = [make_pod("evicted", "Failed", exit_code=137, conditions=DISRUPTED), make_pod("running")]
+    result = run(make_job(podFailurePolicy=PFP, backoffLimit=0), pods)
+    assert result.status is not None and result.status.failed == 0
+    assert "FailureTarget" not in condition_types(result)
+    assert len(created(result)) == 1
+
+
+def test_count_rule_counts_against_the_backoff_limit() -> None:
+    result = run(make_job(podFailurePolicy=PFP, backoffLimit=0), [make_pod("f", "Failed", exit_code=1)])
+    assert condition_types(result).get("FailureTarget") == "BackoffLimitExceeded"
+
+
+def test_with_a_policy_terminating_pods_are_not_failed_until_terminal() -> None:
+    pods = [make_pod("going", "Running", deleted=NOW), make_pod("running")]
+    result = run(make_job(podFailurePolicy=PFP, backoffLimit=0), pods)
+    assert result.status is not None
+    assert (result.status.failed, result.status.terminating) == (0, 1)
+    assert created(result) == []  # not replaced while terminating
+    without = run(make_job(backoffLimit=0), pods)
+    assert condition_types(without).get("FailureTarget") == "BackoffLimitExceeded"
+
+
+PER_INDEX = {"completionMode": "Indexed", "completions": 3, "parallelism": 3, "backoffLimitPerIndex": 1}
+
+
+def test_failed_index_is_retried_with_its_failure_count_annotation() -> None:
+    pods = [
+        make_pod("i0", index=0),
+        make_pod("i1", "Failed", index=1, exit_code=1, finished="2024-06-01T11:00:00Z"),
+        make_pod("i2", index=2),
+    ]
+    result = run(make_job(**PER_INDEX), pods)
+    (create,) = created(result)
+    assert create.index == 1
+    assert create.pod.metadata.annotations["batch.kubernetes.io/job-index-failure-count"] == "1"
+    # The failed pod keeps its finalizer until the replacement is seen.
+    assert "i1" not in patched(result)
+
+
+def test_index_that_used_up_its_backoff_limit_is_failed() -> None:
+    pods = [
+        make_pod("i0", "Succeeded", index=0, exit_code=0),
+        make_pod("i1", "Failed", index=1, exit_code=1, annotations={"batch.kubernetes.io/job-index-failure-count": "1"}),
+        make_pod("i2", "Succeeded", index=2, exit_code=0),
+    ]
+    result = run(make_job(**PER_INDEX), pods)
+    assert result.status is not None
+    assert result.status.failed_indexes == "1"
+    assert condition_types(result).get("Failed") == "FailedIndexes"
+
+
+def test_more_failed_indexes_than_allowed_fail_the_job() -> None:
+    failed = {"batch.kubernetes.io/job-index-failure-count": "1"}
+    pods = [
+        make_pod("i0", "Failed", index=0, exit_code=1, annotations=failed),
+        make_pod("i1", "Failed", index=1, exit_code=1, annotations=failed),
+        make_pod("i2", index=2),
+    ]
+    result = run(make_job(**PER_INDEX, maxFailedIndexes=1), pods)
+    assert condition_types(result).get("FailureTarget") == "MaxFailedIndexesExceeded"
+    assert deleted(result) == ["i2"]
+
+
+def test_fail_index_rule_fails_the_index_at_once() -> None:
+    policy = {"rules": [{"action": "FailIndex", "onExitCodes": {"operator": "In", "values": [3]}}]}
+    pods = [make_pod("i0", index=0), make_pod("i1", "Failed", index=1, exit_code=3), make_pod("i2", index=2)]
+    result = run(make_job(**PER_INDEX, podFailurePolicy=policy), pods)
+    assert result.status is not None and result.status.failed_indexes == "1"
+    assert created(result) == []
+
+
+def test_per_index_backoff_delays_the_retry() -> None:
+    pods = [make_pod("i0", index=0), make_pod("i1", "Failed", index=1, exit_code=1, finished="2024-06-01T11:59:55Z")]
+    result = run(make_job(**{**PER_INDEX, "parallelism": 2}), pods)
+    assert created(result) == []
+    assert result.requeue_after_seconds == pytest.approx(5.0)
+
+
+def test_success_policy_met_terminates_the_rest() -> None:
+    policy = {"rules": [{"succeededIndexes": "0"}]}
+    pods = [make_pod("leader", "Succeeded", index=0, exit_code=0), make_pod("w1", index=1), make_pod("w2", index=2)]
+    result = run(make_job(completionMode="Indexed", completions=3, parallelism=3, successPolicy=policy), pods)
+    cond = result.status.condition("SuccessCriteriaMet") if result.status else None
+    assert cond is not None and (cond.reason, cond.message) == ("SuccessPolicy", "Matched rules at index 0")
+    assert sorted(deleted(result)) == ["w1", "w2"]
+    assert result.status is not None and result.status.failed == 0  # the workers are not failures
