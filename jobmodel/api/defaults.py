@@ -1,0 +1,144 @@
+"""Decoding defaults of `batch/v1` Job and CronJob (upstream `pkg/apis/batch/v1/defaults.go`) and
+the `core/v1` pod-template defaults (`pkg/apis/core/v1/defaults.go`) that validation relies on.
+
+Each function returns a new dict; inputs are not modified.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any, Final
+
+from jobmodel.api.pod_validation import VOLUME_SOURCES
+from jobmodel.features import DEFAULT_GATES, FeatureGates
+
+MAX_INT32: Final = 2**31 - 1
+DEFAULT_BACKOFF_LIMIT: Final = 6
+DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS: Final = 30
+TERMINATION_MESSAGE_PATH_DEFAULT: Final = "/dev/termination-log"
+
+
+def set_defaults_job(job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) -> dict[str, Any]:
+    """SetObjectDefaults_Job: SetDefaults_Job, then the pod template and pod-failure-policy defaults."""
+    out: dict[str, Any] = copy.deepcopy(dict(job))
+    spec = out.setdefault("spec", {})
+    meta = out.setdefault("metadata", {})
+    # A Job that leaves both unset runs one pod to one completion.
+    if spec.get("completions") is None and spec.get("parallelism") is None:
+        spec["completions"] = 1
+        spec["parallelism"] = 1
+    if spec.get("parallelism") is None:
+        spec["parallelism"] = 1
+    if spec.get("backoffLimit") is None:
+        # With a per-index limit the global one is effectively off.
+        spec["backoffLimit"] = (
+            MAX_INT32 if spec.get("backoffLimitPerIndex") is not None else DEFAULT_BACKOFF_LIMIT
+        )
+    template = spec.setdefault("template", {})
+    template_labels = (template.get("metadata") or {}).get("labels")
+    if template_labels is not None and not meta.get("labels"):
+        meta["labels"] = copy.deepcopy(template_labels)
+    if spec.get("completionMode") is None:
+        spec["completionMode"] = "NonIndexed"
+    if spec.get("suspend") is None:
+        spec["suspend"] = False
+    if gates.JobPodReplacementPolicy and spec.get("podReplacementPolicy") is None:
+        spec["podReplacementPolicy"] = (
+            "Failed" if spec.get("podFailurePolicy") is not None else "TerminatingOrFailed"
+        )
+    if spec.get("manualSelector") is None:
+        spec["manualSelector"] = False
+    for rule in (spec.get("podFailurePolicy") or {}).get("rules") or []:
+        for pattern in rule.get("onPodConditions") or []:
+            set_defaults_pod_failure_policy_on_pod_conditions_pattern(pattern)
+    if template.get("spec") is not None:
+        template["spec"] = set_defaults_pod_spec(template["spec"])
+    return out
+
+
+def set_defaults_pod_failure_policy_on_pod_conditions_pattern(pattern: dict[str, Any]) -> None:
+    """SetDefaults_PodFailurePolicyOnPodConditionsPattern: status defaults to True (in place)."""
+    if not pattern.get("status"):
+        pattern["status"] = "True"
+
+
+def set_defaults_cron_job(
+    cron_job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
+) -> dict[str, Any]:
+    """SetObjectDefaults_CronJob: SetDefaults_CronJob, then the job template's nested defaults.
+
+    The job template gets the pod-template and pod-failure-policy defaults but not SetDefaults_Job
+    (that runs when the controller's Job is created)."""
+    out: dict[str, Any] = copy.deepcopy(dict(cron_job))
+    spec = out.setdefault("spec", {})
+    if not spec.get("concurrencyPolicy"):
+        spec["concurrencyPolicy"] = "Allow"
+    if spec.get("suspend") is None:
+        spec["suspend"] = False
+    if spec.get("successfulJobsHistoryLimit") is None:
+        spec["successfulJobsHistoryLimit"] = 3
+    if spec.get("failedJobsHistoryLimit") is None:
+        spec["failedJobsHistoryLimit"] = 1
+    job_spec = (spec.get("jobTemplate") or {}).get("spec")
+    if job_spec is not None:
+        for rule in (job_spec.get("podFailurePolicy") or {}).get("rules") or []:
+            for pattern in rule.get("onPodConditions") or []:
+                set_defaults_pod_failure_policy_on_pod_conditions_pattern(pattern)
+        pod_spec = (job_spec.get("template") or {}).get("spec")
+        if pod_spec is not None:
+            job_spec["template"]["spec"] = set_defaults_pod_spec(pod_spec)
+    del gates  # no CronJob default depends on a gate
+    return out
+
+
+def set_defaults_pod_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """SetDefaults_PodSpec and the defaults of the containers, ports and volumes inside."""
+    out: dict[str, Any] = copy.deepcopy(dict(spec))
+    if not out.get("dnsPolicy"):
+        out["dnsPolicy"] = "ClusterFirst"
+    if not out.get("restartPolicy"):
+        out["restartPolicy"] = "Always"
+    if out.get("securityContext") is None:
+        out["securityContext"] = {}
+    if out.get("terminationGracePeriodSeconds") is None:
+        out["terminationGracePeriodSeconds"] = DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS
+    if not out.get("schedulerName"):
+        out["schedulerName"] = "default-scheduler"
+    for key in ("containers", "initContainers"):
+        for container in out.get(key) or []:
+            set_defaults_container(container)
+    for volume in out.get("volumes") or []:
+        set_defaults_volume(volume)
+    return out
+
+
+def set_defaults_container(container: dict[str, Any]) -> None:
+    """SetDefaults_Container and SetDefaults_ContainerPort (in place)."""
+    if not container.get("imagePullPolicy"):
+        container["imagePullPolicy"] = (
+            "Always" if image_tag(str(container.get("image") or "")) == "latest" else "IfNotPresent"
+        )
+    if not container.get("terminationMessagePath"):
+        container["terminationMessagePath"] = TERMINATION_MESSAGE_PATH_DEFAULT
+    if not container.get("terminationMessagePolicy"):
+        container["terminationMessagePolicy"] = "File"
+    for port in container.get("ports") or []:
+        if not port.get("protocol"):
+            port["protocol"] = "TCP"
+
+
+def set_defaults_volume(volume: dict[str, Any]) -> None:
+    """SetDefaults_Volume: a volume without a source is an emptyDir (in place)."""
+    if not any(volume.get(k) is not None for k in VOLUME_SOURCES):
+        volume["emptyDir"] = {}
+
+
+def image_tag(image: str) -> str:
+    """The tag of an image reference as parsers.ParseImageName sees it: `latest` when there is
+    neither a tag nor a digest, "" with a digest only."""
+    name, _, digest = image.partition("@")
+    last = name.rsplit("/", 1)[-1]
+    if ":" in last:
+        return last.rsplit(":", 1)[1]
+    return "" if digest else "latest"

@@ -1,0 +1,53 @@
+"""`apiequality.Semantic.DeepEqual` on wire-format values.
+
+Upstream compares Go structs, where an absent non-pointer field and its zero value are the same
+thing and a nil slice or map equals an empty one; a pointer field that is nil differs from one
+pointing at a zero value. On JSON we get there by dropping, before comparing, nulls, empty lists,
+empty maps and the zero values (false, "", 0) of keys that are not pointers upstream.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+# Fields that are pointers (or have no zero-value elision) in the batch/v1 and core/v1 types that
+# Job validation compares: their zero values are kept.
+POINTER_FIELDS: Final = frozenset(
+    {
+        # batch/v1 JobSpec and friends
+        "parallelism", "completions", "activeDeadlineSeconds", "backoffLimit", "backoffLimitPerIndex",
+        "maxFailedIndexes", "manualSelector", "ttlSecondsAfterFinished", "completionMode", "suspend",
+        "podReplacementPolicy", "managedBy", "succeededCount", "succeededIndexes", "containerName",
+        "startingDeadlineSeconds", "timeZone", "successfulJobsHistoryLimit", "failedJobsHistoryLimit",
+        # core/v1 PodSpec, Container, SecurityContext, probes, volumes
+        "terminationGracePeriodSeconds", "automountServiceAccountToken", "shareProcessNamespace",
+        "priority", "enableServiceLinks", "setHostnameAsFQDN", "hostUsers", "runtimeClassName",
+        "preemptionPolicy", "restartPolicy", "runAsUser", "runAsGroup", "runAsNonRoot", "privileged",
+        "readOnlyRootFilesystem", "allowPrivilegeEscalation", "fsGroup", "tolerationSeconds",
+        "optional", "defaultMode", "mode", "procMount", "hostnameOverride", "seLinuxChangePolicy",
+        "supplementalGroupsPolicy", "fsGroupChangePolicy", "recursiveReadOnly", "mountPropagation",
+        "sizeLimit", "stopSignal",
+    }
+)  # fmt: skip
+
+
+def normalize(value: Any, key: str | None = None) -> Any:
+    """The value with Go's zero values and empty collections removed (see the module docstring)."""
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            n = normalize(v, k)
+            if n is None or (isinstance(n, list | dict) and not n and k not in POINTER_FIELDS):
+                continue
+            if k not in POINTER_FIELDS and (n is False or n == "" or (type(n) is int and n == 0)):
+                continue
+            out[k] = n
+        return out
+    if isinstance(value, list):
+        return [normalize(v) for v in value]
+    return value
+
+
+def semantic_equal(a: Any, b: Any) -> bool:
+    """Semantic.DeepEqual on wire-format values (numbers compare by value; quantities are not parsed)."""
+    return bool(normalize(a) == normalize(b))

@@ -1,0 +1,146 @@
+"""Field errors as upstream's `k8s.io/apimachinery/pkg/util/validation/field` reports them.
+
+A `FieldError` carries the upstream type name (`FieldValueInvalid`, ...), the JSON path of the
+field (`spec.template.metadata.labels[job-name]`), the offending value and a detail; `str()`
+renders it as `field.Error.Error()` does, which is what `kubectl` prints.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any, Final
+
+import attrs
+
+REQUIRED: Final = "FieldValueRequired"
+INVALID: Final = "FieldValueInvalid"
+FORBIDDEN: Final = "FieldValueForbidden"
+NOT_SUPPORTED: Final = "FieldValueNotSupported"
+DUPLICATE: Final = "FieldValueDuplicate"
+TOO_LONG: Final = "FieldValueTooLong"
+TOO_MANY: Final = "FieldValueTooMany"
+NOT_FOUND: Final = "FieldValueNotFound"
+
+# ErrorType.String() of each type.
+_TYPE_TEXT: Final = {
+    REQUIRED: "Required value",
+    INVALID: "Invalid value",
+    FORBIDDEN: "Forbidden",
+    NOT_SUPPORTED: "Unsupported value",
+    DUPLICATE: "Duplicate value",
+    TOO_LONG: "Too long",
+    TOO_MANY: "Too many",
+    NOT_FOUND: "Not found",
+}
+# Types whose rendering never shows the value (ErrorBody's first case).
+_VALUELESS: Final = frozenset({REQUIRED, FORBIDDEN, TOO_LONG})
+
+
+class _Omit:
+    """field.OmitValueType: the error is rendered without a value."""
+
+    def __repr__(self) -> str:
+        return "OMIT"
+
+
+OMIT: Final = _Omit()
+
+
+@attrs.frozen
+class FieldError:
+    """One validation error: upstream type name, field path, bad value, detail."""
+
+    type: str
+    field: str
+    bad_value: Any = attrs.field(default=OMIT, eq=False)
+    detail: str = ""
+
+    def body(self) -> str:
+        """ErrorBody: the message without the field name."""
+        text = _TYPE_TEXT.get(self.type, self.type)
+        if self.type not in _VALUELESS and self.bad_value is not OMIT:
+            text = f"{text}: {render_value(self.bad_value)}"
+        return f"{text}: {self.detail}" if self.detail else text
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.body()}"
+
+    def as_pair(self) -> dict[str, str]:
+        return {"field": self.field, "type": self.type}
+
+
+def render_value(value: Any) -> str:
+    """How Go's `%v`/`%q`/json.Marshal print a bad value (a nil pointer prints as `null`)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, int | float):
+        return str(value)
+    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+
+def required(path: str, detail: str = "") -> FieldError:
+    return FieldError(REQUIRED, path, "", detail)
+
+
+def invalid(path: str, value: Any, detail: str) -> FieldError:
+    return FieldError(INVALID, path, value, detail)
+
+
+def forbidden(path: str, detail: str) -> FieldError:
+    return FieldError(FORBIDDEN, path, "", detail)
+
+
+def duplicate(path: str, value: Any) -> FieldError:
+    return FieldError(DUPLICATE, path, value, "")
+
+
+def not_found(path: str, value: Any) -> FieldError:
+    return FieldError(NOT_FOUND, path, value, "")
+
+
+def not_supported(path: str, value: Any, valid: Sequence[str]) -> FieldError:
+    """field.NotSupported: the detail lists the supported values, each quoted."""
+    detail = "supported values: " + ", ".join(json.dumps(v) for v in valid) if valid else ""
+    return FieldError(NOT_SUPPORTED, path, value, detail)
+
+
+def too_long(path: str, max_length: int) -> FieldError:
+    """field.TooLong as of apimachinery v0.32 (the v1.32 line)."""
+    unit = "byte" if max_length == 1 else "bytes"
+    return FieldError(TOO_LONG, path, OMIT, f"may not be more than {max_length} {unit}")
+
+
+def too_many(path: str, actual: int, max_items: int) -> FieldError:
+    unit = "item" if max_items == 1 else "items"
+    return FieldError(TOO_MANY, path, actual, f"must have at most {max_items} {unit}")
+
+
+def child(path: str, *names: str) -> str:
+    """Path.Child: `a` + `b` -> `a.b` (no leading dot at the root)."""
+    for name in names:
+        path = f"{path}.{name}" if path else name
+    return path
+
+
+def index(path: str, i: int) -> str:
+    """Path.Index: `a[3]`."""
+    return f"{path}[{i}]"
+
+
+def key(path: str, k: str) -> str:
+    """Path.Key: `a[k]`."""
+    return f"{path}[{k}]"
+
+
+def render_errors(kind: str, name: str, errors: Iterable[FieldError]) -> str:
+    """The API server's `StatusError` message for an invalid object, as `kubectl` prints it."""
+    errs = list(errors)
+    head = f'The {kind} "{name}" is invalid'
+    if len(errs) == 1:
+        return f"{head}: {errs[0]}"
+    return head + ": \n" + "\n".join(f"* {e}" for e in errs)

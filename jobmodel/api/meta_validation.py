@@ -1,0 +1,478 @@
+"""Object metadata, names, labels and label selectors, as apimachinery validates them
+(`k8s.io/apimachinery/pkg/util/validation`, `pkg/api/validation`, `pkg/apis/meta/v1/validation`).
+
+Everything works on plain JSON dicts in wire format; types are checked beforehand by
+`jobmodel.api.schema`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, Final
+
+from jobmodel.api import field as fe
+from jobmodel.api.equality import semantic_equal
+from jobmodel.api.field import FieldError
+
+IS_NEGATIVE_ERROR_MSG: Final = "must be greater than or equal to 0"
+FIELD_IMMUTABLE_ERROR_MSG: Final = "field is immutable"
+
+_DNS1123_LABEL_FMT: Final = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_DNS1123_SUBDOMAIN_FMT: Final = _DNS1123_LABEL_FMT + "(\\." + _DNS1123_LABEL_FMT + ")*"
+_DNS1035_LABEL_FMT: Final = "[a-z]([-a-z0-9]*[a-z0-9])?"
+_QNAME_CHAR_FMT: Final = "[A-Za-z0-9]"
+_QUALIFIED_NAME_FMT: Final = "(" + _QNAME_CHAR_FMT + "[-A-Za-z0-9_.]*)?" + _QNAME_CHAR_FMT
+_LABEL_VALUE_FMT: Final = "(" + _QUALIFIED_NAME_FMT + ")?"
+_HTTP_PATH_FMT: Final = r"[A-Za-z0-9/\-._~%!$&'()*+,;=:]+"
+
+_DNS1123_LABEL_RE: Final = re.compile(_DNS1123_LABEL_FMT)
+_DNS1123_SUBDOMAIN_RE: Final = re.compile(_DNS1123_SUBDOMAIN_FMT)
+_DNS1035_LABEL_RE: Final = re.compile(_DNS1035_LABEL_FMT)
+_QUALIFIED_NAME_RE: Final = re.compile(_QUALIFIED_NAME_FMT)
+_LABEL_VALUE_RE: Final = re.compile(_LABEL_VALUE_FMT)
+_HTTP_PATH_RE: Final = re.compile(_HTTP_PATH_FMT)
+
+DNS1123_LABEL_MAX_LENGTH: Final = 63
+DNS1123_SUBDOMAIN_MAX_LENGTH: Final = 253
+DNS1035_LABEL_MAX_LENGTH: Final = 63
+TOTAL_ANNOTATION_SIZE_LIMIT: Final = 256 * 1024
+
+
+def _full(pattern: re.Pattern[str], value: str) -> bool:
+    # Go's regexp `^...$` anchors; fullmatch also refuses a trailing newline, as Go does.
+    return pattern.fullmatch(value) is not None
+
+
+def max_len_error(length: int) -> str:
+    """MaxLenError."""
+    return f"must be no more than {length} characters"
+
+
+def regex_error(msg: str, fmt: str, *examples: str) -> str:
+    """RegexError."""
+    if not examples:
+        return f"{msg} (regex used for validation is '{fmt}')"
+    shown = " or ".join(f"'{e}', " for e in examples)
+    return f"{msg} (e.g. {shown}regex used for validation is '{fmt}')"
+
+
+def is_dns1123_label(value: str) -> list[str]:
+    """IsDNS1123Label."""
+    errs: list[str] = []
+    if len(value) > DNS1123_LABEL_MAX_LENGTH:
+        errs.append(max_len_error(DNS1123_LABEL_MAX_LENGTH))
+    if not _full(_DNS1123_LABEL_RE, value):
+        if _full(_DNS1123_SUBDOMAIN_RE, value):
+            errs.append("must not contain dots")
+        else:
+            errs.append(
+                regex_error(
+                    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
+                    "and must start and end with an alphanumeric character",
+                    _DNS1123_LABEL_FMT,
+                    "my-name",
+                    "123-abc",
+                )
+            )
+    return errs
+
+
+def is_dns1123_subdomain(value: str) -> list[str]:
+    """IsDNS1123Subdomain."""
+    errs: list[str] = []
+    if len(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:
+        errs.append(max_len_error(DNS1123_SUBDOMAIN_MAX_LENGTH))
+    if not _full(_DNS1123_SUBDOMAIN_RE, value):
+        errs.append(
+            regex_error(
+                "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
+                "and must start and end with an alphanumeric character",
+                _DNS1123_SUBDOMAIN_FMT,
+                "example.com",
+            )
+        )
+    return errs
+
+
+def is_dns1035_label(value: str) -> list[str]:
+    """IsDNS1035Label."""
+    errs: list[str] = []
+    if len(value) > DNS1035_LABEL_MAX_LENGTH:
+        errs.append(max_len_error(DNS1035_LABEL_MAX_LENGTH))
+    if not _full(_DNS1035_LABEL_RE, value):
+        errs.append(
+            regex_error(
+                "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
+                "alphabetic character, and end with an alphanumeric character",
+                _DNS1035_LABEL_FMT,
+                "my-name",
+                "abc-123",
+            )
+        )
+    return errs
+
+
+_QNAME_MSG: Final = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
+
+
+def is_qualified_name(value: str) -> list[str]:
+    """IsQualifiedName: an optional DNS-subdomain prefix and '/', then a name of at most 63 characters."""
+    errs: list[str] = []
+    parts = value.split("/")
+    if len(parts) == 1:
+        name = parts[0]
+    elif len(parts) == 2:
+        prefix, name = parts
+        if not prefix:
+            errs.append("prefix part must be non-empty")
+        else:
+            errs.extend("prefix part " + m for m in is_dns1123_subdomain(prefix))
+    else:
+        return [
+            "a qualified name "
+            + regex_error(_QNAME_MSG, _QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc")
+            + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
+        ]
+    if not name:
+        errs.append("name part must be non-empty")
+    elif len(name) > 63:
+        errs.append("name part " + max_len_error(63))
+    if not _full(_QUALIFIED_NAME_RE, name):
+        errs.append(
+            "name part "
+            + regex_error(_QNAME_MSG, _QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc")
+        )
+    return errs
+
+
+def is_valid_label_value(value: str) -> list[str]:
+    """IsValidLabelValue."""
+    errs: list[str] = []
+    if len(value) > 63:
+        errs.append(max_len_error(63))
+    if not _full(_LABEL_VALUE_RE, value):
+        errs.append(
+            regex_error(
+                "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
+                "and must start and end with an alphanumeric character",
+                _LABEL_VALUE_FMT,
+                "MyValue",
+                "my_value",
+                "12345",
+            )
+        )
+    return errs
+
+
+def is_domain_prefixed_path(path: str, value: str) -> list[FieldError]:
+    """IsDomainPrefixedPath: `acme.io/foo`."""
+    if not value:
+        return [fe.required(path)]
+    segments = value.split("/", 1)
+    if len(segments) != 2 or not segments[0] or not segments[1]:
+        return [fe.invalid(path, value, 'must be a domain-prefixed path (such as "acme.io/foo")')]
+    host, rest = segments
+    errs = [fe.invalid(path, host, m) for m in is_dns1123_subdomain(host)]
+    if not _full(_HTTP_PATH_RE, rest):
+        errs.append(fe.invalid(path, rest, regex_error("Invalid path", _HTTP_PATH_FMT)))
+    return errs
+
+
+def validate_nonnegative_field(value: int, path: str) -> list[FieldError]:
+    """ValidateNonnegativeField."""
+    return [fe.invalid(path, value, IS_NEGATIVE_ERROR_MSG)] if value < 0 else []
+
+
+def validate_immutable_field(new: Any, old: Any, path: str) -> list[FieldError]:
+    """ValidateImmutableField: new and old must be semantically equal."""
+    if semantic_equal(new, old):
+        return []
+    return [fe.invalid(path, new, FIELD_IMMUTABLE_ERROR_MSG)]
+
+
+def validate_qualified_name(value: str, path: str) -> list[FieldError]:
+    """ValidateQualifiedName."""
+    return [fe.invalid(path, value, m) for m in is_qualified_name(value)]
+
+
+def validate_dns1123_label(value: str, path: str) -> list[FieldError]:
+    """ValidateDNS1123Label."""
+    return [fe.invalid(path, value, m) for m in is_dns1123_label(value)]
+
+
+def validate_label_name(name: str, path: str) -> list[FieldError]:
+    """ValidateLabelName."""
+    return [fe.invalid(path, name, m) for m in is_qualified_name(name)]
+
+
+def validate_labels(labels: Mapping[str, str] | None, path: str) -> list[FieldError]:
+    """ValidateLabels."""
+    errs: list[FieldError] = []
+    for k, v in (labels or {}).items():
+        errs.extend(validate_label_name(k, path))
+        errs.extend(fe.invalid(path, v, m) for m in is_valid_label_value(v))
+    return errs
+
+
+def validate_annotations(annotations: Mapping[str, str] | None, path: str) -> list[FieldError]:
+    """ValidateAnnotations: keys are qualified names in any case; the total size is limited."""
+    errs: list[FieldError] = []
+    annotations = annotations or {}
+    for k in annotations:
+        errs.extend(fe.invalid(path, k, m) for m in is_qualified_name(k.lower()))
+    if sum(len(k) + len(v) for k, v in annotations.items()) > TOTAL_ANNOTATION_SIZE_LIMIT:
+        errs.append(fe.too_long(path, TOTAL_ANNOTATION_SIZE_LIMIT))
+    return errs
+
+
+def validate_label_selector(
+    selector: Mapping[str, Any] | None, path: str, allow_invalid_label_value: bool = False
+) -> list[FieldError]:
+    """ValidateLabelSelector."""
+    if selector is None:
+        return []
+    errs = validate_labels(selector.get("matchLabels"), fe.child(path, "matchLabels"))
+    for i, req in enumerate(selector.get("matchExpressions") or []):
+        errs.extend(
+            validate_label_selector_requirement(
+                req, fe.index(fe.child(path, "matchExpressions"), i), allow_invalid_label_value
+            )
+        )
+    return errs
+
+
+def validate_label_selector_requirement(
+    req: Mapping[str, Any], path: str, allow_invalid_label_value: bool
+) -> list[FieldError]:
+    """ValidateLabelSelectorRequirement."""
+    errs: list[FieldError] = []
+    operator = req.get("operator", "")
+    values: list[str] = req.get("values") or []
+    if operator in ("In", "NotIn"):
+        if not values:
+            errs.append(
+                fe.required(
+                    fe.child(path, "values"), "must be specified when `operator` is 'In' or 'NotIn'"
+                )
+            )
+    elif operator in ("Exists", "DoesNotExist"):
+        if values:
+            errs.append(
+                fe.forbidden(
+                    fe.child(path, "values"),
+                    "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+                )
+            )
+    else:
+        errs.append(
+            fe.invalid(fe.child(path, "operator"), operator, "not a valid selector operator")
+        )
+    errs.extend(validate_label_name(req.get("key", ""), fe.child(path, "key")))
+    if not allow_invalid_label_value:
+        for i, v in enumerate(values):
+            errs.extend(
+                fe.invalid(fe.index(fe.child(path, "values"), i), v, m)
+                for m in is_valid_label_value(v)
+            )
+    return errs
+
+
+def label_selector_has_invalid_label_value(selector: Mapping[str, Any] | None) -> bool:
+    """LabelSelectorHasInvalidLabelValue."""
+    if selector is None:
+        return False
+    return any(
+        is_valid_label_value(v)
+        for e in selector.get("matchExpressions") or []
+        for v in e.get("values") or []
+    )
+
+
+def label_selector_matches(
+    selector: Mapping[str, Any] | None, labels: Mapping[str, str] | None
+) -> bool | None:
+    """LabelSelectorAsSelector(...).Matches(labels); None when the selector does not convert.
+
+    A nil selector converts to labels.Nothing() (matches nothing); an empty one matches everything.
+    """
+    if selector is None:
+        return False
+    labels = labels or {}
+    for k, v in (selector.get("matchLabels") or {}).items():
+        if labels.get(k) != v:
+            return False
+    for req in selector.get("matchExpressions") or []:
+        op, k, values = req.get("operator"), req.get("key", ""), req.get("values") or []
+        if (
+            validate_label_name(k, "")
+            or (op in ("In", "NotIn") and not values)
+            or (op in ("Exists", "DoesNotExist") and values)
+        ):
+            return None
+        if any(is_valid_label_value(v) for v in values):
+            return None
+        if op == "In" and labels.get(k) not in values:
+            return False
+        if op == "NotIn" and k in labels and labels[k] in values:
+            return False
+        if op == "Exists" and k not in labels:
+            return False
+        if op == "DoesNotExist" and k in labels:
+            return False
+        if op not in ("In", "NotIn", "Exists", "DoesNotExist"):
+            return None
+    return True
+
+
+def _mask_trailing_dash(name: str) -> str:
+    return name[:-2] + "a" if len(name) > 1 and name.endswith("-") else name
+
+
+def name_is_dns_subdomain(name: str, prefix: bool) -> list[str]:
+    """NameIsDNSSubdomain (ValidateReplicationControllerName, used for Jobs and CronJobs)."""
+    return is_dns1123_subdomain(_mask_trailing_dash(name) if prefix else name)
+
+
+def validate_object_meta(meta: Mapping[str, Any], path: str = "metadata") -> list[FieldError]:
+    """ValidateObjectMeta for a namespaced object whose name is a DNS subdomain."""
+    errs: list[FieldError] = []
+    generate_name = meta.get("generateName") or ""
+    if generate_name:
+        errs.extend(
+            fe.invalid(fe.child(path, "generateName"), generate_name, m)
+            for m in name_is_dns_subdomain(generate_name, True)
+        )
+    name = meta.get("name") or ""
+    if not name:
+        errs.append(fe.required(fe.child(path, "name"), "name or generateName is required"))
+    else:
+        errs.extend(
+            fe.invalid(fe.child(path, "name"), name, m) for m in name_is_dns_subdomain(name, False)
+        )
+    namespace = meta.get("namespace") or ""
+    if not namespace:
+        errs.append(fe.required(fe.child(path, "namespace")))
+    else:
+        errs.extend(
+            fe.invalid(fe.child(path, "namespace"), namespace, m)
+            for m in is_dns1123_label(namespace)
+        )
+    errs.extend(
+        validate_nonnegative_field(int(meta.get("generation") or 0), fe.child(path, "generation"))
+    )
+    errs.extend(validate_labels(meta.get("labels"), fe.child(path, "labels")))
+    errs.extend(validate_annotations(meta.get("annotations"), fe.child(path, "annotations")))
+    errs.extend(
+        validate_owner_references(
+            meta.get("ownerReferences") or [], fe.child(path, "ownerReferences")
+        )
+    )
+    errs.extend(validate_finalizers(meta.get("finalizers") or [], fe.child(path, "finalizers")))
+    return errs
+
+
+def validate_owner_references(refs: list[Mapping[str, Any]], path: str) -> list[FieldError]:
+    """ValidateOwnerReferences."""
+    errs: list[FieldError] = []
+    first_controller = ""
+    for ref in refs:
+        api_version = str(ref.get("apiVersion", ""))
+        version = api_version.split("/")[-1] if api_version else ""
+        if not version:
+            errs.append(
+                fe.invalid(fe.child(path, "apiVersion"), api_version, "version must not be empty")
+            )
+        for key in ("kind", "name", "uid"):
+            if not ref.get(key):
+                errs.append(fe.invalid(fe.child(path, key), ref.get(key, ""), "must not be empty"))
+        if ref.get("kind") == "Event" and api_version == "v1":
+            errs.append(
+                fe.invalid(path, dict(ref), "/v1, Kind=Event is disallowed from being an owner")
+            )
+        if ref.get("controller"):
+            current = f"{ref.get('kind', '')}/{ref.get('name', '')}"
+            if first_controller:
+                errs.append(
+                    fe.invalid(
+                        path,
+                        list(refs),
+                        'Only one reference can have Controller set to true. Found "true" in references for '
+                        f"{first_controller} and {current}",
+                    )
+                )
+            else:
+                first_controller = current
+    return errs
+
+
+def validate_finalizers(finalizers: list[str], path: str) -> list[FieldError]:
+    """ValidateFinalizers."""
+    errs = [fe.invalid(path, f, m) for f in finalizers for m in is_qualified_name(f)]
+    if "orphan" in finalizers and "foregroundDeletion" in finalizers:
+        errs.append(
+            fe.invalid(
+                path, finalizers, "finalizer orphan and foregroundDeletion cannot be both set"
+            )
+        )
+    return errs
+
+
+def validate_object_meta_update(
+    new: Mapping[str, Any], old: Mapping[str, Any], path: str = "metadata"
+) -> list[FieldError]:
+    """ValidateObjectMetaUpdate."""
+    errs: list[FieldError] = []
+    if old.get("deletionTimestamp") is not None:
+        extra = sorted(set(new.get("finalizers") or []) - set(old.get("finalizers") or []))
+        if extra:
+            listed = "[]string{" + ", ".join(f'"{f}"' for f in extra) + "}"
+            errs.append(
+                fe.forbidden(
+                    fe.child(path, "finalizers"),
+                    f"no new finalizers can be added if the object is being deleted, found new finalizers {listed}",
+                )
+            )
+    if not new.get("resourceVersion"):
+        errs.append(
+            fe.invalid(
+                fe.child(path, "resourceVersion"),
+                new.get("resourceVersion", ""),
+                "must be specified for an update",
+            )
+        )
+    new_gen, old_gen = int(new.get("generation") or 0), int(old.get("generation") or 0)
+    if new_gen < old_gen:
+        errs.append(fe.invalid(fe.child(path, "generation"), new_gen, "must not be decremented"))
+    for name, zero in (
+        ("name", ""),
+        ("namespace", ""),
+        ("uid", ""),
+        ("creationTimestamp", None),
+        ("deletionTimestamp", None),
+        ("deletionGracePeriodSeconds", None),
+    ):
+        errs.extend(
+            validate_immutable_field(new.get(name, zero), old.get(name, zero), fe.child(path, name))
+        )
+    errs.extend(validate_labels(new.get("labels"), fe.child(path, "labels")))
+    errs.extend(validate_annotations(new.get("annotations"), fe.child(path, "annotations")))
+    errs.extend(
+        validate_owner_references(
+            new.get("ownerReferences") or [], fe.child(path, "ownerReferences")
+        )
+    )
+    return errs
+
+
+def validate_has_label(
+    meta: Mapping[str, Any], path: str, key: str, expected: str
+) -> list[FieldError]:
+    """ValidateHasLabel (core validation)."""
+    labels = meta.get("labels") or {}
+    label_path = fe.key(fe.child(path, "labels"), key)
+    if key not in labels:
+        return [fe.required(label_path, f"must be '{expected}'")]
+    if labels[key] != expected:
+        return [fe.invalid(label_path, dict(labels), f"must be '{expected}'")]
+    return []

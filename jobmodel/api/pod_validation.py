@@ -1,0 +1,442 @@
+"""The part of core pod-template validation (`pkg/apis/core/validation`) that Job and CronJob
+validation reaches in practice: labels and annotations of the template, the pod's restart and
+DNS policies, termination grace period, volumes (names and exactly one source), containers and
+init containers (names, images, pull and termination-message policies, ports, env names,
+sidecar restart policy), host-network ports, node selector, required node affinity, tolerations
+and scheduling gates.
+
+Not modelled (accepted as given): resources and quantities, probes and lifecycle handlers beyond
+where they may appear, security contexts, volume source details, topology spread, DNS config,
+resource claims, OS-specific rules, seccomp/AppArmor annotations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from jobmodel.api import field as fe
+from jobmodel.api import meta_validation as mv
+from jobmodel.api.field import FieldError
+
+RESTART_POLICIES: Final = ("Always", "OnFailure", "Never")
+DNS_POLICIES: Final = ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
+PULL_POLICIES: Final = ("Always", "IfNotPresent", "Never")
+TERMINATION_MESSAGE_POLICIES: Final = ("File", "FallbackToLogsOnError")
+PORT_PROTOCOLS: Final = ("SCTP", "TCP", "UDP")
+TOLERATION_EFFECTS: Final = ("NoExecute", "NoSchedule", "PreferNoSchedule")
+NODE_SELECTOR_OPERATORS: Final = ("DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn")
+# Keys of core/v1 VolumeSource: a volume names exactly one of them.
+VOLUME_SOURCES: Final = frozenset(
+    {
+        "hostPath", "emptyDir", "gcePersistentDisk", "awsElasticBlockStore", "gitRepo", "secret", "nfs",
+        "iscsi", "glusterfs", "persistentVolumeClaim", "rbd", "flexVolume", "cinder", "cephfs", "flocker",
+        "downwardAPI", "fc", "azureFile", "configMap", "vsphereVolume", "quobyte", "azureDisk",
+        "photonPersistentDisk", "projected", "portworxVolume", "scaleIO", "storageos", "csi", "ephemeral",
+        "image",
+    }
+)  # fmt: skip
+
+
+def validate_pod_template_spec(template: Mapping[str, Any], path: str) -> list[FieldError]:
+    """ValidatePodTemplateSpec."""
+    meta = template.get("metadata") or {}
+    spec = template.get("spec") or {}
+    errs = mv.validate_labels(meta.get("labels"), fe.child(path, "labels"))
+    errs.extend(mv.validate_annotations(meta.get("annotations"), fe.child(path, "annotations")))
+    errs.extend(validate_pod_spec(spec, fe.child(path, "spec")))
+    if spec.get("ephemeralContainers"):
+        errs.append(
+            fe.forbidden(
+                fe.child(path, "spec", "ephemeralContainers"),
+                "ephemeral containers not allowed in pod template",
+            )
+        )
+    return errs
+
+
+def validate_pod_spec(spec: Mapping[str, Any], path: str) -> list[FieldError]:
+    """ValidatePodSpec (the modelled part)."""
+    errs: list[FieldError] = []
+    if spec.get("terminationGracePeriodSeconds") is None:
+        errs.append(fe.required(fe.child(path, "terminationGracePeriodSeconds")))
+    volume_errs, _ = validate_volumes(spec.get("volumes") or [], fe.child(path, "volumes"))
+    errs.extend(volume_errs)
+    containers = spec.get("containers") or []
+    errs.extend(validate_containers(containers, fe.child(path, "containers")))
+    errs.extend(
+        validate_init_containers(
+            spec.get("initContainers") or [], containers, fe.child(path, "initContainers")
+        )
+    )
+    errs.extend(validate_pod_host_network_deps(spec, path))
+    errs.extend(
+        _validate_enum(
+            spec.get("restartPolicy", ""), RESTART_POLICIES, fe.child(path, "restartPolicy")
+        )
+    )
+    errs.extend(
+        _validate_enum(spec.get("dnsPolicy", ""), DNS_POLICIES, fe.child(path, "dnsPolicy"))
+    )
+    errs.extend(mv.validate_labels(spec.get("nodeSelector"), fe.child(path, "nodeSelector")))
+    errs.extend(validate_affinity(spec.get("affinity"), fe.child(path, "affinity")))
+    errs.extend(
+        validate_scheduling_gates(
+            spec.get("schedulingGates") or [], fe.child(path, "schedulingGates")
+        )
+    )
+    account = spec.get("serviceAccountName") or ""
+    if account:
+        errs.extend(
+            fe.invalid(fe.child(path, "serviceAccountName"), account, m)
+            for m in mv.is_dns1123_subdomain(account)
+        )
+    deadline = spec.get("activeDeadlineSeconds")
+    if deadline is not None and not 1 <= deadline <= 2**31 - 1:
+        errs.append(
+            fe.invalid(
+                fe.child(path, "activeDeadlineSeconds"),
+                deadline,
+                f"must be between 1 and {2**31 - 1}, inclusive",
+            )
+        )
+    for name in ("hostname", "subdomain"):
+        if spec.get(name):
+            errs.extend(mv.validate_dns1123_label(spec[name], fe.child(path, name)))
+    errs.extend(validate_tolerations(spec.get("tolerations") or [], fe.child(path, "tolerations")))
+    return errs
+
+
+def _validate_enum(value: str, allowed: tuple[str, ...], path: str) -> list[FieldError]:
+    """The shape shared by validateRestartPolicy, validateDNSPolicy, validatePullPolicy: "" is Required."""
+    if value in allowed:
+        return []
+    if value == "":
+        return [fe.required(path)]
+    return [fe.not_supported(path, value, allowed)]
+
+
+def validate_volumes(
+    volumes: list[Mapping[str, Any]], path: str
+) -> tuple[list[FieldError], set[str]]:
+    """ValidateVolumes: DNS-label names, unique, each with exactly one volume source."""
+    errs: list[FieldError] = []
+    names: set[str] = set()
+    for i, vol in enumerate(volumes):
+        idx = fe.index(path, i)
+        name_path = fe.child(idx, "name")
+        el = validate_volume_source(vol, idx)
+        name = vol.get("name") or ""
+        if not name:
+            el.append(fe.required(name_path))
+        else:
+            el.extend(mv.validate_dns1123_label(name, name_path))
+        if name in names:
+            el.append(fe.duplicate(name_path, name))
+        if el:
+            errs.extend(el)
+        else:
+            names.add(name)
+    return errs, names
+
+
+def validate_volume_source(vol: Mapping[str, Any], path: str) -> list[FieldError]:
+    """validateVolumeSource: only the count of sources is modelled."""
+    sources = [k for k in vol if k in VOLUME_SOURCES and vol[k] is not None]
+    if not sources:
+        return [fe.required(path, "must specify a volume type")]
+    return [
+        fe.forbidden(fe.child(path, k), "may not specify more than 1 volume type")
+        for k in sources[1:]
+    ]
+
+
+def validate_container_common(ctr: Mapping[str, Any], path: str) -> list[FieldError]:
+    """validateContainerCommon (the modelled part)."""
+    errs: list[FieldError] = []
+    name = ctr.get("name") or ""
+    if not name:
+        errs.append(fe.required(fe.child(path, "name")))
+    else:
+        errs.extend(mv.validate_dns1123_label(name, fe.child(path, "name")))
+    if not ctr.get("image"):
+        errs.append(fe.required(fe.child(path, "image")))
+    errs.extend(
+        _validate_enum(
+            ctr.get("terminationMessagePolicy", ""),
+            TERMINATION_MESSAGE_POLICIES,
+            fe.child(path, "terminationMessagePolicy"),
+        )
+    )
+    errs.extend(validate_container_ports(ctr.get("ports") or [], fe.child(path, "ports")))
+    errs.extend(validate_env(ctr.get("env") or [], fe.child(path, "env")))
+    errs.extend(
+        _validate_enum(
+            ctr.get("imagePullPolicy", ""), PULL_POLICIES, fe.child(path, "imagePullPolicy")
+        )
+    )
+    return errs
+
+
+def validate_containers(containers: list[Mapping[str, Any]], path: str) -> list[FieldError]:
+    """validateContainers: at least one; names unique; no restartPolicy on regular containers."""
+    if not containers:
+        return [fe.required(path)]
+    errs: list[FieldError] = []
+    names: set[str] = set()
+    for i, ctr in enumerate(containers):
+        idx = fe.index(path, i)
+        errs.extend(validate_container_common(ctr, idx))
+        name = ctr.get("name") or ""
+        if name in names:
+            errs.append(fe.duplicate(fe.child(idx, "name"), name))
+        else:
+            names.add(name)
+        if ctr.get("restartPolicy") is not None:
+            errs.append(
+                fe.forbidden(
+                    fe.child(idx, "restartPolicy"), "may not be set for non-init containers"
+                )
+            )
+    return errs
+
+
+def validate_init_containers(
+    containers: list[Mapping[str, Any]], regular: list[Mapping[str, Any]], path: str
+) -> list[FieldError]:
+    """validateInitContainers: names unique among all containers; restartPolicy only `Always` (sidecars)."""
+    errs: list[FieldError] = []
+    names = {c.get("name") or "" for c in regular}
+    for i, ctr in enumerate(containers):
+        idx = fe.index(path, i)
+        errs.extend(validate_container_common(ctr, idx))
+        restart = ctr.get("restartPolicy")
+        if restart is not None and restart != "Always":
+            errs.append(fe.not_supported(fe.child(idx, "restartPolicy"), restart, ["Always"]))
+        name = ctr.get("name") or ""
+        if name in names:
+            errs.append(fe.duplicate(fe.child(idx, "name"), name))
+        elif name:
+            names.add(name)
+        if restart != "Always":
+            for key in ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe"):
+                if ctr.get(key) is not None:
+                    errs.append(
+                        fe.forbidden(
+                            fe.child(idx, key),
+                            "may not be set for init containers without restartPolicy=Always",
+                        )
+                    )
+    return errs
+
+
+def validate_container_ports(ports: list[Mapping[str, Any]], path: str) -> list[FieldError]:
+    """validateContainerPorts (port names are not checked for IANA syntax)."""
+    errs: list[FieldError] = []
+    names: set[str] = set()
+    for i, port in enumerate(ports):
+        idx = fe.index(path, i)
+        name = port.get("name") or ""
+        if name:
+            if name in names:
+                errs.append(fe.duplicate(fe.child(idx, "name"), name))
+            names.add(name)
+        container_port = port.get("containerPort") or 0
+        if container_port == 0:
+            errs.append(fe.required(fe.child(idx, "containerPort")))
+        elif not 1 <= container_port <= 65535:
+            errs.append(
+                fe.invalid(
+                    fe.child(idx, "containerPort"),
+                    container_port,
+                    "must be between 1 and 65535, inclusive",
+                )
+            )
+        host_port = port.get("hostPort") or 0
+        if host_port and not 1 <= host_port <= 65535:
+            errs.append(
+                fe.invalid(
+                    fe.child(idx, "hostPort"), host_port, "must be between 1 and 65535, inclusive"
+                )
+            )
+        protocol = port.get("protocol") or ""
+        if not protocol:
+            errs.append(fe.required(fe.child(idx, "protocol")))
+        elif protocol not in PORT_PROTOCOLS:
+            errs.append(fe.not_supported(fe.child(idx, "protocol"), protocol, PORT_PROTOCOLS))
+    return errs
+
+
+def validate_env(env: list[Mapping[str, Any]], path: str) -> list[FieldError]:
+    """ValidateEnv, names only, with the relaxed rule (printable ASCII but '=') that is GA upstream."""
+    errs: list[FieldError] = []
+    for i, var in enumerate(env):
+        name = var.get("name") or ""
+        name_path = fe.child(fe.index(path, i), "name")
+        if not name:
+            errs.append(fe.required(name_path))
+        elif any(not (32 <= ord(c) <= 126) or c == "=" for c in name):
+            errs.append(
+                fe.invalid(
+                    name_path,
+                    name,
+                    "a valid environment variable name must consist only of printable ASCII characters other than '='",
+                )
+            )
+    return errs
+
+
+def validate_pod_host_network_deps(spec: Mapping[str, Any], path: str) -> list[FieldError]:
+    """validatePodHostNetworkDeps: in a template a host port, when given, must equal the container port."""
+    if not spec.get("hostNetwork"):
+        return []
+    errs: list[FieldError] = []
+    for i, ctr in enumerate(spec.get("containers") or []):
+        for j, port in enumerate(ctr.get("ports") or []):
+            host, cont = port.get("hostPort") or 0, port.get("containerPort") or 0
+            if host != 0 and host != cont:
+                port_path = fe.index(
+                    fe.child(fe.index(fe.child(path, "containers"), i), "ports"), j
+                )
+                errs.append(
+                    fe.invalid(
+                        fe.child(port_path, "hostPort"),
+                        host,
+                        "must match `containerPort` when `hostNetwork` is true",
+                    )
+                )
+    return errs
+
+
+def validate_affinity(affinity: Mapping[str, Any] | None, path: str) -> list[FieldError]:
+    """validateAffinity: the required node affinity terms only."""
+    if not affinity:
+        return []
+    node = affinity.get("nodeAffinity") or {}
+    required = node.get("requiredDuringSchedulingIgnoredDuringExecution")
+    if required is None:
+        return []
+    return validate_node_selector(
+        required, fe.child(path, "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution")
+    )
+
+
+def validate_node_selector(selector: Mapping[str, Any], path: str) -> list[FieldError]:
+    """ValidateNodeSelector."""
+    terms = selector.get("nodeSelectorTerms") or []
+    terms_path = fe.child(path, "nodeSelectorTerms")
+    if not terms:
+        return [fe.required(terms_path, "must have at least one node selector term")]
+    errs: list[FieldError] = []
+    for i, term in enumerate(terms):
+        for name in ("matchExpressions", "matchFields"):
+            for j, req in enumerate(term.get(name) or []):
+                errs.extend(
+                    validate_node_selector_requirement(
+                        req,
+                        fe.index(fe.child(fe.index(terms_path, i), name), j),
+                        name == "matchFields",
+                    )
+                )
+    return errs
+
+
+def validate_node_selector_requirement(
+    req: Mapping[str, Any], path: str, is_field: bool
+) -> list[FieldError]:
+    """ValidateNodeSelectorRequirement."""
+    errs: list[FieldError] = []
+    op, values = req.get("operator", ""), req.get("values") or []
+    values_path = fe.child(path, "values")
+    if op in ("In", "NotIn"):
+        if not values:
+            errs.append(
+                fe.required(values_path, "must be specified when `operator` is 'In' or 'NotIn'")
+            )
+    elif op in ("Exists", "DoesNotExist"):
+        if values:
+            errs.append(
+                fe.forbidden(
+                    values_path,
+                    "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+                )
+            )
+    elif op in ("Gt", "Lt"):
+        if len(values) != 1:
+            errs.append(
+                fe.required(
+                    values_path, "must be specified single value when `operator` is 'Lt' or 'Gt'"
+                )
+            )
+    else:
+        errs.append(fe.invalid(fe.child(path, "operator"), op, "not a valid selector operator"))
+    if not is_field:
+        errs.extend(mv.validate_label_name(req.get("key", ""), fe.child(path, "key")))
+        for k, v in enumerate(values):
+            errs.extend(
+                fe.invalid(fe.index(values_path, k), v, m) for m in mv.is_valid_label_value(v)
+            )
+    return errs
+
+
+def validate_tolerations(tolerations: list[Mapping[str, Any]], path: str) -> list[FieldError]:
+    """ValidateTolerations."""
+    errs: list[FieldError] = []
+    for i, tol in enumerate(tolerations):
+        idx = fe.index(path, i)
+        key, op, value, effect = (
+            tol.get("key", ""),
+            tol.get("operator", ""),
+            tol.get("value", ""),
+            tol.get("effect", ""),
+        )
+        if key:
+            errs.extend(mv.validate_label_name(key, fe.child(idx, "key")))
+        if not key and op != "Exists":
+            errs.append(
+                fe.invalid(
+                    fe.child(idx, "operator"),
+                    op,
+                    'operator must be Exists when `key` is empty, which means "match all values and all keys"',
+                )
+            )
+        if tol.get("tolerationSeconds") is not None and effect != "NoExecute":
+            errs.append(
+                fe.invalid(
+                    fe.child(idx, "effect"),
+                    effect,
+                    "effect must be 'NoExecute' when `tolerationSeconds` is set",
+                )
+            )
+        if op in ("", "Equal"):
+            errs.extend(
+                fe.invalid(fe.child(idx, "operator"), value, m)
+                for m in mv.is_valid_label_value(value)
+            )
+        elif op == "Exists":
+            if value:
+                errs.append(
+                    fe.invalid(
+                        fe.child(idx, "operator"),
+                        tol,
+                        "value must be empty when `operator` is 'Exists'",
+                    )
+                )
+        else:
+            errs.append(fe.not_supported(fe.child(idx, "operator"), op, ["Equal", "Exists"]))
+        if effect and effect not in TOLERATION_EFFECTS:
+            errs.append(fe.not_supported(fe.child(idx, "effect"), effect, TOLERATION_EFFECTS))
+    return errs
+
+
+def validate_scheduling_gates(gates: list[Mapping[str, Any]], path: str) -> list[FieldError]:
+    """validateSchedulingGates: qualified names, no duplicates."""
+    errs: list[FieldError] = []
+    seen: set[str] = set()
+    for i, gate in enumerate(gates):
+        name = gate.get("name", "")
+        errs.extend(mv.validate_qualified_name(name, fe.index(path, i)))
+        if name in seen:
+            errs.append(fe.duplicate(fe.index(path, i), name))
+        seen.add(name)
+    return errs

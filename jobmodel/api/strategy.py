@@ -1,0 +1,360 @@
+"""The API server's handling of Job and CronJob writes: the registry strategies
+(upstream `pkg/registry/batch/job/strategy.go`, `pkg/registry/batch/cronjob/strategy.go`) and the
+entry points that chain decoding, defaulting, preparation and validation.
+
+Entry points (objects are `batch/v1` wire-format dicts; each returns the object as the API server
+would store it and the list of `FieldError`s, empty when the write is accepted; malformed input —
+unknown fields, wrong types — raises `jobmodel.errors.InputError` naming the field):
+
+- `create_job(obj, uid, gates)`: decode defaults, the uid the server assigns, PrepareForCreate
+  (selector generation, status cleared, generation 1, fields of disabled gates dropped), Validate;
+- `update_job(obj, old, gates)`: decode defaults of `obj` (a full object, e.g. `old` with a merge
+  patch applied; a missing resourceVersion is taken from `old`, as for any unconditional update),
+  PrepareForUpdate against the stored `old`, ValidateUpdate (ValidateJob + ValidateJobUpdate);
+- `update_job_status(obj, old, gates)`: the `status` subresource: spec kept from `old`,
+  ValidateJobUpdateStatus with the options of getStatusValidationOptions;
+- `create_cron_job(obj, uid, gates)`, `update_cron_job(obj, old, gates)`: the same for CronJobs.
+
+An accepted write gets a new `metadata.resourceVersion` (the model's storage counts from 1).
+`prepare_job_for_create` / `prepare_job_for_update` are `create_job` / `update_job` under the
+names the simulator uses.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from jobmodel.api import validation as bv
+from jobmodel.api.defaults import set_defaults_cron_job, set_defaults_job
+from jobmodel.api.equality import semantic_equal
+from jobmodel.api.field import FieldError
+from jobmodel.api.meta_validation import label_selector_has_invalid_label_value
+from jobmodel.api.schema import decode_object
+from jobmodel.features import DEFAULT_GATES, FeatureGates
+from jobmodel.timeutil import parse_time
+
+Obj = dict[str, Any]
+
+
+# ---------------------------------------------------------------------------- Job strategy
+
+
+def generate_selector(job: Obj) -> None:
+    """generateSelector (in place): the job-name and controller-uid labels (both spellings) on the
+    template unless the user set them, and `batch.kubernetes.io/controller-uid` in the selector."""
+    meta = job.get("metadata") or {}
+    spec = job.setdefault("spec", {})
+    template_meta = spec.setdefault("template", {}).setdefault("metadata", {})
+    labels = template_meta.get("labels")
+    if labels is None:
+        labels = template_meta["labels"] = {}
+    # A label the user set is kept even when it conflicts; validation rejects the conflict.
+    for key in (bv.LEGACY_JOB_NAME_LABEL, bv.JOB_NAME_LABEL):
+        labels.setdefault(key, str(meta.get("name") or ""))
+    for key in (bv.LEGACY_CONTROLLER_UID_LABEL, bv.CONTROLLER_UID_LABEL):
+        labels.setdefault(key, str(meta.get("uid") or ""))
+    selector = spec.get("selector")
+    if selector is None:
+        selector = spec["selector"] = {}
+    match_labels = selector.get("matchLabels")
+    if match_labels is None:
+        match_labels = selector["matchLabels"] = {}
+    match_labels.setdefault(bv.CONTROLLER_UID_LABEL, str(meta.get("uid") or ""))
+
+
+def generate_selector_if_needed(job: Obj) -> None:
+    """generateSelectorIfNeeded: only when manualSelector is not true."""
+    if (job.get("spec") or {}).get("manualSelector") is not True:
+        generate_selector(job)
+
+
+def job_prepare_for_create(job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) -> Obj:
+    """jobStrategy.PrepareForCreate."""
+    out: Obj = copy.deepcopy(dict(job))
+    generate_selector_if_needed(out)
+    out.pop("status", None)
+    out.setdefault("metadata", {})["generation"] = 1
+    spec = out.setdefault("spec", {})
+    if not gates.JobManagedBy:
+        spec.pop("managedBy", None)
+    if not gates.JobSuccessPolicy:
+        spec.pop("successPolicy", None)
+    if not gates.JobBackoffLimitPerIndex:
+        spec.pop("backoffLimitPerIndex", None)
+        spec.pop("maxFailedIndexes", None)
+        policy = spec.get("podFailurePolicy")
+        if policy is not None:
+            policy["rules"] = [
+                r for r in policy.get("rules") or [] if r.get("action") != "FailIndex"
+            ]
+    if not gates.JobPodReplacementPolicy:
+        spec.pop("podReplacementPolicy", None)
+    return out
+
+
+def job_prepare_for_update(
+    new: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
+) -> Obj:
+    """jobStrategy.PrepareForUpdate: status kept, fields of disabled gates dropped unless already
+    in use, generation bumped when the spec changed."""
+    out: Obj = copy.deepcopy(dict(new))
+    old_spec = old.get("spec") or {}
+    _set_or_pop(out, "status", old.get("status"))
+    spec = out.setdefault("spec", {})
+    if not gates.JobSuccessPolicy and old_spec.get("successPolicy") is None:
+        spec.pop("successPolicy", None)
+    if not gates.JobBackoffLimitPerIndex:
+        for name in ("backoffLimitPerIndex", "maxFailedIndexes"):
+            if old_spec.get(name) is None:
+                spec.pop(name, None)
+    if not gates.JobPodReplacementPolicy and old_spec.get("podReplacementPolicy") is None:
+        spec.pop("podReplacementPolicy", None)
+    if not semantic_equal(spec, old_spec):
+        old_generation = int((old.get("metadata") or {}).get("generation") or 0)
+        out.setdefault("metadata", {})["generation"] = old_generation + 1
+    return out
+
+
+def _set_or_pop(obj: Obj, key: str, value: Any) -> None:
+    if value is None:
+        obj.pop(key, None)
+    else:
+        obj[key] = copy.deepcopy(value)
+
+
+def validation_options_for_job(
+    new: Mapping[str, Any], old: Mapping[str, Any] | None
+) -> bv.JobValidationOptions:
+    """validationOptionsForJob."""
+    if old is None:
+        return bv.JobValidationOptions()
+    old_spec = old.get("spec") or {}
+    suspended = old_spec.get("suspend") is True
+    not_started = (old.get("status") or {}).get("startTime") is None
+    old_labels = ((old_spec.get("template") or {}).get("metadata") or {}).get("labels") or {}
+    return bv.JobValidationOptions(
+        allow_mutable_scheduling_directives=suspended and not_started,
+        # Jobs created before the prefixed labels existed keep validating without them.
+        require_prefixed_labels=bv.JOB_NAME_LABEL in old_labels
+        and bv.CONTROLLER_UID_LABEL in old_labels,
+        allow_invalid_label_value_in_selector=label_selector_has_invalid_label_value(
+            old_spec.get("selector")
+        ),
+    )
+
+
+def job_validate(job: Mapping[str, Any]) -> list[FieldError]:
+    """jobStrategy.Validate."""
+    return bv.validate_job(job, validation_options_for_job(job, None))
+
+
+def job_validate_update(new: Mapping[str, Any], old: Mapping[str, Any]) -> list[FieldError]:
+    """jobStrategy.ValidateUpdate: ValidateJob, then ValidateJobUpdate, with the same options."""
+    opts = validation_options_for_job(new, old)
+    return bv.validate_job(new, opts) + bv.validate_job_update(new, old, opts)
+
+
+def job_status_prepare_for_update(new: Mapping[str, Any], old: Mapping[str, Any]) -> Obj:
+    """jobStatusStrategy.PrepareForUpdate: the spec cannot change through the status subresource."""
+    out: Obj = copy.deepcopy(dict(new))
+    _set_or_pop(out, "spec", old.get("spec"))
+    return out
+
+
+def get_status_validation_options(
+    new: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
+) -> bv.JobStatusValidationOptions:
+    """getStatusValidationOptions: with JobManagedBy, a rule is enforced when the fields it reads changed."""
+    if not gates.JobManagedBy:
+        if gates.JobPodReplacementPolicy:
+            return bv.JobStatusValidationOptions(
+                allow_for_success_criteria_met_in_extended_scope=True
+            )
+        return bv.JobStatusValidationOptions(
+            allow_for_success_criteria_met_in_extended_scope=bv.is_condition_true(
+                old, "SuccessCriteriaMet"
+            )
+        )
+    spec = new.get("spec") or {}
+    st, old_st = new.get("status") or {}, old.get("status") or {}
+
+    def changed(name: str, zero: Any = None) -> bool:
+        return bool(st.get(name, zero) != old_st.get(name, zero))
+
+    def cond_changed(ctype: str) -> bool:
+        return bv.is_condition_true(old, ctype) != bv.is_condition_true(new, ctype)
+
+    indexed = spec.get("completionMode") == "Indexed"
+    finished_changed = bv.is_job_finished(old) != bv.is_job_finished(new)
+    complete_changed, failed_changed = cond_changed("Complete"), cond_changed("Failed")
+    failure_target_changed, success_met_changed = (
+        cond_changed("FailureTarget"),
+        cond_changed("SuccessCriteriaMet"),
+    )
+    completed_changed = changed("completedIndexes", "")
+    failed_indexes_changed = changed("failedIndexes")
+    active_changed = changed("active", 0)
+    start_changed = _time_of(st, "startTime") != _time_of(old_st, "startTime")
+    completion_changed = _time_of(st, "completionTime") != _time_of(old_st, "completionTime")
+    uncounted_changed = not semantic_equal(
+        st.get("uncountedTerminatedPods"), old_st.get("uncountedTerminatedPods")
+    )
+    ready_changed, terminating_changed = changed("ready"), changed("terminating")
+    suspended_with_zero_completions = spec.get("suspend") is True and spec.get("completions") == 0
+    return bv.JobStatusValidationOptions(
+        # Indexed Jobs with completions == parallelism may scale down, losing succeeded pods.
+        reject_decreasing_succeeded_counter=not indexed
+        or spec.get("completions") != spec.get("parallelism"),
+        reject_decreasing_failed_counter=True,
+        reject_disabling_terminal_condition=True,
+        reject_invalid_completed_indexes=completed_changed,
+        reject_invalid_failed_indexes=failed_indexes_changed,
+        reject_completed_indexes_for_non_indexed_job=completed_changed,
+        reject_failed_indexes_for_no_backoff_limit_per_index=failed_indexes_changed,
+        reject_failed_indexes_overlapping_completed=failed_indexes_changed or completed_changed,
+        reject_failed_job_without_failure_target=failed_changed or failed_indexes_changed,
+        reject_complete_job_without_success_criteria_met=complete_changed or success_met_changed,
+        reject_finished_job_with_active_pods=finished_changed or active_changed,
+        reject_finished_job_without_start_time=(finished_changed or start_changed)
+        and not suspended_with_zero_completions,
+        reject_finished_job_with_uncounted_terminated_pods=finished_changed or uncounted_changed,
+        reject_start_time_update_for_unsuspended_job=start_changed,
+        reject_completion_time_before_start_time=start_changed or completion_changed,
+        reject_mutating_completion_time=True,
+        reject_not_complete_job_with_completion_time=complete_changed or completion_changed,
+        reject_complete_job_without_completion_time=complete_changed or completion_changed,
+        reject_complete_job_with_failed_condition=complete_changed or failed_changed,
+        reject_complete_job_with_failure_target_condition=complete_changed
+        or failure_target_changed,
+        allow_for_success_criteria_met_in_extended_scope=True,
+        reject_more_ready_than_active_pods=ready_changed or active_changed,
+        reject_finished_job_with_terminating_pods=finished_changed or terminating_changed,
+    )
+
+
+def _time_of(status: Mapping[str, Any], name: str) -> Any:
+    value = status.get(name)
+    return None if value is None else parse_time(value, f"status.{name}")
+
+
+def job_status_validate_update(
+    new: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
+) -> list[FieldError]:
+    """jobStatusStrategy.ValidateUpdate."""
+    return bv.validate_job_update_status(new, old, get_status_validation_options(new, old, gates))
+
+
+# ---------------------------------------------------------------------------- CronJob strategy
+
+
+def cron_job_prepare_for_create(cron_job: Mapping[str, Any]) -> Obj:
+    """cronJobStrategy.PrepareForCreate: status cleared, generation 1."""
+    out: Obj = copy.deepcopy(dict(cron_job))
+    out.pop("status", None)
+    out.setdefault("metadata", {})["generation"] = 1
+    return out
+
+
+def cron_job_prepare_for_update(new: Mapping[str, Any], old: Mapping[str, Any]) -> Obj:
+    """cronJobStrategy.PrepareForUpdate: status kept, generation bumped when the spec changed."""
+    out: Obj = copy.deepcopy(dict(new))
+    _set_or_pop(out, "status", old.get("status"))
+    if not semantic_equal(out.get("spec"), old.get("spec")):
+        old_generation = int((old.get("metadata") or {}).get("generation") or 0)
+        out.setdefault("metadata", {})["generation"] = old_generation + 1
+    return out
+
+
+def cron_job_validate(cron_job: Mapping[str, Any]) -> list[FieldError]:
+    """cronJobStrategy.Validate."""
+    return bv.validate_cron_job_create(cron_job)
+
+
+def cron_job_validate_update(new: Mapping[str, Any], old: Mapping[str, Any]) -> list[FieldError]:
+    """cronJobStrategy.ValidateUpdate."""
+    return bv.validate_cron_job_update(new, old)
+
+
+# ---------------------------------------------------------------------------- entry points
+
+
+def _with_uid(obj: Obj, uid: str) -> Obj:
+    """FillObjectMetaSystemFields: the server assigns the uid of a new object."""
+    obj.setdefault("metadata", {})["uid"] = uid
+    return obj
+
+
+def _unconditional(obj: Obj, old: Mapping[str, Any]) -> Obj:
+    """Jobs and CronJobs allow unconditional updates: a request without a resourceVersion gets
+    the stored one (Store.Update), so only a stored object without one is refused."""
+    meta = obj.setdefault("metadata", {})
+    if not meta.get("resourceVersion") and (old.get("metadata") or {}).get("resourceVersion"):
+        meta["resourceVersion"] = old["metadata"]["resourceVersion"]
+    return obj
+
+
+def _stored(
+    obj: Obj, errors: list[FieldError], old: Mapping[str, Any] | None
+) -> tuple[Obj, list[FieldError]]:
+    """What storage keeps of an accepted write: a new resourceVersion (the model counts from 1)."""
+    if not errors:
+        previous = str(((old or {}).get("metadata") or {}).get("resourceVersion") or "0")
+        obj.setdefault("metadata", {})["resourceVersion"] = (
+            str(int(previous) + 1) if previous.isdigit() else "1"
+        )
+    return obj, errors
+
+
+def create_job(
+    obj: Mapping[str, Any], uid: str, gates: FeatureGates = DEFAULT_GATES
+) -> tuple[Obj, list[FieldError]]:
+    """A Job create: decode with defaults, assign the uid, PrepareForCreate, Validate."""
+    obj = decode_object(obj, "Job")
+    stored = job_prepare_for_create(_with_uid(set_defaults_job(obj, gates), uid), gates)
+    return _stored(stored, job_validate(stored), None)
+
+
+prepare_job_for_create = create_job
+
+
+def update_job(
+    obj: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
+) -> tuple[Obj, list[FieldError]]:
+    """A Job update: decode with defaults, PrepareForUpdate, ValidateUpdate."""
+    obj = decode_object(obj, "Job")
+    stored = job_prepare_for_update(_unconditional(set_defaults_job(obj, gates), old), old, gates)
+    return _stored(stored, job_validate_update(stored, old), old)
+
+
+prepare_job_for_update = update_job
+
+
+def update_job_status(
+    obj: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
+) -> tuple[Obj, list[FieldError]]:
+    """A write to the Job's status subresource."""
+    obj = decode_object(obj, "Job")
+    stored = job_status_prepare_for_update(_unconditional(set_defaults_job(obj, gates), old), old)
+    return _stored(stored, job_status_validate_update(stored, old, gates), old)
+
+
+def create_cron_job(
+    obj: Mapping[str, Any], uid: str, gates: FeatureGates = DEFAULT_GATES
+) -> tuple[Obj, list[FieldError]]:
+    """A CronJob create: decode with defaults, assign the uid, PrepareForCreate, Validate."""
+    obj = decode_object(obj, "CronJob")
+    stored = cron_job_prepare_for_create(_with_uid(set_defaults_cron_job(obj, gates), uid))
+    return _stored(stored, cron_job_validate(stored), None)
+
+
+def update_cron_job(
+    obj: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
+) -> tuple[Obj, list[FieldError]]:
+    """A CronJob update: decode with defaults, PrepareForUpdate, ValidateUpdate."""
+    obj = decode_object(obj, "CronJob")
+    stored = cron_job_prepare_for_update(
+        _unconditional(set_defaults_cron_job(obj, gates), old), old
+    )
+    return _stored(stored, cron_job_validate_update(stored, old), old)

@@ -1,0 +1,44 @@
+"""Suite `defaulting`: decode defaults, then the API server's preparation for create (or update)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from jobmodel.api import strategy
+from jobmodel.api.defaults import set_defaults_cron_job, set_defaults_job
+from jobmodel.api.schema import decode_object
+from jobmodel.conformance.compare import subset_diff
+from jobmodel.errors import InputError
+from jobmodel.features import DEFAULT_GATES
+
+
+def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:
+    kind = case.get("kind")
+    if kind not in ("Job", "CronJob"):
+        raise InputError("kind", f"expected Job or CronJob, got {kind!r}")
+    gates = DEFAULT_GATES.with_overrides(case.get("features") or {})
+    obj = decode_object(case.get("object"), str(kind))
+    old = None if case.get("oldObject") is None else decode_object(case.get("oldObject"), str(kind))
+    if kind == "Job":
+        defaulted = set_defaults_job(obj, gates)
+        result = (
+            strategy.job_prepare_for_create(defaulted, gates)
+            if old is None
+            else strategy.job_prepare_for_update(defaulted, old, gates)
+        )
+    else:
+        defaulted = set_defaults_cron_job(obj, gates)
+        result = (
+            strategy.cron_job_prepare_for_create(defaulted)
+            if old is None
+            else strategy.cron_job_prepare_for_update(defaulted, old)
+        )
+    return {"object": result}
+
+
+def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
+    expect = case.get("expect") or {}
+    if "object" not in expect:
+        return []
+    return subset_diff(expect["object"], outcome.get("object"), "object")

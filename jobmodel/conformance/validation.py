@@ -1,0 +1,103 @@
+"""Suite `validation`: the API server's create, update and status-update checks of Jobs and CronJobs
+(objects validated as given, without defaulting)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from jobmodel.api import strategy
+from jobmodel.api.field import FieldError
+from jobmodel.api.schema import decode_object
+from jobmodel.errors import InputError
+from jobmodel.features import DEFAULT_GATES
+
+KINDS = ("Job", "CronJob")
+
+
+def validate_case(case: Mapping[str, Any]) -> list[FieldError]:
+    """The errors of the case's write (create, update, or update of the status subresource)."""
+    kind, operation = case.get("kind"), case.get("operation")
+    if kind not in KINDS:
+        raise InputError("kind", f"expected one of {', '.join(KINDS)}, got {kind!r}")
+    obj = decode_object(case.get("object"), str(kind))
+    if operation == "create":
+        return strategy.job_validate(obj) if kind == "Job" else strategy.cron_job_validate(obj)
+    if operation != "update":
+        raise InputError("operation", f"expected create or update, got {operation!r}")
+    old = decode_object(case.get("oldObject"), str(kind))
+    subresource = case.get("subresource")
+    if subresource == "status":
+        gates = DEFAULT_GATES.with_overrides(case.get("features") or {})
+        return strategy.job_status_validate_update(obj, old, gates) if kind == "Job" else []
+    if subresource is not None:
+        raise InputError("subresource", f"expected absent or status, got {subresource!r}")
+    return (
+        strategy.job_validate_update(obj, old)
+        if kind == "Job"
+        else strategy.cron_job_validate_update(obj, old)
+    )
+
+
+def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:
+    errors = validate_case(case)
+    return {
+        "valid": not errors,
+        "errors": [
+            {"field": e.field, "type": e.type, "detail": e.detail, "message": str(e)}
+            for e in errors
+        ],
+    }
+
+
+def _matches(want: Mapping[str, Any], got: Mapping[str, Any]) -> bool:
+    if want.get("field") != got.get("field") or want.get("type") != got.get("type"):
+        return False
+    detail = want.get("detail")
+    return (
+        detail is None
+        or detail in str(got.get("message", ""))
+        or detail in str(got.get("detail", ""))
+    )
+
+
+def _clip(text: str, limit: int = 300) -> str:
+    """Long bad values (a 64 KiB index string) are cut in the report."""
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+
+
+def _show(e: Mapping[str, Any]) -> str:
+    return f"{e.get('field')} {e.get('type')}" + (f" ({e['detail']!r})" if e.get("detail") else "")
+
+
+def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
+    expect = case.get("expect") or {}
+    got_errors: list[Mapping[str, Any]] = list(outcome.get("errors") or [])
+    diffs: list[str] = []
+    if "valid" in expect and bool(expect["valid"]) != bool(outcome.get("valid")):
+        shown = "; ".join(_clip(str(e.get("message", _show(e)))) for e in got_errors) or "no errors"
+        diffs.append(
+            f"valid: expected {str(expect['valid']).lower()}, got {str(outcome.get('valid')).lower()} ({shown})"
+        )
+    for key in ("errors", "errorsInclude"):
+        if key not in expect:
+            continue
+        wanted: list[Mapping[str, Any]] = list(expect[key])
+        for want in wanted:
+            if not any(_matches(want, got) for got in got_errors):
+                near = [
+                    _clip(str(g.get("message")))
+                    for g in got_errors
+                    if g.get("field") == want.get("field")
+                ]
+                diffs.append(f"{key}: missing {_show(want)}" + (f"; got {near}" if near else ""))
+        if key == "errors":
+            for got in got_errors:
+                if not any(
+                    w.get("field") == got.get("field") and w.get("type") == got.get("type")
+                    for w in wanted
+                ):
+                    diffs.append(
+                        f"errors: unexpected {_clip(str(got.get('message', _show(got))))} [{got.get('type')}]"
+                    )
+    return diffs

@@ -1,0 +1,118 @@
+"""Decoding defaults of Jobs, CronJobs and pod templates (SetDefaults_Job, SetDefaults_CronJob, SetDefaults_PodSpec)."""
+
+from __future__ import annotations
+
+import pytest
+
+from jobmodel.api.defaults import (
+    image_tag,
+    set_defaults_cron_job,
+    set_defaults_job,
+    set_defaults_pod_spec,
+)
+from jobmodel.features import DEFAULT_GATES
+
+
+def test_job_defaults_when_everything_is_unset() -> None:
+    spec = set_defaults_job({"spec": {"template": {"metadata": {"labels": {"a": "b"}}}}})["spec"]
+    assert (spec["completions"], spec["parallelism"], spec["backoffLimit"]) == (1, 1, 6)
+    assert (spec["completionMode"], spec["suspend"], spec["manualSelector"]) == (
+        "NonIndexed",
+        False,
+        False,
+    )
+    assert spec["podReplacementPolicy"] == "TerminatingOrFailed"
+
+
+def test_job_labels_come_from_the_template_when_unset() -> None:
+    obj = set_defaults_job({"spec": {"template": {"metadata": {"labels": {"a": "b"}}}}})
+    assert obj["metadata"]["labels"] == {"a": "b"}
+    kept = set_defaults_job(
+        {
+            "metadata": {"labels": {"x": "y"}},
+            "spec": {"template": {"metadata": {"labels": {"a": "b"}}}},
+        }
+    )
+    assert kept["metadata"]["labels"] == {"x": "y"}
+
+
+def test_work_queue_keeps_completions_unset() -> None:
+    spec = set_defaults_job({"spec": {"parallelism": 2}})["spec"]
+    assert "completions" not in spec
+    assert spec["parallelism"] == 2
+
+
+def test_backoff_limit_with_per_index_limit_is_max_int32() -> None:
+    assert (
+        set_defaults_job({"spec": {"backoffLimitPerIndex": 1}})["spec"]["backoffLimit"] == 2**31 - 1
+    )
+
+
+def test_pod_replacement_policy_follows_pod_failure_policy_and_gate() -> None:
+    policy = {"rules": [{"action": "FailJob", "onPodConditions": [{"type": "DisruptionTarget"}]}]}
+    spec = set_defaults_job({"spec": {"podFailurePolicy": policy}})["spec"]
+    assert spec["podReplacementPolicy"] == "Failed"
+    assert spec["podFailurePolicy"]["rules"][0]["onPodConditions"][0]["status"] == "True"
+    gated = DEFAULT_GATES.with_overrides({"JobPodReplacementPolicy": False})
+    assert "podReplacementPolicy" not in set_defaults_job({"spec": {}}, gated)["spec"]
+
+
+def test_input_is_not_modified() -> None:
+    original = {"spec": {"template": {"spec": {"containers": [{"name": "a", "image": "x"}]}}}}
+    set_defaults_job(original)
+    assert original == {
+        "spec": {"template": {"spec": {"containers": [{"name": "a", "image": "x"}]}}}
+    }
+
+
+def test_cron_job_defaults() -> None:
+    spec = set_defaults_cron_job({"spec": {}})["spec"]
+    assert spec == {
+        "concurrencyPolicy": "Allow",
+        "suspend": False,
+        "successfulJobsHistoryLimit": 3,
+        "failedJobsHistoryLimit": 1,
+    }
+    given = {
+        "concurrencyPolicy": "Forbid",
+        "suspend": True,
+        "successfulJobsHistoryLimit": 5,
+        "failedJobsHistoryLimit": 5,
+    }
+    assert set_defaults_cron_job({"spec": given})["spec"] == given
+
+
+def test_pod_spec_defaults() -> None:
+    spec = set_defaults_pod_spec(
+        {
+            "containers": [{"name": "a", "image": "busybox", "ports": [{"containerPort": 80}]}],
+            "volumes": [{"name": "v"}],
+        }
+    )
+    assert (spec["restartPolicy"], spec["dnsPolicy"], spec["terminationGracePeriodSeconds"]) == (
+        "Always",
+        "ClusterFirst",
+        30,
+    )
+    container = spec["containers"][0]
+    assert (container["imagePullPolicy"], container["terminationMessagePolicy"]) == (
+        "Always",
+        "File",
+    )
+    assert container["terminationMessagePath"] == "/dev/termination-log"
+    assert container["ports"][0]["protocol"] == "TCP"
+    assert spec["volumes"][0] == {"name": "v", "emptyDir": {}}
+
+
+@pytest.mark.parametrize(
+    ("image", "tag"),
+    [
+        ("busybox", "latest"),
+        ("busybox:1.36", "1.36"),
+        ("registry:5000/busybox", "latest"),
+        ("a/b@sha256:abc", ""),
+        ("x:latest", "latest"),
+    ],
+)
+def test_image_tag(image: str, tag: str) -> None:
+    assert image_tag(image) == tag

@@ -1,0 +1,23 @@
+"""Semantic equality on wire values: Go zero values and empty collections equal absence."""
+
+from __future__ import annotations
+
+from jobmodel.api.equality import semantic_equal
+
+
+def test_zero_values_of_non_pointer_fields_equal_absence() -> None:
+    assert semantic_equal({"hostNetwork": False, "labels": {}}, {})
+    assert semantic_equal(
+        {"containers": [{"name": "a", "args": []}]}, {"containers": [{"name": "a"}]}
+    )
+
+
+def test_pointer_fields_keep_their_zero_values() -> None:
+    assert not semantic_equal({"suspend": False}, {})
+    assert not semantic_equal({"completions": 0}, {})
+    assert not semantic_equal({"terminationGracePeriodSeconds": 0}, {})
+
+
+def test_real_differences_are_seen() -> None:
+    assert not semantic_equal({"nodeSelector": {"a": "b"}}, {"nodeSelector": {"a": "c"}})
+    assert not semantic_equal(None, {})

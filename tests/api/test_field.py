@@ -1,0 +1,64 @@
+"""FieldError rendering matches field.Error.Error() and kubectl's StatusError message."""
+
+from __future__ import annotations
+
+from jobmodel.api import field as fe
+
+
+def test_invalid_int_renders_value_and_detail() -> None:
+    err = fe.invalid("spec.completions", -1, "must be greater than or equal to 0")
+    assert str(err) == "spec.completions: Invalid value: -1: must be greater than or equal to 0"
+    assert err.type == "FieldValueInvalid"
+
+
+def test_string_values_are_quoted_and_objects_are_json() -> None:
+    assert str(fe.invalid("a", "x y", "bad")) == 'a: Invalid value: "x y": bad'
+    assert str(fe.invalid("a", {"b": 1}, "bad")) == 'a: Invalid value: {"b":1}: bad'
+    assert str(fe.invalid("a", True, "bad")) == "a: Invalid value: true: bad"
+
+
+def test_required_and_forbidden_never_show_a_value() -> None:
+    assert str(fe.required("spec.selector")) == "spec.selector: Required value"
+    assert str(fe.required("x", "why")) == "x: Required value: why"
+    assert str(fe.forbidden("x", "no")) == "x: Forbidden: no"
+
+
+def test_omitted_value() -> None:
+    assert (
+        str(fe.invalid("spec.rules[0]", fe.OMIT, "need one"))
+        == "spec.rules[0]: Invalid value: need one"
+    )
+
+
+def test_not_supported_lists_quoted_values() -> None:
+    err = fe.not_supported("p", "x", ["Failed", "TerminatingOrFailed"])
+    assert (
+        str(err) == 'p: Unsupported value: "x": supported values: "Failed", "TerminatingOrFailed"'
+    )
+
+
+def test_too_long_and_too_many() -> None:
+    assert (
+        str(fe.too_long("spec.managedBy", 63))
+        == "spec.managedBy: Too long: may not be more than 63 bytes"
+    )
+    assert str(fe.too_many("r", 21, 20)) == "r: Too many: 21: must have at most 20 items"
+
+
+def test_paths() -> None:
+    assert fe.child("", "spec", "template") == "spec.template"
+    assert fe.index("spec.rules", 2) == "spec.rules[2]"
+    assert fe.key("labels", "job-name") == "labels[job-name]"
+
+
+def test_render_errors_one_and_many() -> None:
+    one = [fe.invalid("spec.completions", -1, "must be greater than or equal to 0")]
+    assert fe.render_errors("Job", "pi", one) == (
+        'The Job "pi" is invalid: spec.completions: Invalid value: -1: must be greater than or equal to 0'
+    )
+    many = [*one, fe.required("spec.selector")]
+    text = fe.render_errors("Job", "pi", many)
+    assert text.splitlines()[1:] == [
+        "* spec.completions: Invalid value: -1: must be greater than or equal to 0",
+        "* spec.selector: Required value",
+    ]

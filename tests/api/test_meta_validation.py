@@ -1,0 +1,113 @@
+"""Names, labels, selectors and metadata as apimachinery validates them."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from jobmodel.api import meta_validation as mv
+
+
+@pytest.mark.parametrize("name", ["a", "my-job", "0abc", "a" * 63])
+def test_dns1123_label_accepts(name: str) -> None:
+    assert mv.is_dns1123_label(name) == []
+
+
+@pytest.mark.parametrize("name", ["", "-a", "a-", "A", "a.b", "a_b", "a" * 64, "a\n"])
+def test_dns1123_label_refuses(name: str) -> None:
+    assert mv.is_dns1123_label(name)
+
+
+def test_dns_label_with_dots_says_so() -> None:
+    assert mv.is_dns1123_label("a.b") == ["must not contain dots"]
+
+
+@pytest.mark.parametrize("name", ["job-name", "batch.kubernetes.io/job-name", "A_b.c", "x/y"])
+def test_qualified_name_accepts(name: str) -> None:
+    assert mv.is_qualified_name(name) == []
+
+
+@pytest.mark.parametrize("name", ["", "/a", "a/", "a/b/c", "-a", "Example.com/a", "a" * 64])
+def test_qualified_name_refuses(name: str) -> None:
+    assert mv.is_qualified_name(name)
+
+
+def test_label_value_may_be_empty_but_not_too_long() -> None:
+    assert mv.is_valid_label_value("") == []
+    assert mv.is_valid_label_value("a" * 64) == ["must be no more than 63 characters"]
+
+
+@pytest.mark.parametrize(
+    ("value", "ok"),
+    [
+        ("acme.io/foo", True),
+        ("acme.io/foo/bar", True),
+        ("foo", False),
+        ("/foo", False),
+        ("acme.io/", False),
+    ],
+)
+def test_domain_prefixed_path(value: str, ok: bool) -> None:
+    assert (mv.is_domain_prefixed_path("spec.managedBy", value) == []) is ok
+
+
+def test_selector_matching() -> None:
+    sel = {
+        "matchLabels": {"a": "b"},
+        "matchExpressions": [{"key": "c", "operator": "In", "values": ["d"]}],
+    }
+    assert mv.label_selector_matches(sel, {"a": "b", "c": "d"}) is True
+    assert mv.label_selector_matches(sel, {"a": "b"}) is False
+    assert mv.label_selector_matches(None, {"a": "b"}) is False  # a nil selector selects nothing
+    assert mv.label_selector_matches({}, {}) is True
+    bad = {"matchExpressions": [{"key": "c", "operator": "In", "values": []}]}
+    assert mv.label_selector_matches(bad, {}) is None
+
+
+def test_selector_requirement_errors() -> None:
+    sel = {
+        "matchExpressions": [
+            {"key": "c", "operator": "Exists", "values": ["x"]},
+            {"key": "d", "operator": "Maybe"},
+        ]
+    }
+    errs = mv.validate_label_selector(sel, "spec.selector")
+    assert [(e.field, e.type) for e in errs] == [
+        ("spec.selector.matchExpressions[0].values", "FieldValueForbidden"),
+        ("spec.selector.matchExpressions[1].operator", "FieldValueInvalid"),
+    ]
+
+
+def test_object_meta_requires_name_and_namespace() -> None:
+    errs = mv.validate_object_meta({})
+    assert {(e.field, e.type) for e in errs} == {
+        ("metadata.name", "FieldValueRequired"),
+        ("metadata.namespace", "FieldValueRequired"),
+    }
+
+
+def test_object_meta_update_immutable_name_and_resource_version() -> None:
+    errs = mv.validate_object_meta_update(
+        {"name": "b", "namespace": "ns"}, {"name": "a", "namespace": "ns"}
+    )
+    assert {(e.field, e.type) for e in errs} == {
+        ("metadata.resourceVersion", "FieldValueInvalid"),
+        ("metadata.name", "FieldValueInvalid"),
+    }
+
+
+def test_has_label() -> None:
+    assert [e.type for e in mv.validate_has_label({"labels": {}}, "m", "k", "v")] == [
+        "FieldValueRequired"
+    ]
+    assert [e.type for e in mv.validate_has_label({"labels": {"k": "w"}}, "m", "k", "v")] == [
+        "FieldValueInvalid"
+    ]
+    assert mv.validate_has_label({"labels": {"k": "v"}}, "m", "k", "v") == []
+
+
+@given(st.from_regex(r"[a-z0-9]([-a-z0-9]{0,30}[a-z0-9])?", fullmatch=True))
+def test_generated_dns_labels_are_labels_and_subdomains(name: str) -> None:
+    assert mv.is_dns1123_label(name) == []
+    assert mv.is_dns1123_subdomain(name) == []

@@ -1,0 +1,72 @@
+"""Strict decoding: unknown fields and wrong types name the place."""
+
+from __future__ import annotations
+
+import pytest
+
+from jobmodel.api.schema import check_object
+from jobmodel.errors import InputError
+from tests.api.helpers import cron_job, job
+
+
+def test_valid_objects_pass() -> None:
+    check_object(job(), "Job")
+    check_object(cron_job(), "CronJob")
+
+
+@pytest.mark.parametrize(
+    ("patch", "field", "reason"),
+    [
+        ({"foo": 1}, "spec.foo", "unknown field"),
+        ({"completions": "3"}, "spec.completions", "expected an integer, got the string '3'"),
+        ({"completions": 2**31}, "spec.completions", "does not fit in int32"),
+        ({"suspend": "yes"}, "spec.suspend", "expected a boolean"),
+        ({"completions": 1.5}, "spec.completions", "expected an integer, got the number 1.5"),
+        (
+            {"template": {"spec": {"containers": [{"name": "a", "imagee": "x"}]}}},
+            "spec.template.spec.containers[0].imagee",
+            "unknown field",
+        ),
+        (
+            {"selector": {"matchLabels": {"a": 1}}},
+            "spec.selector.matchLabels[a]",
+            "expected a string",
+        ),
+    ],
+)
+def test_errors_name_the_field(patch: dict[str, object], field: str, reason: str) -> None:
+    with pytest.raises(InputError) as info:
+        check_object(job(**patch), "Job")
+    assert info.value.field == field
+    assert reason in info.value.reason
+
+
+def test_not_an_object() -> None:
+    with pytest.raises(InputError, match="must be an object"):
+        check_object([1], "Job")
+
+
+def test_nulls_decode_to_absent_fields_and_zero_items() -> None:
+    from jobmodel.api.schema import decode_object
+
+    obj = job(completions=None, selector={"matchLabels": {"a": None}})
+    obj["metadata"]["finalizers"] = [None]
+    decoded = decode_object(obj, "Job")
+    assert "completions" not in decoded["spec"]
+    assert decoded["spec"]["selector"]["matchLabels"] == {"a": ""}
+    assert decoded["metadata"]["finalizers"] == [""]
+
+
+def test_volume_names_are_typed() -> None:
+    obj = job()
+    obj["spec"]["template"]["spec"]["volumes"] = [{"name": 5, "emptyDir": {}}]
+    with pytest.raises(InputError, match=r"volumes\[0\]\.name"):
+        check_object(obj, "Job")
+
+
+def test_times_must_be_rfc3339() -> None:
+    obj = job()
+    obj["status"] = {"startTime": "yesterday"}
+    with pytest.raises(InputError) as info:
+        check_object(obj, "Job")
+    assert info.value.field == "status.startTime"

@@ -1,0 +1,363 @@
+"""Registry strategies and the create/update entry points, and the broken manifests under
+tests/api/manifests (each states its expected errors in `# expect: FIELD TYPE` lines)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from jobmodel.api import schema, strategy
+from jobmodel.api.field import FieldError
+from jobmodel.errors import InputError
+from jobmodel.features import DEFAULT_GATES
+from tests.api.helpers import UID, cron_job, job, pairs
+
+MANIFESTS = Path(__file__).parent / "manifests"
+EXPECT = re.compile(r"^# expect: (\S+) (FieldValue\w+)\s*$", re.MULTILINE)
+
+
+def test_generate_selector_adds_all_four_labels_and_keeps_user_labels() -> None:
+    obj = {
+        "metadata": {"name": "myjob", "uid": UID},
+        "spec": {"template": {"metadata": {"labels": {"job-name": "mine"}}}},
+    }
+    strategy.generate_selector(obj)
+    labels = obj["spec"]["template"]["metadata"]["labels"]
+    assert labels == {
+        "job-name": "mine",
+        "batch.kubernetes.io/job-name": "myjob",
+        "controller-uid": UID,
+        "batch.kubernetes.io/controller-uid": UID,
+    }
+    assert obj["spec"]["selector"] == {"matchLabels": {"batch.kubernetes.io/controller-uid": UID}}
+
+
+def test_manual_selector_is_left_alone() -> None:
+    obj = job(manualSelector=True, selector={"matchLabels": {"a": "b"}})
+    prepared = strategy.job_prepare_for_create(obj)
+    assert prepared["spec"]["selector"] == {"matchLabels": {"a": "b"}}
+
+
+def test_prepare_for_create_clears_status_sets_generation_and_drops_gated_fields() -> None:
+    obj = job(managedBy="example.com/x", backoffLimitPerIndex=1)
+    obj["status"] = {"active": 3}
+    obj["metadata"]["generation"] = 9
+    gates = DEFAULT_GATES.with_overrides({"JobManagedBy": False, "JobBackoffLimitPerIndex": False})
+    prepared = strategy.job_prepare_for_create(obj, gates)
+    assert "status" not in prepared
+    assert prepared["metadata"]["generation"] == 1
+    assert "managedBy" not in prepared["spec"] and "backoffLimitPerIndex" not in prepared["spec"]
+
+
+def test_prepare_for_update_keeps_status_and_bumps_generation_on_spec_change() -> None:
+    old = job(parallelism=1)
+    old["metadata"]["generation"] = 3
+    old["status"] = {"active": 1}
+    new = job(parallelism=2)
+    new["status"] = {"active": 7}
+    prepared = strategy.job_prepare_for_update(new, old)
+    assert prepared["status"] == {"active": 1}
+    assert prepared["metadata"]["generation"] == 4
+    assert strategy.job_prepare_for_update(old, old)["metadata"]["generation"] == 3
+
+
+def test_validation_options_for_update() -> None:
+    old = job(suspend=True)
+    assert strategy.validation_options_for_job(job(), old).allow_mutable_scheduling_directives
+    old["status"] = {"startTime": "2024-01-01T00:00:00Z"}
+    assert not strategy.validation_options_for_job(job(), old).allow_mutable_scheduling_directives
+    del old["spec"]["template"]["metadata"]["labels"]["batch.kubernetes.io/job-name"]
+    assert not strategy.validation_options_for_job(job(), old).require_prefixed_labels
+
+
+def test_create_job_defaults_generates_and_validates() -> None:
+    raw = {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": {"name": "pi", "namespace": "default"},
+        "spec": {
+            "template": {
+                "spec": {"containers": [{"name": "pi", "image": "perl"}], "restartPolicy": "Never"}
+            }
+        },
+    }
+    stored, errors = strategy.create_job(raw, "u-1")
+    assert errors == []
+    assert stored["metadata"]["uid"] == "u-1"
+    assert stored["spec"]["selector"] == {
+        "matchLabels": {"batch.kubernetes.io/controller-uid": "u-1"}
+    }
+    assert stored["spec"]["template"]["metadata"]["labels"]["job-name"] == "pi"
+
+
+def test_update_job_rejects_selector_change() -> None:
+    stored, _ = strategy.create_job(job(), UID)
+    stored["metadata"]["resourceVersion"] = "1"
+    changed = {
+        **stored,
+        "spec": {
+            **stored["spec"],
+            "selector": {"matchLabels": {"batch.kubernetes.io/controller-uid": UID, "x": "y"}},
+        },
+    }
+    _, errors = strategy.update_job(changed, stored)
+    assert ("spec.selector", "FieldValueInvalid") in pairs(errors)
+
+
+def test_status_update_of_terminal_job() -> None:
+    old = job()
+    old["status"] = {
+        "startTime": "2024-01-01T00:00:00Z",
+        "conditions": [
+            {"type": "FailureTarget", "status": "True"},
+            {"type": "Failed", "status": "True"},
+        ],
+    }
+    new = job(parallelism=5)
+    new["status"] = {
+        "startTime": "2024-01-01T00:00:00Z",
+        "active": 2,
+        "conditions": old["status"]["conditions"],
+    }
+    stored, errors = strategy.update_job_status(new, old)
+    assert (
+        "parallelism" not in stored["spec"]
+    )  # the spec cannot change through the status subresource
+    assert pairs(errors) == {("status.active", "FieldValueInvalid")}
+
+
+def test_cron_job_create_and_update() -> None:
+    stored, errors = strategy.create_cron_job(cron_job(), "u-2")
+    assert errors == []
+    assert stored["metadata"]["generation"] == 1
+    changed = {**stored, "spec": {**stored["spec"], "schedule": "*/5 * * * *"}}
+    updated, errors = strategy.update_cron_job(changed, stored)
+    assert errors == []
+    assert updated["metadata"]["generation"] == 2
+
+
+@pytest.mark.parametrize("path", sorted(MANIFESTS.glob("*.yaml")), ids=lambda p: p.stem)
+def test_broken_manifest_gives_the_expected_field_errors(path: Path) -> None:
+    text = path.read_text()
+    expected = set(EXPECT.findall(text))
+    assert expected, f"{path.name} states no expected errors"
+    obj = yaml.safe_load(text)
+    obj["metadata"].setdefault("namespace", "default")
+    create = strategy.create_job if obj["kind"] == "Job" else strategy.create_cron_job
+    _, errors = create(obj, "0b9a6a1e-0000-4000-8000-000000000001")
+    assert pairs(errors) == expected
+
+
+# ---------------------------------------------------------------------------- robustness
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+FUZZ_PATHS = (
+    [("spec", k) for k in schema.JOB_SPEC]
+    + [("metadata", k) for k in schema.OBJECT_META]
+    + [("spec", "template", "spec", k) for k in schema.POD_SPEC]
+    + [("spec", "template", "spec", "containers", 0, k) for k in schema.CONTAINER]
+    + [
+        ("spec", "podFailurePolicy", "rules", 0, k)
+        for k in ("action", "onExitCodes", "onPodConditions")
+    ]
+    + [("spec", "successPolicy", "rules", 0, k) for k in ("succeededIndexes", "succeededCount")]
+)
+
+
+def _set(obj: Any, path: tuple[Any, ...], value: Any) -> None:
+    for step, nxt in itertools.pairwise(path):
+        if isinstance(step, int):
+            while len(obj) <= step:
+                obj.append({})
+            obj = obj[step]
+        else:
+            obj = obj.setdefault(step, [] if isinstance(nxt, int) else {})
+    obj[path[-1]] = value
+
+
+@given(
+    path=st.sampled_from(FUZZ_PATHS),
+    value=JSON_VALUES,
+    completion_mode=st.sampled_from([None, "Indexed"]),
+)
+@example(
+    path=("spec", "successPolicy", "rules", 0, "succeededCount"), value=3, completion_mode="Indexed"
+)
+@example(path=("spec", "completions"), value=None, completion_mode="Indexed")
+def test_any_input_gives_errors_or_an_input_error_never_a_crash(
+    path: tuple[Any, ...], value: Any, completion_mode: str | None
+) -> None:
+    obj = job(
+        podFailurePolicy={
+            "rules": [{"action": "Count", "onExitCodes": {"operator": "In", "values": [1]}}]
+        }
+    )
+    if completion_mode:
+        obj["spec"]["completionMode"] = completion_mode
+    _set(obj, path, value)
+    try:
+        stored, errors = strategy.create_job(obj, UID)
+    except InputError as err:
+        assert err.field
+        return
+    assert all(isinstance(e, FieldError) and str(e) for e in errors)
+    _, errors = strategy.update_job(
+        {**stored, "metadata": {**stored["metadata"], "resourceVersion": "2"}}, stored
+    )
+    assert all(str(e) for e in errors)
+
+
+CRON_FUZZ_PATHS = [("spec", k) for k in schema.CRON_JOB_SPEC] + [
+    ("spec", "jobTemplate", "spec", k) for k in schema.JOB_SPEC
+]
+
+
+@given(
+    path=st.sampled_from(CRON_FUZZ_PATHS),
+    value=JSON_VALUES | st.sampled_from(["@every 5m", "TZ=x * * * * *", "../x", "Etc/GMT+1"]),
+)
+def test_any_cron_job_input_gives_errors_or_an_input_error(
+    path: tuple[Any, ...], value: Any
+) -> None:
+    obj = cron_job()
+    _set(obj, path, value)
+    try:
+        stored, errors = strategy.create_cron_job(obj, UID)
+    except InputError as err:
+        assert err.field
+        return
+    assert all(isinstance(e, FieldError) and str(e) for e in errors)
+    _, errors = strategy.update_cron_job(stored, stored)
+    assert all(str(e) for e in errors)
+
+
+def test_accepted_writes_get_resource_versions_and_updates_may_omit_it() -> None:
+    stored, errors = strategy.create_job(job(), UID)
+    assert errors == [] and stored["metadata"]["resourceVersion"] == "1"
+    request = {
+        **stored,
+        "metadata": {k: v for k, v in stored["metadata"].items() if k != "resourceVersion"},
+    }
+    request["spec"] = {**stored["spec"], "suspend": True}
+    updated, errors = strategy.update_job(request, stored)
+    assert errors == []
+    assert updated["metadata"]["resourceVersion"] == "2"
+    assert updated["metadata"]["generation"] == 2
+
+
+# ---------------------------------------------------------------------------- status subresource
+# Cases from upstream pkg/registry/batch/job/strategy_test.go TestStatusStrategy_ValidateUpdate
+# (v1.34), with upstream's expected {field, type} errors.
+
+NOW, LATER = "2024-05-01T10:00:00Z", "2024-05-01T10:01:00Z"
+META = {"name": "myjob", "namespace": "default", "resourceVersion": "10"}
+COMPLETE = {"type": "Complete", "status": "True"}
+SUCCESS_MET = {"type": "SuccessCriteriaMet", "status": "True"}
+INDEXED5 = {"completions": 5, "completionMode": "Indexed"}
+
+
+def _job(spec: dict[str, Any] | None = None, **status: Any) -> dict[str, Any]:
+    return {"metadata": dict(META), "spec": spec or {}, "status": status}
+
+
+STATUS_CASES = {
+    "verify startTime can be cleared for suspended job": (
+        _job({"suspend": True}, startTime=NOW),
+        _job({"suspend": True}),
+        set(),
+    ),
+    "verify startTime cannot be removed for unsuspended job": (
+        _job(startTime=NOW),
+        _job(),
+        {("status.startTime", "FieldValueRequired")},
+    ),
+    "verify startTime cannot be updated for unsuspended job": (
+        _job(startTime=NOW),
+        _job(startTime=LATER),
+        {("status.startTime", "FieldValueRequired")},
+    ),
+    "invalid attempt to set completionTime before startTime": (
+        _job(startTime=LATER, conditions=[SUCCESS_MET]),
+        _job(startTime=LATER, completionTime=NOW, conditions=[SUCCESS_MET, COMPLETE]),
+        {("status.completionTime", "FieldValueInvalid")},
+    ),
+    "invalid attempt to modify completionTime": (
+        _job(completionTime=NOW, conditions=[COMPLETE]),
+        _job(completionTime=LATER, startTime=NOW, conditions=[COMPLETE]),
+        {("status.completionTime", "FieldValueInvalid")},
+    ),
+    "invalid removal of terminal condition Failed=True": (
+        _job(conditions=[{"type": "Failed", "status": "True"}]),
+        _job(),
+        {("status.conditions", "FieldValueInvalid")},
+    ),
+    "invalid addition of FailureTarget=True when Complete=True": (
+        _job(startTime=NOW, completionTime=NOW, conditions=[COMPLETE]),
+        _job(
+            startTime=NOW,
+            completionTime=NOW,
+            conditions=[COMPLETE, {"type": "FailureTarget", "status": "True"}],
+        ),
+        {("status.conditions", "FieldValueInvalid")},
+    ),
+    "invalid attempt setting of CompletionTime when there is no Complete condition": (
+        _job(),
+        _job(completionTime=NOW),
+        {("status.completionTime", "FieldValueInvalid")},
+    ),
+    "invalid CompletionTime when there is no Complete condition, but allowed": (
+        _job(completionTime=NOW),
+        _job(completionTime=NOW, active=1),
+        set(),
+    ),
+    "invalid failedIndexes, which overlap with completedIndexes": (
+        _job(INDEXED5, failedIndexes="0,2", completedIndexes="3-4"),
+        _job(INDEXED5, failedIndexes="0,2", completedIndexes="2-4"),
+        {("status.failedIndexes", "FieldValueInvalid")},
+    ),
+    "failedIndexes overlap with completedIndexes, unrelated field change": (
+        _job(INDEXED5, failedIndexes="0,2", completedIndexes="2-4"),
+        _job(INDEXED5, failedIndexes="0,2", completedIndexes="2-4", active=1),
+        set(),
+    ),
+    "valid transition to Complete for suspended Job with completions=0; without startTime": (
+        _job({"completions": 0, "suspend": True}),
+        _job(
+            {"completions": 0, "suspend": True},
+            completionTime=NOW,
+            conditions=[SUCCESS_MET, COMPLETE],
+        ),
+        set(),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STATUS_CASES))
+def test_status_update_cases_from_upstream(name: str) -> None:
+    old, new, expected = STATUS_CASES[name]
+    assert pairs(strategy.job_status_validate_update(new, old)) == expected
+
+
+def test_success_criteria_met_on_non_indexed_job_without_managed_by_and_replacement_gates() -> None:
+    # "invalid addition of SuccessCriteriaMet for NonIndexed Job" (JobManagedBy and
+    # JobPodReplacementPolicy off): the extended scope is allowed only when the old status had it.
+    gates = DEFAULT_GATES.with_overrides({"JobManagedBy": False, "JobPodReplacementPolicy": False})
+    policy = {"successPolicy": {"rules": [{"succeededIndexes": "0-2"}]}}
+    old, new = _job(policy), _job(policy, conditions=[SUCCESS_MET])
+    assert pairs(strategy.job_status_validate_update(new, old, gates)) == {
+        ("status.conditions", "FieldValueInvalid")
+    }
+    assert strategy.job_status_validate_update(new, new, gates) == []

@@ -1,0 +1,318 @@
+"""The Job and CronJob validation rules, each named and checked against upstream's field paths and types."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from jobmodel.api import validation as bv
+from jobmodel.api.validation import JobValidationOptions
+from tests.api.helpers import cron_job, job, pairs, pod_template
+
+OPTS = JobValidationOptions()
+
+
+def test_minimal_job_is_valid() -> None:
+    assert bv.validate_job(job(), OPTS) == []
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "parallelism",
+        "completions",
+        "activeDeadlineSeconds",
+        "backoffLimit",
+        "ttlSecondsAfterFinished",
+    ],
+)
+def test_counts_must_be_nonnegative(name: str) -> None:
+    errs = bv.validate_job(job(**{name: -1}), OPTS)
+    assert pairs(errs) == {(f"spec.{name}", "FieldValueInvalid")}
+    assert errs[0].detail == "must be greater than or equal to 0"
+
+
+def test_restart_policy_always_or_unset_is_required_error() -> None:
+    for policy in ("Always", ""):
+        spec = job()["spec"]
+        spec["template"]["spec"]["restartPolicy"] = policy
+        errs = bv.validate_job({**job(), "spec": spec}, OPTS)
+        assert ("spec.template.spec.restartPolicy", "FieldValueRequired") in pairs(errs)
+
+
+def test_pod_failure_policy_requires_never() -> None:
+    template = pod_template("OnFailure")
+    policy = {"rules": [{"action": "FailJob", "onExitCodes": {"operator": "In", "values": [1]}}]}
+    errs = bv.validate_job(job(template=template, podFailurePolicy=policy), OPTS)
+    assert pairs(errs) == {("spec.template.spec.restartPolicy", "FieldValueInvalid")}
+
+
+def test_exit_code_rules() -> None:
+    policy = {
+        "rules": [{"action": "Count", "onExitCodes": {"operator": "In", "values": [0, 3, 3, 2]}}]
+    }
+    errs = bv.validate_job(job(podFailurePolicy=policy), OPTS)
+    path = "spec.podFailurePolicy.rules[0].onExitCodes.values"
+    assert pairs(errs) == {
+        (f"{path}[0]", "FieldValueInvalid"),
+        (f"{path}[2]", "FieldValueDuplicate"),
+        (path, "FieldValueInvalid"),
+    }
+
+
+def test_fail_index_needs_backoff_limit_per_index() -> None:
+    policy = {"rules": [{"action": "FailIndex", "onExitCodes": {"operator": "In", "values": [1]}}]}
+    errs = bv.validate_job(job(podFailurePolicy=policy), OPTS)
+    assert pairs(errs) == {("spec.podFailurePolicy.rules[0].action", "FieldValueInvalid")}
+
+
+def test_pod_replacement_policy_with_pod_failure_policy_only_failed() -> None:
+    policy = {
+        "rules": [
+            {
+                "action": "Ignore",
+                "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}],
+            }
+        ]
+    }
+    errs = bv.validate_job(
+        job(podFailurePolicy=policy, podReplacementPolicy="TerminatingOrFailed"), OPTS
+    )
+    assert pairs(errs) == {("spec.podReplacementPolicy", "FieldValueNotSupported")}
+
+
+def test_indexed_limits() -> None:
+    spec = {
+        "completionMode": "Indexed",
+        "completions": 200_000,
+        "parallelism": 20_000,
+        "backoffLimitPerIndex": 1,
+    }
+    errs = bv.validate_job(job(**spec), OPTS)
+    assert pairs(errs) == {
+        ("spec.maxFailedIndexes", "FieldValueRequired"),
+        ("spec.parallelism", "FieldValueInvalid"),
+    }
+
+
+def test_indexed_hostname_must_be_a_dns_label() -> None:
+    long_job = job(completionMode="Indexed", completions=10, parallelism=1)
+    long_job["metadata"]["name"] = "a" * 62
+    errs = bv.validate_job(long_job, OPTS)
+    assert ("metadata.name", "FieldValueInvalid") in pairs(errs)
+
+
+def test_success_policy_rules() -> None:
+    spec = {
+        "completionMode": "Indexed",
+        "completions": 5,
+        "parallelism": 5,
+        "successPolicy": {"rules": [{"succeededIndexes": "1-3", "succeededCount": 4}]},
+    }
+    errs = bv.validate_job(job(**spec), OPTS)
+    assert pairs(errs) == {("spec.successPolicy.rules[0].succeededCount", "FieldValueInvalid")}
+    assert "(the number of indexes in the specified succeededIndexes field)" in errs[0].detail
+
+
+def test_generated_selector_needs_uid_and_labels() -> None:
+    obj = job()
+    obj["metadata"]["uid"] = ""
+    errs = bv.validate_job(obj, OPTS)
+    assert ("metadata.uid", "FieldValueRequired") in pairs(errs)
+
+
+def test_prefixed_labels_optional_when_not_required() -> None:
+    obj = job()
+    labels = obj["spec"]["template"]["metadata"]["labels"]
+    del labels["batch.kubernetes.io/job-name"], labels["batch.kubernetes.io/controller-uid"]
+    obj["spec"]["selector"] = {"matchLabels": {"controller-uid": "1a2b3c"}}
+    assert bv.validate_job(obj, JobValidationOptions(require_prefixed_labels=False)) == []
+    assert (
+        "spec.template.metadata.labels[batch.kubernetes.io/job-name]",
+        "FieldValueRequired",
+    ) in pairs(bv.validate_job(obj, OPTS))
+
+
+@given(st.lists(st.integers(0, 50), max_size=8))
+@example([3, 1])
+def test_indexes_format_counts_sorted_disjoint_indexes(values: list[int]) -> None:
+    text = ",".join(str(v) for v in values)
+    if values == sorted(set(values)):
+        assert bv.validate_indexes_format(text, 51) == len(values)
+    else:
+        with pytest.raises(bv.IndexesFormatError):
+            bv.validate_indexes_format(text, 51)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "1--3",
+            "the fragment \"1--3\" violates the requirement that an index interval can have at most two parts separated by '-'",
+        ),
+        ("0,", 'cannot convert string to integer for index: ""'),
+        ("0,0", "non-increasing order, previous: 0, current: 0"),
+        ("7", 'too large index: "7"'),
+        (" 1", 'cannot convert string to integer for index: " 1"'),
+    ],
+)
+def test_indexes_format_messages(text: str, message: str) -> None:
+    with pytest.raises(bv.IndexesFormatError, match="^" + __import__("re").escape(message) + "$"):
+        bv.validate_indexes_format(text, 5)
+
+
+def test_overlap_of_failed_and_completed() -> None:
+    assert (
+        bv.validate_failed_indexes_not_overlap_completed("0-2,5", "3,5", 10)
+        == "failedIndexes and completedIndexes overlap at index: 5"
+    )
+    assert bv.validate_failed_indexes_not_overlap_completed("0-2", "3-4", 10) is None
+
+
+# ---------------------------------------------------------------------------- updates
+
+
+def test_immutable_fields_on_update() -> None:
+    old = job(completions=2)
+    new = job(completions=3, backoffLimitPerIndex=None)
+    new["spec"]["template"]["spec"]["containers"][0]["image"] = "other"
+    errs = bv.validate_job_update(new, old, OPTS)
+    assert pairs(errs) == {
+        ("spec.completions", "FieldValueInvalid"),
+        ("spec.template", "FieldValueInvalid"),
+    }
+
+
+def test_elastic_indexed_job_scales_completions_with_parallelism() -> None:
+    old = job(completionMode="Indexed", completions=2, parallelism=2)
+    assert (
+        bv.validate_job_update(
+            job(completionMode="Indexed", completions=4, parallelism=4), old, OPTS
+        )
+        == []
+    )
+    errs = bv.validate_job_update(
+        job(completionMode="Indexed", completions=4, parallelism=3), old, OPTS
+    )
+    assert pairs(errs) == {("spec.completions", "FieldValueInvalid")}
+
+
+def test_suspended_job_may_change_scheduling_directives() -> None:
+    old = job(suspend=True)
+    new = job(suspend=True)
+    new["spec"]["template"]["spec"]["nodeSelector"] = {"zone": "a"}
+    new["spec"]["template"]["spec"]["tolerations"] = [
+        {"key": "k", "operator": "Exists", "effect": "NoSchedule"}
+    ]
+    assert (
+        bv.validate_job_update(
+            new, old, JobValidationOptions(allow_mutable_scheduling_directives=True)
+        )
+        == []
+    )
+    assert pairs(bv.validate_job_update(new, old, OPTS)) == {("spec.template", "FieldValueInvalid")}
+
+
+# ---------------------------------------------------------------------------- status
+
+
+def test_status_rules() -> None:
+    obj = job()
+    obj["status"] = {"active": 1, "ready": 2, "conditions": [{"type": "Failed", "status": "True"}]}
+    opts = bv.JobStatusValidationOptions(
+        reject_more_ready_than_active_pods=True,
+        reject_failed_job_without_failure_target=True,
+        reject_finished_job_with_active_pods=True,
+        reject_finished_job_without_start_time=True,
+    )
+    errs = bv.validate_job_status(obj, "status", opts)
+    assert pairs(errs) == {
+        ("status.ready", "FieldValueInvalid"),
+        ("status.conditions", "FieldValueInvalid"),
+        ("status.active", "FieldValueInvalid"),
+        ("status.startTime", "FieldValueRequired"),
+    }
+
+
+def test_terminal_condition_cannot_be_removed() -> None:
+    old = job()
+    old["status"] = {
+        "conditions": [
+            {"type": "Failed", "status": "True"},
+            {"type": "FailureTarget", "status": "True"},
+        ]
+    }
+    new = job()
+    new["status"] = {"failed": 0}
+    errs = bv.validate_job_status_update(
+        new, old, bv.JobStatusValidationOptions(reject_disabling_terminal_condition=True)
+    )
+    assert [e.detail for e in errs] == [
+        "cannot disable the terminal Failed=True condition",
+        "cannot disable the terminal FailureTarget=True condition",
+    ]
+
+
+# ---------------------------------------------------------------------------- CronJob
+
+
+def test_minimal_cron_job_is_valid() -> None:
+    assert bv.validate_cron_job_create(cron_job()) == []
+
+
+@pytest.mark.parametrize(
+    ("spec", "expected"),
+    [
+        ({"schedule": ""}, ("spec.schedule", "FieldValueRequired")),
+        ({"schedule": "TZ=UTC 0 * * * *"}, ("spec.schedule", "FieldValueInvalid")),
+        ({"timeZone": ""}, ("spec.timeZone", "FieldValueInvalid")),
+        ({"timeZone": " Europe/Rome"}, ("spec.timeZone", "FieldValueInvalid")),
+        ({"timeZone": "Local"}, ("spec.timeZone", "FieldValueInvalid")),
+        ({"concurrencyPolicy": ""}, ("spec.concurrencyPolicy", "FieldValueRequired")),
+        ({"startingDeadlineSeconds": -1}, ("spec.startingDeadlineSeconds", "FieldValueInvalid")),
+        ({"failedJobsHistoryLimit": -1}, ("spec.failedJobsHistoryLimit", "FieldValueInvalid")),
+    ],
+)
+def test_cron_job_rules(spec: dict[str, object], expected: tuple[str, str]) -> None:
+    assert pairs(bv.validate_cron_job_create(cron_job(**spec))) == {expected}
+
+
+def test_cron_job_name_limit_on_create_only() -> None:
+    obj = cron_job()
+    obj["metadata"]["name"] = "a" * 53
+    assert pairs(bv.validate_cron_job_create(obj)) == {("metadata.name", "FieldValueInvalid")}
+    assert bv.validate_cron_job_update(obj, obj) == []
+
+
+def test_tz_in_schedule_kept_on_update_when_old_had_it() -> None:
+    old = cron_job(schedule="TZ=UTC 0 * * * *")
+    assert bv.validate_cron_job_update(cron_job(schedule="TZ=UTC 5 * * * *"), old) == []
+    errs = bv.validate_cron_job_update(cron_job(schedule="TZ=UTC 5 * * * *", timeZone="UTC"), old)
+    assert [e.detail for e in errs] == [
+        "cannot use both timeZone field and TZ or CRON_TZ in schedule"
+    ]
+
+
+def test_unchanged_invalid_time_zone_is_not_revalidated() -> None:
+    old = cron_job(timeZone="broken")
+    assert bv.validate_cron_job_update(cron_job(timeZone="broken"), old) == []
+    assert pairs(bv.validate_cron_job_update(cron_job(timeZone="still broken"), old)) == {
+        ("spec.timeZone", "FieldValueInvalid")
+    }
+
+
+def test_completion_time_before_start_time_compares_times_not_strings() -> None:
+    obj = job()
+    obj["status"] = {
+        "startTime": "2024-01-01T10:00:00+02:00",
+        "completionTime": "2024-01-01T09:00:00Z",
+    }
+    opts = bv.JobStatusValidationOptions(reject_completion_time_before_start_time=True)
+    assert bv.validate_job_status(obj, "status", opts) == []
+    obj["status"]["completionTime"] = "2024-01-01T07:59:59Z"
+    errs = bv.validate_job_status(obj, "status", opts)
+    assert [str(e) for e in errs] == [
+        'status.completionTime: Invalid value: "2024-01-01T07:59:59Z": must be equal to or after `startTime`'
+    ]

@@ -1,0 +1,129 @@
+"""`jobmodel validate`: stored objects, kubectl-style errors, clear input errors, exit codes."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from jobmodel.cli import main
+from jobmodel.commands.validate import load_documents, parse_gates, validate_manifests
+from jobmodel.errors import InputError
+from jobmodel.features import DEFAULT_GATES
+
+REPO = Path(__file__).resolve().parent.parent.parent
+PI = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: pi
+spec:
+  backoffLimit: 4
+  template:
+    spec:
+      containers:
+      - name: pi
+        image: perl:5.34.0
+      restartPolicy: Never
+"""
+
+
+def _run(text: str, output: str | None = None) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = validate_manifests(
+        ["-"], output, "default", None, DEFAULT_GATES, io.StringIO(text), out, err
+    )
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_valid_job_prints_the_stored_object() -> None:
+    code, out, err = _run(PI, "json")
+    assert (code, err) == (0, "")
+    stored = json.loads(out)
+    assert stored["spec"]["completions"] == 1
+    assert stored["spec"]["backoffLimit"] == 4
+    uid = stored["metadata"]["uid"]
+    assert stored["spec"]["selector"]["matchLabels"] == {"batch.kubernetes.io/controller-uid": uid}
+
+
+def test_yaml_output_and_summary_line() -> None:
+    code, out, _ = _run(PI, "yaml")
+    assert code == 0
+    assert yaml.safe_load(out)["metadata"]["generation"] == 1
+    assert _run(PI)[1] == "job.batch/pi valid\n"
+
+
+def test_invalid_job_prints_kubectl_message_and_fails() -> None:
+    code, out, err = _run(PI.replace("backoffLimit: 4", "completions: -1"))
+    assert code == 1 and out == ""
+    assert (
+        err.strip()
+        == 'The Job "pi" is invalid: spec.completions: Invalid value: -1: must be greater than or equal to 0'
+    )
+
+
+def test_several_documents_each_judged() -> None:
+    text = PI + "---\n" + PI.replace("name: pi\n", "name: Pi\n", 1)
+    code, out, err = _run(text)
+    assert code == 1
+    assert out == "job.batch/pi valid\n"
+    assert 'The Job "Pi" is invalid: metadata.name: Invalid value: "Pi"' in err
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("kind: Job\nspec: [\n", "malformed YAML at line"),
+        (PI.replace("backoffLimit: 4", "backoffLimits: 4"), "spec.backoffLimits: unknown field"),
+        (
+            PI.replace("backoffLimit: 4", "backoffLimit: four"),
+            "spec.backoffLimit: expected an integer",
+        ),
+        ("kind: Pod\n", "kind: expected Job or CronJob"),
+        ('{"kind": "Job",', "not JSON"),
+    ],
+)
+def test_bad_input_is_named_never_a_traceback(text: str, message: str) -> None:
+    code, _, err = _run(text)
+    assert code == 1
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_json_list_and_kube_list() -> None:
+    assert len(load_documents("x", '[{"kind": "Job"}, {"kind": "CronJob"}]')) == 2
+    assert len(load_documents("x", "kind: List\nitems: [{kind: Job}]\n")) == 1
+
+
+def test_feature_gates_option() -> None:
+    assert parse_gates("JobManagedBy=false").JobManagedBy is False
+    with pytest.raises(InputError):
+        parse_gates("JobManagedBy")
+
+
+def test_cli_entry_point(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    manifest = tmp_path / "pi.yaml"
+    manifest.write_text(PI)
+    assert main(["validate", str(manifest)]) == 0
+    assert capsys.readouterr().out == "job.batch/pi valid\n"
+    assert main(["validate", str(tmp_path / "missing.yaml")]) == 1
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_the_examples_in_specs_validate() -> None:
+    examples = [
+        path
+        for path in sorted((REPO / "specs" / "examples").glob("*.yaml"))
+        if all(
+            isinstance(d, dict) and d.get("kind") in ("Job", "CronJob")
+            for d in yaml.safe_load_all(path.read_text())
+        )
+    ]
+    if not examples:
+        pytest.skip("no Job or CronJob examples in specs/examples yet")
+    for path in examples:
+        code, _, err = _run(path.read_text())
+        assert code == 0, f"{path.name}: {err}"
