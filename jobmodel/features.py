@@ -37,3 +37,15 @@ class FeatureGates:
 
 
 DEFAULT_GATES = FeatureGates()
+
+
+def parse_gate_overrides(text: str, option: str = "--feature-gates") -> dict[str, bool]:
+    """`A=true,B=false` (as kube components take `--feature-gates`) -> checked overrides."""
+    overrides: dict[str, object] = {}
+    for item in filter(None, (p.strip() for p in text.split(","))):
+        name, sep, value = item.partition("=")
+        if not sep or value.lower() not in ("true", "false"):
+            raise InputError(option, f"expected NAME=true or NAME=false, got {item!r}")
+        overrides[name] = value.lower() == "true"
+    DEFAULT_GATES.with_overrides(overrides, option)  # rejects unknown gates
+    return {k: bool(v) for k, v in overrides.items()}

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from jobmodel.adapters.kube import job_status_to_json
-from jobmodel.commands.validate import load_documents, read_manifest
+from jobmodel.adapters.manifests import load_documents, read_manifest
 from jobmodel.errors import InputError
+from jobmodel.features import parse_gate_overrides
 from jobmodel.simulation import (
     Timeline,
     parse_failure,
@@ -54,21 +55,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--run-seconds", type=float, default=30.0, help="how long each pod runs (default 30)")
     parser.add_argument("--start", default=None, help="the clock at creation, RFC 3339 (default 2025-01-01T00:00:00Z)")
     parser.add_argument(
-        "--feature", action="append", default=[], metavar="GATE=BOOL", help="turn a feature gate on or off"
+        "--feature-gates", default="", metavar="A=false,B=true", help="feature gates that differ from the defaults (all on)"
     )
     parser.add_argument("-o", "--output", choices=["table", "json"], default="table")
     parser.add_argument("--picture", type=Path, help="also draw the timeline to this file (.svg or .png)")
     parser.set_defaults(func=run)
-
-
-def parse_features(items: list[str]) -> dict[str, bool]:
-    features: dict[str, bool] = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or value.lower() not in ("true", "false"):
-            raise InputError("--feature", f"{item!r}: expected GATE=true or GATE=false")
-        features[name] = value.lower() == "true"
-    return features
 
 
 def single_job(name: str, text: str) -> dict[str, Any]:
@@ -81,7 +72,7 @@ def single_job(name: str, text: str) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     manifest = single_job(args.manifest, read_manifest(args.manifest, sys.stdin))
-    features = parse_features(args.feature)
+    features = parse_gate_overrides(args.feature_gates)
     now = parse_time(args.start, "--start") if args.start else None
     if args.script is not None:
         steps = load_documents(str(args.script), read_manifest(str(args.script), sys.stdin))

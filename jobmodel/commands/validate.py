@@ -10,20 +10,19 @@ stderr. The exit code is 1 when any object is invalid or unreadable, else 0.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
 import sys
 import uuid
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, TextIO
 
 import yaml
 
+from jobmodel.adapters.manifests import load_documents, read_manifest
 from jobmodel.api import strategy
 from jobmodel.api.field import FieldError, render_errors
 from jobmodel.errors import InputError
-from jobmodel.features import DEFAULT_GATES, FeatureGates
+from jobmodel.features import DEFAULT_GATES, FeatureGates, parse_gate_overrides
 
 RESOURCE = {"Job": "job.batch", "CronJob": "cronjob.batch"}
 
@@ -61,72 +60,7 @@ def register(subparsers: Any) -> None:
 
 def parse_gates(text: str) -> FeatureGates:
     """`A=true,B=false` -> gates."""
-    overrides: dict[str, object] = {}
-    for item in filter(None, (p.strip() for p in text.split(","))):
-        name, sep, value = item.partition("=")
-        if not sep or value.lower() not in ("true", "false"):
-            raise InputError("--feature-gates", f"expected NAME=true or NAME=false, got {item!r}")
-        overrides[name] = value.lower() == "true"
-    return DEFAULT_GATES.with_overrides(overrides, "--feature-gates")
-
-
-def _plain(value: Any) -> Any:
-    """YAML values as JSON would give them (timestamps become RFC 3339 strings)."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, dt.datetime):
-        value = value.astimezone(dt.UTC) if value.tzinfo else value.replace(tzinfo=dt.UTC)
-        return value.strftime("%Y-%m-%dT%H:%M:%SZ")
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    return value
-
-
-def load_documents(name: str, text: str) -> list[Any]:
-    """The objects of one manifest: YAML documents, or one JSON value (a `List` is expanded)."""
-    docs: list[Any]
-    stripped = text.lstrip()
-    if stripped.startswith(("{", "[")):
-        try:
-            docs = [json.loads(text)]
-        except json.JSONDecodeError as err:
-            raise InputError(
-                name, f"not JSON: {err.msg} at line {err.lineno} column {err.colno}"
-            ) from None
-    else:
-        try:
-            docs = [_plain(d) for d in yaml.safe_load_all(text)]
-        except yaml.YAMLError as err:
-            mark = getattr(err, "problem_mark", None)
-            where = f" at line {mark.line + 1} column {mark.column + 1}" if mark is not None else ""
-            problem = getattr(err, "problem", None) or str(err)
-            raise InputError(name, f"malformed YAML{where}: {problem}") from None
-    out: list[Any] = []
-    for doc in docs:
-        if isinstance(doc, list):
-            out.extend(doc)
-        elif (
-            isinstance(doc, Mapping)
-            and doc.get("kind") == "List"
-            and isinstance(doc.get("items"), list)
-        ):
-            out.extend(doc["items"])
-        elif doc is not None:
-            out.append(doc)
-    return out
-
-
-def read_manifest(name: str, stdin: TextIO) -> str:
-    if name == "-":
-        return stdin.read()
-    try:
-        return Path(name).read_text()
-    except OSError as err:
-        raise InputError(name, f"cannot read: {err.strerror}") from None
-    except UnicodeDecodeError:
-        raise InputError(name, "not a text file") from None
+    return DEFAULT_GATES.with_overrides(parse_gate_overrides(text))
 
 
 def default_uid(namespace: str, name: str) -> str:

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from jobmodel.cli import main
-from jobmodel.commands.validate import load_documents, parse_gates, validate_manifests
+from jobmodel.commands.validate import parse_gates, validate_manifests
 from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES
 
@@ -91,11 +91,6 @@ def test_bad_input_is_named_never_a_traceback(text: str, message: str) -> None:
     assert code == 1
     assert message in err
     assert "Traceback" not in err
-
-
-def test_json_list_and_kube_list() -> None:
-    assert len(load_documents("x", '[{"kind": "Job"}, {"kind": "CronJob"}]')) == 2
-    assert len(load_documents("x", "kind: List\nitems: [{kind: Job}]\n")) == 1
 
 
 def test_feature_gates_option() -> None:
