@@ -11,9 +11,11 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
+from jobmodel.adapters.kube import label_selector_from_json
 from jobmodel.api import field as fe
 from jobmodel.api.equality import semantic_equal
 from jobmodel.api.field import FieldError
+from jobmodel.transitions.pod_utils import selector_matches
 
 IS_NEGATIVE_ERROR_MSG: Final = "must be greater than or equal to 0"
 FIELD_IMMUTABLE_ERROR_MSG: Final = "field is immutable"
@@ -298,31 +300,17 @@ def label_selector_matches(
     """
     if selector is None:
         return False
-    labels = labels or {}
-    for k, v in (selector.get("matchLabels") or {}).items():
-        if labels.get(k) != v:
-            return False
     for req in selector.get("matchExpressions") or []:
         op, k, values = req.get("operator"), req.get("key", ""), req.get("values") or []
         if (
-            validate_label_name(k, "")
+            op not in ("In", "NotIn", "Exists", "DoesNotExist")
+            or validate_label_name(k, "")
             or (op in ("In", "NotIn") and not values)
             or (op in ("Exists", "DoesNotExist") and values)
+            or any(is_valid_label_value(v) for v in values)
         ):
             return None
-        if any(is_valid_label_value(v) for v in values):
-            return None
-        if op == "In" and labels.get(k) not in values:
-            return False
-        if op == "NotIn" and k in labels and labels[k] in values:
-            return False
-        if op == "Exists" and k not in labels:
-            return False
-        if op == "DoesNotExist" and k in labels:
-            return False
-        if op not in ("In", "NotIn", "Exists", "DoesNotExist"):
-            return None
-    return True
+    return selector_matches(label_selector_from_json(selector, "selector"), labels or {})
 
 
 def _mask_trailing_dash(name: str) -> str:

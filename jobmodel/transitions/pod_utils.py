@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 
 from jobmodel.state import (
@@ -143,22 +143,22 @@ def _normalise_zero(value: datetime | None) -> datetime | None:
     return None if is_zero(value) else value
 
 
-def selector_matches(selector: LabelSelector | None, labels: dict[str, str] | object) -> bool:
-    """metav1.LabelSelectorAsSelector(selector).Matches(labels); a nil selector matches nothing."""
+def selector_matches(selector: LabelSelector | None, labels: Mapping[str, str]) -> bool:
+    """metav1.LabelSelectorAsSelector(selector).Matches(labels); a nil selector matches nothing,
+    an empty one everything."""
     if selector is None:
         return False
-    assert hasattr(labels, "get")
     for key, value in selector.match_labels.items():
         if labels.get(key) != value:
             return False
     for req in selector.match_expressions:
-        present = key_present = req.key in labels  # type: ignore[operator]
+        present = req.key in labels
         value = labels.get(req.key)
         if req.operator == "In":
             if not present or value not in req.values:
                 return False
         elif req.operator == "NotIn":
-            if key_present and value in req.values:
+            if present and value in req.values:
                 return False
         elif req.operator == "Exists":
             if not present:
@@ -169,8 +169,3 @@ def selector_matches(selector: LabelSelector | None, labels: dict[str, str] | ob
         else:
             return False
     return True
-
-
-def selector_is_empty(selector: LabelSelector | None) -> bool:
-    """An empty (non-nil) selector matches everything."""
-    return selector is not None and not selector.match_labels and not selector.match_expressions
