@@ -2,7 +2,8 @@
 
 Every field the vectors compare is compared. Where upstream's own result is not defined (its
 pod lister's order is a Go map's), the comparison looks at what is defined: the pod UIDs in
-`uncountedTerminatedPods` as sets, and the `FailJob` message only when one pod could give it.
+`uncountedTerminatedPods` as sets, the `FailJob` message only when one pod could give it, and
+otherwise the model must agree with upstream for some order of the pods.
 
 A divergence is shrunk by Hypothesis and written to `tests/differential/found/` as a vector
 file (the case with upstream's outcome as `expect`); move it to `tests/differential/vectors/`
@@ -107,12 +108,27 @@ def save_divergence(case: Mapping[str, Any], expected: Mapping[str, Any]) -> Pat
     return path
 
 
+def pod_orders(case: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
+    """The case with its pods in other orders (rotations, reversed rotations)."""
+    pods = list(case["pods"])
+    for order in (pods, pods[::-1]):
+        for shift in range(len(order)):
+            yield {**case, "pods": order[shift:] + order[:shift]}
+
+
+def agrees_in_some_pod_order(case: Mapping[str, Any], expected: Mapping[str, Any]) -> bool:
+    """Upstream lists pods from a cache in a Go map's order, so where its result depends on the
+    order (which failed pod of an index waits for its replacement, say), the model must give
+    upstream's result for some order of the pods."""
+    return any(canonical(model_outcome(c), c) == expected for c in pod_orders(case))
+
+
 @settings(max_examples=EXAMPLES)
 @given(job_sync_cases())
 def test_sync_job_agrees_with_upstream(upstream: UpstreamEngine, case: dict[str, Any]) -> None:
     expected = canonical(upstream.outcome("job-sync", case), case)
     actual = canonical(model_outcome(case), case)
-    if actual != expected:
+    if actual != expected and not agrees_in_some_pod_order(case, expected):
         path = save_divergence(case, expected)
         differing = {k: (actual[k], expected[k]) for k in expected if actual[k] != expected[k]}
         pytest.fail(f"model != upstream (model, upstream): {json.dumps(differing)}; case saved in {path}")
