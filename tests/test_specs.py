@@ -47,3 +47,12 @@ def test_every_example_has_a_claim() -> None:
 def test_example_validates(example: Path) -> None:
     code, out = run_cli("validate", str(example))
     assert code == 0, out
+
+
+@pytest.mark.parametrize("example", [p for p in EXAMPLES if "kind: Job" in p.read_text()], ids=lambda p: p.name)
+def test_example_simulates_with_a_picture(example: Path, tmp_path: Path) -> None:
+    picture = tmp_path / "timeline.svg"
+    code, out = run_cli("simulate", str(example), "--picture", str(picture))
+    assert code == 0
+    assert "TIME" in out.splitlines()[0]
+    assert picture.read_text().lstrip().startswith(("<?xml", "<svg"))
