@@ -773,12 +773,7 @@ def manage_job(step: _Step, ctx: _JobCtx) -> tuple[int, str | None]:
         ctx.ready -= removed_ready
         return active, error
 
-    if job.spec.completions is None:
-        # Without completions, once a pod succeeded the remaining ones are left to finish.
-        want_active = active if ctx.succeeded > 0 else parallelism
-    else:
-        want_active = max(0, min(job.spec.completions - ctx.succeeded, parallelism))
-
+    want_active = want_active_pods(job.spec.completions, parallelism, ctx.succeeded, active)
     rm_at_least = max(0, active - want_active)
     to_delete = active_pods_for_removal(job, ctx.active_pods, rm_at_least)
     to_delete = to_delete[: tunables.max_pod_create_delete_per_sync]
@@ -849,6 +844,14 @@ def manage_job(step: _Step, ctx: _JobCtx) -> tuple[int, str | None]:
         diff -= batch_size
         batch_size = min(2 * batch_size, diff)
     return active, first_error
+
+
+def want_active_pods(completions: int | None, parallelism: int, succeeded: int, active: int) -> int:
+    """manageJob's wantActive: parallelism, bounded by the completions still needed; without
+    completions, once a pod succeeded, the pods still running are left to finish."""
+    if completions is None:
+        return active if succeeded > 0 else parallelism
+    return max(0, min(completions - succeeded, parallelism))
 
 
 def get_pod_creation_info_for_independent_indexes(
