@@ -8,7 +8,7 @@ from typing import TypeAlias
 
 import attrs
 
-from jobmodel.state import Job, JobStatus, Pod
+from jobmodel.state import CronJobStatus, Job, JobStatus, Pod
 
 
 @attrs.frozen
@@ -79,4 +79,12 @@ class DeleteJob:
     accepted: bool
 
 
-Action: TypeAlias = CreatePod | DeletePod | PatchPod | UpdateJobStatus | RecordEvent | Requeue | CreateJob | DeleteJob
+@attrs.frozen
+class UpdateCronJobStatus:
+    """cronJobControl.UpdateStatus (CronJob controller); `status` is what the controller sent."""
+
+    status: CronJobStatus
+    accepted: bool
+
+
+Action: TypeAlias = CreatePod | DeletePod | PatchPod | UpdateJobStatus | RecordEvent | Requeue | CreateJob | DeleteJob | UpdateCronJobStatus

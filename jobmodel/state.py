@@ -422,3 +422,96 @@ class JobSyncInput:
         if self.job_key:
             return self.job_key
         return self.job.key if self.job is not None else ""
+
+
+# --- cronjobs -------------------------------------------------------------------------------
+# (CronJob controller snapshots; maintained with jobmodel/transitions/sync_cronjob.py)
+
+ALLOW_CONCURRENT, FORBID_CONCURRENT, REPLACE_CONCURRENT = "Allow", "Forbid", "Replace"
+CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION = "batch.kubernetes.io/cronjob-scheduled-timestamp"
+
+
+@attrs.frozen
+class ObjectReference:
+    """v1.ObjectReference: an entry of a CronJob's `status.active`."""
+
+    name: str
+    namespace: str = ""
+    uid: str = ""
+    api_version: str = "batch/v1"
+    kind: str = "Job"
+    resource_version: str = ""
+
+
+@attrs.frozen
+class JobTemplateSpec:
+    """batch.JobTemplateSpec: the metadata copied onto each Job, and the Job spec."""
+
+    labels: FrozenDict = EMPTY
+    annotations: FrozenDict = EMPTY
+    metadata_extra: FrozenDict = EMPTY
+    spec: JobSpec = JobSpec()
+
+
+@attrs.frozen
+class CronJobSpec:
+    """batch.CronJobSpec; `None` is an unset (pointer) field. `concurrency_policy` "" (unset in
+    the cache) behaves as Allow."""
+
+    schedule: str = ""
+    time_zone: str | None = None
+    starting_deadline_seconds: int | None = None
+    concurrency_policy: str = ""
+    suspend: bool | None = None
+    job_template: JobTemplateSpec = JobTemplateSpec()
+    successful_jobs_history_limit: int | None = None
+    failed_jobs_history_limit: int | None = None
+
+
+@attrs.frozen
+class CronJobStatus:
+    """batch.CronJobStatus."""
+
+    active: tuple[ObjectReference, ...] = ()
+    last_schedule_time: datetime | None = None
+    last_successful_time: datetime | None = None
+
+
+@attrs.frozen
+class CronJob:
+    """batch.CronJob."""
+
+    metadata: ObjectMeta
+    spec: CronJobSpec = CronJobSpec()
+    status: CronJobStatus = CronJobStatus()
+
+    @property
+    def name(self) -> str:
+        return self.metadata.name
+
+    @property
+    def namespace(self) -> str:
+        return self.metadata.namespace
+
+
+@attrs.frozen
+class CronJobFaults:
+    """What the API server answers differently from the cache in one CronJob sync, and its
+    injected failures. `api_cron_job`/`api_jobs` None: the API server agrees with the cache."""
+
+    api_cron_job: CronJob | None = None
+    api_jobs: tuple[Job, ...] | None = None
+    job_create_error: str | None = None
+    job_get_error: str | None = None
+
+
+@attrs.frozen
+class CronJobSyncInput:
+    """Everything one CronJob controller `sync` reads: the cached CronJob (None when gone), the
+    Jobs of its namespace in the cache, the clock, the gates and the API server's answers."""
+
+    cron_job: CronJob | None
+    jobs: tuple[Job, ...]
+    now: datetime
+    gates: FeatureGates = DEFAULT_GATES
+    faults: CronJobFaults = CronJobFaults()

@@ -25,6 +25,11 @@ class SuiteModule(Protocol):
 # suite name -> module implementing it; a suite missing here is reported as not implemented.
 SUITES: dict[str, str] = {
     "job-sync": "jobmodel.conformance.job_sync",
+    "job-scenario": "jobmodel.conformance.job_scenario",
+    "validation": "jobmodel.conformance.validation",
+    "defaulting": "jobmodel.conformance.defaulting",
+    "schedule": "jobmodel.conformance.schedule",
+    "cronjob-sync": "jobmodel.conformance.cronjob_sync",
 }
 
 

@@ -1,0 +1,115 @@
+"""Conformance suite `cronjob-sync`: one `sync` of the CronJob controller (v2)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from jobmodel.actions import CreateJob, DeleteJob, RecordEvent, Requeue, UpdateCronJobStatus
+from jobmodel.adapters.cronjob import cron_job_from_json
+from jobmodel.adapters.kube import job_from_json, job_to_json, obj
+from jobmodel.conformance.compare import exact_diff, list_subset_diff, subset_diff
+from jobmodel.errors import InputError
+from jobmodel.features import DEFAULT_GATES
+from jobmodel.state import CronJob, CronJobFaults, CronJobStatus, CronJobSyncInput, Job
+from jobmodel.timeutil import format_time, parse_time
+from jobmodel.transitions.sync_cronjob import CronJobSyncResult, sync_cronjob
+
+_CONTROLLER_KEYS = frozenset({"apiCronJob", "apiJobs", "jobCreateError", "jobGetError"})
+
+
+def _jobs(value: object, path: str) -> tuple[Job, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise InputError(path, "expected a list of Jobs")
+    return tuple(job_from_json(item, f"{path}[{i}]") for i, item in enumerate(value))
+
+
+def _opt_message(m: Mapping[str, Any], key: str) -> str | None:
+    value = m.get(key)
+    if value is not None and not isinstance(value, str):
+        raise InputError(f"controller.{key}", "expected a message string")
+    return value
+
+
+def sync_input(case: Mapping[str, Any]) -> CronJobSyncInput:
+    """The case's inputs as a snapshot."""
+    ctl = obj(case.get("controller"), "controller")
+    for key in ctl:
+        if key not in _CONTROLLER_KEYS:
+            raise InputError(f"controller.{key}", "not supported by the cronjob-sync suite")
+    features = obj(case.get("features"), "features")
+    raw_cj = case.get("cronJob")
+    api_cj = ctl.get("apiCronJob")
+    faults = CronJobFaults(
+        api_cron_job=None if api_cj is None else cron_job_from_json(api_cj, "controller.apiCronJob"),
+        api_jobs=None if "apiJobs" not in ctl else _jobs(ctl["apiJobs"], "controller.apiJobs"),
+        job_create_error=_opt_message(ctl, "jobCreateError"),
+        job_get_error=_opt_message(ctl, "jobGetError"),
+    )
+    return CronJobSyncInput(
+        cron_job=None if raw_cj is None else cron_job_from_json(raw_cj, "cronJob"),
+        jobs=_jobs(case.get("jobs"), "jobs"),
+        now=parse_time(case.get("now"), "now"),
+        gates=DEFAULT_GATES.with_overrides(features),
+        faults=faults,
+    )
+
+
+def _status_json(status: CronJobStatus) -> dict[str, Any]:
+    out: dict[str, Any] = {"active": [ref.name for ref in status.active]}
+    if status.last_schedule_time is not None:
+        out["lastScheduleTime"] = format_time(status.last_schedule_time)
+    if status.last_successful_time is not None:
+        out["lastSuccessfulTime"] = format_time(status.last_successful_time)
+    return out
+
+
+def outcome_of(result: CronJobSyncResult, before: CronJob | None) -> dict[str, Any]:
+    """A sync's result in the shape of the suite's `expect`."""
+    created = [a.job for a in result.actions if isinstance(a, CreateJob) and a.accepted]
+    deleted = [a.name for a in result.actions if isinstance(a, DeleteJob) and a.accepted]
+    events = [a for a in result.actions if isinstance(a, RecordEvent)]
+    updates = [a for a in result.actions if isinstance(a, UpdateCronJobStatus)]
+    requeues = [a.after_seconds for a in result.actions if isinstance(a, Requeue)]
+    status = updates[-1].status if updates else (before.status if before is not None else CronJobStatus())
+    jobs_created = []
+    for job in created:
+        entry = job_to_json(job)
+        if job.metadata.creation_timestamp is not None:
+            entry["scheduledTime"] = format_time(job.metadata.creation_timestamp)
+        jobs_created.append(entry)
+    return {
+        "error": result.error is not None,
+        "creations": len(created),
+        "jobsCreated": jobs_created,
+        "deletions": len(deleted),
+        "jobsDeleted": deleted,
+        "status": _status_json(status),
+        "statusUpdated": bool(updates),
+        "requeueAfterSeconds": requeues[-1] if requeues else None,
+        "warnings": [e.reason for e in events if e.type == "Warning"],
+        "events": [e.reason for e in events],
+    }
+
+
+def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:
+    inp = sync_input(case)
+    return outcome_of(sync_cronjob(inp), inp.cron_job)
+
+
+def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
+    expect = obj(case.get("expect"), "expect")
+    out: list[str] = []
+    for key, want in expect.items():
+        got = outcome.get(key)
+        if key == "jobsCreated":
+            out.extend(list_subset_diff(want, got if isinstance(got, list) else [], key))
+        elif key == "status":
+            out.extend(subset_diff(want, got, key))
+        elif key == "requeueAfterSeconds" and want is not None and got is not None:
+            out.extend(exact_diff(round(want, 3), round(got, 3), key))
+        else:
+            out.extend(exact_diff(want, got, key))
+    return out

@@ -1,0 +1,121 @@
+"""Conformance suite `schedule`: cron schedule arithmetic of the CronJob controller (utils.go)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from jobmodel.conformance.compare import exact_diff
+from jobmodel.errors import InputError
+from jobmodel.schedule.cron import CronParseError, Schedule, parse_standard
+from jobmodel.schedule.gotime import LocationError, load_location
+from jobmodel.schedule.times import (
+    MissedSchedules,
+    ScheduleError,
+    most_recent_schedule_time,
+    next_schedule_time_duration,
+)
+from jobmodel.timeutil import format_time, parse_time
+
+EXPECT_KEYS = ("error", "mostRecent", "tooManyMissed", "next")
+
+
+def format_schedule(schedule: str, time_zone: str | None) -> str:
+    """formatSchedule (without its event): the spec the controller hands to cron.ParseStandard."""
+    if "TZ" in schedule or time_zone is None:
+        return schedule
+    try:
+        load_location(time_zone)
+    except LocationError:
+        return schedule
+    return f"TZ={time_zone} {schedule}"
+
+
+_ZONE_PART = re.compile(r"[A-Za-z.\-_0-9+]{1,14}\Z")
+
+
+def validate_time_zone(time_zone: str) -> str | None:
+    """validateTimeZone (API validation): the reason a non-nil timeZone is refused, or None."""
+    if not time_zone:
+        return "timeZone must be nil or non-empty string"
+    for part in time_zone.split("/"):
+        if part in (".", "..") or part.startswith("-") or not _ZONE_PART.match(part):
+            return f"unknown time zone {time_zone}"
+    if time_zone.lower() == "local":
+        return "timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones"
+    try:
+        load_location(time_zone)
+    except LocationError as err:
+        return str(err)
+    return None
+
+
+def schedule_for(schedule: str, time_zone: str | None) -> Schedule:
+    """The schedule as API validation and the controller accept it, or CronParseError: TZ in
+    the schedule is refused for new objects (validateScheduleFormat), an unknown zone by
+    validateTimeZone and the controller alike."""
+    if "TZ" in schedule:
+        raise CronParseError("cannot use TZ or CRON_TZ in schedule, use timeZone field instead")
+    if time_zone is not None:
+        reason = validate_time_zone(time_zone)
+        if reason is not None:
+            raise CronParseError(reason)
+    parse_standard(schedule)
+    return parse_standard(format_schedule(schedule, time_zone))
+
+
+def _opt_str(case: Mapping[str, Any], key: str) -> str | None:
+    value = case.get(key)
+    if value is not None and not isinstance(value, str):
+        raise InputError(key, f"expected a string, got {type(value).__name__}")
+    return value
+
+
+def _opt_int(case: Mapping[str, Any], key: str) -> int | None:
+    value = case.get(key)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise InputError(key, f"expected an integer, got {type(value).__name__}")
+    return value
+
+
+def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:
+    spec = case.get("schedule")
+    if not isinstance(spec, str):
+        raise InputError("schedule", "expected a string")
+    time_zone = _opt_str(case, "timeZone")
+    earliest = parse_time(case.get("earliestTime"), "earliestTime")
+    now = parse_time(case.get("now"), "now")
+    deadline = _opt_int(case, "startingDeadlineSeconds")
+    try:
+        schedule = schedule_for(spec, time_zone)
+    except CronParseError:
+        return {"error": True}
+    try:
+        result = most_recent_schedule_time(schedule, now, earliest, None, deadline)
+        delay = next_schedule_time_duration(schedule, now, earliest)
+    except ScheduleError:
+        return {"error": True}
+    if result.error is not None:
+        return {"error": True}
+    wake: datetime = now + timedelta(seconds=delay) - timedelta(milliseconds=100)
+    return {
+        "error": False,
+        "mostRecent": format_time(result.most_recent) if result.most_recent is not None else None,
+        "tooManyMissed": result.missed is MissedSchedules.MANY,
+        "next": format_time(wake),
+    }
+
+
+def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
+    expect = case.get("expect", {})
+    out: list[str] = []
+    for key in EXPECT_KEYS:
+        if key not in expect:
+            continue
+        if key != "error" and outcome.get("error"):
+            out.append(f"{key}: expected {expect[key]!r}, but the model rejected the schedule")
+            continue
+        out.extend(exact_diff(expect[key], outcome.get(key), key))
+    return out

@@ -1,0 +1,226 @@
+"""The CronJob controller's schedule-time helpers (upstream pkg/controller/cronjob/utils.go).
+
+Times are handled as Go does: durations are int64 nanoseconds that wrap on multiplication and
+saturate on `Time.Sub`, so the controller's estimate of missed starts is reproduced exactly,
+overflow included.
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import UTC, datetime, timedelta
+
+import attrs
+
+from jobmodel.schedule.cron import Schedule
+from jobmodel.timeutil import GO_ZERO_TIME
+
+NANOS = 1_000_000_000
+_MIN_INT64, _MAX_INT64 = -(1 << 63), (1 << 63) - 1
+# nextScheduleDelta: the controller wakes 100 ms after a schedule time, against clock skew.
+NEXT_SCHEDULE_DELTA_NANOS = 100_000_000
+TOO_MANY_MISSED = 100
+# mostRecentScheduleTime's final walk covers one or two estimated intervals, a handful of steps
+# for any real CronJob. It is long only when the estimate saturates (an earliest time more than
+# 292 years back, e.g. a CronJob without creationTimestamp): the model gives up there.
+_MAX_WALK = 100_000
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+class MissedSchedules(enum.Enum):
+    """missedSchedulesType."""
+
+    NONE = "none"
+    FEW = "few"
+    MANY = "many"
+
+
+class ScheduleError(ValueError):
+    """The error mostRecentScheduleTime returns for a schedule that parses but cannot run."""
+
+
+# --- Go durations and times, in integer nanoseconds -------------------------------------------
+
+
+def wrap_int64(value: int) -> int:
+    """Go's int64 arithmetic: results wrap around."""
+    return (value - _MIN_INT64) % (1 << 64) + _MIN_INT64
+
+
+def saturate_int64(value: int) -> int:
+    """Time.Sub: a difference beyond the Duration range is clamped to it."""
+    return max(_MIN_INT64, min(_MAX_INT64, value))
+
+
+def to_nanos(t: datetime) -> int:
+    """An aware datetime as nanoseconds since the Unix epoch."""
+    aware = t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+    delta = aware - _EPOCH
+    return (delta.days * 86400 + delta.seconds) * NANOS + delta.microseconds * 1000
+
+
+def from_nanos(ns: int) -> datetime:
+    """Nanoseconds since the epoch as an aware UTC datetime (microsecond precision), clamped to
+    the datetime range."""
+    try:
+        return _EPOCH + timedelta(microseconds=ns // 1000)
+    except OverflowError:
+        return datetime.max.replace(tzinfo=UTC) if ns > 0 else GO_ZERO_TIME
+
+
+def round_second(d: int) -> int:
+    """Duration.Round(time.Second): halves away from zero, saturating."""
+    r = abs(d) % NANOS
+    if d < 0:
+        if r + r < NANOS:
+            return d + r
+        d1 = d - NANOS + r
+        return d1 if d1 >= _MIN_INT64 else _MIN_INT64
+    if r + r < NANOS:
+        return d - r
+    d1 = d + NANOS - r
+    return d1 if d1 <= _MAX_INT64 else _MAX_INT64
+
+
+def duration_seconds_int(d: int) -> int:
+    """int64(d.Seconds()): the float of the duration truncated toward zero."""
+    sec = _go_div(d, NANOS)
+    return int(float(sec) + float(d - sec * NANOS) / 1e9)
+
+
+def _next(schedule: Schedule, ns: int) -> int:
+    return to_nanos(schedule.next(from_nanos(ns)))
+
+
+_ZERO = to_nanos(GO_ZERO_TIME)
+
+
+# --- utils.go ------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class MostRecent:
+    """What mostRecentScheduleTime returns: the earliest time considered, the most recent unmet
+    schedule time (None: none due), the missed-starts estimate and the error, if any."""
+
+    earliest: datetime
+    most_recent: datetime | None
+    missed: MissedSchedules
+    error: str | None = None
+
+
+def earliest_time(
+    creation: datetime, last_schedule: datetime | None, now: datetime, starting_deadline_seconds: int | None
+) -> int:
+    """The start of mostRecentScheduleTime: last schedule time (else creation), moved up to
+    now - startingDeadlineSeconds when that is later."""
+    earliest = to_nanos(last_schedule if last_schedule is not None else creation)
+    if starting_deadline_seconds is not None:
+        # now.Add(-time.Second * time.Duration(sds)): the product wraps like any int64.
+        deadline = to_nanos(now) + wrap_int64(-NANOS * starting_deadline_seconds)
+        if deadline > earliest:
+            earliest = deadline
+    return earliest
+
+
+def most_recent_schedule_time(
+    schedule: Schedule,
+    now: datetime,
+    creation: datetime,
+    last_schedule: datetime | None = None,
+    starting_deadline_seconds: int | None = None,
+) -> MostRecent:
+    """mostRecentScheduleTime; pass `starting_deadline_seconds` only where upstream passes
+    includeStartingDeadlineSeconds = true."""
+    now_ns = to_nanos(now)
+    earliest = earliest_time(creation, last_schedule, now, starting_deadline_seconds)
+    earliest_dt = from_nanos(earliest)
+    t1 = _next(schedule, earliest)
+    t2 = _next(schedule, t1)
+    if now_ns < t1:
+        return MostRecent(earliest_dt, None, MissedSchedules.NONE)
+    if now_ns < t2:
+        return MostRecent(earliest_dt, from_nanos(t1), MissedSchedules.NONE)
+
+    between = duration_seconds_int(round_second(saturate_int64(t2 - t1)))
+    if between < 1:
+        return MostRecent(
+            earliest_dt, None, MissedSchedules.NONE, "time difference between two schedules is less than 1 second"
+        )
+    elapsed = duration_seconds_int(saturate_int64(now_ns - t1))
+    missed_count = wrap_int64(_go_div(elapsed, between) + 1)
+
+    # The fast path: jump to one interval before the estimated last start, then let the
+    # schedule find the exact times; for evenly spaced schedules this is one or two steps.
+    jump = wrap_int64(wrap_int64((missed_count - 2) * between) * NANOS)
+    t = _next(schedule, t1 + jump)
+    most_recent = _ZERO
+    steps, zeros = 0, 0
+    while t <= now_ns:
+        most_recent = t
+        # Next gives the zero time when nothing matches within five years, and the walk goes
+        # on from year 1; meeting the zero time twice means the walk is a cycle.
+        zeros += t == _ZERO
+        steps += 1
+        if zeros > 1:
+            raise ScheduleError("mostRecentScheduleTime does not terminate for this schedule (upstream loops forever)")
+        if steps > _MAX_WALK:
+            raise ScheduleError(f"the model stops mostRecentScheduleTime's walk after {_MAX_WALK} steps (upstream walks on)")
+        t = _next(schedule, t)
+
+    missed = MissedSchedules.NONE
+    if missed_count > TOO_MANY_MISSED:
+        missed = MissedSchedules.MANY
+    elif missed_count > 0:
+        missed = MissedSchedules.FEW
+    if most_recent == _ZERO:
+        return MostRecent(earliest_dt, None, missed)
+    return MostRecent(earliest_dt, from_nanos(most_recent), missed)
+
+
+def _go_div(a: int, b: int) -> int:
+    """Go's integer division: truncates toward zero."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def next_schedule_time_duration(
+    schedule: Schedule, now: datetime, creation: datetime, last_schedule: datetime | None = None
+) -> float:
+    """nextScheduleTimeDuration: seconds until 100 ms after the next schedule time (deadline not
+    applied); after an error or missed starts it counts from now."""
+    result = most_recent_schedule_time(schedule, now, creation, last_schedule)
+    now_ns = to_nanos(now)
+    if result.error is not None:
+        base = now_ns
+    elif result.most_recent is None:
+        base = to_nanos(result.earliest) if result.missed is MissedSchedules.NONE else now_ns
+    else:
+        base = to_nanos(result.most_recent)
+    delay = saturate_int64(_next(schedule, base) + NEXT_SCHEDULE_DELTA_NANOS - now_ns)
+    return delay / NANOS
+
+
+@attrs.frozen
+class NextSchedule:
+    """nextScheduleTime's result: the time to start a Job for (None: nothing due), whether the
+    TooManyMissedTimes warning is recorded, and the error."""
+
+    scheduled: datetime | None
+    too_many_missed: bool
+    error: str | None
+
+
+def next_schedule_time(
+    schedule: Schedule,
+    now: datetime,
+    creation: datetime,
+    last_schedule: datetime | None = None,
+    starting_deadline_seconds: int | None = None,
+) -> NextSchedule:
+    """nextScheduleTime: the most recent unmet time with the deadline applied; warns
+    TooManyMissedTimes when the estimate passes 100."""
+    result = most_recent_schedule_time(schedule, now, creation, last_schedule, starting_deadline_seconds)
+    if result.most_recent is None or result.most_recent > now:
+        return NextSchedule(None, False, result.error)
+    return NextSchedule(result.most_recent, result.missed is MissedSchedules.MANY, result.error)

@@ -1,0 +1,122 @@
+"""jobmodel.schedule.times: mostRecentScheduleTime, nextScheduleTime, nextScheduleTimeDuration."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from jobmodel.schedule.cron import parse_standard
+from jobmodel.schedule.times import (
+    MissedSchedules,
+    ScheduleError,
+    most_recent_schedule_time,
+    next_schedule_time,
+    next_schedule_time_duration,
+    round_second,
+    wrap_int64,
+)
+
+TOP = datetime(2016, 5, 19, 10, 0, 0, tzinfo=UTC)
+HOURLY = parse_standard("0 * * * *")
+
+
+def test_nothing_due_before_the_first_time() -> None:
+    r = most_recent_schedule_time(HOURLY, TOP + timedelta(seconds=30), TOP)
+    assert r.most_recent is None and r.missed is MissedSchedules.NONE and r.error is None
+
+
+def test_exactly_one_due() -> None:
+    r = most_recent_schedule_time(HOURLY, TOP + timedelta(hours=1, seconds=5), TOP)
+    assert r.most_recent == TOP + timedelta(hours=1)
+    assert r.missed is MissedSchedules.NONE
+
+
+def test_five_missed_gives_the_last_one() -> None:
+    r = most_recent_schedule_time(HOURLY, TOP + timedelta(hours=5, minutes=1), TOP + timedelta(seconds=10))
+    assert r.most_recent == TOP + timedelta(hours=5)
+    assert r.missed is MissedSchedules.FEW
+
+
+def test_ten_years_of_downtime_is_many_missed_and_still_exact() -> None:
+    now = datetime(2026, 5, 19, 10, 17, 3, tzinfo=UTC)
+    r = most_recent_schedule_time(HOURLY, now, TOP)
+    assert r.most_recent == datetime(2026, 5, 19, 10, 0, 0, tzinfo=UTC)
+    assert r.missed is MissedSchedules.MANY
+
+
+def test_an_impossible_schedule_is_an_error() -> None:
+    r = most_recent_schedule_time(parse_standard("59 23 31 2 *"), TOP + timedelta(hours=1), TOP)
+    assert r.error is not None
+
+
+def test_uneven_schedule_estimate_can_miss_a_due_time() -> None:
+    # utils_test.go "another complex schedule": 10:30, 11:30 and 12:30 on weekdays were due
+    # since Thursday 10:30, but the interval estimate (1 h) jumps past them: no time is found.
+    s = parse_standard("30 10,11,12 * * 1-5")
+    r = most_recent_schedule_time(s, datetime(2016, 5, 20, 16, 30, tzinfo=UTC), datetime(2016, 5, 19, 10, 30, tzinfo=UTC))
+    assert r.most_recent is None and r.missed is MissedSchedules.FEW
+
+
+def test_deadline_moves_the_earliest_time_up() -> None:
+    # Last run 10 days ago, deadline 2 h: only the last two hours count, one start is due.
+    now = datetime(2016, 5, 29, 11, 0, tzinfo=UTC)
+    r = next_schedule_time(HOURLY, now, TOP, None, 7200)
+    assert r.scheduled == now and not r.too_many_missed
+
+
+def test_huge_deadline_wraps_and_nothing_is_ever_due() -> None:
+    # -time.Second * 1e10 overflows int64 to about +267 years: the "deadline" lies in the future.
+    now = TOP + timedelta(hours=5, minutes=1)
+    assert next_schedule_time(HOURLY, now, TOP, None, 10**10).scheduled is None
+    assert next_schedule_time(HOURLY, now, TOP, None, 10**9).scheduled == TOP + timedelta(hours=5)
+
+
+def test_requeue_after_weekend() -> None:
+    s = parse_standard("30 10,11,12 * * 1-5")
+    now = datetime(2016, 5, 20, 16, 30, tzinfo=UTC)
+    delay = next_schedule_time_duration(s, now, datetime(2016, 5, 19, 10, 30, tzinfo=UTC))
+    assert delay == (datetime(2016, 5, 23, 10, 30, tzinfo=UTC) - now).total_seconds() + 0.1
+
+
+def test_every_requeue_keeps_the_phase_of_the_last_run() -> None:
+    s = parse_standard("@every 1h")
+    now = TOP
+    delay = next_schedule_time_duration(s, now, TOP - timedelta(hours=1), TOP - timedelta(minutes=1))
+    assert delay == 59 * 60 + 0.1
+
+
+def test_go_int64_helpers() -> None:
+    assert wrap_int64(1 << 63) == -(1 << 63)
+    assert wrap_int64(-(10**19)) == 2**64 - 10**19
+    assert round_second(1_500_000_000) == 2_000_000_000
+    assert round_second(-1_500_000_000) == -2_000_000_000
+    assert round_second(1_499_999_999) == 1_000_000_000
+
+
+@given(
+    minutes=st.integers(1, 59),
+    downtime=st.integers(0, 10 * 366 * 24 * 3600),
+    offset=st.integers(0, 3600),
+)
+def test_evenly_spaced_most_recent_is_the_last_time_not_after_now(minutes: int, downtime: int, offset: int) -> None:
+    # "*/m" in minutes, m dividing 60 or not: the fast path must land on the true last time.
+    s = parse_standard(f"*/{minutes} * * * *")
+    creation = TOP + timedelta(seconds=offset)
+    now = creation + timedelta(seconds=downtime)
+    r = most_recent_schedule_time(s, now, creation)
+    if r.most_recent is None:
+        assert s.next(creation) > now or r.missed is not MissedSchedules.NONE
+        return
+    assert r.most_recent <= now
+    assert s.next(r.most_recent) > now
+
+
+def test_leap_day_schedule_near_2100_never_terminates_upstream() -> None:
+    # From 2096-03-01 the next 29 February is in 2104, beyond robfig's five-year search: Next
+    # gives the zero time, and the walk from year 1 cycles back to it (upstream loops forever).
+    s = parse_standard("0 0 29 2 *")
+    with pytest.raises(ScheduleError, match="does not terminate"):
+        most_recent_schedule_time(s, datetime(2097, 6, 1, tzinfo=UTC), datetime(2096, 3, 1, tzinfo=UTC))
