@@ -13,7 +13,11 @@ from jobmodel.errors import InputError
 # (args -> exit code) as the parser's default.
 COMMAND_MODULES = (
     "jobmodel.commands.conformance",
+    "jobmodel.commands.cron",
+    "jobmodel.commands.explore",
+    "jobmodel.commands.replay",
     "jobmodel.commands.simulate",
+    "jobmodel.commands.validate",
 )
 
 

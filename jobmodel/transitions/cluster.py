@@ -237,6 +237,11 @@ def set_pod_status(cluster: Cluster, pod: Pod, patch: Mapping[str, Any]) -> Clus
     return _replace_pod(cluster, pod, attrs.evolve(pod, status=status))
 
 
+def update_pod(cluster: Cluster, pod: Pod, new: Pod) -> Cluster:
+    """A write of the whole pod (a kubelet's status update, say), observed by the controller."""
+    return _replace_pod(cluster, pod, new)
+
+
 def json_merge_patch(target: Any, patch: Any) -> Any:
     """RFC 7386: objects merge key by key, null removes, anything else replaces."""
     if not isinstance(patch, Mapping):

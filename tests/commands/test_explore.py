@@ -1,0 +1,103 @@
+"""`jobmodel explore` and `jobmodel replay`: what they print, the trace file, exit codes, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from jobmodel.cli import main
+from tests.invariants.configs import job_manifest
+
+BROKEN = "tests.invariants.broken.ignore_expectations:sync_job"
+
+
+@pytest.fixture
+def manifest(tmp_path: Path) -> Path:
+    path = tmp_path / "job.yaml"
+    path.write_text(yaml.safe_dump(job_manifest(2, 2, 1)))
+    return path
+
+
+def test_explore_prints_states_rate_and_no_violation(manifest: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explore", str(manifest), "--depth", "40", "--failures", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "explored 206 states" in out and "all reachable states" in out and "states/s" in out
+    assert out.rstrip().endswith("no violation")
+
+
+def test_explore_finds_saves_and_replay_reproduces_a_counterexample(
+    manifest: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    trace = tmp_path / "trace.json"
+    assert main(["explore", str(manifest), "--depth", "5", "--stale", "1", "--impl", BROKEN, "--save", str(trace)]) == 1
+    out = capsys.readouterr().out
+    assert "violation: no-over-creation" in out and "2 moves" in out
+    assert "sync-stale" in out
+    saved = json.loads(trace.read_text())
+    assert [m["kind"] for m in saved["moves"]] == ["sync-stale", "sync"]
+    assert saved["violation"]["invariant"] == "no-over-creation"
+    assert main(["replay", str(trace)]) == 1
+    assert "violation reproduced: no-over-creation" in capsys.readouterr().out
+    # The same trace against the model: no violation.
+    assert main(["replay", str(trace), "--impl", "jobmodel.transitions.sync_job:sync_job"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("no violation")
+
+
+@pytest.mark.parametrize(
+    ("argv", "field"),
+    [
+        (["--impl", "nomodule"], "--impl"),
+        (["--impl", "jobmodel.nothing_here:sync"], "--impl"),
+        (["--edit", "replicas=2"], "edits"),
+        (["--feature", "JobManagedBy"], "--feature"),
+        (["--depth", "-1"], "--depth"),
+    ],
+)
+def test_explore_input_errors_name_the_field(
+    manifest: Path, argv: list[str], field: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["explore", str(manifest), "--depth", "1", *argv] if "--depth" not in argv else ["explore", str(manifest), *argv]
+    assert main(args) == 2
+    assert field in capsys.readouterr().err
+
+
+def test_replay_of_a_bad_trace_is_an_input_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"config": {"manifest": job_manifest(1, 1, 1)}, "moves": [{"kind": "dance"}]}))
+    assert main(["replay", str(bad)]) == 2
+    assert "moves[0].kind" in capsys.readouterr().err
+    bad.write_text(json.dumps({"config": {"manifest": job_manifest(1, 1, 1)}, "moves": [{"kind": "succeed", "pod": "j-0"}]}))
+    assert main(["replay", str(bad)]) == 2
+    assert "not enabled" in capsys.readouterr().err
+
+
+CRONJOB = """\
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: cj}
+spec:
+  schedule: "*/2 * * * *"
+  concurrencyPolicy: Forbid
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: Never
+          containers: [{name: main, image: busybox}]
+"""
+
+
+def test_explore_checks_a_cronjob_manifest(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "cj.yaml"
+    path.write_text(CRONJOB)
+    assert main(["explore", str(path), "--depth", "30", "--ticks", "4", "--crashes", "1"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("no violation")
+    broken = "tests.invariants.broken.cron_name_by_sync_time:sync_cronjob"
+    assert main(["explore", str(path), "--depth", "10", "--ticks", "3", "--crashes", "1", "--impl", broken]) == 1
+    out = capsys.readouterr().out
+    assert "violation: cron-one-job-per-scheduled-time" in out and "moves: tick, tick, sync-crash" in out
+    assert main(["explore", str(path), "--depth", "3", "--evictions", "1"]) == 2
+    assert "does not apply to a CronJob" in capsys.readouterr().err

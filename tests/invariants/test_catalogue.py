@@ -1,0 +1,218 @@
+"""The invariant catalogue: each predicate fails on a state or step that breaks it, assumptions
+are shown with the traces that break them, and the known upstream bugs are pinned."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+from jobmodel.actions import PatchPod, UpdateJobStatus
+from jobmodel.invariants import catalogue as cat
+from jobmodel.invariants.catalogue import Transition
+from jobmodel.invariants.cron import CRON_STATE_INVARIANTS, CRON_STEP_INVARIANTS
+from jobmodel.invariants.trace import CheckConfig, run_moves
+from jobmodel.state import (
+    COMPLETE,
+    FAILED_CONDITION,
+    JOB_TRACKING_FINALIZER,
+    JobCondition,
+    JobStatus,
+    UncountedTerminatedPods,
+)
+from jobmodel.transitions import cluster as cl
+from jobmodel.transitions import environment as env
+from jobmodel.transitions.environment import Move
+from jobmodel.transitions.sync_job import JobSyncResult
+from tests.invariants.configs import config, job_manifest
+
+REPO = Path(__file__).resolve().parents[2]
+PAIR = config(job_manifest(2, 2, 1), failures=1, stale=1, expiries=1)
+# Traces that name pods read best without symmetry reduction (no renaming between steps).
+NAMED = config(job_manifest(2, 2, 1), failures=1, symmetry=False)
+BACKOFF_TRACE = [Move("sync"), Move("start", "j-0"), Move("start", "j-1"), Move("ready", "j-0"), Move("fail", "j-1"), Move("sync")]
+
+
+def world_after(cfg: CheckConfig, *moves: Move) -> env.World:
+    records = run_moves(cfg, list(moves))
+    return records[-1].world if records else cfg.initial_world()
+
+
+def with_status(world: env.World, **changes: Any) -> env.World:
+    job = world.job()
+    assert job is not None
+    new = attrs.evolve(job, status=attrs.evolve(job.status, **changes))
+    return attrs.evolve(world, cluster=cl.replace_job(world.cluster, new))
+
+
+def cond(ctype: str, reason: str = "") -> JobCondition:
+    return JobCondition(ctype, "True", reason=reason)
+
+
+@pytest.fixture
+def strict_upstream() -> Iterator[None]:
+    """Check against the status rules without accepting the known upstream bugs."""
+    cat.ACCEPT_KNOWN_UPSTREAM_BUGS = False
+    cat.forget_cached_checks()
+    yield
+    cat.ACCEPT_KNOWN_UPSTREAM_BUGS = True
+    cat.forget_cached_checks()
+
+
+# --- the registry ---------------------------------------------------------------------------------
+
+
+def test_every_invariant_is_named_once_documented_and_in_the_catalogue_doc() -> None:
+    entries = [*cat.STATE_INVARIANTS, *cat.STEP_INVARIANTS]
+    names = [e.name for e in entries]
+    assert len(names) == len(set(names))
+    doc = (REPO / "docs" / "invariants.md").read_text()
+    for entry in entries:
+        assert entry.doc and entry.upstream, entry.name
+        assert f"`{entry.name}`" in doc, entry.name
+    for prop in cat.SOMETIMES:
+        assert prop.name in doc
+    for name in [*CRON_STATE_INVARIANTS, *CRON_STEP_INVARIANTS]:
+        assert f"`{name}`" in doc, name
+
+
+# --- state invariants -----------------------------------------------------------------------------
+
+
+def test_complete_and_failed_together_is_caught() -> None:
+    world = with_status(PAIR.initial_world(), conditions=(cond(COMPLETE), cond(FAILED_CONDITION, "BackoffLimitExceeded")))
+    assert cat.complete_and_failed_exclusive(world) is not None
+    assert cat.status_rules(world) is not None
+
+
+def test_an_unknown_failure_reason_is_caught() -> None:
+    world = with_status(PAIR.initial_world(), conditions=(cond("FailureTarget", "Tired"),))
+    assert "Tired" in (cat.failed_reason_known(world) or "")
+    ok = with_status(PAIR.initial_world(), conditions=(cond("FailureTarget", "BackoffLimitExceeded"),))
+    assert cat.failed_reason_known(ok) is None
+
+
+def test_status_rules_catch_ready_above_active_and_uncounted_pods_of_a_finished_job() -> None:
+    world = PAIR.initial_world()
+    assert cat.status_rules(world) is None
+    assert "ready" in (cat.status_rules(with_status(world, active=1, ready=2)) or "")
+    finished = with_status(
+        world,
+        conditions=(cond("FailureTarget", "BackoffLimitExceeded"), cond(FAILED_CONDITION, "BackoffLimitExceeded")),
+        start_time=world.cluster.now,
+        uncounted_terminated_pods=UncountedTerminatedPods(failed=("x",)),
+    )
+    assert "uncountedTerminatedPods" in (cat.status_rules(finished) or "")
+
+
+def test_an_index_counted_twice_is_caught() -> None:
+    indexed = config(job_manifest(2, 2, 1, indexed=True)).initial_world()
+    assert cat.indexed_succeeded_counts_each_index_once(with_status(indexed, succeeded=1, completed_indexes="0")) is None
+    assert cat.indexed_succeeded_counts_each_index_once(with_status(indexed, succeeded=2, completed_indexes="0")) is not None
+
+
+# --- step invariants ------------------------------------------------------------------------------
+
+
+def step(before: env.World, after: env.World, kind: str = "sync", result: JobSyncResult | None = None) -> Transition:
+    return Transition(before, Move(kind), after, result)
+
+
+def test_counters_and_terminal_conditions_never_go_back() -> None:
+    world = PAIR.initial_world()
+    later = with_status(world, succeeded=2, conditions=(cond(COMPLETE),))
+    assert cat.counters_never_decrease(step(later, world)) is not None
+    assert cat.terminal_conditions_absorbing(step(later, world)) is not None
+    assert cat.counters_never_decrease(step(world, later)) is None
+
+
+def test_complete_needs_the_completions() -> None:
+    world = PAIR.initial_world()
+    early = with_status(world, succeeded=1, conditions=(cond(COMPLETE),))
+    assert "1 of 2" in (cat.complete_meets_success_criteria(step(world, early)) or "")
+    assert cat.complete_meets_success_criteria(step(world, with_status(early, succeeded=2))) is None
+
+
+def test_completed_indexes_only_grow() -> None:
+    indexed = config(job_manifest(2, 2, 1, indexed=True)).initial_world()
+    done = with_status(indexed, succeeded=2, completed_indexes="0,1")
+    assert cat.completed_indexes_only_grow(step(done, with_status(indexed, succeeded=1, completed_indexes="1"))) is not None
+
+
+def test_removing_a_finalizer_before_recording_the_pod_is_caught() -> None:
+    cfg = config(job_manifest(1, 1, 1))
+    world = world_after(cfg, Move("sync"), Move("start", "j-0"), Move("succeed", "j-0"))
+    pod = world.pods()[0]
+    lost = attrs.evolve(world, cluster=cl.remove_pod_finalizer(world.cluster, pod, JOB_TRACKING_FINALIZER))
+    patch = PatchPod(pod.name, pod.uid, "remove-finalizer", accepted=True)
+    early = JobSyncResult((patch,), None, None, None, world.cluster.controller_state(world.job_key))
+    assert cat.finalizer_removed_after_recording(step(world, lost, result=early)) is not None
+    assert "from 1 to 0" in (cat.pod_counted_exactly_once(step(world, lost, result=early)) or "")
+    recorded = JobStatus(uncounted_terminated_pods=UncountedTerminatedPods(succeeded=(pod.uid,)))
+    right = attrs.evolve(early, actions=(UpdateJobStatus(recorded, accepted=True), patch))
+    assert cat.finalizer_removed_after_recording(step(world, lost, result=right)) is None
+
+
+# --- assumptions, shown with the traces that break them -------------------------------------------
+
+
+def test_over_creation_happens_when_expectations_expire_while_the_cache_lags() -> None:
+    """no-over-creation assumes the cache lag is covered by unexpired expectations: past
+    ExpectationsTimeout the controller trusts its stale list and creates a second set of pods."""
+    records = run_moves(PAIR, [Move("sync-stale"), Move("expire-expectations"), Move("sync")])
+    before, after = records[1].world, records[2].world
+    assert not env.lag_covered(before)
+    assert len(cat.active_pods(after)) == 4  # parallelism 2
+    assert not records[2].violations  # outside the assumption: not reported
+    # With the expectations still valid, the controller waits instead.
+    waiting = run_moves(PAIR, [Move("sync-stale"), Move("sync")])
+    assert env.lag_covered(waiting[0].world)
+    assert len(cat.active_pods(waiting[1].world)) == 2
+
+
+@pytest.mark.usefixtures("strict_upstream")
+def test_upstream_bug_139428_active_zero_during_backoff() -> None:
+    """kubernetes/kubernetes#139428: manageJob returns active=0 while it waits for the back-off."""
+    records = run_moves(NAMED, BACKOFF_TRACE)
+    job = records[-1].world.job()
+    assert job is not None and job.status.active == 0 and job.status.ready == 1
+    assert {v.invariant for v in records[-1].violations} == {"status-writes-valid", "status-rules"}
+
+
+def test_the_known_upstream_bugs_are_accepted_by_default() -> None:
+    records = run_moves(NAMED, BACKOFF_TRACE)
+    assert not records[-1].violations
+
+
+@pytest.mark.usefixtures("strict_upstream")
+def test_upstream_bug_134521_start_time_reset_on_resume() -> None:
+    """kubernetes/kubernetes#134521: resuming a started Job resets startTime, which v1.32's
+    status validation rejects."""
+    cfg = config(job_manifest(1, 1, 1), stale=1, expiries=1, edits=("suspend=true", "suspend=false"))
+    moves = [
+        Move("sync-stale"),  # starts the Job, and leaves expectations pending ...
+        Move("expire-expectations"),  # ... so that the clock can jump 5 minutes
+        Move("cache-catch-up"),
+        Move("edit", arg="suspend=true"),
+        Move("sync"),
+        Move("edit", arg="suspend=false"),
+        Move("sync"),
+    ]
+    records = run_moves(cfg, moves)
+    assert [v.invariant for v in records[-1].violations] == ["status-writes-valid"]
+    assert "startTime" in records[-1].violations[0].message
+
+
+# --- sometimes ------------------------------------------------------------------------------------
+
+
+def test_sometimes_properties_hold_on_the_states_that_show_them() -> None:
+    world = world_after(
+        config(job_manifest(1, 1, 1), failures=1),
+        Move("sync"), Move("start", "j-0"), Move("fail", "j-0"), Move("sync"), Move("timer-fires"), Move("sync"),
+    )
+    assert cat.pod_recreated_after_backoff(world)
+    assert not cat.job_completes(world)

@@ -1,0 +1,163 @@
+"""The environment's moves: guards (`enabled_moves`) and effects (`apply_move`), each a pure
+function on the whole cluster; the informer lag and the expectations that cover it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from jobmodel.errors import InputError
+from jobmodel.state import FAILED, RUNNING, SUCCEEDED
+from jobmodel.transitions import environment as env
+from jobmodel.transitions.environment import Budget, Move
+from jobmodel.transitions.pod_utils import is_pod_ready
+
+NOW = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+def manifest(parallelism: int = 2, completions: int = 2, **spec: object) -> dict[str, object]:
+    return {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": {"name": "j", "namespace": "default"},
+        "spec": {
+            "parallelism": parallelism,
+            "completions": completions,
+            "backoffLimit": 1,
+            "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "main", "image": "busybox"}]}},
+            **spec,
+        },
+    }
+
+
+def world(budget: Budget | None = None, **spec: object) -> env.World:
+    return env.initial_world(manifest(**spec), budget or Budget(), now=NOW)  # type: ignore[arg-type]
+
+
+def apply(w: env.World, *moves: Move) -> env.World:
+    for move in moves:
+        assert move in env.enabled_moves(w), f"{move} not enabled"
+        w, _ = env.apply_move(w, move)
+    return w
+
+
+def kinds(w: env.World) -> set[str]:
+    return {m.kind for m in env.enabled_moves(w)}
+
+
+def test_a_new_job_can_only_be_synced_and_hostile_moves_need_a_budget() -> None:
+    assert kinds(world()) == {"sync"}
+    assert kinds(world(Budget(stale=1, faults=1, restarts=1, job_deletions=1, edits=("suspend=true",)))) == {
+        "sync", "sync-stale", "sync-pod-error", "sync-status-error", "restart", "edit", "delete-job"
+    }
+
+
+def test_pods_start_become_ready_and_succeed() -> None:
+    w = apply(world(), Move("sync"))
+    assert [p.name for p in w.pods()] == ["j-0", "j-1"]
+    assert {str(m) for m in env.enabled_moves(w)} >= {"start j-0", "start j-1"}
+    w = apply(w, Move("start", "j-0"), Move("ready", "j-0"))
+    pod = w.pods()[0]
+    assert pod.phase == RUNNING and is_pod_ready(pod)
+    assert "ready j-0" not in {str(m) for m in env.enabled_moves(w)}
+    w = apply(w, Move("succeed", "j-0"))
+    pod = w.pods()[0]
+    assert pod.phase == SUCCEEDED and not is_pod_ready(pod)
+    assert pod.status.container_statuses[0].terminated is not None
+    assert not [m for m in env.enabled_moves(w) if m.pod == "j-0"]
+
+
+def test_failures_evictions_and_deletions_spend_their_budget() -> None:
+    w = apply(world(Budget(failures=1, evictions=1, deletions=1)), Move("sync"), Move("start", "j-0"), Move("start", "j-1"))
+    w = apply(w, Move("fail", "j-0"))
+    assert w.pods()[0].phase == FAILED and w.budget.failures == 0
+    assert "fail" not in kinds(w)
+    w = apply(w, Move("evict", "j-1"))
+    evicted = w.pods()[1]
+    assert any(c.type == "DisruptionTarget" for c in evicted.status.conditions)
+    assert w.budget.evictions == 0 and w.budget.deletions == 1
+
+
+def test_a_deleted_pod_waits_for_its_tracking_finalizer() -> None:
+    w = apply(world(Budget(deletions=1)), Move("sync"), Move("delete-pod", "j-0"))
+    pod = w.pods()[0]
+    assert pod.metadata.deletion_timestamp is not None and w.budget.deletions == 0
+    w = apply(w, Move("sync"))
+    assert "j-0" not in [p.name for p in w.pods()]
+
+
+def test_a_stale_sync_hides_its_pods_and_keeps_the_expectations_open() -> None:
+    w = apply(world(Budget(stale=1)), Move("sync-stale"))
+    assert w.hidden == {"j-0", "j-1"} and w.budget.stale == 0
+    exp = w.cluster.controller_state(w.job_key).expectations
+    assert exp is not None and exp.add == 2
+    assert env.lag_covered(w)
+    # The controller waits for its expectations: no second set of pods.
+    w = apply(w, Move("sync"))
+    assert len(w.pods()) == 2
+    w = apply(w, Move("cache-catch-up"))
+    exp = w.cluster.controller_state(w.job_key).expectations
+    assert not w.hidden and exp is not None and exp.fulfilled()
+
+
+def test_expectations_expire_after_five_minutes_and_a_restart_ends_the_lag() -> None:
+    w = apply(world(Budget(stale=1, expiries=1, restarts=1)), Move("sync-stale"))
+    assert "expire-expectations" in kinds(w)
+    w = apply(w, Move("expire-expectations"))
+    assert (w.cluster.now - NOW).total_seconds() > 300
+    assert env.expectations_expired(w) and not env.lag_covered(w)
+    w = apply(w, Move("restart"))
+    assert not w.hidden and w.cluster.controller_state(w.job_key).expectations is None
+
+
+def test_the_timer_fires_at_the_back_off_the_controller_asked_for() -> None:
+    w = apply(world(Budget(failures=1)), Move("sync"), Move("start", "j-0"), Move("fail", "j-0"), Move("sync"))
+    assert w.wake_at is not None and "timer-fires" in kinds(w)
+    w = apply(w, Move("timer-fires"))
+    assert w.cluster.now == w.cluster.now.replace() and (w.cluster.now - NOW).total_seconds() == 10
+    assert w.wake_at is None
+    w = apply(w, Move("sync"))
+    assert len([p for p in w.pods() if p.phase == "Pending"]) == 2
+
+
+def test_job_edits_go_through_the_api_once_each() -> None:
+    w = apply(world(Budget(edits=("parallelism=1", "suspend=true"))), Move("edit", arg="parallelism=1"))
+    job = w.job()
+    assert job is not None and job.spec.parallelism == 1
+    assert w.budget.edits == ("suspend=true",)
+    w = apply(w, Move("edit", arg="suspend=true"), Move("sync"))
+    job = w.job()
+    assert job is not None and job.spec.suspend and not w.pods()
+
+
+def test_an_elastic_edit_changes_completions_and_parallelism_together() -> None:
+    w = apply(world(Budget(edits=("completions=1",)), completionMode="Indexed"), Move("edit", arg="completions=1"))
+    job = w.job()
+    assert job is not None and (job.spec.completions, job.spec.parallelism) == (1, 1)
+
+
+def test_deleting_the_job_orphans_its_pods_until_cleanup() -> None:
+    w = apply(world(Budget(job_deletions=1)), Move("sync"), Move("delete-job"))
+    assert w.job() is None and "orphan-cleanup" in kinds(w)
+    w = apply(w, Move("orphan-cleanup"), Move("sync"))
+    assert all(not p.metadata.finalizers for p in w.pods())
+
+
+def test_failing_api_calls_change_nothing_they_were_refused() -> None:
+    w = apply(world(Budget(faults=2)), Move("sync-pod-error"))
+    assert not w.pods() and w.budget.faults == 1
+    w = apply(w, Move("sync-status-error"))
+    job = w.job()
+    assert job is not None and job.status.active == 0 and len(w.pods()) == 2
+
+
+def test_bad_moves_and_edits_are_input_errors() -> None:
+    with pytest.raises(InputError, match="unknown move"):
+        env.apply_move(world(), Move("dance"))
+    with pytest.raises(InputError, match="edits"):
+        env.validate_edit("replicas=3")
+    with pytest.raises(InputError, match="suspend"):
+        env.validate_edit("suspend=maybe")
+    with pytest.raises(InputError, match=r"move\.pod"):
+        env.apply_move(world(), Move("start", "nope"))
