@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	batchv1 "k8s.io/api/batch/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	batch "k8s.io/kubernetes/pkg/apis/batch"
+	_ "k8s.io/kubernetes/pkg/apis/batch/install" // batch/v1 conversions and defaulters
+	_ "k8s.io/kubernetes/pkg/apis/core/install"  // core/v1 ones used by the pod template
+	cronjobregistry "k8s.io/kubernetes/pkg/registry/batch/cronjob"
+	jobregistry "k8s.io/kubernetes/pkg/registry/batch/job"
+)
+
+// apiCase is the input part of a validation or defaulting case.
+type apiCase struct {
+	Kind        string          `json:"kind"`
+	Operation   string          `json:"operation"`
+	Subresource *string         `json:"subresource"`
+	Features    json.RawMessage `json:"features"`
+	Object      json.RawMessage `json:"object"`
+	OldObject   json.RawMessage `json:"oldObject"`
+}
+
+// kindStrategies are the registry strategies of a kind: the main resource and /status.
+type kindStrategies struct {
+	main   rest.RESTUpdateStrategy
+	status rest.RESTUpdateStrategy
+	create rest.RESTCreateStrategy
+}
+
+func strategiesFor(kind string) (kindStrategies, error) {
+	switch kind {
+	case "Job":
+		return kindStrategies{jobregistry.Strategy, jobregistry.StatusStrategy, jobregistry.Strategy}, nil
+	case "CronJob":
+		return kindStrategies{cronjobregistry.Strategy, cronjobregistry.StatusStrategy, cronjobregistry.Strategy}, nil
+	}
+	return kindStrategies{}, fmt.Errorf("kind: expected Job or CronJob, got %q", kind)
+}
+
+// decodeObject reads a batch/v1 object from JSON, applies decode defaults when asked, and
+// converts it to the internal version the strategies and validation work on.
+func decodeObject(kind, field string, raw json.RawMessage, withDefaults bool) (runtime.Object, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, fmt.Errorf("%s: required", field)
+	}
+	var external, internal runtime.Object
+	switch kind {
+	case "Job":
+		external, internal = &batchv1.Job{}, &batch.Job{}
+	case "CronJob":
+		external, internal = &batchv1.CronJob{}, &batch.CronJob{}
+	default:
+		return nil, fmt.Errorf("kind: expected Job or CronJob, got %q", kind)
+	}
+	if err := json.Unmarshal(raw, external); err != nil {
+		return nil, fmt.Errorf("%s: %v", field, err)
+	}
+	if withDefaults {
+		legacyscheme.Scheme.Default(external)
+	}
+	if err := legacyscheme.Scheme.Convert(external, internal, nil); err != nil {
+		return nil, fmt.Errorf("%s: converting to the internal version: %v", field, err)
+	}
+	return internal, nil
+}
+
+// encodeObject converts an internal object back to batch/v1 wire JSON.
+func encodeObject(kind string, internal runtime.Object) (any, error) {
+	var external runtime.Object
+	switch kind {
+	case "Job":
+		external = &batchv1.Job{}
+	default:
+		external = &batchv1.CronJob{}
+	}
+	if err := legacyscheme.Scheme.Convert(internal, external, nil); err != nil {
+		return nil, fmt.Errorf("converting to batch/v1: %v", err)
+	}
+	return wire(external)
+}
+
+func apiContext(ctx context.Context) context.Context {
+	return genericapirequest.WithNamespace(ctx, metav1NamespaceDefault)
+}
+
+const metav1NamespaceDefault = "default"
+
+// runValidation answers a validation case with the registry strategy's Validate, ValidateUpdate
+// or the status strategy's ValidateUpdate, on the objects exactly as given.
+func runValidation(ctx context.Context, raw json.RawMessage) (map[string]any, error) {
+	var c apiCase
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return nil, fmt.Errorf("case: %v", err)
+	}
+	if err := applyCaseFeatures(c.Features); err != nil {
+		return nil, err
+	}
+	s, err := strategiesFor(c.Kind)
+	if err != nil {
+		return nil, err
+	}
+	obj, err := decodeObject(c.Kind, "object", c.Object, false)
+	if err != nil {
+		return nil, err
+	}
+	ctx = apiContext(ctx)
+	var errs field.ErrorList
+	switch c.Operation {
+	case "create":
+		errs = s.create.Validate(ctx, obj)
+	case "update":
+		old, err := decodeObject(c.Kind, "oldObject", c.OldObject, false)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case c.Subresource == nil:
+			errs = s.main.ValidateUpdate(ctx, obj, old)
+		case *c.Subresource == "status":
+			errs = s.status.ValidateUpdate(ctx, obj, old)
+		default:
+			return nil, fmt.Errorf("subresource: expected absent or \"status\", got %q", *c.Subresource)
+		}
+	default:
+		return nil, fmt.Errorf("operation: expected create or update, got %q", c.Operation)
+	}
+	out := make([]any, 0, len(errs))
+	for _, e := range errs {
+		out = append(out, map[string]any{
+			"field":   e.Field,
+			"type":    string(e.Type),
+			"detail":  e.Detail,
+			"message": e.Error(),
+		})
+	}
+	return map[string]any{"valid": len(errs) == 0, "errors": out}, nil
+}
+
+// runDefaulting answers a defaulting case: decode defaults, then the strategy's
+// PrepareForCreate (or PrepareForUpdate against the defaulted oldObject, as read from storage).
+func runDefaulting(ctx context.Context, raw json.RawMessage) (map[string]any, error) {
+	var c apiCase
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return nil, fmt.Errorf("case: %v", err)
+	}
+	if err := applyCaseFeatures(c.Features); err != nil {
+		return nil, err
+	}
+	s, err := strategiesFor(c.Kind)
+	if err != nil {
+		return nil, err
+	}
+	obj, err := decodeObject(c.Kind, "object", c.Object, true)
+	if err != nil {
+		return nil, err
+	}
+	ctx = apiContext(ctx)
+	if len(c.OldObject) == 0 || string(c.OldObject) == "null" {
+		s.create.PrepareForCreate(ctx, obj)
+	} else {
+		old, err := decodeObject(c.Kind, "oldObject", c.OldObject, true)
+		if err != nil {
+			return nil, err
+		}
+		s.main.PrepareForUpdate(ctx, obj, old)
+	}
+	result, err := encodeObject(c.Kind, obj)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"object": result}, nil
+}

@@ -1,0 +1,160 @@
+// This file is not part of Kubernetes. The jobmodel upstream harness adds it to
+// k8s.io/kubernetes/pkg/controller/job at build time (go build -overlay), the way
+// upstream's own job_controller_test.go lives inside the package, so that one
+// unexported syncJob can be driven exactly as TestControllerSyncJob drives it.
+
+package job
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	batch "k8s.io/api/batch/v1"
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+	"k8s.io/kubernetes/pkg/controller"
+	clocktesting "k8s.io/utils/clock/testing"
+)
+
+// HarnessBackoff is the controller's pod-recreation back-off record for the Job.
+type HarnessBackoff struct {
+	FailuresAfterLastSuccess int32
+	LastFailureTime          *time.Time
+}
+
+// HarnessExpectations are the outstanding creations and deletions for the Job.
+type HarnessExpectations struct {
+	Add int
+	Del int
+}
+
+// HarnessJobSyncInput is one job-sync request: the controller's caches and in-memory state.
+type HarnessJobSyncInput struct {
+	Key               string
+	Job               *batch.Job // nil: not in the cache (deleted)
+	Pods              []*v1.Pod
+	Now               time.Time
+	Expectations      *HarnessExpectations
+	Backoff           *HarnessBackoff
+	PodControlError   string
+	StatusUpdateError string
+	PodCreateLimit    int
+}
+
+// HarnessJobSyncResult is what one syncJob did.
+type HarnessJobSyncResult struct {
+	Err        error
+	PodControl *controller.FakePodControl
+	// SentStatuses are the statuses passed to updateStatusHandler, in order.
+	SentStatuses []batch.JobStatus
+	Delays       []time.Duration
+	Events       []string
+}
+
+// recordingQueue records AddAfter delays instead of scheduling them: a step's
+// requeues are part of its outcome, and nothing is ever dequeued here.
+type recordingQueue struct {
+	workqueue.TypedRateLimitingInterface[string]
+	mu     sync.Mutex
+	delays []time.Duration
+}
+
+func (q *recordingQueue) AddAfter(item string, d time.Duration) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.delays = append(q.delays, d)
+}
+
+// HarnessSyncJob runs one syncJob of a fresh controller set up as
+// TestControllerSyncJob sets it up (fake pod control, injected status handler,
+// fake clock, informer caches filled directly).
+func HarnessSyncJob(ctx context.Context, in HarnessJobSyncInput) (*HarnessJobSyncResult, error) {
+	logger := klog.FromContext(ctx)
+	var clientset *fake.Clientset
+	if in.Job != nil {
+		// A read of the Job from the API server (adoption re-check) sees the cached Job.
+		clientset = fake.NewSimpleClientset(in.Job.DeepCopy())
+	} else {
+		clientset = fake.NewSimpleClientset()
+	}
+	factory := informers.NewSharedInformerFactory(clientset, controller.NoResyncPeriodFunc())
+	fakeClock := clocktesting.NewFakeClock(in.Now)
+	jm, err := newControllerWithClock(ctx, factory.Core().V1().Pods(), factory.Batch().V1().Jobs(), clientset, fakeClock)
+	if err != nil {
+		return nil, err
+	}
+	defer jm.broadcaster.Shutdown()
+	defer jm.orphanQueue.ShutDown()
+	queue := &recordingQueue{TypedRateLimitingInterface: jm.queue}
+	defer queue.TypedRateLimitingInterface.ShutDown()
+	jm.queue = queue
+	recorder := record.NewFakeRecorder(100000)
+	jm.recorder = recorder
+
+	podControl := &controller.FakePodControl{CreateLimit: in.PodCreateLimit}
+	if in.PodControlError != "" {
+		podControl.Err = errors.New(in.PodControlError)
+	}
+	jm.podControl = podControl
+	jm.podStoreSynced = func() bool { return true }
+	jm.jobStoreSynced = func() bool { return true }
+
+	res := &HarnessJobSyncResult{PodControl: podControl}
+	var statusMu sync.Mutex
+	jm.updateStatusHandler = func(ctx context.Context, job *batch.Job) (*batch.Job, error) {
+		statusMu.Lock()
+		res.SentStatuses = append(res.SentStatuses, *job.Status.DeepCopy())
+		statusMu.Unlock()
+		if in.StatusUpdateError != "" {
+			return job, errors.New(in.StatusUpdateError)
+		}
+		return job, nil
+	}
+
+	if in.Expectations != nil {
+		if err := jm.expectations.SetExpectations(logger, in.Key, in.Expectations.Add, in.Expectations.Del); err != nil {
+			return nil, err
+		}
+	}
+	if in.Backoff != nil {
+		if err := jm.podBackoffStore.updateBackoffRecord(backoffRecord{
+			key:                      in.Key,
+			failuresAfterLastSuccess: in.Backoff.FailuresAfterLastSuccess,
+			lastFailureTime:          in.Backoff.LastFailureTime,
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if in.Job != nil {
+		if err := factory.Batch().V1().Jobs().Informer().GetIndexer().Add(in.Job); err != nil {
+			return nil, err
+		}
+	}
+	podIndexer := factory.Core().V1().Pods().Informer().GetIndexer()
+	for _, pod := range in.Pods {
+		if err := podIndexer.Add(pod); err != nil {
+			return nil, err
+		}
+	}
+
+	res.Err = jm.syncJob(ctx, in.Key)
+
+	queue.mu.Lock()
+	res.Delays = append(res.Delays, queue.delays...)
+	queue.mu.Unlock()
+	// Every event of the step is in the buffered channel once syncJob has returned.
+	for {
+		select {
+		case e := <-recorder.Events:
+			res.Events = append(res.Events, e)
+		default:
+			return res, nil
+		}
+	}
+}

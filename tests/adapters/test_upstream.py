@@ -1,0 +1,293 @@
+"""jobmodel.adapters.upstream: the upstream harness (real Kubernetes code) as a conformance engine.
+
+The first tests check the harness's answers against what the Kubernetes code is documented to
+do; the last runs every shared vector through it and pins the set of vectors upstream (the
+pinned release, see docs/differential-testing.md) disagrees with.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jobmodel.adapters import upstream
+from jobmodel.adapters.upstream import (
+    SUPPORTED_SUITES,
+    HarnessError,
+    UpstreamEngine,
+    build_harness,
+)
+from jobmodel.conformance.suites import suite_module
+
+NOW = "2024-06-01T12:00:00Z"
+JOB_UID = "5f1d7c3e-2b4a-4c6d-8e9f-0a1b2c3d4e5f"
+TRACKING_FINALIZER = "batch.kubernetes.io/job-tracking"
+INDEX_ANNOTATION = "batch.kubernetes.io/job-completion-index"
+
+# Vectors the pinned upstream release answers differently from the vector's expectation, with
+# the reason. A change in this set (a new disagreement, or one gone) fails the vector test.
+KNOWN_FINDINGS: dict[str, str] = {
+    "validation.json: TestValidateJob: spec.managedBy: Too long: may not be longer than 63": (
+        "the detail is the v1.31 wording (apimachinery v0.31 field.TooLong); from v1.32 on "
+        "field.TooLong says 'may not be more than 63 bytes', as upstream's own test key does "
+        "(validation_test.go line 439 in v1.32.3, v1.34.0 and v1.35.4); field and type agree"
+    ),
+    "validation.json: TestValidateJob: spec.successPolicy.rules[0].succeededIndexes: Too long: must have at most 65536 bytes": (
+        "the detail is the v1.31 wording (apimachinery v0.31 field.TooLongMaxLength); from v1.32 "
+        "on field.TooLong says 'may not be more than 65536 bytes', as upstream's own test key "
+        "does (validation_test.go line 522 in v1.32.3, v1.34.0 and v1.35.4); fields and types agree"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def engine() -> Iterator[UpstreamEngine]:
+    """One harness process for the module; skipped without Go on a user's machine, a failure in CI."""
+    if shutil.which("go") is None:
+        message = "Go is not installed: the upstream harness cannot be built"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    with UpstreamEngine() as eng:
+        yield eng
+
+
+def make_job(**spec: Any) -> dict[str, Any]:
+    """A Job as the controller's cache holds it (defaulted fields given explicitly)."""
+    base: dict[str, Any] = {
+        "selector": {"matchLabels": {"foo": "bar"}},
+        "template": {
+            "metadata": {"labels": {"foo": "bar"}},
+            "spec": {"containers": [{"name": "c", "image": "foo/bar"}], "restartPolicy": "Never"},
+        },
+        "completions": 5,
+        "parallelism": 2,
+        "backoffLimit": 6,
+        "suspend": False,
+    }
+    base.update(spec)
+    return {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": {"name": "foobar", "namespace": "default", "uid": JOB_UID},
+        "spec": base,
+        "status": {},
+    }
+
+
+def job_sync(engine: UpstreamEngine, job: dict[str, Any] | None, **extra: Any) -> dict[str, Any]:
+    case: dict[str, Any] = {"now": NOW, "job": job, "pods": []}
+    case.update(extra)
+    return engine.outcome("job-sync", case)
+
+
+def test_build_harness_is_cached(engine: UpstreamEngine) -> None:
+    first = build_harness()
+    mtime = first.stat().st_mtime_ns
+    second = build_harness()
+    assert first == second
+    assert second.is_file() and os.access(second, os.X_OK)
+    assert second.stat().st_mtime_ns == mtime  # unchanged sources: no rebuild
+
+
+def test_missing_go_is_an_error_not_a_skip(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(upstream.shutil, "which", lambda name: None)
+    with pytest.raises(HarnessError, match="`go` is not on PATH"):
+        build_harness()
+
+
+def test_harness_that_dies_is_an_error(tmp_path: Path) -> None:
+    script = tmp_path / "dying-harness"
+    script.write_text("#!/bin/sh\necho 'boom: no upstream here' >&2\nexit 3\n")
+    script.chmod(0o755)
+    with UpstreamEngine(binary=script) as eng, pytest.raises(HarnessError, match="boom"):
+        eng.outcome("job-sync", {"now": NOW, "job": None, "pods": []})
+    with (
+        UpstreamEngine(binary=tmp_path / "missing") as eng,
+        pytest.raises(HarnessError, match="cannot start"),
+    ):
+        eng.outcome("job-sync", {})
+
+
+def test_job_start_creates_parallelism_pods(engine: UpstreamEngine) -> None:
+    out = job_sync(engine, make_job())
+    expected_keys = {
+        "error",
+        "creations",
+        "acceptedCreations",
+        "createdPods",
+        "createdIndexes",
+        "deletions",
+        "podPatches",
+        "status",
+        "conditions",
+        "requeueAfterSeconds",
+        "events",
+    }
+    assert expected_keys <= set(out)
+    assert out["error"] is False
+    assert out["creations"] == 2 and out["acceptedCreations"] == 2
+    assert out["deletions"] == 0 and out["podPatches"] == 0
+    assert out["createdIndexes"] == []
+    for pod in out["createdPods"]:
+        meta = pod["metadata"]
+        assert meta["generateName"] == "foobar-"
+        assert meta["labels"] == {"foo": "bar"}
+        assert TRACKING_FINALIZER in meta["finalizers"]
+        (owner,) = meta["ownerReferences"]
+        assert owner["kind"] == "Job" and owner["uid"] == JOB_UID and owner["controller"] is True
+        assert "hostname" not in pod["spec"]
+    status = out["status"]
+    assert status["active"] == 2
+    assert status["startTime"] == NOW
+    assert status["ready"] == 0
+    assert out["conditions"] == []
+    assert out["requeueAfterSeconds"] is None
+    assert out["events"] == []
+
+
+def test_indexed_job_pods_carry_their_index(engine: UpstreamEngine) -> None:
+    out = job_sync(engine, make_job(completions=3, parallelism=2, completionMode="Indexed"))
+    assert out["createdIndexes"] == [0, 1]
+    for index, pod in enumerate(out["createdPods"]):
+        assert pod["metadata"]["annotations"][INDEX_ANNOTATION] == str(index)
+        assert pod["metadata"]["labels"][INDEX_ANNOTATION] == str(index)
+        assert pod["metadata"]["generateName"] == f"foobar-{index}-"
+        assert pod["spec"]["hostname"] == f"foobar-{index}"
+        env = {e["name"]: e for e in pod["spec"]["containers"][0]["env"]}
+        assert "JOB_COMPLETION_INDEX" in env
+
+
+def test_pod_index_label_off_uses_the_previous_release(engine: UpstreamEngine) -> None:
+    # PodIndexLabel is locked on in v1.32; upstream's test turns it off at emulation version 1.31.
+    job = make_job(completions=1, parallelism=1, completionMode="Indexed")
+    out = job_sync(engine, job, features={"PodIndexLabel": False})
+    (pod,) = out["createdPods"]
+    assert INDEX_ANNOTATION not in pod["metadata"]["labels"]
+    assert pod["metadata"]["annotations"][INDEX_ANNOTATION] == "0"
+    # The next request is back at the release's own gates.
+    (pod,) = job_sync(engine, job)["createdPods"]
+    assert pod["metadata"]["labels"][INDEX_ANNOTATION] == "0"
+
+
+def test_pod_control_error_fails_the_step(engine: UpstreamEngine) -> None:
+    out = job_sync(engine, make_job(), controller={"podControlError": "fake error"})
+    assert out["error"] is True
+    # Slow start: the first batch (one pod) fails, the rest is skipped.
+    assert out["creations"] == 1
+    assert out["acceptedCreations"] == 0 and out["createdPods"] == []
+
+
+def test_pod_create_limit(engine: UpstreamEngine) -> None:
+    job = make_job(completions=20, parallelism=10)
+    out = job_sync(engine, job, controller={"podCreateLimit": 4})
+    assert out["error"] is True
+    assert out["acceptedCreations"] == 4
+    # Batches of 1, 2, 4: the third batch is where the limit runs out.
+    assert out["creations"] == 7
+
+
+def test_active_deadline_requeues_at_the_deadline(engine: UpstreamEngine) -> None:
+    job = make_job(activeDeadlineSeconds=60)
+    job["status"] = {"startTime": "2024-06-01T11:59:30Z"}
+    out = job_sync(engine, job)
+    assert out["requeueAfterSeconds"] == 30
+
+
+def test_past_active_deadline_fails_the_job(engine: UpstreamEngine) -> None:
+    job = make_job(activeDeadlineSeconds=10)
+    job["status"] = {"startTime": "2024-06-01T11:00:00Z"}
+    out = job_sync(engine, job)
+    types = {c["type"]: c for c in out["conditions"]}
+    # With no pods left to terminate, FailureTarget and Failed land in one step.
+    assert types["Failed"]["reason"] == "DeadlineExceeded"
+    assert types["FailureTarget"]["reason"] == "DeadlineExceeded"
+    assert out["events"] == ["DeadlineExceeded"]
+
+
+def test_deleted_job_is_a_no_op(engine: UpstreamEngine) -> None:
+    out = job_sync(engine, None)
+    assert out["error"] is False and out["creations"] == 0 and out["deletions"] == 0
+
+
+def test_bad_request_is_an_error_not_a_crash(engine: UpstreamEngine) -> None:
+    with pytest.raises(NotImplementedError, match="now"):
+        engine.outcome("job-sync", {"now": "yesterday", "job": make_job(), "pods": []})
+    with pytest.raises(NotImplementedError, match="not supported"):
+        engine.outcome("no-such-suite", {})
+    with pytest.raises(NotImplementedError, match="features"):
+        job_sync(engine, make_job(), features={"NoSuchGate": True})
+    # The process survives bad requests.
+    assert job_sync(engine, make_job())["creations"] == 2
+
+
+def test_validation_reports_field_errors(engine: UpstreamEngine) -> None:
+    job = make_job(parallelism=-1)
+    job["metadata"]["generation"] = 1
+    out = engine.outcome("validation", {"kind": "Job", "operation": "create", "object": job})
+    assert out["valid"] is False
+    assert {"spec.parallelism"} <= {e["field"] for e in out["errors"]}
+    assert all(e["type"].startswith("FieldValue") for e in out["errors"])
+
+
+def test_defaulting_generates_the_selector(engine: UpstreamEngine) -> None:
+    job = make_job()
+    del job["spec"]["selector"]
+    job["spec"]["template"]["metadata"]["labels"] = {}
+    out = engine.outcome("defaulting", {"kind": "Job", "object": job})["object"]
+    assert out["spec"]["selector"]["matchLabels"] == {"batch.kubernetes.io/controller-uid": JOB_UID}
+    assert out["spec"]["template"]["metadata"]["labels"]["batch.kubernetes.io/job-name"] == "foobar"
+    assert out["spec"]["manualSelector"] is False
+    assert out["metadata"]["generation"] == 1
+
+
+def test_schedule(engine: UpstreamEngine) -> None:
+    case = {
+        "schedule": "0 * * * *",
+        "earliestTime": "2016-05-19T10:00:00Z",
+        "now": "2016-05-19T12:30:00Z",
+    }
+    out = engine.outcome("schedule", case)
+    assert out["error"] is False
+    assert out["mostRecent"] == "2016-05-19T12:00:00Z"
+    assert out["tooManyMissed"] is False
+    assert out["next"] == "2016-05-19T13:00:00Z"
+    assert engine.outcome("schedule", {**case, "schedule": "61 * * * *"})["error"] is True
+
+
+def _vector_files(conformance_dir: Path) -> list[Path]:
+    return sorted(conformance_dir.glob("*.json"))
+
+
+def test_every_shared_vector_through_upstream(
+    engine: UpstreamEngine, conformance_dir: Path
+) -> None:
+    disagreements: dict[str, list[str]] = {}
+    ran = 0
+    for path in _vector_files(conformance_dir):
+        doc = json.loads(path.read_text())
+        suite = doc["suite"]
+        if suite not in SUPPORTED_SUITES:
+            continue
+        module = suite_module(suite)
+        assert module is not None, f"no comparison for suite {suite}"
+        for case in doc["cases"]:
+            ran += 1
+            try:
+                diffs = module.compare(case, engine.outcome(suite, copy.deepcopy(case)))
+            except NotImplementedError as err:
+                diffs = [str(err)]
+            if diffs:
+                disagreements[f"{path.name}: {case['name']}"] = diffs
+    assert ran > 0
+    unexpected = {k: v for k, v in disagreements.items() if k not in KNOWN_FINDINGS}
+    gone = sorted(k for k in KNOWN_FINDINGS if k not in disagreements)
+    assert not unexpected, f"new disagreements with upstream: {json.dumps(unexpected, indent=1)}"
+    assert not gone, f"known findings upstream now agrees with (remove them): {gone}"
