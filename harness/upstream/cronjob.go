@@ -203,8 +203,13 @@ func runCronJobSync(ctx context.Context, raw json.RawMessage) (map[string]any, e
 	if deleted == nil {
 		deleted = []string{}
 	}
+	errorMessage := ""
+	if res.Err != nil {
+		errorMessage = res.Err.Error()
+	}
 	return map[string]any{
 		"error":               res.Err != nil,
+		"errorMessage":        errorMessage,
 		"creations":           len(res.Created),
 		"jobsCreated":         created,
 		"deletions":           len(deleted),

@@ -97,6 +97,9 @@ def _get_job(step: _Step, namespace: str, name: str) -> Job:
     faults = step.inp.faults
     if faults.job_get_error is not None:
         raise _ApiError(faults.job_get_error)
+    if not namespace:
+        # A GET of a namespaced object without a namespace finds nothing on a real API server.
+        raise _NotFound(f'jobs.batch "{name}" not found')
     jobs = faults.api_jobs if faults.api_jobs is not None else step.inp.jobs
     for job in jobs:
         if job.metadata.name == name and job.metadata.namespace in (namespace, ""):
@@ -422,7 +425,9 @@ def create_job(step: _Step, sched: Schedule, scheduled: datetime, updated: bool)
         return None, updated, f"namespace {cj.namespace} is being terminated"
     if error == ALREADY_EXISTS:
         try:
-            existing = _get_job(step, cj.namespace, request.metadata.name)
+            # Upstream reads the existing Job in jobReq's namespace, which getJobFromTemplate2
+            # leaves empty, so the read fails (kubernetes/kubernetes#136918, fixed after v1.32).
+            existing = _get_job(step, "", request.metadata.name)
         except (_NotFound, _ApiError) as get_err:
             return None, updated, str(get_err)
         ref = existing.metadata.controller_ref()
