@@ -8,6 +8,7 @@ Names follow the Kubernetes API (`batch/v1`, `core/v1`) in snake case.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 import attrs
@@ -397,11 +398,14 @@ class JobControllerTunables:
 
 @attrs.frozen
 class Faults:
-    """API failures injected into one controller step."""
+    """API failures injected into one controller step. `status_check`, when given, is the API
+    server's check of a status write: (the Job as stored, the status sent) -> the rejection's
+    message, or None when the write is accepted."""
 
     pod_control_error: str | None = None
     status_update_error: str | None = None
     pod_create_limit: int | None = None
+    status_check: Callable[[Job, JobStatus], str | None] | None = None
 
 
 @attrs.frozen

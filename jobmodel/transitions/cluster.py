@@ -24,12 +24,13 @@ import attrs
 from jobmodel.actions import CreatePod, DeletePod, PatchPod, RecordEvent, UpdateJobStatus
 from jobmodel.adapters.kube import (
     job_from_json,
+    job_status_to_json,
     job_to_json,
     pod_status_from_json,
     pod_status_to_json,
 )
 from jobmodel.api import strategy as api_strategy
-from jobmodel.api.field import FieldError
+from jobmodel.api.field import FieldError, render_errors
 from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES, FeatureGates
 from jobmodel.frozen import FrozenDict
@@ -41,6 +42,7 @@ from jobmodel.state import (
     Job,
     JobControllerState,
     JobControllerTunables,
+    JobStatus,
     JobSyncInput,
     ObjectMeta,
     OwnerReference,
@@ -290,10 +292,24 @@ def job_sync_input(cluster: Cluster, job: Job | None, key: str, faults: Faults =
     )
 
 
+def api_status_check(gates: FeatureGates) -> Callable[[Job, JobStatus], str | None]:
+    """The API server's check of a Job status write (jobStatusStrategy: ValidateJobUpdateStatus)."""
+
+    def check(stored: Job, status: JobStatus) -> str | None:
+        old = job_to_json(stored)
+        _, errors = api_strategy.update_job_status({**old, "status": job_status_to_json(status)}, old, gates)
+        return render_errors("Job", stored.name, errors) if errors else None
+
+    return check
+
+
 def controller_sync(cluster: Cluster, key: str, faults: Faults = Faults()) -> tuple[Cluster, JobSyncResult]:
-    """One syncJob of the Job with this key, its accepted API calls applied to the cluster."""
+    """One syncJob of the Job with this key, its accepted API calls applied to the cluster; the
+    API server checks every status write as it does on the status subresource."""
     namespace, name = key.split("/", 1)
     job = cluster.job(namespace, name)
+    if faults.status_check is None:
+        faults = attrs.evolve(faults, status_check=api_status_check(cluster.features))
     result = sync_job(job_sync_input(cluster, job, key, faults))
     cluster = with_controller_state(cluster, key, result.controller)
     return apply_job_sync_actions(cluster, key, result), result

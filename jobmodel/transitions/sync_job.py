@@ -166,6 +166,9 @@ class _Step:
     def update_status(self, job: Job) -> str | None:
         """updateStatusHandler: the Job's /status update."""
         error = self.inp.faults.status_update_error
+        check = self.inp.faults.status_check
+        if error is None and check is not None and self.accepted_job is not None:
+            error = check(self.accepted_job, job.status)
         self.sent_status = job.status
         self.actions.append(UpdateJobStatus(job.status, accepted=error is None))
         if error is None:

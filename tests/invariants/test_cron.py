@@ -30,7 +30,7 @@ def cron_config(policy: str, budget: CronBudget = SMALL, impl: str | None = None
     return config if impl is None else CronConfig(config.manifest, budget, impl)
 
 
-@pytest.mark.parametrize(("policy", "states"), [("Allow", 336), ("Forbid", 248), ("Replace", 248)])
+@pytest.mark.parametrize(("policy", "states"), [("Allow", 462), ("Forbid", 321), ("Replace", 321)])
 def test_the_model_keeps_every_cron_invariant_in_every_reachable_state(policy: str, states: int) -> None:
     result = explore_cron(cron_config(policy), depth=40)
     assert result.counterexample is None

@@ -174,3 +174,14 @@ def test_informers_observe_creations_so_expectations_are_satisfied() -> None:
 def test_clock_moves_only_forward() -> None:
     cluster = new_cluster()
     assert cl.advance(cluster, 5).now == T0 + timedelta(seconds=5)
+
+
+def test_status_writes_are_validated_by_the_api_server() -> None:
+    cluster = new_cluster()
+    job = cluster.job("ns", "work")
+    assert job is not None
+    check = cl.api_status_check(cluster.features)
+    assert check(job, job.status) is None
+    bad = attrs.evolve(job.status, ready=5, active=1)
+    message = check(job, bad)
+    assert message is not None and "cannot set more ready pods than active" in message

@@ -1,0 +1,467 @@
+"""The Job controller's environment for the checkers: the moves that happen between syncs.
+
+The rules (Stateright style):
+- a `World` is the simulated `Cluster` of `jobmodel.transitions.cluster` plus what the checkers
+  need beside it: the Job they follow, the controller's informer lag (`hidden`: pods the API
+  server holds but the controller's cache has not seen yet) and a `Budget` of hostile moves;
+- `enabled_moves(world)` lists the moves possible in a state (the guards), `apply_move(world,
+  move, impl)` carries one out; both are pure, and every move is a cluster move of
+  `cluster.py` (syncs, pod writes, deletes, restarts, clock, Job edits), never a second copy;
+- the controller step under check is passed in (`impl`, the signature of `sync_job`).
+
+The informer lag is modelled on creations, which is where it matters (upstream's expectations
+exist for it, controller_utils.go `ControllerExpectations`): a sync made with a lagging cache
+creates pods that the cache does not show until `cache-catch-up`; the creation is observed
+(`CreationObserved`) only then. A restarted controller lists pods afresh, so a restart also
+ends the lag.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Any
+
+import attrs
+
+from jobmodel.errors import InputError
+from jobmodel.features import DEFAULT_GATES, FeatureGates
+from jobmodel.state import (
+    EXPECTATIONS_TIMEOUT_SECONDS,
+    FAILED,
+    PENDING,
+    RUNNING,
+    SUCCEEDED,
+    ContainerStateTerminated,
+    ContainerStatus,
+    Faults,
+    Job,
+    JobControllerTunables,
+    JobSyncInput,
+    Pod,
+    PodCondition,
+)
+from jobmodel.timeutil import add_seconds
+from jobmodel.transitions import backoff as bo
+from jobmodel.transitions import cluster as cl
+from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_ready
+from jobmodel.transitions.sync_job import JobSyncResult, is_job_finished, sync_job
+
+SyncImpl = Callable[[JobSyncInput], JobSyncResult]
+
+POD_ERROR = "injected: the API server refused the pod call"
+STATUS_ERROR = "injected: the API server refused the status update"
+EXPIRY_JUMP_SECONDS = EXPECTATIONS_TIMEOUT_SECONDS + 1
+
+# Moves of a well-behaved environment: no failures, no faults, no lag, no restarts, no edits.
+WELL_BEHAVED = frozenset({"sync", "cache-catch-up", "start", "ready", "succeed", "timer-fires", "orphan-cleanup"})
+EDIT_FIELDS = ("parallelism", "completions", "suspend")
+
+
+@attrs.frozen
+class Budget:
+    """How many hostile moves the environment may still make (bounds the state space).
+    `edits` are Job edits, each `field=value` (`completions=N` is an elastic edit of an Indexed
+    Job: completions and parallelism both become N); each may happen once."""
+
+    failures: int = 0
+    evictions: int = 0
+    deletions: int = 0
+    stale: int = 0
+    faults: int = 0
+    restarts: int = 0
+    expiries: int = 0
+    job_deletions: int = 0
+    edits: tuple[str, ...] = ()
+
+    def spend(self, name: str) -> Budget:
+        return attrs.evolve(self, **{name: getattr(self, name) - 1})
+
+
+@attrs.frozen
+class Move:
+    """One move: `kind`, the pod it acts on (if any) and an argument (an edit)."""
+
+    kind: str
+    pod: str = ""
+    arg: str = ""
+
+    def __str__(self) -> str:
+        parts = [self.kind, self.pod, self.arg]
+        return " ".join(p for p in parts if p)
+
+    def to_json(self) -> dict[str, str]:
+        return {"kind": self.kind, "pod": self.pod, "arg": self.arg}
+
+
+@attrs.frozen
+class World:
+    """The cluster, the Job under check (its key and uid, kept once it is gone), the pods the
+    controller's cache has not seen yet, the hostile moves left, and when the controller asked
+    to see the Job again (queue.AddAfter: back-off, active deadline)."""
+
+    cluster: cl.Cluster
+    job_key: str
+    job_uid: str
+    budget: Budget = Budget()
+    hidden: frozenset[str] = frozenset()
+    wake_at: datetime | None = None
+
+    def job(self) -> Job | None:
+        namespace, name = self.job_key.split("/", 1)
+        return self.cluster.job(namespace, name)
+
+    def pods(self) -> list[Pod]:
+        """The pods the Job controls, as the API server holds them."""
+        return [p for p in self.cluster.pods if _owned_by(p, self.job_uid)]
+
+    def visible_pods(self) -> list[Pod]:
+        """The Job's pods as the controller's cache shows them."""
+        return [p for p in self.pods() if p.name not in self.hidden]
+
+
+def _owned_by(pod: Pod, uid: str) -> bool:
+    ref = pod.metadata.controller_ref()
+    return ref is not None and ref.uid == uid
+
+
+def validate_edit(edit: str) -> tuple[str, str]:
+    """`field=value` of a Job edit in a budget; a bad one is an InputError naming it."""
+    field, sep, value = edit.partition("=")
+    if not sep or field not in EDIT_FIELDS:
+        raise InputError("edits", f"{edit!r}: expected one of {', '.join(f + '=VALUE' for f in EDIT_FIELDS)}")
+    if field == "suspend" and value not in ("true", "false"):
+        raise InputError("edits", f"{edit!r}: suspend is true or false")
+    if field != "suspend" and not value.isdigit():
+        raise InputError("edits", f"{edit!r}: {field} is a non-negative integer")
+    return field, value
+
+
+def initial_world(
+    manifest: Mapping[str, Any],
+    budget: Budget = Budget(),
+    *,
+    now: datetime,
+    uid: str = "job-uid",
+    features: FeatureGates = DEFAULT_GATES,
+    tunables: JobControllerTunables = JobControllerTunables(),
+) -> World:
+    """A cluster holding just the Job (created through the API: defaulted and validated)."""
+    for edit in budget.edits:
+        validate_edit(edit)
+    cluster = cl.Cluster(now=now, features=features, tunables=tunables)
+    cluster, errors = cl.create_job(cluster, manifest, uid)
+    if errors:
+        raise InputError("manifest", "the API server rejects the Job: " + "; ".join(str(e) for e in errors))
+    job = cluster.jobs[-1]
+    return World(cluster, job.key, job.uid, budget)
+
+
+# --- which moves are enabled ---------------------------------------------------------------------
+
+
+def enabled_moves(world: World) -> list[Move]:
+    """The moves possible in this state, in a fixed order (controller first, then pods, then the rest)."""
+    b = world.budget
+    job = world.job()
+    moves = [Move("sync")]
+    if job is not None:
+        if b.stale > 0:
+            moves.append(Move("sync-stale"))
+        if b.faults > 0:
+            moves += [Move("sync-pod-error"), Move("sync-status-error")]
+    if world.hidden:
+        moves.append(Move("cache-catch-up"))
+    for pod in world.visible_pods():
+        moves.extend(_pod_moves(pod, b))
+    if b.restarts > 0:
+        moves.append(Move("restart"))
+    if b.expiries > 0 and _expectations_pending(world):
+        moves.append(Move("expire-expectations"))
+    if world.wake_at is not None:
+        moves.append(Move("timer-fires"))
+    if job is not None:
+        moves.extend(Move("edit", arg=e) for e in b.edits)
+        if b.job_deletions > 0:
+            moves.append(Move("delete-job"))
+    if _orphan_cleanup_needed(world):
+        moves.append(Move("orphan-cleanup"))
+    return moves
+
+
+def _pod_moves(pod: Pod, b: Budget) -> list[Move]:
+    if pod.phase in (SUCCEEDED, FAILED):
+        return []
+    deleting = pod.metadata.deletion_timestamp is not None
+    out: list[Move] = []
+    if pod.phase == PENDING and not deleting:
+        out.append(Move("start", pod.name))
+    if pod.phase == RUNNING:
+        if not is_pod_ready(pod) and not deleting:
+            out.append(Move("ready", pod.name))
+        out.append(Move("succeed", pod.name))
+        if b.failures > 0:
+            out.append(Move("fail", pod.name))
+        if b.evictions > 0 and not deleting:
+            out.append(Move("evict", pod.name))
+    if b.deletions > 0 and not deleting:
+        out.append(Move("delete-pod", pod.name))
+    return out
+
+
+def _expectations_pending(world: World) -> bool:
+    exp = world.cluster.controller_state(world.job_key).expectations
+    return exp is not None and not exp.fulfilled() and not exp.expired(world.cluster.now)
+
+
+def expectations_expired(world: World) -> bool:
+    """The controller's expectations for the Job are unfulfilled but past ExpectationsTimeout."""
+    exp = world.cluster.controller_state(world.job_key).expectations
+    return exp is not None and not exp.fulfilled() and exp.expired(world.cluster.now)
+
+
+def lag_covered(world: World) -> bool:
+    """Every pod missing from the controller's cache is covered by unexpired creation
+    expectations (so the controller waits instead of trusting the stale list)."""
+    if not world.hidden:
+        return True
+    exp = world.cluster.controller_state(world.job_key).expectations
+    return exp is not None and not exp.expired(world.cluster.now) and exp.add >= len(world.hidden)
+
+
+def backoff_remaining(world: World) -> float:
+    """Seconds left of the Job's pod-recreation back-off, by the controller's record."""
+    record = world.cluster.controller_state(world.job_key).backoff
+    if record is None:
+        return 0.0
+    t = world.cluster.tunables
+    return bo.remaining_time(record, world.cluster.now, t.pod_failure_backoff_seconds, t.max_pod_failure_backoff_seconds)
+
+
+def _orphan_cleanup_needed(world: World) -> bool:
+    """Some pod holds the tracking finalizer although its Job is gone or finished."""
+    for pod in world.cluster.pods:
+        if not has_job_tracking_finalizer(pod):
+            continue
+        ref = pod.metadata.controller_ref()
+        owner = next((j for j in world.cluster.jobs if ref is not None and j.uid == ref.uid), None)
+        if owner is None or is_job_finished(owner):
+            return True
+    return False
+
+
+# --- what a move does ---------------------------------------------------------------------------
+
+
+def apply_move(world: World, move: Move, impl: SyncImpl = sync_job) -> tuple[World, JobSyncResult | None]:
+    """Carry out one move; a controller sync also returns its result."""
+    kind = move.kind
+    if kind in _SYNCS:
+        faults, stale = _SYNCS[kind]
+        return controller_sync_with(world, impl, faults, stale)
+    handler = _MOVES.get(kind)
+    if handler is None:
+        raise InputError("move", f"unknown move {kind!r} (known: {', '.join([*_SYNCS, *_MOVES])})")
+    return handler(world, move), None
+
+
+def controller_sync_with(
+    world: World, impl: SyncImpl, faults: Faults = Faults(), stale: bool = False
+) -> tuple[World, JobSyncResult]:
+    """One sync of the Job by `impl` over the controller's cache (the API's pods less the hidden
+    ones), its accepted calls applied as `cluster.controller_sync` does. With `stale`, the pods it
+    creates reach the cache late: their creation is not observed until `cache-catch-up`.
+    Unlike `cluster.controller_sync`, status writes are not checked by the API server here, so
+    that the status invariants see every status the controller sends."""
+    cluster, key = world.cluster, world.job_key
+    namespace, name = key.split("/", 1)
+    inp = cl.job_sync_input(cluster, cluster.job(namespace, name), key, faults)
+    if world.hidden:
+        inp = attrs.evolve(inp, pods=tuple(p for p in inp.pods if p.name not in world.hidden))
+    result = impl(inp)
+    before = {p.name for p in cluster.pods}
+    cluster = cl.with_controller_state(cluster, key, result.controller)
+    cluster = cl.apply_job_sync_actions(cluster, key, result)
+    world = attrs.evolve(world, cluster=cluster, wake_at=_wake_at(world, result))
+    if stale:
+        created = frozenset(p.name for p in cluster.pods if p.name not in before)
+        if created:
+            world = _unobserve_creations(world, created)
+            world = attrs.evolve(world, budget=world.budget.spend("stale"))
+    if faults != Faults():
+        world = attrs.evolve(world, budget=world.budget.spend("faults"))
+    return _forget_gone(world), result
+
+
+def _wake_at(world: World, result: JobSyncResult) -> datetime | None:
+    """The earliest pending queue.AddAfter once this sync's requeue is added."""
+    after = result.requeue_after_seconds
+    if after is None:
+        return world.wake_at
+    at = add_seconds(world.cluster.now, after)
+    return at if world.wake_at is None or at < world.wake_at else world.wake_at
+
+
+def _unobserve_creations(world: World, names: frozenset[str]) -> World:
+    """The cache has not seen these creations: hide the pods and undo CreationObserved."""
+    state = world.cluster.controller_state(world.job_key)
+    if state.expectations is not None:
+        exp = state.expectations
+        state = attrs.evolve(state, expectations=attrs.evolve(exp, add=exp.add + len(names)))
+    cluster = cl.with_controller_state(world.cluster, world.job_key, state)
+    return attrs.evolve(world, cluster=cluster, hidden=world.hidden | names)
+
+
+def cache_catch_up(world: World, move: Move | None = None) -> World:
+    """The informer delivers the pending pod creations: the cache shows them, and each lowers the
+    creation expectations (Controller.addPod -> CreationObserved)."""
+    state = world.cluster.controller_state(world.job_key)
+    if state.expectations is not None:
+        exp = state.expectations
+        state = attrs.evolve(state, expectations=attrs.evolve(exp, add=exp.add - len(world.hidden)))
+    cluster = cl.with_controller_state(world.cluster, world.job_key, state)
+    return attrs.evolve(world, cluster=cluster, hidden=frozenset())
+
+
+def _forget_gone(world: World) -> World:
+    if not world.hidden:
+        return world
+    names = {p.name for p in world.cluster.pods}
+    return attrs.evolve(world, hidden=frozenset(n for n in world.hidden if n in names))
+
+
+def _pod(world: World, name: str) -> Pod:
+    namespace = world.job_key.split("/", 1)[0]
+    pod = world.cluster.pod(namespace, name)
+    if pod is None:
+        raise InputError("move.pod", f"no pod {name!r}")
+    return pod
+
+
+def _write_status(world: World, pod: Pod, **changes: Any) -> World:
+    new = attrs.evolve(pod, status=attrs.evolve(pod.status, **changes))
+    return attrs.evolve(world, cluster=cl.update_pod(world.cluster, pod, new))
+
+
+def start_pod(world: World, move: Move) -> World:
+    """The kubelet starts the pod: Running."""
+    return _write_status(world, _pod(world, move.pod), phase=RUNNING, start_time=world.cluster.now)
+
+
+def ready_pod(world: World, move: Move) -> World:
+    """The pod's readiness probe passes: Ready=True."""
+    pod = _pod(world, move.pod)
+    ready = PodCondition("Ready", "True", last_transition_time=world.cluster.now)
+    others = tuple(c for c in pod.status.conditions if c.type != "Ready")
+    return _write_status(world, pod, conditions=(*others, ready))
+
+
+def _terminated(world: World, pod: Pod, phase: str, exit_code: int, extra: tuple[PodCondition, ...] = ()) -> World:
+    now = world.cluster.now
+    container = ContainerStatus(name="main", terminated=ContainerStateTerminated(exit_code=exit_code, finished_at=now))
+    conditions = tuple(c for c in pod.status.conditions if c.type != "Ready")
+    not_ready = PodCondition("Ready", "False", reason="PodCompleted", last_transition_time=now)
+    return _write_status(
+        world, pod, phase=phase, container_statuses=(container,), conditions=(*conditions, not_ready, *extra)
+    )
+
+
+def succeed_pod(world: World, move: Move) -> World:
+    """The pod's container exits 0: Succeeded."""
+    return _terminated(world, _pod(world, move.pod), SUCCEEDED, 0)
+
+
+def fail_pod(world: World, move: Move) -> World:
+    """The pod's container exits 1: Failed."""
+    world = _terminated(world, _pod(world, move.pod), FAILED, 1)
+    return attrs.evolve(world, budget=world.budget.spend("failures"))
+
+
+def evict_pod(world: World, move: Move) -> World:
+    """The pod is evicted: Failed with a DisruptionTarget condition, exit code 137."""
+    disruption = PodCondition("DisruptionTarget", "True", reason="EvictionByEvictionAPI", last_transition_time=world.cluster.now)
+    world = _terminated(world, _pod(world, move.pod), FAILED, 137, (disruption,))
+    return attrs.evolve(world, budget=world.budget.spend("evictions"))
+
+
+def delete_pod_move(world: World, move: Move) -> World:
+    """Someone else deletes the pod through the API (cluster.delete_pod)."""
+    cluster = cl.delete_pod(world.cluster, _pod(world, move.pod))
+    return _forget_gone(attrs.evolve(world, cluster=cluster, budget=world.budget.spend("deletions")))
+
+
+def restart(world: World, move: Move | None = None) -> World:
+    """The controller restarts: expectations, back-off records and its queue are lost, its
+    informers list afresh (and every Job is synced again)."""
+    cluster = cl.restart_controller(world.cluster)
+    return attrs.evolve(
+        world, cluster=cluster, hidden=frozenset(), wake_at=None, budget=world.budget.spend("restarts")
+    )
+
+
+def expire_expectations(world: World, move: Move | None = None) -> World:
+    """The clock jumps past ExpectationsTimeout (5 minutes) while expectations are unfulfilled."""
+    cluster = cl.advance(world.cluster, EXPIRY_JUMP_SECONDS)
+    return attrs.evolve(world, cluster=cluster, budget=world.budget.spend("expiries"))
+
+
+def timer_fires(world: World, move: Move | None = None) -> World:
+    """The clock moves to the controller's earliest requested requeue (the end of a back-off,
+    an active deadline), which then leaves the queue's waiting set."""
+    assert world.wake_at is not None
+    seconds = max((world.wake_at - world.cluster.now).total_seconds(), 0.0)
+    return attrs.evolve(world, cluster=cl.advance(world.cluster, seconds), wake_at=None)
+
+
+def edit_job(world: World, move: Move) -> World:
+    """A user edits the Job through the API (cluster.update_job); a rejected edit changes nothing."""
+    field, value = validate_edit(move.arg)
+    patch: dict[str, Any]
+    if field == "suspend":
+        patch = {"spec": {"suspend": value == "true"}}
+    elif field == "completions":
+        patch = {"spec": {"completions": int(value), "parallelism": int(value)}}
+    else:
+        patch = {"spec": {"parallelism": int(value)}}
+    namespace, name = world.job_key.split("/", 1)
+    cluster, _errors = cl.update_job(world.cluster, namespace, name, patch)
+    edits = tuple(e for e in world.budget.edits if e != move.arg)
+    return attrs.evolve(world, cluster=cluster, budget=attrs.evolve(world.budget, edits=edits))
+
+
+def delete_job_move(world: World, move: Move | None = None) -> World:
+    """A user deletes the Job (propagation Background: gone at once, its pods orphaned)."""
+    namespace, name = world.job_key.split("/", 1)
+    cluster = cl.delete_job(world.cluster, namespace, name, "Background")
+    return attrs.evolve(world, cluster=cluster, budget=world.budget.spend("job_deletions"))
+
+
+def orphan_cleanup(world: World, move: Move | None = None) -> World:
+    """The controller's orphan-pod work (cluster.orphan_pod_cleanup)."""
+    return _forget_gone(attrs.evolve(world, cluster=cl.orphan_pod_cleanup(world.cluster)))
+
+
+_SYNCS: dict[str, tuple[Faults, bool]] = {
+    "sync": (Faults(), False),
+    "sync-stale": (Faults(), True),
+    "sync-pod-error": (Faults(pod_control_error=POD_ERROR), False),
+    "sync-status-error": (Faults(status_update_error=STATUS_ERROR), False),
+}
+
+_MOVES: dict[str, Callable[[World, Move], World]] = {
+    "cache-catch-up": cache_catch_up,
+    "start": start_pod,
+    "ready": ready_pod,
+    "succeed": succeed_pod,
+    "fail": fail_pod,
+    "evict": evict_pod,
+    "delete-pod": delete_pod_move,
+    "restart": restart,
+    "expire-expectations": expire_expectations,
+    "timer-fires": timer_fires,
+    "edit": edit_job,
+    "delete-job": delete_job_move,
+    "orphan-cleanup": orphan_cleanup,
+}
+
+MOVE_KINDS = (*_SYNCS, *_MOVES)
