@@ -76,6 +76,25 @@ class ObjectMeta:
         return None
 
 
+class _Named:
+    """`name`, `namespace` and `uid` of an object with metadata (for Pod, Job and CronJob)."""
+
+    __slots__ = ()
+    metadata: ObjectMeta
+
+    @property
+    def name(self) -> str:
+        return self.metadata.name
+
+    @property
+    def namespace(self) -> str:
+        return self.metadata.namespace
+
+    @property
+    def uid(self) -> str:
+        return self.metadata.uid
+
+
 # --- label selectors ------------------------------------------------------------------------
 
 
@@ -147,20 +166,12 @@ class PodStatus:
 
 
 @attrs.frozen
-class Pod:
+class Pod(_Named):
     """v1.Pod: typed metadata and status; the spec is frozen JSON, read through the helpers below."""
 
     metadata: ObjectMeta
     spec: FrozenDict = EMPTY
     status: PodStatus = PodStatus()
-
-    @property
-    def name(self) -> str:
-        return self.metadata.name
-
-    @property
-    def uid(self) -> str:
-        return self.metadata.uid
 
     @property
     def phase(self) -> str:
@@ -314,24 +325,12 @@ class JobStatus:
 
 
 @attrs.frozen
-class Job:
+class Job(_Named):
     """batch.Job."""
 
     metadata: ObjectMeta
     spec: JobSpec = JobSpec()
     status: JobStatus = JobStatus()
-
-    @property
-    def name(self) -> str:
-        return self.metadata.name
-
-    @property
-    def namespace(self) -> str:
-        return self.metadata.namespace
-
-    @property
-    def uid(self) -> str:
-        return self.metadata.uid
 
     @property
     def key(self) -> str:
@@ -482,20 +481,12 @@ class CronJobStatus:
 
 
 @attrs.frozen
-class CronJob:
+class CronJob(_Named):
     """batch.CronJob."""
 
     metadata: ObjectMeta
     spec: CronJobSpec = CronJobSpec()
     status: CronJobStatus = CronJobStatus()
-
-    @property
-    def name(self) -> str:
-        return self.metadata.name
-
-    @property
-    def namespace(self) -> str:
-        return self.metadata.namespace
 
 
 @attrs.frozen

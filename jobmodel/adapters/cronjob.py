@@ -14,6 +14,7 @@ from jobmodel.adapters.kube import (
     job_spec_to_json,
     list_of,
     obj,
+    object_envelope,
     object_meta_from_json,
     object_meta_to_json,
     opt_bool,
@@ -23,7 +24,6 @@ from jobmodel.adapters.kube import (
     req_str,
     str_map,
 )
-from jobmodel.errors import InputError
 from jobmodel.frozen import freeze, thaw
 from jobmodel.state import (
     CronJob,
@@ -108,14 +108,7 @@ def cron_job_status_from_json(value: object, path: str) -> CronJobStatus:
 
 def cron_job_from_json(value: object, path: str = "") -> CronJob:
     """A `batch/v1` CronJob."""
-    m = obj(value, path)
-    check_known(m, {"apiVersion", "kind", "metadata", "spec", "status"}, path)
-    kind = m.get("kind")
-    if kind not in (None, "CronJob"):
-        raise InputError(_join(path, "kind"), f"expected CronJob, got {kind!r}")
-    api_version = m.get("apiVersion")
-    if api_version not in (None, "batch/v1"):
-        raise InputError(_join(path, "apiVersion"), f"expected batch/v1, got {api_version!r}")
+    m = object_envelope(value, path, "CronJob", "batch/v1")
     return CronJob(
         metadata=object_meta_from_json(m.get("metadata"), _join(path, "metadata")),
         spec=cron_job_spec_from_json(m.get("spec"), _join(path, "spec")),

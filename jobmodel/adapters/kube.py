@@ -291,11 +291,7 @@ def pod_status_from_json(value: object, path: str) -> PodStatus:
 
 def pod_from_json(value: object, path: str = "") -> Pod:
     """A `v1` Pod."""
-    m = obj(value, path)
-    check_known(m, {"apiVersion", "kind", "metadata", "spec", "status"}, path)
-    kind = m.get("kind")
-    if kind not in (None, "Pod"):
-        raise InputError(_join(path, "kind"), f"expected Pod, got {kind!r}")
+    m = object_envelope(value, path, "Pod", "v1")
     return Pod(
         metadata=object_meta_from_json(m.get("metadata"), _join(path, "metadata")),
         spec=freeze(obj(m.get("spec"), _join(path, "spec"))),
@@ -479,16 +475,21 @@ def job_status_from_json(value: object, path: str) -> JobStatus:
     )
 
 
-def job_from_json(value: object, path: str = "") -> Job:
-    """A `batch/v1` Job."""
+def object_envelope(value: object, path: str, kind: str, api_version: str) -> Mapping[str, Any]:
+    """A Kubernetes object's top level: only apiVersion, kind, metadata, spec and status, of the
+    expected kind and version (either may be left out)."""
     m = obj(value, path)
     check_known(m, {"apiVersion", "kind", "metadata", "spec", "status"}, path)
-    kind = m.get("kind")
-    if kind not in (None, "Job"):
-        raise InputError(_join(path, "kind"), f"expected Job, got {kind!r}")
-    api_version = m.get("apiVersion")
-    if api_version not in (None, "batch/v1"):
-        raise InputError(_join(path, "apiVersion"), f"expected batch/v1, got {api_version!r}")
+    if m.get("kind") not in (None, kind):
+        raise InputError(_join(path, "kind"), f"expected {kind}, got {m.get('kind')!r}")
+    if m.get("apiVersion") not in (None, api_version):
+        raise InputError(_join(path, "apiVersion"), f"expected {api_version}, got {m.get('apiVersion')!r}")
+    return m
+
+
+def job_from_json(value: object, path: str = "") -> Job:
+    """A `batch/v1` Job."""
+    m = object_envelope(value, path, "Job", "batch/v1")
     return Job(
         metadata=object_meta_from_json(m.get("metadata"), _join(path, "metadata")),
         spec=job_spec_from_json(m.get("spec"), _join(path, "spec")),
