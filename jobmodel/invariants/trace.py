@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
+import sys
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -40,6 +42,9 @@ def load_impl(spec: str | None) -> env.SyncImpl:
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
         raise InputError("--impl", f"{spec!r}: expected package.module:function")
+    if os.getcwd() not in sys.path:
+        # As `python -m` would: an implementation in the current directory can be named.
+        sys.path.insert(0, os.getcwd())
     try:
         module = importlib.import_module(module_name)
     except ImportError as err:
