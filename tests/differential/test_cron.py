@@ -26,8 +26,8 @@ from jobmodel.timeutil import format_time
 
 HERE = Path(__file__).resolve().parent
 LONG = os.environ.get("HYPOTHESIS_PROFILE") == "long"
-SCHEDULE_EXAMPLES = 10_000 if LONG else 1000
-SYNC_EXAMPLES = 15_000 if LONG else 1500
+SCHEDULE_EXAMPLES = 10_000 if LONG else 3000
+SYNC_EXAMPLES = 15_000 if LONG else 2000
 BASE = datetime(2024, 3, 9, 12, 0, tzinfo=UTC)  # a day before New York's spring-forward
 
 SCHEDULES = [
