@@ -10,6 +10,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any, Final
 
+from jobmodel.api.image_reference import parse_image_name
 from jobmodel.api.pod_validation import VOLUME_SOURCES
 from jobmodel.features import DEFAULT_GATES, FeatureGates
 
@@ -38,7 +39,9 @@ def set_defaults_job(job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
     template = spec.setdefault("template", {})
     template_labels = (template.get("metadata") or {}).get("labels")
     if template_labels is not None and not meta.get("labels"):
-        meta["labels"] = copy.deepcopy(template_labels)
+        # The same dict, not a copy: upstream assigns the map, so the labels generateSelector adds
+        # to the template later in the request show on the Job too (storage then separates them).
+        meta["labels"] = template_labels
     if spec.get("completionMode") is None:
         spec["completionMode"] = "NonIndexed"
     if spec.get("suspend") is None:
@@ -52,13 +55,14 @@ def set_defaults_job(job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
     for rule in (spec.get("podFailurePolicy") or {}).get("rules") or []:
         for pattern in rule.get("onPodConditions") or []:
             set_defaults_pod_failure_policy_on_pod_conditions_pattern(pattern)
-    if template.get("spec") is not None:
-        template["spec"] = set_defaults_pod_spec(template["spec"])
+    # Go always has a (zero) PodSpec to default, even when the template gives none.
+    template["spec"] = set_defaults_pod_spec(template.get("spec") or {})
     return out
 
 
 def set_defaults_pod_failure_policy_on_pod_conditions_pattern(pattern: dict[str, Any]) -> None:
-    """SetDefaults_PodFailurePolicyOnPodConditionsPattern: status defaults to True (in place)."""
+    """SetDefaults_Job's loop over pod-condition patterns (v1.34 moved it to
+    SetDefaults_PodFailurePolicyOnPodConditionsPattern): status defaults to True (in place)."""
     if not pattern.get("status"):
         pattern["status"] = "True"
 
@@ -68,8 +72,8 @@ def set_defaults_cron_job(
 ) -> dict[str, Any]:
     """SetObjectDefaults_CronJob: SetDefaults_CronJob, then the job template's nested defaults.
 
-    The job template gets the pod-template and pod-failure-policy defaults but not SetDefaults_Job
-    (that runs when the controller's Job is created)."""
+    The job template gets the pod-template defaults but not SetDefaults_Job (that runs when the
+    controller's Job is created), so in v1.32 not its pod-failure-policy defaults either."""
     out: dict[str, Any] = copy.deepcopy(dict(cron_job))
     spec = out.setdefault("spec", {})
     if not spec.get("concurrencyPolicy"):
@@ -80,14 +84,12 @@ def set_defaults_cron_job(
         spec["successfulJobsHistoryLimit"] = 3
     if spec.get("failedJobsHistoryLimit") is None:
         spec["failedJobsHistoryLimit"] = 1
-    job_spec = (spec.get("jobTemplate") or {}).get("spec")
-    if job_spec is not None:
-        for rule in (job_spec.get("podFailurePolicy") or {}).get("rules") or []:
-            for pattern in rule.get("onPodConditions") or []:
-                set_defaults_pod_failure_policy_on_pod_conditions_pattern(pattern)
-        pod_spec = (job_spec.get("template") or {}).get("spec")
-        if pod_spec is not None:
-            job_spec["template"]["spec"] = set_defaults_pod_spec(pod_spec)
+    job_spec = spec.setdefault("jobTemplate", {}).setdefault("spec", {})
+    # v1.32 defaults a pod-condition pattern's status only in SetDefaults_Job: a CronJob's job
+    # template keeps an empty status, which its validation then rejects (docs/validation.md).
+    # Go always has a (zero) PodSpec to default, even when the template gives none.
+    template = job_spec.setdefault("template", {})
+    template["spec"] = set_defaults_pod_spec(template.get("spec") or {})
     del gates  # no CronJob default depends on a gate
     return out
 
@@ -105,7 +107,7 @@ def set_defaults_pod_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
         out["terminationGracePeriodSeconds"] = DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS
     if not out.get("schedulerName"):
         out["schedulerName"] = "default-scheduler"
-    for key in ("containers", "initContainers"):
+    for key in ("containers", "initContainers", "ephemeralContainers"):
         for container in out.get(key) or []:
             set_defaults_container(container)
     for volume in out.get("volumes") or []:
@@ -129,16 +131,15 @@ def set_defaults_container(container: dict[str, Any]) -> None:
 
 
 def set_defaults_volume(volume: dict[str, Any]) -> None:
-    """SetDefaults_Volume: a volume without a source is an emptyDir (in place)."""
+    """SetDefaults_Volume (a volume without a source is an emptyDir) and
+    SetDefaults_HostPathVolumeSource (in place)."""
     if not any(volume.get(k) is not None for k in VOLUME_SOURCES):
         volume["emptyDir"] = {}
+    host_path = volume.get("hostPath")
+    if isinstance(host_path, dict) and host_path.get("type") is None:
+        host_path["type"] = ""  # SetDefaults_HostPathVolumeSource: HostPathUnset
 
 
 def image_tag(image: str) -> str:
-    """The tag of an image reference as parsers.ParseImageName sees it: `latest` when there is
-    neither a tag nor a digest, "" with a digest only."""
-    name, _, digest = image.partition("@")
-    last = name.rsplit("/", 1)[-1]
-    if ":" in last:
-        return last.rsplit(":", 1)[1]
-    return "" if digest else "latest"
+    """The tag of an image reference as parsers.ParseImageName gives it (see image_reference)."""
+    return parse_image_name(image)

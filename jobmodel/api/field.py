@@ -13,6 +13,8 @@ from typing import Any, Final
 
 import attrs
 
+from jobmodel.errors import InputError
+
 REQUIRED: Final = "FieldValueRequired"
 INVALID: Final = "FieldValueInvalid"
 FORBIDDEN: Final = "FieldValueForbidden"
@@ -45,6 +47,19 @@ class _Omit:
 
 
 OMIT: Final = _Omit()
+
+
+class ServerPanic(InputError):
+    """Input on which upstream's code panics: the API server recovers and answers
+    500 Internal Server Error instead of a validation result (docs/validation.md, "Upstream bugs")."""
+
+    def __init__(self, field: str, upstream_function: str) -> None:
+        super().__init__(
+            field,
+            f"unset, and upstream's {upstream_function} dereferences it (a nil-pointer panic: "
+            "the API server answers 500 Internal Server Error)",
+        )
+        self.upstream_function = upstream_function
 
 
 @attrs.frozen

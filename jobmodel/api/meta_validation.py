@@ -300,6 +300,10 @@ def label_selector_matches(
     """
     if selector is None:
         return False
+    # NewRequirement checks matchLabels' keys and values too; a bad one fails the conversion.
+    for key, value in (selector.get("matchLabels") or {}).items():
+        if is_qualified_name(key) or is_valid_label_value(value):
+            return None
     for req in selector.get("matchExpressions") or []:
         op, k, values = req.get("operator"), req.get("key", ""), req.get("values") or []
         if (
@@ -357,7 +361,45 @@ def validate_object_meta(meta: Mapping[str, Any], path: str = "metadata") -> lis
         )
     )
     errs.extend(validate_finalizers(meta.get("finalizers") or [], fe.child(path, "finalizers")))
+    errs.extend(_validate_kube_finalizer_names(meta, path))
     return errs
+
+
+STANDARD_FINALIZERS: Final = frozenset({"kubernetes", "orphan", "foregroundDeletion"})
+
+
+def validate_kube_finalizer_name(name: str, path: str) -> list[FieldError]:
+    """validateKubeFinalizerName: a name without a `/` must be one of the standard finalizers."""
+    if "/" not in name and name not in STANDARD_FINALIZERS:
+        return [
+            fe.invalid(
+                path, name, "name is neither a standard finalizer name nor is it fully qualified"
+            )
+        ]
+    return []
+
+
+def _validate_kube_finalizer_names(meta: Mapping[str, Any], path: str) -> list[FieldError]:
+    """The check core's ValidateObjectMeta(Update) adds to apimachinery's, finalizer by finalizer."""
+    finalizers_path = fe.child(path, "finalizers")
+    return [
+        e
+        for i, name in enumerate(meta.get("finalizers") or [])
+        for e in validate_kube_finalizer_name(name, fe.index(finalizers_path, i))
+    ]
+
+
+def parse_group_version(api_version: str) -> tuple[str, str]:
+    """schema.FromAPIVersionAndKind's group and version: ParseGroupVersion, or empty on its error
+    (more than one `/`)."""
+    if api_version in ("", "/"):
+        return "", ""
+    parts = api_version.split("/")
+    if len(parts) == 1:
+        return "", api_version
+    if len(parts) == 2:
+        return parts[0], parts[1]
+    return "", ""
 
 
 def validate_owner_references(refs: list[Mapping[str, Any]], path: str) -> list[FieldError]:
@@ -366,15 +408,17 @@ def validate_owner_references(refs: list[Mapping[str, Any]], path: str) -> list[
     first_controller = ""
     for ref in refs:
         api_version = str(ref.get("apiVersion", ""))
-        version = api_version.split("/")[-1] if api_version else ""
+        group, version = parse_group_version(api_version)
         if not version:
             errs.append(
                 fe.invalid(fe.child(path, "apiVersion"), api_version, "version must not be empty")
             )
         for key in ("kind", "name", "uid"):
             if not ref.get(key):
-                errs.append(fe.invalid(fe.child(path, key), ref.get(key, ""), "must not be empty"))
-        if ref.get("kind") == "Event" and api_version == "v1":
+                errs.append(
+                    fe.invalid(fe.child(path, key), ref.get(key, ""), f"{key} must not be empty")
+                )
+        if ref.get("kind") == "Event" and (group, version) == ("", "v1"):
             errs.append(
                 fe.invalid(path, dict(ref), "/v1, Kind=Event is disallowed from being an owner")
             )
@@ -450,6 +494,7 @@ def validate_object_meta_update(
             new.get("ownerReferences") or [], fe.child(path, "ownerReferences")
         )
     )
+    errs.extend(_validate_kube_finalizer_names(new, path))
     return errs
 
 

@@ -2,17 +2,19 @@
 validation reaches in practice: labels and annotations of the template, the pod's restart and
 DNS policies, termination grace period, volumes (names and exactly one source), containers and
 init containers (names, images, pull and termination-message policies, ports, env names,
-sidecar restart policy), host-network ports, node selector, required node affinity, tolerations
-and scheduling gates.
+volume mounts, sidecar restart policy), ephemeral containers (forbidden in a template, and each
+still validated as upstream does), host-network ports, node selector, required node affinity,
+tolerations and scheduling gates.
 
 Not modelled (accepted as given): resources and quantities, probes and lifecycle handlers beyond
-where they may appear, security contexts, volume source details, topology spread, DNS config,
+where they may appear, security contexts, volume source details, volume devices, mount
+propagation and recursive read-only mounts, topology spread, DNS config,
 resource claims, OS-specific rules, seccomp/AppArmor annotations.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any, Final
 
 from jobmodel.api import field as fe
@@ -24,7 +26,8 @@ DNS_POLICIES: Final = ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "No
 PULL_POLICIES: Final = ("Always", "IfNotPresent", "Never")
 TERMINATION_MESSAGE_POLICIES: Final = ("File", "FallbackToLogsOnError")
 PORT_PROTOCOLS: Final = ("SCTP", "TCP", "UDP")
-TOLERATION_EFFECTS: Final = ("NoExecute", "NoSchedule", "PreferNoSchedule")
+# In validateTaintEffect's order, which its NotSupported message lists.
+TOLERATION_EFFECTS: Final = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 NODE_SELECTOR_OPERATORS: Final = ("DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn")
 # Keys of core/v1 VolumeSource: a volume names exactly one of them.
 VOLUME_SOURCES: Final = frozenset(
@@ -60,13 +63,22 @@ def validate_pod_spec(spec: Mapping[str, Any], path: str) -> list[FieldError]:
     errs: list[FieldError] = []
     if spec.get("terminationGracePeriodSeconds") is None:
         errs.append(fe.required(fe.child(path, "terminationGracePeriodSeconds")))
-    volume_errs, _ = validate_volumes(spec.get("volumes") or [], fe.child(path, "volumes"))
+    volume_errs, volumes = validate_volumes(spec.get("volumes") or [], fe.child(path, "volumes"))
     errs.extend(volume_errs)
     containers = spec.get("containers") or []
-    errs.extend(validate_containers(containers, fe.child(path, "containers")))
+    errs.extend(validate_containers(containers, fe.child(path, "containers"), volumes))
     errs.extend(
         validate_init_containers(
-            spec.get("initContainers") or [], containers, fe.child(path, "initContainers")
+            spec.get("initContainers") or [], containers, fe.child(path, "initContainers"), volumes
+        )
+    )
+    errs.extend(
+        validate_ephemeral_containers(
+            spec.get("ephemeralContainers") or [],
+            containers,
+            spec.get("initContainers") or [],
+            fe.child(path, "ephemeralContainers"),
+            volumes,
         )
     )
     errs.extend(validate_pod_host_network_deps(spec, path))
@@ -151,8 +163,10 @@ def validate_volume_source(vol: Mapping[str, Any], path: str) -> list[FieldError
     ]
 
 
-def validate_container_common(ctr: Mapping[str, Any], path: str) -> list[FieldError]:
-    """validateContainerCommon (the modelled part)."""
+def validate_container_common(
+    ctr: Mapping[str, Any], path: str, volumes: Collection[str] = frozenset()
+) -> list[FieldError]:
+    """validateContainerCommon (the modelled part); `volumes` are the names of the valid volumes."""
     errs: list[FieldError] = []
     name = ctr.get("name") or ""
     if not name:
@@ -171,6 +185,11 @@ def validate_container_common(ctr: Mapping[str, Any], path: str) -> list[FieldEr
     errs.extend(validate_container_ports(ctr.get("ports") or [], fe.child(path, "ports")))
     errs.extend(validate_env(ctr.get("env") or [], fe.child(path, "env")))
     errs.extend(
+        validate_volume_mounts(
+            ctr.get("volumeMounts") or [], volumes, fe.child(path, "volumeMounts")
+        )
+    )
+    errs.extend(
         _validate_enum(
             ctr.get("imagePullPolicy", ""), PULL_POLICIES, fe.child(path, "imagePullPolicy")
         )
@@ -178,7 +197,57 @@ def validate_container_common(ctr: Mapping[str, Any], path: str) -> list[FieldEr
     return errs
 
 
-def validate_containers(containers: list[Mapping[str, Any]], path: str) -> list[FieldError]:
+def validate_volume_mounts(
+    mounts: list[Mapping[str, Any]], volumes: Collection[str], path: str
+) -> list[FieldError]:
+    """ValidateVolumeMounts (names, mount paths, sub-paths; not devices, propagation or
+    recursive read-only)."""
+    errs: list[FieldError] = []
+    mount_points: set[str] = set()
+    for i, mount in enumerate(mounts):
+        idx = fe.index(path, i)
+        name, mount_path = str(mount.get("name") or ""), str(mount.get("mountPath") or "")
+        if not name:
+            errs.append(fe.required(fe.child(idx, "name")))
+        if name not in volumes:
+            errs.append(fe.not_found(fe.child(idx, "name"), name))
+        if not mount_path:
+            errs.append(fe.required(fe.child(idx, "mountPath")))
+        if mount_path in mount_points:
+            errs.append(fe.invalid(fe.child(idx, "mountPath"), mount_path, "must be unique"))
+        mount_points.add(mount_path)
+        sub_path, sub_path_expr = mount.get("subPath") or "", mount.get("subPathExpr") or ""
+        # Upstream names these two paths after the list, not the mount (`volumeMounts.subPath`).
+        if sub_path:
+            errs.extend(validate_local_descending_path(sub_path, fe.child(path, "subPath")))
+        if sub_path_expr:
+            if sub_path:
+                errs.append(
+                    fe.invalid(
+                        fe.child(idx, "subPathExpr"),
+                        sub_path_expr,
+                        "subPathExpr and subPath are mutually exclusive",
+                    )
+                )
+            errs.extend(
+                validate_local_descending_path(sub_path_expr, fe.child(path, "subPathExpr"))
+            )
+    return errs
+
+
+def validate_local_descending_path(target: str, path: str) -> list[FieldError]:
+    """validateLocalDescendingPath: relative, and no `..` component (validatePathNoBacksteps)."""
+    errs: list[FieldError] = []
+    if target.startswith("/"):
+        errs.append(fe.invalid(path, target, "must be a relative path"))
+    if ".." in target.split("/"):
+        errs.append(fe.invalid(path, target, "must not contain '..'"))
+    return errs
+
+
+def validate_containers(
+    containers: list[Mapping[str, Any]], path: str, volumes: Collection[str] = frozenset()
+) -> list[FieldError]:
     """validateContainers: at least one; names unique; no restartPolicy on regular containers."""
     if not containers:
         return [fe.required(path)]
@@ -186,7 +255,7 @@ def validate_containers(containers: list[Mapping[str, Any]], path: str) -> list[
     names: set[str] = set()
     for i, ctr in enumerate(containers):
         idx = fe.index(path, i)
-        errs.extend(validate_container_common(ctr, idx))
+        errs.extend(validate_container_common(ctr, idx, volumes))
         name = ctr.get("name") or ""
         if name in names:
             errs.append(fe.duplicate(fe.child(idx, "name"), name))
@@ -201,15 +270,85 @@ def validate_containers(containers: list[Mapping[str, Any]], path: str) -> list[
     return errs
 
 
+# Container fields an ephemeral container may not set (allowedEphemeralContainerFields false or
+# absent): pointers and lists count as set when present, the resources struct when not empty.
+EPHEMERAL_FORBIDDEN_FIELDS: Final = (
+    "ports",
+    "resources",
+    "resizePolicy",
+    "restartPolicy",
+    "livenessProbe",
+    "readinessProbe",
+    "startupProbe",
+    "lifecycle",
+)
+EPHEMERAL_FORBIDDEN: Final = "cannot be set for an Ephemeral Container"
+
+
+def validate_container_only_for_pod(ctr: Mapping[str, Any], path: str) -> list[FieldError]:
+    """validateContainerOnlyForPod: no whitespace around the image."""
+    image = str(ctr.get("image") or "")
+    if image != image.strip():
+        return [
+            fe.invalid(
+                fe.child(path, "image"), image, "must not have leading or trailing whitespace"
+            )
+        ]
+    return []
+
+
+def validate_ephemeral_containers(
+    ephemeral: list[Mapping[str, Any]],
+    containers: list[Mapping[str, Any]],
+    init_containers: list[Mapping[str, Any]],
+    path: str,
+    volumes: Collection[str] = frozenset(),
+) -> list[FieldError]:
+    """validateEphemeralContainers (the pod template also forbids the list as a whole)."""
+    errs: list[FieldError] = []
+    other = {str(c.get("name") or "") for c in [*containers, *init_containers]}
+    names = set(other)
+    for i, ctr in enumerate(ephemeral):
+        idx = fe.index(path, i)
+        errs.extend(validate_container_common(ctr, idx, volumes))
+        errs.extend(validate_container_only_for_pod(ctr, idx))
+        name = str(ctr.get("name") or "")
+        if name in names:
+            errs.append(fe.duplicate(fe.child(idx, "name"), name))
+        else:
+            names.add(name)
+        target = ctr.get("targetContainerName") or ""
+        if target and target not in other:
+            errs.append(fe.not_found(fe.child(idx, "targetContainerName"), target))
+        errs.extend(
+            fe.forbidden(fe.child(idx, key), EPHEMERAL_FORBIDDEN)
+            for key in EPHEMERAL_FORBIDDEN_FIELDS
+            if ctr.get(key) is not None and not (key == "resources" and ctr[key] == {})
+        )
+        for j, mount in enumerate(ctr.get("volumeMounts") or []):
+            for key in ("subPath", "subPathExpr"):
+                if mount.get(key):
+                    errs.append(
+                        fe.forbidden(
+                            fe.child(fe.index(fe.child(idx, "volumeMounts"), j), key),
+                            EPHEMERAL_FORBIDDEN,
+                        )
+                    )
+    return errs
+
+
 def validate_init_containers(
-    containers: list[Mapping[str, Any]], regular: list[Mapping[str, Any]], path: str
+    containers: list[Mapping[str, Any]],
+    regular: list[Mapping[str, Any]],
+    path: str,
+    volumes: Collection[str] = frozenset(),
 ) -> list[FieldError]:
     """validateInitContainers: names unique among all containers; restartPolicy only `Always` (sidecars)."""
     errs: list[FieldError] = []
     names = {c.get("name") or "" for c in regular}
     for i, ctr in enumerate(containers):
         idx = fe.index(path, i)
-        errs.extend(validate_container_common(ctr, idx))
+        errs.extend(validate_container_common(ctr, idx, volumes))
         restart = ctr.get("restartPolicy")
         if restart is not None and restart != "Always":
             errs.append(fe.not_supported(fe.child(idx, "restartPolicy"), restart, ["Always"]))

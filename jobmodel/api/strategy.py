@@ -23,6 +23,7 @@ names the simulator uses.
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -202,7 +203,6 @@ def get_status_validation_options(
         st.get("uncountedTerminatedPods"), old_st.get("uncountedTerminatedPods")
     )
     ready_changed, terminating_changed = changed("ready"), changed("terminating")
-    suspended_with_zero_completions = spec.get("suspend") is True and spec.get("completions") == 0
     return bv.JobStatusValidationOptions(
         # Indexed Jobs with completions == parallelism may scale down, losing succeeded pods.
         reject_decreasing_succeeded_counter=not indexed
@@ -217,8 +217,8 @@ def get_status_validation_options(
         reject_failed_job_without_failure_target=failed_changed or failed_indexes_changed,
         reject_complete_job_without_success_criteria_met=complete_changed or success_met_changed,
         reject_finished_job_with_active_pods=finished_changed or active_changed,
-        reject_finished_job_without_start_time=(finished_changed or start_changed)
-        and not suspended_with_zero_completions,
+        # v1.34 exempts suspended Jobs with zero completions; v1.32 does not (docs/validation.md).
+        reject_finished_job_without_start_time=finished_changed or start_changed,
         reject_finished_job_with_uncounted_terminated_pods=finished_changed or uncounted_changed,
         reject_start_time_update_for_unsuspended_job=start_changed,
         reject_completion_time_before_start_time=start_changed or completion_changed,
@@ -298,7 +298,11 @@ def _unconditional(obj: Obj, old: Mapping[str, Any]) -> Obj:
 def _stored(
     obj: Obj, errors: list[FieldError], old: Mapping[str, Any] | None
 ) -> tuple[Obj, list[FieldError]]:
-    """What storage keeps of an accepted write: a new resourceVersion (the model counts from 1)."""
+    """What storage keeps of an accepted write: a new resourceVersion (the model counts from 1).
+
+    The object goes through JSON as through etcd, which separates dicts that defaulting shared
+    (a Job's labels and its template's, see set_defaults_job)."""
+    obj = json.loads(json.dumps(obj))
     if not errors:
         previous = str(((old or {}).get("metadata") or {}).get("resourceVersion") or "0")
         obj.setdefault("metadata", {})["resourceVersion"] = (

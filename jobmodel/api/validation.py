@@ -460,14 +460,16 @@ def validate_success_policy_rule(
     """validateSuccessPolicyRule."""
     errs: list[FieldError] = []
     count, indexes = rule.get("succeededCount"), rule.get("succeededIndexes")
-    # Upstream dereferences completions here; an Indexed Job without them already has an error.
-    completions = spec.get("completions") or 0
     if count is None and indexes is None:
-        errs.append(
+        return [
             fe.required(
                 path, "at least one of succeededCount or succeededIndexes must be specified"
             )
-        )
+        ]
+    completions = spec.get("completions")
+    if completions is None:
+        # Upstream reads *spec.Completions unguarded (every line up to v1.35): a panic.
+        raise fe.ServerPanic(fe.child(_spec_path(path), "completions"), "validateSuccessPolicyRule")
     total = 0
     if indexes is not None:
         indexes_path = fe.child(path, "succeededIndexes")
@@ -497,6 +499,11 @@ def validate_success_policy_rule(
                 )
             )
     return errs
+
+
+def _spec_path(rule_path: str) -> str:
+    """`spec` (or `spec.jobTemplate.spec`) from a success-policy rule's path."""
+    return rule_path.rsplit(".successPolicy", 1)[0]
 
 
 # ---------------------------------------------------------------------------- index strings
@@ -641,6 +648,10 @@ def validate_completions(
         return mv.validate_immutable_field(new_c, old_c, path)
     if new_c == old_c or new_c is None:
         return []
+    if spec.get("parallelism") is None:
+        # Upstream compares with *spec.Parallelism unguarded; decoding always defaults it, so only
+        # an object validated without defaults gets here.
+        raise fe.ServerPanic(path.rsplit(".", 1)[0] + ".parallelism", "validateCompletions")
     if new_c != spec.get("parallelism"):
         return [fe.invalid(path, new_c, "can only be modified in tandem with spec.parallelism")]
     return []
@@ -807,7 +818,7 @@ def validate_job_status(
             fe.invalid(
                 fe.child(path, "completionTime"),
                 status.get("completionTime"),
-                "must be equal to or after `startTime`",
+                "completionTime cannot be set before startTime",
             )
         )
     if opts.reject_failed_job_without_failure_target and failed and not failure_target:
@@ -844,7 +855,7 @@ def validate_job_status(
             fe.invalid(
                 fe.child(path, "uncountedTerminatedPods"),
                 uncounted,
-                "must be empty for finished job",
+                "uncountedTerminatedPods needs to be empty for finished job",
             )
         )
     completions = spec.get("completions")
@@ -1014,7 +1025,9 @@ def validate_job_status_update(
     ):
         errs.append(
             fe.invalid(
-                fe.child(path, "completionTime"), status.get("completionTime"), "field is immutable"
+                fe.child(path, "completionTime"),
+                status.get("completionTime"),
+                "completionTime cannot be mutated",
             )
         )
     start, old_start = _time(status, "startTime"), _time(old_status, "startTime")

@@ -20,19 +20,20 @@ def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:
     gates = DEFAULT_GATES.with_overrides(case.get("features") or {})
     obj = decode_object(case.get("object"), str(kind))
     old = None if case.get("oldObject") is None else decode_object(case.get("oldObject"), str(kind))
+    # The stored old object was decoded with defaults too, as the API server reads it.
     if kind == "Job":
         defaulted = set_defaults_job(obj, gates)
         result = (
             strategy.job_prepare_for_create(defaulted, gates)
             if old is None
-            else strategy.job_prepare_for_update(defaulted, old, gates)
+            else strategy.job_prepare_for_update(defaulted, set_defaults_job(old, gates), gates)
         )
     else:
         defaulted = set_defaults_cron_job(obj, gates)
         result = (
             strategy.cron_job_prepare_for_create(defaulted)
             if old is None
-            else strategy.cron_job_prepare_for_update(defaulted, old)
+            else strategy.cron_job_prepare_for_update(defaulted, set_defaults_cron_job(old, gates))
         )
     return {"object": result}
 

@@ -67,6 +67,9 @@ def test_input_is_not_modified() -> None:
 
 def test_cron_job_defaults() -> None:
     spec = set_defaults_cron_job({"spec": {}})["spec"]
+    pod_spec = spec.pop("jobTemplate")["spec"]["template"]["spec"]
+    # Go defaults the zero PodSpec of an absent template too.
+    assert (pod_spec["restartPolicy"], pod_spec["dnsPolicy"]) == ("Always", "ClusterFirst")
     assert spec == {
         "concurrencyPolicy": "Allow",
         "suspend": False,
@@ -79,7 +82,26 @@ def test_cron_job_defaults() -> None:
         "successfulJobsHistoryLimit": 5,
         "failedJobsHistoryLimit": 5,
     }
-    assert set_defaults_cron_job({"spec": given})["spec"] == given
+    got = set_defaults_cron_job({"spec": given})["spec"]
+    got.pop("jobTemplate")
+    assert got == given
+
+
+def test_job_without_pod_spec_gets_pod_spec_defaults() -> None:
+    pod_spec = set_defaults_job({"spec": {"template": {}}})["spec"]["template"]["spec"]
+    assert pod_spec["restartPolicy"] == "Always"
+    assert pod_spec["terminationGracePeriodSeconds"] == 30
+    assert pod_spec["schedulerName"] == "default-scheduler"
+
+
+def test_job_labels_share_the_template_labels() -> None:
+    """Upstream assigns the template's label map to the Job: a later addition shows on both."""
+    obj = set_defaults_job({"spec": {"template": {"metadata": {"labels": {"a": "b"}}}}})
+    obj["spec"]["template"]["metadata"]["labels"]["job-name"] = "j"
+    assert obj["metadata"]["labels"] == {"a": "b", "job-name": "j"}
+    empty = set_defaults_job({"spec": {"template": {"metadata": {"labels": {}}}}})
+    empty["spec"]["template"]["metadata"]["labels"]["x"] = "y"
+    assert empty["metadata"]["labels"] == {"x": "y"}
 
 
 def test_pod_spec_defaults() -> None:

@@ -333,14 +333,15 @@ STATUS_CASES = {
         _job(INDEXED5, failedIndexes="0,2", completedIndexes="2-4", active=1),
         set(),
     ),
-    "valid transition to Complete for suspended Job with completions=0; without startTime": (
+    # v1.34 accepts this (upstream's case of that name); v1.32 still requires startTime.
+    "transition to Complete for suspended Job with completions=0; without startTime": (
         _job({"completions": 0, "suspend": True}),
         _job(
             {"completions": 0, "suspend": True},
             completionTime=NOW,
             conditions=[SUCCESS_MET, COMPLETE],
         ),
-        set(),
+        {("status.startTime", "FieldValueRequired")},
     ),
 }
 
@@ -361,3 +362,32 @@ def test_success_criteria_met_on_non_indexed_job_without_managed_by_and_replacem
         ("status.conditions", "FieldValueInvalid")
     }
     assert strategy.job_status_validate_update(new, new, gates) == []
+
+
+def test_created_job_labels_carry_the_generated_labels_when_taken_from_the_template() -> None:
+    """SetDefaults_Job shares the template's label map with the Job, so generateSelector's labels
+    land on the Job too; storage then separates the two."""
+    raw = {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": {"name": "pi", "namespace": "default"},
+        "spec": {
+            "template": {
+                "metadata": {"labels": {"app": "pi"}},
+                "spec": {"containers": [{"name": "pi", "image": "perl"}], "restartPolicy": "Never"},
+            }
+        },
+    }
+    stored, errors = strategy.create_job(raw, "u-1")
+    assert errors == []
+    assert stored["metadata"]["labels"] == {
+        "app": "pi",
+        "job-name": "pi",
+        "batch.kubernetes.io/job-name": "pi",
+        "controller-uid": "u-1",
+        "batch.kubernetes.io/controller-uid": "u-1",
+    }
+    stored["spec"]["template"]["metadata"]["labels"]["extra"] = "x"
+    assert "extra" not in stored["metadata"]["labels"]
+    own = {**raw, "metadata": {**raw["metadata"], "labels": {"team": "a"}}}
+    assert strategy.create_job(own, "u-1")[0]["metadata"]["labels"] == {"team": "a"}

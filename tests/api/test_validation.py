@@ -7,6 +7,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from jobmodel.api import validation as bv
+from jobmodel.api.field import ServerPanic
 from jobmodel.api.validation import JobValidationOptions
 from tests.api.helpers import cron_job, job, pairs, pod_template
 
@@ -314,5 +315,39 @@ def test_completion_time_before_start_time_compares_times_not_strings() -> None:
     obj["status"]["completionTime"] = "2024-01-01T07:59:59Z"
     errs = bv.validate_job_status(obj, "status", opts)
     assert [str(e) for e in errs] == [
-        'status.completionTime: Invalid value: "2024-01-01T07:59:59Z": must be equal to or after `startTime`'
+        'status.completionTime: Invalid value: "2024-01-01T07:59:59Z": completionTime cannot be set before startTime'
     ]
+
+
+# Found by tests/differential/test_api.py against upstream's code (docs/validation.md).
+
+
+def test_success_policy_without_completions_is_an_upstream_panic() -> None:
+    """validateSuccessPolicyRule dereferences spec.completions: the API server answers 500."""
+    obj = job(completionMode="Indexed", successPolicy={"rules": [{"succeededIndexes": "0"}]})
+    with pytest.raises(ServerPanic) as raised:
+        bv.validate_job(obj, OPTS)
+    assert raised.value.field == "spec.completions"
+    # A rule with neither field reports Required and reads no completions.
+    obj["spec"]["successPolicy"] = {"rules": [{}]}
+    assert ("spec.successPolicy.rules[0]", "FieldValueRequired") in pairs(
+        bv.validate_job(obj, OPTS)
+    )
+
+
+def test_indexed_completions_change_without_parallelism_is_an_upstream_panic() -> None:
+    old = job(completionMode="Indexed", completions=2)
+    new = job(completionMode="Indexed", completions=3)
+    with pytest.raises(ServerPanic):
+        bv.validate_completions(new["spec"], old["spec"], "spec.completions")
+
+
+def test_selector_with_an_invalid_label_value_is_not_checked_against_generated_labels() -> None:
+    """LabelSelectorAsSelector fails on the value, so validateGeneratedSelector adds nothing."""
+    bad = {"matchLabels": {"app": "x" * 64}}
+    obj = job(selector=bad, manualSelector=False)
+    assert "spec.selector" not in {f for f, _ in pairs(bv.validate_generated_selector(obj, True))}
+    obj["spec"]["selector"] = {"matchLabels": {"app": "y"}}
+    assert ("spec.selector", "FieldValueInvalid") in pairs(
+        bv.validate_generated_selector(obj, True)
+    )

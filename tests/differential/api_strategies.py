@@ -17,6 +17,15 @@ INDEX_STRINGS = st.sampled_from(["0", "0-2", "1,3", "3-1", "x", "0,0", "-1", "10
 
 
 @st.composite
+def pod_condition_pattern(draw: st.DrawFn) -> dict[str, Any]:
+    pattern = {"type": draw(st.sampled_from(["DisruptionTarget", "Ready", "bad type!", "example.com/x"]))}
+    status = draw(st.sampled_from(["True", "False", "Unknown", "Maybe", None]))  # None: defaulted on decode
+    if status is not None:
+        pattern["status"] = status
+    return pattern
+
+
+@st.composite
 def pod_failure_policy(draw: st.DrawFn) -> dict[str, Any]:
     rules = []
     for _ in range(draw(st.integers(0, 3))):
@@ -25,16 +34,15 @@ def pod_failure_policy(draw: st.DrawFn) -> dict[str, Any]:
         if kind in (0, 2):
             rule["onExitCodes"] = {
                 "operator": draw(st.sampled_from(["In", "NotIn", "Bogus"])),
-                "values": draw(st.lists(st.integers(-1, 3), max_size=3)),
+                "values": draw(st.one_of(st.lists(st.integers(-1, 3), max_size=3), st.just(list(range(1, 257))))),
             }
             if draw(st.booleans()):
                 rule["onExitCodes"]["containerName"] = draw(st.sampled_from(["main", "nope", "init"]))
         if kind in (1, 2):
-            rule["onPodConditions"] = [
-                {"type": draw(st.sampled_from(["DisruptionTarget", "Ready", "bad type!"])), "status": draw(st.sampled_from(["True", "False", "Unknown", "Maybe"]))}
-                for _ in range(draw(st.integers(0, 2)))
-            ]
+            rule["onPodConditions"] = [draw(pod_condition_pattern()) for _ in range(draw(st.integers(0, 2)))]
         rules.append(rule)
+    if draw(st.integers(0, 20)) == 0:
+        rules = rules[:1] * 21  # TooMany
     return {"rules": rules}
 
 
@@ -48,6 +56,8 @@ def success_policy(draw: st.DrawFn) -> dict[str, Any]:
         if draw(st.booleans()):
             rule["succeededCount"] = draw(st.integers(-1, 6))
         rules.append(rule)
+    if draw(st.integers(0, 20)) == 0:
+        rules = [{"succeededCount": 1}] * 21  # TooMany
     return {"rules": rules}
 
 
@@ -67,6 +77,163 @@ def base_job() -> dict[str, Any]:
     }
 
 
+# Pod-spec defaults as a stored object carries them: validation without defaulting then reports
+# only what the case changed.
+STORED_POD_DEFAULTS: dict[str, Any] = {"dnsPolicy": "ClusterFirst", "terminationGracePeriodSeconds": 30, "schedulerName": "default-scheduler"}
+STORED_CONTAINER_DEFAULTS: dict[str, Any] = {"imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File", "terminationMessagePath": "/dev/termination-log"}
+
+
+@st.composite
+def container(draw: st.DrawFn, name: str) -> dict[str, Any]:
+    ctr: dict[str, Any] = {"name": name, "image": "busybox"}
+    if draw(st.integers(0, 3)) == 0:
+        ctr["image"] = draw(st.sampled_from(["", " busybox", "busybox:1.36", "busybox@sha256:abc"]))
+        if not ctr["image"]:
+            del ctr["image"]
+    if draw(st.integers(0, 3)) == 0:
+        ctr["imagePullPolicy"] = draw(st.sampled_from(["Always", "Never", "IfNotPresent", "Sometimes"]))
+    if draw(st.integers(0, 4)) == 0:
+        ctr["terminationMessagePolicy"] = draw(st.sampled_from(["File", "FallbackToLogsOnError", "Bogus"]))
+    if draw(st.integers(0, 3)) == 0:
+        ctr["ports"] = [
+            {"containerPort": draw(st.sampled_from([0, 80, 65536])), **({"protocol": draw(st.sampled_from(["TCP", "UDP", "HTTP"]))} if draw(st.booleans()) else {})}
+            for _ in range(draw(st.integers(1, 2)))
+        ]
+    if draw(st.integers(0, 4)) == 0:
+        ctr["volumeMounts"] = [
+            {
+                "name": draw(st.sampled_from(["data", "nope", ""])),
+                "mountPath": draw(st.sampled_from(["/d", "/d", ""])),
+                **draw(st.sampled_from([{}, {"subPath": "a/b"}, {"subPath": "/abs"}, {"subPath": "../up"}, {"subPathExpr": "$(X)", "subPath": "a"}, {"subPathExpr": "/x/.."}])),
+            }
+            for _ in range(draw(st.integers(1, 2)))
+        ]
+    if draw(st.integers(0, 3)) == 0:
+        ctr["env"] = [{"name": draw(st.sampled_from(["A", "a.b", "1x", "", "A=B"])), "value": "v"} for _ in range(draw(st.integers(1, 2)))]
+    return ctr
+
+
+NODE_REQUIREMENTS = st.sampled_from(
+    [
+        {"key": "zone", "operator": "In", "values": ["a"]},
+        {"key": "zone", "operator": "In", "values": []},
+        {"key": "zone", "operator": "Exists", "values": ["a"]},
+        {"key": "zone", "operator": "Gt", "values": ["1"]},
+        {"key": "zone", "operator": "Gt", "values": ["x"]},
+        {"key": "bad key!", "operator": "DoesNotExist"},
+        {"key": "zone", "operator": "Near", "values": ["a"]},
+    ]
+)
+
+
+@st.composite
+def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
+    """Extra pod-spec fields (in place): containers, volumes, scheduling directives."""
+    names = draw(st.sampled_from([["main"], ["main", "side"], ["main", "main"], ["Main"], []]))
+    template_spec["containers"] = [draw(container(n)) for n in names]
+    if draw(st.integers(0, 3)) == 0:
+        init = draw(container(draw(st.sampled_from(["init", "main"]))))
+        if draw(st.integers(0, 2)) == 0:
+            init["restartPolicy"] = draw(st.sampled_from(["Always", "Never"]))
+        template_spec["initContainers"] = [init]
+    if draw(st.integers(0, 4)) == 0:
+        template_spec["volumes"] = [
+            {"name": draw(st.sampled_from(["data", "Data", "data"])), **draw(st.sampled_from([{}, {"emptyDir": {}}, {"emptyDir": {}, "hostPath": {"path": "/x"}}]))}
+            for _ in range(draw(st.integers(1, 2)))
+        ]
+    if draw(st.integers(0, 4)) == 0:
+        template_spec["nodeSelector"] = {draw(st.sampled_from(["disk", "bad key!"])): draw(st.sampled_from(["ssd", "x" * 64]))}
+    if draw(st.integers(0, 4)) == 0:
+        template_spec["tolerations"] = [
+            draw(
+                st.sampled_from(
+                    [
+                        {"key": "k", "operator": "Exists", "effect": "NoSchedule"},
+                        {"key": "k", "operator": "Equal", "value": "v"},
+                        {"operator": "Equal", "value": "v"},
+                        {"key": "k", "operator": "Exists", "value": "v"},
+                        {"key": "k", "effect": "Sometimes"},
+                        {"key": "k", "operator": "Exists", "effect": "NoSchedule", "tolerationSeconds": 5},
+                    ]
+                )
+            )
+        ]
+    if draw(st.integers(0, 5)) == 0:
+        template_spec["schedulingGates"] = [{"name": draw(st.sampled_from(["example.com/gate", "bad gate", ""]))}]
+    if draw(st.integers(0, 5)) == 0:
+        template_spec["dnsPolicy"] = draw(st.sampled_from(["ClusterFirst", "Default", "Bogus"]))
+    if draw(st.integers(0, 5)) == 0:
+        template_spec["terminationGracePeriodSeconds"] = draw(st.sampled_from([-1, 0, 30]))
+    if draw(st.integers(0, 6)) == 0:
+        template_spec["hostNetwork"] = True
+        if draw(st.booleans()) and template_spec["containers"]:
+            template_spec["containers"][0]["ports"] = [{"containerPort": 80, "hostPort": draw(st.sampled_from([80, 81, 70000]))}]
+    if draw(st.integers(0, 5)) == 0:
+        term = {"matchExpressions": [draw(NODE_REQUIREMENTS)]}
+        template_spec["affinity"] = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": draw(st.sampled_from([[term], []]))}}}
+    if draw(st.integers(0, 12)) == 0:
+        debug: dict[str, Any] = {"name": draw(st.sampled_from(["debug", "main"])), "image": draw(st.sampled_from(["busybox", " busybox"]))}
+        debug.update(
+            draw(
+                st.sampled_from(
+                    [{}, {"targetContainerName": "main"}, {"targetContainerName": "nope"}, {"ports": [{"containerPort": 80}]}, {"resources": {}},
+                     {"resources": {"limits": {}}}, {"lifecycle": {}}, {"volumeMounts": [{"name": "data", "mountPath": "/d", "subPath": "x"}]}]
+                )
+            )
+        )
+        template_spec["ephemeralContainers"] = [debug]
+    if draw(st.booleans()):
+        template_spec.update(STORED_POD_DEFAULTS)
+        for ctr in template_spec["containers"] + template_spec.get("initContainers", []):
+            for key, value in STORED_CONTAINER_DEFAULTS.items():
+                ctr.setdefault(key, value)
+
+
+@st.composite
+def label_selector(draw: st.DrawFn, labels: dict[str, str]) -> dict[str, Any]:
+    """A manual selector: the template's labels, another value, or set-based requirements."""
+    kind = draw(st.integers(0, 3))
+    if kind == 0:
+        return {"matchLabels": dict(labels)}
+    if kind == 1:
+        return {"matchLabels": {"app": "other"}}
+    if kind == 2:
+        return {}
+    expressions = []
+    for _ in range(draw(st.integers(1, 2))):
+        op = draw(st.sampled_from(["In", "NotIn", "Exists", "DoesNotExist", "Gt"]))
+        expr: dict[str, Any] = {"key": draw(st.sampled_from(["app", "bad key!", "example.com/app"])), "operator": op}
+        if draw(st.booleans()):
+            expr["values"] = draw(st.lists(LABEL_VALUES, max_size=2))
+        expressions.append(expr)
+    return {"matchExpressions": expressions}
+
+
+@st.composite
+def job_metadata(draw: st.DrawFn, meta: dict[str, Any]) -> None:
+    """Extra metadata (in place): the Job's own labels and annotations, a uid, namespace edges."""
+    if draw(st.integers(0, 3)) == 0:
+        meta["labels"] = draw(st.sampled_from([{"team": "a"}, {}, {"bad key!": "a"}, {"team": "x" * 64}]))
+    if draw(st.integers(0, 4)) == 0:
+        meta["annotations"] = draw(st.sampled_from([{"note": "a"}, {"bad key!": "a"}, {"example.com/x": ""}]))
+    if draw(st.integers(0, 3)) == 0:
+        meta["uid"] = "uid-1"
+    if draw(st.integers(0, 8)) == 0:
+        meta["namespace"] = draw(st.sampled_from(["", "Bad_NS", "kube-system"]))
+        if not meta["namespace"]:
+            del meta["namespace"]
+    if draw(st.integers(0, 8)) == 0:
+        del meta["name"]
+        meta["generateName"] = draw(st.sampled_from(["job-", "Bad-"]))
+    if draw(st.integers(0, 8)) == 0:
+        meta["finalizers"] = draw(st.sampled_from([["example.com/f"], ["bad finalizer"], ["orphan", "foregroundDeletion"], ["x", "x"]]))
+    if draw(st.integers(0, 8)) == 0:
+        ref = {"apiVersion": "batch/v1", "kind": "CronJob", "name": "cron", "uid": "cron-uid"}
+        meta["ownerReferences"] = draw(
+            st.sampled_from([[ref], [{**ref, "controller": True}, {**ref, "uid": "u2", "controller": True}], [{**ref, "uid": ""}], [{**ref, "apiVersion": ""}], [{**ref, "apiVersion": "a/b/c"}], [{**ref, "apiVersion": "/v1", "kind": "Event"}]])
+        )
+
+
 @st.composite
 def job_manifests(draw: st.DrawFn) -> dict[str, Any]:
     job = base_job()
@@ -74,9 +241,10 @@ def job_manifests(draw: st.DrawFn) -> dict[str, Any]:
     template_spec = spec["template"]["spec"]
     if draw(st.booleans()):
         job["metadata"]["name"] = draw(NAMES)
+    draw(job_metadata(job["metadata"]))
     for key in ("parallelism", "completions", "backoffLimit", "activeDeadlineSeconds", "ttlSecondsAfterFinished"):
         if draw(st.booleans()):
-            value = draw(SMALL)
+            value = draw(st.one_of(SMALL, INTS) if key in ("parallelism", "completions") else SMALL)
             if value is not None:
                 spec[key] = value
     if draw(st.booleans()):
@@ -84,7 +252,7 @@ def job_manifests(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.booleans()):
         spec["backoffLimitPerIndex"] = draw(st.integers(-1, 3))
     if draw(st.booleans()):
-        spec["maxFailedIndexes"] = draw(st.integers(-1, 4))
+        spec["maxFailedIndexes"] = draw(st.one_of(st.integers(-1, 4), st.sampled_from([10_001, 100_001])))
     if draw(st.booleans()):
         spec["suspend"] = draw(st.booleans())
     if draw(st.booleans()):
@@ -95,40 +263,48 @@ def job_manifests(draw: st.DrawFn) -> dict[str, Any]:
         spec["successPolicy"] = draw(success_policy())
     if draw(st.integers(0, 4)) == 0:
         spec["managedBy"] = draw(st.sampled_from(["kubernetes.io/job-controller", "example.com/x", "bad", "x" * 70]))
-    template_spec["restartPolicy"] = draw(st.sampled_from(["Never", "OnFailure", "Always"]))
+    template_spec["restartPolicy"] = draw(st.sampled_from(["Never", "OnFailure", "Always", "Bogus"]))
     if draw(st.integers(0, 3)) == 0:
         template_spec["initContainers"] = [{"name": "init", "image": "busybox"}]
-    selector = draw(st.integers(0, 4))
+    if draw(st.integers(0, 2)) == 0:
+        draw(pod_spec(template_spec))
+    selector = draw(st.integers(0, 5))
     labels = {"app": draw(LABEL_VALUES)}
     if selector:
-        spec["template"]["metadata"] = {"labels": labels}
+        spec["template"]["metadata"] = {"labels": labels if selector != 4 else {}}
     if selector == 2:
         spec["selector"] = {"matchLabels": dict(labels)}
         spec["manualSelector"] = draw(st.booleans())
-    elif selector == 3:
-        spec["selector"] = {"matchLabels": {"app": "other"}}
-        spec["manualSelector"] = True
+    elif selector in (3, 4):
+        spec["selector"] = draw(label_selector(labels))
+        spec["manualSelector"] = draw(st.sampled_from([True, True, False]))
+    if draw(st.integers(0, 4)) == 0:
+        spec["template"].setdefault("metadata", {})["annotations"] = draw(st.sampled_from([{"a": "b"}, {"bad key!": "b"}]))
+    if draw(st.integers(0, 15)) == 0:
+        del spec["template"]["spec"]  # Go defaults and validates a zero PodSpec
     return job
 
 
 @st.composite
 def cron_job_manifests(draw: st.DrawFn) -> dict[str, Any]:
     job = draw(job_manifests())
+    job["spec"].pop("selector", None)  # a CronJob's job template never carries one, mostly
+    if draw(st.integers(0, 6)) == 0:
+        job["spec"]["selector"] = {"matchLabels": {"app": "a"}}
+    if draw(st.integers(0, 3)) == 0:
+        job["spec"]["manualSelector"] = draw(st.booleans())
+    else:
+        job["spec"].pop("manualSelector", None)
     cron: dict[str, Any] = {
         "apiVersion": "batch/v1",
         "kind": "CronJob",
         "metadata": {"name": draw(st.sampled_from(["cron", "c" * 52, "c" * 53, "Bad"])), "namespace": "default"},
-        "spec": {
-            "schedule": draw(
-                st.sampled_from(
-                    ["*/5 * * * *", "@hourly", "@every 1h", "0 0 31 2 *", "61 * * * *", "TZ=UTC * * * * *", "", "* * * *", "5-2 * * * 7"]
-                )
-            ),
-            "jobTemplate": {"spec": job["spec"]},
-        },
+        "spec": {"schedule": draw(SCHEDULES), "jobTemplate": {"spec": job["spec"]}},
     }
+    if draw(st.integers(0, 3)) == 0:
+        cron["spec"]["jobTemplate"]["metadata"] = {"labels": draw(st.sampled_from([{"a": "b"}, {"bad key!": "b"}])), "annotations": {"x": "y"}}
     if draw(st.booleans()):
-        cron["spec"]["timeZone"] = draw(st.sampled_from(["Europe/Berlin", "UTC", "Mars/Olympus", " Europe/Berlin", "Local"]))
+        cron["spec"]["timeZone"] = draw(TIME_ZONES)
     for key in ("startingDeadlineSeconds", "successfulJobsHistoryLimit", "failedJobsHistoryLimit"):
         if draw(st.booleans()):
             cron["spec"][key] = draw(st.integers(-1, 3))
@@ -139,24 +315,184 @@ def cron_job_manifests(draw: st.DrawFn) -> dict[str, Any]:
     return cron
 
 
+SCHEDULES = st.sampled_from(
+    ["*/5 * * * *", "@hourly", "@every 1h", "0 0 31 2 *", "61 * * * *", "TZ=UTC * * * * *", "CRON_TZ=Europe/Berlin 0 * * * *", "", "* * * *", "5-2 * * * 7"]
+)
+TIME_ZONES = st.sampled_from(["Europe/Berlin", "UTC", "Mars/Olympus", " Europe/Berlin", "Local", "", "America/Argentina/Buenos_Aires", "../etc"])
+
+
+def _stored(obj: dict[str, Any]) -> dict[str, Any]:
+    obj["metadata"]["uid"] = "uid-1"
+    obj["metadata"]["resourceVersion"] = "1"
+    obj["metadata"].setdefault("name", "job")
+    obj["metadata"].pop("generateName", None)
+    return obj
+
+
 @st.composite
 def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
     """(old, new): a stored-looking Job and an edit of it."""
-    old = draw(job_manifests())
-    old["metadata"]["uid"] = "uid-1"
-    old["metadata"]["resourceVersion"] = "1"
+    old = _stored(draw(job_manifests()))
     new = copy.deepcopy(old)
     spec = new["spec"]
     for _ in range(draw(st.integers(1, 3))):
-        field = draw(st.sampled_from(["parallelism", "completions", "suspend", "backoffLimit", "activeDeadlineSeconds", "template", "managedBy", "completionMode"]))
+        field = draw(
+            st.sampled_from(
+                ["parallelism", "completions", "suspend", "backoffLimit", "activeDeadlineSeconds", "template", "managedBy", "completionMode",
+                 "scheduling", "selector", "podFailurePolicy", "successPolicy", "backoffLimitPerIndex", "labels", "name", "meta",
+                 "maxFailedIndexes", "podReplacementPolicy", "ttlSecondsAfterFinished"]
+            )
+        )
+        template = spec.setdefault("template", {})
         if field == "suspend":
             spec["suspend"] = draw(st.booleans())
         elif field == "template":
-            spec["template"]["spec"]["containers"][0]["image"] = "other"
+            template.setdefault("spec", {}).setdefault("containers", [{"name": "main"}])
+            if template["spec"]["containers"]:
+                template["spec"]["containers"][0]["image"] = "other"
+            else:
+                template["spec"]["restartPolicy"] = "OnFailure"
+        elif field == "scheduling":
+            # Mutable while a suspended Job never started (validatePodTemplateUpdate).
+            target = draw(st.sampled_from(["nodeSelector", "tolerations", "labels", "annotations", "schedulingGates"]))
+            if target in ("labels", "annotations"):
+                template.setdefault("metadata", {}).setdefault(target, {})["extra"] = "1"
+            elif target == "nodeSelector":
+                template.setdefault("spec", {})["nodeSelector"] = {"disk": "ssd"}
+            elif target == "tolerations":
+                template.setdefault("spec", {})["tolerations"] = [{"key": "k", "operator": "Exists"}]
+            else:
+                template.setdefault("spec", {})["schedulingGates"] = [{"name": "example.com/g"}]
+            if draw(st.booleans()):
+                old.setdefault("status", {})["startTime"] = "2024-01-01T00:00:00Z"
         elif field == "managedBy":
             spec["managedBy"] = "example.com/x"
         elif field == "completionMode":
             spec["completionMode"] = "Indexed"
+        elif field == "selector":
+            spec["selector"] = {"matchLabels": {"app": "other"}}
+        elif field == "podFailurePolicy":
+            spec["podFailurePolicy"] = {"rules": [{"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}]}]}
+        elif field == "successPolicy":
+            spec["successPolicy"] = {"rules": [{"succeededCount": 1}]}
+        elif field == "backoffLimitPerIndex":
+            spec["backoffLimitPerIndex"] = draw(st.integers(0, 2))
+        elif field == "labels":
+            new["metadata"]["labels"] = {"changed": "yes"}
+        elif field == "name":
+            new["metadata"]["name"] = "renamed"
+        elif field == "meta":
+            # ValidateObjectMetaUpdate: resourceVersion, generation, uid, deletion and finalizers.
+            change = draw(st.sampled_from(["noResourceVersion", "generation", "uid", "deleting", "finalizer"]))
+            if change == "noResourceVersion":
+                new["metadata"].pop("resourceVersion", None)
+            elif change == "generation":
+                old["metadata"]["generation"] = 2
+                new["metadata"]["generation"] = 1
+            elif change == "uid":
+                new["metadata"]["uid"] = "uid-2"
+            elif change == "deleting":
+                old["metadata"]["deletionTimestamp"] = "2024-01-01T00:00:00Z"
+                new["metadata"]["deletionTimestamp"] = "2024-01-01T00:00:00Z"
+                new["metadata"]["finalizers"] = ["example.com/late"]
+            else:
+                new["metadata"]["finalizers"] = ["example.com/f"]
+        elif field == "maxFailedIndexes":
+            spec["maxFailedIndexes"] = draw(st.integers(0, 2))
+        elif field == "podReplacementPolicy":
+            spec["podReplacementPolicy"] = draw(st.sampled_from(["Failed", "TerminatingOrFailed"]))
+        elif field == "ttlSecondsAfterFinished":
+            spec["ttlSecondsAfterFinished"] = draw(st.integers(-1, 5))
         else:
             spec[field] = draw(st.integers(0, 5))
     return old, new
+
+
+CONDITION_TYPES = st.sampled_from(["Complete", "Failed", "SuccessCriteriaMet", "FailureTarget", "Suspended"])
+TIMES = st.sampled_from(["2024-01-01T00:00:00Z", "2024-01-01T00:01:00Z", "2023-12-31T23:59:00Z"])
+
+
+@st.composite
+def job_status(draw: st.DrawFn, completions: Any) -> dict[str, Any]:
+    status: dict[str, Any] = {}
+    for key in ("active", "succeeded", "failed"):
+        if draw(st.booleans()):
+            status[key] = draw(st.integers(-1, 3))
+    for key in ("ready", "terminating"):
+        if draw(st.integers(0, 2)) == 0:
+            status[key] = draw(st.integers(-1, 3))
+    for key in ("startTime", "completionTime"):
+        if draw(st.booleans()):
+            status[key] = draw(TIMES)
+    conditions = []
+    for ctype in draw(st.lists(CONDITION_TYPES, max_size=3, unique=True)):
+        conditions.append({"type": ctype, "status": draw(st.sampled_from(["True", "True", "False"])), "lastTransitionTime": "2024-01-01T00:00:00Z"})
+    if conditions:
+        status["conditions"] = conditions
+    if draw(st.integers(0, 3)) == 0:
+        status["uncountedTerminatedPods"] = {
+            "succeeded": draw(st.lists(st.sampled_from(["a", "b", ""]), max_size=2)),
+            "failed": draw(st.lists(st.sampled_from(["a", "c"]), max_size=2)),
+        }
+    if draw(st.integers(0, 3)) == 0:
+        status["completedIndexes"] = draw(INDEX_STRINGS)
+    if draw(st.integers(0, 3)) == 0:
+        status["failedIndexes"] = draw(st.sampled_from(["", "1", "0,2", "x"]))
+    del completions
+    return status
+
+
+@st.composite
+def job_status_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(old, new) for the status subresource: a stored Job with a status, and a new status."""
+    old = _stored(draw(job_manifests()))
+    if draw(st.booleans()):
+        old["status"] = draw(job_status(old["spec"].get("completions")))
+    new = copy.deepcopy(old)
+    new["status"] = draw(job_status(old["spec"].get("completions")))
+    if draw(st.integers(0, 4)) == 0:
+        new["status"] = copy.deepcopy(old.get("status") or {})
+        new["status"]["succeeded"] = new["status"].get("succeeded", 0) + 1
+    if draw(st.integers(0, 6)) == 0:
+        new["metadata"]["labels"] = {"changed": "yes"}
+    return old, new
+
+
+@st.composite
+def cron_job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(old, new): a stored-looking CronJob and an edit of it."""
+    old = draw(cron_job_manifests())
+    old["metadata"]["uid"] = "uid-1"
+    old["metadata"]["resourceVersion"] = "1"
+    new = copy.deepcopy(old)
+    for _ in range(draw(st.integers(1, 2))):
+        field = draw(st.sampled_from(["schedule", "timeZone", "jobTemplate", "suspend", "concurrencyPolicy", "name"]))
+        if field == "schedule":
+            new["spec"]["schedule"] = draw(SCHEDULES)
+        elif field == "timeZone":
+            zone = draw(st.one_of(st.none(), TIME_ZONES))
+            if zone is None:
+                new["spec"].pop("timeZone", None)
+            else:
+                new["spec"]["timeZone"] = zone
+        elif field == "jobTemplate":
+            new["spec"]["jobTemplate"]["spec"]["parallelism"] = draw(st.integers(-1, 3))
+        elif field == "suspend":
+            new["spec"]["suspend"] = draw(st.booleans())
+        elif field == "concurrencyPolicy":
+            new["spec"]["concurrencyPolicy"] = draw(st.sampled_from(["Forbid", "Bogus"]))
+        else:
+            new["metadata"]["name"] = "c" * 60
+    return old, new
+
+
+# The gates the API server's Job code reads (strategy.go, defaults.go); off selects the older behaviour.
+API_GATES = ("JobManagedBy", "JobSuccessPolicy", "JobBackoffLimitPerIndex", "JobPodReplacementPolicy")
+
+
+@st.composite
+def features(draw: st.DrawFn) -> dict[str, bool]:
+    """Mostly every gate on (the model's default); sometimes a few turned off."""
+    if draw(st.integers(0, 2)):
+        return {}
+    return {gate: False for gate in draw(st.lists(st.sampled_from(API_GATES), min_size=1, max_size=2, unique=True))}
