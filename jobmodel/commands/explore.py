@@ -13,6 +13,7 @@ from typing import Any
 from jobmodel.adapters.manifests import load_documents, read_manifest
 from jobmodel.errors import InputError
 from jobmodel.explorer import Counterexample, ExploreResult, explore
+from jobmodel.features import parse_gate_overrides
 from jobmodel.frozen import freeze
 from jobmodel.invariants.trace import DEFAULT_IMPL, CheckConfig, format_table, run_moves, save_trace
 from jobmodel.transitions import environment as env
@@ -56,21 +57,13 @@ def register(subparsers: Any) -> None:
         "--edit", action="append", default=[], metavar="FIELD=VALUE",
         help="allow this Job edit once: parallelism=N, completions=N (elastic), suspend=true|false",
     )
-    parser.add_argument("--feature", action="append", default=[], metavar="GATE=BOOL", help="turn a feature gate on or off")
+    parser.add_argument(
+        "--feature-gates", default="", metavar="A=false,B=true", help="feature gates that differ from the defaults (all on)"
+    )
     parser.add_argument("--no-symmetry", action="store_true", help="do not reduce states by renaming pods")
     parser.add_argument("--liveness", action="store_true", help="also check bounded liveness from every state")
     parser.add_argument("--save", type=Path, metavar="TRACE", help="write the counterexample (JSON) here")
     parser.set_defaults(func=run)
-
-
-def parse_features(items: list[str]) -> dict[str, bool]:
-    features: dict[str, bool] = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or value.lower() not in ("true", "false"):
-            raise InputError("--feature", f"{item!r}: expected GATE=true or GATE=false")
-        features[name] = value.lower() == "true"
-    return features
 
 
 def load_manifest(name: str) -> dict[str, Any]:
@@ -103,7 +96,7 @@ def config_from_args(args: argparse.Namespace, manifest: dict[str, Any]) -> Chec
     return CheckConfig(
         manifest=freeze(manifest),
         budget=budget,
-        features=freeze(parse_features(args.feature)),
+        features=freeze(parse_gate_overrides(args.feature_gates)),
         impl=args.impl,
         symmetry=not args.no_symmetry,
     )

@@ -52,7 +52,7 @@ def test_explore_finds_saves_and_replay_reproduces_a_counterexample(
         (["--impl", "nomodule"], "--impl"),
         (["--impl", "jobmodel.nothing_here:sync"], "--impl"),
         (["--edit", "replicas=2"], "edits"),
-        (["--feature", "JobManagedBy"], "--feature"),
+        (["--feature-gates", "JobManagedBy"], "--feature-gates"),
         (["--depth", "-1"], "--depth"),
     ],
 )
