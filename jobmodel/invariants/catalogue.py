@@ -225,9 +225,12 @@ def _status_update_errors(new: Job, old: Job, gates: FeatureGates) -> tuple[str,
 #   pod creation for the back-off, while ready keeps the running pods: ready > active.
 # - kubernetes/kubernetes#134521 (fixed by #134769, in 1.32 by #135128): a resumed Job gets a
 #   new startTime, which the status validation rejected for an unsuspended Job.
+# - a Job created suspended with `completions: 0` completes without ever getting a startTime,
+#   which v1.32's status validation rejects (later releases allow it).
 ACCEPT_KNOWN_UPSTREAM_BUGS = True
 READY_ABOVE_ACTIVE = "cannot set more ready pods than active"
 START_TIME_ON_RESUME = "startTime cannot be removed for unsuspended job"
+NO_START_TIME_WHEN_FINISHED = "startTime is required for finished job"
 
 
 def _known_upstream_bug(job: Job, error: str) -> bool:
@@ -239,6 +242,8 @@ def _known_upstream_bug(job: Job, error: str) -> bool:
     if START_TIME_ON_RESUME in error:
         suspended = job.status.condition("Suspended")
         return suspended is not None and suspended.status == "False" and suspended.reason == "JobResumed"
+    if NO_START_TIME_WHEN_FINISHED in error:
+        return bool(job.spec.suspend) and job.spec.completions == 0
     return False
 
 

@@ -216,3 +216,14 @@ def test_sometimes_properties_hold_on_the_states_that_show_them() -> None:
     )
     assert cat.pod_recreated_after_backoff(world)
     assert not cat.job_completes(world)
+
+
+def test_suspended_zero_completion_job_finishing_without_start_time_is_a_known_upstream_bug() -> None:
+    """v1.32's status validation rejects a finished Job without startTime, which a Job created
+    suspended with completions 0 is when the controller completes it."""
+    from jobmodel.invariants.catalogue import _known_upstream_bug
+    from tests.builders import make_job
+
+    job = make_job(suspend=True, completions=0, parallelism=0)
+    assert _known_upstream_bug(job, "status.startTime: Required value: startTime is required for finished job")
+    assert not _known_upstream_bug(make_job(), "status.startTime: Required value: startTime is required for finished job")
