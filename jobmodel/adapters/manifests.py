@@ -72,3 +72,15 @@ def read_manifest(name: str, stdin: TextIO) -> str:
         raise InputError(name, f"cannot read: {err.strerror}") from None
     except UnicodeDecodeError:
         raise InputError(name, "not a text file") from None
+
+
+def read_json_file(path: Path) -> Any:
+    """A JSON document from a file (vector files, traces); errors name the file and the place."""
+    try:
+        return json.loads(path.read_text())
+    except OSError as err:
+        raise InputError(str(path), f"cannot read: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputError(str(path), "not a text file") from None
+    except json.JSONDecodeError as err:
+        raise InputError(str(path), f"not JSON: {err.msg} at line {err.lineno} column {err.colno}") from None

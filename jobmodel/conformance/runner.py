@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 import attrs
 
+from jobmodel.adapters.manifests import read_json_file
 from jobmodel.conformance.engines import Engine, ModelEngine
 from jobmodel.conformance.suites import suite_module
 from jobmodel.errors import InputError
@@ -32,12 +32,7 @@ class CaseResult:
 
 def load_vector_file(path: Path) -> Mapping[str, Any]:
     """Read and check the document envelope of a vector file."""
-    try:
-        doc = json.loads(path.read_text())
-    except OSError as err:
-        raise InputError(str(path), f"cannot read: {err.strerror}") from None
-    except json.JSONDecodeError as err:
-        raise InputError(str(path), f"not JSON: {err.msg} at line {err.lineno} column {err.colno}") from None
+    doc = read_json_file(path)
     if not isinstance(doc, dict):
         raise InputError(str(path), "a vector file is a JSON object")
     if doc.get("format") != FORMAT:

@@ -20,6 +20,7 @@ from typing import Any, cast
 
 import attrs
 
+from jobmodel.adapters.manifests import read_json_file
 from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES
 from jobmodel.frozen import FrozenDict, freeze, thaw
@@ -220,12 +221,7 @@ def save_trace(path: Path, config: CheckConfig, moves: Sequence[env.Move], viola
 
 def load_trace(path: Path) -> tuple[CheckConfig, list[env.Move]]:
     """A saved trace; errors name the field."""
-    try:
-        data = json.loads(path.read_text())
-    except OSError as err:
-        raise InputError(str(path), f"cannot read: {err.strerror}") from None
-    except json.JSONDecodeError as err:
-        raise InputError(str(path), f"not JSON: {err.msg} at line {err.lineno}") from None
+    data = read_json_file(path)
     if not isinstance(data, Mapping) or not isinstance(data.get("config"), Mapping):
         raise InputError("config", "a trace is an object with `config` and `moves`")
     config = CheckConfig.from_json(data["config"])
