@@ -112,10 +112,10 @@ func runValidation(ctx context.Context, raw json.RawMessage) (map[string]any, er
 		return nil, err
 	}
 	ctx = apiContext(ctx)
-	var errs field.ErrorList
+	var validate func() field.ErrorList
 	switch c.Operation {
 	case "create":
-		errs = s.create.Validate(ctx, obj)
+		validate = func() field.ErrorList { return s.create.Validate(ctx, obj) }
 	case "update":
 		old, err := decodeObject(c.Kind, "oldObject", c.OldObject, false)
 		if err != nil {
@@ -123,14 +123,19 @@ func runValidation(ctx context.Context, raw json.RawMessage) (map[string]any, er
 		}
 		switch {
 		case c.Subresource == nil:
-			errs = s.main.ValidateUpdate(ctx, obj, old)
+			validate = func() field.ErrorList { return s.main.ValidateUpdate(ctx, obj, old) }
 		case *c.Subresource == "status":
-			errs = s.status.ValidateUpdate(ctx, obj, old)
+			validate = func() field.ErrorList { return s.status.ValidateUpdate(ctx, obj, old) }
 		default:
 			return nil, fmt.Errorf("subresource: expected absent or \"status\", got %q", *c.Subresource)
 		}
 	default:
 		return nil, fmt.Errorf("operation: expected create or update, got %q", c.Operation)
+	}
+	var errs field.ErrorList
+	if panicked := asAPIServer(func() { errs = validate() }); panicked != "" {
+		// The write is refused with a server error, not with field errors.
+		return map[string]any{"valid": false, "errors": []any{}, "serverError": panicked}, nil
 	}
 	out := make([]any, 0, len(errs))
 	for _, e := range errs {
@@ -163,14 +168,16 @@ func runDefaulting(ctx context.Context, raw json.RawMessage) (map[string]any, er
 		return nil, err
 	}
 	ctx = apiContext(ctx)
-	if len(c.OldObject) == 0 || string(c.OldObject) == "null" {
-		s.create.PrepareForCreate(ctx, obj)
-	} else {
+	prepare := func() { s.create.PrepareForCreate(ctx, obj) }
+	if len(c.OldObject) != 0 && string(c.OldObject) != "null" {
 		old, err := decodeObject(c.Kind, "oldObject", c.OldObject, true)
 		if err != nil {
 			return nil, err
 		}
-		s.main.PrepareForUpdate(ctx, obj, old)
+		prepare = func() { s.main.PrepareForUpdate(ctx, obj, old) }
+	}
+	if panicked := asAPIServer(prepare); panicked != "" {
+		return map[string]any{"serverError": panicked}, nil
 	}
 	result, err := encodeObject(c.Kind, obj)
 	if err != nil {

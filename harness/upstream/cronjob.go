@@ -78,7 +78,11 @@ func runSchedule(ctx context.Context, raw json.RawMessage) (map[string]any, erro
 		return nil, err
 	}
 	cj := scheduleCronJob(c, earliest)
-	rejected, err := apiErrors(ctx, cj)
+	var rejected []string
+	if panicked := asAPIServer(func() { rejected, err = apiErrors(ctx, cj) }); panicked != "" {
+		// The create fails with a server error: nothing is stored, nothing is computed.
+		return map[string]any{"error": true, "reason": "API server: " + panicked}, nil
+	}
 	if err != nil {
 		return nil, err
 	}

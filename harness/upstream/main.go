@@ -92,3 +92,16 @@ func serve(ctx context.Context, line []byte) (resp response) {
 	}
 	return response{Outcome: outcome}
 }
+
+// asAPIServer runs one step of an API-server request as kube-apiserver does: a panic is
+// recovered (the handler chain's panic recovery) and the request fails with 500 Internal Server
+// Error. It returns the panic's description, or "" when the step returned.
+func asAPIServer(step func()) (panicked string) {
+	defer func() {
+		if r := recover(); r != nil {
+			panicked = fmt.Sprintf("panic in upstream code: %v (the API server answers 500 Internal Server Error)", r)
+		}
+	}()
+	step()
+	return ""
+}

@@ -53,12 +53,13 @@ class ServerPanic(InputError):
     """Input on which upstream's code panics: the API server recovers and answers
     500 Internal Server Error instead of a validation result (docs/validation.md, "Upstream bugs")."""
 
-    def __init__(self, field: str, upstream_function: str) -> None:
-        super().__init__(
-            field,
-            f"unset, and upstream's {upstream_function} dereferences it (a nil-pointer panic: "
-            "the API server answers 500 Internal Server Error)",
+    def __init__(self, field: str, upstream_function: str, panic: str | None = None) -> None:
+        cause = (
+            f"upstream's {upstream_function} panics: {panic}"
+            if panic is not None
+            else f"unset, and upstream's {upstream_function} dereferences it (a nil-pointer panic)"
         )
+        super().__init__(field, f"{cause}; the API server answers 500 Internal Server Error")
         self.upstream_function = upstream_function
 
 

@@ -1139,7 +1139,7 @@ def validate_schedule_format(
 ) -> list[FieldError]:
     """validateScheduleFormat: robfig/cron ParseStandard, and no TZ=/CRON_TZ= unless the old schedule had one."""
     errs: list[FieldError] = []
-    parse_error = schedule_error(schedule)
+    parse_error = schedule_error(schedule, path)
     if parse_error is not None:
         errs.append(fe.invalid(path, schedule, parse_error))
     if allow_tz and "TZ" in schedule and time_zone is not None:

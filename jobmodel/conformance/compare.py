@@ -15,9 +15,20 @@ def _show(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
+def matches_absent(expected: Any) -> bool:
+    """Whether an expectation holds of an absent value: `null`, or an object each of whose keys
+    does (an absent object has no keys, FORMAT.md "Comparing a partial object")."""
+    if expected is None:
+        return True
+    return isinstance(expected, Mapping) and all(matches_absent(v) for v in expected.values())
+
+
 def subset_diff(expected: Any, actual: Any, path: str) -> list[str]:
     """Differences where `actual` does not contain `expected`: objects are compared as subsets
-    (a key given as null must be absent), lists item by item (same length), scalars exactly."""
+    (a key given as null must be absent), lists item by item (same length), scalars exactly.
+    `actual` is MISSING (or null) where the object has no such value."""
+    if actual is MISSING or (actual is None and expected is not None):
+        return [] if matches_absent(expected) else [f"{path}: expected {_show(expected)}, got <absent>"]
     if isinstance(expected, Mapping):
         if not isinstance(actual, Mapping):
             return [f"{path}: expected an object {_show(expected)}, got {_show(actual)}"]
@@ -28,9 +39,6 @@ def subset_diff(expected: Any, actual: Any, path: str) -> list[str]:
             if want is None:
                 if got is not MISSING and got is not None:
                     out.append(f"{sub}: expected absent, got {_show(got)}")
-                continue
-            if got is MISSING:
-                out.append(f"{sub}: expected {_show(want)}, got <absent>")
                 continue
             out.extend(subset_diff(want, got, sub))
         return out

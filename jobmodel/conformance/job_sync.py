@@ -17,7 +17,13 @@ from jobmodel.adapters.kube import (
     pod_from_json,
     pod_to_json,
 )
-from jobmodel.conformance.compare import conditions_diff, exact_diff, list_subset_diff, subset_diff
+from jobmodel.conformance.compare import (
+    MISSING,
+    conditions_diff,
+    exact_diff,
+    list_subset_diff,
+    subset_diff,
+)
 from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES
 from jobmodel.state import (
@@ -135,10 +141,7 @@ def status_diff(expected: Mapping[str, Any], actual: Mapping[str, Any], path: st
             if key in actual:
                 out.append(f"{sub}: expected absent, got {actual[key]!r}")
             continue
-        got = actual.get(key, STATUS_ZERO_VALUES.get(key))
-        if got is None:
-            out.append(f"{sub}: expected {want!r}, got <absent>")
-            continue
+        got = actual.get(key, STATUS_ZERO_VALUES.get(key, MISSING))
         if isinstance(want, Mapping) and isinstance(got, Mapping):
             # Empty lists are left out on the wire (omitempty).
             got = {**{k: [] for k, v in want.items() if v == []}, **got}
@@ -160,7 +163,7 @@ def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
             out.extend(exact_diff(expect[key], outcome.get(key), key))
     if "createdPods" in expect:
         out.extend(list_subset_diff(expect["createdPods"], outcome.get("createdPods", []), "createdPods"))
-    status = outcome.get("status", {})
+    status = outcome.get("status") or {}
     if "status" in expect:
         out.extend(status_diff(expect["status"], status, "status"))
     conditions = outcome.get("conditions", [])

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from jobmodel.api import strategy
-from jobmodel.api.field import FieldError
+from jobmodel.api.field import FieldError, ServerPanic
 from jobmodel.api.schema import decode_object
 from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES
@@ -40,7 +40,11 @@ def validate_case(case: Mapping[str, Any]) -> list[FieldError]:
 
 
 def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:
-    errors = validate_case(case)
+    try:
+        errors = validate_case(case)
+    except ServerPanic as err:
+        # Upstream's validation panics on this input: the API server fails the request (500).
+        return {"valid": False, "errors": [], "serverError": str(err)}
     return {
         "valid": not errors,
         "errors": [

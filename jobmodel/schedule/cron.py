@@ -37,6 +37,11 @@ class CronParseError(ValueError):
         self.message = message
 
 
+class CronPanic(CronParseError):
+    """A spec on which robfig/cron v3.0.1 panics instead of returning an error: whoever calls
+    the library (the API server's validation, the controller) fails the whole request."""
+
+
 @attrs.frozen
 class Bounds:
     """cron.bounds: the range of a field and its names."""
@@ -383,7 +388,7 @@ def parse_standard(spec: str) -> Schedule:
         space, eq = spec.find(" "), spec.find("=")
         if space < 0 or space < eq + 1:
             # Go slices spec[eq+1:i] with i = -1 (or before eq) and panics.
-            raise CronParseError(f"runtime error: slice bounds out of range (robfig/cron panics on {spec!r})")
+            raise CronPanic(f"runtime error: slice bounds out of range (robfig/cron panics on {spec!r})")
         name = spec[eq + 1 : space]
         try:
             loc = load_location(name)

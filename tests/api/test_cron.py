@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from jobmodel.api.cron import schedule_error
+from jobmodel.api.field import ServerPanic
 
 
 @pytest.mark.parametrize(
@@ -21,7 +22,7 @@ from jobmodel.api.cron import schedule_error
     ],
 )
 def test_accepted(spec: str) -> None:
-    assert schedule_error(spec) is None
+    assert schedule_error(spec, "spec.schedule") is None
 
 
 @pytest.mark.parametrize(
@@ -39,4 +40,13 @@ def test_accepted(spec: str) -> None:
     ],
 )
 def test_refused_with_robfig_message(spec: str, message: str) -> None:
-    assert schedule_error(spec) == message
+    assert schedule_error(spec, "spec.schedule") == message
+
+
+@pytest.mark.parametrize("spec", ["TZ=UTC", "CRON_TZ=UTC", "TZ=", "CRON_TZ=Europe/Berlin"])
+def test_a_tz_prefix_without_a_space_is_a_server_panic(spec: str) -> None:
+    # robfig/cron v3.0.1 slices spec[eq+1:-1]: the API server recovers the panic (500).
+    with pytest.raises(ServerPanic) as raised:
+        schedule_error(spec, "spec.schedule")
+    assert raised.value.field == "spec.schedule"
+    assert "slice bounds out of range" in str(raised.value)

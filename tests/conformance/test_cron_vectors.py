@@ -11,6 +11,7 @@ import pytest
 from jobmodel.conformance.engines import ModelEngine
 from jobmodel.conformance.runner import run_case
 from jobmodel.conformance.schedule import compare as schedule_compare
+from jobmodel.conformance.schedule import model_outcome as schedule_model_outcome
 from tests.conftest import find_conformance_dir
 
 FILES = {"cronjob_sync.json": "cronjob-sync", "schedule.json": "schedule"}
@@ -49,6 +50,43 @@ def test_schedule_compare_reports_a_wrong_most_recent_time() -> None:
     assert schedule_compare(case, outcome) == ['mostRecent: expected "2016-05-19T15:00:00Z", got "2016-05-19T14:00:00Z"']
 
 
-def test_schedule_compare_reports_a_rejected_schedule() -> None:
-    case = {"expect": {"mostRecent": None}}
-    assert schedule_compare(case, {"error": True}) != []
+def test_a_rejected_schedule_matches_an_expected_null() -> None:
+    # FORMAT.md: a rejected schedule computed nothing, so `mostRecent: null` holds of it.
+    case = {"expect": {"error": True, "mostRecent": None}}
+    assert schedule_compare(case, {"error": True, "reason": "API validation: bad"}) == []
+
+
+def test_schedule_compare_reports_a_rejected_schedule_where_a_time_was_expected() -> None:
+    case = {"expect": {"mostRecent": "2016-05-19T15:00:00Z"}}
+    (diff,) = schedule_compare(case, {"error": True})
+    assert diff.startswith("mostRecent: expected '2016-05-19T15:00:00Z', but the engine rejected")
+
+
+def test_schedule_compare_reports_a_computed_schedule_where_a_rejection_was_expected() -> None:
+    case = {"expect": {"error": True, "mostRecent": None}}
+    outcome = {"error": False, "mostRecent": "2016-05-19T14:00:00Z", "tooManyMissed": False}
+    assert schedule_compare(case, outcome) == [
+        "error: expected true, got false",
+        'mostRecent: expected null, got "2016-05-19T14:00:00Z"',
+    ]
+
+
+@pytest.mark.parametrize("prefix", ["TZ=UTC", "CRON_TZ=UTC", "TZ=", "CRON_TZ=Europe/Berlin"])
+def test_a_tz_prefix_without_a_space_fails_the_request_as_the_panicking_api_server_does(
+    prefix: str,
+) -> None:
+    case = {"schedule": prefix, "earliestTime": "2016-05-19T10:00:00Z", "now": "2016-05-19T12:00:00Z"}
+    outcome = schedule_model_outcome(case)
+    assert outcome["error"] is True
+    assert "panic" in outcome["reason"] and "slice bounds out of range" in outcome["reason"]
+
+
+def test_a_tz_prefix_with_a_space_is_refused_by_validation_not_a_panic() -> None:
+    case = {
+        "schedule": "TZ=UTC 0 * * * *",
+        "earliestTime": "2016-05-19T10:00:00Z",
+        "now": "2016-05-19T12:00:00Z",
+    }
+    outcome = schedule_model_outcome(case)
+    assert outcome["error"] is True
+    assert "use timeZone field instead" in outcome["reason"] and "panic" not in outcome["reason"]

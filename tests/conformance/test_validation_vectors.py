@@ -10,13 +10,6 @@ import pytest
 
 from jobmodel.conformance import defaulting, validation
 
-# Vectors whose `detail` comes from apimachinery before v0.32 (see docs/validation.md, "Vectors
-# believed wrong"): the model follows the v1.32 line, so these details cannot match.
-OLD_TOO_LONG_MESSAGES = {
-    "TestValidateJob: spec.managedBy: Too long: may not be longer than 63",
-    "TestValidateJob: spec.successPolicy.rules[0].succeededIndexes: Too long: must have at most 65536 bytes",
-}
-
 
 def _cases(directory: Path, name: str) -> list[dict[str, Any]]:
     cases: list[dict[str, Any]] = json.loads((directory / name).read_text())["cases"]
@@ -29,10 +22,7 @@ def test_validation_vectors(conformance_dir: Path) -> None:
         diffs = validation.compare(case, validation.model_outcome(case))
         if diffs:
             failures[case["name"]] = diffs
-    assert set(failures) <= OLD_TOO_LONG_MESSAGES, failures
-    for name in set(failures):
-        # Only the wording of the detail differs: field and type match.
-        assert all("FieldValueTooLong" in d and "may not be more than" in d for d in failures[name])
+    assert failures == {}
 
 
 def test_defaulting_vectors(conformance_dir: Path) -> None:

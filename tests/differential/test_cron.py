@@ -69,12 +69,24 @@ def when(offset_seconds: int) -> str:
     return format_time(BASE + timedelta(seconds=offset_seconds))
 
 
+# `TZ=`/`CRON_TZ=` prefixes, with the space robfig needs and without it (robfig panics there).
+TZ_PREFIXED_SCHEDULES = st.builds(
+    lambda key, zone, sep, rest: f"{key}={zone}{sep}{rest}",
+    st.sampled_from(["TZ", "CRON_TZ"]),
+    st.sampled_from(["UTC", "America/New_York", "Mars/Olympus", ""]),
+    st.sampled_from([" ", "", "  ", "\t"]),
+    st.one_of(st.sampled_from(["", "0 * * * *", "@daily", "bad"]), GENERATED_SCHEDULES),
+)
+
+
 @st.composite
 def schedule_cases(draw: st.DrawFn) -> dict[str, Any]:
     earliest = draw(st.integers(-40 * 86400, 0))
     case: dict[str, Any] = {
         "name": "generated",
-        "schedule": draw(st.one_of(st.sampled_from(SCHEDULES), GENERATED_SCHEDULES)),
+        "schedule": draw(
+            st.one_of(st.sampled_from(SCHEDULES), GENERATED_SCHEDULES, TZ_PREFIXED_SCHEDULES)
+        ),
         "earliestTime": when(earliest),
         "now": when(earliest + draw(st.integers(0, 45 * 86400))),
         "expect": {},
@@ -232,7 +244,14 @@ def test_schedule_agrees_with_upstream(upstream: UpstreamEngine, case: dict[str,
     expected = upstream.outcome("schedule", case)
     actual = schedule.model_outcome(case)
     if expected.get("error"):
-        _check("schedule", case, {"error": True}, {"error": bool(actual.get("error"))})
+        # A panic in upstream's create validation fails the request: the model must say so too.
+        panicked = "panic in upstream code" in expected.get("reason", "")
+        _check(
+            "schedule",
+            case,
+            {"error": True, "panic": panicked},
+            {"error": bool(actual.get("error")), "panic": "panic" in actual.get("reason", "")},
+        )
         return
     _check("schedule", case, dict(expected), actual)
 
