@@ -20,12 +20,12 @@ from hypothesis.stateful import run_state_machine_as_test
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from jobmodel.explorer import ExploreResult, explore
+from jobmodel.checkers.explorer import ExploreResult, explore
+from jobmodel.checkers.machines import job_machine
+from jobmodel.checkers.trace import CheckConfig, StepRecord
 from jobmodel.frozen import freeze
 from jobmodel.invariants import catalogue
-from jobmodel.invariants.machines import job_machine
-from jobmodel.invariants.trace import CheckConfig, StepRecord
-from jobmodel.transitions.environment import Budget
+from jobmodel.transitions.job_environment import Budget
 
 MANIFEST = {
     "apiVersion": "batch/v1",

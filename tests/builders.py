@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from jobmodel.adapters.kube import job_from_json, pod_from_json
+from jobmodel.api.wire import job_from_json, pod_from_json
 from jobmodel.state import JOB_COMPLETION_INDEX_ANNOTATION, JOB_TRACKING_FINALIZER, Job, Pod
 
 JOB_UID = "job-uid-1"

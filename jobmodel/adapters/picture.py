@@ -10,7 +10,7 @@ from pathlib import Path
 import attrs
 
 from jobmodel.errors import InputError
-from jobmodel.simulation import Timeline
+from jobmodel.simulation.job import Timeline
 
 PHASE_COLOURS = {
     "Pending": "#f2c14e",

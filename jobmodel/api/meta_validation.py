@@ -11,10 +11,10 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
-from jobmodel.adapters.kube import label_selector_from_json
 from jobmodel.api import field as fe
 from jobmodel.api.equality import semantic_equal
 from jobmodel.api.field import FieldError
+from jobmodel.api.wire import label_selector_from_json
 from jobmodel.transitions.pod_utils import selector_matches
 
 IS_NEGATIVE_ERROR_MSG: Final = "must be greater than or equal to 0"

@@ -10,13 +10,13 @@ from typing import Any
 
 import attrs
 
-from jobmodel.adapters.cronjob import cron_job_from_json
 from jobmodel.adapters.manifests import load_documents, read_manifest
+from jobmodel.api.wire_cronjob import cron_job_from_json
 from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES, parse_gate_overrides
 from jobmodel.schedule.cron import CronParseError, parse_standard
 from jobmodel.schedule.gotime import LocationError, load_location
-from jobmodel.schedule.simulate import Outage, simulate
+from jobmodel.simulation.cronjob import Outage, simulate
 from jobmodel.state import CronJob
 from jobmodel.timeutil import GO_ZERO_TIME, format_time, parse_time
 

@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from jobmodel.adapters.manifests import load_documents, read_manifest
+from jobmodel.checkers.explorer import Counterexample, ExploreResult, explore
+from jobmodel.checkers.trace import DEFAULT_IMPL, CheckConfig, format_table, run_moves, save_trace
 from jobmodel.errors import InputError
-from jobmodel.explorer import Counterexample, ExploreResult, explore
 from jobmodel.features import parse_gate_overrides
 from jobmodel.frozen import freeze
-from jobmodel.invariants.trace import DEFAULT_IMPL, CheckConfig, format_table, run_moves, save_trace
-from jobmodel.transitions import environment as env
+from jobmodel.transitions import job_environment as env
 
 # Budget flags: --NAME N for each count of hostile moves.
 BUDGET_FLAGS = {

@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 
-from jobmodel.invariants.trace import format_table, load_trace, run_moves
+from jobmodel.checkers.trace import format_table, load_trace, run_moves
 
 
 def register(subparsers: Any) -> None:

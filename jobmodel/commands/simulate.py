@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from jobmodel.adapters.kube import job_status_to_json
 from jobmodel.adapters.manifests import load_documents, read_manifest
+from jobmodel.api.wire import job_status_to_json
 from jobmodel.errors import InputError
 from jobmodel.features import parse_gate_overrides
-from jobmodel.simulation import (
+from jobmodel.simulation.job import (
     Timeline,
     parse_failure,
     parse_slow,

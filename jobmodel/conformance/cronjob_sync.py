@@ -6,14 +6,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from jobmodel.actions import CreateJob, DeleteJob, RecordEvent, Requeue, UpdateCronJobStatus
-from jobmodel.adapters.cronjob import cron_job_from_json
-from jobmodel.adapters.kube import job_from_json, job_to_json, obj
-from jobmodel.conformance.compare import exact_diff, list_subset_diff, subset_diff
+from jobmodel.api.wire import job_from_json, job_to_json, obj
+from jobmodel.api.wire_cronjob import cron_job_from_json
 from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES
 from jobmodel.state import CronJob, CronJobFaults, CronJobStatus, CronJobSyncInput, Job
 from jobmodel.timeutil import format_time, parse_time
 from jobmodel.transitions.sync_cronjob import CronJobSyncResult, sync_cronjob
+from jobmodel.util.jsondiff import exact_diff, list_subset_diff, subset_diff
 
 _CONTROLLER_KEYS = frozenset({"apiCronJob", "apiJobs", "jobCreateError", "jobGetError"})
 

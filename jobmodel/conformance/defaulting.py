@@ -8,9 +8,9 @@ from typing import Any
 from jobmodel.api import strategy
 from jobmodel.api.defaults import set_defaults_cron_job, set_defaults_job
 from jobmodel.api.schema import decode_object
-from jobmodel.conformance.compare import subset_diff
 from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES
+from jobmodel.util.jsondiff import subset_diff
 
 
 def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:

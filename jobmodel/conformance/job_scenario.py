@@ -1,13 +1,13 @@
-"""Suite `job-scenario`: a Job's life in a cluster with no kubelet (FORMAT.md), through jobmodel.scenario."""
+"""Suite `job-scenario`: a Job's life in a cluster with no kubelet (FORMAT.md), through jobmodel.simulation.scenario."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from jobmodel.adapters.kube import check_known
+from jobmodel.api.wire import check_known
 from jobmodel.errors import InputError
-from jobmodel.scenario import StepFailed, run_step, start, tunables_from
+from jobmodel.simulation.scenario import StepFailed, run_step, start, tunables_from
 from jobmodel.timeutil import parse_time
 
 CASE_KEYS = frozenset({"name", "origin", "features", "start", "job", "jobUid", "controller", "garbageCollector", "steps"})

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from jobmodel.actions import CreatePod, DeletePod, PatchPod, RecordEvent
-from jobmodel.adapters.kube import (
+from jobmodel.api.wire import (
     check_known,
     job_from_json,
     job_status_to_json,
@@ -16,13 +16,6 @@ from jobmodel.adapters.kube import (
     opt_time,
     pod_from_json,
     pod_to_json,
-)
-from jobmodel.conformance.compare import (
-    MISSING,
-    conditions_diff,
-    exact_diff,
-    list_subset_diff,
-    subset_diff,
 )
 from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES
@@ -36,6 +29,13 @@ from jobmodel.state import (
 )
 from jobmodel.timeutil import parse_time
 from jobmodel.transitions.sync_job import sync_job
+from jobmodel.util.jsondiff import (
+    MISSING,
+    conditions_diff,
+    exact_diff,
+    list_subset_diff,
+    subset_diff,
+)
 
 CASE_KEYS = frozenset({"name", "origin", "now", "features", "job", "pods", "controller", "expect"})
 CONTROLLER_KEYS = frozenset(

@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from jobmodel.conformance.compare import exact_diff
 from jobmodel.errors import InputError
 from jobmodel.schedule.cron import CronPanic, CronParseError, Schedule, parse_standard
 from jobmodel.schedule.gotime import LocationError, load_location
@@ -18,6 +17,7 @@ from jobmodel.schedule.times import (
     next_schedule_time_duration,
 )
 from jobmodel.timeutil import format_time, parse_time
+from jobmodel.util.jsondiff import exact_diff
 
 EXPECT_KEYS = ("error", "mostRecent", "tooManyMissed", "next")
 

@@ -18,9 +18,9 @@ from functools import lru_cache
 import attrs
 
 from jobmodel.actions import CreatePod, DeletePod, PatchPod, UpdateJobStatus
-from jobmodel.adapters.kube import job_to_json
 from jobmodel.api import strategy as api_strategy
 from jobmodel.api import validation as bv
+from jobmodel.api.wire import job_to_json
 from jobmodel.features import FeatureGates
 from jobmodel.state import (
     COMPLETE,
@@ -33,7 +33,7 @@ from jobmodel.state import (
     Pod,
 )
 from jobmodel.transitions import indexes as ix
-from jobmodel.transitions.environment import Move, World, lag_covered
+from jobmodel.transitions.job_environment import Move, World, lag_covered
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_active
 from jobmodel.transitions.sync_job import (
     REASON_BACKOFF_LIMIT_EXCEEDED,

@@ -1,5 +1,5 @@
 """The CronJob controller under check: its environment, invariants, Hypothesis machine and
-explorer configuration, built like the Job ones (jobmodel.transitions.environment,
+explorer configuration, built like the Job ones (jobmodel.transitions.job_environment,
 jobmodel.invariants.catalogue) but smaller.
 
 The world is the CronJob and its Jobs as the API server holds them, the controller's cached
@@ -23,14 +23,14 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from jobmodel.actions import CreateJob, DeleteJob, UpdateCronJobStatus
-from jobmodel.adapters.cronjob import cron_job_from_json
 from jobmodel.api import strategy as api_strategy
+from jobmodel.api.wire_cronjob import cron_job_from_json
+from jobmodel.checkers.explorer import ExploreResult, breadth_first
+from jobmodel.checkers.trace import load_impl
 from jobmodel.errors import InputError
-from jobmodel.explorer import ExploreResult, breadth_first
 from jobmodel.features import DEFAULT_GATES
 from jobmodel.frozen import FrozenDict, thaw
 from jobmodel.invariants.catalogue import Violation
-from jobmodel.invariants.trace import load_impl
 from jobmodel.state import (
     COMPLETE,
     CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION,
@@ -43,7 +43,7 @@ from jobmodel.state import (
     JobCondition,
 )
 from jobmodel.timeutil import add_seconds, format_time
-from jobmodel.transitions.environment import Move
+from jobmodel.transitions.job_environment import Move
 from jobmodel.transitions.sync_cronjob import (
     ALREADY_EXISTS,
     CronJobSyncResult,

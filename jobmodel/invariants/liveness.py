@@ -14,7 +14,7 @@ import attrs
 
 from jobmodel.invariants.catalogue import Violation, finished
 from jobmodel.state import PENDING, RUNNING
-from jobmodel.transitions import environment as env
+from jobmodel.transitions import job_environment as env
 
 ROUNDS_SLACK = 3  # counting the last pods, writing the terminal condition, one spare
 

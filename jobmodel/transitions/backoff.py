@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from jobmodel.features import FeatureGates
-from jobmodel.gosort import go_sort
 from jobmodel.state import BackoffRecord, Pod
 from jobmodel.timeutil import GO_ZERO_TIME, is_zero
 from jobmodel.transitions.indexes import index_absolute_failure_count
 from jobmodel.transitions.pod_utils import get_pod_condition
+from jobmodel.util.gosort import go_sort
 
 
 def new_backoff_record(

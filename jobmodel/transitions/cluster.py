@@ -22,15 +22,15 @@ from typing import Any
 import attrs
 
 from jobmodel.actions import CreatePod, DeletePod, PatchPod, RecordEvent, UpdateJobStatus
-from jobmodel.adapters.kube import (
+from jobmodel.api import strategy as api_strategy
+from jobmodel.api.field import FieldError, render_errors
+from jobmodel.api.wire import (
     job_from_json,
     job_status_to_json,
     job_to_json,
     pod_status_from_json,
     pod_status_to_json,
 )
-from jobmodel.api import strategy as api_strategy
-from jobmodel.api.field import FieldError, render_errors
 from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES, FeatureGates
 from jobmodel.frozen import FrozenDict

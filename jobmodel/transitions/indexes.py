@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from jobmodel.gosort import go_sort
 from jobmodel.state import (
     INDEXED,
     JOB_COMPLETION_INDEX_ANNOTATION,
@@ -18,6 +17,7 @@ from jobmodel.state import (
     Pod,
 )
 from jobmodel.transitions.pod_utils import active_pods_less
+from jobmodel.util.gosort import go_sort
 
 UNKNOWN_COMPLETION_INDEX = -1
 COMPLETION_INDEX_ENV_NAME = "JOB_COMPLETION_INDEX"

@@ -27,7 +27,6 @@ from jobmodel.actions import (
 from jobmodel.errors import InputError
 from jobmodel.features import FeatureGates
 from jobmodel.frozen import FrozenDict, freeze
-from jobmodel.gosort import go_sort
 from jobmodel.state import (
     COMPLETE,
     FAILED,
@@ -76,6 +75,7 @@ from jobmodel.transitions.success_policy import (
     is_success_criteria_met_condition,
     match_success_policy,
 )
+from jobmodel.util.gosort import go_sort
 
 # Job condition reasons (batch/v1 types.go)
 REASON_BACKOFF_LIMIT_EXCEEDED = "BackoffLimitExceeded"

@@ -9,7 +9,7 @@ import yaml
 
 from jobmodel.adapters.picture import condition_marks, draw_timeline, pod_segments
 from jobmodel.errors import InputError
-from jobmodel.simulation import parse_failure, simulate_default
+from jobmodel.simulation.job import parse_failure, simulate_default
 
 PI = yaml.safe_load((Path(__file__).resolve().parents[2] / "specs" / "examples" / "pi.yaml").read_text())
 

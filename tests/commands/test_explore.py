@@ -9,9 +9,9 @@ import pytest
 import yaml
 
 from jobmodel.cli import main
-from tests.invariants.configs import job_manifest
+from tests.checkers.configs import job_manifest
 
-BROKEN = "tests.invariants.broken.ignore_expectations:sync_job"
+BROKEN = "tests.checkers.broken.ignore_expectations:sync_job"
 
 
 @pytest.fixture
@@ -95,7 +95,7 @@ def test_explore_checks_a_cronjob_manifest(tmp_path: Path, capsys: pytest.Captur
     path.write_text(CRONJOB)
     assert main(["explore", str(path), "--depth", "30", "--ticks", "4", "--crashes", "1"]) == 0
     assert capsys.readouterr().out.rstrip().endswith("no violation")
-    broken = "tests.invariants.broken.cron_name_by_sync_time:sync_cronjob"
+    broken = "tests.checkers.broken.cron_name_by_sync_time:sync_cronjob"
     assert main(["explore", str(path), "--depth", "10", "--ticks", "3", "--crashes", "1", "--impl", broken]) == 1
     out = capsys.readouterr().out
     assert "violation: cron-one-job-per-scheduled-time" in out and "moves: tick, tick, sync-crash" in out

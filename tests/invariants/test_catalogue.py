@@ -11,10 +11,10 @@ import attrs
 import pytest
 
 from jobmodel.actions import PatchPod, UpdateJobStatus
+from jobmodel.checkers.trace import CheckConfig, run_moves
 from jobmodel.invariants import catalogue as cat
 from jobmodel.invariants.catalogue import Transition
 from jobmodel.invariants.cron import CRON_STATE_INVARIANTS, CRON_STEP_INVARIANTS
-from jobmodel.invariants.trace import CheckConfig, run_moves
 from jobmodel.state import (
     COMPLETE,
     FAILED_CONDITION,
@@ -24,10 +24,10 @@ from jobmodel.state import (
     UncountedTerminatedPods,
 )
 from jobmodel.transitions import cluster as cl
-from jobmodel.transitions import environment as env
-from jobmodel.transitions.environment import Move
+from jobmodel.transitions import job_environment as env
+from jobmodel.transitions.job_environment import Move
 from jobmodel.transitions.sync_job import JobSyncResult
-from tests.invariants.configs import config, job_manifest
+from tests.checkers.configs import config, job_manifest
 
 REPO = Path(__file__).resolve().parents[2]
 PAIR = config(job_manifest(2, 2, 1), failures=1, stale=1, expiries=1)

@@ -17,9 +17,9 @@ from jobmodel.invariants.cron import (
     cron_step,
     explore_cron,
 )
-from jobmodel.transitions.environment import Move
+from jobmodel.transitions.job_environment import Move
 
-BROKEN = "tests.invariants.broken.cron_name_by_sync_time:sync_cronjob"
+BROKEN = "tests.checkers.broken.cron_name_by_sync_time:sync_cronjob"
 SMALL = CronBudget(ticks=4, crashes=1, failures=1)
 MACHINE_SETTINGS = settings(settings(), max_examples=max(settings().max_examples // 5, 1), stateful_step_count=20)
 

@@ -9,7 +9,7 @@ from jobmodel.invariants.catalogue import finished
 from jobmodel.invariants.liveness import check_liveness, liveness_bound, run_well_behaved
 from jobmodel.state import JobSyncInput
 from jobmodel.transitions.sync_job import JobSyncResult, sync_job
-from tests.invariants.configs import config, job_manifest
+from tests.checkers.configs import config, job_manifest
 
 
 def idle_sync(inp: JobSyncInput) -> JobSyncResult:

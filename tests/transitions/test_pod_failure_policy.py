@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jobmodel.adapters.kube import pod_failure_policy_from_json
+from jobmodel.api.wire import pod_failure_policy_from_json
 from jobmodel.features import FeatureGates
 from jobmodel.state import PodFailurePolicy
 from jobmodel.transitions.pod_failure_policy import match_pod_failure_policy

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from jobmodel.invariants.machines import InvariantViolation, job_machine
-from tests.invariants.configs import BROKEN_CASES, broken_config, config, job_manifest
+from jobmodel.checkers.machines import InvariantViolation, job_machine
+from tests.checkers.configs import BROKEN_CASES, broken_config, config, job_manifest
 
 # The loaded profile ("ci": derandomized; "long" for local runs) with fewer, shorter runs: each
 # step is a whole controller sync.

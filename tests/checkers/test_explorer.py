@@ -9,10 +9,10 @@ from typing import Any
 import attrs
 import pytest
 
-from jobmodel.explorer import explore
-from jobmodel.invariants.trace import run_moves
-from jobmodel.transitions.environment import World
-from tests.invariants.configs import BROKEN_CASES, broken_config, config, job_manifest
+from jobmodel.checkers.explorer import explore
+from jobmodel.checkers.trace import run_moves
+from jobmodel.transitions.job_environment import World
+from tests.checkers.configs import BROKEN_CASES, broken_config, config, job_manifest
 
 PAIR = job_manifest(2, 2, 1)
 

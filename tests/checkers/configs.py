@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from jobmodel.checkers.trace import DEFAULT_IMPL, CheckConfig
 from jobmodel.frozen import freeze
-from jobmodel.invariants.trace import DEFAULT_IMPL, CheckConfig
-from jobmodel.transitions.environment import Budget
+from jobmodel.transitions.job_environment import Budget
 
 
 def job_manifest(parallelism: int, completions: int | None, backoff_limit: int, *, indexed: bool = False, **spec: Any) -> dict[str, Any]:
@@ -28,7 +28,7 @@ def config(manifest: dict[str, Any], *, impl: str = DEFAULT_IMPL, symmetry: bool
     return CheckConfig(freeze(manifest), Budget(**budget), impl=impl, symmetry=symmetry)
 
 
-BROKEN = "tests.invariants.broken"
+BROKEN = "tests.checkers.broken"
 
 # Each broken variant with a configuration in which it goes wrong, and the invariant that catches it.
 BROKEN_CASES = {

@@ -25,9 +25,9 @@ from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES
 from jobmodel.frozen import FrozenDict, freeze, thaw
 from jobmodel.invariants.catalogue import Transition, Violation, check_state, check_step
-from jobmodel.invariants.symmetry import canonical_world, without_events
 from jobmodel.timeutil import format_time, parse_time
-from jobmodel.transitions import environment as env
+from jobmodel.transitions import job_environment as env
+from jobmodel.transitions.job_symmetry import canonical_world, without_events
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_ready
 from jobmodel.transitions.sync_job import sync_job
 

@@ -1,4 +1,4 @@
-"""jobmodel.adapters.cronjob: CronJob wire format to snapshots and back."""
+"""jobmodel.api.wire_cronjob: CronJob wire format to snapshots and back."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from jobmodel.adapters.cronjob import cron_job_from_json, cron_job_to_json
+from jobmodel.api.wire_cronjob import cron_job_from_json, cron_job_to_json
 from jobmodel.errors import InputError
 
 MANIFEST: dict[str, Any] = {

@@ -1,4 +1,4 @@
-"""Tests for jobmodel.gosort: properties that need no Go, orders recorded from Go, and a
+"""Tests for jobmodel.util.gosort: properties that need no Go, orders recorded from Go, and a
 differential test against Go itself (harness/gosort, built here with `go build`)."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-import jobmodel.gosort as gosort
-from jobmodel.gosort import (
+from jobmodel.util import gosort
+from jobmodel.util.gosort import (
     XORSHIFT_GO1_23,
     XORSHIFT_GO1_24,
     XorshiftShifts,
@@ -25,7 +25,7 @@ from jobmodel.gosort import (
     go_sort_with,
 )
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 HARNESS = REPO_ROOT / "harness" / "gosort"
 # The Go that builds Kubernetes v1.32.0 (its .go-version); every 1.23.x has the same sort package.
 KUBERNETES_GO = "go1.23.3"
@@ -252,7 +252,7 @@ def build_harness(toolchain: str, name: str) -> Path:
     """go build harness/gosort with GOTOOLCHAIN=toolchain; a failure fails the test with Go's output."""
     go = shutil.which("go")
     if go is None:
-        pytest.fail("`go` is not on PATH: the differential test of jobmodel.gosort needs it")
+        pytest.fail("`go` is not on PATH: the differential test of jobmodel.util.gosort needs it")
     binary = HARNESS / "bin" / name
     env = {**os.environ, "GOTOOLCHAIN": toolchain}
     try:

@@ -14,9 +14,8 @@ from typing import Any
 
 import attrs
 
-from jobmodel.adapters.kube import check_known, job_status_to_json, obj, pod_to_json
 from jobmodel.api.field import FieldError
-from jobmodel.conformance.compare import conditions_diff, subset_diff
+from jobmodel.api.wire import check_known, job_status_to_json, obj, pod_to_json
 from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES
 from jobmodel.state import (
@@ -34,6 +33,7 @@ from jobmodel.transitions.pod_utils import (
     selector_matches,
 )
 from jobmodel.transitions.sync_job import JobSyncResult
+from jobmodel.util.jsondiff import conditions_diff, subset_diff
 
 STEP_KEYS: dict[str, frozenset[str]] = {
     "settle": frozenset(),

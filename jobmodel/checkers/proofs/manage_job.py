@@ -3,7 +3,7 @@
 The Hypothesis machines and the explorer check small configurations; here the arithmetic that
 decides how many pods one sync creates or deletes is encoded once in Z3 and proved for every
 parallelism, completions, succeeded, active and terminating count. The encoding is only worth
-something if it is the model's arithmetic, so `tests/invariants/test_z3_manage_job.py` checks it
+something if it is the model's arithmetic, so `tests/checkers/proofs/test_manage_job.py` checks it
 against `sync_job` itself on the same inputs.
 
 Modelled (upstream `pkg/controller/job/job_controller.go` `manageJob`, NonIndexed Jobs with

@@ -17,7 +17,7 @@ import attrs
 
 from jobmodel.frozen import FrozenDict
 from jobmodel.state import JOB_COMPLETION_INDEX_ANNOTATION, Pod, UncountedTerminatedPods
-from jobmodel.transitions.environment import World
+from jobmodel.transitions.job_environment import World
 from jobmodel.transitions.pod_utils import is_pod_ready
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

@@ -1,4 +1,4 @@
-"""jobmodel.conformance.compare: partial objects, and the rule for an absent object (FORMAT.md)."""
+"""jobmodel.util.jsondiff: partial objects, and the rule for an absent object (FORMAT.md)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from jobmodel.conformance.compare import MISSING, matches_absent, subset_diff
 from jobmodel.conformance.job_sync import status_diff
+from jobmodel.util.jsondiff import MISSING, matches_absent, subset_diff
 
 
 @pytest.mark.parametrize(

@@ -15,10 +15,10 @@ from collections.abc import Callable
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
+from jobmodel.checkers.trace import CheckConfig, StepRecord, check_move, format_table
 from jobmodel.invariants.catalogue import Violation, check_state
 from jobmodel.invariants.liveness import check_liveness
-from jobmodel.invariants.trace import CheckConfig, StepRecord, check_move, format_table
-from jobmodel.transitions import environment as env
+from jobmodel.transitions import job_environment as env
 
 
 class InvariantViolation(AssertionError):

@@ -2,7 +2,7 @@
 environment, up to a depth, for small configurations.
 
 States are hashable frozen snapshots (`World`), stored once; with symmetry reduction they are
-first renamed to their canonical representative (jobmodel.invariants.symmetry). Every step and
+first renamed to their canonical representative (jobmodel.transitions.job_symmetry). Every step and
 state invariant of the catalogue is checked on every transition; breadth-first order makes the
 first violation found a shortest counterexample. The `sometimes` properties record which of them
 some explored state reached.
@@ -16,10 +16,10 @@ from typing import TypeVar
 
 import attrs
 
+from jobmodel.checkers.trace import CheckConfig, check_move
 from jobmodel.invariants.catalogue import SOMETIMES, Violation, check_state
 from jobmodel.invariants.liveness import check_liveness
-from jobmodel.invariants.trace import CheckConfig, check_move
-from jobmodel.transitions import environment as env
+from jobmodel.transitions import job_environment as env
 
 S = TypeVar("S", bound=Hashable)
 

@@ -1,4 +1,4 @@
-"""`jobmodel simulate`'s default script and scripts (jobmodel/simulation.py)."""
+"""`jobmodel simulate`'s default script and scripts (jobmodel/simulation/job.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from jobmodel.errors import InputError
-from jobmodel.simulation import (
+from jobmodel.simulation.job import (
     PodOutcome,
     parse_failure,
     parse_slow,
@@ -17,7 +17,7 @@ from jobmodel.simulation import (
     simulate_script,
 )
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "specs" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "specs" / "examples"
 
 
 def manifest(name: str) -> dict[str, Any]:

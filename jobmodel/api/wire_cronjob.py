@@ -1,10 +1,10 @@
-"""Kubernetes wire format (`batch/v1` CronJob) to snapshots and back; Jobs use adapters.kube."""
+"""Kubernetes wire format (`batch/v1` CronJob) to snapshots and back; Jobs use api.wire."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from jobmodel.adapters.kube import (
+from jobmodel.api.wire import (
     JSON,
     _join,
     _put,

@@ -1,10 +1,10 @@
-"""jobmodel.schedule.simulate: the controller model run through a time window."""
+"""jobmodel.simulation.cronjob: the controller model run through a time window."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from jobmodel.schedule.simulate import Outage, simulate
+from jobmodel.simulation.cronjob import Outage, simulate
 from jobmodel.state import CronJob, CronJobSpec, ObjectMeta
 
 START = datetime(2024, 1, 1, tzinfo=UTC)

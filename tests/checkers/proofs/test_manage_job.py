@@ -1,4 +1,4 @@
-"""Z3 proofs of manageJob's pod-count arithmetic (jobmodel/invariants/z3_manage_job.py), and the
+"""Z3 proofs of manageJob's pod-count arithmetic (jobmodel/checkers/proofs/manage_job.py), and the
 check that the encoding is the model's own arithmetic, on the same inputs as `sync_job`."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from jobmodel.actions import CreatePod, DeletePod
-from jobmodel.invariants import z3_manage_job as zm
+from jobmodel.checkers.proofs import manage_job as zm
 from jobmodel.state import JobControllerTunables, JobSyncInput
 from jobmodel.timeutil import parse_time
 from jobmodel.transitions.sync_job import sync_job

@@ -1,4 +1,4 @@
-"""Kubernetes JSON to snapshots and back (jobmodel/adapters/kube.py)."""
+"""Kubernetes JSON to snapshots and back (jobmodel/api/wire.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from jobmodel.adapters.kube import job_from_json, job_to_json, pod_from_json, pod_to_json
+from jobmodel.api.wire import job_from_json, job_to_json, pod_from_json, pod_to_json
 from jobmodel.errors import InputError
 from tests.builders import job_json, pod_json
 

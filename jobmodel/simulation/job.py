@@ -20,7 +20,7 @@ import attrs
 
 from jobmodel.actions import CreatePod, DeletePod, PatchPod, RecordEvent, UpdateJobStatus
 from jobmodel.errors import InputError
-from jobmodel.scenario import ScenarioState, StepFailed, job_pods, run_step, start
+from jobmodel.simulation.scenario import ScenarioState, StepFailed, job_pods, run_step, start
 from jobmodel.state import (
     FAILED,
     JOB_COMPLETION_INDEX_ANNOTATION,

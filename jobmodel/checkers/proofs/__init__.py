@@ -1,0 +1,1 @@
+"""Z3 proofs over the controller's arithmetic and transition relation."""
