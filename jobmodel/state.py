@@ -8,7 +8,7 @@ Names follow the Kubernetes API (`batch/v1`, `core/v1`) in snake case.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 
 import attrs
@@ -113,6 +113,34 @@ class LabelSelector:
 
     match_labels: FrozenDict = EMPTY
     match_expressions: tuple[LabelSelectorRequirement, ...] = ()
+
+
+def selector_matches(selector: LabelSelector | None, labels: Mapping[str, str]) -> bool:
+    """metav1.LabelSelectorAsSelector(selector).Matches(labels); a nil selector matches nothing,
+    an empty one everything."""
+    if selector is None:
+        return False
+    for key, value in selector.match_labels.items():
+        if labels.get(key) != value:
+            return False
+    for req in selector.match_expressions:
+        present = req.key in labels
+        value = labels.get(req.key)
+        if req.operator == "In":
+            if not present or value not in req.values:
+                return False
+        elif req.operator == "NotIn":
+            if present and value in req.values:
+                return False
+        elif req.operator == "Exists":
+            if not present:
+                return False
+        elif req.operator == "DoesNotExist":
+            if present:
+                return False
+        else:
+            return False
+    return True
 
 
 # --- pods -----------------------------------------------------------------------------------

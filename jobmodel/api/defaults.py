@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from jobmodel.api.image_reference import parse_image_name
-from jobmodel.api.pod_validation import VOLUME_SOURCES
+from jobmodel.api.schema import VOLUME_SOURCES
 from jobmodel.features import DEFAULT_GATES, FeatureGates
 
 MAX_INT32: Final = 2**31 - 1

@@ -15,7 +15,7 @@ from jobmodel.api import field as fe
 from jobmodel.api.equality import semantic_equal
 from jobmodel.api.field import FieldError
 from jobmodel.api.wire import label_selector_from_json
-from jobmodel.transitions.pod_utils import selector_matches
+from jobmodel.state import selector_matches
 
 IS_NEGATIVE_ERROR_MSG: Final = "must be greater than or equal to 0"
 FIELD_IMMUTABLE_ERROR_MSG: Final = "field is immutable"

@@ -20,6 +20,7 @@ from typing import Any, Final
 from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
 from jobmodel.api.field import FieldError
+from jobmodel.api.schema import VOLUME_SOURCES
 
 RESTART_POLICIES: Final = ("Always", "OnFailure", "Never")
 DNS_POLICIES: Final = ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
@@ -29,16 +30,6 @@ PORT_PROTOCOLS: Final = ("SCTP", "TCP", "UDP")
 # In validateTaintEffect's order, which its NotSupported message lists.
 TOLERATION_EFFECTS: Final = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 NODE_SELECTOR_OPERATORS: Final = ("DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn")
-# Keys of core/v1 VolumeSource: a volume names exactly one of them.
-VOLUME_SOURCES: Final = frozenset(
-    {
-        "hostPath", "emptyDir", "gcePersistentDisk", "awsElasticBlockStore", "gitRepo", "secret", "nfs",
-        "iscsi", "glusterfs", "persistentVolumeClaim", "rbd", "flexVolume", "cinder", "cephfs", "flocker",
-        "downwardAPI", "fc", "azureFile", "configMap", "vsphereVolume", "quobyte", "azureDisk",
-        "photonPersistentDisk", "projected", "portworxVolume", "scaleIO", "storageos", "csi", "ephemeral",
-        "image",
-    }
-)  # fmt: skip
 
 
 def validate_pod_template_spec(template: Mapping[str, Any], path: str) -> list[FieldError]:

@@ -1,23 +1,29 @@
-"""Strict decoding of `batch/v1` Job and CronJob wire objects: unknown fields and wrong types are
-refused with an `InputError` naming the field, as the API server's strict decoder does
-(`strict decoding error: unknown field "spec.foo"`).
+"""The wire format's types, and the one strict decoder of JSON the model reads.
+
+Unknown fields and wrong types are refused with an `InputError` naming the field, as the API
+server's strict decoder does (`strict decoding error: unknown field "spec.foo"`); each kind of
+mistake has one message. Every reader goes through here: the API server's entry points
+(`jobmodel.api.strategy`), the snapshots of `jobmodel.api.wire`, and the vector, script and
+trace formats around them (`obj`, `check_known`, `member`).
 
 The schema covers every field of Job, CronJob, ObjectMeta and the pod template's PodSpec and
 Container; the inside of fields the model does not interpret (resources, probes, volume
-sources, security contexts, ...) is only checked to be of the right JSON kind.
+sources, security contexts, ...) is only checked to be of the right JSON kind. A Pod's status
+is an open struct: the fields the controller reads are typed, the others kept as they are.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any, Final
 
-from jobmodel.api.pod_validation import VOLUME_SOURCES
+from jobmodel.api import field as fe
 from jobmodel.errors import InputError
 from jobmodel.timeutil import parse_time
 
 # A type is: "str", "int32", "int64", "bool", "object" (any JSON object), "list" (any JSON list),
-# "any"; ("map", T): an object whose values are T; ("list", T): a list of T; or a dict: a struct.
+# "any"; ("map", T): an object whose values are T; ("list", T): a list of T; or a dict: a struct,
+# whose OTHER key, when present, types the fields it does not name (an open struct keeps them).
 Type = Any
 
 STR: Final = "str"
@@ -28,6 +34,7 @@ OBJ: Final = "object"
 LIST: Final = "list"
 ANY: Final = "any"
 TIME: Final = "time"  # metav1.Time: an RFC 3339 string
+OTHER: Final = "*"
 
 OWNER_REFERENCE: Final = {
     "apiVersion": STR,
@@ -88,6 +95,16 @@ AFFINITY: Final = {
     "podAffinity": OBJ,
     "podAntiAffinity": OBJ,
 }
+# Keys of core/v1 VolumeSource: a volume names exactly one of them.
+VOLUME_SOURCES: Final = frozenset(
+    {
+        "hostPath", "emptyDir", "gcePersistentDisk", "awsElasticBlockStore", "gitRepo", "secret", "nfs",
+        "iscsi", "glusterfs", "persistentVolumeClaim", "rbd", "flexVolume", "cinder", "cephfs", "flocker",
+        "downwardAPI", "fc", "azureFile", "configMap", "vsphereVolume", "quobyte", "azureDisk",
+        "photonPersistentDisk", "projected", "portworxVolume", "scaleIO", "storageos", "csi", "ephemeral",
+        "image",
+    }
+)  # fmt: skip
 VOLUME: Final = {"name": STR, **dict.fromkeys(VOLUME_SOURCES, OBJ)}
 POD_SPEC: Final = {
     "volumes": ("list", VOLUME), "initContainers": ("list", CONTAINER), "containers": ("list", CONTAINER),
@@ -146,8 +163,12 @@ CRON_JOB_SPEC: Final = {
     "jobTemplate": {"metadata": OBJECT_META, "spec": JOB_SPEC}, "successfulJobsHistoryLimit": I32,
     "failedJobsHistoryLimit": I32,
 }  # fmt: skip
+OBJECT_REFERENCE: Final = {
+    "kind": STR, "namespace": STR, "name": STR, "uid": STR, "apiVersion": STR, "resourceVersion": STR,
+    "fieldPath": STR,
+}  # fmt: skip
 CRON_JOB_STATUS: Final = {
-    "active": ("list", OBJ),
+    "active": ("list", OBJECT_REFERENCE),
     "lastScheduleTime": TIME,
     "lastSuccessfulTime": TIME,
 }
@@ -159,7 +180,33 @@ CRON_JOB: Final = {
     "status": CRON_JOB_STATUS,
 }
 
-KINDS: Final = {"Job": JOB, "CronJob": CRON_JOB}
+POD_CONDITION: Final = {
+    "type": STR, "status": STR, "observedGeneration": I64, "lastProbeTime": TIME, "lastTransitionTime": TIME,
+    "reason": STR, "message": STR,
+}  # fmt: skip
+CONTAINER_STATE_TERMINATED: Final = {
+    "exitCode": I32, "signal": I32, "reason": STR, "message": STR, "startedAt": TIME, "finishedAt": TIME,
+    "containerID": STR,
+}  # fmt: skip
+# The parts of a Pod's status the controllers read are typed; the rest is kept as it is.
+CONTAINER_STATUS: Final = {
+    "name": STR, "restartCount": I32, "state": {"terminated": CONTAINER_STATE_TERMINATED, OTHER: ANY}, OTHER: ANY,
+}  # fmt: skip
+POD_STATUS: Final = {
+    "phase": STR, "conditions": ("list", POD_CONDITION), "startTime": TIME,
+    "initContainerStatuses": ("list", CONTAINER_STATUS), "containerStatuses": ("list", CONTAINER_STATUS),
+    OTHER: ANY,
+}  # fmt: skip
+POD: Final = {
+    "apiVersion": STR,
+    "kind": STR,
+    "metadata": OBJECT_META,
+    "spec": POD_SPEC,
+    "status": POD_STATUS,
+}
+
+KINDS: Final = {"Job": JOB, "CronJob": CRON_JOB, "Pod": POD}
+API_VERSIONS: Final = {"Job": "batch/v1", "CronJob": "batch/v1", "Pod": "v1"}
 _JSON_KIND: Final = {
     STR: "a string",
     TIME: "an RFC 3339 time string",
@@ -171,23 +218,24 @@ _JSON_KIND: Final = {
 }
 
 
-def check_object(obj: Any, kind: str) -> None:
+def check_object(value: Any, kind: str) -> None:
     """Raise InputError for the first unknown field or mistyped value of a `kind` object."""
-    decode_object(obj, kind)
+    decode_object(value, kind)
 
 
-def decode_object(obj: Any, kind: str) -> dict[str, Any]:
+def decode_object(value: Any, kind: str, path: str = "") -> dict[str, Any]:
     """The object as Go's strict decoder sees it: unknown fields and mistyped values raise
-    InputError; a null field is dropped (absent) and a null list item becomes its zero value."""
-    if not isinstance(obj, Mapping):
-        raise InputError("", f"a {kind} must be an object, got {_describe(obj)}")
-    if obj.get("apiVersion") not in (None, "batch/v1"):
-        raise InputError("apiVersion", f'expected "batch/v1", got {obj.get("apiVersion")!r}')
-    decoded: dict[str, Any] = check_value(obj, KINDS[kind], "")
+    InputError; a null field is dropped (absent) and a null list item becomes its zero value.
+    `kind` and `apiVersion` may be left out; when given they must be the kind's."""
+    decoded: dict[str, Any] = check_value(value, KINDS[kind], path)
+    for key, want in (("kind", kind), ("apiVersion", API_VERSIONS[kind])):
+        if decoded.get(key, want) != want:
+            raise InputError(fe.child(path, key), f'expected "{want}", got {describe(decoded[key])}')
     return decoded
 
 
-def _describe(value: Any) -> str:
+def describe(value: Any) -> str:
+    """A JSON value as the decoder's messages name it."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -217,29 +265,26 @@ def check_value(value: Any, typ: Type, path: str) -> Any:
     if value is None or typ == ANY:
         return value
     if isinstance(typ, dict):
-        if not isinstance(value, Mapping):
-            raise InputError(path, f"expected an object, got {_describe(value)}")
         out: dict[str, Any] = {}
-        for k, v in value.items():
-            sub = f"{path}.{k}" if path else str(k)
-            if k not in typ:
+        for k, v in obj(value, path).items():
+            sub = fe.child(path, str(k))
+            item = typ.get(k, typ.get(OTHER))
+            if item is None:
                 raise InputError(sub, "unknown field")
             if v is not None:
-                out[k] = check_value(v, typ[k], sub)
+                out[k] = check_value(v, item, sub)
         return out
     if isinstance(typ, tuple):
         container, inner = typ
         if container == "map":
-            if not isinstance(value, Mapping):
-                raise InputError(path, f"expected an object, got {_describe(value)}")
             return {
-                k: _zero(inner) if v is None else check_value(v, inner, f"{path}[{k}]")
-                for k, v in value.items()
+                k: _zero(inner) if v is None else check_value(v, inner, fe.key(path, k))
+                for k, v in obj(value, path).items()
             }
         if not isinstance(value, list):
-            raise InputError(path, f"expected a list, got {_describe(value)}")
+            raise InputError(path, f"expected a list, got {describe(value)}")
         return [
-            _zero(inner) if v is None else check_value(v, inner, f"{path}[{i}]")
+            _zero(inner) if v is None else check_value(v, inner, fe.index(path, i))
             for i, v in enumerate(value)
         ]
     _check_scalar(value, typ, path)
@@ -259,7 +304,31 @@ def _check_scalar(value: Any, typ: str, path: str) -> None:
         LIST: isinstance(value, list),
     }[typ]
     if not ok:
-        raise InputError(path, f"expected {_JSON_KIND[typ]}, got {_describe(value)}")
+        raise InputError(path, f"expected {_JSON_KIND[typ]}, got {describe(value)}")
     bits = {I32: 31, I64: 63}.get(typ)
     if bits is not None and not -(2**bits) <= value < 2**bits:
         raise InputError(path, f"the integer {value} does not fit in {typ}")
+
+
+# --- the formats around the objects (vectors, scripts, traces) -----------------------------------
+
+
+def obj(value: object, path: str) -> Mapping[str, Any]:
+    """The value as a JSON object (null counts as empty)."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise InputError(path, f"expected an object, got {describe(value)}")
+    return value
+
+
+def check_known(value: Mapping[str, Any], known: Collection[str], path: str) -> None:
+    """Unknown keys are errors, named with their path."""
+    for key in value:
+        if key not in known:
+            raise InputError(fe.child(path, str(key)), "unknown field")
+
+
+def member(m: Mapping[str, Any], key: str, typ: Type, path: str) -> Any:
+    """`m[key]` checked against `typ` (None when absent or null)."""
+    return check_value(m.get(key), typ, fe.child(path, key))

@@ -1,8 +1,11 @@
-"""Kubernetes wire format (`batch/v1` Job, `v1` Pod, as `kubectl get -o json` prints them) to snapshots and back.
+"""Kubernetes wire format (`batch/v1` Job and CronJob, `v1` Pod, as `kubectl get -o json` prints
+them) to snapshots and back.
 
-Every read names the field it reads, so malformed input is reported as `field: reason`.
-Unknown fields of the parts the controllers read are errors; the parts the model only
-copies (a pod's containers, say) are kept as they are.
+Reading goes through the one strict decoder (`jobmodel.api.schema`): unknown fields and wrong
+types are refused there, naming the field, and the snapshot is built from the decoded object.
+The few fields a snapshot cannot do without (an owner reference's uid, a condition's type, ...)
+are `required` here. The parts the model only copies (a pod's spec, the fields of a pod's status
+it does not read) are kept as they are.
 """
 
 from __future__ import annotations
@@ -11,18 +14,25 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any, TypeVar
 
+from jobmodel.api import field as fe
+from jobmodel.api import schema
 from jobmodel.errors import InputError
-from jobmodel.frozen import EMPTY, FrozenDict, freeze, thaw
+from jobmodel.frozen import FrozenDict, freeze, thaw
 from jobmodel.state import (
     ContainerStateTerminated,
     ContainerStatus,
+    CronJob,
+    CronJobSpec,
+    CronJobStatus,
     Job,
     JobCondition,
     JobSpec,
     JobStatus,
+    JobTemplateSpec,
     LabelSelector,
     LabelSelectorRequirement,
     ObjectMeta,
+    ObjectReference,
     OnExitCodesRequirement,
     OnPodConditionsPattern,
     OwnerReference,
@@ -38,463 +48,301 @@ from jobmodel.state import (
 )
 from jobmodel.timeutil import format_time, parse_time
 
-T = TypeVar("T")
 JSON = dict[str, Any]
+Decoded = Mapping[str, Any]
+T = TypeVar("T")
+Condition = TypeVar("Condition", PodCondition, JobCondition)
 
-# --- reading --------------------------------------------------------------------------------
-
-
-def _join(path: str, key: str | int) -> str:
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    return f"{path}.{key}" if path else key
+# --- reading: snapshots from decoded objects ---------------------------------------------------
 
 
-def obj(value: object, path: str) -> Mapping[str, Any]:
-    """The value as a JSON object (null counts as empty)."""
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping):
-        raise InputError(path, f"expected an object, got {_type_name(value)}")
-    return value
+def _required(m: Decoded, key: str, path: str) -> Any:
+    if key not in m:
+        raise InputError(fe.child(path, key), "required")
+    return m[key]
 
 
-def _type_name(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list | tuple):
-        return "a list"
-    return "an object"
-
-
-def check_known(value: Mapping[str, Any], known: set[str] | frozenset[str], path: str) -> None:
-    """Unknown keys are errors, named with their path."""
-    for key in value:
-        if key not in known:
-            raise InputError(_join(path, key), "unknown field")
-
-
-def opt_str(m: Mapping[str, Any], key: str, path: str) -> str | None:
+def _time(m: Decoded, key: str, path: str) -> datetime | None:
     value = m.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise InputError(_join(path, key), f"expected a string, got {_type_name(value)}")
-    return value
+    return None if value is None else parse_time(value, fe.child(path, key))
 
 
-def req_str(m: Mapping[str, Any], key: str, path: str) -> str:
-    value = opt_str(m, key, path)
-    if value is None:
-        raise InputError(_join(path, key), "required")
-    return value
+def _items(m: Decoded, key: str, path: str, item: Callable[[Decoded, str], T]) -> tuple[T, ...]:
+    """A list member, each item read by `item(decoded, path)`."""
+    return tuple(item(v, fe.index(fe.child(path, key), i)) for i, v in enumerate(m.get(key, ())))
 
 
-def opt_int(m: Mapping[str, Any], key: str, path: str) -> int | None:
-    value = m.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or int(value) != value:
-        raise InputError(_join(path, key), f"expected an integer, got {_type_name(value)}")
-    return int(value)
-
-
-def opt_bool(m: Mapping[str, Any], key: str, path: str) -> bool | None:
-    value = m.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, bool):
-        raise InputError(_join(path, key), f"expected true or false, got {_type_name(value)}")
-    return value
-
-
-def opt_time(m: Mapping[str, Any], key: str, path: str) -> datetime | None:
-    value = m.get(key)
-    if value is None:
-        return None
-    return parse_time(value, _join(path, key))
-
-
-def str_map(m: Mapping[str, Any], key: str, path: str) -> FrozenDict:
-    value = obj(m.get(key), _join(path, key))
-    for k, v in value.items():
-        if not isinstance(v, str):
-            raise InputError(_join(_join(path, key), k), f"expected a string, got {_type_name(v)}")
-    return FrozenDict(value)
-
-
-def list_of(
-    m: Mapping[str, Any], key: str, path: str, item: Callable[[Any, str], T]
-) -> tuple[T, ...]:
-    value = m.get(key)
-    if value is None:
-        return ()
-    if not isinstance(value, list | tuple):
-        raise InputError(_join(path, key), f"expected a list, got {_type_name(value)}")
-    return tuple(item(v, _join(_join(path, key), i)) for i, v in enumerate(value))
-
-
-def _string_item(value: Any, path: str) -> str:
-    if not isinstance(value, str):
-        raise InputError(path, f"expected a string, got {_type_name(value)}")
-    return value
-
-
-def _int_item(value: Any, path: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(path, f"expected an integer, got {_type_name(value)}")
-    return value
-
-
-_META_TYPED = frozenset(
-    {
-        "name",
-        "namespace",
-        "uid",
-        "generateName",
-        "labels",
-        "annotations",
-        "finalizers",
-        "ownerReferences",
-        "creationTimestamp",
-        "deletionTimestamp",
-        "deletionGracePeriodSeconds",
-        "generation",
-        "resourceVersion",
-    }
-)
-_META_OTHER = frozenset({"selfLink", "managedFields"})
-
-
-def object_meta_from_json(value: object, path: str) -> ObjectMeta:
+def _object_meta(m: Decoded, path: str) -> ObjectMeta:
     """metav1.ObjectMeta."""
-    m = obj(value, path)
-    check_known(m, _META_TYPED | _META_OTHER, path)
     return ObjectMeta(
-        name=opt_str(m, "name", path) or "",
-        namespace=opt_str(m, "namespace", path) or "",
-        uid=opt_str(m, "uid", path) or "",
-        generate_name=opt_str(m, "generateName", path) or "",
-        labels=str_map(m, "labels", path),
-        annotations=str_map(m, "annotations", path),
-        finalizers=list_of(m, "finalizers", path, _string_item),
-        owner_references=list_of(m, "ownerReferences", path, owner_reference_from_json),
-        creation_timestamp=opt_time(m, "creationTimestamp", path),
-        deletion_timestamp=opt_time(m, "deletionTimestamp", path),
-        deletion_grace_period_seconds=opt_int(m, "deletionGracePeriodSeconds", path),
-        generation=opt_int(m, "generation", path) or 0,
-        resource_version=opt_str(m, "resourceVersion", path) or "",
-        extra=freeze({k: v for k, v in m.items() if k in _META_OTHER}),
+        name=m.get("name", ""),
+        namespace=m.get("namespace", ""),
+        uid=m.get("uid", ""),
+        generate_name=m.get("generateName", ""),
+        labels=FrozenDict(m.get("labels")),
+        annotations=FrozenDict(m.get("annotations")),
+        finalizers=tuple(m.get("finalizers", ())),
+        owner_references=_items(m, "ownerReferences", path, _owner_reference),
+        creation_timestamp=_time(m, "creationTimestamp", path),
+        deletion_timestamp=_time(m, "deletionTimestamp", path),
+        deletion_grace_period_seconds=m.get("deletionGracePeriodSeconds"),
+        generation=m.get("generation", 0),
+        resource_version=m.get("resourceVersion", ""),
+        extra=freeze({k: v for k, v in m.items() if k in ("selfLink", "managedFields")}),
     )
 
 
-def owner_reference_from_json(value: object, path: str) -> OwnerReference:
-    m = obj(value, path)
-    check_known(m, {"apiVersion", "kind", "name", "uid", "controller", "blockOwnerDeletion"}, path)
+def _owner_reference(m: Decoded, path: str) -> OwnerReference:
     return OwnerReference(
-        api_version=req_str(m, "apiVersion", path),
-        kind=req_str(m, "kind", path),
-        name=req_str(m, "name", path),
-        uid=req_str(m, "uid", path),
-        controller=bool(opt_bool(m, "controller", path)),
-        block_owner_deletion=bool(opt_bool(m, "blockOwnerDeletion", path)),
+        api_version=_required(m, "apiVersion", path),
+        kind=_required(m, "kind", path),
+        name=_required(m, "name", path),
+        uid=_required(m, "uid", path),
+        controller=m.get("controller", False),
+        block_owner_deletion=m.get("blockOwnerDeletion", False),
     )
 
 
-def label_selector_from_json(value: object, path: str) -> LabelSelector:
-    m = obj(value, path)
-    check_known(m, {"matchLabels", "matchExpressions"}, path)
-
-    def requirement(v: Any, p: str) -> LabelSelectorRequirement:
-        r = obj(v, p)
-        check_known(r, {"key", "operator", "values"}, p)
+def _label_selector(m: Decoded, path: str) -> LabelSelector:
+    def requirement(r: Decoded, p: str) -> LabelSelectorRequirement:
         return LabelSelectorRequirement(
-            key=req_str(r, "key", p),
-            operator=req_str(r, "operator", p),
-            values=list_of(r, "values", p, _string_item),
+            key=_required(r, "key", p), operator=_required(r, "operator", p), values=tuple(r.get("values", ()))
         )
 
     return LabelSelector(
-        match_labels=str_map(m, "matchLabels", path),
-        match_expressions=list_of(m, "matchExpressions", path, requirement),
+        match_labels=FrozenDict(m.get("matchLabels")),
+        match_expressions=_items(m, "matchExpressions", path, requirement),
     )
 
 
-# --- pods -----------------------------------------------------------------------------------
-
-
-def pod_condition_from_json(value: object, path: str) -> PodCondition:
-    m = obj(value, path)
-    check_known(
-        m,
-        {"type", "status", "reason", "message", "lastTransitionTime", "lastProbeTime", "observedGeneration"},
-        path,
-    )
-    return PodCondition(
-        type=req_str(m, "type", path),
-        status=opt_str(m, "status", path) or "",
-        reason=opt_str(m, "reason", path) or "",
-        message=opt_str(m, "message", path) or "",
-        last_transition_time=opt_time(m, "lastTransitionTime", path),
-        last_probe_time=opt_time(m, "lastProbeTime", path),
+def _condition(cls: type[Condition], m: Decoded, path: str) -> Condition:
+    """A PodCondition or JobCondition (the fields the model keeps are the same)."""
+    return cls(
+        type=_required(m, "type", path),
+        status=m.get("status", ""),
+        reason=m.get("reason", ""),
+        message=m.get("message", ""),
+        last_probe_time=_time(m, "lastProbeTime", path),
+        last_transition_time=_time(m, "lastTransitionTime", path),
     )
 
 
-_CONTAINER_STATUS_TYPED = frozenset({"name", "restartCount", "state"})
-
-
-def container_status_from_json(value: object, path: str) -> ContainerStatus:
-    m = obj(value, path)
-    state = obj(m.get("state"), _join(path, "state"))
+def _container_status(m: Decoded, path: str) -> ContainerStatus:
+    state = m.get("state", {})
     terminated = None
-    if state.get("terminated") is not None:
-        tp = _join(_join(path, "state"), "terminated")
-        t = obj(state["terminated"], tp)
-        check_known(t, {"exitCode", "finishedAt", "startedAt", "reason", "message", "signal", "containerID"}, tp)
+    if "terminated" in state:
+        t, tp = state["terminated"], fe.child(path, "state", "terminated")
         terminated = ContainerStateTerminated(
-            exit_code=opt_int(t, "exitCode", tp) or 0,
-            finished_at=opt_time(t, "finishedAt", tp),
-            started_at=opt_time(t, "startedAt", tp),
-            reason=opt_str(t, "reason", tp) or "",
-            message=opt_str(t, "message", tp) or "",
-            signal=opt_int(t, "signal", tp) or 0,
+            exit_code=t.get("exitCode", 0),
+            finished_at=_time(t, "finishedAt", tp),
+            started_at=_time(t, "startedAt", tp),
+            reason=t.get("reason", ""),
+            message=t.get("message", ""),
+            signal=t.get("signal", 0),
         )
     return ContainerStatus(
-        name=opt_str(m, "name", path) or "",
-        restart_count=opt_int(m, "restartCount", path) or 0,
+        name=m.get("name", ""),
+        restart_count=m.get("restartCount", 0),
         terminated=terminated,
         other_state=freeze({k: v for k, v in state.items() if k != "terminated"}),
-        extra=freeze({k: v for k, v in m.items() if k not in _CONTAINER_STATUS_TYPED}),
+        extra=freeze({k: v for k, v in m.items() if k not in ("name", "restartCount", "state")}),
     )
 
 
 _POD_STATUS_TYPED = frozenset({"phase", "conditions", "containerStatuses", "initContainerStatuses", "startTime"})
 
 
-def pod_status_from_json(value: object, path: str) -> PodStatus:
-    m = obj(value, path)
+def _pod_status(m: Decoded, path: str) -> PodStatus:
     return PodStatus(
-        phase=opt_str(m, "phase", path) or "",
-        conditions=list_of(m, "conditions", path, pod_condition_from_json),
-        container_statuses=list_of(m, "containerStatuses", path, container_status_from_json),
-        init_container_statuses=list_of(m, "initContainerStatuses", path, container_status_from_json),
-        start_time=opt_time(m, "startTime", path),
+        phase=m.get("phase", ""),
+        conditions=_items(m, "conditions", path, lambda c, p: _condition(PodCondition, c, p)),
+        container_statuses=_items(m, "containerStatuses", path, _container_status),
+        init_container_statuses=_items(m, "initContainerStatuses", path, _container_status),
+        start_time=_time(m, "startTime", path),
         extra=freeze({k: v for k, v in m.items() if k not in _POD_STATUS_TYPED}),
+    )
+
+
+def _pod(m: Decoded, path: str) -> Pod:
+    return Pod(
+        metadata=_object_meta(m.get("metadata", {}), fe.child(path, "metadata")),
+        spec=freeze(m.get("spec", {})),
+        status=_pod_status(m.get("status", {}), fe.child(path, "status")),
+    )
+
+
+def _pod_template(m: Decoded, path: str) -> PodTemplateSpec:
+    meta = m.get("metadata", {})
+    return PodTemplateSpec(
+        labels=FrozenDict(meta.get("labels")),
+        annotations=FrozenDict(meta.get("annotations")),
+        finalizers=tuple(meta.get("finalizers", ())),
+        metadata_extra=freeze({k: v for k, v in meta.items() if k not in ("labels", "annotations", "finalizers")}),
+        spec=freeze(m.get("spec", {})),
+    )
+
+
+def _pod_failure_policy(m: Decoded, path: str) -> PodFailurePolicy:
+    def rule(r: Decoded, p: str) -> PodFailurePolicyRule:
+        on_exit = None
+        if "onExitCodes" in r:
+            e = r["onExitCodes"]
+            on_exit = OnExitCodesRequirement(
+                operator=_required(e, "operator", fe.child(p, "onExitCodes")),
+                values=tuple(e.get("values", ())),
+                container_name=e.get("containerName"),
+            )
+        on_conditions = None
+        if "onPodConditions" in r:
+            on_conditions = _items(
+                r, "onPodConditions", p, lambda c, cp: OnPodConditionsPattern(_required(c, "type", cp), c.get("status", "True"))
+            )
+        return PodFailurePolicyRule(action=_required(r, "action", p), on_exit_codes=on_exit, on_pod_conditions=on_conditions)
+
+    return PodFailurePolicy(rules=_items(m, "rules", path, rule))
+
+
+def _success_policy(m: Decoded, path: str) -> SuccessPolicy:
+    def rule(r: Decoded, p: str) -> SuccessPolicyRule:
+        return SuccessPolicyRule(succeeded_indexes=r.get("succeededIndexes"), succeeded_count=r.get("succeededCount"))
+
+    return SuccessPolicy(rules=_items(m, "rules", path, rule))
+
+
+def _optional(m: Decoded, key: str, path: str, read: Callable[[Decoded, str], T]) -> T | None:
+    return None if key not in m else read(m[key], fe.child(path, key))
+
+
+def _job_spec(m: Decoded, path: str) -> JobSpec:
+    return JobSpec(
+        template=_pod_template(m.get("template", {}), fe.child(path, "template")),
+        parallelism=m.get("parallelism"),
+        completions=m.get("completions"),
+        active_deadline_seconds=m.get("activeDeadlineSeconds"),
+        pod_failure_policy=_optional(m, "podFailurePolicy", path, _pod_failure_policy),
+        success_policy=_optional(m, "successPolicy", path, _success_policy),
+        backoff_limit=m.get("backoffLimit"),
+        backoff_limit_per_index=m.get("backoffLimitPerIndex"),
+        max_failed_indexes=m.get("maxFailedIndexes"),
+        selector=_optional(m, "selector", path, _label_selector),
+        manual_selector=m.get("manualSelector"),
+        ttl_seconds_after_finished=m.get("ttlSecondsAfterFinished"),
+        completion_mode=m.get("completionMode"),
+        suspend=m.get("suspend"),
+        pod_replacement_policy=m.get("podReplacementPolicy"),
+        managed_by=m.get("managedBy"),
+    )
+
+
+def _job_status(m: Decoded, path: str) -> JobStatus:
+    uncounted = m.get("uncountedTerminatedPods")
+    return JobStatus(
+        conditions=_items(m, "conditions", path, lambda c, p: _condition(JobCondition, c, p)),
+        start_time=_time(m, "startTime", path),
+        completion_time=_time(m, "completionTime", path),
+        active=m.get("active", 0),
+        succeeded=m.get("succeeded", 0),
+        failed=m.get("failed", 0),
+        terminating=m.get("terminating"),
+        completed_indexes=m.get("completedIndexes", ""),
+        failed_indexes=m.get("failedIndexes"),
+        uncounted_terminated_pods=(
+            None
+            if uncounted is None
+            else UncountedTerminatedPods(tuple(uncounted.get("succeeded", ())), tuple(uncounted.get("failed", ())))
+        ),
+        ready=m.get("ready"),
+    )
+
+
+def _job(m: Decoded, path: str) -> Job:
+    return Job(
+        metadata=_object_meta(m.get("metadata", {}), fe.child(path, "metadata")),
+        spec=_job_spec(m.get("spec", {}), fe.child(path, "spec")),
+        status=_job_status(m.get("status", {}), fe.child(path, "status")),
+    )
+
+
+def _object_reference(m: Decoded, path: str) -> ObjectReference:
+    """v1.ObjectReference."""
+    return ObjectReference(
+        name=_required(m, "name", path),
+        namespace=m.get("namespace", ""),
+        uid=m.get("uid", ""),
+        api_version=m.get("apiVersion", ""),
+        kind=m.get("kind", ""),
+        resource_version=m.get("resourceVersion", ""),
+    )
+
+
+def _job_template(m: Decoded, path: str) -> JobTemplateSpec:
+    """batch.JobTemplateSpec."""
+    meta = m.get("metadata", {})
+    return JobTemplateSpec(
+        labels=FrozenDict(meta.get("labels")),
+        annotations=FrozenDict(meta.get("annotations")),
+        metadata_extra=freeze({k: v for k, v in meta.items() if k not in ("labels", "annotations")}),
+        spec=_job_spec(m.get("spec", {}), fe.child(path, "spec")),
+    )
+
+
+def _cron_job_spec(m: Decoded, path: str) -> CronJobSpec:
+    return CronJobSpec(
+        schedule=m.get("schedule", ""),
+        time_zone=m.get("timeZone"),
+        starting_deadline_seconds=m.get("startingDeadlineSeconds"),
+        concurrency_policy=m.get("concurrencyPolicy", ""),
+        suspend=m.get("suspend"),
+        job_template=_job_template(m.get("jobTemplate", {}), fe.child(path, "jobTemplate")),
+        successful_jobs_history_limit=m.get("successfulJobsHistoryLimit"),
+        failed_jobs_history_limit=m.get("failedJobsHistoryLimit"),
+    )
+
+
+def _cron_job_status(m: Decoded, path: str) -> CronJobStatus:
+    return CronJobStatus(
+        active=_items(m, "active", path, _object_reference),
+        last_schedule_time=_time(m, "lastScheduleTime", path),
+        last_successful_time=_time(m, "lastSuccessfulTime", path),
+    )
+
+
+def _cron_job(m: Decoded, path: str) -> CronJob:
+    return CronJob(
+        metadata=_object_meta(m.get("metadata", {}), fe.child(path, "metadata")),
+        spec=_cron_job_spec(m.get("spec", {}), fe.child(path, "spec")),
+        status=_cron_job_status(m.get("status", {}), fe.child(path, "status")),
     )
 
 
 def pod_from_json(value: object, path: str = "") -> Pod:
     """A `v1` Pod."""
-    m = object_envelope(value, path, "Pod", "v1")
-    return Pod(
-        metadata=object_meta_from_json(m.get("metadata"), _join(path, "metadata")),
-        spec=freeze(obj(m.get("spec"), _join(path, "spec"))),
-        status=pod_status_from_json(m.get("status"), _join(path, "status")),
-    )
-
-
-# --- jobs -----------------------------------------------------------------------------------
-
-
-def pod_template_from_json(value: object, path: str) -> PodTemplateSpec:
-    m = obj(value, path)
-    check_known(m, {"metadata", "spec"}, path)
-    mp = _join(path, "metadata")
-    meta = obj(m.get("metadata"), mp)
-    typed = {"labels", "annotations", "finalizers"}
-    return PodTemplateSpec(
-        labels=str_map(meta, "labels", mp),
-        annotations=str_map(meta, "annotations", mp),
-        finalizers=list_of(meta, "finalizers", mp, _string_item),
-        metadata_extra=freeze({k: v for k, v in meta.items() if k not in typed}),
-        spec=freeze(obj(m.get("spec"), _join(path, "spec"))),
-    )
-
-
-def pod_failure_policy_from_json(value: object, path: str) -> PodFailurePolicy:
-    m = obj(value, path)
-    check_known(m, {"rules"}, path)
-
-    def rule(v: Any, p: str) -> PodFailurePolicyRule:
-        r = obj(v, p)
-        check_known(r, {"action", "onExitCodes", "onPodConditions"}, p)
-        on_exit = None
-        if r.get("onExitCodes") is not None:
-            ep = _join(p, "onExitCodes")
-            e = obj(r["onExitCodes"], ep)
-            check_known(e, {"containerName", "operator", "values"}, ep)
-            on_exit = OnExitCodesRequirement(
-                operator=req_str(e, "operator", ep),
-                values=list_of(e, "values", ep, _int_item),
-                container_name=opt_str(e, "containerName", ep),
-            )
-
-        def pattern(pv: Any, pp: str) -> OnPodConditionsPattern:
-            c = obj(pv, pp)
-            check_known(c, {"type", "status"}, pp)
-            return OnPodConditionsPattern(type=req_str(c, "type", pp), status=opt_str(c, "status", pp) or "True")
-
-        on_conditions = None
-        if r.get("onPodConditions") is not None:
-            on_conditions = list_of(r, "onPodConditions", p, pattern)
-        return PodFailurePolicyRule(
-            action=req_str(r, "action", p), on_exit_codes=on_exit, on_pod_conditions=on_conditions
-        )
-
-    return PodFailurePolicy(rules=list_of(m, "rules", path, rule))
-
-
-def success_policy_from_json(value: object, path: str) -> SuccessPolicy:
-    m = obj(value, path)
-    check_known(m, {"rules"}, path)
-
-    def rule(v: Any, p: str) -> SuccessPolicyRule:
-        r = obj(v, p)
-        check_known(r, {"succeededIndexes", "succeededCount"}, p)
-        return SuccessPolicyRule(
-            succeeded_indexes=opt_str(r, "succeededIndexes", p), succeeded_count=opt_int(r, "succeededCount", p)
-        )
-
-    return SuccessPolicy(rules=list_of(m, "rules", path, rule))
-
-
-_JOB_SPEC_FIELDS = frozenset(
-    {
-        "template",
-        "parallelism",
-        "completions",
-        "activeDeadlineSeconds",
-        "podFailurePolicy",
-        "successPolicy",
-        "backoffLimit",
-        "backoffLimitPerIndex",
-        "maxFailedIndexes",
-        "selector",
-        "manualSelector",
-        "ttlSecondsAfterFinished",
-        "completionMode",
-        "suspend",
-        "podReplacementPolicy",
-        "managedBy",
-    }
-)
-
-
-def job_spec_from_json(value: object, path: str) -> JobSpec:
-    m = obj(value, path)
-    check_known(m, _JOB_SPEC_FIELDS, path)
-    return JobSpec(
-        template=pod_template_from_json(m.get("template"), _join(path, "template")),
-        parallelism=opt_int(m, "parallelism", path),
-        completions=opt_int(m, "completions", path),
-        active_deadline_seconds=opt_int(m, "activeDeadlineSeconds", path),
-        pod_failure_policy=(
-            None
-            if m.get("podFailurePolicy") is None
-            else pod_failure_policy_from_json(m["podFailurePolicy"], _join(path, "podFailurePolicy"))
-        ),
-        success_policy=(
-            None
-            if m.get("successPolicy") is None
-            else success_policy_from_json(m["successPolicy"], _join(path, "successPolicy"))
-        ),
-        backoff_limit=opt_int(m, "backoffLimit", path),
-        backoff_limit_per_index=opt_int(m, "backoffLimitPerIndex", path),
-        max_failed_indexes=opt_int(m, "maxFailedIndexes", path),
-        selector=(
-            None if m.get("selector") is None else label_selector_from_json(m["selector"], _join(path, "selector"))
-        ),
-        manual_selector=opt_bool(m, "manualSelector", path),
-        ttl_seconds_after_finished=opt_int(m, "ttlSecondsAfterFinished", path),
-        completion_mode=opt_str(m, "completionMode", path),
-        suspend=opt_bool(m, "suspend", path),
-        pod_replacement_policy=opt_str(m, "podReplacementPolicy", path),
-        managed_by=opt_str(m, "managedBy", path),
-    )
-
-
-def job_condition_from_json(value: object, path: str) -> JobCondition:
-    m = obj(value, path)
-    check_known(m, {"type", "status", "reason", "message", "lastProbeTime", "lastTransitionTime"}, path)
-    return JobCondition(
-        type=req_str(m, "type", path),
-        status=opt_str(m, "status", path) or "",
-        reason=opt_str(m, "reason", path) or "",
-        message=opt_str(m, "message", path) or "",
-        last_probe_time=opt_time(m, "lastProbeTime", path),
-        last_transition_time=opt_time(m, "lastTransitionTime", path),
-    )
-
-
-_JOB_STATUS_FIELDS = frozenset(
-    {
-        "conditions",
-        "startTime",
-        "completionTime",
-        "active",
-        "succeeded",
-        "failed",
-        "terminating",
-        "completedIndexes",
-        "failedIndexes",
-        "uncountedTerminatedPods",
-        "ready",
-    }
-)
-
-
-def job_status_from_json(value: object, path: str) -> JobStatus:
-    m = obj(value, path)
-    check_known(m, _JOB_STATUS_FIELDS, path)
-    uncounted = None
-    if m.get("uncountedTerminatedPods") is not None:
-        up = _join(path, "uncountedTerminatedPods")
-        u = obj(m["uncountedTerminatedPods"], up)
-        check_known(u, {"succeeded", "failed"}, up)
-        uncounted = UncountedTerminatedPods(
-            succeeded=list_of(u, "succeeded", up, _string_item), failed=list_of(u, "failed", up, _string_item)
-        )
-    return JobStatus(
-        conditions=list_of(m, "conditions", path, job_condition_from_json),
-        start_time=opt_time(m, "startTime", path),
-        completion_time=opt_time(m, "completionTime", path),
-        active=opt_int(m, "active", path) or 0,
-        succeeded=opt_int(m, "succeeded", path) or 0,
-        failed=opt_int(m, "failed", path) or 0,
-        terminating=opt_int(m, "terminating", path),
-        completed_indexes=opt_str(m, "completedIndexes", path) or "",
-        failed_indexes=opt_str(m, "failedIndexes", path),
-        uncounted_terminated_pods=uncounted,
-        ready=opt_int(m, "ready", path),
-    )
-
-
-def object_envelope(value: object, path: str, kind: str, api_version: str) -> Mapping[str, Any]:
-    """A Kubernetes object's top level: only apiVersion, kind, metadata, spec and status, of the
-    expected kind and version (either may be left out)."""
-    m = obj(value, path)
-    check_known(m, {"apiVersion", "kind", "metadata", "spec", "status"}, path)
-    if m.get("kind") not in (None, kind):
-        raise InputError(_join(path, "kind"), f"expected {kind}, got {m.get('kind')!r}")
-    if m.get("apiVersion") not in (None, api_version):
-        raise InputError(_join(path, "apiVersion"), f"expected {api_version}, got {m.get('apiVersion')!r}")
-    return m
+    return _pod(schema.decode_object(value, "Pod", path), path)
 
 
 def job_from_json(value: object, path: str = "") -> Job:
     """A `batch/v1` Job."""
-    m = object_envelope(value, path, "Job", "batch/v1")
-    return Job(
-        metadata=object_meta_from_json(m.get("metadata"), _join(path, "metadata")),
-        spec=job_spec_from_json(m.get("spec"), _join(path, "spec")),
-        status=job_status_from_json(m.get("status"), _join(path, "status")),
-    )
+    return _job(schema.decode_object(value, "Job", path), path)
+
+
+def cron_job_from_json(value: object, path: str = "") -> CronJob:
+    """A `batch/v1` CronJob."""
+    return _cron_job(schema.decode_object(value, "CronJob", path), path)
+
+
+def pod_status_from_json(value: object, path: str) -> PodStatus:
+    """v1.PodStatus."""
+    return _pod_status(schema.check_value(schema.obj(value, path), schema.POD_STATUS, path), path)
+
+
+def label_selector_from_json(value: object, path: str) -> LabelSelector:
+    """metav1.LabelSelector."""
+    return _label_selector(schema.check_value(schema.obj(value, path), schema.LABEL_SELECTOR, path), path)
+
+
+def pod_failure_policy_from_json(value: object, path: str) -> PodFailurePolicy:
+    """batch.PodFailurePolicy."""
+    return _pod_failure_policy(schema.check_value(schema.obj(value, path), schema.POD_FAILURE_POLICY, path), path)
 
 
 # --- writing --------------------------------------------------------------------------------
@@ -507,7 +355,14 @@ def _put(out: JSON, key: str, value: object) -> None:
     out[key] = value
 
 
-def _time(value: datetime | None) -> str | None:
+def _put_set(out: JSON, fields: tuple[tuple[str, object], ...]) -> None:
+    """Set each pointer field that is not nil (None), whatever its value."""
+    for key, value in fields:
+        if value is not None:
+            out[key] = value
+
+
+def _format(value: datetime | None) -> str | None:
     return None if value is None else format_time(value)
 
 
@@ -520,10 +375,9 @@ def object_meta_to_json(meta: ObjectMeta) -> JSON:
     _put(out, "resourceVersion", meta.resource_version)
     if meta.generation:
         out["generation"] = meta.generation
-    _put(out, "creationTimestamp", _time(meta.creation_timestamp))
-    _put(out, "deletionTimestamp", _time(meta.deletion_timestamp))
-    if meta.deletion_grace_period_seconds is not None:
-        out["deletionGracePeriodSeconds"] = meta.deletion_grace_period_seconds
+    _put(out, "creationTimestamp", _format(meta.creation_timestamp))
+    _put(out, "deletionTimestamp", _format(meta.deletion_timestamp))
+    _put_set(out, (("deletionGracePeriodSeconds", meta.deletion_grace_period_seconds),))
     _put(out, "labels", dict(meta.labels))
     _put(out, "annotations", dict(meta.annotations))
     _put(out, "ownerReferences", [owner_reference_to_json(r) for r in meta.owner_references])
@@ -553,12 +407,13 @@ def label_selector_to_json(selector: LabelSelector) -> JSON:
     return out
 
 
-def pod_condition_to_json(cond: PodCondition) -> JSON:
+def condition_to_json(cond: PodCondition | JobCondition) -> JSON:
+    """A PodCondition or JobCondition, in Go's field order."""
     out: JSON = {"type": cond.type, "status": cond.status}
+    _put(out, "lastProbeTime", _format(cond.last_probe_time))
+    _put(out, "lastTransitionTime", _format(cond.last_transition_time))
     _put(out, "reason", cond.reason)
     _put(out, "message", cond.message)
-    _put(out, "lastProbeTime", _time(cond.last_probe_time))
-    _put(out, "lastTransitionTime", _time(cond.last_transition_time))
     return out
 
 
@@ -574,8 +429,8 @@ def container_status_to_json(status: ContainerStatus) -> JSON:
         _put(term, "message", t.message)
         if t.signal:
             term["signal"] = t.signal
-        _put(term, "startedAt", _time(t.started_at))
-        _put(term, "finishedAt", _time(t.finished_at))
+        _put(term, "startedAt", _format(t.started_at))
+        _put(term, "finishedAt", _format(t.finished_at))
         state["terminated"] = term
     _put(out, "state", state)
     out.update(thaw(status.extra))
@@ -585,8 +440,8 @@ def container_status_to_json(status: ContainerStatus) -> JSON:
 def pod_status_to_json(status: PodStatus) -> JSON:
     out: JSON = {}
     _put(out, "phase", status.phase)
-    _put(out, "conditions", [pod_condition_to_json(c) for c in status.conditions])
-    _put(out, "startTime", _time(status.start_time))
+    _put(out, "conditions", [condition_to_json(c) for c in status.conditions])
+    _put(out, "startTime", _format(status.start_time))
     _put(out, "initContainerStatuses", [container_status_to_json(c) for c in status.init_container_statuses])
     _put(out, "containerStatuses", [container_status_to_json(c) for c in status.container_statuses])
     out.update(thaw(status.extra))
@@ -595,13 +450,14 @@ def pod_status_to_json(status: PodStatus) -> JSON:
 
 def pod_to_json(pod: Pod) -> JSON:
     """A `v1` Pod in wire format."""
-    return {
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": object_meta_to_json(pod.metadata),
-        "spec": thaw(pod.spec),
-        "status": pod_status_to_json(pod.status),
-    }
+    return _envelope("v1", "Pod", object_meta_to_json(pod.metadata), thaw(pod.spec), pod_status_to_json(pod.status))
+
+
+def _template_to_json(meta: JSON, spec: JSON) -> JSON:
+    out: JSON = {}
+    _put(out, "metadata", meta)
+    out["spec"] = spec
+    return out
 
 
 def pod_template_to_json(template: PodTemplateSpec) -> JSON:
@@ -609,10 +465,7 @@ def pod_template_to_json(template: PodTemplateSpec) -> JSON:
     _put(meta, "labels", dict(template.labels))
     _put(meta, "annotations", dict(template.annotations))
     _put(meta, "finalizers", list(template.finalizers))
-    out: JSON = {}
-    _put(out, "metadata", meta)
-    out["spec"] = thaw(template.spec)
-    return out
+    return _template_to_json(meta, thaw(template.spec))
 
 
 def pod_failure_policy_to_json(policy: PodFailurePolicy) -> JSON:
@@ -621,8 +474,7 @@ def pod_failure_policy_to_json(policy: PodFailurePolicy) -> JSON:
         r: JSON = {"action": rule.action}
         if rule.on_exit_codes is not None:
             e: JSON = {"operator": rule.on_exit_codes.operator, "values": list(rule.on_exit_codes.values)}
-            if rule.on_exit_codes.container_name is not None:
-                e["containerName"] = rule.on_exit_codes.container_name
+            _put_set(e, (("containerName", rule.on_exit_codes.container_name),))
             r["onExitCodes"] = e
         if rule.on_pod_conditions is not None:
             r["onPodConditions"] = [{"type": p.type, "status": p.status} for p in rule.on_pod_conditions]
@@ -634,32 +486,30 @@ def success_policy_to_json(policy: SuccessPolicy) -> JSON:
     rules = []
     for rule in policy.rules:
         r: JSON = {}
-        if rule.succeeded_indexes is not None:
-            r["succeededIndexes"] = rule.succeeded_indexes
-        if rule.succeeded_count is not None:
-            r["succeededCount"] = rule.succeeded_count
+        _put_set(r, (("succeededIndexes", rule.succeeded_indexes), ("succeededCount", rule.succeeded_count)))
         rules.append(r)
     return {"rules": rules}
 
 
 def job_spec_to_json(spec: JobSpec) -> JSON:
     out: JSON = {}
-    for key, value in (
-        ("parallelism", spec.parallelism),
-        ("completions", spec.completions),
-        ("activeDeadlineSeconds", spec.active_deadline_seconds),
-        ("backoffLimit", spec.backoff_limit),
-        ("backoffLimitPerIndex", spec.backoff_limit_per_index),
-        ("maxFailedIndexes", spec.max_failed_indexes),
-        ("manualSelector", spec.manual_selector),
-        ("ttlSecondsAfterFinished", spec.ttl_seconds_after_finished),
-        ("completionMode", spec.completion_mode),
-        ("suspend", spec.suspend),
-        ("podReplacementPolicy", spec.pod_replacement_policy),
-        ("managedBy", spec.managed_by),
-    ):
-        if value is not None:
-            out[key] = value
+    _put_set(
+        out,
+        (
+            ("parallelism", spec.parallelism),
+            ("completions", spec.completions),
+            ("activeDeadlineSeconds", spec.active_deadline_seconds),
+            ("backoffLimit", spec.backoff_limit),
+            ("backoffLimitPerIndex", spec.backoff_limit_per_index),
+            ("maxFailedIndexes", spec.max_failed_indexes),
+            ("manualSelector", spec.manual_selector),
+            ("ttlSecondsAfterFinished", spec.ttl_seconds_after_finished),
+            ("completionMode", spec.completion_mode),
+            ("suspend", spec.suspend),
+            ("podReplacementPolicy", spec.pod_replacement_policy),
+            ("managedBy", spec.managed_by),
+        ),
+    )
     if spec.pod_failure_policy is not None:
         out["podFailurePolicy"] = pod_failure_policy_to_json(spec.pod_failure_policy)
     if spec.success_policy is not None:
@@ -670,49 +520,87 @@ def job_spec_to_json(spec: JobSpec) -> JSON:
     return out
 
 
-def job_condition_to_json(cond: JobCondition) -> JSON:
-    out: JSON = {"type": cond.type, "status": cond.status}
-    _put(out, "lastProbeTime", _time(cond.last_probe_time))
-    _put(out, "lastTransitionTime", _time(cond.last_transition_time))
-    _put(out, "reason", cond.reason)
-    _put(out, "message", cond.message)
-    return out
-
-
 def job_status_to_json(status: JobStatus) -> JSON:
     """batch.JobStatus in wire format (omitempty fields left out, pointer fields kept when set)."""
     out: JSON = {}
-    _put(out, "conditions", [job_condition_to_json(c) for c in status.conditions])
-    _put(out, "startTime", _time(status.start_time))
-    _put(out, "completionTime", _time(status.completion_time))
+    _put(out, "conditions", [condition_to_json(c) for c in status.conditions])
+    _put(out, "startTime", _format(status.start_time))
+    _put(out, "completionTime", _format(status.completion_time))
     for key, value in (("active", status.active), ("succeeded", status.succeeded), ("failed", status.failed)):
         if value:
             out[key] = value
-    if status.terminating is not None:
-        out["terminating"] = status.terminating
+    _put_set(out, (("terminating", status.terminating),))
     _put(out, "completedIndexes", status.completed_indexes)
-    if status.failed_indexes is not None:
-        out["failedIndexes"] = status.failed_indexes
+    _put_set(out, (("failedIndexes", status.failed_indexes),))
     if status.uncounted_terminated_pods is not None:
         u: JSON = {}
         _put(u, "succeeded", list(status.uncounted_terminated_pods.succeeded))
         _put(u, "failed", list(status.uncounted_terminated_pods.failed))
         out["uncountedTerminatedPods"] = u
-    if status.ready is not None:
-        out["ready"] = status.ready
+    _put_set(out, (("ready", status.ready),))
     return out
+
+
+def _envelope(api_version: str, kind: str, metadata: JSON, spec: JSON, status: JSON) -> JSON:
+    return {"apiVersion": api_version, "kind": kind, "metadata": metadata, "spec": spec, "status": status}
 
 
 def job_to_json(job: Job) -> JSON:
     """A `batch/v1` Job in wire format."""
-    return {
-        "apiVersion": "batch/v1",
-        "kind": "Job",
-        "metadata": object_meta_to_json(job.metadata),
-        "spec": job_spec_to_json(job.spec),
-        "status": job_status_to_json(job.status),
-    }
+    return _envelope(
+        "batch/v1", "Job", object_meta_to_json(job.metadata), job_spec_to_json(job.spec), job_status_to_json(job.status)
+    )
 
 
-def frozen_or_empty(value: object) -> FrozenDict:
-    return value if isinstance(value, FrozenDict) else EMPTY
+def object_reference_to_json(ref: ObjectReference) -> JSON:
+    out: JSON = {}
+    _put(out, "kind", ref.kind)
+    _put(out, "namespace", ref.namespace)
+    _put(out, "name", ref.name)
+    _put(out, "uid", ref.uid)
+    _put(out, "apiVersion", ref.api_version)
+    _put(out, "resourceVersion", ref.resource_version)
+    return out
+
+
+def job_template_to_json(template: JobTemplateSpec) -> JSON:
+    meta: JSON = thaw(template.metadata_extra)
+    _put(meta, "labels", dict(template.labels))
+    _put(meta, "annotations", dict(template.annotations))
+    return _template_to_json(meta, job_spec_to_json(template.spec))
+
+
+def cron_job_spec_to_json(spec: CronJobSpec) -> JSON:
+    out: JSON = {"schedule": spec.schedule}
+    _put_set(
+        out,
+        (
+            ("timeZone", spec.time_zone),
+            ("startingDeadlineSeconds", spec.starting_deadline_seconds),
+            ("suspend", spec.suspend),
+            ("successfulJobsHistoryLimit", spec.successful_jobs_history_limit),
+            ("failedJobsHistoryLimit", spec.failed_jobs_history_limit),
+        ),
+    )
+    _put(out, "concurrencyPolicy", spec.concurrency_policy)
+    out["jobTemplate"] = job_template_to_json(spec.job_template)
+    return out
+
+
+def cron_job_status_to_json(status: CronJobStatus) -> JSON:
+    out: JSON = {}
+    _put(out, "active", [object_reference_to_json(r) for r in status.active])
+    _put(out, "lastScheduleTime", _format(status.last_schedule_time))
+    _put(out, "lastSuccessfulTime", _format(status.last_successful_time))
+    return out
+
+
+def cron_job_to_json(cron_job: CronJob) -> JSON:
+    """A `batch/v1` CronJob in wire format."""
+    return _envelope(
+        "batch/v1",
+        "CronJob",
+        object_meta_to_json(cron_job.metadata),
+        cron_job_spec_to_json(cron_job.spec),
+        cron_job_status_to_json(cron_job.status),
+    )

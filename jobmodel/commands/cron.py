@@ -11,7 +11,7 @@ from typing import Any
 import attrs
 
 from jobmodel.adapters.manifests import load_documents, read_manifest
-from jobmodel.api.wire_cronjob import cron_job_from_json
+from jobmodel.api.wire import cron_job_from_json
 from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES, parse_gate_overrides
 from jobmodel.schedule.cron import CronParseError, parse_standard

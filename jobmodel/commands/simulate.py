@@ -14,8 +14,10 @@ from jobmodel.errors import InputError
 from jobmodel.features import parse_gate_overrides
 from jobmodel.simulation.job import (
     Timeline,
+    condition_marks,
     parse_failure,
     parse_slow,
+    pod_segments,
     simulate_default,
     simulate_script,
 )
@@ -87,9 +89,11 @@ def run(args: argparse.Namespace) -> int:
     else:
         print_table(timeline, sys.stdout)
     if args.picture is not None:
-        from jobmodel.adapters.picture import draw_timeline
+        from jobmodel.adapters.picture import draw_pods_over_time
 
-        draw_timeline(timeline, args.picture)
+        job = timeline.final_job()
+        title = f"Job {job.name if job else ''}: pods over time"
+        draw_pods_over_time(pod_segments(timeline), condition_marks(timeline), title, args.picture)
         print(f"picture written to {args.picture}")
     return 1 if timeline.differences else 0
 

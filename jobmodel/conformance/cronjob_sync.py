@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from jobmodel.actions import CreateJob, DeleteJob, RecordEvent, Requeue, UpdateCronJobStatus
-from jobmodel.api.wire import job_from_json, job_to_json, obj
-from jobmodel.api.wire_cronjob import cron_job_from_json
+from jobmodel.api.schema import obj
+from jobmodel.api.wire import cron_job_from_json, job_from_json, job_to_json
 from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES
 from jobmodel.state import CronJob, CronJobFaults, CronJobStatus, CronJobSyncInput, Job

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from jobmodel.api.wire import check_known
+from jobmodel.api.schema import check_known
 from jobmodel.errors import InputError
 from jobmodel.simulation.scenario import StepFailed, run_step, start, tunables_from
 from jobmodel.timeutil import parse_time

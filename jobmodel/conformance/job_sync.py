@@ -6,17 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from jobmodel.actions import CreatePod, DeletePod, PatchPod, RecordEvent
-from jobmodel.api.wire import (
-    check_known,
-    job_from_json,
-    job_status_to_json,
-    obj,
-    opt_int,
-    opt_str,
-    opt_time,
-    pod_from_json,
-    pod_to_json,
-)
+from jobmodel.api.schema import I32, I64, STR, TIME, check_known, member, obj
+from jobmodel.api.wire import job_from_json, job_status_to_json, pod_from_json, pod_to_json
 from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES
 from jobmodel.state import (
@@ -30,11 +21,10 @@ from jobmodel.state import (
 from jobmodel.timeutil import parse_time
 from jobmodel.transitions.sync_job import sync_job
 from jobmodel.util.jsondiff import (
-    MISSING,
     conditions_diff,
     exact_diff,
     list_subset_diff,
-    subset_diff,
+    status_diff,
 )
 
 CASE_KEYS = frozenset({"name", "origin", "now", "features", "job", "pods", "controller", "expect"})
@@ -58,8 +48,6 @@ EXPECT_KEYS = frozenset(
         "events",
     }
 )
-# Plain (non-pointer) status fields upstream: absent means the zero value.
-STATUS_ZERO_VALUES: dict[str, Any] = {"active": 0, "succeeded": 0, "failed": 0, "completedIndexes": ""}
 
 
 def sync_input_from_case(case: Mapping[str, Any]) -> JobSyncInput:
@@ -79,22 +67,23 @@ def sync_input_from_case(case: Mapping[str, Any]) -> JobSyncInput:
         e = obj(controller["expectations"], "controller.expectations")
         check_known(e, {"add", "del"}, "controller.expectations")
         expectations = Expectations(
-            add=opt_int(e, "add", "controller.expectations") or 0,
-            delete=opt_int(e, "del", "controller.expectations") or 0,
+            add=member(e, "add", I64, "controller.expectations") or 0,
+            delete=member(e, "del", I64, "controller.expectations") or 0,
             timestamp=now,
         )
     backoff = None
     if controller.get("backoff") is not None:
         b = obj(controller["backoff"], "controller.backoff")
         check_known(b, {"failuresAfterLastSuccess", "lastFailureTime"}, "controller.backoff")
+        last_failure = member(b, "lastFailureTime", TIME, "controller.backoff")
         backoff = BackoffRecord(
-            failures_after_last_success=opt_int(b, "failuresAfterLastSuccess", "controller.backoff") or 0,
-            last_failure_time=opt_time(b, "lastFailureTime", "controller.backoff"),
+            failures_after_last_success=member(b, "failuresAfterLastSuccess", I64, "controller.backoff") or 0,
+            last_failure_time=None if last_failure is None else parse_time(last_failure, "controller.backoff.lastFailureTime"),
         )
     faults = Faults(
-        pod_control_error=opt_str(controller, "podControlError", "controller"),
-        status_update_error=opt_str(controller, "statusUpdateError", "controller"),
-        pod_create_limit=opt_int(controller, "podCreateLimit", "controller"),
+        pod_control_error=member(controller, "podControlError", STR, "controller"),
+        status_update_error=member(controller, "statusUpdateError", STR, "controller"),
+        pod_create_limit=member(controller, "podCreateLimit", I32, "controller"),
     )
     return JobSyncInput(
         job=job,
@@ -130,23 +119,6 @@ def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:
         "requeueAfterSeconds": result.requeue_after_seconds,
         "events": [a.reason for a in result.actions if isinstance(a, RecordEvent)],
     }
-
-
-def status_diff(expected: Mapping[str, Any], actual: Mapping[str, Any], path: str) -> list[str]:
-    """Status subset comparison with upstream's zero values for plain fields and absent empty lists."""
-    out: list[str] = []
-    for key, want in expected.items():
-        sub = f"{path}.{key}"
-        if want is None:
-            if key in actual:
-                out.append(f"{sub}: expected absent, got {actual[key]!r}")
-            continue
-        got = actual.get(key, STATUS_ZERO_VALUES.get(key, MISSING))
-        if isinstance(want, Mapping) and isinstance(got, Mapping):
-            # Empty lists are left out on the wire (omitempty).
-            got = {**{k: [] for k, v in want.items() if v == []}, **got}
-        out.extend(subset_diff(want, got, sub))
-    return out
 
 
 def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:

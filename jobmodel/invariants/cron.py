@@ -24,7 +24,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from jobmodel.actions import CreateJob, DeleteJob, UpdateCronJobStatus
 from jobmodel.api import strategy as api_strategy
-from jobmodel.api.wire_cronjob import cron_job_from_json
+from jobmodel.api.wire import cron_job_from_json
 from jobmodel.checkers.explorer import ExploreResult, breadth_first
 from jobmodel.checkers.trace import load_impl
 from jobmodel.errors import InputError

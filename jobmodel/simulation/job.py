@@ -19,6 +19,7 @@ from typing import Any
 import attrs
 
 from jobmodel.actions import CreatePod, DeletePod, PatchPod, RecordEvent, UpdateJobStatus
+from jobmodel.adapters.picture import Segment
 from jobmodel.errors import InputError
 from jobmodel.simulation.scenario import ScenarioState, StepFailed, job_pods, run_step, start
 from jobmodel.state import (
@@ -126,6 +127,45 @@ class Timeline:
 
     def final_job(self) -> Job | None:
         return self.final.job()
+
+
+def pod_segments(timeline: Timeline) -> list[Segment]:
+    """Cut each pod's life into segments of constant phase and terminating state."""
+    offsets = [(e.time - timeline.start).total_seconds() for e in timeline.entries]
+    end_of_time = max(offsets[-1], 1.0) * 1.05 if offsets else 1.0
+    open_segments: dict[str, Segment] = {}
+    done: list[Segment] = []
+    for offset, entry in zip(offsets, timeline.entries, strict=True):
+        seen = set()
+        for pod in entry.state.cluster.pods:
+            seen.add(pod.name)
+            phase = pod.phase or "Pending"
+            terminating = pod.metadata.deletion_timestamp is not None
+            current = open_segments.get(pod.name)
+            if current is not None and (current.phase, current.terminating) == (phase, terminating):
+                continue
+            if current is not None:
+                done.append(attrs.evolve(current, end=offset))
+            open_segments[pod.name] = Segment(pod.name, offset, offset, phase, terminating)
+        for name in [n for n in open_segments if n not in seen]:
+            done.append(attrs.evolve(open_segments.pop(name), end=offset))
+    done.extend(attrs.evolve(s, end=end_of_time) for s in open_segments.values())
+    return [s for s in done if s.end > s.start or s.end == end_of_time]
+
+
+def condition_marks(timeline: Timeline) -> list[tuple[float, str]]:
+    """(seconds, condition type) where a Job condition first turns True."""
+    marks: list[tuple[float, str]] = []
+    seen: set[str] = set()
+    for entry in timeline.entries:
+        job = entry.state.job()
+        if job is None:
+            continue
+        for cond in job.status.conditions:
+            if cond.status == "True" and cond.type not in seen:
+                seen.add(cond.type)
+                marks.append(((entry.time - timeline.start).total_seconds(), cond.type))
+    return marks
 
 
 def describe_sync(result: JobSyncResult) -> str:

@@ -15,7 +15,8 @@ from typing import Any
 import attrs
 
 from jobmodel.api.field import FieldError
-from jobmodel.api.wire import check_known, job_status_to_json, obj, pod_to_json
+from jobmodel.api.schema import check_known, obj
+from jobmodel.api.wire import job_status_to_json, pod_to_json
 from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES
 from jobmodel.state import (
@@ -24,16 +25,13 @@ from jobmodel.state import (
     JobControllerTunables,
     LabelSelector,
     Pod,
+    selector_matches,
 )
 from jobmodel.timeutil import parse_time
 from jobmodel.transitions import cluster as cl
-from jobmodel.transitions.pod_utils import (
-    has_job_tracking_finalizer,
-    is_pod_ready,
-    selector_matches,
-)
+from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_ready
 from jobmodel.transitions.sync_job import JobSyncResult
-from jobmodel.util.jsondiff import conditions_diff, subset_diff
+from jobmodel.util.jsondiff import conditions_diff, status_diff, subset_diff
 
 STEP_KEYS: dict[str, frozenset[str]] = {
     "settle": frozenset(),
@@ -265,8 +263,6 @@ def _expect(state: ScenarioState, step: Mapping[str, Any], path: str) -> StepOut
 
 def check_expect(state: ScenarioState, step: Mapping[str, Any], path: str) -> list[str]:
     """The differences between an `expect` step and the cluster."""
-    from jobmodel.conformance.job_sync import status_diff
-
     out: list[str] = []
     job = state.job()
     status = job_status_to_json(job.status) if job is not None else {}

@@ -47,6 +47,7 @@ from jobmodel.state import (
     ObjectMeta,
     OwnerReference,
     Pod,
+    selector_matches,
 )
 from jobmodel.timeutil import add_seconds, format_time
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer
@@ -433,8 +434,6 @@ def _job_keys(cluster: Cluster) -> list[str]:
 
 def pods_of_job(cluster: Cluster, job: Job) -> list[Pod]:
     """The pods of the Job's namespace whose labels match its selector, in creation order."""
-    from jobmodel.transitions.pod_utils import selector_matches
-
     pods = [
         p
         for p in cluster.pods

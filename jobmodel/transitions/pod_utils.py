@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from datetime import datetime
 
 from jobmodel.state import (
@@ -12,7 +12,6 @@ from jobmodel.state import (
     RUNNING,
     SUCCEEDED,
     UNKNOWN,
-    LabelSelector,
     Pod,
     PodCondition,
 )
@@ -141,31 +140,3 @@ def active_pods_less(pi: Pod, pj: Pod) -> bool:
 
 def _normalise_zero(value: datetime | None) -> datetime | None:
     return None if is_zero(value) else value
-
-
-def selector_matches(selector: LabelSelector | None, labels: Mapping[str, str]) -> bool:
-    """metav1.LabelSelectorAsSelector(selector).Matches(labels); a nil selector matches nothing,
-    an empty one everything."""
-    if selector is None:
-        return False
-    for key, value in selector.match_labels.items():
-        if labels.get(key) != value:
-            return False
-    for req in selector.match_expressions:
-        present = req.key in labels
-        value = labels.get(req.key)
-        if req.operator == "In":
-            if not present or value not in req.values:
-                return False
-        elif req.operator == "NotIn":
-            if present and value in req.values:
-                return False
-        elif req.operator == "Exists":
-            if not present:
-                return False
-        elif req.operator == "DoesNotExist":
-            if present:
-                return False
-        else:
-            return False
-    return True

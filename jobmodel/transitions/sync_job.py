@@ -55,6 +55,7 @@ from jobmodel.state import (
     Pod,
     PodStatus,
     UncountedTerminatedPods,
+    selector_matches,
 )
 from jobmodel.transitions import backoff as bo
 from jobmodel.transitions import indexes as ix
@@ -67,7 +68,6 @@ from jobmodel.transitions.pod_utils import (
     filter_terminating_pods,
     has_job_tracking_finalizer,
     is_pod_ready,
-    selector_matches,
 )
 from jobmodel.transitions.success_policy import (
     delay_terminal_condition,

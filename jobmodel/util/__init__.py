@@ -1,1 +1,1 @@
-"""Small utilities at the bottom of the layers, with no Kubernetes vocabulary: Go's sort, partial JSON comparison."""
+"""Small utilities at the bottom of the layers: Go's sort, and JSON objects compared with expectations (FORMAT.md)."""

@@ -1,4 +1,4 @@
-"""Comparing what an engine did with what a vector expects, as a list of readable differences."""
+"""JSON objects compared with what a vector or a script expects (FORMAT.md), as a list of readable differences."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 MISSING = object()
+# A Job status's plain (non-pointer) fields upstream: absent means the zero value.
+STATUS_ZERO_VALUES: dict[str, Any] = {"active": 0, "succeeded": 0, "failed": 0, "completedIndexes": ""}
 
 
 def _show(value: Any) -> str:
@@ -47,6 +49,23 @@ def subset_diff(expected: Any, actual: Any, path: str) -> list[str]:
             return [f"{path}: expected {_show(expected)}, got {_show(actual)}"]
         return [d for i, (w, g) in enumerate(zip(expected, actual, strict=True)) for d in subset_diff(w, g, f"{path}[{i}]")]
     return exact_diff(expected, actual, path)
+
+
+def status_diff(expected: Mapping[str, Any], actual: Mapping[str, Any], path: str) -> list[str]:
+    """Status subset comparison with upstream's zero values for plain fields and absent empty lists."""
+    out: list[str] = []
+    for key, want in expected.items():
+        sub = f"{path}.{key}"
+        if want is None:
+            if key in actual:
+                out.append(f"{sub}: expected absent, got {actual[key]!r}")
+            continue
+        got = actual.get(key, STATUS_ZERO_VALUES.get(key, MISSING))
+        if isinstance(want, Mapping) and isinstance(got, Mapping):
+            # Empty lists are left out on the wire (omitempty).
+            got = {**{k: [] for k, v in want.items() if v == []}, **got}
+        out.extend(subset_diff(want, got, sub))
+    return out
 
 
 def exact_diff(expected: Any, actual: Any, path: str) -> list[str]:

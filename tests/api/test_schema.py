@@ -42,7 +42,7 @@ def test_errors_name_the_field(patch: dict[str, object], field: str, reason: str
 
 
 def test_not_an_object() -> None:
-    with pytest.raises(InputError, match="must be an object"):
+    with pytest.raises(InputError, match="expected an object, got a list"):
         check_object([1], "Job")
 
 
@@ -70,3 +70,34 @@ def test_times_must_be_rfc3339() -> None:
     with pytest.raises(InputError) as info:
         check_object(obj, "Job")
     assert info.value.field == "status.startTime"
+
+
+def test_a_pod_status_keeps_the_fields_the_model_does_not_read() -> None:
+    from jobmodel.api.schema import decode_object
+
+    pod = {"apiVersion": "v1", "kind": "Pod", "status": {"phase": "Running", "podIP": "10.0.0.1", "hostIPs": [{"ip": "x"}]}}
+    assert decode_object(pod, "Pod")["status"]["podIP"] == "10.0.0.1"
+    pod["status"]["phase"] = 3
+    with pytest.raises(InputError) as info:
+        check_object(pod, "Pod")
+    assert (info.value.field, info.value.reason) == ("status.phase", "expected a string, got the integer 3")
+
+
+@pytest.mark.parametrize(("key", "value"), [("kind", "CronJob"), ("apiVersion", "batch/v2")])
+def test_the_kind_and_version_must_be_the_objects(key: str, value: str) -> None:
+    with pytest.raises(InputError) as info:
+        check_object({**job(), key: value}, "Job")
+    assert info.value.field == key and f"the string {value!r}" in info.value.reason
+
+
+def test_the_formats_around_objects_say_the_same_as_the_decoder() -> None:
+    from jobmodel.api.schema import I32, check_known, member
+
+    with pytest.raises(InputError) as decoded:
+        check_object(job(completions="3"), "Job")
+    with pytest.raises(InputError) as read:
+        member({"completions": "3"}, "completions", I32, "spec")
+    assert str(read.value) == str(decoded.value)
+    with pytest.raises(InputError) as unknown:
+        check_known({"foo": 1}, {"bar"}, "spec")
+    assert str(unknown.value) == "spec.foo: unknown field"

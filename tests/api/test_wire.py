@@ -1,12 +1,20 @@
-"""Kubernetes JSON to snapshots and back (jobmodel/api/wire.py)."""
+"""Kubernetes JSON (Job, Pod, CronJob) to snapshots and back (jobmodel/api/wire.py)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
-from jobmodel.api.wire import job_from_json, job_to_json, pod_from_json, pod_to_json
+from jobmodel.api.wire import (
+    cron_job_from_json,
+    cron_job_to_json,
+    job_from_json,
+    job_to_json,
+    pod_from_json,
+    pod_to_json,
+)
 from jobmodel.errors import InputError
 from tests.builders import job_json, pod_json
 
@@ -38,10 +46,10 @@ def test_snapshots_are_hashable_values() -> None:
     [
         (lambda d: d["spec"].update(completions="five"), "spec.completions", "expected an integer"),
         (lambda d: d["spec"].update(paralelism=2), "spec.paralelism", "unknown field"),
-        (lambda d: d["spec"].update(suspend="yes"), "spec.suspend", "expected true or false"),
-        (lambda d: d["metadata"].update(labels={"a": 1}), "metadata.labels.a", "expected a string"),
+        (lambda d: d["spec"].update(suspend="yes"), "spec.suspend", "expected a boolean"),
+        (lambda d: d["metadata"].update(labels={"a": 1}), "metadata.labels[a]", "expected a string"),
         (lambda d: d["status"].update(startTime="yesterday"), "status.startTime", "not an RFC 3339 time"),
-        (lambda d: d.update(kind="Pod"), "kind", "expected Job"),
+        (lambda d: d.update(kind="Pod"), "kind", 'expected "Job"'),
         (
             lambda d: d["spec"].update(podFailurePolicy={"rules": [{"action": "FailJob", "onExitCodes": {"operator": "In", "values": ["1"]}}]}),
             "spec.podFailurePolicy.rules[0].onExitCodes.values[0]",
@@ -69,3 +77,64 @@ def test_malformed_pod_names_the_field() -> None:
 def test_a_job_must_be_an_object() -> None:
     with pytest.raises(InputError, match="expected an object"):
         job_from_json(["not", "a", "job"])
+
+CRON_JOB: dict[str, Any] = {
+    "apiVersion": "batch/v1",
+    "kind": "CronJob",
+    "metadata": {"name": "cj", "namespace": "ns", "uid": "u1", "creationTimestamp": "2016-05-19T09:59:00Z"},
+    "spec": {
+        "schedule": "*/5 * * * *",
+        "timeZone": "Europe/London",
+        "startingDeadlineSeconds": 30,
+        "concurrencyPolicy": "Forbid",
+        "suspend": False,
+        "successfulJobsHistoryLimit": 3,
+        "failedJobsHistoryLimit": 1,
+        "jobTemplate": {
+            "metadata": {"labels": {"a": "b"}, "annotations": {"x": "y"}},
+            "spec": {"completions": 2, "template": {"spec": {"containers": [{"image": "busybox"}]}}},
+        },
+    },
+    "status": {
+        "active": [{"kind": "Job", "namespace": "ns", "name": "cj-1", "uid": "j1", "apiVersion": "batch/v1"}],
+        "lastScheduleTime": "2016-05-19T10:00:00Z",
+    },
+}
+
+
+def test_cron_job_reads_every_field() -> None:
+    cj = cron_job_from_json(CRON_JOB)
+    assert cj.spec.schedule == "*/5 * * * *"
+    assert cj.spec.time_zone == "Europe/London"
+    assert cj.spec.starting_deadline_seconds == 30
+    assert cj.spec.concurrency_policy == "Forbid"
+    assert cj.spec.successful_jobs_history_limit == 3 and cj.spec.failed_jobs_history_limit == 1
+    assert cj.spec.job_template.labels == {"a": "b"}
+    assert cj.spec.job_template.spec.completions == 2
+    assert cj.status.active[0].uid == "j1"
+    assert cj.status.last_schedule_time == datetime(2016, 5, 19, 10, tzinfo=UTC)
+    assert cj.status.last_successful_time is None
+
+
+def test_cron_job_round_trip() -> None:
+    cj = cron_job_from_json(CRON_JOB)
+    assert cron_job_from_json(cron_job_to_json(cj)) == cj
+    out = cron_job_to_json(cj)
+    assert out["spec"]["jobTemplate"]["metadata"] == {"labels": {"a": "b"}, "annotations": {"x": "y"}}
+    assert out["status"]["lastScheduleTime"] == "2016-05-19T10:00:00Z"
+
+
+@pytest.mark.parametrize(
+    ("patch", "field"),
+    [
+        ({"kind": "Job"}, "kind"),
+        ({"spec": {"schedule": 5}}, "spec.schedule"),
+        ({"spec": {"scheduel": "* * * * *"}}, "spec.scheduel"),
+        ({"status": {"active": [{"uid": "x"}]}}, "status.active[0].name"),
+        ({"spec": {"startingDeadlineSeconds": "10"}}, "spec.startingDeadlineSeconds"),
+    ],
+)
+def test_malformed_cron_job_names_the_field(patch: dict[str, Any], field: str) -> None:
+    with pytest.raises(InputError) as err:
+        cron_job_from_json({**CRON_JOB, **patch})
+    assert err.value.field == field

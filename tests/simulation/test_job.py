@@ -11,8 +11,10 @@ import yaml
 from jobmodel.errors import InputError
 from jobmodel.simulation.job import (
     PodOutcome,
+    condition_marks,
     parse_failure,
     parse_slow,
+    pod_segments,
     simulate_default,
     simulate_script,
 )
@@ -115,3 +117,20 @@ def test_invalid_manifest_is_rejected_with_field_errors() -> None:
     bad["spec"]["completions"] = -1
     with pytest.raises(InputError, match=r"spec\.completions"):
         simulate_default(bad)
+
+
+def test_segments_follow_each_pods_phases() -> None:
+    timeline = simulate_default(manifest("pi.yaml"), [parse_failure("pod=0")], run_seconds=20)
+    segments = pod_segments(timeline)
+    first = [s for s in segments if s.pod == "pi-0"]
+    # The kubelet starts the pod the moment it is created: its Pending segment has no length.
+    assert [s.phase for s in first] == ["Running", "Failed"]
+    running = first[0]
+    assert running.end - running.start == pytest.approx(20)
+    assert {s.pod for s in segments} == {"pi-0", "pi-1"}
+
+
+def test_condition_marks_are_where_conditions_turn_true() -> None:
+    timeline = simulate_default(manifest("pi.yaml"), run_seconds=20)
+    assert [c for _, c in condition_marks(timeline)] == ["SuccessCriteriaMet", "Complete"]
+    assert all(t == pytest.approx(20) for t, _ in condition_marks(timeline))

@@ -6,8 +6,7 @@ from typing import Any
 
 import pytest
 
-from jobmodel.conformance.job_sync import status_diff
-from jobmodel.util.jsondiff import MISSING, matches_absent, subset_diff
+from jobmodel.util.jsondiff import MISSING, matches_absent, status_diff, subset_diff
 
 
 @pytest.mark.parametrize(
