@@ -21,8 +21,9 @@ from hypothesis.stateful import run_state_machine_as_test
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from jobmodel.checkers.explorer import ExploreResult, explore
-from jobmodel.checkers.machines import job_machine
-from jobmodel.checkers.trace import CheckConfig, StepRecord
+from jobmodel.checkers.job import CheckConfig
+from jobmodel.checkers.machines import state_machine
+from jobmodel.checkers.trace import StepRecord
 from jobmodel.frozen import freeze
 from jobmodel.invariants import catalogue
 from jobmodel.transitions.job_environment import Budget
@@ -45,13 +46,13 @@ MACHINE_RUNS, MACHINE_STEPS = 30, 25
 
 def run_explorer(symmetry: bool) -> ExploreResult:
     catalogue.forget_cached_checks()  # each run starts cold
-    return explore(CheckConfig(freeze(MANIFEST), BUDGET, symmetry=symmetry), DEPTH)
+    return explore(CheckConfig(freeze(MANIFEST), BUDGET, symmetry=symmetry).system(), DEPTH)
 
 
 def run_machine() -> tuple[int, float]:
     """Steps run and seconds taken by the Hypothesis machine on the same configuration."""
     steps: list[StepRecord] = []
-    machine = job_machine(CheckConfig(freeze(MANIFEST), BUDGET), on_step=steps.append)
+    machine = state_machine(CheckConfig(freeze(MANIFEST), BUDGET).system(), on_step=steps.append)
     started = time.perf_counter()
     run_state_machine_as_test(
         machine,

@@ -1,25 +1,24 @@
-"""An exhaustive explorer: breadth-first over every interleaving of the controller with its
-environment, up to a depth, for small configurations.
+"""An exhaustive explorer: breadth-first over every interleaving of a controller with its
+environment (a `System`), up to a depth, for small configurations.
 
-States are hashable frozen snapshots (`World`), stored once; with symmetry reduction they are
-first renamed to their canonical representative (jobmodel.transitions.job_symmetry). Every step and
-state invariant of the catalogue is checked on every transition; breadth-first order makes the
-first violation found a shortest counterexample. The `sometimes` properties record which of them
-some explored state reached.
+States are hashable frozen worlds, stored once, in the system's canonical form (for the Job,
+renamed by symmetry, jobmodel.transitions.job_symmetry). Every step and state invariant of the
+system's laws is checked on every transition; breadth-first order makes the first violation found
+a shortest counterexample. The `sometimes` properties record which of them some explored state
+reached.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
-from typing import TypeVar
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
 
 import attrs
 
-from jobmodel.checkers.trace import CheckConfig, check_move
-from jobmodel.invariants.catalogue import SOMETIMES, Violation, check_state
-from jobmodel.invariants.liveness import check_liveness
-from jobmodel.transitions import job_environment as env
+from jobmodel.checkers.system import System
+from jobmodel.invariants.laws import Violation
+from jobmodel.transitions.move import Move
 
 S = TypeVar("S", bound=Hashable)
 
@@ -28,7 +27,7 @@ S = TypeVar("S", bound=Hashable)
 class Counterexample:
     """A shortest run from the initial world to a broken invariant."""
 
-    moves: tuple[env.Move, ...]
+    moves: tuple[Move, ...]
     violation: Violation
 
 
@@ -51,47 +50,19 @@ class ExploreResult:
 
 
 def explore(
-    config: CheckConfig,
+    system: System[S, Any],
     depth: int,
     *,
-    impl: env.SyncImpl | None = None,
     liveness: bool = False,
-    on_level: Callable[[int, int], None] | None = None,
-    on_state: Callable[[env.World], None] | None = None,
-) -> ExploreResult:
-    """Breadth-first search to `depth` moves, stopping at the first violation; `on_level` hears
-    (level, states so far) after each level, `on_state` every new state; with `liveness`,
-    bounded liveness is checked from every new state."""
-    sync_impl = impl or config.sync_impl()
-
-    def expand(world: env.World) -> Iterator[tuple[env.Move, env.World, list[Violation]]]:
-        for move in env.enabled_moves(world):
-            after, _t, violations = check_move(config, world, move, sync_impl)
-            yield move, after, violations
-
-    def check_new(world: env.World) -> list[Violation]:
-        late = check_liveness(world, sync_impl) if liveness else None
-        return [late] if late is not None else []
-
-    sometimes = [(p.name, p.holds) for p in SOMETIMES]
-    root = config.initial_world()
-    return breadth_first(root, check_state(root), depth, expand, check_new, sometimes, on_level, on_state)
-
-
-def breadth_first(
-    root: S,
-    root_violations: list[Violation],
-    depth: int,
-    expand: Callable[[S], Iterable[tuple[env.Move, S, list[Violation]]]],
-    check_new: Callable[[S], list[Violation]],
-    sometimes: Sequence[tuple[str, Callable[[S], bool]]],
     on_level: Callable[[int, int], None] | None = None,
     on_state: Callable[[S], None] | None = None,
 ) -> ExploreResult:
-    """The search itself, for any hashable state: `expand` yields each enabled move with the
-    state it leads to and the violations of that step; `check_new` checks a state seen first."""
+    """Breadth-first search to `depth` moves, stopping at the first violation; `on_level` hears
+    (level, states so far) after each level, `on_state` every new state; with `liveness`,
+    the system's liveness property is checked from every new state."""
     started = time.perf_counter()
-    parents: dict[S, tuple[S | None, env.Move | None]] = {root: (None, None)}
+    root = system.start()
+    parents: dict[S, tuple[S | None, Move | None]] = {root: (None, None)}
     reached: set[str] = set()
     transitions = 0
 
@@ -100,14 +71,20 @@ def breadth_first(
             len(parents), transitions, level, time.perf_counter() - started, found, frozenset(reached), exhausted
         )
 
+    def check_new(world: S) -> list[Violation]:
+        late = system.liveness(world) if liveness and system.liveness is not None else None
+        return [late] if late is not None else []
+
+    root_violations = system.laws.check_state(root)
     if root_violations:
         return done(0, Counterexample((), root_violations[0]), False)
-    _record_reached(root, sometimes, reached)
+    _record_reached(system, root, reached)
     frontier = [root]
     for level in range(1, depth + 1):
         next_frontier: list[S] = []
         for state in frontier:
-            for move, after, violations in expand(state):
+            for move in system.enabled_moves(state):
+                after, _t, violations = system.step(state, move)
                 transitions += 1
                 if after in parents:
                     if violations:
@@ -117,7 +94,7 @@ def breadth_first(
                 violations = violations or check_new(after)
                 if violations:
                     return done(level, Counterexample(_path(parents, after), violations[0]), False)
-                _record_reached(after, sometimes, reached)
+                _record_reached(system, after, reached)
                 if on_state is not None:
                     on_state(after)
                 next_frontier.append(after)
@@ -129,14 +106,14 @@ def breadth_first(
     return done(depth, None, False)
 
 
-def _record_reached(state: S, sometimes: Sequence[tuple[str, Callable[[S], bool]]], reached: set[str]) -> None:
-    for name, holds in sometimes:
-        if name not in reached and holds(state):
-            reached.add(name)
+def _record_reached(system: System[S, Any], state: S, reached: set[str]) -> None:
+    for prop in system.laws.sometimes:
+        if prop.name not in reached and prop.holds(state):
+            reached.add(prop.name)
 
 
-def _path(parents: dict[S, tuple[S | None, env.Move | None]], state: S) -> tuple[env.Move, ...]:
-    moves: list[env.Move] = []
+def _path(parents: dict[S, tuple[S | None, Move | None]], state: S) -> tuple[Move, ...]:
+    moves: list[Move] = []
     current: S | None = state
     while current is not None:
         parent, move = parents[current]

@@ -1,24 +1,24 @@
 """Hypothesis stateful machines: random interleavings of controller syncs and environment moves,
-every invariant checked after every step.
+every law checked after every step.
 
-`job_machine(config)` builds a `RuleBasedStateMachine` class for one configuration (the Job
-manifest, the environment's budget, the implementation under check by import path). Its one rule
-draws an enabled move (`environment.enabled_moves`), so the machine and the explorer share the
-environment and the catalogue exactly; a failure message is the step table of the run.
-At teardown the machine also checks bounded liveness from the last state.
+`state_machine(system)` builds a `RuleBasedStateMachine` class for one system (the Job's or the
+CronJob's, `jobmodel.checkers.job`, `jobmodel.checkers.cron`). Its one rule draws an enabled move
+(`system.enabled_moves`), so the machine and the explorer share the environment and the laws
+exactly; a failure message is the step table of the run. At teardown the machine also checks the
+system's liveness property (if it has one) from the last state.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from jobmodel.checkers.trace import CheckConfig, StepRecord, check_move, format_table
-from jobmodel.invariants.catalogue import Violation, check_state
-from jobmodel.invariants.liveness import check_liveness
-from jobmodel.transitions import job_environment as env
+from jobmodel.checkers.system import System
+from jobmodel.checkers.trace import StepRecord, format_table
+from jobmodel.invariants.laws import Violation
 
 
 class InvariantViolation(AssertionError):
@@ -29,27 +29,24 @@ class InvariantViolation(AssertionError):
         self.violation = violation
 
 
-def job_machine(
-    config: CheckConfig, impl: env.SyncImpl | None = None, on_step: Callable[[StepRecord], None] | None = None
+def state_machine(
+    system: System[Any, Any], on_step: Callable[[StepRecord], None] | None = None
 ) -> type[RuleBasedStateMachine]:
-    """A state machine class checking `impl` (by default the config's `impl`) on `config`;
-    `on_step` hears every checked step (for the benchmark)."""
-    sync_impl = impl or config.sync_impl()
+    """A state machine class checking `system`; `on_step` hears every checked step (for the benchmark)."""
 
-    class JobMachine(RuleBasedStateMachine):
+    class Machine(RuleBasedStateMachine):
         def __init__(self) -> None:
             super().__init__()
-            self.world = config.initial_world()
+            self.world = system.start()
             self.records: list[StepRecord] = []
 
         def _fail(self, violation: Violation) -> None:
-            raise InvariantViolation(violation, format_table(config, self.records))
+            raise InvariantViolation(violation, format_table(system, self.records))
 
         @rule(data=st.data())
         def move(self, data: st.DataObject) -> None:
-            moves = env.enabled_moves(self.world)
-            chosen = data.draw(st.sampled_from(moves), label="move")
-            self.world, _t, violations = check_move(config, self.world, chosen, sync_impl)
+            chosen = data.draw(st.sampled_from(system.enabled_moves(self.world)), label="move")
+            self.world, _t, violations = system.step(self.world, chosen)
             self.records.append(StepRecord(chosen, self.world, tuple(violations)))
             if on_step is not None:
                 on_step(self.records[-1])
@@ -58,14 +55,14 @@ def job_machine(
 
         @invariant()
         def state_invariants(self) -> None:
-            violations = check_state(self.world)
+            violations = system.laws.check_state(self.world)
             if violations:
                 self._fail(violations[0])
 
         def teardown(self) -> None:
-            late = check_liveness(self.world, sync_impl)
+            late = system.liveness(self.world) if system.liveness is not None else None
             if late is not None:
                 self._fail(late)
 
-    JobMachine.__name__ = JobMachine.__qualname__ = "JobMachine"
-    return JobMachine
+    Machine.__name__ = Machine.__qualname__ = f"{system.kind}Machine"
+    return Machine

@@ -10,13 +10,19 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 from jobmodel.adapters.manifests import load_documents, read_manifest
+from jobmodel.checkers.cron import CronConfig
 from jobmodel.checkers.explorer import Counterexample, ExploreResult, explore
-from jobmodel.checkers.trace import DEFAULT_IMPL, CheckConfig, format_table, run_moves, save_trace
+from jobmodel.checkers.job import CheckConfig
+from jobmodel.checkers.system import System
+from jobmodel.checkers.trace import Config, format_table, run_moves, save_trace
 from jobmodel.errors import InputError
 from jobmodel.features import parse_gate_overrides
 from jobmodel.frozen import freeze
 from jobmodel.transitions import job_environment as env
+from jobmodel.transitions.cron_environment import CronBudget
 
 # Budget flags: --NAME N for each count of hostile moves.
 BUDGET_FLAGS = {
@@ -32,8 +38,6 @@ BUDGET_FLAGS = {
     "crashes": "controller crashes between creating a Job and writing the status (CronJob)",
     "outages": "10-minute controller outages (CronJob)",
 }
-JOB_ONLY = ("evictions", "deletions", "faults", "restarts", "expiries", "job_deletions")
-CRON_ONLY = ("ticks", "crashes", "outages")
 
 
 def register(subparsers: Any) -> None:
@@ -49,7 +53,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("manifest", help="a Job or CronJob manifest (YAML or JSON; - for standard input)")
     parser.add_argument("--depth", type=int, required=True, help="the number of moves to explore to")
     parser.add_argument(
-        "--impl", default=DEFAULT_IMPL, help="the sync step to check, package.module:function (default: the model)"
+        "--impl", default=None, help="the sync step to check, package.module:function (default: the model)"
     )
     for name, what in BUDGET_FLAGS.items():
         parser.add_argument(f"--{name.replace('_', '-')}", type=int, default=0, metavar="N", help=f"allow N {what}")
@@ -75,47 +79,53 @@ def load_manifest(name: str) -> dict[str, Any]:
     return found[0]
 
 
-def _budget_values(args: argparse.Namespace, kind: str) -> dict[str, int]:
+def budget_values(args: argparse.Namespace, budget: type[Any], kind: str) -> dict[str, int]:
+    """The counts of hostile moves the flags allow, for a budget class; a flag the kind has no
+    such move for is an error."""
+    fields = {f.name for f in attrs.fields(budget)}
     values: dict[str, int] = {}
     for name in BUDGET_FLAGS:
         value = getattr(args, name)
         flag = f"--{name.replace('_', '-')}"
         if value < 0:
             raise InputError(flag, "must not be negative")
-        if value and name in (JOB_ONLY if kind == "CronJob" else CRON_ONLY):
-            raise InputError(flag, f"does not apply to a {kind}")
-        if name not in (JOB_ONLY if kind == "CronJob" else CRON_ONLY):
+        if name in fields:
             values[name] = value
+        elif value:
+            raise InputError(flag, f"does not apply to a {kind}")
     return values
 
 
-def config_from_args(args: argparse.Namespace, manifest: dict[str, Any]) -> CheckConfig:
+def config_from_args(args: argparse.Namespace, manifest: dict[str, Any]) -> Config:
+    """The Job's or the CronJob's configuration the flags describe."""
+    if manifest.get("kind") == "CronJob":
+        if args.edit or args.liveness:
+            raise InputError("--edit/--liveness", "apply to Job manifests only")
+        budget = CronBudget(**budget_values(args, CronBudget, "CronJob"))
+        cron = CronConfig(freeze(manifest), budget)
+        return cron if args.impl is None else attrs.evolve(cron, impl=args.impl)
     for edit in args.edit:
         env.validate_edit(edit)
-    budget = env.Budget(**_budget_values(args, "Job"), edits=tuple(args.edit))
-    return CheckConfig(
+    job = CheckConfig(
         manifest=freeze(manifest),
-        budget=budget,
+        budget=env.Budget(**budget_values(args, env.Budget, "Job"), edits=tuple(args.edit)),
         features=freeze(parse_gate_overrides(args.feature_gates)),
-        impl=args.impl,
         symmetry=not args.no_symmetry,
     )
+    return job if args.impl is None else attrs.evolve(job, impl=args.impl)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.depth < 0:
         raise InputError("--depth", "must not be negative")
-    manifest = load_manifest(args.manifest)
-    if manifest.get("kind") == "CronJob":
-        return run_cron(args, manifest)
-    config = config_from_args(args, manifest)
-    impl = config.sync_impl()
+    config = config_from_args(args, load_manifest(args.manifest))
+    system: System[Any, Any] = config.system()
     config.initial_world()  # a rejected manifest is reported before exploring
-    result = explore(config, args.depth, impl=impl, liveness=args.liveness)
+    result = explore(system, args.depth, liveness=args.liveness)
     found = print_result(result)
     if found is None:
         return 0
-    print(format_table(config, run_moves(config, found.moves, impl)))
+    print(format_table(system, run_moves(system, found.moves)))
     if args.save is not None:
         save_trace(args.save, config, found.moves, found.violation)
         print(f"trace written to {args.save}")
@@ -137,20 +147,3 @@ def print_result(result: ExploreResult) -> Counterexample | None:
         return None
     print(f"violation: {found.violation} (shortest counterexample, {len(found.moves)} moves)")
     return found
-
-
-def run_cron(args: argparse.Namespace, manifest: dict[str, Any]) -> int:
-    """A CronJob manifest: jobmodel.invariants.cron's explorer (no symmetry, liveness or --save)."""
-    from jobmodel.invariants.cron import DEFAULT_CRON_IMPL, CronBudget, CronConfig, explore_cron
-
-    if args.edit or args.save is not None or args.liveness:
-        raise InputError("--edit/--save/--liveness", "apply to Job manifests only")
-    values = _budget_values(args, "CronJob")
-    impl = DEFAULT_CRON_IMPL if args.impl == DEFAULT_IMPL else args.impl
-    config = CronConfig(freeze(manifest), CronBudget(**values), impl)
-    config.initial_world()
-    found = print_result(explore_cron(config, args.depth))
-    if found is None:
-        return 0
-    print("moves: " + ", ".join(str(m) for m in found.moves))
-    return 1

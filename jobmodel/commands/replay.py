@@ -1,5 +1,5 @@
-"""`jobmodel replay TRACE`: replay a saved counterexample (from `jobmodel explore --save`),
-checking every invariant again, and print it as a step table."""
+"""`jobmodel replay TRACE`: replay a saved counterexample of a Job or a CronJob (from `jobmodel
+explore --save`), checking every invariant again, and print it as a step table."""
 
 from __future__ import annotations
 
@@ -27,8 +27,9 @@ def run(args: argparse.Namespace) -> int:
     config, moves = load_trace(args.trace)
     if args.impl is not None:
         config = attrs.evolve(config, impl=args.impl)
-    records = run_moves(config, moves)
-    print(format_table(config, records))
+    system = config.system()
+    records = run_moves(system, moves)
+    print(format_table(system, records))
     broken = [v for r in records for v in r.violations]
     if broken:
         print(f"violation reproduced: {broken[0]}")

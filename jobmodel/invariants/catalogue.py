@@ -1,18 +1,18 @@
 """The invariant catalogue: every property a correct Job controller keeps, stated once.
 
 Each entry is a named predicate returning None when it holds, else a message saying how it
-fails. `state` invariants read one `World`; `step` invariants read one `Transition` (the world
+fails (`jobmodel.invariants.laws`). `state` invariants read one `World` of
+`jobmodel.transitions.job_environment`; `step` invariants read one `Transition` (the world
 before, the move, the world after and, for a controller sync, its result). Where a property only
 holds under an assumption, the predicate checks the assumption first and says so in its
 docstring. `SOMETIMES` lists reachability properties: states the checkers must reach, so that
 the invariants are not vacuously true. Every checker (the Hypothesis machines, the explorer,
-replay) iterates `STATE_INVARIANTS` and `STEP_INVARIANTS`; docs/invariants.md is the catalogue
-in prose.
+replay) runs `LAWS` over the Job system (`jobmodel.checkers.job`); docs/invariants.md is the
+catalogue in prose.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
 
 import attrs
@@ -22,6 +22,7 @@ from jobmodel.api import strategy as api_strategy
 from jobmodel.api import validation as bv
 from jobmodel.api.wire import job_to_json
 from jobmodel.features import FeatureGates
+from jobmodel.invariants import laws
 from jobmodel.state import (
     COMPLETE,
     FAILED,
@@ -33,7 +34,7 @@ from jobmodel.state import (
     Pod,
 )
 from jobmodel.transitions import indexes as ix
-from jobmodel.transitions.job_environment import Move, World, lag_covered
+from jobmodel.transitions.job_environment import World, lag_covered
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_active
 from jobmodel.transitions.sync_job import (
     REASON_BACKOFF_LIMIT_EXCEEDED,
@@ -58,99 +59,21 @@ ALL_INDEXES = 1 << 31  # parse a completedIndexes string without dropping any in
 SYNC_MOVES = frozenset({"sync", "sync-stale", "sync-pod-error", "sync-status-error"})
 
 
-@attrs.frozen
-class Transition:
-    """One step of a run: the world before, the move, the world after, the sync's result."""
-
-    before: World
-    move: Move
-    after: World
-    sync: JobSyncResult | None = None
-
-    @property
-    def clean_sync(self) -> bool:
-        """A controller sync without injected API failures."""
-        return self.move.kind in ("sync", "sync-stale")
+Transition = laws.Transition[World, JobSyncResult]  # a step of the Job's environment
+LAWS: laws.Laws[World, JobSyncResult] = laws.Laws()
+STATE_INVARIANTS = LAWS.state
+STEP_INVARIANTS = LAWS.step
+SOMETIMES = LAWS.sometimes
+state_invariant = LAWS.state_invariant
+step_invariant = LAWS.step_invariant
+sometimes = LAWS.sometimes_property
+check_state = LAWS.check_state
+check_step = LAWS.check_step
 
 
-@attrs.frozen
-class Invariant:
-    """A named predicate: `check` returns None when it holds, else what is wrong."""
-
-    name: str
-    kind: str  # "state" or "step"
-    check: Callable[..., str | None]
-    doc: str
-    upstream: str
-
-
-@attrs.frozen
-class Violation:
-    invariant: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.invariant}: {self.message}"
-
-
-@attrs.frozen
-class Reachability:
-    """A `sometimes` property: some reachable state satisfies `holds`."""
-
-    name: str
-    holds: Callable[[World], bool]
-    doc: str
-
-
-STATE_INVARIANTS: list[Invariant] = []
-STEP_INVARIANTS: list[Invariant] = []
-SOMETIMES: list[Reachability] = []
-
-
-def state_invariant(name: str, upstream: str) -> Callable[[Callable[[World], str | None]], Callable[[World], str | None]]:
-    def register(fn: Callable[[World], str | None]) -> Callable[[World], str | None]:
-        STATE_INVARIANTS.append(Invariant(name, "state", fn, (fn.__doc__ or "").strip(), upstream))
-        return fn
-
-    return register
-
-
-def step_invariant(
-    name: str, upstream: str
-) -> Callable[[Callable[[Transition], str | None]], Callable[[Transition], str | None]]:
-    def register(fn: Callable[[Transition], str | None]) -> Callable[[Transition], str | None]:
-        STEP_INVARIANTS.append(Invariant(name, "step", fn, (fn.__doc__ or "").strip(), upstream))
-        return fn
-
-    return register
-
-
-def sometimes(name: str) -> Callable[[Callable[[World], bool]], Callable[[World], bool]]:
-    def register(fn: Callable[[World], bool]) -> Callable[[World], bool]:
-        SOMETIMES.append(Reachability(name, fn, (fn.__doc__ or "").strip()))
-        return fn
-
-    return register
-
-
-def check_state(world: World) -> list[Violation]:
-    """Every state invariant on one world."""
-    out = []
-    for inv in STATE_INVARIANTS:
-        message = inv.check(world)
-        if message is not None:
-            out.append(Violation(inv.name, message))
-    return out
-
-
-def check_step(transition: Transition) -> list[Violation]:
-    """Every step invariant on one transition."""
-    out = []
-    for inv in STEP_INVARIANTS:
-        message = inv.check(transition)
-        if message is not None:
-            out.append(Violation(inv.name, message))
-    return out
+def clean_sync(t: Transition) -> bool:
+    """A controller sync without injected API failures."""
+    return t.move.kind in ("sync", "sync-stale")
 
 
 # --- helpers --------------------------------------------------------------------------------------
@@ -518,7 +441,7 @@ def suspended_job_has_no_active_pods(t: Transition) -> str | None:
     Assumption: a clean sync (no API failures) with satisfied expectations (else manageJob is
     not called) over a cache that shows every pod."""
     job = t.after.job()
-    if not t.clean_sync or job is None or not job.spec.suspend or job.metadata.deletion_timestamp is not None:
+    if not clean_sync(t) or job is None or not job.spec.suspend or job.metadata.deletion_timestamp is not None:
         return None
     if t.before.hidden or not _satisfied(t.before):
         return None
@@ -534,7 +457,7 @@ def backoff_limit_enforced(t: Transition) -> str | None:
     Failed) unless it already completed. Assumption: satisfied expectations, a cache that shows
     every pod, no backoffLimitPerIndex, no podFailurePolicy."""
     job = t.after.job()
-    if not t.clean_sync or job is None or t.before.hidden or not _satisfied(t.before):
+    if not clean_sync(t) or job is None or t.before.hidden or not _satisfied(t.before):
         return None
     if job.spec.backoff_limit_per_index is not None or job.spec.pod_failure_policy is not None:
         return None

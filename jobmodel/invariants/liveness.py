@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import attrs
 
-from jobmodel.invariants.catalogue import Violation, finished
+from jobmodel.invariants.catalogue import finished
+from jobmodel.invariants.laws import Violation
 from jobmodel.state import PENDING, RUNNING
 from jobmodel.transitions import job_environment as env
+from jobmodel.transitions.move import Move
 
 ROUNDS_SLACK = 3  # counting the last pods, writing the terminal condition, one spare
 
@@ -32,19 +34,19 @@ def liveness_bound(world: env.World) -> int:
     return rounds * per_round
 
 
-def round_moves(world: env.World) -> list[env.Move]:
+def round_moves(world: env.World) -> list[Move]:
     """The moves of one round of the well-behaved environment, in order."""
-    moves: list[env.Move] = []
+    moves: list[Move] = []
     if world.hidden:
-        moves.append(env.Move("cache-catch-up"))
+        moves.append(Move("cache-catch-up"))
     for pod in world.pods():
         if pod.name in world.hidden:
             continue
         if pod.phase == PENDING and pod.metadata.deletion_timestamp is None:
-            moves.append(env.Move("start", pod.name))
-            moves.append(env.Move("succeed", pod.name))
+            moves.append(Move("start", pod.name))
+            moves.append(Move("succeed", pod.name))
         elif pod.phase == RUNNING:
-            moves.append(env.Move("succeed", pod.name))
+            moves.append(Move("succeed", pod.name))
     return moves
 
 
@@ -59,13 +61,13 @@ def run_well_behaved(world: env.World, impl: env.SyncImpl, max_steps: int) -> tu
             return world, steps
         moves = round_moves(world)
         if world.wake_at is not None:
-            moves.append(env.Move("timer-fires"))
-        moves.append(env.Move("sync"))
+            moves.append(Move("timer-fires"))
+        moves.append(Move("sync"))
         for move in moves:
             world, _ = env.apply_move(world, move, impl)
             steps += 1
         if any(m.kind == "orphan-cleanup" for m in env.enabled_moves(world)):
-            world, _ = env.apply_move(world, env.Move("orphan-cleanup"), impl)
+            world, _ = env.apply_move(world, Move("orphan-cleanup"), impl)
             steps += 1
     return world, steps
 

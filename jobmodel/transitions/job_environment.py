@@ -44,6 +44,7 @@ from jobmodel.state import (
 from jobmodel.timeutil import add_seconds
 from jobmodel.transitions import backoff as bo
 from jobmodel.transitions import cluster as cl
+from jobmodel.transitions.move import Move
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_ready
 from jobmodel.transitions.sync_job import JobSyncResult, is_job_finished, sync_job
 
@@ -76,22 +77,6 @@ class Budget:
 
     def spend(self, name: str) -> Budget:
         return attrs.evolve(self, **{name: getattr(self, name) - 1})
-
-
-@attrs.frozen
-class Move:
-    """One move: `kind`, the pod it acts on (if any) and an argument (an edit)."""
-
-    kind: str
-    pod: str = ""
-    arg: str = ""
-
-    def __str__(self) -> str:
-        parts = [self.kind, self.pod, self.arg]
-        return " ".join(p for p in parts if p)
-
-    def to_json(self) -> dict[str, str]:
-        return {"kind": self.kind, "pod": self.pod, "arg": self.arg}
 
 
 @attrs.frozen

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jobmodel.checkers.trace import DEFAULT_IMPL, CheckConfig
+from jobmodel.checkers.job import DEFAULT_IMPL, CheckConfig
 from jobmodel.frozen import freeze
 from jobmodel.transitions.job_environment import Budget
 

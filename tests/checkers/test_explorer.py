@@ -22,7 +22,7 @@ PAIR = job_manifest(2, 2, 1)
     [(True, 206), (False, 401)],
 )
 def test_reachable_states_of_a_small_job_are_pinned(symmetry: bool, states: int) -> None:
-    result = explore(config(PAIR, symmetry=symmetry, failures=1), depth=40)
+    result = explore(config(PAIR, symmetry=symmetry, failures=1).system(), depth=40)
     assert result.counterexample is None
     assert result.exhausted
     assert result.states == states
@@ -39,15 +39,15 @@ def test_symmetry_reduction_keeps_every_reachable_job_status() -> None:
             sizes = (len(u.succeeded), len(u.failed)) if u is not None else None
             seen.add((attrs.evolve(job.status, uncounted_terminated_pods=None), sizes))
 
-        explore(config(PAIR, symmetry=symmetry, failures=1, stale=1), depth=40, on_state=keep)
+        explore(config(PAIR, symmetry=symmetry, failures=1, stale=1).system(), depth=40, on_state=keep)
         return seen
 
     assert statuses(True) == statuses(False)
 
 
 def test_every_sometimes_property_is_reached_somewhere() -> None:
-    reached = explore(config(job_manifest(2, 2, 1), failures=1), depth=40).reached
-    reached |= explore(config(job_manifest(1, 1, 0), failures=1), depth=40).reached
+    reached = explore(config(job_manifest(2, 2, 1), failures=1).system(), depth=40).reached
+    reached |= explore(config(job_manifest(1, 1, 0), failures=1).system(), depth=40).reached
     assert reached == {"a Job completes", "a Job fails", "a pod is recreated after back-off"}
 
 
@@ -67,7 +67,7 @@ def test_every_sometimes_property_is_reached_somewhere() -> None:
     ids=["stale-expiry", "stale", "indexed", "faults-restart", "evict-delete", "suspend-scale", "elastic", "elastic-fail", "per-index"],
 )
 def test_the_model_breaks_no_invariant(manifest: dict[str, Any], budget: dict[str, Any]) -> None:
-    result = explore(config(manifest, **budget), depth=16)
+    result = explore(config(manifest, **budget).system(), depth=16)
     assert result.counterexample is None, result.counterexample
 
 
@@ -75,18 +75,18 @@ def test_the_model_breaks_no_invariant(manifest: dict[str, Any], budget: dict[st
 @pytest.mark.parametrize("symmetry", [True, False])
 def test_every_broken_variant_is_caught_with_a_shortest_trace(name: str, symmetry: bool) -> None:
     cfg, invariant = broken_config(name, symmetry)
-    result = explore(cfg, depth=8)
+    result = explore(cfg.system(), depth=8)
     assert result.counterexample is not None
     assert result.counterexample.violation.invariant == invariant
     # The trace replays to the same violation at its last step, and nowhere before.
-    records = run_moves(cfg, result.counterexample.moves)
+    records = run_moves(cfg.system(), result.counterexample.moves)
     assert records[-1].violations[0].invariant == invariant
     assert not any(r.violations for r in records[:-1])
     # Breadth-first: no shorter run breaks an invariant.
-    shorter = explore(cfg, depth=len(result.counterexample.moves) - 1)
+    shorter = explore(cfg.system(), depth=len(result.counterexample.moves) - 1)
     assert shorter.counterexample is None
 
 
 def test_liveness_holds_from_every_state_of_a_small_job() -> None:
-    result = explore(config(job_manifest(2, 2, 1), failures=1, stale=1), depth=8, liveness=True)
+    result = explore(config(job_manifest(2, 2, 1), failures=1, stale=1).system(), depth=8, liveness=True)
     assert result.counterexample is None

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from jobmodel.checkers.machines import InvariantViolation, job_machine
+from jobmodel.checkers.machines import InvariantViolation, state_machine
 from tests.checkers.configs import BROKEN_CASES, broken_config, config, job_manifest
 
 # The loaded profile ("ci": derandomized; "long" for local runs) with fewer, shorter runs: each
@@ -46,14 +46,14 @@ MODEL_CONFIGS = {
 
 @pytest.mark.parametrize("name", sorted(MODEL_CONFIGS))
 def test_the_model_keeps_every_invariant(name: str) -> None:
-    run_state_machine_as_test(job_machine(MODEL_CONFIGS[name]), settings=MACHINE_SETTINGS)
+    run_state_machine_as_test(state_machine(MODEL_CONFIGS[name].system()), settings=MACHINE_SETTINGS)
 
 
 @pytest.mark.parametrize("name", sorted(BROKEN_CASES))
 def test_every_broken_variant_is_caught(name: str) -> None:
     cfg, invariant = broken_config(name)
     with pytest.raises(InvariantViolation) as caught:
-        run_state_machine_as_test(job_machine(cfg), settings=BROKEN_SETTINGS)
+        run_state_machine_as_test(state_machine(cfg.system()), settings=BROKEN_SETTINGS)
     assert caught.value.violation.invariant == invariant
     # The message is the run's step table.
     assert "step" in str(caught.value) and "move" in str(caught.value)

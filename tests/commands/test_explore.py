@@ -96,8 +96,18 @@ def test_explore_checks_a_cronjob_manifest(tmp_path: Path, capsys: pytest.Captur
     assert main(["explore", str(path), "--depth", "30", "--ticks", "4", "--crashes", "1"]) == 0
     assert capsys.readouterr().out.rstrip().endswith("no violation")
     broken = "tests.checkers.broken.cron_name_by_sync_time:sync_cronjob"
-    assert main(["explore", str(path), "--depth", "10", "--ticks", "3", "--crashes", "1", "--impl", broken]) == 1
+    trace = tmp_path / "trace.json"
+    argv = ["explore", str(path), "--depth", "10", "--ticks", "3", "--crashes", "1", "--impl", broken, "--save", str(trace)]
+    assert main(argv) == 1
     out = capsys.readouterr().out
-    assert "violation: cron-one-job-per-scheduled-time" in out and "moves: tick, tick, sync-crash" in out
+    assert "violation: cron-one-job-per-scheduled-time" in out and "cronjob status" in out
+    saved = json.loads(trace.read_text())
+    assert saved["kind"] == "CronJob"
+    assert [m["kind"] for m in saved["moves"]][:3] == ["tick", "tick", "sync-crash"]
+    # The same code replays a CronJob trace as a Job's: the violation again, and none on the model.
+    assert main(["replay", str(trace)]) == 1
+    assert "violation reproduced: cron-one-job-per-scheduled-time" in capsys.readouterr().out
+    assert main(["replay", str(trace), "--impl", "jobmodel.transitions.sync_cronjob:sync_cronjob"]) == 0
+    capsys.readouterr()
     assert main(["explore", str(path), "--depth", "3", "--evictions", "1"]) == 2
     assert "does not apply to a CronJob" in capsys.readouterr().err

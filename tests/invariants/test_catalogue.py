@@ -11,10 +11,12 @@ import attrs
 import pytest
 
 from jobmodel.actions import PatchPod, UpdateJobStatus
-from jobmodel.checkers.trace import CheckConfig, run_moves
+from jobmodel.checkers.job import CheckConfig
+from jobmodel.checkers.trace import run_moves
 from jobmodel.invariants import catalogue as cat
 from jobmodel.invariants.catalogue import Transition
-from jobmodel.invariants.cron import CRON_STATE_INVARIANTS, CRON_STEP_INVARIANTS
+from jobmodel.invariants.cron import CRON_LAWS
+from jobmodel.invariants.laws import Laws
 from jobmodel.state import (
     COMPLETE,
     FAILED_CONDITION,
@@ -25,7 +27,7 @@ from jobmodel.state import (
 )
 from jobmodel.transitions import cluster as cl
 from jobmodel.transitions import job_environment as env
-from jobmodel.transitions.job_environment import Move
+from jobmodel.transitions.move import Move
 from jobmodel.transitions.sync_job import JobSyncResult
 from tests.checkers.configs import config, job_manifest
 
@@ -37,7 +39,7 @@ BACKOFF_TRACE = [Move("sync"), Move("start", "j-0"), Move("start", "j-1"), Move(
 
 
 def world_after(cfg: CheckConfig, *moves: Move) -> env.World:
-    records = run_moves(cfg, list(moves))
+    records = run_moves(cfg.system(), list(moves))
     return records[-1].world if records else cfg.initial_world()
 
 
@@ -65,18 +67,18 @@ def strict_upstream() -> Iterator[None]:
 # --- the registry ---------------------------------------------------------------------------------
 
 
-def test_every_invariant_is_named_once_documented_and_in_the_catalogue_doc() -> None:
-    entries = [*cat.STATE_INVARIANTS, *cat.STEP_INVARIANTS]
+@pytest.mark.parametrize("laws", [cat.LAWS, CRON_LAWS], ids=["Job", "CronJob"])
+def test_every_invariant_is_named_once_documented_and_in_the_catalogue_doc(laws: Laws[Any, Any]) -> None:
+    entries = [*laws.state, *laws.step]
     names = [e.name for e in entries]
     assert len(names) == len(set(names))
     doc = (REPO / "docs" / "invariants.md").read_text()
     for entry in entries:
         assert entry.doc and entry.upstream, entry.name
         assert f"`{entry.name}`" in doc, entry.name
-    for prop in cat.SOMETIMES:
-        assert prop.name in doc
-    for name in [*CRON_STATE_INVARIANTS, *CRON_STEP_INVARIANTS]:
-        assert f"`{name}`" in doc, name
+    assert laws.sometimes
+    for prop in laws.sometimes:
+        assert prop.doc and prop.name in doc, prop.name
 
 
 # --- state invariants -----------------------------------------------------------------------------
@@ -162,13 +164,13 @@ def test_removing_a_finalizer_before_recording_the_pod_is_caught() -> None:
 def test_over_creation_happens_when_expectations_expire_while_the_cache_lags() -> None:
     """no-over-creation assumes the cache lag is covered by unexpired expectations: past
     ExpectationsTimeout the controller trusts its stale list and creates a second set of pods."""
-    records = run_moves(PAIR, [Move("sync-stale"), Move("expire-expectations"), Move("sync")])
+    records = run_moves(PAIR.system(), [Move("sync-stale"), Move("expire-expectations"), Move("sync")])
     before, after = records[1].world, records[2].world
     assert not env.lag_covered(before)
     assert len(cat.active_pods(after)) == 4  # parallelism 2
     assert not records[2].violations  # outside the assumption: not reported
     # With the expectations still valid, the controller waits instead.
-    waiting = run_moves(PAIR, [Move("sync-stale"), Move("sync")])
+    waiting = run_moves(PAIR.system(), [Move("sync-stale"), Move("sync")])
     assert env.lag_covered(waiting[0].world)
     assert len(cat.active_pods(waiting[1].world)) == 2
 
@@ -176,14 +178,14 @@ def test_over_creation_happens_when_expectations_expire_while_the_cache_lags() -
 @pytest.mark.usefixtures("strict_upstream")
 def test_upstream_bug_139428_active_zero_during_backoff() -> None:
     """kubernetes/kubernetes#139428: manageJob returns active=0 while it waits for the back-off."""
-    records = run_moves(NAMED, BACKOFF_TRACE)
+    records = run_moves(NAMED.system(), BACKOFF_TRACE)
     job = records[-1].world.job()
     assert job is not None and job.status.active == 0 and job.status.ready == 1
     assert {v.invariant for v in records[-1].violations} == {"status-writes-valid", "status-rules"}
 
 
 def test_the_known_upstream_bugs_are_accepted_by_default() -> None:
-    records = run_moves(NAMED, BACKOFF_TRACE)
+    records = run_moves(NAMED.system(), BACKOFF_TRACE)
     assert not records[-1].violations
 
 
@@ -201,7 +203,7 @@ def test_upstream_bug_134521_start_time_reset_on_resume() -> None:
         Move("edit", arg="suspend=false"),
         Move("sync"),
     ]
-    records = run_moves(cfg, moves)
+    records = run_moves(cfg.system(), moves)
     assert [v.invariant for v in records[-1].violations] == ["status-writes-valid"]
     assert "startTime" in records[-1].violations[0].message
 

@@ -1,79 +1,73 @@
-"""The CronJob checkers: no violation on the model, the broken variant caught by the machine
-and the explorer, the Forbid assumption shown with the trace that breaks it."""
+"""The CronJob catalogue (jobmodel/invariants/cron.py): each predicate holds on the model's
+steps and fails on a world or step that breaks it."""
 
 from __future__ import annotations
 
-import pytest
-from hypothesis import Phase, settings
-from hypothesis.stateful import run_state_machine_as_test
+from datetime import timedelta
 
-from jobmodel.frozen import freeze
-from jobmodel.invariants.cron import (
+import attrs
+
+from jobmodel.checkers.cron import cron_manifest
+from jobmodel.invariants import cron
+from jobmodel.invariants.laws import Transition
+from jobmodel.state import COMPLETE, JobCondition
+from jobmodel.transitions.cron_environment import (
     CronBudget,
-    CronConfig,
-    CronInvariantViolation,
-    cron_machine,
-    cron_manifest,
-    cron_step,
-    explore_cron,
+    CronWorld,
+    apply_cron_move,
+    initial_cron_world,
 )
-from jobmodel.transitions.job_environment import Move
-
-BROKEN = "tests.checkers.broken.cron_name_by_sync_time:sync_cronjob"
-SMALL = CronBudget(ticks=4, crashes=1, failures=1)
-MACHINE_SETTINGS = settings(settings(), max_examples=max(settings().max_examples // 5, 1), stateful_step_count=20)
+from jobmodel.transitions.move import Move
+from jobmodel.transitions.sync_cronjob import sync_cronjob
 
 
-def cron_config(policy: str, budget: CronBudget = SMALL, impl: str | None = None, **spec: object) -> CronConfig:
-    manifest = cron_manifest("*/2 * * * *", policy, successfulJobsHistoryLimit=0, failedJobsHistoryLimit=1, **spec)
-    config = CronConfig(freeze(manifest), budget)
-    return config if impl is None else CronConfig(config.manifest, budget, impl)
+def step(world: CronWorld, kind: str) -> cron.CronTransition:
+    after, result = apply_cron_move(world, Move(kind), sync_cronjob)
+    return Transition(world, Move(kind), after, result)
 
 
-@pytest.mark.parametrize(("policy", "states"), [("Allow", 462), ("Forbid", 321), ("Replace", 321)])
-def test_the_model_keeps_every_cron_invariant_in_every_reachable_state(policy: str, states: int) -> None:
-    result = explore_cron(cron_config(policy), depth=40)
-    assert result.counterexample is None
-    assert result.exhausted and result.states == states
-    assert result.reached == {"a CronJob run is created", "a finished run is cleaned up"}
+def one_run(policy: str = "Forbid", **spec: object) -> cron.CronTransition:
+    world = initial_cron_world(cron_manifest("*/2 * * * *", policy, **spec), CronBudget(ticks=2))
+    for kind in ("tick", "tick"):
+        world, _ = apply_cron_move(world, Move(kind), sync_cronjob)
+    return step(world, "sync")
 
 
-@pytest.mark.parametrize("policy", ["Allow", "Forbid", "Replace"])
-def test_the_cron_machine_finds_no_violation(policy: str) -> None:
-    budget = CronBudget(ticks=8, stale=2, crashes=2, outages=1, failures=2)
-    run_state_machine_as_test(cron_machine(cron_config(policy, budget)), settings=MACHINE_SETTINGS)
+def test_the_models_step_keeps_every_law() -> None:
+    t = one_run()
+    assert len(t.after.owned()) == 1
+    assert cron.CRON_LAWS.check_step(t) == [] and cron.CRON_LAWS.check_state(t.after) == []
 
 
-def test_a_run_created_twice_after_a_crash_is_caught_by_the_explorer_and_the_machine() -> None:
-    config = cron_config("Allow", impl=BROKEN)
-    result = explore_cron(config, depth=10)
-    assert result.counterexample is not None
-    assert result.counterexample.violation.invariant == "cron-one-job-per-scheduled-time"
-    assert "sync-crash" in [m.kind for m in result.counterexample.moves]
-    with pytest.raises(CronInvariantViolation) as caught:
-        run_state_machine_as_test(
-            cron_machine(config),
-            settings=settings(MACHINE_SETTINGS, max_examples=100, phases=[Phase.explicit, Phase.generate]),
-        )
-    assert caught.value.violation.invariant == "cron-one-job-per-scheduled-time"
-    # The model, on the same trace: AlreadyExists stops the second create.
-    model = cron_config("Allow")
-    world = model.initial_world()
-    for move in result.counterexample.moves:
-        world, violations = cron_step(world, move, model.sync_impl())
-        assert not violations
-    assert len(world.owned()) == 1
+def test_two_jobs_for_one_scheduled_time_break_one_job_per_scheduled_time() -> None:
+    world = one_run().after
+    (job,) = world.owned()
+    twin = attrs.evolve(job, metadata=attrs.evolve(job.metadata, name=job.metadata.name + "-again", uid="twin"))
+    message = cron.one_job_per_scheduled_time(attrs.evolve(world, jobs=(*world.jobs, twin)))
+    assert message is not None and "both run the schedule time" in message
 
 
-def test_forbid_runs_two_jobs_after_a_crash_between_create_and_status_write() -> None:
-    """Outside the assumption of cron-forbid-never-two-active: the crashed sync's Job is not in
-    status.active, so the next scheduled run starts beside it (upstream's comment in
-    syncCronJob: "it is theoretically possible to have concurrency with Forbid")."""
-    config = cron_config("Forbid", CronBudget(ticks=4, crashes=1))
-    world = config.initial_world()
-    impl = config.sync_impl()
-    for move in [Move("tick"), Move("tick"), Move("sync-crash"), Move("tick"), Move("tick"), Move("sync")]:
-        world, violations = cron_step(world, move, impl)
-        assert not violations
-    running = [j for j in world.owned() if not j.status.conditions]
-    assert len(running) == 2
+def test_a_second_running_job_under_forbid_breaks_forbid_never_two_active() -> None:
+    t = one_run()
+    (job,) = t.after.owned()
+    twin = attrs.evolve(job, metadata=attrs.evolve(job.metadata, name="cj-other", uid="other"))
+    broken = attrs.evolve(t, after=attrs.evolve(t.after, jobs=(*t.after.jobs, twin)))
+    message = cron.forbid_never_two_active(broken)
+    assert message == f"Forbid, yet {[job.metadata.name, 'cj-other']} run together"
+
+
+def test_finished_jobs_above_the_limit_break_history_limits() -> None:
+    t = one_run(successfulJobsHistoryLimit=0)
+    (job,) = t.after.owned()
+    done = attrs.evolve(job, status=attrs.evolve(job.status, conditions=(JobCondition(COMPLETE, "True"),)))
+    broken = attrs.evolve(t, after=attrs.evolve(t.after, jobs=(done,)))
+    assert cron.history_limits_hold(broken) == "1 Complete Jobs kept, the limit is 0"
+
+
+def test_an_earlier_last_schedule_time_breaks_never_goes_back() -> None:
+    t = one_run()
+    last = t.after.cron_job.status.last_schedule_time
+    assert last is not None
+    earlier = attrs.evolve(t.after.cron_job.status, last_schedule_time=last - timedelta(minutes=2))
+    back = Transition(t.after, Move("sync"), attrs.evolve(t.after, cron_job=attrs.evolve(t.after.cron_job, status=earlier)))
+    assert cron.last_schedule_time_never_goes_back(back) is not None

@@ -10,7 +10,8 @@ import pytest
 from jobmodel.errors import InputError
 from jobmodel.state import FAILED, RUNNING, SUCCEEDED
 from jobmodel.transitions import job_environment as env
-from jobmodel.transitions.job_environment import Budget, Move
+from jobmodel.transitions.job_environment import Budget
+from jobmodel.transitions.move import Move
 from jobmodel.transitions.pod_utils import is_pod_ready
 
 NOW = datetime(2025, 1, 1, tzinfo=UTC)

@@ -1,0 +1,107 @@
+"""The CronJob controller as a system under check: its environment
+(jobmodel.transitions.cron_environment) and its laws (jobmodel.invariants.cron), run by the same
+explorer, Hypothesis machine and trace replay as the Job's.
+
+A `CronConfig` fixes what is checked: the CronJob manifest, the hostile moves allowed, and the
+implementation under check by import path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import partial
+from typing import Any, ClassVar, cast
+
+import attrs
+
+from jobmodel.checkers.system import System, budget_from_json, budget_to_json, load_impl
+from jobmodel.errors import InputError
+from jobmodel.frozen import FrozenDict, freeze, thaw
+from jobmodel.invariants.cron import CRON_LAWS
+from jobmodel.timeutil import format_time
+from jobmodel.transitions.cron_environment import (
+    CRON_MOVE_KINDS,
+    CronBudget,
+    CronSyncImpl,
+    CronWorld,
+    apply_cron_move,
+    enabled_cron_moves,
+    initial_cron_world,
+)
+from jobmodel.transitions.sync_cronjob import CronJobSyncResult, is_job_finished, sync_cronjob
+
+DEFAULT_CRON_IMPL = "jobmodel.transitions.sync_cronjob:sync_cronjob"
+
+
+@attrs.frozen
+class CronConfig:
+    """A CronJob manifest (frozen JSON), the budget, the implementation by import path."""
+
+    KIND: ClassVar[str] = "CronJob"
+    MOVE_KINDS: ClassVar[tuple[str, ...]] = CRON_MOVE_KINDS
+
+    manifest: FrozenDict
+    budget: CronBudget = CronBudget()
+    impl: str = DEFAULT_CRON_IMPL
+
+    def initial_world(self) -> CronWorld:
+        return initial_cron_world(thaw(self.manifest), self.budget)
+
+    def sync_impl(self) -> CronSyncImpl:
+        if self.impl == DEFAULT_CRON_IMPL:
+            return sync_cronjob
+        return cast(CronSyncImpl, load_impl(self.impl))
+
+    def system(self, impl: CronSyncImpl | None = None) -> System[CronWorld, CronJobSyncResult]:
+        """The CronJob system checking `impl` (by default the config's `impl`)."""
+        return System(
+            kind=self.KIND,
+            initial_world=self.initial_world,
+            enabled_moves=enabled_cron_moves,
+            apply_move=partial(_apply, impl or self.sync_impl()),
+            laws=CRON_LAWS,
+            columns=("cronjob status", "jobs"),
+            describe=lambda world: (describe_cron_job(world), describe_jobs(world)),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {"manifest": thaw(self.manifest), "budget": budget_to_json(self.budget), "impl": self.impl}
+
+    @staticmethod
+    def from_json(value: Mapping[str, Any], path: str = "config") -> CronConfig:
+        if not isinstance(value.get("manifest"), Mapping):
+            raise InputError(f"{path}.manifest", "expected the CronJob manifest (an object)")
+        return CronConfig(
+            manifest=freeze(value["manifest"]),
+            budget=budget_from_json(CronBudget, value.get("budget") or {}, f"{path}.budget"),
+            impl=str(value.get("impl") or DEFAULT_CRON_IMPL),
+        )
+
+
+def _apply(impl: CronSyncImpl, world: CronWorld, move: Any) -> tuple[CronWorld, CronJobSyncResult | None]:
+    return apply_cron_move(world, move, impl)
+
+
+def cron_manifest(schedule: str, policy: str = "Allow", **spec: Any) -> dict[str, Any]:
+    """A small CronJob manifest for the checkers' configurations."""
+    job_spec = {"template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "main", "image": "busybox"}]}}}
+    body: Mapping[str, Any] = {"schedule": schedule, "concurrencyPolicy": policy, "jobTemplate": {"spec": job_spec}, **spec}
+    return {"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "cj", "namespace": "default"}, "spec": body}
+
+
+# --- a world in a step table ------------------------------------------------------------------------
+
+
+def describe_cron_job(world: CronWorld) -> str:
+    status = world.cron_job.status
+    last = format_time(status.last_schedule_time) if status.last_schedule_time else "-"
+    text = f"now={format_time(world.now)} active={len(status.active)} lastSchedule={last}"
+    return text + (" (cache stale)" if world.cached is not None else "")
+
+
+def describe_jobs(world: CronWorld) -> str:
+    out = []
+    for job in world.owned():
+        done, ctype = is_job_finished(job)
+        out.append(f"{job.metadata.name}:{ctype if done else 'Running'}")
+    return " ".join(out) or "-"

@@ -1,0 +1,151 @@
+"""The Job controller as a system under check: its environment
+(jobmodel.transitions.job_environment), its canonical form (jobmodel.transitions.job_symmetry),
+its laws (jobmodel.invariants.catalogue) and bounded liveness (jobmodel.invariants.liveness).
+
+A `CheckConfig` fixes what is checked: the Job manifest, the hostile moves allowed, the clock at
+the start, the gates, the implementation under check by import path, and symmetry reduction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from functools import partial
+from typing import Any, ClassVar, cast
+
+import attrs
+
+from jobmodel.checkers.system import System, budget_from_json, budget_to_json, load_impl
+from jobmodel.errors import InputError
+from jobmodel.features import DEFAULT_GATES
+from jobmodel.frozen import FrozenDict, freeze, thaw
+from jobmodel.invariants.catalogue import LAWS
+from jobmodel.invariants.laws import Violation
+from jobmodel.invariants.liveness import check_liveness
+from jobmodel.timeutil import format_time, parse_time
+from jobmodel.transitions import job_environment as env
+from jobmodel.transitions.job_symmetry import canonical_world, without_events
+from jobmodel.transitions.move import Move
+from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_ready
+from jobmodel.transitions.sync_job import JobSyncResult, sync_job
+
+DEFAULT_IMPL = "jobmodel.transitions.sync_job:sync_job"
+DEFAULT_START = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+def load_sync_impl(spec: str | None) -> env.SyncImpl:
+    """The sync step named `package.module:function` (the model's sync_job when None)."""
+    if spec is None or spec == DEFAULT_IMPL:
+        return sync_job
+    return cast(env.SyncImpl, load_impl(spec))
+
+
+@attrs.frozen
+class CheckConfig:
+    """What a check runs on: the Job manifest (frozen JSON), the environment's budget, the clock,
+    gate overrides, the implementation's import path, and whether states are reduced by symmetry."""
+
+    KIND: ClassVar[str] = "Job"
+    MOVE_KINDS: ClassVar[tuple[str, ...]] = env.MOVE_KINDS
+
+    manifest: FrozenDict
+    budget: env.Budget = env.Budget()
+    start: datetime = DEFAULT_START
+    features: FrozenDict = FrozenDict()
+    impl: str = DEFAULT_IMPL
+    symmetry: bool = True
+
+    def initial_world(self) -> env.World:
+        """The cluster holding just the Job, as the checkers store it."""
+        return self.normalise(self._created())
+
+    def _created(self) -> env.World:
+        gates = DEFAULT_GATES.with_overrides(self.features)
+        return env.initial_world(thaw(self.manifest), self.budget, now=self.start, features=gates)
+
+    def normalise(self, world: env.World) -> env.World:
+        """The world as the checkers store it (canonical under symmetry; without events)."""
+        return canonical_world(world) if self.symmetry else without_events(world)
+
+    def sync_impl(self) -> env.SyncImpl:
+        return load_sync_impl(self.impl)
+
+    def system(self, impl: env.SyncImpl | None = None) -> System[env.World, JobSyncResult]:
+        """The Job system checking `impl` (by default the config's `impl`)."""
+        sync_impl = impl or self.sync_impl()
+        return System(
+            kind=self.KIND,
+            initial_world=self._created,
+            enabled_moves=env.enabled_moves,
+            apply_move=partial(_apply, sync_impl),
+            laws=LAWS,
+            columns=("job status", "pods"),
+            describe=lambda world: (describe_job(world), describe_pods(world)),
+            canonical=self.normalise,
+            liveness=partial(_liveness, sync_impl),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "manifest": thaw(self.manifest),
+            "budget": budget_to_json(self.budget),
+            "start": format_time(self.start),
+            "features": thaw(self.features),
+            "impl": self.impl,
+            "symmetry": self.symmetry,
+        }
+
+    @staticmethod
+    def from_json(value: Mapping[str, Any], path: str = "config") -> CheckConfig:
+        if not isinstance(value.get("manifest"), Mapping):
+            raise InputError(f"{path}.manifest", "expected the Job manifest (an object)")
+        return CheckConfig(
+            manifest=freeze(value["manifest"]),
+            budget=budget_from_json(env.Budget, value.get("budget") or {}, f"{path}.budget", env.validate_edit),
+            start=parse_time(value.get("start", format_time(DEFAULT_START)), f"{path}.start"),
+            features=freeze(value.get("features") or {}),
+            impl=str(value.get("impl") or DEFAULT_IMPL),
+            symmetry=bool(value.get("symmetry", True)),
+        )
+
+
+def _apply(impl: env.SyncImpl, world: env.World, move: Move) -> tuple[env.World, JobSyncResult | None]:
+    return env.apply_move(world, move, impl)
+
+
+def _liveness(impl: env.SyncImpl, world: env.World) -> Violation | None:
+    return check_liveness(world, impl)
+
+
+# --- a world in a step table ------------------------------------------------------------------------
+
+
+def describe_job(world: env.World) -> str:
+    job = world.job()
+    if job is None:
+        return "(deleted)"
+    s = job.status
+    conds = ",".join(c.type for c in s.conditions if c.status == "True")
+    text = f"active={s.active} ready={s.ready or 0} succeeded={s.succeeded} failed={s.failed}"
+    if s.completed_indexes:
+        text += f" done=[{s.completed_indexes}]"
+    u = s.uncounted_terminated_pods
+    if u is not None and (u.succeeded or u.failed):
+        text += f" uncounted={len(u.succeeded)}s/{len(u.failed)}f"
+    return text + (f" {conds}" if conds else "")
+
+
+def describe_pods(world: env.World) -> str:
+    out = []
+    for pod in world.pods():
+        text = f"{pod.name}:{pod.phase}"
+        if is_pod_ready(pod):
+            text += "+ready"
+        if pod.metadata.deletion_timestamp is not None:
+            text += "+deleting"
+        if has_job_tracking_finalizer(pod):
+            text += "+fin"
+        if pod.name in world.hidden:
+            text += "(unseen)"
+        out.append(text)
+    return " ".join(out) or "-"

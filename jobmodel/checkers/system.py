@@ -1,0 +1,109 @@
+"""What every checker runs over: a system, in the manner of Stateright's `Model`.
+
+A `System` is an initial world, the moves enabled in a world (the guards), what a move does, the
+canonical form states are stored in (symmetry reduction), and the laws to check: the state and
+step invariants and `sometimes` properties of a catalogue, and optionally a liveness property
+checked from every new state. The explorer, the Hypothesis machines and trace replay are written
+once against it; the Job (`jobmodel.checkers.job`) and the CronJob (`jobmodel.checkers.cron`) are
+two instances, each over its environment in `jobmodel.transitions`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar
+
+import attrs
+
+from jobmodel.errors import InputError
+from jobmodel.invariants.laws import Laws, Transition, Violation
+from jobmodel.transitions.move import Move
+
+W = TypeVar("W")
+R = TypeVar("R")
+
+
+def _same(world: W) -> W:
+    return world
+
+
+@attrs.frozen
+class System(Generic[W, R]):
+    """A system under check. `describe` gives a world's columns of a step table (named by
+    `columns`); `kind` names the system in traces ("Job", "CronJob")."""
+
+    kind: str
+    initial_world: Callable[[], W]
+    enabled_moves: Callable[[W], Sequence[Move]]
+    apply_move: Callable[[W, Move], tuple[W, R | None]]
+    laws: Laws[W, R]
+    columns: tuple[str, ...]
+    describe: Callable[[W], tuple[str, ...]]
+    canonical: Callable[[W], W] = _same
+    liveness: Callable[[W], Violation | None] | None = None
+
+    def start(self) -> W:
+        """The initial world, in canonical form."""
+        return self.canonical(self.initial_world())
+
+    def step(self, world: W, move: Move) -> tuple[W, Transition[W, R], list[Violation]]:
+        """Apply one move and check every law on the step and on the new state."""
+        after, result = self.apply_move(world, move)
+        after = self.canonical(after)
+        transition = Transition(world, move, after, result)
+        return after, transition, [*self.laws.check_step(transition), *self.laws.check_state(after)]
+
+
+def load_impl(spec: str, flag: str = "--impl") -> Callable[..., Any]:
+    """The function named `package.module:function` (found in the current directory too)."""
+    module_name, sep, attr = spec.partition(":")
+    if not sep or not module_name or not attr:
+        raise InputError(flag, f"{spec!r}: expected package.module:function")
+    if os.getcwd() not in sys.path:
+        # As `python -m` would: an implementation in the current directory can be named.
+        sys.path.insert(0, os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as err:
+        raise InputError(flag, f"cannot import {module_name!r}: {err}") from None
+    fn = getattr(module, attr, None)
+    if not callable(fn):
+        raise InputError(flag, f"{module_name!r} has no function {attr!r}")
+    return fn  # type: ignore[no-any-return]
+
+
+B = TypeVar("B", bound=attrs.AttrsInstance)
+
+
+def budget_to_json(budget: attrs.AttrsInstance) -> dict[str, Any]:
+    """A budget (an attrs class of counts, and tuples of strings) as JSON."""
+    return {f.name: list(v) if isinstance(v := getattr(budget, f.name), tuple) else v for f in attrs.fields(type(budget))}
+
+
+def budget_from_json(
+    cls: type[B], value: Any, path: str, check_item: Callable[[str], object] = lambda _item: None
+) -> B:
+    """A budget from JSON: each count a non-negative integer, each list a list of strings that
+    `check_item` accepts; errors name the field."""
+    fields = {f.name: f for f in attrs.fields(cls)}
+    if not isinstance(value, dict):
+        raise InputError(path, "expected an object")
+    unknown = set(value) - set(fields)
+    if unknown:
+        raise InputError(f"{path}.{sorted(unknown)[0]}", f"unknown budget (known: {', '.join(fields)})")
+    changes: dict[str, Any] = {}
+    for name, v in value.items():
+        if isinstance(fields[name].default, tuple):
+            if not isinstance(v, list) or not all(isinstance(e, str) for e in v):
+                raise InputError(f"{path}.{name}", "expected a list of strings")
+            for e in v:
+                check_item(e)
+            changes[name] = tuple(v)
+        elif isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise InputError(f"{path}.{name}", "expected a non-negative integer")
+        else:
+            changes[name] = v
+    return cls(**changes)

@@ -1,0 +1,187 @@
+"""The CronJob controller's environment for the checkers: the moves that happen between syncs,
+built like the Job's (`jobmodel.transitions.job_environment`) but smaller.
+
+The world is the CronJob and its Jobs as the API server holds them, the controller's cached
+CronJob when its cache lags (`cached`), the clock and a budget of hostile moves. The Job
+controller is abstracted: Jobs finish by environment moves. Moves: `sync`; `sync-stale` (the
+controller's cache misses this sync's status write); `cache-catch-up`; `sync-crash` (the
+controller dies after its Job calls and before its status write, then restarts with a fresh
+cache); `tick` (a minute passes); `outage` (the controller is down for 10 minutes);
+`job-completes NAME`, `job-fails NAME`. The API server answers a create of an existing name with
+AlreadyExists, and rejects a status write made from a stale CronJob (resourceVersion conflict).
+`enabled_cron_moves(world)` lists the moves possible in a state, `apply_cron_move(world, move,
+impl)` carries one out; both are pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+import attrs
+
+from jobmodel.actions import CreateJob, DeleteJob, UpdateCronJobStatus
+from jobmodel.api import strategy as api_strategy
+from jobmodel.api.wire import cron_job_from_json
+from jobmodel.errors import InputError
+from jobmodel.features import DEFAULT_GATES
+from jobmodel.state import (
+    COMPLETE,
+    FAILED_CONDITION,
+    CronJob,
+    CronJobFaults,
+    CronJobSyncInput,
+    Job,
+    JobCondition,
+)
+from jobmodel.timeutil import add_seconds, format_time
+from jobmodel.transitions.move import Move
+from jobmodel.transitions.sync_cronjob import (
+    ALREADY_EXISTS,
+    CronJobSyncResult,
+    assigned_uid,
+    is_job_finished,
+)
+
+CronSyncImpl = Callable[[CronJobSyncInput], CronJobSyncResult]
+START = datetime(2025, 1, 1, tzinfo=UTC)
+OUTAGE_SECONDS = 600
+
+
+@attrs.frozen
+class CronBudget:
+    """How many hostile moves the environment may still make."""
+
+    ticks: int = 0
+    stale: int = 0
+    crashes: int = 0
+    outages: int = 0
+    failures: int = 0
+
+
+@attrs.frozen
+class CronWorld:
+    now: datetime
+    cron_job: CronJob
+    jobs: tuple[Job, ...] = ()
+    cached: CronJob | None = None  # the controller's lagging copy; None: the cache is current
+    budget: CronBudget = CronBudget()
+
+    def owned(self) -> list[Job]:
+        """The Jobs the CronJob controls."""
+        return [j for j in self.jobs if _owned(j, self.cron_job)]
+
+
+def _owned(job: Job, cj: CronJob) -> bool:
+    ref = job.metadata.controller_ref()
+    return ref is not None and ref.uid == cj.metadata.uid
+
+
+def initial_cron_world(manifest: Mapping[str, Any], budget: CronBudget = CronBudget()) -> CronWorld:
+    """The CronJob created through the API (defaulted and validated) at START, and no Jobs."""
+    manifest = dict(manifest)
+    if isinstance(manifest.get("metadata"), Mapping):
+        manifest["metadata"] = {"namespace": "default", **manifest["metadata"]}  # as kubectl's context would
+    stored, errors = api_strategy.create_cron_job(manifest, "cronjob-uid", DEFAULT_GATES)
+    if errors:
+        raise InputError("manifest", "the API server rejects the CronJob: " + "; ".join(str(e) for e in errors))
+    stored.setdefault("metadata", {}).setdefault("namespace", "default")
+    stored["metadata"]["creationTimestamp"] = format_time(START)
+    return CronWorld(START, cron_job_from_json(stored, "cronJob"), budget=budget)
+
+
+# --- which moves are enabled ---------------------------------------------------------------------
+
+
+def enabled_cron_moves(world: CronWorld) -> list[Move]:
+    """The moves possible in this state, in a fixed order."""
+    b = world.budget
+    moves = [Move("sync")]
+    if b.stale > 0:
+        moves.append(Move("sync-stale"))
+    if b.crashes > 0:
+        moves.append(Move("sync-crash"))
+    if world.cached is not None:
+        moves.append(Move("cache-catch-up"))
+    if b.ticks > 0:
+        moves.append(Move("tick"))
+    if b.outages > 0:
+        moves.append(Move("outage"))
+    for job in world.owned():
+        if not is_job_finished(job)[0]:
+            moves.append(Move("job-completes", job.metadata.name))
+            if b.failures > 0:
+                moves.append(Move("job-fails", job.metadata.name))
+    return moves
+
+
+# --- what a move does ---------------------------------------------------------------------------
+
+
+def apply_cron_move(world: CronWorld, move: Move, impl: CronSyncImpl) -> tuple[CronWorld, CronJobSyncResult | None]:
+    """Carry out one move; a controller sync also returns its result."""
+    b = world.budget
+    if move.kind in ("sync", "sync-stale", "sync-crash"):
+        before = world.cached or world.cron_job
+        world, result = controller_sync(world, impl, write_status=move.kind != "sync-crash")
+        if move.kind == "sync-stale":
+            world = attrs.evolve(world, cached=before, budget=attrs.evolve(b, stale=b.stale - 1))
+        if move.kind == "sync-crash":
+            world = attrs.evolve(world, cached=None, budget=attrs.evolve(b, crashes=b.crashes - 1))
+        return world, result
+    if move.kind == "cache-catch-up":
+        return attrs.evolve(world, cached=None), None
+    if move.kind == "tick":
+        return attrs.evolve(world, now=add_seconds(world.now, 60), budget=attrs.evolve(b, ticks=b.ticks - 1)), None
+    if move.kind == "outage":
+        later = attrs.evolve(world, now=add_seconds(world.now, OUTAGE_SECONDS), cached=None)
+        return attrs.evolve(later, budget=attrs.evolve(b, outages=b.outages - 1)), None
+    if move.kind in ("job-completes", "job-fails"):
+        return _finish_job(world, move), None
+    raise InputError("move", f"unknown CronJob move {move.kind!r} (known: {', '.join(CRON_MOVE_KINDS)})")
+
+
+CRON_MOVE_KINDS = ("sync", "sync-stale", "sync-crash", "cache-catch-up", "tick", "outage", "job-completes", "job-fails")
+
+
+def _finish_job(world: CronWorld, move: Move) -> CronWorld:
+    ctype = COMPLETE if move.kind == "job-completes" else FAILED_CONDITION
+    jobs = []
+    for job in world.jobs:
+        if job.metadata.name == move.pod:
+            status = attrs.evolve(
+                job.status,
+                conditions=(JobCondition(ctype, "True", last_transition_time=world.now),),
+                start_time=job.status.start_time or job.metadata.creation_timestamp,
+                completion_time=world.now if ctype == COMPLETE else None,
+            )
+            job = attrs.evolve(job, status=status)
+        jobs.append(job)
+    world = attrs.evolve(world, jobs=tuple(jobs))
+    if ctype == FAILED_CONDITION:
+        world = attrs.evolve(world, budget=attrs.evolve(world.budget, failures=world.budget.failures - 1))
+    return world
+
+
+def controller_sync(world: CronWorld, impl: CronSyncImpl, write_status: bool = True) -> tuple[CronWorld, CronJobSyncResult]:
+    """One sync over the cache, with the API server's answers: AlreadyExists for a name taken,
+    a conflict for a status write from a stale CronJob."""
+    seen = world.cached or world.cron_job
+    inp = CronJobSyncInput(cron_job=seen, jobs=world.jobs, now=world.now, faults=CronJobFaults(api_cron_job=world.cron_job))
+    result = impl(inp)
+    names = {j.metadata.name for j in world.jobs}
+    if any(isinstance(a, CreateJob) and a.accepted and a.job.metadata.name in names for a in result.actions):
+        inp = attrs.evolve(inp, faults=attrs.evolve(inp.faults, job_create_error=ALREADY_EXISTS))
+        result = impl(inp)
+    jobs = list(world.jobs)
+    cron_job = world.cron_job
+    for action in result.actions:
+        if isinstance(action, CreateJob) and action.accepted:
+            meta = attrs.evolve(action.job.metadata, uid=assigned_uid(action.job), creation_timestamp=world.now)
+            jobs.append(attrs.evolve(action.job, metadata=meta))
+        elif isinstance(action, DeleteJob) and action.accepted:
+            jobs = [j for j in jobs if j.metadata.name != action.name]
+        elif isinstance(action, UpdateCronJobStatus) and action.accepted and write_status and seen == world.cron_job:
+            cron_job = attrs.evolve(cron_job, status=action.status)
+    return attrs.evolve(world, cron_job=cron_job, jobs=tuple(jobs)), result

@@ -1,0 +1,49 @@
+"""The CronJob's environment (jobmodel/transitions/cron_environment.py): which moves are enabled,
+and what the API server answers the controller."""
+
+from __future__ import annotations
+
+from jobmodel.checkers.cron import cron_manifest
+from jobmodel.state import CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION
+from jobmodel.transitions.cron_environment import (
+    START,
+    CronBudget,
+    CronWorld,
+    apply_cron_move,
+    enabled_cron_moves,
+    initial_cron_world,
+)
+from jobmodel.transitions.move import Move
+from jobmodel.transitions.sync_cronjob import sync_cronjob
+
+
+def run(world: CronWorld, *kinds: str) -> CronWorld:
+    for kind in kinds:
+        assert Move(kind) in enabled_cron_moves(world), kind
+        world, _ = apply_cron_move(world, Move(kind), sync_cronjob)
+    return world
+
+
+def test_the_cronjob_is_created_through_the_api() -> None:
+    world = initial_cron_world(cron_manifest("*/2 * * * *"))
+    assert world.now == START and world.cron_job.metadata.namespace == "default"
+    assert world.cron_job.spec.successful_jobs_history_limit == 3  # defaulted by the API server
+    assert enabled_cron_moves(world) == [Move("sync")]
+
+
+def test_hostile_moves_are_enabled_while_the_budget_lasts() -> None:
+    world = initial_cron_world(cron_manifest("*/2 * * * *"), CronBudget(ticks=2, stale=1, crashes=1, outages=1))
+    assert [m.kind for m in enabled_cron_moves(world)] == ["sync", "sync-stale", "sync-crash", "tick", "outage"]
+    world = run(world, "tick", "tick")
+    assert "tick" not in [m.kind for m in enabled_cron_moves(world)]
+
+
+def test_a_run_recreated_after_a_crash_gets_already_exists() -> None:
+    world = initial_cron_world(cron_manifest("*/2 * * * *"), CronBudget(ticks=2, crashes=1))
+    world = run(world, "tick", "tick", "sync-crash")
+    (job,) = world.owned()
+    assert not world.cron_job.status.active  # the crash came before the status write
+    world = run(world, "sync")
+    assert world.owned() == [job]
+    assert job.metadata.annotations[CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION] == "2025-01-01T00:02:00Z"
+    assert [m for m in enabled_cron_moves(world) if m.pod] == [Move("job-completes", job.metadata.name)]
