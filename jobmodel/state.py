@@ -147,15 +147,20 @@ def selector_matches(selector: LabelSelector | None, labels: Mapping[str, str]) 
 
 
 @attrs.frozen
-class PodCondition:
-    """v1.PodCondition."""
+class Condition:
+    """The fields a PodCondition and a JobCondition share (the model keeps no other)."""
 
     type: str
     status: str
     reason: str = ""
     message: str = ""
-    last_transition_time: datetime | None = None
     last_probe_time: datetime | None = None
+    last_transition_time: datetime | None = None
+
+
+@attrs.frozen
+class PodCondition(Condition):
+    """v1.PodCondition."""
 
 
 @attrs.frozen
@@ -309,15 +314,8 @@ class JobSpec:
 
 
 @attrs.frozen
-class JobCondition:
+class JobCondition(Condition):
     """batch.JobCondition."""
-
-    type: str
-    status: str
-    reason: str = ""
-    message: str = ""
-    last_probe_time: datetime | None = None
-    last_transition_time: datetime | None = None
 
 
 @attrs.frozen

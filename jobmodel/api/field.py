@@ -115,6 +115,14 @@ def duplicate(path: str, value: Any) -> FieldError:
     return FieldError(DUPLICATE, path, value, "")
 
 
+def unique(path: str, value: Any, seen: set[Any]) -> list[FieldError]:
+    """field.Duplicate when `value` is among those `seen` before; otherwise it joins them."""
+    if value in seen:
+        return [duplicate(path, value)]
+    seen.add(value)
+    return []
+
+
 def not_found(path: str, value: Any) -> FieldError:
     return FieldError(NOT_FOUND, path, value, "")
 

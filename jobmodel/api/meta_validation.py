@@ -80,39 +80,39 @@ def is_dns1123_label(value: str) -> list[str]:
     return errs
 
 
+def _length_and_format(value: str, max_length: int, pattern: re.Pattern[str], message: str, fmt: str, *examples: str) -> list[str]:
+    """The two checks of a name format: at most `max_length` characters, and the whole value matching."""
+    errs = [max_len_error(max_length)] if len(value) > max_length else []
+    if not _full(pattern, value):
+        errs.append(regex_error(message, fmt, *examples))
+    return errs
+
+
 def is_dns1123_subdomain(value: str) -> list[str]:
     """IsDNS1123Subdomain."""
-    errs: list[str] = []
-    if len(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:
-        errs.append(max_len_error(DNS1123_SUBDOMAIN_MAX_LENGTH))
-    if not _full(_DNS1123_SUBDOMAIN_RE, value):
-        errs.append(
-            regex_error(
-                "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
-                "and must start and end with an alphanumeric character",
-                _DNS1123_SUBDOMAIN_FMT,
-                "example.com",
-            )
-        )
-    return errs
+    return _length_and_format(
+        value,
+        DNS1123_SUBDOMAIN_MAX_LENGTH,
+        _DNS1123_SUBDOMAIN_RE,
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
+        "and must start and end with an alphanumeric character",
+        _DNS1123_SUBDOMAIN_FMT,
+        "example.com",
+    )
 
 
 def is_dns1035_label(value: str) -> list[str]:
     """IsDNS1035Label."""
-    errs: list[str] = []
-    if len(value) > DNS1035_LABEL_MAX_LENGTH:
-        errs.append(max_len_error(DNS1035_LABEL_MAX_LENGTH))
-    if not _full(_DNS1035_LABEL_RE, value):
-        errs.append(
-            regex_error(
-                "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
-                "alphabetic character, and end with an alphanumeric character",
-                _DNS1035_LABEL_FMT,
-                "my-name",
-                "abc-123",
-            )
-        )
-    return errs
+    return _length_and_format(
+        value,
+        DNS1035_LABEL_MAX_LENGTH,
+        _DNS1035_LABEL_RE,
+        "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
+        "alphabetic character, and end with an alphanumeric character",
+        _DNS1035_LABEL_FMT,
+        "my-name",
+        "abc-123",
+    )
 
 
 _QNAME_MSG: Final = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"

@@ -247,11 +247,7 @@ def validate_containers(
     for i, ctr in enumerate(containers):
         idx = fe.index(path, i)
         errs.extend(validate_container_common(ctr, idx, volumes))
-        name = ctr.get("name") or ""
-        if name in names:
-            errs.append(fe.duplicate(fe.child(idx, "name"), name))
-        else:
-            names.add(name)
+        errs.extend(fe.unique(fe.child(idx, "name"), ctr.get("name") or "", names))
         if ctr.get("restartPolicy") is not None:
             errs.append(
                 fe.forbidden(
@@ -303,11 +299,7 @@ def validate_ephemeral_containers(
         idx = fe.index(path, i)
         errs.extend(validate_container_common(ctr, idx, volumes))
         errs.extend(validate_container_only_for_pod(ctr, idx))
-        name = str(ctr.get("name") or "")
-        if name in names:
-            errs.append(fe.duplicate(fe.child(idx, "name"), name))
-        else:
-            names.add(name)
+        errs.extend(fe.unique(fe.child(idx, "name"), str(ctr.get("name") or ""), names))
         target = ctr.get("targetContainerName") or ""
         if target and target not in other:
             errs.append(fe.not_found(fe.child(idx, "targetContainerName"), target))
@@ -368,9 +360,7 @@ def validate_container_ports(ports: list[Mapping[str, Any]], path: str) -> list[
         idx = fe.index(path, i)
         name = port.get("name") or ""
         if name:
-            if name in names:
-                errs.append(fe.duplicate(fe.child(idx, "name"), name))
-            names.add(name)
+            errs.extend(fe.unique(fe.child(idx, "name"), name, names))
         container_port = port.get("containerPort") or 0
         if container_port == 0:
             errs.append(fe.required(fe.child(idx, "containerPort")))
@@ -566,7 +556,5 @@ def validate_scheduling_gates(gates: list[Mapping[str, Any]], path: str) -> list
     for i, gate in enumerate(gates):
         name = gate.get("name", "")
         errs.extend(mv.validate_qualified_name(name, fe.index(path, i)))
-        if name in seen:
-            errs.append(fe.duplicate(fe.index(path, i), name))
-        seen.add(name)
+        errs.extend(fe.unique(fe.index(path, i), name, seen))
     return errs

@@ -36,6 +36,11 @@ ANY: Final = "any"
 TIME: Final = "time"  # metav1.Time: an RFC 3339 string
 OTHER: Final = "*"
 
+def _object(spec: Type, status: Type) -> dict[str, Type]:
+    """A Kubernetes object's top level."""
+    return {"apiVersion": STR, "kind": STR, "metadata": OBJECT_META, "spec": spec, "status": status}
+
+
 OWNER_REFERENCE: Final = {
     "apiVersion": STR,
     "kind": STR,
@@ -151,13 +156,7 @@ JOB_STATUS: Final = {
     "succeeded": I32, "failed": I32, "terminating": I32, "completedIndexes": STR, "failedIndexes": STR,
     "uncountedTerminatedPods": {"succeeded": ("list", STR), "failed": ("list", STR)}, "ready": I32,
 }  # fmt: skip
-JOB: Final = {
-    "apiVersion": STR,
-    "kind": STR,
-    "metadata": OBJECT_META,
-    "spec": JOB_SPEC,
-    "status": JOB_STATUS,
-}
+JOB: Final = _object(JOB_SPEC, JOB_STATUS)
 CRON_JOB_SPEC: Final = {
     "schedule": STR, "timeZone": STR, "startingDeadlineSeconds": I64, "concurrencyPolicy": STR, "suspend": BOOL,
     "jobTemplate": {"metadata": OBJECT_META, "spec": JOB_SPEC}, "successfulJobsHistoryLimit": I32,
@@ -172,13 +171,7 @@ CRON_JOB_STATUS: Final = {
     "lastScheduleTime": TIME,
     "lastSuccessfulTime": TIME,
 }
-CRON_JOB: Final = {
-    "apiVersion": STR,
-    "kind": STR,
-    "metadata": OBJECT_META,
-    "spec": CRON_JOB_SPEC,
-    "status": CRON_JOB_STATUS,
-}
+CRON_JOB: Final = _object(CRON_JOB_SPEC, CRON_JOB_STATUS)
 
 POD_CONDITION: Final = {
     "type": STR, "status": STR, "observedGeneration": I64, "lastProbeTime": TIME, "lastTransitionTime": TIME,
@@ -197,13 +190,7 @@ POD_STATUS: Final = {
     "initContainerStatuses": ("list", CONTAINER_STATUS), "containerStatuses": ("list", CONTAINER_STATUS),
     OTHER: ANY,
 }  # fmt: skip
-POD: Final = {
-    "apiVersion": STR,
-    "kind": STR,
-    "metadata": OBJECT_META,
-    "spec": POD_SPEC,
-    "status": POD_STATUS,
-}
+POD: Final = _object(POD_SPEC, POD_STATUS)
 
 KINDS: Final = {"Job": JOB, "CronJob": CRON_JOB, "Pod": POD}
 API_VERSIONS: Final = {"Job": "batch/v1", "CronJob": "batch/v1", "Pod": "v1"}

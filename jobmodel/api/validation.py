@@ -221,6 +221,15 @@ def _validate_job_spec(spec: Mapping[str, Any], path: str) -> list[FieldError]:
     return errs
 
 
+def _at_most(path: str, value: int | None, limit: int | None, suffix: str = "", bound: str | None = None) -> list[FieldError]:
+    """Invalid when both are set and `value` is above `limit`: "must be less than or equal to"
+    the limit (or `bound`, upstream's name for it), then `suffix`."""
+    if value is None or limit is None or value <= limit:
+        return []
+    detail = f"must be less than or equal to {limit if bound is None else bound}"
+    return [fe.invalid(path, value, f"{detail} {suffix}" if suffix else detail)]
+
+
 def _validate_indexed_limits(spec: Mapping[str, Any], path: str) -> list[FieldError]:
     """The Indexed branch of validateJobSpec: completions required, caps on parallelism and failed indexes."""
     errs: list[FieldError] = []
@@ -228,30 +237,9 @@ def _validate_indexed_limits(spec: Mapping[str, Any], path: str) -> list[FieldEr
     per_index, max_failed = spec.get("backoffLimitPerIndex"), spec.get("maxFailedIndexes")
     if completions is None:
         errs.append(fe.required(fe.child(path, "completions"), "when completion mode is Indexed"))
-    if parallelism is not None and parallelism > MAX_PARALLELISM_FOR_INDEXED_JOB:
-        errs.append(
-            fe.invalid(
-                fe.child(path, "parallelism"),
-                parallelism,
-                f"must be less than or equal to {MAX_PARALLELISM_FOR_INDEXED_JOB} when completion mode is Indexed",
-            )
-        )
-    if completions is not None and max_failed is not None and max_failed > completions:
-        errs.append(
-            fe.invalid(
-                fe.child(path, "maxFailedIndexes"),
-                max_failed,
-                "must be less than or equal to completions",
-            )
-        )
-    if max_failed is not None and max_failed > MAX_FAILED_INDEXES_FOR_INDEXED_JOB:
-        errs.append(
-            fe.invalid(
-                fe.child(path, "maxFailedIndexes"),
-                max_failed,
-                f"must be less than or equal to {MAX_FAILED_INDEXES_FOR_INDEXED_JOB}",
-            )
-        )
+    errs += _at_most(fe.child(path, "parallelism"), parallelism, MAX_PARALLELISM_FOR_INDEXED_JOB, "when completion mode is Indexed")
+    errs += _at_most(fe.child(path, "maxFailedIndexes"), max_failed, completions, bound="completions")
+    errs += _at_most(fe.child(path, "maxFailedIndexes"), max_failed, MAX_FAILED_INDEXES_FOR_INDEXED_JOB)
     if completions is not None and completions > COMPLETIONS_SOFT_LIMIT and per_index is not None:
         suffix = f"when completions are above {COMPLETIONS_SOFT_LIMIT} and used with backoff limit per index"
         if max_failed is None:
@@ -261,22 +249,8 @@ def _validate_indexed_limits(spec: Mapping[str, Any], path: str) -> list[FieldEr
                     f"must be specified when completions is above {COMPLETIONS_SOFT_LIMIT}",
                 )
             )
-        if parallelism is not None and parallelism > PARALLELISM_LIMIT_FOR_HIGH_COMPLETIONS:
-            errs.append(
-                fe.invalid(
-                    fe.child(path, "parallelism"),
-                    parallelism,
-                    f"must be less than or equal to {PARALLELISM_LIMIT_FOR_HIGH_COMPLETIONS} {suffix}",
-                )
-            )
-        if max_failed is not None and max_failed > MAX_FAILED_INDEXES_LIMIT_FOR_HIGH_COMPLETIONS:
-            errs.append(
-                fe.invalid(
-                    fe.child(path, "maxFailedIndexes"),
-                    max_failed,
-                    f"must be less than or equal to {MAX_FAILED_INDEXES_LIMIT_FOR_HIGH_COMPLETIONS} {suffix}",
-                )
-            )
+        errs += _at_most(fe.child(path, "parallelism"), parallelism, PARALLELISM_LIMIT_FOR_HIGH_COMPLETIONS, suffix)
+        errs += _at_most(fe.child(path, "maxFailedIndexes"), max_failed, MAX_FAILED_INDEXES_LIMIT_FOR_HIGH_COMPLETIONS, suffix)
     return errs
 
 
@@ -316,6 +290,13 @@ def _quoted_list(values: tuple[str, ...]) -> str:
     return "[" + " ".join(f'"{v}"' for v in values) + "]"
 
 
+def _one_of(value: str, path: str, valid: tuple[str, ...]) -> list[FieldError]:
+    """Required (naming the valid values) when empty, NotSupported when not one of them."""
+    if value == "":
+        return [fe.required(path, f"valid values: {_quoted_list(valid)}")]
+    return [] if value in valid else [fe.not_supported(path, value, valid)]
+
+
 def validate_pod_failure_policy_rule(
     spec: Mapping[str, Any], rule: Mapping[str, Any], path: str, container_names: set[str]
 ) -> list[FieldError]:
@@ -323,17 +304,9 @@ def validate_pod_failure_policy_rule(
     errs: list[FieldError] = []
     action = rule.get("action", "")
     action_path = fe.child(path, "action")
-    if action == "":
-        errs.append(
-            fe.required(action_path, f"valid values: {_quoted_list(POD_FAILURE_POLICY_ACTIONS)}")
-        )
-    elif action == "FailIndex":
-        if spec.get("backoffLimitPerIndex") is None:
-            errs.append(
-                fe.invalid(action_path, action, "requires the backoffLimitPerIndex to be set")
-            )
-    elif action not in POD_FAILURE_POLICY_ACTIONS:
-        errs.append(fe.not_supported(action_path, action, POD_FAILURE_POLICY_ACTIONS))
+    errs.extend(_one_of(action, action_path, POD_FAILURE_POLICY_ACTIONS))
+    if action == "FailIndex" and spec.get("backoffLimitPerIndex") is None:
+        errs.append(fe.invalid(action_path, action, "requires the backoffLimitPerIndex to be set"))
     on_exit = rule.get("onExitCodes")
     on_conditions = rule.get("onPodConditions") or []
     if on_exit is not None:
@@ -377,14 +350,7 @@ def validate_pod_failure_policy_rule_on_pod_conditions(
         errs.extend(
             mv.validate_qualified_name(pattern.get("type", ""), fe.child(pattern_path, "type"))
         )
-        status = pattern.get("status", "")
-        status_path = fe.child(pattern_path, "status")
-        if status == "":
-            errs.append(
-                fe.required(status_path, f"valid values: {_quoted_list(CONDITION_STATUSES)}")
-            )
-        elif status not in CONDITION_STATUSES:
-            errs.append(fe.not_supported(status_path, status, CONDITION_STATUSES))
+        errs.extend(_one_of(pattern.get("status", ""), fe.child(pattern_path, "status"), CONDITION_STATUSES))
     return errs
 
 
@@ -394,13 +360,7 @@ def validate_pod_failure_policy_rule_on_exit_codes(
     """validatePodFailurePolicyRuleOnExitCodes."""
     errs: list[FieldError] = []
     operator = on_exit.get("operator", "")
-    operator_path = fe.child(path, "operator")
-    if operator == "":
-        errs.append(
-            fe.required(operator_path, f"valid values: {_quoted_list(ON_EXIT_CODES_OPERATORS)}")
-        )
-    elif operator not in ON_EXIT_CODES_OPERATORS:
-        errs.append(fe.not_supported(operator_path, operator, ON_EXIT_CODES_OPERATORS))
+    errs.extend(_one_of(operator, fe.child(path, "operator"), ON_EXIT_CODES_OPERATORS))
     container = on_exit.get("containerName")
     if container is not None and container not in container_names:
         errs.append(
@@ -424,10 +384,7 @@ def validate_pod_failure_policy_rule_on_exit_codes(
         value_path = fe.index(values_path, j)
         if operator == "In" and value == 0:
             errs.append(fe.invalid(value_path, value, "must not be 0 for the In operator"))
-        if value in seen:
-            errs.append(fe.duplicate(value_path, value))
-        else:
-            seen.add(value)
+        errs.extend(fe.unique(value_path, value, seen))
         if j > 0 and values[j - 1] > value:
             ordered = False
     if not ordered:
@@ -482,22 +439,9 @@ def validate_success_policy_rule(
     if count is not None:
         count_path = fe.child(path, "succeededCount")
         errs.extend(mv.validate_nonnegative_field(count, count_path))
-        if count > completions:
-            errs.append(
-                fe.invalid(
-                    count_path,
-                    count,
-                    f"must be less than or equal to {completions} (the number of specified completions)",
-                )
-            )
-        if indexes is not None and count > total:
-            errs.append(
-                fe.invalid(
-                    count_path,
-                    count,
-                    f"must be less than or equal to {total} (the number of indexes in the specified succeededIndexes field)",
-                )
-            )
+        errs += _at_most(count_path, count, completions, "(the number of specified completions)")
+        if indexes is not None:
+            errs += _at_most(count_path, count, total, "(the number of indexes in the specified succeededIndexes field)")
     return errs
 
 
@@ -747,10 +691,8 @@ def _validate_uncounted(status: Mapping[str, Any], path: str) -> list[FieldError
             p = fe.index(fe.child(path, "uncountedTerminatedPods", kind), i)
             if uid == "":
                 errs.append(fe.invalid(p, uid, "must not be empty"))
-            elif uid in seen:
-                errs.append(fe.duplicate(p, uid))
             else:
-                seen.add(uid)
+                errs.extend(fe.unique(p, uid, seen))
     return errs
 
 

@@ -19,6 +19,7 @@ from jobmodel.api import schema
 from jobmodel.errors import InputError
 from jobmodel.frozen import FrozenDict, freeze, thaw
 from jobmodel.state import (
+    Condition,
     ContainerStateTerminated,
     ContainerStatus,
     CronJob,
@@ -51,7 +52,7 @@ from jobmodel.timeutil import format_time, parse_time
 JSON = dict[str, Any]
 Decoded = Mapping[str, Any]
 T = TypeVar("T")
-Condition = TypeVar("Condition", PodCondition, JobCondition)
+C = TypeVar("C", bound=Condition)
 
 # --- reading: snapshots from decoded objects ---------------------------------------------------
 
@@ -115,7 +116,7 @@ def _label_selector(m: Decoded, path: str) -> LabelSelector:
     )
 
 
-def _condition(cls: type[Condition], m: Decoded, path: str) -> Condition:
+def _condition(cls: type[C], m: Decoded, path: str) -> C:
     """A PodCondition or JobCondition (the fields the model keeps are the same)."""
     return cls(
         type=_required(m, "type", path),
@@ -348,18 +349,15 @@ def pod_failure_policy_from_json(value: object, path: str) -> PodFailurePolicy:
 # --- writing --------------------------------------------------------------------------------
 
 
-def _put(out: JSON, key: str, value: object) -> None:
-    """Set a key unless the value is unset (None, empty map, empty list, empty string)."""
-    if value is None or value == "" or value == {} or value == [] or value == ():
-        return
-    out[key] = value
+def _omitempty(*fields: tuple[str, object]) -> JSON:
+    """The fields Go's `omitempty` keeps: all but None and empty strings, maps and lists (a
+    caller passes `x or None` where a zero number or false is left out too)."""
+    return {k: v for k, v in fields if not (v is None or v == "" or v == {} or v == [] or v == ())}
 
 
-def _put_set(out: JSON, fields: tuple[tuple[str, object], ...]) -> None:
-    """Set each pointer field that is not nil (None), whatever its value."""
-    for key, value in fields:
-        if value is not None:
-            out[key] = value
+def _pointers(*fields: tuple[str, object]) -> JSON:
+    """The pointer fields that are not nil (None), whatever their value."""
+    return {k: v for k, v in fields if v is not None}
 
 
 def _format(value: datetime | None) -> str | None:
@@ -367,85 +365,88 @@ def _format(value: datetime | None) -> str | None:
 
 
 def object_meta_to_json(meta: ObjectMeta) -> JSON:
-    out: JSON = {}
-    _put(out, "name", meta.name)
-    _put(out, "generateName", meta.generate_name)
-    _put(out, "namespace", meta.namespace)
-    _put(out, "uid", meta.uid)
-    _put(out, "resourceVersion", meta.resource_version)
-    if meta.generation:
-        out["generation"] = meta.generation
-    _put(out, "creationTimestamp", _format(meta.creation_timestamp))
-    _put(out, "deletionTimestamp", _format(meta.deletion_timestamp))
-    _put_set(out, (("deletionGracePeriodSeconds", meta.deletion_grace_period_seconds),))
-    _put(out, "labels", dict(meta.labels))
-    _put(out, "annotations", dict(meta.annotations))
-    _put(out, "ownerReferences", [owner_reference_to_json(r) for r in meta.owner_references])
-    _put(out, "finalizers", list(meta.finalizers))
-    out.update(thaw(meta.extra))
-    return out
+    return {
+        **_omitempty(
+            ("name", meta.name),
+            ("generateName", meta.generate_name),
+            ("namespace", meta.namespace),
+            ("uid", meta.uid),
+            ("resourceVersion", meta.resource_version),
+            ("generation", meta.generation or None),
+            ("creationTimestamp", _format(meta.creation_timestamp)),
+            ("deletionTimestamp", _format(meta.deletion_timestamp)),
+            ("deletionGracePeriodSeconds", meta.deletion_grace_period_seconds),
+            ("labels", dict(meta.labels)),
+            ("annotations", dict(meta.annotations)),
+            ("ownerReferences", [owner_reference_to_json(r) for r in meta.owner_references]),
+            ("finalizers", list(meta.finalizers)),
+        ),
+        **thaw(meta.extra),
+    }
 
 
 def owner_reference_to_json(ref: OwnerReference) -> JSON:
-    out: JSON = {"apiVersion": ref.api_version, "kind": ref.kind, "name": ref.name, "uid": ref.uid}
-    if ref.controller:
-        out["controller"] = True
-    if ref.block_owner_deletion:
-        out["blockOwnerDeletion"] = True
-    return out
+    return {
+        "apiVersion": ref.api_version,
+        "kind": ref.kind,
+        "name": ref.name,
+        "uid": ref.uid,
+        **_omitempty(("controller", ref.controller or None), ("blockOwnerDeletion", ref.block_owner_deletion or None)),
+    }
 
 
 def label_selector_to_json(selector: LabelSelector) -> JSON:
-    out: JSON = {}
-    _put(out, "matchLabels", dict(selector.match_labels))
-    exprs = []
-    for r in selector.match_expressions:
-        e: JSON = {"key": r.key, "operator": r.operator}
-        _put(e, "values", list(r.values))
-        exprs.append(e)
-    _put(out, "matchExpressions", exprs)
-    return out
+    exprs = [{"key": r.key, "operator": r.operator, **_omitempty(("values", list(r.values)))} for r in selector.match_expressions]
+    return _omitempty(("matchLabels", dict(selector.match_labels)), ("matchExpressions", exprs))
 
 
-def condition_to_json(cond: PodCondition | JobCondition) -> JSON:
+def condition_to_json(cond: Condition) -> JSON:
     """A PodCondition or JobCondition, in Go's field order."""
-    out: JSON = {"type": cond.type, "status": cond.status}
-    _put(out, "lastProbeTime", _format(cond.last_probe_time))
-    _put(out, "lastTransitionTime", _format(cond.last_transition_time))
-    _put(out, "reason", cond.reason)
-    _put(out, "message", cond.message)
-    return out
+    return {
+        "type": cond.type,
+        "status": cond.status,
+        **_omitempty(
+            ("lastProbeTime", _format(cond.last_probe_time)),
+            ("lastTransitionTime", _format(cond.last_transition_time)),
+            ("reason", cond.reason),
+            ("message", cond.message),
+        ),
+    }
 
 
 def container_status_to_json(status: ContainerStatus) -> JSON:
-    out: JSON = {}
-    _put(out, "name", status.name)
-    out["restartCount"] = status.restart_count  # not omitempty upstream
     state: JSON = thaw(status.other_state)
-    if status.terminated is not None:
-        t = status.terminated
-        term: JSON = {"exitCode": t.exit_code}
-        _put(term, "reason", t.reason)
-        _put(term, "message", t.message)
-        if t.signal:
-            term["signal"] = t.signal
-        _put(term, "startedAt", _format(t.started_at))
-        _put(term, "finishedAt", _format(t.finished_at))
-        state["terminated"] = term
-    _put(out, "state", state)
-    out.update(thaw(status.extra))
-    return out
+    t = status.terminated
+    if t is not None:
+        state["terminated"] = {
+            "exitCode": t.exit_code,
+            **_omitempty(
+                ("reason", t.reason),
+                ("message", t.message),
+                ("signal", t.signal or None),
+                ("startedAt", _format(t.started_at)),
+                ("finishedAt", _format(t.finished_at)),
+            ),
+        }
+    return {
+        **_omitempty(("name", status.name)),
+        "restartCount": status.restart_count,  # not omitempty upstream
+        **_omitempty(("state", state)),
+        **thaw(status.extra),
+    }
 
 
 def pod_status_to_json(status: PodStatus) -> JSON:
-    out: JSON = {}
-    _put(out, "phase", status.phase)
-    _put(out, "conditions", [condition_to_json(c) for c in status.conditions])
-    _put(out, "startTime", _format(status.start_time))
-    _put(out, "initContainerStatuses", [container_status_to_json(c) for c in status.init_container_statuses])
-    _put(out, "containerStatuses", [container_status_to_json(c) for c in status.container_statuses])
-    out.update(thaw(status.extra))
-    return out
+    return {
+        **_omitempty(
+            ("phase", status.phase),
+            ("conditions", [condition_to_json(c) for c in status.conditions]),
+            ("startTime", _format(status.start_time)),
+            ("initContainerStatuses", [container_status_to_json(c) for c in status.init_container_statuses]),
+            ("containerStatuses", [container_status_to_json(c) for c in status.container_statuses]),
+        ),
+        **thaw(status.extra),
+    }
 
 
 def pod_to_json(pod: Pod) -> JSON:
@@ -453,19 +454,16 @@ def pod_to_json(pod: Pod) -> JSON:
     return _envelope("v1", "Pod", object_meta_to_json(pod.metadata), thaw(pod.spec), pod_status_to_json(pod.status))
 
 
-def _template_to_json(meta: JSON, spec: JSON) -> JSON:
-    out: JSON = {}
-    _put(out, "metadata", meta)
-    out["spec"] = spec
-    return out
-
-
 def pod_template_to_json(template: PodTemplateSpec) -> JSON:
-    meta: JSON = thaw(template.metadata_extra)
-    _put(meta, "labels", dict(template.labels))
-    _put(meta, "annotations", dict(template.annotations))
-    _put(meta, "finalizers", list(template.finalizers))
-    return _template_to_json(meta, thaw(template.spec))
+    meta = {
+        **thaw(template.metadata_extra),
+        **_omitempty(
+            ("labels", dict(template.labels)),
+            ("annotations", dict(template.annotations)),
+            ("finalizers", list(template.finalizers)),
+        ),
+    }
+    return {**_omitempty(("metadata", meta)), "spec": thaw(template.spec)}
 
 
 def pod_failure_policy_to_json(policy: PodFailurePolicy) -> JSON:
@@ -473,9 +471,8 @@ def pod_failure_policy_to_json(policy: PodFailurePolicy) -> JSON:
     for rule in policy.rules:
         r: JSON = {"action": rule.action}
         if rule.on_exit_codes is not None:
-            e: JSON = {"operator": rule.on_exit_codes.operator, "values": list(rule.on_exit_codes.values)}
-            _put_set(e, (("containerName", rule.on_exit_codes.container_name),))
-            r["onExitCodes"] = e
+            e = rule.on_exit_codes
+            r["onExitCodes"] = {"operator": e.operator, "values": list(e.values), **_pointers(("containerName", e.container_name))}
         if rule.on_pod_conditions is not None:
             r["onPodConditions"] = [{"type": p.type, "status": p.status} for p in rule.on_pod_conditions]
         rules.append(r)
@@ -483,62 +480,58 @@ def pod_failure_policy_to_json(policy: PodFailurePolicy) -> JSON:
 
 
 def success_policy_to_json(policy: SuccessPolicy) -> JSON:
-    rules = []
-    for rule in policy.rules:
-        r: JSON = {}
-        _put_set(r, (("succeededIndexes", rule.succeeded_indexes), ("succeededCount", rule.succeeded_count)))
-        rules.append(r)
-    return {"rules": rules}
+    return {
+        "rules": [
+            _pointers(("succeededIndexes", r.succeeded_indexes), ("succeededCount", r.succeeded_count))
+            for r in policy.rules
+        ]
+    }
 
 
 def job_spec_to_json(spec: JobSpec) -> JSON:
-    out: JSON = {}
-    _put_set(
-        out,
-        (
-            ("parallelism", spec.parallelism),
-            ("completions", spec.completions),
-            ("activeDeadlineSeconds", spec.active_deadline_seconds),
-            ("backoffLimit", spec.backoff_limit),
-            ("backoffLimitPerIndex", spec.backoff_limit_per_index),
-            ("maxFailedIndexes", spec.max_failed_indexes),
-            ("manualSelector", spec.manual_selector),
-            ("ttlSecondsAfterFinished", spec.ttl_seconds_after_finished),
-            ("completionMode", spec.completion_mode),
-            ("suspend", spec.suspend),
-            ("podReplacementPolicy", spec.pod_replacement_policy),
-            ("managedBy", spec.managed_by),
-        ),
+    return _pointers(
+        ("parallelism", spec.parallelism),
+        ("completions", spec.completions),
+        ("activeDeadlineSeconds", spec.active_deadline_seconds),
+        ("backoffLimit", spec.backoff_limit),
+        ("backoffLimitPerIndex", spec.backoff_limit_per_index),
+        ("maxFailedIndexes", spec.max_failed_indexes),
+        ("manualSelector", spec.manual_selector),
+        ("ttlSecondsAfterFinished", spec.ttl_seconds_after_finished),
+        ("completionMode", spec.completion_mode),
+        ("suspend", spec.suspend),
+        ("podReplacementPolicy", spec.pod_replacement_policy),
+        ("managedBy", spec.managed_by),
+        ("podFailurePolicy", None if spec.pod_failure_policy is None else pod_failure_policy_to_json(spec.pod_failure_policy)),
+        ("successPolicy", None if spec.success_policy is None else success_policy_to_json(spec.success_policy)),
+        ("selector", None if spec.selector is None else label_selector_to_json(spec.selector)),
+        ("template", pod_template_to_json(spec.template)),
     )
-    if spec.pod_failure_policy is not None:
-        out["podFailurePolicy"] = pod_failure_policy_to_json(spec.pod_failure_policy)
-    if spec.success_policy is not None:
-        out["successPolicy"] = success_policy_to_json(spec.success_policy)
-    if spec.selector is not None:
-        out["selector"] = label_selector_to_json(spec.selector)
-    out["template"] = pod_template_to_json(spec.template)
-    return out
 
 
 def job_status_to_json(status: JobStatus) -> JSON:
     """batch.JobStatus in wire format (omitempty fields left out, pointer fields kept when set)."""
-    out: JSON = {}
-    _put(out, "conditions", [condition_to_json(c) for c in status.conditions])
-    _put(out, "startTime", _format(status.start_time))
-    _put(out, "completionTime", _format(status.completion_time))
-    for key, value in (("active", status.active), ("succeeded", status.succeeded), ("failed", status.failed)):
-        if value:
-            out[key] = value
-    _put_set(out, (("terminating", status.terminating),))
-    _put(out, "completedIndexes", status.completed_indexes)
-    _put_set(out, (("failedIndexes", status.failed_indexes),))
-    if status.uncounted_terminated_pods is not None:
-        u: JSON = {}
-        _put(u, "succeeded", list(status.uncounted_terminated_pods.succeeded))
-        _put(u, "failed", list(status.uncounted_terminated_pods.failed))
-        out["uncountedTerminatedPods"] = u
-    _put_set(out, (("ready", status.ready),))
-    return out
+    u = status.uncounted_terminated_pods
+    return {
+        **_omitempty(
+            ("conditions", [condition_to_json(c) for c in status.conditions]),
+            ("startTime", _format(status.start_time)),
+            ("completionTime", _format(status.completion_time)),
+            ("active", status.active or None),
+            ("succeeded", status.succeeded or None),
+            ("failed", status.failed or None),
+        ),
+        **_pointers(("terminating", status.terminating)),
+        **_omitempty(("completedIndexes", status.completed_indexes)),
+        **_pointers(
+            ("failedIndexes", status.failed_indexes),
+            (
+                "uncountedTerminatedPods",
+                None if u is None else _omitempty(("succeeded", list(u.succeeded)), ("failed", list(u.failed))),
+            ),
+            ("ready", status.ready),
+        ),
+    }
 
 
 def _envelope(api_version: str, kind: str, metadata: JSON, spec: JSON, status: JSON) -> JSON:
@@ -553,46 +546,45 @@ def job_to_json(job: Job) -> JSON:
 
 
 def object_reference_to_json(ref: ObjectReference) -> JSON:
-    out: JSON = {}
-    _put(out, "kind", ref.kind)
-    _put(out, "namespace", ref.namespace)
-    _put(out, "name", ref.name)
-    _put(out, "uid", ref.uid)
-    _put(out, "apiVersion", ref.api_version)
-    _put(out, "resourceVersion", ref.resource_version)
-    return out
+    return _omitempty(
+        ("kind", ref.kind),
+        ("namespace", ref.namespace),
+        ("name", ref.name),
+        ("uid", ref.uid),
+        ("apiVersion", ref.api_version),
+        ("resourceVersion", ref.resource_version),
+    )
 
 
 def job_template_to_json(template: JobTemplateSpec) -> JSON:
-    meta: JSON = thaw(template.metadata_extra)
-    _put(meta, "labels", dict(template.labels))
-    _put(meta, "annotations", dict(template.annotations))
-    return _template_to_json(meta, job_spec_to_json(template.spec))
+    meta = {
+        **thaw(template.metadata_extra),
+        **_omitempty(("labels", dict(template.labels)), ("annotations", dict(template.annotations))),
+    }
+    return {**_omitempty(("metadata", meta)), "spec": job_spec_to_json(template.spec)}
 
 
 def cron_job_spec_to_json(spec: CronJobSpec) -> JSON:
-    out: JSON = {"schedule": spec.schedule}
-    _put_set(
-        out,
-        (
+    return {
+        "schedule": spec.schedule,
+        **_pointers(
             ("timeZone", spec.time_zone),
             ("startingDeadlineSeconds", spec.starting_deadline_seconds),
             ("suspend", spec.suspend),
             ("successfulJobsHistoryLimit", spec.successful_jobs_history_limit),
             ("failedJobsHistoryLimit", spec.failed_jobs_history_limit),
         ),
-    )
-    _put(out, "concurrencyPolicy", spec.concurrency_policy)
-    out["jobTemplate"] = job_template_to_json(spec.job_template)
-    return out
+        **_omitempty(("concurrencyPolicy", spec.concurrency_policy)),
+        "jobTemplate": job_template_to_json(spec.job_template),
+    }
 
 
 def cron_job_status_to_json(status: CronJobStatus) -> JSON:
-    out: JSON = {}
-    _put(out, "active", [object_reference_to_json(r) for r in status.active])
-    _put(out, "lastScheduleTime", _format(status.last_schedule_time))
-    _put(out, "lastSuccessfulTime", _format(status.last_successful_time))
-    return out
+    return _omitempty(
+        ("active", [object_reference_to_json(r) for r in status.active]),
+        ("lastScheduleTime", _format(status.last_schedule_time)),
+        ("lastSuccessfulTime", _format(status.last_successful_time)),
+    )
 
 
 def cron_job_to_json(cron_job: CronJob) -> JSON:

@@ -14,9 +14,14 @@ from typing import Any, ClassVar, cast
 
 import attrs
 
-from jobmodel.checkers.system import System, budget_from_json, budget_to_json, load_impl
-from jobmodel.errors import InputError
-from jobmodel.frozen import FrozenDict, freeze, thaw
+from jobmodel.checkers.system import (
+    System,
+    budget_from_json,
+    budget_to_json,
+    load_impl,
+    manifest_from_json,
+)
+from jobmodel.frozen import FrozenDict, thaw
 from jobmodel.invariants.cron import CRON_LAWS
 from jobmodel.timeutil import format_time
 from jobmodel.transitions.cron_environment import (
@@ -69,10 +74,8 @@ class CronConfig:
 
     @staticmethod
     def from_json(value: Mapping[str, Any], path: str = "config") -> CronConfig:
-        if not isinstance(value.get("manifest"), Mapping):
-            raise InputError(f"{path}.manifest", "expected the CronJob manifest (an object)")
         return CronConfig(
-            manifest=freeze(value["manifest"]),
+            manifest=manifest_from_json(value, path, "CronJob"),
             budget=budget_from_json(CronBudget, value.get("budget") or {}, f"{path}.budget"),
             impl=str(value.get("impl") or DEFAULT_CRON_IMPL),
         )

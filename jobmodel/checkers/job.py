@@ -15,8 +15,13 @@ from typing import Any, ClassVar, cast
 
 import attrs
 
-from jobmodel.checkers.system import System, budget_from_json, budget_to_json, load_impl
-from jobmodel.errors import InputError
+from jobmodel.checkers.system import (
+    System,
+    budget_from_json,
+    budget_to_json,
+    load_impl,
+    manifest_from_json,
+)
 from jobmodel.features import DEFAULT_GATES
 from jobmodel.frozen import FrozenDict, freeze, thaw
 from jobmodel.invariants.catalogue import LAWS
@@ -97,10 +102,8 @@ class CheckConfig:
 
     @staticmethod
     def from_json(value: Mapping[str, Any], path: str = "config") -> CheckConfig:
-        if not isinstance(value.get("manifest"), Mapping):
-            raise InputError(f"{path}.manifest", "expected the Job manifest (an object)")
         return CheckConfig(
-            manifest=freeze(value["manifest"]),
+            manifest=manifest_from_json(value, path, "Job"),
             budget=budget_from_json(env.Budget, value.get("budget") or {}, f"{path}.budget", env.validate_edit),
             start=parse_time(value.get("start", format_time(DEFAULT_START)), f"{path}.start"),
             features=freeze(value.get("features") or {}),

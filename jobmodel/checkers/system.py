@@ -13,12 +13,13 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 import attrs
 
 from jobmodel.errors import InputError
+from jobmodel.frozen import FrozenDict, freeze
 from jobmodel.invariants.laws import Laws, Transition, Violation
 from jobmodel.transitions.move import Move
 
@@ -76,6 +77,14 @@ def load_impl(spec: str, flag: str = "--impl") -> Callable[..., Any]:
 
 
 B = TypeVar("B", bound=attrs.AttrsInstance)
+
+
+def manifest_from_json(config: Mapping[str, Any], path: str, kind: str) -> FrozenDict:
+    """A saved configuration's manifest, frozen."""
+    if not isinstance(config.get("manifest"), Mapping):
+        raise InputError(f"{path}.manifest", f"expected the {kind} manifest (an object)")
+    manifest: FrozenDict = freeze(config["manifest"])
+    return manifest
 
 
 def budget_to_json(budget: attrs.AttrsInstance) -> dict[str, Any]:

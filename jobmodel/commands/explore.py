@@ -43,11 +43,11 @@ BUDGET_FLAGS = {
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "explore",
-        help="check every interleaving of the Job controller with its environment, to a depth",
+        help="check every interleaving of the Job or CronJob controller with its environment, to a depth",
         description=(
             "Explore breadth-first every interleaving of controller syncs with environment moves "
             "(pods starting, succeeding, failing; the hostile moves allowed by the flags) for one "
-            "Job, checking every invariant of docs/invariants.md after each move."
+            "Job or CronJob, checking every invariant of docs/invariants.md after each move."
         ),
     )
     parser.add_argument("manifest", help="a Job or CronJob manifest (YAML or JSON; - for standard input)")

@@ -133,6 +133,15 @@ def _field_value(zone: Zone, t: int, unit: int) -> int:
     return c.hour if unit == 3600 else c.minute if unit == 60 else c.second
 
 
+def _truncate(zone: Zone, t: int, unit: int) -> int:
+    """The first step of a time-of-day loop: the hour loop truncates on the wall clock
+    (time.Date), the minute loop on absolute time (t.Truncate(time.Minute)), the second loop not."""
+    if unit == 3600:
+        c = zone.civil(t)
+        return zone.date(c.year, c.month, c.day, c.hour, 0, 0)
+    return t - t % 60 if unit == 60 else t
+
+
 def _advance(zone: Zone, t: int, unit: int, bits: int, limit: int) -> int:
     """Several of Go's single `t.Add(unit)` steps at once: on to the next value in `bits` or to
     the roll-over to 0, whichever comes first. The intermediate steps would neither match nor
@@ -181,35 +190,20 @@ def _spec_next(s: SpecSchedule, zone: Zone, t: int) -> int | None:
                 break
         if wrapped:
             continue
-        while (1 << c.hour) & s.hour == 0:
-            if not added:
-                added = True
-                t = zone.date(c.year, c.month, c.day, c.hour, 0, 0)
-            t = _advance(zone, t, 3600, s.hour, 24)
-            c = zone.civil(t)
-            if c.hour == 0:
-                wrapped = True
-                break
-        if wrapped:
-            continue
-        while (1 << c.minute) & s.minute == 0:
-            if not added:
-                added = True
-                t -= t % 60  # t.Truncate(time.Minute): on absolute time, not wall time
-            t = _advance(zone, t, 60, s.minute, 60)
-            c = zone.civil(t)
-            if c.minute == 0:
-                wrapped = True
-                break
-        if wrapped:
-            continue
-        while (1 << c.second) & s.second == 0:
-            if not added:
-                added = True
-            t = _advance(zone, t, 1, s.second, 60)
-            c = zone.civil(t)
-            if c.second == 0:
-                wrapped = True
+        # Go's hour, minute and second loops, one row each: the truncation a loop makes on its
+        # first step differs (to the wall-clock hour, to the absolute minute, none).
+        for bits, unit, limit in ((s.hour, 3600, 24), (s.minute, 60, 60), (s.second, 1, 60)):
+            value = _field_value(zone, t, unit)
+            while (1 << value) & bits == 0:
+                if not added:
+                    added = True
+                    t = _truncate(zone, t, unit)
+                t = _advance(zone, t, unit, bits, limit)
+                value = _field_value(zone, t, unit)
+                if value == 0:
+                    wrapped = True
+                    break
+            if wrapped:
                 break
         if wrapped:
             continue

@@ -663,27 +663,21 @@ def get_pods_for_job(step: _Step, job: Job) -> list[Pod]:
             continue
         matches = selector_matches(job.spec.selector, pod.metadata.labels)
         ref = pod.metadata.controller_ref()
+        deleting = job.metadata.deletion_timestamp is not None
         if ref is not None:
-            if ref.uid != job.uid:
-                continue
-            if matches:
+            if ref.uid == job.uid and matches:
                 claimed.append(pod)
-                continue
-            if job.metadata.deletion_timestamp is not None:
-                continue
-            error = step.patch_pod(pod, "release")
-            if error is not None:
-                errors.append(error)
+            elif ref.uid == job.uid and not deleting:
+                error = step.patch_pod(pod, "release")
+                errors += [error] if error is not None else []
             continue
-        if job.metadata.deletion_timestamp is not None or not matches:
-            continue
-        if pod.metadata.deletion_timestamp is not None:
+        if deleting or not matches or pod.metadata.deletion_timestamp is not None:
             continue
         error = step.patch_pod(pod, "adopt")
         if error is not None:
             errors.append(error)
-            continue
-        claimed.append(pod)
+        else:
+            claimed.append(pod)
     if errors:
         raise _StepError(errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]")
     # Adopted pods get the tracking finalizer through the adoption patch.
@@ -758,6 +752,17 @@ def active_pods_for_removal(job: Job, pods: Sequence[Pod], rm_at_least: int) -> 
 # --- manageJob ------------------------------------------------------------------------------------
 
 
+def _delete_active_pods(step: _Step, ctx: _JobCtx, to_delete: list[Pod]) -> tuple[int, str | None]:
+    """manageJob's deletions: expectations first, then the calls; the ready and terminating
+    counts follow. Returns how many pods were removed and the error."""
+    step.expect_deletions(len(to_delete))
+    removed_ready, removed, error = delete_job_pods(step, to_delete)
+    if ctx.terminating is not None and track_terminating_pods(ctx.job, step.gates):
+        ctx.terminating += removed
+    ctx.ready -= removed_ready
+    return removed, error
+
+
 def manage_job(step: _Step, ctx: _JobCtx) -> tuple[int, str | None]:
     """manageJob: create or delete pods towards the wanted number of active pods; returns (active, error)."""
     job = ctx.job
@@ -767,28 +772,17 @@ def manage_job(step: _Step, ctx: _JobCtx) -> tuple[int, str | None]:
     parallelism = _required(job.spec.parallelism, "job.spec.parallelism")
 
     if job_suspended(job):
-        to_delete = active_pods_for_removal(job, ctx.active_pods, active)
-        step.expect_deletions(len(to_delete))
-        removed_ready, removed, error = delete_job_pods(step, to_delete)
-        active -= removed
-        if ctx.terminating is not None and track_terminating_pods(job, gates):
-            ctx.terminating += removed
-        ctx.ready -= removed_ready
-        return active, error
+        removed, error = _delete_active_pods(step, ctx, active_pods_for_removal(job, ctx.active_pods, active))
+        return active - removed, error
 
     want_active = want_active_pods(job.spec.completions, parallelism, ctx.succeeded, active)
     rm_at_least = max(0, active - want_active)
     to_delete = active_pods_for_removal(job, ctx.active_pods, rm_at_least)
     to_delete = to_delete[: tunables.max_pod_create_delete_per_sync]
     if to_delete:
-        step.expect_deletions(len(to_delete))
-        removed_ready, removed, error = delete_job_pods(step, to_delete)
-        active -= removed
-        if ctx.terminating is not None and track_terminating_pods(job, gates):
-            ctx.terminating += removed
-        ctx.ready -= removed_ready
+        removed, error = _delete_active_pods(step, ctx, to_delete)
         # Deletion takes precedence: no creations in the same sync.
-        return active, error
+        return active - removed, error
 
     terminating = (ctx.terminating or 0) if only_replace_failed_pods(job, gates) else 0
     diff = want_active - terminating - active
