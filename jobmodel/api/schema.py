@@ -3,8 +3,8 @@
 Unknown fields and wrong types are refused with an `InputError` naming the field, as the API
 server's strict decoder does (`strict decoding error: unknown field "spec.foo"`); each kind of
 mistake has one message. Every reader goes through here: the API server's entry points
-(`jobmodel.api.strategy`), the snapshots of `jobmodel.api.wire`, and the vector, script and
-trace formats around them (`obj`, `check_known`, `member`).
+(`jobmodel.api.strategy`), the snapshots of `jobmodel.api.wire`, and the vector and script
+formats around them (`obj`, `check_known`, `member`).
 
 The schema covers every field of Job, CronJob, ObjectMeta and the pod template's PodSpec and
 Container; the inside of fields the model does not interpret (resources, probes, volume
@@ -249,19 +249,20 @@ def _zero(typ: Type) -> Any:
 
 def check_value(value: Any, typ: Type, path: str) -> Any:
     """Check one value against a schema type; returns the decoded value (see decode_object)."""
-    if value is None or typ == ANY:
-        return value
-    if isinstance(typ, dict):
+    if value is None:
+        return None
+    if type(typ) is dict:
         out: dict[str, Any] = {}
         for k, v in obj(value, path).items():
-            sub = fe.child(path, str(k))
-            item = typ.get(k, typ.get(OTHER))
+            item = typ.get(k)
             if item is None:
-                raise InputError(sub, "unknown field")
+                item = typ.get(OTHER)
+                if item is None:
+                    raise InputError(fe.child(path, str(k)), "unknown field")
             if v is not None:
-                out[k] = check_value(v, item, sub)
+                out[k] = check_value(v, item, f"{path}.{k}" if path else k)
         return out
-    if isinstance(typ, tuple):
+    if type(typ) is tuple:
         container, inner = typ
         if container == "map":
             return {
@@ -274,23 +275,27 @@ def check_value(value: Any, typ: Type, path: str) -> Any:
             _zero(inner) if v is None else check_value(v, inner, fe.index(path, i))
             for i, v in enumerate(value)
         ]
-    _check_scalar(value, typ, path)
+    if typ != ANY:
+        _check_scalar(value, typ, path)
     return value
+
+
+# The Python types of each scalar JSON kind (a bool is never an integer).
+_PYTHON_TYPES: Final[dict[str, tuple[type, ...]]] = {
+    STR: (str,),
+    BOOL: (bool,),
+    I32: (int,),
+    I64: (int,),
+    OBJ: (dict, Mapping),
+    LIST: (list,),
+}
 
 
 def _check_scalar(value: Any, typ: str, path: str) -> None:
     if typ == TIME:
         parse_time(value, path)
         return
-    ok = {
-        STR: isinstance(value, str),
-        BOOL: isinstance(value, bool),
-        I32: isinstance(value, int) and not isinstance(value, bool),
-        I64: isinstance(value, int) and not isinstance(value, bool),
-        OBJ: isinstance(value, Mapping),
-        LIST: isinstance(value, list),
-    }[typ]
-    if not ok:
+    if not isinstance(value, _PYTHON_TYPES[typ]) or (isinstance(value, bool) and typ in (I32, I64)):
         raise InputError(path, f"expected {_JSON_KIND[typ]}, got {describe(value)}")
     bits = {I32: 31, I64: 63}.get(typ)
     if bits is not None and not -(2**bits) <= value < 2**bits:
@@ -304,7 +309,7 @@ def obj(value: object, path: str) -> Mapping[str, Any]:
     """The value as a JSON object (null counts as empty)."""
     if value is None:
         return {}
-    if not isinstance(value, Mapping):
+    if not isinstance(value, (dict, Mapping)):
         raise InputError(path, f"expected an object, got {describe(value)}")
     return value
 

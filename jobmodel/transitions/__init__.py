@@ -1,1 +1,1 @@
-"""Pure transitions: controller steps and the environment's moves."""
+"""Pure transitions: controller steps, the simulated cluster, and the environments' moves."""
