@@ -1,0 +1,48 @@
+"""The Job system (jobmodel/checkers/job.py): its configuration as saved in traces, and what
+the system is made of."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from jobmodel.checkers.job import CheckConfig
+from jobmodel.errors import InputError
+from jobmodel.frozen import freeze
+from jobmodel.transitions.job_environment import Budget
+from tests.checkers.configs import job_manifest
+
+CONFIG = CheckConfig(freeze(job_manifest(2, 2, 1)), Budget(failures=1, edits=("suspend=true",)), symmetry=False)
+
+
+def test_a_configuration_survives_its_json() -> None:
+    saved = CONFIG.to_json()
+    assert saved["budget"]["edits"] == ["suspend=true"] and saved["budget"]["failures"] == 1
+    assert CheckConfig.from_json(saved) == CONFIG
+
+
+@pytest.mark.parametrize(
+    ("budget", "field"),
+    [
+        ({"failures": -1}, "config.budget.failures"),
+        ({"failures": True}, "config.budget.failures"),
+        ({"ticks": 1}, "config.budget.ticks"),
+        ({"edits": "suspend=true"}, "config.budget.edits"),
+        ({"edits": ["replicas=2"]}, "edits"),
+    ],
+)
+def test_a_bad_budget_names_the_field(budget: dict[str, Any], field: str) -> None:
+    with pytest.raises(InputError) as err:
+        CheckConfig.from_json({"manifest": job_manifest(1, 1, 1), "budget": budget})
+    assert err.value.field == field
+
+
+def test_the_system_starts_from_the_created_job_and_offers_its_moves() -> None:
+    system = CONFIG.system()
+    world = system.start()
+    assert world == CONFIG.initial_world()
+    assert [str(m) for m in system.enabled_moves(world)] == ["sync", "edit suspend=true"]
+    assert system.columns == ("job status", "pods")
+    assert system.describe(world) == ("active=0 ready=0 succeeded=0 failed=0", "-")
+    assert system.liveness is not None and system.liveness(world) is None
