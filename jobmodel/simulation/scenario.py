@@ -213,7 +213,7 @@ def _update_job(state: ScenarioState, step: Mapping[str, Any], path: str) -> Ste
     if step.get("rejected"):
         if not errors:
             differences.append(f"{path}: the update was expected to be rejected, but it was accepted")
-        differences.extend(_errors_include(step.get("errorsInclude") or [], errors, path))
+        differences.extend(errors_include(step.get("errorsInclude") or [], errors, path))
         return StepOutcome(state, tuple(differences))
     if errors:
         rendered = "; ".join(str(e) for e in errors)
@@ -224,7 +224,7 @@ def _update_job(state: ScenarioState, step: Mapping[str, Any], path: str) -> Ste
     return StepOutcome(attrs.evolve(state, cluster=cluster, selector=selector))
 
 
-def _errors_include(wanted: Sequence[Mapping[str, Any]], errors: Sequence[FieldError], path: str) -> list[str]:
+def errors_include(wanted: Sequence[Mapping[str, Any]], errors: Sequence[FieldError], path: str) -> list[str]:
     out = []
     for want in wanted:
         if not any(
