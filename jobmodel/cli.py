@@ -12,9 +12,11 @@ from jobmodel.errors import InputError
 # Each module provides `register(subparsers)`, which adds its sub-command and sets `func`
 # (args -> exit code) as the parser's default.
 COMMAND_MODULES = (
+    "jobmodel.commands.cluster",
     "jobmodel.commands.conformance",
     "jobmodel.commands.cron",
     "jobmodel.commands.explore",
+    "jobmodel.commands.live",
     "jobmodel.commands.replay",
     "jobmodel.commands.simulate",
     "jobmodel.commands.validate",

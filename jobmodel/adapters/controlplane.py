@@ -85,14 +85,18 @@ def build_binaries() -> Path:
         raise ControlPlaneError(err.reason) from None
 
 
+def _sorted(mapping: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(sorted(mapping.items()))
+
+
 @attrs.frozen
 class ControllerConfig:
     """How kube-apiserver and kube-controller-manager are started: feature gates (name -> value,
     only those given are passed), the Job controller tunables (FORMAT.md `controller` keys) and
     whether the garbage collector runs."""
 
-    feature_gates: Mapping[str, bool] = attrs.field(factory=dict, converter=lambda m: dict(sorted(m.items())))
-    tunables: Mapping[str, float] = attrs.field(factory=dict, converter=lambda m: dict(sorted(m.items())))
+    feature_gates: Mapping[str, bool] = attrs.field(factory=dict, converter=_sorted)
+    tunables: Mapping[str, float] = attrs.field(factory=dict, converter=_sorted)
     garbage_collector: bool = False
 
     def gates_flag(self) -> list[str]:
@@ -136,12 +140,12 @@ class ControllerConfig:
 def write_credentials(pki: Path) -> None:
     """A CA, a serving certificate for 127.0.0.1/localhost signed by it, and a service-account
     key pair (ECDSA P-256), written as PEM files under `pki` (private keys mode 0600)."""
+    import ipaddress
+
     from cryptography import x509
     from cryptography.hazmat.primitives import hashes, serialization
     from cryptography.hazmat.primitives.asymmetric import ec
     from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
-
-    import ipaddress
 
     pki.mkdir(mode=0o700, parents=True, exist_ok=True)
     now = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=5)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
@@ -44,8 +44,9 @@ DEFAULT_GIVE_UP_SECONDS = 60.0
 class LiveError(InputError):
     """A real cluster could not be used: one line saying what and why."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, status: int = 0) -> None:
         super().__init__("cluster", reason)
+        self.status = status  # the HTTP status when the server answered (401, 403), else 0
 
 
 @attrs.frozen
@@ -71,8 +72,9 @@ def load_api_client(kubeconfig: Path) -> Any:
 
     if not kubeconfig.is_file():
         raise LiveError(f"kubeconfig {kubeconfig}: no such file")
+    new_client: Any = config.new_client_from_config  # untyped in the client
     try:
-        return config.new_client_from_config(str(kubeconfig))
+        return new_client(str(kubeconfig))
     except ConfigException as err:
         raise LiveError(f"kubeconfig {kubeconfig} is not usable: {_one_line(str(err))}") from None
     except Exception as err:  # the loader raises YAML, type and key errors of its own on bad files
@@ -103,15 +105,32 @@ def api_error(err: BaseException, server: str, doing: str) -> LiveError | Reject
         if status == 0:
             return LiveError(f"cannot reach the cluster at {server} while trying to {doing}: {_one_line(message)}")
         if status == 401:
-            return LiveError(f"the cluster at {server} rejected the kubeconfig's credentials (401 Unauthorized) while trying to {doing}")
+            return LiveError(
+                f"the cluster at {server} rejected the kubeconfig's credentials (401 Unauthorized) while trying to {doing}", 401
+            )
         if status == 403:
-            return LiveError(f"not allowed to {doing} (403 Forbidden): {_one_line(message)}")
+            return LiveError(f"not allowed to {doing} (403 Forbidden): {_one_line(message)}", 403)
         causes = tuple(
             (str(c.get("field", "")), str(c.get("reason", "")), str(c.get("message", "")))
             for c in (body.get("details") or {}).get("causes") or []
         )
         return Rejected(status, _one_line(message), causes)
-    return LiveError(f"cannot reach the cluster at {server} while trying to {doing}: {type(err).__name__}: {_one_line(str(err))}")
+    return LiveError(f"cannot reach the cluster at {server} while trying to {doing}: {connection_problem(err)}")
+
+
+def connection_problem(err: BaseException) -> str:
+    """The gist of a connection failure: `[Errno 111] Connection refused`, a timeout, a TLS error."""
+    import re
+
+    text = str(getattr(err, "reason", None) or err)
+    errno = re.search(r"\[Errno -?\d+\] [^'\")\]]+", text)
+    if errno:
+        return errno.group(0).strip()
+    if "timed out" in text.lower():
+        return "timed out"
+    if "CERTIFICATE_VERIFY_FAILED" in text:
+        return "the server's certificate is not trusted by the kubeconfig's certificate authority"
+    return f"{type(err).__name__}: {_one_line(text, 200)}"
 
 
 def redact(obj: Mapping[str, Any]) -> dict[str, Any]:
@@ -268,7 +287,7 @@ class Watcher(threading.Thread):
                     return
                 error = api_error(err, rec.server, f"watch {self.resource} in namespace {rec.namespace}")
                 message = str(error.reason if isinstance(error, LiveError) else error)
-                if isinstance(error, LiveError) and ("403" in message or "401" in message):
+                if isinstance(error, LiveError) and error.status in (401, 403):
                     rec.fail(message)
                     return
                 if down_since is None:
@@ -311,8 +330,9 @@ class Watcher(threading.Thread):
 
     def _watch(self) -> bool:
         """Watch from self.rv until the server ends the request; True on 410 Gone."""
-        from kubernetes.watch.watch import iter_resp_lines
+        from kubernetes.watch import watch
 
+        iter_resp_lines: Any = watch.iter_resp_lines  # untyped in the client
         rec = self.recorder
         response = self._list_call(
             watch=True,
@@ -669,7 +689,7 @@ def open_session(
     return Session(cluster, recorder, namespace)
 
 
-def iter_events(records: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+def iter_events(records: Iterable[Mapping[str, Any]]) -> Iterator[Mapping[str, Any]]:
     """The `event` lines of a trace, in the order of their resourceVersions (etcd's revisions,
     which order every write of the cluster), ties and opaque versions in arrival order."""
     events = [r for r in records if r.get("kind") == "event"]

@@ -31,6 +31,7 @@ change (checked the same way: the model runs the case with a controller restart 
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import secrets
@@ -260,12 +261,13 @@ class LiveScenarioRunner:
         if self.log:
             print(f"live: {message}", file=sys.stderr, flush=True)
 
-    def run(self, case: Mapping[str, Any]) -> list[str]:
+    def run(self, case: Mapping[str, Any], *, trace: Path | None = None, check_support: bool = True) -> list[str]:
         """The differences of the case's expect steps on the real cluster (empty: it passed).
-        Raises Unsupported when the case cannot run faithfully here."""
-        reason = unsupported_reason(case, reconfigurable=self.plane is not None)
-        if reason is not None:
-            raise Unsupported(reason)
+        Raises Unsupported when the case cannot run faithfully here (unless `check_support` is off)."""
+        if check_support:
+            reason = unsupported_reason(case, reconfigurable=self.plane is not None)
+            if reason is not None:
+                raise Unsupported(reason)
         job = case.get("job")
         if not isinstance(job, Mapping) or not isinstance(job.get("metadata"), Mapping):
             raise InputError("job", "required (a Job with metadata)")
@@ -275,22 +277,25 @@ class LiveScenarioRunner:
         config = ControllerConfig(dict(case.get("features") or {}), dict(case.get("controller") or {}), bool(case.get("garbageCollector")))
         if self.plane is not None:
             self.plane.reconfigure(config)
+        elif config != ControllerConfig():
+            raise Unsupported("the case sets feature gates, controller tunables or a garbage collector: only the local control plane can be restarted with them")
         case_namespace = str(job["metadata"].get("namespace") or "default")
         real_namespace = f"{case_namespace[:40]}-{secrets.token_hex(4)}"
-        trace = self.trace_dir / f"{real_namespace}.jsonl"
+        trace = trace or self.trace_dir / f"{real_namespace}.jsonl"
         started = time.monotonic()
         self.say(f"{case.get('name')}: running in namespace {real_namespace} (trace {trace})")
         session = open_session(
-            self.kubeconfig, real_namespace, trace, {"case": case.get("name"), "controller": config.to_json()}
+            self.kubeconfig,
+            real_namespace,
+            trace,
+            {"case": case.get("name"), "job": str(job["metadata"].get("name", "")), "controller": config.to_json()},
         )
         try:
             differences = self._run_steps(session, case, dict(job), steps, case_namespace)
         finally:
             session.recorder.stop()
-            try:
+            with contextlib.suppress(LiveError, Rejected):
                 session.cluster.delete_namespace(real_namespace)
-            except (LiveError, Rejected):
-                pass
             session.cluster.close()
         verdict = "passed" if not differences else f"{len(differences)} difference(s)"
         self.say(f"{case.get('name')}: {verdict} in {time.monotonic() - started:.1f}s")
@@ -468,7 +473,9 @@ class _CaseRun:
         plane = self.runner.plane
         assert plane is not None  # unsupported_reason refuses gates without a local control plane
         self.features.update(features)
-        self.recorder.action("user", f"restart kube-apiserver and kube-controller-manager with {dict(features)}")
+        self.recorder.action(
+            "user", f"restart kube-apiserver and kube-controller-manager with {dict(features)}", features=dict(self.features)
+        )
         plane.reconfigure(attrs.evolve(plane.config, feature_gates=dict(self.features)))
         return []
 
