@@ -275,7 +275,9 @@ def reach(candidates: Sequence[Observation], target: Observation) -> Divergence 
     best: tuple[int, tuple[str, ...], dict[str, Any]] | None = None
     for base in reversed(candidates):
         for label, state in controller_states(base.world):
-            cluster = cl.with_controller_state(attrs.evolve(base.world.cluster, now=target.time), base.world.job_key, state)
+            # The controller that wrote runs with the gates of the write's moment.
+            moment = attrs.evolve(base.world.cluster, now=target.time, features=target.world.cluster.features)
+            cluster = cl.with_controller_state(moment, base.world.job_key, state)
             start = attrs.evolve(base.world, cluster=cluster)
             found, closest = _search(start, wanted, (f"from rv {base.rv} ({label})",))
             if found:
