@@ -21,6 +21,7 @@ names the server's URL, and objects are recorded without `managedFields`.
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -73,8 +74,14 @@ def load_api_client(kubeconfig: Path) -> Any:
     if not kubeconfig.is_file():
         raise LiveError(f"kubeconfig {kubeconfig}: no such file")
     new_client: Any = config.new_client_from_config  # untyped in the client
+    # Connection failures are this module's to report (one line) and to retry (the watches):
+    # no retries and no warnings from urllib3 underneath.
+    logging.getLogger("urllib3.connectionpool").setLevel(logging.ERROR)
     try:
-        return new_client(str(kubeconfig))
+        api_client = new_client(str(kubeconfig))
+        api_client.configuration.retries = 0
+        api_client.rest_client = type(api_client.rest_client)(api_client.configuration)
+        return api_client
     except ConfigException as err:
         raise LiveError(f"kubeconfig {kubeconfig} is not usable: {_one_line(str(err))}") from None
     except Exception as err:  # the loader raises YAML, type and key errors of its own on bad files
@@ -263,12 +270,17 @@ class Watcher(threading.Thread):
         self.resource = resource
         self.rv = ""
         self.synced = threading.Event()
+        self.down_since: float | None = None  # when the connection was lost, while it is
         self._response: Any = None
+
+    def _connected(self) -> None:
+        if self.down_since is not None:
+            self.down_since = None
+            self.recorder.trace.append("note", resource=self.resource, note=f"watch reconnected at resourceVersion {self.rv}")
 
     def run(self) -> None:
         rec = self.recorder
         need_list = True
-        down_since: float | None = None
         delay = 0.1
         while not rec.stopping.is_set():
             try:
@@ -279,9 +291,8 @@ class Watcher(threading.Thread):
                 if gone:
                     rec.trace.append("note", resource=self.resource, note=f"410 Gone at resourceVersion {self.rv}: re-listing")
                     need_list = True
-                if down_since is not None:
-                    rec.trace.append("note", resource=self.resource, note="watch reconnected")
-                down_since, delay = None, 0.1
+                self._connected()
+                delay = 0.1
             except Exception as err:  # any failure of the connection: retry, then give up
                 if rec.stopping.is_set():
                     return
@@ -290,10 +301,10 @@ class Watcher(threading.Thread):
                 if isinstance(error, LiveError) and error.status in (401, 403):
                     rec.fail(message)
                     return
-                if down_since is None:
-                    down_since = time.monotonic()
+                if self.down_since is None:
+                    self.down_since = time.monotonic()
                     rec.trace.append("error", resource=self.resource, message=f"watch disconnected: {message}")
-                if time.monotonic() - down_since > rec.give_up_seconds:
+                if time.monotonic() - self.down_since > rec.give_up_seconds:
                     rec.fail(
                         f"the watch on {self.resource} lost the cluster at {rec.server} and it did not answer for "
                         f"{rec.give_up_seconds:g}s ({message}); the trace keeps what was recorded: {rec.trace.path}"
@@ -342,6 +353,7 @@ class Watcher(threading.Thread):
             _request_timeout=(REQUEST_TIMEOUT[0], READ_TIMEOUT),
         )
         self._response = response
+        self._connected()
         try:
             for line in iter_resp_lines(response):
                 if rec.stopping.is_set():

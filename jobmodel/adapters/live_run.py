@@ -227,8 +227,17 @@ class SimulatedKubelet:
         deadline = time.monotonic() + timeout
         key = f"{self.namespace}/{self.frame.job_name}"
         while True:
+            self.recorder.check()
             view = self.recorder.snapshot()
-            acted = self.tick(view)
+            try:
+                acted = self.tick(view)
+            except LiveError as err:
+                if err.status != 0:
+                    raise
+                # The API server is away (restarting?): a kubelet retries; the recorder gives up
+                # when its watches do, and check() above then raises that one error.
+                time.sleep(0.2)
+                continue
             pods = owned_pods(view, self.frame)
             settled = not acted and all(p["metadata"].get("deletionTimestamp") is None for p in pods)
             if settled and job_finished(view.objects["jobs"].get(key)):

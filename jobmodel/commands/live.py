@@ -41,6 +41,13 @@ def register(subparsers: Any) -> None:
     run.add_argument("--trace", type=Path, default=None, help="where to write the trace (default: ./<namespace>.trace.jsonl)")
     run.add_argument("--timeout", type=float, default=600.0, help="give up when the Job has not finished after this many seconds")
     run.add_argument("--picture", type=Path, help="draw both timelines into this file (.svg or .png)")
+    run.add_argument(
+        "--give-up",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="stop with an error when a watch cannot reconnect for this long (default 60)",
+    )
     run.set_defaults(func=run_run)
 
     check = sub.add_parser(
@@ -81,6 +88,7 @@ def run_run(args: argparse.Namespace) -> int:
         namespace=args.namespace,
         trace=args.trace,
         timeout=args.timeout,
+        give_up_seconds=args.give_up,
     )
     print_side_by_side(result, sys.stdout)
     if args.picture is not None:
