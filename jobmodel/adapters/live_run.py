@@ -36,6 +36,7 @@ from jobmodel.adapters.live import (
     View,
     open_session,
     read_trace,
+    rv_number,
 )
 from jobmodel.adapters.live_scenario import (
     CaseFrame,
@@ -222,6 +223,7 @@ class SimulatedKubelet:
         self.run_seconds = run_seconds
         self.used: dict[int, int] = {}
         self.started: dict[str, float] = {}
+        self.written: dict[str, int] = {}  # pod uid -> resourceVersion of this kubelet's last write
 
     def run(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout
@@ -257,26 +259,30 @@ class SimulatedKubelet:
         now = time.monotonic()
         for position, pod in enumerate(owned_pods(view, self.frame)):
             meta, status = pod["metadata"], pod.get("status") or {}
+            if rv_number(meta.get("resourceVersion")) < self.written.get(meta["uid"], -1):
+                continue  # this kubelet's last write to the pod is not seen yet: act on it then
             name, phase = meta["name"], status.get("phase", "Pending")
             bound = bool((pod.get("spec") or {}).get("nodeName"))
             try:
                 if meta.get("deletionTimestamp") is not None:
                     if bound and phase not in TERMINAL:
-                        self._write(name, terminal_status(self._now(), PodOutcome(exit_code=143)), f"{name} stopped (exit code 143)")
+                        self._write(pod, terminal_status(self._now(), PodOutcome(exit_code=143)), f"{name} stopped (exit code 143)")
                     elif bound:
                         result = self.cluster.delete_pod(self.namespace, name, grace_seconds=0, uid=meta.get("uid"))
                         self.recorder.action("kubelet", f"{name} removed", result)
+                        self.written[meta["uid"]] = 1 << 62  # gone: nothing more to do
                     else:
                         continue
                     acted = True
                 elif not bound:
-                    result = self.cluster.bind_pod(self.namespace, name)
-                    self.recorder.action("scheduler", f"bind {name}", result)
+                    self.cluster.bind_pod(self.namespace, name)
+                    self.recorder.action("scheduler", f"bind {name}")
+                    self.written[meta["uid"]] = rv_number(meta.get("resourceVersion")) + 1
                     acted = True
                 elif phase == "Pending":
                     at = format_time(self._now())
                     self._write(
-                        name,
+                        pod,
                         {
                             "phase": "Running",
                             "startTime": at,
@@ -296,7 +302,7 @@ class SimulatedKubelet:
                         outcome = outcome_for(self._model_pod(pod), position, self.outcomes, self.used)
                         failure = None if outcome is None or outcome.succeed else outcome
                         label = "Succeeded" if failure is None else describe_failure(failure)
-                        self._write(name, terminal_status(self._now(), failure), f"{name} {label}")
+                        self._write(pod, terminal_status(self._now(), failure), f"{name} {label}")
                         acted = True
             except Rejected as err:
                 if err.status not in (404, 409, 422):
@@ -318,9 +324,11 @@ class SimulatedKubelet:
                 return outcome.seconds
         return self.run_seconds
 
-    def _write(self, name: str, status: Mapping[str, Any], what: str) -> None:
-        result = self.cluster.patch_pod_status(self.namespace, name, status)
+    def _write(self, pod: Mapping[str, Any], status: Mapping[str, Any], what: str) -> None:
+        meta = pod["metadata"]
+        result = self.cluster.patch_pod_status(self.namespace, meta["name"], status)
         self.recorder.action("kubelet", what, result)
+        self.written[meta["uid"]] = rv_number(result.get("metadata", {}).get("resourceVersion"))
 
 
 # --- the real timeline ----------------------------------------------------------------------------

@@ -1,0 +1,119 @@
+"""The shared `job-scenario` vectors through the real control plane (`conformance --engine live`).
+
+Each case runs against the real kube-apiserver and Job controller and must pass, judged by the
+model's own comparison; or it is one the model itself shows to need a clock that stands still
+(unsupported, with that reason: jobmodel/adapters/live_scenario.py). Each case's recorded trace
+must then pass `live check`: every status the real controller wrote is one the model reaches,
+and the catalogue's invariants hold on every observed state.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jobmodel.adapters.controlplane import ControlPlane
+from jobmodel.adapters.live import read_trace
+from jobmodel.adapters.live_scenario import (
+    LiveScenarioRunner,
+    model_variant_reason,
+    unsupported_reason,
+)
+from jobmodel.conformance.engines import ModelEngine, Unsupported
+from jobmodel.conformance.runner import run_case
+from jobmodel.invariants.live_trace import check_trace
+from tests.conftest import find_conformance_dir
+
+
+def _cases() -> list[dict[str, Any]]:
+    found = find_conformance_dir()
+    if found is None:
+        return []
+    cases: list[dict[str, Any]] = json.loads((found / "job_scenario.json").read_text())["cases"]
+    return cases
+
+
+CASES = _cases()
+
+
+class _Engine:
+    """The live runner on the session's control plane, as an Engine."""
+
+    name = "live"
+
+    def __init__(self, runner: LiveScenarioRunner) -> None:
+        self.runner = runner
+
+    def outcome(self, suite: str, case: Any) -> dict[str, Any]:
+        return {"differences": self.runner.run(case)}
+
+
+@pytest.fixture(scope="module")
+def engine(session_plane: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> Iterator[_Engine]:
+    yield _Engine(LiveScenarioRunner(session_plane.kubeconfig, session_plane, tmp_path_factory.mktemp("traces"), log=False))
+
+
+@pytest.mark.live
+@pytest.mark.parametrize("case", CASES, ids=[str(c["name"]) for c in CASES])
+def test_job_scenario_vector_on_the_real_control_plane(case: dict[str, Any], engine: _Engine, conformance_dir: Path) -> None:
+    traces = engine.runner.trace_dir
+    before = set(traces.iterdir())
+    try:
+        differences = run_case("job-scenario", case, engine)
+    except Unsupported as reason:
+        # Only where the model itself shows the case depends on the clock standing still.
+        assert run_case("job-scenario", case, ModelEngine()) == ()
+        assert "clock that stands still" in str(reason) and "the model's own outcome differs" in str(reason)
+        pytest.skip(f"unsupported on a real cluster: {reason}")
+    assert differences == (), "\n".join(differences)
+    (trace,) = set(traces.iterdir()) - before
+    header, records = read_trace(trace)
+    result = check_trace(header, records)
+    assert result.status_writes > 0
+    assert result.ok, "\n".join([d.describe() for d in result.divergences] + [str(v) for _, v in result.violations])
+
+
+def test_most_vectors_can_run_for_real(conformance_dir: Path) -> None:
+    """Unsupported is the exception: the clock check leaves at most a few cases out."""
+    reasons = [unsupported_reason(c) for c in CASES]
+    unsupported = [r for r in reasons if r is not None]
+    assert len(CASES) >= 40
+    assert len(unsupported) <= len(CASES) // 10, unsupported
+
+
+def test_a_case_inside_a_back_off_window_needs_a_clock_that_stands_still() -> None:
+    case = {
+        "name": "back-off window",
+        "start": "2024-06-01T12:00:00Z",
+        "jobUid": "00000000-0000-4000-8000-000000000009",
+        "controller": {"podFailureBackOffSeconds": 10},
+        "job": {
+            "apiVersion": "batch/v1",
+            "kind": "Job",
+            "metadata": {"name": "j", "namespace": "ns"},
+            "spec": {"template": {"spec": {"containers": [{"name": "c", "image": "x"}], "restartPolicy": "Never"}}},
+        },
+        "steps": [
+            {"do": "settle"},
+            {"do": "setPods", "status": {"phase": "Failed"}},
+            {"do": "settle"},
+            {"do": "advance", "seconds": 9},
+            {"do": "settle"},
+            {"do": "expect", "podCount": [{"where": {"phase": ["Pending", "Running"]}, "count": 0}]},
+        ],
+    }
+    assert run_case("job-scenario", case, ModelEngine()) == ()
+    reason = model_variant_reason(case)
+    assert reason is not None and "clock that stands still" in reason
+    relaxed = {**case, "steps": [*case["steps"][:3], {"do": "advance", "seconds": 1}, *case["steps"][4:]]}
+    assert model_variant_reason(relaxed) is None  # a second into a ten-second back-off: time to spare
+
+
+def test_a_gate_the_release_locks_is_unsupported() -> None:
+    case = {"features": {"ElasticIndexedJob": False}, "steps": []}
+    reason = unsupported_reason(case)
+    assert reason is not None and "locks it on" in reason
