@@ -44,6 +44,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 1
+    except KeyboardInterrupt:
+        # Whatever the command started (a local control plane) was stopped on the way out.
+        print("interrupted", file=sys.stderr)
+        return 130
     return code
 
 

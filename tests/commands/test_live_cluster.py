@@ -4,6 +4,10 @@ them, on the real control plane."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -106,3 +110,65 @@ def test_conformance_engine_live_from_the_command_line(tmp_path: Path) -> None:
     assert "UNSUPPORTED two.json: TestJobPodsCreatedWithExponentialBackoff" in proc.stdout
     assert "clock that stands still" in proc.stdout
     assert len(list(env_dir.iterdir())) == 1  # the case that ran left its trace
+
+
+def _new_planes(before: set[Path]) -> list[Path]:
+    import tempfile
+
+    return [p for p in Path(tempfile.gettempdir()).glob("jobmodel-cluster-*") if p not in before and (p / "state.json").is_file()]
+
+
+def _start_run_with_its_own_plane(tmp_path: Path) -> tuple[subprocess.Popen[str], Path, dict[str, dict[str, object]]]:
+    """`live run` without a kubeconfig or `cluster up`: it starts a control plane of its own."""
+    import tempfile
+    import time
+
+    before = set(Path(tempfile.gettempdir()).glob("jobmodel-cluster-*"))
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(tmp_path / "runtime")}  # no `cluster up` there
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jobmodel", "live", "run", PI, "--run-seconds", "120", "--trace", str(tmp_path / "t.jsonl")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        planes = _new_planes(before)
+        if planes:
+            state = json.loads((planes[0] / "state.json").read_text())
+            if len(state["processes"]) == 3 and (tmp_path / "t.jsonl").exists():
+                return proc, planes[0], state["processes"]
+        time.sleep(0.2)
+    proc.kill()
+    raise AssertionError("the run did not start its control plane")
+
+
+def _wait_gone(processes: dict[str, dict[str, object]], timeout: float = 30) -> list[str]:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        alive = [n for n, p in processes.items() if pid_alive(int(str(p["pid"])), str(p["binary"]))]
+        if not alive:
+            return []
+        time.sleep(0.1)
+    return alive
+
+
+def test_ctrl_c_stops_every_process_of_the_run(tmp_path: Path) -> None:
+    proc, directory, processes = _start_run_with_its_own_plane(tmp_path)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "interrupted" in stderr and "Traceback" not in stderr
+    assert _wait_gone(processes) == []
+    assert not directory.exists()
+
+
+def test_a_killed_run_takes_its_control_plane_with_it(tmp_path: Path) -> None:
+    import shutil
+
+    proc, directory, processes = _start_run_with_its_own_plane(tmp_path)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    try:
+        assert _wait_gone(processes) == []  # PR_SET_PDEATHSIG: no orphan keeps running
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
