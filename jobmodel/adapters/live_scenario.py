@@ -72,6 +72,8 @@ CLOCK_DRIFTS = (1, 2, 4)
 # Gates the release locks on (k8s.io/kubernetes pkg/features/versioned_kube_features.go, v1.32):
 # a case that turns one off cannot run on its kube-apiserver.
 LOCKED_ON_GATES = frozenset({"ElasticIndexedJob", "JobPodFailurePolicy", "PodIndexLabel", "CronJobsScheduledAnnotation"})
+# Cases run at once on one control plane (run_many); each mostly waits (quiet spells, advances).
+PARALLEL_CASES = 6
 TIME_FIELDS = frozenset({"finishedAt", "startedAt", "lastTransitionTime", "lastProbeTime", "startTime"})
 
 
@@ -146,6 +148,16 @@ def with_restart_at_set_features(steps: Sequence[Any]) -> list[Any]:
         if isinstance(step, Mapping) and step.get("do") == "setFeatures":
             out.append({"do": "restartController"})
     return out
+
+
+def config_of(case: Mapping[str, Any]) -> ControllerConfig:
+    """The control plane's start-up configuration a case needs."""
+    return ControllerConfig(dict(case.get("features") or {}), dict(case.get("controller") or {}), bool(case.get("garbageCollector")))
+
+
+def restarts_components(case: Mapping[str, Any]) -> bool:
+    """The case restarts kube-apiserver or kube-controller-manager (so it cannot share them)."""
+    return any(isinstance(s, Mapping) and s.get("do") in ("setFeatures", "restartController") for s in case.get("steps") or [])
 
 
 # --- the case's frame ---------------------------------------------------------------------------------
@@ -247,6 +259,9 @@ def shift_times(value: Any, frame: CaseFrame) -> Any:
 # --- running a case ------------------------------------------------------------------------------------
 
 
+CaseOutcome = list[str] | Exception  # the differences, or why the case did not run
+
+
 class LiveScenarioRunner:
     """Runs `job-scenario` cases on a control plane: the local one (restarted with each case's
     gates and tunables) or, with `plane=None`, the cluster of `kubeconfig` as it is."""
@@ -261,9 +276,47 @@ class LiveScenarioRunner:
         if self.log:
             print(f"live: {message}", file=sys.stderr, flush=True)
 
-    def run(self, case: Mapping[str, Any], *, trace: Path | None = None, check_support: bool = True) -> list[str]:
+    def run_many(self, cases: Sequence[Mapping[str, Any]], workers: int = PARALLEL_CASES) -> list[CaseOutcome]:
+        """Run many cases, several at a time where they can share the control plane: those with
+        the same gates, tunables and garbage collector, none of which restarts a component
+        (setFeatures, restartController), run together, each in its own namespace; the others
+        run one by one. The outcomes are in the order of `cases`."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        outcomes: dict[int, CaseOutcome] = {}
+
+        def attempt(i: int, reconfigure: bool) -> None:
+            try:
+                outcomes[i] = self.run(cases[i], reconfigure=reconfigure)
+            except (Unsupported, InputError, LiveError) as err:
+                outcomes[i] = err
+
+        groups: dict[ControllerConfig, list[int]] = {}
+        alone: list[int] = []
+        for i, case in enumerate(cases):
+            reason = unsupported_reason(case, reconfigurable=self.plane is not None)
+            if reason is not None:
+                outcomes[i] = Unsupported(reason)
+            elif self.plane is None or restarts_components(case):
+                alone.append(i)
+            else:
+                groups.setdefault(config_of(case), []).append(i)
+        for config, members in groups.items():
+            assert self.plane is not None
+            self.plane.reconfigure(config)
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                for future in [pool.submit(attempt, i, False) for i in members]:
+                    future.result()
+        for i in alone:
+            attempt(i, True)
+        return [outcomes[i] for i in range(len(cases))]
+
+    def run(
+        self, case: Mapping[str, Any], *, trace: Path | None = None, check_support: bool = True, reconfigure: bool = True
+    ) -> list[str]:
         """The differences of the case's expect steps on the real cluster (empty: it passed).
-        Raises Unsupported when the case cannot run faithfully here (unless `check_support` is off)."""
+        Raises Unsupported when the case cannot run faithfully here (unless `check_support` is off).
+        Without `reconfigure`, the control plane is taken as configured for the case already."""
         if check_support:
             reason = unsupported_reason(case, reconfigurable=self.plane is not None)
             if reason is not None:
@@ -274,8 +327,8 @@ class LiveScenarioRunner:
         steps = case.get("steps")
         if not isinstance(steps, list):
             raise InputError("steps", "required (a list)")
-        config = ControllerConfig(dict(case.get("features") or {}), dict(case.get("controller") or {}), bool(case.get("garbageCollector")))
-        if self.plane is not None:
+        config = config_of(case)
+        if self.plane is not None and reconfigure:
             self.plane.reconfigure(config)
         elif config != ControllerConfig():
             raise Unsupported("the case sets feature gates, controller tunables or a garbage collector: only the local control plane can be restarted with them")
@@ -508,6 +561,7 @@ class LiveEngine:
         self.trace_dir.mkdir(parents=True, exist_ok=True)
         self._kubeconfig = kubeconfig
         self._runner: LiveScenarioRunner | None = None
+        self._prepared: dict[int, CaseOutcome] = {}
 
     def runner(self) -> LiveScenarioRunner:
         if self._runner is None:
@@ -518,7 +572,21 @@ class LiveEngine:
                 self._runner = LiveScenarioRunner(self._kubeconfig, None, self.trace_dir)
         return self._runner
 
+    def prepare(self, suite: str, cases: Sequence[Mapping[str, Any]]) -> None:
+        """Run a file's cases ahead, several at a time (LiveScenarioRunner.run_many); `outcome`
+        then answers from what they gave."""
+        if suite != "job-scenario":
+            return
+        runner = self.runner()
+        for case, outcome in zip(cases, runner.run_many(cases), strict=True):
+            self._prepared[id(case)] = outcome
+
     def outcome(self, suite: str, case: Mapping[str, Any]) -> dict[str, Any]:
+        prepared = self._prepared.pop(id(case), None)
+        if prepared is not None:
+            if isinstance(prepared, Exception):
+                raise prepared
+            return {"differences": prepared}
         if suite != "job-scenario":
             raise Unsupported(
                 f"the live engine runs the job-scenario suite; {suite!r} cases are single steps of the controllers' "

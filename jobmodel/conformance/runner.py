@@ -68,8 +68,12 @@ def run_file(path: Path, engine: Engine) -> Iterator[CaseResult]:
 
 
 def run_document(path: Path, doc: Mapping[str, Any], engine: Engine) -> Iterator[CaseResult]:
-    """The cases' verdicts, one at a time as each case is run."""
+    """The cases' verdicts, one at a time as each case is run. An engine with a `prepare(suite,
+    cases)` method is handed the cases first (to run them ahead, several at a time)."""
     suite = doc["suite"]
+    prepare = getattr(engine, "prepare", None)
+    if prepare is not None:
+        prepare(suite, [c for c in doc["cases"] if isinstance(c, Mapping)])
     for i, case in enumerate(doc["cases"]):
         if not isinstance(case, Mapping):
             yield CaseResult(str(path), f"cases[{i}]", "", ("a case is a JSON object",))

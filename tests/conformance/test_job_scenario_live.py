@@ -10,7 +10,6 @@ and the catalogue's invariants hold on every observed state.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,37 +39,35 @@ def _cases() -> list[dict[str, Any]]:
 CASES = _cases()
 
 
-class _Engine:
-    """The live runner on the session's control plane, as an Engine."""
-
-    name = "live"
-
-    def __init__(self, runner: LiveScenarioRunner) -> None:
-        self.runner = runner
-
-    def outcome(self, suite: str, case: Any) -> dict[str, Any]:
-        return {"differences": self.runner.run(case)}
-
-
 @pytest.fixture(scope="module")
-def engine(session_plane: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> Iterator[_Engine]:
-    yield _Engine(LiveScenarioRunner(session_plane.kubeconfig, session_plane, tmp_path_factory.mktemp("traces"), log=False))
+def live_outcomes(session_plane: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, Path | None]]:
+    """Every case run once on the session's control plane, several at a time (run_many, as
+    `conformance --engine live` does): case name -> (differences or exception, its trace)."""
+    traces = tmp_path_factory.mktemp("traces")
+    runner = LiveScenarioRunner(session_plane.kubeconfig, session_plane, traces, log=False)
+    outcomes = runner.run_many(CASES)
+    by_case: dict[str, Path] = {}
+    for trace in traces.iterdir():
+        header, _ = read_trace(trace)
+        by_case[str(header.get("case"))] = trace
+    return {str(c["name"]): (o, by_case.get(str(c["name"]))) for c, o in zip(CASES, outcomes, strict=True)}
 
 
 @pytest.mark.live
 @pytest.mark.parametrize("case", CASES, ids=[str(c["name"]) for c in CASES])
-def test_job_scenario_vector_on_the_real_control_plane(case: dict[str, Any], engine: _Engine, conformance_dir: Path) -> None:
-    traces = engine.runner.trace_dir
-    before = set(traces.iterdir())
-    try:
-        differences = run_case("job-scenario", case, engine)
-    except Unsupported as reason:
+def test_job_scenario_vector_on_the_real_control_plane(
+    case: dict[str, Any], live_outcomes: dict[str, tuple[Any, Path | None]], conformance_dir: Path
+) -> None:
+    outcome, trace = live_outcomes[str(case["name"])]
+    if isinstance(outcome, Unsupported):
         # Only where the model itself shows the case depends on the clock standing still.
         assert run_case("job-scenario", case, ModelEngine()) == ()
-        assert "clock that stands still" in str(reason) and "the model's own outcome differs" in str(reason)
-        pytest.skip(f"unsupported on a real cluster: {reason}")
-    assert differences == (), "\n".join(differences)
-    (trace,) = set(traces.iterdir()) - before
+        assert "clock that stands still" in str(outcome) and "the model's own outcome differs" in str(outcome)
+        pytest.skip(f"unsupported on a real cluster: {outcome}")
+    if isinstance(outcome, Exception):
+        raise outcome
+    assert outcome == [], "\n".join(outcome)
+    assert trace is not None
     header, records = read_trace(trace)
     result = check_trace(header, records)
     assert result.status_writes > 0
