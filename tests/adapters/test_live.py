@@ -284,3 +284,47 @@ def test_a_watch_that_stays_disconnected_is_one_clear_line_and_keeps_the_trace(p
     _, records = read_trace(trace)
     assert any(r.get("resource") == "pods" and r["kind"] == "event" for r in records)
     assert any(r["kind"] == "error" and r.get("fatal") for r in records)
+
+
+def test_a_cronjob_is_created_run_as_the_model_schedules_it_updated_and_deleted(
+    plane: ControlPlane, namespace: str, tmp_path: Path
+) -> None:
+    from jobmodel.schedule.cron import parse_standard
+
+    trace = tmp_path / "cron.jsonl"
+    session = open_session(plane.kubeconfig, namespace, trace, {"job": ""})
+    cronjob = {
+        "apiVersion": "batch/v1",
+        "kind": "CronJob",
+        "metadata": {"name": "tick", "namespace": namespace},
+        "spec": {
+            "schedule": "@every 5s",
+            "concurrencyPolicy": "Forbid",
+            "jobTemplate": {"spec": {"template": {"spec": {"containers": [{"name": "c", "image": "x"}], "restartPolicy": "Never"}}}},
+        },
+    }
+    created = session.cluster.create_cronjob(namespace, cronjob)
+    session.recorder.action("user", "create the CronJob", created)
+    key = f"{namespace}/tick"
+
+    def scheduled(view: Any) -> bool:
+        return bool(view.objects["cronjobs"].get(key, {}).get("status", {}).get("lastScheduleTime")) and bool(view.objects["jobs"])
+
+    assert session.recorder.wait_until(scheduled, 60)
+    view = session.recorder.snapshot()
+    last = parse_time(view.objects["cronjobs"][key]["status"]["lastScheduleTime"], "lastScheduleTime")
+    creation = parse_time(created["metadata"]["creationTimestamp"], "creationTimestamp")
+    assert last == parse_standard("@every 5s").next(creation)  # the model's schedule
+    (job_name,) = [j["metadata"]["name"] for j in view.objects["jobs"].values()]
+    assert job_name == f"tick-{int(last.timestamp()) // 60}"  # getJobName: minutes since the epoch
+    updated = session.cluster.patch_cronjob(namespace, "tick", {"spec": {"suspend": True}})
+    session.recorder.action("user", "suspend the CronJob", updated)
+    deleted = session.cluster.delete_cronjob(namespace, "tick")
+    session.recorder.action("user", "delete the CronJob", deleted)
+    assert session.recorder.wait_until(lambda v: key not in v.objects["cronjobs"], 30)
+    session.recorder.stop()
+    session.cluster.close()
+    _, records = read_trace(trace)
+    kinds = [r["type"] for r in records if r["kind"] == "event" and r["resource"] == "cronjobs"]
+    assert kinds[0] == "ADDED" and "MODIFIED" in kinds and kinds[-1] == "DELETED"
+    assert any(r["kind"] == "event" and r["resource"] == "events" and r["object"].get("reason") == "SuccessfulCreate" for r in records)
