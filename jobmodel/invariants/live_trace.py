@@ -54,6 +54,7 @@ from jobmodel.transitions import environment as env
 
 MAX_DEPTH = 2
 MAX_CANDIDATES = 40
+RECENT_CANDIDATES = 12
 WRITES_PER_SYNC = 3
 CONTROLLER_MOVES = frozenset({"sync", "timer-fires", "orphan-cleanup"})
 COMPARED_FIELDS = ("active", "ready", "succeeded", "failed", "terminating", "completedIndexes", "failedIndexes", "uncountedTerminatedPods")
@@ -137,13 +138,24 @@ def check_trace(header: Mapping[str, Any], records: Sequence[Mapping[str, Any]])
         # The controller acted on a state seen since it last wrote, or, when this is a later
         # write of one sync (a sync writes up to three times), on what an earlier write saw.
         start = writes[-WRITES_PER_SYNC] if len(writes) >= WRITES_PER_SYNC else 0
-        candidates = observations[start:i][-MAX_CANDIDATES:]
-        divergence = reach(candidates, obs)
+        divergence = reach(candidate_states(observations, start, i, writes), obs)
         if divergence is not None:
             divergences.append(divergence)
         writes.append(i - 1)
     events = sum(1 for r in records if r.get("kind") == "event")
     return TraceCheck(events, len(observations), status_writes, tuple(divergences), tuple(violations), out_of_scope)
+
+
+def candidate_states(observations: Sequence[Observation], start: int, end: int, writes: Sequence[int]) -> list[Observation]:
+    """The states the controller may have acted on for the write at `end`: the most recent
+    ones, the state before each of its earlier writes, and the state after each change made by
+    someone else (a sync starts after the change that queued it); at most MAX_CANDIDATES."""
+    recent = list(range(end - 1, max(start, end - RECENT_CANDIDATES) - 1, -1))
+    before_writes = [w for w in reversed(writes) if start <= w < end]
+    after_others = [j for j in range(end - 1, start - 1, -1) if observations[j].actor != "controller"]
+    # Tried in this order: the latest states, then the likeliest starts of a sync that wrote before.
+    order = list(dict.fromkeys([*recent[:3], *before_writes, *recent[3:], *after_others]))
+    return [observations[j] for j in order[:MAX_CANDIDATES]]
 
 
 # --- observations ---------------------------------------------------------------------------------
@@ -166,6 +178,7 @@ def observe(header: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> 
     out: list[Observation] = []
     job_uid = ""
     job_key = ""
+    parsed: dict[tuple[str, str], Any] = {}
     for record in iter_events(records):
         resource = str(record.get("resource"))
         obj = record.get("object") or {}
@@ -178,17 +191,28 @@ def observe(header: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> 
         now = started + timedelta(seconds=float(record.get("t", 0.0)))
         seq = int(record.get("seq", 0))
         gates = next((g for s, g in reversed(gate_changes) if s < seq), initial)
-        world = world_of(view, job_key, job_uid, now, gates, tunables)
+        world = world_of(view, job_key, job_uid, now, gates, tunables, parsed)
         actor = own.get(str(record.get("rv")), "controller")
         out.append(Observation(int(record.get("seq", 0)), str(record.get("rv")), now, actor, resource, world))
     return out
 
 
-def world_of(view: View, job_key: str, job_uid: str, now: datetime, gates: Any, tunables: Any) -> env.World:
-    jobs = tuple(job_from_json(j, "observed Job") for key, j in view.objects["jobs"].items() if key == job_key)
+def world_of(
+    view: View, job_key: str, job_uid: str, now: datetime, gates: Any, tunables: Any, parsed: dict[tuple[str, str], Any]
+) -> env.World:
+    """The view as the model's World; `parsed` keeps each object version decoded once."""
+
+    def decode(obj: Mapping[str, Any], kind: str) -> Any:
+        meta = obj.get("metadata") or {}
+        key = (str(meta.get("uid", "")), str(meta.get("resourceVersion", "")))
+        if key not in parsed:
+            parsed[key] = job_from_json(obj, "observed Job") if kind == "job" else pod_from_json(obj, "observed pod")
+        return parsed[key]
+
+    jobs = tuple(decode(j, "job") for key, j in view.objects["jobs"].items() if key == job_key)
     namespace = job_key.split("/", 1)[0]
     pods = tuple(
-        pod_from_json(p, "observed pod")
+        decode(p, "pod")
         for p in sorted(view.objects["pods"].values(), key=lambda p: view.first_seen_rv.get(p["metadata"].get("uid", ""), 0))
         if p["metadata"].get("namespace") == namespace
     )
@@ -273,7 +297,7 @@ def reach(candidates: Sequence[Observation], target: Observation) -> Divergence 
     wanted = _status(target.world)
     assert wanted is not None
     best: tuple[int, tuple[str, ...], dict[str, Any]] | None = None
-    for base in reversed(candidates):
+    for base in candidates:
         for label, state in controller_states(base.world):
             # The controller that wrote runs with the gates of the write's moment.
             moment = attrs.evolve(base.world.cluster, now=target.time, features=target.world.cluster.features)
@@ -284,7 +308,7 @@ def reach(candidates: Sequence[Observation], target: Observation) -> Divergence 
                 return None
             if closest is not None and (best is None or closest[0] < best[0]):
                 best = closest
-    before = candidates[-1] if candidates else target
+    before = candidates[0] if candidates else target
     distance, path, status = best if best is not None else (0, (), {})
     differing = tuple(k for k in wanted if status.get(k) != wanted.get(k))
     del distance
