@@ -172,3 +172,35 @@ def test_a_killed_run_takes_its_control_plane_with_it(tmp_path: Path) -> None:
         assert _wait_gone(processes) == []  # PR_SET_PDEATHSIG: no orphan keeps running
     finally:
         shutil.rmtree(directory, ignore_errors=True)
+
+
+def test_live_run_with_a_script_runs_the_steps_on_both(plane: ControlPlane, tmp_path: Path) -> None:
+    script = tmp_path / "script.yaml"
+    script.write_text(
+        yaml.safe_dump(
+            [
+                {"do": "settle"},
+                {"do": "expect", "status": {"active": 1}},
+                {"do": "setPods", "status": {"phase": "Failed"}},
+                {"do": "settle"},
+                {"do": "expect", "status": {"failed": 1, "active": 0}},
+                {"do": "advance", "seconds": 11},
+                {"do": "settle"},
+                {"do": "expect", "status": {"failed": 1, "active": 1}},
+                {"do": "setPods", "where": {"phase": "Pending"}, "status": {"phase": "Succeeded"}},
+                {"do": "settle"},
+                {"do": "expect", "conditionsInclude": [{"type": "Complete", "status": "True"}]},
+            ]
+        )
+    )
+    trace = tmp_path / "script.jsonl"
+    proc = run_cli("live", "run", PI, "--kubeconfig", str(plane.kubeconfig), "--script", str(script), "--trace", str(trace), timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "DIFFERENCE" not in proc.stdout
+    assert "Complete(CompletionsReached)" in proc.stdout
+    failing = tmp_path / "wrong.yaml"
+    failing.write_text(yaml.safe_dump([{"do": "settle"}, {"do": "expect", "status": {"active": 2}}]))
+    proc = run_cli("live", "run", PI, "--kubeconfig", str(plane.kubeconfig), "--script", str(failing), "--trace", str(tmp_path / "w.jsonl"), timeout=300)
+    assert proc.returncode == 1
+    assert "DIFFERENCE: real cluster: steps[1] (expect).status" in proc.stdout
+    assert "DIFFERENCE: model: steps[1].status.active: expected 2, got 1" in proc.stdout
