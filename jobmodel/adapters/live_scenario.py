@@ -291,7 +291,7 @@ class LiveScenarioRunner:
             except (Unsupported, InputError, LiveError) as err:
                 outcomes[i] = err
 
-        groups: dict[ControllerConfig, list[int]] = {}
+        groups: dict[str, list[int]] = {}  # configuration (as JSON) -> cases
         alone: list[int] = []
         for i, case in enumerate(cases):
             reason = unsupported_reason(case, reconfigurable=self.plane is not None)
@@ -300,10 +300,10 @@ class LiveScenarioRunner:
             elif self.plane is None or restarts_components(case):
                 alone.append(i)
             else:
-                groups.setdefault(config_of(case), []).append(i)
+                groups.setdefault(json.dumps(config_of(case).to_json(), sort_keys=True), []).append(i)
         for config, members in groups.items():
             assert self.plane is not None
-            self.plane.reconfigure(config)
+            self.plane.reconfigure(ControllerConfig.from_json(json.loads(config)))
             with ThreadPoolExecutor(max_workers=workers) as pool:
                 for future in [pool.submit(attempt, i, False) for i in members]:
                     future.result()
@@ -328,8 +328,9 @@ class LiveScenarioRunner:
         if not isinstance(steps, list):
             raise InputError("steps", "required (a list)")
         config = config_of(case)
-        if self.plane is not None and reconfigure:
-            self.plane.reconfigure(config)
+        if self.plane is not None:
+            if reconfigure:
+                self.plane.reconfigure(config)
         elif config != ControllerConfig():
             raise Unsupported("the case sets feature gates, controller tunables or a garbage collector: only the local control plane can be restarted with them")
         case_namespace = str(job["metadata"].get("namespace") or "default")

@@ -9,7 +9,6 @@ and the catalogue's invariants hold on every observed state.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -25,18 +24,7 @@ from jobmodel.adapters.live_scenario import (
 from jobmodel.conformance.engines import ModelEngine, Unsupported
 from jobmodel.conformance.runner import run_case
 from jobmodel.invariants.live_trace import check_trace
-from tests.conftest import find_conformance_dir
-
-
-def _cases() -> list[dict[str, Any]]:
-    found = find_conformance_dir()
-    if found is None:
-        return []
-    cases: list[dict[str, Any]] = json.loads((found / "job_scenario.json").read_text())["cases"]
-    return cases
-
-
-CASES = _cases()
+from tests.conformance.test_job_scenario_vectors import CASES
 
 
 @pytest.fixture(scope="module")
