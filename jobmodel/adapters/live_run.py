@@ -34,6 +34,7 @@ from jobmodel.adapters.live import (
     Rejected,
     Session,
     View,
+    iter_events,
     open_session,
     read_trace,
     rv_number,
@@ -337,14 +338,11 @@ class SimulatedKubelet:
 def timeline_from_trace(path: Path, frame: CaseFrame) -> Timeline:
     """The recorded run as a Timeline in the model's frame: one entry per recorded change, at
     its offset from the Job's creation, with the cluster as the watches showed it then."""
-    header, records = read_trace(path)
-    started = parse_time(header.get("started"), "started")
+    _header, records = read_trace(path)
     own = {str(r.get("rv")): str(r.get("actor")) for r in records if r.get("kind") == "action" and r.get("rv")}
     view = View()
     entries: list[TimelineEntry] = []
     created_at: float | None = None
-    from jobmodel.adapters.live import iter_events
-
     for record in iter_events(records):
         obj = record.get("object") or {}
         view.apply(str(record["resource"]), str(record["type"]), obj)
@@ -358,7 +356,6 @@ def timeline_from_trace(path: Path, frame: CaseFrame) -> Timeline:
         state, _ = observed_state(view, frame)
         actor = own.get(str(record.get("rv")), "controller")
         entries.append(TimelineEntry(frame.case_start + timedelta(seconds=max(offset, 0.0)), actor, _describe(record, frame), state))
-    del started
     if not entries:
         raise LiveError(f"the trace {path} holds no Job or pod")
     return Timeline(frame.case_start, tuple(entries))
