@@ -575,6 +575,17 @@ def _token_of(path: Path) -> str:
         return ""
 
 
+def running_plane(directory: Path) -> ControlPlane | None:
+    """The control plane saved in `directory` if all its processes are alive, else None."""
+    if not (directory / "state.json").is_file():
+        return None
+    try:
+        plane = ControlPlane.attach(directory)
+    except ControlPlaneError:
+        return None
+    return plane if plane.components and all(c.alive() for c in plane.components.values()) else None
+
+
 def default_directory() -> Path:
     """Where `jobmodel cluster up` keeps its control plane: one per user, under the runtime dir."""
     base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()

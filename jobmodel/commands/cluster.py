@@ -56,21 +56,8 @@ def run_build(args: argparse.Namespace) -> int:
     return 0
 
 
-def running_plane(directory: Path) -> Any:
-    """The control plane saved in `directory` if all its processes are alive, else None."""
-    from jobmodel.adapters.controlplane import ControlPlane, ControlPlaneError
-
-    if not (directory / "state.json").is_file():
-        return None
-    try:
-        plane = ControlPlane.attach(directory)
-    except ControlPlaneError:
-        return None
-    return plane if plane.components and all(c.alive() for c in plane.components.values()) else None
-
-
 def run_up(args: argparse.Namespace) -> int:
-    from jobmodel.adapters.controlplane import ControllerConfig, ControlPlane
+    from jobmodel.adapters.controlplane import ControllerConfig, ControlPlane, running_plane
 
     directory = _directory(args)
     existing = running_plane(directory)

@@ -47,7 +47,7 @@ def make_engine(name: str, args: argparse.Namespace | None = None) -> Engine:
         engine: Engine = importlib.import_module("jobmodel.adapters.upstream").UpstreamEngine()
         return engine
     if name == "live":
-        live = importlib.import_module("jobmodel.adapters.live_scenario")
+        live = importlib.import_module("jobmodel.conformance.live")
         kubeconfig = getattr(args, "kubeconfig", None)
         engine = live.LiveEngine(kubeconfig=kubeconfig, trace_dir=getattr(args, "trace_dir", None))
         return engine

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from jobmodel.adapters.manifests import load_documents, read_manifest
 from jobmodel.commands.simulate import single_job
 from jobmodel.errors import InputError
-from jobmodel.simulation import parse_failure, parse_slow
+from jobmodel.simulation.job import parse_failure, parse_slow
 
 
 def register(subparsers: Any) -> None:
@@ -64,7 +64,7 @@ def register(subparsers: Any) -> None:
 
 
 def run_run(args: argparse.Namespace) -> int:
-    from jobmodel.adapters.live_run import print_side_by_side, run_live
+    from jobmodel.simulation.live_run import run_live
 
     manifest = single_job(args.manifest, read_manifest(args.manifest, sys.stdin))
     script = None
@@ -92,16 +92,21 @@ def run_run(args: argparse.Namespace) -> int:
     )
     print_side_by_side(result, sys.stdout)
     if args.picture is not None:
-        from jobmodel.adapters.picture import draw_timelines
+        from jobmodel.adapters.picture import Panel, draw_panels
+        from jobmodel.simulation.job import condition_marks, pod_segments
 
-        draw_timelines([("model", result.model), ("real cluster", result.real)], args.picture)
+        panels = [
+            Panel(tuple(pod_segments(t)), tuple(condition_marks(t)), f"{label}: Job {manifest['metadata']['name']}: pods over time")
+            for label, t in (("model", result.model), ("real cluster", result.real))
+        ]
+        draw_panels(panels, args.picture)
         print(f"picture written to {args.picture}")
     return 1 if result.differences else 0
 
 
 def run_check(args: argparse.Namespace) -> int:
     from jobmodel.adapters.live import read_trace
-    from jobmodel.invariants.live_trace import check_trace, invariant_count
+    from jobmodel.checkers.live_trace import check_trace, invariant_count
 
     header, records = read_trace(args.trace)
     result = check_trace(header, records)
@@ -119,3 +124,30 @@ def run_check(args: argparse.Namespace) -> int:
     )
     print(f"{len(result.divergences)} divergences, {len(result.violations)} violations")
     return 0 if result.ok else 1
+
+
+def print_side_by_side(result: Any, out: TextIO) -> None:
+    """The Job's status over time, the model's and the real one aligned row by row (rows marked
+    `*` are on one side only), then whether the real Job ended as predicted."""
+    from jobmodel.simulation.live_run import aligned_rows, final_summary
+
+    width = 44
+
+    def cell(row: Any) -> str:
+        if row is None:
+            return ""
+        offset, (a, r, s, f, t), conditions = row
+        return f"{'+' + format(offset, '.1f') + 's':>8} {a:>3} {r:>3} {s:>3} {f:>3} {t:>3}  {conditions}"
+
+    print(f"{'MODEL (simulated cluster)':<{width}} | REAL ({result.server}, namespace {result.namespace})", file=out)
+    head = f"{'TIME':>8} {'ACT':>3} {'RDY':>3} {'SUC':>3} {'FAI':>3} {'TRM':>3}  CONDITIONS"
+    print(f"{head:<{width}} | {head}", file=out)
+    for left, right, agree in aligned_rows(result.model, result.real):
+        print(f"{cell(left):<{width}} |{' ' if agree else '*'}{cell(right)}", file=out)
+    for note in result.notes:
+        print(note, file=out)
+    for diff in result.differences:
+        print(f"DIFFERENCE: {diff}", file=out)
+    if not result.differences:
+        print(f"The real Job ends as the model predicts: {final_summary(result.real)}", file=out)
+    print(f"trace: {result.trace}", file=out)

@@ -29,15 +29,15 @@ from jobmodel.adapters.live import (
     open_session,
     read_trace,
 )
-from jobmodel.adapters.live_run import (
+from jobmodel.checkers.live_trace import check_trace
+from jobmodel.simulation.job import DEFAULT_START, DEFAULT_UID, simulate_default
+from jobmodel.simulation.live_run import (
     SimulatedKubelet,
     compare_final,
     job_finished,
     timeline_from_trace,
 )
-from jobmodel.adapters.live_scenario import CaseFrame
-from jobmodel.invariants.live_trace import check_trace
-from jobmodel.simulation import DEFAULT_START, DEFAULT_UID, simulate_default
+from jobmodel.simulation.live_scenario import CaseFrame
 from jobmodel.timeutil import parse_time
 from tests.commands.test_live import error_lines, run_cli
 from tests.conftest import REPO_ROOT

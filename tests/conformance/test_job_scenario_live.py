@@ -2,7 +2,7 @@
 
 Each case runs against the real kube-apiserver and Job controller and must pass, judged by the
 model's own comparison; or it is one the model itself shows to need a clock that stands still
-(unsupported, with that reason: jobmodel/adapters/live_scenario.py). Each case's recorded trace
+(unsupported, with that reason: jobmodel/simulation/live_scenario.py). Each case's recorded trace
 must then pass `live check`: every status the real controller wrote is one the model reaches,
 and the catalogue's invariants hold on every observed state.
 """
@@ -16,14 +16,15 @@ import pytest
 
 from jobmodel.adapters.controlplane import ControlPlane
 from jobmodel.adapters.live import read_trace
-from jobmodel.adapters.live_scenario import (
+from jobmodel.checkers.live_trace import check_trace
+from jobmodel.conformance.engines import ModelEngine
+from jobmodel.conformance.runner import run_case
+from jobmodel.simulation.live_scenario import (
     LiveScenarioRunner,
+    NotFaithful,
     model_variant_reason,
     unsupported_reason,
 )
-from jobmodel.conformance.engines import ModelEngine, Unsupported
-from jobmodel.conformance.runner import run_case
-from jobmodel.invariants.live_trace import check_trace
 from tests.conformance.test_job_scenario_vectors import CASES
 
 
@@ -32,7 +33,7 @@ def live_outcomes(session_plane: ControlPlane, tmp_path_factory: pytest.TempPath
     """Every case run once on the session's control plane, several at a time (run_many, as
     `conformance --engine live` does): case name -> (differences or exception, its trace)."""
     traces = tmp_path_factory.mktemp("traces")
-    runner = LiveScenarioRunner(session_plane.kubeconfig, session_plane, traces, log=False)
+    runner = LiveScenarioRunner(session_plane.kubeconfig, session_plane, traces)
     outcomes = runner.run_many(CASES)
     by_case: dict[str, Path] = {}
     for trace in traces.iterdir():
@@ -47,7 +48,7 @@ def test_job_scenario_vector_on_the_real_control_plane(
     case: dict[str, Any], live_outcomes: dict[str, tuple[Any, Path | None]], conformance_dir: Path
 ) -> None:
     outcome, trace = live_outcomes[str(case["name"])]
-    if isinstance(outcome, Unsupported):
+    if isinstance(outcome, NotFaithful):
         # Only where the model itself shows the case depends on the clock standing still.
         assert run_case("job-scenario", case, ModelEngine()) == ()
         assert "clock that stands still" in str(outcome) and "the model's own outcome differs" in str(outcome)

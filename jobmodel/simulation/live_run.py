@@ -17,17 +17,16 @@ from __future__ import annotations
 
 import difflib
 import secrets
-import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 import attrs
 
-from jobmodel.adapters.controlplane import ControlPlane, default_directory
+from jobmodel.adapters.controlplane import ControlPlane, default_directory, running_plane
 from jobmodel.adapters.live import (
     LiveError,
     Recorder,
@@ -39,13 +38,7 @@ from jobmodel.adapters.live import (
     read_trace,
     rv_number,
 )
-from jobmodel.adapters.live_scenario import (
-    CaseFrame,
-    LiveScenarioRunner,
-    observed_state,
-    unsupported_reason,
-)
-from jobmodel.simulation import (
+from jobmodel.simulation.job import (
     DEFAULT_START,
     DEFAULT_UID,
     PodOutcome,
@@ -56,6 +49,12 @@ from jobmodel.simulation import (
     simulate_default,
     simulate_script,
     terminal_status,
+)
+from jobmodel.simulation.live_scenario import (
+    CaseFrame,
+    LiveScenarioRunner,
+    observed_state,
+    unsupported_reason,
 )
 from jobmodel.timeutil import format_time, parse_time
 
@@ -80,8 +79,6 @@ def cluster_for_run(kubeconfig: Path | None, stack: ExitStack) -> tuple[Path, Co
     """The kubeconfig to use, and the local control plane if this run owns or found one."""
     if kubeconfig is not None:
         return kubeconfig, None
-    from jobmodel.commands.cluster import running_plane
-
     running = running_plane(default_directory())
     if running is not None:
         return running.kubeconfig, running
@@ -163,7 +160,7 @@ def _run_script(
     reason = unsupported_reason(case)
     if reason is not None:
         notes.append(f"note: the real run may differ for a reason of the clock, not of the controller: {reason}")
-    runner = LiveScenarioRunner(kubeconfig, plane, trace.parent, log=False)
+    runner = LiveScenarioRunner(kubeconfig, plane, trace.parent)
     differences = runner.run(case, trace=trace, check_support=False)
     header, _ = read_trace(trace)
     frame = CaseFrame(
@@ -314,7 +311,7 @@ class SimulatedKubelet:
         return datetime.now(UTC)
 
     def _model_pod(self, pod: Mapping[str, Any]) -> Any:
-        from jobmodel.adapters.kube import pod_from_json
+        from jobmodel.api.wire import pod_from_json
 
         return pod_from_json(self.frame.translate(pod), "pod")
 
@@ -419,42 +416,14 @@ def compare_final(model: Timeline, real: Timeline) -> list[str]:
     ]
 
 
-def print_side_by_side(result: LiveRunResult, out: TextIO) -> None:
-    """The Job's status over time, the model's and the real one aligned row by row."""
-    model_rows, real_rows = status_rows(result.model), status_rows(result.real)
-    width = 44
-
-    def cell(row: Row | None) -> str:
-        if row is None:
-            return ""
-        offset, (a, r, s, f, t), conditions = row
-        text = f"{'+' + format(offset, '.1f') + 's':>8} {a:>3} {r:>3} {s:>3} {f:>3} {t:>3}  {conditions}"
-        return text
-
-    print(f"{'MODEL (simulated cluster)':<{width}} | REAL ({result.server}, namespace {result.namespace})", file=out)
-    head = f"{'TIME':>8} {'ACT':>3} {'RDY':>3} {'SUC':>3} {'FAI':>3} {'TRM':>3}  CONDITIONS"
-    print(f"{head:<{width}} | {head}", file=out)
-    keys_model = [r[1:] for r in model_rows]
-    keys_real = [r[1:] for r in real_rows]
-    matcher = difflib.SequenceMatcher(a=keys_model, b=keys_real, autojunk=False)
+def aligned_rows(model: Timeline, real: Timeline) -> list[tuple[Row | None, Row | None, bool]]:
+    """The two status sequences aligned: (model row, real row, whether they agree); a row only one
+    side has stands beside None."""
+    model_rows, real_rows = status_rows(model), status_rows(real)
+    matcher = difflib.SequenceMatcher(a=[r[1:] for r in model_rows], b=[r[1:] for r in real_rows], autojunk=False)
+    out: list[tuple[Row | None, Row | None, bool]] = []
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        left = model_rows[i1:i2]
-        right = real_rows[j1:j2]
+        left, right = model_rows[i1:i2], real_rows[j1:j2]
         for k in range(max(len(left), len(right))):
-            lrow = left[k] if k < len(left) else None
-            rrow = right[k] if k < len(right) else None
-            mark = " " if tag == "equal" else "*"
-            print(f"{cell(lrow):<{width}} |{mark}{cell(rrow)}", file=out)
-    for note in result.notes:
-        print(note, file=out)
-    if result.differences:
-        for diff in result.differences:
-            print(f"DIFFERENCE: {diff}", file=out)
-    else:
-        summary = final_summary(result.real)
-        print(f"The real Job ends as the model predicts: {summary}", file=out)
-    print(f"trace: {result.trace}", file=out)
-
-
-def print_error(message: str) -> None:
-    print(f"error: {message}", file=sys.stderr)
+            out.append((left[k] if k < len(left) else None, right[k] if k < len(right) else None, tag == "equal"))
+    return out

@@ -35,22 +35,23 @@ from typing import Any
 import attrs
 
 from jobmodel.actions import UpdateJobStatus
-from jobmodel.adapters.kube import job_from_json, job_status_to_json, pod_from_json
 from jobmodel.adapters.live import View, iter_events
+from jobmodel.api.wire import job_from_json, job_status_to_json, pod_from_json
 from jobmodel.features import DEFAULT_GATES
 from jobmodel.invariants.catalogue import (
     STATE_INVARIANTS,
     STEP_INVARIANTS,
     Transition,
-    Violation,
     check_state,
     check_step,
 )
-from jobmodel.scenario import tunables_from
+from jobmodel.invariants.laws import Violation
+from jobmodel.simulation.scenario import tunables_from
 from jobmodel.state import BackoffRecord, Expectations, JobControllerState, JobStatus, Pod
 from jobmodel.timeutil import parse_time
 from jobmodel.transitions import cluster as cl
-from jobmodel.transitions import environment as env
+from jobmodel.transitions import job_environment as env
+from jobmodel.transitions.move import Move
 
 MAX_DEPTH = 2
 MAX_CANDIDATES = 40
@@ -126,7 +127,7 @@ def check_trace(header: Mapping[str, Any], records: Sequence[Mapping[str, Any]])
         if i == 0:
             continue
         before = observations[i - 1]
-        move = env.Move("observed", arg=obs.actor)
+        move = Move("observed", arg=obs.actor)
         if in_scope and before.world.cluster.features == DEFAULT_GATES:
             violations.extend((obs, v) for v in check_step(Transition(before.world, move, obs.world)))
         if obs.actor != "controller" or obs.resource != "jobs":

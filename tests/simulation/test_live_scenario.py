@@ -1,4 +1,4 @@
-"""jobmodel.adapters.live_scenario without a cluster: the case's frame (real objects seen as the
+"""jobmodel.simulation.live_scenario without a cluster: the case's frame (real objects seen as the
 case's), the time shift of pod status patches, and which cases a real cluster can run.
 (The cases on the real control plane: tests/conformance/test_job_scenario_live.py.)"""
 
@@ -7,14 +7,14 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from jobmodel.adapters.live import View
-from jobmodel.adapters.live_scenario import (
+from jobmodel.simulation.live_scenario import (
     CaseFrame,
     observed_state,
     restarts_components,
     shift_times,
     with_clock_drift,
 )
-from jobmodel.scenario import chosen_pods
+from jobmodel.simulation.scenario import chosen_pods
 
 START = datetime(2024, 6, 1, 12, 0, tzinfo=UTC)
 REAL = datetime(2026, 1, 1, 8, 30, tzinfo=UTC)

@@ -1,4 +1,4 @@
-"""jobmodel.invariants.live_trace: a recorded trace checked against the model and the catalogue.
+"""jobmodel.checkers.live_trace: a recorded trace checked against the model and the catalogue.
 
 The traces here are written from runs of the model's own environment (a run the model makes is
 one it can reach, so the check must pass it), then altered where a real controller would have
@@ -12,9 +12,9 @@ import copy
 from datetime import UTC, datetime
 from typing import Any
 
-from jobmodel.adapters.kube import job_to_json, pod_to_json
 from jobmodel.adapters.live import TRACE_FORMAT
-from jobmodel.invariants.live_trace import check_trace, comparable, rebuilt_backoff
+from jobmodel.api.wire import job_to_json, pod_to_json
+from jobmodel.checkers.live_trace import check_trace, comparable, rebuilt_backoff
 from jobmodel.state import (
     FAILED,
     SUCCEEDED,
@@ -25,7 +25,7 @@ from jobmodel.state import (
     PodStatus,
 )
 from jobmodel.timeutil import format_time
-from jobmodel.transitions import environment as env
+from jobmodel.transitions import job_environment as env
 
 START = datetime(2025, 1, 1, tzinfo=UTC)
 MANIFEST = {

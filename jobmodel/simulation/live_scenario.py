@@ -1,8 +1,8 @@
-"""The `job-scenario` suite on a real control plane: `jobmodel conformance --engine live`.
+"""The `job-scenario` steps on a real control plane (`conformance --engine live`, `live run --script`).
 
 Each case runs in a namespace of its own against the real kube-apiserver and Job controller,
 step by step, and each `expect` step is judged by the model's own comparison
-(`jobmodel.scenario.check_expect`) on the objects the watches recorded, seen in the case's frame
+(`jobmodel.simulation.scenario.check_expect`) on the objects the watches recorded, seen in the case's frame
 (the case's namespace, `jobUid` for the real uid, pods named `<job>-<n>` in creation order).
 
 How the steps map onto a real cluster:
@@ -35,9 +35,8 @@ import contextlib
 import copy
 import json
 import secrets
-import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -45,18 +44,18 @@ from typing import Any
 import attrs
 
 from jobmodel.adapters.controlplane import ControllerConfig, ControlPlane
-from jobmodel.adapters.kube import job_from_json, pod_from_json
 from jobmodel.adapters.live import LiveError, Rejected, Session, View, open_session, rv_number
 from jobmodel.api.field import FieldError
-from jobmodel.conformance.engines import Unsupported
+from jobmodel.api.wire import job_from_json, pod_from_json
 from jobmodel.errors import InputError
-from jobmodel.scenario import (
+from jobmodel.simulation.scenario import (
     STEP_KEYS,
     ScenarioState,
     StepFailed,
     check_expect,
     chosen_pods,
     errors_include,
+    run_scenario,
 )
 from jobmodel.state import LabelSelector
 from jobmodel.timeutil import format_time, parse_time
@@ -75,6 +74,10 @@ LOCKED_ON_GATES = frozenset({"ElasticIndexedJob", "JobPodFailurePolicy", "PodInd
 # Cases run at once on one control plane (run_many); each mostly waits (quiet spells, advances).
 PARALLEL_CASES = 6
 TIME_FIELDS = frozenset({"finishedAt", "startedAt", "lastTransitionTime", "lastProbeTime", "startTime"})
+
+
+class NotFaithful(Exception):
+    """A case a real cluster cannot run faithfully; the message says why."""
 
 
 # --- which cases can run for real -------------------------------------------------------------------
@@ -100,17 +103,15 @@ def unsupported_reason(case: Mapping[str, Any], *, reconfigurable: bool = True) 
 def model_variant_reason(case: Mapping[str, Any]) -> str | None:
     """Run the case through the model as the real cluster will run it (time passing at each
     settle; a controller restart at each setFeatures); the reason if the outcome then differs."""
-    from jobmodel.conformance.job_scenario import model_outcome
-
     try:
-        base = model_outcome(case)["differences"]
+        base = run_scenario(case)
     except InputError:
         return None  # malformed: the live run reports it the same way
     if base:
         return None  # the model does not pass the case itself: the real run is the judge
     steps = list(case.get("steps") or [])
     if any(isinstance(s, Mapping) and s.get("do") == "setFeatures" for s in steps):
-        differences = model_outcome({**case, "steps": with_restart_at_set_features(steps)})["differences"]
+        differences = run_scenario({**case, "steps": with_restart_at_set_features(steps)})
         if differences:
             return (
                 "a real controller reads its feature gates at start only, so setFeatures restarts it and it loses "
@@ -118,7 +119,7 @@ def model_variant_reason(case: Mapping[str, Any]) -> str | None:
             )
     for drift in CLOCK_DRIFTS:
         for where in ("before", "after"):
-            differences = model_outcome({**case, "steps": with_clock_drift(steps, drift, where)})["differences"]
+            differences = run_scenario({**case, "steps": with_clock_drift(steps, drift, where)})
             if differences:
                 return (
                     f"the case needs a clock that stands still: with {drift}s of real time passing {where} a settle "
@@ -266,15 +267,17 @@ class LiveScenarioRunner:
     """Runs `job-scenario` cases on a control plane: the local one (restarted with each case's
     gates and tunables) or, with `plane=None`, the cluster of `kubeconfig` as it is."""
 
-    def __init__(self, kubeconfig: Path, plane: ControlPlane | None, trace_dir: Path, *, log: bool = True) -> None:
+    def __init__(
+        self, kubeconfig: Path, plane: ControlPlane | None, trace_dir: Path, *, log: Callable[[str], None] | None = None
+    ) -> None:
         self.kubeconfig = kubeconfig
         self.plane = plane
         self.trace_dir = trace_dir
-        self.log = log
+        self.log = log  # progress lines (one per case), for the command line
 
     def say(self, message: str) -> None:
-        if self.log:
-            print(f"live: {message}", file=sys.stderr, flush=True)
+        if self.log is not None:
+            self.log(message)
 
     def run_many(self, cases: Sequence[Mapping[str, Any]], workers: int = PARALLEL_CASES) -> list[CaseOutcome]:
         """Run many cases, several at a time where they can share the control plane: those with
@@ -288,7 +291,7 @@ class LiveScenarioRunner:
         def attempt(i: int, reconfigure: bool) -> None:
             try:
                 outcomes[i] = self.run(cases[i], reconfigure=reconfigure)
-            except (Unsupported, InputError, LiveError) as err:
+            except (NotFaithful, InputError, LiveError) as err:
                 outcomes[i] = err
 
         groups: dict[str, list[int]] = {}  # configuration (as JSON) -> cases
@@ -296,7 +299,7 @@ class LiveScenarioRunner:
         for i, case in enumerate(cases):
             reason = unsupported_reason(case, reconfigurable=self.plane is not None)
             if reason is not None:
-                outcomes[i] = Unsupported(reason)
+                outcomes[i] = NotFaithful(reason)
             elif self.plane is None or restarts_components(case):
                 alone.append(i)
             else:
@@ -315,12 +318,12 @@ class LiveScenarioRunner:
         self, case: Mapping[str, Any], *, trace: Path | None = None, check_support: bool = True, reconfigure: bool = True
     ) -> list[str]:
         """The differences of the case's expect steps on the real cluster (empty: it passed).
-        Raises Unsupported when the case cannot run faithfully here (unless `check_support` is off).
+        Raises NotFaithful when the case cannot run faithfully here (unless `check_support` is off).
         Without `reconfigure`, the control plane is taken as configured for the case already."""
         if check_support:
             reason = unsupported_reason(case, reconfigurable=self.plane is not None)
             if reason is not None:
-                raise Unsupported(reason)
+                raise NotFaithful(reason)
         job = case.get("job")
         if not isinstance(job, Mapping) or not isinstance(job.get("metadata"), Mapping):
             raise InputError("job", "required (a Job with metadata)")
@@ -332,7 +335,7 @@ class LiveScenarioRunner:
             if reconfigure:
                 self.plane.reconfigure(config)
         elif config != ControllerConfig():
-            raise Unsupported("the case sets feature gates, controller tunables or a garbage collector: only the local control plane can be restarted with them")
+            raise NotFaithful("the case sets feature gates, controller tunables or a garbage collector: only the local control plane can be restarted with them")
         case_namespace = str(job["metadata"].get("namespace") or "default")
         real_namespace = f"{case_namespace[:40]}-{secrets.token_hex(4)}"
         trace = trace or self.trace_dir / f"{real_namespace}.jsonl"
@@ -536,7 +539,7 @@ class _CaseRun:
     def _restart_controller(self, step: Mapping[str, Any], path: str) -> list[str]:
         plane = self.runner.plane
         if plane is None:
-            raise Unsupported("restartController needs the local control plane (it restarts kube-controller-manager)")
+            raise NotFaithful("restartController needs the local control plane (it restarts kube-controller-manager)")
         self.recorder.action("user", "restart kube-controller-manager")
         plane.restart_component("kube-controller-manager")
         return []
@@ -544,64 +547,3 @@ class _CaseRun:
     def _expect(self, step: Mapping[str, Any], path: str) -> list[str]:
         state = self.frozen if self.frozen is not None else self.state()[0]
         return check_expect(state, step, path)
-
-
-class LiveEngine:
-    """An Engine (jobmodel.conformance.engines): the `job-scenario` suite on a real control plane.
-
-    Without a kubeconfig it starts the local control plane (and stops it in `close()`); with
-    one it uses that cluster as it is."""
-
-    name = "live"
-
-    def __init__(self, kubeconfig: Path | None = None, trace_dir: Path | None = None) -> None:
-        import tempfile
-
-        self.plane: ControlPlane | None = None
-        self.trace_dir = trace_dir or Path(tempfile.mkdtemp(prefix="jobmodel-live-traces-"))
-        self.trace_dir.mkdir(parents=True, exist_ok=True)
-        self._kubeconfig = kubeconfig
-        self._runner: LiveScenarioRunner | None = None
-        self._prepared: dict[int, CaseOutcome] = {}
-
-    def runner(self) -> LiveScenarioRunner:
-        if self._runner is None:
-            if self._kubeconfig is None:
-                self.plane = ControlPlane.start()
-                self._runner = LiveScenarioRunner(self.plane.kubeconfig, self.plane, self.trace_dir)
-            else:
-                self._runner = LiveScenarioRunner(self._kubeconfig, None, self.trace_dir)
-        return self._runner
-
-    def prepare(self, suite: str, cases: Sequence[Mapping[str, Any]]) -> None:
-        """Run a file's cases ahead, several at a time (LiveScenarioRunner.run_many); `outcome`
-        then answers from what they gave."""
-        if suite != "job-scenario":
-            return
-        runner = self.runner()
-        for case, outcome in zip(cases, runner.run_many(cases), strict=True):
-            self._prepared[id(case)] = outcome
-
-    def outcome(self, suite: str, case: Mapping[str, Any]) -> dict[str, Any]:
-        prepared = self._prepared.pop(id(case), None)
-        if prepared is not None:
-            if isinstance(prepared, Exception):
-                raise prepared
-            return {"differences": prepared}
-        if suite != "job-scenario":
-            raise Unsupported(
-                f"the live engine runs the job-scenario suite; {suite!r} cases are single steps of the controllers' "
-                "code, which --engine upstream runs"
-            )
-        return {"differences": self.runner().run(case)}
-
-    def close(self) -> None:
-        if self.plane is not None:
-            self.plane.remove()
-            self.plane = None
-
-    def __enter__(self) -> LiveEngine:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
