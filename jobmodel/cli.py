@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "jobmodel.commands.replay",
     "jobmodel.commands.simulate",
     "jobmodel.commands.validate",
+    "jobmodel.commands.version",
 )
 
 

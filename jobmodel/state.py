@@ -399,16 +399,39 @@ class BackoffRecord:
 
 
 @attrs.frozen
+class ConsistencyRecord:
+    """consistencyutil.ConsistencyStore's record for one Job key (1.36+, StaleControllerConsistencyJob):
+    the owner's uid and the newest resourceVersion the controller wrote per resource (pods, jobs)."""
+
+    owner_uid: str
+    pods: int | None = None
+    jobs: int | None = None
+
+
+@attrs.frozen
+class InformerVersions:
+    """The resourceVersion each informer's store has caught up with (LastStoreSyncResourceVersion);
+    None when unknown (AtomicFIFO off, or nothing to compare): then nothing waits on it."""
+
+    pods: int | None = None
+    jobs: int | None = None
+
+
+@attrs.frozen
 class JobControllerState:
     """The Job controller's in-memory state for one Job (lost when the controller restarts).
 
     `expectations` is None when the controller holds no expectations for the Job (as after a
     restart); that counts as satisfied. `backoff` is None when there is no back-off record.
+    `consistency` is the consistency store's record (1.36+); `finished_uid` the uid of the Job
+    whose finishing status write the cache has not shown yet (finishedJobExpectations, 1.34+).
     """
 
     expectations: Expectations | None = None
     backoff: BackoffRecord | None = None
     expected_finalizer_removals: frozenset[str] = frozenset()
+    consistency: ConsistencyRecord | None = None
+    finished_uid: str | None = None
 
 
 @attrs.frozen
@@ -445,6 +468,10 @@ class JobSyncInput:
     features: FeatureGates = DEFAULT_GATES
     faults: Faults = Faults()
     tunables: JobControllerTunables = JobControllerTunables()
+    # What the informers have caught up with, and the resourceVersion the step's writes get
+    # (read by the consistency store of 1.36+).
+    informers: InformerVersions = InformerVersions()
+    write_version: int = 1
 
     @property
     def key(self) -> str:

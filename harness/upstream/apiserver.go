@@ -115,7 +115,7 @@ func runValidation(ctx context.Context, raw json.RawMessage) (map[string]any, er
 	var validate func() field.ErrorList
 	switch c.Operation {
 	case "create":
-		validate = func() field.ErrorList { return s.create.Validate(ctx, obj) }
+		validate = func() field.ErrorList { return declarative(ctx, c, s.create, obj, nil, s.create.Validate(ctx, obj)) }
 	case "update":
 		old, err := decodeObject(c.Kind, "oldObject", c.OldObject, false)
 		if err != nil {
@@ -123,9 +123,9 @@ func runValidation(ctx context.Context, raw json.RawMessage) (map[string]any, er
 		}
 		switch {
 		case c.Subresource == nil:
-			validate = func() field.ErrorList { return s.main.ValidateUpdate(ctx, obj, old) }
+			validate = func() field.ErrorList { return declarative(ctx, c, s.main, obj, old, s.main.ValidateUpdate(ctx, obj, old)) }
 		case *c.Subresource == "status":
-			validate = func() field.ErrorList { return s.status.ValidateUpdate(ctx, obj, old) }
+			validate = func() field.ErrorList { return declarative(ctx, c, s.status, obj, old, s.status.ValidateUpdate(ctx, obj, old)) }
 		default:
 			return nil, fmt.Errorf("subresource: expected absent or \"status\", got %q", *c.Subresource)
 		}

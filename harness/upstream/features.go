@@ -56,7 +56,10 @@ func setFeatures(overrides map[string]bool) error {
 		gates[name] = startDefaults[name]
 	}
 	for _, name := range jobGates {
-		gates[name] = true
+		// A release registers only the gates it still has (later ones removed some, always on).
+		if _, registered := startDefaults[name]; registered {
+			gates[name] = true
+		}
 	}
 	for name, value := range overrides {
 		// The gate keeps every name it was given, so an unknown one is refused before it is set.

@@ -47,6 +47,8 @@ from jobmodel.errors import InputError
 
 BUILD_SCRIPT = HARNESS_ROOT / "controlplane" / "build.py"
 COMPONENTS = ("etcd", "kube-apiserver", "kube-controller-manager")
+# The release harness/controlplane builds (its go.mod): the model runs beside it at this release.
+CONTROL_PLANE_RELEASE = "1.32"
 BASE_CONTROLLERS = (
     "job-controller",
     "cronjob-controller",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from jobmodel.errors import InputError
@@ -17,8 +18,8 @@ from jobmodel.errors import InputError
 HARNESS_ROOT = Path(__file__).resolve().parents[2] / "harness"
 
 
-def run_build_script(script: Path, what: str, option: str) -> Path:
-    """Run `script` (a harness build.py) and return the path it prints.
+def run_build_script(script: Path, what: str, option: str, args: Sequence[str] = ()) -> Path:
+    """Run `script` (a harness build.py, with `args`) and return the path it prints.
 
     Raises InputError on `option` naming `what` when Go is missing or the build fails, with the
     tool's own output.
@@ -26,7 +27,7 @@ def run_build_script(script: Path, what: str, option: str) -> Path:
     if shutil.which("go") is None:
         raise InputError(option, f"cannot build {what}: `go` is not on PATH (Go 1.23 or newer is needed)")
     proc = subprocess.Popen(
-        [sys.executable, str(script)],
+        [sys.executable, str(script), *args],
         cwd=script.parent,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

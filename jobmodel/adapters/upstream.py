@@ -37,13 +37,16 @@ class HarnessError(InputError):
         super().__init__("--engine upstream", reason)
 
 
-def build_harness() -> Path:
-    """The harness binary, built into the shared build cache if its sources changed.
+def build_harness(kube_version: str | None = None) -> Path:
+    """The harness binary of a Kubernetes release (default: the newest), built into the shared
+    build cache if its sources changed.
 
     Raises HarnessError with Go's own output when Go, the module proxy or the build fails.
     """
+    args = [] if kube_version is None else ["--kube-version", kube_version]
+    what = "the upstream harness" + ("" if kube_version is None else f" of Kubernetes {kube_version}")
     try:
-        return run_build_script(BUILD_SCRIPT, "the upstream harness", "--engine upstream")
+        return run_build_script(BUILD_SCRIPT, what, "--engine upstream", args)
     except InputError as err:
         raise HarnessError(err.reason) from None
 
@@ -53,8 +56,8 @@ class UpstreamEngine:
 
     name = "upstream"
 
-    def __init__(self, binary: Path | None = None) -> None:
-        self._binary = binary or build_harness()
+    def __init__(self, binary: Path | None = None, kube_version: str | None = None) -> None:
+        self._binary = binary or build_harness(kube_version)
         self._lock = threading.Lock()
         self._proc: subprocess.Popen[str] | None = None
         # A file, not a pipe: nobody reads stderr while requests run, and a full pipe would block.

@@ -146,12 +146,14 @@ def validation_options_for_job(
     )
 
 
-def job_validate(job: Mapping[str, Any]) -> list[FieldError]:
+def job_validate(job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) -> list[FieldError]:
     """jobStrategy.Validate."""
     return bv.validate_job(job, validation_options_for_job(job, None))
 
 
-def job_validate_update(new: Mapping[str, Any], old: Mapping[str, Any]) -> list[FieldError]:
+def job_validate_update(
+    new: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
+) -> list[FieldError]:
     """jobStrategy.ValidateUpdate: ValidateJob, then ValidateJobUpdate, with the same options."""
     opts = validation_options_for_job(new, old)
     return bv.validate_job(new, opts) + bv.validate_job_update(new, old, opts)
@@ -267,12 +269,14 @@ def cron_job_prepare_for_update(new: Mapping[str, Any], old: Mapping[str, Any]) 
     return out
 
 
-def cron_job_validate(cron_job: Mapping[str, Any]) -> list[FieldError]:
+def cron_job_validate(cron_job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) -> list[FieldError]:
     """cronJobStrategy.Validate."""
     return bv.validate_cron_job_create(cron_job)
 
 
-def cron_job_validate_update(new: Mapping[str, Any], old: Mapping[str, Any]) -> list[FieldError]:
+def cron_job_validate_update(
+    new: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
+) -> list[FieldError]:
     """cronJobStrategy.ValidateUpdate."""
     return bv.validate_cron_job_update(new, old)
 
@@ -317,7 +321,7 @@ def create_job(
     """A Job create: decode with defaults, assign the uid, PrepareForCreate, Validate."""
     obj = decode_object(obj, "Job")
     stored = job_prepare_for_create(_with_uid(set_defaults_job(obj, gates), uid), gates)
-    return _stored(stored, job_validate(stored), None)
+    return _stored(stored, job_validate(stored, gates), None)
 
 
 prepare_job_for_create = create_job
@@ -329,7 +333,7 @@ def update_job(
     """A Job update: decode with defaults, PrepareForUpdate, ValidateUpdate."""
     obj = decode_object(obj, "Job")
     stored = job_prepare_for_update(_unconditional(set_defaults_job(obj, gates), old), old, gates)
-    return _stored(stored, job_validate_update(stored, old), old)
+    return _stored(stored, job_validate_update(stored, old, gates), old)
 
 
 prepare_job_for_update = update_job
@@ -350,7 +354,7 @@ def create_cron_job(
     """A CronJob create: decode with defaults, assign the uid, PrepareForCreate, Validate."""
     obj = decode_object(obj, "CronJob")
     stored = cron_job_prepare_for_create(_with_uid(set_defaults_cron_job(obj, gates), uid))
-    return _stored(stored, cron_job_validate(stored), None)
+    return _stored(stored, cron_job_validate(stored, gates), None)
 
 
 def update_cron_job(
@@ -361,4 +365,4 @@ def update_cron_job(
     stored = cron_job_prepare_for_update(
         _unconditional(set_defaults_cron_job(obj, gates), old), old
     )
-    return _stored(stored, cron_job_validate_update(stored, old), old)
+    return _stored(stored, cron_job_validate_update(stored, old, gates), old)

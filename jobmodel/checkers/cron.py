@@ -20,7 +20,9 @@ from jobmodel.checkers.system import (
     budget_to_json,
     load_impl,
     manifest_from_json,
+    trace_release,
 )
+from jobmodel.features import NEWEST_RELEASE, gates_for
 from jobmodel.frozen import FrozenDict, thaw
 from jobmodel.invariants.cron import CRON_LAWS
 from jobmodel.timeutil import format_time
@@ -48,9 +50,10 @@ class CronConfig:
     manifest: FrozenDict
     budget: CronBudget = CronBudget()
     impl: str = DEFAULT_CRON_IMPL
+    kube_version: str = NEWEST_RELEASE
 
     def initial_world(self) -> CronWorld:
-        return initial_cron_world(thaw(self.manifest), self.budget)
+        return initial_cron_world(thaw(self.manifest), self.budget, gates_for(self.kube_version))
 
     def sync_impl(self) -> CronSyncImpl:
         if self.impl == DEFAULT_CRON_IMPL:
@@ -70,7 +73,12 @@ class CronConfig:
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {"manifest": thaw(self.manifest), "budget": budget_to_json(self.budget), "impl": self.impl}
+        return {
+            "manifest": thaw(self.manifest),
+            "budget": budget_to_json(self.budget),
+            "impl": self.impl,
+            "kubeVersion": self.kube_version,
+        }
 
     @staticmethod
     def from_json(value: Mapping[str, Any], path: str = "config") -> CronConfig:
@@ -78,6 +86,7 @@ class CronConfig:
             manifest=manifest_from_json(value, path, "CronJob"),
             budget=budget_from_json(CronBudget, value.get("budget") or {}, f"{path}.budget"),
             impl=str(value.get("impl") or DEFAULT_CRON_IMPL),
+            kube_version=trace_release(value, path),
         )
 
 

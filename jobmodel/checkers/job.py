@@ -21,8 +21,9 @@ from jobmodel.checkers.system import (
     budget_to_json,
     load_impl,
     manifest_from_json,
+    trace_release,
 )
-from jobmodel.features import DEFAULT_GATES
+from jobmodel.features import NEWEST_RELEASE, gates_for
 from jobmodel.frozen import FrozenDict, freeze, thaw
 from jobmodel.invariants.catalogue import LAWS
 from jobmodel.invariants.laws import Violation
@@ -59,13 +60,14 @@ class CheckConfig:
     features: FrozenDict = FrozenDict()
     impl: str = DEFAULT_IMPL
     symmetry: bool = True
+    kube_version: str = NEWEST_RELEASE
 
     def initial_world(self) -> env.World:
         """The cluster holding just the Job, as the checkers store it."""
         return self.normalise(self._created())
 
     def _created(self) -> env.World:
-        gates = DEFAULT_GATES.with_overrides(self.features)
+        gates = gates_for(self.kube_version).with_overrides(self.features, emulation_fallback=False)
         return env.initial_world(thaw(self.manifest), self.budget, now=self.start, features=gates)
 
     def normalise(self, world: env.World) -> env.World:
@@ -98,6 +100,7 @@ class CheckConfig:
             "features": thaw(self.features),
             "impl": self.impl,
             "symmetry": self.symmetry,
+            "kubeVersion": self.kube_version,
         }
 
     @staticmethod
@@ -109,6 +112,7 @@ class CheckConfig:
             features=freeze(value.get("features") or {}),
             impl=str(value.get("impl") or DEFAULT_IMPL),
             symmetry=bool(value.get("symmetry", True)),
+            kube_version=trace_release(value, path),
         )
 
 

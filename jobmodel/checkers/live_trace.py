@@ -35,9 +35,10 @@ from typing import Any
 import attrs
 
 from jobmodel.actions import UpdateJobStatus
+from jobmodel.adapters.controlplane import CONTROL_PLANE_RELEASE
 from jobmodel.adapters.live import View, iter_events
 from jobmodel.api.wire import job_from_json, job_status_to_json, pod_from_json
-from jobmodel.features import DEFAULT_GATES
+from jobmodel.features import gates_for
 from jobmodel.invariants.catalogue import (
     STATE_INVARIANTS,
     STEP_INVARIANTS,
@@ -119,7 +120,7 @@ def check_trace(header: Mapping[str, Any], records: Sequence[Mapping[str, Any]])
     out_of_scope = 0
     writes: list[int] = []  # the index of the observation before each controller status write
     for i, obs in enumerate(observations):
-        in_scope = obs.world.cluster.features == DEFAULT_GATES
+        in_scope = obs.world.cluster.features == LIVE_GATES
         if in_scope:
             violations.extend((obs, v) for v in check_state(obs.world))
         else:
@@ -128,7 +129,7 @@ def check_trace(header: Mapping[str, Any], records: Sequence[Mapping[str, Any]])
             continue
         before = observations[i - 1]
         move = Move("observed", arg=obs.actor)
-        if in_scope and before.world.cluster.features == DEFAULT_GATES:
+        if in_scope and before.world.cluster.features == LIVE_GATES:
             violations.extend((obs, v) for v in check_step(Transition(before.world, move, obs.world)))
         if obs.actor != "controller" or obs.resource != "jobs":
             continue
@@ -159,6 +160,9 @@ def candidate_states(observations: Sequence[Observation], start: int, end: int, 
     return [observations[j] for j in order[:MAX_CANDIDATES]]
 
 
+# The gates of the release the local control plane runs (a live trace is always of it).
+LIVE_GATES = gates_for(CONTROL_PLANE_RELEASE)
+
 # --- observations ---------------------------------------------------------------------------------
 
 
@@ -166,9 +170,9 @@ def observe(header: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> 
     """Replay the trace: one Observation per recorded change of the Job or its pods."""
     started = parse_time(header.get("started"), "trace header started")
     controller = header.get("controller") or {}
-    initial = DEFAULT_GATES.with_overrides(controller.get("featureGates") or {}, "controller.featureGates")
+    initial = LIVE_GATES.with_overrides(controller.get("featureGates") or {}, "controller.featureGates")
     gate_changes = [
-        (int(r.get("seq", 0)), DEFAULT_GATES.with_overrides(r["features"], f"trace line {r.get('seq')} features"))
+        (int(r.get("seq", 0)), LIVE_GATES.with_overrides(r["features"], f"trace line {r.get('seq')} features"))
         for r in records
         if r.get("kind") == "action" and isinstance(r.get("features"), Mapping)
     ]

@@ -19,6 +19,7 @@ from typing import Any, Generic, TypeVar
 import attrs
 
 from jobmodel.errors import InputError
+from jobmodel.features import parse_kube_version
 from jobmodel.frozen import FrozenDict, freeze
 from jobmodel.invariants.laws import Laws, Transition, Violation
 from jobmodel.transitions.move import Move
@@ -77,6 +78,15 @@ def load_impl(spec: str, flag: str = "--impl") -> Callable[..., Any]:
 
 
 B = TypeVar("B", bound=attrs.AttrsInstance)
+
+
+def trace_release(config: Mapping[str, Any], path: str) -> str:
+    """The release a saved configuration was checked at; traces saved before releases were
+    selectable are of the release the model followed then (1.32)."""
+    value = config.get("kubeVersion", "1.32")
+    if not isinstance(value, str):
+        raise InputError(f"{path}.kubeVersion", 'expected a release as a string, e.g. "1.37"')
+    return f"1.{parse_kube_version(value, f'{path}.kubeVersion')}"
 
 
 def manifest_from_json(config: Mapping[str, Any], path: str, kind: str) -> FrozenDict:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from jobmodel.commands.release import add_control_plane_release_option, check_control_plane_release
 from jobmodel.features import parse_gate_overrides
 
 
@@ -34,6 +35,8 @@ def register(subparsers: Any) -> None:
         if name == "up":
             p.add_argument("--feature-gates", default="", metavar="A=false,B=true", help="feature gates for kube-apiserver and kube-controller-manager")
             p.add_argument("--garbage-collector", action="store_true", help="also run the garbage collector")
+        if name == "up":
+            add_control_plane_release_option(p)
         p.set_defaults(func=func)
 
 
@@ -57,6 +60,7 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def run_up(args: argparse.Namespace) -> int:
+    check_control_plane_release(args)
     from jobmodel.adapters.controlplane import ControllerConfig, ControlPlane, running_plane
 
     directory = _directory(args)

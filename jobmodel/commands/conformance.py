@@ -7,8 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from jobmodel.conformance.engines import Engine, ModelEngine
+from jobmodel.conformance.engines import Engine, ModelEngine, PerReleaseEngine
 from jobmodel.conformance.runner import CaseResult, run_files
+from jobmodel.features import parse_kube_version
 
 
 def register(subparsers: Any) -> None:
@@ -28,6 +29,16 @@ def register(subparsers: Any) -> None:
         ),
     )
     parser.add_argument(
+        "--kube-version",
+        default=None,
+        metavar="X.Y",
+        help=(
+            "run every case at this release (1.32 ... 1.37); by default each case runs at its own release: its "
+            "kubeVersion, else its file's, else 1.32 (the shared vectors' line). --engine upstream runs each "
+            "release's own upstream code"
+        ),
+    )
+    parser.add_argument(
         "--kubeconfig",
         type=Path,
         default=None,
@@ -44,7 +55,8 @@ def make_engine(name: str, args: argparse.Namespace | None = None) -> Engine:
 
     # Imported only when asked for: they build and run Go programs.
     if name == "upstream":
-        engine: Engine = importlib.import_module("jobmodel.adapters.upstream").UpstreamEngine()
+        upstream = importlib.import_module("jobmodel.adapters.upstream")
+        engine: Engine = PerReleaseEngine("upstream", lambda release: upstream.UpstreamEngine(kube_version=release))
         return engine
     if name == "live":
         live = importlib.import_module("jobmodel.conformance.live")
@@ -58,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
     engine = make_engine(args.engine, args)
     unsupported: list[CaseResult] = []
     try:
-        passed, failed = run_files(args.files, sys.stdout, engine, unsupported)
+        release = None if args.kube_version is None else f"1.{parse_kube_version(args.kube_version)}"
+        passed, failed = run_files(args.files, sys.stdout, engine, unsupported, release)
     finally:
         close = getattr(engine, "close", None)
         if close is not None:

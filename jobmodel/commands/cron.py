@@ -12,8 +12,8 @@ import attrs
 
 from jobmodel.adapters.manifests import load_documents, read_manifest
 from jobmodel.api.wire import cron_job_from_json
+from jobmodel.commands.release import add_release_options, gates_from_args
 from jobmodel.errors import InputError
-from jobmodel.features import DEFAULT_GATES, parse_gate_overrides
 from jobmodel.schedule.cron import CronParseError, parse_standard
 from jobmodel.schedule.gotime import LocationError, load_location
 from jobmodel.simulation.cronjob import Outage, simulate
@@ -49,7 +49,7 @@ def register(subparsers: Any) -> None:
         metavar="START/END",
         help="the controller is down in this window (RFC 3339 times); may be repeated",
     )
-    sim.add_argument("--feature-gates", default="", metavar="A=true,B=false", help="gates that differ from the default (all on)")
+    add_release_options(sim)
     sim.set_defaults(func=run_simulate)
 
 
@@ -101,7 +101,7 @@ def _outage(text: str) -> Outage:
 
 def run_simulate(args: argparse.Namespace) -> int:
     cron_job = _load_cron_job(args.manifest)
-    gates = DEFAULT_GATES.with_overrides(parse_gate_overrides(args.feature_gates), "--feature-gates")
+    gates = gates_from_args(args)
     start, end = parse_time(args.start, "--start"), parse_time(args.end, "--end")
     if end <= start:
         raise InputError("--end", "must be after --start")

@@ -18,6 +18,7 @@ from jobmodel.checkers.explorer import Counterexample, ExploreResult, explore
 from jobmodel.checkers.job import CheckConfig
 from jobmodel.checkers.system import System
 from jobmodel.checkers.trace import Config, format_table, run_moves, save_trace
+from jobmodel.commands.release import add_release_options, gates_from_args
 from jobmodel.errors import InputError
 from jobmodel.features import parse_gate_overrides
 from jobmodel.frozen import freeze
@@ -61,9 +62,7 @@ def register(subparsers: Any) -> None:
         "--edit", action="append", default=[], metavar="FIELD=VALUE",
         help="allow this Job edit once: parallelism=N, completions=N (elastic), suspend=true|false",
     )
-    parser.add_argument(
-        "--feature-gates", default="", metavar="A=false,B=true", help="feature gates that differ from the defaults (all on)"
-    )
+    add_release_options(parser)
     parser.add_argument("--no-symmetry", action="store_true", help="do not reduce states by renaming pods")
     parser.add_argument("--liveness", action="store_true", help="also check bounded liveness from every state")
     parser.add_argument("--save", type=Path, metavar="TRACE", help="write the counterexample (JSON) here")
@@ -102,15 +101,17 @@ def config_from_args(args: argparse.Namespace, manifest: dict[str, Any]) -> Conf
         if args.edit or args.liveness:
             raise InputError("--edit/--liveness", "apply to Job manifests only")
         budget = CronBudget(**budget_values(args, CronBudget, "CronJob"))
-        cron = CronConfig(freeze(manifest), budget)
+        gates_from_args(args)  # an unknown release or gate is refused for CronJobs too
+        cron = CronConfig(freeze(manifest), budget, kube_version=f"1.{gates_from_args(args).release}")
         return cron if args.impl is None else attrs.evolve(cron, impl=args.impl)
     for edit in args.edit:
         env.validate_edit(edit)
     job = CheckConfig(
         manifest=freeze(manifest),
         budget=env.Budget(**budget_values(args, env.Budget, "Job"), edits=tuple(args.edit)),
-        features=freeze(parse_gate_overrides(args.feature_gates)),
+        features=freeze(parse_gate_overrides(args.feature_gates, base=gates_from_args(args))),
         symmetry=not args.no_symmetry,
+        kube_version=f"1.{gates_from_args(args).release}",
     )
     return job if args.impl is None else attrs.evolve(job, impl=args.impl)
 

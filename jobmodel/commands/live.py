@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from jobmodel.adapters.manifests import load_documents, read_manifest
+from jobmodel.commands.release import add_control_plane_release_option, check_control_plane_release
 from jobmodel.commands.simulate import single_job
 from jobmodel.errors import InputError
 from jobmodel.simulation.job import parse_failure, parse_slow
@@ -48,6 +49,7 @@ def register(subparsers: Any) -> None:
         metavar="SECONDS",
         help="stop with an error when a watch cannot reconnect for this long (default 60)",
     )
+    add_control_plane_release_option(run)
     run.set_defaults(func=run_run)
 
     check = sub.add_parser(
@@ -60,10 +62,12 @@ def register(subparsers: Any) -> None:
         ),
     )
     check.add_argument("trace", type=Path, metavar="TRACE")
+    add_control_plane_release_option(check)
     check.set_defaults(func=run_check)
 
 
 def run_run(args: argparse.Namespace) -> int:
+    check_control_plane_release(args)
     from jobmodel.simulation.live_run import run_live
 
     manifest = single_job(args.manifest, read_manifest(args.manifest, sys.stdin))
@@ -105,6 +109,7 @@ def run_run(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    check_control_plane_release(args)
     from jobmodel.adapters.live import read_trace
     from jobmodel.checkers.live_trace import check_trace, invariant_count
 

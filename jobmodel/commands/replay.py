@@ -10,6 +10,7 @@ from typing import Any
 import attrs
 
 from jobmodel.checkers.trace import format_table, load_trace, run_moves
+from jobmodel.features import parse_kube_version
 
 
 def register(subparsers: Any) -> None:
@@ -20,6 +21,9 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("trace", type=Path, help="the trace (JSON)")
     parser.add_argument("--impl", default=None, help="check this sync step instead of the trace's, package.module:function")
+    parser.add_argument(
+        "--kube-version", default=None, metavar="X.Y", help="replay at this release instead of the trace's own (its kubeVersion)"
+    )
     parser.set_defaults(func=run)
 
 
@@ -27,6 +31,8 @@ def run(args: argparse.Namespace) -> int:
     config, moves = load_trace(args.trace)
     if args.impl is not None:
         config = attrs.evolve(config, impl=args.impl)
+    if args.kube_version is not None:
+        config = attrs.evolve(config, kube_version=f"1.{parse_kube_version(args.kube_version)}")
     system = config.system()
     records = run_moves(system, moves)
     print(format_table(system, records))

@@ -10,8 +10,8 @@ from typing import Any, TextIO
 
 from jobmodel.adapters.manifests import load_documents, read_manifest
 from jobmodel.api.wire import job_status_to_json
+from jobmodel.commands.release import add_release_options, gates_from_args
 from jobmodel.errors import InputError
-from jobmodel.features import parse_gate_overrides
 from jobmodel.simulation.job import (
     Timeline,
     condition_marks,
@@ -56,9 +56,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--script", type=Path, help="a YAML list of scenario steps to run instead of the default script")
     parser.add_argument("--run-seconds", type=float, default=30.0, help="how long each pod runs (default 30)")
     parser.add_argument("--start", default=None, help="the clock at creation, RFC 3339 (default 2025-01-01T00:00:00Z)")
-    parser.add_argument(
-        "--feature-gates", default="", metavar="A=false,B=true", help="feature gates that differ from the defaults (all on)"
-    )
+    add_release_options(parser)
     parser.add_argument("-o", "--output", choices=["table", "json"], default="table")
     parser.add_argument("--picture", type=Path, help="also draw the timeline to this file (.svg or .png)")
     parser.set_defaults(func=run)
@@ -74,16 +72,16 @@ def single_job(name: str, text: str) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     manifest = single_job(args.manifest, read_manifest(args.manifest, sys.stdin))
-    features = parse_gate_overrides(args.feature_gates)
+    gates = gates_from_args(args)
     now = parse_time(args.start, "--start") if args.start else None
     if args.script is not None:
         steps = load_documents(str(args.script), read_manifest(str(args.script), sys.stdin))
         if len(steps) == 1 and isinstance(steps[0], dict) and "steps" in steps[0]:
             steps = steps[0]["steps"]
-        timeline = simulate_script(manifest, steps, now=now, features=features)
+        timeline = simulate_script(manifest, steps, now=now, gates=gates)
     else:
         outcomes = [parse_failure(f) for f in args.fail] + [parse_slow(s) for s in args.slow]
-        timeline = simulate_default(manifest, outcomes, run_seconds=args.run_seconds, now=now, features=features)
+        timeline = simulate_default(manifest, outcomes, run_seconds=args.run_seconds, now=now, gates=gates)
     if args.output == "json":
         print(json.dumps(timeline_json(timeline), indent=2))
     else:

@@ -21,8 +21,9 @@ import yaml
 from jobmodel.adapters.manifests import load_documents, read_manifest
 from jobmodel.api import strategy
 from jobmodel.api.field import FieldError, render_errors
+from jobmodel.commands.release import add_release_options, gates_from_args
 from jobmodel.errors import InputError
-from jobmodel.features import DEFAULT_GATES, FeatureGates, parse_gate_overrides
+from jobmodel.features import FeatureGates
 
 RESOURCE = {"Job": "job.batch", "CronJob": "cronjob.batch"}
 
@@ -49,18 +50,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--uid", help="uid the server assigns (default: derived from namespace and name)"
     )
-    parser.add_argument(
-        "--feature-gates",
-        default="",
-        metavar="A=true,B=false",
-        help="feature gates that differ from the defaults (all on)",
-    )
+    add_release_options(parser)
     parser.set_defaults(func=run)
-
-
-def parse_gates(text: str) -> FeatureGates:
-    """`A=true,B=false` -> gates."""
-    return DEFAULT_GATES.with_overrides(parse_gate_overrides(text))
 
 
 def default_uid(namespace: str, name: str) -> str:
@@ -94,7 +85,7 @@ def create(
 
 
 def run(args: argparse.Namespace) -> int:
-    gates = parse_gates(args.feature_gates)
+    gates = gates_from_args(args)
     return validate_manifests(
         args.manifests,
         args.output,

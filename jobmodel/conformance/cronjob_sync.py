@@ -8,8 +8,8 @@ from typing import Any
 from jobmodel.actions import CreateJob, DeleteJob, RecordEvent, Requeue, UpdateCronJobStatus
 from jobmodel.api.schema import obj
 from jobmodel.api.wire import cron_job_from_json, job_from_json, job_to_json
+from jobmodel.conformance.suites import case_gates
 from jobmodel.errors import InputError
-from jobmodel.features import DEFAULT_GATES
 from jobmodel.state import CronJob, CronJobFaults, CronJobStatus, CronJobSyncInput, Job
 from jobmodel.timeutil import format_time, parse_time
 from jobmodel.transitions.sync_cronjob import CronJobSyncResult, sync_cronjob
@@ -52,7 +52,7 @@ def sync_input(case: Mapping[str, Any]) -> CronJobSyncInput:
         cron_job=None if raw_cj is None else cron_job_from_json(raw_cj, "cronJob"),
         jobs=_jobs(case.get("jobs"), "jobs"),
         now=parse_time(case.get("now"), "now"),
-        gates=DEFAULT_GATES.with_overrides(features),
+        gates=case_gates({**case, "features": features}),
         faults=faults,
     )
 

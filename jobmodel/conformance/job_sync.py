@@ -8,8 +8,8 @@ from typing import Any
 from jobmodel.actions import CreatePod, DeletePod, PatchPod, RecordEvent
 from jobmodel.api.schema import I32, I64, STR, TIME, check_known, member, obj
 from jobmodel.api.wire import job_from_json, job_status_to_json, pod_from_json, pod_to_json
+from jobmodel.conformance.suites import case_gates
 from jobmodel.errors import InputError
-from jobmodel.features import DEFAULT_GATES
 from jobmodel.state import (
     BackoffRecord,
     Expectations,
@@ -27,7 +27,7 @@ from jobmodel.util.jsondiff import (
     status_diff,
 )
 
-CASE_KEYS = frozenset({"name", "origin", "now", "features", "job", "pods", "controller", "expect"})
+CASE_KEYS = frozenset({"name", "origin", "kubeVersion", "now", "features", "job", "pods", "controller", "expect"})
 CONTROLLER_KEYS = frozenset(
     {"expectations", "backoff", "podControlError", "statusUpdateError", "podCreateLimit"}
 )
@@ -54,7 +54,7 @@ def sync_input_from_case(case: Mapping[str, Any]) -> JobSyncInput:
     """The case's inputs as a JobSyncInput."""
     check_known(case, CASE_KEYS, "case")
     now = parse_time(case.get("now"), "now")
-    features = DEFAULT_GATES.with_overrides(obj(case.get("features"), "features"))
+    features = case_gates({**case, "features": obj(case.get("features"), "features")})
     job = None if case.get("job") is None else job_from_json(case["job"], "job")
     pods_value = case.get("pods") or []
     if not isinstance(pods_value, list):

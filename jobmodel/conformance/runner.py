@@ -10,7 +10,7 @@ import attrs
 
 from jobmodel.adapters.manifests import read_json_file
 from jobmodel.conformance.engines import Engine, ModelEngine, Unsupported
-from jobmodel.conformance.suites import suite_module
+from jobmodel.conformance.suites import VECTOR_DEFAULT_RELEASE, suite_module
 from jobmodel.errors import InputError
 
 FORMAT = "jobmodel-conformance/1"
@@ -43,7 +43,16 @@ def load_vector_file(path: Path) -> Mapping[str, Any]:
         raise InputError(f"{path}: suite", "required (a string)")
     if not isinstance(doc.get("cases"), list):
         raise InputError(f"{path}: cases", "required (a list)")
+    if "kubeVersion" in doc and not isinstance(doc["kubeVersion"], str):
+        raise InputError(f"{path}: kubeVersion", 'expected a release as a string, e.g. "1.37"')
     return doc
+
+
+def with_release(case: Mapping[str, Any], doc: Mapping[str, Any], release: str | None) -> Mapping[str, Any]:
+    """The case with the release it runs at in `kubeVersion`: `release` when given (run every case
+    at one release), else the case's own, else the file's, else the vectors' line (1.32)."""
+    chosen = release or case.get("kubeVersion") or doc.get("kubeVersion") or VECTOR_DEFAULT_RELEASE
+    return {**case, "kubeVersion": chosen}
 
 
 def run_case(suite: str, case: Mapping[str, Any], engine: Engine) -> tuple[str, ...]:
@@ -63,18 +72,22 @@ def run_case(suite: str, case: Mapping[str, Any], engine: Engine) -> tuple[str, 
         return (f"not implemented: {err}",)
 
 
-def run_file(path: Path, engine: Engine) -> Iterator[CaseResult]:
-    return run_document(path, load_vector_file(path), engine)
+def run_file(path: Path, engine: Engine, release: str | None = None) -> Iterator[CaseResult]:
+    return run_document(path, load_vector_file(path), engine, release)
 
 
-def run_document(path: Path, doc: Mapping[str, Any], engine: Engine) -> Iterator[CaseResult]:
+def run_document(
+    path: Path, doc: Mapping[str, Any], engine: Engine, release: str | None = None
+) -> Iterator[CaseResult]:
     """The cases' verdicts, one at a time as each case is run. An engine with a `prepare(suite,
-    cases)` method is handed the cases first (to run them ahead, several at a time)."""
+    cases)` method is handed the cases first (to run them ahead, several at a time). Each case
+    reaches the engine with the release it runs at in `kubeVersion` (`with_release`)."""
     suite = doc["suite"]
+    cases = [with_release(c, doc, release) if isinstance(c, Mapping) else c for c in doc["cases"]]
     prepare = getattr(engine, "prepare", None)
     if prepare is not None:
-        prepare(suite, [c for c in doc["cases"] if isinstance(c, Mapping)])
-    for i, case in enumerate(doc["cases"]):
+        prepare(suite, [c for c in cases if isinstance(c, Mapping)])
+    for i, case in enumerate(cases):
         if not isinstance(case, Mapping):
             yield CaseResult(str(path), f"cases[{i}]", "", ("a case is a JSON object",))
             continue
@@ -87,15 +100,19 @@ def run_document(path: Path, doc: Mapping[str, Any], engine: Engine) -> Iterator
 
 
 def run_files(
-    paths: Sequence[Path], out: TextIO, engine: Engine | None = None, unsupported: list[CaseResult] | None = None
+    paths: Sequence[Path],
+    out: TextIO,
+    engine: Engine | None = None,
+    unsupported: list[CaseResult] | None = None,
+    release: str | None = None,
 ) -> tuple[int, int]:
-    """Run every file; print failing and unsupported cases to `out`; return (passed, failed).
-    Unsupported cases are appended to `unsupported` when given."""
+    """Run every file (every case at `release` when given); print failing and unsupported cases
+    to `out`; return (passed, failed). Unsupported cases are appended to `unsupported` when given."""
     engine = engine or ModelEngine()
     passed = failed = 0
     for path in paths:
         try:
-            results = run_file(path, engine)
+            results = run_file(path, engine, release)
         except InputError as err:
             failed += 1
             print(f"FAIL {path}: {err}", file=out)

@@ -15,6 +15,10 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any, Protocol, cast
 
+from jobmodel.features import VECTOR_DEFAULT_RELEASE, FeatureGates, vector_gates
+
+__all__ = ["VECTOR_DEFAULT_RELEASE", "case_gates", "suite_module"]
+
 
 class SuiteModule(Protocol):
     def model_outcome(self, case: Mapping[str, Any]) -> dict[str, Any]: ...
@@ -40,3 +44,9 @@ def suite_module(suite: str) -> SuiteModule | None:
         return None
     module: ModuleType = importlib.import_module(name)
     return cast(SuiteModule, module)
+
+
+
+def case_gates(case: Mapping[str, Any]) -> FeatureGates:
+    """The gates a case runs with (jobmodel.features.vector_gates)."""
+    return vector_gates(case.get("kubeVersion"), case.get("features"))

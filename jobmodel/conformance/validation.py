@@ -9,8 +9,8 @@ from typing import Any
 from jobmodel.api import strategy
 from jobmodel.api.field import FieldError, ServerPanic
 from jobmodel.api.schema import decode_object
+from jobmodel.conformance.suites import case_gates
 from jobmodel.errors import InputError
-from jobmodel.features import DEFAULT_GATES
 
 KINDS = ("Job", "CronJob")
 
@@ -20,22 +20,22 @@ def validate_case(case: Mapping[str, Any]) -> list[FieldError]:
     kind, operation = case.get("kind"), case.get("operation")
     if kind not in KINDS:
         raise InputError("kind", f"expected one of {', '.join(KINDS)}, got {kind!r}")
+    gates = case_gates(case)
     obj = decode_object(case.get("object"), str(kind))
     if operation == "create":
-        return strategy.job_validate(obj) if kind == "Job" else strategy.cron_job_validate(obj)
+        return strategy.job_validate(obj, gates) if kind == "Job" else strategy.cron_job_validate(obj, gates)
     if operation != "update":
         raise InputError("operation", f"expected create or update, got {operation!r}")
     old = decode_object(case.get("oldObject"), str(kind))
     subresource = case.get("subresource")
     if subresource == "status":
-        gates = DEFAULT_GATES.with_overrides(case.get("features") or {})
-        return strategy.job_status_validate_update(obj, old, gates) if kind == "Job" else []
+                return strategy.job_status_validate_update(obj, old, gates) if kind == "Job" else []
     if subresource is not None:
         raise InputError("subresource", f"expected absent or status, got {subresource!r}")
     return (
-        strategy.job_validate_update(obj, old)
+        strategy.job_validate_update(obj, old, gates)
         if kind == "Job"
-        else strategy.cron_job_validate_update(obj, old)
+        else strategy.cron_job_validate_update(obj, old, gates)
     )
 
 

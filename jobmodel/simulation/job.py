@@ -21,6 +21,7 @@ import attrs
 from jobmodel.actions import CreatePod, DeletePod, PatchPod, RecordEvent, UpdateJobStatus
 from jobmodel.adapters.picture import Segment
 from jobmodel.errors import InputError
+from jobmodel.features import DEFAULT_GATES, FeatureGates
 from jobmodel.simulation.scenario import ScenarioState, StepFailed, job_pods, run_step, start
 from jobmodel.state import (
     FAILED,
@@ -240,13 +241,13 @@ def simulate_default(
     run_seconds: float = 30,
     now: datetime | None = None,
     job_uid: str = DEFAULT_UID,
-    features: Mapping[str, Any] | None = None,
+    gates: FeatureGates = DEFAULT_GATES,
 ) -> Timeline:
     """The default script: every pod starts when created, runs `run_seconds` (or its outcome's
     `seconds`), then succeeds or fails as its outcome says; the clock moves to the next pod finish or the next time the controller
     asked to be woken (back-off, deadline), whichever comes first."""
     begin = now or parse_time(DEFAULT_START, "start")
-    rec = _Recorder(start(manifest, job_uid, begin, features=features))
+    rec = _Recorder(start(manifest, job_uid, begin, gates=gates))
     used: dict[int, int] = {}
     for cycle in range(MAX_CYCLES):
         rec.step({"do": "settle"}, "controller", "", f"cycle {cycle} settle")
@@ -348,11 +349,11 @@ def simulate_script(
     *,
     now: datetime | None = None,
     job_uid: str = DEFAULT_UID,
-    features: Mapping[str, Any] | None = None,
+    gates: FeatureGates = DEFAULT_GATES,
 ) -> Timeline:
     """Run a script of scenario steps (settle, sync, advance, setPods, ..., expect) on the Job."""
     begin = now or parse_time(DEFAULT_START, "start")
-    rec = _Recorder(start(manifest, job_uid, begin, features=features))
+    rec = _Recorder(start(manifest, job_uid, begin, gates=gates))
     for i, step in enumerate(steps):
         if not isinstance(step, Mapping):
             raise InputError(f"steps[{i}]", "a step is an object")

@@ -26,7 +26,12 @@ from typing import Any
 
 import attrs
 
-from jobmodel.adapters.controlplane import ControlPlane, default_directory, running_plane
+from jobmodel.adapters.controlplane import (
+    CONTROL_PLANE_RELEASE,
+    ControlPlane,
+    default_directory,
+    running_plane,
+)
 from jobmodel.adapters.live import (
     LiveError,
     Recorder,
@@ -38,6 +43,7 @@ from jobmodel.adapters.live import (
     read_trace,
     rv_number,
 )
+from jobmodel.features import gates_for
 from jobmodel.simulation.job import (
     DEFAULT_START,
     DEFAULT_UID,
@@ -111,7 +117,7 @@ def run_live(
         trace = trace or Path.cwd() / f"{namespace}.trace.jsonl"
         if script is not None:
             return _run_script(manifest, script, config_path, plane, namespace, trace, start)
-        model = simulate_default(manifest, outcomes, run_seconds=run_seconds, now=start)
+        model = simulate_default(manifest, outcomes, run_seconds=run_seconds, now=start, gates=gates_for(CONTROL_PLANE_RELEASE))
         session = open_session(
             config_path, namespace, trace, {"job": job_name, "kubelet": kubelet, "runSeconds": run_seconds},
             give_up_seconds=give_up_seconds,
@@ -154,7 +160,7 @@ def _run_script(
     trace: Path,
     start: datetime,
 ) -> LiveRunResult:
-    model = simulate_script(manifest, script, now=start)
+    model = simulate_script(manifest, script, now=start, gates=gates_for(CONTROL_PLANE_RELEASE))
     case = {"name": "live run", "job": dict(manifest), "jobUid": DEFAULT_UID, "start": DEFAULT_START, "steps": list(script)}
     notes = []
     reason = unsupported_reason(case)

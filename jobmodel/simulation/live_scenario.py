@@ -43,7 +43,7 @@ from typing import Any
 
 import attrs
 
-from jobmodel.adapters.controlplane import ControllerConfig, ControlPlane
+from jobmodel.adapters.controlplane import CONTROL_PLANE_RELEASE, ControllerConfig, ControlPlane
 from jobmodel.adapters.live import LiveError, Rejected, Session, View, open_session, rv_number
 from jobmodel.api.field import FieldError
 from jobmodel.api.wire import job_from_json, pod_from_json
@@ -85,6 +85,9 @@ class NotFaithful(Exception):
 
 def unsupported_reason(case: Mapping[str, Any], *, reconfigurable: bool = True) -> str | None:
     """Why a real control plane cannot run the case faithfully, or None."""
+    release = case.get("kubeVersion") or CONTROL_PLANE_RELEASE
+    if release != CONTROL_PLANE_RELEASE:
+        return f"the case is of Kubernetes {release}; the local control plane runs {CONTROL_PLANE_RELEASE}"
     gate_sets = [case.get("features") or {}] + [
         s.get("features") or {} for s in case.get("steps") or [] if isinstance(s, Mapping) and s.get("do") == "setFeatures"
     ]

@@ -18,7 +18,7 @@ from jobmodel.api.field import FieldError
 from jobmodel.api.schema import check_known, obj
 from jobmodel.api.wire import job_status_to_json, pod_to_json
 from jobmodel.errors import InputError
-from jobmodel.features import DEFAULT_GATES
+from jobmodel.features import DEFAULT_GATES, FeatureGates, vector_gates
 from jobmodel.state import (
     JOB_COMPLETION_INDEX_ANNOTATION,
     Job,
@@ -103,9 +103,11 @@ def start(
     features: Mapping[str, Any] | None = None,
     tunables: JobControllerTunables = JobControllerTunables(),
     garbage_collector: bool = False,
+    gates: FeatureGates = DEFAULT_GATES,
 ) -> ScenarioState:
-    """Create the cluster with the Job submitted at `now` (defaulted, selector generated, validated)."""
-    gates = DEFAULT_GATES.with_overrides(features or {})
+    """Create the cluster with the Job submitted at `now` (defaulted, selector generated, validated),
+    with `gates` and then `features` set on them (as a vector's features are set)."""
+    gates = gates.with_overrides(features or {})
     cluster = cl.Cluster(now=now, features=gates, tunables=tunables, garbage_collector=garbage_collector)
     cluster, errors = cl.create_job(cluster, job_manifest, job_uid)
     if errors:
@@ -328,7 +330,7 @@ def parse_start(value: object, path: str) -> datetime:
     return parse_time(value, path)
 
 
-CASE_KEYS = frozenset({"name", "origin", "features", "start", "job", "jobUid", "controller", "garbageCollector", "steps"})
+CASE_KEYS = frozenset({"name", "origin", "kubeVersion", "features", "start", "job", "jobUid", "controller", "garbageCollector", "steps"})
 
 
 def run_scenario(case: Mapping[str, Any]) -> list[str]:
@@ -346,6 +348,7 @@ def run_scenario(case: Mapping[str, Any]) -> list[str]:
         job_uid,
         parse_time(case.get("start"), "start"),
         features=case.get("features") or {},
+        gates=vector_gates(case.get("kubeVersion"), None),
         tunables=tunables_from(case.get("controller"), "controller"),
         garbage_collector=bool(case.get("garbageCollector")),
     )

@@ -117,7 +117,28 @@ def replace_job(cluster: Cluster, job: Job) -> Cluster:
 
 
 def remove_job(cluster: Cluster, job: Job) -> Cluster:
-    return attrs.evolve(cluster, jobs=tuple(j for j in cluster.jobs if j.uid != job.uid))
+    """The Job leaves the API server; the controller's informer tells it (`delete_job_observed`)."""
+    cluster = attrs.evolve(cluster, jobs=tuple(j for j in cluster.jobs if j.uid != job.uid))
+    return delete_job_observed(cluster, job)
+
+
+def delete_job_observed(cluster: Cluster, job: Job) -> Cluster:
+    """Controller.deleteJob, the Job informer's delete handler: besides queueing the key (and the
+    orphan sweep), from 1.33 (v1.32.13) it drops the back-off record, from 1.34 the finished mark,
+    from 1.36 the consistency record (the Job's uid), from 1.37 the expectations."""
+    gates, key = cluster.features, job.key
+    if key not in cluster.controller:
+        return cluster
+    state = cluster.controller_state(key)
+    if gates.at_least(33):
+        state = attrs.evolve(state, backoff=None)
+    if gates.at_least(34) and state.finished_uid == job.uid:
+        state = attrs.evolve(state, finished_uid=None)
+    if gates.StaleControllerConsistencyJob and state.consistency is not None and state.consistency.owner_uid == job.uid:
+        state = attrs.evolve(state, consistency=None)
+    if gates.at_least(37):
+        state = attrs.evolve(state, expectations=None)
+    return with_controller_state(cluster, key, state)
 
 
 def _replace_pod(cluster: Cluster, old: Pod, new: Pod | None) -> Cluster:

@@ -25,7 +25,7 @@ from jobmodel.actions import CreateJob, DeleteJob, UpdateCronJobStatus
 from jobmodel.api import strategy as api_strategy
 from jobmodel.api.wire import cron_job_from_json
 from jobmodel.errors import InputError
-from jobmodel.features import DEFAULT_GATES
+from jobmodel.features import DEFAULT_GATES, FeatureGates
 from jobmodel.state import (
     COMPLETE,
     FAILED_CONDITION,
@@ -67,6 +67,7 @@ class CronWorld:
     jobs: tuple[Job, ...] = ()
     cached: CronJob | None = None  # the controller's lagging copy; None: the cache is current
     budget: CronBudget = CronBudget()
+    gates: FeatureGates = DEFAULT_GATES
 
     def owned(self) -> list[Job]:
         """The Jobs the CronJob controls."""
@@ -78,17 +79,19 @@ def _owned(job: Job, cj: CronJob) -> bool:
     return ref is not None and ref.uid == cj.metadata.uid
 
 
-def initial_cron_world(manifest: Mapping[str, Any], budget: CronBudget = CronBudget()) -> CronWorld:
+def initial_cron_world(
+    manifest: Mapping[str, Any], budget: CronBudget = CronBudget(), gates: FeatureGates = DEFAULT_GATES
+) -> CronWorld:
     """The CronJob created through the API (defaulted and validated) at START, and no Jobs."""
     manifest = dict(manifest)
     if isinstance(manifest.get("metadata"), Mapping):
         manifest["metadata"] = {"namespace": "default", **manifest["metadata"]}  # as kubectl's context would
-    stored, errors = api_strategy.create_cron_job(manifest, "cronjob-uid", DEFAULT_GATES)
+    stored, errors = api_strategy.create_cron_job(manifest, "cronjob-uid", gates)
     if errors:
         raise InputError("manifest", "the API server rejects the CronJob: " + "; ".join(str(e) for e in errors))
     stored.setdefault("metadata", {}).setdefault("namespace", "default")
     stored["metadata"]["creationTimestamp"] = format_time(START)
-    return CronWorld(START, cron_job_from_json(stored, "cronJob"), budget=budget)
+    return CronWorld(START, cron_job_from_json(stored, "cronJob"), budget=budget, gates=gates)
 
 
 # --- which moves are enabled ---------------------------------------------------------------------
@@ -168,7 +171,9 @@ def controller_sync(world: CronWorld, impl: CronSyncImpl, write_status: bool = T
     """One sync over the cache, with the API server's answers: AlreadyExists for a name taken,
     a conflict for a status write from a stale CronJob."""
     seen = world.cached or world.cron_job
-    inp = CronJobSyncInput(cron_job=seen, jobs=world.jobs, now=world.now, faults=CronJobFaults(api_cron_job=world.cron_job))
+    inp = CronJobSyncInput(
+        cron_job=seen, jobs=world.jobs, now=world.now, gates=world.gates, faults=CronJobFaults(api_cron_job=world.cron_job)
+    )
     result = impl(inp)
     names = {j.metadata.name for j in world.jobs}
     if any(isinstance(a, CreateJob) and a.accepted and a.job.metadata.name in names for a in result.actions):

@@ -44,7 +44,9 @@ from jobmodel.state import (
     SUCCESS_CRITERIA_MET,
     SUSPENDED,
     BackoffRecord,
+    ConsistencyRecord,
     Expectations,
+    InformerVersions,
     Job,
     JobCondition,
     JobControllerState,
@@ -134,6 +136,8 @@ class _Step:
         self.creates_attempted = 0
         self.accepted_job: Job | None = inp.job
         self.sent_status: JobStatus | None = None
+        self.consistency: ConsistencyRecord | None = inp.controller.consistency
+        self.finished_uid: str | None = inp.controller.finished_uid
 
     # --- the API, as FakePodControl and the status update handler see it ---------------------
 
@@ -149,6 +153,8 @@ class _Step:
             return f"not creating pod, limit {limit} already reached (create call {self.creates_attempted})"
         accepted = self._pod_call_accepted()
         self.actions.append(CreatePod(pod, index, accepted=accepted))
+        if accepted:
+            self.wrote("pods")
         return None if accepted else self.inp.faults.pod_control_error
 
     def delete_pod(self, pod: Pod) -> str | None:
@@ -161,6 +167,8 @@ class _Step:
         """podControl.PatchPod."""
         accepted = self._pod_call_accepted()
         self.actions.append(PatchPod(pod.name, pod.uid, kind, accepted=accepted))
+        if accepted and kind != "release":  # a released pod has no controller to record it for
+            self.wrote("pods")
         return None if accepted else self.inp.faults.pod_control_error
 
     def update_status(self, job: Job) -> str | None:
@@ -173,7 +181,22 @@ class _Step:
         self.actions.append(UpdateJobStatus(job.status, accepted=error is None))
         if error is None:
             self.accepted_job = job
+            self.wrote("jobs")
         return error
+
+    def wrote(self, resource: str) -> None:
+        """ConsistencyStore.WroteAt (RealPodControl.OnWrite, updateJobStatus): 1.36+ with the gate."""
+        job = self.inp.job
+        if not self.gates.StaleControllerConsistencyJob or job is None:
+            return
+        record = self.consistency
+        if record is None or record.owner_uid != job.uid:
+            record = ConsistencyRecord(job.uid)
+        version = self.inp.write_version
+        if resource == "pods":
+            self.consistency = attrs.evolve(record, pods=max(version, record.pods or version))
+        else:
+            self.consistency = attrs.evolve(record, jobs=max(version, record.jobs or version))
 
     def event(self, etype: str, reason: str, message: str) -> None:
         self.actions.append(RecordEvent(etype, reason, message))
@@ -211,6 +234,8 @@ class _Step:
             expectations=self.expectations,
             backoff=self.backoff,
             expected_finalizer_removals=frozenset(self.expected_rm_finalizers),
+            consistency=self.consistency,
+            finished_uid=self.finished_uid,
         )
         return JobSyncResult(tuple(self.actions), error, self.sent_status, self.accepted_job, controller)
 
@@ -242,17 +267,28 @@ class _JobCtx:
 def sync_job(inp: JobSyncInput) -> JobSyncResult:
     """syncJob: one reconcile of the Job `inp.job` against the pods of its namespace."""
     step = _Step(inp)
+    if step.gates.StaleControllerConsistencyJob:
+        lag = ensure_ready(inp.controller.consistency, inp.informers)
+        if lag is not None:
+            return step.result(lag)
+        step.consistency = None
     if inp.job is None:
         # The Job is gone: forget its expectations and back-off record.
         step.expectations = None
         step.expected_rm_finalizers = set()
         step.backoff = None
+        step.finished_uid = None
         return step.result(None)
     job = inp.job
     if managed_by_external_controller(job, step.gates) is not None:
         return step.result(None)
     if is_job_finished(job):
         step.backoff = None
+        if step.finished_uid == job.uid:
+            step.finished_uid = None
+        return step.result(None)
+    if step.gates.at_least(34) and step.finished_uid is not None and step.finished_uid == job.uid:
+        # finishedJobExpectations: the finishing status write is not in the cache yet.
         return step.result(None)
     if job.spec.completion_mode not in (None, NON_INDEXED, INDEXED):
         step.event("Warning", "UnknownCompletionMode", "Skipped Job sync because completion mode is unknown")
@@ -262,6 +298,18 @@ def sync_job(inp: JobSyncInput) -> JobSyncResult:
     except _StepError as err:
         error = str(err)
     return step.result(error)
+
+
+def ensure_ready(record: ConsistencyRecord | None, informers: InformerVersions) -> str | None:
+    """ConsistencyStore.EnsureReady: the error when an informer has not caught up with a write the
+    controller recorded for the Job (None: ready, and the record is then cleared)."""
+    if record is None:
+        return None
+    for resource, group_resource in (("pods", "pods"), ("jobs", "jobs.batch")):
+        wrote, read = getattr(record, resource), getattr(informers, resource)
+        if wrote is not None and read is not None and wrote > read:
+            return f"read version: {read} is not as new as written version: {wrote} for group resource {group_resource}"
+    return None
 
 
 def _sync(step: _Step, job: Job) -> str | None:
@@ -1121,6 +1169,8 @@ def track_job_status_and_remove_finalizers(step: _Step, ctx: _JobCtx, needs_flus
         if job_finished:
             assert ctx.finished_condition is not None
             record_job_finished(step, ctx.job, ctx.finished_condition)
+            if gates.at_least(34):
+                step.finished_uid = job.uid  # finishedJobExpectations.Store
 
 
 def flush_uncounted_and_remove_finalizers(

@@ -10,7 +10,7 @@ from jobmodel.api.defaults import (
     set_defaults_job,
     set_defaults_pod_spec,
 )
-from jobmodel.features import DEFAULT_GATES
+from jobmodel.features import FeatureGates
 
 
 def test_job_defaults_when_everything_is_unset() -> None:
@@ -53,7 +53,7 @@ def test_pod_replacement_policy_follows_pod_failure_policy_and_gate() -> None:
     spec = set_defaults_job({"spec": {"podFailurePolicy": policy}})["spec"]
     assert spec["podReplacementPolicy"] == "Failed"
     assert spec["podFailurePolicy"]["rules"][0]["onPodConditions"][0]["status"] == "True"
-    gated = DEFAULT_GATES.with_overrides({"JobPodReplacementPolicy": False})
+    gated = FeatureGates.for_release(32).with_overrides({"JobPodReplacementPolicy": False})
     assert "podReplacementPolicy" not in set_defaults_job({"spec": {}}, gated)["spec"]
 
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from jobmodel.api import schema, strategy
 from jobmodel.api.field import FieldError
 from jobmodel.errors import InputError
-from jobmodel.features import DEFAULT_GATES
+from jobmodel.features import FeatureGates
 from tests.api.helpers import UID, cron_job, job, pairs
 
 MANIFESTS = Path(__file__).parent / "manifests"
@@ -49,7 +49,7 @@ def test_prepare_for_create_clears_status_sets_generation_and_drops_gated_fields
     obj = job(managedBy="example.com/x", backoffLimitPerIndex=1)
     obj["status"] = {"active": 3}
     obj["metadata"]["generation"] = 9
-    gates = DEFAULT_GATES.with_overrides({"JobManagedBy": False, "JobBackoffLimitPerIndex": False})
+    gates = FeatureGates.for_release(32).with_overrides({"JobManagedBy": False, "JobBackoffLimitPerIndex": False})
     prepared = strategy.job_prepare_for_create(obj, gates)
     assert "status" not in prepared
     assert prepared["metadata"]["generation"] == 1
@@ -355,7 +355,7 @@ def test_status_update_cases_from_upstream(name: str) -> None:
 def test_success_criteria_met_on_non_indexed_job_without_managed_by_and_replacement_gates() -> None:
     # "invalid addition of SuccessCriteriaMet for NonIndexed Job" (JobManagedBy and
     # JobPodReplacementPolicy off): the extended scope is allowed only when the old status had it.
-    gates = DEFAULT_GATES.with_overrides({"JobManagedBy": False, "JobPodReplacementPolicy": False})
+    gates = FeatureGates.for_release(32).with_overrides({"JobManagedBy": False, "JobPodReplacementPolicy": False})
     policy = {"successPolicy": {"rules": [{"succeededIndexes": "0-2"}]}}
     old, new = _job(policy), _job(policy, conditions=[SUCCESS_MET])
     assert pairs(strategy.job_status_validate_update(new, old, gates)) == {

@@ -32,7 +32,8 @@ def test_explore_finds_saves_and_replay_reproduces_a_counterexample(
     manifest: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     trace = tmp_path / "trace.json"
-    assert main(["explore", str(manifest), "--depth", "5", "--stale", "1", "--impl", BROKEN, "--save", str(trace)]) == 1
+    argv = ["explore", str(manifest), "--depth", "5", "--stale", "1", "--impl", BROKEN, "--save", str(trace), "--kube-version", "1.35"]
+    assert main(argv) == 1
     out = capsys.readouterr().out
     assert "violation: no-over-creation" in out and "2 moves" in out
     assert "sync-stale" in out

@@ -10,9 +10,9 @@ import pytest
 import yaml
 
 from jobmodel.cli import main
-from jobmodel.commands.validate import parse_gates, validate_manifests
+from jobmodel.commands.validate import validate_manifests
 from jobmodel.errors import InputError
-from jobmodel.features import DEFAULT_GATES
+from jobmodel.features import DEFAULT_GATES, gates_from_options
 
 REPO = Path(__file__).resolve().parent.parent.parent
 PI = """\
@@ -93,10 +93,20 @@ def test_bad_input_is_named_never_a_traceback(text: str, message: str) -> None:
     assert "Traceback" not in err
 
 
-def test_feature_gates_option() -> None:
-    assert parse_gates("JobManagedBy=false").JobManagedBy is False
+def test_feature_gates_option_is_checked_against_the_release() -> None:
+    assert gates_from_options("1.34", "JobManagedBy=false").JobManagedBy is False
+    with pytest.raises(InputError, match=r"locked to true in Kubernetes 1\.37"):
+        gates_from_options(None, "JobManagedBy=false")
     with pytest.raises(InputError):
-        parse_gates("JobManagedBy")
+        gates_from_options("1.34", "JobManagedBy")
+
+
+def test_kube_version_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    manifest = tmp_path / "pi.yaml"
+    manifest.write_text(PI)
+    assert main(["validate", "--kube-version", "1.32", "--feature-gates", "JobManagedBy=false", str(manifest)]) == 0
+    assert main(["validate", "--kube-version", "1.31", str(manifest)]) == 2
+    assert "unsupported Kubernetes release '1.31'" in capsys.readouterr().err
 
 
 def test_cli_entry_point(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

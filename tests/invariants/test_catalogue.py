@@ -11,6 +11,7 @@ import attrs
 import pytest
 
 from jobmodel.actions import PatchPod, UpdateJobStatus
+from jobmodel.checkers.explorer import explore
 from jobmodel.checkers.job import CheckConfig
 from jobmodel.checkers.trace import run_moves
 from jobmodel.invariants import catalogue as cat
@@ -32,9 +33,10 @@ from jobmodel.transitions.sync_job import JobSyncResult
 from tests.checkers.configs import config, job_manifest
 
 REPO = Path(__file__).resolve().parents[2]
-PAIR = config(job_manifest(2, 2, 1), failures=1, stale=1, expiries=1)
+# The traces below show v1.32's behaviour (the known upstream bugs, the stale-cache over-creation).
+PAIR = config(job_manifest(2, 2, 1), failures=1, stale=1, expiries=1, kube_version="1.32")
 # Traces that name pods read best without symmetry reduction (no renaming between steps).
-NAMED = config(job_manifest(2, 2, 1), failures=1, symmetry=False)
+NAMED = config(job_manifest(2, 2, 1), failures=1, symmetry=False, kube_version="1.32")
 BACKOFF_TRACE = [Move("sync"), Move("start", "j-0"), Move("start", "j-1"), Move("ready", "j-0"), Move("fail", "j-1"), Move("sync")]
 
 
@@ -168,11 +170,35 @@ def test_over_creation_happens_when_expectations_expire_while_the_cache_lags() -
     before, after = records[1].world, records[2].world
     assert not env.lag_covered(before)
     assert len(cat.active_pods(after)) == 4  # parallelism 2
-    assert not records[2].violations  # outside the assumption: not reported
+    # Outside no-over-creation's assumption; the law of 1.36+ reports it.
+    assert {v.invariant for v in records[2].violations} == {"no-over-creation-on-stale-cache"}
     # With the expectations still valid, the controller waits instead.
     waiting = run_moves(PAIR.system(), [Move("sync-stale"), Move("sync")])
     assert env.lag_covered(waiting[0].world)
     assert len(cat.active_pods(waiting[1].world)) == 2
+
+
+@pytest.mark.parametrize("kube_version", ["1.36", "1.37"])
+def test_the_consistency_store_waits_for_the_cache_where_expectations_expired(kube_version: str) -> None:
+    """From 1.36 syncJob does not act on a pod cache behind the controller's own writes
+    (consistencyStore.EnsureReady): the same trace creates nothing more, the sync is an error
+    (requeued with back-off), and once the cache has caught up the Job goes on with 2 pods."""
+    cfg = attrs.evolve(PAIR, kube_version=kube_version)
+    records = run_moves(cfg.system(), [Move("sync-stale"), Move("expire-expectations"), Move("sync")])
+    assert not records[2].violations and len(cat.active_pods(records[2].world)) == 2
+    world, result = env.apply_move(records[1].world, Move("sync"))
+    assert result is not None and result.error is not None and not result.actions
+    assert result.error == "read version: 0 is not as new as written version: 1 for group resource pods"
+    world, result = env.apply_move(env.cache_catch_up(world), Move("sync"))
+    assert result is not None and result.error is None
+    assert len(cat.active_pods(world)) == 2
+
+
+def test_explore_shows_the_stale_cache_over_creation_up_to_1_35_only() -> None:
+    for kube_version, found in (("1.32", True), ("1.35", True), ("1.36", False), ("1.37", False)):
+        result = explore(attrs.evolve(PAIR, kube_version=kube_version, budget=env.Budget(stale=1, expiries=1)).system(), 6)
+        violation = result.counterexample.violation.invariant if result.counterexample else None
+        assert (violation == "no-over-creation-on-stale-cache") is found, kube_version
 
 
 @pytest.mark.usefixtures("strict_upstream")

@@ -13,7 +13,7 @@ from jobmodel.timeutil import parse_time
 from jobmodel.transitions import backoff as bo
 from tests.builders import make_pod
 
-GATES = FeatureGates()
+GATES = FeatureGates.for_release(32)
 T0 = parse_time("2024-06-01T12:00:00Z", "t")
 
 

@@ -10,7 +10,7 @@ from jobmodel.state import PodFailurePolicy
 from jobmodel.transitions.pod_failure_policy import match_pod_failure_policy
 from tests.builders import make_pod
 
-GATES = FeatureGates()
+GATES = FeatureGates.for_release(32)
 DISRUPTED = [{"type": "DisruptionTarget", "status": "True"}]
 
 
@@ -79,5 +79,5 @@ def test_fail_index_rule_is_skipped_without_backoff_limit_per_index() -> None:
     p = policy(exit_rule("FailIndex", "In", [3]), exit_rule("Ignore", "In", [3]))
     pod = make_pod("p", "Failed", exit_code=3)
     assert match_pod_failure_policy(p, pod, GATES).action == "FailIndex"
-    off = FeatureGates(JobBackoffLimitPerIndex=False)
+    off = FeatureGates.for_release(32).with_overrides({"JobBackoffLimitPerIndex": False})
     assert match_pod_failure_policy(p, pod, off).action == "Ignore"

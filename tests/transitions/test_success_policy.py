@@ -7,7 +7,7 @@ from jobmodel.state import SuccessPolicy, SuccessPolicyRule
 from jobmodel.transitions.indexes import parse_indexes_from_string
 from jobmodel.transitions.success_policy import match_success_policy
 
-GATES = FeatureGates()
+GATES = FeatureGates.for_release(32)
 
 
 def succeeded(text: str) -> tuple[tuple[int, int], ...]:
@@ -38,5 +38,5 @@ def test_rule_with_indexes_out_of_range_is_skipped() -> None:
 
 def test_no_match_without_the_gate_or_without_successes() -> None:
     policy = SuccessPolicy((SuccessPolicyRule(succeeded_count=1),))
-    assert match_success_policy(policy, 10, succeeded("0"), FeatureGates(JobSuccessPolicy=False)) is None
+    assert match_success_policy(policy, 10, succeeded("0"), FeatureGates.for_release(32).with_overrides({"JobSuccessPolicy": False})) is None
     assert match_success_policy(policy, 10, (), GATES) is None

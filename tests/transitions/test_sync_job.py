@@ -28,7 +28,7 @@ from jobmodel.transitions.sync_job import JobSyncResult, sync_job
 from tests.builders import JOB_UID, NOW, make_job, make_pod, make_pods
 
 T0 = parse_time(NOW, "now")
-OLD_GATES = FeatureGates(JobManagedBy=False, JobPodReplacementPolicy=False, JobSuccessPolicy=False)
+OLD_GATES = FeatureGates.for_release(32).with_overrides({"JobManagedBy": False, "JobPodReplacementPolicy": False, "JobSuccessPolicy": False})
 
 
 def run(
@@ -37,7 +37,7 @@ def run(
     *,
     now: Any = T0,
     controller: JobControllerState = JobControllerState(),
-    features: FeatureGates = FeatureGates(),
+    features: FeatureGates = FeatureGates.for_release(32),
     faults: Faults = Faults(),
     tunables: JobControllerTunables = JobControllerTunables(),
 ) -> JobSyncResult:
@@ -249,7 +249,7 @@ def test_indexed_pod_carries_index_annotation_label_hostname_and_env() -> None:
 
 def test_without_pod_index_label_the_env_reads_the_annotation() -> None:
     result = run(
-        make_job(completionMode="Indexed", parallelism=1, completions=3), features=FeatureGates(PodIndexLabel=False)
+        make_job(completionMode="Indexed", parallelism=1, completions=3), features=FeatureGates.for_release(32).with_overrides({"PodIndexLabel": False})
     )
     (create,) = created(result)
     assert JOB_COMPLETION_INDEX_ANNOTATION not in create.pod.metadata.labels
@@ -442,7 +442,7 @@ def test_job_managed_by_another_controller_is_skipped() -> None:
 
 
 def test_managed_by_is_ignored_without_the_gate() -> None:
-    result = run(make_job(managedBy="example.com/other"), features=FeatureGates(JobManagedBy=False))
+    result = run(make_job(managedBy="example.com/other"), features=FeatureGates.for_release(32).with_overrides({"JobManagedBy": False}))
     assert len(created(result)) == 2
 
 

@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/robfig/cron/v3"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -34,10 +33,10 @@ type HarnessScheduleResult struct {
 }
 
 // HarnessSchedule parses the CronJob's schedule as syncCronJob does (formatSchedule, then
-// cron.ParseStandard) and runs mostRecentScheduleTime (with the starting deadline when the
+// harnessParseSchedule) and runs mostRecentScheduleTime (with the starting deadline when the
 // CronJob has one) and nextScheduleTimeDuration.
 func HarnessSchedule(cj *batchv1.CronJob, now time.Time) (*HarnessScheduleResult, error) {
-	sched, err := cron.ParseStandard(formatSchedule(cj, nil))
+	sched, err := harnessParseSchedule(formatSchedule(cj, nil))
 	if err != nil {
 		return nil, err
 	}

@@ -85,7 +85,7 @@ func HarnessSyncJob(ctx context.Context, in HarnessJobSyncInput) (*HarnessJobSyn
 	}
 	factory := informers.NewSharedInformerFactory(clientset, controller.NoResyncPeriodFunc())
 	fakeClock := clocktesting.NewFakeClock(in.Now)
-	jm, err := newControllerWithClock(ctx, factory.Core().V1().Pods(), factory.Batch().V1().Jobs(), clientset, fakeClock)
+	jm, err := newHarnessController(ctx, clientset, fakeClock, factory)
 	if err != nil {
 		return nil, err
 	}
