@@ -173,9 +173,10 @@ def get_status_validation_options(
     if not gates.JobManagedBy:
         if gates.JobPodReplacementPolicy:
             return bv.JobStatusValidationOptions(
-                allow_for_success_criteria_met_in_extended_scope=True
+                release=gates.release, allow_for_success_criteria_met_in_extended_scope=True
             )
         return bv.JobStatusValidationOptions(
+            release=gates.release,
             allow_for_success_criteria_met_in_extended_scope=bv.is_condition_true(
                 old, "SuccessCriteriaMet"
             )
@@ -205,7 +206,12 @@ def get_status_validation_options(
         st.get("uncountedTerminatedPods"), old_st.get("uncountedTerminatedPods")
     )
     ready_changed, terminating_changed = changed("ready"), changed("terminating")
+    # v1.32.13 and 1.33+ (kubernetes/kubernetes#134521, #135128): a suspended Job with no
+    # completions may finish without a startTime, and a resume may set a new one.
+    suspended_with_zero_completions = spec.get("suspend") is True and spec.get("completions") == 0
+    resuming = bv.is_condition_true(old, "Suspended") and _condition_false(new, "Suspended")
     return bv.JobStatusValidationOptions(
+        release=gates.release,
         # Indexed Jobs with completions == parallelism may scale down, losing succeeded pods.
         reject_decreasing_succeeded_counter=not indexed
         or spec.get("completions") != spec.get("parallelism"),
@@ -219,10 +225,10 @@ def get_status_validation_options(
         reject_failed_job_without_failure_target=failed_changed or failed_indexes_changed,
         reject_complete_job_without_success_criteria_met=complete_changed or success_met_changed,
         reject_finished_job_with_active_pods=finished_changed or active_changed,
-        # v1.34 exempts suspended Jobs with zero completions; v1.32 does not (docs/validation.md).
-        reject_finished_job_without_start_time=finished_changed or start_changed,
+        reject_finished_job_without_start_time=(finished_changed or start_changed)
+        and not (gates.at_least(33) and suspended_with_zero_completions),
         reject_finished_job_with_uncounted_terminated_pods=finished_changed or uncounted_changed,
-        reject_start_time_update_for_unsuspended_job=start_changed,
+        reject_start_time_update_for_unsuspended_job=start_changed and not (gates.at_least(33) and resuming),
         reject_completion_time_before_start_time=start_changed or completion_changed,
         reject_mutating_completion_time=True,
         reject_not_complete_job_with_completion_time=complete_changed or completion_changed,
@@ -234,6 +240,11 @@ def get_status_validation_options(
         reject_more_ready_than_active_pods=ready_changed or active_changed,
         reject_finished_job_with_terminating_pods=finished_changed or terminating_changed,
     )
+
+
+def _condition_false(job: Mapping[str, Any], ctype: str) -> bool:
+    """IsConditionFalse: a condition of that type with status False."""
+    return any(c.get("type") == ctype and c.get("status") == "False" for c in (job.get("status") or {}).get("conditions") or [])
 
 
 def _time_of(status: Mapping[str, Any], name: str) -> Any:
@@ -271,14 +282,14 @@ def cron_job_prepare_for_update(new: Mapping[str, Any], old: Mapping[str, Any]) 
 
 def cron_job_validate(cron_job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) -> list[FieldError]:
     """cronJobStrategy.Validate."""
-    return bv.validate_cron_job_create(cron_job)
+    return bv.validate_cron_job_create(cron_job, gates)
 
 
 def cron_job_validate_update(
     new: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
 ) -> list[FieldError]:
     """cronJobStrategy.ValidateUpdate."""
-    return bv.validate_cron_job_update(new, old)
+    return bv.validate_cron_job_update(new, old, gates)
 
 
 # ---------------------------------------------------------------------------- entry points

@@ -21,6 +21,7 @@ from jobmodel.api.cron import schedule_error
 from jobmodel.api.field import FieldError
 from jobmodel.api.pod_validation import validate_pod_template_spec
 from jobmodel.api.timezones import load_location_error
+from jobmodel.features import DEFAULT_GATES, NEWEST_MINOR, FeatureGates
 from jobmodel.timeutil import parse_time
 
 MAX_PARALLELISM_FOR_INDEXED_JOB: Final = 100_000
@@ -653,7 +654,9 @@ def is_job_finished(job: Mapping[str, Any]) -> bool:
 
 @attrs.frozen
 class JobStatusValidationOptions:
-    """JobStatusValidationOptions."""
+    """JobStatusValidationOptions; `release` (not upstream's) picks the release's error messages."""
+
+    release: int = NEWEST_MINOR
 
     reject_decreasing_succeeded_counter: bool = False
     reject_decreasing_failed_counter: bool = False
@@ -760,7 +763,7 @@ def validate_job_status(
             fe.invalid(
                 fe.child(path, "completionTime"),
                 status.get("completionTime"),
-                "completionTime cannot be set before startTime",
+                "must be equal to or after `startTime`" if opts.release >= 34 else "completionTime cannot be set before startTime",
             )
         )
     if opts.reject_failed_job_without_failure_target and failed and not failure_target:
@@ -797,7 +800,7 @@ def validate_job_status(
             fe.invalid(
                 fe.child(path, "uncountedTerminatedPods"),
                 uncounted,
-                "uncountedTerminatedPods needs to be empty for finished job",
+                "must be empty for finished job" if opts.release >= 34 else "uncountedTerminatedPods needs to be empty for finished job",
             )
         )
     completions = spec.get("completions")
@@ -969,7 +972,7 @@ def validate_job_status_update(
             fe.invalid(
                 fe.child(path, "completionTime"),
                 status.get("completionTime"),
-                "completionTime cannot be mutated",
+                "field is immutable" if opts.release >= 34 else "completionTime cannot be mutated",
             )
         )
     start, old_start = _time(status, "startTime"), _time(old_status, "startTime")
@@ -980,11 +983,18 @@ def validate_job_status_update(
         and start != old_start
         and not suspended
     ):
-        errs.append(
-            fe.required(
-                fe.child(path, "startTime"), "startTime cannot be removed for unsuspended job"
+        if opts.release >= 36:
+            errs.append(
+                fe.invalid(
+                    fe.child(path, "startTime"), status.get("startTime"), "field is immutable for unsuspended job once set"
+                )
             )
-        )
+        else:
+            errs.append(
+                fe.required(
+                    fe.child(path, "startTime"), "startTime cannot be removed for unsuspended job"
+                )
+            )
     if is_condition_true(old, "SuccessCriteriaMet") and not is_condition_true(
         job, "SuccessCriteriaMet"
     ):
@@ -1009,11 +1019,11 @@ def validate_job_status_update(
 # ---------------------------------------------------------------------------- CronJob
 
 
-def validate_cron_job_create(cron_job: Mapping[str, Any]) -> list[FieldError]:
+def validate_cron_job_create(cron_job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) -> list[FieldError]:
     """ValidateCronJobCreate: metadata, spec, and a name short enough for the Jobs it creates."""
     meta = cron_job.get("metadata") or {}
     errs = mv.validate_object_meta(meta)
-    errs.extend(validate_cron_job_spec(cron_job.get("spec") or {}, None, "spec"))
+    errs.extend(validate_cron_job_spec(cron_job.get("spec") or {}, None, "spec", gates))
     name = str(meta.get("name") or "")
     # The controller appends an 11-character `-<timestamp>` to name its Jobs (at most 63 long).
     if len(name) > mv.DNS1035_LABEL_MAX_LENGTH - 11:
@@ -1022,16 +1032,16 @@ def validate_cron_job_create(cron_job: Mapping[str, Any]) -> list[FieldError]:
 
 
 def validate_cron_job_update(
-    cron_job: Mapping[str, Any], old: Mapping[str, Any]
+    cron_job: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
 ) -> list[FieldError]:
     """ValidateCronJobUpdate (no 52-character limit, so that old long-named CronJobs stay editable)."""
     errs = mv.validate_object_meta_update(cron_job.get("metadata") or {}, old.get("metadata") or {})
-    errs.extend(validate_cron_job_spec(cron_job.get("spec") or {}, old.get("spec") or {}, "spec"))
+    errs.extend(validate_cron_job_spec(cron_job.get("spec") or {}, old.get("spec") or {}, "spec", gates))
     return errs
 
 
 def validate_cron_job_spec(
-    spec: Mapping[str, Any], old: Mapping[str, Any] | None, path: str
+    spec: Mapping[str, Any], old: Mapping[str, Any] | None, path: str, gates: FeatureGates = DEFAULT_GATES
 ) -> list[FieldError]:
     """validateCronJobSpec."""
     errs: list[FieldError] = []
@@ -1042,7 +1052,7 @@ def validate_cron_job_spec(
         allow_tz = old is not None and "TZ" in (old.get("schedule") or "")
         errs.extend(
             validate_schedule_format(
-                schedule, allow_tz, spec.get("timeZone"), fe.child(path, "schedule")
+                schedule, allow_tz, spec.get("timeZone"), fe.child(path, "schedule"), gates
             )
         )
     if spec.get("startingDeadlineSeconds") is not None:
@@ -1077,11 +1087,12 @@ def validate_concurrency_policy(policy: str, path: str) -> list[FieldError]:
 
 
 def validate_schedule_format(
-    schedule: str, allow_tz: bool, time_zone: str | None, path: str
+    schedule: str, allow_tz: bool, time_zone: str | None, path: str, gates: FeatureGates = DEFAULT_GATES
 ) -> list[FieldError]:
-    """validateScheduleFormat: robfig/cron ParseStandard, and no TZ=/CRON_TZ= unless the old schedule had one."""
+    """validateScheduleFormat: robfig/cron ParseStandard (its panics recovered from 1.35), and no
+    TZ=/CRON_TZ= unless the old schedule had one."""
     errs: list[FieldError] = []
-    parse_error = schedule_error(schedule, path)
+    parse_error = schedule_error(schedule, path, recover_panics=gates.at_least(35))
     if parse_error is not None:
         errs.append(fe.invalid(path, schedule, parse_error))
     if allow_tz and "TZ" in schedule and time_zone is not None:

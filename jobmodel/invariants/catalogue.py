@@ -130,42 +130,43 @@ def failed_so_far(world: World, job: Job, gates: FeatureGates) -> int:
 
 
 @lru_cache(maxsize=8192)
-def _status_rule_errors(job: Job) -> tuple[str, ...]:
-    errors = bv.validate_job_status(job_to_json(job), "status", STRICT_STATUS_RULES)
-    return tuple(str(e) for e in errors if not _known_upstream_bug(job, str(e)))
+def _status_rule_errors(job: Job, release: int) -> tuple[str, ...]:
+    errors = bv.validate_job_status(job_to_json(job), "status", attrs.evolve(STRICT_STATUS_RULES, release=release))
+    return tuple(str(e) for e in errors if not _known_upstream_bug(job, str(e), release))
 
 
 @lru_cache(maxsize=8192)
 def _status_update_errors(new: Job, old: Job, gates: FeatureGates) -> tuple[str, ...]:
     errors = api_strategy.job_status_validate_update(job_to_json(new), job_to_json(old), gates)
-    return tuple(str(e) for e in errors if not _known_upstream_bug(new, str(e)))
+    return tuple(str(e) for e in errors if not _known_upstream_bug(new, str(e), gates.release))
 
 
-# Status rules upstream v1.32 itself breaks (the model is faithful to v1.32, so the checkers
-# accept exactly these signatures; set ACCEPT_KNOWN_UPSTREAM_BUGS to False, and clear the caches
-# with `forget_cached_checks`, to see them; tests/invariants/test_catalogue.py does):
-# - kubernetes/kubernetes#139428 (fixed by #139457): manageJob returns active=0 when it defers
-#   pod creation for the back-off, while ready keeps the running pods: ready > active.
-# - kubernetes/kubernetes#134521 (fixed by #134769, in 1.32 by #135128): a resumed Job gets a
-#   new startTime, which the status validation rejected for an unsuspended Job.
+# Status rules upstream itself breaks in some releases (the model is faithful to each, so the
+# checkers accept exactly these signatures in those releases; set ACCEPT_KNOWN_UPSTREAM_BUGS to
+# False, and clear the caches with `forget_cached_checks`, to see them; tests/invariants/test_catalogue.py does):
+# - kubernetes/kubernetes#139428 (fixed by #139457, in 1.36): manageJob returns active=0 when it
+#   defers pod creation for the back-off, while ready keeps the running pods: ready > active.
+# - kubernetes/kubernetes#134521 (fixed by #134769, in 1.32.13 by #135128; the model's 1.32 is
+#   v1.32.3): a resumed Job gets a new startTime, which the status validation rejected for an
+#   unsuspended Job.
 # - a Job created suspended with `completions: 0` completes without ever getting a startTime,
-#   which v1.32's status validation rejects (later releases allow it).
+#   which the status validation rejects up to v1.32.12 (the same fix allows it).
 ACCEPT_KNOWN_UPSTREAM_BUGS = True
 READY_ABOVE_ACTIVE = "cannot set more ready pods than active"
 START_TIME_ON_RESUME = "startTime cannot be removed for unsuspended job"
 NO_START_TIME_WHEN_FINISHED = "startTime is required for finished job"
 
 
-def _known_upstream_bug(job: Job, error: str) -> bool:
+def _known_upstream_bug(job: Job, error: str, release: int) -> bool:
     if not ACCEPT_KNOWN_UPSTREAM_BUGS:
         return False
-    if READY_ABOVE_ACTIVE in error:
+    if READY_ABOVE_ACTIVE in error and release < 36:
         # Only that early return writes active=0 over running pods (global or per-index back-off).
         return job.status.active == 0
-    if START_TIME_ON_RESUME in error:
+    if START_TIME_ON_RESUME in error and release < 33:
         suspended = job.status.condition("Suspended")
         return suspended is not None and suspended.status == "False" and suspended.reason == "JobResumed"
-    if NO_START_TIME_WHEN_FINISHED in error:
+    if NO_START_TIME_WHEN_FINISHED in error and release < 33:
         return bool(job.spec.suspend) and job.spec.completions == 0
     return False
 
@@ -236,7 +237,7 @@ def status_rules(world: World) -> str | None:
     job = world.job()
     if job is None:
         return None
-    errors = _status_rule_errors(job)
+    errors = _status_rule_errors(job, world.cluster.features.release)
     return "; ".join(errors) if errors else None
 
 

@@ -39,7 +39,12 @@ class CronParseError(ValueError):
 
 class CronPanic(CronParseError):
     """A spec on which robfig/cron v3.0.1 panics instead of returning an error: whoever calls
-    the library (the API server's validation, the controller) fails the whole request."""
+    the library (the API server's validation, the controller) fails the whole request, up to
+    1.34; from 1.35 both recover it (parsers.ParseCronScheduleWithPanicRecovery: RECOVERED_PANIC)."""
+
+
+# What the panic says once recovered (Go's runtime error for spec[eq+1:i] with i = -1).
+RECOVERED_PANIC = "invalid schedule format: runtime error: slice bounds out of range [:-1]"
 
 
 @attrs.frozen

@@ -13,8 +13,15 @@ from datetime import UTC, datetime
 import attrs
 
 from jobmodel.actions import Action, CreateJob, DeleteJob, RecordEvent, Requeue, UpdateCronJobStatus
+from jobmodel.features import DEFAULT_GATES, FeatureGates
 from jobmodel.frozen import FrozenDict
-from jobmodel.schedule.cron import CronParseError, Schedule, parse_standard
+from jobmodel.schedule.cron import (
+    RECOVERED_PANIC,
+    CronPanic,
+    CronParseError,
+    Schedule,
+    parse_standard,
+)
 from jobmodel.schedule.gotime import LocationError, load_location
 from jobmodel.schedule.times import (
     NANOS,
@@ -210,9 +217,11 @@ def by_job_start_time_key(job: Job) -> tuple[bool, datetime, str]:
 # --- the controller --------------------------------------------------------------------------
 
 
-def get_jobs_to_be_reconciled(cj: CronJob, jobs: tuple[Job, ...]) -> tuple[Job, ...]:
+def get_jobs_to_be_reconciled(cj: CronJob, jobs: tuple[Job, ...], gates: FeatureGates = DEFAULT_GATES) -> tuple[Job, ...]:
     """getJobsToBeReconciled: Jobs of the namespace whose controller reference names the CronJob
-    (by name only, whatever their labels)."""
+    (by name only, whatever their labels); from 1.37 getCronJobJobsByIndexer instead."""
+    if gates.at_least(37):
+        return get_cron_job_jobs_by_indexer(cj, jobs)
     out = []
     for job in jobs:
         if job.metadata.namespace not in (cj.namespace, ""):
@@ -221,6 +230,12 @@ def get_jobs_to_be_reconciled(cj: CronJob, jobs: tuple[Job, ...]) -> tuple[Job, 
         if ref is not None and ref.name == cj.name:
             out.append(job)
     return tuple(out)
+
+
+def get_cron_job_jobs_by_indexer(cj: CronJob, jobs: tuple[Job, ...]) -> tuple[Job, ...]:
+    """getCronJobJobsByIndexer (1.37): the Jobs whose controller reference carries the CronJob's
+    uid, whatever their name (the jobControllerUID index spans every namespace)."""
+    return tuple(j for j in jobs if (ref := j.metadata.controller_ref()) is not None and ref.uid == cj.metadata.uid)
 
 
 def delete_job(step: _Step, job: Job) -> bool:
@@ -359,7 +374,10 @@ def sync_cron_job(step: _Step, jobs: tuple[Job, ...]) -> tuple[float | None, boo
     try:
         sched = parse_standard(format_schedule(step))
     except CronParseError as parse_err:
-        step.event(WARNING, "UnparseableSchedule", f"unparseable schedule: {cj.spec.schedule!r} : {parse_err.message}")
+        message = parse_err.message
+        if isinstance(parse_err, CronPanic) and step.inp.gates.at_least(35):
+            message = RECOVERED_PANIC  # ParseCronScheduleWithPanicRecovery
+        step.event(WARNING, "UnparseableSchedule", f"unparseable schedule: {cj.spec.schedule!r} : {message}")
         return None, updated, None
 
     nxt = next_schedule_time(
@@ -425,9 +443,11 @@ def create_job(step: _Step, sched: Schedule, scheduled: datetime, updated: bool)
         return None, updated, f"namespace {cj.namespace} is being terminated"
     if error == ALREADY_EXISTS:
         try:
-            # Upstream reads the existing Job in jobReq's namespace, which getJobFromTemplate2
-            # leaves empty, so the read fails (kubernetes/kubernetes#136918, fixed after v1.32).
-            existing = _get_job(step, "", request.metadata.name)
+            # Up to 1.36 upstream reads the existing Job in jobReq's namespace, which
+            # getJobFromTemplate2 leaves empty, so the read fails (kubernetes/kubernetes#136918);
+            # 1.37 reads it in the CronJob's namespace.
+            namespace = cj.namespace if step.inp.gates.at_least(37) else ""
+            existing = _get_job(step, namespace, request.metadata.name)
         except (_NotFound, _ApiError) as get_err:
             return None, updated, str(get_err)
         ref = existing.metadata.controller_ref()
@@ -461,7 +481,7 @@ def sync_cronjob(inp: CronJobSyncInput) -> CronJobSyncResult:
     if inp.cron_job is None:
         return CronJobSyncResult(actions=(), cron_job=None)
     step = _Step(inp=inp, local=inp.cron_job)
-    jobs = get_jobs_to_be_reconciled(inp.cron_job, inp.jobs)
+    jobs = get_jobs_to_be_reconciled(inp.cron_job, inp.jobs, inp.gates)
     cleaned = cleanup_finished_jobs(step, jobs)
     try:
         requeue, synced, error = sync_cron_job(step, jobs)

@@ -425,6 +425,9 @@ def _sync(step: _Step, job: Job) -> str | None:
                     suspend_cond_changed = True
                     ctx.job = _with_status(job, conditions=conditions)
                     step.event("Normal", "Suspended", "Job suspended")
+                    if gates.MutableSchedulingDirectivesForSuspendedJobs:
+                        # 1.35+: a suspended Job's startTime goes; resuming sets a new one.
+                        ctx.job = _with_status(ctx.job, start_time=None)
             else:
                 conditions, updated = ensure_job_condition_status(
                     job.status.conditions, SUSPENDED, "False", "JobResumed", "Job resumed", now
@@ -493,10 +496,17 @@ def track_terminating_pods(job: Job, gates: FeatureGates) -> bool:
 
 
 def only_replace_failed_pods(job: Job, gates: FeatureGates) -> bool:
-    """onlyReplaceFailedPods: new pods only once old ones reached a terminal phase."""
+    """onlyReplaceFailedPods: new pods only once old ones reached a terminal phase. Up to 1.36 a
+    pod-failure policy implies it too; 1.37 reads podReplacementPolicy alone."""
     if gates.JobPodReplacementPolicy and job.spec.pod_replacement_policy == FAILED_ONLY:
         return True
-    return job.spec.pod_failure_policy is not None
+    return job.spec.pod_failure_policy is not None and not gates.at_least(37)
+
+
+def active_while_backing_off(active: int, gates: FeatureGates) -> int:
+    """What manageJob reports as active while the back-off defers creations: 0 up to 1.35
+    (kubernetes/kubernetes#139428), the running pods from 1.36."""
+    return active if gates.at_least(36) else 0
 
 
 def is_pod_failed(pod: Pod, job: Job, gates: FeatureGates) -> bool:
@@ -704,6 +714,12 @@ def get_pods_for_job(step: _Step, job: Job) -> list[Pod]:
         for req in job.spec.selector.match_expressions:
             if req.operator not in ("In", "NotIn", "Exists", "DoesNotExist"):
                 raise _StepError(f"couldn't convert Job selector: {req.operator!r} is not a valid label selector operator")
+    by_owner_index = step.gates.at_least(34)
+    if by_owner_index:
+        # controller.FilterPodsByOwner
+        for value, what in ((job.namespace, "namespace"), (job.name, "name"), (job.uid, "uid")):
+            if not value:
+                raise _StepError(f"no owner {what} provided")
     claimed: list[Pod] = []
     errors: list[str] = []
     for pod in step.inp.pods:
@@ -711,6 +727,8 @@ def get_pods_for_job(step: _Step, job: Job) -> list[Pod]:
             continue
         matches = selector_matches(job.spec.selector, pod.metadata.labels)
         ref = pod.metadata.controller_ref()
+        if by_owner_index and ref is not None and (ref.kind, ref.name, ref.uid) != ("Job", job.name, job.uid):
+            continue  # 1.34+: the pod index holds only pods controlled by exactly this Job, and orphans
         deleting = job.metadata.deletion_timestamp is not None
         if ref is not None:
             if ref.uid == job.uid and matches:
@@ -847,7 +865,7 @@ def manage_job(step: _Step, ctx: _JobCtx) -> tuple[int, str | None]:
         )
     if remaining > 0:
         step.requeue_after(max(remaining, 1.0))
-        return 0, None
+        return active_while_backing_off(active, gates), None
     diff = min(diff, tunables.max_pod_create_delete_per_sync)
 
     indexes_to_add: list[int] = []
@@ -858,7 +876,7 @@ def manage_job(step: _Step, ctx: _JobCtx) -> tuple[int, str | None]:
             indexes_to_add, remaining = get_pod_creation_info_for_independent_indexes(step, ctx, indexes_to_add)
             if remaining > 0:
                 step.requeue_after(max(remaining, 1.0))
-                return 0, None
+                return active_while_backing_off(active, gates), None
         diff = len(indexes_to_add)
 
     step.expect_creations(diff)

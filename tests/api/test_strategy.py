@@ -349,7 +349,23 @@ STATUS_CASES = {
 @pytest.mark.parametrize("name", sorted(STATUS_CASES))
 def test_status_update_cases_from_upstream(name: str) -> None:
     old, new, expected = STATUS_CASES[name]
-    assert pairs(strategy.job_status_validate_update(new, old)) == expected
+    # upstream's v1.32.3 cases (later releases: test_status_update_exemptions_from_1_33)
+    assert pairs(strategy.job_status_validate_update(new, old, FeatureGates.for_release(32))) == expected
+
+
+def test_status_update_exemptions_from_1_33() -> None:
+    """v1.32.13 and 1.33+: a suspended Job with completions 0 finishes without a startTime; a
+    resumed Job may get a new startTime (getStatusValidationOptions); 1.36+ words the startTime
+    rule as an immutability error."""
+    for name, release in (("transition to Complete for suspended Job with completions=0; without startTime", 33),):
+        old, new, _ = STATUS_CASES[name]
+        assert pairs(strategy.job_status_validate_update(new, old, FeatureGates.for_release(release))) == set()
+    old, new, expected = STATUS_CASES["verify startTime cannot be updated for unsuspended job"]
+    assert expected == {("status.startTime", "FieldValueRequired")}
+    assert pairs(strategy.job_status_validate_update(new, old, FeatureGates.for_release(35))) == expected
+    assert pairs(strategy.job_status_validate_update(new, old, FeatureGates.for_release(36))) == {
+        ("status.startTime", "FieldValueInvalid")
+    }
 
 
 def test_success_criteria_met_on_non_indexed_job_without_managed_by_and_replacement_gates() -> None:

@@ -310,7 +310,7 @@ def test_completion_time_before_start_time_compares_times_not_strings() -> None:
         "startTime": "2024-01-01T10:00:00+02:00",
         "completionTime": "2024-01-01T09:00:00Z",
     }
-    opts = bv.JobStatusValidationOptions(reject_completion_time_before_start_time=True)
+    opts = bv.JobStatusValidationOptions(release=32, reject_completion_time_before_start_time=True)
     assert bv.validate_job_status(obj, "status", opts) == []
     obj["status"]["completionTime"] = "2024-01-01T07:59:59Z"
     errs = bv.validate_job_status(obj, "status", opts)

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 
-from jobmodel.adapters.upstream import UpstreamEngine
 from jobmodel.conformance.defaulting import model_outcome as defaulting_outcome
 from jobmodel.conformance.validation import model_outcome as validation_outcome
 from tests.differential.api_strategies import (
@@ -22,6 +20,7 @@ from tests.differential.api_strategies import (
     job_status_updates,
     job_updates,
 )
+from tests.differential.conftest import ReleaseUpstream
 
 # String fields without `omitempty` that Go writes as "" when unset (and the model leaves out).
 GO_ZERO_STRING_KEYS = frozenset({"status"})
@@ -29,13 +28,6 @@ GO_ZERO_STRING_KEYS = frozenset({"status"})
 # Job creates and defaulting get the most: the CI run takes about 35 s on 2 idle cores
 # (up to about 100 s when the machine is busy); the long profile about 5 minutes.
 EXAMPLES = 10000 if os.environ.get("HYPOTHESIS_PROFILE") == "long" else 1500
-
-
-@pytest.fixture(scope="module")
-def upstream() -> Iterator[UpstreamEngine]:
-    engine = UpstreamEngine()
-    yield engine
-    engine.close()
 
 
 def error_set(outcome: dict[str, Any]) -> tuple[bool, list[tuple[str, str, str]]]:
@@ -69,7 +61,8 @@ def differences(actual: Any, expected: Any, path: str = "") -> list[str]:
     return [] if actual == expected else [f"{path}: model {json.dumps(actual)} != upstream {json.dumps(expected)}"]
 
 
-def check_defaulting(upstream: UpstreamEngine, case: dict[str, Any]) -> None:
+def check_defaulting(upstream: ReleaseUpstream, case: dict[str, Any]) -> None:
+    case = upstream.case(case)
     expected = stored(upstream.outcome("defaulting", case))
     actual = stored(defaulting_outcome(case))
     if actual != expected:
@@ -85,7 +78,8 @@ def stored(outcome: dict[str, Any]) -> Any:
     return pruned(obj)
 
 
-def check_validation(upstream: UpstreamEngine, case: dict[str, Any]) -> None:
+def check_validation(upstream: ReleaseUpstream, case: dict[str, Any]) -> None:
+    case = upstream.case(case)
     upstream_outcome = upstream.outcome("validation", case)
     model_outcome = validation_outcome(case)
     # A panic in upstream's validation fails the write with a server error (docs/validation.md):
@@ -102,13 +96,13 @@ def check_validation(upstream: UpstreamEngine, case: dict[str, Any]) -> None:
 
 @settings(max_examples=EXAMPLES)
 @given(job_manifests())
-def test_job_create_validation_agrees(upstream: UpstreamEngine, job: dict[str, Any]) -> None:
+def test_job_create_validation_agrees(upstream: ReleaseUpstream, job: dict[str, Any]) -> None:
     check_validation(upstream, {"name": "g", "kind": "Job", "operation": "create", "object": job, "expect": {}})
 
 
 @settings(max_examples=EXAMPLES // 3)
 @given(job_updates())
-def test_job_update_validation_agrees(upstream: UpstreamEngine, pair: tuple[dict[str, Any], dict[str, Any]]) -> None:
+def test_job_update_validation_agrees(upstream: ReleaseUpstream, pair: tuple[dict[str, Any], dict[str, Any]]) -> None:
     old, new = pair
     case = {"name": "g", "kind": "Job", "operation": "update", "object": new, "oldObject": old, "expect": {}}
     check_validation(upstream, case)
@@ -117,7 +111,7 @@ def test_job_update_validation_agrees(upstream: UpstreamEngine, pair: tuple[dict
 @settings(max_examples=EXAMPLES // 3)
 @given(job_status_updates(), features())
 def test_job_status_update_validation_agrees(
-    upstream: UpstreamEngine, pair: tuple[dict[str, Any], dict[str, Any]], gates: dict[str, bool]
+    upstream: ReleaseUpstream, pair: tuple[dict[str, Any], dict[str, Any]], gates: dict[str, bool]
 ) -> None:
     old, new = pair
     case = {"name": "g", "kind": "Job", "operation": "update", "subresource": "status", "object": new, "oldObject": old, "features": gates, "expect": {}}
@@ -127,7 +121,7 @@ def test_job_status_update_validation_agrees(
 @settings(max_examples=EXAMPLES // 6)
 @given(cron_job_updates())
 def test_cron_job_update_validation_agrees(
-    upstream: UpstreamEngine, pair: tuple[dict[str, Any], dict[str, Any]]
+    upstream: ReleaseUpstream, pair: tuple[dict[str, Any], dict[str, Any]]
 ) -> None:
     old, new = pair
     case = {"name": "g", "kind": "CronJob", "operation": "update", "object": new, "oldObject": old, "expect": {}}
@@ -136,13 +130,13 @@ def test_cron_job_update_validation_agrees(
 
 @settings(max_examples=EXAMPLES // 4)
 @given(cron_job_manifests())
-def test_cron_job_create_validation_agrees(upstream: UpstreamEngine, cron: dict[str, Any]) -> None:
+def test_cron_job_create_validation_agrees(upstream: ReleaseUpstream, cron: dict[str, Any]) -> None:
     check_validation(upstream, {"name": "g", "kind": "CronJob", "operation": "create", "object": cron, "expect": {}})
 
 
 @settings(max_examples=EXAMPLES)
 @given(job_manifests(), features())
-def test_job_defaulting_agrees(upstream: UpstreamEngine, job: dict[str, Any], gates: dict[str, bool]) -> None:
+def test_job_defaulting_agrees(upstream: ReleaseUpstream, job: dict[str, Any], gates: dict[str, bool]) -> None:
     case = {"name": "g", "kind": "Job", "object": job, "features": gates, "expect": {}}
     check_defaulting(upstream, case)
 
@@ -150,12 +144,12 @@ def test_job_defaulting_agrees(upstream: UpstreamEngine, job: dict[str, Any], ga
 @settings(max_examples=EXAMPLES // 6)
 @given(job_updates(), features())
 def test_job_update_defaulting_agrees(
-    upstream: UpstreamEngine, pair: tuple[dict[str, Any], dict[str, Any]], gates: dict[str, bool]
+    upstream: ReleaseUpstream, pair: tuple[dict[str, Any], dict[str, Any]], gates: dict[str, bool]
 ) -> None:
     """PrepareForUpdate against a stored old Job: the old one as upstream stores it (defaulted),
     since the suite's adapter takes `oldObject` as given."""
     raw_old, new = pair
-    old = upstream.outcome("defaulting", {"name": "g", "kind": "Job", "object": raw_old, "features": gates, "expect": {}})["object"]
+    old = upstream.outcome("defaulting", upstream.case({"name": "g", "kind": "Job", "object": raw_old, "features": gates, "expect": {}}))["object"]
     old.update({"apiVersion": "batch/v1", "kind": "Job"})
     old["metadata"]["resourceVersion"] = "1"
     check_defaulting(upstream, {"name": "g", "kind": "Job", "object": new, "oldObject": old, "features": gates, "expect": {}})
@@ -163,6 +157,6 @@ def test_job_update_defaulting_agrees(
 
 @settings(max_examples=EXAMPLES // 4)
 @given(cron_job_manifests())
-def test_cron_job_defaulting_agrees(upstream: UpstreamEngine, cron: dict[str, Any]) -> None:
+def test_cron_job_defaulting_agrees(upstream: ReleaseUpstream, cron: dict[str, Any]) -> None:
     case = {"name": "g", "kind": "CronJob", "object": cron, "expect": {}}
     check_defaulting(upstream, case)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -20,9 +20,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jobmodel.adapters.upstream import UpstreamEngine
 from jobmodel.conformance import cronjob_sync, schedule
 from jobmodel.timeutil import format_time
+from tests.differential.conftest import ReleaseUpstream
 
 HERE = Path(__file__).resolve().parent
 LONG = os.environ.get("HYPOTHESIS_PROFILE") == "long"
@@ -56,13 +56,6 @@ GENERATED_SCHEDULES = st.builds(
 )
 ZONES = [None, None, "America/New_York", "Europe/London", "Australia/Lord_Howe", "Asia/Kolkata", "Mars/Olympus"]
 ODD_ZONES = ["", "Local", "UTC", "Etc/GMT+5", "America/../UTC", "-UTC", "America/Argentina/ComodRivadavia", "Asia/Calcutta", "EST5EDT"]
-
-
-@pytest.fixture(scope="module")
-def upstream() -> Iterator[UpstreamEngine]:
-    engine = UpstreamEngine()  # builds the harness; a build failure fails the test with Go's output
-    yield engine
-    engine.close()
 
 
 def when(offset_seconds: int) -> str:
@@ -240,7 +233,8 @@ def _check(suite: str, case: dict[str, Any], expected: dict[str, Any], actual: d
 
 @settings(max_examples=SCHEDULE_EXAMPLES)
 @given(schedule_cases())
-def test_schedule_agrees_with_upstream(upstream: UpstreamEngine, case: dict[str, Any]) -> None:
+def test_schedule_agrees_with_upstream(upstream: ReleaseUpstream, case: dict[str, Any]) -> None:
+    case = upstream.case(case)
     expected = upstream.outcome("schedule", case)
     actual = schedule.model_outcome(case)
     if expected.get("error"):
@@ -258,7 +252,8 @@ def test_schedule_agrees_with_upstream(upstream: UpstreamEngine, case: dict[str,
 
 @settings(max_examples=SYNC_EXAMPLES)
 @given(cronjob_sync_cases())
-def test_cronjob_sync_agrees_with_upstream(upstream: UpstreamEngine, case: dict[str, Any]) -> None:
+def test_cronjob_sync_agrees_with_upstream(upstream: ReleaseUpstream, case: dict[str, Any]) -> None:
+    case = upstream.case(case)
     expected = canonical_sync(upstream.outcome("cronjob-sync", case))
     actual = canonical_sync(cronjob_sync.model_outcome(case))
     _check("cronjob-sync", case, expected, actual)

@@ -22,21 +22,14 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 
-from jobmodel.adapters.upstream import UpstreamEngine
 from jobmodel.conformance.job_sync import model_outcome
 from jobmodel.conformance.runner import run_files
+from tests.differential.conftest import ReleaseUpstream
 from tests.differential.strategies import job_sync_cases
 
 HERE = Path(__file__).resolve().parent
 FOUND = HERE / "found"
 EXAMPLES = 20000 if os.environ.get("HYPOTHESIS_PROFILE") == "long" else 3000
-
-
-@pytest.fixture(scope="module")
-def upstream() -> Iterator[UpstreamEngine]:
-    engine = UpstreamEngine()  # builds the harness; a build failure fails the test with Go's output
-    yield engine
-    engine.close()
 
 
 def _failed_pods(case: Mapping[str, Any]) -> int:
@@ -130,7 +123,8 @@ def agrees_in_some_pod_order(case: Mapping[str, Any], expected: Mapping[str, Any
 
 @settings(max_examples=EXAMPLES)
 @given(job_sync_cases())
-def test_sync_job_agrees_with_upstream(upstream: UpstreamEngine, case: dict[str, Any]) -> None:
+def test_sync_job_agrees_with_upstream(upstream: ReleaseUpstream, case: dict[str, Any]) -> None:
+    case = upstream.case(case)
     expected = canonical(upstream.outcome("job-sync", case), case)
     actual = canonical(model_outcome(case), case)
     if actual != expected and not agrees_in_some_pod_order(case, expected):

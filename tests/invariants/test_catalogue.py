@@ -219,7 +219,7 @@ def test_the_known_upstream_bugs_are_accepted_by_default() -> None:
 def test_upstream_bug_134521_start_time_reset_on_resume() -> None:
     """kubernetes/kubernetes#134521: resuming a started Job resets startTime, which v1.32's
     status validation rejects."""
-    cfg = config(job_manifest(1, 1, 1), stale=1, expiries=1, edits=("suspend=true", "suspend=false"))
+    cfg = config(job_manifest(1, 1, 1), stale=1, expiries=1, edits=("suspend=true", "suspend=false"), kube_version="1.32")
     moves = [
         Move("sync-stale"),  # starts the Job, and leaves expectations pending ...
         Move("expire-expectations"),  # ... so that the clock can jump 5 minutes
@@ -232,6 +232,8 @@ def test_upstream_bug_134521_start_time_reset_on_resume() -> None:
     records = run_moves(cfg.system(), moves)
     assert [v.invariant for v in records[-1].violations] == ["status-writes-valid"]
     assert "startTime" in records[-1].violations[0].message
+    # Fixed from v1.32.13 (the model's 1.33): the resume's new startTime is accepted.
+    assert not run_moves(attrs.evolve(cfg, kube_version="1.33").system(), moves)[-1].violations
 
 
 # --- sometimes ------------------------------------------------------------------------------------
@@ -253,5 +255,7 @@ def test_suspended_zero_completion_job_finishing_without_start_time_is_a_known_u
     from tests.builders import make_job
 
     job = make_job(suspend=True, completions=0, parallelism=0)
-    assert _known_upstream_bug(job, "status.startTime: Required value: startTime is required for finished job")
-    assert not _known_upstream_bug(make_job(), "status.startTime: Required value: startTime is required for finished job")
+    error = "status.startTime: Required value: startTime is required for finished job"
+    assert _known_upstream_bug(job, error, 32)
+    assert not _known_upstream_bug(make_job(), error, 32)
+    assert not _known_upstream_bug(job, error, 33)  # v1.32.13 and later allow it

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from jobmodel.actions import CreateJob, DeleteJob, RecordEvent, Requeue, UpdateCronJobStatus
+from jobmodel.features import FeatureGates
 from jobmodel.frozen import FrozenDict
 from jobmodel.schedule.cron import parse_standard
 from jobmodel.state import (
@@ -71,8 +72,13 @@ def job(name: str, finished: str | None = None, start: datetime | None = None, o
 NO_FAULTS = CronJobFaults()
 
 
-def sync(cj: CronJob, jobs: tuple[Job, ...], now: datetime, faults: CronJobFaults = NO_FAULTS) -> CronJobSyncResult:
-    return sync_cronjob(CronJobSyncInput(cron_job=cj, jobs=jobs, now=now, faults=faults))
+V1_32 = FeatureGates.for_release(32)
+
+
+def sync(
+    cj: CronJob, jobs: tuple[Job, ...], now: datetime, faults: CronJobFaults = NO_FAULTS, gates: FeatureGates = V1_32
+) -> CronJobSyncResult:
+    return sync_cronjob(CronJobSyncInput(cron_job=cj, jobs=jobs, now=now, faults=faults, gates=gates))
 
 
 def reasons(actions: tuple[object, ...]) -> list[str]:
@@ -191,6 +197,34 @@ def test_name_conflict_reads_the_existing_job_in_the_empty_namespace_and_fails()
         assert reasons(result.actions) == []
 
 
+def test_name_conflict_reads_the_existing_job_in_the_cron_jobs_namespace_from_1_37() -> None:
+    """1.37 reads the conflicting Job in the CronJob's namespace (syncCronJob): its own Job joins
+    the active list; another owner's Job is left alone, without an error."""
+    gates = FeatureGates.for_release(37)
+    own = job("cj-24394200", start=TOP)
+    faults = CronJobFaults(job_create_error="AlreadyExists", api_jobs=(own,))
+    result = sync(cronjob(), (), TOP + timedelta(seconds=5), faults, gates)
+    assert result.error is None
+    updates = [a for a in result.actions if isinstance(a, UpdateCronJobStatus)]
+    assert [r.name for r in updates[-1].status.active] == ["cj-24394200"]
+    assert updates[-1].status.last_schedule_time == TOP
+    other = job("cj-24394200", owner="other", owner_uid="other-uid")
+    faults = CronJobFaults(job_create_error="AlreadyExists", api_jobs=(other,))
+    result = sync(cronjob(), (), TOP + timedelta(seconds=5), faults, gates)
+    assert result.error is None and not any(isinstance(a, UpdateCronJobStatus) for a in result.actions)
+
+
+def test_jobs_are_the_cron_jobs_by_controller_uid_from_1_37() -> None:
+    """getCronJobJobsByIndexer (1.37) selects by the controller's uid, getJobsToBeReconciled
+    (up to 1.36) by its name: a Job of an earlier CronJob of the same name, or one whose
+    reference has the uid under another name, is seen by one and not the other."""
+    earlier = job("cj-24394100", owner="cj", owner_uid="earlier-uid")
+    renamed = job("cj-24394160", owner="renamed", owner_uid="cj-uid")
+    jobs = (earlier, renamed)
+    assert get_jobs_to_be_reconciled(cronjob(), jobs, V1_32) == (earlier,)
+    assert get_jobs_to_be_reconciled(cronjob(), jobs, FeatureGates.for_release(37)) == (renamed,)
+
+
 def test_namespace_terminating_is_an_error_without_event() -> None:
     result = sync(cronjob(), (), TOP + timedelta(seconds=5), CronJobFaults(job_create_error="NamespaceTerminating"))
     assert result.error is not None and reasons(result.actions) == []
@@ -217,7 +251,7 @@ def test_suspended_and_bad_zone_do_not_requeue() -> None:
 def test_jobs_are_matched_to_the_cronjob_by_controller_name_only() -> None:
     same_name_other_uid = job("old", owner_uid="previous-incarnation")
     other = job("x", owner="another")
-    assert get_jobs_to_be_reconciled(cronjob(), (same_name_other_uid, other)) == (same_name_other_uid,)
+    assert get_jobs_to_be_reconciled(cronjob(), (same_name_other_uid, other), V1_32) == (same_name_other_uid,)
 
 
 def test_requeue_action_matches_the_result() -> None:

@@ -1,0 +1,65 @@
+"""The differential tests run per Kubernetes release: each release's model against that release's
+own upstream code (harness/upstream built for it). JOBMODEL_KUBE_VERSIONS chooses the releases:
+by default the oldest and the newest (as CI runs them), `all` for every supported one, or a
+comma-separated list (`1.34,1.36`)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import pytest
+
+from jobmodel.adapters.upstream import UpstreamEngine
+from jobmodel.errors import InputError
+from jobmodel.features import NEWEST_RELEASE, SUPPORTED_MINORS, FeatureGates, parse_kube_version
+
+
+def differential_releases() -> list[str]:
+    value = os.environ.get("JOBMODEL_KUBE_VERSIONS", f"1.{SUPPORTED_MINORS[0]},{NEWEST_RELEASE}")
+    if value.strip() == "all":
+        return [f"1.{m}" for m in SUPPORTED_MINORS]
+    return [f"1.{parse_kube_version(v, 'JOBMODEL_KUBE_VERSIONS')}" for v in value.split(",") if v.strip()]
+
+
+def settable(release: str, name: str, value: bool) -> bool:
+    """Whether the release lets a gate be set to `value` (registered, not locked the other way)."""
+    try:
+        FeatureGates.for_release(parse_kube_version(release)).with_overrides({name: value}, emulation_fallback=False)
+    except InputError:
+        return False
+    return True
+
+
+class ReleaseUpstream:
+    """Upstream's code of one release, and its cases: `case()` marks a generated case with the
+    release (dropping the gates the release cannot set), `outcome()` asks that release's harness."""
+
+    def __init__(self, release: str) -> None:
+        self.release = release
+        self.engine = UpstreamEngine(kube_version=release)
+
+    def case(self, case: Mapping[str, Any]) -> dict[str, Any]:
+        out = {**case, "kubeVersion": self.release}
+        features = case.get("features")
+        if isinstance(features, Mapping):
+            out["features"] = {k: v for k, v in features.items() if settable(self.release, k, bool(v))}
+        return out
+
+    def outcome(self, suite: str, case: Mapping[str, Any]) -> dict[str, Any]:
+        return self.engine.outcome(suite, {k: v for k, v in case.items() if k != "kubeVersion"})
+
+    def close(self) -> None:
+        self.engine.close()
+
+
+@pytest.fixture(scope="module", params=differential_releases())
+def upstream(request: pytest.FixtureRequest) -> Iterator[ReleaseUpstream]:
+    """The upstream harness of one release (built if needed; a build failure fails with Go's output)."""
+    if shutil.which("go") is None and os.environ.get("CI") != "true":
+        pytest.skip("Go is not installed: the upstream harness cannot be built")
+    engine = ReleaseUpstream(str(request.param))
+    yield engine
+    engine.close()
