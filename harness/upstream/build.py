@@ -161,8 +161,10 @@ def write_overlay(kube_dir: Path, release: str) -> Path:
 
 
 def build(release: str = NEWEST, force: bool = False) -> Path:
+    # `<NAME>.k8s-<release>`: a cache name of its own per release, which the prune of another
+    # release (or of an older single-release checkout, `upstream-harness-*`) does not match.
     entry = gocache.build_cached(
-        f"{NAME}-{release}", sources_digest(release), lambda out: build_into(out, release), force=force
+        f"{NAME}.k8s-{release}", sources_digest(release), lambda out: build_into(out, release), force=force
     )
     return entry / NAME
 

@@ -85,12 +85,16 @@ def set_defaults_cron_job(
     if spec.get("failedJobsHistoryLimit") is None:
         spec["failedJobsHistoryLimit"] = 1
     job_spec = spec.setdefault("jobTemplate", {}).setdefault("spec", {})
-    # v1.32 defaults a pod-condition pattern's status only in SetDefaults_Job: a CronJob's job
-    # template keeps an empty status, which its validation then rejects (docs/validation.md).
+    # Up to 1.33 a pod-condition pattern's status is defaulted only in SetDefaults_Job: a
+    # CronJob's job template keeps an empty status, which its validation then rejects
+    # (docs/validation.md). From 1.34 the generated SetObjectDefaults_CronJob defaults it too.
+    if gates.at_least(34):
+        for rule in (job_spec.get("podFailurePolicy") or {}).get("rules") or []:
+            for pattern in rule.get("onPodConditions") or []:
+                set_defaults_pod_failure_policy_on_pod_conditions_pattern(pattern)
     # Go always has a (zero) PodSpec to default, even when the template gives none.
     template = job_spec.setdefault("template", {})
     template["spec"] = set_defaults_pod_spec(template.get("spec") or {})
-    del gates  # no CronJob default depends on a gate
     return out
 
 

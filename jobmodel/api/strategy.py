@@ -154,8 +154,12 @@ def job_validate(job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) ->
 def job_validate_update(
     new: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
 ) -> list[FieldError]:
-    """jobStrategy.ValidateUpdate: ValidateJob, then ValidateJobUpdate, with the same options."""
+    """jobStrategy.ValidateUpdate: up to 1.36 ValidateJob, then ValidateJobUpdate, with the same
+    options; 1.37 runs ValidateJobUpdate alone (no create-time metadata and generated-selector
+    checks on update, the spec checked once) with validateNameAllowsCompletions."""
     opts = validation_options_for_job(new, old)
+    if gates.at_least(37):
+        return bv.validate_job_update(new, old, opts) + bv.validate_name_allows_completions(new)
     return bv.validate_job(new, opts) + bv.validate_job_update(new, old, opts)
 
 

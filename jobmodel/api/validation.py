@@ -94,19 +94,26 @@ def validate_job(job: Mapping[str, Any], opts: JobValidationOptions) -> list[Fie
     errs = mv.validate_object_meta(meta)
     errs.extend(validate_generated_selector(job, opts.require_prefixed_labels))
     errs.extend(validate_job_spec(spec, "spec", opts))
+    errs.extend(validate_name_allows_completions(job))
+    return errs
+
+
+def validate_name_allows_completions(job: Mapping[str, Any]) -> list[FieldError]:
+    """validateNameAllowsCompletions (inside ValidateJob up to 1.36): the controller appends
+    `-<index>` to the hostname of an Indexed Job's pods."""
+    meta, spec = job.get("metadata") or {}, job.get("spec") or {}
     completions = spec.get("completions")
     if spec.get("completionMode") == "Indexed" and completions is not None and completions > 0:
-        # The controller appends `-<index>` to the hostname of an Indexed Job's pods.
         hostname = f"{meta.get('name', '')}-{completions - 1}"
         if mv.is_dns1123_label(hostname):
-            errs.append(
+            return [
                 fe.invalid(
                     "metadata.name",
                     meta.get("name", ""),
                     f"will not able to create pod with invalid DNS label: {hostname}",
                 )
-            )
-    return errs
+            ]
+    return []
 
 
 def validate_job_spec(
