@@ -7,8 +7,15 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
+from jobmodel.conformance.suites import case_gates
 from jobmodel.errors import InputError
-from jobmodel.schedule.cron import CronPanic, CronParseError, Schedule, parse_standard
+from jobmodel.schedule.cron import (
+    RECOVERED_PANIC,
+    CronPanic,
+    CronParseError,
+    Schedule,
+    parse_standard,
+)
 from jobmodel.schedule.gotime import LocationError, load_location
 from jobmodel.schedule.times import (
     MissedSchedules,
@@ -91,6 +98,9 @@ def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:
     try:
         schedule = schedule_for(spec, time_zone)
     except CronPanic as err:
+        if case_gates(case).at_least(35):
+            # validateScheduleFormat recovers it (ParseCronScheduleWithPanicRecovery): Invalid.
+            return {"error": True, "reason": f"API validation: {RECOVERED_PANIC}"}
         # The API server recovers the panic and fails the create (500): nothing is computed.
         return {"error": True, "reason": f"API server: panic in upstream code: {err}"}
     except CronParseError as err:

@@ -17,8 +17,8 @@ from jobmodel.errors import InputError
 from jobmodel.features import NEWEST_RELEASE, SUPPORTED_MINORS, FeatureGates, parse_kube_version
 
 
-def differential_releases() -> list[str]:
-    value = os.environ.get("JOBMODEL_KUBE_VERSIONS", f"1.{SUPPORTED_MINORS[0]},{NEWEST_RELEASE}")
+def differential_releases(default: str = f"1.{SUPPORTED_MINORS[0]},{NEWEST_RELEASE}") -> list[str]:
+    value = os.environ.get("JOBMODEL_KUBE_VERSIONS", default)
     if value.strip() == "all":
         return [f"1.{m}" for m in SUPPORTED_MINORS]
     return [f"1.{parse_kube_version(v, 'JOBMODEL_KUBE_VERSIONS')}" for v in value.split(",") if v.strip()]
@@ -55,11 +55,15 @@ class ReleaseUpstream:
         self.engine.close()
 
 
-@pytest.fixture(scope="module", params=differential_releases())
-def upstream(request: pytest.FixtureRequest) -> Iterator[ReleaseUpstream]:
+def release_upstream(release: str) -> Iterator[ReleaseUpstream]:
     """The upstream harness of one release (built if needed; a build failure fails with Go's output)."""
     if shutil.which("go") is None and os.environ.get("CI") != "true":
         pytest.skip("Go is not installed: the upstream harness cannot be built")
-    engine = ReleaseUpstream(str(request.param))
+    engine = ReleaseUpstream(release)
     yield engine
     engine.close()
+
+
+@pytest.fixture(scope="module", params=differential_releases())
+def upstream(request: pytest.FixtureRequest) -> Iterator[ReleaseUpstream]:
+    yield from release_upstream(str(request.param))
