@@ -31,11 +31,11 @@ GO_ZERO_STRING_KEYS = frozenset({"status"})
 EXAMPLES = 10000 if os.environ.get("HYPOTHESIS_PROFILE") == "long" else 1500
 
 
-# By default the oldest release and 1.34, the newest whose apimachinery messages the model
-# follows: 1.35's `content` package words label and label-key errors differently ("no more than
-# 63 bytes", "a valid label key"), not modelled yet (docs/versions.md, "Not modelled yet").
-# JOBMODEL_KUBE_VERSIONS=1.37 (or all) runs the newer ones and shows those differences.
-@pytest.fixture(scope="module", params=differential_releases("1.32,1.34"))
+# By default 1.32 only: later releases' apimachinery and core validation word some errors
+# differently (owner references from 1.34, label values and keys from 1.35) and drop pod fields
+# of disabled gates (ContainerRestartRules in 1.34), not modelled yet (docs/versions.md, "Not
+# modelled yet"). JOBMODEL_KUBE_VERSIONS=1.37 (or all) runs the later ones and shows them.
+@pytest.fixture(scope="module", params=differential_releases("1.32"))
 def upstream(request: pytest.FixtureRequest) -> Iterator[ReleaseUpstream]:
     yield from release_upstream(str(request.param))
 
