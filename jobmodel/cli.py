@@ -15,6 +15,7 @@ COMMAND_MODULES = (
     "jobmodel.commands.conformance",
     "jobmodel.commands.cron",
     "jobmodel.commands.explore",
+    "jobmodel.commands.prove",
     "jobmodel.commands.replay",
     "jobmodel.commands.simulate",
     "jobmodel.commands.validate",

@@ -1,0 +1,77 @@
+"""Runs of the executable environment for the cross-checks: small Jobs, every modelled move."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+
+import attrs
+from hypothesis import strategies as st
+
+from jobmodel.checkers.proofs import job_relation as jr
+from jobmodel.invariants.catalogue import Transition
+from jobmodel.state import JobControllerTunables
+from jobmodel.timeutil import parse_time
+from jobmodel.transitions import environment as env
+from tests.invariants.configs import job_manifest
+
+START = parse_time("2025-01-01T00:00:00Z", "start")
+HOSTILE = env.Budget(failures=6, evictions=2, deletions=4, stale=3, faults=4, restarts=2, expiries=3)
+
+
+@attrs.frozen
+class JobSetting:
+    """A NonIndexed Job and the controller's caps."""
+
+    parallelism: int
+    completions: int | None
+    backoff_limit: int
+    max_create_delete: int
+    max_uncounted: int
+
+    def world(self) -> env.World:
+        tunables = JobControllerTunables(
+            max_pod_create_delete_per_sync=self.max_create_delete, max_uncounted_pods=self.max_uncounted
+        )
+        manifest = job_manifest(self.parallelism, self.completions, self.backoff_limit)
+        return env.initial_world(manifest, HOSTILE, now=START, tunables=tunables)
+
+
+def job_settings() -> st.SearchStrategy[JobSetting]:
+    caps = st.sampled_from([1, 2, 3, 500])
+    return st.builds(
+        JobSetting,
+        st.integers(0, 3),
+        st.none() | st.integers(0, 4),
+        st.integers(0, 3),
+        caps,
+        caps,
+    )
+
+
+def modelled_moves(world: env.World) -> list[env.Move]:
+    return [m for m in env.enabled_moves(world) if m.kind in jr.MOVE_OF]
+
+
+def walk(world: env.World, pick: Callable[[int], int], steps: int) -> Iterator[Transition]:
+    """`steps` moves, each chosen by `pick(number of enabled moves)`."""
+    for _ in range(steps):
+        moves = modelled_moves(world)
+        move = moves[pick(len(moves))]
+        after, result = env.apply_move(world, move)
+        yield Transition(world, move, after, result)
+        world = after
+
+
+def seeded_walks(seeds: range, steps: int) -> Iterator[Transition]:
+    """Deterministic runs over a spread of settings (for coverage checks)."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        setting = JobSetting(
+            rng.randint(0, 3),
+            rng.choice([None, 0, 1, 2, 3, 4]),
+            rng.randint(0, 3),
+            rng.choice([1, 2, 500]),
+            rng.choice([1, 2, 500]),
+        )
+        yield from walk(setting.world(), lambda n, rng=rng: rng.randrange(n), steps)
