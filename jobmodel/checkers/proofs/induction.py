@@ -30,9 +30,10 @@ StepFn = Callable[[Record, str, Any], Any]  # (state, symbol prefix, controller)
 
 @attrs.frozen
 class System:
-    """A transition relation: its state schema, the states' domain, the initial states, the moves
-    (each a function of the state before, a prefix for its choice symbols, and the controller), the
-    controller it models and the executable sync step (import path) that is that controller."""
+    """A transition relation: its name (it prefixes its proofs' names), its state schema, the
+    states' domain, the initial states, the moves (each a function of the state before, a prefix
+    for its choice symbols, and the controller), the controller it models, the executable sync
+    step (import path) that is that controller, and the moves that are the controller's."""
 
     name: str
     schema: Schema
@@ -94,6 +95,10 @@ class Proof:
     assumptions: tuple[Assumption, ...] = ()
     catalogue: str = ""
     dropped: tuple[Assumption, ...] = ()
+
+    @property
+    def qualified_name(self) -> str:
+        return f"{self.system.name}/{self.name}"
 
     def without(self, names: Sequence[str]) -> Proof:
         """The same proof with some assumptions dropped."""

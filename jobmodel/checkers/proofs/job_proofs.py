@@ -21,7 +21,7 @@ MODEL_IMPL = "jobmodel.transitions.sync_job:sync_job"
 WITHOUT_EXPECTATIONS_IMPL = "jobmodel.checkers.proofs.variants:sync_job_without_expectations"
 
 SYSTEM = System(
-    name="NonIndexed Job",
+    name="nonindexed",
     schema=jr.STATE,
     domain=jr.domain,
     initial=jr.initial,

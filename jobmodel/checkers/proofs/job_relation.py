@@ -211,15 +211,15 @@ SYNC_CHOICES: Schema = (
     ("other_status_change", BOOL),  # active, ready or terminating in status differ (a write is due)
     ("reached_max_uncounted", BOOL),
     ("expect_delete", INT),  # the deletion expectations after the step's deletions are observed
-    # Pods trackJobStatusAndRemoveFinalizers gets to before MaxUncountedPods stops it.
-    ("k_succeeded", INT),
-    ("k_succeeded_us", INT),
-    ("k_succeeded_uf", INT),
-    ("k_failed", INT),
-    ("k_failed_uf", INT),
-    ("k_terminating", INT),
-    ("k_terminating_uf", INT),
-    ("k_active", INT),
+    # Pods of each kind trackJobStatusAndRemoveFinalizers gets to before MaxUncountedPods stops it.
+    ("got_succeeded", INT),
+    ("got_succeeded_us", INT),
+    ("got_succeeded_uf", INT),
+    ("got_failed", INT),
+    ("got_failed_uf", INT),
+    ("got_terminating", INT),
+    ("got_terminating_uf", INT),
+    ("got_active", INT),
 )
 
 
@@ -286,24 +286,24 @@ def sync(s: Record, prefix: str, kind: str, controller: Controller = MODEL) -> S
     # trackJobStatusAndRemoveFinalizers: which pods it gets to (a prefix in cache order; all of
     # them unless MaxUncountedPods stops it).
     eligible = {
-        "k_succeeded": s.succeeded,
-        "k_succeeded_us": s.succeeded_us,
-        "k_succeeded_uf": s.succeeded_uf,
-        "k_failed": s.failed,
-        "k_failed_uf": s.failed_uf,
-        "k_terminating": s.terminating,
-        "k_terminating_uf": s.terminating_uf,
-        "k_active": z3.If(fc != NONE, s.active, 0),
+        "got_succeeded": s.succeeded,
+        "got_succeeded_us": s.succeeded_us,
+        "got_succeeded_uf": s.succeeded_uf,
+        "got_failed": s.failed,
+        "got_failed_uf": s.failed_uf,
+        "got_terminating": s.terminating,
+        "got_terminating_uf": s.terminating_uf,
+        "got_active": z3.If(fc != NONE, s.active, 0),
     }
-    k = {name: getattr(ch, name) for name in eligible}
-    k_active_failed = z3.If(failing, k["k_active"], 0)
+    got = {name: getattr(ch, name) for name in eligible}
+    active_failed = z3.If(failing, got["got_active"], 0)
     listed_before = s.succeeded_us + s.succeeded_uf + s.failed_uf + s.terminating_uf
-    newly_listed = k["k_succeeded"] + k["k_failed"] + k["k_terminating"] + k_active_failed
-    processed = total(k.values())
+    newly_listed = got["got_succeeded"] + got["got_failed"] + got["got_terminating"] + active_failed
+    processed = total(got.values())
     listed_after = listed_before + newly_listed
     reached = ch.reached_max_uncounted
     cut_off = z3.And(
-        *[z3.And(k[name] >= 0, k[name] <= bound) for name, bound in eligible.items()],
+        *[z3.And(got[name] >= 0, got[name] <= bound) for name, bound in eligible.items()],
         z3.Implies(
             reached,
             z3.And(
@@ -317,7 +317,7 @@ def sync(s: Record, prefix: str, kind: str, controller: Controller = MODEL) -> S
         z3.Implies(
             z3.Not(reached),
             z3.And(
-                *[k[name] == bound for name, bound in eligible.items()],
+                *[got[name] == bound for name, bound in eligible.items()],
                 z3.Or(listed_after < s.max_uncounted, total(eligible.values()) == 0),
             ),
         ),
@@ -331,7 +331,7 @@ def sync(s: Record, prefix: str, kind: str, controller: Controller = MODEL) -> S
     # A refused finalizer removal ends the sync before enactJobFinished.
     removal_refused = z3.And(not pod_calls_ok, processed > 0)
     enact = z3.And(z3.Not(removal_refused), final_condition != NONE, z3.Not(reached), terminating_now == 0)
-    removed_listed = k["k_succeeded_us"] + k["k_succeeded_uf"] + k["k_failed_uf"] + k["k_terminating_uf"]
+    removed_listed = got["got_succeeded_us"] + got["got_succeeded_uf"] + got["got_failed_uf"] + got["got_terminating_uf"]
     last_write = z3.Or(removed_listed + newly_listed > 0, enact)
 
     # Pods after manageJob / deleteActivePods.
@@ -353,12 +353,12 @@ def sync(s: Record, prefix: str, kind: str, controller: Controller = MODEL) -> S
 
     # Outcome 2: pod calls refused (sync-pod-error): the status lists the new pods, finalizers stay.
     listed_kept = s.replace(
-        succeeded=s.succeeded - k["k_succeeded"],
-        succeeded_us=s.succeeded_us + k["k_succeeded"],
-        failed=s.failed - k["k_failed"],
-        failed_uf=s.failed_uf + k["k_failed"],
-        terminating=s.terminating - k["k_terminating"],
-        terminating_uf=s.terminating_uf + k["k_terminating"],
+        succeeded=s.succeeded - got["got_succeeded"],
+        succeeded_us=s.succeeded_us + got["got_succeeded"],
+        failed=s.failed - got["got_failed"],
+        failed_uf=s.failed_uf + got["got_failed"],
+        terminating=s.terminating - got["got_terminating"],
+        terminating_uf=s.terminating_uf + got["got_terminating"],
         gone_us=0,
         gone_uf=0,
         status_succeeded=s.status_succeeded + s.gone_us,
@@ -370,26 +370,26 @@ def sync(s: Record, prefix: str, kind: str, controller: Controller = MODEL) -> S
 
     # Outcome 3: the sync goes through; the pods it got to lose their finalizer and are counted.
     pods_done = pods_after_manage.replace(
-        succeeded=s.succeeded - k["k_succeeded"],
-        succeeded_us=s.succeeded_us - k["k_succeeded_us"],
-        succeeded_uf=s.succeeded_uf - k["k_succeeded_uf"],
-        failed=s.failed - k["k_failed"],
-        failed_uf=s.failed_uf - k["k_failed_uf"],
-        terminating=s.terminating - k["k_terminating"] + z3.If(finishing, deleted_active - k["k_active"], 0),
-        terminating_uf=s.terminating_uf - k["k_terminating_uf"],
+        succeeded=s.succeeded - got["got_succeeded"],
+        succeeded_us=s.succeeded_us - got["got_succeeded_us"],
+        succeeded_uf=s.succeeded_uf - got["got_succeeded_uf"],
+        failed=s.failed - got["got_failed"],
+        failed_uf=s.failed_uf - got["got_failed_uf"],
+        terminating=s.terminating - got["got_terminating"] + z3.If(finishing, deleted_active - got["got_active"], 0),
+        terminating_uf=s.terminating_uf - got["got_terminating_uf"],
     )
     done = pods_done.replace(
         gone_us=0,
         gone_uf=0,
-        status_succeeded=s.status_succeeded + s.gone_us + k["k_succeeded"] + k["k_succeeded_us"],
+        status_succeeded=s.status_succeeded + s.gone_us + got["got_succeeded"] + got["got_succeeded_us"],
         status_failed=s.status_failed
         + s.gone_uf
-        + k["k_failed"]
-        + k["k_failed_uf"]
-        + k["k_succeeded_uf"]
-        + k["k_terminating"]
-        + k["k_terminating_uf"]
-        + k_active_failed,
+        + got["got_failed"]
+        + got["got_failed_uf"]
+        + got["got_succeeded_uf"]
+        + got["got_terminating"]
+        + got["got_terminating_uf"]
+        + active_failed,
         failure_target=z3.Or(s.failure_target, fc == NEW_FAILURE_TARGET),
         success_criteria_met=z3.Or(s.success_criteria_met, succeeding),
         complete=z3.Or(s.complete, z3.And(enact, final_condition == COMPLETE)),
@@ -398,8 +398,8 @@ def sync(s: Record, prefix: str, kind: str, controller: Controller = MODEL) -> S
     )
     # ... unless the last status write is refused: the finalizers are gone, the status is as it was.
     last_write_refused = pods_done.replace(
-        gone_us=s.gone_us + k["k_succeeded_us"],
-        gone_uf=s.gone_uf + k["k_succeeded_uf"] + k["k_failed_uf"] + k["k_terminating_uf"],
+        gone_us=s.gone_us + got["got_succeeded_us"],
+        gone_uf=s.gone_uf + got["got_succeeded_uf"] + got["got_failed_uf"] + got["got_terminating_uf"],
         **controller_after,
     )
 

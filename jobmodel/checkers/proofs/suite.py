@@ -81,8 +81,8 @@ def _manage_job_entry(prop: z3_manage_job.Property) -> Entry:
     return Entry(name, (), run)
 
 
-def _relation_entry(family: str, proof: Proof, concretizer: Callable[[], traces.Concretizer]) -> Entry:
-    name = f"{family}/{proof.name}"
+def _relation_entry(proof: Proof, concretizer: Callable[[], traces.Concretizer]) -> Entry:
+    name = proof.qualified_name
 
     def run(drop: Sequence[str], traces_dir: Path | None) -> Result:
         start = time.perf_counter()
@@ -102,8 +102,7 @@ def _relation_entry(family: str, proof: Proof, concretizer: Callable[[], traces.
         if found is None:
             detail = f"not inductive ({verdict.failure.describe()}) and no real run found: {reason}"
             return attrs.evolve(base, status="unknown", seconds=seconds, detail=detail)
-        # A claim the catalogue does not state is recorded under the proof's name (replay reads it).
-        violation = attrs.evolve(found.violation, invariant=proof.catalogue or name)
+        violation = found.violation
         path = None
         if traces_dir is not None:
             traces_dir.mkdir(parents=True, exist_ok=True)
@@ -122,8 +121,8 @@ def state_claim_violation(name: str, world: env.World) -> str | None:
     """For a violation recorded in a trace under a proof's name (a state claim the catalogue does
     not state): None when the world keeps the claim, else how it breaks it. KeyError when `name`
     is no such proof."""
-    for family, proof, concretizer in _relation_proofs():
-        if f"{family}/{proof.name}" == name and isinstance(proof.claim, Invariant) and not proof.catalogue:
+    for proof, concretizer in _relation_proofs():
+        if proof.qualified_name == name and isinstance(proof.claim, Invariant) and not proof.catalogue:
             try:
                 return traces.state_claim_violation(proof, concretizer(), world)
             except OutsideAbstraction:
@@ -138,12 +137,12 @@ def _slug(name: str) -> str:
 def entries() -> list[Entry]:
     """Every proof, in the order `jobmodel prove` prints them."""
     out = [_manage_job_entry(p) for p in z3_manage_job.PROPERTIES]
-    out += [_relation_entry(family, proof, concretizer) for family, proof, concretizer in _relation_proofs()]
+    out += [_relation_entry(proof, concretizer) for proof, concretizer in _relation_proofs()]
     return out
 
 
-def _relation_proofs() -> list[tuple[str, Proof, Callable[[], traces.Concretizer]]]:
-    return [("nonindexed", p, traces.job_concretizer) for p in job_proofs.PROOFS]
+def _relation_proofs() -> list[tuple[Proof, Callable[[], traces.Concretizer]]]:
+    return [(p, traces.job_concretizer) for p in job_proofs.PROOFS]
 
 
 def assumption_names() -> list[str]:

@@ -146,7 +146,7 @@ def concretize(
         message = state_claim_violation(proof, concretizer, records[-1].world)
         if message is None:
             raise NotReproduced(f"replaying {', '.join(map(str, moves))} keeps {proof.name}")
-        return Trace(config, tuple(moves), Violation(proof.name, message))
+        return Trace(config, tuple(moves), Violation(proof.qualified_name, message))
     broken = [v for v in records[-1].violations if v.invariant == proof.catalogue]
     if not broken:
         seen = "; ".join(str(v) for r in records for v in r.violations) or "no violation"

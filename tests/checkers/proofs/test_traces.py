@@ -1,0 +1,98 @@
+"""Counterexamples are real traces (jobmodel/checkers/proofs/traces.py): without an assumption a
+proof's claim is broken by a run of the relation that `jobmodel replay` reproduces in the
+executable model; a run the model does not follow is not reported as a counterexample."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+from jobmodel.checkers.proofs import job_proofs as jp
+from jobmodel.checkers.proofs import traces
+from jobmodel.cli import main
+from jobmodel.invariants import catalogue as cat
+from jobmodel.invariants.trace import run_moves, save_trace
+from jobmodel.state import COMPLETE, SUCCESS_CRITERIA_MET
+from jobmodel.transitions.environment import Move
+from tests.checkers.proofs.conftest import DROPPED
+from tests.checkers.proofs.test_job_relation import one_more_pod
+from tests.invariants.configs import config, job_manifest
+
+HERE = Path(__file__).parent
+
+
+@pytest.mark.parametrize(("proof", "assumption"), DROPPED, ids=lambda v: v if isinstance(v, str) else v.name)
+def test_replay_reproduces_the_counterexample(
+    proof: Any, assumption: str, dropped_traces: dict[tuple[str, str], Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    narrowed, trace = dropped_traces[(proof.name, assumption)]
+    path = tmp_path / "trace.json"
+    save_trace(path, trace.config, trace.moves, trace.violation)
+    assert main(["replay", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"violation reproduced: {proof.catalogue or proof.qualified_name}" in out
+    assert json.loads(path.read_text())["config"]["impl"] == narrowed.system.impl
+
+
+def test_the_documented_stale_cache_over_creation_is_found(dropped_traces: dict[tuple[str, str], Any]) -> None:
+    """docs/invariants.md: `sync-stale, expire-expectations, sync` over-creates."""
+    _, trace = dropped_traces[("no-over-creation", "lag-covered")]
+    assert [m.kind for m in trace.moves] == ["sync-stale", "expire-expectations", "sync"]
+    assert trace.config.without_assumptions
+    assert trace.config.impl == jp.MODEL_IMPL
+
+
+def test_without_expectations_the_trace_runs_a_controller_without_them(dropped_traces: dict[tuple[str, str], Any]) -> None:
+    _, trace = dropped_traces[("no-over-creation", "expectations")]
+    assert trace.config.impl == jp.WITHOUT_EXPECTATIONS_IMPL
+    assert not trace.config.without_assumptions  # the catalogue's assumption holds: the controller is at fault
+    assert "expire-expectations" not in [m.kind for m in trace.moves]
+
+
+def test_a_run_the_model_does_not_follow_is_no_counterexample() -> None:
+    """A broken encoding breaks the claim with a run of its own, which the model does not make."""
+    proof = next(p for p in jp.PROOFS if p.name == "no-over-creation")
+    broken = attrs.evolve(proof, system=attrs.evolve(proof.system, moves={**proof.system.moves, "sync": one_more_pod}))
+    trace, reason = traces.find_trace(broken, traces.job_concretizer(), max_depth=4, deadline=time.perf_counter() + 30)
+    assert trace is None
+    assert "does not follow" in reason
+
+
+def test_backoff_limit_after_success_criteria_met_is_not_a_violation(capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by the proof of backoff-limit-enforced: pods deleted after SuccessCriteriaMet count as
+    failed, past backoffLimit, and the Job rightly completes; the catalogue now says so."""
+    path = HERE / "traces" / "backoff-limit-after-success-criteria-met.json"
+    assert main(["replay", str(path)]) == 0
+    assert "no violation" in capsys.readouterr().out
+    from jobmodel.invariants.trace import load_trace
+
+    cfg, moves = load_trace(path)
+    job = run_moves(cfg, moves)[-1].world.job()
+    assert job is not None
+    assert cat.condition_true(job, SUCCESS_CRITERIA_MET) and not cat.condition_true(job, COMPLETE)
+    assert job.status.failed > (job.spec.backoff_limit or 0)
+
+
+def test_a_terminating_pod_counted_as_failed_that_succeeds_completes_the_job_short() -> None:
+    """The counterexample of pod-counted-exactly-once without counted-failures-stay-failed, with one
+    completion: upstream (v1.32 to v1.37) counts the pod in `uncountedTerminatedPods.failed` and
+    then, once it succeeded, as a new success for `complete`: the Job completes with no succeeded pod."""
+    cfg = attrs.evolve(config(job_manifest(1, 1, 3), deletions=1, faults=1, symmetry=False))
+    moves = [
+        Move("sync"),
+        Move("start", "j-0"),
+        Move("delete-pod", "j-0"),
+        Move("sync-pod-error"),  # lists the pod as failed; its finalizer stays
+        Move("succeed", "j-0"),
+        Move("sync"),
+    ]
+    last = run_moves(cfg, moves)[-1]
+    job = last.world.job()
+    assert job is not None and cat.condition_true(job, COMPLETE)
+    assert (job.status.succeeded, job.status.failed) == (0, 1)
+    assert {v.invariant for v in last.violations} == {"pod-counted-exactly-once", "complete-meets-success-criteria"}
