@@ -141,6 +141,13 @@ class Verdict:
 TIMEOUT_MS = 20_000
 
 
+def _named_conjuncts(name: str, formula: Any) -> list[tuple[str, Any]]:
+    """The conjuncts of a conjunction, named `name[i]` (so that a failure says which one)."""
+    if z3.is_and(formula):
+        return [(f"{name}[{i}]", c) for i, c in enumerate(formula.children())]
+    return [(name, formula)]
+
+
 def _state_predicates(proof: Proof) -> list[Invariant]:
     claims = [proof.claim] if isinstance(proof.claim, Invariant) else []
     return [*proof.support, *claims]
@@ -177,7 +184,7 @@ def check(proof: Proof, timeout_ms: int = TIMEOUT_MS) -> Verdict:
             *_assumed_step(proof, s, move, step),
         ]
         goals = [(p.name, p.holds(step.after)) for p in predicates]
-        goals.append(("domain", system.domain(step.after)))
+        goals += _named_conjuncts("domain", system.domain(step.after))
         if by_controller:
             goals += [(a.name, a.state(step.after)) for a in proof.assumptions if a.state is not None]
         if isinstance(proof.claim, StepClaim):

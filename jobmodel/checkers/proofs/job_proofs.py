@@ -28,7 +28,7 @@ SYSTEM = System(
     moves=jr.MOVES,
     controller=jr.MODEL,
     impl=MODEL_IMPL,
-    controller_moves=frozenset(jr.SYNC_KINDS),
+    controller_moves=frozenset(jr.SYNC_MOVES),
 )
 
 # --- assumptions --------------------------------------------------------------------------------
@@ -101,7 +101,7 @@ def no_over_creation(before: Record, move: str, step: Any) -> Any:
 def pod_counted_exactly_once(before: Record, move: str, step: Any) -> Any:
     """catalogue.pod_counted_exactly_once: a sync keeps the succeeded pods accounted for, and the
     failed ones when it deleted no pod."""
-    if move not in jr.SYNC_KINDS:
+    if move not in jr.SYNC_MOVES:
         return z3.BoolVal(True)
     after = step.after
     return z3.And(

@@ -86,24 +86,37 @@ POD_FIELDS = tuple(name for name, _ in PODS)
 # The finished condition a sync works with (syncJobCtx.finishedCondition).
 NONE, SUCCESS, NEW_FAILURE_TARGET, FAILED, COMPLETE = range(5)
 
-SYNC_KINDS = ("sync", "sync-stale", "sync-pod-error", "sync-status-error")
-# Every environment move kind -> the move of the relation that covers it.
-MOVE_OF = {
-    "sync": "sync",
-    "sync-stale": "sync-stale",
-    "sync-pod-error": "sync-pod-error",
-    "sync-status-error": "sync-status-error",
-    "cache-catch-up": "cache-catch-up",
-    "restart": "restart",
-    "expire-expectations": "time",
-    "timer-fires": "time",
-    "start": "stutter",
-    "ready": "stutter",
-    "succeed": "succeed",
-    "fail": "fail",
-    "evict": "fail",
-    "delete-pod": "delete-pod",
+SYNC_KINDS = ("sync", "sync-stale", "sync-pod-error", "sync-status-error")  # the environment's
+# A sync whose status write is refused is three moves, one per write that can be the refused one
+# (the first, when there is something to record; the last; none, when nothing needs writing).
+STATUS_ERROR_OUTCOMES = {
+    "sync-status-error": "first",
+    "sync-status-error-late": "last",
+    "sync-status-error-unwritten": "none",
 }
+SYNC_MOVES = ("sync", "sync-stale", "sync-pod-error", *STATUS_ERROR_OUTCOMES)
+# Every environment move kind -> the moves of the relation that cover it.
+MOVE_OF: dict[str, tuple[str, ...]] = {
+    "sync": ("sync",),
+    "sync-stale": ("sync-stale",),
+    "sync-pod-error": ("sync-pod-error",),
+    "sync-status-error": tuple(STATUS_ERROR_OUTCOMES),
+    "cache-catch-up": ("cache-catch-up",),
+    "restart": ("restart",),
+    "expire-expectations": ("time",),
+    "timer-fires": ("time",),
+    "start": ("stutter",),
+    "ready": ("stutter",),
+    "succeed": ("succeed",),
+    "fail": ("fail",),
+    "evict": ("fail",),
+    "delete-pod": ("delete-pod",),
+}
+
+
+def environment_kind(move: str) -> str:
+    """The environment move kind a sync move of the relation is (itself for the others)."""
+    return "sync-status-error" if move in STATUS_ERROR_OUTCOMES else move
 NOT_MODELLED = ("edit", "delete-job", "orphan-cleanup")
 
 
@@ -223,8 +236,9 @@ SYNC_CHOICES: Schema = (
 )
 
 
-def sync(s: Record, prefix: str, kind: str, controller: Controller = MODEL) -> Step:
-    """syncJob (sync_job.sync_job) over the controller's cache; `kind` is the environment's sync move."""
+def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> Step:
+    """syncJob (sync_job.sync_job) over the controller's cache; `move` is one of SYNC_MOVES."""
+    kind = environment_kind(move)
     ch = Record.symbols(SYNC_CHOICES, prefix)
     if not controller.expectations:
         s = s.replace(has_expectations=False, expect_add=0, expect_delete=0, expired=False)
@@ -403,14 +417,19 @@ def sync(s: Record, prefix: str, kind: str, controller: Controller = MODEL) -> S
         **controller_after,
     )
 
+    outcome = z3.BoolVal(True)
     if kind == "sync-pod-error":
         acted = _select(removal_refused, listed_kept, done)
     elif status_error:
-        acted = _select(first_write, write_refused, _select(last_write, last_write_refused, done))
+        acted, outcome = {
+            "first": (write_refused, first_write),
+            "last": (last_write_refused, z3.And(z3.Not(first_write), last_write)),
+            "none": (done, z3.And(z3.Not(first_write), z3.Not(last_write))),
+        }[STATUS_ERROR_OUTCOMES[move]]
     else:
         acted = done
     after = _select(finished(s), s, acted)
-    guard = z3.Or(finished(s), z3.And(cut_off, bound_delete))
+    guard = z3.Or(finished(s), z3.And(cut_off, bound_delete, outcome))
     nothing = finished(s)
     deleted = z3.If(finishing, deleted_active, removed)
     return Step(guard, after, ch, z3.If(nothing, 0, created), z3.If(nothing, 0, deleted))
@@ -504,16 +523,16 @@ def delete_pod(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
     return Step(s.active > 0, after, Record(NO_CHOICES, {}))
 
 
-def _sync_move(kind: str) -> Callable[[Record, str, Controller], Step]:
+def _sync_move(name: str) -> Callable[[Record, str, Controller], Step]:
     def move(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
-        return sync(s, prefix, kind, controller)
+        return sync(s, prefix, name, controller)
 
-    move.__doc__ = f"`{kind}`: syncJob."
+    move.__doc__ = f"`{name}`: syncJob."
     return move
 
 
 MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
-    **{kind: _sync_move(kind) for kind in SYNC_KINDS},
+    **{name: _sync_move(name) for name in SYNC_MOVES},
     "cache-catch-up": cache_catch_up,
     "restart": restart,
     "time": time_passes,

@@ -239,8 +239,8 @@ def job_moves_for(world: env.World, step: PathStep) -> list[env.Move]:
     moves = start_pending(world)
     for m in moves:
         world, _ = env.apply_move(world, m)
-    if move in jr.SYNC_KINDS or move in ("cache-catch-up", "restart"):
-        return [*moves, env.Move(move)]
+    if move in jr.SYNC_MOVES or move in ("cache-catch-up", "restart"):
+        return [*moves, env.Move(jr.environment_kind(move))]
     if move == "time":
         return [*moves, env.Move("expire-expectations")]
     if move == "delete-pod":
@@ -253,7 +253,7 @@ def job_moves_for(world: env.World, step: PathStep) -> list[env.Move]:
 def job_concretizable(before: Record, move: str, step: Any) -> Any:
     """Moves the executable environment can make as the relation describes them: syncs outside the
     back-off (the trace sets it to 0), the clock jumping only over pending expectations."""
-    if move in jr.SYNC_KINDS:
+    if move in jr.SYNC_MOVES:
         return z3.Not(step.choices.backoff)
     if move == "time":
         pending = z3.Or(before.expect_add > 0, before.expect_delete > 0)
@@ -298,5 +298,5 @@ def job_concretizer() -> Concretizer:
         default_tunables=job_default_tunables,
         size=job_size,
         matches=job_matches,
-        faults=frozenset({"sync-pod-error", "sync-status-error", "sync-stale"}),
+        faults=frozenset({"sync-pod-error", *jr.STATUS_ERROR_OUTCOMES, "sync-stale"}),
     )

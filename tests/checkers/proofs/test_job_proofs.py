@@ -12,7 +12,6 @@ import z3
 
 from jobmodel.checkers.proofs import abstraction as ab
 from jobmodel.checkers.proofs import job_proofs as jp
-from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs import traces
 from jobmodel.checkers.proofs.induction import Invariant, Proof, StepClaim, check
 from jobmodel.invariants import catalogue
@@ -84,14 +83,14 @@ def test_the_claims_say_what_the_catalogue_says(dropped_traces: dict[tuple[str, 
         for t in trace_transitions(trace)
     ]
     for t in [*seeded_walks(COVERAGE_SEEDS, 14), *model_runs]:
-        model, message = ab.admitting(t.before, t.move, t.after)
-        assert model is not None, message
+        found, message = ab.admitting(t.before, t.move, t.after)
+        assert found is not None, message
+        name, step, model = found
         pre = ab.job_record(t.before)
-        step = ab.job_step(t.before, t.move)
         t_all = attrs.evolve(t, without_assumptions=True)
         for proof in CATALOGUE_PROOFS:
             assert isinstance(proof.claim, StepClaim)
-            holds = z3.is_true(model.eval(proof.claim.holds(pre, jr.MOVE_OF[t.move.kind], step), model_completion=True))
+            holds = z3.is_true(model.eval(proof.claim.holds(pre, name, step), model_completion=True))
             found = predicates[proof.catalogue](t_all)
             assert holds == (found is None), f"{proof.name} after {t.move}: claim {holds}, catalogue {found}"
             verdicts[proof.name].add(holds)
