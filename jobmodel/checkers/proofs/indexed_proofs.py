@@ -26,9 +26,10 @@ SYSTEM = System(
     domain=ir.domain,
     initial=ir.initial,
     moves=ir.MOVES,
+    search_moves=ir.SEARCH_MOVES,
     controller=jr.MODEL,
     impl=jp.MODEL_IMPL,
-    controller_moves=frozenset(jr.SYNC_MOVES),
+    controller_moves=frozenset({*jr.SYNC_MOVES, jr.ANY_SYNC}),
 )
 
 LAG_COVERED = attrs.evolve(jp.LAG_COVERED, state=jr.lag_covered)

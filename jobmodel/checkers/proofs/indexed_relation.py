@@ -155,6 +155,13 @@ def k_live(s: Record) -> Any:
     return k_total(s, LIVE_KINDS)
 
 
+def k_pending_after_counting(s: Record) -> Any:
+    """k is one of firstPendingIndexes' candidates in a sync from `s` (not completed nor failed once
+    the sync counted its pods, no active pod in the cache)."""
+    completed = z3.Or(s.k_completed, s.k_succeeded + s.k_succeeded_uf > 0)
+    return z3.And(z3.Not(completed), z3.Not(z3.Or(s.k_failed_index, k_exhausted(s))), s.k_active == 0)
+
+
 def k_exhausted(s: Record) -> Any:
     """k has a failed pod, holding the finalizer, whose failure count reached backoffLimitPerIndex
     (isIndexFailed)."""
@@ -177,6 +184,7 @@ SYNC_CHOICES: Schema = (
     ("fresh_failed", INT),  # indexes not yet failed that have an exhausted failed pod
     ("duplicates", INT),  # active pods beyond the first of their index
     ("created_total", INT),  # pods created (firstPendingIndexes, per-index back-off, the cap)
+    ("held", BOOL),  # some pending index waits for its per-index back-off
     ("k_created", BOOL),
     ("k_removed", INT),  # k's active pods manageJob deletes
     ("k_delayed", INT),  # which of k's failed pods keeps its finalizer for its replacement: 0 none, 1..4 a kind
@@ -189,12 +197,11 @@ SYNC_CHOICES: Schema = (
 
 def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -> Step:
     """syncJob for an Indexed Job; `move` is one of job_relation.SYNC_MOVES."""
-    kind = jr.environment_kind(move)
-    ch = Record.symbols(SYNC_CHOICES, prefix)
+    ch = Record.symbols(SYNC_CHOICES + (jr.ANY_SYNC_CHOICES if move == jr.ANY_SYNC else ()), prefix)
+    how = jr.SyncKind.of(move, ch)
+    pod_calls_ok, stale = how.pod_calls_ok, how.stale
     if not controller.expectations:
         s = s.replace(has_expectations=False, expect_add=0, expect_delete=0, expired=False)
-    pod_calls_ok = kind != "sync-pod-error"
-    stale = kind == "sync-stale"
     sat = jr.satisfied(s)
     c = s.completions
 
@@ -272,11 +279,19 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     # creation back (manageJob waits). Otherwise some pending indexes get a pod (with
     # backoffLimitPerIndex maybe none: failed indexes are not pending).
     creating = z3.And(wants_more, z3.Not(ch.backoff))
+    # At least as many indexes are pending as are neither completed, failed, nor active (each active
+    # pod makes at most one index active).
+    wanted = minimum(diff, s.max_create_delete)
+    surely_pending = maximum(0, c - completed - failed_indexes - s.active)
     bound_created = z3.And(
         ch.created_total >= 0,
-        z3.Implies(creating, ch.created_total <= minimum(diff, s.max_create_delete)),
+        z3.Implies(creating, ch.created_total <= wanted),
         z3.Implies(ch.k_created, z3.And(k_pending, ch.created_total >= 1)),
         z3.Implies(z3.And(z3.Not(s.has_per_index), creating), ch.created_total >= 1),
+        z3.Implies(
+            z3.And(creating, z3.Or(z3.Not(s.has_per_index), z3.Not(ch.held))),
+            ch.created_total >= minimum(wanted, surely_pending),
+        ),
     )
     created = ite(pod_calls_ok, z3.If(creating, ch.created_total, 0), 0)
     k_created = ite(pod_calls_ok, z3.If(z3.And(creating, ch.k_created), 1, 0), 0)
@@ -290,7 +305,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
 
     touched = z3.Or(deleting, creating)
     has1 = z3.Or(touched, s.has_expectations)
-    add1 = z3.If(deleting, 0, z3.If(touched, created if stale else 0, s.expect_add))
+    add1 = z3.If(deleting, 0, z3.If(touched, ite(stale, created, 0), s.expect_add))
     delete_before_tracking = z3.If(touched, 0, s.expect_delete)
     expired1 = z3.And(z3.Not(touched), s.expired)
 
@@ -349,7 +364,6 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         ),
     )
     active_failed = z3.If(failing, p_of["active"], 0)
-    k_active_failed = z3.If(failing, k_of["active"], 0)
     newly_listed = p_of["failed"] + p_of["terminating"] + active_failed
     k_newly_listed_failed = k_of["failed"]
     k_newly_listed_terminating = k_of["terminating"]
@@ -358,7 +372,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     first_write = z3.Or(newly_listed > 0, fresh > 0, ch.fresh_failed > 0, cleaned, new_condition, ch.other_status_change)
     final_condition = z3.If(failing, FAILED, z3.If(succeeding, COMPLETE, NONE))
     terminating_now = s.terminating + s.terminating_uf + z3.If(finishing, deleted_active, removed)
-    removal_refused = z3.And(not pod_calls_ok, processed > 0)
+    removal_refused = z3.And(jr.negate(pod_calls_ok), processed > 0)
     enact = z3.And(z3.Not(removal_refused), final_condition != NONE, z3.Not(reached), terminating_now == 0)
     removed_listed = p_of["succeeded_uf"] + p_of["failed_uf"] + p_of["terminating_uf"]
     last_write = z3.Or(removed_listed + newly_listed > 0, enact)
@@ -369,11 +383,11 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     failed_high_mid = z3.If(k_deleted_active > 0, deleted_high, s.k_failed_high)
     bound_deleted_count = z3.And(s.k_live_low <= ch.deleted_count, ch.deleted_count <= s.k_live_high)
     pods_after_manage = s.replace(
-        hidden=s.hidden + (created if stale else 0),
-        active=s.active - z3.If(finishing, deleted_active, removed) + (0 if stale else created),
+        hidden=s.hidden + ite(stale, created, 0),
+        active=s.active - z3.If(finishing, deleted_active, removed) + ite(stale, 0, created),
         terminating=s.terminating + deleted_active,
-        k_hidden=s.k_hidden + (k_created if stale else 0),
-        k_active=s.k_active - z3.If(finishing, k_deleted_active, k_removed) + (0 if stale else k_created),
+        k_hidden=s.k_hidden + ite(stale, k_created, 0),
+        k_active=s.k_active - z3.If(finishing, k_deleted_active, k_removed) + ite(stale, 0, k_created),
         k_terminating=s.k_terminating + k_deleted_active,
         k_failed_high=failed_high_mid,
         k_live_low=z3.If(k_created > 0, z3.If(live_before > 0, minimum(s.k_live_low, new_count), new_count), s.k_live_low),
@@ -454,21 +468,18 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         gone_uf=s.gone_uf + p_of["succeeded_uf"] + p_of["failed_uf"] + p_of["terminating_uf"],
         **controller_after,
     )
-    del k_active_failed
 
-    outcome = z3.BoolVal(True)
-    if kind == "sync-pod-error":
-        acted = jr._select(removal_refused, listed_kept, done)
-    elif kind == "sync-status-error":
-        acted, outcome = {
+    acted, outcome = how.select(
+        {
             "first": (write_refused, first_write),
             "last": (last_write_refused, z3.And(z3.Not(first_write), last_write)),
             "none": (done, z3.And(z3.Not(first_write), z3.Not(last_write))),
-        }[jr.STATUS_ERROR_OUTCOMES[move]]
-    else:
-        acted = done
-    after = jr._select(jr.finished(s), s, _normalise(acted))
-    guard = z3.Or(
+        },
+        removal_refused,
+        listed_kept,
+    )
+    after = jr.select(jr.finished(s), s, _normalise(acted))
+    guard = z3.And(how.bounds, z3.Or(
         jr.finished(s),
         z3.And(
             index_counts,
@@ -481,10 +492,11 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
             bound_failed_high,
             outcome,
         ),
-    )
+    ))
     nothing = jr.finished(s)
     deleted = z3.If(finishing, deleted_active, removed)
-    return Step(guard, after, ch, z3.If(nothing, 0, created), z3.If(nothing, 0, deleted))
+    clean = z3.And(jr.negate(how.status_error), pod_calls_ok)
+    return Step(guard, after, ch, z3.If(nothing, 0, created), z3.If(nothing, 0, deleted), clean)
 
 
 NO_CHOICES: Schema = ()
@@ -595,4 +607,9 @@ MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
     "succeed": succeed,
     "fail": fail,
     "delete-pod": delete_pod,
+}
+
+SEARCH_MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
+    jr.ANY_SYNC: _sync_move(jr.ANY_SYNC),
+    **{name: MOVES[name] for name in jr.NON_SYNC_MOVES if name != "stutter"},
 }

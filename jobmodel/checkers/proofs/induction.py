@@ -43,6 +43,8 @@ class System:
     controller: Any
     impl: str
     controller_moves: frozenset[str] = frozenset()
+    # The moves the searches for runs use (the same relation in fewer, larger moves).
+    search_moves: dict[str, StepFn] | None = None
 
 
 @attrs.frozen
@@ -238,14 +240,14 @@ def search_path(
     *,
     start: Callable[[Record], Any] | None = None,
     restrict: StepRestriction | None = None,
-    avoid: frozenset[str] = frozenset(),
+    avoid: Callable[[str, Any], Any] | None = None,
     size: Callable[[Record], Any] | None = None,
     timeout_ms: int = TIMEOUT_MS,
     deadline: float | None = None,
 ) -> tuple[Path | None, str]:
     """The shortest run (up to `max_depth` moves) of the relation, under the proof's assumptions,
-    that ends by breaking its claim; among the shortest, the one with the fewest `avoid` moves and
-    then the smallest `size` of its first state. It starts from the states `start` describes (the
+    that ends by breaking its claim; among the shortest, the one with the smallest `size` of its
+    first state and then the fewest moves that `avoid(name, step)` marks. It starts from the states `start` describes (the
     initial states by default); `restrict(before, move, step)` narrows the moves (to ones the
     executable model can make). Returns the path, or None and why not."""
     system = proof.system
@@ -298,7 +300,7 @@ def _extend(
     which = z3.Int(f"move{depth}")
     steps = []
     options = []
-    for i, (name, fn) in enumerate(system.moves.items()):
+    for i, (name, fn) in enumerate((system.search_moves or system.moves).items()):
         step = fn(before, f"m{depth}.{name}", system.controller)
         steps.append((name, step))
         narrowed = [restrict(before, name, step)] if restrict is not None else []
@@ -322,24 +324,25 @@ def _preferred(
     solver: z3.Solver,
     states: list[Record],
     chosen: list[tuple[Any, list[tuple[str, Any]]]],
-    avoid: frozenset[str],
+    avoid: Callable[[str, Any], Any] | None,
     size: Callable[[Record], Any] | None,
     timeout_ms: int,
 ) -> z3.ModelRef | None:
-    """A model of the same run length with the fewest avoided moves, then the smallest size."""
-    if not avoid and size is None:
+    """A model of the same run length with the smallest size, then the fewest avoided moves."""
+    if avoid is None and size is None:
         return None
     opt = z3.Optimize()
     opt.set("timeout", timeout_ms)
     opt.add(*solver.assertions())
     avoided = [
-        z3.If(z3.Or(*[which == i for i, (name, _) in enumerate(steps) if name in avoid]), 1, 0)
+        z3.If(z3.Or(*[z3.And(which == i, avoid(name, step)) for i, (name, step) in enumerate(steps)]), 1, 0)
         for which, steps in chosen
+        if avoid is not None
     ]
-    if avoided:
-        opt.minimize(z3.Sum(*avoided))
     if size is not None:
         opt.minimize(size(states[0]))
+    if avoided:
+        opt.minimize(z3.Sum(*avoided))
     return opt.model() if opt.check() == z3.sat else None
 
 

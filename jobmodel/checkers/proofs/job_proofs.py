@@ -26,9 +26,10 @@ SYSTEM = System(
     domain=jr.domain,
     initial=jr.initial,
     moves=jr.MOVES,
+    search_moves=jr.SEARCH_MOVES,
     controller=jr.MODEL,
     impl=MODEL_IMPL,
-    controller_moves=frozenset(jr.SYNC_MOVES),
+    controller_moves=frozenset({*jr.SYNC_MOVES, jr.ANY_SYNC}),
 )
 
 # --- assumptions --------------------------------------------------------------------------------
@@ -101,7 +102,7 @@ def no_over_creation(before: Record, move: str, step: Any) -> Any:
 def pod_counted_exactly_once(before: Record, move: str, step: Any) -> Any:
     """catalogue.pod_counted_exactly_once: a sync keeps the succeeded pods accounted for, and the
     failed ones when it deleted no pod."""
-    if move not in jr.SYNC_MOVES:
+    if not jr.is_sync(move):
         return z3.BoolVal(True)
     after = step.after
     return z3.And(
@@ -114,11 +115,14 @@ def backoff_limit_enforced(before: Record, move: str, step: Any) -> Any:
     """catalogue.backoff_limit_enforced: after a clean sync with satisfied expectations over a cache
     that shows every pod, failures past backoffLimit mean a failing Job (or one that met its
     success criteria)."""
-    if move not in ("sync", "sync-stale"):
-        return z3.BoolVal(True)
     after = step.after
     return z3.Implies(
-        z3.And(before.hidden == 0, jr.satisfied(before), jr.recorded_failures(after) > after.backoff_limit),
+        z3.And(
+            step.clean_sync,
+            before.hidden == 0,
+            jr.satisfied(before),
+            jr.recorded_failures(after) > after.backoff_limit,
+        ),
         z3.Or(after.failure_target, after.failed_condition, after.success_criteria_met, after.complete),
     )
 

@@ -114,9 +114,77 @@ MOVE_OF: dict[str, tuple[str, ...]] = {
 }
 
 
+# The searches for counterexample runs use one sync move whose kind is a choice (one encoding of
+# syncJob per step instead of six); the proofs use the six, each a smaller query.
+ANY_SYNC = "sync-any"
+ANY_SYNC_CHOICES: Schema = (("kind", INT), ("outcome", INT))  # index into SYNC_KINDS, OUTCOMES
+OUTCOMES = ("first", "last", "none")
+
+
 def environment_kind(move: str) -> str:
     """The environment move kind a sync move of the relation is (itself for the others)."""
     return "sync-status-error" if move in STATUS_ERROR_OUTCOMES else move
+
+
+def is_sync(move: str) -> bool:
+    return move in SYNC_MOVES or move == ANY_SYNC
+
+
+@attrs.frozen
+class SyncKind:
+    """What kind of sync a move is: Python booleans for the proofs' moves, terms of the choices for
+    ANY_SYNC (`outcome` is then an index into OUTCOMES, else its name)."""
+
+    pod_calls_ok: Any
+    stale: Any
+    status_error: Any
+    outcome: Any
+    bounds: Any = True
+
+    @staticmethod
+    def of(move: str, choices: Record) -> SyncKind:
+        if move != ANY_SYNC:
+            kind = environment_kind(move)
+            return SyncKind(
+                kind != "sync-pod-error", kind == "sync-stale", kind == "sync-status-error", STATUS_ERROR_OUTCOMES.get(move, "")
+            )
+        k = choices.kind
+        return SyncKind(
+            k != SYNC_KINDS.index("sync-pod-error"),
+            k == SYNC_KINDS.index("sync-stale"),
+            k == SYNC_KINDS.index("sync-status-error"),
+            choices.outcome,
+            z3.And(k >= 0, k < len(SYNC_KINDS), choices.outcome >= 0, choices.outcome < len(OUTCOMES)),
+        )
+
+    def select(self, acted: dict[str, tuple[Record, Any]], removal_refused: Any, listed_kept: Record) -> tuple[Record, Any]:
+        """The state after the sync and the condition of its outcome, given the outcomes of a refused
+        status write (`acted`, by OUTCOMES name) and of refused pod calls."""
+        done = acted["none"][0]
+        pod_error = negate(self.pod_calls_ok)
+        if isinstance(self.outcome, str):
+            if self.status_error is True:
+                return acted[self.outcome]
+            return select(pod_error, select(removal_refused, listed_kept, done), done), z3.BoolVal(True)
+        refused = done
+        for i, name in reversed(list(enumerate(OUTCOMES))):
+            refused = select(self.outcome == i, acted[name][0], refused)
+        condition = z3.And(
+            *[z3.Implies(z3.And(self.status_error, self.outcome == i), acted[name][1]) for i, name in enumerate(OUTCOMES)]
+        )
+        after = select(pod_error, select(removal_refused, listed_kept, done), select(self.status_error, refused, done))
+        return after, condition
+
+
+def negate(value: Any) -> Any:
+    return (not value) if isinstance(value, bool) else z3.Not(value)
+
+
+def select(condition: Any, then: Record, otherwise: Record) -> Record:
+    """Field by field, `then` where the condition holds, else `otherwise` (a Python bool picks one)."""
+    if isinstance(condition, bool):
+        return then if condition else otherwise
+    return Record(then.schema, {name: z3.If(condition, term, getattr(otherwise, name)) for name, term in then})
 NOT_MODELLED = ("edit", "delete-job", "orphan-cleanup")
 
 
@@ -207,6 +275,7 @@ class Step:
     choices: Record
     created: Any = z3.IntVal(0)
     deleted: Any = z3.IntVal(0)
+    clean_sync: Any = False  # a sync without API failures (`sync`, `sync-stale`)
 
 
 @attrs.frozen
@@ -238,13 +307,11 @@ SYNC_CHOICES: Schema = (
 
 def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> Step:
     """syncJob (sync_job.sync_job) over the controller's cache; `move` is one of SYNC_MOVES."""
-    kind = environment_kind(move)
-    ch = Record.symbols(SYNC_CHOICES, prefix)
+    ch = Record.symbols(SYNC_CHOICES + (ANY_SYNC_CHOICES if move == ANY_SYNC else ()), prefix)
+    how = SyncKind.of(move, ch)
+    pod_calls_ok, stale = how.pod_calls_ok, how.stale
     if not controller.expectations:
         s = s.replace(has_expectations=False, expect_add=0, expect_delete=0, expired=False)
-    pod_calls_ok = kind != "sync-pod-error"
-    status_error = kind == "sync-status-error"
-    stale = kind == "sync-stale"
 
     # syncJob: the counts of this sync (getNewFinishedPods; uncounted UIDs count as well).
     sat = satisfied(s)
@@ -293,7 +360,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
     # of a stale sync, which the cache has not seen.
     touched = z3.Or(deleting, creating)
     has1 = z3.Or(touched, s.has_expectations)
-    add1 = z3.If(deleting, 0, z3.If(creating, created if stale else 0, s.expect_add))
+    add1 = z3.If(deleting, 0, z3.If(creating, ite(stale, created, 0), s.expect_add))
     delete_before_tracking = z3.If(touched, 0, s.expect_delete)
     expired1 = z3.And(z3.Not(touched), s.expired)
 
@@ -343,15 +410,15 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
     final_condition = z3.If(failing, FAILED, z3.If(succeeding, COMPLETE, NONE))
     terminating_now = s.terminating + s.terminating_uf + z3.If(finishing, deleted_active, removed)
     # A refused finalizer removal ends the sync before enactJobFinished.
-    removal_refused = z3.And(not pod_calls_ok, processed > 0)
+    removal_refused = z3.And(negate(pod_calls_ok), processed > 0)
     enact = z3.And(z3.Not(removal_refused), final_condition != NONE, z3.Not(reached), terminating_now == 0)
     removed_listed = got["got_succeeded_us"] + got["got_succeeded_uf"] + got["got_failed_uf"] + got["got_terminating_uf"]
     last_write = z3.Or(removed_listed + newly_listed > 0, enact)
 
     # Pods after manageJob / deleteActivePods.
     pods_after_manage = s.replace(
-        hidden=s.hidden + (created if stale else 0),
-        active=s.active - z3.If(finishing, deleted_active, removed) + (0 if stale else created),
+        hidden=s.hidden + ite(stale, created, 0),
+        active=s.active - z3.If(finishing, deleted_active, removed) + ite(stale, 0, created),
         terminating=s.terminating + deleted_active,
     )
     controller_after = dict(
@@ -417,26 +484,21 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
         **controller_after,
     )
 
-    outcome = z3.BoolVal(True)
-    if kind == "sync-pod-error":
-        acted = _select(removal_refused, listed_kept, done)
-    elif status_error:
-        acted, outcome = {
+    acted, outcome = how.select(
+        {
             "first": (write_refused, first_write),
             "last": (last_write_refused, z3.And(z3.Not(first_write), last_write)),
             "none": (done, z3.And(z3.Not(first_write), z3.Not(last_write))),
-        }[STATUS_ERROR_OUTCOMES[move]]
-    else:
-        acted = done
-    after = _select(finished(s), s, acted)
-    guard = z3.Or(finished(s), z3.And(cut_off, bound_delete, outcome))
+        },
+        removal_refused,
+        listed_kept,
+    )
+    after = select(finished(s), s, acted)
+    guard = z3.And(how.bounds, z3.Or(finished(s), z3.And(cut_off, bound_delete, outcome)))
     nothing = finished(s)
     deleted = z3.If(finishing, deleted_active, removed)
-    return Step(guard, after, ch, z3.If(nothing, 0, created), z3.If(nothing, 0, deleted))
-
-
-def _select(condition: Any, then: Record, otherwise: Record) -> Record:
-    return Record(then.schema, {name: z3.If(condition, term, getattr(otherwise, name)) for name, term in then})
+    clean = z3.And(negate(how.status_error), pod_calls_ok)
+    return Step(guard, after, ch, z3.If(nothing, 0, created), z3.If(nothing, 0, deleted), clean)
 
 
 NO_CHOICES: Schema = ()
@@ -531,6 +593,7 @@ def _sync_move(name: str) -> Callable[[Record, str, Controller], Step]:
     return move
 
 
+NON_SYNC_MOVES = ("cache-catch-up", "restart", "time", "stutter", "succeed", "fail", "delete-pod")
 MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
     **{name: _sync_move(name) for name in SYNC_MOVES},
     "cache-catch-up": cache_catch_up,
@@ -540,4 +603,10 @@ MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
     "succeed": succeed,
     "fail": fail,
     "delete-pod": delete_pod,
+}
+
+# The moves of the searches for runs (stutter changes nothing, so no shortest run has one).
+SEARCH_MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
+    ANY_SYNC: _sync_move(ANY_SYNC),
+    **{name: MOVES[name] for name in NON_SYNC_MOVES if name != "stutter"},
 }

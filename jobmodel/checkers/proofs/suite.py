@@ -17,7 +17,7 @@ from pathlib import Path
 
 import attrs
 
-from jobmodel.checkers.proofs import job_proofs, traces
+from jobmodel.checkers.proofs import indexed_proofs, job_proofs, traces
 from jobmodel.checkers.proofs.abstraction import OutsideAbstraction
 from jobmodel.checkers.proofs.induction import Invariant, Proof, check
 from jobmodel.invariants import z3_manage_job
@@ -142,7 +142,10 @@ def entries() -> list[Entry]:
 
 
 def _relation_proofs() -> list[tuple[Proof, Callable[[], traces.Concretizer]]]:
-    return [(p, traces.job_concretizer) for p in job_proofs.PROOFS]
+    return [
+        *((p, traces.job_concretizer) for p in job_proofs.PROOFS),
+        *((p, traces.indexed_concretizer) for p in indexed_proofs.PROOFS),
+    ]
 
 
 def assumption_names() -> list[str]:

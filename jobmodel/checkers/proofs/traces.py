@@ -20,6 +20,7 @@ from typing import Any
 import attrs
 import z3
 
+from jobmodel.checkers.proofs import indexed_relation as ir
 from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs.abstraction import OutsideAbstraction
 from jobmodel.checkers.proofs.induction import Invariant, Path, PathStep, Proof, search_path
@@ -29,9 +30,12 @@ from jobmodel.invariants.catalogue import Violation
 from jobmodel.invariants.trace import CheckConfig, run_moves
 from jobmodel.state import FAILED, SUCCEEDED, JobControllerTunables, Pod
 from jobmodel.transitions import environment as env
+from jobmodel.transitions import indexes as ix
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer
 
 JOB_NAME = "proof"
+SMALL_JOB = 12  # parallelism + completions + backoff limits of the Jobs searched first
+SMALL_TUNABLES = 3
 MAX_REPLANS = 12
 
 
@@ -60,9 +64,10 @@ class Concretizer:
     moves_for: Callable[[env.World, PathStep], list[env.Move]]
     concretizable: Callable[[Record, str, Any], Any]
     default_tunables: Callable[[Record], Any]
+    small_tunables: Callable[[Record], Any]
     size: Callable[[Record], Any]
     matches: Callable[[dict[str, int | bool], dict[str, int | bool]], bool]
-    faults: frozenset[str] = frozenset()
+    unusual: Callable[[str, Any], Any] | None = None
 
 
 def find_trace(
@@ -70,9 +75,18 @@ def find_trace(
 ) -> tuple[Trace | None, str]:
     """The shortest run breaking the proof's claim, made concrete; None and why when there is none."""
     system = proof.system
-    # Readable runs: the default tunables when they do, then the fewest API failures and the
-    # smallest Job (search_path's preferences).
-    attempts = (lambda s: z3.And(system.initial(s), concretizer.default_tunables(s)), system.initial)
+
+    def small(s: Record) -> Any:
+        return concretizer.size(s) <= SMALL_JOB
+
+    # Readable runs: a small Job with the default tunables, else with small ones (short runs reach
+    # MaxUncountedPods and MaxPodCreateDeletePerSync with few pods), else any; within each, the
+    # shortest run, the smallest Job and the fewest unusual moves (search_path's preferences).
+    attempts = (
+        lambda s: z3.And(system.initial(s), small(s), concretizer.default_tunables(s)),
+        lambda s: z3.And(system.initial(s), small(s), concretizer.small_tunables(s)),
+        system.initial,
+    )
     reason = ""
     for start in attempts:
         path, reason = search_path(
@@ -80,7 +94,7 @@ def find_trace(
             max_depth,
             start=start,
             restrict=concretizer.concretizable,
-            avoid=concretizer.faults,
+            avoid=concretizer.unusual,
             size=concretizer.size,
             deadline=deadline,
         )
@@ -127,10 +141,10 @@ def concretize(
         here = Record.values(proof.system.schema, actual)
         found, reason = search_path(
             proof,
-            max_depth,
+            max(max_depth - len(path.steps) + len(plan), 1),
             start=here.equals,
             restrict=concretizer.concretizable,
-            avoid=concretizer.faults,
+            avoid=concretizer.unusual,
             deadline=deadline,
         )
         if found is None:
@@ -219,41 +233,46 @@ def start_pending(world: env.World) -> list[env.Move]:
     ]
 
 
-def _running(world: env.World, deleting: bool, listed_failed: bool) -> Pod:
+def _running(
+    world: env.World, deleting: bool, listed_failed: bool, index: Callable[[Pod], bool] = lambda _: True
+) -> Pod:
     job = world.job()
     uncounted = job.status.uncounted_terminated_pods if job is not None else None
     failed = set(uncounted.failed) if uncounted is not None else set()
     for pod in world.visible_pods():
-        if pod.phase in (SUCCEEDED, FAILED) or not has_job_tracking_finalizer(pod):
+        if pod.phase in (SUCCEEDED, FAILED) or not has_job_tracking_finalizer(pod) or not index(pod):
             continue
         if (pod.metadata.deletion_timestamp is not None) == deleting and (pod.uid in failed) == listed_failed:
             return pod
     raise NotReproduced("no pod of the kind the run moves")
 
 
-def job_moves_for(world: env.World, step: PathStep) -> list[env.Move]:
-    """The environment moves that carry out one move of job_relation."""
+def job_moves_for(world: env.World, step: PathStep, index: Callable[[Pod], bool] = lambda _: True) -> list[env.Move]:
+    """The environment moves that carry out one move of job_relation (or of indexed_relation, whose
+    pod moves pick a pod by `index`)."""
     move = step.move
     if move == "stutter":
         return []
     moves = start_pending(world)
     for m in moves:
         world, _ = env.apply_move(world, m)
+    if move == jr.ANY_SYNC:
+        return [*moves, env.Move(jr.SYNC_KINDS[int(step.choices["kind"])])]
     if move in jr.SYNC_MOVES or move in ("cache-catch-up", "restart"):
         return [*moves, env.Move(jr.environment_kind(move))]
     if move == "time":
         return [*moves, env.Move("expire-expectations")]
     if move == "delete-pod":
-        return [*moves, env.Move("delete-pod", _running(world, False, False).name)]
+        return [*moves, env.Move("delete-pod", _running(world, False, False, index).name)]
     source = int(step.choices["source"])
-    pod = _running(world, deleting=source != 0, listed_failed=source == 2)
+    pod = _running(world, deleting=source != 0, listed_failed=source == 2, index=index)
     return [*moves, env.Move(move, pod.name)]
 
 
 def job_concretizable(before: Record, move: str, step: Any) -> Any:
     """Moves the executable environment can make as the relation describes them: syncs outside the
     back-off (the trace sets it to 0), the clock jumping only over pending expectations."""
-    if move in jr.SYNC_MOVES:
+    if jr.is_sync(move):
         return z3.Not(step.choices.backoff)
     if move == "time":
         pending = z3.Or(before.expect_add > 0, before.expect_delete > 0)
@@ -271,8 +290,19 @@ def job_default_tunables(s: Record) -> Any:
     )
 
 
+def job_small_tunables(s: Record) -> Any:
+    return z3.And(s.max_create_delete <= SMALL_TUNABLES, s.max_uncounted <= SMALL_TUNABLES)
+
+
 def job_size(s: Record) -> Any:
     return s.parallelism + s.completions + s.backoff_limit
+
+
+def unusual(move: str, step: Any) -> Any:
+    """Moves a readable trace has only when it needs them: API failures and stale syncs."""
+    if move == jr.ANY_SYNC:
+        return step.choices.kind != jr.SYNC_KINDS.index("sync")
+    return z3.BoolVal(move in ("sync-pod-error", "sync-stale") or move in jr.STATUS_ERROR_OUTCOMES)
 
 
 def job_matches(actual: dict[str, int | bool], expected: dict[str, int | bool]) -> bool:
@@ -296,7 +326,59 @@ def job_concretizer() -> Concretizer:
         moves_for=job_moves_for,
         concretizable=job_concretizable,
         default_tunables=job_default_tunables,
+        small_tunables=job_small_tunables,
         size=job_size,
         matches=job_matches,
-        faults=frozenset({"sync-pod-error", *jr.STATUS_ERROR_OUTCOMES, "sync-stale"}),
+        unusual=unusual,
+    )
+
+
+# --- Indexed Jobs (indexed_relation), with index 0 as the relation's index k -------------------------
+
+INDEX_K = 0  # the lowest index: the first that firstPendingIndexes gives a pod
+
+
+def indexed_manifest(spec: dict[str, int | bool]) -> dict[str, Any]:
+    """The Indexed Job of an indexed_relation state's spec."""
+    manifest = job_manifest({**spec, "has_completions": True})
+    manifest["spec"]["completionMode"] = "Indexed"
+    if spec["has_per_index"]:
+        manifest["spec"]["backoffLimitPerIndex"] = spec["per_index_limit"]
+    return manifest
+
+
+def indexed_concretizable(before: Record, move: str, step: Any) -> Any:
+    """job_concretizable, and what index 0 being k means: no index is held back (the trace has no
+    back-off), and a sync that creates gives k, the lowest index, a pod when it is pending."""
+    allowed = job_concretizable(before, move, step)
+    if not jr.is_sync(move):
+        return allowed
+    lowest = z3.Implies(z3.And(step.created >= 1, ir.k_pending_after_counting(before)), step.choices.k_created)
+    return z3.And(allowed, z3.Not(step.choices.held), lowest)
+
+
+def indexed_moves_for(world: env.World, step: PathStep) -> list[env.Move]:
+    """The environment moves that carry out one move of indexed_relation (k is index 0)."""
+    at_k = bool(step.choices.get("at_k", True))
+    return job_moves_for(world, step, lambda pod: (ix.pod_index(pod) == INDEX_K) == at_k)
+
+
+def indexed_size(s: Record) -> Any:
+    return s.parallelism + s.completions + s.backoff_limit + s.per_index_limit
+
+
+def indexed_concretizer() -> Concretizer:
+    from jobmodel.checkers.proofs.abstraction import indexed_state
+
+    return Concretizer(
+        abstract=lambda world: indexed_state(world, INDEX_K),
+        manifest=indexed_manifest,
+        tunables=job_tunables,
+        moves_for=indexed_moves_for,
+        concretizable=indexed_concretizable,
+        default_tunables=job_default_tunables,
+        small_tunables=job_small_tunables,
+        size=indexed_size,
+        matches=job_matches,
+        unusual=unusual,
     )

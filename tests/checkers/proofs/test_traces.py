@@ -26,11 +26,13 @@ from tests.invariants.configs import config, job_manifest
 HERE = Path(__file__).parent
 
 
-@pytest.mark.parametrize(("proof", "assumption"), DROPPED, ids=lambda v: v if isinstance(v, str) else v.name)
+@pytest.mark.parametrize(
+    ("proof", "assumption"), [(p, a) for p, a, _ in DROPPED], ids=lambda v: v if isinstance(v, str) else v.qualified_name
+)
 def test_replay_reproduces_the_counterexample(
     proof: Any, assumption: str, dropped_traces: dict[tuple[str, str], Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    narrowed, trace = dropped_traces[(proof.name, assumption)]
+    narrowed, trace = dropped_traces[(proof.qualified_name, assumption)]
     path = tmp_path / "trace.json"
     save_trace(path, trace.config, trace.moves, trace.violation)
     assert main(["replay", str(path)]) == 1
@@ -41,14 +43,14 @@ def test_replay_reproduces_the_counterexample(
 
 def test_the_documented_stale_cache_over_creation_is_found(dropped_traces: dict[tuple[str, str], Any]) -> None:
     """docs/invariants.md: `sync-stale, expire-expectations, sync` over-creates."""
-    _, trace = dropped_traces[("no-over-creation", "lag-covered")]
+    _, trace = dropped_traces[("nonindexed/no-over-creation", "lag-covered")]
     assert [m.kind for m in trace.moves] == ["sync-stale", "expire-expectations", "sync"]
     assert trace.config.without_assumptions
     assert trace.config.impl == jp.MODEL_IMPL
 
 
 def test_without_expectations_the_trace_runs_a_controller_without_them(dropped_traces: dict[tuple[str, str], Any]) -> None:
-    _, trace = dropped_traces[("no-over-creation", "expectations")]
+    _, trace = dropped_traces[("nonindexed/no-over-creation", "expectations")]
     assert trace.config.impl == jp.WITHOUT_EXPECTATIONS_IMPL
     assert not trace.config.without_assumptions  # the catalogue's assumption holds: the controller is at fault
     assert "expire-expectations" not in [m.kind for m in trace.moves]
@@ -57,7 +59,8 @@ def test_without_expectations_the_trace_runs_a_controller_without_them(dropped_t
 def test_a_run_the_model_does_not_follow_is_no_counterexample() -> None:
     """A broken encoding breaks the claim with a run of its own, which the model does not make."""
     proof = next(p for p in jp.PROOFS if p.name == "no-over-creation")
-    broken = attrs.evolve(proof, system=attrs.evolve(proof.system, moves={**proof.system.moves, "sync": one_more_pod}))
+    system = attrs.evolve(proof.system, moves={**proof.system.moves, "sync": one_more_pod}, search_moves=None)
+    broken = attrs.evolve(proof, system=system)
     trace, reason = traces.find_trace(broken, traces.job_concretizer(), max_depth=4, deadline=time.perf_counter() + 30)
     assert trace is None
     assert "does not follow" in reason
@@ -96,3 +99,14 @@ def test_a_terminating_pod_counted_as_failed_that_succeeds_completes_the_job_sho
     assert job is not None and cat.condition_true(job, COMPLETE)
     assert (job.status.succeeded, job.status.failed) == (0, 1)
     assert {v.invariant for v in last.violations} == {"pod-counted-exactly-once", "complete-meets-success-criteria"}
+
+
+def test_indexed_findings_replay(dropped_traces: dict[tuple[str, str], Any]) -> None:
+    """Without terminating-pods-do-not-succeed: a pod deleted while running is replaced at once
+    (TerminatingOrFailed) and then succeeds: its replacement runs on a completed index; with
+    backoffLimitPerIndex 0 the index is also failed, which the API server rejects."""
+    _, over = dropped_traces[("indexed/no-over-creation", "terminating-pods-do-not-succeed")]
+    assert over.violation.message.startswith("an active pod for completed index")
+    _, overlap = dropped_traces[("indexed/completed-and-failed-indexes-disjoint", "terminating-pods-do-not-succeed")]
+    assert overlap.violation.invariant == "status-writes-valid"
+    assert "failedIndexes" in overlap.violation.message or "completed" in overlap.violation.message

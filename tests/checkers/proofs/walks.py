@@ -21,19 +21,26 @@ HOSTILE = env.Budget(failures=6, evictions=2, deletions=4, stale=3, faults=4, re
 
 @attrs.frozen
 class JobSetting:
-    """A NonIndexed Job and the controller's caps."""
+    """A Job (Indexed when `indexed`, with backoffLimitPerIndex when `per_index` is set), the
+    controller's caps and its pod-recreation back-off."""
 
     parallelism: int
     completions: int | None
     backoff_limit: int
     max_create_delete: int
     max_uncounted: int
+    indexed: bool = False
+    per_index: int | None = None
+    backoff_seconds: float = 10.0
 
     def world(self) -> env.World:
         tunables = JobControllerTunables(
-            max_pod_create_delete_per_sync=self.max_create_delete, max_uncounted_pods=self.max_uncounted
+            max_pod_create_delete_per_sync=self.max_create_delete,
+            max_uncounted_pods=self.max_uncounted,
+            pod_failure_backoff_seconds=self.backoff_seconds,
         )
-        manifest = job_manifest(self.parallelism, self.completions, self.backoff_limit)
+        extra = {} if self.per_index is None else {"backoffLimitPerIndex": self.per_index}
+        manifest = job_manifest(self.parallelism, self.completions, self.backoff_limit, indexed=self.indexed, **extra)
         return env.initial_world(manifest, HOSTILE, now=START, tunables=tunables)
 
 
@@ -46,6 +53,21 @@ def job_settings() -> st.SearchStrategy[JobSetting]:
         st.integers(0, 3),
         caps,
         caps,
+    )
+
+
+def indexed_settings() -> st.SearchStrategy[JobSetting]:
+    caps = st.sampled_from([1, 2, 500])
+    return st.builds(
+        JobSetting,
+        st.integers(0, 3),
+        st.integers(1, 3),
+        st.integers(0, 3),
+        caps,
+        caps,
+        st.just(True),
+        st.none() | st.integers(0, 2),
+        st.sampled_from([0.0, 10.0]),
     )
 
 
@@ -63,15 +85,18 @@ def walk(world: env.World, pick: Callable[[int], int], steps: int) -> Iterator[T
         world = after
 
 
-def seeded_walks(seeds: range, steps: int) -> Iterator[Transition]:
+def seeded_walks(seeds: range, steps: int, indexed: bool = False) -> Iterator[Transition]:
     """Deterministic runs over a spread of settings (for coverage checks)."""
     for seed in seeds:
         rng = random.Random(seed)
         setting = JobSetting(
             rng.randint(0, 3),
-            rng.choice([None, 0, 1, 2, 3, 4]),
+            rng.randint(1, 3) if indexed else rng.choice([None, 0, 1, 2, 3, 4]),
             rng.randint(0, 3),
             rng.choice([1, 2, 500]),
             rng.choice([1, 2, 500]),
+            indexed,
+            rng.choice([None, 0, 1, 2]) if indexed else None,
+            rng.choice([0.0, 10.0]),
         )
         yield from walk(setting.world(), lambda n, rng=rng: rng.randrange(n), steps)
