@@ -33,7 +33,8 @@ def register(subparsers: Any) -> None:
         help="prove without this assumption (repeatable); the assumptions are listed by --list",
     )
     parser.add_argument(
-        "--only", action="append", default=[], metavar="TEXT", help="run the properties whose name contains TEXT"
+        "--only", action="append", default=[], metavar="NAME",
+        help="run the properties whose name (or its part after the family, e.g. no-over-creation) starts with NAME",
     )
     parser.add_argument(
         "--traces", type=Path, default=None, metavar="DIR",
@@ -44,14 +45,19 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from jobmodel.checkers.proofs import suite  # Z3 is imported only when proving
+    try:
+        from jobmodel.checkers.proofs import suite  # Z3 is imported only when proving
+    except ImportError as err:
+        if err.name != "z3":
+            raise
+        raise InputError("prove", "needs Z3: pip install 'jobmodel[check]' (or z3-solver)") from None
 
     known = suite.assumption_names()
     for name in args.drop:
         if name not in known:
             raise InputError("--drop", f"unknown assumption {name!r} (known: {', '.join(known)})")
     entries = suite.entries()
-    if args.only and not any(o in e.name for e in entries for o in args.only):
+    if args.only and not any(suite.selected(e.name, args.only) for e in entries):
         raise InputError("--only", f"no property matches {args.only} (see --list)")
     if args.list:
         for entry in entries:

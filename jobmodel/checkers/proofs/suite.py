@@ -156,16 +156,23 @@ def assumption_names() -> list[str]:
     return names
 
 
+def selected(name: str, only: Sequence[str]) -> bool:
+    """Whether `only` picks the property: its name, or the part after the family, starts with one
+    of them (`indexed` picks indexed/*, `no-over` picks */no-over-creation)."""
+    short = name.split("/", 1)[-1]
+    return not only or any(name.startswith(o) or short.startswith(o) for o in only)
+
+
 def run_all(
     only: Sequence[str] = (),
     drop: Sequence[str] = (),
     traces_dir: Path | None = None,
     on_result: Callable[[Result], None] | None = None,
 ) -> list[Result]:
-    """Run the proofs whose name contains one of `only` (all when empty), with `drop`ped assumptions."""
+    """Run the proofs `only` selects (all when empty), with `drop`ped assumptions."""
     results = []
     for entry in entries():
-        if only and not any(o in entry.name for o in only):
+        if not selected(entry.name, only):
             continue
         result = entry.run(drop, traces_dir)
         results.append(result)

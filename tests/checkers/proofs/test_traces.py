@@ -4,6 +4,7 @@ executable model; a run the model does not follow is not reported as a counterex
 
 from __future__ import annotations
 
+import io
 import json
 import time
 from pathlib import Path
@@ -12,12 +13,14 @@ from typing import Any
 import attrs
 import pytest
 
+from jobmodel.adapters.upstream import UpstreamEngine
 from jobmodel.checkers.proofs import job_proofs as jp
 from jobmodel.checkers.proofs import traces
 from jobmodel.cli import main
+from jobmodel.conformance.runner import run_files
 from jobmodel.invariants import catalogue as cat
 from jobmodel.invariants.trace import run_moves, save_trace
-from jobmodel.state import COMPLETE, SUCCESS_CRITERIA_MET
+from jobmodel.state import COMPLETE, SUCCESS_CRITERIA_MET, JobControllerTunables
 from jobmodel.transitions.environment import Move
 from tests.checkers.proofs.conftest import DROPPED
 from tests.checkers.proofs.test_job_relation import one_more_pod
@@ -110,3 +113,41 @@ def test_indexed_findings_replay(dropped_traces: dict[tuple[str, str], Any]) -> 
     _, overlap = dropped_traces[("indexed/completed-and-failed-indexes-disjoint", "terminating-pods-do-not-succeed")]
     assert overlap.violation.invariant == "status-writes-valid"
     assert "failedIndexes" in overlap.violation.message or "completed" in overlap.violation.message
+
+
+def test_the_findings_are_upstream_s_behaviour() -> None:
+    """Both findings, as one syncJob each, give the same status in the model and in upstream's own
+    syncJob (v1.32.3, through harness/upstream)."""
+    files = [HERE / "vectors" / "upstream-findings.json"]
+    out = io.StringIO()
+    assert run_files(files, out) == (2, 0), out.getvalue()
+    engine = UpstreamEngine()  # builds the harness; a build failure fails the test with Go's output
+    try:
+        assert run_files(files, out, engine) == (2, 0), out.getvalue()
+    finally:
+        engine.close()
+
+
+def test_with_backoff_limit_per_index_a_replacement_runs_on_a_completed_index_without_api_failures() -> None:
+    """The pod deleted while running keeps its finalizer as its index's last failure (waiting for a
+    replacement, which the same sync creates); when it then succeeds, its index completes under the
+    running replacement, and the next sync that creates pods breaks no-over-creation."""
+    manifest = job_manifest(2, 3, 6, indexed=True, backoffLimitPerIndex=1)
+    cfg = attrs.evolve(
+        config(manifest, deletions=1, failures=1, symmetry=False),
+        tunables=JobControllerTunables(pod_failure_backoff_seconds=0.0),
+    )
+    moves = [
+        Move("sync"),
+        Move("start", "j-0"),
+        Move("start", "j-1"),
+        Move("delete-pod", "j-0"),
+        Move("sync"),  # replaces index 0; j-0 keeps its finalizer
+        Move("succeed", "j-0"),
+        Move("start", "j-2"),
+        Move("fail", "j-1"),
+        Move("sync"),
+    ]
+    records = run_moves(cfg, moves)
+    assert all(not r.violations for r in records[:-1])
+    assert [str(v) for v in records[-1].violations] == ["no-over-creation: an active pod for completed index 0"]
