@@ -18,23 +18,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.bench_explorer import MANIFEST
 from jobmodel.checkers.proofs import suite
 from jobmodel.explorer import explore
 from jobmodel.frozen import freeze
 from jobmodel.invariants.trace import CheckConfig
 from jobmodel.transitions.environment import Budget
-
-MANIFEST = {
-    "apiVersion": "batch/v1",
-    "kind": "Job",
-    "metadata": {"name": "bench", "namespace": "default"},
-    "spec": {
-        "parallelism": 2,
-        "completions": 2,
-        "backoffLimit": 1,
-        "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "main", "image": "busybox"}]}},
-    },
-}
 
 
 def timed(run: Callable[[], object]) -> tuple[float, float]:

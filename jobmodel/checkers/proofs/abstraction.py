@@ -42,23 +42,33 @@ def _true(job: Job, ctype: str) -> bool:
     return cond is not None and cond.status == "True"
 
 
-def check_job_in_scope(job: Job) -> None:
-    """The Jobs job_relation models (its module docstring): a reason when not."""
+def _check_scope(job: Job, reasons: list[tuple[bool, str]]) -> None:
+    """What neither relation models, and `reasons` (a reason when the Job has one)."""
     spec = job.spec
-    reasons = [
-        (spec.completion_mode not in (None, NON_INDEXED), "an Indexed Job"),
+    common = [
         (spec.pod_failure_policy is not None, "a podFailurePolicy"),
         (spec.pod_replacement_policy not in (None, TERMINATING_OR_FAILED), "podReplacementPolicy Failed"),
         (spec.template.restart_policy == "OnFailure", "restartPolicy OnFailure"),
         (spec.active_deadline_seconds is not None, "activeDeadlineSeconds"),
         (bool(spec.suspend), "a suspended Job"),
-        (spec.backoff_limit_per_index is not None, "backoffLimitPerIndex"),
         (job.metadata.deletion_timestamp is not None, "a Job being deleted"),
         (spec.managed_by not in (None, "kubernetes.io/job-controller"), "a Job managed elsewhere"),
     ]
-    for outside, reason in reasons:
+    for outside, reason in [*reasons, *common]:
         if outside:
             raise OutsideAbstraction(f"{reason} is not modelled")
+
+
+def check_job_in_scope(job: Job) -> None:
+    """The Jobs job_relation models (its module docstring): a reason when not."""
+    spec = job.spec
+    _check_scope(
+        job,
+        [
+            (spec.completion_mode not in (None, NON_INDEXED), "an Indexed Job"),
+            (spec.backoff_limit_per_index is not None, "backoffLimitPerIndex"),
+        ],
+    )
 
 
 def job_state(world: World) -> dict[str, int | bool]:
@@ -134,22 +144,15 @@ def job_record(world: World) -> Record:
 def check_indexed_job_in_scope(job: Job) -> None:
     """The Jobs indexed_relation models (its module docstring): a reason when not."""
     spec = job.spec
-    reasons = [
-        (spec.completion_mode != INDEXED, "a NonIndexed Job"),
-        (spec.pod_failure_policy is not None, "a podFailurePolicy"),
-        (spec.pod_replacement_policy not in (None, TERMINATING_OR_FAILED), "podReplacementPolicy Failed"),
-        (spec.template.restart_policy == "OnFailure", "restartPolicy OnFailure"),
-        (spec.active_deadline_seconds is not None, "activeDeadlineSeconds"),
-        (bool(spec.suspend), "a suspended Job"),
-        (spec.success_policy is not None, "a successPolicy"),
-        (spec.max_failed_indexes is not None, "maxFailedIndexes"),
-        (not spec.completions, "an Indexed Job without indexes"),
-        (job.metadata.deletion_timestamp is not None, "a Job being deleted"),
-        (spec.managed_by not in (None, "kubernetes.io/job-controller"), "a Job managed elsewhere"),
-    ]
-    for outside, reason in reasons:
-        if outside:
-            raise OutsideAbstraction(f"{reason} is not modelled")
+    _check_scope(
+        job,
+        [
+            (spec.completion_mode != INDEXED, "a NonIndexed Job"),
+            (spec.success_policy is not None, "a successPolicy"),
+            (spec.max_failed_indexes is not None, "maxFailedIndexes"),
+            (not spec.completions, "an Indexed Job without indexes"),
+        ],
+    )
 
 
 def _pod_kind(pod: Pod, hidden: bool, listed_f: set[str]) -> str:

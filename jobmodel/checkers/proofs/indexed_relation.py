@@ -303,11 +303,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     failing = z3.Or(fc == NEW_FAILURE_TARGET, fc == FAILED)
     succeeding = fc == SUCCESS
 
-    touched = z3.Or(deleting, creating)
-    has1 = z3.Or(touched, s.has_expectations)
-    add1 = z3.If(deleting, 0, z3.If(touched, ite(stale, created, 0), s.expect_add))
-    delete_before_tracking = z3.If(touched, 0, s.expect_delete)
-    expired1 = z3.And(z3.Not(touched), s.expired)
+    controller_after, bound_delete = jr.expectations_after(s, deleting, creating, created, stale, ch)
 
     # The failure count of a pod created for k: one more than k's last failed pod's.
     new_count = z3.If(z3.And(s.has_per_index, k_failed_pods > 0), s.k_failed_high + 1, 0)
@@ -393,13 +389,6 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         k_live_low=z3.If(k_created > 0, z3.If(live_before > 0, minimum(s.k_live_low, new_count), new_count), s.k_live_low),
         k_live_high=z3.If(k_created > 0, z3.If(live_before > 0, maximum(s.k_live_high, new_count), new_count), s.k_live_high),
     )
-    controller_after = dict(
-        has_expectations=has1,
-        expect_add=add1,
-        expect_delete=z3.If(has1, ch.expect_delete, 0),
-        expired=expired1,
-    )
-    bound_delete = z3.Implies(has1, ch.expect_delete <= delete_before_tracking)
     indexes_written = dict(
         status_succeeded=completed,
         completed_count=completed,
@@ -470,11 +459,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     )
 
     acted, outcome = how.select(
-        {
-            "first": (write_refused, first_write),
-            "last": (last_write_refused, z3.And(z3.Not(first_write), last_write)),
-            "none": (done, z3.And(z3.Not(first_write), z3.Not(last_write))),
-        },
+        jr.status_write_outcomes(first_write, last_write, write_refused, last_write_refused, done),
         removal_refused,
         listed_kept,
     )

@@ -176,6 +176,36 @@ class SyncKind:
         return after, condition
 
 
+def expectations_after(
+    s: Record, deleting: Any, creating: Any, created: Any, stale: Any, choices: Record
+) -> tuple[dict[str, Any], Any]:
+    """The controller's expectations after a sync, and the bound on the deletion expectations
+    (a choice): ExpectDeletions / ExpectCreations replace the record; the step's own calls are
+    observed at once (failed calls by the step, accepted ones by the informer), except creations of
+    a stale sync, which the cache has not seen; later deletions in the sync only lower them."""
+    touched = z3.Or(deleting, creating)
+    has = z3.Or(touched, s.has_expectations)
+    after = {
+        "has_expectations": has,
+        "expect_add": z3.If(deleting, 0, z3.If(creating, ite(stale, created, 0), s.expect_add)),
+        "expect_delete": z3.If(has, choices.expect_delete, 0),
+        "expired": z3.And(z3.Not(touched), s.expired),
+    }
+    bound = z3.Implies(has, choices.expect_delete <= z3.If(touched, 0, s.expect_delete))
+    return after, bound
+
+
+def status_write_outcomes(
+    first_write: Any, last_write: Any, write_refused: Record, last_write_refused: Record, done: Record
+) -> dict[str, tuple[Record, Any]]:
+    """A sync whose status writes are refused, by the write that is: its state and when it happens."""
+    return {
+        "first": (write_refused, first_write),
+        "last": (last_write_refused, z3.And(z3.Not(first_write), last_write)),
+        "none": (done, z3.And(z3.Not(first_write), z3.Not(last_write))),
+    }
+
+
 def negate(value: Any) -> Any:
     return (not value) if isinstance(value, bool) else z3.Not(value)
 
@@ -355,14 +385,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
     failing = z3.Or(fc == NEW_FAILURE_TARGET, fc == FAILED)
     succeeding = fc == SUCCESS
 
-    # Expectations: ExpectDeletions / ExpectCreations replace the record; the step's own calls are
-    # observed at once (failed calls by the step, accepted ones by the informer), except creations
-    # of a stale sync, which the cache has not seen.
-    touched = z3.Or(deleting, creating)
-    has1 = z3.Or(touched, s.has_expectations)
-    add1 = z3.If(deleting, 0, z3.If(creating, ite(stale, created, 0), s.expect_add))
-    delete_before_tracking = z3.If(touched, 0, s.expect_delete)
-    expired1 = z3.And(z3.Not(touched), s.expired)
+    controller_after, bound_delete = expectations_after(s, deleting, creating, created, stale, ch)
 
     # trackJobStatusAndRemoveFinalizers: which pods it gets to (a prefix in cache order; all of
     # them unless MaxUncountedPods stops it).
@@ -421,13 +444,6 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
         active=s.active - z3.If(finishing, deleted_active, removed) + ite(stale, 0, created),
         terminating=s.terminating + deleted_active,
     )
-    controller_after = dict(
-        has_expectations=has1,
-        expect_add=add1,
-        expect_delete=z3.If(has1, ch.expect_delete, 0),
-        expired=expired1,
-    )
-    bound_delete = z3.Implies(has1, ch.expect_delete <= delete_before_tracking)
 
     # Outcome 1: the first status write is refused (sync-status-error): only manageJob's calls happened.
     write_refused = pods_after_manage.replace(**controller_after)
@@ -485,13 +501,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
     )
 
     acted, outcome = how.select(
-        {
-            "first": (write_refused, first_write),
-            "last": (last_write_refused, z3.And(z3.Not(first_write), last_write)),
-            "none": (done, z3.And(z3.Not(first_write), z3.Not(last_write))),
-        },
-        removal_refused,
-        listed_kept,
+        status_write_outcomes(first_write, last_write, write_refused, last_write_refused, done), removal_refused, listed_kept
     )
     after = select(finished(s), s, acted)
     guard = z3.And(how.bounds, z3.Or(finished(s), z3.And(cut_off, bound_delete, outcome)))
