@@ -464,20 +464,18 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         listed_kept,
     )
     after = jr.select(jr.finished(s), s, _normalise(acted))
-    guard = z3.And(how.bounds, z3.Or(
-        jr.finished(s),
-        z3.And(
-            index_counts,
-            bound_duplicates,
-            bound_removed,
-            bound_created,
-            bound_delayed,
-            cut_off,
-            bound_delete,
-            bound_failed_high,
-            outcome,
-        ),
-    ))
+    choices_bounded = z3.And(
+        index_counts,
+        bound_duplicates,
+        bound_removed,
+        bound_created,
+        bound_delayed,
+        cut_off,
+        bound_delete,
+        bound_failed_high,
+        outcome,
+    )
+    guard = z3.And(how.bounds, z3.Or(jr.finished(s), choices_bounded))
     nothing = jr.finished(s)
     deleted = z3.If(finishing, deleted_active, removed)
     clean = z3.And(jr.negate(how.status_error), pod_calls_ok)

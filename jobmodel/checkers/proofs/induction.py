@@ -247,9 +247,10 @@ def search_path(
 ) -> tuple[Path | None, str]:
     """The shortest run (up to `max_depth` moves) of the relation, under the proof's assumptions,
     that ends by breaking its claim; among the shortest, the one with the smallest `size` of its
-    first state and then the fewest moves that `avoid(name, step)` marks. It starts from the states `start` describes (the
-    initial states by default); `restrict(before, move, step)` narrows the moves (to ones the
-    executable model can make). Returns the path, or None and why not."""
+    first state and then the fewest moves that `avoid(name, step)` marks. It starts from the
+    states `start` describes (the initial states by default); `restrict(before, move, step)`
+    narrows the moves (to ones the executable model can make). Returns the path, or None and why
+    not. Each solver call stops at `deadline` (a time.perf_counter() value) at the latest."""
     system = proof.system
     solver = z3.Solver()
     solver.set("timeout", timeout_ms)
@@ -258,8 +259,11 @@ def search_path(
     solver.add(start(states[0]) if start is not None else system.initial(states[0]))
     chosen: list[tuple[Any, list[tuple[str, Any]]]] = []  # per depth: move index symbol, (move, step)
     for depth in range(max_depth + 1):
-        if deadline is not None and time.perf_counter() > deadline:
-            return None, f"no run found within the time limit ({depth - 1} moves searched)"
+        if deadline is not None:
+            left_ms = int((deadline - time.perf_counter()) * 1000)
+            if left_ms <= 0:
+                return None, f"out of time after searching runs of up to {max(depth - 1, 0)} moves"
+            solver.set("timeout", min(timeout_ms, left_ms))
         current = states[-1]
         solver.push()
         if isinstance(proof.claim, Invariant):
@@ -280,7 +284,7 @@ def search_path(
             return _path(model, states, chosen), ""
         solver.pop()
         if verdict == z3.unknown:
-            return None, f"solver gave up at depth {depth}: {solver.reason_unknown()}"
+            return None, f"the solver gave up on runs of {depth} moves: {solver.reason_unknown()}"
         if depth < max_depth:
             _extend(solver, proof, states, chosen, restrict)
     return None, f"no run of up to {max_depth} moves breaks it"

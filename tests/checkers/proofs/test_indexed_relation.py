@@ -30,7 +30,7 @@ def assert_admitted_at_every_index(t: Transition) -> None:
         assert ok, f"{t.move} at index {index}: {message}"
 
 
-@settings(max_examples=15)
+@settings(max_examples=max(5, settings.default.max_examples // 12))
 @given(indexed_settings(), st.lists(st.integers(0, 1 << 16), min_size=1, max_size=10), st.integers(0, 2))
 def test_every_move_of_the_model_is_a_move_of_the_relation(setting: JobSetting, picks: list[int], index: int) -> None:
     choices = iter(picks)

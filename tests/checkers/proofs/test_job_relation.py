@@ -30,7 +30,7 @@ def assert_admitted(t: Transition) -> None:
     assert ok, f"{t.move}: {message}"
 
 
-@settings(max_examples=40)
+@settings(max_examples=max(10, settings.default.max_examples // 5))
 @given(job_settings(), st.lists(st.integers(0, 1 << 16), min_size=1, max_size=12))
 def test_every_move_of_the_model_is_a_move_of_the_relation(setting: JobSetting, picks: list[int]) -> None:
     choices = iter(picks)

@@ -151,3 +151,40 @@ def test_with_backoff_limit_per_index_a_replacement_runs_on_a_completed_index_wi
     records = run_moves(cfg, moves)
     assert all(not r.violations for r in records[:-1])
     assert [str(v) for v in records[-1].violations] == ["no-over-creation: an active pod for completed index 0"]
+
+
+def test_the_trace_format_keeps_tunables_and_the_assumptions_switch(tmp_path: Path) -> None:
+    from jobmodel.invariants.trace import CheckConfig, load_trace, recorded_violation
+
+    cfg = attrs.evolve(
+        config(job_manifest(1, 1, 0), stale=1),
+        tunables=JobControllerTunables(max_uncounted_pods=2, pod_failure_backoff_seconds=0.0),
+        without_assumptions=True,
+    )
+    path = tmp_path / "t.json"
+    save_trace(path, cfg, [Move("sync")], cat.Violation("no-over-creation", "x"))
+    loaded, moves = load_trace(path)
+    assert loaded == cfg and moves == [Move("sync")]
+    assert recorded_violation(path) == cat.Violation("no-over-creation", "x")
+    # Defaults are left out of the file, so that older traces read the same.
+    plain = config(job_manifest(1, 1, 0)).to_json()
+    assert "tunables" not in plain and "without_assumptions" not in plain
+    assert CheckConfig.from_json(plain) == config(job_manifest(1, 1, 0))
+
+
+@pytest.mark.parametrize(
+    ("tunables", "field"),
+    [
+        ({"max_uncounted": 2}, "config.tunables.max_uncounted"),
+        ({"max_uncounted_pods": 0}, "config.tunables.max_uncounted_pods"),
+        ({"pod_failure_backoff_seconds": -1}, "config.tunables.pod_failure_backoff_seconds"),
+        ({"max_pod_create_delete_per_sync": True}, "config.tunables.max_pod_create_delete_per_sync"),
+    ],
+)
+def test_bad_tunables_name_the_field(tunables: dict[str, Any], field: str) -> None:
+    from jobmodel.errors import InputError
+    from jobmodel.invariants.trace import CheckConfig
+
+    data = {**config(job_manifest(1, 1, 0)).to_json(), "tunables": tunables}
+    with pytest.raises(InputError, match=field.replace(".", r"\.")):
+        CheckConfig.from_json(data)
