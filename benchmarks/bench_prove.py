@@ -19,11 +19,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_explorer import MANIFEST
+from jobmodel.checkers.explorer import explore
+from jobmodel.checkers.job import CheckConfig
 from jobmodel.checkers.proofs import suite
-from jobmodel.explorer import explore
 from jobmodel.frozen import freeze
-from jobmodel.invariants.trace import CheckConfig
-from jobmodel.transitions.environment import Budget
+from jobmodel.transitions.job_environment import Budget
 
 
 def timed(run: Callable[[], object]) -> tuple[float, float]:
@@ -39,7 +39,7 @@ def prove_family(family: str) -> list[suite.Result]:
 def main() -> None:
     config = CheckConfig(freeze(MANIFEST), Budget(failures=1, stale=1, expiries=1))
     explored = []
-    base_wall, base_cpu = timed(lambda: explored.append(explore(config, 60)))
+    base_wall, base_cpu = timed(lambda: explored.append(explore(config.system(), 60)))
     print(f"baseline: explore one Job, {explored[0].states} states  {base_wall:6.2f}s wall {base_cpu:6.2f}s cpu")
     total_wall = total_cpu = 0.0
     for family in ("manage-job", "nonindexed", "indexed"):

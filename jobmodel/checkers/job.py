@@ -22,11 +22,13 @@ from jobmodel.checkers.system import (
     load_impl,
     manifest_from_json,
 )
+from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES
 from jobmodel.frozen import FrozenDict, freeze, thaw
 from jobmodel.invariants.catalogue import LAWS
 from jobmodel.invariants.laws import Violation
 from jobmodel.invariants.liveness import check_liveness
+from jobmodel.state import JobControllerTunables
 from jobmodel.timeutil import format_time, parse_time
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.job_symmetry import canonical_world, without_events
@@ -48,7 +50,8 @@ def load_sync_impl(spec: str | None) -> env.SyncImpl:
 @attrs.frozen
 class CheckConfig:
     """What a check runs on: the Job manifest (frozen JSON), the environment's budget, the clock,
-    gate overrides, the implementation's import path, and whether states are reduced by symmetry."""
+    gate overrides, the implementation's import path, whether states are reduced by symmetry, the
+    controller's tunables, and whether the laws are checked outside their assumptions too."""
 
     KIND: ClassVar[str] = "Job"
     MOVE_KINDS: ClassVar[tuple[str, ...]] = env.MOVE_KINDS
@@ -59,6 +62,8 @@ class CheckConfig:
     features: FrozenDict = FrozenDict()
     impl: str = DEFAULT_IMPL
     symmetry: bool = True
+    tunables: JobControllerTunables = JobControllerTunables()
+    without_assumptions: bool = False
 
     def initial_world(self) -> env.World:
         """The cluster holding just the Job, as the checkers store it."""
@@ -66,7 +71,9 @@ class CheckConfig:
 
     def _created(self) -> env.World:
         gates = DEFAULT_GATES.with_overrides(self.features)
-        return env.initial_world(thaw(self.manifest), self.budget, now=self.start, features=gates)
+        return env.initial_world(
+            thaw(self.manifest), self.budget, now=self.start, features=gates, tunables=self.tunables
+        )
 
     def normalise(self, world: env.World) -> env.World:
         """The world as the checkers store it (canonical under symmetry; without events)."""
@@ -88,10 +95,11 @@ class CheckConfig:
             describe=lambda world: (describe_job(world), describe_pods(world)),
             canonical=self.normalise,
             liveness=partial(_liveness, sync_impl),
+            without_assumptions=self.without_assumptions,
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "manifest": thaw(self.manifest),
             "budget": budget_to_json(self.budget),
             "start": format_time(self.start),
@@ -99,6 +107,11 @@ class CheckConfig:
             "impl": self.impl,
             "symmetry": self.symmetry,
         }
+        if self.tunables != JobControllerTunables():
+            out["tunables"] = attrs.asdict(self.tunables)
+        if self.without_assumptions:
+            out["without_assumptions"] = True
+        return out
 
     @staticmethod
     def from_json(value: Mapping[str, Any], path: str = "config") -> CheckConfig:
@@ -109,7 +122,26 @@ class CheckConfig:
             features=freeze(value.get("features") or {}),
             impl=str(value.get("impl") or DEFAULT_IMPL),
             symmetry=bool(value.get("symmetry", True)),
+            tunables=tunables_from_json(value.get("tunables") or {}, f"{path}.tunables"),
+            without_assumptions=bool(value.get("without_assumptions", False)),
         )
+
+
+def tunables_from_json(value: Mapping[str, Any], path: str) -> JobControllerTunables:
+    """The controller's tunables (JobControllerTunables field names); errors name the field."""
+    if not isinstance(value, Mapping):
+        raise InputError(path, "expected an object of tunables")
+    fields = {f.name: f for f in attrs.fields(JobControllerTunables)}
+    changes: dict[str, Any] = {}
+    for name, v in value.items():
+        if name not in fields:
+            raise InputError(f"{path}.{name}", f"unknown tunable (known: {', '.join(fields)})")
+        if isinstance(v, bool) or not isinstance(v, int | float) or v < 0:
+            raise InputError(f"{path}.{name}", "expected a non-negative number")
+        if fields[name].type in (int, "int") and (not isinstance(v, int) or v < 1):
+            raise InputError(f"{path}.{name}", "expected a positive integer")
+        changes[name] = v
+    return attrs.evolve(JobControllerTunables(), **changes)
 
 
 def _apply(impl: env.SyncImpl, world: env.World, move: Move) -> tuple[env.World, JobSyncResult | None]:

@@ -45,6 +45,7 @@ class System(Generic[W, R]):
     describe: Callable[[W], tuple[str, ...]]
     canonical: Callable[[W], W] = _same
     liveness: Callable[[W], Violation | None] | None = None
+    without_assumptions: bool = False  # check the laws outside their assumptions too
 
     def start(self) -> W:
         """The initial world, in canonical form."""
@@ -54,7 +55,7 @@ class System(Generic[W, R]):
         """Apply one move and check every law on the step and on the new state."""
         after, result = self.apply_move(world, move)
         after = self.canonical(after)
-        transition = Transition(world, move, after, result)
+        transition = Transition(world, move, after, result, self.without_assumptions)
         return after, transition, [*self.laws.check_step(transition), *self.laws.check_state(after)]
 
 

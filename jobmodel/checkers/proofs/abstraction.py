@@ -1,6 +1,6 @@
 """From the executable model's worlds to the relations' states: what each count stands for.
 
-`job_state(world)` reads a `World` of `jobmodel.transitions.environment` as a state of
+`job_state(world)` reads a `World` of `jobmodel.transitions.job_environment` as a state of
 `job_relation`; `admits(before, move, after)` says whether a move of the executable environment is
 a move of the relation (Z3 picks the choices). A world outside the abstraction (a Job the relation
 does not model, pending finalizer removals) is an `OutsideAbstraction` error naming the reason.
@@ -29,7 +29,8 @@ from jobmodel.state import (
     Pod,
 )
 from jobmodel.transitions import indexes as ix
-from jobmodel.transitions.environment import Move, World
+from jobmodel.transitions.job_environment import World
+from jobmodel.transitions.move import Move
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer
 
 

@@ -37,7 +37,7 @@ SYSTEM = System(
 LAG_COVERED = Assumption(
     "lag-covered",
     "every pod missing from the controller's cache is covered by unexpired creation expectations "
-    "(environment.lag_covered; dropped: the clock may pass ExpectationsTimeout while the cache lags)",
+    "(job_environment.lag_covered; dropped: the clock may pass ExpectationsTimeout while the cache lags)",
     state=jr.lag_covered,
     in_catalogue=True,
 )

@@ -6,7 +6,7 @@ Succeeded, Failed), being deleted, whether the cache has seen them, whether thei
 deletion expectations. Every count is an unbounded integer, so a proof over this relation covers
 every parallelism, every completions count and any number of pods and steps.
 
-The moves are those of `jobmodel.transitions.environment` (`MOVE_OF` maps each of its move kinds
+The moves are those of `jobmodel.transitions.job_environment` (`MOVE_OF` maps each of its move kinds
 to one here) and the sync is upstream v1.32's `syncJob` as `jobmodel.transitions.sync_job` models
 it, branch by branch: the expectations check, `getNewFinishedPods`, the finished condition
 (SuccessCriteriaMet, FailureTarget, `exceedsBackoffLimit`), `deleteActivePods`, `manageJob`
@@ -286,7 +286,7 @@ def satisfied(s: Record) -> Any:
 
 
 def lag_covered(s: Record) -> Any:
-    """environment.lag_covered: every pod the cache has not seen is covered by unexpired creation
+    """job_environment.lag_covered: every pod the cache has not seen is covered by unexpired creation
     expectations."""
     return z3.Or(s.hidden == 0, z3.And(s.has_expectations, z3.Not(s.expired), s.expect_add >= s.hidden))
 

@@ -1,6 +1,6 @@
 """Every proof of the project, run one by one: proved, a counterexample (a replayable trace), or unknown.
 
-The proofs: the single-sync arithmetic of `manageJob` (`jobmodel/invariants/z3_manage_job.py`)
+The proofs: the single-sync arithmetic of `manageJob` (`jobmodel/invariants/manage_job.py`)
 and the inductive proofs over the transition relations (`job_proofs`). A proof whose induction
 fails is not yet a counterexample: `find_trace` searches for a real run of the relation that
 breaks the claim and replays it in the executable model; only then is it reported as one, with
@@ -17,12 +17,11 @@ from pathlib import Path
 
 import attrs
 
-from jobmodel.checkers.proofs import indexed_proofs, job_proofs, traces
+from jobmodel.checkers.proofs import indexed_proofs, job_proofs, manage_job, traces
 from jobmodel.checkers.proofs.abstraction import OutsideAbstraction
 from jobmodel.checkers.proofs.induction import Invariant, Proof, check
-from jobmodel.invariants import z3_manage_job
-from jobmodel.invariants.trace import save_trace
-from jobmodel.transitions import environment as env
+from jobmodel.checkers.trace import save_trace
+from jobmodel.transitions import job_environment as env
 
 MAX_DEPTH = 10
 SEARCH_SECONDS = 20.0
@@ -65,12 +64,12 @@ class Entry:
     run: Callable[[Sequence[str], Path | None], Result]
 
 
-def _manage_job_entry(prop: z3_manage_job.Property) -> Entry:
+def _manage_job_entry(prop: manage_job.Property) -> Entry:
     name = f"manage-job/{prop.name}"
 
     def run(drop: Sequence[str], traces_dir: Path | None) -> Result:
         start = time.perf_counter()
-        outcome = z3_manage_job.prove(prop)
+        outcome = manage_job.prove(prop)
         seconds = time.perf_counter() - start
         if outcome.proved:
             return Result(name, "proved", seconds, prop.why)
@@ -136,7 +135,7 @@ def _slug(name: str) -> str:
 
 def entries() -> list[Entry]:
     """Every proof, in the order `jobmodel prove` prints them."""
-    out = [_manage_job_entry(p) for p in z3_manage_job.PROPERTIES]
+    out = [_manage_job_entry(p) for p in manage_job.PROPERTIES]
     out += [_relation_entry(proof, concretizer) for proof, concretizer in _relation_proofs()]
     return out
 

@@ -20,17 +20,19 @@ from typing import Any
 import attrs
 import z3
 
+from jobmodel.checkers.job import CheckConfig
 from jobmodel.checkers.proofs import indexed_relation as ir
 from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs.abstraction import OutsideAbstraction
 from jobmodel.checkers.proofs.induction import Invariant, Path, PathStep, Proof, search_path
 from jobmodel.checkers.proofs.symbolic import Record
+from jobmodel.checkers.trace import run_moves
 from jobmodel.frozen import freeze
-from jobmodel.invariants.catalogue import Violation
-from jobmodel.invariants.trace import CheckConfig, run_moves
+from jobmodel.invariants.laws import Violation
 from jobmodel.state import FAILED, SUCCEEDED, JobControllerTunables, Pod
-from jobmodel.transitions import environment as env
 from jobmodel.transitions import indexes as ix
+from jobmodel.transitions import job_environment as env
+from jobmodel.transitions.move import Move
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer
 
 JOB_NAME = "proof"
@@ -48,7 +50,7 @@ class Trace:
     """A replayable counterexample: the config, the moves, and the violation the catalogue reports."""
 
     config: CheckConfig
-    moves: tuple[env.Move, ...]
+    moves: tuple[Move, ...]
     violation: Violation
 
 
@@ -61,7 +63,7 @@ class Concretizer:
     abstract: Callable[[env.World], dict[str, int | bool]]
     manifest: Callable[[dict[str, int | bool]], dict[str, Any]]
     tunables: Callable[[dict[str, int | bool]], JobControllerTunables]
-    moves_for: Callable[[env.World, PathStep], list[env.Move]]
+    moves_for: Callable[[env.World, PathStep], list[Move]]
     concretizable: Callable[[Record, str, Any], Any]
     default_tunables: Callable[[Record], Any]
     small_tunables: Callable[[Record], Any]
@@ -121,7 +123,7 @@ def concretize(
         without_assumptions=any(a.in_catalogue for a in proof.dropped),
     )
     world = config.initial_world()
-    moves: list[env.Move] = []
+    moves: list[Move] = []
     plan = list(path.steps)
     replans = 0
     while plan:
@@ -155,7 +157,7 @@ def concretize(
         # No failure, so the back-off never matters: keep the default.
         default = JobControllerTunables().pod_failure_backoff_seconds
         config = attrs.evolve(config, tunables=attrs.evolve(config.tunables, pod_failure_backoff_seconds=default))
-    records = run_moves(config, moves)
+    records = run_moves(config.system(), moves)
     if not proof.catalogue:
         message = state_claim_violation(proof, concretizer, records[-1].world)
         if message is None:
@@ -180,7 +182,7 @@ def state_claim_violation(proof: Proof, concretizer: Concretizer, world: env.Wor
     return f"{proof.claim.name} is broken at {shown}"
 
 
-def budget_for(moves: list[env.Move]) -> env.Budget:
+def budget_for(moves: list[Move]) -> env.Budget:
     """The smallest budget of hostile moves that lets the trace replay."""
     spend = {
         "fail": "failures",
@@ -224,10 +226,10 @@ def job_tunables(spec: dict[str, int | bool]) -> JobControllerTunables:
     )
 
 
-def start_pending(world: env.World) -> list[env.Move]:
+def start_pending(world: env.World) -> list[Move]:
     """Start every pod the cache shows Pending (a relation move on a pod needs it running)."""
     return [
-        env.Move("start", p.name)
+        Move("start", p.name)
         for p in world.visible_pods()
         if p.phase == "Pending" and p.metadata.deletion_timestamp is None
     ]
@@ -247,7 +249,7 @@ def _running(
     raise NotReproduced("no pod of the kind the run moves")
 
 
-def job_moves_for(world: env.World, step: PathStep, index: Callable[[Pod], bool] = lambda _: True) -> list[env.Move]:
+def job_moves_for(world: env.World, step: PathStep, index: Callable[[Pod], bool] = lambda _: True) -> list[Move]:
     """The environment moves that carry out one move of job_relation (or of indexed_relation, whose
     pod moves pick a pod by `index`)."""
     move = step.move
@@ -257,16 +259,16 @@ def job_moves_for(world: env.World, step: PathStep, index: Callable[[Pod], bool]
     for m in moves:
         world, _ = env.apply_move(world, m)
     if move == jr.ANY_SYNC:
-        return [*moves, env.Move(jr.SYNC_KINDS[int(step.choices["kind"])])]
+        return [*moves, Move(jr.SYNC_KINDS[int(step.choices["kind"])])]
     if move in jr.SYNC_MOVES or move in ("cache-catch-up", "restart"):
-        return [*moves, env.Move(jr.environment_kind(move))]
+        return [*moves, Move(jr.environment_kind(move))]
     if move == "time":
-        return [*moves, env.Move("expire-expectations")]
+        return [*moves, Move("expire-expectations")]
     if move == "delete-pod":
-        return [*moves, env.Move("delete-pod", _running(world, False, False, index).name)]
+        return [*moves, Move("delete-pod", _running(world, False, False, index).name)]
     source = int(step.choices["source"])
     pod = _running(world, deleting=source != 0, listed_failed=source == 2, index=index)
-    return [*moves, env.Move(move, pod.name)]
+    return [*moves, Move(move, pod.name)]
 
 
 def job_concretizable(before: Record, move: str, step: Any) -> Any:
@@ -357,7 +359,7 @@ def indexed_concretizable(before: Record, move: str, step: Any) -> Any:
     return z3.And(allowed, z3.Not(step.choices.held), lowest)
 
 
-def indexed_moves_for(world: env.World, step: PathStep) -> list[env.Move]:
+def indexed_moves_for(world: env.World, step: PathStep) -> list[Move]:
     """The environment moves that carry out one move of indexed_relation (k is index 0)."""
     at_k = bool(step.choices.get("at_k", True))
     return job_moves_for(world, step, lambda pod: (ix.pod_index(pod) == INDEX_K) == at_k)

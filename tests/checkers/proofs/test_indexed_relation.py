@@ -15,8 +15,9 @@ from jobmodel.checkers.proofs import indexed_relation as ir
 from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs.symbolic import Record, check_at
 from jobmodel.invariants import catalogue
-from jobmodel.invariants.catalogue import Transition
-from jobmodel.transitions import environment as env
+from jobmodel.invariants.laws import Transition
+from jobmodel.transitions import job_environment as env
+from jobmodel.transitions.move import Move
 from tests.checkers.proofs.walks import JobSetting, indexed_settings, seeded_walks, walk
 
 COVERAGE_SEEDS = range(30)
@@ -66,7 +67,7 @@ def test_every_index_of_a_run_is_the_relation_s_index() -> None:
 
 
 def count_pods_not_indexes(s: Record, prefix: str, controller: jr.Controller = jr.MODEL) -> jr.Step:
-    """A broken encoding (tests/invariants/broken/count_duplicate_index.py): status.succeeded grows
+    """A broken encoding (tests/checkers/broken/count_duplicate_index.py): status.succeeded grows
     by the succeeded pods a sync sees, not by the indexes they complete."""
     step = ir.sync(s, prefix, "sync")
     counted = s.status_succeeded + s.succeeded + s.succeeded_uf
@@ -78,10 +79,10 @@ def test_a_broken_encoding_is_caught_by_the_cross_check() -> None:
     """A succeeded pod keeps its finalizer when its removal is refused; the next sync sees it again
     at an index already completed."""
     world = JobSetting(1, 1, 0, 500, 500, indexed=True).world()
-    moves = [env.Move("sync"), env.Move("start", "j-0"), env.Move("succeed", "j-0"), env.Move("sync-pod-error")]
+    moves = [Move("sync"), Move("start", "j-0"), Move("succeed", "j-0"), Move("sync-pod-error")]
     for move in moves:
         world, _ = env.apply_move(world, move)
-    after, _ = env.apply_move(world, env.Move("sync"))
+    after, _ = env.apply_move(world, Move("sync"))
     post = ab.indexed_record(after, 0)
     correct = ir.sync(ab.indexed_record(world, 0), "c", "sync")
     broken = count_pods_not_indexes(ab.indexed_record(world, 0), "c")

@@ -15,8 +15,8 @@ from jobmodel.checkers.proofs import job_proofs as jp
 from jobmodel.checkers.proofs import traces
 from jobmodel.checkers.proofs.induction import Invariant, Proof, StepClaim, check
 from jobmodel.invariants import catalogue
-from jobmodel.invariants.catalogue import Transition
-from jobmodel.transitions import environment as env
+from jobmodel.invariants.laws import Transition
+from jobmodel.transitions import job_environment as env
 from tests.checkers.proofs.test_job_relation import COVERAGE_SEEDS, one_more_pod
 from tests.checkers.proofs.walks import seeded_walks
 

@@ -18,8 +18,8 @@ from jobmodel.checkers.proofs import abstraction as ab
 from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs.symbolic import Record, check_at
 from jobmodel.invariants import catalogue
-from jobmodel.invariants.catalogue import Transition
-from jobmodel.transitions import environment as env
+from jobmodel.invariants.laws import Transition
+from jobmodel.transitions.move import Move
 from tests.checkers.proofs.walks import JobSetting, job_settings, seeded_walks, walk
 
 COVERAGE_SEEDS = range(40)
@@ -96,7 +96,7 @@ def test_worlds_outside_the_abstraction_are_refused() -> None:
     with pytest.raises(ab.OutsideAbstraction, match="Indexed"):
         ab.job_state(attrs.evolve(world, cluster=cluster))
     with pytest.raises(ab.OutsideAbstraction, match="edit"):
-        ab.relation_moves(env.Move("edit", arg="parallelism=2"))
+        ab.relation_moves(Move("edit", arg="parallelism=2"))
 
 
 def one_more_pod(s: Record, prefix: str, controller: jr.Controller = jr.MODEL) -> jr.Step:

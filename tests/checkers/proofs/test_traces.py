@@ -16,15 +16,16 @@ import pytest
 from jobmodel.adapters.upstream import UpstreamEngine
 from jobmodel.checkers.proofs import job_proofs as jp
 from jobmodel.checkers.proofs import traces
+from jobmodel.checkers.trace import run_moves, save_trace
 from jobmodel.cli import main
 from jobmodel.conformance.runner import run_files
 from jobmodel.invariants import catalogue as cat
-from jobmodel.invariants.trace import run_moves, save_trace
+from jobmodel.invariants.laws import Violation
 from jobmodel.state import COMPLETE, SUCCESS_CRITERIA_MET, JobControllerTunables
-from jobmodel.transitions.environment import Move
+from jobmodel.transitions.move import Move
+from tests.checkers.configs import config, job_manifest
 from tests.checkers.proofs.conftest import DROPPED
 from tests.checkers.proofs.test_job_relation import one_more_pod
-from tests.invariants.configs import config, job_manifest
 
 HERE = Path(__file__).parent
 
@@ -75,10 +76,10 @@ def test_backoff_limit_after_success_criteria_met_is_not_a_violation(capsys: pyt
     path = HERE / "traces" / "backoff-limit-after-success-criteria-met.json"
     assert main(["replay", str(path)]) == 0
     assert "no violation" in capsys.readouterr().out
-    from jobmodel.invariants.trace import load_trace
+    from jobmodel.checkers.trace import load_trace
 
     cfg, moves = load_trace(path)
-    job = run_moves(cfg, moves)[-1].world.job()
+    job = run_moves(cfg.system(), moves)[-1].world.job()
     assert job is not None
     assert cat.condition_true(job, SUCCESS_CRITERIA_MET) and not cat.condition_true(job, COMPLETE)
     assert job.status.failed > (job.spec.backoff_limit or 0)
@@ -97,7 +98,7 @@ def test_a_terminating_pod_counted_as_failed_that_succeeds_completes_the_job_sho
         Move("succeed", "j-0"),
         Move("sync"),
     ]
-    last = run_moves(cfg, moves)[-1]
+    last = run_moves(cfg.system(), moves)[-1]
     job = last.world.job()
     assert job is not None and cat.condition_true(job, COMPLETE)
     assert (job.status.succeeded, job.status.failed) == (0, 1)
@@ -148,13 +149,14 @@ def test_with_backoff_limit_per_index_a_replacement_runs_on_a_completed_index_wi
         Move("fail", "j-1"),
         Move("sync"),
     ]
-    records = run_moves(cfg, moves)
+    records = run_moves(cfg.system(), moves)
     assert all(not r.violations for r in records[:-1])
     assert [str(v) for v in records[-1].violations] == ["no-over-creation: an active pod for completed index 0"]
 
 
 def test_the_trace_format_keeps_tunables_and_the_assumptions_switch(tmp_path: Path) -> None:
-    from jobmodel.invariants.trace import CheckConfig, load_trace, recorded_violation
+    from jobmodel.checkers.job import CheckConfig
+    from jobmodel.checkers.trace import load_trace, recorded_violation
 
     cfg = attrs.evolve(
         config(job_manifest(1, 1, 0), stale=1),
@@ -162,10 +164,10 @@ def test_the_trace_format_keeps_tunables_and_the_assumptions_switch(tmp_path: Pa
         without_assumptions=True,
     )
     path = tmp_path / "t.json"
-    save_trace(path, cfg, [Move("sync")], cat.Violation("no-over-creation", "x"))
+    save_trace(path, cfg, [Move("sync")], Violation("no-over-creation", "x"))
     loaded, moves = load_trace(path)
     assert loaded == cfg and moves == [Move("sync")]
-    assert recorded_violation(path) == cat.Violation("no-over-creation", "x")
+    assert recorded_violation(path) == Violation("no-over-creation", "x")
     # Defaults are left out of the file, so that older traces read the same.
     plain = config(job_manifest(1, 1, 0)).to_json()
     assert "tunables" not in plain and "without_assumptions" not in plain
@@ -182,8 +184,8 @@ def test_the_trace_format_keeps_tunables_and_the_assumptions_switch(tmp_path: Pa
     ],
 )
 def test_bad_tunables_name_the_field(tunables: dict[str, Any], field: str) -> None:
+    from jobmodel.checkers.job import CheckConfig
     from jobmodel.errors import InputError
-    from jobmodel.invariants.trace import CheckConfig
 
     data = {**config(job_manifest(1, 1, 0)).to_json(), "tunables": tunables}
     with pytest.raises(InputError, match=field.replace(".", r"\.")):

@@ -9,11 +9,12 @@ import attrs
 from hypothesis import strategies as st
 
 from jobmodel.checkers.proofs import job_relation as jr
-from jobmodel.invariants.catalogue import Transition
+from jobmodel.invariants.laws import Transition
 from jobmodel.state import JobControllerTunables
 from jobmodel.timeutil import parse_time
-from jobmodel.transitions import environment as env
-from tests.invariants.configs import job_manifest
+from jobmodel.transitions import job_environment as env
+from jobmodel.transitions.move import Move
+from tests.checkers.configs import job_manifest
 
 START = parse_time("2025-01-01T00:00:00Z", "start")
 HOSTILE = env.Budget(failures=6, evictions=2, deletions=4, stale=3, faults=4, restarts=2, expiries=3)
@@ -71,7 +72,7 @@ def indexed_settings() -> st.SearchStrategy[JobSetting]:
     )
 
 
-def modelled_moves(world: env.World) -> list[env.Move]:
+def modelled_moves(world: env.World) -> list[Move]:
     return [m for m in env.enabled_moves(world) if m.kind in jr.MOVE_OF]
 
 
