@@ -64,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
             assumed = f"  (assumes {', '.join(entry.assumptions)})" if entry.assumptions else ""
             print(f"{entry.name}{assumed}")
         return 0
+    if args.traces is not None:
+        _make_traces_dir(args.traces)
     traces_dir = args.traces if args.traces is not None else Path(tempfile.gettempdir()) / f"jobmodel-prove-{time.strftime('%Y%m%d-%H%M%S')}"
     width = max(len(e.name) for e in entries)
     text = args.output == "text"
@@ -93,3 +95,13 @@ def run(args: argparse.Namespace) -> int:
         }
         print(json.dumps(payload, indent=2))
     return 0 if proved == len(results) else 1
+
+
+def _make_traces_dir(path: Path) -> None:
+    """Create the `--traces` directory before proving, so that a bad path fails before minutes of work."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise InputError("--traces", f"{path} exists and is not a directory") from None
+    except OSError as err:
+        raise InputError("--traces", f"cannot create {path}: {err.strerror}") from None

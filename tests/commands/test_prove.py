@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -61,6 +63,9 @@ def test_json_names_the_trace(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert result["status"] == "counterexample"
     assert result["dropped"] == ["expectations"]
     assert Path(result["trace"]).parent == tmp_path
+    # The trace names the controller without expectations; replay runs that controller.
+    assert main(["replay", result["trace"]]) == 1
+    assert "violation reproduced: no-over-creation" in capsys.readouterr().out
 
 
 def test_list_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
@@ -70,6 +75,25 @@ def test_list_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["prove", "--drop", "no-such-thing"]) == 2
     assert "--drop" in capsys.readouterr().err
     assert main(["prove", "--only", "no-such-property"]) == 2
+
+
+def test_a_bad_traces_directory_fails_before_proving(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a_file = tmp_path / "out"
+    a_file.write_text("")
+    assert main(["prove", "--traces", str(a_file)]) == 2
+    err = capsys.readouterr()
+    assert "--traces" in err.err and "not a directory" in err.err
+    assert err.out == ""
+    assert main(["prove", "--traces", str(a_file / "below")]) == 2
+    assert "--traces: cannot create" in capsys.readouterr().err
+
+
+def test_without_z3_it_says_what_to_install() -> None:
+    blocked = "import sys; sys.modules['z3'] = None; from jobmodel.cli import main; sys.exit(main(['prove']))"
+    done = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True, check=False)
+    assert done.returncode == 2
+    assert "jobmodel[check]" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_only_picks_by_family_or_name() -> None:

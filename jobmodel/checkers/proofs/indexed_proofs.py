@@ -135,6 +135,16 @@ def failure_counts_within_limit(s: Record) -> Any:
     return z3.Implies(s.has_per_index, z3.And(s.k_live_high <= s.per_index_limit, s.k_failed_high <= s.per_index_limit))
 
 
+def failed_pod_counted_exactly_once(before: Record, move: str, step: Any) -> Any:
+    """The failure half of catalogue.pod_counted_exactly_once, for Indexed Jobs (the catalogue checks
+    NonIndexed Jobs; the succeeded half is succeeded-counts-each-index-once): a sync that deletes no
+    pod keeps every failed pod counted exactly once across finalizer, uncountedTerminatedPods.failed
+    and status.failed."""
+    if not jr.is_sync(move):
+        return z3.BoolVal(True)
+    return z3.Implies(step.deleted == 0, jr.failed_so_far(step.after) == jr.failed_so_far(before))
+
+
 def backoff_limit_enforced(before: Record, move: str, step: Any) -> Any:
     """catalogue.backoff_limit_enforced for Indexed Jobs without backoffLimitPerIndex."""
     return z3.Implies(z3.Not(before.has_per_index), jp.backoff_limit_enforced(before, move, step))
@@ -173,6 +183,11 @@ PROOFS = (
         "failure-counts-within-limit",
         SYSTEM,
         Invariant("failure-counts-within-limit", failure_counts_within_limit.__doc__ or "", failure_counts_within_limit),
+    ),
+    Proof(
+        "failed-pod-counted-exactly-once",
+        SYSTEM,
+        StepClaim("failed-pod-counted-exactly-once", failed_pod_counted_exactly_once.__doc__ or "", failed_pod_counted_exactly_once),
     ),
     Proof(
         "backoff-limit-enforced",

@@ -1,6 +1,6 @@
 """Every proof of the project, run one by one: proved, a counterexample (a replayable trace), or unknown.
 
-The proofs: the single-sync arithmetic of `manageJob` (`jobmodel/invariants/manage_job.py`)
+The proofs: the single-sync arithmetic of `manageJob` (`jobmodel/checkers/proofs/manage_job.py`)
 and the inductive proofs over the transition relations (`job_proofs`). A proof whose induction
 fails is not yet a counterexample: `find_trace` searches for a real run of the relation that
 breaks the claim and replays it in the executable model; only then is it reported as one, with

@@ -85,12 +85,15 @@ def find_trace(
     # MaxUncountedPods and MaxPodCreateDeletePerSync with few pods), else any; within each, the
     # shortest run, the smallest Job and the fewest unusual moves (search_path's preferences).
     attempts = (
-        lambda s: z3.And(system.initial(s), small(s), concretizer.default_tunables(s)),
-        lambda s: z3.And(system.initial(s), small(s), concretizer.small_tunables(s)),
-        system.initial,
+        ("a small Job with the default tunables", lambda s: z3.And(system.initial(s), small(s), concretizer.default_tunables(s))),
+        ("a small Job with small tunables", lambda s: z3.And(system.initial(s), small(s), concretizer.small_tunables(s))),
+        ("any Job", system.initial),
     )
-    reason = ""
-    for start in attempts:
+    reasons: list[str] = []
+    for label, start in attempts:
+        if time.perf_counter() > deadline:
+            reasons.append(f"{label}: not searched (out of time)")
+            continue
         path, reason = search_path(
             proof,
             max_depth,
@@ -101,12 +104,13 @@ def find_trace(
             deadline=deadline,
         )
         if path is None:
+            reasons.append(f"{label}: {reason}")
             continue
         try:
             return concretize(proof, path, concretizer, max_depth=max_depth, deadline=deadline), ""
         except (NotReproduced, OutsideAbstraction) as err:
-            reason = f"a run of the relation breaks it, but the executable model does not follow it: {err}"
-    return None, reason
+            reasons.append(f"{label}: a run of the relation breaks it, but the executable model does not follow it: {err}")
+    return None, "; ".join(reasons)
 
 
 def concretize(

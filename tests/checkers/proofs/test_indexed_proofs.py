@@ -10,9 +10,13 @@ import attrs
 import pytest
 import z3
 
+from jobmodel.actions import DeletePod
 from jobmodel.checkers.proofs import abstraction as ab
 from jobmodel.checkers.proofs import indexed_proofs as ip
+from jobmodel.checkers.proofs import indexed_relation as ir
+from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs.induction import Invariant, Proof, StepClaim, check
+from jobmodel.checkers.proofs.symbolic import Record
 from jobmodel.invariants import catalogue
 from tests.checkers.proofs.test_indexed_relation import count_pods_not_indexes
 from tests.checkers.proofs.test_job_proofs import trace_transitions
@@ -97,9 +101,51 @@ def test_the_claims_say_what_the_catalogue_says(dropped_traces: dict[tuple[str, 
     assert all(True in v for v in verdicts.values())
 
 
+def _failed_accounting_kept(t: Any) -> bool:
+    """catalogue.failed_so_far, unchanged by a sync that deletes no pod (the catalogue's
+    pod-counted-exactly-once applied to an Indexed Job's failures)."""
+    if t.move.kind not in catalogue.SYNC_MOVES:
+        return True
+    if t.sync is not None and any(isinstance(a, DeletePod) and a.accepted for a in t.sync.actions):
+        return True
+    before, after = t.before.job(), t.after.job()
+    gates = t.after.cluster.features
+    return bool(catalogue.failed_so_far(t.before, before, gates) == catalogue.failed_so_far(t.after, after, gates))
+
+
+def test_failed_accounting_says_what_the_model_counts() -> None:
+    """The failure half of pod-counted-exactly-once (which the catalogue checks on NonIndexed Jobs
+    only) holds at every index of the model's Indexed transitions exactly when catalogue.failed_so_far
+    is kept; the model's runs include syncs that count failed pods (so the claim is not vacuous)."""
+    proof = BY_NAME["failed-pod-counted-exactly-once"]
+    counted = 0
+    for t in seeded_walks(range(12), 12, indexed=True):
+        if t.before.job() is None or t.after.job() is None:
+            continue
+        holds = _claims_at_every_index([proof], t)[proof.name]
+        assert holds == _failed_accounting_kept(t), f"after {t.move}"
+        job = t.after.job()
+        counted += t.move.kind in catalogue.SYNC_MOVES and job is not None and job.status.failed > 0
+    assert counted > 0
+
+
+def test_a_lost_failure_breaks_failed_accounting() -> None:
+    """A sync that forgets a failed pod (status.failed one short) is caught by the claim."""
+    proof = BY_NAME["failed-pod-counted-exactly-once"]
+
+    def lose_a_failure(s: Record, prefix: str, controller: jr.Controller = jr.MODEL) -> jr.Step:
+        step = ir.sync(s, prefix, "sync", controller)
+        after = step.after.replace(status_failed=step.after.status_failed - 1)
+        return attrs.evolve(step, after=after)
+
+    broken = attrs.evolve(proof.system, moves={**proof.system.moves, "sync": lose_a_failure})
+    assert check(attrs.evolve(proof, system=broken)).status == "failed"
+
+
 def test_step_claims_are_step_claims() -> None:
     assert {p.name for p in ip.PROOFS if isinstance(p.claim, StepClaim)} == {
         "completed-indexes-only-grow",
         "no-over-creation",
         "backoff-limit-enforced",
+        "failed-pod-counted-exactly-once",
     }
