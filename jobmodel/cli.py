@@ -12,10 +12,12 @@ from jobmodel.errors import InputError
 # Each module provides `register(subparsers)`, which adds its sub-command and sets `func`
 # (args -> exit code) as the parser's default.
 COMMAND_MODULES = (
+    "jobmodel.commands.cluster",
     "jobmodel.commands.conformance",
     "jobmodel.commands.cron",
     "jobmodel.commands.explore",
     "jobmodel.commands.prove",
+    "jobmodel.commands.live",
     "jobmodel.commands.replay",
     "jobmodel.commands.simulate",
     "jobmodel.commands.validate",
@@ -43,6 +45,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 1
+    except KeyboardInterrupt:
+        # Whatever the command started (a local control plane) was stopped on the way out.
+        print("interrupted", file=sys.stderr)
+        return 130
     return code
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -20,6 +23,9 @@ settings.register_profile(
 )
 settings.register_profile("long", max_examples=5000, deadline=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+if TYPE_CHECKING:
+    from jobmodel.adapters.controlplane import ControlPlane
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,3 +47,73 @@ def conformance_dir() -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return found
+
+
+# --- the local control plane (tests marked `live`) -------------------------------------------------
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "live: runs against the local control plane (etcd, kube-apiserver, kube-controller-manager built from "
+        "the Go module proxy); leave them out with -m 'not live'",
+    )
+
+
+def _skip_or_fail(message: str) -> None:
+    """Without Go a user's machine skips the live tests; CI (CI=true) fails them."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def session_plane() -> Iterator[ControlPlane]:
+    """One control plane for the whole test session, stopped (by PID) when the session ends."""
+    import shutil
+
+    from jobmodel.adapters.controlplane import ControlPlane
+
+    if shutil.which("go") is None:
+        _skip_or_fail("Go is not installed: the control plane cannot be built")
+    plane = ControlPlane.start()
+    try:
+        yield plane
+    finally:
+        plane.remove()
+
+
+@pytest.fixture
+def plane(session_plane: ControlPlane) -> ControlPlane:
+    """The session's control plane with every component running and the default configuration
+    (a test before may have restarted parts of it with other gates, or stopped one)."""
+    from jobmodel.adapters.controlplane import COMPONENTS, ControllerConfig
+
+    for name in COMPONENTS:
+        component = session_plane.components.get(name)
+        if component is None or not component.alive():
+            session_plane.start_component(name)
+    session_plane.reconfigure(ControllerConfig())
+    return session_plane
+
+
+@pytest.fixture
+def namespace(plane: ControlPlane, request: pytest.FixtureRequest) -> Iterator[str]:
+    """A namespace of its own for one test (its default ServiceAccount ready), deleted after."""
+    import re
+    import secrets
+
+    from jobmodel.adapters.live import LiveCluster
+
+    base = re.sub(r"[^a-z0-9-]", "-", request.node.name.lower())[:40].strip("-")
+    name = f"{base}-{secrets.token_hex(3)}"
+    cluster = LiveCluster.connect(plane.kubeconfig)
+    try:
+        cluster.create_namespace(name)
+        cluster.wait_service_account(name)
+        yield name
+    finally:
+        # The API server may be down after a fault test; the session's end removes everything.
+        with contextlib.suppress(Exception):
+            cluster.delete_namespace(name)
+        cluster.close()

@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
-"""Build the upstream harness: bin/upstream-harness.
+"""Build the upstream harness into the shared build cache (harness/gocache.py):
+`${XDG_CACHE_HOME:-~/.cache}/jobmodel/upstream-harness-<digest>/upstream-harness`, keyed by the
+Go sources, go.mod/go.sum, this script and the Go version, so that a clean checkout with the same
+pins reuses it.
 
 Writes bin/overlay.json, which maps each file under overlay/<pkg>/ to a new file of the same
 name inside the upstream package directory k8s.io/kubernetes/pkg/controller/<pkg> in the module
 cache (so it compiles as part of that package, as upstream's unit tests do), then runs
-`go build -overlay bin/overlay.json -o bin/upstream-harness .`.
+`go build -overlay bin/overlay.json .` into the cache.
 
-Usage: build.py [--force]. Exits non-zero with the tool's own output when go fails.
+Usage: build.py [--force]. Prints the binary's path; exits non-zero with the tool's own output
+when go fails.
 """
 
 from __future__ import annotations
 
-import fcntl
-import hashlib
 import json
 import os
 import subprocess
@@ -21,9 +23,12 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-BIN = HERE / "bin"
-BINARY = BIN / "upstream-harness"
-STAMP = BIN / "upstream-harness.sha256"
+sys.path.insert(0, str(HERE.parent))
+
+import gocache  # noqa: E402  (beside this directory; the scripts run without the virtualenv)
+
+BIN = HERE / "bin"  # build inputs made here: the module link and the overlay file
+NAME = "upstream-harness"
 
 # overlay/<dir> -> the upstream package directory its files join.
 OVERLAY_PACKAGES = {
@@ -33,24 +38,19 @@ OVERLAY_PACKAGES = {
 
 
 def sources_digest() -> str:
-    """A digest of every input of the build: our Go sources, go.mod/go.sum and the Go version."""
-    h = hashlib.sha256()
-    for path in sorted(HERE.rglob("*")):
-        rel = path.relative_to(HERE)
-        if rel.parts[0] == "bin" or not path.is_file():
-            continue
-        if path.suffix in {".go", ".mod", ".sum"} or path.name == "build.py":
-            h.update(str(rel).encode() + b"\0" + path.read_bytes() + b"\0")
-    h.update(run(["go", "version"]).encode())
-    return h.hexdigest()
+    """A digest of every input of the build: our Go sources, go.mod/go.sum, this script and Go."""
+    files = [
+        p
+        for p in HERE.rglob("*")
+        if p.is_file()
+        and p.relative_to(HERE).parts[0] != "bin"
+        and (p.suffix in {".go", ".mod", ".sum"} or p.name == "build.py")
+    ]
+    return gocache.digest(HERE, files, [gocache.go_identity(HERE)])
 
 
 def run(cmd: list[str], env: dict[str, str] | None = None) -> str:
-    proc = subprocess.run(cmd, cwd=HERE, capture_output=True, text=True, env=env)
-    if proc.returncode != 0:
-        sys.stderr.write(f"$ {' '.join(cmd)}\n{proc.stdout}{proc.stderr}")
-        raise SystemExit(proc.returncode or 1)
-    return proc.stdout
+    return gocache.run(cmd, HERE, env)
 
 
 def pinned_version(module: str) -> str:
@@ -107,26 +107,17 @@ def write_overlay(kube_dir: Path) -> Path:
 
 
 def build(force: bool = False) -> Path:
+    entry = gocache.build_cached(NAME, sources_digest(), build_into, force=force)
+    return entry / NAME
+
+
+def build_into(out: Path) -> None:
+    gocache.say("building the upstream harness into the cache (cold on 2 cores: about 10 minutes)")
     BIN.mkdir(exist_ok=True)
-    # Several test processes may ask for the harness at once: one builds, the others wait.
-    with (BIN / ".build.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        return build_locked(force)
-
-
-def build_locked(force: bool) -> Path:
-    digest = sources_digest()
-    if not force and BINARY.exists() and STAMP.exists() and STAMP.read_text().strip() == digest:
-        return BINARY
     overlay = write_overlay(link_kubernetes())
     env = dict(os.environ)
     env.setdefault("CGO_ENABLED", "0")
-    # Built beside and renamed over: a harness process may be running the old binary.
-    fresh = BIN / "upstream-harness.new"
-    run(["go", "build", "-overlay", str(overlay), "-o", str(fresh), "."], env=env)
-    fresh.replace(BINARY)
-    STAMP.write_text(digest + "\n")
-    return BINARY
+    gocache.go_build(["-overlay", str(overlay), "-o", str(out / NAME), "."], HERE, "the upstream harness", env)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -39,8 +40,24 @@ class Segment:
     terminating: bool
 
 
+@attrs.frozen
+class Panel:
+    """One picture of a Job's pods: their segments, the condition marks (seconds, condition
+    type), and a title."""
+
+    segments: tuple[Segment, ...]
+    marks: tuple[tuple[float, str], ...]
+    title: str
+
+
 def draw_pods_over_time(segments: Sequence[Segment], marks: Sequence[tuple[float, str]], title: str, path: Path) -> None:
     """Draw the pods' segments and the condition marks (seconds, condition type) to `path` (.svg or .png)."""
+    draw_panels([Panel(tuple(segments), tuple(marks), title)], path)
+
+
+def draw_panels(panels: Sequence[Panel], path: Path) -> None:
+    """Draw several panels one above the other on one time axis to `path` (.svg or .png): e.g.
+    the model's prediction above, a real cluster's run below."""
     if path.suffix.lower() not in (".svg", ".png"):
         raise InputError("--picture", "the picture is written as .svg or .png")
     import matplotlib
@@ -49,10 +66,25 @@ def draw_pods_over_time(segments: Sequence[Segment], marks: Sequence[tuple[float
     import matplotlib.pyplot as plt
     from matplotlib.patches import Patch
 
-    names = _pod_order(segments)
-    fig, ax = plt.subplots(figsize=(10, 1.2 + 0.35 * max(len(names), 1)))
+    heights = [1.2 + 0.35 * max(len(_pod_order(p.segments)), 1) for p in panels]
+    fig, axes = plt.subplots(
+        len(panels), 1, figsize=(10, sum(heights)), sharex=True, squeeze=False, height_ratios=heights
+    )
+    for ax, panel in zip(axes[:, 0], panels, strict=True):
+        _draw_panel(ax, panel)
+    axes[-1, 0].set_xlabel("seconds since the Job was created")
+    legend = [Patch(facecolor=c, label=p) for p, c in PHASE_COLOURS.items() if p != "Unknown"]
+    legend.append(Patch(facecolor="white", edgecolor="black", hatch="///", label="terminating"))
+    axes[0, 0].legend(handles=legend, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def _draw_panel(ax: Any, panel: Panel) -> None:
+    names = _pod_order(panel.segments)
     rows = {name: i for i, name in enumerate(names)}
-    for seg in segments:
+    for seg in panel.segments:
         ax.barh(
             rows[seg.pod],
             max(seg.end - seg.start, 0.2),
@@ -63,22 +95,17 @@ def draw_pods_over_time(segments: Sequence[Segment], marks: Sequence[tuple[float
             linewidth=0.3,
         )
     by_time: dict[float, list[str]] = {}
-    for offset, ctype in marks:
-        by_time.setdefault(offset, []).append(ctype)
+    for offset, ctype in panel.marks:
+        # Conditions a real controller writes a few milliseconds apart share one mark.
+        near = next((t for t in by_time if abs(t - offset) < 0.25), offset)
+        by_time.setdefault(near, []).append(ctype)
     for offset, ctypes in by_time.items():
         colour = CONDITION_COLOURS.get(ctypes[-1], "black")
         ax.axvline(offset, color=colour, linestyle="--", linewidth=1)
         ax.text(offset, -0.7, " + ".join(ctypes), fontsize=7, color=colour, ha="right")
     ax.set_yticks(range(len(names)), names, fontsize=7)
     ax.invert_yaxis()
-    ax.set_xlabel("seconds since the Job was created")
-    ax.set_title(title, fontsize=10)
-    legend = [Patch(facecolor=c, label=p) for p, c in PHASE_COLOURS.items() if p != "Unknown"]
-    legend.append(Patch(facecolor="white", edgecolor="black", hatch="///", label="terminating"))
-    ax.legend(handles=legend, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    ax.set_title(panel.title, fontsize=10)
 
 
 def _pod_order(segments: Sequence[Segment]) -> list[str]:

@@ -9,18 +9,17 @@ validation and defaulting as a library (docs/differential-testing.md). This modu
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
-import sys
 import tempfile
 import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any
 
+from jobmodel.adapters.gobuild import HARNESS_ROOT, run_build_script
 from jobmodel.errors import InputError
 
-HARNESS_DIR = Path(__file__).resolve().parents[2] / "harness" / "upstream"
+HARNESS_DIR = HARNESS_ROOT / "upstream"
 BUILD_SCRIPT = HARNESS_DIR / "build.py"
 
 # The suites the harness answers (the others are reported as errors by the harness itself).
@@ -39,27 +38,14 @@ class HarnessError(InputError):
 
 
 def build_harness() -> Path:
-    """Build the harness if its sources changed since the last build; the binary's path.
+    """The harness binary, built into the shared build cache if its sources changed.
 
     Raises HarnessError with Go's own output when Go, the module proxy or the build fails.
     """
-    if shutil.which("go") is None:
-        raise HarnessError(
-            "cannot build the upstream harness: `go` is not on PATH (Go 1.23 or newer is needed)"
-        )
-    proc = subprocess.run(
-        [sys.executable, str(BUILD_SCRIPT)],
-        cwd=HARNESS_DIR,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if proc.returncode != 0:
-        raise HarnessError(f"building the upstream harness failed:\n{proc.stdout}{proc.stderr}")
-    lines = proc.stdout.strip().splitlines()
-    if not lines:
-        raise HarnessError(f"{BUILD_SCRIPT} printed no binary path:\n{proc.stderr}")
-    return Path(lines[-1])
+    try:
+        return run_build_script(BUILD_SCRIPT, "the upstream harness", "--engine upstream")
+    except InputError as err:
+        raise HarnessError(err.reason) from None
 
 
 class UpstreamEngine:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from jobmodel.conformance.engines import Engine, ModelEngine
-from jobmodel.conformance.runner import run_files
+from jobmodel.conformance.runner import CaseResult, run_files
 
 
 def register(subparsers: Any) -> None:
@@ -20,25 +20,50 @@ def register(subparsers: Any) -> None:
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
     parser.add_argument(
         "--engine",
-        choices=["model", "upstream"],
+        choices=["model", "upstream", "live"],
         default="model",
-        help="run the vectors through the model (default) or through upstream's own code",
+        help=(
+            "run the vectors through the model (default), through upstream's own code, or (job-scenario) "
+            "through a real control plane"
+        ),
+    )
+    parser.add_argument(
+        "--kubeconfig",
+        type=Path,
+        default=None,
+        help="--engine live: use this cluster as it is (default: start the local control plane for the run)",
+    )
+    parser.add_argument(
+        "--trace-dir", type=Path, default=None, help="--engine live: where each case's recorded trace goes (default: a new temporary directory)"
     )
     parser.set_defaults(func=run)
 
 
-def make_engine(name: str) -> Engine:
-    if name == "upstream":
-        import importlib
+def make_engine(name: str, args: argparse.Namespace | None = None) -> Engine:
+    import importlib
 
-        # Imported only when asked for: it builds and runs the Go harness.
+    # Imported only when asked for: they build and run Go programs.
+    if name == "upstream":
         engine: Engine = importlib.import_module("jobmodel.adapters.upstream").UpstreamEngine()
+        return engine
+    if name == "live":
+        live = importlib.import_module("jobmodel.conformance.live")
+        kubeconfig = getattr(args, "kubeconfig", None)
+        engine = live.LiveEngine(kubeconfig=kubeconfig, trace_dir=getattr(args, "trace_dir", None))
         return engine
     return ModelEngine()
 
 
 def run(args: argparse.Namespace) -> int:
-    engine = make_engine(args.engine)
-    passed, failed = run_files(args.files, sys.stdout, engine)
+    engine = make_engine(args.engine, args)
+    unsupported: list[CaseResult] = []
+    try:
+        passed, failed = run_files(args.files, sys.stdout, engine, unsupported)
+    finally:
+        close = getattr(engine, "close", None)
+        if close is not None:
+            close()
+    if unsupported:
+        print(f"{len(unsupported)} unsupported by the {args.engine} engine (not run; reasons above)")
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1

@@ -9,6 +9,11 @@ from typing import Any, Protocol
 from jobmodel.conformance.suites import suite_module
 
 
+class Unsupported(Exception):
+    """An engine cannot run this case faithfully (e.g. a real cluster has no clock that stands
+    still); the message says why. The case is reported as unsupported, neither passed nor failed."""
+
+
 class Engine(Protocol):
     """Answers one conformance request (a case's inputs) with the outcome in the shape `expect` uses."""
 

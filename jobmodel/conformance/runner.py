@@ -9,7 +9,7 @@ from typing import Any, TextIO
 import attrs
 
 from jobmodel.adapters.manifests import read_json_file
-from jobmodel.conformance.engines import Engine, ModelEngine
+from jobmodel.conformance.engines import Engine, ModelEngine, Unsupported
 from jobmodel.conformance.suites import suite_module
 from jobmodel.errors import InputError
 
@@ -18,16 +18,18 @@ FORMAT = "jobmodel-conformance/1"
 
 @attrs.frozen
 class CaseResult:
-    """One case's verdict: `differences` empty means passed."""
+    """One case's verdict: `differences` empty means passed; `unsupported` gives the engine's
+    reason for not running the case (neither passed nor failed)."""
 
     file: str
     name: str
     origin: str
     differences: tuple[str, ...]
+    unsupported: str | None = None
 
     @property
     def passed(self) -> bool:
-        return not self.differences
+        return not self.differences and self.unsupported is None
 
 
 def load_vector_file(path: Path) -> Mapping[str, Any]:
@@ -45,7 +47,8 @@ def load_vector_file(path: Path) -> Mapping[str, Any]:
 
 
 def run_case(suite: str, case: Mapping[str, Any], engine: Engine) -> tuple[str, ...]:
-    """The differences of one case; malformed cases and unimplemented features are differences too."""
+    """The differences of one case; malformed cases and unimplemented features are differences too.
+    Raises Unsupported when the engine cannot run the case."""
     module = suite_module(suite)
     if module is None:
         return (f"suite {suite!r} is not implemented by the model yet",)
@@ -61,28 +64,48 @@ def run_case(suite: str, case: Mapping[str, Any], engine: Engine) -> tuple[str, 
 
 
 def run_file(path: Path, engine: Engine) -> Iterator[CaseResult]:
-    doc = load_vector_file(path)
+    return run_document(path, load_vector_file(path), engine)
+
+
+def run_document(path: Path, doc: Mapping[str, Any], engine: Engine) -> Iterator[CaseResult]:
+    """The cases' verdicts, one at a time as each case is run. An engine with a `prepare(suite,
+    cases)` method is handed the cases first (to run them ahead, several at a time)."""
     suite = doc["suite"]
+    prepare = getattr(engine, "prepare", None)
+    if prepare is not None:
+        prepare(suite, [c for c in doc["cases"] if isinstance(c, Mapping)])
     for i, case in enumerate(doc["cases"]):
         if not isinstance(case, Mapping):
             yield CaseResult(str(path), f"cases[{i}]", "", ("a case is a JSON object",))
             continue
         name = str(case.get("name", f"cases[{i}]"))
-        yield CaseResult(str(path), name, str(case.get("origin", "")), run_case(suite, case, engine))
+        origin = str(case.get("origin", ""))
+        try:
+            yield CaseResult(str(path), name, origin, run_case(suite, case, engine))
+        except Unsupported as reason:
+            yield CaseResult(str(path), name, origin, (), str(reason))
 
 
-def run_files(paths: Sequence[Path], out: TextIO, engine: Engine | None = None) -> tuple[int, int]:
-    """Run every file; print failing cases to `out`; return (passed, failed)."""
+def run_files(
+    paths: Sequence[Path], out: TextIO, engine: Engine | None = None, unsupported: list[CaseResult] | None = None
+) -> tuple[int, int]:
+    """Run every file; print failing and unsupported cases to `out`; return (passed, failed).
+    Unsupported cases are appended to `unsupported` when given."""
     engine = engine or ModelEngine()
     passed = failed = 0
     for path in paths:
         try:
-            results = list(run_file(path, engine))
+            results = run_file(path, engine)
         except InputError as err:
             failed += 1
             print(f"FAIL {path}: {err}", file=out)
             continue
         for result in results:
+            if result.unsupported is not None:
+                print(f"UNSUPPORTED {Path(result.file).name}: {result.name}\n  reason: {result.unsupported}", file=out)
+                if unsupported is not None:
+                    unsupported.append(result)
+                continue
             if result.passed:
                 passed += 1
                 continue

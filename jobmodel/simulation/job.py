@@ -308,13 +308,13 @@ def _finish_pods(rec: _Recorder, outcomes: Sequence[PodOutcome], used: dict[int,
         if _finish_time(pod, _pod_seconds(rec.state, pod, outcomes, run_seconds)) > now:
             continue
         position = [p.name for p in job_pods(rec.state)].index(pod.name)
-        outcome = _outcome_for(pod, position, outcomes, used)
+        outcome = outcome_for(pod, position, outcomes, used)
         failure = None if outcome is None or outcome.succeed else outcome
-        label = SUCCEEDED if failure is None else _describe_failure(failure)
-        rec.set_pod_status(pod, _terminal_status(now, failure), f"{pod.name} {label}")
+        label = SUCCEEDED if failure is None else describe_failure(failure)
+        rec.set_pod_status(pod, terminal_status(now, failure), f"{pod.name} {label}")
 
 
-def _outcome_for(pod: Pod, position: int, outcomes: Sequence[PodOutcome], used: dict[int, int]) -> PodOutcome | None:
+def outcome_for(pod: Pod, position: int, outcomes: Sequence[PodOutcome], used: dict[int, int]) -> PodOutcome | None:
     """The first outcome that matches the pod and has uses left (and count the use)."""
     for i, outcome in enumerate(outcomes):
         if outcome.matches(pod, position) and (outcome.times is None or used.get(i, 0) < outcome.times):
@@ -323,13 +323,13 @@ def _outcome_for(pod: Pod, position: int, outcomes: Sequence[PodOutcome], used: 
     return None
 
 
-def _describe_failure(failure: PodOutcome) -> str:
+def describe_failure(failure: PodOutcome) -> str:
     if failure.condition:
         return f"Failed (condition {failure.condition}, exit code {failure.exit_code})"
     return f"Failed (exit code {failure.exit_code})"
 
 
-def _terminal_status(now: datetime, failure: PodOutcome | None) -> dict[str, Any]:
+def terminal_status(now: datetime, failure: PodOutcome | None) -> dict[str, Any]:
     at = format_time(now)
     code = 0 if failure is None else failure.exit_code
     status: dict[str, Any] = {

@@ -213,7 +213,7 @@ def _update_job(state: ScenarioState, step: Mapping[str, Any], path: str) -> Ste
     if step.get("rejected"):
         if not errors:
             differences.append(f"{path}: the update was expected to be rejected, but it was accepted")
-        differences.extend(_errors_include(step.get("errorsInclude") or [], errors, path))
+        differences.extend(errors_include(step.get("errorsInclude") or [], errors, path))
         return StepOutcome(state, tuple(differences))
     if errors:
         rendered = "; ".join(str(e) for e in errors)
@@ -224,7 +224,7 @@ def _update_job(state: ScenarioState, step: Mapping[str, Any], path: str) -> Ste
     return StepOutcome(attrs.evolve(state, cluster=cluster, selector=selector))
 
 
-def _errors_include(wanted: Sequence[Mapping[str, Any]], errors: Sequence[FieldError], path: str) -> list[str]:
+def errors_include(wanted: Sequence[Mapping[str, Any]], errors: Sequence[FieldError], path: str) -> list[str]:
     out = []
     for want in wanted:
         if not any(
@@ -326,3 +326,37 @@ _HANDLERS: dict[str, Callable[[ScenarioState, Mapping[str, Any], str], StepOutco
 
 def parse_start(value: object, path: str) -> datetime:
     return parse_time(value, path)
+
+
+CASE_KEYS = frozenset({"name", "origin", "features", "start", "job", "jobUid", "controller", "garbageCollector", "steps"})
+
+
+def run_scenario(case: Mapping[str, Any]) -> list[str]:
+    """Run a whole `job-scenario` case (FORMAT.md) through the simulated cluster; the differences
+    of its steps (empty: the scenario passed)."""
+    check_known(case, CASE_KEYS, "case")
+    steps = case.get("steps")
+    if not isinstance(steps, list):
+        raise InputError("steps", "required (a list)")
+    job_uid = case.get("jobUid")
+    if not isinstance(job_uid, str):
+        raise InputError("jobUid", "required (a string)")
+    state = start(
+        case.get("job") or {},
+        job_uid,
+        parse_time(case.get("start"), "start"),
+        features=case.get("features") or {},
+        tunables=tunables_from(case.get("controller"), "controller"),
+        garbage_collector=bool(case.get("garbageCollector")),
+    )
+    differences: list[str] = []
+    for i, step in enumerate(steps):
+        path = f"steps[{i}] ({step.get('do') if isinstance(step, Mapping) else '?'})"
+        try:
+            outcome = run_step(state, step, path)
+        except StepFailed as err:
+            differences.append(str(err))
+            break
+        state = outcome.state
+        differences.extend(outcome.differences)
+    return differences

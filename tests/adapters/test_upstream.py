@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from jobmodel.adapters import upstream
+from jobmodel.adapters import gobuild
 from jobmodel.adapters.upstream import (
     SUPPORTED_SUITES,
     HarnessError,
@@ -82,7 +82,7 @@ def test_build_harness_is_cached(engine: UpstreamEngine) -> None:
 
 
 def test_missing_go_is_an_error_not_a_skip(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(upstream.shutil, "which", lambda name: None)
+    monkeypatch.setattr(gobuild.shutil, "which", lambda name: None)
     with pytest.raises(HarnessError, match="`go` is not on PATH"):
         build_harness()
 

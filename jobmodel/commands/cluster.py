@@ -1,0 +1,104 @@
+"""`jobmodel cluster build|up|down|status`: the local control plane (jobmodel.adapters.controlplane)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from jobmodel.features import parse_gate_overrides
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "cluster",
+        help="build, start, stop the local control plane (etcd, kube-apiserver, kube-controller-manager)",
+        description=(
+            "A real control plane on 127.0.0.1, built from the Go module proxy at the release the model follows. "
+            "`up` prints the kubeconfig path (export KUBECONFIG=$(jobmodel cluster up)); there is no scheduler "
+            "and no kubelet: `jobmodel live run` plays them."
+        ),
+    )
+    sub = parser.add_subparsers(dest="cluster_command", required=True, metavar="ACTION")
+    build = sub.add_parser("build", help="build the binaries into the cache (or find them there); print their directory")
+    build.add_argument("--force", action="store_true", help="rebuild even if the cache has them")
+    build.set_defaults(func=run_build)
+    for name, func, text in (
+        ("up", run_up, "start the control plane in the background and print the kubeconfig path"),
+        ("down", run_down, "stop every process of the control plane (by PID) and remove its directory"),
+        ("status", run_status, "show the processes, their health and the kubeconfig path"),
+    ):
+        p = sub.add_parser(name, help=text, description=text)
+        p.add_argument("--dir", type=Path, default=None, help="the control plane's directory (default: one per user under $XDG_RUNTIME_DIR or /tmp)")
+        if name == "up":
+            p.add_argument("--feature-gates", default="", metavar="A=false,B=true", help="feature gates for kube-apiserver and kube-controller-manager")
+            p.add_argument("--garbage-collector", action="store_true", help="also run the garbage collector")
+        p.set_defaults(func=func)
+
+
+def _directory(args: argparse.Namespace) -> Path:
+    from jobmodel.adapters.controlplane import default_directory
+
+    return Path(args.dir) if args.dir is not None else default_directory()
+
+
+def run_build(args: argparse.Namespace) -> int:
+    from jobmodel.adapters.controlplane import BUILD_SCRIPT
+    from jobmodel.adapters.gobuild import run_build_script
+
+    if args.force:
+        import subprocess
+
+        code = subprocess.call([sys.executable, str(BUILD_SCRIPT), "--force"])
+        return code
+    print(run_build_script(BUILD_SCRIPT, "the control plane", "cluster build"))
+    return 0
+
+
+def run_up(args: argparse.Namespace) -> int:
+    from jobmodel.adapters.controlplane import ControllerConfig, ControlPlane, running_plane
+
+    directory = _directory(args)
+    existing = running_plane(directory)
+    if existing is not None:
+        print(f"already running at {existing.server}", file=sys.stderr)
+        print(existing.kubeconfig)
+        return 0
+    if (directory / "state.json").is_file():
+        ControlPlane.attach(directory).remove()  # a stale one: what is left of it goes
+    config = ControllerConfig(parse_gate_overrides(args.feature_gates), {}, args.garbage_collector)
+    plane = ControlPlane.start(config, directory=directory, detached=True)
+    print(f"control plane {plane.server} is up; stop it with: jobmodel cluster down", file=sys.stderr)
+    print(plane.kubeconfig)
+    return 0
+
+
+def run_down(args: argparse.Namespace) -> int:
+    from jobmodel.adapters.controlplane import ControlPlane
+
+    directory = _directory(args)
+    if not (directory / "state.json").is_file():
+        print(f"no control plane in {directory}", file=sys.stderr)
+        return 0
+    plane = ControlPlane.attach(directory)
+    plane.remove()
+    print(f"stopped {', '.join(plane.components)} and removed {directory}", file=sys.stderr)
+    return 0
+
+
+def run_status(args: argparse.Namespace) -> int:
+    from jobmodel.adapters.controlplane import ControlPlane
+
+    directory = _directory(args)
+    if not (directory / "state.json").is_file():
+        print(f"no control plane in {directory} (start one with: jobmodel cluster up)")
+        return 1
+    plane = ControlPlane.attach(directory)
+    health = plane.healthy()
+    for name, component in plane.components.items():
+        state = "healthy" if health.get(name) else ("running, not answering" if component.alive() else "stopped")
+        print(f"{name:<24} pid {component.pid:<8} {state}")
+    print(f"server      {plane.server}")
+    print(f"kubeconfig  {plane.kubeconfig}")
+    return 0 if health and all(health.values()) else 1

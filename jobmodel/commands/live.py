@@ -1,0 +1,153 @@
+"""`jobmodel live run MANIFEST` and `jobmodel live check TRACE`: a real cluster beside the model."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from jobmodel.adapters.manifests import load_documents, read_manifest
+from jobmodel.commands.simulate import single_job
+from jobmodel.errors import InputError
+from jobmodel.simulation.job import parse_failure, parse_slow
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "live",
+        help="run a Job on a real cluster beside the model; check a recorded trace",
+        description="A real cluster (the local control plane by default) driven and recorded, compared with the model.",
+    )
+    sub = parser.add_subparsers(dest="live_command", required=True, metavar="ACTION")
+    run = sub.add_parser(
+        "run",
+        help="run a Job manifest on a real cluster and print its timeline beside the model's prediction",
+        description=(
+            "Create the Job on a real cluster (--kubeconfig; else the control plane of `jobmodel cluster up`; else a "
+            "local control plane started for this run), play the scheduler and the kubelet (--kubelet simulated, the "
+            "default) or leave pods to the cluster's kubelets (--kubelet real), record everything to a trace, and "
+            "print the real timeline beside the model's. Exits 1 when the real Job ends otherwise than the model predicts."
+        ),
+    )
+    run.add_argument("manifest", help="a Job manifest (YAML or JSON; - for standard input)")
+    run.add_argument("--fail", action="append", default=[], metavar="SPEC", help="pod failures, as for `jobmodel simulate`")
+    run.add_argument("--slow", action="append", default=[], metavar="SPEC", help="slow pods, as for `jobmodel simulate`")
+    run.add_argument("--script", type=Path, help="a YAML list of scenario steps (the job-scenario vocabulary) to run instead")
+    run.add_argument("--kubeconfig", type=Path, default=None, help="the cluster to use (default: the local control plane)")
+    run.add_argument("--kubelet", choices=["simulated", "real"], default="simulated", help="who runs the pods (default: simulated)")
+    run.add_argument("--run-seconds", type=float, default=3.0, help="how long each pod runs, in real seconds (default 3)")
+    run.add_argument("--namespace", default=None, help="the namespace to use (created if missing; default: a new one)")
+    run.add_argument("--trace", type=Path, default=None, help="where to write the trace (default: ./<namespace>.trace.jsonl)")
+    run.add_argument("--timeout", type=float, default=600.0, help="give up when the Job has not finished after this many seconds")
+    run.add_argument("--picture", type=Path, help="draw both timelines into this file (.svg or .png)")
+    run.add_argument(
+        "--give-up",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="stop with an error when a watch cannot reconnect for this long (default 60)",
+    )
+    run.set_defaults(func=run_run)
+
+    check = sub.add_parser(
+        "check",
+        help="check a recorded trace against the model and the invariant catalogue",
+        description=(
+            "Replay a trace written by `live run` or `conformance --engine live`: every Job status the controller "
+            "wrote must be one the model reaches from a state observed before it, and every invariant of the "
+            "catalogue must hold on every observed state. Exits 1 on a divergence or a violation."
+        ),
+    )
+    check.add_argument("trace", type=Path, metavar="TRACE")
+    check.set_defaults(func=run_check)
+
+
+def run_run(args: argparse.Namespace) -> int:
+    from jobmodel.simulation.live_run import run_live
+
+    manifest = single_job(args.manifest, read_manifest(args.manifest, sys.stdin))
+    script = None
+    if args.script is not None:
+        steps = load_documents(str(args.script), read_manifest(str(args.script), sys.stdin))
+        if len(steps) == 1 and isinstance(steps[0], dict) and "steps" in steps[0]:
+            steps = steps[0]["steps"]
+        if not all(isinstance(s, dict) for s in steps):
+            raise InputError(str(args.script), "a script is a list of steps (objects)")
+        script = steps
+    if args.picture is not None and args.picture.suffix.lower() not in (".svg", ".png"):
+        raise InputError("--picture", "the picture is written as .svg or .png")
+    outcomes = [parse_failure(f) for f in args.fail] + [parse_slow(s) for s in args.slow]
+    result = run_live(
+        manifest,
+        outcomes=outcomes,
+        script=script,
+        kubeconfig=args.kubeconfig,
+        kubelet=args.kubelet,
+        run_seconds=args.run_seconds,
+        namespace=args.namespace,
+        trace=args.trace,
+        timeout=args.timeout,
+        give_up_seconds=args.give_up,
+    )
+    print_side_by_side(result, sys.stdout)
+    if args.picture is not None:
+        from jobmodel.adapters.picture import Panel, draw_panels
+        from jobmodel.simulation.job import condition_marks, pod_segments
+
+        panels = [
+            Panel(tuple(pod_segments(t)), tuple(condition_marks(t)), f"{label}: Job {manifest['metadata']['name']}: pods over time")
+            for label, t in (("model", result.model), ("real cluster", result.real))
+        ]
+        draw_panels(panels, args.picture)
+        print(f"picture written to {args.picture}")
+    return 1 if result.differences else 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from jobmodel.adapters.live import read_trace
+    from jobmodel.checkers.live_trace import check_trace, invariant_count
+
+    header, records = read_trace(args.trace)
+    result = check_trace(header, records)
+    for divergence in result.divergences:
+        print(f"DIVERGENCE: {divergence.describe()}")
+    for observation, violation in result.violations:
+        print(f"VIOLATION at trace line {observation.seq} (resourceVersion {observation.rv}): {violation}")
+    fatal = [r for r in records if r.get("kind") == "error" and r.get("fatal")]
+    for record in fatal:
+        print(f"note: the recording ended with an error: {record.get('message')}")
+    print(
+        f"{result.events} events, {result.observations} observed states, {result.status_writes} controller status "
+        f"writes checked against the model, {invariant_count()} invariants checked"
+        + (f" ({result.out_of_scope} states with a gate off left out)" if result.out_of_scope else "")
+    )
+    print(f"{len(result.divergences)} divergences, {len(result.violations)} violations")
+    return 0 if result.ok else 1
+
+
+def print_side_by_side(result: Any, out: TextIO) -> None:
+    """The Job's status over time, the model's and the real one aligned row by row (rows marked
+    `*` are on one side only), then whether the real Job ended as predicted."""
+    from jobmodel.simulation.live_run import aligned_rows, final_summary
+
+    width = 44
+
+    def cell(row: Any) -> str:
+        if row is None:
+            return ""
+        offset, (a, r, s, f, t), conditions = row
+        return f"{'+' + format(offset, '.1f') + 's':>8} {a:>3} {r:>3} {s:>3} {f:>3} {t:>3}  {conditions}"
+
+    print(f"{'MODEL (simulated cluster)':<{width}} | REAL ({result.server}, namespace {result.namespace})", file=out)
+    head = f"{'TIME':>8} {'ACT':>3} {'RDY':>3} {'SUC':>3} {'FAI':>3} {'TRM':>3}  CONDITIONS"
+    print(f"{head:<{width}} | {head}", file=out)
+    for left, right, agree in aligned_rows(result.model, result.real):
+        print(f"{cell(left):<{width}} |{' ' if agree else '*'}{cell(right)}", file=out)
+    for note in result.notes:
+        print(note, file=out)
+    for diff in result.differences:
+        print(f"DIFFERENCE: {diff}", file=out)
+    if not result.differences:
+        print(f"The real Job ends as the model predicts: {final_summary(result.real)}", file=out)
+    print(f"trace: {result.trace}", file=out)

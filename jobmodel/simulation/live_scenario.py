@@ -1,0 +1,549 @@
+"""The `job-scenario` steps on a real control plane (`conformance --engine live`, `live run --script`).
+
+Each case runs in a namespace of its own against the real kube-apiserver and Job controller,
+step by step, and each `expect` step is judged by the model's own comparison
+(`jobmodel.simulation.scenario.check_expect`) on the objects the watches recorded, seen in the case's frame
+(the case's namespace, `jobUid` for the real uid, pods named `<job>-<n>` in creation order).
+
+How the steps map onto a real cluster:
+- `settle`: wait until no object of the namespace changed for SETTLE_QUIET seconds (the Job
+  controller batches its syncs for 1 s, so a quiet spell longer than that means no sync is due).
+- `sync`: wait for the controller's next burst of writes and judge the state right after it
+  (the first syncJob after the step; the following `settle` runs the rest).
+- `advance`: the real clock moves: wait that many real seconds.
+- `setPods`, `deletePods`, `updateJob`, `deleteJob`: the same API calls, over the wire; the
+  scenario's absolute times in a pod status are moved to the real clock by the offset between the
+  case's `start` and the moment the Job was created.
+- `setFeatures`: kube-apiserver and kube-controller-manager restart with the new
+  `--feature-gates` (a real controller reads its gates at start only, so it also loses its
+  in-memory state); `restartController`: kube-controller-manager restarts.
+- `controller` tunables: kube-controller-manager starts with the Job controller variables that
+  upstream's integration tests set (harness/controlplane/cmd/kube-controller-manager).
+
+A real clock does not stand still: every settle lets 1 to 4 real seconds pass where the scenario's
+clock does not move. Before running a case live, the model runs it again with that much time
+added at every settle; a case whose outcome changes (it checks a state inside a back-off or
+deadline window) needs a clock the real cluster does not have, and is reported unsupported
+with the difference the model found. So is a case that turns a gate off that the release locks
+on, and a `setFeatures` whose outcome depends on the controller keeping its memory across the
+change (checked the same way: the model runs the case with a controller restart at that step).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from jobmodel.adapters.controlplane import ControllerConfig, ControlPlane
+from jobmodel.adapters.live import LiveError, Rejected, Session, View, open_session, rv_number
+from jobmodel.api.field import FieldError
+from jobmodel.api.wire import job_from_json, pod_from_json
+from jobmodel.errors import InputError
+from jobmodel.simulation.scenario import (
+    STEP_KEYS,
+    ScenarioState,
+    StepFailed,
+    check_expect,
+    chosen_pods,
+    errors_include,
+    run_scenario,
+)
+from jobmodel.state import LabelSelector
+from jobmodel.timeutil import format_time, parse_time
+from jobmodel.transitions import cluster as cl
+
+SETTLE_QUIET = 1.6
+SETTLE_TIMEOUT = 90.0
+SYNC_WAIT = 5.0
+SYNC_BURST = 0.4
+SEEN_TIMEOUT = 10.0
+# Real seconds a settle may take beyond the scenario's clock; the model checks each.
+CLOCK_DRIFTS = (1, 2, 4)
+# Gates the release locks on (k8s.io/kubernetes pkg/features/versioned_kube_features.go, v1.32):
+# a case that turns one off cannot run on its kube-apiserver.
+LOCKED_ON_GATES = frozenset({"ElasticIndexedJob", "JobPodFailurePolicy", "PodIndexLabel", "CronJobsScheduledAnnotation"})
+# Cases run at once on one control plane (run_many); each mostly waits (quiet spells, advances).
+PARALLEL_CASES = 6
+TIME_FIELDS = frozenset({"finishedAt", "startedAt", "lastTransitionTime", "lastProbeTime", "startTime"})
+
+
+class NotFaithful(Exception):
+    """A case a real cluster cannot run faithfully; the message says why."""
+
+
+# --- which cases can run for real -------------------------------------------------------------------
+
+
+def unsupported_reason(case: Mapping[str, Any], *, reconfigurable: bool = True) -> str | None:
+    """Why a real control plane cannot run the case faithfully, or None."""
+    gate_sets = [case.get("features") or {}] + [
+        s.get("features") or {} for s in case.get("steps") or [] if isinstance(s, Mapping) and s.get("do") == "setFeatures"
+    ]
+    for gates in gate_sets:
+        for name, value in gates.items():
+            if name in LOCKED_ON_GATES and value is False:
+                return f"the case turns {name} off, and v1.32 locks it on (kube-apiserver refuses --feature-gates={name}=false)"
+    if not reconfigurable and (any(gate_sets) or case.get("controller") or case.get("garbageCollector")):
+        return (
+            "the case sets feature gates, controller tunables or a garbage collector, which a cluster given by "
+            "--kubeconfig cannot be restarted with (the local control plane can)"
+        )
+    return model_variant_reason(case)
+
+
+def model_variant_reason(case: Mapping[str, Any]) -> str | None:
+    """Run the case through the model as the real cluster will run it (time passing at each
+    settle; a controller restart at each setFeatures); the reason if the outcome then differs."""
+    try:
+        base = run_scenario(case)
+    except InputError:
+        return None  # malformed: the live run reports it the same way
+    if base:
+        return None  # the model does not pass the case itself: the real run is the judge
+    steps = list(case.get("steps") or [])
+    if any(isinstance(s, Mapping) and s.get("do") == "setFeatures" for s in steps):
+        differences = run_scenario({**case, "steps": with_restart_at_set_features(steps)})
+        if differences:
+            return (
+                "a real controller reads its feature gates at start only, so setFeatures restarts it and it loses "
+                f"its in-memory state; the model's outcome then differs: {differences[0]}"
+            )
+    for drift in CLOCK_DRIFTS:
+        for where in ("before", "after"):
+            differences = run_scenario({**case, "steps": with_clock_drift(steps, drift, where)})
+            if differences:
+                return (
+                    f"the case needs a clock that stands still: with {drift}s of real time passing {where} a settle "
+                    f"(a real settle takes that long), the model's own outcome differs: {differences[0]}"
+                )
+    return None
+
+
+def with_clock_drift(steps: Sequence[Any], seconds: int, where: str) -> list[Any]:
+    """The steps with `advance seconds` before (or after) every settle and sync."""
+    out: list[Any] = []
+    for step in steps:
+        drift = {"do": "advance", "seconds": seconds}
+        is_settle = isinstance(step, Mapping) and step.get("do") in ("settle", "sync")
+        if is_settle and where == "before":
+            out.append(drift)
+        out.append(step)
+        if is_settle and where == "after":
+            out.append(drift)
+    return out
+
+
+def with_restart_at_set_features(steps: Sequence[Any]) -> list[Any]:
+    out: list[Any] = []
+    for step in steps:
+        out.append(step)
+        if isinstance(step, Mapping) and step.get("do") == "setFeatures":
+            out.append({"do": "restartController"})
+    return out
+
+
+def config_of(case: Mapping[str, Any]) -> ControllerConfig:
+    """The control plane's start-up configuration a case needs."""
+    return ControllerConfig(dict(case.get("features") or {}), dict(case.get("controller") or {}), bool(case.get("garbageCollector")))
+
+
+def restarts_components(case: Mapping[str, Any]) -> bool:
+    """The case restarts kube-apiserver or kube-controller-manager (so it cannot share them)."""
+    return any(isinstance(s, Mapping) and s.get("do") in ("setFeatures", "restartController") for s in case.get("steps") or [])
+
+
+# --- the case's frame ---------------------------------------------------------------------------------
+
+
+@attrs.define
+class CaseFrame:
+    """How the real objects map onto the case: namespace, Job uid, pod names, clock."""
+
+    case_namespace: str
+    real_namespace: str
+    job_name: str
+    case_uid: str
+    case_start: datetime
+    real_start: datetime
+    real_uid: str = ""
+    clock: datetime = attrs.field(default=None)
+    pod_numbers: dict[str, int] = attrs.field(factory=dict)  # real pod uid -> n
+    selector: LabelSelector | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if self.clock is None:
+            self.clock = self.case_start
+
+    def to_real_time(self, scenario_time: datetime) -> datetime:
+        return self.real_start + (scenario_time - self.case_start)
+
+    def translate(self, obj: Mapping[str, Any]) -> dict[str, Any]:
+        """A real object in the case's frame: its namespace, the case's Job uid."""
+        text = json.dumps(obj)
+        if self.real_uid:
+            text = text.replace(self.real_uid, self.case_uid)
+        out: dict[str, Any] = json.loads(text)
+        meta = out.setdefault("metadata", {})
+        if meta.get("namespace") == self.real_namespace:
+            meta["namespace"] = self.case_namespace
+        return out
+
+    def number_pods(self, view: View) -> None:
+        pods = [p for p in view.objects["pods"].values() if p["metadata"].get("namespace") == self.real_namespace]
+        new = [p for p in pods if p["metadata"].get("uid") not in self.pod_numbers]
+        new.sort(key=lambda p: (view.first_seen_rv.get(p["metadata"]["uid"], -1), p["metadata"].get("creationTimestamp", "")))
+        for pod in new:
+            self.pod_numbers[pod["metadata"]["uid"]] = len(self.pod_numbers)
+
+    def model_name(self, pod: Mapping[str, Any]) -> str:
+        return f"{self.job_name}-{self.pod_numbers[pod['metadata']['uid']]}"
+
+
+def observed_state(view: View, frame: CaseFrame) -> tuple[ScenarioState, dict[str, str]]:
+    """The recorded objects as the model's ScenarioState in the case's frame, and the map from
+    the pods' model names to their real names."""
+    frame.number_pods(view)
+    jobs = []
+    real_job = view.objects["jobs"].get(f"{frame.real_namespace}/{frame.job_name}")
+    if real_job is not None:
+        job = job_from_json(frame.translate(real_job), "observed Job")
+        jobs.append(job)
+        frame.selector = job.spec.selector
+    pods = []
+    names: dict[str, str] = {}
+    for real in view.objects["pods"].values():
+        if real["metadata"].get("namespace") != frame.real_namespace:
+            continue
+        translated = frame.translate(real)
+        model_name = frame.model_name(real)
+        translated["metadata"]["name"] = model_name
+        names[model_name] = real["metadata"]["name"]
+        pods.append(pod_from_json(translated, f"observed pod {real['metadata']['name']}"))
+    pods.sort(key=cl.creation_order)
+    events = []
+    for event in sorted(view.objects["events"].values(), key=lambda e: rv_number(e["metadata"].get("resourceVersion"))):
+        involved = event.get("involvedObject") or event.get("regarding") or {}
+        if involved.get("kind") == "Job" and involved.get("name") == frame.job_name:
+            events.append(
+                cl.ClusterEvent(
+                    f"{frame.case_namespace}/{frame.job_name}", str(event.get("type", "")), str(event.get("reason", "")), str(event.get("message", ""))
+                )
+            )
+    cluster = cl.Cluster(now=frame.clock, jobs=tuple(jobs), pods=tuple(pods), events=tuple(events))
+    return ScenarioState(cluster, frame.case_namespace, frame.job_name, frame.selector), names
+
+
+def shift_times(value: Any, frame: CaseFrame) -> Any:
+    """A pod status patch with the scenario's absolute times moved to the real clock."""
+    if isinstance(value, Mapping):
+        out = {}
+        for key, item in value.items():
+            if key in TIME_FIELDS and isinstance(item, str):
+                out[key] = format_time(frame.to_real_time(parse_time(item, key)))
+            else:
+                out[key] = shift_times(item, frame)
+        return out
+    if isinstance(value, list):
+        return [shift_times(v, frame) for v in value]
+    return value
+
+
+# --- running a case ------------------------------------------------------------------------------------
+
+
+CaseOutcome = list[str] | Exception  # the differences, or why the case did not run
+
+
+class LiveScenarioRunner:
+    """Runs `job-scenario` cases on a control plane: the local one (restarted with each case's
+    gates and tunables) or, with `plane=None`, the cluster of `kubeconfig` as it is."""
+
+    def __init__(
+        self, kubeconfig: Path, plane: ControlPlane | None, trace_dir: Path, *, log: Callable[[str], None] | None = None
+    ) -> None:
+        self.kubeconfig = kubeconfig
+        self.plane = plane
+        self.trace_dir = trace_dir
+        self.log = log  # progress lines (one per case), for the command line
+
+    def say(self, message: str) -> None:
+        if self.log is not None:
+            self.log(message)
+
+    def run_many(self, cases: Sequence[Mapping[str, Any]], workers: int = PARALLEL_CASES) -> list[CaseOutcome]:
+        """Run many cases, several at a time where they can share the control plane: those with
+        the same gates, tunables and garbage collector, none of which restarts a component
+        (setFeatures, restartController), run together, each in its own namespace; the others
+        run one by one. The outcomes are in the order of `cases`."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        outcomes: dict[int, CaseOutcome] = {}
+
+        def attempt(i: int, reconfigure: bool) -> None:
+            try:
+                outcomes[i] = self.run(cases[i], reconfigure=reconfigure)
+            except (NotFaithful, InputError, LiveError) as err:
+                outcomes[i] = err
+
+        groups: dict[str, list[int]] = {}  # configuration (as JSON) -> cases
+        alone: list[int] = []
+        for i, case in enumerate(cases):
+            reason = unsupported_reason(case, reconfigurable=self.plane is not None)
+            if reason is not None:
+                outcomes[i] = NotFaithful(reason)
+            elif self.plane is None or restarts_components(case):
+                alone.append(i)
+            else:
+                groups.setdefault(json.dumps(config_of(case).to_json(), sort_keys=True), []).append(i)
+        for config, members in groups.items():
+            assert self.plane is not None
+            self.plane.reconfigure(ControllerConfig.from_json(json.loads(config)))
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                for future in [pool.submit(attempt, i, False) for i in members]:
+                    future.result()
+        for i in alone:
+            attempt(i, True)
+        return [outcomes[i] for i in range(len(cases))]
+
+    def run(
+        self, case: Mapping[str, Any], *, trace: Path | None = None, check_support: bool = True, reconfigure: bool = True
+    ) -> list[str]:
+        """The differences of the case's expect steps on the real cluster (empty: it passed).
+        Raises NotFaithful when the case cannot run faithfully here (unless `check_support` is off).
+        Without `reconfigure`, the control plane is taken as configured for the case already."""
+        if check_support:
+            reason = unsupported_reason(case, reconfigurable=self.plane is not None)
+            if reason is not None:
+                raise NotFaithful(reason)
+        job = case.get("job")
+        if not isinstance(job, Mapping) or not isinstance(job.get("metadata"), Mapping):
+            raise InputError("job", "required (a Job with metadata)")
+        steps = case.get("steps")
+        if not isinstance(steps, list):
+            raise InputError("steps", "required (a list)")
+        config = config_of(case)
+        if self.plane is not None:
+            if reconfigure:
+                self.plane.reconfigure(config)
+        elif config != ControllerConfig():
+            raise NotFaithful("the case sets feature gates, controller tunables or a garbage collector: only the local control plane can be restarted with them")
+        case_namespace = str(job["metadata"].get("namespace") or "default")
+        real_namespace = f"{case_namespace[:40]}-{secrets.token_hex(4)}"
+        trace = trace or self.trace_dir / f"{real_namespace}.jsonl"
+        started = time.monotonic()
+        self.say(f"{case.get('name')}: running in namespace {real_namespace} (trace {trace})")
+        session = open_session(
+            self.kubeconfig,
+            real_namespace,
+            trace,
+            {"case": case.get("name"), "job": str(job["metadata"].get("name", "")), "controller": config.to_json()},
+        )
+        try:
+            differences = self._run_steps(session, case, dict(job), steps, case_namespace)
+        finally:
+            session.recorder.stop()
+            with contextlib.suppress(LiveError, Rejected):
+                session.cluster.delete_namespace(real_namespace)
+            session.cluster.close()
+        verdict = "passed" if not differences else f"{len(differences)} difference(s)"
+        self.say(f"{case.get('name')}: {verdict} in {time.monotonic() - started:.1f}s")
+        return differences
+
+    def _run_steps(
+        self, session: Session, case: Mapping[str, Any], job: dict[str, Any], steps: list[Any], case_namespace: str
+    ) -> list[str]:
+        manifest = copy.deepcopy(job)
+        manifest["metadata"] = {**manifest["metadata"], "namespace": session.namespace}
+        created = self._create_job(session, manifest)
+        frame = CaseFrame(
+            case_namespace,
+            session.namespace,
+            str(job["metadata"]["name"]),
+            str(case.get("jobUid", "")),
+            parse_time(case.get("start"), "start"),
+            datetime.now(UTC),
+            real_uid=str(created["metadata"]["uid"]),
+        )
+        runner = _CaseRun(self, session, frame, dict(case.get("features") or {}))
+        differences: list[str] = []
+        for i, step in enumerate(steps):
+            if not isinstance(step, Mapping):
+                raise InputError(f"steps[{i}]", "a step is an object")
+            path = f"steps[{i}] ({step.get('do')})"
+            if step.get("do") not in STEP_KEYS:
+                raise InputError(f"{path}.do", f"unknown step {step.get('do')!r}")
+            try:
+                differences.extend(runner.step(step, path))
+            except StepFailed as err:
+                differences.append(str(err))
+                break
+        return differences
+
+    def _create_job(self, session: Session, manifest: Mapping[str, Any]) -> dict[str, Any]:
+        try:
+            created = session.cluster.create_job(session.namespace, manifest)
+        except Rejected as err:
+            raise InputError("job", f"the API server rejects the Job: {err}") from None
+        session.recorder.action("user", "create the Job", created)
+        return created
+
+
+class _CaseRun:
+    """The steps of one case on one session."""
+
+    def __init__(self, runner: LiveScenarioRunner, session: Session, frame: CaseFrame, features: dict[str, Any]) -> None:
+        self.runner = runner
+        self.session = session
+        self.cluster = session.cluster
+        self.recorder = session.recorder
+        self.frame = frame
+        self.features = features
+        self.frozen: ScenarioState | None = None  # the state a `sync` step observed
+
+    def state(self) -> tuple[ScenarioState, dict[str, str]]:
+        return observed_state(self.recorder.snapshot(), self.frame)
+
+    def step(self, step: Mapping[str, Any], path: str) -> list[str]:
+        do = str(step["do"])
+        if do != "expect":
+            self.frozen = None
+        handlers = {
+            "settle": self._settle,
+            "sync": self._sync,
+            "advance": self._advance,
+            "setPods": self._set_pods,
+            "deletePods": self._delete_pods,
+            "updateJob": self._update_job,
+            "deleteJob": self._delete_job,
+            "setFeatures": self._set_features,
+            "restartController": self._restart_controller,
+            "expect": self._expect,
+        }
+        return handlers[do](step, path)
+
+    def _wait_seen(self, result: Mapping[str, Any], resource: str) -> None:
+        """Wait until the watches have delivered the write whose result this is."""
+        meta = result.get("metadata") or {}
+        key = f"{meta.get('namespace', '')}/{meta.get('name', '')}"
+        want = rv_number(meta.get("resourceVersion"))
+
+        def seen(view: View) -> bool:
+            obj = view.objects[resource].get(key)
+            return obj is None or rv_number(obj["metadata"].get("resourceVersion")) >= want
+
+        self.recorder.wait_until(seen, SEEN_TIMEOUT)
+
+    # steps
+    def _settle(self, step: Mapping[str, Any], path: str) -> list[str]:
+        if not self.recorder.wait_quiet(SETTLE_QUIET, SETTLE_TIMEOUT):
+            return [f"{path}: the cluster kept changing for {SETTLE_TIMEOUT:g}s"]
+        return []
+
+    def _sync(self, step: Mapping[str, Any], path: str) -> list[str]:
+        before = self.recorder.snapshot().changes
+        if self.recorder.wait_until(lambda v: v.changes > before, SYNC_WAIT):
+            self.recorder.wait_quiet(SYNC_BURST, SYNC_WAIT)
+        self.frozen = self.state()[0]
+        return []
+
+    def _advance(self, step: Mapping[str, Any], path: str) -> list[str]:
+        seconds = step.get("seconds")
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds < 0:
+            raise InputError(f"{path}.seconds", "expected a non-negative number of seconds")
+        self.recorder.action("clock", f"wait {seconds:g}s")
+        time.sleep(float(seconds))
+        self.frame.clock = self.frame.clock + timedelta(seconds=float(seconds))
+        return []
+
+    def _set_pods(self, step: Mapping[str, Any], path: str) -> list[str]:
+        state, names = self.state()
+        patch = step.get("status")
+        if not isinstance(patch, Mapping):
+            raise InputError(f"{path}.status", "required (an object)")
+        real_patch = shift_times(patch, self.frame)
+        for pod in chosen_pods(state, step, path):
+            name = names[pod.name]
+            try:
+                result = self.cluster.patch_pod_status(self.session.namespace, name, real_patch)
+            except Rejected as err:
+                return [f"{path}: the API server refused the status of {pod.name}: {err}"]
+            self.recorder.action("kubelet", f"status of {name}", result, patch=real_patch)
+            self._wait_seen(result, "pods")
+        return []
+
+    def _delete_pods(self, step: Mapping[str, Any], path: str) -> list[str]:
+        state, names = self.state()
+        for pod in chosen_pods(state, step, path):
+            name = names[pod.name]
+            try:
+                result = self.cluster.delete_pod(self.session.namespace, name)
+            except Rejected as err:
+                if err.status == 404:
+                    continue
+                return [f"{path}: the API server refused to delete {pod.name}: {err}"]
+            self.recorder.action("user", f"delete pod {name}", result)
+            self._wait_seen(result, "pods")
+        return []
+
+    def _update_job(self, step: Mapping[str, Any], path: str) -> list[str]:
+        patch = step.get("patch")
+        if not isinstance(patch, Mapping):
+            raise InputError(f"{path}.patch", "required (an object)")
+        try:
+            result = self.cluster.patch_job(self.session.namespace, self.frame.job_name, patch)
+        except Rejected as err:
+            self.recorder.action("user", "update the Job (refused)", None, patch=dict(patch), error=str(err))
+            if not step.get("rejected"):
+                return [f"{path}: the update was rejected: {err}"]
+            errors = [FieldError(reason, field, detail=message) for field, reason, message in err.causes]
+            return errors_include(step.get("errorsInclude") or [], errors, path)
+        self.recorder.action("user", "update the Job", result, patch=dict(patch))
+        self._wait_seen(result, "jobs")
+        if step.get("rejected"):
+            return [f"{path}: the update was expected to be rejected, but it was accepted"]
+        return []
+
+    def _delete_job(self, step: Mapping[str, Any], path: str) -> list[str]:
+        policy = str(step.get("propagationPolicy", "Orphan"))
+        if policy not in cl.PROPAGATION_POLICIES:
+            raise InputError(f"{path}.propagationPolicy", f"expected one of {', '.join(cl.PROPAGATION_POLICIES)}")
+        try:
+            result = self.cluster.delete_job(self.session.namespace, self.frame.job_name, policy)
+        except Rejected as err:
+            return [f"{path}: the API server refused to delete the Job: {err}"]
+        self.recorder.action("user", f"delete the Job ({policy})", result)
+        return []
+
+    def _set_features(self, step: Mapping[str, Any], path: str) -> list[str]:
+        features = step.get("features")
+        if not isinstance(features, Mapping):
+            raise InputError(f"{path}.features", "required (an object)")
+        plane = self.runner.plane
+        assert plane is not None  # unsupported_reason refuses gates without a local control plane
+        self.features.update(features)
+        self.recorder.action(
+            "user", f"restart kube-apiserver and kube-controller-manager with {dict(features)}", features=dict(self.features)
+        )
+        plane.reconfigure(attrs.evolve(plane.config, feature_gates=dict(self.features)))
+        return []
+
+    def _restart_controller(self, step: Mapping[str, Any], path: str) -> list[str]:
+        plane = self.runner.plane
+        if plane is None:
+            raise NotFaithful("restartController needs the local control plane (it restarts kube-controller-manager)")
+        self.recorder.action("user", "restart kube-controller-manager")
+        plane.restart_component("kube-controller-manager")
+        return []
+
+    def _expect(self, step: Mapping[str, Any], path: str) -> list[str]:
+        state = self.frozen if self.frozen is not None else self.state()[0]
+        return check_expect(state, step, path)

@@ -1,0 +1,106 @@
+"""jobmodel.adapters.controlplane: how the control plane is configured (the runs themselves:
+tests/adapters/test_live.py and tests/commands/test_live_cluster.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from jobmodel.adapters.controlplane import (
+    ControllerConfig,
+    ControlPlane,
+    free_port,
+    write_credentials,
+)
+from jobmodel.errors import InputError
+
+
+def test_gates_are_passed_sorted_and_only_when_given() -> None:
+    assert ControllerConfig().gates_flag() == []
+    config = ControllerConfig({"JobSuccessPolicy": False, "JobManagedBy": True})
+    assert config.gates_flag() == ["--feature-gates=JobManagedBy=true,JobSuccessPolicy=false"]
+    assert config == ControllerConfig({"JobManagedBy": True, "JobSuccessPolicy": False})  # order does not matter
+
+
+def test_tunables_become_the_controller_managers_environment() -> None:
+    config = ControllerConfig(tunables={"podFailureBackOffSeconds": 0.1, "maxUncountedPods": 10})
+    assert config.environment() == {"JOBMODEL_POD_FAILURE_BACKOFF": "100ms", "JOBMODEL_MAX_UNCOUNTED_PODS": "10"}
+    with pytest.raises(InputError, match=r"controller\.speed: unknown tunable"):
+        ControllerConfig(tunables={"speed": 2}).environment()
+
+
+def test_the_garbage_collector_runs_only_when_asked_for() -> None:
+    assert "garbage-collector-controller" not in ControllerConfig().controllers()
+    assert "garbage-collector-controller" in ControllerConfig(garbage_collector=True).controllers()
+    assert "job-controller" in ControllerConfig().controllers()
+
+
+def test_configuration_round_trips_through_json() -> None:
+    config = ControllerConfig({"JobManagedBy": False}, {"maxPodCreateDeletePerSync": 10}, True)
+    assert ControllerConfig.from_json(config.to_json()) == config
+
+
+def test_credentials_are_private_and_the_certificate_names_loopback(tmp_path: Path) -> None:
+    from cryptography import x509
+
+    write_credentials(tmp_path / "pki")
+    for key in ("ca.key", "apiserver.key", "sa.key"):
+        assert (tmp_path / "pki" / key).stat().st_mode & 0o077 == 0
+    cert = x509.load_pem_x509_certificate((tmp_path / "pki" / "apiserver.crt").read_bytes())
+    names = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+    assert "127.0.0.1" in [str(ip) for ip in names.get_values_for_type(x509.IPAddress)]
+
+
+def test_prepared_directory_has_two_users_and_loopback_ports(tmp_path: Path) -> None:
+    plane = ControlPlane(tmp_path, tmp_path / "bin", ControllerConfig())
+    plane._prepare()
+    admin = yaml.safe_load(plane.kubeconfig.read_text())
+    nobody = yaml.safe_load(plane.nobody_kubeconfig.read_text())
+    assert admin["clusters"][0]["cluster"]["server"] == f"https://127.0.0.1:{plane.ports['kube-apiserver']}"
+    assert admin["users"][0]["user"]["token"] != nobody["users"][0]["user"]["token"]
+    tokens = (tmp_path / "tokens.csv").read_text()
+    assert "system:masters" in tokens.splitlines()[0] and "system:masters" not in tokens.splitlines()[1]
+    assert all(p > 0 for p in plane.ports.values()) and len(set(plane.ports.values())) == len(plane.ports)
+    args, _ = plane._command("kube-apiserver")
+    assert "--bind-address=127.0.0.1" in args and "--watch-cache=false" in args
+
+
+def test_free_port_is_free() -> None:
+    import socket
+
+    port = free_port()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", port))
+
+
+def test_a_started_child_is_judged_by_its_handle_not_its_command_line() -> None:
+    import subprocess
+
+    from jobmodel.adapters.controlplane import Component
+
+    # Right after exec, /proc/PID/cmdline can read empty: a child must not count as exited then.
+    proc = subprocess.Popen(["sleep", "30"])
+    component = Component("etcd", "/nowhere/etcd", [], {}, proc.pid, proc)
+    try:
+        assert component.alive()
+    finally:
+        proc.kill()
+        proc.wait()
+    assert not component.alive()
+    assert component.exit_code() == -9
+
+
+def test_a_component_that_exits_while_starting_names_its_exit_code_and_log(tmp_path: Path) -> None:
+    from jobmodel.adapters.controlplane import ControlPlaneError
+
+    binaries = tmp_path / "bin"
+    binaries.mkdir()
+    etcd = binaries / "etcd"
+    etcd.write_text("#!/bin/sh\necho 'etcdmain: bad flag' >&2\nexit 3\n")
+    etcd.chmod(0o755)
+    plane = ControlPlane(tmp_path, binaries, ControllerConfig())
+    plane._prepare()
+    with pytest.raises(ControlPlaneError, match=r"etcd exited with code 3 while starting(.|\n)*etcdmain: bad flag"):
+        plane.start_component("etcd")

@@ -1,0 +1,181 @@
+"""jobmodel.checkers.live_trace: a recorded trace checked against the model and the catalogue.
+
+The traces here are written from runs of the model's own environment (a run the model makes is
+one it can reach, so the check must pass it), then altered where a real controller would have
+gone wrong (the check must then name the write, the two states and the differing field). The
+same check on traces of the real control plane: tests/adapters/test_live.py.
+"""
+
+from __future__ import annotations
+
+import copy
+from datetime import UTC, datetime
+from typing import Any
+
+from jobmodel.adapters.live import TRACE_FORMAT
+from jobmodel.api.wire import job_to_json, pod_to_json
+from jobmodel.checkers.live_trace import check_trace, comparable, rebuilt_backoff
+from jobmodel.state import (
+    FAILED,
+    SUCCEEDED,
+    ContainerStateTerminated,
+    ContainerStatus,
+    ObjectMeta,
+    Pod,
+    PodStatus,
+)
+from jobmodel.timeutil import format_time
+from jobmodel.transitions import job_environment as env
+
+START = datetime(2025, 1, 1, tzinfo=UTC)
+MANIFEST = {
+    "apiVersion": "batch/v1",
+    "kind": "Job",
+    "metadata": {"name": "work", "namespace": "ns"},
+    "spec": {
+        "parallelism": 2,
+        "completions": 3,
+        "backoffLimit": 2,
+        "template": {"spec": {"containers": [{"name": "c", "image": "x"}], "restartPolicy": "Never"}},
+    },
+}
+
+
+def model_run(moves_wanted: list[str]) -> list[env.World]:
+    """Worlds of a run: each wanted move kind is applied to the first pod (or controller) it fits."""
+    world = env.initial_world(MANIFEST, now=START, uid="job-uid")
+    worlds = [world]
+    for kind in moves_wanted:
+        move = next((m for m in env.enabled_moves(world) if m.kind == kind), None)
+        assert move is not None, f"{kind} not enabled"
+        world, _ = env.apply_move(world, move)
+        worlds.append(world)
+    return worlds
+
+
+def trace_of(worlds: list[env.World], actors: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The worlds as a recorded trace: one event per changed object, in order; the writes of
+    non-controller moves named by action lines, as the live recorder names its own calls."""
+    header = {"format": TRACE_FORMAT, "started": format_time(START), "job": "work", "namespace": "ns"}
+    records: list[dict[str, Any]] = []
+    rv = 100
+    seq = 0
+
+    def add(kind: str, **fields: Any) -> None:
+        nonlocal seq
+        seq += 1
+        records.append({"seq": seq, "kind": kind, **fields})
+
+    previous: dict[str, dict[str, Any]] = {}
+    for world, actor in zip(worlds, ["user", *actors], strict=True):
+        t = (world.cluster.now - START).total_seconds()
+        current: dict[str, dict[str, Any]] = {}
+        for job in world.cluster.jobs:
+            current[f"jobs/{job.name}"] = job_to_json(job)
+        for pod in world.cluster.pods:
+            current[f"pods/{pod.name}"] = pod_to_json(pod)
+        for key in sorted(set(previous) | set(current)):
+            old, new = previous.get(key), current.get(key)
+            if old is not None and new is not None and _without_rv(old) == _without_rv(new):
+                current[key] = old
+                continue
+            rv += 1
+            resource, _ = key.split("/", 1)
+            obj = copy.deepcopy(new if new is not None else old)
+            assert obj is not None
+            obj.setdefault("metadata", {})["resourceVersion"] = str(rv)
+            event_type = "ADDED" if old is None else "DELETED" if new is None else "MODIFIED"
+            add("event", t=t, resource=resource, type=event_type, rv=str(rv), source="watch", object=obj)
+            if actor != "controller":
+                add("action", t=t, actor=actor, what=f"{actor} write", rv=str(rv))
+            if new is not None:
+                current[key] = obj
+        previous = current
+    return header, records
+
+
+def _without_rv(obj: dict[str, Any]) -> dict[str, Any]:
+    meta = {k: v for k, v in obj.get("metadata", {}).items() if k != "resourceVersion"}
+    return {**obj, "metadata": meta}
+
+
+ACTORS = {"sync": "controller", "orphan-cleanup": "controller", "start": "kubelet", "succeed": "kubelet", "fail": "kubelet"}
+RUN = ["sync", "start", "start", "succeed", "sync", "sync", "start", "succeed", "succeed", "sync", "sync"]
+
+
+def test_a_run_of_the_model_passes() -> None:
+    worlds = model_run(RUN)
+    header, records = trace_of(worlds, [ACTORS[m] for m in RUN])
+    result = check_trace(header, records)
+    assert result.status_writes >= 3
+    assert result.ok, [d.describe() for d in result.divergences] + [str(v) for _, v in result.violations]
+    job = worlds[-1].job()
+    assert job is not None and job.status.succeeded == 3
+
+
+def test_a_status_the_model_cannot_reach_is_a_divergence() -> None:
+    header, records = trace_of(model_run(RUN), [ACTORS[m] for m in RUN])
+    own = {r["rv"] for r in records if r["kind"] == "action"}
+    writes = [r for r in records if r["kind"] == "event" and r["resource"] == "jobs" and r["rv"] not in own]
+    bad = writes[-1]
+    bad["object"]["status"]["succeeded"] = 7  # a controller that overcounts
+    result = check_trace(header, records)
+    assert len(result.divergences) == 1
+    divergence = result.divergences[0]
+    assert divergence.observation.rv == bad["rv"]
+    assert "succeeded" in divergence.differing
+    text = divergence.describe()
+    assert f"resourceVersion {bad['rv']}" in text and "succeeded=7" in text and "-> sync" in text
+
+
+def test_an_invariant_broken_in_an_observed_state_is_reported() -> None:
+    header, records = trace_of(model_run(RUN), [ACTORS[m] for m in RUN])
+    last_job = [r for r in records if r["kind"] == "event" and r["resource"] == "jobs"][-1]
+    conditions = last_job["object"]["status"]["conditions"]
+    conditions.append({"type": "Failed", "status": "True", "reason": "BackoffLimitExceeded"})
+    result = check_trace(header, records)
+    names = {v.invariant for _, v in result.violations}
+    assert "complete-and-failed-exclusive" in names
+
+
+def test_writes_of_the_kubelet_are_not_the_controllers() -> None:
+    header, records = trace_of(model_run(RUN), [ACTORS[m] for m in RUN])
+    # Name every pod write as the controller's: a pod going Running is no status write, so the
+    # count of checked status writes does not change, and nothing diverges.
+    assert check_trace(header, records).status_writes == check_trace(
+        header, [r for r in records if r["kind"] != "action"]
+    ).status_writes
+
+
+def test_gates_off_are_outside_the_catalogue() -> None:
+    header, records = trace_of(model_run(RUN), [ACTORS[m] for m in RUN])
+    header["controller"] = {"featureGates": {"JobSuccessPolicy": False}}
+    result = check_trace(header, records)
+    assert result.out_of_scope == result.observations
+
+
+def test_uncounted_pods_compare_by_count() -> None:
+    worlds = model_run(["sync"])
+    job = worlds[-1].job()
+    assert job is not None
+    status = comparable(job.status)
+    assert status["uncountedTerminatedPods"] in (None, {})
+
+
+def _pod(phase: str, finished: int) -> Pod:
+    at = START.replace(second=finished)
+    return Pod(
+        metadata=ObjectMeta(name=f"p{finished}", namespace="ns"),
+        status=PodStatus(
+            phase=phase,
+            container_statuses=(ContainerStatus(name="c", terminated=ContainerStateTerminated(exit_code=0, finished_at=at)),),
+        )
+    )
+
+
+def test_rebuilt_backoff_counts_failures_since_the_last_success() -> None:
+    record = rebuilt_backoff([_pod(FAILED, 1), _pod(SUCCEEDED, 2), _pod(FAILED, 3), _pod(FAILED, 4)])
+    assert record is not None
+    assert record.failures_after_last_success == 2
+    assert record.last_failure_time == START.replace(second=4)
+    assert rebuilt_backoff([_pod(FAILED, 1), _pod(SUCCEEDED, 2)]) is None

@@ -1,0 +1,73 @@
+"""`jobmodel live run|check` from the command line: the errors that need no cluster, and
+`live check` on traces (the runs on the real control plane: tests/adapters/test_live.py and
+tests/commands/test_live_cluster.py)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from jobmodel.adapters.live import LiveCluster, LiveError
+from tests.conftest import REPO_ROOT
+
+PI = str(REPO_ROOT / "specs" / "examples" / "pi.yaml")
+
+
+def run_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "jobmodel", *args], capture_output=True, text=True, timeout=timeout)
+
+
+def error_lines(proc: subprocess.CompletedProcess[str]) -> list[str]:
+    """What the command printed on stderr, less the build's progress lines."""
+    return [line for line in proc.stderr.splitlines() if not line.startswith("jobmodel: ")]
+
+
+def test_an_unreachable_cluster_is_one_clear_line(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # nothing listens there once closed
+    kubeconfig = tmp_path / "kubeconfig"
+    kubeconfig.write_text(
+        json.dumps(
+            {
+                "apiVersion": "v1",
+                "kind": "Config",
+                "clusters": [{"name": "c", "cluster": {"server": f"https://127.0.0.1:{port}", "insecure-skip-tls-verify": True}}],
+                "users": [{"name": "u", "user": {"token": "t"}}],
+                "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u"}}],
+                "current-context": "c",
+            }
+        )
+    )
+    proc = run_cli("live", "run", PI, "--kubeconfig", str(kubeconfig), "--trace", str(tmp_path / "t.jsonl"))
+    assert proc.returncode == 2
+    lines = error_lines(proc)
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith(f"error: cluster: cannot reach the cluster at https://127.0.0.1:{port}")
+    assert "Connection refused" in lines[0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["{{{ not yaml", "apiVersion: v1\nkind: Config\nclusters: 7\n", "apiVersion: v1\nkind: Config\n"],
+    ids=["not-yaml", "wrong-shape", "no-context"],
+)
+def test_a_malformed_kubeconfig_is_one_clear_line(tmp_path: Path, text: str) -> None:
+    kubeconfig = tmp_path / "kubeconfig"
+    kubeconfig.write_text(text)
+    proc = run_cli("live", "run", PI, "--kubeconfig", str(kubeconfig), "--trace", str(tmp_path / "t.jsonl"))
+    assert proc.returncode == 2
+    lines = error_lines(proc)
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith(f"error: cluster: kubeconfig {kubeconfig}")
+
+
+def test_missing_kubeconfig_is_one_clear_line(tmp_path: Path) -> None:
+    with pytest.raises(LiveError, match="no such file"):
+        LiveCluster.connect(tmp_path / "absent")

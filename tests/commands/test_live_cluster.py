@@ -1,0 +1,206 @@
+"""`jobmodel cluster ...`, `jobmodel live run|check` and `conformance --engine live` as a user runs
+them, on the real control plane."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from jobmodel.adapters.controlplane import ControlPlane, pid_alive
+from jobmodel.adapters.live import LiveCluster
+from tests.commands.test_live import PI, run_cli
+from tests.conftest import find_conformance_dir
+
+pytestmark = pytest.mark.live
+
+
+def test_cluster_up_status_down(session_plane: ControlPlane, tmp_path: Path) -> None:
+    directory = tmp_path / "cluster"
+    up = run_cli("cluster", "up", "--dir", str(directory))
+    assert up.returncode == 0, up.stderr
+    kubeconfig = Path(up.stdout.strip().splitlines()[-1])
+    try:
+        assert kubeconfig.is_file() and (kubeconfig.stat().st_mode & 0o777) == 0o600
+        config = yaml.safe_load(kubeconfig.read_text())
+        assert config["clusters"][0]["cluster"]["server"].startswith("https://127.0.0.1:")
+        cluster = LiveCluster.connect(kubeconfig)
+        assert cluster.version() == "v1.32.3"  # the release the model follows, stamped at build time
+        cluster.close()
+        again = run_cli("cluster", "up", "--dir", str(directory))
+        assert again.returncode == 0 and again.stdout.strip() == str(kubeconfig) and "already running" in again.stderr
+        status = run_cli("cluster", "status", "--dir", str(directory))
+        assert status.returncode == 0
+        for name in ("etcd", "kube-apiserver", "kube-controller-manager"):
+            assert f"{name}" in status.stdout and "healthy" in status.stdout
+        pids = json.loads((directory / "state.json").read_text())["processes"]
+    finally:
+        down = run_cli("cluster", "down", "--dir", str(directory))
+    assert down.returncode == 0
+    assert not directory.exists()
+    assert not any(pid_alive(p["pid"], p["binary"]) for p in pids.values())
+    status = run_cli("cluster", "status", "--dir", str(directory))
+    assert status.returncode == 1 and "no control plane" in status.stdout
+
+
+def test_live_run_completes_a_real_job_beside_the_model(plane: ControlPlane, tmp_path: Path) -> None:
+    trace = tmp_path / "pi.jsonl"
+    picture = tmp_path / "pi.svg"
+    proc = run_cli("live", "run", PI, "--kubeconfig", str(plane.kubeconfig), "--trace", str(trace), "--run-seconds", "1", "--picture", str(picture), timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "MODEL (simulated cluster)" in proc.stdout and "REAL (https://127.0.0.1:" in proc.stdout
+    assert "The real Job ends as the model predicts" in proc.stdout
+    assert "Complete(CompletionsReached)" in proc.stdout
+    svg = picture.read_text()
+    assert "model: Job pi" in svg and "real cluster: Job pi" in svg
+    check = run_cli("live", "check", str(trace))
+    assert check.returncode == 0, check.stdout
+    assert "0 divergences, 0 violations" in check.stdout
+
+
+def test_live_run_with_a_failure_follows_the_back_off(plane: ControlPlane, tmp_path: Path) -> None:
+    trace = tmp_path / "fail.jsonl"
+    proc = run_cli("live", "run", PI, "--kubeconfig", str(plane.kubeconfig), "--trace", str(trace), "--run-seconds", "1", "--fail", "pod=0,exit=3", timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    # The first pod fails, its replacement waits out the controller's 10 s back-off and succeeds.
+    rows = [line.split("|")[1] for line in proc.stdout.splitlines() if "|" in line and "+" in line.split("|")[1]]
+    assert any(row.split()[4] == "1" for row in rows)  # FAI 1
+    assert "Complete(CompletionsReached)" in proc.stdout
+    check = run_cli("live", "check", str(trace))
+    assert check.returncode == 0, check.stdout
+
+
+def test_live_check_reports_a_write_the_model_cannot_reach(plane: ControlPlane, tmp_path: Path) -> None:
+    trace = tmp_path / "pi.jsonl"
+    proc = run_cli("live", "run", PI, "--kubeconfig", str(plane.kubeconfig), "--trace", str(trace), "--run-seconds", "1", timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = [json.loads(line) for line in trace.read_text().splitlines()]
+    own = {r.get("rv") for r in lines if r.get("kind") == "action"}
+    writes = [r for r in lines if r.get("kind") == "event" and r.get("resource") == "jobs" and r.get("rv") not in own]
+    writes[-1]["object"]["status"]["failed"] = 3  # as if the controller had counted failures that never were
+    doctored = tmp_path / "doctored.jsonl"
+    doctored.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    check = run_cli("live", "check", str(doctored))
+    assert check.returncode == 1
+    assert "DIVERGENCE" in check.stdout and "failed=3" in check.stdout and "differing: failed" in check.stdout
+
+
+def test_conformance_engine_live_from_the_command_line(tmp_path: Path) -> None:
+    found = find_conformance_dir()
+    if found is None:
+        pytest.skip("shared conformance vectors not found")
+    doc = json.loads((found / "job_scenario.json").read_text())
+    wanted = ["TestManagedBy: the Job controller reconciles jobs without the managedBy", "TestJobPodsCreatedWithExponentialBackoff"]
+    doc["cases"] = [c for c in doc["cases"] if any(c["name"].startswith(w) for w in wanted)][:2]
+    assert len(doc["cases"]) == 2
+    vectors = tmp_path / "two.json"
+    vectors.write_text(json.dumps(doc))
+    env_dir = tmp_path / "traces"
+    proc = run_cli("conformance", "--engine", "live", "--trace-dir", str(env_dir), str(vectors), timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stdout.strip().splitlines()
+    assert lines[-1] == "1 passed, 0 failed"
+    assert "1 unsupported by the live engine" in lines[-2]
+    assert "UNSUPPORTED two.json: TestJobPodsCreatedWithExponentialBackoff" in proc.stdout
+    assert "clock that stands still" in proc.stdout
+    assert len(list(env_dir.iterdir())) == 1  # the case that ran left its trace
+
+
+def _new_planes(before: set[Path]) -> list[Path]:
+    import tempfile
+
+    return [p for p in Path(tempfile.gettempdir()).glob("jobmodel-cluster-*") if p not in before and (p / "state.json").is_file()]
+
+
+def _start_run_with_its_own_plane(tmp_path: Path) -> tuple[subprocess.Popen[str], Path, dict[str, dict[str, object]]]:
+    """`live run` without a kubeconfig or `cluster up`: it starts a control plane of its own."""
+    import tempfile
+    import time
+
+    before = set(Path(tempfile.gettempdir()).glob("jobmodel-cluster-*"))
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(tmp_path / "runtime")}  # no `cluster up` there
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jobmodel", "live", "run", PI, "--run-seconds", "120", "--trace", str(tmp_path / "t.jsonl")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        planes = _new_planes(before)
+        if planes:
+            state = json.loads((planes[0] / "state.json").read_text())
+            if len(state["processes"]) == 3 and (tmp_path / "t.jsonl").exists():
+                return proc, planes[0], state["processes"]
+        time.sleep(0.2)
+    proc.kill()
+    raise AssertionError("the run did not start its control plane")
+
+
+def _wait_gone(processes: dict[str, dict[str, object]], timeout: float = 30) -> list[str]:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        alive = [n for n, p in processes.items() if pid_alive(int(str(p["pid"])), str(p["binary"]))]
+        if not alive:
+            return []
+        time.sleep(0.1)
+    return alive
+
+
+def test_ctrl_c_stops_every_process_of_the_run(tmp_path: Path) -> None:
+    proc, directory, processes = _start_run_with_its_own_plane(tmp_path)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "interrupted" in stderr and "Traceback" not in stderr
+    assert _wait_gone(processes) == []
+    assert not directory.exists()
+
+
+def test_a_killed_run_takes_its_control_plane_with_it(tmp_path: Path) -> None:
+    import shutil
+
+    proc, directory, processes = _start_run_with_its_own_plane(tmp_path)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    try:
+        assert _wait_gone(processes) == []  # PR_SET_PDEATHSIG: no orphan keeps running
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def test_live_run_with_a_script_runs_the_steps_on_both(plane: ControlPlane, tmp_path: Path) -> None:
+    script = tmp_path / "script.yaml"
+    script.write_text(
+        yaml.safe_dump(
+            [
+                {"do": "settle"},
+                {"do": "expect", "status": {"active": 1}},
+                {"do": "setPods", "status": {"phase": "Failed"}},
+                {"do": "settle"},
+                {"do": "expect", "status": {"failed": 1, "active": 0}},
+                {"do": "advance", "seconds": 11},
+                {"do": "settle"},
+                {"do": "expect", "status": {"failed": 1, "active": 1}},
+                {"do": "setPods", "where": {"phase": "Pending"}, "status": {"phase": "Succeeded"}},
+                {"do": "settle"},
+                {"do": "expect", "conditionsInclude": [{"type": "Complete", "status": "True"}]},
+            ]
+        )
+    )
+    trace = tmp_path / "script.jsonl"
+    proc = run_cli("live", "run", PI, "--kubeconfig", str(plane.kubeconfig), "--script", str(script), "--trace", str(trace), timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "DIFFERENCE" not in proc.stdout
+    assert "Complete(CompletionsReached)" in proc.stdout
+    failing = tmp_path / "wrong.yaml"
+    failing.write_text(yaml.safe_dump([{"do": "settle"}, {"do": "expect", "status": {"active": 2}}]))
+    proc = run_cli("live", "run", PI, "--kubeconfig", str(plane.kubeconfig), "--script", str(failing), "--trace", str(tmp_path / "w.jsonl"), timeout=300)
+    assert proc.returncode == 1
+    assert "DIFFERENCE: real cluster: steps[1] (expect).status" in proc.stdout
+    assert "DIFFERENCE: model: steps[1].status.active: expected 2, got 1" in proc.stdout

@@ -1,0 +1,105 @@
+"""The shared `job-scenario` vectors through the real control plane (`conformance --engine live`).
+
+Each case runs against the real kube-apiserver and Job controller and must pass, judged by the
+model's own comparison; or it is one the model itself shows to need a clock that stands still
+(unsupported, with that reason: jobmodel/simulation/live_scenario.py). Each case's recorded trace
+must then pass `live check`: every status the real controller wrote is one the model reaches,
+and the catalogue's invariants hold on every observed state.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jobmodel.adapters.controlplane import ControlPlane
+from jobmodel.adapters.live import read_trace
+from jobmodel.checkers.live_trace import check_trace
+from jobmodel.conformance.engines import ModelEngine
+from jobmodel.conformance.runner import run_case
+from jobmodel.simulation.live_scenario import (
+    LiveScenarioRunner,
+    NotFaithful,
+    model_variant_reason,
+    unsupported_reason,
+)
+from tests.conformance.test_job_scenario_vectors import CASES
+
+
+@pytest.fixture(scope="module")
+def live_outcomes(session_plane: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, Path | None]]:
+    """Every case run once on the session's control plane, several at a time (run_many, as
+    `conformance --engine live` does): case name -> (differences or exception, its trace)."""
+    traces = tmp_path_factory.mktemp("traces")
+    runner = LiveScenarioRunner(session_plane.kubeconfig, session_plane, traces)
+    outcomes = runner.run_many(CASES)
+    by_case: dict[str, Path] = {}
+    for trace in traces.iterdir():
+        header, _ = read_trace(trace)
+        by_case[str(header.get("case"))] = trace
+    return {str(c["name"]): (o, by_case.get(str(c["name"]))) for c, o in zip(CASES, outcomes, strict=True)}
+
+
+@pytest.mark.live
+@pytest.mark.parametrize("case", CASES, ids=[str(c["name"]) for c in CASES])
+def test_job_scenario_vector_on_the_real_control_plane(
+    case: dict[str, Any], live_outcomes: dict[str, tuple[Any, Path | None]], conformance_dir: Path
+) -> None:
+    outcome, trace = live_outcomes[str(case["name"])]
+    if isinstance(outcome, NotFaithful):
+        # Only where the model itself shows the case depends on the clock standing still.
+        assert run_case("job-scenario", case, ModelEngine()) == ()
+        assert "clock that stands still" in str(outcome) and "the model's own outcome differs" in str(outcome)
+        pytest.skip(f"unsupported on a real cluster: {outcome}")
+    if isinstance(outcome, Exception):
+        raise outcome
+    assert outcome == [], "\n".join(outcome)
+    assert trace is not None
+    header, records = read_trace(trace)
+    result = check_trace(header, records)
+    assert result.status_writes > 0
+    assert result.ok, "\n".join([d.describe() for d in result.divergences] + [str(v) for _, v in result.violations])
+
+
+def test_most_vectors_can_run_for_real(conformance_dir: Path) -> None:
+    """Unsupported is the exception: the clock check leaves at most a few cases out."""
+    reasons = [unsupported_reason(c) for c in CASES]
+    unsupported = [r for r in reasons if r is not None]
+    assert len(CASES) >= 40
+    assert len(unsupported) <= len(CASES) // 10, unsupported
+
+
+def test_a_case_inside_a_back_off_window_needs_a_clock_that_stands_still() -> None:
+    case = {
+        "name": "back-off window",
+        "start": "2024-06-01T12:00:00Z",
+        "jobUid": "00000000-0000-4000-8000-000000000009",
+        "controller": {"podFailureBackOffSeconds": 10},
+        "job": {
+            "apiVersion": "batch/v1",
+            "kind": "Job",
+            "metadata": {"name": "j", "namespace": "ns"},
+            "spec": {"template": {"spec": {"containers": [{"name": "c", "image": "x"}], "restartPolicy": "Never"}}},
+        },
+        "steps": [
+            {"do": "settle"},
+            {"do": "setPods", "status": {"phase": "Failed"}},
+            {"do": "settle"},
+            {"do": "advance", "seconds": 9},
+            {"do": "settle"},
+            {"do": "expect", "podCount": [{"where": {"phase": ["Pending", "Running"]}, "count": 0}]},
+        ],
+    }
+    assert run_case("job-scenario", case, ModelEngine()) == ()
+    reason = model_variant_reason(case)
+    assert reason is not None and "clock that stands still" in reason
+    relaxed = {**case, "steps": [*case["steps"][:3], {"do": "advance", "seconds": 1}, *case["steps"][4:]]}
+    assert model_variant_reason(relaxed) is None  # a second into a ten-second back-off: time to spare
+
+
+def test_a_gate_the_release_locks_is_unsupported() -> None:
+    case = {"features": {"ElasticIndexedJob": False}, "steps": []}
+    reason = unsupported_reason(case)
+    assert reason is not None and "locks it on" in reason

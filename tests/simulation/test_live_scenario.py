@@ -1,0 +1,118 @@
+"""jobmodel.simulation.live_scenario without a cluster: the case's frame (real objects seen as the
+case's), the time shift of pod status patches, and which cases a real cluster can run.
+(The cases on the real control plane: tests/conformance/test_job_scenario_live.py.)"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from jobmodel.adapters.live import View
+from jobmodel.simulation.live_scenario import (
+    CaseFrame,
+    observed_state,
+    restarts_components,
+    shift_times,
+    with_clock_drift,
+)
+from jobmodel.simulation.scenario import chosen_pods
+
+START = datetime(2024, 6, 1, 12, 0, tzinfo=UTC)
+REAL = datetime(2026, 1, 1, 8, 30, tzinfo=UTC)
+REAL_UID = "11111111-2222-4333-8444-555555555555"
+CASE_UID = "aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee"
+
+
+def frame() -> CaseFrame:
+    return CaseFrame("indexed", "indexed-1a2b3c4d", "work", CASE_UID, START, REAL, real_uid=REAL_UID)
+
+
+def real_pod(name: str, index: int, rv: int, phase: str = "Pending") -> dict[str, object]:
+    return {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {
+            "name": name,
+            "namespace": "indexed-1a2b3c4d",
+            "uid": f"pod-{name}",
+            "resourceVersion": str(rv),
+            "creationTimestamp": "2026-01-01T08:30:00Z",
+            "labels": {"batch.kubernetes.io/controller-uid": REAL_UID, "batch.kubernetes.io/job-name": "work"},
+            "annotations": {"batch.kubernetes.io/job-completion-index": str(index)},
+            "ownerReferences": [{"apiVersion": "batch/v1", "kind": "Job", "name": "work", "uid": REAL_UID, "controller": True}],
+            "finalizers": ["batch.kubernetes.io/job-tracking"],
+        },
+        "spec": {"containers": [{"name": "c", "image": "x"}], "restartPolicy": "Never"},
+        "status": {"phase": phase},
+    }
+
+
+def real_job() -> dict[str, object]:
+    return {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": {"name": "work", "namespace": "indexed-1a2b3c4d", "uid": REAL_UID, "resourceVersion": "10"},
+        "spec": {
+            "completions": 3,
+            "parallelism": 3,
+            "completionMode": "Indexed",
+            "selector": {"matchLabels": {"batch.kubernetes.io/controller-uid": REAL_UID}},
+            "template": {
+                "metadata": {"labels": {"batch.kubernetes.io/controller-uid": REAL_UID}},
+                "spec": {"containers": [{"name": "c", "image": "x"}], "restartPolicy": "Never"},
+            },
+        },
+        "status": {"active": 3},
+    }
+
+
+def test_real_objects_are_seen_in_the_cases_frame() -> None:
+    view = View()
+    view.apply("jobs", "ADDED", real_job())
+    # Created out of name order: the frame numbers pods by when the watches first saw them.
+    view.apply("pods", "ADDED", real_pod("work-2-zzzzz", 2, 12))
+    view.apply("pods", "ADDED", real_pod("work-0-qqqqq", 0, 11))
+    view.first_seen_rv["pod-work-2-zzzzz"] = 12
+    view.first_seen_rv["pod-work-0-qqqqq"] = 11
+    f = frame()
+    state, names = observed_state(view, f)
+    job = state.job()
+    assert job is not None and job.uid == CASE_UID and job.namespace == "indexed"
+    assert job.spec.selector is not None and dict(job.spec.selector.match_labels) == {"batch.kubernetes.io/controller-uid": CASE_UID}
+    assert [p.name for p in state.cluster.pods] == ["work-0", "work-1"]
+    assert names == {"work-0": "work-0-qqqqq", "work-1": "work-2-zzzzz"}
+    pods = chosen_pods(state, {"where": {"index": 2}}, "step")
+    assert [names[p.name] for p in pods] == ["work-2-zzzzz"]
+    # A later pod gets the next number; earlier ones keep theirs.
+    view.apply("pods", "ADDED", real_pod("work-1-aaaaa", 1, 13))
+    view.first_seen_rv["pod-work-1-aaaaa"] = 13
+    _, names = observed_state(view, f)
+    assert names["work-2"] == "work-1-aaaaa" and names["work-0"] == "work-0-qqqqq"
+
+
+def test_pod_status_times_move_to_the_real_clock() -> None:
+    patch = {
+        "phase": "Failed",
+        "containerStatuses": [{"name": "", "state": {"terminated": {"exitCode": 1, "finishedAt": "2024-06-01T12:00:05Z"}}}],
+        "conditions": [{"type": "DisruptionTarget", "status": "True", "lastTransitionTime": "2024-06-01T12:00:00Z"}],
+    }
+    shifted = shift_times(patch, frame())
+    assert shifted["phase"] == "Failed"
+    assert shifted["containerStatuses"][0]["state"]["terminated"]["finishedAt"] == "2026-01-01T08:30:05Z"
+    assert shifted["conditions"][0]["lastTransitionTime"] == "2026-01-01T08:30:00Z"
+    assert patch["conditions"][0]["lastTransitionTime"] == "2024-06-01T12:00:00Z"  # the case is not changed
+    assert frame().to_real_time(START + timedelta(seconds=90)) == REAL + timedelta(seconds=90)
+
+
+def test_clock_drift_goes_around_every_settle_and_sync() -> None:
+    steps = [{"do": "settle"}, {"do": "setPods"}, {"do": "sync"}, {"do": "expect"}]
+    before = with_clock_drift(steps, 2, "before")
+    after = with_clock_drift(steps, 2, "after")
+    assert [s["do"] for s in before] == ["advance", "settle", "setPods", "advance", "sync", "expect"]
+    assert [s["do"] for s in after] == ["settle", "advance", "setPods", "sync", "advance", "expect"]
+    assert all(s["seconds"] == 2 for s in before if s["do"] == "advance")
+
+
+def test_cases_that_restart_components_run_alone() -> None:
+    assert restarts_components({"steps": [{"do": "settle"}, {"do": "restartController"}]})
+    assert restarts_components({"steps": [{"do": "setFeatures", "features": {}}]})
+    assert not restarts_components({"steps": [{"do": "settle"}, {"do": "advance", "seconds": 1}]})
