@@ -52,12 +52,18 @@ def conformance_dir() -> Path:
 # --- the local control plane (tests marked `live`) -------------------------------------------------
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers",
-        "live: runs against the local control plane (etcd, kube-apiserver, kube-controller-manager built from "
-        "the Go module proxy); leave them out with -m 'not live'",
-    )
+# Tests that run upstream's code through a Go harness get the `upstream` marker (pyproject.toml):
+# whole files, and elsewhere the tests that use a harness fixture.
+UPSTREAM_FILES = ("tests/differential/", "tests/adapters/test_upstream.py")
+UPSTREAM_FIXTURES = frozenset({"harness", "go_sorters"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        path = Path(str(item.fspath)).resolve().relative_to(REPO_ROOT).as_posix()
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if path.startswith(UPSTREAM_FILES) or fixtures & UPSTREAM_FIXTURES:
+            item.add_marker(pytest.mark.upstream)
 
 
 def _skip_or_fail(message: str) -> None:

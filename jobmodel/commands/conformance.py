@@ -1,23 +1,33 @@
-"""`jobmodel conformance FILE...`: run conformance vectors and end with `N passed, M failed`."""
+"""`jobmodel conformance [FILE...]`: run conformance vectors (the bundled suite when no file is
+given) and end with `N passed, M failed`; `-o json` and `--junit FILE` for programs."""
 
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from pathlib import Path
 from typing import Any
 
+from jobmodel.commands.output import add_output_option, print_json, wants_json
+from jobmodel.commands.progress import progress
+from jobmodel.conformance.bundled import VECTORS_DIR, bundled_vector_files
 from jobmodel.conformance.engines import Engine, ModelEngine
-from jobmodel.conformance.runner import CaseResult, run_files
+from jobmodel.conformance.report import junit_xml, report_json
+from jobmodel.conformance.runner import CaseResult, count_cases, run_files
+from jobmodel.errors import InputError
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "conformance",
         help="run conformance vector files through the model",
-        description="Run conformance vectors (format jobmodel-conformance/1) and print N passed, M failed.",
+        description=(
+            "Run conformance vectors (format jobmodel-conformance/1) and print N passed, M failed. Without FILE, "
+            "the suite that ships with jobmodel (docs/conformance.md)."
+        ),
     )
-    parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    parser.add_argument("files", nargs="*", type=Path, metavar="FILE", help="vector files (default: the bundled suite)")
     parser.add_argument(
         "--engine",
         choices=["model", "upstream", "live"],
@@ -36,6 +46,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--trace-dir", type=Path, default=None, help="--engine live: where each case's recorded trace goes (default: a new temporary directory)"
     )
+    parser.add_argument("--junit", type=Path, default=None, metavar="FILE", help="also write a JUnit XML report here")
+    add_output_option(parser)
     parser.set_defaults(func=run)
 
 
@@ -54,15 +66,41 @@ def make_engine(name: str, args: argparse.Namespace | None = None) -> Engine:
     return ModelEngine()
 
 
+def vector_files(files: list[Path]) -> list[Path]:
+    """The files given, or the bundled suite."""
+    if files:
+        return files
+    bundled = bundled_vector_files()
+    if not bundled:
+        raise InputError("FILE", f"no files given and no bundled vectors in {VECTORS_DIR}")
+    return bundled
+
+
 def run(args: argparse.Namespace) -> int:
+    files = vector_files(args.files)
     engine = make_engine(args.engine, args)
     unsupported: list[CaseResult] = []
+    results: list[CaseResult] = []
+    as_json = wants_json(args)
+    out = io.StringIO() if as_json else sys.stdout
     try:
-        passed, failed = run_files(args.files, sys.stdout, engine, unsupported)
+        with progress(f"conformance ({args.engine} engine)", count_cases(files)) as task:
+
+            def record(result: CaseResult) -> None:
+                results.append(result)
+                task.advance()
+                task.update(note=Path(result.file).name)
+
+            passed, failed = run_files(files, out, engine, unsupported, on_result=record)
     finally:
         close = getattr(engine, "close", None)
         if close is not None:
             close()
+    if args.junit is not None:
+        args.junit.write_text(junit_xml(args.engine, results))
+    if as_json:
+        print_json("ConformanceReport", report_json(args.engine, results))
+        return 0 if failed == 0 else 1
     if unsupported:
         print(f"{len(unsupported)} unsupported by the {args.engine} engine (not run; reasons above)")
     print(f"{passed} passed, {failed} failed")
