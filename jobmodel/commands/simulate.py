@@ -42,7 +42,8 @@ def register(subparsers: Any) -> None:
         metavar="SPEC",
         help=(
             "inject pod failures: index=N (pods of that index), pod=N (the N-th pod created, once), "
-            "or all; optionally ,exit=CODE (default 1), ,condition=TYPE (e.g. DisruptionTarget), "
+            "or all; optionally ,exit=CODE (default 1) of ,container=NAME (default: the first container; an init "
+            "container fails the pod before its containers start), ,condition=TYPE (e.g. DisruptionTarget), "
             ",times=K (at most K pods). Repeatable; the first matching spec wins"
         ),
     )
@@ -132,6 +133,8 @@ def print_table(timeline: Timeline, out: TextIO) -> None:
             f"succeeded {job.status.succeeded}, failed {job.status.failed}",
             file=out,
         )
+    for note in timeline.notes:
+        print(f"note: {note}", file=out)
     for diff in timeline.differences:
         print(f"EXPECTATION FAILED: {diff}", file=out)
 

@@ -4,7 +4,8 @@ Everything here is a pure function from a `Cluster` snapshot (and a move's argum
 next snapshot. The rules are those of `../shared/conformance/FORMAT.md` (suite `job-scenario`),
 which follow upstream's API server and controllers:
 
-- pods the controller creates appear at once, `Pending`, named `<job name>-<n>`;
+- pods the controller creates appear at once, `Pending`, named `<job name>-<n>` (or, with
+  `pod_names="generated"`, as the API server names them from their generateName);
 - pod deletion follows the API server's grace-period and finalizer rules (`delete_pod`);
 - the controller's informers observe every change at once (`_observe_pod_change` models the
   Job controller's addPod/updatePod/deletePod handlers on its expectations);
@@ -15,6 +16,7 @@ which follow upstream's API server and controllers:
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import Any
@@ -50,6 +52,7 @@ from jobmodel.state import (
     selector_matches,
 )
 from jobmodel.timeutil import add_seconds, format_time
+from jobmodel.transitions.indexes import MAX_GENERATED_NAME_LENGTH
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer
 from jobmodel.transitions.sync_job import (
     JobSyncResult,
@@ -86,6 +89,9 @@ class Cluster:
     garbage_collector: bool = False
     pod_counter: int = 0
     events: tuple[ClusterEvent, ...] = ()
+    # "counter": `<job>-<n>` (the job-scenario suite's rule); "generated": generateName plus a
+    # five-letter suffix, as the API server names them (`<job>-<index>-<suffix>` when Indexed).
+    pod_names: str = "counter"
 
     def job(self, namespace: str, name: str) -> Job | None:
         for job in self.jobs:
@@ -258,14 +264,31 @@ def json_merge_patch(target: Any, patch: Any) -> Any:
     return result
 
 
+# names.SimpleNameGenerator: five characters of utilrand's alphabet (no vowels, no 0, 1, 3).
+NAME_SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
+
+
+def generate_name(prefix: str, seed: str) -> str:
+    """names.SimpleNameGenerator.GenerateName: the prefix (cut to 58) and a five-letter suffix;
+    the suffix is drawn from `seed` instead of at random, so that a simulation repeats."""
+    digest = hashlib.sha256(seed.encode()).digest()
+    suffix = "".join(NAME_SUFFIX_ALPHABET[b % len(NAME_SUFFIX_ALPHABET)] for b in digest[:5])
+    return prefix[:MAX_GENERATED_NAME_LENGTH] + suffix
+
+
 def create_pod_from_controller(cluster: Cluster, pod: Pod) -> Cluster:
-    """The API server creates a pod the controller asked for: named `<job>-<n>`, Pending, now."""
+    """The API server creates a pod the controller asked for: named `<job>-<n>` (or from its
+    generateName), Pending, now."""
     owner = pod.metadata.controller_ref()
     base = owner.name if owner is not None else pod.metadata.generate_name.rstrip("-")
     n = cluster.pod_counter
+    if cluster.pod_names == "generated" and pod.metadata.generate_name:
+        name = generate_name(pod.metadata.generate_name, f"{owner.uid if owner else ''}/{n}")
+    else:
+        name = f"{base}-{n}"
     meta = attrs.evolve(
         pod.metadata,
-        name=f"{base}-{n}",
+        name=name,
         uid=f"{owner.uid if owner else 'pod'}-pod-{n}",
         creation_timestamp=cluster.now,
         resource_version="1",
@@ -443,8 +466,13 @@ def pods_of_job(cluster: Cluster, job: Job) -> list[Pod]:
 
 
 def creation_order(pod: Pod) -> tuple[int, str]:
-    suffix = pod.name.rsplit("-", 1)[-1]
-    return (int(suffix), pod.name) if suffix.isdigit() else (1 << 62, pod.name)
+    """The n of the pod's creation: from its uid (`<owner uid>-pod-<n>`, whatever its name), else
+    from its name (`<job>-<n>`)."""
+    for text, sep in ((pod.uid, "-pod-"), (pod.name, "-")):
+        suffix = text.rsplit(sep, 1)[-1] if sep in text else ""
+        if suffix.isdigit():
+            return (int(suffix), pod.name)
+    return (1 << 62, pod.name)
 
 
 def owned_meta(job: Job, name: str) -> ObjectMeta:
