@@ -22,7 +22,14 @@ from jobmodel.actions import CreatePod, DeletePod, PatchPod, RecordEvent, Update
 from jobmodel.adapters.picture import Segment
 from jobmodel.errors import InputError
 from jobmodel.invariants.upstream_bugs import known_upstream_bug
-from jobmodel.simulation.scenario import ScenarioState, StepFailed, chosen_pods, job_pods, run_step, start
+from jobmodel.simulation.scenario import (
+    ScenarioState,
+    StepFailed,
+    chosen_pods,
+    job_pods,
+    run_step,
+    start,
+)
 from jobmodel.state import (
     FAILED,
     JOB_COMPLETION_INDEX_ANNOTATION,
