@@ -19,8 +19,9 @@ from typing import Any
 import attrs
 
 from jobmodel.actions import CreatePod, DeletePod, PatchPod, RecordEvent, UpdateJobStatus
-from jobmodel.adapters.picture import Segment
+from jobmodel.adapters.picture import IGNORED_FAILURE, Segment
 from jobmodel.errors import InputError
+from jobmodel.features import FeatureGates
 from jobmodel.invariants.upstream_bugs import known_upstream_bug
 from jobmodel.simulation.scenario import (
     ScenarioState,
@@ -41,6 +42,7 @@ from jobmodel.state import (
 )
 from jobmodel.timeutil import add_seconds, format_time, parse_time
 from jobmodel.transitions.cluster import set_pod_status
+from jobmodel.transitions.pod_failure_policy import match_pod_failure_policy
 from jobmodel.transitions.sync_job import JobSyncResult, is_job_finished
 
 DEFAULT_START = "2025-01-01T00:00:00Z"
@@ -126,6 +128,7 @@ class TimelineEntry:
     actor: str
     what: str
     state: ScenarioState
+    syncs: tuple[JobSyncResult, ...] = ()
 
 
 @attrs.frozen
@@ -143,28 +146,56 @@ class Timeline:
         return self.final.job()
 
 
+def pod_index(pod: Pod) -> int | None:
+    """The pod's completion index (Indexed Jobs), from its annotation."""
+    value = pod.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION)
+    return int(value) if isinstance(value, str) and value.isdigit() else None
+
+
+def failure_counted(job: Job | None, pod: Pod, gates: FeatureGates) -> bool:
+    """Whether a failed pod counts against the Job's back-off limit: not when a podFailurePolicy
+    rule ignores it (a disruption, say)."""
+    if job is None:
+        return True
+    return match_pod_failure_policy(job.spec.pod_failure_policy, pod, gates).count_failed
+
+
+def pod_look(job: Job | None, pod: Pod, gates: FeatureGates) -> str:
+    """How a pod is drawn: its phase, with a failure ignored by the podFailurePolicy apart."""
+    phase = pod.phase or "Pending"
+    if phase == FAILED and not failure_counted(job, pod, gates):
+        return IGNORED_FAILURE
+    return phase
+
+
 def pod_segments(timeline: Timeline) -> list[Segment]:
-    """Cut each pod's life into segments of constant phase and terminating state."""
+    """Cut each pod's life into segments of constant look and terminating state; a pod that is
+    deleted ends with a `deleted` mark at the moment it goes."""
     offsets = [(e.time - timeline.start).total_seconds() for e in timeline.entries]
     end_of_time = max(offsets[-1], 1.0) * 1.05 if offsets else 1.0
     open_segments: dict[str, Segment] = {}
     done: list[Segment] = []
+    created: dict[str, int] = {}  # pod name -> creation position (the cluster keeps pods in that order)
     for offset, entry in zip(offsets, timeline.entries, strict=True):
         seen = set()
+        job = entry.state.job()
+        gates = entry.state.cluster.features
         for pod in entry.state.cluster.pods:
             seen.add(pod.name)
-            phase = pod.phase or "Pending"
+            created.setdefault(pod.name, len(created))
+            look = pod_look(job, pod, gates)
             terminating = pod.metadata.deletion_timestamp is not None
             current = open_segments.get(pod.name)
-            if current is not None and (current.phase, current.terminating) == (phase, terminating):
+            if current is not None and (current.phase, current.terminating) == (look, terminating):
                 continue
             if current is not None:
                 done.append(attrs.evolve(current, end=offset))
-            open_segments[pod.name] = Segment(pod.name, offset, offset, phase, terminating)
+            open_segments[pod.name] = Segment(pod.name, offset, offset, look, terminating, index=pod_index(pod))
         for name in [n for n in open_segments if n not in seen]:
-            done.append(attrs.evolve(open_segments.pop(name), end=offset))
+            done.append(attrs.evolve(open_segments.pop(name), end=offset, deleted=True))
     done.extend(attrs.evolve(s, end=end_of_time) for s in open_segments.values())
-    return [s for s in done if s.end > s.start or s.end == end_of_time]
+    kept = [s for s in done if s.end > s.start or s.end == end_of_time or s.deleted]
+    return sorted(kept, key=lambda s: (created[s.pod], s.start))
 
 
 def condition_marks(timeline: Timeline) -> list[tuple[float, str]]:
@@ -234,7 +265,7 @@ class _Recorder:
             what = "; ".join(lines)
         if outcome.differences:
             what += "  [" + "; ".join(outcome.differences) + "]"
-        self.entries.append(TimelineEntry(now, actor, what, self.state))
+        self.entries.append(TimelineEntry(now, actor, what, self.state, tuple(outcome.syncs)))
 
     def set_pod_status(self, pod: Pod, status: Mapping[str, Any], what: str) -> None:
         """A kubelet's write to one pod's status."""

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
+from jobmodel.adapters.picture import IGNORED_FAILURE
 from jobmodel.errors import InputError
 from jobmodel.simulation.job import (
     PodOutcome,
@@ -245,3 +246,16 @@ def test_a_script_step_choosing_no_pod_stops_with_a_difference() -> None:
     timeline = simulate_script(manifest("pi.yaml"), steps)
     assert len(timeline.differences) == 1 and "matches none of the Job's pods" in timeline.differences[0]
     assert [e.actor for e in timeline.entries] == ["user", "controller"]  # what ran before is kept
+
+
+def test_segments_tell_ignored_failures_and_deleted_pods_apart() -> None:
+    ignored = simulate_default(manifest("pod-failure-policy.yaml"), [parse_failure("all,condition=DisruptionTarget,times=2")])
+    looks = {s.phase for s in pod_segments(ignored)}
+    assert IGNORED_FAILURE in looks and "Failed" not in looks
+    counted = simulate_default(manifest("pod-failure-policy.yaml"), [parse_failure("all,exit=1,times=2")])
+    assert "Failed" in {s.phase for s in pod_segments(counted)}
+    slow_workers = [parse_slow(f"index={i},seconds=100") for i in (1, 2, 3)]
+    success = simulate_default(manifest("success-policy.yaml"), slow_workers)
+    deleted = [s for s in pod_segments(success) if s.deleted]
+    assert sorted(s.index for s in deleted) == [1, 2, 3]
+    assert all(s.end == 30 for s in deleted)
