@@ -18,6 +18,8 @@ from jobmodel.checkers.explorer import Counterexample, ExploreResult, explore
 from jobmodel.checkers.job import CheckConfig
 from jobmodel.checkers.system import System
 from jobmodel.checkers.trace import Config, format_table, run_moves, save_trace
+from jobmodel.commands.output import add_output_option, print_json, wants_json
+from jobmodel.commands.progress import progress
 from jobmodel.errors import InputError
 from jobmodel.features import parse_gate_overrides
 from jobmodel.frozen import freeze
@@ -67,6 +69,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--no-symmetry", action="store_true", help="do not reduce states by renaming pods")
     parser.add_argument("--liveness", action="store_true", help="also check bounded liveness from every state")
     parser.add_argument("--save", type=Path, metavar="TRACE", help="write the counterexample (JSON) here")
+    add_output_option(parser)
     parser.set_defaults(func=run)
 
 
@@ -121,29 +124,92 @@ def run(args: argparse.Namespace) -> int:
     config = config_from_args(args, load_manifest(args.manifest))
     system: System[Any, Any] = config.system()
     config.initial_world()  # a rejected manifest is reported before exploring
-    result = explore(system, args.depth, liveness=args.liveness)
-    found = print_result(result)
+    with progress(f"exploring to depth {args.depth}", args.depth) as task:
+
+        def level_done(level: int, states: int) -> None:
+            task.update(completed=level, note=f"{states} states")
+
+        result = explore(system, args.depth, liveness=args.liveness, on_level=level_done)
+    found = result.counterexample
+    if wants_json(args):
+        records = run_moves(system, found.moves) if found is not None else []
+        print_json("ExploreResult", explore_json(system, result, records))
+    else:
+        print_result(result, sometimes_names(system))
+        if found is not None:
+            print(format_table(system, run_moves(system, found.moves)))
     if found is None:
         return 0
-    print(format_table(system, run_moves(system, found.moves)))
     if args.save is not None:
         save_trace(args.save, config, found.moves, found.violation)
-        print(f"trace written to {args.save}")
+        if not wants_json(args):
+            print(f"trace written to {args.save}")
     return 1
 
 
-def print_result(result: ExploreResult) -> Counterexample | None:
-    """The summary lines every exploration prints; returns the counterexample, if any."""
+def sometimes_names(system: System[Any, Any]) -> list[str]:
+    """The system's `sometimes` properties, in the catalogue's order."""
+    return [prop.name for prop in system.laws.sometimes]
+
+
+def print_result(result: ExploreResult, sometimes: list[str] | None = None) -> Counterexample | None:
+    """The summary lines every exploration prints; returns the counterexample, if any. With the
+    system's `sometimes` properties, says which were reached and warns when none was: a pass
+    that never reached an interesting state says little."""
     scope = "all reachable states" if result.exhausted else f"to depth {result.depth}"
     print(
         f"explored {result.states} states, {result.transitions} transitions ({scope}) "
         f"in {result.seconds:.2f}s: {result.states_per_second:.0f} states/s"
     )
-    if result.reached:
-        print("reached: " + ", ".join(sorted(result.reached)))
+    names = sometimes if sometimes is not None else sorted(result.reached)
+    reached = [n for n in names if n in result.reached]
+    missed = [n for n in names if n not in result.reached]
+    if reached:
+        print(f"reached ({len(reached)} of {len(names)} sometimes properties): " + ", ".join(reached))
+    if missed and sometimes is not None:
+        print("not reached: " + ", ".join(missed))
     found = result.counterexample
     if found is None:
         print("no violation")
+        if sometimes and not reached:
+            print(
+                "warning: no sometimes property was reached, so the invariants held only on uninteresting "
+                "states; explore deeper (--depth) or allow more moves (e.g. --ticks for a CronJob)",
+                file=sys.stderr,
+            )
         return None
     print(f"violation: {found.violation} (shortest counterexample, {len(found.moves)} moves)")
     return found
+
+
+def explore_json(system: System[Any, Any], result: ExploreResult, records: list[Any]) -> dict[str, Any]:
+    """The exploration for programs (docs/output.md)."""
+    found = result.counterexample
+    return {
+        "states": result.states,
+        "transitions": result.transitions,
+        "depth": result.depth,
+        "exhausted": result.exhausted,
+        "seconds": round(result.seconds, 3),
+        "sometimes": [
+            {"name": prop.name, "reached": prop.name in result.reached, "description": prop.doc}
+            for prop in system.laws.sometimes
+        ],
+        "violation": None
+        if found is None
+        else {"invariant": found.violation.invariant, "message": found.violation.message},
+        "counterexample": None if found is None else steps_json(system, records),
+    }
+
+
+def steps_json(system: System[Any, Any], records: list[Any]) -> list[dict[str, Any]]:
+    """Each step of a run: the move, the system's columns after it, the invariants it broke."""
+    return [
+        {
+            "step": i,
+            "move": rec.move.to_json(),
+            "state": dict(zip(system.columns, system.describe(rec.world), strict=True)),
+            "violations": [{"invariant": v.invariant, "message": v.message} for v in rec.violations],
+        }
+        for i, rec in enumerate(records, 1)
+    ]

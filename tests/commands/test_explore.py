@@ -111,3 +111,44 @@ def test_explore_checks_a_cronjob_manifest(tmp_path: Path, capsys: pytest.Captur
     capsys.readouterr()
     assert main(["explore", str(path), "--depth", "3", "--evictions", "1"]) == 2
     assert "does not apply to a CronJob" in capsys.readouterr().err
+
+
+DAILY_CRON_JOB = {
+    "apiVersion": "batch/v1",
+    "kind": "CronJob",
+    "metadata": {"name": "daily", "namespace": "default"},
+    "spec": {
+        "schedule": "0 3 * * *",
+        "jobTemplate": {"spec": {"template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "busybox"}]}}}},
+    },
+}
+
+
+def test_a_vacuous_pass_is_warned_about(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "daily.yaml"
+    path.write_text(yaml.safe_dump(DAILY_CRON_JOB))
+    assert main(["explore", str(path), "--depth", "5", "--ticks", "3"]) == 0
+    captured = capsys.readouterr()
+    assert "not reached: a CronJob run is created, a finished run is cleaned up" in captured.out
+    assert "warning: no sometimes property was reached" in captured.err
+
+
+def test_explore_says_which_sometimes_properties_were_reached(manifest: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explore", str(manifest), "--depth", "40", "--failures", "1"]) == 0
+    captured = capsys.readouterr()
+    assert "reached (2 of 3 sometimes properties): a Job completes, a pod is recreated after back-off" in captured.out
+    assert "not reached: a Job fails" in captured.out and captured.err == ""
+
+
+def test_explore_and_replay_json(manifest: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    trace = tmp_path / "trace.json"
+    argv = ["explore", str(manifest), "--depth", "5", "--stale", "1", "--impl", BROKEN, "--save", str(trace), "-o", "json"]
+    assert main(argv) == 1
+    result = json.loads(capsys.readouterr().out)
+    assert result["kind"] == "ExploreResult" and result["violation"]["invariant"] == "no-over-creation"
+    assert [s["move"]["kind"] for s in result["counterexample"]] == ["sync-stale", "sync"]
+    assert {p["name"] for p in result["sometimes"]} == {"a Job completes", "a Job fails", "a pod is recreated after back-off"}
+    assert main(["replay", str(trace), "-o", "json"]) == 1
+    replayed = json.loads(capsys.readouterr().out)
+    assert replayed["violation"]["invariant"] == "no-over-creation"
+    assert replayed["steps"][-1]["violations"][0]["invariant"] == "no-over-creation"
