@@ -16,7 +16,6 @@ which follow upstream's API server and controllers:
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import Any
@@ -26,6 +25,7 @@ import attrs
 from jobmodel.actions import CreatePod, DeletePod, PatchPod, RecordEvent, UpdateJobStatus
 from jobmodel.api import strategy as api_strategy
 from jobmodel.api.field import FieldError, render_errors
+from jobmodel.api.names import generate_name, name_generated_before_create
 from jobmodel.api.wire import (
     job_from_json,
     job_status_to_json,
@@ -52,7 +52,6 @@ from jobmodel.state import (
     selector_matches,
 )
 from jobmodel.timeutil import add_seconds, format_time
-from jobmodel.transitions.indexes import MAX_GENERATED_NAME_LENGTH
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer
 from jobmodel.transitions.sync_job import (
     JobSyncResult,
@@ -262,18 +261,6 @@ def json_merge_patch(target: Any, patch: Any) -> Any:
         else:
             result[key] = json_merge_patch(result.get(key), value)
     return result
-
-
-# names.SimpleNameGenerator: five characters of utilrand's alphabet (no vowels, no 0, 1, 3).
-NAME_SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
-
-
-def generate_name(prefix: str, seed: str) -> str:
-    """names.SimpleNameGenerator.GenerateName: the prefix (cut to 58) and a five-letter suffix;
-    the suffix is drawn from `seed` instead of at random, so that a simulation repeats."""
-    digest = hashlib.sha256(seed.encode()).digest()
-    suffix = "".join(NAME_SUFFIX_ALPHABET[b % len(NAME_SUFFIX_ALPHABET)] for b in digest[:5])
-    return prefix[:MAX_GENERATED_NAME_LENGTH] + suffix
 
 
 def create_pod_from_controller(cluster: Cluster, pod: Pod) -> Cluster:
@@ -495,7 +482,7 @@ PROPAGATION_POLICIES = ("Orphan", "Background", "Foreground")
 def create_job(cluster: Cluster, manifest: Mapping[str, Any], uid: str) -> tuple[Cluster, list[FieldError]]:
     """A Job create through the API: defaults, selector generation, validation (jobmodel.api);
     a rejected create changes nothing and returns its field errors."""
-    stored, errors = api_strategy.create_job(manifest, uid, cluster.features)
+    stored, errors = api_strategy.create_job(name_generated_before_create(manifest, uid), uid, cluster.features)
     if errors:
         return cluster, errors
     meta = stored.setdefault("metadata", {})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from jobmodel.api.names import MAX_GENERATED_NAME_LENGTH
 from jobmodel.state import (
     INDEXED,
     JOB_COMPLETION_INDEX_ANNOTATION,
@@ -21,7 +22,6 @@ from jobmodel.util.gosort import go_sort
 
 UNKNOWN_COMPLETION_INDEX = -1
 COMPLETION_INDEX_ENV_NAME = "JOB_COMPLETION_INDEX"
-MAX_GENERATED_NAME_LENGTH = 58  # names.MaxGeneratedNameLength: 63 minus the 5 random characters
 MAX_INT32 = 2**31 - 1
 
 Interval = tuple[int, int]
