@@ -12,7 +12,7 @@ import json
 import subprocess
 import tempfile
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO, Any
 
@@ -37,13 +37,14 @@ class HarnessError(InputError):
         super().__init__("--engine upstream", reason)
 
 
-def build_harness() -> Path:
-    """The harness binary, built into the shared build cache if its sources changed.
+def build_harness(on_line: Callable[[str], None] | None = None) -> Path:
+    """The harness binary, built into the shared build cache if its sources changed; the build's
+    progress lines go to `on_line` (else to standard error).
 
     Raises HarnessError with Go's own output when Go, the module proxy or the build fails.
     """
     try:
-        return run_build_script(BUILD_SCRIPT, "the upstream harness", "--engine upstream")
+        return run_build_script(BUILD_SCRIPT, "the upstream harness", "--engine upstream", on_line)
     except InputError as err:
         raise HarnessError(err.reason) from None
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from jobmodel.commands.output import add_output_option, print_json, wants_json
+from jobmodel.commands.progress import progress
 from jobmodel.features import parse_gate_overrides
 
 
@@ -55,7 +56,8 @@ def run_build(args: argparse.Namespace) -> int:
 
         code = subprocess.call([sys.executable, str(BUILD_SCRIPT), "--force"])
         return code
-    directory = run_build_script(BUILD_SCRIPT, "the control plane", "cluster build")
+    with progress("building the control plane (cached after the first build)") as task:
+        directory = run_build_script(BUILD_SCRIPT, "the control plane", "cluster build", task.log)
     if wants_json(args):
         print_json("ClusterBuild", {"directory": str(directory)})
     else:

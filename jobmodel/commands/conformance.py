@@ -56,7 +56,10 @@ def make_engine(name: str, args: argparse.Namespace | None = None) -> Engine:
 
     # Imported only when asked for: they build and run Go programs.
     if name == "upstream":
-        engine: Engine = importlib.import_module("jobmodel.adapters.upstream").UpstreamEngine()
+        upstream = importlib.import_module("jobmodel.adapters.upstream")
+        with progress("building upstream's code as a library (cached after the first build)") as task:
+            binary = upstream.build_harness(on_line=task.log)
+        engine: Engine = upstream.UpstreamEngine(binary)
         return engine
     if name == "live":
         live = importlib.import_module("jobmodel.conformance.live")

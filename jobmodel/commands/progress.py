@@ -28,6 +28,13 @@ class Task:
         if self._bar is not None:
             self._bar.advance(self._id, units)
 
+    def log(self, line: str) -> None:
+        """A line of text above the bar (on standard error without one)."""
+        if self._bar is not None:
+            self._bar.console.print(line, markup=False, highlight=False)
+        else:
+            print(line, file=sys.stderr, flush=True)
+
     def update(self, *, completed: float | None = None, total: float | None = None, note: str | None = None) -> None:
         if self._bar is None:
             return

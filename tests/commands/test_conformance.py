@@ -70,3 +70,13 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--version"])
     assert stop.value.code == 0
     assert capsys.readouterr().out.startswith(f"jobmodel {jobmodel.__version__} (")
+
+
+def test_progress_is_drawn_on_request_and_never_on_stdout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JOBMODEL_PROGRESS", "1")
+    main(["conformance", str(vector_file(tmp_path))])
+    captured = capsys.readouterr()
+    assert "conformance (model engine)" in captured.err
+    assert captured.out.strip().endswith("1 passed, 1 failed") and "\x1b[" not in captured.out
