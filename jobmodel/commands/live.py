@@ -12,7 +12,7 @@ from jobmodel.adapters.picture import check_picture_path
 from jobmodel.commands.output import add_output_option, print_json, wants_json
 from jobmodel.commands.simulate import single_job
 from jobmodel.errors import InputError
-from jobmodel.simulation.job import parse_failure, parse_slow
+from jobmodel.simulation.job import check_outcomes_for_manifest, parse_failure, parse_slow
 
 
 def register(subparsers: Any) -> None:
@@ -82,6 +82,7 @@ def run_run(args: argparse.Namespace) -> int:
     if args.picture is not None:
         check_picture_path(args.picture)
     outcomes = [parse_failure(f) for f in args.fail] + [parse_slow(s) for s in args.slow]
+    check_outcomes_for_manifest(manifest, outcomes)  # before a control plane is started
     result = run_live(
         manifest,
         outcomes=outcomes,

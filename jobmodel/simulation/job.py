@@ -327,6 +327,13 @@ def simulate_default(
     return Timeline(begin, tuple(rec.entries), tuple(rec.differences), notes)
 
 
+def check_outcomes_for_manifest(manifest: Mapping[str, Any], outcomes: Sequence[PodOutcome]) -> None:
+    """`check_outcomes` on the Job the API server makes of the manifest (before a long run)."""
+    job = start(manifest, DEFAULT_UID, parse_time(DEFAULT_START, "start")).job()
+    assert job is not None
+    check_outcomes(job, outcomes)
+
+
 def check_outcomes(job: Job, outcomes: Sequence[PodOutcome]) -> None:
     """Refuse a --fail/--slow selector that can match no pod of the Job, or a container the pods
     do not have."""
