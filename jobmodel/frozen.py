@@ -33,6 +33,8 @@ class FrozenDict(Mapping[str, Frozen]):
         return self._hash
 
     def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
         if isinstance(other, FrozenDict):
             return self._data == other._data
         if isinstance(other, Mapping):

@@ -84,14 +84,16 @@ def explore(
         next_frontier: list[S] = []
         for state in frontier:
             for move in system.enabled_moves(state):
-                after, _t, violations = system.step(state, move)
+                after, transition = system.successor(state, move)
+                violations = system.laws.check_step(transition)
                 transitions += 1
                 if after in parents:
+                    # The state invariants, pure functions of the state, held when it was new.
                     if violations:
                         return done(level, Counterexample((*_path(parents, state), move), violations[0]), False)
                     continue
                 parents[after] = (state, move)
-                violations = violations or check_new(after)
+                violations = violations or system.laws.check_state(after) or check_new(after)
                 if violations:
                     return done(level, Counterexample(_path(parents, after), violations[0]), False)
                 _record_reached(system, after, reached)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, ClassVar, cast
 
 import attrs
@@ -77,7 +77,9 @@ class CheckConfig:
 
     def system(self, impl: env.SyncImpl | None = None) -> System[env.World, JobSyncResult]:
         """The Job system checking `impl` (by default the config's `impl`)."""
-        sync_impl = impl or self.sync_impl()
+        # A sync is a pure function of its input, which recurs across states (the same cluster
+        # with another budget, a sync and a stale sync, liveness runs): remembered per system.
+        sync_impl = remembered(impl or self.sync_impl())
         return System(
             kind=self.KIND,
             initial_world=self._created,
@@ -110,6 +112,14 @@ class CheckConfig:
             impl=str(value.get("impl") or DEFAULT_IMPL),
             symmetry=bool(value.get("symmetry", True)),
         )
+
+
+SYNC_MEMO_SIZE = 1 << 16
+
+
+def remembered(impl: env.SyncImpl) -> env.SyncImpl:
+    """`impl` with its results remembered by input (a sync step is a pure function of it)."""
+    return cast(env.SyncImpl, lru_cache(maxsize=SYNC_MEMO_SIZE)(impl))
 
 
 def _apply(impl: env.SyncImpl, world: env.World, move: Move) -> tuple[env.World, JobSyncResult | None]:

@@ -18,6 +18,7 @@ ends the lag.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
@@ -79,7 +80,7 @@ class Budget:
         return attrs.evolve(self, **{name: getattr(self, name) - 1})
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class World:
     """The cluster, the Job under check (its key and uid, kept once it is gone), the pods the
     controller's cache has not seen yet, the hostile moves left, and when the controller asked
@@ -93,12 +94,21 @@ class World:
     wake_at: datetime | None = None
 
     def job(self) -> Job | None:
-        namespace, name = self.job_key.split("/", 1)
-        return self.cluster.job(namespace, name)
+        return self._job
 
     def pods(self) -> list[Pod]:
         """The pods the Job controls, as the API server holds them."""
-        return [p for p in self.cluster.pods if _owned_by(p, self.job_uid)]
+        return list(self._pods)
+
+    # A world is immutable: what the laws and moves read of it again and again is computed once.
+    @functools.cached_property
+    def _job(self) -> Job | None:
+        namespace, name = self.job_key.split("/", 1)
+        return self.cluster.job(namespace, name)
+
+    @functools.cached_property
+    def _pods(self) -> tuple[Pod, ...]:
+        return tuple(p for p in self.cluster.pods if _owned_by(p, self.job_uid))
 
     def visible_pods(self) -> list[Pod]:
         """The Job's pods as the controller's cache shows them."""
