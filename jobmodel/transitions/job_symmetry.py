@@ -66,7 +66,7 @@ def canonical_world(world: World) -> World:
     state = cluster.controller_state(world.job_key)
     removals = state.expected_finalizer_removals
     job_name = world.job_key.split("/", 1)[1]
-    ours = [p for p in cluster.pods if _is_ours(p, world.job_uid)]
+    ours = [interned(p) for p in cluster.pods if _is_ours(p, world.job_uid)]
     others = [p for p in cluster.pods if not _is_ours(p, world.job_uid)]
     ours.sort(key=lambda p: _content_key(p, world, uncounted, removals))
     names: dict[str, str] = {}
@@ -75,7 +75,7 @@ def canonical_world(world: World) -> World:
     for i, pod in enumerate(ours):
         name, uid = f"{job_name}-{i}", f"{world.job_uid}-pod-{i}"
         if pod.name == name and pod.uid == uid:
-            renamed.append(interned(pod))
+            renamed.append(pod)
             continue
         names[pod.name] = name
         uids[pod.uid] = uid
@@ -102,7 +102,8 @@ def canonical_world(world: World) -> World:
         and controller is cluster.controller
         and counter == cluster.pod_counter
         and not cluster.events
-        and pods == cluster.pods
+        and len(pods) == len(cluster.pods)
+        and all(a is b for a, b in zip(pods, cluster.pods, strict=True))
     ):
         if not names:
             return world
