@@ -88,7 +88,8 @@ class CheckConfig:
             laws=LAWS,
             columns=("job status", "pods"),
             describe=lambda world: (describe_job(world), describe_pods(world)),
-            canonical=self.normalise,
+            # Different moves often lead to the same world before renaming: renamed once.
+            canonical=lru_cache(maxsize=SYNC_MEMO_SIZE)(self.normalise),
             liveness=partial(_liveness, sync_impl),
         )
 

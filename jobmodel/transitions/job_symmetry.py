@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from functools import lru_cache
+from typing import Any, TypeVar
 
 import attrs
 
-from jobmodel.state import JOB_COMPLETION_INDEX_ANNOTATION, Pod, UncountedTerminatedPods
+from jobmodel.state import JOB_COMPLETION_INDEX_ANNOTATION, Job, Pod, UncountedTerminatedPods
 from jobmodel.transitions.job_environment import World
 from jobmodel.transitions.pod_utils import is_pod_ready
 
@@ -66,8 +67,8 @@ def canonical_world(world: World) -> World:
     state = cluster.controller_state(world.job_key)
     removals = state.expected_finalizer_removals
     job_name = world.job_key.split("/", 1)[1]
-    ours = [interned(p) for p in cluster.pods if _is_ours(p, world.job_uid)]
-    others = [p for p in cluster.pods if not _is_ours(p, world.job_uid)]
+    ours = [interned(p) for p in world.pods()]
+    others = [p for p in cluster.pods if not _is_ours(p, world.job_uid)] if len(ours) < len(cluster.pods) else []
     ours.sort(key=lambda p: _content_key(p, world, uncounted, removals))
     names: dict[str, str] = {}
     uids: dict[str, str] = {}
@@ -81,13 +82,15 @@ def canonical_world(world: World) -> World:
         uids[pod.uid] = uid
         renamed.append(_renamed(pod, name, uid))
     jobs = cluster.jobs
+    if any(id(j) not in _INTERNED_IDS for j in jobs):
+        jobs = tuple(interned(j) for j in jobs)
     if job is not None and uncounted is not None:
         new_uncounted = UncountedTerminatedPods(
             tuple(sorted(uids.get(u, u) for u in uncounted.succeeded)),
             tuple(sorted(uids.get(u, u) for u in uncounted.failed)),
         )
         if new_uncounted != uncounted:
-            new_job = attrs.evolve(job, status=attrs.evolve(job.status, uncounted_terminated_pods=new_uncounted))
+            new_job = interned(attrs.evolve(job, status=attrs.evolve(job.status, uncounted_terminated_pods=new_uncounted)))
             jobs = tuple(new_job if j.uid == job.uid else j for j in jobs)
     controller = cluster.controller
     if world.job_key in controller and uids:
@@ -121,16 +124,24 @@ def _renamed(pod: Pod, name: str, uid: str) -> Pod:
     return interned(attrs.evolve(pod, metadata=attrs.evolve(pod.metadata, name=name, uid=uid)))
 
 
-_INTERNED: dict[Pod, Pod] = {}
+_INTERNED: dict[object, Any] = {}
+_INTERNED_IDS: set[int] = set()  # ids of the objects in _INTERNED (alive, so unique)
 INTERNED_LIMIT = 1 << 18
+T = TypeVar("T", Pod, Job)
 
 
-def interned(pod: Pod) -> Pod:
-    """The one object standing for every pod equal to `pod` (hash-consing): pods of canonical
-    worlds compare by identity, so the explorer's table and the memos compare worlds cheaply."""
+def interned(value: T) -> T:
+    """The one object standing for every pod (Job) equal to `value` (hash-consing): the pods and
+    Jobs of canonical worlds compare by identity, so the explorer's table and the memos keyed by
+    them compare worlds cheaply."""
+    if id(value) in _INTERNED_IDS:
+        return value
     if len(_INTERNED) >= INTERNED_LIMIT:
         _INTERNED.clear()  # only costs sharing, never correctness
-    return _INTERNED.setdefault(pod, pod)
+        _INTERNED_IDS.clear()
+    found: T = _INTERNED.setdefault(value, value)
+    _INTERNED_IDS.add(id(found))
+    return found
 
 
 def _is_ours(pod: Pod, uid: str) -> bool:
