@@ -268,15 +268,8 @@ def controller_sync_with(
     creates reach the cache late: their creation is not observed until `cache-catch-up`.
     Unlike `cluster.controller_sync`, status writes are not checked by the API server here, so
     that the status invariants see every status the controller sends."""
-    cluster, key = world.cluster, world.job_key
-    namespace, name = key.split("/", 1)
-    inp = cl.job_sync_input(cluster, cluster.job(namespace, name), key, faults)
-    if world.hidden:
-        inp = attrs.evolve(inp, pods=tuple(p for p in inp.pods if p.name not in world.hidden))
-    result = impl(inp)
-    before = {p.name for p in cluster.pods}
-    cluster = cl.with_controller_state(cluster, key, result.controller)
-    cluster = cl.apply_job_sync_actions(cluster, key, result)
+    before = {p.name for p in world.cluster.pods}
+    cluster, result = _synced_cluster(world.cluster, world.job_key, world.hidden, impl, faults)
     world = attrs.evolve(world, cluster=cluster, wake_at=_wake_at(world, result))
     if stale:
         created = frozenset(p.name for p in cluster.pods if p.name not in before)
@@ -286,6 +279,22 @@ def controller_sync_with(
     if faults != Faults():
         world = attrs.evolve(world, budget=world.budget.spend("faults"))
     return _forget_gone(world), result
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _synced_cluster(
+    cluster: cl.Cluster, key: str, hidden: frozenset[str], impl: SyncImpl, faults: Faults
+) -> tuple[cl.Cluster, JobSyncResult]:
+    """The cluster after one sync over the cache (the API's pods less `hidden`), and the sync's
+    result: a pure function of its arguments, met again in worlds that differ in what the
+    checkers keep beside the cluster (the budget, a stale sync's aftermath), so remembered."""
+    namespace, name = key.split("/", 1)
+    inp = cl.job_sync_input(cluster, cluster.job(namespace, name), key, faults)
+    if hidden:
+        inp = attrs.evolve(inp, pods=tuple(p for p in inp.pods if p.name not in hidden))
+    result = impl(inp)
+    cluster = cl.with_controller_state(cluster, key, result.controller)
+    return cl.apply_job_sync_actions(cluster, key, result), result
 
 
 def _wake_at(world: World, result: JobSyncResult) -> datetime | None:
