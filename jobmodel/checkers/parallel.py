@@ -142,6 +142,16 @@ class Partition(Generic[S]):
         self.encoders = [Encoder() for _ in range(partitions)]
         self.decoders = [Decoder() for _ in range(partitions)]
 
+    def narrow(self, index: int, partitions: int) -> None:
+        """Become partition `index` of `partitions`, keeping only the states it owns (a
+        partition that explored alone so far, copied into each process by fork, is split so)."""
+        self.index, self.partitions = index, partitions
+        self.known = {s for s in self.known if owner(s, partitions) == index}
+        self.owned = len(self.known)
+        self.frontier = [(k, s) for k, s in self.frontier if owner(s, partitions) == index]
+        self.encoders = [Encoder() for _ in range(partitions)]
+        self.decoders = [Decoder() for _ in range(partitions)]
+
     def seed(self, root: S) -> None:
         """Own the initial world (already checked by the coordinator)."""
         self.known.add(root)
@@ -237,10 +247,11 @@ class WorkerError(RuntimeError):
 class Forked:
     """A partition in a forked process, driven over a pipe (`send` a call, `receive` its result)."""
 
-    def __init__(self, context: Any, system: System[Any, Any], index: int, partitions: int, liveness: bool) -> None:
+    def __init__(self, context: Any, partition: Partition[Any], index: int, partitions: int) -> None:
         self.conn, child = context.Pipe()
+        # Forked, the process starts from a copy of `partition` (nothing is pickled), narrowed.
         self.process = context.Process(
-            target=_serve, args=(child, system, index, partitions, liveness), daemon=True, name=f"explore-{index}"
+            target=_serve, args=(child, partition, index, partitions), daemon=True, name=f"explore-{index}"
         )
         self.process.start()
         child.close()
@@ -271,8 +282,8 @@ class Forked:
         self.conn.close()
 
 
-def _serve(conn: Connection, system: System[Any, Any], index: int, partitions: int, liveness: bool) -> None:
-    partition = Partition(system, index, partitions, liveness=liveness)
+def _serve(conn: Connection, partition: Partition[Any], index: int, partitions: int) -> None:
+    partition.narrow(index, partitions)
     while True:
         try:
             request = conn.recv()
@@ -288,6 +299,7 @@ def _serve(conn: Connection, system: System[Any, Any], index: int, partitions: i
 
 
 Progress = Callable[[int, int, int, float], None]  # depth, states, queue, seconds
+FORK_AT = 1000  # frontier states from which exploring on several processes pays
 
 
 def explore_parallel(
@@ -297,10 +309,13 @@ def explore_parallel(
     workers: int,
     liveness: bool = False,
     on_level: Progress | None = None,
+    fork_at: int = FORK_AT,
 ) -> ExploreResult:
     """Breadth-first search to `depth` moves over `workers` partitions (one in this process, the
     others in forked processes), stopping at the level of the first violation; `on_level` hears
-    (depth, states, queue, seconds) after each level."""
+    (depth, states, queue, seconds) after each level. The search runs in this process alone
+    until a level's frontier reaches `fork_at` states (small searches never pay for processes);
+    then it forks, and each process keeps its share."""
     if workers < 1:
         raise ValueError("workers must be at least 1")
     started = time.perf_counter()
@@ -309,14 +324,16 @@ def explore_parallel(
     if root_violations:
         return ExploreResult(1, 0, 0, time.perf_counter() - started, Counterexample((), root_violations[0]), frozenset(), False)
     reached = {p.name for p in system.laws.sometimes if p.holds(root)}
-    local = Partition(system, 0, workers, liveness=liveness)
-    context = multiprocessing.get_context("fork")
+    local: Partition[S] = Partition(system, 0, 1, liveness=liveness)
+    local.seed(root)
     drivers: list[InProcess | Forked] = [InProcess(local)]
     try:
-        drivers += [Forked(context, system, i, workers, liveness) for i in range(1, workers)]
-        drivers[owner(root, workers)].call("seed", root)
-        states, transitions = 1, 0
+        states, transitions, new = 1, 0, 1
         for level in range(1, depth + 1):
+            if len(drivers) < workers and new >= fork_at:
+                context = multiprocessing.get_context("fork")
+                drivers += [Forked(context, local, i, workers) for i in range(1, workers)]
+                local.narrow(0, workers)
             for d in reversed(drivers):  # the local partition last: the others work meanwhile
                 d.send("expand")
             expansions: list[Expansion] = [d.receive() for d in drivers]

@@ -22,7 +22,7 @@ from tests.checkers.test_system import toy
 def test_the_same_states_and_properties_as_the_single_process_explorer(workers: int) -> None:
     system = config(job_manifest(2, 2, 1), failures=1, stale=1).system()
     single = explore(system, depth=40)
-    parallel = explore_parallel(system, depth=40, workers=workers)
+    parallel = explore_parallel(system, depth=40, workers=workers, fork_at=1)
     assert (parallel.states, parallel.transitions, parallel.depth, parallel.exhausted) == (
         single.states,
         single.transitions,
@@ -34,7 +34,7 @@ def test_the_same_states_and_properties_as_the_single_process_explorer(workers: 
 
 def test_an_unfinished_depth_counts_the_same_states() -> None:
     system = config(job_manifest(2, 3, 1, indexed=True), failures=1).system()
-    single, parallel = explore(system, depth=6), explore_parallel(system, depth=6, workers=2)
+    single, parallel = explore(system, depth=6), explore_parallel(system, depth=6, workers=2, fork_at=20)
     assert (parallel.states, parallel.exhausted) == (single.states, False)
 
 
@@ -43,7 +43,7 @@ def test_an_unfinished_depth_counts_the_same_states() -> None:
 def test_the_same_shortest_counterexample(name: str, workers: int) -> None:
     cfg, invariant = broken_config(name)
     single = explore(cfg.system(), depth=8).counterexample
-    parallel = explore_parallel(cfg.system(), depth=8, workers=workers).counterexample
+    parallel = explore_parallel(cfg.system(), depth=8, workers=workers, fork_at=1).counterexample
     assert single is not None and parallel is not None
     assert parallel == single and parallel.violation.invariant == invariant
 
@@ -53,18 +53,18 @@ def test_ties_between_shortest_counterexamples_go_to_the_first_in_move_order() -
     system = toy(limit=6)
     single = explore(system, depth=20).counterexample
     for workers in (1, 2, 3, 4):
-        assert explore_parallel(system, depth=20, workers=workers).counterexample == single
+        assert explore_parallel(system, depth=20, workers=workers, fork_at=1).counterexample == single
     assert single is not None and [str(m) for m in single.moves][:1] == [str(Move("up", "0"))]
 
 
 def test_a_broken_initial_world_is_a_counterexample_of_no_move() -> None:
-    found = explore_parallel(toy(limit=0), depth=5, workers=2).counterexample
+    found = explore_parallel(toy(limit=0), depth=5, workers=2, fork_at=1).counterexample
     assert found is not None and found.moves == () and found.violation.invariant == "sum-below-limit"
 
 
 def test_liveness_is_checked_from_every_new_state() -> None:
     system = config(job_manifest(1, 1, 0), failures=1).system()
-    assert explore_parallel(system, depth=6, workers=2, liveness=True).counterexample is None
+    assert explore_parallel(system, depth=6, workers=2, liveness=True, fork_at=1).counterexample is None
 
 
 def test_every_state_has_one_owner_and_each_partition_keeps_only_its_own() -> None:
@@ -102,7 +102,7 @@ def test_a_failing_partition_process_is_reported_with_its_traceback() -> None:
     )
     # hash(n) == n: state 3 is expanded by partition 1, a forked process.
     with pytest.raises(WorkerError, match="the step broke at 3"):
-        explore_parallel(system, depth=10, workers=2)
+        explore_parallel(system, depth=10, workers=2, fork_at=1)
 
 
 def test_progress_is_reported_after_every_level() -> None:
@@ -111,6 +111,7 @@ def test_progress_is_reported_after_every_level() -> None:
         config(job_manifest(1, 1, 0)).system(),
         depth=30,
         workers=2,
+        fork_at=1,
         on_level=lambda level, states, queue, _seconds: heard.append((level, states, queue)),
     )
     assert [h[0] for h in heard] == list(range(1, len(heard) + 1))
