@@ -1,7 +1,8 @@
 """`jobmodel explore MANIFEST --depth N`: every interleaving of the controller with a hostile
-environment, breadth-first to a depth, every invariant checked; prints the states explored, the
-rate, and "no violation" or the shortest counterexample (as a step table; --save writes it as
-JSON for `jobmodel replay`)."""
+environment, breadth-first to a depth, every invariant checked, on `--workers` processes (default:
+the cores; jobmodel.checkers.parallel) with a progress line per level on standard error; prints
+the states explored, the rate, and "no violation" or the shortest counterexample (as a step
+table; --save writes it as JSON for `jobmodel replay`)."""
 
 from __future__ import annotations
 
