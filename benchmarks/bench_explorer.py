@@ -20,19 +20,19 @@ Ratios are against baselines measured in the same run, so that the load of other
    parallelism; meaningful only on idle cores);
 4. the Hypothesis machine's steps per second against the explorer's transitions per second.
 
-Profile (cProfile, `pair` and `indexed` to depth 9, before the speed-ups; cumulative shares):
-canonical renaming 30% (attrs.evolve of every pod on every state: 20 evolve calls a transition),
-deep hashing 15% (worlds, Jobs and pods hashed again at every lookup), the invariants 30% (of
-which `World.job()` scanned the cluster 19 times a transition, the status checks compared Jobs
-field by field in their memo), the sync 20% (57% of its calls repeat an input already seen: the
-same cluster with another budget, a sync and a stale sync), state invariants run again on
-every transition into an already-known state. After: hashes cached on the snapshots
-(`cache_hash`), pods and Jobs of canonical worlds interned (equal means identical, so memo
-lookups and the explorer's table compare by identity), renaming only the pods whose name
-changes and remembered, a world's Job and pods read once (`functools.cached_property`), syncs
-remembered by input (per system), state invariants once per state, the completed and failed
-index sets of a Job remembered. What remains, in order: the sync itself (~25%), canonical
-renaming (~25%: sorting by content), attrs.evolve in the moves (~15%), the step invariants (~15%).
+Profile (cProfile of `pair`, before the speed-ups; cumulative shares of the run): canonical
+renaming 25% (attrs.evolve of every pod of every state: 20 evolve calls a transition), the
+invariants 28% (of which `World.job()` scanned the cluster 19 times a transition, and the
+status checks' memo compared Jobs field by field), the sync 16% (57% of its calls repeat an
+input already seen: the same cluster with another budget, a sync and a stale sync), deep hashing
+12% (worlds, Jobs and pods hashed again at every lookup); state invariants ran again on every
+transition into an already-known state. After (docs/performance.md lists the mechanisms):
+hashes cached on the snapshots, pods and Jobs of canonical worlds interned, renaming only the
+pods whose name changes, a world's Job and pods read once, syncs, clusters after a sync and
+canonical forms remembered, state invariants once per state. What remains (`indexed`, shares
+of CPU): canonical renaming ~30% (sorting pods by content), the sync ~20% (the model's own
+work ~12%), the other moves ~18% (about nine new attrs objects a transition), the step
+invariants ~14%.
 """
 
 from __future__ import annotations

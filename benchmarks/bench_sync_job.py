@@ -10,6 +10,15 @@ one loop reading what any sync must read of each pod (its owner, phase, completi
 finalizers, deletion timestamp). The ratio sync/linear should stay flat as N grows (linear), and
 the target is at most 10x at 100,000 pods. Times are the best of `--repeats`, in CPU seconds
 (`time.process_time`, less disturbed by other processes than wall time).
+
+Profile (cProfile, 100,000 pods, before): parsing the completion index 39% (6 parses a pod: the
+sort by index parsed both pods at every comparison, and calculateSucceededIndexes three times a
+pod), FrozenDict.get through Mapping's mixins 10%, the loops of getValidPodsWithFilter and
+getPodsForJob recomputing per pod what is fixed per sync. After: an index parsed once per
+annotation text (remembered) and read once per use, sorting reads each pod's index once,
+FrozenDict reads go straight to its dict, loop invariants hoisted. What remains is the ten
+passes over the pods that syncJob makes (claiming, active/terminating/finished counts, new
+finished pods, succeeded and failed indexes, back-off, duplicate indexes), each a Python loop.
 """
 
 from __future__ import annotations

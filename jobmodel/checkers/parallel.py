@@ -14,10 +14,14 @@ is the order the single-process explorer (jobmodel.checkers.explorer) meets stat
 violations found in a level, the one with the least key (a step invariant before a state
 invariant of the same transition) is the one the single-process explorer stops at, and the
 counterexample is that key replayed from the initial world. The reachable states are the same;
-the counts a run stops with when it finds a violation are those of the whole level.
+the counts a run stops with when it finds a violation may differ (it finishes the level).
+
+A search starts as one partition in this process and forks only once a level's frontier reaches
+`fork_at` states (small searches never pay for processes); each process then keeps its share of
+what was explored (`Partition.narrow`: fork copies the partition, nothing is sent).
 
 The partitions are plain objects driven by messages of plain data (lists of states and keys), so
-the same coordinator can run them in this process, in forked processes (`processes`), or as
+the same coordinator can run them in this process, in forked processes (`Forked`), or as
 actors of a distributed engine (docs/performance.md says how, with Ray or Dask). Owners are
 chosen by Python's `hash`, which for strings is salted per interpreter: forked processes share
 the parent's salt; other engines need the same `PYTHONHASHSEED` in every worker.

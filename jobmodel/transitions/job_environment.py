@@ -19,6 +19,7 @@ ends the lag.
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
@@ -269,7 +270,7 @@ def controller_sync_with(
     Unlike `cluster.controller_sync`, status writes are not checked by the API server here, so
     that the status invariants see every status the controller sends."""
     before = {p.name for p in world.cluster.pods}
-    cluster, result = _synced_cluster(world.cluster, world.job_key, world.hidden, impl, faults)
+    cluster, result = synced_cluster(world.cluster, world.job_key, world.hidden, impl, faults)
     world = attrs.evolve(world, cluster=cluster, wake_at=_wake_at(world, result))
     if stale:
         created = frozenset(p.name for p in cluster.pods if p.name not in before)
@@ -281,13 +282,35 @@ def controller_sync_with(
     return _forget_gone(world), result
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def _synced_cluster(
+# Per implementation (forgotten with it): (cluster, key, hidden, faults) -> synced_cluster's result.
+_SYNCED: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], tuple[cl.Cluster, JobSyncResult]]] = (
+    weakref.WeakKeyDictionary()
+)
+SYNCED_LIMIT = 1 << 14
+
+
+def synced_cluster(
     cluster: cl.Cluster, key: str, hidden: frozenset[str], impl: SyncImpl, faults: Faults
 ) -> tuple[cl.Cluster, JobSyncResult]:
     """The cluster after one sync over the cache (the API's pods less `hidden`), and the sync's
     result: a pure function of its arguments, met again in worlds that differ in what the
     checkers keep beside the cluster (the budget, a stale sync's aftermath), so remembered."""
+    try:
+        memo = _SYNCED.setdefault(impl, {})
+    except TypeError:  # an implementation that cannot be weakly referenced is not remembered
+        return _sync_over_cache(cluster, key, hidden, impl, faults)
+    args = (cluster, key, hidden, faults)
+    found = memo.get(args)
+    if found is None:
+        if len(memo) >= SYNCED_LIMIT:
+            memo.clear()  # only costs time
+        found = memo[args] = _sync_over_cache(cluster, key, hidden, impl, faults)
+    return found
+
+
+def _sync_over_cache(
+    cluster: cl.Cluster, key: str, hidden: frozenset[str], impl: SyncImpl, faults: Faults
+) -> tuple[cl.Cluster, JobSyncResult]:
     namespace, name = key.split("/", 1)
     inp = cl.job_sync_input(cluster, cluster.job(namespace, name), key, faults)
     if hidden:

@@ -11,6 +11,7 @@ content may pick the other pod, which is the same state up to renaming).
 
 from __future__ import annotations
 
+import weakref
 from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any, TypeVar
@@ -38,7 +39,7 @@ def _content_key(
     )
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 14)
 def _pod_content(pod: Pod) -> tuple[object, ...]:
     """The part of a pod's content key read from the pod alone (a pure function of the pod,
     so remembered: most pods of a world are shared with the world it came from)."""
@@ -118,14 +119,16 @@ def canonical_world(world: World) -> World:
     return attrs.evolve(world, cluster=cluster, hidden=hidden)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 14)
 def _renamed(pod: Pod, name: str, uid: str) -> Pod:
     """The pod under another name and UID (the same renamings recur across states)."""
     return interned(attrs.evolve(pod, metadata=attrs.evolve(pod.metadata, name=name, uid=uid)))
 
 
-_INTERNED: dict[object, Any] = {}
-_INTERNED_IDS: set[int] = set()  # ids of the objects in _INTERNED (alive, so unique)
+# Weak: a pod or Job no state holds any more is forgotten. An id in _INTERNED_IDS may outlive its
+# object and name a new one: that object is then taken as interned, which only costs sharing.
+_INTERNED: weakref.WeakValueDictionary[object, Any] = weakref.WeakValueDictionary()
+_INTERNED_IDS: set[int] = set()
 INTERNED_LIMIT = 1 << 18
 T = TypeVar("T", Pod, Job)
 
@@ -136,7 +139,7 @@ def interned(value: T) -> T:
     them compare worlds cheaply."""
     if id(value) in _INTERNED_IDS:
         return value
-    if len(_INTERNED) >= INTERNED_LIMIT:
+    if len(_INTERNED_IDS) >= INTERNED_LIMIT:
         _INTERNED.clear()  # only costs sharing, never correctness
         _INTERNED_IDS.clear()
     found: T = _INTERNED.setdefault(value, value)
