@@ -43,7 +43,10 @@ import attrs
 
 from jobmodel.checkers.explorer import Counterexample, ExploreResult
 from jobmodel.checkers.system import System
+from jobmodel.features import FeatureGates
 from jobmodel.invariants.laws import Violation
+from jobmodel.state import Job, JobControllerTunables, Pod
+from jobmodel.transitions.job_symmetry import interned
 from jobmodel.transitions.move import Move
 
 S = TypeVar("S", bound=Hashable)
@@ -88,6 +91,19 @@ class Absorption:
     reached: frozenset[str]
 
 
+def _rebuilt(cls: type[Any], fields: tuple[Any, ...]) -> Any:
+    return interned(cls(*fields))
+
+
+def _reduce_interned(value: Any) -> tuple[Any, ...]:
+    return _rebuilt, (type(value), attrs.astuple(value, recurse=False))
+
+
+# Snapshots shared by many states arrive as the receiver's own interned objects, so that states
+# from other partitions compare with its own by identity (not field by field).
+INTERNED_ON_ARRIVAL = {cls: _reduce_interned for cls in (Pod, Job, FeatureGates, JobControllerTunables)}
+
+
 class Encoder:
     """One partition's messages to another, pickled with a memo kept from message to message:
     an object sent before (a pod, a Job, a spec shared by many states) goes as a reference."""
@@ -95,6 +111,7 @@ class Encoder:
     def __init__(self) -> None:
         self.out = io.BytesIO()
         self.pickler = pickle.Pickler(self.out, protocol=pickle.HIGHEST_PROTOCOL)
+        self.pickler.dispatch_table = INTERNED_ON_ARRIVAL  # type: ignore[assignment]
 
     def encode(self, value: Any) -> bytes:
         self.out.seek(0)

@@ -12,13 +12,14 @@ content may pick the other pod, which is the same state up to renaming).
 from __future__ import annotations
 
 import weakref
+from collections.abc import Hashable
 from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any, TypeVar
 
 import attrs
 
-from jobmodel.state import JOB_COMPLETION_INDEX_ANNOTATION, Job, Pod, UncountedTerminatedPods
+from jobmodel.state import JOB_COMPLETION_INDEX_ANNOTATION, Pod, UncountedTerminatedPods
 from jobmodel.transitions.job_environment import World
 from jobmodel.transitions.pod_utils import is_pod_ready
 
@@ -130,11 +131,11 @@ def _renamed(pod: Pod, name: str, uid: str) -> Pod:
 _INTERNED: weakref.WeakValueDictionary[object, Any] = weakref.WeakValueDictionary()
 _INTERNED_IDS: set[int] = set()
 INTERNED_LIMIT = 1 << 18
-T = TypeVar("T", Pod, Job)
+T = TypeVar("T", bound=Hashable)
 
 
 def interned(value: T) -> T:
-    """The one object standing for every pod (Job) equal to `value` (hash-consing): the pods and
+    """The one object standing for every value equal to `value` (hash-consing): the pods and
     Jobs of canonical worlds compare by identity, so the explorer's table and the memos keyed by
     them compare worlds cheaply."""
     if id(value) in _INTERNED_IDS:
