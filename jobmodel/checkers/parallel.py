@@ -41,7 +41,7 @@ from typing import Any, Generic, TypeVar
 
 import attrs
 
-from jobmodel.checkers.explorer import Counterexample, ExploreResult
+from jobmodel.checkers.explorer import Counterexample, ExploreResult, explored_states_kept
 from jobmodel.checkers.system import System
 from jobmodel.features import FeatureGates
 from jobmodel.invariants.laws import Violation
@@ -305,18 +305,21 @@ class Forked:
 
 def _serve(conn: Connection, partition: Partition[Any], index: int, partitions: int) -> None:
     partition.narrow(index, partitions)
-    while True:
-        try:
-            request = conn.recv()
-        except EOFError:
-            return
-        if request is None:
-            return
-        method, args = request
-        try:
-            conn.send((True, getattr(partition, method)(*args)))
-        except Exception:  # reported to the coordinator, which raises it
-            conn.send((False, traceback.format_exc()))
+    with explored_states_kept() as keep:
+        while True:
+            try:
+                request = conn.recv()
+            except EOFError:
+                return
+            if request is None:
+                return
+            method, args = request
+            try:
+                conn.send((True, getattr(partition, method)(*args)))
+            except Exception:  # reported to the coordinator, which raises it
+                conn.send((False, traceback.format_exc()))
+            if method == "absorb":
+                keep()
 
 
 Progress = Callable[[int, int, int, float], None]  # depth, states, queue, seconds
@@ -348,7 +351,9 @@ def explore_parallel(
     local: Partition[S] = Partition(system, 0, 1, liveness=liveness)
     local.seed(root)
     drivers: list[InProcess | Forked] = [InProcess(local)]
-    try:
+    with contextlib.ExitStack() as stack:
+        keep = stack.enter_context(explored_states_kept())
+        stack.callback(_close_all, drivers)
         states, transitions, new = 1, 0, 1
         for level in range(1, depth + 1):
             if len(drivers) < workers and new >= fork_at:
@@ -362,6 +367,7 @@ def explore_parallel(
             for j, d in reversed(list(enumerate(drivers))):
                 d.send("absorb", [e.outboxes[j] for e in expansions])
             absorptions: list[Absorption] = [d.receive() for d in drivers]
+            keep()
             new = sum(a.new_states for a in absorptions)
             states += new
             for a in absorptions:
@@ -376,9 +382,11 @@ def explore_parallel(
             if new == 0:
                 return ExploreResult(states, transitions, level, seconds, None, frozenset(reached), True)
         return ExploreResult(states, transitions, depth, time.perf_counter() - started, None, frozenset(reached), False)
-    finally:
-        for d in drivers:
-            d.close()
+
+
+def _close_all(drivers: Sequence[InProcess | Forked]) -> None:
+    for d in drivers:
+        d.close()
 
 
 def replay_key(system: System[S, Any], root: S, key: Key) -> tuple[Move, ...]:
