@@ -15,6 +15,7 @@ from jobmodel.checkers.system import System
 from jobmodel.invariants.laws import Laws
 from jobmodel.transitions.move import Move
 from tests.checkers.configs import BROKEN_CASES, broken_config, config, job_manifest
+from tests.checkers.test_cron import cron_config
 from tests.checkers.test_system import toy
 
 
@@ -116,3 +117,9 @@ def test_progress_is_reported_after_every_level() -> None:
     )
     assert [h[0] for h in heard] == list(range(1, len(heard) + 1))
     assert heard[-1][2] == 0 and all(a[1] <= b[1] for a, b in itertools.pairwise(heard))
+
+
+def test_the_cronjob_system_explores_alike_on_several_processes() -> None:
+    system = cron_config("Allow").system()
+    single, parallel = explore(system, depth=40), explore_parallel(system, depth=40, workers=2, fork_at=1)
+    assert (parallel.states, parallel.exhausted, parallel.reached) == (single.states, True, single.reached) == (462, True, parallel.reached)
