@@ -9,7 +9,7 @@ import attrs
 from jobmodel.errors import InputError
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class FeatureGates:
     """Gate values; every gate defaults to on, as in the newest releases where they are GA."""
 

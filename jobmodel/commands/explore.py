@@ -1,14 +1,17 @@
 """`jobmodel explore MANIFEST --depth N`: every interleaving of the controller with a hostile
-environment, breadth-first to a depth, every invariant checked; prints the states explored, the
-rate, and "no violation" or the shortest counterexample (as a step table; --save writes it as
-JSON for `jobmodel replay`)."""
+environment, breadth-first to a depth, every invariant checked, on `--workers` processes (default:
+the cores; jobmodel.checkers.parallel) with a progress line per level on standard error; prints
+the states explored, the rate, and "no violation" or the shortest counterexample (as a step
+table; --save writes it as JSON for `jobmodel replay`)."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import attrs
 
@@ -16,6 +19,7 @@ from jobmodel.adapters.manifests import load_documents, read_manifest
 from jobmodel.checkers.cron import CronConfig
 from jobmodel.checkers.explorer import Counterexample, ExploreResult, explore
 from jobmodel.checkers.job import CheckConfig
+from jobmodel.checkers.parallel import explore_parallel
 from jobmodel.checkers.system import System
 from jobmodel.checkers.trace import Config, format_table, run_moves, save_trace
 from jobmodel.errors import InputError
@@ -67,6 +71,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--no-symmetry", action="store_true", help="do not reduce states by renaming pods")
     parser.add_argument("--liveness", action="store_true", help="also check bounded liveness from every state")
     parser.add_argument("--save", type=Path, metavar="TRACE", help="write the counterexample (JSON) here")
+    parser.add_argument(
+        "--workers", type=int, default=None, metavar="N",
+        help="processes exploring side by side, the states partitioned by hash (default: the machine's cores)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -121,7 +129,17 @@ def run(args: argparse.Namespace) -> int:
     config = config_from_args(args, load_manifest(args.manifest))
     system: System[Any, Any] = config.system()
     config.initial_world()  # a rejected manifest is reported before exploring
-    result = explore(system, args.depth, liveness=args.liveness)
+    workers = default_workers() if args.workers is None else args.workers
+    if workers < 1:
+        raise InputError("--workers", "must be at least 1")
+    progress = ProgressLine(sys.stderr)
+    try:
+        if workers == 1:
+            result = explore(system, args.depth, liveness=args.liveness, on_level=progress.single)
+        else:
+            result = explore_parallel(system, args.depth, workers=workers, liveness=args.liveness, on_level=progress)
+    finally:
+        progress.close()
     found = print_result(result)
     if found is None:
         return 0
@@ -130,6 +148,38 @@ def run(args: argparse.Namespace) -> int:
         save_trace(args.save, config, found.moves, found.violation)
         print(f"trace written to {args.save}")
     return 1
+
+
+def default_workers() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+class ProgressLine:
+    """The exploration's progress after each level (depth, states, states/s, queue): one line
+    rewritten in place on a terminal, a line per level otherwise."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.live = stream.isatty()
+        self.started = time.perf_counter()
+        self.states = 1  # the initial world
+
+    def __call__(self, depth: int, states: int, queue: int, seconds: float) -> None:
+        rate = states / seconds if seconds > 0 else 0.0
+        line = f"depth {depth}: {states} states, {rate:.0f} states/s, queue {queue}"
+        self.stream.write(f"\r{line}\x1b[K" if self.live else f"{line}\n")
+        self.stream.flush()
+
+    def single(self, depth: int, states: int) -> None:
+        """The single-process explorer's report (the queue is the level's new states)."""
+        queue, self.states = states - self.states, states
+        self(depth, states, queue, time.perf_counter() - self.started)
+
+    def close(self) -> None:
+        if self.live:
+            self.stream.write("\n")
+            self.stream.flush()
 
 
 def print_result(result: ExploreResult) -> Counterexample | None:

@@ -46,6 +46,24 @@ def test_explore_finds_saves_and_replay_reproduces_a_counterexample(
     assert capsys.readouterr().out.rstrip().endswith("no violation")
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_explore_on_several_processes_finds_the_same_states_and_reports_progress(
+    manifest: Path, workers: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["explore", str(manifest), "--depth", "40", "--failures", "1", "--workers", workers]) == 0
+    captured = capsys.readouterr()
+    assert "explored 206 states" in captured.out and captured.out.rstrip().endswith("no violation")
+    progress = captured.err.splitlines()
+    assert progress[0].startswith("depth 1: ") and "states/s, queue" in progress[0]
+    assert progress[-1].endswith("queue 0") and " 206 states," in progress[-1]
+
+
+def test_explore_on_two_processes_finds_the_same_counterexample(manifest: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explore", str(manifest), "--depth", "5", "--stale", "1", "--impl", BROKEN, "--workers", "2"]) == 1
+    out = capsys.readouterr().out
+    assert "violation: no-over-creation" in out and "2 moves" in out and "sync-stale" in out
+
+
 @pytest.mark.parametrize(
     ("argv", "field"),
     [
@@ -54,6 +72,7 @@ def test_explore_finds_saves_and_replay_reproduces_a_counterexample(
         (["--edit", "replicas=2"], "edits"),
         (["--feature-gates", "JobManagedBy"], "--feature-gates"),
         (["--depth", "-1"], "--depth"),
+        (["--workers", "0"], "--workers"),
     ],
 )
 def test_explore_input_errors_name_the_field(
