@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "jobmodel.commands.cron",
     "jobmodel.commands.explore",
     "jobmodel.commands.live",
+    "jobmodel.commands.oracle",
     "jobmodel.commands.replay",
     "jobmodel.commands.simulate",
     "jobmodel.commands.validate",
