@@ -131,6 +131,14 @@ func jobSyncOutcome(in job.HarnessJobSyncInput, res *job.HarnessJobSyncResult) (
 	if err != nil {
 		return nil, err
 	}
+	updates := []any{}
+	for _, sent := range res.SentStatuses {
+		w, err := wire(sent)
+		if err != nil {
+			return nil, err
+		}
+		updates = append(updates, w)
+	}
 	conditions := []any{}
 	if cs, ok := statusJSON.(map[string]any)["conditions"].([]any); ok {
 		conditions = cs
@@ -174,6 +182,7 @@ func jobSyncOutcome(in job.HarnessJobSyncInput, res *job.HarnessJobSyncResult) (
 		"patchedPods":         patched,
 		"controller":          controllerAfter(res),
 		"status":              statusJSON,
+		"statusUpdates":       updates,
 		"conditions":          conditions,
 		"requeueAfterSeconds": requeue,
 		"events":              events,
