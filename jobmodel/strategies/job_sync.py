@@ -133,9 +133,11 @@ def statuses(draw: st.DrawFn, spec: dict[str, Any]) -> dict[str, Any]:
         status["terminating"] = draw(st.integers(0, 2))
     indexed = spec["completionMode"] == "Indexed"
     if indexed and draw(st.booleans()):
-        # Beyond `completions`: an elastic Indexed Job scaled down after these indexes succeeded.
-        top = spec["completions"] - 1 + (2 if draw(st.integers(0, 3)) == 3 else 0)
-        done = sorted(draw(st.sets(st.integers(0, top), max_size=3)))
+        done_set = draw(st.sets(st.integers(0, spec["completions"] - 1), max_size=3))
+        if draw(st.integers(0, 2)) == 2:
+            # Beyond `completions`: an elastic Indexed Job scaled down after this index succeeded.
+            done_set.add(spec["completions"] + draw(st.integers(0, 1)))
+        done = sorted(done_set)
         status["completedIndexes"] = ",".join(map(str, done))
         status["succeeded"] = len(done)
     elif not indexed:
@@ -269,7 +271,7 @@ def job_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
     }
     uids = [p["metadata"]["uid"] for p in case["pods"]]
     if uids and draw(st.integers(0, 4)) == 4:
-        uncounted = draw(st.sets(st.sampled_from(uids), max_size=2))
+        uncounted = draw(st.sets(st.sampled_from(uids), min_size=1, max_size=2))
         key = draw(st.sampled_from(["succeeded", "failed"]))
         job["status"]["uncountedTerminatedPods"] = {key: sorted(uncounted)}
     features = {g: False for g in draw(st.sets(st.sampled_from(GATES), max_size=2))}
@@ -302,18 +304,20 @@ def job_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
 # (tests/strategies/test_job_sync.py holds them to it; the differential tests count them with
 # event()).
 FEATURE_SHARES: dict[str, float] = {
+    # About a third of the least share measured over several seeds (600 cases each): a feature the
+    # generators stop reaching fails at once, and no seed fails by chance.
     "finished Job": 0.05,
     "FailureTarget with another reason than BackoffLimitExceeded": 0.03,
     "SuccessCriteriaMet with another reason than CompletionsReached": 0.01,
     "several successPolicy rules": 0.03,
     "pod condition other than DisruptionTarget=True": 0.05,
     "several containers": 0.2,
-    "init containers": 0.1,
-    "podFailurePolicy by containerName": 0.03,
-    "Unknown pod phase": 0.1,
-    "equal creation timestamps": 0.05,
+    "init containers": 0.08,
+    "podFailurePolicy by containerName": 0.02,
+    "Unknown pod phase": 0.07,
+    "equal creation timestamps": 0.02,
     "completedIndexes beyond completions": 0.01,
-    "uncounted pods of an Indexed Job": 0.02,
+    "uncounted pods of an Indexed Job": 0.01,
 }
 
 
