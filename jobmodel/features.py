@@ -38,6 +38,10 @@ class FeatureGates:
 
 DEFAULT_GATES = FeatureGates()
 
+# The Kubernetes release whose controllers the model reproduces (the oracle protocol's handshake
+# names it).
+MODEL_RELEASE = "v1.32.3"
+
 
 def parse_gate_overrides(text: str, option: str = "--feature-gates") -> dict[str, bool]:
     """`A=true,B=false` (as kube components take `--feature-gates`) -> checked overrides."""

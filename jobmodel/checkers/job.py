@@ -15,6 +15,7 @@ from typing import Any, ClassVar, cast
 
 import attrs
 
+from jobmodel.checkers.external import external_sync, is_external
 from jobmodel.checkers.system import (
     System,
     budget_from_json,
@@ -41,9 +42,12 @@ DEFAULT_START = datetime(2025, 1, 1, tzinfo=UTC)
 
 
 def load_sync_impl(spec: str | None) -> env.SyncImpl:
-    """The sync step named `package.module:function` (the model's sync_job when None)."""
+    """The sync step named `package.module:function`, or taken by a program speaking the oracle
+    protocol (`cmd:PROGRAM ARGS`); the model's sync_job when None."""
     if spec is None or spec == DEFAULT_IMPL:
         return sync_job
+    if is_external(spec):
+        return external_sync(spec)
     return cast(env.SyncImpl, load_impl(spec))
 
 

@@ -57,7 +57,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("manifest", help="a Job or CronJob manifest (YAML or JSON; - for standard input)")
     parser.add_argument("--depth", type=int, required=True, help="the number of moves to explore to")
     parser.add_argument(
-        "--impl", default=None, help="the sync step to check, package.module:function (default: the model)"
+        "--impl", default=None, help="the sync step to check: package.module:function, or 'cmd:PROGRAM ARGS' speaking the oracle protocol (docs/oracle-protocol.md); default: the model"
     )
     for name, what in BUDGET_FLAGS.items():
         parser.add_argument(f"--{name.replace('_', '-')}", type=int, default=0, metavar="N", help=f"allow N {what}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from jobmodel.cli import main
 from tests.checkers.configs import job_manifest
 
 BROKEN = "tests.checkers.broken.ignore_expectations:sync_job"
+SERVE_SYNC = Path(__file__).resolve().parents[1] / "oracle_impls" / "serve_sync.py"
 
 
 @pytest.fixture
@@ -130,3 +132,19 @@ def test_explore_checks_a_cronjob_manifest(tmp_path: Path, capsys: pytest.Captur
     capsys.readouterr()
     assert main(["explore", str(path), "--depth", "3", "--evictions", "1"]) == 2
     assert "does not apply to a CronJob" in capsys.readouterr().err
+
+
+def test_explore_an_external_implementation_through_the_protocol(manifest: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The model served through `cmd:` takes every sync step: the same states as the model itself
+    (the answers carry everything the environment needs), and no violation."""
+    impl = f"cmd:{sys.executable} -m jobmodel oracle serve"
+    assert main(["explore", str(manifest), "--depth", "40", "--failures", "1", "--impl", impl]) == 0
+    out = capsys.readouterr().out
+    assert "explored 206 states" in out and out.rstrip().endswith("no violation")
+
+
+def test_explore_finds_a_broken_external_implementation(manifest: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    impl = f"cmd:{sys.executable} {SERVE_SYNC} {BROKEN}"
+    assert main(["explore", str(manifest), "--depth", "5", "--stale", "1", "--impl", impl]) == 1
+    out = capsys.readouterr().out
+    assert "violation: no-over-creation" in out and "2 moves" in out
