@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "jobmodel.commands.explore",
     "jobmodel.commands.prove",
     "jobmodel.commands.live",
+    "jobmodel.commands.oracle",
     "jobmodel.commands.replay",
     "jobmodel.commands.simulate",
     "jobmodel.commands.validate",

@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING
 import pytest
 from hypothesis import HealthCheck, settings
 
-# "ci": fast and deterministic (the default); "long": more examples, for local runs
-# (HYPOTHESIS_PROFILE=long pytest).
+# "ci": fast (the default); "long": more examples (./dev test --long, or HYPOTHESIS_PROFILE=long).
+# Neither is derandomized: each run draws new cases from the seed `./dev test` prints and passes
+# as --hypothesis-seed, so a failure reproduces with the same seed (and its shrunk example goes
+# into the test file as an @example).
 settings.register_profile(
     "ci",
     max_examples=200,
-    derandomize=True,
     deadline=None,
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
@@ -64,6 +65,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         fixtures = set(getattr(item, "fixturenames", ()))
         if path.startswith(UPSTREAM_FILES) or fixtures & UPSTREAM_FIXTURES:
             item.add_marker(pytest.mark.upstream)
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    seed = config.getoption("hypothesis_seed", None)
+    profile = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+    return f"hypothesis: profile {profile}, seed {seed if seed is not None else 'random (none given)'}"
 
 
 def _skip_or_fail(message: str) -> None:

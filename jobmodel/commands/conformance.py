@@ -30,12 +30,18 @@ def register(subparsers: Any) -> None:
     parser.add_argument("files", nargs="*", type=Path, metavar="FILE", help="vector files (default: the bundled suite)")
     parser.add_argument(
         "--engine",
-        choices=["model", "upstream", "live"],
+        type=engine_choice,
         default="model",
+        metavar="model|upstream|live|'cmd:PROGRAM ARGS'",
         help=(
-            "run the vectors through the model (default), through upstream's own code, or (job-scenario) "
-            "through a real control plane"
+            "run the vectors through the model (default), through upstream's own code, (job-scenario) "
+            "through a real control plane, or through any program speaking the oracle protocol "
+            "(docs/oracle-protocol.md)"
         ),
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=60.0, metavar="SECONDS",
+        help="cmd: and upstream engines: the longest wait for one answer (default 60)",
     )
     parser.add_argument(
         "--kubeconfig",
@@ -51,15 +57,30 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
+def engine_choice(value: str) -> str:
+    """An --engine value: a named engine or `cmd:PROGRAM ARGS`."""
+    if value in ENGINES or value.startswith("cmd:"):
+        return value
+    raise argparse.ArgumentTypeError(f"expected one of {', '.join(ENGINES)} or cmd:PROGRAM [ARGS...], got {value!r}")
+
+
+ENGINES = ("model", "upstream", "live")
+
+
 def make_engine(name: str, args: argparse.Namespace | None = None) -> Engine:
     import importlib
 
-    # Imported only when asked for: they build and run Go programs.
+    timeout = getattr(args, "timeout", None) or 60.0
+    # Imported only when asked for: they build and run other programs.
+    if name.startswith("cmd:"):
+        oracle = importlib.import_module("jobmodel.adapters.oracle")
+        engine: Engine = oracle.ProtocolEngine(oracle.parse_cmd(name), timeout=timeout)
+        return engine
     if name == "upstream":
         upstream = importlib.import_module("jobmodel.adapters.upstream")
         with progress("building upstream's code as a library (cached after the first build)") as task:
             binary = upstream.build_harness(on_line=task.log)
-        engine: Engine = upstream.UpstreamEngine(binary)
+        engine = upstream.UpstreamEngine(binary, timeout=timeout)
         return engine
     if name == "live":
         live = importlib.import_module("jobmodel.conformance.live")
@@ -105,6 +126,6 @@ def run(args: argparse.Namespace) -> int:
         print_json("ConformanceReport", report_json(args.engine, results))
         return 0 if failed == 0 else 1
     if unsupported:
-        print(f"{len(unsupported)} unsupported by the {args.engine} engine (not run; reasons above)")
+        print(f"{len(unsupported)} unsupported by the {engine.name} engine (not run; reasons above)")
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1

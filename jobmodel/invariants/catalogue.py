@@ -88,10 +88,12 @@ def finished(job: Job) -> bool:
     return condition_true(job, COMPLETE) or condition_true(job, FAILED_CONDITION)
 
 
+@lru_cache(maxsize=8192)  # a pure function of the Job, read by several laws on every step
 def completed_indexes(job: Job) -> frozenset[int]:
     return _expand(ix.parse_indexes_from_string(job.status.completed_indexes, ALL_INDEXES))
 
 
+@lru_cache(maxsize=8192)
 def failed_indexes(job: Job) -> frozenset[int]:
     return _expand(ix.parse_indexes_from_string(job.status.failed_indexes or "", ALL_INDEXES))
 

@@ -74,7 +74,7 @@ class ClusterEvent:
     message: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Cluster:
     """The whole cluster as one value: Jobs and Pods as the API server holds them, the Job
     controller's in-memory state per Job key, the recorded events, gates and the clock."""
