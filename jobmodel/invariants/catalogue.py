@@ -152,6 +152,9 @@ def _status_update_errors(new: Job, old: Job, gates: FeatureGates) -> tuple[str,
 #   new startTime, which the status validation rejected for an unsuspended Job.
 # - a Job created suspended with `completions: 0` completes without ever getting a startTime,
 #   which v1.32's status validation rejects (later releases allow it).
+# - a pod deleted while running is recorded in uncountedTerminatedPods.failed; if removing its
+#   finalizer fails and the pod then exits 0, the next sync counts it as a new success
+#   (getNewFinishedPods skips only uncounted *succeeded* pods): docs/proofs.md, Findings.
 ACCEPT_KNOWN_UPSTREAM_BUGS = True
 READY_ABOVE_ACTIVE = "cannot set more ready pods than active"
 START_TIME_ON_RESUME = "startTime cannot be removed for unsuspended job"
@@ -332,6 +335,17 @@ def counters_never_decrease(t: Transition) -> str | None:
     return None
 
 
+def succeeded_yet_recorded_failed(t: Transition) -> list[str]:
+    """The pods the sync saw Succeeded that the status already listed in
+    uncountedTerminatedPods.failed (deleted while running, recorded as failed, then exited 0):
+    getNewFinishedPods counts them as new successes, while the status counts them as failures."""
+    before = t.before.job()
+    if before is None or before.status.uncounted_terminated_pods is None:
+        return []
+    listed = set(before.status.uncounted_terminated_pods.failed)
+    return [p.uid for p in t.before.visible_pods() if p.phase == SUCCEEDED and p.uid in listed]
+
+
 @step_invariant("pod-counted-exactly-once", "job_controller.go trackJobStatusAndRemoveFinalizers / flushUncountedAndRemoveFinalizers (KEP-2307)")
 def pod_counted_exactly_once(t: Transition) -> str | None:
     """A sync never loses nor double-counts a finished pod: every finished pod is accounted for
@@ -345,6 +359,8 @@ def pod_counted_exactly_once(t: Transition) -> str | None:
     before, after = t.before.job(), t.after.job()
     if before is None or after is None or ix.is_indexed_job(after):
         return None
+    if ACCEPT_KNOWN_UPSTREAM_BUGS and not t.without_assumptions and succeeded_yet_recorded_failed(t):
+        return None  # a known upstream bug: see ACCEPT_KNOWN_UPSTREAM_BUGS
     was, now = succeeded_so_far(t.before, before), succeeded_so_far(t.after, after)
     if was != now:
         return f"succeeded pods accounted for went from {was} to {now}"
