@@ -100,7 +100,7 @@ def parse_kube_version(text: str, option: str = "--kube-version") -> int:
     raise InputError(option, f"unsupported Kubernetes release {text!r} (supported: {supported})")
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class FeatureGates:
     """The gate values of one release (`release`: its minor version). Construct with `for_release`;
     the field defaults are the newest release's defaults."""
@@ -182,6 +182,10 @@ _GA_SINCE: Mapping[str, int] = {
     "JobPodReplacementPolicy": 34,
     "JobManagedBy": 35,
 }
+
+# The Kubernetes release whose controllers the model reproduces (the oracle protocol's handshake
+# names it).
+MODEL_RELEASE = "v1.32.3"
 
 
 def _was_unlocked_before(name: str, minor: int) -> bool:

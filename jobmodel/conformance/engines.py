@@ -7,12 +7,10 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from jobmodel.conformance.suites import VECTOR_DEFAULT_RELEASE, suite_module
+from jobmodel.errors import Unsupported
 from jobmodel.features import parse_kube_version
 
-
-class Unsupported(Exception):
-    """An engine cannot run this case faithfully (e.g. a real cluster has no clock that stands
-    still); the message says why. The case is reported as unsupported, neither passed nor failed."""
+__all__ = ["Engine", "ModelEngine", "PerReleaseEngine", "Unsupported"]
 
 
 class Engine(Protocol):

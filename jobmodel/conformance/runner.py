@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -12,6 +12,7 @@ from jobmodel.adapters.manifests import read_json_file
 from jobmodel.conformance.engines import Engine, ModelEngine, Unsupported
 from jobmodel.conformance.suites import VECTOR_DEFAULT_RELEASE, suite_module
 from jobmodel.errors import InputError
+from jobmodel.features import parse_kube_version
 
 FORMAT = "jobmodel-conformance/1"
 
@@ -99,15 +100,46 @@ def run_document(
             yield CaseResult(str(path), name, origin, (), str(reason))
 
 
+def count_cases(paths: Sequence[Path]) -> int:
+    """How many cases the files hold (an unreadable file counts as one)."""
+    total = 0
+    for path in paths:
+        try:
+            total += len(load_vector_file(path)["cases"])
+        except InputError:
+            total += 1
+    return total
+
+
+def case_releases(paths: Sequence[Path], release: str | None = None) -> list[str]:
+    """The releases the files' cases run at (`with_release`), oldest first; unreadable files and
+    malformed cases add none."""
+    found: set[int] = set()
+    for path in paths:
+        try:
+            doc = load_vector_file(path)
+        except InputError:
+            continue
+        for case in doc["cases"]:
+            if isinstance(case, Mapping):
+                try:
+                    found.add(parse_kube_version(str(with_release(case, doc, release)["kubeVersion"]), "kubeVersion"))
+                except InputError:
+                    continue
+    return [f"1.{minor}" for minor in sorted(found)]
+
+
 def run_files(
     paths: Sequence[Path],
     out: TextIO,
     engine: Engine | None = None,
     unsupported: list[CaseResult] | None = None,
     release: str | None = None,
+    on_result: Callable[[CaseResult], None] | None = None,
 ) -> tuple[int, int]:
     """Run every file (every case at `release` when given); print failing and unsupported cases
-    to `out`; return (passed, failed). Unsupported cases are appended to `unsupported` when given."""
+    to `out`; return (passed, failed). Unsupported cases are appended to `unsupported` when given;
+    `on_result` sees every verdict (an unreadable file is one failing result named `(file)`)."""
     engine = engine or ModelEngine()
     passed = failed = 0
     for path in paths:
@@ -116,8 +148,12 @@ def run_files(
         except InputError as err:
             failed += 1
             print(f"FAIL {path}: {err}", file=out)
+            if on_result is not None:
+                on_result(CaseResult(str(path), "(file)", "", (str(err),)))
             continue
         for result in results:
+            if on_result is not None:
+                on_result(result)
             if result.unsupported is not None:
                 print(f"UNSUPPORTED {Path(result.file).name}: {result.name}\n  reason: {result.unsupported}", file=out)
                 if unsupported is not None:

@@ -15,9 +15,10 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any, Protocol, cast
 
-from jobmodel.features import VECTOR_DEFAULT_RELEASE, FeatureGates, vector_gates
+from jobmodel.errors import InputError
+from jobmodel.features import VECTOR_DEFAULT_RELEASE, FeatureGates, parse_kube_version, vector_gates
 
-__all__ = ["VECTOR_DEFAULT_RELEASE", "case_gates", "suite_module"]
+__all__ = ["VECTOR_DEFAULT_RELEASE", "case_at_release", "case_gates", "suite_module"]
 
 
 class SuiteModule(Protocol):
@@ -46,7 +47,27 @@ def suite_module(suite: str) -> SuiteModule | None:
     return cast(SuiteModule, module)
 
 
-
 def case_gates(case: Mapping[str, Any]) -> FeatureGates:
     """The gates a case runs with (jobmodel.features.vector_gates)."""
     return vector_gates(case.get("kubeVersion"), case.get("features"))
+
+
+def gate_settable(release: str, name: str, value: bool) -> bool:
+    """Whether the release lets a gate be set to `value` (registered, not locked the other way)."""
+    try:
+        FeatureGates.for_release(parse_kube_version(release, "kubeVersion")).with_overrides({name: value}, emulation_fallback=False)
+    except InputError:
+        return False
+    return True
+
+
+def case_at_release(case: Mapping[str, Any], release: str) -> dict[str, Any]:
+    """A generated case put at a release: `kubeVersion` set, and the gates it asks for that the
+    release cannot set dropped (a removed gate's code is always on; a locked gate keeps its value)."""
+    out = {**case, "kubeVersion": release}
+    features = case.get("features")
+    if isinstance(features, Mapping):
+        out["features"] = {k: v for k, v in features.items() if gate_settable(release, k, bool(v))}
+        if not out["features"]:
+            del out["features"]
+    return out

@@ -104,11 +104,15 @@ def start(
     tunables: JobControllerTunables = JobControllerTunables(),
     garbage_collector: bool = False,
     gates: FeatureGates = DEFAULT_GATES,
+    pod_names: str = "counter",
 ) -> ScenarioState:
     """Create the cluster with the Job submitted at `now` (defaulted, selector generated, validated),
-    with `gates` and then `features` set on them (as a vector's features are set)."""
+    with `gates` and then `features` set on them (as a vector's features are set); `pod_names` is
+    the cluster's naming of created pods (jobmodel.transitions.cluster.Cluster)."""
     gates = gates.with_overrides(features or {})
-    cluster = cl.Cluster(now=now, features=gates, tunables=tunables, garbage_collector=garbage_collector)
+    cluster = cl.Cluster(
+        now=now, features=gates, tunables=tunables, garbage_collector=garbage_collector, pod_names=pod_names
+    )
     cluster, errors = cl.create_job(cluster, job_manifest, job_uid)
     if errors:
         raise InputError("job", "the API server rejects the Job: " + "; ".join(str(e) for e in errors))

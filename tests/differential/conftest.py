@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from jobmodel.adapters.upstream import UpstreamEngine
-from jobmodel.errors import InputError
-from jobmodel.features import NEWEST_RELEASE, SUPPORTED_MINORS, FeatureGates, parse_kube_version
+from jobmodel.conformance.suites import case_at_release
+from jobmodel.features import NEWEST_RELEASE, SUPPORTED_MINORS, parse_kube_version
 
 
 def differential_releases(default: str = f"1.{SUPPORTED_MINORS[0]},{NEWEST_RELEASE}") -> list[str]:
@@ -22,15 +22,6 @@ def differential_releases(default: str = f"1.{SUPPORTED_MINORS[0]},{NEWEST_RELEA
     if value.strip() == "all":
         return [f"1.{m}" for m in SUPPORTED_MINORS]
     return [f"1.{parse_kube_version(v, 'JOBMODEL_KUBE_VERSIONS')}" for v in value.split(",") if v.strip()]
-
-
-def settable(release: str, name: str, value: bool) -> bool:
-    """Whether the release lets a gate be set to `value` (registered, not locked the other way)."""
-    try:
-        FeatureGates.for_release(parse_kube_version(release)).with_overrides({name: value}, emulation_fallback=False)
-    except InputError:
-        return False
-    return True
 
 
 class ReleaseUpstream:
@@ -42,14 +33,10 @@ class ReleaseUpstream:
         self.engine = UpstreamEngine(kube_version=release)
 
     def case(self, case: Mapping[str, Any]) -> dict[str, Any]:
-        out = {**case, "kubeVersion": self.release}
-        features = case.get("features")
-        if isinstance(features, Mapping):
-            out["features"] = {k: v for k, v in features.items() if settable(self.release, k, bool(v))}
-        return out
+        return case_at_release(case, self.release)
 
     def outcome(self, suite: str, case: Mapping[str, Any]) -> dict[str, Any]:
-        return self.engine.outcome(suite, {k: v for k, v in case.items() if k != "kubeVersion"})
+        return self.engine.outcome(suite, case)
 
     def close(self) -> None:
         self.engine.close()
