@@ -23,8 +23,8 @@ from jobmodel.checkers.system import (
     manifest_from_json,
     trace_release,
 )
-from jobmodel.features import NEWEST_RELEASE, gates_for
 from jobmodel.errors import InputError
+from jobmodel.features import NEWEST_RELEASE, gates_for
 from jobmodel.frozen import FrozenDict, thaw
 from jobmodel.invariants.cron import CRON_LAWS
 from jobmodel.timeutil import format_time

@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from jobmodel.commands.release import add_control_plane_release_option, check_control_plane_release
 from jobmodel.commands.output import add_output_option, print_json, wants_json
 from jobmodel.commands.progress import progress
+from jobmodel.commands.release import add_control_plane_release_option, check_control_plane_release
 from jobmodel.features import parse_gate_overrides
 
 

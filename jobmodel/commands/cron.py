@@ -12,9 +12,9 @@ import attrs
 
 from jobmodel.adapters.manifests import load_documents, read_manifest
 from jobmodel.api.wire import cron_job_from_json
-from jobmodel.commands.release import add_release_options, gates_from_args
 from jobmodel.commands.output import add_output_option, print_json, wants_json
 from jobmodel.commands.progress import progress
+from jobmodel.commands.release import add_release_options, gates_from_args
 from jobmodel.errors import InputError
 from jobmodel.schedule.cron import CronParseError, parse_standard
 from jobmodel.schedule.gotime import LocationError, load_location

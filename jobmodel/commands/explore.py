@@ -22,9 +22,9 @@ from jobmodel.checkers.job import CheckConfig
 from jobmodel.checkers.parallel import explore_parallel
 from jobmodel.checkers.system import System
 from jobmodel.checkers.trace import Config, format_table, run_moves, save_trace
-from jobmodel.commands.release import add_release_options, gates_from_args
 from jobmodel.commands.output import add_output_option, print_json, wants_json
 from jobmodel.commands.progress import Task, progress
+from jobmodel.commands.release import add_release_options, gates_from_args
 from jobmodel.errors import InputError
 from jobmodel.features import parse_gate_overrides
 from jobmodel.frozen import freeze

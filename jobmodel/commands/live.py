@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from jobmodel.adapters.manifests import load_documents, read_manifest
-from jobmodel.commands.release import add_control_plane_release_option, check_control_plane_release
 from jobmodel.adapters.picture import check_picture_path
 from jobmodel.commands.output import add_output_option, print_json, wants_json
+from jobmodel.commands.release import add_control_plane_release_option, check_control_plane_release
 from jobmodel.commands.simulate import single_job
 from jobmodel.errors import InputError
 from jobmodel.simulation.job import check_outcomes_for_manifest, parse_failure, parse_slow

@@ -14,6 +14,7 @@ from jobmodel.api.wire import job_status_to_json
 from jobmodel.commands.output import add_output_option, print_json
 from jobmodel.commands.release import add_release_options, gates_from_args
 from jobmodel.errors import InputError
+from jobmodel.features import FeatureGates
 from jobmodel.invariants.upstream_bugs import known_upstream_bug
 from jobmodel.simulation.job import (
     Timeline,

@@ -23,10 +23,10 @@ import yaml
 from jobmodel.adapters.manifests import load_documents, read_manifest
 from jobmodel.api import strategy
 from jobmodel.api.field import FieldError, render_errors
-from jobmodel.commands.release import add_release_options, gates_from_args
 from jobmodel.api.names import name_generated_before_create
 from jobmodel.api.pod_validation import NOT_CHECKED
 from jobmodel.commands.output import add_output_option, print_json
+from jobmodel.commands.release import add_release_options, gates_from_args
 from jobmodel.errors import InputError
 from jobmodel.features import FeatureGates
 

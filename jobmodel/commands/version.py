@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
+from jobmodel.commands.output import add_output_option, print_json
 from jobmodel.features import (
     GATE_TABLE,
     NEWEST_MINOR,
@@ -27,7 +27,7 @@ def register(subparsers: Any) -> None:
             "(GA), not registered yet, or removed (its code always on)."
         ),
     )
-    parser.add_argument("-o", "--output", choices=["table", "json"], default="table")
+    add_output_option(parser, ("table", "json"), "table")
     parser.set_defaults(func=run)
 
 
@@ -57,7 +57,7 @@ def release_json() -> list[dict[str, Any]]:
 
 def run(args: argparse.Namespace) -> int:
     if args.output == "json":
-        print(json.dumps(release_json(), indent=2))
+        print_json("Releases", {"releases": release_json()})
         return 0
     print("releases (--kube-version): " + ", ".join(
         f"1.{m} ({RELEASE_PINS[m]}{', default' if m == NEWEST_MINOR else ''})" for m in SUPPORTED_MINORS

@@ -31,8 +31,9 @@ def scripted(mode: str, timeout: float = 20.0) -> ProtocolEngine:
     return ProtocolEngine([sys.executable, str(SCRIPTED), mode], timeout=timeout)
 
 
-def served_model() -> ProtocolEngine:
-    return ProtocolEngine([sys.executable, "-m", "jobmodel", "oracle", "serve"])
+def served_model(release: str = "1.32") -> ProtocolEngine:
+    """The model served at a release (the shared vectors are 1.32 cases)."""
+    return ProtocolEngine([sys.executable, "-m", "jobmodel", "oracle", "serve", "--kube-version", release])
 
 
 def test_parse_cmd_splits_like_a_shell() -> None:
@@ -52,12 +53,25 @@ def test_the_served_model_agrees_with_every_vector_of_the_protocol_suites(confor
 
 
 def test_the_handshake_of_a_served_model_names_the_release_and_gates() -> None:
-    command = [sys.executable, "-m", "jobmodel", "oracle", "serve", "--feature-gates", "JobManagedBy=false"]
+    command = [sys.executable, "-m", "jobmodel", "oracle", "serve", "--kube-version", "1.34", "--feature-gates", "JobManagedBy=false"]
     with ProtocolEngine(command) as engine:
         hello = engine.handshake()
     assert protocol.problems(hello, "handshake") == []
-    assert hello["kubernetesVersion"].startswith("v1.")
+    assert hello["kubernetesVersion"] == "v1.34.4"
     assert hello["features"] == {"JobManagedBy": False}
+
+
+def test_a_served_model_answers_as_the_newest_release_by_default_and_refuses_other_releases_cases() -> None:
+    with ProtocolEngine([sys.executable, "-m", "jobmodel", "oracle", "serve"]) as engine:
+        assert engine.handshake()["kubernetesVersion"] == "v1.37.2"
+        assert "outcome" in engine.answer("job-sync", {**CASE, "kubeVersion": "1.37"})
+        refused = engine.answer("job-sync", {**CASE, "kubeVersion": "1.32"})
+    assert "Kubernetes 1.32 case" in refused["unsupported"] and "v1.37.2" in refused["unsupported"]
+
+
+def test_a_gate_the_served_release_locked_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["oracle", "serve", "--kube-version", "1.37", "--feature-gates", "JobManagedBy=false"]) == 2
+    assert "JobManagedBy" in capsys.readouterr().err
 
 
 def test_a_suite_outside_the_protocol_is_unsupported_not_failed(conformance_dir: Path) -> None:
@@ -130,7 +144,7 @@ def test_conformance_with_a_broken_engine_reports_failing_cases_not_a_traceback(
 
 def test_conformance_engine_cmd_through_the_command_line(conformance_dir: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "jobmodel", "conformance", "--engine", f"cmd:{sys.executable} -m jobmodel oracle serve",
+        [sys.executable, "-m", "jobmodel", "conformance", "--engine", f"cmd:{sys.executable} -m jobmodel oracle serve --kube-version 1.32",
          str(conformance_dir / "schedule.json")],
         capture_output=True, text=True, check=False, timeout=300,
     )

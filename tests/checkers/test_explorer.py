@@ -54,24 +54,32 @@ def test_every_sometimes_property_is_reached_somewhere() -> None:
 @pytest.mark.parametrize(
     ("manifest", "budget", "states"),
     [
-        (job_manifest(1, 1, 1), {"failures": 1, "stale": 1, "expiries": 1}, 430),
-        (job_manifest(2, 2, 1), {"failures": 1, "stale": 1}, 546),
-        (job_manifest(2, 2, 1, indexed=True), {"failures": 1}, 401),
-        (job_manifest(1, 2, 1), {"failures": 1, "faults": 1, "restarts": 1}, 693),
-        (job_manifest(2, 2, 0), {"failures": 1, "evictions": 1, "deletions": 1}, 183),
-        (job_manifest(2, 3, 1), {"edits": ("suspend=true", "parallelism=1")}, 261),
-        (job_manifest(2, 2, 1, indexed=True), {"edits": ("completions=1",)}, 117),
-        (job_manifest(2, 2, 1, indexed=True), {"failures": 1, "edits": ("completions=1",)}, 1062),
-        (job_manifest(2, 2, 6, indexed=True, backoffLimitPerIndex=1, maxFailedIndexes=1), {"failures": 2}, 2481),
+        # 1.32 breaks no-over-creation-on-stale-cache here (test_catalogue shows how): 1.37 only.
+        (job_manifest(1, 1, 1), {"failures": 1, "stale": 1, "expiries": 1}, {"1.37": 91}),
+        (job_manifest(2, 2, 1), {"failures": 1, "stale": 1}, {"1.32": 546, "1.37": 526}),
+        (job_manifest(2, 2, 1, indexed=True), {"failures": 1}, {"1.32": 401, "1.37": 401}),
+        (job_manifest(1, 2, 1), {"failures": 1, "faults": 1, "restarts": 1}, {"1.32": 693, "1.37": 693}),
+        (job_manifest(2, 2, 0), {"failures": 1, "evictions": 1, "deletions": 1}, {"1.32": 183, "1.37": 183}),
+        (job_manifest(2, 3, 1), {"edits": ("suspend=true", "parallelism=1")}, {"1.32": 261, "1.37": 259}),
+        (job_manifest(2, 2, 1, indexed=True), {"edits": ("completions=1",)}, {"1.32": 117, "1.37": 117}),
+        (job_manifest(2, 2, 1, indexed=True), {"failures": 1, "edits": ("completions=1",)}, {"1.32": 1062, "1.37": 1044}),
+        (
+            job_manifest(2, 2, 6, indexed=True, backoffLimitPerIndex=1, maxFailedIndexes=1),
+            {"failures": 2},
+            {"1.32": 2481, "1.37": 2668},
+        ),
     ],
     ids=["stale-expiry", "stale", "indexed", "faults-restart", "evict-delete", "suspend-scale", "elastic", "elastic-fail", "per-index"],
 )
-def test_the_model_breaks_no_invariant(manifest: dict[str, Any], budget: dict[str, Any], states: int) -> None:
-    """No violation, in a pinned number of states (to depth 16): a change of the model's semantics
-    or of the environment's moves shows up as a changed count."""
-    result = explore(config(manifest, **budget).system(), depth=16)
-    assert result.counterexample is None, result.counterexample
-    assert result.states == states
+def test_the_model_breaks_no_invariant(manifest: dict[str, Any], budget: dict[str, Any], states: dict[str, int]) -> None:
+    """No violation, in a pinned number of states (to depth 16) per release: a change of the
+    model's semantics or of the environment's moves shows up as a changed count. (1.37 waits on
+    its own writes with the consistency store, and keeps active pods during the back-off: fewer
+    or other states than 1.32.)"""
+    for release, count in states.items():
+        result = explore(config(manifest, kube_version=release, **budget).system(), depth=16)
+        assert result.counterexample is None, (release, result.counterexample)
+        assert result.states == count, release
 
 
 @pytest.mark.parametrize("name", sorted(BROKEN_CASES))

@@ -67,7 +67,7 @@ def test_explore_on_several_processes_finds_the_same_states_and_reports_progress
 
 
 def test_explore_on_two_processes_finds_the_same_counterexample(manifest: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["explore", str(manifest), "--depth", "5", "--stale", "1", "--impl", BROKEN, "--workers", "2"]) == 1
+    assert main(["explore", str(manifest), "--depth", "5", "--stale", "1", "--impl", BROKEN, "--workers", "2", "--kube-version", "1.32"]) == 1
     out = capsys.readouterr().out
     assert "violation: no-over-creation" in out and "2 moves" in out and "sync-stale" in out
 
@@ -169,7 +169,7 @@ def test_explore_says_which_sometimes_properties_were_reached(manifest: Path, ca
 
 def test_explore_and_replay_json(manifest: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     trace = tmp_path / "trace.json"
-    argv = ["explore", str(manifest), "--depth", "5", "--stale", "1", "--impl", BROKEN, "--save", str(trace), "-o", "json"]
+    argv = ["explore", str(manifest), "--depth", "5", "--stale", "1", "--impl", BROKEN, "--save", str(trace), "-o", "json", "--kube-version", "1.32"]
     assert main(argv) == 1
     result = json.loads(capsys.readouterr().out)
     assert result["kind"] == "ExploreResult" and result["violation"]["invariant"] == "no-over-creation"
@@ -192,6 +192,6 @@ def test_explore_an_external_implementation_through_the_protocol(manifest: Path,
 
 def test_explore_finds_a_broken_external_implementation(manifest: Path, capsys: pytest.CaptureFixture[str]) -> None:
     impl = f"cmd:{sys.executable} {SERVE_SYNC} {BROKEN}"
-    assert main(["explore", str(manifest), "--depth", "5", "--stale", "1", "--impl", impl]) == 1
+    assert main(["explore", str(manifest), "--depth", "5", "--stale", "1", "--impl", impl, "--kube-version", "1.32"]) == 1
     out = capsys.readouterr().out
     assert "violation: no-over-creation" in out and "2 moves" in out

@@ -11,7 +11,9 @@ from jobmodel.cli import main
 
 def test_version_lists_every_release_with_its_gates(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["version", "-o", "json"]) == 0
-    releases = json.loads(capsys.readouterr().out)
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["schema"], doc["kind"]) == ("jobmodel/v1", "Releases")
+    releases = doc["releases"]
     assert [r["kubeVersion"] for r in releases] == ["1.32", "1.33", "1.34", "1.35", "1.36", "1.37"]
     assert [r["kubeVersion"] for r in releases if r["default"]] == ["1.37"]
     by = {r["kubeVersion"]: r for r in releases}

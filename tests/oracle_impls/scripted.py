@@ -11,7 +11,7 @@ from jobmodel.conformance.oracle import answer_line, model_handshake
 
 
 def main(mode: str) -> None:
-    hello = model_handshake()
+    hello = model_handshake(minor=32)  # the shared vectors are 1.32 cases
     if mode == "version":
         hello["protocol"] = "jobmodel-oracle/0"
     if mode == "bad-handshake":
@@ -23,7 +23,7 @@ def main(mode: str) -> None:
             sys.exit(3)
         if mode == "hang":
             time.sleep(60)
-        answer = answer_line(line)
+        answer = answer_line(line, minor=32)
         if mode == "not-json":
             print("hello", flush=True)
             continue

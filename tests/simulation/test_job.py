@@ -11,6 +11,7 @@ import yaml
 
 from jobmodel.adapters.picture import IGNORED_FAILURE
 from jobmodel.errors import InputError
+from jobmodel.features import FeatureGates
 from jobmodel.simulation.job import (
     PodOutcome,
     condition_marks,
@@ -230,9 +231,13 @@ def test_indexed_pods_are_named_as_upstream_names_them() -> None:
 def test_the_ready_above_active_refusal_is_labelled_with_its_upstream_issue() -> None:
     job = two_container_job(podFailurePolicy=None)
     del job["spec"]["podFailurePolicy"]
-    timeline = simulate_default(job, [parse_failure("pod=0"), parse_slow("pod=1,seconds=100")])
+    outcomes = [parse_failure("pod=0"), parse_slow("pod=1,seconds=100")]
+    timeline = simulate_default(job, outcomes, gates=FeatureGates.for_release(32))
     refused = [e.what for e in timeline.entries if "cannot set more ready pods than active" in e.what]
     assert refused and all("known upstream bug kubernetes#139428" in what for what in refused)
+    # Fixed in 1.36: the status written during the back-off keeps the active pods.
+    fixed = simulate_default(job, outcomes, gates=FeatureGates.for_release(36))
+    assert not [e.what for e in fixed.entries if "cannot set more ready pods than active" in e.what]
 
 
 def test_a_script_index_no_pod_can_have_is_refused_before_the_run() -> None:

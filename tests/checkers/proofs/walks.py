@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 import attrs
 from hypothesis import strategies as st
 
+from jobmodel.checkers.proofs import PROOF_GATES
 from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.invariants.laws import Transition
 from jobmodel.state import JobControllerTunables
@@ -42,7 +43,7 @@ class JobSetting:
         )
         extra = {} if self.per_index is None else {"backoffLimitPerIndex": self.per_index}
         manifest = job_manifest(self.parallelism, self.completions, self.backoff_limit, indexed=self.indexed, **extra)
-        return env.initial_world(manifest, HOSTILE, now=START, tunables=tunables)
+        return env.initial_world(manifest, HOSTILE, now=START, tunables=tunables, features=PROOF_GATES)
 
 
 def job_settings() -> st.SearchStrategy[JobSetting]:
