@@ -26,19 +26,18 @@ COMMAND_MODULES = (
 )
 
 
-# The upstream release whose controllers the model follows (docs/sync-job.md).
-MODELLED_RELEASE = "v1.32.3"
-
-
 def version_text() -> str:
-    """`jobmodel --version`: the package's version and the release it models."""
+    """`jobmodel --version`: the package's version and the releases it models (docs/versions.md)."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
         mine = version("jobmodel")
     except PackageNotFoundError:  # run from a checkout that was never installed
         mine = "unknown"
-    return f"jobmodel {mine} (the Job and CronJob controllers of Kubernetes {MODELLED_RELEASE})"
+    from jobmodel.features import NEWEST_RELEASE, RELEASE_PINS, SUPPORTED_MINORS
+
+    oldest, newest = RELEASE_PINS[SUPPORTED_MINORS[0]], RELEASE_PINS[SUPPORTED_MINORS[-1]]
+    return f"jobmodel {mine} (the Job and CronJob controllers of Kubernetes {oldest} to {newest}; {NEWEST_RELEASE} by default)"
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -19,7 +19,7 @@ from jobmodel.state import (
     Pod,
 )
 from jobmodel.transitions.pod_utils import active_pods_less
-from jobmodel.util.gosort import go_sort
+from jobmodel.util.gosort import XORSHIFT_GO1_23, XorshiftShifts, go_sort
 
 UNKNOWN_COMPLETION_INDEX = -1
 COMPLETION_INDEX_ENV_NAME = "JOB_COMPLETION_INDEX"
@@ -153,10 +153,10 @@ def get_indexes(pods: Iterable[Pod]) -> list[int]:
     return sorted({ix for ix in (pod_index(p) for p in pods) if ix != UNKNOWN_COMPLETION_INDEX})
 
 
-def by_completion_index(pods: Sequence[Pod]) -> list[Pod]:
-    """sort.Sort(byCompletionIndex(pods))."""
+def by_completion_index(pods: Sequence[Pod], shifts: XorshiftShifts = XORSHIFT_GO1_23) -> list[Pod]:
+    """sort.Sort(byCompletionIndex(pods)), with the sort of the Go named by `shifts`."""
     index = {id(p): pod_index(p) for p in pods}  # read once, not at every comparison
-    return go_sort(pods, lambda a, b: index[id(a)] < index[id(b)])
+    return go_sort(pods, lambda a, b: index[id(a)] < index[id(b)], shifts)
 
 
 def _parse_int32(text: str) -> int:
@@ -194,11 +194,11 @@ def pod_generate_name_with_index(job_name: str, index: int) -> str:
 
 
 def append_duplicated_index_pods_for_removal(
-    pods: Sequence[Pod], completions: int
+    pods: Sequence[Pod], completions: int, shifts: XorshiftShifts = XORSHIFT_GO1_23
 ) -> tuple[list[Pod], list[Pod]]:
     """appendDuplicatedIndexPodsForRemoval: pods without an index or past `completions`, and all but
     one pod of each repeated index, go to `rm`; returns (rm, left)."""
-    ordered = by_completion_index(pods)
+    ordered = by_completion_index(pods, shifts)
     rm: list[Pod] = []
     left: list[Pod] = []
     last_index = UNKNOWN_COMPLETION_INDEX
@@ -210,15 +210,15 @@ def append_duplicated_index_pods_for_removal(
             rm.extend(ordered[i:])
             break
         if ix != last_index:
-            _split_same_index(rm, left, ordered[first_repeat:i], last_index)
+            _split_same_index(rm, left, ordered[first_repeat:i], last_index, shifts)
             first_repeat = i
             last_index = ix
         looped += 1
-    _split_same_index(rm, left, ordered[first_repeat:looped], last_index)
+    _split_same_index(rm, left, ordered[first_repeat:looped], last_index, shifts)
     return rm, left
 
 
-def _split_same_index(rm: list[Pod], left: list[Pod], pods: Sequence[Pod], ix: int) -> None:
+def _split_same_index(rm: list[Pod], left: list[Pod], pods: Sequence[Pod], ix: int, shifts: XorshiftShifts) -> None:
     """appendPodsWithSameIndexForRemovalAndRemaining: keep the pod that would be deleted last."""
     if ix == UNKNOWN_COMPLETION_INDEX:
         rm.extend(pods)
@@ -226,6 +226,6 @@ def _split_same_index(rm: list[Pod], left: list[Pod], pods: Sequence[Pod], ix: i
     if len(pods) == 1:
         left.append(pods[0])
         return
-    ordered = go_sort(pods, active_pods_less)
+    ordered = go_sort(pods, active_pods_less, shifts)
     rm.extend(ordered[:-1])
     left.extend(ordered[-1:])

@@ -77,7 +77,7 @@ from jobmodel.transitions.success_policy import (
     is_success_criteria_met_condition,
     match_success_policy,
 )
-from jobmodel.util.gosort import go_sort
+from jobmodel.util.gosort import XORSHIFT_GO1_23, XorshiftShifts, go_sort, shifts_for_release
 
 # Job condition reasons (batch/v1 types.go)
 REASON_BACKOFF_LIMIT_EXCEEDED = "BackoffLimitExceeded"
@@ -128,6 +128,8 @@ class _Step:
     def __init__(self, inp: JobSyncInput) -> None:
         self.inp = inp
         self.gates: FeatureGates = inp.features
+        # The sort of the Go that builds the release (util/gosort.py): it orders equal pods.
+        self.shifts: XorshiftShifts = shifts_for_release(inp.features.release)
         self.now: datetime = inp.now
         self.actions: list[Action] = []
         self.expectations: Expectations | None = inp.controller.expectations
@@ -802,17 +804,17 @@ def delete_job_pods(step: _Step, pods: Sequence[Pod]) -> tuple[int, int, str | N
     return deleted_ready, deleted, first_error
 
 
-def active_pods_for_removal(job: Job, pods: Sequence[Pod], rm_at_least: int) -> list[Pod]:
+def active_pods_for_removal(job: Job, pods: Sequence[Pod], rm_at_least: int, shifts: XorshiftShifts = XORSHIFT_GO1_23) -> list[Pod]:
     """activePodsForRemoval: repeated or out-of-range indexes first, then the pods the ranking
     (unscheduled < scheduled, pending < running, not ready < ready, ...) puts first."""
     rm: list[Pod] = []
     if ix.is_indexed_job(job):
         completions = _required(job.spec.completions, "job.spec.completions")
-        rm, left = ix.append_duplicated_index_pods_for_removal(pods, completions)
+        rm, left = ix.append_duplicated_index_pods_for_removal(pods, completions, shifts)
     else:
         left = list(pods)
     if len(rm) < rm_at_least:
-        left = go_sort(left, active_pods_less)
+        left = go_sort(left, active_pods_less, shifts)
         rm.extend(left[: rm_at_least - len(rm)])
     return rm
 
@@ -840,12 +842,12 @@ def manage_job(step: _Step, ctx: _JobCtx) -> tuple[int, str | None]:
     parallelism = _required(job.spec.parallelism, "job.spec.parallelism")
 
     if job_suspended(job):
-        removed, error = _delete_active_pods(step, ctx, active_pods_for_removal(job, ctx.active_pods, active))
+        removed, error = _delete_active_pods(step, ctx, active_pods_for_removal(job, ctx.active_pods, active, step.shifts))
         return active - removed, error
 
     want_active = want_active_pods(job.spec.completions, parallelism, ctx.succeeded, active)
     rm_at_least = max(0, active - want_active)
-    to_delete = active_pods_for_removal(job, ctx.active_pods, rm_at_least)
+    to_delete = active_pods_for_removal(job, ctx.active_pods, rm_at_least, step.shifts)
     to_delete = to_delete[: tunables.max_pod_create_delete_per_sync]
     if to_delete:
         removed, error = _delete_active_pods(step, ctx, to_delete)
@@ -1102,7 +1104,7 @@ def track_job_status_and_remove_finalizers(step: _Step, ctx: _JobCtx, needs_flus
     job = ctx.job
     indexed = ix.is_indexed_job(job)
     if indexed:
-        ctx.pods = ix.by_completion_index(ctx.pods)
+        ctx.pods = ix.by_completion_index(ctx.pods, step.shifts)
     uids_with_finalizer = {
         p.uid for p in ctx.pods if has_job_tracking_finalizer(p) and p.uid not in step.expected_rm_finalizers
     }

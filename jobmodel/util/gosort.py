@@ -45,15 +45,22 @@ _INCREASING_HINT: Final = 1
 _DECREASING_HINT: Final = 2
 
 
-def go_sort(items: Sequence[T], less: Less[T]) -> list[T]:
-    """sort.Sort / sort.Slice (Go 1.23): a new list in the order Go's pdqsort leaves the slice."""
+def shifts_for_release(minor: int) -> XorshiftShifts:
+    """The sort of the Go that builds Kubernetes 1.`minor` (its `.go-version`): v1.32.3 Go 1.23.6,
+    v1.33.13 Go 1.25.11, v1.34.4 Go 1.24.12, v1.35.4 Go 1.25.9, v1.36.3 Go 1.26.5, v1.37.2 Go 1.26.10."""
+    return XORSHIFT_GO1_23 if minor <= 32 else XORSHIFT_GO1_24
+
+
+def go_sort(items: Sequence[T], less: Less[T], shifts: XorshiftShifts = XORSHIFT_GO1_23) -> list[T]:
+    """sort.Sort / sort.Slice: a new list in the order Go's pdqsort leaves the slice (Go 1.23's
+    unless `shifts` names another Go's, `shifts_for_release`)."""
     data = list(items)
     n = len(data)
     if n <= _MAX_INSERTION:
         # What pdqsort does for short slices; skips the set-up the model pays on every sync.
         insertion_sort(data, less, 0, n)
         return data
-    pdqsort(data, less, 0, n, n.bit_length(), XORSHIFT_GO1_23)
+    pdqsort(data, less, 0, n, n.bit_length(), shifts)
     return data
 
 

@@ -11,6 +11,7 @@ from jobmodel.state import (
     JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION,
 )
 from jobmodel.transitions import indexes as ix
+from jobmodel.util.gosort import shifts_for_release
 from tests.builders import make_pod
 
 index_sets = st.sets(st.integers(min_value=0, max_value=60), max_size=30)
@@ -80,3 +81,15 @@ def test_failure_count_annotations_are_read_as_int32() -> None:
     assert ix.index_failure_count(pod) == 2
     assert ix.index_ignored_failure_count(pod) == 0
     assert ix.index_absolute_failure_count(pod) == 2
+
+
+def test_pods_of_equal_index_are_ordered_by_the_sort_of_the_release_s_go() -> None:
+    """v1.32.3 is built with Go 1.23, later releases with Go 1.24 or newer, whose pdqsort breaks
+    patterns differently: equal indexes end up in another order (Go's own orders of these keys
+    are checked against Go in tests/util/test_gosort.py)."""
+    keys = [1, 1, 3, 0, 2, 4, 4, 1, 2, 0, 1, 0, 0, 0]
+    pods = [make_pod(f"p{i}", index=k) for i, k in enumerate(keys)]
+    order = {minor: [p.name for p in ix.by_completion_index(pods, shifts_for_release(minor))] for minor in (32, 33, 37)}
+    assert order[37] == order[33] == [f"p{i}" for i in (9, 12, 13, 3, 11, 10, 1, 0, 7, 8, 4, 2, 5, 6)]
+    assert order[32] != order[37]
+    assert [p.name for p in ix.by_completion_index(pods)] == order[32]
