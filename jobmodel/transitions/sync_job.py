@@ -1065,8 +1065,15 @@ def track_job_status_and_remove_finalizers(step: _Step, ctx: _JobCtx, needs_flus
     pods_to_remove_finalizer: list[Pod] = []
     reached_max_uncounted = False
     completions = job.spec.completions
+    # While the Job is neither going away nor finished, a pod that is active (not terminal, not
+    # being deleted) is not failed and keeps its finalizer (is_pod_failed, can_remove_finalizer):
+    # most pods of a large Job, passed over without the two calls.
+    keeps_active = job.metadata.deletion_timestamp is None and ctx.finished_condition is None
     for pod in ctx.pods:
-        if JOB_TRACKING_FINALIZER not in pod.metadata.finalizers or pod.uid in removing:
+        meta = pod.metadata
+        if JOB_TRACKING_FINALIZER not in meta.finalizers or meta.uid in removing:
+            continue
+        if keeps_active and meta.deletion_timestamp is None and pod.status.phase not in (SUCCEEDED, FAILED):
             continue
         consider_failed = is_pod_failed(pod, job, gates)
         if not can_remove_finalizer(ctx, pod, consider_failed, gates):
