@@ -411,7 +411,7 @@ class JobControllerState:
     expected_finalizer_removals: frozenset[str] = frozenset()
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class JobControllerTunables:
     """The package variables upstream's tests override (job_controller.go)."""
 

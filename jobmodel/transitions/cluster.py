@@ -127,13 +127,11 @@ def remove_job(cluster: Cluster, job: Job) -> Cluster:
 
 def _replace_pod(cluster: Cluster, old: Pod, new: Pod | None) -> Cluster:
     """Write a pod change (None: the pod is gone) and let the controller observe it."""
-    def same(p: Pod) -> bool:
-        return p.metadata.namespace == old.metadata.namespace and p.name == old.name
-
+    namespace, name = old.metadata.namespace, old.metadata.name
     if new is None:
-        pods = tuple(p for p in cluster.pods if not same(p))
+        pods = tuple(p for p in cluster.pods if not (p.metadata.name == name and p.metadata.namespace == namespace))
     else:
-        pods = tuple(new if same(p) else p for p in cluster.pods)
+        pods = tuple(new if p.metadata.name == name and p.metadata.namespace == namespace else p for p in cluster.pods)
     cluster = attrs.evolve(cluster, pods=pods)
     return _observe_pod_change(cluster, old, new)
 

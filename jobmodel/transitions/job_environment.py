@@ -61,7 +61,7 @@ WELL_BEHAVED = frozenset({"sync", "cache-catch-up", "start", "ready", "succeed",
 EDIT_FIELDS = ("parallelism", "completions", "suspend")
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Budget:
     """How many hostile moves the environment may still make (bounds the state space).
     `edits` are Job edits, each `field=value` (`completions=N` is an elastic edit of an Indexed

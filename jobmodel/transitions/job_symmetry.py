@@ -71,7 +71,13 @@ def canonical_world(world: World) -> World:
     job_name = world.job_key.split("/", 1)[1]
     ours = [interned(p) for p in world.pods()]
     others = [p for p in cluster.pods if not _is_ours(p, world.job_uid)] if len(ours) < len(cluster.pods) else []
-    ours.sort(key=lambda p: _content_key(p, world, uncounted, removals))
+    flagged = uncounted is not None and (uncounted.succeeded or uncounted.failed)
+    if world.hidden or removals or flagged:
+        ours.sort(key=lambda p: _content_key(p, world, uncounted, removals))
+    else:
+        # No pod is hidden, uncounted or awaiting a finalizer removal: the keys' leading flags
+        # are all False, so the order is the pods' own content's.
+        ours.sort(key=_pod_content)
     names: dict[str, str] = {}
     uids: dict[str, str] = {}
     renamed: list[Pod] = []
@@ -86,7 +92,7 @@ def canonical_world(world: World) -> World:
     jobs = cluster.jobs
     if any(id(j) not in _INTERNED_IDS for j in jobs):
         jobs = tuple(interned(j) for j in jobs)
-    if job is not None and uncounted is not None:
+    if job is not None and uncounted is not None and (uncounted.succeeded or uncounted.failed):
         new_uncounted = UncountedTerminatedPods(
             tuple(sorted(uids.get(u, u) for u in uncounted.succeeded)),
             tuple(sorted(uids.get(u, u) for u in uncounted.failed)),
