@@ -26,9 +26,10 @@ from jobmodel.transitions.cron_environment import CronBudget
 
 # Budget flags: --NAME N for each count of hostile moves.
 BUDGET_FLAGS = {
-    "failures": "pod failures (exit code 1)",
+    "failures": "pod failures (each exit code and pod condition the podFailurePolicy names, and one it does not)",
     "evictions": "pod evictions (DisruptionTarget)",
-    "deletions": "pod deletions by someone else",
+    "deletions": "pod deletions by someone else (graceful: the pod terminates later)",
+    "gc": "removals of finished pods that no finalizer holds (pod garbage collection)",
     "stale": "syncs whose created pods reach the informer cache late",
     "faults": "syncs with a failing pod or status API call",
     "restarts": "controller restarts",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
+
 from jobmodel.checkers.job import DEFAULT_IMPL, CheckConfig
 from jobmodel.frozen import freeze
 from jobmodel.transitions.job_environment import Budget
@@ -41,3 +43,110 @@ BROKEN_CASES = {
 def broken_config(name: str, symmetry: bool = True) -> tuple[CheckConfig, str]:
     manifest, budget, invariant = BROKEN_CASES[name]
     return config(manifest, impl=f"{BROKEN}.{name}:sync_job", symmetry=symmetry, **budget), invariant
+
+
+# --- the mutation tests: each broken variant of tests/checkers/broken/job_bugs.py, a configuration
+# in which it goes wrong, the invariant that catches it, and the depth the explorer needs ----------
+
+JOB_BUGS = "tests.checkers.broken.job_bugs"
+FAIL_JOB_ON_42 = {"action": "FailJob", "onExitCodes": {"containerName": "main", "operator": "In", "values": [42]}}
+IGNORE_DISRUPTION = {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]}
+FAIL_INDEX_ON_42 = {"action": "FailIndex", "onExitCodes": {"operator": "In", "values": [42]}}
+
+ONE = job_manifest(1, 1, 0)
+ONE_RETRY = job_manifest(1, 1, 1)
+TWO_IN_TURN = job_manifest(1, 2, 1)
+DEADLINE = job_manifest(1, 1, 1, activeDeadlineSeconds=30)
+POLICY = job_manifest(1, 1, 1, podFailurePolicy={"rules": [FAIL_JOB_ON_42, IGNORE_DISRUPTION]})
+SUCCESS_POLICY = job_manifest(2, 2, 0, indexed=True, successPolicy={"rules": [{"succeededCount": 1}]})
+PER_INDEX = job_manifest(2, 2, 6, indexed=True, backoffLimitPerIndex=0)
+PER_INDEX_RETRY = job_manifest(2, 2, 6, indexed=True, backoffLimitPerIndex=1)
+PER_INDEX_IN_TURN = job_manifest(1, 2, 6, indexed=True, backoffLimitPerIndex=0)
+MAX_FAILED = job_manifest(3, 3, 6, indexed=True, backoffLimitPerIndex=0, maxFailedIndexes=1)
+FAIL_INDEX = job_manifest(2, 2, 6, indexed=True, backoffLimitPerIndex=1, podFailurePolicy={"rules": [FAIL_INDEX_ON_42]})
+REPLACE_FAILED = job_manifest(1, 1, 1, podReplacementPolicy="Failed")
+INDEXED_PAIR = job_manifest(2, 2, 1, indexed=True)
+
+@attrs.frozen
+class MutationCase:
+    """A broken variant (`impl`, by import path), a configuration in which it goes wrong, the
+    invariant that catches it, the depth the explorer needs, and whether no other invariant of
+    the catalogue catches it within that depth."""
+
+    impl: str
+    manifest: dict[str, Any]
+    budget: dict[str, Any]
+    invariant: str
+    depth: int
+    exclusive: bool = True
+
+
+# Caught together with another law (each still caught by its own law alone, see
+# tests/invariants/test_mutations.py): the failed index restarted at once also breaks the back-off;
+# a reset counter is first seen as a pod counted wrongly; manageJob on a finishing Job first
+# reports a wrong status.active; an index left out of completedIndexes has its finalizer removed
+# unrecorded.
+SHARED = frozenset({"failed_index_restarted", "failed_counter_reset", "manage_job_while_finishing", "last_index_not_recorded"})
+
+
+def _case(name: str, manifest: dict[str, Any], budget: dict[str, Any], invariant: str, depth: int) -> MutationCase:
+    return MutationCase(f"{JOB_BUGS}:{name}", manifest, budget, invariant, depth, name not in SHARED)
+
+
+MUTATION_CASES: dict[str, MutationCase] = {
+    "failure_checked_after_success": _case("failure_checked_after_success", job_manifest(2, 2, 0, indexed=True, successPolicy={"rules": [{"succeededCount": 1}]}, activeDeadlineSeconds=30), {}, "complete-and-failed-exclusive", 8),
+    "backoff_reason_misspelt": _case("backoff_reason_misspelt", ONE, {"failures": 1}, "failed-reason-known", 4),
+    "no_completion_time": _case("no_completion_time", ONE, {}, "status-rules", 4),
+    "failure_target_status_lowercase": _case("failure_target_status_lowercase", job_manifest(2, 2, 1, podFailurePolicy={"rules": [FAIL_JOB_ON_42]}), {"failures": 1}, "one-condition-per-type", 8),
+    "success_criteria_added_again": _case("success_criteria_added_again", SUCCESS_POLICY, {}, "one-condition-per-type", 8),
+    "failed_index_restarted": _case("failed_index_restarted", PER_INDEX_IN_TURN, {"failures": 1}, "completed-and-failed-indexes-disjoint", 8),
+    "start_time_reset_every_sync": _case("start_time_reset_every_sync", ONE_RETRY, {"failures": 1}, "status-writes-valid", 8),
+    "complete_job_synced_again": _case("complete_job_synced_again", job_manifest(1, 1, 0, activeDeadlineSeconds=100), {}, "terminal-conditions-absorbing", 8),
+    "failed_counter_reset": _case("failed_counter_reset", job_manifest(2, 2, 3), {"failures": 3}, "counters-never-decrease", 11),
+    "completed_indexes_forgotten": _case("completed_indexes_forgotten", INDEXED_PAIR, {}, "completed-indexes-only-grow", 8),
+    "backoff_limit_off_by_one": _case("backoff_limit_off_by_one", ONE_RETRY, {"failures": 1}, "backoff-limit-exceeded-justified", 4),
+    "deadline_while_suspended": _case("deadline_while_suspended", DEADLINE, {"edits": ("suspend=true",)}, "deadline-exceeded-justified", 5),
+    "any_exit_code_matches": _case("any_exit_code_matches", job_manifest(1, 1, 1, podFailurePolicy={"rules": [FAIL_JOB_ON_42]}), {"failures": 1}, "pod-failure-policy-justified", 4),
+    "max_failed_indexes_off_by_one": _case("max_failed_indexes_off_by_one", MAX_FAILED, {"failures": 1}, "max-failed-indexes-justified", 6),
+    "fails_at_first_failed_index": _case("fails_at_first_failed_index", PER_INDEX, {"failures": 1}, "failed-indexes-reason-justified", 6),
+    "succeeded_counts_every_pod": _case("succeeded_counts_every_pod", TWO_IN_TURN, {}, "complete-meets-success-criteria", 8),
+    "success_policy_count_off_by_one": _case("success_policy_count_off_by_one", job_manifest(2, 2, 0, indexed=True, successPolicy={"rules": [{"succeededCount": 2}]}), {}, "success-policy-justified", 6),
+    "failed_reason_always_backoff": _case("failed_reason_always_backoff", POLICY, {"failures": 1}, "terminal-condition-keeps-its-reason", 8),
+    "ignored_failures_counted": _case("ignored_failures_counted", POLICY, {"failures": 1}, "uncounted-entries-justified", 4),
+    "uncounted_moved_before_finalizer_removed": _case("uncounted_moved_before_finalizer_removed", ONE, {"faults": 1}, "pod-counted-exactly-once", 6),
+    "finalizers_removed_before_status_write": _case("finalizers_removed_before_status_write", INDEXED_PAIR, {}, "finalizer-removed-after-recording", 4),
+    "failed_pods_complete_indexes": _case("failed_pods_complete_indexes", INDEXED_PAIR, {"failures": 1}, "completed-indexes-justified", 4),
+    "index_limit_off_by_one_early": _case("index_limit_off_by_one_early", PER_INDEX_RETRY, {"failures": 1}, "failed-indexes-justified", 4),
+    "terminating_pods_not_waited_for": _case("terminating_pods_not_waited_for", REPLACE_FAILED, {"deletions": 1}, "no-replacement-while-terminating", 6),
+    "manage_job_while_finishing": _case("manage_job_while_finishing", DEADLINE, {"failures": 1}, "no-pods-created-once-finishing", 8),
+    "backoff_record_not_updated": _case("backoff_record_not_updated", ONE_RETRY, {"failures": 1}, "backoff-delay-respected", 4),
+    "active_counter_before_manage_job": _case("active_counter_before_manage_job", ONE, {}, "active-counter-matches-pods", 2),
+    "ready_counts_running": _case("ready_counts_running", ONE, {}, "ready-counter-matches-pods", 4),
+    "terminating_counted_among_active": _case("terminating_counted_among_active", ONE, {"deletions": 1}, "terminating-counter-matches-pods", 5),
+    "failed_pods_kept_until_finish": _case("failed_pods_kept_until_finish", ONE_RETRY, {"failures": 1}, "finished-pods-released", 4),
+    "last_index_not_recorded": _case("last_index_not_recorded", INDEXED_PAIR, {}, "succeeded-indexes-recorded", 6),
+    "no_scale_down": _case("no_scale_down", job_manifest(2, 3, 1), {"edits": ("parallelism=1",)}, "active-within-parallelism", 4),
+    "duplicate_indexes_kept": _case("duplicate_indexes_kept", INDEXED_PAIR, {"edits": ("completions=1",)}, "no-two-active-pods-per-index", 6),
+    "suspend_only_stops_creating": _case("suspend_only_stops_creating", ONE, {"edits": ("suspend=true",)}, "suspended-job-has-no-active-pods", 4),
+    "start_time_never_set": _case("start_time_never_set", ONE, {}, "start-time-recorded", 2),
+    "deadline_in_minutes": _case("deadline_in_minutes", DEADLINE, {}, "deadline-enforced", 4),
+    "deadline_not_requeued": _case("deadline_not_requeued", DEADLINE, {}, "deadline-requeued", 2),
+    "fail_job_rule_ignores_containers": _case("fail_job_rule_ignores_containers", POLICY, {"failures": 1}, "pod-failure-policy-fail-job-enforced", 4),
+    "index_limit_off_by_one_late": _case("index_limit_off_by_one_late", PER_INDEX, {"failures": 1}, "per-index-limit-enforced", 4),
+    "fail_index_rule_ignored": _case("fail_index_rule_ignored", FAIL_INDEX, {"failures": 1}, "fail-index-enforced", 4),
+    "max_failed_indexes_off_by_one_late": _case("max_failed_indexes_off_by_one_late", MAX_FAILED, {"failures": 2}, "max-failed-indexes-enforced", 8),
+    "failed_indexes_never_fail_the_job": _case("failed_indexes_never_fail_the_job", PER_INDEX, {"failures": 1}, "failed-indexes-fail-the-job", 8),
+    "completions_off_by_one": _case("completions_off_by_one", ONE, {}, "job-completes-when-criteria-met", 4),
+    "success_policy_reads_old_indexes": _case("success_policy_reads_old_indexes", SUCCESS_POLICY, {}, "success-policy-enforced", 5),
+    # The first broken variants, written as wrappers of the model's sync_job.
+    "ignore_expectations": MutationCase(f"{BROKEN}.ignore_expectations:sync_job", job_manifest(2, 2, 1), {"stale": 1}, "no-over-creation", 4),
+    "skip_backoff_limit": MutationCase(f"{BROKEN}.skip_backoff_limit:sync_job", ONE, {"failures": 1}, "backoff-limit-enforced", 4),
+    "count_duplicate_index": MutationCase(f"{BROKEN}.count_duplicate_index:sync_job", job_manifest(1, 1, 0, indexed=True), {"faults": 3}, "indexed-succeeded-counts-each-index-once", 8),
+}
+
+
+
+def mutation_config(name: str, broken: bool = True) -> CheckConfig:
+    """The configuration of a mutation case, checking its broken variant (or the model)."""
+    case = MUTATION_CASES[name]
+    return config(case.manifest, impl=case.impl if broken else DEFAULT_IMPL, **case.budget)
