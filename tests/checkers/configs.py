@@ -6,8 +6,10 @@ from typing import Any
 
 import attrs
 
+from jobmodel.checkers.cron import CronConfig, cron_manifest
 from jobmodel.checkers.job import DEFAULT_IMPL, CheckConfig
 from jobmodel.frozen import freeze
+from jobmodel.transitions.cron_environment import CronBudget
 from jobmodel.transitions.job_environment import Budget
 
 
@@ -79,14 +81,23 @@ class MutationCase:
     invariant: str
     depth: int
     exclusive: bool = True
+    cron: bool = False
 
 
 # Caught together with another law (each still caught by its own law alone, see
 # tests/invariants/test_mutations.py): the failed index restarted at once also breaks the back-off;
 # a reset counter is first seen as a pod counted wrongly; manageJob on a finishing Job first
 # reports a wrong status.active; an index left out of completedIndexes has its finalizer removed
-# unrecorded.
-SHARED = frozenset({"failed_index_restarted", "failed_counter_reset", "manage_job_while_finishing", "last_index_not_recorded"})
+# unrecorded; a CronJob that ignores its timeZone also leaves the run due in its zone unstarted.
+SHARED = frozenset(
+    {
+        "failed_index_restarted",
+        "failed_counter_reset",
+        "manage_job_while_finishing",
+        "last_index_not_recorded",
+        "time_zone_ignored",
+    }
+)
 
 
 def _case(name: str, manifest: dict[str, Any], budget: dict[str, Any], invariant: str, depth: int) -> MutationCase:
@@ -146,7 +157,37 @@ MUTATION_CASES: dict[str, MutationCase] = {
 
 
 
-def mutation_config(name: str, broken: bool = True) -> CheckConfig:
+# The CronJob's: each broken variant of tests/checkers/broken/cron_bugs.py.
+CRON_BUGS = "tests.checkers.broken.cron_bugs"
+
+
+def _cron_case(name: str, manifest: dict[str, Any], budget: dict[str, Any], invariant: str, depth: int) -> MutationCase:
+    return MutationCase(f"{CRON_BUGS}:{name}", manifest, budget, invariant, depth, name not in SHARED, cron=True)
+
+
+def _cron(schedule: str, policy: str = "Allow", **spec: Any) -> dict[str, Any]:
+    return cron_manifest(schedule, policy, **{"successfulJobsHistoryLimit": 3, "failedJobsHistoryLimit": 1, **spec})
+
+
+CRON_MUTATION_CASES: dict[str, MutationCase] = {
+    "replace_never_deletes": _cron_case("replace_never_deletes", _cron("*/2 * * * *", "Replace"), {"ticks": 4}, "cron-replace-leaves-one-running", 6),
+    "time_zone_ignored": _cron_case("time_zone_ignored", _cron("*/7 * * * *", timeZone="Asia/Kolkata"), {"outages": 1}, "cron-runs-at-schedule-times", 2),
+    "starting_deadline_ignored": _cron_case("starting_deadline_ignored", _cron("*/5 * * * *", startingDeadlineSeconds=30), {"ticks": 5, "late": 1}, "cron-starting-deadline-respected", 7),
+    "finished_jobs_stay_active": _cron_case("finished_jobs_stay_active", _cron("*/2 * * * *"), {"ticks": 2}, "cron-active-lists-running-jobs", 5),
+    "suspend_ignored": _cron_case("suspend_ignored", _cron("*/2 * * * *", suspend=True), {"ticks": 2}, "cron-suspended-starts-nothing", 3),
+    "forbid_lowercase": _cron_case("forbid_lowercase", _cron("*/2 * * * *", "Forbid"), {"ticks": 4}, "cron-forbid-never-two-active", 6),
+    "history_limit_off_by_one": _cron_case("history_limit_off_by_one", _cron("*/2 * * * *", successfulJobsHistoryLimit=0), {"ticks": 2}, "cron-history-limits", 5),
+    "last_schedule_from_finished_job": _cron_case("last_schedule_from_finished_job", _cron("*/2 * * * *"), {"ticks": 4}, "cron-last-schedule-time-never-goes-back", 8),
+    "due_run_only_on_time": _cron_case("due_run_only_on_time", _cron("*/2 * * * *"), {"ticks": 2, "late": 1}, "cron-due-run-started", 4),
+    "cron_name_by_sync_time": MutationCase(f"{BROKEN}.cron_name_by_sync_time:sync_cronjob", _cron("*/2 * * * *", successfulJobsHistoryLimit=0), {"ticks": 4, "crashes": 1, "failures": 1}, "cron-one-job-per-scheduled-time", 10, cron=True),
+}
+ALL_MUTATION_CASES = {**MUTATION_CASES, **CRON_MUTATION_CASES}
+
+
+def mutation_config(name: str, broken: bool = True) -> CheckConfig | CronConfig:
     """The configuration of a mutation case, checking its broken variant (or the model)."""
-    case = MUTATION_CASES[name]
+    case = ALL_MUTATION_CASES[name]
+    if case.cron:
+        cron = CronConfig(freeze(case.manifest), CronBudget(**case.budget))
+        return attrs.evolve(cron, impl=case.impl) if broken else cron
     return config(case.manifest, impl=case.impl if broken else DEFAULT_IMPL, **case.budget)
