@@ -8,8 +8,8 @@ controller's cache misses this sync's status write); `cache-catch-up`; `sync-cra
 controller dies after its Job calls and before its status write, then restarts with a fresh
 cache); `tick` (a minute passes); `late` (the next sync comes 5 or 40 seconds late: the clock
 moves that much); `outage` (the controller is down for 10 minutes); `dst` (the clock jumps to a
-minute before the next daylight-saving change of the CronJob's timeZone, so that ticks cross
-it); `job-completes NAME`, `job-fails NAME`. The API server answers a create of an existing name with
+minute before the next daylight-saving change of the CronJob's timeZone, `dst [change]`, or to a
+minute before the first schedule time after it, `dst [run]`, so that ticks cross it); `job-completes NAME`, `job-fails NAME`. The API server answers a create of an existing name with
 AlreadyExists, and rejects a status write made from a stale CronJob (resourceVersion conflict).
 `enabled_cron_moves(world)` lists the moves possible in a state, `apply_cron_move(world, move,
 impl)` carries one out; both are pure.
@@ -28,6 +28,7 @@ from jobmodel.api import strategy as api_strategy
 from jobmodel.api.wire import cron_job_from_json
 from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES
+from jobmodel.schedule.cron import CronParseError, parse_standard
 from jobmodel.schedule.gotime import LocationError, load_location
 from jobmodel.state import (
     COMPLETE,
@@ -52,6 +53,7 @@ START = datetime(2025, 1, 1, tzinfo=UTC)
 OUTAGE_SECONDS = 600
 LATE_SECONDS = ("5", "40")  # a sync a few seconds late; one later than a short startingDeadlineSeconds
 DST_SEARCH_DAYS = 400  # how far ahead the next offset change of a zone is looked for
+DST_TARGETS = ("change", "run")  # a minute before the change, or before the first run after it
 
 
 @attrs.frozen
@@ -120,7 +122,7 @@ def enabled_cron_moves(world: CronWorld) -> list[Move]:
     if b.outages > 0:
         moves.append(Move("outage"))
     if b.dst > 0 and next_offset_change(world) is not None:
-        moves.append(Move("dst"))
+        moves.extend(Move("dst", arg=target) for target in DST_TARGETS)
     for job in world.owned():
         if not is_job_finished(job)[0]:
             moves.append(Move("job-completes", job.metadata.name))
@@ -155,6 +157,10 @@ def apply_cron_move(world: CronWorld, move: Move, impl: CronSyncImpl) -> tuple[C
         change = next_offset_change(world)
         if change is None:
             raise InputError("move", "the CronJob's timeZone has no daylight-saving change ahead")
+        if move.arg not in DST_TARGETS:
+            raise InputError("move.arg", f"dst takes one of {', '.join(DST_TARGETS)}, not {move.arg!r}")
+        if move.arg == "run":
+            change = _first_run_after(world.cron_job, change) or change
         jump_to: datetime = max(add_seconds(change, -60), world.now)
         return attrs.evolve(world, now=jump_to, budget=attrs.evolve(b, dst=b.dst - 1)), None
     if move.kind == "outage":
@@ -168,6 +174,15 @@ def apply_cron_move(world: CronWorld, move: Move, impl: CronSyncImpl) -> tuple[C
 CRON_MOVE_KINDS = (
     "sync", "sync-stale", "sync-crash", "cache-catch-up", "tick", "late", "outage", "dst", "job-completes", "job-fails",
 )
+
+
+def _first_run_after(cj: CronJob, t: datetime) -> datetime | None:
+    """The CronJob's first schedule time at or after `t`, in its timeZone (None if it does not parse)."""
+    try:
+        schedule = parse_standard(f"TZ={cj.spec.time_zone} {cj.spec.schedule}")
+    except (CronParseError, LocationError):
+        return None
+    return schedule.next(add_seconds(t, -1))
 
 
 def next_offset_change(world: CronWorld) -> datetime | None:

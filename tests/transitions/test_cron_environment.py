@@ -68,11 +68,14 @@ def test_the_cronjob_is_created_at_the_chosen_start() -> None:
 
 def test_the_clock_jumps_to_a_minute_before_the_next_daylight_saving_change_of_the_zone() -> None:
     world = initial_cron_world(cron_manifest("30 2 * * *", timeZone="Europe/Berlin"), CronBudget(dst=2, ticks=1))
-    world = run(world, "dst")
+    assert [m.arg for m in enabled_cron_moves(world) if m.kind == "dst"] == ["change", "run"]
+    world, _ = apply_cron_move(world, Move("dst", arg="change"), sync_cronjob)
     # Berlin springs forward at 2025-03-30T01:00Z (02:00 local becomes 03:00) ...
     assert world.now == datetime(2025, 3, 30, 0, 59, tzinfo=UTC)
-    world = run(world, "tick", "dst")
-    # ... and falls back at 2025-10-26T01:00Z.
-    assert world.now == datetime(2025, 10, 26, 0, 59, tzinfo=UTC)
+    world = run(world, "tick")
+    world, _ = apply_cron_move(world, Move("dst", arg="run"), sync_cronjob)
+    # ... and falls back at 2025-10-26T01:00Z; robfig/cron's next 02:30 after that is the second
+    # one of the night (01:30Z, CET), a minute before which the clock stops.
+    assert world.now == datetime(2025, 10, 26, 1, 29, tzinfo=UTC)
     utc = initial_cron_world(cron_manifest("*/2 * * * *"), CronBudget(dst=1))
     assert "dst" not in [m.kind for m in enabled_cron_moves(utc)]  # no timeZone, no change
