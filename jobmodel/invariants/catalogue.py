@@ -20,7 +20,7 @@ catalogue in prose, with the broken variant each law alone catches.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 import attrs
@@ -981,7 +981,7 @@ def fail_index_enforced(t: Transition) -> str | None:
     return _failed_indexes_missing(t, lambda action: action == FAIL_INDEX, "matched a FailIndex rule")
 
 
-def _failed_indexes_missing(t: Transition, which: object, how: str) -> str | None:
+def _failed_indexes_missing(t: Transition, which: Callable[[str | None], bool], how: str) -> str | None:
     if not settled(t):
         return None
     before, after = t.before.job(), t.after.job()
@@ -989,7 +989,6 @@ def _failed_indexes_missing(t: Transition, which: object, how: str) -> str | Non
     gates = t.after.cluster.features
     if not ix.is_indexed_job(after) or before.spec.backoff_limit_per_index is None or not gates.JobBackoffLimitPerIndex:
         return None
-    assert callable(which)
     for pod in t.before.pods():
         index = valid_index(after, pod)
         if index is None or not has_job_tracking_finalizer(pod) or not index_failed_for_good(before, pod, gates):

@@ -78,27 +78,26 @@ def newly_true(t: Transition, ctype: str) -> JobCondition | None:
     return after.status.condition(ctype)
 
 
-def new_failure(t: Transition) -> JobCondition | None:
-    """The failure the step decided: a new FailureTarget, or a new Failed without one (terminal
-    conditions not delayed)."""
-    target = newly_true(t, FAILURE_TARGET)
-    if target is not None:
-        return target
+def new_decision(t: Transition, interim: str, final: str) -> JobCondition | None:
+    """The outcome the step decided: a new interim condition, or a new final one without it
+    (terminal conditions not delayed)."""
+    first = newly_true(t, interim)
+    if first is not None:
+        return first
     job = t.after.job()
-    if job is not None and not condition_true(job, FAILURE_TARGET):
-        return newly_true(t, FAILED_CONDITION)
+    if job is not None and not condition_true(job, interim):
+        return newly_true(t, final)
     return None
+
+
+def new_failure(t: Transition) -> JobCondition | None:
+    """The failure the step decided: a new FailureTarget, or a new Failed without one."""
+    return new_decision(t, FAILURE_TARGET, FAILED_CONDITION)
 
 
 def new_success(t: Transition) -> JobCondition | None:
     """The success the step decided: a new SuccessCriteriaMet, or a new Complete without one."""
-    met = newly_true(t, SUCCESS_CRITERIA_MET)
-    if met is not None:
-        return met
-    job = t.after.job()
-    if job is not None and not condition_true(job, SUCCESS_CRITERIA_MET):
-        return newly_true(t, COMPLETE)
-    return None
+    return new_decision(t, SUCCESS_CRITERIA_MET, COMPLETE)
 
 
 # --- indexes ---------------------------------------------------------------------------------------
