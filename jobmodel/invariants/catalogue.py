@@ -69,6 +69,8 @@ from jobmodel.state import (
     FAILED,
     FAILED_CONDITION,
     FAILURE_TARGET,
+    JOB_COMPLETION_INDEX_ANNOTATION,
+    JOB_TRACKING_FINALIZER,
     SUCCEEDED,
     SUCCESS_CRITERIA_MET,
     Job,
@@ -78,6 +80,7 @@ from jobmodel.state import (
 from jobmodel.timeutil import add_seconds
 from jobmodel.transitions import backoff as bo
 from jobmodel.transitions import indexes as ix
+from jobmodel.transitions.indexes import COMPLETION_INDEX_ENV_NAME
 from jobmodel.transitions.job_environment import World, lag_covered
 from jobmodel.transitions.pod_failure_policy import FAIL_INDEX
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_ready
@@ -675,6 +678,45 @@ def no_over_creation(t: Transition) -> str | None:
         left = job.spec.completions - succeeded_so_far(t.after, job)
         if len(active) > max(left, 0):
             return f"{len(active)} active pods but only {left} completions remain"
+    return None
+
+
+@step_invariant("created-pods-tracked", "job_controller.go manageJob (appendJobCompletionFinalizerIfNotFound; CreatePodsWithGenerateName with the Job's controller reference)")
+def created_pods_tracked(t: Transition) -> str | None:
+    """Every pod a sync creates is the Job's (a controller reference to it) and holds the
+    tracking finalizer, so that it cannot vanish before the controller has counted it."""
+    job = t.before.job()
+    if job is None:
+        return None
+    for action in created(t):
+        meta = action.pod.metadata
+        ref = meta.controller_ref()
+        if ref is None or ref.uid != job.uid:
+            return "a pod created without the Job's controller reference"
+        if JOB_TRACKING_FINALIZER not in meta.finalizers:
+            return "a pod created without the tracking finalizer"
+    return None
+
+
+@step_invariant("created-pods-carry-their-index", "job_controller.go manageJob; indexed_job_utils.go addCompletionIndexAnnotation, addCompletionIndexEnvVariables, podGenerateNameWithIndex")
+def created_pods_carry_their_index(t: Transition) -> str | None:
+    """Every pod a sync creates for an Indexed Job carries the index it was created for: the
+    completion-index annotation, the hostname `<job>-<index>`, and JOB_COMPLETION_INDEX in the
+    environment of every container and init container (the workload reads its index there)."""
+    job = t.before.job()
+    if job is None or not ix.is_indexed_job(job):
+        return None
+    for action in created(t):
+        pod, index = action.pod, action.index
+        if str(pod.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION)) != str(index):
+            return f"a pod for index {index} created with annotation {pod.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION)!r}"
+        if pod.spec.get("hostname") != f"{job.name}-{index}":
+            return f"a pod for index {index} created with hostname {pod.spec.get('hostname')!r}"
+        for key in ("initContainers", "containers"):
+            for container in pod.spec.get(key) or ():
+                names = [v.get("name") for v in container.get("env") or ()]
+                if COMPLETION_INDEX_ENV_NAME not in names:
+                    return f"container {container.get('name')} of a pod for index {index} lacks {COMPLETION_INDEX_ENV_NAME}"
     return None
 
 

@@ -134,6 +134,8 @@ _JOB_ROWS: list[Row] = [
     ("finalizers_removed_before_status_write", INDEXED_PAIR, {}, "finalizer-removed-after-recording", 4),
     ("failed_pods_complete_indexes", INDEXED_PAIR, {"failures": 1}, "completed-indexes-justified", 4),
     ("index_limit_off_by_one_early", PER_INDEX_RETRY, {"failures": 1}, "failed-indexes-justified", 4),
+    ("pods_created_untracked", ONE, {}, "created-pods-tracked", 1),
+    ("index_env_forgotten", INDEXED_PAIR, {}, "created-pods-carry-their-index", 1),
     ("terminating_pods_not_waited_for", REPLACE_FAILED, {"deletions": 1}, "no-replacement-while-terminating", 6),
     ("manage_job_while_finishing", DEADLINE, {"failures": 1}, "no-pods-created-once-finishing", 8),
     ("backoff_record_not_updated", ONE_RETRY, {"failures": 1}, "backoff-delay-respected", 4),

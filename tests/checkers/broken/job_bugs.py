@@ -142,6 +142,15 @@ failed_pods_kept_until_finish = Mutant(
 
 # --- creating and deleting pods ------------------------------------------------------------------
 
+pods_created_untracked = Mutant(
+    "Pods are created without the tracking finalizer (as before Job tracking with finalizers).",
+    (SJ, "    if JOB_TRACKING_FINALIZER not in finalizers:\n        finalizers = (*finalizers, JOB_TRACKING_FINALIZER)\n", ""),
+)
+index_env_forgotten = Mutant(
+    "The pods of an Indexed Job are created without JOB_COMPLETION_INDEX in their environment.",
+    (SJ, "    if ix.is_indexed_job(job):\n        spec = add_completion_index_env_variables(spec, gates)\n", ""),
+)
+
 terminating_pods_not_waited_for = Mutant(
     "podReplacementPolicy Failed is ignored: pods being deleted are replaced at once.",
     (SJ, "    terminating = (ctx.terminating or 0) if only_replace_failed_pods(job, gates) else 0", "    terminating = 0"),
