@@ -130,8 +130,11 @@ __all__ = ["LAWS", "Transition", "check_state", "check_step", "finished"]
 #   pod creation for the back-off, while ready keeps the running pods: ready > active.
 # - kubernetes/kubernetes#134521 (fixed by #134769, in 1.32 by #135128): a resumed Job gets a
 #   new startTime, which the status validation rejected for an unsuspended Job.
-# - a Job created suspended with `completions: 0` completes without ever getting a startTime,
-#   which v1.32's status validation rejects (later releases allow it).
+# - a suspended Job can finish without ever getting a startTime (created suspended with
+#   `completions: 0`; or its first status write failed, its pods succeeded, and it was then
+#   suspended: syncJob sets startTime only for an unsuspended Job), which the status validation
+#   rejects (v1.33+ allow only the zero-completions case, so the second one stays stuck up to
+#   v1.37: the API server refuses every Complete write).
 ACCEPT_KNOWN_UPSTREAM_BUGS = True
 READY_ABOVE_ACTIVE = "cannot set more ready pods than active"
 START_TIME_ON_RESUME = "startTime cannot be removed for unsuspended job"
@@ -161,7 +164,7 @@ def _known_upstream_bug(job: Job, error: str) -> bool:
         suspended = job.status.condition("Suspended")
         return suspended is not None and suspended.status == "False" and suspended.reason == "JobResumed"
     if NO_START_TIME_WHEN_FINISHED in error:
-        return bool(job.spec.suspend) and job.spec.completions == 0
+        return bool(job.spec.suspend)
     return False
 
 
