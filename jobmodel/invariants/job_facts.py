@@ -256,11 +256,11 @@ def settled(t: Transition) -> bool:
     """A settled sync: clean, over a cache that showed every pod, with the controller's
     expectations satisfied (so that manageJob ran), of a Job that exists and had not finished.
     The converse laws ("the facts demand this status") are stated after settled syncs."""
+    if not clean_sync(t) or t.before.hidden:
+        return False  # most steps: decided without looking the Job up
     before, after = t.before.job(), t.after.job()
     return (
-        clean_sync(t)
-        and not t.before.hidden
-        and expectations_satisfied(t.before)
+        expectations_satisfied(t.before)
         and before is not None
         and after is not None
         and not finished(before)
