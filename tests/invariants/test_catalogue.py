@@ -265,3 +265,19 @@ def test_a_job_suspended_after_a_failed_first_status_write_completes_without_sta
     cat.ACCEPT_KNOWN_UPSTREAM_BUGS = True
     cat.forget_cached_checks()
     assert not run_moves(cfg.system(), moves)[-1].violations
+
+
+@pytest.mark.usefixtures("strict_upstream")
+def test_a_deleted_pod_recorded_as_failed_that_then_succeeds_completes_the_job() -> None:
+    """Found by the explorer on specs/examples/pi.yaml once pods terminate gracefully: the pod is
+    deleted while running and recorded as failed, its finalizer removal fails, and it exits 0;
+    getNewFinishedPods counts it as a new success, so the Job completes with succeeded=0."""
+    cfg = config(job_manifest(1, 1, 1), deletions=1, faults=1, symmetry=False)
+    moves = [Move("sync"), Move("start", "j-0"), Move("delete-pod", "j-0"), Move("sync-pod-error"), Move("succeed", "j-0"), Move("sync")]
+    records = run_moves(cfg.system(), moves)
+    job = records[-1].world.job()
+    assert job is not None and job.status.succeeded == 0 and job.status.failed == 1
+    assert any(c.type == COMPLETE and c.status == "True" for c in job.status.conditions)
+    assert [v.invariant for v in records[-1].violations] == ["complete-meets-success-criteria"]
+    cat.ACCEPT_KNOWN_UPSTREAM_BUGS = True
+    assert not run_moves(cfg.system(), moves)[-1].violations
