@@ -260,6 +260,72 @@ def due_run_started(t: CronTransition) -> str | None:
     return f"the run of {due.isoformat()} is due, yet no Job runs it"
 
 
+@CRON_LAWS.step_invariant("cron-last-schedule-time-is-the-run", "cronjob_controllerv2.go syncCronJob (cronJob.Status.LastScheduleTime = &metav1.Time{Time: *scheduledTime})")
+def last_schedule_time_is_the_run(t: CronTransition) -> str | None:
+    """A sync that starts a run and writes its status sets lastScheduleTime to that run's
+    schedule time (not to the time the sync ran)."""
+    if t.move.kind not in ("sync", "sync-stale") or t.before.cached is not None:
+        return None
+    last = t.after.cron_job.status.last_schedule_time
+    for job in created_jobs(t):
+        when = scheduled_time(job)
+        if when is not None and last != when:
+            return f"Job {job.metadata.name} runs {when.isoformat()}, lastScheduleTime is {last.isoformat() if last else None}"
+    return None
+
+
+@CRON_LAWS.step_invariant("cron-last-successful-time-justified", "cronjob_controllerv2.go syncCronJob (LastSuccessfulTime from a succeeded Job's CompletionTime)")
+def last_successful_time_justified(t: CronTransition) -> str | None:
+    """A sync sets status.lastSuccessfulTime only to the completionTime of a Job of the CronJob
+    that succeeded."""
+    if t.move.kind not in SYNC_MOVES:
+        return None
+    old, new = t.before.cron_job.status.last_successful_time, t.after.cron_job.status.last_successful_time
+    if new is None or new == old:
+        return None
+    completions = {j.status.completion_time for j in t.before.owned() if is_job_finished(j) == (True, COMPLETE)}
+    return None if new in completions else f"lastSuccessfulTime {new.isoformat()} is no succeeded Job's completionTime"
+
+
+def _started(job: Job) -> datetime | None:
+    return job.status.start_time or job.metadata.creation_timestamp
+
+
+@CRON_LAWS.step_invariant("cron-history-keeps-the-newest", "cronjob_controllerv2.go cleanupFinishedJobs, removeOldestJobs (sort.Sort(byJobStartTime))")
+def history_keeps_the_newest(t: CronTransition) -> str | None:
+    """When a sync removes finished Jobs beyond a history limit, it removes the oldest (by start
+    time): no removed Job started after a kept Job of the same outcome."""
+    if t.move.kind not in SYNC_MOVES:
+        return None
+    after = {j.metadata.name for j in t.after.owned()}
+    for ctype in (COMPLETE, FAILED_CONDITION):
+        ended = [j for j in t.before.owned() if is_job_finished(j) == (True, ctype)]
+        removed = [j for j in ended if j.metadata.name not in after]
+        kept = [j for j in ended if j.metadata.name in after]
+        for gone in removed:
+            for stays in kept:
+                a, b = _started(gone), _started(stays)
+                if a is not None and b is not None and a > b:
+                    return f"{ctype} Job {gone.metadata.name} removed, the older {stays.metadata.name} kept"
+    return None
+
+
+@CRON_LAWS.step_invariant("cron-running-jobs-not-deleted", "cronjob_controllerv2.go cleanupFinishedJobs (finished Jobs only); syncCronJob (ReplaceConcurrent)")
+def running_jobs_not_deleted(t: CronTransition) -> str | None:
+    """A sync deletes an unfinished Job only under concurrencyPolicy Replace, to start a new run
+    in its place (the history limits remove finished Jobs only)."""
+    if t.move.kind not in SYNC_MOVES:
+        return None
+    after = {j.metadata.name for j in t.after.owned()}
+    gone = [j.metadata.name for j in t.before.owned() if not is_job_finished(j)[0] and j.metadata.name not in after]
+    if not gone:
+        return None
+    seen = t.before.cached or t.before.cron_job
+    if seen.spec.concurrency_policy == REPLACE_CONCURRENT and created_jobs(t):
+        return None
+    return f"running Job {gone[0]} deleted"
+
+
 @CRON_LAWS.step_invariant("cron-history-limits", "cronjob_controllerv2.go cleanupFinishedJobs")
 def history_limits_hold(t: CronTransition) -> str | None:
     """After a sync, at most successfulJobsHistoryLimit complete and failedJobsHistoryLimit failed

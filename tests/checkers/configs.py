@@ -184,6 +184,10 @@ _CRON_ROWS: list[Row] = [
     ("forbid_lowercase", _cron("*/2 * * * *", "Forbid"), {"ticks": 4}, "cron-forbid-never-two-active", 6),
     ("history_limit_off_by_one", _cron("*/2 * * * *", successfulJobsHistoryLimit=0), {"ticks": 2}, "cron-history-limits", 5),
     ("last_schedule_from_finished_job", _cron("*/2 * * * *"), {"ticks": 4}, "cron-last-schedule-time-never-goes-back", 8),
+    ("last_schedule_time_now", _cron("*/2 * * * *"), {"ticks": 2, "late": 1}, "cron-last-schedule-time-is-the-run", 4),
+    ("last_successful_time_now", _cron("*/2 * * * *"), {"ticks": 3}, "cron-last-successful-time-justified", 6),
+    ("history_removes_newest", _cron("*/2 * * * *", successfulJobsHistoryLimit=1), {"ticks": 4}, "cron-history-keeps-the-newest", 9),
+    ("cleanup_counts_running_jobs", _cron("*/2 * * * *", successfulJobsHistoryLimit=0), {"ticks": 2}, "cron-running-jobs-not-deleted", 4),
     ("due_run_only_on_time", _cron("*/2 * * * *"), {"ticks": 2, "late": 1}, "cron-due-run-started", 4),
 ]
 CRON_MUTATION_CASES: dict[str, MutationCase] = {

@@ -53,4 +53,24 @@ due_run_only_on_time = _bug(
     ("    scheduled = nxt.scheduled\n    if scheduled is None:", "    scheduled = nxt.scheduled if nxt.scheduled == now else None\n    if scheduled is None:"),
 )
 
+last_schedule_time_now = _bug(
+    "lastScheduleTime is set to the time of the sync, not to the run's schedule time.",
+    ("active=(*step.local.status.active, ref_to_job), last_schedule_time=scheduled))", "active=(*step.local.status.active, ref_to_job), last_schedule_time=step.inp.now))"),
+)
+last_successful_time_now = _bug(
+    "lastSuccessfulTime is set to the time the controller sees the success, not the Job's completionTime.",
+    (
+        "last_successful_time=job.status.completion_time))\n                    last = job.status.completion_time",
+        "last_successful_time=step.inp.now))\n                    last = job.status.completion_time",
+    ),
+)
+history_removes_newest = _bug(
+    "The history limits remove the newest finished Jobs instead of the oldest.",
+    ("    for job in sorted(jobs, key=by_job_start_time_key)[:to_delete]:", "    for job in sorted(jobs, key=by_job_start_time_key, reverse=True)[:to_delete]:"),
+)
+cleanup_counts_running_jobs = _bug(
+    "cleanupFinishedJobs counts unfinished Jobs with the successful ones, and deletes them past the limit.",
+    ("        if finished and ctype == COMPLETE:\n            successful.append(job)", "        if not finished or ctype == COMPLETE:\n            successful.append(job)"),
+)
+
 name_mutants(globals())
