@@ -945,6 +945,45 @@ def suspended_job_has_no_active_pods(t: Transition) -> str | None:
     return None
 
 
+@step_invariant("no-start-time-while-suspended", "job_controller.go syncJob (StartTime set only when !jobSuspended)")
+def no_start_time_while_suspended(t: Transition) -> str | None:
+    """A sync of a suspended Job does not give it a startTime it did not have (activeDeadlineSeconds
+    counts from the first unsuspended sync)."""
+    if t.move.kind not in SYNC_MOVES:
+        return None
+    before, after = t.before.job(), t.after.job()
+    if before is None or after is None or not before.spec.suspend:
+        return None
+    if before.status.start_time is None and after.status.start_time is not None:
+        return "a startTime given to a suspended Job"
+    return None
+
+
+@step_invariant("backoff-requeued", "job_controller.go manageJob (jm.queue.AddAfter(key, remainingTime) while the back-off lasts); MaxJobPodFailureBackOff")
+def backoff_requeued(t: Transition) -> str | None:
+    """After a settled sync that leaves a NonIndexed Job short of pods without creating any (the
+    back-off holds the creations back), the controller has asked to be woken within the longest
+    back-off, so that the pods are created without any other event. Not judged while pods
+    terminate under podReplacementPolicy Failed (their ends wake the controller)."""
+    if not settled(t) or created(t):
+        return None
+    job = t.after.job()
+    assert job is not None
+    if ix.is_indexed_job(job) or job.spec.suspend or failing(job) or succeeding(job):
+        return None
+    gates = t.after.cluster.features
+    if only_replace_failed_pods(job, gates) and terminating_pods(t.after):
+        return None
+    active = len(active_pods(t.after))
+    if active >= want_active_pods(job.spec.completions, job.spec.parallelism or 0, counted_successes(job), active):
+        return None
+    limit = add_seconds(t.after.cluster.now, t.after.cluster.tunables.max_pod_failure_backoff_seconds)
+    wake = t.after.wake_at
+    if wake is not None and wake <= limit:
+        return None
+    return f"{active} active pods of {job.spec.parallelism} and none created, the controller wakes at {wake.isoformat() if wake else 'never'}"
+
+
 @step_invariant("start-time-recorded", "job_controller.go syncJob (StartTime set on the first sync of an unsuspended Job)")
 def start_time_recorded(t: Transition) -> str | None:
     """After a clean sync of an unsuspended, unfinished Job, status.startTime is set and not

@@ -148,6 +148,8 @@ _JOB_ROWS: list[Row] = [
     ("duplicate_indexes_kept", INDEXED_PAIR, {"edits": ("completions=1",)}, "no-two-active-pods-per-index", 6),
     ("suspend_only_stops_creating", ONE, {"edits": ("suspend=true",)}, "suspended-job-has-no-active-pods", 4),
     ("start_time_never_set", ONE, {}, "start-time-recorded", 2),
+    ("start_time_while_suspended", job_manifest(1, 1, 0, suspend=True), {}, "no-start-time-while-suspended", 1),
+    ("backoff_not_requeued", ONE_RETRY, {"failures": 1}, "backoff-requeued", 4),
     ("deadline_in_minutes", DEADLINE, {}, "deadline-enforced", 4),
     ("deadline_not_requeued", DEADLINE, {}, "deadline-requeued", 2),
     ("fail_job_rule_ignores_containers", POLICY, {"failures": 1}, "pod-failure-policy-fail-job-enforced", 4),

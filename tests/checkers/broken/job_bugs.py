@@ -191,6 +191,14 @@ start_time_never_set = Mutant(
     "startTime is not set on the first sync (only when a suspended Job is resumed).",
     (SJ, "        job = _with_status(job, start_time=now)\n        ctx.job = job\n", "        pass\n"),
 )
+start_time_while_suspended = Mutant(
+    "startTime is set on the first sync even when the Job is created suspended.",
+    (SJ, "    if job.status.start_time is None and not job_suspended(job):\n        job = _with_status(job, start_time=now)", "    if job.status.start_time is None:\n        job = _with_status(job, start_time=now)"),
+)
+backoff_not_requeued = Mutant(
+    "While the back-off holds pod creation back, the controller does not ask to be woken when it ends.",
+    (SJ, "    if remaining > 0:\n        step.requeue_after(max(remaining, 1.0))\n        return 0, None\n    diff = min(", "    if remaining > 0:\n        return 0, None\n    diff = min("),
+)
 deadline_in_minutes = Mutant(
     "activeDeadlineSeconds is read as minutes when the deadline is checked.",
     (SJ, "    return (now - job.status.start_time).total_seconds() >= ads", "    return (now - job.status.start_time).total_seconds() >= ads * 60"),
