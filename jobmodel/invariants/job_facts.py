@@ -194,6 +194,16 @@ def succeeded_so_far(world: World, job: Job) -> int:
     return job.status.succeeded + len(listed) + pending
 
 
+def failed_so_far(world: World, job: Job, gates: FeatureGates) -> int:
+    """As succeeded_so_far, for pods that count as failed (isPodFailed)."""
+    uncounted = job.status.uncounted_terminated_pods
+    listed = set(uncounted.failed) if uncounted is not None else set()
+    pending = sum(
+        1 for p in world.pods() if has_job_tracking_finalizer(p) and p.uid not in listed and is_pod_failed(p, job, gates)
+    )
+    return job.status.failed + len(listed) + pending
+
+
 def counted_failures(job: Job) -> int:
     """Failures the Job's status records: the counter and uncountedTerminatedPods.failed."""
     uncounted = job.status.uncounted_terminated_pods

@@ -281,3 +281,15 @@ def test_a_deleted_pod_recorded_as_failed_that_then_succeeds_completes_the_job()
     assert [v.invariant for v in records[-1].violations] == ["complete-meets-success-criteria"]
     cat.ACCEPT_KNOWN_UPSTREAM_BUGS = True
     assert not run_moves(cfg.system(), moves)[-1].violations
+
+
+def test_failed_pods_are_accounted_for_wherever_they_are() -> None:
+    cfg = config(job_manifest(1, 1, 2), failures=1)
+    world = world_after(cfg, Move("sync"), Move("start", "j-0"), Move("fail", "j-0"))
+    job = world.job()
+    assert job is not None
+    gates = world.cluster.features
+    assert job.status.failed == 0 and cat.failed_so_far(world, job, gates) == 1  # still holding its finalizer
+    counted = world_after(cfg, Move("sync"), Move("start", "j-0"), Move("fail", "j-0"), Move("sync"))
+    job = counted.job()
+    assert job is not None and job.status.failed == 1 and cat.failed_so_far(counted, job, gates) == 1
