@@ -7,7 +7,8 @@ and read: `""` is the failure of a Job without a podFailurePolicy (the first con
 (status True; `cond=ConfigIssue:False` names another status) with an exit code that no rule
 matches. `failure_modes(job)` lists every failure the policy's rules name (each exit code in the
 container a rule names, and, where the pod has another container, the same code there, which the
-rule must not match), each pod condition, and one failure that no rule matches.
+rule must not match), each pod condition (and the same condition with the other status, which the
+rule must not match), and one failure that no rule matches.
 """
 
 from __future__ import annotations
@@ -74,11 +75,16 @@ def failure_modes(job: Job | None) -> tuple[str, ...]:
                 if req.container_name is not None and others:
                     modes.append(f"exit={code}@{others[0]}")
         for pattern in rule.on_pod_conditions or ():
-            status = "" if pattern.status == "True" else f":{pattern.status}"
-            modes.append(f"cond={pattern.type}{status}")
+            modes.append(_condition_mode(pattern.type, pattern.status))
+            # The same condition with the other status, which the pattern must not match.
+            modes.append(_condition_mode(pattern.type, "False" if pattern.status == "True" else "True"))
     if neutral is not None:
         modes.append(f"exit={neutral}@{first}")
     return tuple(dict.fromkeys(modes))[:MAX_MODES]
+
+
+def _condition_mode(ctype: str, status: str) -> str:
+    return f"cond={ctype}" if status == "True" else f"cond={ctype}:{status}"
 
 
 def _codes_named(req: OnExitCodesRequirement) -> list[int]:

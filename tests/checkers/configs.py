@@ -152,6 +152,7 @@ _JOB_ROWS: list[Row] = [
     ("backoff_not_requeued", ONE_RETRY, {"failures": 1}, "backoff-requeued", 4),
     ("deadline_in_minutes", DEADLINE, {}, "deadline-enforced", 4),
     ("deadline_not_requeued", DEADLINE, {}, "deadline-requeued", 2),
+    ("condition_status_ignored", POLICY, {"failures": 1}, "finalizer-removed-after-recording", 4),
     ("fail_job_rule_ignores_containers", POLICY, {"failures": 1}, "pod-failure-policy-fail-job-enforced", 4),
     ("index_limit_off_by_one_late", PER_INDEX, {"failures": 1}, "per-index-limit-enforced", 4),
     ("fail_index_rule_ignored", FAIL_INDEX, {"failures": 1}, "fail-index-enforced", 4),

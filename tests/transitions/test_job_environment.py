@@ -175,7 +175,7 @@ POLICY = {
 def test_a_pod_fails_in_each_way_the_pod_failure_policy_tells_apart() -> None:
     w = apply(world(Budget(failures=3), podFailurePolicy=POLICY), Move("sync"), Move("start", "j-0"))
     fails = sorted(m.arg for m in env.enabled_moves(w) if m.kind == "fail" and m.pod == "j-0")
-    assert fails == ["cond=DisruptionTarget", "exit=1@main", "exit=42@main"]
+    assert fails == ["cond=DisruptionTarget", "cond=DisruptionTarget:False", "exit=1@main", "exit=42@main"]
     w = apply(w, Move("fail", "j-0", "exit=42@main"))
     main = w.pods()[0].status.container_statuses[0]
     assert main.name == "main" and main.terminated is not None and main.terminated.exit_code == 42

@@ -46,7 +46,11 @@ def test_each_code_in_its_container_the_same_code_elsewhere_each_condition_and_a
     ]
     modes = failure_modes(job(rules, containers=("main", "side")))
     # Two codes of an In rule tell it apart; the same code in `side` must not match the rule.
-    assert modes == ("exit=42@main", "exit=42@side", "exit=43@main", "exit=43@side", "cond=DisruptionTarget", "exit=1@main")
+    # The condition with the other status must not match the Ignore rule either.
+    assert modes == (
+        "exit=42@main", "exit=42@side", "exit=43@main", "exit=43@side",
+        "cond=DisruptionTarget", "cond=DisruptionTarget:False", "exit=1@main",
+    )
 
 
 def test_not_in_names_a_code_it_matches_and_the_neutral_code_matches_no_rule() -> None:

@@ -207,6 +207,10 @@ deadline_not_requeued = Mutant(
     "The controller does not ask to be woken at the active deadline.",
     (SJ, "            step.requeue_after(job.spec.active_deadline_seconds - elapsed)", "            pass"),
 )
+condition_status_ignored = Mutant(
+    "onPodConditions patterns match a condition of their type whatever its status.",
+    (PFP, "            if cond.type == pattern.type and cond.status == pattern.status:", "            if cond.type == pattern.type:"),
+)
 fail_job_rule_ignores_containers = Mutant(
     "onExitCodes rules look at init containers only: a FailJob exit code of a container never fails the Job.",
     (PFP, "    found = _matching_container(pod.status.container_statuses, requirement)", "    found = None"),
