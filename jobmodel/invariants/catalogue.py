@@ -43,6 +43,7 @@ from jobmodel.invariants.job_facts import (
     counted_failures,
     counted_successes,
     created,
+    deleted_uids,
     failed_indexes,
     failed_so_far,
     failing,
@@ -84,7 +85,7 @@ from jobmodel.transitions import indexes as ix
 from jobmodel.transitions.indexes import COMPLETION_INDEX_ENV_NAME
 from jobmodel.transitions.job_environment import World, lag_covered
 from jobmodel.transitions.pod_failure_policy import FAIL_INDEX
-from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_ready
+from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_active, is_pod_ready
 from jobmodel.transitions.sync_job import (
     REASON_BACKOFF_LIMIT_EXCEEDED,
     REASON_DEADLINE_EXCEEDED,
@@ -484,8 +485,9 @@ def failed_indexes_reason_justified(t: Transition) -> str | None:
 @step_invariant("complete-meets-success-criteria", "job_controller.go syncJob (complete := succeeded >= completions && active == 0), newSuccessCondition")
 def complete_meets_success_criteria(t: Transition) -> str | None:
     """A sync declares a Job succeeded (SuccessCriteriaMet, or Complete without it) for reaching
-    its completions only when `completions` pods (indexes) succeeded or, without completions,
-    some pod succeeded (success policies: success-policy-justified). Known upstream bug
+    its completions only when `completions` pods (indexes) succeeded or, without completions
+    (a work queue), some pod succeeded and no pod it saw is still active unless it deleted it (success policies:
+    success-policy-justified). Known upstream bug
     accepted: see ACCEPT_KNOWN_UPSTREAM_BUGS (a success recorded as a failure)."""
     cond = new_success(t)
     job = t.after.job()
@@ -495,7 +497,11 @@ def complete_meets_success_criteria(t: Transition) -> str | None:
     if ACCEPT_KNOWN_UPSTREAM_BUGS:
         succeeded += len(succeeded_yet_recorded_failed(t))
     if job.spec.completions is None:
-        return None if succeeded > 0 else f"{cond.type} without any succeeded pod"
+        if succeeded == 0:
+            return f"{cond.type} without any succeeded pod"
+        gone = deleted_uids(t)
+        running = [p.name for p in t.before.visible_pods() if is_pod_active(p) and p.uid not in gone]
+        return f"{cond.type} while pod {running[0]} still runs (no completions: all must end)" if running else None
     if succeeded < job.spec.completions:
         return f"{cond.type} with {succeeded} of {job.spec.completions} completions"
     return None
@@ -978,7 +984,8 @@ def backoff_requeued(t: Transition) -> str | None:
     """After a settled sync that leaves a NonIndexed Job short of pods without creating any (the
     back-off holds the creations back), the controller has asked to be woken within the longest
     back-off, so that the pods are created without any other event. Not judged while pods
-    terminate under podReplacementPolicy Failed (their ends wake the controller)."""
+    terminate under podReplacementPolicy Failed (their ends wake the controller). Known upstream
+    bug accepted: see ACCEPT_KNOWN_UPSTREAM_BUGS (a success recorded as a failure)."""
     if not settled(t) or created(t):
         return None
     job = t.after.job()
@@ -989,7 +996,10 @@ def backoff_requeued(t: Transition) -> str | None:
     if only_replace_failed_pods(job, gates) and terminating_pods(t.after):
         return None
     active = len(active_pods(t.after))
-    if active >= want_active_pods(job.spec.completions, job.spec.parallelism or 0, counted_successes(job), active):
+    succeeded = counted_successes(job)
+    if ACCEPT_KNOWN_UPSTREAM_BUGS:
+        succeeded += len(succeeded_yet_recorded_failed(t))  # the controller counted them as successes
+    if active >= want_active_pods(job.spec.completions, job.spec.parallelism or 0, succeeded, active):
         return None
     limit = add_seconds(t.after.cluster.now, t.after.cluster.tunables.max_pod_failure_backoff_seconds)
     wake = t.after.wake_at

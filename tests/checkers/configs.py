@@ -88,7 +88,8 @@ class MutationCase:
 # tests/invariants/test_mutations.py): the failed index restarted at once also breaks the back-off;
 # a reset counter is first seen as a pod counted wrongly; manageJob on a finishing Job first
 # reports a wrong status.active; an index left out of completedIndexes has its finalizer removed
-# unrecorded; a CronJob that ignores its timeZone also leaves the run due in its zone unstarted.
+# unrecorded; a CronJob that ignores its timeZone also leaves the run due in its zone unstarted; a
+# work queue completed early keeps its running pods, which the API server's rules forbid.
 SHARED = frozenset(
     {
         "failed_index_restarted",
@@ -96,6 +97,7 @@ SHARED = frozenset(
         "manage_job_while_finishing",
         "last_index_not_recorded",
         "time_zone_ignored",
+        "work_queue_completes_early",
     }
 )
 
@@ -127,6 +129,7 @@ _JOB_ROWS: list[Row] = [
     ("max_failed_indexes_off_by_one", MAX_FAILED, {"failures": 1}, "max-failed-indexes-justified", 6),
     ("fails_at_first_failed_index", PER_INDEX, {"failures": 1}, "failed-indexes-reason-justified", 6),
     ("succeeded_counts_every_pod", TWO_IN_TURN, {}, "complete-meets-success-criteria", 8),
+    ("work_queue_completes_early", job_manifest(2, None, 1), {}, "complete-meets-success-criteria", 5),
     ("success_policy_count_off_by_one", job_manifest(2, 2, 0, indexed=True, successPolicy={"rules": [{"succeededCount": 2}]}), {}, "success-policy-justified", 6),
     ("failed_reason_always_backoff", POLICY, {"failures": 1}, "terminal-condition-keeps-its-reason", 8),
     ("ignored_failures_counted", POLICY, {"failures": 1}, "uncounted-entries-justified", 4),

@@ -83,6 +83,10 @@ succeeded_counts_every_pod = Mutant(
         "    ctx.succeeded = job.status.succeeded + sum(p.phase == SUCCEEDED for p in pods) + len(ctx.uncounted_succeeded)",
     ),
 )
+work_queue_completes_early = Mutant(
+    "A Job without completions (a work queue) completes as soon as one pod succeeds, with others still running.",
+    (SJ, "            complete = ctx.succeeded > 0 and active == 0", "            complete = ctx.succeeded > 0"),
+)
 success_policy_count_off_by_one = Mutant(
     "A successPolicy rule's succeededCount is met one index early.",
     (SP, "        elif rule.succeeded_count is not None and total(succeeded) >= rule.succeeded_count:", "        elif rule.succeeded_count is not None and total(succeeded) + 1 >= rule.succeeded_count:"),
