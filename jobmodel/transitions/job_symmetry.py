@@ -29,7 +29,10 @@ def _content_key(
     """What distinguishes a pod apart from its name and UID (the fields the moves change; pods
     equal in all of them are interchangeable, so their relative order does not matter)."""
     meta, status = pod.metadata, pod.status
-    exit_codes = tuple(c.terminated.exit_code if c.terminated else -1 for c in status.container_statuses)
+    exit_codes = tuple(
+        (c.name, c.terminated.exit_code if c.terminated else -1)
+        for c in (*status.init_container_statuses, *status.container_statuses)
+    )
     return (
         pod.name in world.hidden,
         uncounted is not None and pod.uid in uncounted.succeeded,
@@ -38,11 +41,13 @@ def _content_key(
         status.phase,
         is_pod_ready(pod),
         exit_codes,
-        len(status.conditions),
+        tuple((c.type, c.status) for c in status.conditions),
+        pod.node_name,
         str(meta.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION, "")),
         meta.creation_timestamp or _EPOCH,
         status.start_time or _EPOCH,
         meta.deletion_timestamp or _EPOCH,
+        meta.deletion_grace_period_seconds or 0,
         meta.finalizers,
     )
 

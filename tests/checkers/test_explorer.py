@@ -12,7 +12,15 @@ import pytest
 from jobmodel.checkers.explorer import explore
 from jobmodel.checkers.trace import run_moves
 from jobmodel.transitions.job_environment import World
-from tests.checkers.configs import BROKEN_CASES, broken_config, config, job_manifest
+from tests.checkers.configs import (
+    BROKEN_CASES,
+    FAIL_INDEX_ON_42,
+    FAIL_JOB_ON_42,
+    IGNORE_DISRUPTION,
+    broken_config,
+    config,
+    job_manifest,
+)
 
 PAIR = job_manifest(2, 2, 1)
 
@@ -63,8 +71,14 @@ def test_every_sometimes_property_is_reached_somewhere() -> None:
         (job_manifest(2, 2, 1, indexed=True), {"edits": ("completions=1",)}),
         (job_manifest(2, 2, 1, indexed=True), {"failures": 1, "edits": ("completions=1",)}),
         (job_manifest(2, 2, 6, indexed=True, backoffLimitPerIndex=1, maxFailedIndexes=1), {"failures": 2}),
+        (job_manifest(1, 2, 1, podFailurePolicy={"rules": [FAIL_JOB_ON_42, IGNORE_DISRUPTION]}), {"failures": 2, "deletions": 1, "gc": 1}),
+        (job_manifest(1, 1, 2, activeDeadlineSeconds=30, podReplacementPolicy="Failed"), {"failures": 1, "deletions": 1}),
+        (job_manifest(2, 2, 6, indexed=True, backoffLimitPerIndex=0, podFailurePolicy={"rules": [FAIL_INDEX_ON_42]}), {"failures": 2}),
     ],
-    ids=["stale-expiry", "stale", "indexed", "faults-restart", "evict-delete", "suspend-scale", "elastic", "elastic-fail", "per-index"],
+    ids=[
+        "stale-expiry", "stale", "indexed", "faults-restart", "evict-delete", "suspend-scale", "elastic", "elastic-fail",
+        "per-index", "pod-failure-policy", "deadline-replace-failed", "fail-index",
+    ],
 )
 def test_the_model_breaks_no_invariant(manifest: dict[str, Any], budget: dict[str, Any]) -> None:
     result = explore(config(manifest, **budget).system(), depth=16)
