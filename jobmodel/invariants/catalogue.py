@@ -32,7 +32,6 @@ from jobmodel.api.wire import job_to_json
 from jobmodel.features import FeatureGates
 from jobmodel.invariants import laws
 from jobmodel.invariants.job_facts import (
-    MIN_BACKOFF_SECONDS,
     SYNC_MOVES,
     Transition,
     active_pods,
@@ -805,7 +804,8 @@ def no_pods_created_once_finishing(t: Transition) -> str | None:
 
 @step_invariant("backoff-delay-respected", "job_controller.go manageJob (remainingTime of the back-off record); backoff_utils.go newBackoffRecord, getRemainingTimePerIndex")
 def backoff_delay_respected(t: Transition) -> str | None:
-    """A pod is not replaced within the first back-off delay (10 s) of a failure the sync counts
+    """A pod is not replaced within the first back-off delay (DefaultJobPodFailureBackOff, 10 s
+    unless the controller's tunables say otherwise) of a failure the sync counts
     for the first time (a failed pod still holding its tracking finalizer, with no success after
     it): NonIndexed Jobs wait before creating any pod; with backoffLimitPerIndex, the index of the
     failure waits."""
@@ -816,6 +816,7 @@ def backoff_delay_respected(t: Transition) -> str | None:
         return None
     gates = t.before.cluster.features
     now = t.before.cluster.now
+    first_delay = t.before.cluster.tunables.pod_failure_backoff_seconds
     uncounted = job.status.uncounted_terminated_pods or UncountedTerminatedPods()
     fresh = [p for p in t.before.visible_pods() if has_job_tracking_finalizer(p) and p.uid not in uncounted.failed]
     last_success = max(
@@ -828,7 +829,7 @@ def backoff_delay_respected(t: Transition) -> str | None:
         if not is_pod_failed(pod, job, gates):
             continue
         at = bo.get_finished_time(pod, gates)
-        if add_seconds(at, MIN_BACKOFF_SECONDS) <= now or (not per_index and last_success is not None and last_success >= at):
+        if add_seconds(at, first_delay) <= now or (not per_index and last_success is not None and last_success >= at):
             continue
         if per_index and ix.pod_index(pod) not in created_indexes:
             continue

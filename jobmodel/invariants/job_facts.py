@@ -42,7 +42,6 @@ Transition = laws.Transition[World, JobSyncResult]  # a step of the Job's enviro
 ALL_INDEXES = 1 << 31  # parse a completedIndexes string without dropping any index
 SYNC_MOVES = frozenset({"sync", "sync-stale", "sync-pod-error", "sync-status-error"})
 CLEAN_SYNC_MOVES = frozenset({"sync", "sync-stale"})
-MIN_BACKOFF_SECONDS = 10  # DefaultJobPodFailureBackOff: the first delay after a failure
 
 
 # --- conditions ------------------------------------------------------------------------------------
