@@ -10,3 +10,9 @@ class InputError(ValueError):
         super().__init__(f"{field}: {reason}" if field else reason)
         self.field = field
         self.reason = reason
+
+
+class Unsupported(Exception):
+    """An engine cannot run this case faithfully (e.g. a real cluster has no clock that stands
+    still, another implementation does not answer a suite); the message says why. The case is
+    reported as unsupported, neither passed nor failed."""

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, cast
 
 import attrs
 
+from jobmodel.checkers.external import is_external
 from jobmodel.checkers.system import (
     System,
     budget_from_json,
@@ -22,6 +23,7 @@ from jobmodel.checkers.system import (
     load_impl,
     manifest_from_json,
 )
+from jobmodel.errors import InputError
 from jobmodel.frozen import FrozenDict, thaw
 from jobmodel.invariants.cron import CRON_LAWS, check_cron_liveness
 from jobmodel.timeutil import format_time, parse_time
@@ -56,6 +58,8 @@ class CronConfig:
         return initial_cron_world(thaw(self.manifest), self.budget, self.start)
 
     def sync_impl(self) -> CronSyncImpl:
+        if is_external(self.impl):
+            raise InputError("--impl", "a cmd: implementation takes the Job controller's step; CronJob manifests are checked with package.module:function")
         if self.impl == DEFAULT_CRON_IMPL:
             return sync_cronjob
         return cast(CronSyncImpl, load_impl(self.impl))

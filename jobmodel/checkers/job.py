@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, ClassVar, cast
 
 import attrs
 
+from jobmodel.checkers.external import external_sync, is_external
 from jobmodel.checkers.system import (
     System,
     budget_from_json,
@@ -41,9 +42,12 @@ DEFAULT_START = datetime(2025, 1, 1, tzinfo=UTC)
 
 
 def load_sync_impl(spec: str | None) -> env.SyncImpl:
-    """The sync step named `package.module:function` (the model's sync_job when None)."""
+    """The sync step named `package.module:function`, or taken by a program speaking the oracle
+    protocol (`cmd:PROGRAM ARGS`); the model's sync_job when None."""
     if spec is None or spec == DEFAULT_IMPL:
         return sync_job
+    if is_external(spec):
+        return external_sync(spec)
     return cast(env.SyncImpl, load_impl(spec))
 
 
@@ -84,7 +88,9 @@ class CheckConfig:
 
     def system(self, impl: env.SyncImpl | None = None) -> System[env.World, JobSyncResult]:
         """The Job system checking `impl` (by default the config's `impl`)."""
-        sync_impl = impl or self.sync_impl()
+        # A sync is a pure function of its input, which recurs across states (the same cluster
+        # with another budget, a sync and a stale sync, liveness runs): remembered per system.
+        sync_impl = remembered(impl or self.sync_impl())
         return System(
             kind=self.KIND,
             initial_world=self._created,
@@ -93,7 +99,8 @@ class CheckConfig:
             laws=LAWS,
             columns=("job status", "pods"),
             describe=lambda world: (describe_job(world), describe_pods(world)),
-            canonical=self.normalise,
+            # Different moves often lead to the same world before renaming: renamed once.
+            canonical=lru_cache(maxsize=SYNC_MEMO_SIZE)(self.normalise),
             liveness=partial(_liveness, sync_impl),
             without_assumptions=self.without_assumptions,
         )
@@ -142,6 +149,14 @@ def tunables_from_json(value: Mapping[str, Any], path: str) -> JobControllerTuna
             raise InputError(f"{path}.{name}", "expected a positive integer")
         changes[name] = v
     return attrs.evolve(JobControllerTunables(), **changes)
+
+
+SYNC_MEMO_SIZE = 1 << 16
+
+
+def remembered(impl: env.SyncImpl) -> env.SyncImpl:
+    """`impl` with its results remembered by input (a sync step is a pure function of it)."""
+    return cast(env.SyncImpl, lru_cache(maxsize=SYNC_MEMO_SIZE)(impl))
 
 
 def _apply(impl: env.SyncImpl, world: env.World, move: Move) -> tuple[env.World, JobSyncResult | None]:

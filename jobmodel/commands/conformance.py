@@ -1,31 +1,47 @@
-"""`jobmodel conformance FILE...`: run conformance vectors and end with `N passed, M failed`."""
+"""`jobmodel conformance [FILE...]`: run conformance vectors (the bundled suite when no file is
+given) and end with `N passed, M failed`; `-o json` and `--junit FILE` for programs."""
 
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from pathlib import Path
 from typing import Any
 
+from jobmodel.commands.output import add_output_option, print_json, wants_json
+from jobmodel.commands.progress import progress
+from jobmodel.conformance.bundled import VECTORS_DIR, bundled_vector_files
 from jobmodel.conformance.engines import Engine, ModelEngine
-from jobmodel.conformance.runner import CaseResult, run_files
+from jobmodel.conformance.report import junit_xml, report_json
+from jobmodel.conformance.runner import CaseResult, count_cases, run_files
+from jobmodel.errors import InputError
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "conformance",
         help="run conformance vector files through the model",
-        description="Run conformance vectors (format jobmodel-conformance/1) and print N passed, M failed.",
+        description=(
+            "Run conformance vectors (format jobmodel-conformance/1) and print N passed, M failed. Without FILE, "
+            "the suite that ships with jobmodel (docs/conformance.md)."
+        ),
     )
-    parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    parser.add_argument("files", nargs="*", type=Path, metavar="FILE", help="vector files (default: the bundled suite)")
     parser.add_argument(
         "--engine",
-        choices=["model", "upstream", "live"],
+        type=engine_choice,
         default="model",
+        metavar="model|upstream|live|'cmd:PROGRAM ARGS'",
         help=(
-            "run the vectors through the model (default), through upstream's own code, or (job-scenario) "
-            "through a real control plane"
+            "run the vectors through the model (default), through upstream's own code, (job-scenario) "
+            "through a real control plane, or through any program speaking the oracle protocol "
+            "(docs/oracle-protocol.md)"
         ),
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=60.0, metavar="SECONDS",
+        help="cmd: and upstream engines: the longest wait for one answer (default 60)",
     )
     parser.add_argument(
         "--kubeconfig",
@@ -36,15 +52,35 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--trace-dir", type=Path, default=None, help="--engine live: where each case's recorded trace goes (default: a new temporary directory)"
     )
+    parser.add_argument("--junit", type=Path, default=None, metavar="FILE", help="also write a JUnit XML report here")
+    add_output_option(parser)
     parser.set_defaults(func=run)
+
+
+def engine_choice(value: str) -> str:
+    """An --engine value: a named engine or `cmd:PROGRAM ARGS`."""
+    if value in ENGINES or value.startswith("cmd:"):
+        return value
+    raise argparse.ArgumentTypeError(f"expected one of {', '.join(ENGINES)} or cmd:PROGRAM [ARGS...], got {value!r}")
+
+
+ENGINES = ("model", "upstream", "live")
 
 
 def make_engine(name: str, args: argparse.Namespace | None = None) -> Engine:
     import importlib
 
-    # Imported only when asked for: they build and run Go programs.
+    timeout = getattr(args, "timeout", None) or 60.0
+    # Imported only when asked for: they build and run other programs.
+    if name.startswith("cmd:"):
+        oracle = importlib.import_module("jobmodel.adapters.oracle")
+        engine: Engine = oracle.ProtocolEngine(oracle.parse_cmd(name), timeout=timeout)
+        return engine
     if name == "upstream":
-        engine: Engine = importlib.import_module("jobmodel.adapters.upstream").UpstreamEngine()
+        upstream = importlib.import_module("jobmodel.adapters.upstream")
+        with progress("building upstream's code as a library (cached after the first build)") as task:
+            binary = upstream.build_harness(on_line=task.log)
+        engine = upstream.UpstreamEngine(binary, timeout=timeout)
         return engine
     if name == "live":
         live = importlib.import_module("jobmodel.conformance.live")
@@ -54,16 +90,42 @@ def make_engine(name: str, args: argparse.Namespace | None = None) -> Engine:
     return ModelEngine()
 
 
+def vector_files(files: list[Path]) -> list[Path]:
+    """The files given, or the bundled suite."""
+    if files:
+        return files
+    bundled = bundled_vector_files()
+    if not bundled:
+        raise InputError("FILE", f"no files given and no bundled vectors in {VECTORS_DIR}")
+    return bundled
+
+
 def run(args: argparse.Namespace) -> int:
+    files = vector_files(args.files)
     engine = make_engine(args.engine, args)
     unsupported: list[CaseResult] = []
+    results: list[CaseResult] = []
+    as_json = wants_json(args)
+    out = io.StringIO() if as_json else sys.stdout
     try:
-        passed, failed = run_files(args.files, sys.stdout, engine, unsupported)
+        with progress(f"conformance ({args.engine} engine)", count_cases(files)) as task:
+
+            def record(result: CaseResult) -> None:
+                results.append(result)
+                task.advance()
+                task.update(note=Path(result.file).name)
+
+            passed, failed = run_files(files, out, engine, unsupported, on_result=record)
     finally:
         close = getattr(engine, "close", None)
         if close is not None:
             close()
+    if args.junit is not None:
+        args.junit.write_text(junit_xml(args.engine, results))
+    if as_json:
+        print_json("ConformanceReport", report_json(args.engine, results))
+        return 0 if failed == 0 else 1
     if unsupported:
-        print(f"{len(unsupported)} unsupported by the {args.engine} engine (not run; reasons above)")
+        print(f"{len(unsupported)} unsupported by the {engine.name} engine (not run; reasons above)")
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1

@@ -4,13 +4,13 @@ replayable trace, or unknown with the reason) and its time; exit 0 only when all
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from jobmodel.commands.output import print_json
 from jobmodel.errors import InputError
 
 STATUS_WIDTH = len("counterexample")
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
             "seconds": round(seconds, 3),
             "dropped": list(args.drop),
         }
-        print(json.dumps(payload, indent=2))
+        print_json("ProveResult", payload)
     return 0 if proved == len(results) else 1
 
 

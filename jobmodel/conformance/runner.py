@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -86,11 +86,27 @@ def run_document(path: Path, doc: Mapping[str, Any], engine: Engine) -> Iterator
             yield CaseResult(str(path), name, origin, (), str(reason))
 
 
+def count_cases(paths: Sequence[Path]) -> int:
+    """How many cases the files hold (an unreadable file counts as one)."""
+    total = 0
+    for path in paths:
+        try:
+            total += len(load_vector_file(path)["cases"])
+        except InputError:
+            total += 1
+    return total
+
+
 def run_files(
-    paths: Sequence[Path], out: TextIO, engine: Engine | None = None, unsupported: list[CaseResult] | None = None
+    paths: Sequence[Path],
+    out: TextIO,
+    engine: Engine | None = None,
+    unsupported: list[CaseResult] | None = None,
+    on_result: Callable[[CaseResult], None] | None = None,
 ) -> tuple[int, int]:
     """Run every file; print failing and unsupported cases to `out`; return (passed, failed).
-    Unsupported cases are appended to `unsupported` when given."""
+    Unsupported cases are appended to `unsupported` when given; `on_result` sees every verdict
+    (an unreadable file is one failing result named `(file)`)."""
     engine = engine or ModelEngine()
     passed = failed = 0
     for path in paths:
@@ -99,8 +115,12 @@ def run_files(
         except InputError as err:
             failed += 1
             print(f"FAIL {path}: {err}", file=out)
+            if on_result is not None:
+                on_result(CaseResult(str(path), "(file)", "", (str(err),)))
             continue
         for result in results:
+            if on_result is not None:
+                on_result(result)
             if result.unsupported is not None:
                 print(f"UNSUPPORTED {Path(result.file).name}: {result.name}\n  reason: {result.unsupported}", file=out)
                 if unsupported is not None:

@@ -10,6 +10,7 @@ given) and the sync's actions (what it did), never a pod name of `after`.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from jobmodel.actions import CreatePod, DeletePod, PatchPod, Requeue, UpdateJobStatus
 from jobmodel.features import FeatureGates
@@ -106,10 +107,12 @@ def expand(intervals: ix.Intervals) -> frozenset[int]:
     return frozenset(i for first, last in intervals for i in range(first, last + 1))
 
 
+@lru_cache(maxsize=8192)  # a pure function of the Job, read by several laws on every step
 def completed_indexes(job: Job) -> frozenset[int]:
     return expand(ix.parse_indexes_from_string(job.status.completed_indexes, ALL_INDEXES))
 
 
+@lru_cache(maxsize=8192)
 def failed_indexes(job: Job) -> frozenset[int]:
     return expand(ix.parse_indexes_from_string(job.status.failed_indexes or "", ALL_INDEXES))
 

@@ -66,7 +66,7 @@ COUNTED_FAILURES_STAY_FAILED = Assumption(
     "counts its success for `complete` and its failure in status.failed, a known upstream bug the "
     "catalogue accepts only under this assumption)",
     step=_no_success_after_counted_failure,
-    in_catalogue=True,
+    in_catalogue=True,  # the catalogue excuses it as a known upstream bug, checked without the excuse
 )
 
 # --- supporting invariants ------------------------------------------------------------------------

@@ -142,6 +142,7 @@ def test_indexed_findings_replay(dropped_traces: dict[tuple[str, str], Any]) -> 
     assert "both completed and failed" in overlap.violation.message
 
 
+@pytest.mark.upstream
 def test_the_findings_are_upstream_s_behaviour() -> None:
     """Both findings, as one syncJob each, give the same status in the model and in upstream's own
     syncJob (v1.32.3, through harness/upstream)."""
