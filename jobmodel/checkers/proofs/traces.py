@@ -290,16 +290,21 @@ def start_pending(world: env.World) -> list[Move]:
     ]
 
 
-def _running(
-    world: env.World, deleting: bool, listed_failed: bool, index: Callable[[Pod], bool] = lambda _: True
-) -> Pod:
+def _running(world: env.World, source: str, index: Callable[[Pod], bool] = lambda _: True) -> Pod:
+    """A running pod of the kind job_relation.RUNNING_SOURCES names (a released pod of any index:
+    the relations count those Job-wide)."""
     job = world.job()
     uncounted = job.status.uncounted_terminated_pods if job is not None else None
     failed = set(uncounted.failed) if uncounted is not None else set()
+    released = source == "released"
     for pod in world.visible_pods():
-        if pod.phase in (SUCCEEDED, FAILED) or not has_job_tracking_finalizer(pod) or not index(pod):
+        if pod.phase in (SUCCEEDED, FAILED) or has_job_tracking_finalizer(pod) == released:
             continue
-        if (pod.metadata.deletion_timestamp is not None) == deleting and (pod.uid in failed) == listed_failed:
+        deleting = pod.metadata.deletion_timestamp is not None
+        if released:
+            if deleting:
+                return pod
+        elif index(pod) and deleting == (source != "active") and (pod.uid in failed) == (source == "terminating_uf"):
             return pod
     raise NotReproduced("no pod of the kind the run moves")
 
@@ -320,9 +325,8 @@ def job_moves_for(world: env.World, step: PathStep, index: Callable[[Pod], bool]
     if move == "time":
         return [*moves, Move("expire-expectations")]
     if move == "delete-pod":
-        return [*moves, Move("delete-pod", _running(world, False, False, index).name)]
-    source = int(step.choices["source"])
-    pod = _running(world, deleting=source != 0, listed_failed=source == 2, index=index)
+        return [*moves, Move("delete-pod", _running(world, "active", index).name)]
+    pod = _running(world, jr.RUNNING_SOURCES[int(step.choices["source"])], index)
     return [*moves, Move(move, pod.name)]
 
 
