@@ -141,7 +141,8 @@ __all__ = [
 # accept exactly these signatures; set ACCEPT_KNOWN_UPSTREAM_BUGS to False, and clear the caches
 # with `forget_cached_checks`, to see them; tests/invariants/test_catalogue.py does):
 # - kubernetes/kubernetes#139428 (fixed by #139457): manageJob returns active=0 when it defers
-#   pod creation for the back-off, while ready keeps the running pods: ready > active.
+#   pod creation for the back-off, while ready keeps the running pods: ready > active (accepted
+#   only in the states that early return can write: `_deferred_for_backoff`).
 # - kubernetes/kubernetes#134521 (fixed by #134769, in 1.32 by #135128): a resumed Job gets a
 #   new startTime, which the status validation rejected for an unsuspended Job.
 # - a suspended Job can finish without ever getting a startTime (created suspended with
@@ -195,12 +196,27 @@ def successes_counted_by_upstream(t: Transition) -> int:
     return len(succeeded_yet_recorded_failed(t))
 
 
+def _deferred_for_backoff(job: Job) -> bool:
+    """A status that manageJob's early return for the pod-failure back-off (global or per index)
+    can write (kubernetes#139428): active=0 for an unsuspended Job that is neither finished nor
+    finishing, after a failure. The Job's back-off follows a failed pod that the same write
+    counts; a per-index back-off may follow one that is not counted yet (the last failed pod of
+    an index keeps its finalizer until its replacement: getPodsWithDelayedDeletionPerIndex)."""
+    status = job.status
+    uncounted = status.uncounted_terminated_pods
+    failures = status.failed + (len(uncounted.failed) if uncounted is not None else 0)
+    finishing = any(
+        c.status == "True" for c in status.conditions if c.type in (COMPLETE, FAILED_CONDITION, FAILURE_TARGET, SUCCESS_CRITERIA_MET)
+    )
+    failed_before = failures > 0 or job.spec.backoff_limit_per_index is not None
+    return status.active == 0 and not job.spec.suspend and not finishing and failed_before
+
+
 def _known_upstream_bug(job: Job, error: str) -> bool:
     if not ACCEPT_KNOWN_UPSTREAM_BUGS:
         return False
     if READY_ABOVE_ACTIVE in error:
-        # Only that early return writes active=0 over running pods (global or per-index back-off).
-        return job.status.active == 0
+        return _deferred_for_backoff(job)
     if START_TIME_ON_RESUME in error:
         suspended = job.status.condition("Suspended")
         return suspended is not None and suspended.status == "False" and suspended.reason == "JobResumed"

@@ -205,6 +205,29 @@ def test_the_known_upstream_bugs_are_accepted_by_default() -> None:
     assert not records[-1].violations
 
 
+@pytest.mark.parametrize(
+    "change",
+    ["no failure", "suspended", "failing"],
+)
+def test_ready_above_active_is_accepted_only_where_the_backoff_can_write_it(change: str) -> None:
+    """#139428's signature (ready > active = 0) is accepted only for a running, unsuspended Job
+    that is not finishing and has a failure to back off from: elsewhere status-rules reports it."""
+    world = run_moves(NAMED.system(), BACKOFF_TRACE)[-1].world
+    job = world.job()
+    assert job is not None and cat.status_rules(world) is None
+    if change == "no failure":
+        status = attrs.evolve(job.status, failed=0, uncounted_terminated_pods=UncountedTerminatedPods())
+        job = attrs.evolve(job, status=status)
+    elif change == "suspended":
+        job = attrs.evolve(job, spec=attrs.evolve(job.spec, suspend=True))
+    else:
+        target = JobCondition("FailureTarget", "True", reason="BackoffLimitExceeded")
+        job = attrs.evolve(job, status=attrs.evolve(job.status, conditions=(*job.status.conditions, target)))
+    broken = attrs.evolve(world, cluster=cl.replace_job(world.cluster, job))
+    message = cat.status_rules(broken)
+    assert message is not None and cat.READY_ABOVE_ACTIVE in message
+
+
 @pytest.mark.usefixtures("strict_upstream")
 def test_upstream_bug_134521_start_time_reset_on_resume() -> None:
     """kubernetes/kubernetes#134521: resuming a started Job resets startTime, which v1.32's
