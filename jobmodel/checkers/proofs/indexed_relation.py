@@ -504,12 +504,8 @@ def _pod_move(
             after = after.replace(k_failed_high=z3.If(at_k, failed_high, after.k_failed_high))
         if src in FAILED_KINDS and dst not in FAILED_KINDS:
             after = after.replace(k_failed_high=z3.If(at_k, ch.failed_high_after, after.k_failed_high))
-    observed = z3.And(
-        z3.Or(*[z3.And(ch.source == i, z3.BoolVal(src != "active")) for i, src in enumerate(sources)]),
-        s.has_expectations,
-        z3.Not(jr.finished(s)),
-    )
-    after = after.replace(expect_delete=z3.If(observed, s.expect_delete - updates, s.expect_delete))
+    assert sources[0] == jr.RUNNING_SOURCES[0], "the `source` choice indexes RUNNING_SOURCES"
+    after = after.replace(expect_delete=jr.deletion_updates(s, ch.source, updates))
     guard = z3.And(
         z3.Or(*options),
         s.k_live_low <= ch.count,
