@@ -225,6 +225,12 @@ def delete_pod(cluster: Cluster, pod: Pod) -> Cluster:
     return _replace_pod(cluster, pod, attrs.evolve(pod, metadata=meta))
 
 
+def remove_pod(cluster: Cluster, pod: Pod) -> Cluster:
+    """The API server removes the pod object (the kubelet's or the pod garbage collector's
+    final delete), observed by the controller."""
+    return _replace_pod(cluster, pod, None)
+
+
 def remove_pod_finalizer(cluster: Cluster, pod: Pod, finalizer: str) -> Cluster:
     """A patch removing one finalizer; a pod being deleted with grace 0 goes once none is left."""
     if finalizer not in pod.metadata.finalizers:

@@ -45,16 +45,21 @@ def _pod_content(pod: Pod) -> tuple[object, ...]:
     """The part of a pod's content key read from the pod alone (a pure function of the pod,
     so remembered: most pods of a world are shared with the world it came from)."""
     meta, status = pod.metadata, pod.status
-    exit_codes = tuple(c.terminated.exit_code if c.terminated else -1 for c in status.container_statuses)
+    exit_codes = tuple(
+        (c.name, c.terminated.exit_code if c.terminated else -1)
+        for c in (*status.init_container_statuses, *status.container_statuses)
+    )
     return (
         status.phase,
         is_pod_ready(pod),
         exit_codes,
-        len(status.conditions),
+        tuple((c.type, c.status) for c in status.conditions),
+        pod.node_name,
         str(meta.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION, "")),
         meta.creation_timestamp or _EPOCH,
         status.start_time or _EPOCH,
         meta.deletion_timestamp or _EPOCH,
+        meta.deletion_grace_period_seconds or 0,
         meta.finalizers,
     )
 

@@ -12,7 +12,15 @@ import pytest
 from jobmodel.checkers.explorer import explore
 from jobmodel.checkers.trace import run_moves
 from jobmodel.transitions.job_environment import World
-from tests.checkers.configs import BROKEN_CASES, broken_config, config, job_manifest
+from tests.checkers.configs import (
+    BROKEN_CASES,
+    FAIL_INDEX_ON_42,
+    FAIL_JOB_ON_42,
+    IGNORE_DISRUPTION,
+    broken_config,
+    config,
+    job_manifest,
+)
 
 PAIR = job_manifest(2, 2, 1)
 
@@ -54,17 +62,23 @@ def test_every_sometimes_property_is_reached_somewhere() -> None:
 @pytest.mark.parametrize(
     ("manifest", "budget", "states"),
     [
-        (job_manifest(1, 1, 1), {"failures": 1, "stale": 1, "expiries": 1}, 430),
+        (job_manifest(1, 1, 1), {"failures": 1, "stale": 1, "expiries": 1}, 747),
         (job_manifest(2, 2, 1), {"failures": 1, "stale": 1}, 546),
         (job_manifest(2, 2, 1, indexed=True), {"failures": 1}, 401),
         (job_manifest(1, 2, 1), {"failures": 1, "faults": 1, "restarts": 1}, 693),
-        (job_manifest(2, 2, 0), {"failures": 1, "evictions": 1, "deletions": 1}, 183),
-        (job_manifest(2, 3, 1), {"edits": ("suspend=true", "parallelism=1")}, 261),
-        (job_manifest(2, 2, 1, indexed=True), {"edits": ("completions=1",)}, 117),
-        (job_manifest(2, 2, 1, indexed=True), {"failures": 1, "edits": ("completions=1",)}, 1062),
+        (job_manifest(2, 2, 0), {"failures": 1, "evictions": 1, "deletions": 1}, 312),
+        (job_manifest(2, 3, 1), {"edits": ("suspend=true", "parallelism=1")}, 629),
+        (job_manifest(2, 2, 1, indexed=True), {"edits": ("completions=1",)}, 161),
+        (job_manifest(2, 2, 1, indexed=True), {"failures": 1, "edits": ("completions=1",)}, 1443),
         (job_manifest(2, 2, 6, indexed=True, backoffLimitPerIndex=1, maxFailedIndexes=1), {"failures": 2}, 2481),
+        (job_manifest(1, 2, 1, podFailurePolicy={"rules": [FAIL_JOB_ON_42, IGNORE_DISRUPTION]}), {"failures": 2, "deletions": 1, "gc": 1}, 5949),
+        (job_manifest(1, 1, 2, activeDeadlineSeconds=30, podReplacementPolicy="Failed"), {"failures": 1, "deletions": 1}, 780),
+        (job_manifest(2, 2, 6, indexed=True, backoffLimitPerIndex=0, podFailurePolicy={"rules": [FAIL_INDEX_ON_42]}), {"failures": 2}, 167),
     ],
-    ids=["stale-expiry", "stale", "indexed", "faults-restart", "evict-delete", "suspend-scale", "elastic", "elastic-fail", "per-index"],
+    ids=[
+        "stale-expiry", "stale", "indexed", "faults-restart", "evict-delete", "suspend-scale", "elastic", "elastic-fail",
+        "per-index", "pod-failure-policy", "deadline-replace-failed", "fail-index",
+    ],
 )
 def test_the_model_breaks_no_invariant(manifest: dict[str, Any], budget: dict[str, Any], states: int) -> None:
     """No violation, in a pinned number of states (to depth 16): a change of the model's semantics
