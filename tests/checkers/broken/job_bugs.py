@@ -120,7 +120,7 @@ completed_indexes_forgotten = Mutant(
 )
 failed_pods_complete_indexes = Mutant(
     "calculateSucceededIndexes takes the index of a failed pod as completed.",
-    (SJ, "            if p.phase == SUCCEEDED\n            and (index := ix.pod_index(p))", "            if p.phase in (SUCCEEDED, FAILED)\n            and (index := ix.pod_index(p))"),
+    (SJ, "            if p.status.phase == SUCCEEDED\n            and JOB_TRACKING_FINALIZER", "            if p.status.phase in (SUCCEEDED, FAILED)\n            and JOB_TRACKING_FINALIZER"),
 )
 index_limit_off_by_one_early = Mutant(
     "An index fails one failure before it has used up backoffLimitPerIndex.",
@@ -137,7 +137,7 @@ fail_index_rule_ignored = Mutant(
 last_index_not_recorded = Mutant(
     "The last index is left out of completedIndexes (an off-by-one in the range check).",
     (SJ, "                if index != ix.UNKNOWN_COMPLETION_INDEX and index < completions and not ix.has(", "                if index != ix.UNKNOWN_COMPLETION_INDEX and index < completions - 1 and not ix.has("),
-    (SJ, "            and index < completions\n            and has_job_tracking_finalizer(p)\n        }\n    )\n    return prev,", "            and index < completions - 1\n            and has_job_tracking_finalizer(p)\n        }\n    )\n    return prev,"),
+    (SJ, "            and index < completions\n        }\n    )\n    return prev, ix.with_ordered_indexes(prev, new)", "            and index < completions - 1\n        }\n    )\n    return prev, ix.with_ordered_indexes(prev, new)"),
 )
 failed_pods_kept_until_finish = Mutant(
     "A failed pod keeps its tracking finalizer (and is not recorded) until the Job finishes.",
