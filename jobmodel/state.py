@@ -434,7 +434,7 @@ class JobControllerState:
     finished_uid: str | None = None
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class JobControllerTunables:
     """The package variables upstream's tests override (job_controller.go)."""
 

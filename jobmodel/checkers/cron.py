@@ -2,13 +2,14 @@
 (jobmodel.transitions.cron_environment) and its laws (jobmodel.invariants.cron), run by the same
 explorer, Hypothesis machine and trace replay as the Job's.
 
-A `CronConfig` fixes what is checked: the CronJob manifest, the hostile moves allowed, and the
-implementation under check by import path.
+A `CronConfig` fixes what is checked: the CronJob manifest, the hostile moves allowed, the clock
+at the start, and the implementation under check by import path.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from functools import partial
 from typing import Any, ClassVar, cast
 
@@ -26,10 +27,11 @@ from jobmodel.checkers.system import (
 from jobmodel.errors import InputError
 from jobmodel.features import NEWEST_RELEASE, gates_for
 from jobmodel.frozen import FrozenDict, thaw
-from jobmodel.invariants.cron import CRON_LAWS
-from jobmodel.timeutil import format_time
+from jobmodel.invariants.cron import CRON_LAWS, check_cron_liveness
+from jobmodel.timeutil import format_time, parse_time
 from jobmodel.transitions.cron_environment import (
     CRON_MOVE_KINDS,
+    START,
     CronBudget,
     CronSyncImpl,
     CronWorld,
@@ -53,9 +55,10 @@ class CronConfig:
     budget: CronBudget = CronBudget()
     impl: str = DEFAULT_CRON_IMPL
     kube_version: str = NEWEST_RELEASE
+    start: datetime = START
 
     def initial_world(self) -> CronWorld:
-        return initial_cron_world(thaw(self.manifest), self.budget, gates_for(self.kube_version))
+        return initial_cron_world(thaw(self.manifest), self.budget, self.start, gates_for(self.kube_version))
 
     def sync_impl(self) -> CronSyncImpl:
         if is_external(self.impl):
@@ -66,14 +69,16 @@ class CronConfig:
 
     def system(self, impl: CronSyncImpl | None = None) -> System[CronWorld, CronJobSyncResult]:
         """The CronJob system checking `impl` (by default the config's `impl`)."""
+        sync_impl = impl or self.sync_impl()
         return System(
             kind=self.KIND,
             initial_world=self.initial_world,
             enabled_moves=enabled_cron_moves,
-            apply_move=partial(_apply, impl or self.sync_impl()),
+            apply_move=partial(_apply, sync_impl),
             laws=CRON_LAWS,
             columns=("cronjob status", "jobs"),
             describe=lambda world: (describe_cron_job(world), describe_jobs(world)),
+            liveness=partial(check_cron_liveness, sync_impl),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -81,6 +86,7 @@ class CronConfig:
             "manifest": thaw(self.manifest),
             "budget": budget_to_json(self.budget),
             "impl": self.impl,
+            "start": format_time(self.start),
             "kubeVersion": self.kube_version,
         }
 
@@ -91,6 +97,7 @@ class CronConfig:
             budget=budget_from_json(CronBudget, value.get("budget") or {}, f"{path}.budget"),
             impl=str(value.get("impl") or DEFAULT_CRON_IMPL),
             kube_version=trace_release(value, path),
+            start=parse_time(value.get("start", format_time(START)), f"{path}.start"),
         )
 
 

@@ -28,14 +28,16 @@ from jobmodel.commands.release import add_release_options, gates_from_args
 from jobmodel.errors import InputError
 from jobmodel.features import parse_gate_overrides
 from jobmodel.frozen import freeze
+from jobmodel.timeutil import parse_time
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.cron_environment import CronBudget
 
 # Budget flags: --NAME N for each count of hostile moves.
 BUDGET_FLAGS = {
-    "failures": "pod failures (exit code 1)",
+    "failures": "pod failures (each exit code and pod condition the podFailurePolicy names, and one it does not)",
     "evictions": "pod evictions (DisruptionTarget)",
-    "deletions": "pod deletions by someone else",
+    "deletions": "pod deletions by someone else (graceful: the pod terminates later)",
+    "gc": "removals of finished pods that no finalizer holds (pod garbage collection)",
     "stale": "syncs whose created pods reach the informer cache late",
     "faults": "syncs with a failing pod or status API call",
     "restarts": "controller restarts",
@@ -44,6 +46,8 @@ BUDGET_FLAGS = {
     "ticks": "minutes passing (CronJob)",
     "crashes": "controller crashes between creating a Job and writing the status (CronJob)",
     "outages": "10-minute controller outages (CronJob)",
+    "late": "syncs that come 5 or 40 seconds late (CronJob)",
+    "dst": "clock jumps to a minute before the next daylight-saving change of the timeZone (CronJob)",
 }
 
 
@@ -69,6 +73,10 @@ def register(subparsers: Any) -> None:
         help="allow this Job edit once: parallelism=N, completions=N (elastic), suspend=true|false",
     )
     add_release_options(parser)
+    parser.add_argument(
+        "--start", default=None, metavar="TIME",
+        help="the clock at the start, RFC 3339 (default 2025-01-01T00:00:00Z); the CronJob is created then",
+    )
     parser.add_argument("--no-symmetry", action="store_true", help="do not reduce states by renaming pods")
     parser.add_argument("--liveness", action="store_true", help="also check bounded liveness from every state")
     parser.add_argument("--save", type=Path, metavar="TRACE", help="write the counterexample (JSON) here")
@@ -108,12 +116,15 @@ def budget_values(args: argparse.Namespace, budget: type[Any], kind: str) -> dic
 
 def config_from_args(args: argparse.Namespace, manifest: dict[str, Any]) -> Config:
     """The Job's or the CronJob's configuration the flags describe."""
+    start = parse_time(args.start, "--start") if args.start is not None else None
     if manifest.get("kind") == "CronJob":
-        if args.edit or args.liveness:
-            raise InputError("--edit/--liveness", "apply to Job manifests only")
+        if args.edit:
+            raise InputError("--edit", "applies to Job manifests only")
         budget = CronBudget(**budget_values(args, CronBudget, "CronJob"))
         gates_from_args(args)  # an unknown release or gate is refused for CronJobs too
         cron = CronConfig(freeze(manifest), budget, kube_version=f"1.{gates_from_args(args).release}")
+        if start is not None:
+            cron = attrs.evolve(cron, start=start)
         return cron if args.impl is None else attrs.evolve(cron, impl=args.impl)
     for edit in args.edit:
         env.validate_edit(edit)
@@ -124,6 +135,8 @@ def config_from_args(args: argparse.Namespace, manifest: dict[str, Any]) -> Conf
         symmetry=not args.no_symmetry,
         kube_version=f"1.{gates_from_args(args).release}",
     )
+    if start is not None:
+        job = attrs.evolve(job, start=start)
     return job if args.impl is None else attrs.evolve(job, impl=args.impl)
 
 

@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     if recorded is not None:
         # The violation the trace was saved for first, when it is reproduced.
         same = [v for v in broken if v.invariant == recorded.invariant]
-        broken = same or _proof_claim_violations(recorded, records) or broken
+        broken = same or _proof_claim_violations(recorded, system.start(), records) or broken
     if wants_json(args):
         first = broken[0] if broken else None
         print_json(
@@ -72,18 +72,16 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _proof_claim_violations(recorded: Violation, records: list[StepRecord]) -> list[Violation]:
+def _proof_claim_violations(recorded: Violation, start: Any, records: list[StepRecord]) -> list[Violation]:
     """A trace of `jobmodel prove` may end by breaking a proof's claim that the catalogue does not
-    state (named `<relation>/<proof>`); it is checked on every state of the replay."""
+    state (named `<relation>/<proof>`); it is checked on every state or step of the replay."""
     if "/" not in recorded.invariant:
         return []
-    from jobmodel.checkers.proofs.suite import state_claim_violation  # Z3 only for such traces
+    from jobmodel.checkers.proofs.suite import claim_violation  # Z3 only for such traces
 
-    for record in records:
-        try:
-            message = state_claim_violation(recorded.invariant, record.world)
-        except KeyError:
-            return []
-        if message is not None:
-            return [Violation(recorded.invariant, message)]
-    return []
+    worlds = [start, *(r.world for r in records)]
+    try:
+        message = claim_violation(recorded.invariant, worlds, [r.move for r in records])
+    except KeyError:
+        return []
+    return [Violation(recorded.invariant, message)] if message is not None else []

@@ -1,27 +1,132 @@
 """The CronJob catalogue: every property a correct CronJob controller keeps, stated once, over
 the worlds of `jobmodel.transitions.cron_environment` (see `jobmodel.invariants.laws` for what
-an entry is; docs/invariants.md is the catalogue in prose).
+an entry is; docs/invariants.md is the catalogue in prose, with the broken variant each law
+catches).
+
+As for the Job, the laws come in both directions: what the controller creates is justified by
+the schedule (a schedule time of the CronJob's zone, not older than startingDeadlineSeconds, not
+while suspended, within the concurrency policy), and after a settled sync (a plain sync over a
+current cache) what the schedule demands is done: a due run started, `status.active` naming only
+running Jobs. The schedule is read here on its own (robfig's parser, in the zone the CronJob
+names), not through the controller's helpers, so that a bug there is seen.
 """
 
 from __future__ import annotations
 
-from jobmodel.invariants.laws import Laws, Transition
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from functools import lru_cache
+
+from jobmodel.errors import InputError
+from jobmodel.invariants.laws import Laws, Transition, Violation
+from jobmodel.schedule.cron import CronParseError, Schedule, parse_standard
+from jobmodel.schedule.gotime import LocationError
 from jobmodel.state import (
     COMPLETE,
     CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION,
     FAILED_CONDITION,
     FORBID_CONCURRENT,
+    REPLACE_CONCURRENT,
+    CronJob,
+    CronJobSyncInput,
+    Job,
 )
-from jobmodel.transitions.cron_environment import CronWorld
+from jobmodel.timeutil import parse_time
+from jobmodel.transitions.cron_environment import CronWorld, apply_cron_move
+from jobmodel.transitions.move import Move
 from jobmodel.transitions.sync_cronjob import CronJobSyncResult, is_job_finished
 
 CronTransition = Transition[CronWorld, CronJobSyncResult]
 CRON_LAWS: Laws[CronWorld, CronJobSyncResult] = Laws()
 SYNC_MOVES = frozenset({"sync", "sync-stale", "sync-crash"})
+DUE_WINDOW = timedelta(days=2)  # how far back a due run is looked for (a long outage or a DST jump)
+MAX_SCHEDULE_STEPS = 5000
 
 
 def _running(world: CronWorld) -> list[str]:
     return [j.metadata.name for j in world.owned() if not is_job_finished(j)[0]]
+
+
+# --- facts ------------------------------------------------------------------------------------------
+
+
+def cron_schedule(cj: CronJob) -> Schedule | None:
+    """The CronJob's schedule in its timeZone (as the controller's formatSchedule prefixes
+    `TZ=`), None when it does not parse or the zone is unknown."""
+    text = cj.spec.schedule
+    if "TZ" not in text and cj.spec.time_zone is not None:
+        text = f"TZ={cj.spec.time_zone} {text}"
+    return _parsed(text)
+
+
+@lru_cache(maxsize=256)
+def _parsed(text: str) -> Schedule | None:
+    try:
+        return parse_standard(text)
+    except (CronParseError, LocationError):
+        return None
+
+
+def is_schedule_time(schedule: Schedule, t: datetime) -> bool:
+    """`t` is an activation of the schedule (the first one after the second before it)."""
+    return schedule.next(t - timedelta(seconds=1)) == t
+
+
+def scheduled_time(job: Job) -> datetime | None:
+    """The schedule time a Job runs, from its scheduled-timestamp annotation."""
+    value = job.metadata.annotations.get(CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION)
+    if value is None:
+        return None
+    try:
+        return parse_time(value, CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION)
+    except InputError:
+        return None
+
+
+def created_jobs(t: CronTransition) -> list[Job]:
+    """The Jobs a sync created (owned after it, not before)."""
+    before = {j.metadata.name for j in t.before.jobs}
+    return [j for j in t.after.owned() if j.metadata.name not in before]
+
+
+def due_time(world: CronWorld) -> datetime | None:
+    """The most recent schedule time that is due: after lastScheduleTime (or the CronJob's
+    creation), not after now, and, with startingDeadlineSeconds, less than that long ago."""
+    cj = world.cron_job
+    schedule = cron_schedule(cj)
+    created = cj.metadata.creation_timestamp
+    if schedule is None or created is None:
+        return None
+    since = cj.status.last_schedule_time or created
+    sds = cj.spec.starting_deadline_seconds
+    if sds is not None:
+        since = max(since, world.now - timedelta(seconds=sds))
+    return _latest_activation(schedule, max(since, world.now - DUE_WINDOW), world.now)
+
+
+@lru_cache(maxsize=8192)
+def _latest_activation(schedule: Schedule, since: datetime, now: datetime) -> datetime | None:
+    """The last activation of the schedule in (since, now]."""
+    due = None
+    at = schedule.next(since)
+    for _ in range(MAX_SCHEDULE_STEPS):
+        if at > now:
+            return due
+        due = at
+        at = schedule.next(at)
+    return None  # too many to walk: no claim
+
+
+def settled_sync(t: CronTransition) -> bool:
+    """A plain sync over a current cache whose status write went through."""
+    return t.move.kind == "sync" and t.before.cached is None
+
+
+def every_running_job_listed(world: CronWorld) -> bool:
+    """The assumption of the concurrency laws: status.active names every unfinished Job (how the
+    controller knows what runs)."""
+    listed = {ref.uid for ref in world.cron_job.status.active}
+    return all(is_job_finished(j)[0] or j.metadata.uid in listed for j in world.owned())
 
 
 @CRON_LAWS.state_invariant("cron-one-job-per-scheduled-time", "cronjob_controllerv2.go syncCronJob, getJobFromTemplate2 (getJobName)")
@@ -53,6 +158,172 @@ def forbid_never_two_active(t: CronTransition) -> str | None:
         return None
     running = _running(t.after)
     return f"Forbid, yet {running} run together" if len(running) > 1 else None
+
+
+@CRON_LAWS.step_invariant("cron-replace-leaves-one-running", "cronjob_controllerv2.go syncCronJob (ReplaceConcurrent: deleteJob of every active Job before the create)")
+def replace_leaves_one_running(t: CronTransition) -> str | None:
+    """With concurrencyPolicy Replace a sync leaves at most one unfinished Job: the Jobs of
+    status.active are deleted before the new one is created. Assumption: as
+    cron-forbid-never-two-active's."""
+    if t.move.kind not in ("sync", "sync-crash") or t.before.cached is not None or not every_running_job_listed(t.before):
+        return None
+    if t.after.cron_job.spec.concurrency_policy != REPLACE_CONCURRENT:
+        return None
+    running = _running(t.after)
+    return f"Replace, yet {running} run together" if len(running) > 1 else None
+
+
+@CRON_LAWS.step_invariant("cron-runs-at-schedule-times", "cronjob_controllerv2.go syncCronJob (nextScheduleTime, formatSchedule: TZ=timeZone); utils.go mostRecentScheduleTime")
+def runs_at_schedule_times(t: CronTransition) -> str | None:
+    """Every Job a sync creates runs a time of the schedule in the CronJob's timeZone (its
+    scheduled-timestamp annotation), not after now and after the previous lastScheduleTime."""
+    if t.move.kind not in SYNC_MOVES:
+        return None
+    cj = t.before.cron_job
+    schedule = cron_schedule(cj)
+    for job in created_jobs(t):
+        when = scheduled_time(job)
+        if schedule is None or when is None:
+            continue
+        if not is_schedule_time(schedule, when):
+            return f"Job {job.metadata.name} runs {when.isoformat()}, not a time of {cj.spec.schedule!r} in {cj.spec.time_zone or 'UTC'}"
+        if when > t.after.now:
+            return f"Job {job.metadata.name} runs {when.isoformat()}, after now"
+        last = cj.status.last_schedule_time
+        if last is not None and when <= last and t.before.cached is None:
+            return f"Job {job.metadata.name} runs {when.isoformat()}, not after lastScheduleTime {last.isoformat()}"
+    return None
+
+
+@CRON_LAWS.step_invariant("cron-starting-deadline-respected", "cronjob_controllerv2.go syncCronJob (MissSchedule: scheduledTime + startingDeadlineSeconds before now); utils.go mostRecentScheduleTime (earliestTime)")
+def starting_deadline_respected(t: CronTransition) -> str | None:
+    """A Job created by a sync runs a schedule time less than startingDeadlineSeconds before now:
+    a run missed by longer is skipped (MissSchedule)."""
+    if t.move.kind not in SYNC_MOVES:
+        return None
+    sds = t.before.cron_job.spec.starting_deadline_seconds
+    if sds is None:
+        return None
+    for job in created_jobs(t):
+        when = scheduled_time(job)
+        if when is not None and (t.after.now - when).total_seconds() >= sds:
+            late = (t.after.now - when).total_seconds()
+            return f"Job {job.metadata.name} started {late:g}s after its schedule time, startingDeadlineSeconds {sds}"
+    return None
+
+
+@CRON_LAWS.step_invariant("cron-suspended-starts-nothing", "cronjob_controllerv2.go syncCronJob (Spec.Suspend: return before scheduling)")
+def suspended_starts_nothing(t: CronTransition) -> str | None:
+    """A sync of a suspended CronJob creates no Job."""
+    if t.move.kind not in SYNC_MOVES:
+        return None
+    seen = t.before.cached or t.before.cron_job
+    created = created_jobs(t)
+    if seen.spec.suspend and created:
+        return f"suspended, yet Job {created[0].metadata.name} was created"
+    return None
+
+
+@CRON_LAWS.step_invariant("cron-active-lists-running-jobs", "cronjob_controllerv2.go syncCronJob (finished Jobs and missing Jobs leave status.active: deleteFromActiveList)")
+def active_lists_running_jobs(t: CronTransition) -> str | None:
+    """After a settled sync, status.active names only Jobs that exist and have not finished."""
+    if not settled_sync(t):
+        return None
+    jobs = {j.metadata.uid: j for j in t.after.owned()}
+    for ref in t.after.cron_job.status.active:
+        job = jobs.get(ref.uid)
+        if job is None:
+            return f"status.active names {ref.name}, which is gone"
+        if is_job_finished(job)[0]:
+            return f"status.active names {ref.name}, which has finished"
+    return None
+
+
+@CRON_LAWS.step_invariant("cron-due-run-started", "cronjob_controllerv2.go syncCronJob (mostRecentScheduleTime, createJob); the requeue at nextScheduleTimeDuration")
+def due_run_started(t: CronTransition) -> str | None:
+    """Bounded liveness: after a settled sync of an unsuspended CronJob, the most recent due
+    schedule time (after lastScheduleTime, less than startingDeadlineSeconds ago) has its Job
+    (now, or before the sync: a run may have finished and been cleaned up), unless Forbid holds
+    it back (an unfinished Job exists). Assumption: status.active names every unfinished Job."""
+    if not settled_sync(t):
+        return None
+    cj = t.before.cron_job
+    if cj.spec.suspend or not every_running_job_listed(t.before):
+        return None
+    due = due_time(t.before)
+    if due is None:
+        return None
+    if cj.spec.concurrency_policy == FORBID_CONCURRENT and _running(t.before):
+        return None
+    if any(scheduled_time(j) == due for j in (*t.before.owned(), *t.after.owned())):
+        return None
+    return f"the run of {due.isoformat()} is due, yet no Job runs it"
+
+
+@CRON_LAWS.step_invariant("cron-last-schedule-time-is-the-run", "cronjob_controllerv2.go syncCronJob (cronJob.Status.LastScheduleTime = &metav1.Time{Time: *scheduledTime})")
+def last_schedule_time_is_the_run(t: CronTransition) -> str | None:
+    """A sync that starts a run and writes its status sets lastScheduleTime to that run's
+    schedule time (not to the time the sync ran)."""
+    if t.move.kind not in ("sync", "sync-stale") or t.before.cached is not None:
+        return None
+    last = t.after.cron_job.status.last_schedule_time
+    for job in created_jobs(t):
+        when = scheduled_time(job)
+        if when is not None and last != when:
+            return f"Job {job.metadata.name} runs {when.isoformat()}, lastScheduleTime is {last.isoformat() if last else None}"
+    return None
+
+
+@CRON_LAWS.step_invariant("cron-last-successful-time-justified", "cronjob_controllerv2.go syncCronJob (LastSuccessfulTime from a succeeded Job's CompletionTime)")
+def last_successful_time_justified(t: CronTransition) -> str | None:
+    """A sync sets status.lastSuccessfulTime only to the completionTime of a Job of the CronJob
+    that succeeded."""
+    if t.move.kind not in SYNC_MOVES:
+        return None
+    old, new = t.before.cron_job.status.last_successful_time, t.after.cron_job.status.last_successful_time
+    if new is None or new == old:
+        return None
+    completions = {j.status.completion_time for j in t.before.owned() if is_job_finished(j) == (True, COMPLETE)}
+    return None if new in completions else f"lastSuccessfulTime {new.isoformat()} is no succeeded Job's completionTime"
+
+
+def _started(job: Job) -> datetime | None:
+    return job.status.start_time or job.metadata.creation_timestamp
+
+
+@CRON_LAWS.step_invariant("cron-history-keeps-the-newest", "cronjob_controllerv2.go cleanupFinishedJobs, removeOldestJobs (sort.Sort(byJobStartTime))")
+def history_keeps_the_newest(t: CronTransition) -> str | None:
+    """When a sync removes finished Jobs beyond a history limit, it removes the oldest (by start
+    time): no removed Job started after a kept Job of the same outcome."""
+    if t.move.kind not in SYNC_MOVES:
+        return None
+    after = {j.metadata.name for j in t.after.owned()}
+    for ctype in (COMPLETE, FAILED_CONDITION):
+        ended = [j for j in t.before.owned() if is_job_finished(j) == (True, ctype)]
+        removed = [j for j in ended if j.metadata.name not in after]
+        kept = [j for j in ended if j.metadata.name in after]
+        for gone in removed:
+            for stays in kept:
+                a, b = _started(gone), _started(stays)
+                if a is not None and b is not None and a > b:
+                    return f"{ctype} Job {gone.metadata.name} removed, the older {stays.metadata.name} kept"
+    return None
+
+
+@CRON_LAWS.step_invariant("cron-running-jobs-not-deleted", "cronjob_controllerv2.go cleanupFinishedJobs (finished Jobs only); syncCronJob (ReplaceConcurrent)")
+def running_jobs_not_deleted(t: CronTransition) -> str | None:
+    """A sync deletes an unfinished Job only under concurrencyPolicy Replace, to start a new run
+    in its place (the history limits remove finished Jobs only)."""
+    if t.move.kind not in SYNC_MOVES:
+        return None
+    after = {j.metadata.name for j in t.after.owned()}
+    gone = [j.metadata.name for j in t.before.owned() if not is_job_finished(j)[0] and j.metadata.name not in after]
+    if not gone:
+        return None
+    seen = t.before.cached or t.before.cron_job
+    if seen.spec.concurrency_policy == REPLACE_CONCURRENT and created_jobs(t):
+        return None
+    return f"running Job {gone[0]} deleted"
 
 
 @CRON_LAWS.step_invariant("cron-history-limits", "cronjob_controllerv2.go cleanupFinishedJobs")
@@ -91,3 +362,15 @@ def finished_run_cleaned_up(world: CronWorld) -> bool:
     return world.cron_job.status.last_successful_time is not None and not any(
         is_job_finished(j)[0] for j in world.owned()
     )
+
+
+CronSyncImpl = Callable[[CronJobSyncInput], CronJobSyncResult]
+
+
+def check_cron_liveness(impl: CronSyncImpl, world: CronWorld) -> Violation | None:
+    """Bounded liveness from a state: once the cache catches up, one sync starts the due run
+    (cron-due-run-started on that sync)."""
+    current = world if world.cached is None else apply_cron_move(world, Move("cache-catch-up"), impl)[0]
+    after, result = apply_cron_move(current, Move("sync"), impl)
+    message = due_run_started(Transition(current, Move("sync"), after, result))
+    return None if message is None else Violation("cron-bounded-liveness", message)

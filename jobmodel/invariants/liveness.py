@@ -3,7 +3,8 @@ within a number of steps computed from the Job.
 
 A well-behaved environment makes no hostile move (no failures, API faults, restarts, edits,
 lagging cache); it runs rounds of: the cache catches up, every pending pod starts, every running
-pod succeeds, the controller's requeue timer fires (back-off), the controller syncs, orphaned finalizers are removed.
+pod succeeds, every pod being deleted terminates, the controller's requeue timer fires (back-off),
+the controller syncs, orphaned finalizers are removed.
 Assumption: the Job is not suspended (a suspended Job waits for the user, by design) and is
 not deleted.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import attrs
 
-from jobmodel.invariants.catalogue import finished
+from jobmodel.invariants.job_facts import finished
 from jobmodel.invariants.laws import Violation
 from jobmodel.state import PENDING, RUNNING
 from jobmodel.transitions import job_environment as env
@@ -42,7 +43,9 @@ def round_moves(world: env.World) -> list[Move]:
     for pod in world.pods():
         if pod.name in world.hidden:
             continue
-        if pod.phase == PENDING and pod.metadata.deletion_timestamp is None:
+        if pod.metadata.deletion_timestamp is not None and pod.phase in (PENDING, RUNNING):
+            moves.append(Move("terminate", pod.name))
+        elif pod.phase == PENDING:
             moves.append(Move("start", pod.name))
             moves.append(Move("succeed", pod.name))
         elif pod.phase == RUNNING:

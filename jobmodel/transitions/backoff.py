@@ -10,7 +10,7 @@ from jobmodel.state import BackoffRecord, Pod
 from jobmodel.timeutil import GO_ZERO_TIME, is_zero
 from jobmodel.transitions.indexes import index_absolute_failure_count
 from jobmodel.transitions.pod_utils import get_pod_condition
-from jobmodel.util.gosort import go_sort, shifts_for_release
+from jobmodel.util.gosort import go_sort_by_key, shifts_for_release
 
 
 def new_backoff_record(
@@ -45,7 +45,7 @@ def new_backoff_record(
 
 def sort_by_finished_time(pods: Sequence[Pod], gates: FeatureGates) -> list[Pod]:
     """sortByFinishedTime (sort.Slice by getFinishedTime)."""
-    return go_sort(pods, lambda a, b: get_finished_time(a, gates) < get_finished_time(b, gates), shifts_for_release(gates.release))
+    return go_sort_by_key(pods, lambda pod: get_finished_time(pod, gates), shifts_for_release(gates.release))[0]
 
 
 def get_finished_time(pod: Pod, gates: FeatureGates) -> datetime:

@@ -148,13 +148,11 @@ def delete_job_observed(cluster: Cluster, job: Job) -> Cluster:
 
 def _replace_pod(cluster: Cluster, old: Pod, new: Pod | None) -> Cluster:
     """Write a pod change (None: the pod is gone) and let the controller observe it."""
-    def same(p: Pod) -> bool:
-        return p.metadata.namespace == old.metadata.namespace and p.name == old.name
-
+    namespace, name = old.metadata.namespace, old.metadata.name
     if new is None:
-        pods = tuple(p for p in cluster.pods if not same(p))
+        pods = tuple(p for p in cluster.pods if not (p.metadata.name == name and p.metadata.namespace == namespace))
     else:
-        pods = tuple(new if same(p) else p for p in cluster.pods)
+        pods = tuple(new if p.metadata.name == name and p.metadata.namespace == namespace else p for p in cluster.pods)
     cluster = attrs.evolve(cluster, pods=pods)
     return _observe_pod_change(cluster, old, new)
 
@@ -246,6 +244,12 @@ def delete_pod(cluster: Cluster, pod: Pod) -> Cluster:
         deletion_grace_period_seconds=grace,
     )
     return _replace_pod(cluster, pod, attrs.evolve(pod, metadata=meta))
+
+
+def remove_pod(cluster: Cluster, pod: Pod) -> Cluster:
+    """The API server removes the pod object (the kubelet's or the pod garbage collector's
+    final delete), observed by the controller."""
+    return _replace_pod(cluster, pod, None)
 
 
 def remove_pod_finalizer(cluster: Cluster, pod: Pod, finalizer: str) -> Cluster:

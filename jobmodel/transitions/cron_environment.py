@@ -6,8 +6,10 @@ CronJob when its cache lags (`cached`), the clock and a budget of hostile moves.
 controller is abstracted: Jobs finish by environment moves. Moves: `sync`; `sync-stale` (the
 controller's cache misses this sync's status write); `cache-catch-up`; `sync-crash` (the
 controller dies after its Job calls and before its status write, then restarts with a fresh
-cache); `tick` (a minute passes); `outage` (the controller is down for 10 minutes);
-`job-completes NAME`, `job-fails NAME`. The API server answers a create of an existing name with
+cache); `tick` (a minute passes); `late` (the next sync comes 5 or 40 seconds late: the clock
+moves that much); `outage` (the controller is down for 10 minutes); `dst` (the clock jumps to a
+minute before the next daylight-saving change of the CronJob's timeZone, `dst [change]`, or to a
+minute before the first schedule time after it, `dst [run]`, so that ticks cross it); `job-completes NAME`, `job-fails NAME`. The API server answers a create of an existing name with
 AlreadyExists, and rejects a status write made from a stale CronJob (resourceVersion conflict).
 `enabled_cron_moves(world)` lists the moves possible in a state, `apply_cron_move(world, move,
 impl)` carries one out; both are pure.
@@ -26,6 +28,8 @@ from jobmodel.api import strategy as api_strategy
 from jobmodel.api.wire import cron_job_from_json
 from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES, FeatureGates
+from jobmodel.schedule.cron import CronParseError, parse_standard
+from jobmodel.schedule.gotime import LocationError, load_location
 from jobmodel.state import (
     COMPLETE,
     FAILED_CONDITION,
@@ -47,6 +51,9 @@ from jobmodel.transitions.sync_cronjob import (
 CronSyncImpl = Callable[[CronJobSyncInput], CronJobSyncResult]
 START = datetime(2025, 1, 1, tzinfo=UTC)
 OUTAGE_SECONDS = 600
+LATE_SECONDS = ("5", "40")  # a sync a few seconds late; one later than a short startingDeadlineSeconds
+DST_SEARCH_DAYS = 400  # how far ahead the next offset change of a zone is looked for
+DST_TARGETS = ("change", "run")  # a minute before the change, or before the first run after it
 
 
 @attrs.frozen
@@ -58,6 +65,8 @@ class CronBudget:
     crashes: int = 0
     outages: int = 0
     failures: int = 0
+    late: int = 0
+    dst: int = 0
 
 
 @attrs.frozen
@@ -80,9 +89,12 @@ def _owned(job: Job, cj: CronJob) -> bool:
 
 
 def initial_cron_world(
-    manifest: Mapping[str, Any], budget: CronBudget = CronBudget(), gates: FeatureGates = DEFAULT_GATES
+    manifest: Mapping[str, Any],
+    budget: CronBudget = CronBudget(),
+    start: datetime = START,
+    gates: FeatureGates = DEFAULT_GATES,
 ) -> CronWorld:
-    """The CronJob created through the API (defaulted and validated) at START, and no Jobs."""
+    """The CronJob created through the API (defaulted and validated) at `start`, and no Jobs."""
     manifest = dict(manifest)
     if isinstance(manifest.get("metadata"), Mapping):
         manifest["metadata"] = {"namespace": "default", **manifest["metadata"]}  # as kubectl's context would
@@ -90,8 +102,8 @@ def initial_cron_world(
     if errors:
         raise InputError("manifest", "the API server rejects the CronJob: " + "; ".join(str(e) for e in errors))
     stored.setdefault("metadata", {}).setdefault("namespace", "default")
-    stored["metadata"]["creationTimestamp"] = format_time(START)
-    return CronWorld(START, cron_job_from_json(stored, "cronJob"), budget=budget, gates=gates)
+    stored["metadata"]["creationTimestamp"] = format_time(start)
+    return CronWorld(start, cron_job_from_json(stored, "cronJob"), budget=budget, gates=gates)
 
 
 # --- which moves are enabled ---------------------------------------------------------------------
@@ -109,8 +121,12 @@ def enabled_cron_moves(world: CronWorld) -> list[Move]:
         moves.append(Move("cache-catch-up"))
     if b.ticks > 0:
         moves.append(Move("tick"))
+    if b.late > 0:
+        moves.extend(Move("late", arg=seconds) for seconds in LATE_SECONDS)
     if b.outages > 0:
         moves.append(Move("outage"))
+    if b.dst > 0 and next_offset_change(world) is not None:
+        moves.extend(Move("dst", arg=target) for target in DST_TARGETS)
     for job in world.owned():
         if not is_job_finished(job)[0]:
             moves.append(Move("job-completes", job.metadata.name))
@@ -137,6 +153,20 @@ def apply_cron_move(world: CronWorld, move: Move, impl: CronSyncImpl) -> tuple[C
         return attrs.evolve(world, cached=None), None
     if move.kind == "tick":
         return attrs.evolve(world, now=add_seconds(world.now, 60), budget=attrs.evolve(b, ticks=b.ticks - 1)), None
+    if move.kind == "late":
+        if move.arg not in LATE_SECONDS:
+            raise InputError("move.arg", f"late takes one of {', '.join(LATE_SECONDS)} seconds, not {move.arg!r}")
+        return attrs.evolve(world, now=add_seconds(world.now, int(move.arg)), budget=attrs.evolve(b, late=b.late - 1)), None
+    if move.kind == "dst":
+        change = next_offset_change(world)
+        if change is None:
+            raise InputError("move", "the CronJob's timeZone has no daylight-saving change ahead")
+        if move.arg not in DST_TARGETS:
+            raise InputError("move.arg", f"dst takes one of {', '.join(DST_TARGETS)}, not {move.arg!r}")
+        if move.arg == "run":
+            change = _first_run_after(world.cron_job, change) or change
+        jump_to: datetime = max(add_seconds(change, -60), world.now)
+        return attrs.evolve(world, now=jump_to, budget=attrs.evolve(b, dst=b.dst - 1)), None
     if move.kind == "outage":
         later = attrs.evolve(world, now=add_seconds(world.now, OUTAGE_SECONDS), cached=None)
         return attrs.evolve(later, budget=attrs.evolve(b, outages=b.outages - 1)), None
@@ -145,7 +175,45 @@ def apply_cron_move(world: CronWorld, move: Move, impl: CronSyncImpl) -> tuple[C
     raise InputError("move", f"unknown CronJob move {move.kind!r} (known: {', '.join(CRON_MOVE_KINDS)})")
 
 
-CRON_MOVE_KINDS = ("sync", "sync-stale", "sync-crash", "cache-catch-up", "tick", "outage", "job-completes", "job-fails")
+CRON_MOVE_KINDS = (
+    "sync", "sync-stale", "sync-crash", "cache-catch-up", "tick", "late", "outage", "dst", "job-completes", "job-fails",
+)
+
+
+def _first_run_after(cj: CronJob, t: datetime) -> datetime | None:
+    """The CronJob's first schedule time at or after `t`, in its timeZone (None if it does not parse)."""
+    try:
+        schedule = parse_standard(f"TZ={cj.spec.time_zone} {cj.spec.schedule}")
+    except (CronParseError, LocationError):
+        return None
+    return schedule.next(add_seconds(t, -1))
+
+
+def next_offset_change(world: CronWorld) -> datetime | None:
+    """The next instant (to the second) at which the CronJob's timeZone changes its UTC offset
+    (a daylight-saving change), within DST_SEARCH_DAYS; None without a timeZone or a change."""
+    name = world.cron_job.spec.time_zone
+    if name is None:
+        return None
+    try:
+        zone = load_location(name)
+    except LocationError:
+        return None
+    now = world.now
+
+    def offset(seconds: int) -> object:
+        return add_seconds(now, seconds).astimezone(zone).utcoffset()
+
+    here = offset(0)
+    day = 86400
+    low = next((d * day for d in range(1, DST_SEARCH_DAYS + 1) if offset(d * day) != here), None)
+    if low is None:
+        return None
+    lo, hi = low - day, low  # offset(lo) == here != offset(hi)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if offset(mid) == here else (lo, mid)
+    return add_seconds(now, hi)
 
 
 def _finish_job(world: CronWorld, move: Move) -> CronWorld:

@@ -19,7 +19,7 @@ from jobmodel.state import (
     Pod,
 )
 from jobmodel.transitions.pod_utils import active_pods_less
-from jobmodel.util.gosort import XORSHIFT_GO1_23, XorshiftShifts, go_sort
+from jobmodel.util.gosort import XORSHIFT_GO1_23, XorshiftShifts, go_sort, go_sort_by_key
 
 UNKNOWN_COMPLETION_INDEX = -1
 COMPLETION_INDEX_ENV_NAME = "JOB_COMPLETION_INDEX"
@@ -155,8 +155,13 @@ def get_indexes(pods: Iterable[Pod]) -> list[int]:
 
 def by_completion_index(pods: Sequence[Pod], shifts: XorshiftShifts = XORSHIFT_GO1_23) -> list[Pod]:
     """sort.Sort(byCompletionIndex(pods)), with the sort of the Go named by `shifts`."""
-    index = {id(p): pod_index(p) for p in pods}  # read once, not at every comparison
-    return go_sort(pods, lambda a, b: index[id(a)] < index[id(b)], shifts)
+    return _by_completion_index_with_keys(pods, shifts)[0]
+
+
+def _by_completion_index_with_keys(pods: Sequence[Pod], shifts: XorshiftShifts) -> tuple[list[Pod], list[int]]:
+    """sort.Sort(byCompletionIndex(pods)), and the sorted pods' indexes (each read once: a sync
+    of many pods spends its time there)."""
+    return go_sort_by_key(pods, pod_index, shifts)
 
 
 def _parse_int32(text: str) -> int:
@@ -198,14 +203,13 @@ def append_duplicated_index_pods_for_removal(
 ) -> tuple[list[Pod], list[Pod]]:
     """appendDuplicatedIndexPodsForRemoval: pods without an index or past `completions`, and all but
     one pod of each repeated index, go to `rm`; returns (rm, left)."""
-    ordered = by_completion_index(pods, shifts)
+    ordered, keys = _by_completion_index_with_keys(pods, shifts)
     rm: list[Pod] = []
     left: list[Pod] = []
     last_index = UNKNOWN_COMPLETION_INDEX
     first_repeat = 0
     looped = 0
-    for i, pod in enumerate(ordered):
-        ix = pod_index(pod)
+    for i, ix in enumerate(keys):
         if ix >= completions:
             rm.extend(ordered[i:])
             break

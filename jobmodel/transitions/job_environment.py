@@ -34,8 +34,6 @@ from jobmodel.state import (
     PENDING,
     RUNNING,
     SUCCEEDED,
-    ContainerStateTerminated,
-    ContainerStatus,
     Faults,
     InformerVersions,
     Job,
@@ -48,6 +46,14 @@ from jobmodel.timeutil import add_seconds
 from jobmodel.transitions import backoff as bo
 from jobmodel.transitions import cluster as cl
 from jobmodel.transitions.move import Move
+from jobmodel.transitions.pod_endings import (
+    SIGTERM_EXIT_CODE,
+    Failure,
+    failure_conditions,
+    failure_modes,
+    parse_failure,
+    terminated_statuses,
+)
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_ready
 from jobmodel.transitions.sync_job import JobSyncResult, is_job_finished, sync_job
 
@@ -58,11 +64,14 @@ STATUS_ERROR = "injected: the API server refused the status update"
 EXPIRY_JUMP_SECONDS = EXPECTATIONS_TIMEOUT_SECONDS + 1
 
 # Moves of a well-behaved environment: no failures, no faults, no lag, no restarts, no edits.
-WELL_BEHAVED = frozenset({"sync", "cache-catch-up", "start", "ready", "succeed", "timer-fires", "orphan-cleanup"})
+WELL_BEHAVED = frozenset(
+    {"sync", "cache-catch-up", "start", "ready", "succeed", "terminate", "timer-fires", "orphan-cleanup"}
+)
+NODE_NAME = "node-1"  # where the kubelet runs a started pod (so that its deletion is graceful)
 EDIT_FIELDS = ("parallelism", "completions", "suspend")
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Budget:
     """How many hostile moves the environment may still make (bounds the state space).
     `edits` are Job edits, each `field=value` (`completions=N` is an elastic edit of an Indexed
@@ -76,6 +85,7 @@ class Budget:
     restarts: int = 0
     expiries: int = 0
     job_deletions: int = 0
+    gc: int = 0
     edits: tuple[str, ...] = ()
 
     def spend(self, name: str) -> Budget:
@@ -169,14 +179,17 @@ def enabled_moves(world: World) -> list[Move]:
             moves += [Move("sync-pod-error"), Move("sync-status-error")]
     if world.hidden:
         moves.append(Move("cache-catch-up"))
+    modes = failure_modes(job)
     for pod in world.visible_pods():
-        moves.extend(_pod_moves(pod, b))
+        moves.extend(_pod_moves(pod, b, modes))
     if b.restarts > 0:
         moves.append(Move("restart"))
     if b.expiries > 0 and _expectations_pending(world):
         moves.append(Move("expire-expectations"))
     if world.wake_at is not None:
         moves.append(Move("timer-fires"))
+    if job is not None and deadline_ahead(world, job) is not None:
+        moves.append(Move("deadline-passes"))
     if job is not None:
         moves.extend(Move("edit", arg=e) for e in b.edits)
         if b.job_deletions > 0:
@@ -186,10 +199,12 @@ def enabled_moves(world: World) -> list[Move]:
     return moves
 
 
-def _pod_moves(pod: Pod, b: Budget) -> list[Move]:
-    if pod.phase in (SUCCEEDED, FAILED):
-        return []
+def _pod_moves(pod: Pod, b: Budget, failure_args: tuple[str, ...]) -> list[Move]:
     deleting = pod.metadata.deletion_timestamp is not None
+    if pod.phase in (SUCCEEDED, FAILED):
+        if b.gc > 0 and not pod.metadata.finalizers:
+            return [Move("pod-gc", pod.name)]
+        return []
     out: list[Move] = []
     if pod.phase == PENDING and not deleting:
         out.append(Move("start", pod.name))
@@ -198,12 +213,23 @@ def _pod_moves(pod: Pod, b: Budget) -> list[Move]:
             out.append(Move("ready", pod.name))
         out.append(Move("succeed", pod.name))
         if b.failures > 0:
-            out.append(Move("fail", pod.name))
+            out.extend(Move("fail", pod.name, arg) for arg in failure_args)
         if b.evictions > 0 and not deleting:
             out.append(Move("evict", pod.name))
+    if deleting:
+        out.append(Move("terminate", pod.name))
     if b.deletions > 0 and not deleting:
         out.append(Move("delete-pod", pod.name))
     return out
+
+
+def deadline_ahead(world: World, job: Job) -> datetime | None:
+    """The instant the running Job's activeDeadlineSeconds runs out, when that is still ahead."""
+    ads, start = job.spec.active_deadline_seconds, job.status.start_time
+    if ads is None or start is None or job.spec.suspend or is_job_finished(job):
+        return None
+    deadline = add_seconds(start, ads)
+    return deadline if deadline > world.cluster.now else None
 
 
 def _expectations_pending(world: World) -> bool:
@@ -403,8 +429,12 @@ def _write_status(world: World, pod: Pod, **changes: Any) -> World:
 
 
 def start_pod(world: World, move: Move) -> World:
-    """The kubelet starts the pod: Running."""
-    return _write_status(world, _pod(world, move.pod), phase=RUNNING, start_time=world.cluster.now)
+    """The scheduler binds the pod to a node and the kubelet starts it: Running (a pod on a
+    node is deleted gracefully: cluster.pod_deletion_grace_period)."""
+    pod = _pod(world, move.pod)
+    scheduled = attrs.evolve(pod, spec=pod.spec.set("nodeName", NODE_NAME))
+    world = attrs.evolve(world, cluster=cl.update_pod(world.cluster, pod, scheduled))
+    return _write_status(world, scheduled, phase=RUNNING, start_time=world.cluster.now)
 
 
 def ready_pod(world: World, move: Move) -> World:
@@ -415,32 +445,86 @@ def ready_pod(world: World, move: Move) -> World:
     return _write_status(world, pod, conditions=(*others, ready))
 
 
-def _terminated(world: World, pod: Pod, phase: str, exit_code: int, extra: tuple[PodCondition, ...] = ()) -> World:
+def _terminated(
+    world: World,
+    pod: Pod,
+    phase: str,
+    failure: Failure | None = None,
+    extra: tuple[PodCondition, ...] = (),
+    all_code: int = 0,
+) -> World:
+    """The pod ends in `phase`: every container terminated (`failure` names the failing one),
+    not Ready, with the given conditions."""
     now = world.cluster.now
-    container = ContainerStatus(name="main", terminated=ContainerStateTerminated(exit_code=exit_code, finished_at=now))
+    inits, containers = terminated_statuses(world.job(), now, failure, all_code)
+    if not pod.status.container_statuses and pod.phase == PENDING:
+        inits, containers = (), ()  # it never started
     conditions = tuple(c for c in pod.status.conditions if c.type != "Ready")
     not_ready = PodCondition("Ready", "False", reason="PodCompleted", last_transition_time=now)
     return _write_status(
-        world, pod, phase=phase, container_statuses=(container,), conditions=(*conditions, not_ready, *extra)
+        world,
+        pod,
+        phase=phase,
+        init_container_statuses=inits,
+        container_statuses=containers,
+        conditions=(*conditions, not_ready, *extra),
     )
 
 
 def succeed_pod(world: World, move: Move) -> World:
-    """The pod's container exits 0: Succeeded."""
-    return _terminated(world, _pod(world, move.pod), SUCCEEDED, 0)
+    """The pod's containers exit 0: Succeeded."""
+    return _terminated(world, _pod(world, move.pod), SUCCEEDED)
 
 
 def fail_pod(world: World, move: Move) -> World:
-    """The pod's container exits 1: Failed."""
-    world = _terminated(world, _pod(world, move.pod), FAILED, 1)
+    """The pod fails as the move's argument says (pod_endings: an exit code in a container, a
+    pod condition; by default the first container exits 1): Failed."""
+    failure = parse_failure(world.job(), move.arg)
+    pod = _pod(world, move.pod)
+    world = _terminated(world, pod, FAILED, failure, failure_conditions(failure, world.cluster.now))
     return attrs.evolve(world, budget=world.budget.spend("failures"))
 
 
 def evict_pod(world: World, move: Move) -> World:
     """The pod is evicted: Failed with a DisruptionTarget condition, exit code 137."""
     disruption = PodCondition("DisruptionTarget", "True", reason="EvictionByEvictionAPI", last_transition_time=world.cluster.now)
-    world = _terminated(world, _pod(world, move.pod), FAILED, 137, (disruption,))
+    world = _terminated(world, _pod(world, move.pod), FAILED, Failure(137), (disruption,))
     return attrs.evolve(world, budget=world.budget.spend("evictions"))
+
+
+def terminate_pod(world: World, move: Move) -> World:
+    """A pod being deleted ends: the kubelet stops a running pod's containers (SIGTERM, exit 143);
+    an unscheduled one is marked Failed by the pod garbage collector (DisruptionTarget,
+    DeletionByPodGC). Either way the pod is Failed, its grace period over, and the API server
+    removes it once no finalizer holds it."""
+    pod = _pod(world, move.pod)
+    now = world.cluster.now
+    if pod.node_name:
+        world = _terminated(world, pod, FAILED, all_code=SIGTERM_EXIT_CODE)
+    else:
+        gc = PodCondition("DisruptionTarget", "True", reason="DeletionByPodGC", last_transition_time=now)
+        world = _terminated(world, pod, FAILED, extra=(gc,))
+    pod = _pod(world, move.pod)
+    ended = attrs.evolve(pod, metadata=attrs.evolve(pod.metadata, deletion_grace_period_seconds=0))
+    if not pod.metadata.finalizers:
+        return _forget_gone(attrs.evolve(world, cluster=cl.remove_pod(world.cluster, pod)))
+    return attrs.evolve(world, cluster=cl.update_pod(world.cluster, pod, ended))
+
+
+def pod_gc(world: World, move: Move) -> World:
+    """The pod garbage collector removes a finished pod that no finalizer holds."""
+    cluster = cl.remove_pod(world.cluster, _pod(world, move.pod))
+    return _forget_gone(attrs.evolve(world, cluster=cluster, budget=world.budget.spend("gc")))
+
+
+def deadline_passes(world: World, move: Move | None = None) -> World:
+    """Time passes up to the running Job's active deadline (whether or not the controller asked
+    to be woken then)."""
+    job = world.job()
+    deadline = deadline_ahead(world, job) if job is not None else None
+    if deadline is None:
+        raise InputError("move", "the Job has no active deadline ahead")
+    return attrs.evolve(world, cluster=cl.advance(world.cluster, (deadline - world.cluster.now).total_seconds()))
 
 
 def delete_pod_move(world: World, move: Move) -> World:
@@ -514,10 +598,13 @@ _MOVES: dict[str, Callable[[World, Move], World]] = {
     "succeed": succeed_pod,
     "fail": fail_pod,
     "evict": evict_pod,
+    "terminate": terminate_pod,
+    "pod-gc": pod_gc,
     "delete-pod": delete_pod_move,
     "restart": restart,
     "expire-expectations": expire_expectations,
     "timer-fires": timer_fires,
+    "deadline-passes": deadline_passes,
     "edit": edit_job,
     "delete-job": delete_job_move,
     "orphan-cleanup": orphan_cleanup,

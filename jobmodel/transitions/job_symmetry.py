@@ -45,16 +45,21 @@ def _pod_content(pod: Pod) -> tuple[object, ...]:
     """The part of a pod's content key read from the pod alone (a pure function of the pod,
     so remembered: most pods of a world are shared with the world it came from)."""
     meta, status = pod.metadata, pod.status
-    exit_codes = tuple(c.terminated.exit_code if c.terminated else -1 for c in status.container_statuses)
+    exit_codes = tuple(
+        (c.name, c.terminated.exit_code if c.terminated else -1)
+        for c in (*status.init_container_statuses, *status.container_statuses)
+    )
     return (
         status.phase,
         is_pod_ready(pod),
         exit_codes,
-        len(status.conditions),
+        tuple((c.type, c.status) for c in status.conditions),
+        pod.node_name,
         str(meta.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION, "")),
         meta.creation_timestamp or _EPOCH,
         status.start_time or _EPOCH,
         meta.deletion_timestamp or _EPOCH,
+        meta.deletion_grace_period_seconds or 0,
         meta.finalizers,
     )
 
@@ -71,7 +76,13 @@ def canonical_world(world: World) -> World:
     job_name = world.job_key.split("/", 1)[1]
     ours = [interned(p) for p in world.pods()]
     others = [p for p in cluster.pods if not _is_ours(p, world.job_uid)] if len(ours) < len(cluster.pods) else []
-    ours.sort(key=lambda p: _content_key(p, world, uncounted, removals))
+    flagged = uncounted is not None and (uncounted.succeeded or uncounted.failed)
+    if world.hidden or removals or flagged:
+        ours.sort(key=lambda p: _content_key(p, world, uncounted, removals))
+    else:
+        # No pod is hidden, uncounted or awaiting a finalizer removal: the keys' leading flags
+        # are all False, so the order is the pods' own content's.
+        ours.sort(key=_pod_content)
     names: dict[str, str] = {}
     uids: dict[str, str] = {}
     renamed: list[Pod] = []
@@ -86,7 +97,7 @@ def canonical_world(world: World) -> World:
     jobs = cluster.jobs
     if any(id(j) not in _INTERNED_IDS for j in jobs):
         jobs = tuple(interned(j) for j in jobs)
-    if job is not None and uncounted is not None:
+    if job is not None and uncounted is not None and (uncounted.succeeded or uncounted.failed):
         new_uncounted = UncountedTerminatedPods(
             tuple(sorted(uids.get(u, u) for u in uncounted.succeeded)),
             tuple(sorted(uids.get(u, u) for u in uncounted.failed)),

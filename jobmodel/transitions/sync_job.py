@@ -612,20 +612,23 @@ def get_valid_pods_with_filter(ctx: _JobCtx, step: _Step, uncounted: frozenset[s
     removing = step.expected_rm_finalizers
     assert callable(keep)
     for pod in ctx.pods:
-        if not has_job_tracking_finalizer(pod) or pod.uid in uncounted or pod.uid in removing:
+        meta = pod.metadata
+        if JOB_TRACKING_FINALIZER not in meta.finalizers or meta.uid in uncounted or meta.uid in removing:
+            continue
+        # `keep` first: it is cheaper than reading the index and rules out most pods.
+        if not keep(pod):
             continue
         if indexed:
             index = ix.pod_index(pod)
             if index == ix.UNKNOWN_COMPLETION_INDEX or index >= completions:
                 continue
-        if keep(pod):
-            result.append(pod)
+        result.append(pod)
     return result
 
 
 def get_new_finished_pods(ctx: _JobCtx, step: _Step) -> tuple[list[Pod], list[Pod]]:
     """getNewFinishedPods: succeeded and failed pods not yet accounted in the status."""
-    succeeded = get_valid_pods_with_filter(ctx, step, ctx.uncounted_succeeded, lambda p: p.phase == SUCCEEDED)
+    succeeded = get_valid_pods_with_filter(ctx, step, ctx.uncounted_succeeded, lambda p: p.status.phase == SUCCEEDED)
     failed = get_valid_pods_with_filter(
         ctx, step, ctx.uncounted_failed, lambda p: is_pod_failed(p, ctx.job, step.gates)
     )
@@ -640,10 +643,10 @@ def calculate_succeeded_indexes(job: Job, pods: Sequence[Pod]) -> tuple[ix.Inter
         {
             index
             for p in pods
-            if p.phase == SUCCEEDED
+            if p.status.phase == SUCCEEDED
+            and JOB_TRACKING_FINALIZER in p.metadata.finalizers
             and (index := ix.pod_index(p)) != ix.UNKNOWN_COMPLETION_INDEX
             and index < completions
-            and has_job_tracking_finalizer(p)
         }
     )
     return prev, ix.with_ordered_indexes(prev, new)
@@ -727,13 +730,21 @@ def get_pods_for_job(step: _Step, job: Job) -> list[Pod]:
     claimed: list[Pod] = []
     errors: list[str] = []
     deleting = job.metadata.deletion_timestamp is not None
+    namespace, selector = job.namespace, job.spec.selector
+    # Pods made from one template share their labels object: match each object once.
+    matched: dict[int, tuple[object, bool]] = {}
     for pod in step.inp.pods:
-        if pod.metadata.namespace != job.namespace:
+        meta = pod.metadata
+        if meta.namespace != namespace:
             continue
-        matches = selector_matches(job.spec.selector, pod.metadata.labels)
-        ref = pod.metadata.controller_ref()
+        ref = meta.controller_ref()
         if by_owner_index and ref is not None and (ref.kind, ref.name, ref.uid) != ("Job", job.name, job.uid):
             continue  # 1.34+: the pod index holds only pods controlled by exactly this Job, and orphans
+        labels = meta.labels
+        seen = matched.get(id(labels))
+        if seen is None or seen[0] is not labels:
+            seen = matched[id(labels)] = (labels, selector_matches(selector, labels))
+        matches = seen[1]
         if ref is not None:
             if ref.uid == job.uid and matches:
                 claimed.append(pod)
@@ -753,8 +764,11 @@ def get_pods_for_job(step: _Step, job: Job) -> list[Pod]:
     # Adopted pods get the tracking finalizer through the adoption patch.
     result = []
     for pod in claimed:
+        if has_job_tracking_finalizer(pod):
+            result.append(pod)
+            continue
         adopted = all(r.uid != job.uid for r in pod.metadata.owner_references)
-        if adopted and not has_job_tracking_finalizer(pod):
+        if adopted:
             meta = attrs.evolve(pod.metadata, finalizers=(*pod.metadata.finalizers, JOB_TRACKING_FINALIZER))
             pod = attrs.evolve(pod, metadata=meta)
         result.append(pod)
@@ -1105,8 +1119,11 @@ def track_job_status_and_remove_finalizers(step: _Step, ctx: _JobCtx, needs_flus
     indexed = ix.is_indexed_job(job)
     if indexed:
         ctx.pods = ix.by_completion_index(ctx.pods, step.shifts)
+    removing = step.expected_rm_finalizers
     uids_with_finalizer = {
-        p.uid for p in ctx.pods if has_job_tracking_finalizer(p) and p.uid not in step.expected_rm_finalizers
+        meta.uid
+        for meta in (p.metadata for p in ctx.pods)
+        if JOB_TRACKING_FINALIZER in meta.finalizers and meta.uid not in removing
     }
     status, cleaned = clean_uncounted_pods_without_finalizers(job.status, uids_with_finalizer)
     needs_flush = needs_flush or cleaned
@@ -1116,8 +1133,15 @@ def track_job_status_and_remove_finalizers(step: _Step, ctx: _JobCtx, needs_flus
     pods_to_remove_finalizer: list[Pod] = []
     reached_max_uncounted = False
     completions = job.spec.completions
+    # While the Job is neither going away nor finished, a pod that is active (not terminal, not
+    # being deleted) is not failed and keeps its finalizer (is_pod_failed, can_remove_finalizer):
+    # most pods of a large Job, passed over without the two calls.
+    keeps_active = job.metadata.deletion_timestamp is None and ctx.finished_condition is None
     for pod in ctx.pods:
-        if not has_job_tracking_finalizer(pod) or pod.uid in step.expected_rm_finalizers:
+        meta = pod.metadata
+        if JOB_TRACKING_FINALIZER not in meta.finalizers or meta.uid in removing:
+            continue
+        if keeps_active and meta.deletion_timestamp is None and pod.status.phase not in (SUCCEEDED, FAILED):
             continue
         consider_failed = is_pod_failed(pod, job, gates)
         if not can_remove_finalizer(ctx, pod, consider_failed, gates):

@@ -21,9 +21,17 @@ inputs that hit an unbalanced partition (and only in where equal elements end up
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Final, TypeVar
+from itertools import pairwise
+from typing import Any, Final, Protocol, TypeVar
 
 T = TypeVar("T")
+
+
+class _Ordered(Protocol):
+    def __lt__(self, other: Any, /) -> bool: ...
+
+
+K = TypeVar("K", bound=_Ordered)
 
 Less = Callable[[T, T], bool]
 XorshiftShifts = tuple[int, int, int]
@@ -62,6 +70,21 @@ def go_sort(items: Sequence[T], less: Less[T], shifts: XorshiftShifts = XORSHIFT
         return data
     pdqsort(data, less, 0, n, n.bit_length(), shifts)
     return data
+
+
+def go_sort_by_key(
+    items: Sequence[T], key: Callable[[T], K], shifts: XorshiftShifts = XORSHIFT_GO1_23
+) -> tuple[list[T], list[K]]:
+    """go_sort with `less` comparing `key(a) < key(b)`, each key computed once; also returns the
+    sorted items' keys. Items already in order (no key less than the one before) come back as
+    they are, without the sort: pdqsort leaves such a slice unchanged (choosePivot counts no
+    swaps, so the increasing hint, and partialInsertionSort finds it sorted)."""
+    keys = [key(item) for item in items]
+    if not any(b < a for a, b in pairwise(keys)):
+        return list(items), keys
+    by_id = {id(item): k for item, k in zip(items, keys, strict=True)}
+    ordered = go_sort(items, lambda a, b: by_id[id(a)] < by_id[id(b)], shifts)
+    return ordered, [by_id[id(item)] for item in ordered]
 
 
 # sort.Slice runs the same algorithm (pdqsort_func is generated from the same template).

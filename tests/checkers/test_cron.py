@@ -42,8 +42,14 @@ def test_the_model_keeps_every_cron_invariant_in_every_reachable_state(policy: s
 
 @pytest.mark.parametrize("policy", ["Allow", "Forbid", "Replace"])
 def test_the_cron_machine_finds_no_violation(policy: str) -> None:
-    budget = CronBudget(ticks=8, stale=2, crashes=2, outages=1, failures=2)
+    budget = CronBudget(ticks=8, stale=2, crashes=2, outages=1, failures=2, late=2)
     run_state_machine_as_test(state_machine(cron_config(policy, budget).system()), settings=MACHINE_SETTINGS)
+
+
+def test_the_cron_machine_crosses_daylight_saving_changes_in_a_time_zone() -> None:
+    budget = CronBudget(ticks=6, crashes=1, outages=2, failures=1, late=2, dst=2)
+    config = cron_config("Forbid", budget, timeZone="Europe/Berlin", startingDeadlineSeconds=90)
+    run_state_machine_as_test(state_machine(config.system()), settings=MACHINE_SETTINGS)
 
 
 def test_a_run_created_twice_after_a_crash_is_caught_by_the_explorer_and_the_machine() -> None:

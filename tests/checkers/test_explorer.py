@@ -12,7 +12,15 @@ import pytest
 from jobmodel.checkers.explorer import explore
 from jobmodel.checkers.trace import run_moves
 from jobmodel.transitions.job_environment import World
-from tests.checkers.configs import BROKEN_CASES, broken_config, config, job_manifest
+from tests.checkers.configs import (
+    BROKEN_CASES,
+    FAIL_INDEX_ON_42,
+    FAIL_JOB_ON_42,
+    IGNORE_DISRUPTION,
+    broken_config,
+    config,
+    job_manifest,
+)
 
 PAIR = job_manifest(2, 2, 1)
 
@@ -59,17 +67,35 @@ def test_every_sometimes_property_is_reached_somewhere() -> None:
         (job_manifest(2, 2, 1), {"failures": 1, "stale": 1}, {"1.32": 546, "1.37": 526}),
         (job_manifest(2, 2, 1, indexed=True), {"failures": 1}, {"1.32": 401, "1.37": 401}),
         (job_manifest(1, 2, 1), {"failures": 1, "faults": 1, "restarts": 1}, {"1.32": 693, "1.37": 693}),
-        (job_manifest(2, 2, 0), {"failures": 1, "evictions": 1, "deletions": 1}, {"1.32": 183, "1.37": 183}),
-        (job_manifest(2, 3, 1), {"edits": ("suspend=true", "parallelism=1")}, {"1.32": 261, "1.37": 259}),
-        (job_manifest(2, 2, 1, indexed=True), {"edits": ("completions=1",)}, {"1.32": 117, "1.37": 117}),
-        (job_manifest(2, 2, 1, indexed=True), {"failures": 1, "edits": ("completions=1",)}, {"1.32": 1062, "1.37": 1044}),
+        (job_manifest(2, 2, 0), {"failures": 1, "evictions": 1, "deletions": 1}, {"1.32": 312, "1.37": 312}),
+        (job_manifest(2, 3, 1), {"edits": ("suspend=true", "parallelism=1")}, {"1.32": 629, "1.37": 627}),
+        (job_manifest(2, 2, 1, indexed=True), {"edits": ("completions=1",)}, {"1.32": 161, "1.37": 161}),
+        (job_manifest(2, 2, 1, indexed=True), {"failures": 1, "edits": ("completions=1",)}, {"1.32": 1443, "1.37": 1425}),
         (
             job_manifest(2, 2, 6, indexed=True, backoffLimitPerIndex=1, maxFailedIndexes=1),
             {"failures": 2},
             {"1.32": 2481, "1.37": 2668},
         ),
+        (
+            job_manifest(1, 2, 1, podFailurePolicy={"rules": [FAIL_JOB_ON_42, IGNORE_DISRUPTION]}),
+            {"failures": 2, "deletions": 1, "gc": 1},
+            {"1.32": 5949, "1.37": 5949},
+        ),
+        (
+            job_manifest(1, 1, 2, activeDeadlineSeconds=30, podReplacementPolicy="Failed"),
+            {"failures": 1, "deletions": 1},
+            {"1.32": 780, "1.37": 780},
+        ),
+        (
+            job_manifest(2, 2, 6, indexed=True, backoffLimitPerIndex=0, podFailurePolicy={"rules": [FAIL_INDEX_ON_42]}),
+            {"failures": 2},
+            {"1.32": 167, "1.37": 167},
+        ),
     ],
-    ids=["stale-expiry", "stale", "indexed", "faults-restart", "evict-delete", "suspend-scale", "elastic", "elastic-fail", "per-index"],
+    ids=[
+        "stale-expiry", "stale", "indexed", "faults-restart", "evict-delete", "suspend-scale", "elastic", "elastic-fail",
+        "per-index", "pod-failure-policy", "deadline-replace-failed", "fail-index",
+    ],
 )
 def test_the_model_breaks_no_invariant(manifest: dict[str, Any], budget: dict[str, Any], states: dict[str, int]) -> None:
     """No violation, in a pinned number of states (to depth 16) per release: a change of the

@@ -7,7 +7,15 @@ from hypothesis import Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
 from jobmodel.checkers.machines import InvariantViolation, state_machine
-from tests.checkers.configs import BROKEN_CASES, broken_config, config, job_manifest
+from tests.checkers.configs import (
+    BROKEN_CASES,
+    FAIL_INDEX_ON_42,
+    FAIL_JOB_ON_42,
+    IGNORE_DISRUPTION,
+    broken_config,
+    config,
+    job_manifest,
+)
 
 # The loaded profile ("ci", or "long" with ./dev test --long) with fewer, shorter runs: each
 # step is a whole controller sync.
@@ -41,6 +49,22 @@ MODEL_CONFIGS = {
     "per-index": config(
         job_manifest(2, 3, 6, indexed=True, backoffLimitPerIndex=1, maxFailedIndexes=1), failures=2, faults=1
     ),
+    # The failures a podFailurePolicy tells apart, graceful deletions, pod GC, an active deadline.
+    "policy": config(
+        job_manifest(2, 3, 2, podFailurePolicy={"rules": [FAIL_JOB_ON_42, IGNORE_DISRUPTION]}, activeDeadlineSeconds=60),
+        failures=3,
+        evictions=1,
+        deletions=1,
+        gc=2,
+        stale=1,
+    ),
+    "fail-index": config(
+        job_manifest(2, 3, 6, indexed=True, backoffLimitPerIndex=1, podFailurePolicy={"rules": [FAIL_INDEX_ON_42]}),
+        failures=3,
+        deletions=1,
+        gc=1,
+    ),
+    "replace-failed": config(job_manifest(2, 2, 1, podReplacementPolicy="Failed"), failures=1, deletions=2, gc=1),
 }
 
 

@@ -140,6 +140,23 @@ def test_explore_checks_a_cronjob_manifest(tmp_path: Path, capsys: pytest.Captur
     assert "does not apply to a CronJob" in capsys.readouterr().err
 
 
+def test_explore_a_cronjob_with_a_time_zone_late_syncs_and_dst_from_a_chosen_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "cj.yaml"
+    path.write_text(CRONJOB.replace("concurrencyPolicy: Forbid", "concurrencyPolicy: Forbid\n  timeZone: Europe/Berlin"))
+    assert "timeZone: Europe/Berlin" in path.read_text()
+    argv = ["explore", str(path), "--depth", "5", "--ticks", "2", "--late", "1", "--dst", "1", "--liveness"]
+    assert main([*argv, "--start", "2025-03-30T00:57:00Z"]) == 0
+    assert "no violation" in capsys.readouterr().out
+    # Bounded liveness: a controller that skips the runs of late syncs is caught from a state.
+    broken = ["--impl", "tests.checkers.broken.cron_bugs:due_run_only_on_time"]
+    assert main([*argv, *broken]) == 1
+    assert "violation: cron-bounded-liveness" in capsys.readouterr().out
+    assert main([*argv, "--start", "yesterday"]) == 2
+    assert "--start" in capsys.readouterr().err
+
+
 DAILY_CRON_JOB = {
     "apiVersion": "batch/v1",
     "kind": "CronJob",

@@ -3,6 +3,8 @@ and what the API server answers the controller."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from jobmodel.checkers.cron import cron_manifest
 from jobmodel.state import CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION
 from jobmodel.transitions.cron_environment import (
@@ -47,3 +49,33 @@ def test_a_run_recreated_after_a_crash_gets_already_exists() -> None:
     assert world.owned() == [job]
     assert job.metadata.annotations[CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION] == "2025-01-01T00:02:00Z"
     assert [m for m in enabled_cron_moves(world) if m.pod] == [Move("job-completes", job.metadata.name)]
+
+
+def test_a_late_sync_moves_the_clock_a_few_seconds() -> None:
+    world = initial_cron_world(cron_manifest("*/2 * * * *"), CronBudget(late=1))
+    late = [m for m in enabled_cron_moves(world) if m.kind == "late"]
+    assert [m.arg for m in late] == ["5", "40"]
+    world, _ = apply_cron_move(world, late[1], sync_cronjob)
+    assert (world.now - START).total_seconds() == 40 and world.budget.late == 0
+    assert "late" not in [m.kind for m in enabled_cron_moves(world)]
+
+
+def test_the_cronjob_is_created_at_the_chosen_start() -> None:
+    start = datetime(2025, 3, 30, 0, 58, tzinfo=UTC)
+    world = initial_cron_world(cron_manifest("*/2 * * * *"), start=start)
+    assert world.now == start and world.cron_job.metadata.creation_timestamp == start
+
+
+def test_the_clock_jumps_to_a_minute_before_the_next_daylight_saving_change_of_the_zone() -> None:
+    world = initial_cron_world(cron_manifest("30 2 * * *", timeZone="Europe/Berlin"), CronBudget(dst=2, ticks=1))
+    assert [m.arg for m in enabled_cron_moves(world) if m.kind == "dst"] == ["change", "run"]
+    world, _ = apply_cron_move(world, Move("dst", arg="change"), sync_cronjob)
+    # Berlin springs forward at 2025-03-30T01:00Z (02:00 local becomes 03:00) ...
+    assert world.now == datetime(2025, 3, 30, 0, 59, tzinfo=UTC)
+    world = run(world, "tick")
+    world, _ = apply_cron_move(world, Move("dst", arg="run"), sync_cronjob)
+    # ... and falls back at 2025-10-26T01:00Z; robfig/cron's next 02:30 after that is the second
+    # one of the night (01:30Z, CET), a minute before which the clock stops.
+    assert world.now == datetime(2025, 10, 26, 1, 29, tzinfo=UTC)
+    utc = initial_cron_world(cron_manifest("*/2 * * * *"), CronBudget(dst=1))
+    assert "dst" not in [m.kind for m in enabled_cron_moves(utc)]  # no timeZone, no change

@@ -162,3 +162,65 @@ def test_bad_moves_and_edits_are_input_errors() -> None:
         env.validate_edit("suspend=maybe")
     with pytest.raises(InputError, match=r"move\.pod"):
         env.apply_move(world(), Move("start", "nope"))
+
+
+POLICY = {
+    "rules": [
+        {"action": "FailJob", "onExitCodes": {"containerName": "main", "operator": "In", "values": [42]}},
+        {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]},
+    ]
+}
+
+
+def test_a_pod_fails_in_each_way_the_pod_failure_policy_tells_apart() -> None:
+    w = apply(world(Budget(failures=3), podFailurePolicy=POLICY), Move("sync"), Move("start", "j-0"))
+    fails = sorted(m.arg for m in env.enabled_moves(w) if m.kind == "fail" and m.pod == "j-0")
+    assert fails == ["cond=DisruptionTarget", "cond=DisruptionTarget:False", "exit=1@main", "exit=42@main"]
+    w = apply(w, Move("fail", "j-0", "exit=42@main"))
+    main = w.pods()[0].status.container_statuses[0]
+    assert main.name == "main" and main.terminated is not None and main.terminated.exit_code == 42
+    w = apply(w, Move("start", "j-1"), Move("fail", "j-1", "cond=DisruptionTarget"))
+    disrupted = w.pods()[1]
+    assert any(c.type == "DisruptionTarget" and c.status == "True" for c in disrupted.status.conditions)
+    code = disrupted.status.container_statuses[0].terminated
+    assert code is not None and code.exit_code not in (0, 42)
+
+
+def test_without_a_policy_a_pod_fails_one_way() -> None:
+    w = apply(world(Budget(failures=1)), Move("sync"), Move("start", "j-0"))
+    assert [m.arg for m in env.enabled_moves(w) if m.kind == "fail" and m.pod == "j-0"] == [""]
+
+
+def test_a_started_pod_deleted_by_someone_terminates_later_with_sigterm() -> None:
+    w = apply(world(Budget(deletions=1)), Move("sync"), Move("start", "j-0"), Move("delete-pod", "j-0"))
+    pod = w.pods()[0]
+    assert pod.metadata.deletion_timestamp is not None and pod.phase == RUNNING  # graceful: still running
+    assert "terminate j-0" in {str(m) for m in env.enabled_moves(w)}
+    w = apply(w, Move("terminate", "j-0"))
+    pod = w.pods()[0]
+    terminated = pod.status.container_statuses[0].terminated
+    assert pod.phase == FAILED and terminated is not None and terminated.exit_code == 143
+    # The tracking finalizer keeps it until the controller has counted it.
+    w = apply(w, Move("sync"))
+    assert "j-0" not in [p.name for p in w.pods()]
+
+
+def test_pod_gc_removes_only_finished_pods_without_finalizers() -> None:
+    w = apply(world(Budget(failures=1, gc=1)), Move("sync"), Move("start", "j-0"), Move("fail", "j-0"))
+    assert "pod-gc" not in kinds(w)  # the tracking finalizer holds it
+    w = apply(w, Move("sync"))
+    assert "pod-gc j-0" in {str(m) for m in env.enabled_moves(w)}
+    w = apply(w, Move("pod-gc", "j-0"))
+    assert "j-0" not in [p.name for p in w.pods()] and w.budget.gc == 0
+    assert "pod-gc" not in kinds(w)
+
+
+def test_the_active_deadline_passes_whether_or_not_the_controller_asked() -> None:
+    w = world(activeDeadlineSeconds=30)
+    assert "deadline-passes" not in kinds(w)  # not started yet
+    w = apply(w, Move("sync"))
+    w = apply(w, Move("deadline-passes"))
+    job = w.job()
+    assert job is not None and job.status.start_time is not None
+    assert (w.cluster.now - job.status.start_time).total_seconds() == 30
+    assert "deadline-passes" not in kinds(w)

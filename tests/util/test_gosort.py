@@ -22,6 +22,7 @@ from jobmodel.util.gosort import (
     XorshiftShifts,
     go_slice_sort,
     go_sort,
+    go_sort_by_key,
     go_sort_with,
 )
 
@@ -155,6 +156,16 @@ def test_result_is_a_sorted_permutation(keys: list[int]) -> None:
     order = permutation(keys)
     assert sorted(order) == list(range(len(keys)))
     assert [keys[i] for i in order] == sorted(keys)
+
+
+@given(st.one_of(tie_heavy_keys, patterned_keys, nearly_sorted_keys(), st.lists(st.integers(0, 5), max_size=120).map(sorted)))
+def test_sort_by_key_is_go_sort_by_the_key(keys: list[int]) -> None:
+    """go_sort_by_key, which skips the sort for items already in order, leaves the same items
+    (not just equal keys: distinct objects with tied keys) where go_sort leaves them."""
+    items = [(key, position) for position, key in enumerate(keys)]
+    ordered, ordered_keys = go_sort_by_key(items, lambda item: item[0])
+    assert ordered == go_sort(items, lambda a, b: a[0] < b[0])
+    assert ordered_keys == [item[0] for item in ordered]
 
 
 def test_input_is_not_changed() -> None:

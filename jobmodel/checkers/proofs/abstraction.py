@@ -72,6 +72,41 @@ def check_job_in_scope(job: Job) -> None:
     )
 
 
+def _released(pod: Pod) -> bool:
+    """A pod the controller released while it runs on: being deleted, not terminal, without the
+    tracking finalizer (the relations' `released`). Any other pod without the finalizer that has
+    not ended is outside the abstraction."""
+    if has_job_tracking_finalizer(pod) or pod.phase in (SUCCEEDED, FAILED):
+        return False
+    if pod.metadata.deletion_timestamp is None:
+        raise OutsideAbstraction(f"running pod {pod.name} without the tracking finalizer")
+    return True
+
+
+def _status_and_controller(world: World, job: Job) -> dict[str, int | bool]:
+    """The fields both relations read alike: the caps, the counters, the conditions, the
+    expectations."""
+    status = job.status
+    tunables = world.cluster.tunables
+    exp = world.cluster.controller_state(world.job_key).expectations
+    return {
+        "parallelism": job.spec.parallelism or 0,
+        "backoff_limit": job.spec.backoff_limit or 0,
+        "max_create_delete": tunables.max_pod_create_delete_per_sync,
+        "max_uncounted": tunables.max_uncounted_pods,
+        "status_succeeded": status.succeeded,
+        "status_failed": status.failed,
+        "failure_target": _true(job, FAILURE_TARGET),
+        "failed_condition": _true(job, FAILED_CONDITION),
+        "success_criteria_met": _true(job, SUCCESS_CRITERIA_MET),
+        "complete": _true(job, COMPLETE),
+        "has_expectations": exp is not None,
+        "expect_add": exp.add if exp is not None else 0,
+        "expect_delete": exp.delete if exp is not None else 0,
+        "expired": exp is not None and exp.expired(world.cluster.now),
+    }
+
+
 def job_state(world: World) -> dict[str, int | bool]:
     """The counts of job_relation for this world."""
     job = world.job()
@@ -79,7 +114,6 @@ def job_state(world: World) -> dict[str, int | bool]:
         raise OutsideAbstraction("the Job is gone")
     check_job_in_scope(job)
     spec, status = job.spec, job.status
-    tunables = world.cluster.tunables
     controller = world.cluster.controller_state(world.job_key)
     if controller.expected_finalizer_removals:
         raise OutsideAbstraction("finalizer removals not yet observed")
@@ -90,8 +124,7 @@ def job_state(world: World) -> dict[str, int | bool]:
     with_finalizer = set()
     for pod in world.pods():
         if not has_job_tracking_finalizer(pod):
-            if pod.phase not in (SUCCEEDED, FAILED):
-                raise OutsideAbstraction(f"running pod {pod.name} without the tracking finalizer")
+            counts["released"] += int(_released(pod))
             continue
         with_finalizer.add(pod.uid)
         deleting = pod.metadata.deletion_timestamp is not None
@@ -115,27 +148,12 @@ def job_state(world: World) -> dict[str, int | bool]:
             counts["active"] += 1
     counts["gone_us"] = len(listed_s - with_finalizer)
     counts["gone_uf"] = len(listed_f - with_finalizer)
-    exp = controller.expectations
-    values: dict[str, int | bool] = {
-        "parallelism": spec.parallelism or 0,
+    return {
+        **_status_and_controller(world, job),
         "has_completions": spec.completions is not None,
         "completions": spec.completions or 0,
-        "backoff_limit": spec.backoff_limit or 0,
-        "max_create_delete": tunables.max_pod_create_delete_per_sync,
-        "max_uncounted": tunables.max_uncounted_pods,
         **counts,
-        "status_succeeded": status.succeeded,
-        "status_failed": status.failed,
-        "failure_target": _true(job, FAILURE_TARGET),
-        "failed_condition": _true(job, FAILED_CONDITION),
-        "success_criteria_met": _true(job, SUCCESS_CRITERIA_MET),
-        "complete": _true(job, COMPLETE),
-        "has_expectations": exp is not None,
-        "expect_add": exp.add if exp is not None else 0,
-        "expect_delete": exp.delete if exp is not None else 0,
-        "expired": exp is not None and exp.expired(world.cluster.now),
     }
-    return values
 
 
 def job_record(world: World) -> Record:
@@ -197,10 +215,10 @@ def indexed_state(world: World, index: int) -> dict[str, int | bool]:
     live_counts: list[int] = []
     failed_counts: list[int] = []
     with_finalizer = set()
+    released = 0
     for pod in world.pods():
         if not has_job_tracking_finalizer(pod):
-            if pod.phase not in (SUCCEEDED, FAILED):
-                raise OutsideAbstraction(f"running pod {pod.name} without the tracking finalizer")
+            released += int(_released(pod))
             continue
         with_finalizer.add(pod.uid)
         pod_index = ix.pod_index(pod)
@@ -216,30 +234,16 @@ def indexed_state(world: World, index: int) -> dict[str, int | bool]:
                 failed_counts.append(ix.index_failure_count(pod))
     completed = _index_set(status.completed_indexes, completions)
     failed_indexes = _index_set(status.failed_indexes or "", completions)
-    exp = controller.expectations
-    tunables = world.cluster.tunables
     return {
-        "parallelism": spec.parallelism or 0,
+        **_status_and_controller(world, job),
         "completions": completions,
-        "backoff_limit": spec.backoff_limit or 0,
         "has_per_index": spec.backoff_limit_per_index is not None,
         "per_index_limit": spec.backoff_limit_per_index or 0,
-        "max_create_delete": tunables.max_pod_create_delete_per_sync,
-        "max_uncounted": tunables.max_uncounted_pods,
         **counts,
         "gone_uf": len(listed_f - with_finalizer),
-        "status_succeeded": status.succeeded,
-        "status_failed": status.failed,
+        "released": released,
         "completed_count": len(completed),
         "failed_index_count": len(failed_indexes),
-        "failure_target": _true(job, FAILURE_TARGET),
-        "failed_condition": _true(job, FAILED_CONDITION),
-        "success_criteria_met": _true(job, SUCCESS_CRITERIA_MET),
-        "complete": _true(job, COMPLETE),
-        "has_expectations": exp is not None,
-        "expect_add": exp.add if exp is not None else 0,
-        "expect_delete": exp.delete if exp is not None else 0,
-        "expired": exp is not None and exp.expired(world.cluster.now),
         **{f"k_{kind}": n for kind, n in k_counts.items()},
         "k_completed": index in completed,
         "k_failed_index": index in failed_indexes,

@@ -123,8 +123,8 @@ def no_over_creation(before: Record, move: str, step: Any) -> Any:
 
 
 def indexes_disjoint(s: Record) -> Any:
-    """No index is both completed and failed (the API server's status validation rejects it:
-    status-writes-valid)."""
+    """catalogue.completed_and_failed_indexes_disjoint: no index is both completed and failed (the
+    API server's status validation rejects it)."""
     return z3.Not(z3.And(s.k_completed, s.k_failed_index))
 
 
@@ -177,7 +177,7 @@ PROOFS = (
         Invariant("completed-and-failed-indexes-disjoint", indexes_disjoint.__doc__ or "", indexes_disjoint),
         support=(ONE_POD_PER_INDEX, NO_POD_FOR_A_DONE_INDEX, LATER_PODS_COUNT_MORE, SUCCESS_NOT_EXHAUSTED, FAILED_INDEX_IS_DONE, WITHIN_LIMIT),
         assumptions=(LAG_COVERED, EXPECTATIONS, TERMINATING_PODS_DO_NOT_SUCCEED),
-        catalogue="status-writes-valid",
+        catalogue="completed-and-failed-indexes-disjoint",
     ),
     Proof(
         "failure-counts-within-limit",

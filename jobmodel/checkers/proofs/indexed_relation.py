@@ -72,7 +72,7 @@ KINDS = (
 )
 FAILED_KINDS = ("terminating", "terminating_uf", "failed", "failed_uf")  # isPodFailed
 LIVE_KINDS = ("hidden", "active")
-PODS: Schema = (*((kind, INT) for kind in KINDS), ("gone_uf", INT))
+PODS: Schema = (*((kind, INT) for kind in KINDS), ("gone_uf", INT), *jr.RELEASED)  # released: Job-wide only
 STATUS: Schema = (
     ("status_succeeded", INT),
     ("status_failed", INT),
@@ -111,6 +111,7 @@ def domain(s: Record) -> Any:
         *[getattr(s, kind) >= getattr(s, f"k_{kind}") for kind in KINDS],
         *[getattr(s, f"k_{kind}") >= 0 for kind in KINDS],
         s.gone_uf >= 0,
+        s.released >= 0,
         s.parallelism >= 0,
         s.completions >= 1,
         s.backoff_limit >= 0,
@@ -140,6 +141,7 @@ def initial(s: Record) -> Any:
     return z3.And(
         *[getattr(s, kind) == 0 for kind in KINDS],
         s.gone_uf == 0,
+        s.released == 0,
         s.status_succeeded == 0,
         s.status_failed == 0,
         s.completed_count == 0,
@@ -367,11 +369,12 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     new_condition = z3.Or(fc == NEW_FAILURE_TARGET, z3.And(succeeding, z3.Not(s.success_criteria_met)))
     first_write = z3.Or(newly_listed > 0, fresh > 0, ch.fresh_failed > 0, cleaned, new_condition, ch.other_status_change)
     final_condition = z3.If(failing, FAILED, z3.If(succeeding, COMPLETE, NONE))
-    terminating_now = s.terminating + s.terminating_uf + z3.If(finishing, deleted_active, removed)
+    terminating_now = jr.terminating_count(s, finishing, deleted_active, removed)
     removal_refused = z3.And(jr.negate(pod_calls_ok), processed > 0)
     enact = z3.And(z3.Not(removal_refused), final_condition != NONE, z3.Not(reached), terminating_now == 0)
     removed_listed = p_of["succeeded_uf"] + p_of["failed_uf"] + p_of["terminating_uf"]
     last_write = z3.Or(removed_listed + newly_listed > 0, enact)
+    bound_released = jr.released_bounds(ch, removed, p_of["terminating"] + p_of["terminating_uf"] + p_of["active"])
 
     live_before = s.k_hidden + s.k_active - k_removed - k_deleted_active
     # deleteActivePods makes k's active pods failed (being deleted): their counts join k's failed.
@@ -382,6 +385,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         hidden=s.hidden + ite(stale, created, 0),
         active=s.active - z3.If(finishing, deleted_active, removed) + ite(stale, 0, created),
         terminating=s.terminating + deleted_active,
+        released=s.released + ch.released_removed,
         k_hidden=s.k_hidden + ite(stale, k_created, 0),
         k_active=s.k_active - z3.If(finishing, k_deleted_active, k_removed) + ite(stale, 0, k_created),
         k_terminating=s.k_terminating + k_deleted_active,
@@ -409,24 +413,14 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         k_terminating_uf=s.k_terminating_uf + k_newly_listed_terminating,
         gone_uf=0,
         status_failed=s.status_failed + s.gone_uf,
-        failure_target=z3.Or(s.failure_target, fc == NEW_FAILURE_TARGET),
-        success_criteria_met=z3.Or(s.success_criteria_met, succeeding),
+        **jr.interim_conditions(s, fc, succeeding),
         **indexes_written,
         **controller_after,
     )
     pods_done = pods_after_manage.replace(
-        succeeded=s.succeeded - p_of["succeeded"],
-        succeeded_uf=s.succeeded_uf - p_of["succeeded_uf"],
-        failed=s.failed - p_of["failed"],
-        failed_uf=s.failed_uf - p_of["failed_uf"],
-        terminating=s.terminating - p_of["terminating"] + z3.If(finishing, deleted_active - p_of["active"], 0),
-        terminating_uf=s.terminating_uf - p_of["terminating_uf"],
-        k_succeeded=s.k_succeeded - k_of["succeeded"],
-        k_succeeded_uf=s.k_succeeded_uf - k_of["succeeded_uf"],
-        k_failed=s.k_failed - k_of["failed"],
-        k_failed_uf=s.k_failed_uf - k_of["failed_uf"],
-        k_terminating=s.k_terminating - k_of["terminating"] + z3.If(finishing, k_deleted_active - k_of["active"], 0),
-        k_terminating_uf=s.k_terminating_uf - k_of["terminating_uf"],
+        **jr.finalizers_removed(s, p_of, finishing, deleted_active),
+        **jr.finalizers_removed(s, k_of, finishing, k_deleted_active, prefix="k_"),
+        released=pods_after_manage.released + ch.released_tracked,
         # The failed pods that keep their finalizer: the highest count goes only with k's last one.
         k_failed_high=z3.If(k_waits, failed_high_mid, ch.k_failed_high_after),
     )
@@ -438,18 +432,8 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     )
     done = pods_done.replace(
         gone_uf=0,
-        status_failed=s.status_failed
-        + s.gone_uf
-        + p_of["failed"]
-        + p_of["failed_uf"]
-        + p_of["succeeded_uf"]
-        + p_of["terminating"]
-        + p_of["terminating_uf"]
-        + active_failed,
-        failure_target=z3.Or(s.failure_target, fc == NEW_FAILURE_TARGET),
-        success_criteria_met=z3.Or(s.success_criteria_met, succeeding),
-        complete=z3.Or(s.complete, z3.And(enact, final_condition == COMPLETE)),
-        failed_condition=z3.Or(s.failed_condition, z3.And(enact, final_condition == FAILED)),
+        status_failed=jr.failures_counted(s, p_of, active_failed),
+        **jr.final_conditions(s, fc, succeeding, enact, final_condition),
         **indexes_written,
         **controller_after,
     )
@@ -473,6 +457,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         cut_off,
         bound_delete,
         bound_failed_high,
+        bound_released,
         outcome,
     )
     guard = z3.And(how.bounds, z3.Or(jr.finished(s), choices_bounded))
@@ -486,42 +471,41 @@ NO_CHOICES: Schema = ()
 POD_CHOICES: Schema = (("source", INT), ("at_k", BOOL), ("count", INT), ("failed_high_after", INT))
 
 
-def _pod_move(s: Record, prefix: str, sources: tuple[str, ...], targets: tuple[str, ...]) -> Step:
-    """A pod of kind `sources[i]` becomes `targets[i]` (i the `source` choice), at k or elsewhere.
-    A running pod that fails or is deleted brings its failure count to k's failed pods; a failed
-    pod (being deleted) that succeeds may take k's highest count away."""
+def _pod_move(
+    s: Record, prefix: str, sources: tuple[str, ...], targets: tuple[str | None, ...], updates: int = 1
+) -> Step:
+    """A pod of kind `sources[i]` becomes `targets[i]` (i the `source` choice; None: no count), at k
+    or elsewhere (a released pod is counted Job-wide only); the informer sees `updates` events of a
+    pod being deleted (job_relation.deletion_updates). A running pod that fails or is deleted
+    brings its failure count to k's failed pods; a failed pod (being deleted) that succeeds may
+    take k's highest count away."""
     ch = Record.symbols(POD_CHOICES, prefix)
     after = s
     options = []
     for i, (src, dst) in enumerate(zip(sources, targets, strict=True)):
+        if src == "active" and dst is None:
+            continue  # an active pod does not vanish
         chosen = ch.source == i
         at_k = z3.And(chosen, ch.at_k)
-        after = after.replace(
-            **{
-                src: getattr(after, src) - z3.If(chosen, 1, 0),
-                dst: getattr(after, dst) + z3.If(chosen, 1, 0),
-                f"k_{src}": getattr(after, f"k_{src}") - z3.If(at_k, 1, 0),
-                f"k_{dst}": getattr(after, f"k_{dst}") + z3.If(at_k, 1, 0),
-            }
-        )
-        options.append(
-            z3.And(
-                chosen,
-                z3.If(ch.at_k, getattr(s, f"k_{src}") > 0, getattr(s, src) > getattr(s, f"k_{src}")),
-            )
-        )
+        changes = {src: getattr(after, src) - z3.If(chosen, 1, 0)}
+        if dst is not None:
+            changes[dst] = getattr(after, dst) + z3.If(chosen, 1, 0)
+        if src in KINDS:
+            changes[f"k_{src}"] = getattr(after, f"k_{src}") - z3.If(at_k, 1, 0)
+            if dst is not None:
+                changes[f"k_{dst}"] = getattr(after, f"k_{dst}") + z3.If(at_k, 1, 0)
+            available = z3.If(ch.at_k, getattr(s, f"k_{src}") > 0, getattr(s, src) > getattr(s, f"k_{src}"))
+        else:
+            available = z3.And(z3.Not(ch.at_k), getattr(s, src) > 0)
+        after = after.replace(**changes)
+        options.append(z3.And(chosen, available))
         if src in LIVE_KINDS and dst in FAILED_KINDS:
             failed_high = z3.If(k_total(s, FAILED_KINDS) > 0, maximum(s.k_failed_high, ch.count), ch.count)
             after = after.replace(k_failed_high=z3.If(at_k, failed_high, after.k_failed_high))
         if src in FAILED_KINDS and dst not in FAILED_KINDS:
             after = after.replace(k_failed_high=z3.If(at_k, ch.failed_high_after, after.k_failed_high))
-    moved_from = [src for src in sources]
-    observed = z3.And(
-        z3.Or(*[z3.And(ch.source == i, z3.BoolVal(src != "active")) for i, src in enumerate(moved_from)]),
-        s.has_expectations,
-        z3.Not(jr.finished(s)),
-    )
-    after = after.replace(expect_delete=z3.If(observed, s.expect_delete - 1, s.expect_delete))
+    assert sources[0] == jr.RUNNING_SOURCES[0], "the `source` choice indexes RUNNING_SOURCES"
+    after = after.replace(expect_delete=jr.deletion_updates(s, ch.source, updates))
     guard = z3.And(
         z3.Or(*options),
         s.k_live_low <= ch.count,
@@ -533,11 +517,16 @@ def _pod_move(s: Record, prefix: str, sources: tuple[str, ...], targets: tuple[s
 
 
 def succeed(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:
-    return _pod_move(s, prefix, ("active", "terminating", "terminating_uf"), ("succeeded", "succeeded", "succeeded_uf"))
+    return _pod_move(s, prefix, jr.RUNNING_SOURCES, ("succeeded", "succeeded", "succeeded_uf", None))
 
 
 def fail(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:
-    return _pod_move(s, prefix, ("active", "terminating", "terminating_uf"), ("failed", "failed", "failed_uf"))
+    return _pod_move(s, prefix, jr.RUNNING_SOURCES, ("failed", "failed", "failed_uf", None))
+
+
+def terminate(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:
+    """job_relation.terminate, at k or elsewhere."""
+    return _pod_move(s, prefix, jr.RUNNING_SOURCES, (None, "failed", "failed_uf", None), updates=2)
 
 
 def delete_pod(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:
@@ -548,29 +537,17 @@ def delete_pod(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Ste
     return Step(step.guard, after, step.choices)
 
 
+def _k_seen(step: Step, s: Record) -> Step:
+    """job_relation's move that shows the cache every pod it missed, and k's pods with them."""
+    return Step(step.guard, step.after.replace(k_hidden=0, k_active=s.k_active + s.k_hidden), step.choices)
+
+
 def cache_catch_up(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:
-    after = s.replace(
-        hidden=0,
-        active=s.active + s.hidden,
-        k_hidden=0,
-        k_active=s.k_active + s.k_hidden,
-        expect_add=z3.If(s.has_expectations, s.expect_add - s.hidden, s.expect_add),
-    )
-    return Step(s.hidden > 0, after, Record(NO_CHOICES, {}))
+    return _k_seen(jr.cache_catch_up(s, prefix, controller), s)
 
 
 def restart(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:
-    after = s.replace(
-        hidden=0,
-        active=s.active + s.hidden,
-        k_hidden=0,
-        k_active=s.k_active + s.k_hidden,
-        has_expectations=False,
-        expect_add=0,
-        expect_delete=0,
-        expired=False,
-    )
-    return Step(z3.BoolVal(True), after, Record(NO_CHOICES, {}))
+    return _k_seen(jr.restart(s, prefix, controller), s)
 
 
 def _sync_move(name: str) -> Callable[[Record, str, Controller], Step]:
@@ -589,6 +566,7 @@ MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
     "stutter": jr.stutter,
     "succeed": succeed,
     "fail": fail,
+    "terminate": terminate,
     "delete-pod": delete_pod,
 }
 

@@ -66,6 +66,10 @@ PODS: Schema = (
     ("gone_us", INT),  # UIDs in uncounted.succeeded whose pod no longer holds the finalizer
     ("gone_uf", INT),  # ... in uncounted.failed
 )
+# Pods without the finalizer that the controller still counts: running pods being deleted whose
+# finalizer it removed (graceful deletion: the kubelet's `terminate` ends them). They are only
+# `terminating` (CountTerminatingPods), which delays the Job's final condition (enactJobFinished).
+RELEASED: Schema = (("released", INT),)
 STATUS: Schema = (
     ("status_succeeded", INT),
     ("status_failed", INT),
@@ -80,8 +84,8 @@ CONTROLLER: Schema = (
     ("expect_delete", INT),
     ("expired", BOOL),  # older than ExpectationsTimeout
 )
-STATE: Schema = SPEC + PODS + STATUS + CONTROLLER
-POD_FIELDS = tuple(name for name, _ in PODS)
+STATE: Schema = SPEC + PODS + RELEASED + STATUS + CONTROLLER
+POD_FIELDS = tuple(name for name, _ in PODS + RELEASED)
 
 # The finished condition a sync works with (syncJobCtx.finishedCondition).
 NONE, SUCCESS, NEW_FAILURE_TARGET, FAILED, COMPLETE = range(5)
@@ -110,6 +114,7 @@ MOVE_OF: dict[str, tuple[str, ...]] = {
     "succeed": ("succeed",),
     "fail": ("fail",),
     "evict": ("fail",),
+    "terminate": ("terminate",),
     "delete-pod": ("delete-pod",),
 }
 
@@ -332,7 +337,68 @@ SYNC_CHOICES: Schema = (
     ("got_terminating", INT),
     ("got_terminating_uf", INT),
     ("got_active", INT),
+    # Of the pods the sync releases while they run on (see released_bounds), those that stay.
+    ("released_removed", INT),
+    ("released_tracked", INT),
 )
+
+# The pod kinds trackJobStatusAndRemoveFinalizers takes the finalizer from (besides active pods of
+# a finishing Job), in both relations.
+TRACKED_KINDS = ("succeeded", "succeeded_uf", "failed", "failed_uf", "terminating", "terminating_uf")
+
+
+def terminating_count(s: Record, finishing: Any, deleted_active: Any, removed: Any) -> Any:
+    """jobCtx.terminating after the sync's deletions (CountTerminatingPods, plus the pods the sync
+    deleted): every pod being deleted that has not ended, holding the finalizer or not."""
+    return s.terminating + s.terminating_uf + s.released + z3.If(finishing, deleted_active, removed)
+
+
+def released_bounds(choices: Record, removed: Any, tracked_running: Any) -> Any:
+    """How many of the running pods the sync releases stay, running, until the kubelet ends them
+    (a pod already on a node has a grace period; an unscheduled one is gone once no finalizer holds
+    it): of the pods manageJob deleted (deleteJobPods removes the finalizer first), and of the pods
+    being deleted whose finalizer trackJobStatusAndRemoveFinalizers removed."""
+    return z3.And(
+        choices.released_removed >= 0,
+        choices.released_removed <= removed,
+        choices.released_tracked >= 0,
+        choices.released_tracked <= tracked_running,
+    )
+
+
+def finalizers_removed(
+    s: Record, got: dict[str, Any], finishing: Any, deleted_active: Any, prefix: str = ""
+) -> dict[str, Any]:
+    """The pod counts (fields `prefix + kind`) once the pods trackJobStatusAndRemoveFinalizers got
+    to (`got`, by kind) lost their finalizer: they leave their kind; the active pods a finishing sync
+    deleted are terminating, but for those it got to."""
+    out = {f"{prefix}{kind}": getattr(s, f"{prefix}{kind}") - got[kind] for kind in TRACKED_KINDS}
+    out[f"{prefix}terminating"] += z3.If(finishing, deleted_active - got["active"], 0)
+    return out
+
+
+def failures_counted(s: Record, got: dict[str, Any], active_failed: Any) -> Any:
+    """status.failed after the flush: the listed UIDs whose pod is gone, and every pod counted as
+    failed that the sync got to (listed before, or listed now)."""
+    counted = ("failed", "failed_uf", "succeeded_uf", "terminating", "terminating_uf")
+    return s.status_failed + s.gone_uf + total(got[kind] for kind in counted) + active_failed
+
+
+def interim_conditions(s: Record, fc: Any, succeeding: Any) -> dict[str, Any]:
+    """FailureTarget and SuccessCriteriaMet after a sync that writes its status."""
+    return {
+        "failure_target": z3.Or(s.failure_target, fc == NEW_FAILURE_TARGET),
+        "success_criteria_met": z3.Or(s.success_criteria_met, succeeding),
+    }
+
+
+def final_conditions(s: Record, fc: Any, succeeding: Any, enact: Any, final_condition: Any) -> dict[str, Any]:
+    """interim_conditions, and Complete or Failed once enactJobFinished adds it."""
+    return {
+        **interim_conditions(s, fc, succeeding),
+        "complete": z3.Or(s.complete, z3.And(enact, final_condition == COMPLETE)),
+        "failed_condition": z3.Or(s.failed_condition, z3.And(enact, final_condition == FAILED)),
+    }
 
 
 def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> Step:
@@ -400,9 +466,10 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
         "got_active": z3.If(fc != NONE, s.active, 0),
     }
     got = {name: getattr(ch, name) for name in eligible}
-    active_failed = z3.If(failing, got["got_active"], 0)
+    of = {name.removeprefix("got_"): term for name, term in got.items()}  # by pod kind
+    active_failed = z3.If(failing, of["active"], 0)
     listed_before = s.succeeded_us + s.succeeded_uf + s.failed_uf + s.terminating_uf
-    newly_listed = got["got_succeeded"] + got["got_failed"] + got["got_terminating"] + active_failed
+    newly_listed = of["succeeded"] + of["failed"] + of["terminating"] + active_failed
     processed = total(got.values())
     listed_after = listed_before + newly_listed
     reached = ch.reached_max_uncounted
@@ -431,18 +498,20 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
     new_condition = z3.Or(fc == NEW_FAILURE_TARGET, z3.And(succeeding, z3.Not(s.success_criteria_met)))
     first_write = z3.Or(newly_listed > 0, cleaned, new_condition, ch.other_status_change)
     final_condition = z3.If(failing, FAILED, z3.If(succeeding, COMPLETE, NONE))
-    terminating_now = s.terminating + s.terminating_uf + z3.If(finishing, deleted_active, removed)
+    terminating_now = terminating_count(s, finishing, deleted_active, removed)
     # A refused finalizer removal ends the sync before enactJobFinished.
     removal_refused = z3.And(negate(pod_calls_ok), processed > 0)
     enact = z3.And(z3.Not(removal_refused), final_condition != NONE, z3.Not(reached), terminating_now == 0)
-    removed_listed = got["got_succeeded_us"] + got["got_succeeded_uf"] + got["got_failed_uf"] + got["got_terminating_uf"]
+    removed_listed = of["succeeded_us"] + of["succeeded_uf"] + of["failed_uf"] + of["terminating_uf"]
     last_write = z3.Or(removed_listed + newly_listed > 0, enact)
+    bound_released = released_bounds(ch, removed, of["terminating"] + of["terminating_uf"] + of["active"])
 
     # Pods after manageJob / deleteActivePods.
     pods_after_manage = s.replace(
         hidden=s.hidden + ite(stale, created, 0),
         active=s.active - z3.If(finishing, deleted_active, removed) + ite(stale, 0, created),
         terminating=s.terminating + deleted_active,
+        released=s.released + ch.released_removed,
     )
 
     # Outcome 1: the first status write is refused (sync-status-error): only manageJob's calls happened.
@@ -450,53 +519,38 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
 
     # Outcome 2: pod calls refused (sync-pod-error): the status lists the new pods, finalizers stay.
     listed_kept = s.replace(
-        succeeded=s.succeeded - got["got_succeeded"],
-        succeeded_us=s.succeeded_us + got["got_succeeded"],
-        failed=s.failed - got["got_failed"],
-        failed_uf=s.failed_uf + got["got_failed"],
-        terminating=s.terminating - got["got_terminating"],
-        terminating_uf=s.terminating_uf + got["got_terminating"],
+        succeeded=s.succeeded - of["succeeded"],
+        succeeded_us=s.succeeded_us + of["succeeded"],
+        failed=s.failed - of["failed"],
+        failed_uf=s.failed_uf + of["failed"],
+        terminating=s.terminating - of["terminating"],
+        terminating_uf=s.terminating_uf + of["terminating"],
         gone_us=0,
         gone_uf=0,
         status_succeeded=s.status_succeeded + s.gone_us,
         status_failed=s.status_failed + s.gone_uf,
-        failure_target=z3.Or(s.failure_target, fc == NEW_FAILURE_TARGET),
-        success_criteria_met=z3.Or(s.success_criteria_met, succeeding),
+        **interim_conditions(s, fc, succeeding),
         **controller_after,
     )
 
     # Outcome 3: the sync goes through; the pods it got to lose their finalizer and are counted.
     pods_done = pods_after_manage.replace(
-        succeeded=s.succeeded - got["got_succeeded"],
-        succeeded_us=s.succeeded_us - got["got_succeeded_us"],
-        succeeded_uf=s.succeeded_uf - got["got_succeeded_uf"],
-        failed=s.failed - got["got_failed"],
-        failed_uf=s.failed_uf - got["got_failed_uf"],
-        terminating=s.terminating - got["got_terminating"] + z3.If(finishing, deleted_active - got["got_active"], 0),
-        terminating_uf=s.terminating_uf - got["got_terminating_uf"],
+        **finalizers_removed(s, of, finishing, deleted_active),
+        succeeded_us=s.succeeded_us - of["succeeded_us"],
+        released=pods_after_manage.released + ch.released_tracked,
     )
     done = pods_done.replace(
         gone_us=0,
         gone_uf=0,
-        status_succeeded=s.status_succeeded + s.gone_us + got["got_succeeded"] + got["got_succeeded_us"],
-        status_failed=s.status_failed
-        + s.gone_uf
-        + got["got_failed"]
-        + got["got_failed_uf"]
-        + got["got_succeeded_uf"]
-        + got["got_terminating"]
-        + got["got_terminating_uf"]
-        + active_failed,
-        failure_target=z3.Or(s.failure_target, fc == NEW_FAILURE_TARGET),
-        success_criteria_met=z3.Or(s.success_criteria_met, succeeding),
-        complete=z3.Or(s.complete, z3.And(enact, final_condition == COMPLETE)),
-        failed_condition=z3.Or(s.failed_condition, z3.And(enact, final_condition == FAILED)),
+        status_succeeded=s.status_succeeded + s.gone_us + of["succeeded"] + of["succeeded_us"],
+        status_failed=failures_counted(s, of, active_failed),
+        **final_conditions(s, fc, succeeding, enact, final_condition),
         **controller_after,
     )
     # ... unless the last status write is refused: the finalizers are gone, the status is as it was.
     last_write_refused = pods_done.replace(
-        gone_us=s.gone_us + got["got_succeeded_us"],
-        gone_uf=s.gone_uf + got["got_succeeded_uf"] + got["got_failed_uf"] + got["got_terminating_uf"],
+        gone_us=s.gone_us + of["succeeded_us"],
+        gone_uf=s.gone_uf + of["succeeded_uf"] + of["failed_uf"] + of["terminating_uf"],
         **controller_after,
     )
 
@@ -504,7 +558,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
         status_write_outcomes(first_write, last_write, write_refused, last_write_refused, done), removal_refused, listed_kept
     )
     after = select(finished(s), s, acted)
-    guard = z3.And(how.bounds, z3.Or(finished(s), z3.And(cut_off, bound_delete, outcome)))
+    guard = z3.And(how.bounds, z3.Or(finished(s), z3.And(cut_off, bound_delete, bound_released, outcome)))
     nothing = finished(s)
     deleted = z3.If(finishing, deleted_active, removed)
     clean = z3.And(negate(how.status_error), pod_calls_ok)
@@ -512,7 +566,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
 
 
 NO_CHOICES: Schema = ()
-SOURCE_CHOICES: Schema = (("source", INT),)  # which running pod: 0 active, 1 terminating, 2 terminating_uf
+SOURCE_CHOICES: Schema = (("source", INT),)  # which running pod: an index into RUNNING_SOURCES
 TIME_CHOICES: Schema = (("five_minutes_pass", BOOL),)
 
 
@@ -546,41 +600,52 @@ def stutter(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
     return Step(z3.BoolVal(True), s, Record(NO_CHOICES, {}))
 
 
-def _finish_pod(s: Record, prefix: str, to: tuple[str, str]) -> Step:
-    """A running pod (active, or being deleted, listed or not) reaches a terminal phase; an update
-    of a pod being deleted is a deletion to the informer (updatePod -> deletePod)."""
+# The running pods a pod move may end, by its `source` choice: active, being deleted (listed in
+# uncountedTerminatedPods.failed or not), released (being deleted, its finalizer gone).
+RUNNING_SOURCES = ("active", "terminating", "terminating_uf", "released")
+
+
+def deletion_updates(s: Record, source: Any, updates: int) -> Any:
+    """The deletion expectations once the informer saw `updates` events of a pod being deleted
+    (each is a deletion to it: updatePod -> deletePod, as is the pod's final removal), for an
+    unfinished Job with expectations; an active pod's update is none."""
+    observed = z3.And(source != RUNNING_SOURCES.index("active"), s.has_expectations, z3.Not(finished(s)))
+    return z3.If(observed, s.expect_delete - updates, s.expect_delete)
+
+
+def _end_pod(s: Record, prefix: str, targets: tuple[str | None, ...], updates: int) -> Step:
+    """A running pod of kind RUNNING_SOURCES[i] (i: the `source` choice) reaches a terminal phase
+    and becomes `targets[i]` (None: no count, a released pod); the informer sees `updates` events."""
     ch = Record.symbols(SOURCE_CHOICES, prefix)
     src = ch.source
-    plain, listed = to
-    observed = z3.And(src != 0, s.has_expectations, z3.Not(finished(s)))
-    after = s.replace(
-        expect_delete=z3.If(observed, s.expect_delete - 1, s.expect_delete),
-        active=s.active - z3.If(src == 0, 1, 0),
-        terminating=s.terminating - z3.If(src == 1, 1, 0),
-        terminating_uf=s.terminating_uf - z3.If(src == 2, 1, 0),
-    )
-    after = after.replace(
-        **{
-            plain: getattr(s, plain) + z3.If(z3.Or(src == 0, src == 1), 1, 0),
-            listed: getattr(s, listed) + z3.If(src == 2, 1, 0),
-        }
-    )
-    guard = z3.Or(
-        z3.And(src == 0, s.active > 0),
-        z3.And(src == 1, s.terminating > 0),
-        z3.And(src == 2, s.terminating_uf > 0),
-    )
-    return Step(guard, after, ch)
+    changes: dict[str, Any] = {}
+    options = []
+    for i, (source, target) in enumerate(zip(RUNNING_SOURCES, targets, strict=True)):
+        if source == "active" and target is None:
+            continue
+        chosen = src == i
+        options.append(z3.And(chosen, getattr(s, source) > 0))
+        changes[source] = changes.get(source, getattr(s, source)) - z3.If(chosen, 1, 0)
+        if target is not None:
+            changes[target] = changes.get(target, getattr(s, target)) + z3.If(chosen, 1, 0)
+    after = s.replace(**changes, expect_delete=deletion_updates(s, src, updates))
+    return Step(z3.Or(*options), after, ch)
 
 
 def succeed(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
     """environment.succeed_pod: Succeeded."""
-    return _finish_pod(s, prefix, ("succeeded", "succeeded_uf"))
+    return _end_pod(s, prefix, ("succeeded", "succeeded", "succeeded_uf", None), updates=1)
 
 
 def fail(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
     """environment.fail_pod, evict_pod: Failed."""
-    return _finish_pod(s, prefix, ("failed", "failed_uf"))
+    return _end_pod(s, prefix, ("failed", "failed", "failed_uf", None), updates=1)
+
+
+def terminate(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
+    """environment.terminate_pod: a pod being deleted ends, Failed (its status, then its grace
+    period, two updates); a released one is then removed (its status, then its removal)."""
+    return _end_pod(s, prefix, (None, "failed", "failed_uf", None), updates=2)
 
 
 def delete_pod(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
@@ -603,7 +668,7 @@ def _sync_move(name: str) -> Callable[[Record, str, Controller], Step]:
     return move
 
 
-NON_SYNC_MOVES = ("cache-catch-up", "restart", "time", "stutter", "succeed", "fail", "delete-pod")
+NON_SYNC_MOVES = ("cache-catch-up", "restart", "time", "stutter", "succeed", "fail", "terminate", "delete-pod")
 MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
     **{name: _sync_move(name) for name in SYNC_MOVES},
     "cache-catch-up": cache_catch_up,
@@ -612,6 +677,7 @@ MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
     "stutter": stutter,
     "succeed": succeed,
     "fail": fail,
+    "terminate": terminate,
     "delete-pod": delete_pod,
 }
 

@@ -19,9 +19,10 @@ import attrs
 
 from jobmodel.checkers.proofs import indexed_proofs, job_proofs, manage_job, traces
 from jobmodel.checkers.proofs.abstraction import OutsideAbstraction
-from jobmodel.checkers.proofs.induction import Invariant, Proof, check
+from jobmodel.checkers.proofs.induction import Proof, check
 from jobmodel.checkers.trace import save_trace
 from jobmodel.transitions import job_environment as env
+from jobmodel.transitions.move import Move
 
 MAX_DEPTH = 10
 SEARCH_SECONDS = 20.0
@@ -116,14 +117,14 @@ def _relation_entry(proof: Proof, concretizer: Callable[[], traces.Concretizer])
     return Entry(name, tuple(a.name for a in proof.assumptions), run)
 
 
-def state_claim_violation(name: str, world: env.World) -> str | None:
-    """For a violation recorded in a trace under a proof's name (a state claim the catalogue does
-    not state): None when the world keeps the claim, else how it breaks it. KeyError when `name`
-    is no such proof."""
+def claim_violation(name: str, worlds: Sequence[env.World], moves: Sequence[Move]) -> str | None:
+    """For a violation recorded in a trace under a proof's name (a claim the catalogue does not
+    state): None when the run (`worlds[i] -moves[i]-> worlds[i + 1]`) keeps the claim, else how it
+    breaks it. KeyError when `name` is no such proof."""
     for proof, concretizer in _relation_proofs():
-        if proof.qualified_name == name and isinstance(proof.claim, Invariant) and not proof.catalogue:
+        if proof.qualified_name == name and not proof.catalogue:
             try:
-                return traces.state_claim_violation(proof, concretizer(), world)
+                return traces.claim_violation(proof, concretizer(), worlds, moves)
             except OutsideAbstraction:
                 return None
     raise KeyError(name)

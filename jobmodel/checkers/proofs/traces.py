@@ -8,13 +8,15 @@ as the kubelet would, so that they can succeed, fail or be deleted while running
 move the world is read back through the abstraction, and if the model took another branch than
 the run (the relation allows more than one), the rest of the run is searched again from where the
 model is. At the end the catalogue, checked on the replayed trace, must report the proof's
-invariant as broken: the counterexample is then the executable model's, not the encoding's.
+invariant as broken (a claim the catalogue does not state is read on the replayed run itself,
+state by state or step by step: `claim_violation`): the counterexample is then the executable
+model's, not the encoding's.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -25,7 +27,14 @@ from jobmodel.checkers.proofs import PROOF_RELEASE
 from jobmodel.checkers.proofs import indexed_relation as ir
 from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs.abstraction import OutsideAbstraction
-from jobmodel.checkers.proofs.induction import Invariant, Path, PathStep, Proof, search_path
+from jobmodel.checkers.proofs.induction import (
+    Invariant,
+    Path,
+    PathStep,
+    Proof,
+    StepClaim,
+    search_path,
+)
 from jobmodel.checkers.proofs.symbolic import Record
 from jobmodel.checkers.trace import run_moves
 from jobmodel.frozen import freeze
@@ -70,6 +79,7 @@ class Concretizer:
     small_tunables: Callable[[Record], Any]
     size: Callable[[Record], Any]
     matches: Callable[[dict[str, int | bool], dict[str, int | bool]], bool]
+    steps: Callable[[env.World, Move, jr.Controller], dict[str, jr.Step]]
     unusual: Callable[[str, Any], Any] | None = None
 
 
@@ -163,9 +173,10 @@ def concretize(
         # No failure, so the back-off never matters: keep the default.
         default = JobControllerTunables().pod_failure_backoff_seconds
         config = attrs.evolve(config, tunables=attrs.evolve(config.tunables, pod_failure_backoff_seconds=default))
-    records = run_moves(config.system(), moves)
+    system = config.system()
+    records = run_moves(system, moves)
     if not proof.catalogue:
-        message = state_claim_violation(proof, concretizer, records[-1].world)
+        message = claim_violation(proof, concretizer, [system.start(), *(r.world for r in records)], moves)
         if message is None:
             raise NotReproduced(f"replaying {', '.join(map(str, moves))} keeps {proof.name}")
         return Trace(config, tuple(moves), Violation(proof.qualified_name, message))
@@ -176,9 +187,25 @@ def concretize(
     return Trace(config, tuple(moves), broken[0])
 
 
+def claim_violation(
+    proof: Proof, concretizer: Concretizer, worlds: Sequence[env.World], moves: Sequence[Move]
+) -> str | None:
+    """The proof's claim (one the catalogue does not state) read along a run of the executable
+    model (`worlds[i] -moves[i]-> worlds[i + 1]`): None when it holds everywhere, else how the first
+    state or step that breaks it does."""
+    for before, move, after in zip(worlds, moves, worlds[1:], strict=False):
+        if isinstance(proof.claim, Invariant):
+            message = state_claim_violation(proof, concretizer, after)
+        else:
+            message = step_claim_violation(proof, concretizer, before, move, after)
+        if message is not None:
+            return message
+    return None
+
+
 def state_claim_violation(proof: Proof, concretizer: Concretizer, world: env.World) -> str | None:
-    """A state claim (one the catalogue does not state) read at a world of the executable model:
-    None when it holds, else the values that break it."""
+    """A state claim read at a world of the executable model: None when it holds, else the values
+    that break it."""
     assert isinstance(proof.claim, Invariant)
     values = concretizer.abstract(world)
     holds = z3.simplify(proof.claim.holds(Record.values(proof.system.schema, values)))
@@ -186,6 +213,30 @@ def state_claim_violation(proof: Proof, concretizer: Concretizer, world: env.Wor
         return None
     shown = ", ".join(f"{k}={v}" for k, v in values.items() if v not in (0, False))
     return f"{proof.claim.name} is broken at {shown}"
+
+
+def step_claim_violation(
+    proof: Proof, concretizer: Concretizer, before: env.World, move: Move, after: env.World
+) -> str | None:
+    """A step claim read on a step of the executable model: None when it holds for some move of
+    the relation that lands where the model does (or none does: the step is outside the
+    relation), else the counts the step changed."""
+    assert isinstance(proof.claim, StepClaim)
+    was, now = concretizer.abstract(before), concretizer.abstract(after)
+    pre, post = Record.values(proof.system.schema, was), Record.values(proof.system.schema, now)
+    for name, step in concretizer.steps(before, move, proof.system.controller).items():
+        solver = z3.Solver()
+        solver.set("timeout", 10_000)
+        solver.add(step.guard, step.after.equals(post))
+        solver.push()
+        solver.add(proof.claim.holds(pre, name, step))
+        if solver.check() == z3.sat:
+            return None
+        solver.pop()
+        if solver.check() == z3.sat:
+            changed = ", ".join(f"{k} {was[k]}->{now[k]}" for k in now if now[k] != was[k])
+            return f"{proof.claim.name} is broken by {move} ({changed or 'no count changes'})"
+    return None
 
 
 def budget_for(moves: list[Move]) -> env.Budget:
@@ -241,16 +292,21 @@ def start_pending(world: env.World) -> list[Move]:
     ]
 
 
-def _running(
-    world: env.World, deleting: bool, listed_failed: bool, index: Callable[[Pod], bool] = lambda _: True
-) -> Pod:
+def _running(world: env.World, source: str, index: Callable[[Pod], bool] = lambda _: True) -> Pod:
+    """A running pod of the kind job_relation.RUNNING_SOURCES names (a released pod of any index:
+    the relations count those Job-wide)."""
     job = world.job()
     uncounted = job.status.uncounted_terminated_pods if job is not None else None
     failed = set(uncounted.failed) if uncounted is not None else set()
+    released = source == "released"
     for pod in world.visible_pods():
-        if pod.phase in (SUCCEEDED, FAILED) or not has_job_tracking_finalizer(pod) or not index(pod):
+        if pod.phase in (SUCCEEDED, FAILED) or has_job_tracking_finalizer(pod) == released:
             continue
-        if (pod.metadata.deletion_timestamp is not None) == deleting and (pod.uid in failed) == listed_failed:
+        deleting = pod.metadata.deletion_timestamp is not None
+        if released:
+            if deleting:
+                return pod
+        elif index(pod) and deleting == (source != "active") and (pod.uid in failed) == (source == "terminating_uf"):
             return pod
     raise NotReproduced("no pod of the kind the run moves")
 
@@ -271,9 +327,8 @@ def job_moves_for(world: env.World, step: PathStep, index: Callable[[Pod], bool]
     if move == "time":
         return [*moves, Move("expire-expectations")]
     if move == "delete-pod":
-        return [*moves, Move("delete-pod", _running(world, False, False, index).name)]
-    source = int(step.choices["source"])
-    pod = _running(world, deleting=source != 0, listed_failed=source == 2, index=index)
+        return [*moves, Move("delete-pod", _running(world, "active", index).name)]
+    pod = _running(world, jr.RUNNING_SOURCES[int(step.choices["source"])], index)
     return [*moves, Move(move, pod.name)]
 
 
@@ -325,7 +380,7 @@ def job_matches(actual: dict[str, int | bool], expected: dict[str, int | bool]) 
 
 
 def job_concretizer() -> Concretizer:
-    from jobmodel.checkers.proofs.abstraction import job_state
+    from jobmodel.checkers.proofs.abstraction import job_state, job_steps
 
     return Concretizer(
         abstract=job_state,
@@ -337,6 +392,7 @@ def job_concretizer() -> Concretizer:
         small_tunables=job_small_tunables,
         size=job_size,
         matches=job_matches,
+        steps=job_steps,
         unusual=unusual,
     )
 
@@ -376,7 +432,7 @@ def indexed_size(s: Record) -> Any:
 
 
 def indexed_concretizer() -> Concretizer:
-    from jobmodel.checkers.proofs.abstraction import indexed_state
+    from jobmodel.checkers.proofs.abstraction import indexed_state, indexed_steps
 
     return Concretizer(
         abstract=lambda world: indexed_state(world, INDEX_K),
@@ -388,5 +444,6 @@ def indexed_concretizer() -> Concretizer:
         small_tunables=job_small_tunables,
         size=indexed_size,
         matches=job_matches,
+        steps=lambda world, move, controller: indexed_steps(world, INDEX_K, move, controller),
         unusual=unusual,
     )

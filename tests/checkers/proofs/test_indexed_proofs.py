@@ -80,12 +80,19 @@ def test_the_claims_say_what_the_catalogue_says(dropped_traces: dict[tuple[str, 
     checks = {inv.name: inv.check for inv in [*catalogue.STEP_INVARIANTS, *catalogue.STATE_INVARIANTS]}
     compared = [
         BY_NAME[name]
-        for name in ("succeeded-counts-each-index-once", "completed-indexes-only-grow", "no-over-creation", "backoff-limit-enforced")
+        for name in (
+            "succeeded-counts-each-index-once",
+            "completed-indexes-only-grow",
+            "no-over-creation",
+            "completed-and-failed-indexes-disjoint",
+            "backoff-limit-enforced",
+        )
     ]
     verdicts: dict[str, set[bool]] = {p.name: set() for p in compared}
     runs = [
         *seeded_walks(range(8), 10, indexed=True),
         *trace_transitions(dropped_traces[("indexed/no-over-creation", "terminating-pods-do-not-succeed")][1]),
+        *trace_transitions(dropped_traces[("indexed/completed-and-failed-indexes-disjoint", "terminating-pods-do-not-succeed")][1]),
     ]
     for t in runs:
         if t.before.job() is None or t.after.job() is None:
@@ -98,6 +105,7 @@ def test_the_claims_say_what_the_catalogue_says(dropped_traces: dict[tuple[str, 
             assert holds[proof.name] == (found is None), f"{proof.name} after {t.move}: claim {holds}, catalogue {found}"
             verdicts[proof.name].add(holds[proof.name])
     assert verdicts["no-over-creation"] == {True, False}, verdicts
+    assert verdicts["completed-and-failed-indexes-disjoint"] == {True, False}, verdicts
     assert all(True in v for v in verdicts.values())
 
 

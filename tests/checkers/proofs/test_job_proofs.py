@@ -1,6 +1,6 @@
 """The proofs of jobmodel/checkers/proofs/job_proofs.py: they go through, each assumption and
 supporting invariant is needed, a broken encoding gets a counterexample, and each claim says what
-the catalogue's predicate says on the same transitions of the executable model."""
+the catalogue says on the same transitions of the executable model."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import attrs
 import pytest
 import z3
 
+from jobmodel.actions import DeletePod
 from jobmodel.checkers.proofs import abstraction as ab
 from jobmodel.checkers.proofs import job_proofs as jp
 from jobmodel.checkers.proofs import traces
@@ -69,13 +70,31 @@ def trace_transitions(trace: traces.Trace) -> list[Transition]:
     return out
 
 
+def _accounting_kept(t: Transition) -> bool:
+    """catalogue.succeeded_so_far unchanged by a sync, and failed_so_far when the sync deleted no
+    pod: every finished pod stays accounted for in exactly one place."""
+    if t.move.kind not in catalogue.SYNC_MOVES:
+        return True
+    before, after = t.before.job(), t.after.job()
+    assert before is not None and after is not None
+    if catalogue.succeeded_so_far(t.before, before) != catalogue.succeeded_so_far(t.after, after):
+        return False
+    if t.sync is not None and any(isinstance(a, DeletePod) and a.accepted for a in t.sync.actions):
+        return True
+    gates = t.after.cluster.features
+    return bool(catalogue.failed_so_far(t.before, before, gates) == catalogue.failed_so_far(t.after, after, gates))
+
+
 def test_the_claims_say_what_the_catalogue_says(dropped_traces: dict[tuple[str, str], Any]) -> None:
     """On the model's own transitions (random runs, and the counterexamples of the proofs without
     their assumptions), each claim (at the abstraction, with the choices that match the model's
     step) holds exactly when the catalogue's predicate finds nothing (both checked outside their
-    assumptions: the proofs state those separately)."""
+    assumptions: the proofs state those separately); pod-counted-exactly-once, which no law states
+    (the catalogue's law of that name judges status writes), exactly when the catalogue's
+    accounting of finished pods is kept."""
     predicates = {inv.name: inv.check for inv in catalogue.STEP_INVARIANTS}
-    verdicts: dict[str, set[bool]] = {p.name: set() for p in CATALOGUE_PROOFS}
+    accounting = BY_NAME["pod-counted-exactly-once"]
+    verdicts: dict[str, set[bool]] = {p.name: set() for p in [*CATALOGUE_PROOFS, accounting]}
     model_runs = [
         t
         for proof, trace in dropped_traces.values()
@@ -94,6 +113,10 @@ def test_the_claims_say_what_the_catalogue_says(dropped_traces: dict[tuple[str, 
             found = predicates[proof.catalogue](t_all)
             assert holds == (found is None), f"{proof.name} after {t.move}: claim {holds}, catalogue {found}"
             verdicts[proof.name].add(holds)
+        assert isinstance(accounting.claim, StepClaim)
+        holds = z3.is_true(model.eval(accounting.claim.holds(pre, name, step), model_completion=True))
+        assert holds == _accounting_kept(t), f"{accounting.name} after {t.move}: claim {holds}"
+        verdicts[accounting.name].add(holds)
     # Both answers occur where the model breaks the claim somewhere, so the comparison has teeth
     # (backoff-limit-enforced holds in every run of the model).
     assert verdicts == {

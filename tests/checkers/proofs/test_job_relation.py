@@ -19,6 +19,7 @@ from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs.symbolic import Record, check_at
 from jobmodel.invariants import catalogue
 from jobmodel.invariants.laws import Transition
+from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.move import Move
 from tests.checkers.proofs.walks import JobSetting, job_settings, seeded_walks, walk
 
@@ -62,8 +63,10 @@ def _same_except_unobserved(after: Record, post: Record) -> Any:
 
 
 def test_a_sync_is_a_function_of_the_state_where_the_model_is_one() -> None:
-    """With the back-off as the model had it and no MaxUncountedPods cut-off, every choice of the
-    relation gives the model's result: the relation computes the sync, it does not just allow it."""
+    """With the back-off as the model had it, no MaxUncountedPods cut-off and as many released pods
+    running on as the model has (which of the pods it releases are already on a node, which the
+    relation does not count), every choice of the relation gives the model's result: the relation
+    computes the sync, it does not just allow it."""
     checked = 0
     for t in seeded_walks(COVERAGE_SEEDS, 14):
         if t.move.kind not in jr.SYNC_KINDS or t.sync is None:
@@ -78,6 +81,7 @@ def test_a_sync_is_a_function_of_the_state_where_the_model_is_one() -> None:
         post = ab.job_record(t.after)
         solver = z3.Solver()
         solver.add(step.guard, step.choices.backoff == waited, z3.Not(step.choices.reached_max_uncounted))
+        solver.add(step.after.released == post.released)
         solver.add(z3.Not(_same_except_unobserved(step.after, post)))
         assert solver.check() == z3.unsat, f"{t.move}: the relation also allows {solver.model()}"
         checked += 1
@@ -117,3 +121,30 @@ def test_a_broken_encoding_is_caught_by_the_cross_check() -> None:
         if solver.check() == z3.unsat:
             mismatches += 1
     assert mismatches > 0
+
+
+def test_a_pod_released_while_it_runs_delays_the_failed_condition_until_it_terminates() -> None:
+    """Graceful deletion: a running pod deleted by someone else is counted as failed and released
+    (its finalizer removed) while it runs on; the Job stays at FailureTarget, in the model and in
+    every move of the relation, until the kubelet ends the pod (enactJobFinished waits for
+    terminating pods)."""
+    world = JobSetting(1, 1, 0, 500, 500).world()
+    moves = [Move("sync"), Move("start", "j-0"), Move("delete-pod", "j-0"), Move("sync"), Move("sync")]
+    for move in moves:
+        before = world
+        world, result = env.apply_move(world, move)
+        assert_admitted(Transition(before, move, world, result))
+    job = world.job()
+    assert job is not None and catalogue.condition_true(job, "FailureTarget")
+    assert not catalogue.finished(job)
+    assert ab.job_state(world)["released"] == 1
+    step = jr.sync(ab.job_record(world), "c", "sync")
+    assert check_at(z3.And(step.guard, step.after.failed_condition)) == z3.unsat
+
+    for move in (Move("terminate", "j-0"), Move("sync")):
+        before = world
+        world, result = env.apply_move(world, move)
+        assert_admitted(Transition(before, move, world, result))
+    job = world.job()
+    assert job is not None and catalogue.condition_true(job, "Failed")
+    assert ab.job_state(world)["released"] == 0

@@ -1,0 +1,284 @@
+"""The facts the Job's laws read: a Job's conditions and indexes, the pods of a world, what a
+controller sync wrote, and when a sync counts as settled.
+
+A step's `before` and `after` worlds may name the same pod differently (the checkers store
+worlds renamed by symmetry, jobmodel.transitions.job_symmetry), so facts about single pods
+across a step are read in the sync's own naming: the `before` world (what the controller was
+given) and the sync's actions (what it did), never a pod name of `after`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+
+from jobmodel.actions import CreatePod, DeletePod, PatchPod, Requeue, UpdateJobStatus
+from jobmodel.features import FeatureGates
+from jobmodel.invariants import laws
+from jobmodel.state import (
+    COMPLETE,
+    FAILED,
+    FAILED_CONDITION,
+    FAILURE_TARGET,
+    SUCCEEDED,
+    SUCCESS_CRITERIA_MET,
+    Job,
+    JobCondition,
+    JobStatus,
+    Pod,
+    SuccessPolicy,
+)
+from jobmodel.transitions import indexes as ix
+from jobmodel.transitions.job_environment import World
+from jobmodel.transitions.pod_failure_policy import FAIL_INDEX, FAIL_JOB, match_pod_failure_policy
+from jobmodel.transitions.pod_utils import (
+    has_job_tracking_finalizer,
+    is_pod_active,
+    is_pod_terminating,
+)
+from jobmodel.transitions.sync_job import JobSyncResult, is_pod_failed
+
+Transition = laws.Transition[World, JobSyncResult]  # a step of the Job's environment
+
+ALL_INDEXES = 1 << 31  # parse a completedIndexes string without dropping any index
+SYNC_MOVES = frozenset({"sync", "sync-stale", "sync-pod-error", "sync-status-error"})
+CLEAN_SYNC_MOVES = frozenset({"sync", "sync-stale"})
+
+
+# --- conditions ------------------------------------------------------------------------------------
+
+
+def condition_true(job: Job, ctype: str) -> bool:
+    cond = job.status.condition(ctype)
+    return cond is not None and cond.status == "True"
+
+
+def finished(job: Job) -> bool:
+    """Complete or Failed (the controller no longer acts on the Job)."""
+    return condition_true(job, COMPLETE) or condition_true(job, FAILED_CONDITION)
+
+
+def failing(job: Job) -> bool:
+    """FailureTarget or Failed: the Job is failing or failed."""
+    return condition_true(job, FAILURE_TARGET) or condition_true(job, FAILED_CONDITION)
+
+
+def succeeding(job: Job) -> bool:
+    """SuccessCriteriaMet or Complete: the Job met its success criteria."""
+    return condition_true(job, SUCCESS_CRITERIA_MET) or condition_true(job, COMPLETE)
+
+
+def newly_true(t: Transition, ctype: str) -> JobCondition | None:
+    """The condition of that type when the step made it True."""
+    before, after = t.before.job(), t.after.job()
+    if after is None or not condition_true(after, ctype):
+        return None
+    if before is not None and condition_true(before, ctype):
+        return None
+    return after.status.condition(ctype)
+
+
+def new_decision(t: Transition, interim: str, final: str) -> JobCondition | None:
+    """The outcome the step decided: a new interim condition, or a new final one without it
+    (terminal conditions not delayed)."""
+    first = newly_true(t, interim)
+    if first is not None:
+        return first
+    job = t.after.job()
+    if job is not None and not condition_true(job, interim):
+        return newly_true(t, final)
+    return None
+
+
+def new_failure(t: Transition) -> JobCondition | None:
+    """The failure the step decided: a new FailureTarget, or a new Failed without one."""
+    return new_decision(t, FAILURE_TARGET, FAILED_CONDITION)
+
+
+def new_success(t: Transition) -> JobCondition | None:
+    """The success the step decided: a new SuccessCriteriaMet, or a new Complete without one."""
+    return new_decision(t, SUCCESS_CRITERIA_MET, COMPLETE)
+
+
+# --- indexes ---------------------------------------------------------------------------------------
+
+
+def expand(intervals: ix.Intervals) -> frozenset[int]:
+    return frozenset(i for first, last in intervals for i in range(first, last + 1))
+
+
+@lru_cache(maxsize=8192)  # a pure function of the Job, read by several laws on every step
+def completed_indexes(job: Job) -> frozenset[int]:
+    return expand(ix.parse_indexes_from_string(job.status.completed_indexes, ALL_INDEXES))
+
+
+@lru_cache(maxsize=8192)
+def failed_indexes(job: Job) -> frozenset[int]:
+    return expand(ix.parse_indexes_from_string(job.status.failed_indexes or "", ALL_INDEXES))
+
+
+def valid_index(job: Job, pod: Pod) -> int | None:
+    """The pod's completion index when it is one of the Job's (0 <= index < completions)."""
+    index = ix.pod_index(pod)
+    return index if 0 <= index < (job.spec.completions or 0) else None
+
+
+def success_policy_met(policy: SuccessPolicy | None, completions: int, completed: frozenset[int]) -> bool:
+    """Some rule of the successPolicy holds for these completed indexes: all of its
+    succeededIndexes completed, or at least succeededCount of them (of any index when the rule
+    names none)."""
+    if policy is None or not completed:
+        return False
+    for rule in policy.rules:
+        if rule.succeeded_indexes is not None:
+            required = expand(ix.parse_indexes_from_string(rule.succeeded_indexes, completions))
+            if not required:
+                continue
+            done = len(required & completed)
+            if done == len(required) or (rule.succeeded_count is not None and done >= rule.succeeded_count):
+                return True
+        elif rule.succeeded_count is not None and len(completed) >= rule.succeeded_count:
+            return True
+    return False
+
+
+# --- pods ------------------------------------------------------------------------------------------
+
+
+def active_pods(world: World) -> list[Pod]:
+    """The Job's pods that are neither terminal nor being deleted, as the API server holds them."""
+    return [p for p in world.pods() if is_pod_active(p)]
+
+
+def terminating_pods(world: World) -> list[Pod]:
+    """The Job's pods being deleted that have not reached a terminal phase."""
+    return [p for p in world.pods() if is_pod_terminating(p)]
+
+
+def finished_pod(pod: Pod) -> bool:
+    return pod.phase in (SUCCEEDED, FAILED)
+
+
+def policy_counts(job: Job, pod: Pod, gates: FeatureGates) -> bool:
+    """The pod's failure counts (towards backoffLimit, failed): no podFailurePolicy rule ignores it."""
+    return match_pod_failure_policy(job.spec.pod_failure_policy, pod, gates).count_failed
+
+
+def policy_action(job: Job, pod: Pod, gates: FeatureGates) -> str | None:
+    """The action of the first podFailurePolicy rule the pod's failure matches."""
+    return match_pod_failure_policy(job.spec.pod_failure_policy, pod, gates).action
+
+
+def matches_fail_job(job: Job, pod: Pod, gates: FeatureGates) -> bool:
+    return is_pod_failed(pod, job, gates) and policy_action(job, pod, gates) == FAIL_JOB
+
+
+def index_failed_for_good(job: Job, pod: Pod, gates: FeatureGates) -> bool:
+    """The pod's failure fails its index: a FailIndex rule matched, or its index used up
+    backoffLimitPerIndex (the pod's failure-count annotation counts the failures before it)."""
+    if not is_pod_failed(pod, job, gates):
+        return False
+    action = policy_action(job, pod, gates)
+    if action == FAIL_INDEX and gates.JobBackoffLimitPerIndex:
+        return True
+    limit = job.spec.backoff_limit_per_index
+    return limit is not None and policy_counts(job, pod, gates) and ix.index_failure_count(pod) >= limit
+
+
+def succeeded_so_far(world: World, job: Job) -> int:
+    """Succeeded pods accounted for anywhere: in the counter, in uncountedTerminatedPods, or still
+    holding the tracking finalizer (not yet recorded)."""
+    uncounted = job.status.uncounted_terminated_pods
+    listed = set(uncounted.succeeded) if uncounted is not None else set()
+    pending = sum(
+        1 for p in world.pods() if p.phase == SUCCEEDED and has_job_tracking_finalizer(p) and p.uid not in listed
+    )
+    return job.status.succeeded + len(listed) + pending
+
+
+def failed_so_far(world: World, job: Job, gates: FeatureGates) -> int:
+    """As succeeded_so_far, for pods that count as failed (isPodFailed)."""
+    uncounted = job.status.uncounted_terminated_pods
+    listed = set(uncounted.failed) if uncounted is not None else set()
+    pending = sum(
+        1 for p in world.pods() if has_job_tracking_finalizer(p) and p.uid not in listed and is_pod_failed(p, job, gates)
+    )
+    return job.status.failed + len(listed) + pending
+
+
+def counted_failures(job: Job) -> int:
+    """Failures the Job's status records: the counter and uncountedTerminatedPods.failed."""
+    uncounted = job.status.uncounted_terminated_pods
+    return job.status.failed + (len(uncounted.failed) if uncounted is not None else 0)
+
+
+def counted_successes(job: Job) -> int:
+    """Successes the status records (Indexed: the completed indexes)."""
+    if ix.is_indexed_job(job):
+        return len(completed_indexes(job))
+    uncounted = job.status.uncounted_terminated_pods
+    return job.status.succeeded + (len(uncounted.succeeded) if uncounted is not None else 0)
+
+
+# --- what a sync did ------------------------------------------------------------------------------
+
+
+def written_statuses(t: Transition) -> list[JobStatus]:
+    """The statuses the sync wrote and the API server accepted, in order."""
+    if t.sync is None:
+        return []
+    return [a.status for a in t.sync.actions if isinstance(a, UpdateJobStatus) and a.accepted]
+
+
+def created(t: Transition) -> list[CreatePod]:
+    if t.sync is None:
+        return []
+    return [a for a in t.sync.actions if isinstance(a, CreatePod) and a.accepted]
+
+
+def deleted_uids(t: Transition) -> set[str]:
+    if t.sync is None:
+        return set()
+    return {a.uid for a in t.sync.actions if isinstance(a, DeletePod) and a.accepted}
+
+
+def finalizer_removed_uids(t: Transition) -> set[str]:
+    if t.sync is None:
+        return set()
+    return {a.uid for a in t.sync.actions if isinstance(a, PatchPod) and a.kind == "remove-finalizer" and a.accepted}
+
+
+def waited_for_backoff(t: Transition) -> bool:
+    """The sync asked to be woken later and created nothing (manageJob deferring creations for
+    the pod-failure back-off)."""
+    return t.sync is not None and not created(t) and any(isinstance(a, Requeue) for a in t.sync.actions)
+
+
+def clean_sync(t: Transition) -> bool:
+    """A controller sync without injected API failures."""
+    return t.move.kind in CLEAN_SYNC_MOVES
+
+
+def expectations_satisfied(world: World) -> bool:
+    exp = world.cluster.controller_state(world.job_key).expectations
+    return exp is None or exp.fulfilled() or exp.expired(world.cluster.now)
+
+
+def settled(t: Transition) -> bool:
+    """A settled sync: clean, over a cache that showed every pod, with the controller's
+    expectations satisfied (so that manageJob ran), of a Job that exists and had not finished.
+    The converse laws ("the facts demand this status") are stated after settled syncs."""
+    if not clean_sync(t) or t.before.hidden:
+        return False  # most steps: decided without looking the Job up
+    before, after = t.before.job(), t.after.job()
+    return (
+        expectations_satisfied(t.before)
+        and before is not None
+        and after is not None
+        and not finished(before)
+        and before.metadata.deletion_timestamp is None
+    )
+
+
+def by_uid(pods: Iterable[Pod]) -> dict[str, Pod]:
+    return {p.uid: p for p in pods}
