@@ -23,8 +23,9 @@ MACHINE_SETTINGS = settings(settings(), max_examples=max(settings().max_examples
 
 def cron_config(policy: str, budget: CronBudget = SMALL, impl: str | None = None, **spec: object) -> CronConfig:
     manifest = cron_manifest("*/2 * * * *", policy, successfulJobsHistoryLimit=0, failedJobsHistoryLimit=1, **spec)
-    config = CronConfig(freeze(manifest), budget)
-    return config if impl is None else CronConfig(config.manifest, budget, impl)
+    # 1.32: from 1.37 upstream itself breaks cron-active-lists-running-jobs (see below).
+    config = CronConfig(freeze(manifest), budget, kube_version="1.32")
+    return config if impl is None else CronConfig(config.manifest, budget, impl, kube_version="1.32")
 
 
 @pytest.mark.parametrize(("policy", "states"), [("Allow", 462), ("Forbid", 321), ("Replace", 321)])
@@ -34,10 +35,14 @@ def test_the_model_keeps_every_cron_invariant_in_every_reachable_state(policy: s
     assert result.exhausted and result.states == states
     assert result.reached == {"a CronJob run is created", "a finished run is cleaned up"}
     # 1.37 reads a conflicting Job where it is (syncCronJob after AlreadyExists) instead of failing
-    # the sync: the same laws hold, in fewer states.
+    # the sync, and puts it in status.active even when it has finished; the same sync's
+    # cleanupFinishedJobs then deletes it (successfulJobsHistoryLimit 0): status.active names a gone
+    # Job until the next sync. Upstream's own behaviour (cronjob_controllerv2.go, v1.37.2), not yet
+    # accepted by cron-active-lists-running-jobs (docs/versions.md, open).
     newest = explore(attrs.evolve(cron_config(policy), kube_version="1.37").system(), depth=40)
-    assert newest.counterexample is None and newest.exhausted and newest.states < states
-    assert newest.reached == result.reached
+    assert newest.counterexample is not None
+    assert newest.counterexample.violation.invariant == "cron-active-lists-running-jobs"
+    assert [m.kind for m in newest.counterexample.moves] == ["tick", "tick", "sync-crash", "job-completes", "sync"]
 
 
 @pytest.mark.parametrize("policy", ["Allow", "Forbid", "Replace"])

@@ -185,11 +185,11 @@ no_scale_down = Mutant(
 )
 duplicate_indexes_kept = Mutant(
     "Pods with a repeated or out-of-range index are not picked for removal first.",
-    (SJ, "        rm, left = ix.append_duplicated_index_pods_for_removal(pods, completions)", "        rm, left = [], list(pods)"),
+    (SJ, "        rm, left = ix.append_duplicated_index_pods_for_removal(pods, completions, shifts)", "        rm, left = [], list(pods)"),
 )
 suspend_only_stops_creating = Mutant(
     "Suspending a Job stops creating pods but deletes none.",
-    (SJ, "active_pods_for_removal(job, ctx.active_pods, active))\n        return active - removed, error", "active_pods_for_removal(job, ctx.active_pods, 0))\n        return active - removed, error"),
+    (SJ, "active_pods_for_removal(job, ctx.active_pods, active, step.shifts))\n        return active - removed, error", "active_pods_for_removal(job, ctx.active_pods, 0, step.shifts))\n        return active - removed, error"),
 )
 start_time_never_set = Mutant(
     "startTime is not set on the first sync (only when a suspended Job is resumed).",
@@ -201,7 +201,11 @@ start_time_while_suspended = Mutant(
 )
 backoff_not_requeued = Mutant(
     "While the back-off holds pod creation back, the controller does not ask to be woken when it ends.",
-    (SJ, "    if remaining > 0:\n        step.requeue_after(max(remaining, 1.0))\n        return 0, None\n    diff = min(", "    if remaining > 0:\n        return 0, None\n    diff = min("),
+    (
+        SJ,
+        "    if remaining > 0:\n        step.requeue_after(max(remaining, 1.0))\n        return active_while_backing_off(active, gates), None\n    diff = min(",
+        "    if remaining > 0:\n        return active_while_backing_off(active, gates), None\n    diff = min(",
+    ),
 )
 deadline_in_minutes = Mutant(
     "activeDeadlineSeconds is read as minutes when the deadline is checked.",
@@ -234,6 +238,10 @@ completions_off_by_one = Mutant(
 success_policy_reads_old_indexes = Mutant(
     "The successPolicy is matched against completedIndexes before this sync's successes.",
     (SJ, "            message = match_success_policy(job.spec.success_policy, completions, ctx.succeeded_indexes, gates)", "            message = match_success_policy(job.spec.success_policy, completions, ctx.prev_succeeded_indexes, gates)"),
+)
+consistency_store_skipped = Mutant(
+    "syncJob acts on a cache behind the controller's own writes: the consistency store's check (1.36+) is skipped.",
+    (SJ, "    if step.gates.StaleControllerConsistencyJob:\n        lag = ensure_ready(", "    if False:\n        lag = ensure_ready("),
 )
 
 name_mutants(globals())
