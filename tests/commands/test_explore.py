@@ -120,11 +120,12 @@ spec:
 def test_explore_checks_a_cronjob_manifest(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "cj.yaml"
     path.write_text(CRONJOB)
-    assert main(["explore", str(path), "--depth", "30", "--ticks", "4", "--crashes", "1"]) == 0
+    # 1.32: 1.37's CronJob breaks cron-active-lists-running-jobs after a crash (docs/versions.md).
+    assert main(["explore", str(path), "--depth", "30", "--ticks", "4", "--crashes", "1", "--kube-version", "1.32"]) == 0
     assert capsys.readouterr().out.rstrip().endswith("no violation")
     broken = "tests.checkers.broken.cron_name_by_sync_time:sync_cronjob"
     trace = tmp_path / "trace.json"
-    argv = ["explore", str(path), "--depth", "10", "--ticks", "3", "--crashes", "1", "--impl", broken, "--save", str(trace)]
+    argv = ["explore", str(path), "--depth", "10", "--ticks", "3", "--crashes", "1", "--impl", broken, "--save", str(trace), "--kube-version", "1.32"]
     assert main(argv) == 1
     out = capsys.readouterr().out
     assert "violation: cron-one-job-per-scheduled-time" in out and "cronjob status" in out
