@@ -29,7 +29,7 @@ from jobmodel.transitions import cluster as cl
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.move import Move
 from jobmodel.transitions.sync_job import JobSyncResult
-from tests.checkers.configs import config, job_manifest
+from tests.checkers.configs import FAIL_JOB_ON_42, IGNORE_DISRUPTION, config, job_manifest
 
 REPO = Path(__file__).resolve().parents[2]
 PAIR = config(job_manifest(2, 2, 1), failures=1, stale=1, expiries=1)
@@ -218,14 +218,65 @@ def test_ready_above_active_is_accepted_only_where_the_backoff_can_write_it(chan
     if change == "no failure":
         status = attrs.evolve(job.status, failed=0, uncounted_terminated_pods=UncountedTerminatedPods())
         job = attrs.evolve(job, status=status)
+        state = attrs.evolve(world.cluster.controller_state(job.key), backoff=None)
+        world = attrs.evolve(world, cluster=cl.with_controller_state(world.cluster, job.key, state))
     elif change == "suspended":
-        job = attrs.evolve(job, spec=attrs.evolve(job.spec, suspend=True))
+        # Written by a sync of the suspended Job: it carries Suspended=True.
+        suspended = JobCondition("Suspended", "True", reason="JobSuspended")
+        status = attrs.evolve(job.status, conditions=(*job.status.conditions, suspended))
+        job = attrs.evolve(job, spec=attrs.evolve(job.spec, suspend=True), status=status)
     else:
         target = JobCondition("FailureTarget", "True", reason="BackoffLimitExceeded")
         job = attrs.evolve(job, status=attrs.evolve(job.status, conditions=(*job.status.conditions, target)))
     broken = attrs.evolve(world, cluster=cl.replace_job(world.cluster, job))
     message = cat.status_rules(broken)
     assert message is not None and cat.READY_ABOVE_ACTIVE in message
+
+
+def test_139428_stays_accepted_when_the_user_suspends_the_job_before_the_next_sync() -> None:
+    """Found by the Hypothesis machine (seed 66): the status was written while the Job ran; the
+    user's suspend changes the spec, not that status."""
+    world = run_moves(NAMED.system(), BACKOFF_TRACE)[-1].world
+    job = world.job()
+    assert job is not None
+    suspended = attrs.evolve(job, spec=attrs.evolve(job.spec, suspend=True))
+    assert cat.status_rules(attrs.evolve(world, cluster=cl.replace_job(world.cluster, suspended))) is None
+
+
+# Found by the Hypothesis machine (policy configuration, seed 33): an unscheduled pod deleted
+# and marked Failed by the pod GC with DisruptionTarget is ignored by the podFailurePolicy, so
+# status.failed stays 0, yet the failure feeds the back-off record (getNewFinishedPods filters by
+# isPodFailed alone) and manageJob's back-off return writes active=0 beside a ready pod.
+IGNORED_FAILURE_TRACE = [
+    Move("sync"),
+    Move("start", "j-1"),
+    Move("delete-pod", "j-0"),
+    Move("terminate", "j-0"),
+    Move("ready", "j-1"),
+    Move("sync"),
+]
+IGNORING_POLICY = config(
+    job_manifest(2, 3, 2, podFailurePolicy={"rules": [FAIL_JOB_ON_42, IGNORE_DISRUPTION]}), deletions=1, symmetry=False
+)
+
+
+def test_139428_after_a_failure_the_policy_ignores_but_the_backoff_counts_is_accepted() -> None:
+    world = run_moves(IGNORING_POLICY.system(), IGNORED_FAILURE_TRACE)[-1].world
+    job = world.job()
+    assert job is not None and (job.status.active, job.status.ready, job.status.failed) == (0, 1, 0)
+    record = world.cluster.controller_state(job.key).backoff
+    assert record is not None and record.failures_after_last_success == 1
+    assert cat.status_rules(world) is None
+    without_record = attrs.evolve(world.cluster.controller_state(job.key), backoff=None)
+    forgotten = attrs.evolve(world, cluster=cl.with_controller_state(world.cluster, job.key, without_record))
+    message = cat.status_rules(forgotten)
+    assert message is not None and cat.READY_ABOVE_ACTIVE in message
+
+
+@pytest.mark.usefixtures("strict_upstream")
+def test_139428_after_a_failure_the_policy_ignores_is_reported_outside_the_assumptions() -> None:
+    records = run_moves(IGNORING_POLICY.system(), IGNORED_FAILURE_TRACE)
+    assert "status-rules" in {v.invariant for v in records[-1].violations}
 
 
 @pytest.mark.usefixtures("strict_upstream")
@@ -266,8 +317,8 @@ def test_suspended_zero_completion_job_finishing_without_start_time_is_a_known_u
     from tests.builders import make_job
 
     job = make_job(suspend=True, completions=0, parallelism=0)
-    assert _known_upstream_bug(job, "status.startTime: Required value: startTime is required for finished job")
-    assert not _known_upstream_bug(make_job(), "status.startTime: Required value: startTime is required for finished job")
+    assert _known_upstream_bug(job, 0, "status.startTime: Required value: startTime is required for finished job")
+    assert not _known_upstream_bug(make_job(), 0, "status.startTime: Required value: startTime is required for finished job")
 
 
 @pytest.mark.usefixtures("strict_upstream")
