@@ -45,9 +45,9 @@ def test_check_json_without_divergence(tmp_path: Path, capsys: pytest.CaptureFix
     assert "seed 7" in printed.err and not out.exists()
 
 
-def test_check_json_names_each_divergence_and_the_vector_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_json_names_each_divergence_and_the_vector_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], run_seed: int) -> None:
     out = tmp_path / "d.json"
-    argv = ["oracle", "check", "--engine", BROKEN, "--suite", "job-sync", "--examples", "500", "--seed", "4", "--out", str(out), "-o", "json"]
+    argv = ["oracle", "check", "--engine", BROKEN, "--suite", "job-sync", "--examples", "500", "--seed", str(run_seed), "--out", str(out), "-o", "json"]
     assert main(argv) == 1
     result = json.loads(capsys.readouterr().out)
     assert result["out"] == str(out) and result["divergences"]
