@@ -11,6 +11,7 @@ from typing import Any
 
 import attrs
 
+from jobmodel.adapters.files import atomic_target
 from jobmodel.errors import InputError
 
 PHASE_COLOURS = {
@@ -77,8 +78,11 @@ def draw_panels(panels: Sequence[Panel], path: Path) -> None:
     legend.append(Patch(facecolor="white", edgecolor="black", hatch="///", label="terminating"))
     axes[0, 0].legend(handles=legend, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    try:
+        with atomic_target(path, "--picture") as tmp:
+            fig.savefig(tmp, format=path.suffix.lower()[1:])
+    finally:
+        plt.close(fig)
 
 
 def _draw_panel(ax: Any, panel: Panel) -> None:

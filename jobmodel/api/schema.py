@@ -18,7 +18,7 @@ from collections.abc import Collection, Mapping
 from typing import Any, Final
 
 from jobmodel.api import field as fe
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, quote
 from jobmodel.timeutil import parse_time
 
 # A type is: "str", "int32", "int64", "bool", "object" (any JSON object), "list" (any JSON list),
@@ -228,11 +228,11 @@ def describe(value: Any) -> str:
     if isinstance(value, bool):
         return "a boolean"
     if isinstance(value, int):
-        return f"the integer {value}"
+        return f"the integer {quote(value)}"
     if isinstance(value, float):
-        return f"the number {value}"
+        return f"the number {quote(value)}"
     if isinstance(value, str):
-        return f"the string {value!r}"
+        return f"the string {quote(value)}"
     if isinstance(value, list):
         return "a list"
     return "an object"
@@ -299,7 +299,7 @@ def _check_scalar(value: Any, typ: str, path: str) -> None:
         raise InputError(path, f"expected {_JSON_KIND[typ]}, got {describe(value)}")
     bits = {I32: 31, I64: 63}.get(typ)
     if bits is not None and not -(2**bits) <= value < 2**bits:
-        raise InputError(path, f"the integer {value} does not fit in {typ}")
+        raise InputError(path, f"the integer {quote(value)} does not fit in {typ}")
 
 
 # --- the formats around the objects (vectors, scripts, traces) -----------------------------------

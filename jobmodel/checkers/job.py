@@ -27,7 +27,7 @@ from jobmodel.frozen import FrozenDict, freeze, thaw
 from jobmodel.invariants.catalogue import LAWS
 from jobmodel.invariants.laws import Violation
 from jobmodel.invariants.liveness import check_liveness
-from jobmodel.timeutil import format_time, parse_time
+from jobmodel.timeutil import format_time, parse_clock
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.job_symmetry import canonical_world, without_events
 from jobmodel.transitions.move import Move
@@ -105,7 +105,7 @@ class CheckConfig:
         return CheckConfig(
             manifest=manifest_from_json(value, path, "Job"),
             budget=budget_from_json(env.Budget, value.get("budget") or {}, f"{path}.budget", env.validate_edit),
-            start=parse_time(value.get("start", format_time(DEFAULT_START)), f"{path}.start"),
+            start=parse_clock(value.get("start", format_time(DEFAULT_START)), f"{path}.start"),
             features=freeze(value.get("features") or {}),
             impl=str(value.get("impl") or DEFAULT_IMPL),
             symmetry=bool(value.get("symmetry", True)),

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 import attrs
 
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, quote
 from jobmodel.frozen import FrozenDict, freeze
 from jobmodel.invariants.laws import Laws, Transition, Violation
 from jobmodel.transitions.move import Move
@@ -58,21 +59,25 @@ class System(Generic[W, R]):
         return after, transition, [*self.laws.check_step(transition), *self.laws.check_state(after)]
 
 
+_DOTTED_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
 def load_impl(spec: str, flag: str = "--impl") -> Callable[..., Any]:
     """The function named `package.module:function` (found in the current directory too)."""
     module_name, sep, attr = spec.partition(":")
-    if not sep or not module_name or not attr:
-        raise InputError(flag, f"{spec!r}: expected package.module:function")
+    if not sep or not _DOTTED_NAME.fullmatch(module_name) or not attr.isidentifier():
+        raise InputError(flag, f"{quote(spec)}: expected package.module:function (an absolute module name)")
     if os.getcwd() not in sys.path:
         # As `python -m` would: an implementation in the current directory can be named.
         sys.path.insert(0, os.getcwd())
     try:
         module = importlib.import_module(module_name)
-    except ImportError as err:
-        raise InputError(flag, f"cannot import {module_name!r}: {err}") from None
+    except Exception as err:
+        # Importing runs the module: whatever it raises is the module's problem, not ours.
+        raise InputError(flag, f"cannot import {quote(module_name)}: {type(err).__name__}: {err}") from None
     fn = getattr(module, attr, None)
     if not callable(fn):
-        raise InputError(flag, f"{module_name!r} has no function {attr!r}")
+        raise InputError(flag, f"{quote(module_name)} has no function {quote(attr)}")
     return fn  # type: ignore[no-any-return]
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import attrs
 
+from jobmodel.adapters.files import write_atomically
 from jobmodel.adapters.manifests import read_json_file
 from jobmodel.checkers.cron import CronConfig
 from jobmodel.checkers.job import CheckConfig
@@ -75,7 +76,7 @@ def trace_to_json(config: Config, moves: Sequence[Move], violation: Violation | 
 
 
 def save_trace(path: Path, config: Config, moves: Sequence[Move], violation: Violation | None) -> None:
-    path.write_text(json.dumps(trace_to_json(config, moves, violation), indent=2) + "\n")
+    write_atomically(path, json.dumps(trace_to_json(config, moves, violation), indent=2) + "\n", "--save")
 
 
 def load_trace(path: Path) -> tuple[Config, list[Move]]:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from jobmodel.commands.common import FINDING, INPUT_ERROR, INTERNAL_ERROR, OK
 from jobmodel.conformance.engines import Engine, ModelEngine
 from jobmodel.conformance.runner import CaseResult, run_files
 
@@ -55,10 +56,14 @@ def make_engine(name: str, args: argparse.Namespace | None = None) -> Engine:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Every file and case is run; the exit code is 3 when the tool failed on a case, else 2 when a
+    file could not be read, else 1 when a vector failed."""
     engine = make_engine(args.engine, args)
     unsupported: list[CaseResult] = []
+    bad_files: list[str] = []
+    internal: list[CaseResult] = []
     try:
-        passed, failed = run_files(args.files, sys.stdout, engine, unsupported)
+        passed, failed = run_files(args.files, sys.stdout, engine, unsupported, bad_files, internal)
     finally:
         close = getattr(engine, "close", None)
         if close is not None:
@@ -66,4 +71,8 @@ def run(args: argparse.Namespace) -> int:
     if unsupported:
         print(f"{len(unsupported)} unsupported by the {args.engine} engine (not run; reasons above)")
     print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+    if internal:
+        return INTERNAL_ERROR
+    if bad_files:
+        return INPUT_ERROR
+    return OK if failed == 0 else FINDING

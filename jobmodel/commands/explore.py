@@ -6,20 +6,26 @@ JSON for `jobmodel replay`)."""
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from jobmodel.adapters.manifests import load_documents, read_manifest
 from jobmodel.checkers.cron import CronConfig
 from jobmodel.checkers.explorer import Counterexample, ExploreResult, explore
 from jobmodel.checkers.job import CheckConfig
 from jobmodel.checkers.system import System
 from jobmodel.checkers.trace import Config, format_table, run_moves, save_trace
+from jobmodel.commands.common import (
+    FINDING,
+    OK,
+    add_object_options,
+    check_output_path,
+    gate_overrides,
+    gates_of,
+    load_object,
+)
 from jobmodel.errors import InputError
-from jobmodel.features import parse_gate_overrides
 from jobmodel.frozen import freeze
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.cron_environment import CronBudget
@@ -38,6 +44,12 @@ BUDGET_FLAGS = {
     "crashes": "controller crashes between creating a Job and writing the status (CronJob)",
     "outages": "10-minute controller outages (CronJob)",
 }
+
+
+# Bounds of the flags: far beyond what an exploration can finish, small enough to stay integers
+# the model's arithmetic takes.
+MAX_DEPTH = 10_000
+MAX_BUDGET = 10_000
 
 
 def register(subparsers: Any) -> None:
@@ -61,22 +73,17 @@ def register(subparsers: Any) -> None:
         "--edit", action="append", default=[], metavar="FIELD=VALUE",
         help="allow this Job edit once: parallelism=N, completions=N (elastic), suspend=true|false",
     )
-    parser.add_argument(
-        "--feature-gates", default="", metavar="A=false,B=true", help="feature gates that differ from the defaults (all on)"
-    )
+    add_object_options(parser)
     parser.add_argument("--no-symmetry", action="store_true", help="do not reduce states by renaming pods")
     parser.add_argument("--liveness", action="store_true", help="also check bounded liveness from every state")
     parser.add_argument("--save", type=Path, metavar="TRACE", help="write the counterexample (JSON) here")
     parser.set_defaults(func=run)
 
 
-def load_manifest(name: str) -> dict[str, Any]:
-    """The one Job or CronJob of the manifest."""
-    docs = load_documents(name, read_manifest(name, sys.stdin))
-    found = [d for d in docs if isinstance(d, dict) and d.get("kind") in ("Job", "CronJob")]
-    if len(found) != 1:
-        raise InputError(name, f"expected exactly one Job or CronJob in the manifest, found {len(found)}")
-    return found[0]
+def load_manifest(args: argparse.Namespace) -> dict[str, Any]:
+    """The one Job or CronJob of the manifest, as sent (its namespace filled in) once the API
+    server accepts it."""
+    return load_object(args.manifest, ("Job", "CronJob"), args.namespace, gates_of(args)).request
 
 
 def budget_values(args: argparse.Namespace, budget: type[Any], kind: str) -> dict[str, int]:
@@ -87,8 +94,8 @@ def budget_values(args: argparse.Namespace, budget: type[Any], kind: str) -> dic
     for name in BUDGET_FLAGS:
         value = getattr(args, name)
         flag = f"--{name.replace('_', '-')}"
-        if value < 0:
-            raise InputError(flag, "must not be negative")
+        if not 0 <= value <= MAX_BUDGET:
+            raise InputError(flag, f"expected 0 to {MAX_BUDGET}, got {value}")
         if name in fields:
             values[name] = value
         elif value:
@@ -109,27 +116,28 @@ def config_from_args(args: argparse.Namespace, manifest: dict[str, Any]) -> Conf
     job = CheckConfig(
         manifest=freeze(manifest),
         budget=env.Budget(**budget_values(args, env.Budget, "Job"), edits=tuple(args.edit)),
-        features=freeze(parse_gate_overrides(args.feature_gates)),
+        features=freeze(gate_overrides(args)),
         symmetry=not args.no_symmetry,
     )
     return job if args.impl is None else attrs.evolve(job, impl=args.impl)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.depth < 0:
-        raise InputError("--depth", "must not be negative")
-    config = config_from_args(args, load_manifest(args.manifest))
+    if not 0 <= args.depth <= MAX_DEPTH:
+        raise InputError("--depth", f"expected 0 to {MAX_DEPTH}, got {args.depth}")
+    check_output_path(args.save, "--save")
+    config = config_from_args(args, load_manifest(args))
     system: System[Any, Any] = config.system()
     config.initial_world()  # a rejected manifest is reported before exploring
     result = explore(system, args.depth, liveness=args.liveness)
     found = print_result(result)
     if found is None:
-        return 0
+        return OK
     print(format_table(system, run_moves(system, found.moves)))
     if args.save is not None:
         save_trace(args.save, config, found.moves, found.violation)
         print(f"trace written to {args.save}")
-    return 1
+    return FINDING
 
 
 def print_result(result: ExploreResult) -> Counterexample | None:

@@ -7,9 +7,10 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from jobmodel.adapters.manifests import load_documents, read_manifest
-from jobmodel.commands.simulate import single_job
+from jobmodel.commands.common import check_output_path, load_object
+from jobmodel.commands.simulate import PICTURE_SUFFIXES, load_script
 from jobmodel.errors import InputError
+from jobmodel.features import DEFAULT_GATES
 from jobmodel.simulation.job import parse_failure, parse_slow
 
 
@@ -66,17 +67,16 @@ def register(subparsers: Any) -> None:
 def run_run(args: argparse.Namespace) -> int:
     from jobmodel.simulation.live_run import run_live
 
-    manifest = single_job(args.manifest, read_manifest(args.manifest, sys.stdin))
+    check_output_path(args.picture, "--picture", PICTURE_SUFFIXES)
+    check_output_path(args.trace, "--trace")
+    # The model's side sees the object the API server stores (the real side is the server).
+    manifest = load_object(args.manifest, ("Job",), "default", DEFAULT_GATES).request
     script = None
     if args.script is not None:
-        steps = load_documents(str(args.script), read_manifest(str(args.script), sys.stdin))
-        if len(steps) == 1 and isinstance(steps[0], dict) and "steps" in steps[0]:
-            steps = steps[0]["steps"]
+        steps = load_script(str(args.script))
         if not all(isinstance(s, dict) for s in steps):
             raise InputError(str(args.script), "a script is a list of steps (objects)")
         script = steps
-    if args.picture is not None and args.picture.suffix.lower() not in (".svg", ".png"):
-        raise InputError("--picture", "the picture is written as .svg or .png")
     outcomes = [parse_failure(f) for f in args.fail] + [parse_slow(s) for s in args.slow]
     result = run_live(
         manifest,

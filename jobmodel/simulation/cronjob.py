@@ -20,7 +20,10 @@ from jobmodel.features import DEFAULT_GATES, FeatureGates
 from jobmodel.state import COMPLETE, FAILED_CONDITION, CronJob, CronJobSyncInput, Job, JobCondition
 from jobmodel.transitions.sync_cronjob import assigned_uid, sync_cronjob
 
-MAX_SYNCS = 100_000
+# A window needing more syncs than this is cut short (the simulation says where).
+MAX_SYNCS = 5_000_000
+# How long a simulated Job may run: ten years.
+MAX_JOB_SECONDS = 10 * 365 * 24 * 3600
 
 
 @attrs.frozen
@@ -49,6 +52,8 @@ class Simulation:
     cron_job: CronJob
     jobs: tuple[Job, ...]
     syncs: int
+    # Where the simulation stopped when the window needed more than MAX_SYNCS syncs.
+    cut_short: datetime | None = None
 
 
 def _down(at: datetime, outages: tuple[Outage, ...]) -> Outage | None:
@@ -141,4 +146,5 @@ def simulate(
         finish = _next_finish(cluster, job_seconds)
         candidates = [t for t in (requeue, finish) if t is not None and t > now]
         wake = min(candidates) if candidates else None
-    return Simulation(tuple(log), cron_job, tuple(cluster.values()), syncs)
+    cut_short = wake if wake is not None and wake < end and syncs >= MAX_SYNCS else None
+    return Simulation(tuple(log), cron_job, tuple(cluster.values()), syncs, cut_short)

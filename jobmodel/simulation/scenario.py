@@ -27,7 +27,7 @@ from jobmodel.state import (
     Pod,
     selector_matches,
 )
-from jobmodel.timeutil import parse_time
+from jobmodel.timeutil import parse_clock
 from jobmodel.transitions import cluster as cl
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_ready
 from jobmodel.transitions.sync_job import JobSyncResult
@@ -325,7 +325,7 @@ _HANDLERS: dict[str, Callable[[ScenarioState, Mapping[str, Any], str], StepOutco
 
 
 def parse_start(value: object, path: str) -> datetime:
-    return parse_time(value, path)
+    return parse_clock(value, path)
 
 
 CASE_KEYS = frozenset({"name", "origin", "features", "start", "job", "jobUid", "controller", "garbageCollector", "steps"})
@@ -344,7 +344,7 @@ def run_scenario(case: Mapping[str, Any]) -> list[str]:
     state = start(
         case.get("job") or {},
         job_uid,
-        parse_time(case.get("start"), "start"),
+        parse_clock(case.get("start"), "start"),
         features=case.get("features") or {},
         tunables=tunables_from(case.get("controller"), "controller"),
         garbage_collector=bool(case.get("garbageCollector")),
