@@ -81,7 +81,10 @@ def _bounded(value: Any, path: str, depth: int, limits: _Limits) -> Any:
             raise limits.error(path, f"not a finite number: {value}")
         return value
     if isinstance(value, dt.datetime):
-        value = value.astimezone(dt.UTC) if value.tzinfo else value.replace(tzinfo=dt.UTC)
+        try:
+            value = value.astimezone(dt.UTC) if value.tzinfo else value.replace(tzinfo=dt.UTC)
+        except OverflowError:
+            raise limits.error(path, "a timestamp out of range (years 1 to 9999 in UTC)") from None
         return value.strftime("%Y-%m-%dT%H:%M:%SZ").rjust(20, "0")
     if isinstance(value, dt.date):
         return value.isoformat()

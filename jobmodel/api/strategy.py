@@ -34,7 +34,7 @@ from jobmodel.api.equality import semantic_equal
 from jobmodel.api.field import FieldError
 from jobmodel.api.meta_validation import label_selector_has_invalid_label_value
 from jobmodel.api.schema import decode_object, describe
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, printable
 from jobmodel.features import DEFAULT_GATES, FeatureGates
 from jobmodel.timeutil import parse_time
 
@@ -374,7 +374,7 @@ RESOURCES = {"Job": "job.batch", "CronJob": "cronjob.batch"}
 
 def default_uid(namespace: str, name: str) -> str:
     """A stable uid per object, so that repeated runs print the same selector."""
-    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"jobmodel:{namespace}/{name}"))
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, printable(f"jobmodel:{namespace}/{name}")))
 
 
 def with_namespace(obj: Mapping[str, Any], namespace: str) -> Obj:

@@ -19,6 +19,7 @@ from jobmodel.checkers.system import (
     System,
     budget_from_json,
     budget_to_json,
+    features_from_json,
     load_impl,
     manifest_from_json,
 )
@@ -106,7 +107,7 @@ class CheckConfig:
             manifest=manifest_from_json(value, path, "Job"),
             budget=budget_from_json(env.Budget, value.get("budget") or {}, f"{path}.budget", env.validate_edit),
             start=parse_clock(value.get("start", format_time(DEFAULT_START)), f"{path}.start"),
-            features=freeze(value.get("features") or {}),
+            features=freeze(features_from_json(value.get("features"), f"{path}.features")),
             impl=str(value.get("impl") or DEFAULT_IMPL),
             symmetry=bool(value.get("symmetry", True)),
         )

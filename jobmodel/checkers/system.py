@@ -19,7 +19,9 @@ from typing import Any, Generic, TypeVar
 
 import attrs
 
-from jobmodel.errors import InputError, quote
+from jobmodel.api.schema import obj
+from jobmodel.errors import InputError, printable, quote
+from jobmodel.features import DEFAULT_GATES
 from jobmodel.frozen import FrozenDict, freeze
 from jobmodel.invariants.laws import Laws, Transition, Violation
 from jobmodel.transitions.move import Move
@@ -78,7 +80,19 @@ def load_impl(spec: str, flag: str = "--impl") -> Callable[..., Any]:
     fn = getattr(module, attr, None)
     if not callable(fn):
         raise InputError(flag, f"{quote(module_name)} has no function {quote(attr)}")
-    return fn  # type: ignore[no-any-return]
+    return _reported(fn, spec, flag)
+
+
+def _reported(fn: Callable[..., Any], spec: str, flag: str) -> Callable[..., Any]:
+    """`fn`, whose exceptions are the named implementation's failure, not the checker's."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except Exception as err:
+            raise InputError(flag, f"{quote(spec)} raised {type(err).__name__}: {printable(str(err))[:200]}") from err
+
+    return call
 
 
 B = TypeVar("B", bound=attrs.AttrsInstance)
@@ -90,6 +104,13 @@ def manifest_from_json(config: Mapping[str, Any], path: str, kind: str) -> Froze
         raise InputError(f"{path}.manifest", f"expected the {kind} manifest (an object)")
     manifest: FrozenDict = freeze(config["manifest"])
     return manifest
+
+
+def features_from_json(value: Any, path: str) -> dict[str, bool]:
+    """A saved configuration's feature gates that differ from the defaults (checked)."""
+    features = dict(obj(value, path))
+    DEFAULT_GATES.with_overrides(features, path)
+    return features
 
 
 def budget_to_json(budget: attrs.AttrsInstance) -> dict[str, Any]:

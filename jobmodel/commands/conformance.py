@@ -10,6 +10,7 @@ from typing import Any
 from jobmodel.commands.common import FINDING, INPUT_ERROR, INTERNAL_ERROR, OK
 from jobmodel.conformance.engines import Engine, ModelEngine
 from jobmodel.conformance.runner import CaseResult, run_files
+from jobmodel.errors import printable
 
 
 def register(subparsers: Any) -> None:
@@ -71,6 +72,10 @@ def run(args: argparse.Namespace) -> int:
     if unsupported:
         print(f"{len(unsupported)} unsupported by the {args.engine} engine (not run; reasons above)")
     print(f"{passed} passed, {failed} failed")
+    for message in bad_files:
+        print(printable(f"error: {message}"), file=sys.stderr)
+    for case in internal:
+        print(printable(f"internal error: {case.file}: {case.name}: {case.differences[0]}"), file=sys.stderr)
     if internal:
         return INTERNAL_ERROR
     if bad_files:
