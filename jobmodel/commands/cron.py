@@ -113,7 +113,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         # A CronJob created at the start of the window.
         cron_job = attrs.evolve(cron_job, metadata=attrs.evolve(cron_job.metadata, creation_timestamp=start))
     outages = tuple(_outage(o) for o in args.outage)
-    result = simulate(cron_job, start, end, args.job_duration, args.job_fails, outages, gates=gates)
+    result = simulate(cron_job, start, end, args.job_duration, args.job_fails, outages, gates=gates, max_syncs=MAX_SYNCS)
     for entry in result.log:
         name = f" {entry.name}" if entry.name else ""
         print(f"{format_time(entry.at)}  {entry.what}{name}: {entry.why}")

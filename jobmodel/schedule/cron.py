@@ -7,6 +7,7 @@ not corrected: see docs/cron.md for each difference with an example.
 
 from __future__ import annotations
 
+import functools
 import re
 from datetime import datetime, tzinfo
 from typing import TypeAlias
@@ -69,7 +70,7 @@ DOW = Bounds(0, 6, tuple((n, i) for i, n in enumerate(("sun", "mon", "tue", "wed
 # --- schedules ------------------------------------------------------------------------------
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # schedules key the memo of jobmodel.schedule.times
 class SpecSchedule:
     """cron.SpecSchedule: one bit per allowed value, bit 63 (STAR_BIT) set when the field was `*`
     or `?` with step 1. `location` None is Go's time.Local: the zone of the time given to next."""
@@ -372,6 +373,7 @@ def every_schedule(nanos: int) -> ConstantDelaySchedule:
     return ConstantDelaySchedule(delay=nanos // NANOS_PER_SECOND)
 
 
+@functools.lru_cache(maxsize=256)
 def parse_standard(spec: str) -> Schedule:
     """cron.ParseStandard: five fields (minute hour dom month dow), a descriptor, optionally after
     `TZ=<zone> ` or `CRON_TZ=<zone> `."""

@@ -21,7 +21,7 @@ from jobmodel.state import COMPLETE, FAILED_CONDITION, CronJob, CronJobSyncInput
 from jobmodel.transitions.sync_cronjob import assigned_uid, sync_cronjob
 
 # A window needing more syncs than this is cut short (the simulation says where).
-MAX_SYNCS = 5_000_000
+MAX_SYNCS = 2_000_000
 # How long a simulated Job may run: ten years.
 MAX_JOB_SECONDS = 10 * 365 * 24 * 3600
 
@@ -98,13 +98,14 @@ def simulate(
     outages: tuple[Outage, ...] = (),
     jobs: tuple[Job, ...] = (),
     gates: FeatureGates = DEFAULT_GATES,
+    max_syncs: int = MAX_SYNCS,
 ) -> Simulation:
     """Sync the CronJob through [start, end) and log its Job creations, deletions and events."""
     cluster = {j.metadata.name: j for j in jobs}
     log: list[LogEntry] = []
     wake: datetime | None = start
     syncs = 0
-    while wake is not None and wake < end and syncs < MAX_SYNCS:
+    while wake is not None and wake < end and syncs < max_syncs:
         outage = _down(wake, outages)
         if outage is not None:
             wake = outage.end
@@ -146,5 +147,5 @@ def simulate(
         finish = _next_finish(cluster, job_seconds)
         candidates = [t for t in (requeue, finish) if t is not None and t > now]
         wake = min(candidates) if candidates else None
-    cut_short = wake if wake is not None and wake < end and syncs >= MAX_SYNCS else None
+    cut_short = wake if wake is not None and wake < end and syncs >= max_syncs else None
     return Simulation(tuple(log), cron_job, tuple(cluster.values()), syncs, cut_short)

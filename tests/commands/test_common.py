@@ -136,3 +136,15 @@ def test_an_unexpected_exception_is_one_line_and_exit_3(
     assert main(["validate", "--debug", path]) == 3
     err = capsys.readouterr().err
     assert "Traceback" in err and err.endswith("internal error: KeyError: 'boom'\n")
+
+
+def test_a_cut_short_cron_simulation_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from jobmodel.commands import cron
+
+    monkeypatch.setattr(cron, "MAX_SYNCS", 5)
+    path = _write(tmp_path, "cj.yaml", CRON_JOB)
+    assert main(["cron", "simulate", path, *WINDOW]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith("cut short at 2025-01-01T00:") and "more than 5 syncs" in last
