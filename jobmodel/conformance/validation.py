@@ -9,7 +9,7 @@ from typing import Any
 from jobmodel.api import strategy
 from jobmodel.api.field import FieldError, ServerPanic
 from jobmodel.api.schema import decode_object
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES
 
 KINDS = ("Job", "CronJob")
@@ -19,19 +19,19 @@ def validate_case(case: Mapping[str, Any]) -> list[FieldError]:
     """The errors of the case's write (create, update, or update of the status subresource)."""
     kind, operation = case.get("kind"), case.get("operation")
     if kind not in KINDS:
-        raise InputError("kind", f"expected one of {', '.join(KINDS)}, got {kind!r}")
+        raise InputError("kind", f"expected one of {', '.join(KINDS)}, got {quote(kind)}")
     obj = decode_object(case.get("object"), str(kind))
     if operation == "create":
         return strategy.job_validate(obj) if kind == "Job" else strategy.cron_job_validate(obj)
     if operation != "update":
-        raise InputError("operation", f"expected create or update, got {operation!r}")
+        raise InputError("operation", f"expected create or update, got {quote(operation)}")
     old = decode_object(case.get("oldObject"), str(kind))
     subresource = case.get("subresource")
     if subresource == "status":
         gates = DEFAULT_GATES.with_overrides(case.get("features") or {})
         return strategy.job_status_validate_update(obj, old, gates) if kind == "Job" else []
     if subresource is not None:
-        raise InputError("subresource", f"expected absent or status, got {subresource!r}")
+        raise InputError("subresource", f"expected absent or status, got {quote(subresource)}")
     return (
         strategy.job_validate_update(obj, old)
         if kind == "Job"

@@ -14,6 +14,7 @@ from typing import TypeAlias
 
 import attrs
 
+from jobmodel.errors import quote
 from jobmodel.schedule.gotime import (
     LocationError,
     Zone,
@@ -384,7 +385,7 @@ def parse_standard(spec: str) -> Schedule:
         space, eq = spec.find(" "), spec.find("=")
         if space < 0 or space < eq + 1:
             # Go slices spec[eq+1:i] with i = -1 (or before eq) and panics.
-            raise CronPanic(f"runtime error: slice bounds out of range (robfig/cron panics on {spec!r})")
+            raise CronPanic(f"runtime error: slice bounds out of range (robfig/cron panics on {quote(spec)})")
         name = spec[eq + 1 : space]
         try:
             loc = load_location(name)

@@ -320,7 +320,7 @@ def check_expect(state: ScenarioState, step: Mapping[str, Any], path: str) -> li
         reasons = [e.reason for e in state.cluster.events if e.job_key == key]
         for reason in step["eventsInclude"]:
             if reason not in reasons:
-                out.append(f"{path}.eventsInclude: no event {reason!r}; recorded: {reasons}")
+                out.append(f"{path}.eventsInclude: no event {quote(reason)}; recorded: {reasons}")
     return out
 
 

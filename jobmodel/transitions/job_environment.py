@@ -246,7 +246,7 @@ def apply_move(world: World, move: Move, impl: SyncImpl = sync_job) -> tuple[Wor
         return controller_sync_with(world, impl, faults, stale)
     handler = _MOVES.get(kind)
     if handler is None:
-        raise InputError("move", f"unknown move {kind!r} (known: {', '.join([*_SYNCS, *_MOVES])})")
+        raise InputError("move", f"unknown move {quote(kind)} (known: {', '.join([*_SYNCS, *_MOVES])})")
     return handler(world, move), None
 
 
@@ -319,7 +319,7 @@ def _pod(world: World, name: str) -> Pod:
     namespace = world.job_key.split("/", 1)[0]
     pod = world.cluster.pod(namespace, name)
     if pod is None:
-        raise InputError("move.pod", f"no pod {name!r}")
+        raise InputError("move.pod", f"no pod {quote(name)}")
     return pod
 
 
