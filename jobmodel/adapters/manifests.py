@@ -29,6 +29,8 @@ MAX_DEPTH: Final = 100
 MAX_VALUES: Final = 1_000_000
 MAX_STRING: Final = 1024 * 1024
 _INT64_BOUND: Final = 2**64
+# A field path longer than this is shown by its two ends.
+MAX_SHOWN_PATH: Final = 80
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 
@@ -40,6 +42,9 @@ class _Limits:
         self.values = 0
 
     def error(self, path: str, reason: str) -> InputError:
+        if len(path) > MAX_SHOWN_PATH:
+            half = MAX_SHOWN_PATH // 2
+            path = f"{path[:half]}...{path[-half:]}"
         return InputError(self.name, f"{path}: {reason}" if path else reason)
 
 

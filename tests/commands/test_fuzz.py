@@ -95,6 +95,9 @@ def run(surface: str, argv: list[str], stdin: str = "") -> Outcome:
             code = main(argv)
         except SystemExit as stop:  # argparse's usage errors
             code = stop.code if isinstance(stop.code, int) else 2
+        except Hang as hang:
+            # Hypothesis does not shrink a BaseException: say which input it was.
+            raise Hang(f"{hang} on {argv!r}"[:3000]) from None
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
@@ -413,7 +416,7 @@ def schedules(draw: st.DrawFn) -> str:
     schedule=schedules(),
     zone=st.none() | st.sampled_from(["Europe/Berlin", "A" * 300, "Etc/GMT+13", "/etc/passwd", "..", "\ud800", ""]) | st.text(max_size=20),
     start=st.none() | option_texts(),
-    count=st.sampled_from(["1", "5", "0", "-1", "100000", "1" * 30]),
+    count=st.sampled_from(["1", "5", "0", "-1", "1000", "1001", "1" * 30]),
 )
 @example(schedule="0 0 * * *", zone="A" * 300, start=None, count="1")
 @example(schedule="TZ=" + "A" * 300 + " 0 0 * * *", zone=None, start=None, count="1")
