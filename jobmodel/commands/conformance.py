@@ -75,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
     for message in bad_files:
         print(printable(f"error: {message}"), file=sys.stderr)
     for case in internal:
-        print(printable(f"internal error: {case.file}: {case.name}: {case.differences[0]}"), file=sys.stderr)
+        detail = case.differences[0].removeprefix("internal error: ")
+        print(printable(f"internal error: {case.file}: {case.name}: {detail}"), file=sys.stderr)
     if internal:
         return INTERNAL_ERROR
     if bad_files:
