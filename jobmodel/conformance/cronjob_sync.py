@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from jobmodel.actions import CreateJob, DeleteJob, RecordEvent, Requeue, UpdateCronJobStatus
-from jobmodel.api.schema import obj
+from jobmodel.api.schema import OBJ, describe, member, obj
 from jobmodel.api.wire import cron_job_from_json, job_from_json, job_to_json
 from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES
@@ -101,6 +101,11 @@ def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:
 
 def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
     expect = obj(case.get("expect"), "expect")
+    member(expect, "jobsCreated", ("list", OBJ), "expect")
+    member(expect, "status", OBJ, "expect")
+    want_requeue = expect.get("requeueAfterSeconds")
+    if want_requeue is not None and (isinstance(want_requeue, bool) or not isinstance(want_requeue, int | float)):
+        raise InputError("expect.requeueAfterSeconds", f"expected a number of seconds or null, got {describe(want_requeue)}")
     out: list[str] = []
     for key, want in expect.items():
         got = outcome.get(key)

@@ -7,7 +7,7 @@ from typing import Any
 
 from jobmodel.api import strategy
 from jobmodel.api.defaults import set_defaults_cron_job, set_defaults_job
-from jobmodel.api.schema import decode_object
+from jobmodel.api.schema import decode_object, obj
 from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES
 from jobmodel.util.jsondiff import subset_diff
@@ -39,7 +39,7 @@ def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
-    expect = case.get("expect") or {}
+    expect = obj(case.get("expect"), "expect")
     if "object" not in expect:
         return []
     return subset_diff(expect["object"], outcome.get("object"), "object")

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from jobmodel.actions import CreatePod, DeletePod, PatchPod, RecordEvent
-from jobmodel.api.schema import I32, I64, STR, TIME, check_known, member, obj
+from jobmodel.api.schema import I32, I64, OBJ, STR, TIME, check_known, member, obj
 from jobmodel.api.wire import job_from_json, job_status_to_json, pod_from_json, pod_to_json
 from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES
@@ -27,6 +27,14 @@ from jobmodel.util.jsondiff import (
     status_diff,
 )
 
+# The shapes of the `expect` keys whose values are read as more than JSON to compare.
+EXPECT_SHAPES = {
+    "createdPods": ("list", OBJ),
+    "status": OBJ,
+    "conditions": ("list", OBJ),
+    "conditionsInclude": ("list", OBJ),
+    "statusSet": ("list", STR),
+}
 CASE_KEYS = frozenset({"name", "origin", "now", "features", "job", "pods", "controller", "expect"})
 CONTROLLER_KEYS = frozenset(
     {"expectations", "backoff", "podControlError", "statusUpdateError", "podCreateLimit"}
@@ -125,6 +133,8 @@ def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
     """Differences between the case's `expect` and an outcome."""
     expect = case["expect"]
     check_known(expect, EXPECT_KEYS, "expect")
+    for key, typ in EXPECT_SHAPES.items():
+        member(expect, key, typ, "expect")
     out: list[str] = []
     if "error" in expect:
         out.extend(exact_diff(expect["error"], outcome.get("error"), "error"))
@@ -143,7 +153,7 @@ def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
         out.extend(conditions_diff(expect["conditions"], conditions, "conditions", exact=True))
     if "conditionsInclude" in expect:
         out.extend(conditions_diff(expect["conditionsInclude"], conditions, "conditionsInclude", exact=False))
-    for field in expect.get("statusSet", []):
+    for field in expect.get("statusSet") or []:
         if field not in status:
             out.append(f"statusSet: status.{field} expected to be set, but it is absent")
     if "requeueAfterSeconds" in expect:

@@ -8,7 +8,7 @@ from typing import Any
 
 from jobmodel.api import strategy
 from jobmodel.api.field import FieldError, ServerPanic
-from jobmodel.api.schema import decode_object
+from jobmodel.api.schema import OBJ, decode_object, member, obj
 from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES
 
@@ -75,7 +75,9 @@ def _show(e: Mapping[str, Any]) -> str:
 
 
 def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
-    expect = case.get("expect") or {}
+    expect = obj(case.get("expect"), "expect")
+    for key in ("errors", "errorsInclude"):
+        member(expect, key, ("list", OBJ), "expect")
     got_errors: list[Mapping[str, Any]] = list(outcome.get("errors") or [])
     diffs: list[str] = []
     if "valid" in expect and bool(expect["valid"]) != bool(outcome.get("valid")):
@@ -86,7 +88,7 @@ def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
     for key in ("errors", "errorsInclude"):
         if key not in expect:
             continue
-        wanted: list[Mapping[str, Any]] = list(expect[key])
+        wanted: list[Mapping[str, Any]] = list(expect[key] or [])
         for want in wanted:
             if not any(_matches(want, got) for got in got_errors):
                 near = [
