@@ -8,6 +8,7 @@ invalid object, a violation, a failed vector, an unmet expectation); 2 a usage o
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import sys
 import traceback
@@ -70,10 +71,16 @@ def _tolerant(stream: TextIO) -> None:
         reconfigure(errors="backslashreplace")
 
 
+@functools.cache
+def _parser() -> argparse.ArgumentParser:
+    # Built once per process: a program calling main() many times (the tests) pays once.
+    return build_parser()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     _tolerant(sys.stdout)
     _tolerant(sys.stderr)
-    parser = build_parser()
+    parser = _parser()
     args = parser.parse_args(argv)
     try:
         code: int = args.func(args)

@@ -40,7 +40,11 @@ PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
 LONG_EXAMPLES = 12_500
 EXAMPLES = int(os.environ.get("JOBMODEL_FUZZ_EXAMPLES", LONG_EXAMPLES if PROFILE == "long" else 50))
 # Seconds one input may take before it counts as a hang.
-TIME_LIMIT = float(os.environ.get("JOBMODEL_FUZZ_TIME_LIMIT", "20"))
+TIME_LIMIT = float(os.environ.get("JOBMODEL_FUZZ_TIME_LIMIT", "30"))
+# When set, the counts so far are written to this file every PROGRESS_EVERY inputs (a long run
+# cut short still tells how far it got).
+PROGRESS_FILE = os.environ.get("JOBMODEL_FUZZ_PROGRESS")
+PROGRESS_EVERY = 250
 
 FUZZ = settings(
     max_examples=EXAMPLES,
@@ -82,6 +86,8 @@ def _alarm(_signum: int, _frame: FrameType | None) -> None:
 def run(surface: str, argv: list[str], stdin: str = "") -> Outcome:
     """`jobmodel ARGV` in this process, its standard streams strict UTF-8 as a terminal's."""
     COUNTS[surface] += 1
+    if PROGRESS_FILE and sum(COUNTS.values()) % PROGRESS_EVERY == 0:
+        Path(PROGRESS_FILE).write_text(f"{sum(COUNTS.values())} {dict(COUNTS)}\n")
     out_b, err_b = io.BytesIO(), io.BytesIO()
     out = io.TextIOWrapper(out_b, encoding="utf-8", errors="strict", write_through=True)
     err = io.TextIOWrapper(err_b, encoding="utf-8", errors="strict", write_through=True)
