@@ -26,7 +26,7 @@ from jobmodel.errors import InputError
 MAX_MANIFEST_BYTES: Final = 3 * 1024 * 1024
 MAX_JSON_FILE_BYTES: Final = 64 * 1024 * 1024
 MAX_DEPTH: Final = 100
-MAX_VALUES: Final = 1_000_000
+MAX_VALUES: Final = 100_000
 MAX_STRING: Final = 1024 * 1024
 _INT64_BOUND: Final = 2**64
 # A field path longer than this is shown by its two ends.
