@@ -33,6 +33,10 @@ INTERNAL_ERROR: Final = 3  # a defect of the tool
 INTERRUPTED: Final = 130
 
 
+# The namespace of kubectl's default context.
+DEFAULT_NAMESPACE: Final = "default"
+
+
 class Rejected(Exception):
     """The API server rejects the object (a finding: exit 1); the message is kubectl's."""
 
@@ -43,8 +47,11 @@ def add_object_options(parser: argparse.ArgumentParser, *, namespace: bool = Tru
         parser.add_argument(
             "-n",
             "--namespace",
-            default="default",
-            help="namespace of objects that give none (default: default)",
+            default=None,
+            help=(
+                "namespace of objects that give none (default: default); an object that names "
+                "another namespace is refused, as kubectl refuses it"
+            ),
         )
     parser.add_argument(
         "--feature-gates",
@@ -84,15 +91,17 @@ def rejection(where: str, kind: str, stored: Mapping[str, Any], errors: list[Fie
 def admit(
     file: str,
     doc: Any,
-    namespace: str,
+    namespace: str | None,
     gates: FeatureGates,
     uid: str | None = None,
 ) -> Admitted:
-    """One document through the API server's create; InputError (naming the file) when it
-    cannot be decoded, Rejected when validation refuses it."""
+    """One document through the API server's create, in `namespace` (None: kubectl's default
+    context, `default`, for objects that give none); InputError (naming the file) when it cannot
+    be decoded or names another namespace than the one given, Rejected when validation refuses it."""
     try:
-        kind, stored, errors = strategy.create_object(doc, namespace, uid, gates)
-        request = strategy.with_namespace(doc, namespace)
+        _check_namespace(doc, namespace)
+        kind, stored, errors = strategy.create_object(doc, namespace or DEFAULT_NAMESPACE, uid, gates)
+        request = strategy.with_namespace(doc, namespace or DEFAULT_NAMESPACE)
     except InputError as err:
         raise InputError(file, str(err)) from None
     if errors:
@@ -100,10 +109,22 @@ def admit(
     return Admitted(file, kind, request, stored)
 
 
+def _check_namespace(doc: Any, namespace: str | None) -> None:
+    """kubectl's check when a namespace is given: the object's own, if any, must be the same."""
+    meta = doc.get("metadata") if isinstance(doc, Mapping) else None
+    own = meta.get("namespace") if isinstance(meta, Mapping) else None
+    if namespace is not None and isinstance(own, str) and own and own != namespace:
+        raise InputError(
+            "metadata.namespace",
+            f"the namespace from the provided object {quote(own)} does not match the namespace "
+            f"{quote(namespace)}. You must pass '--namespace={own}' to perform this operation.",
+        )
+
+
 def load_object(
     file: str,
     kinds: Collection[str],
-    namespace: str,
+    namespace: str | None,
     gates: FeatureGates,
     *,
     uid: str | None = None,

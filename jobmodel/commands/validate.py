@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
 def validate_manifests(
     manifests: list[str],
     output: str | None,
-    namespace: str,
+    namespace: str | None,
     uid: str | None,
     gates: FeatureGates,
     stdin: TextIO,

@@ -148,3 +148,15 @@ def test_a_cut_short_cron_simulation_says_so(
     assert main(["cron", "simulate", path, *WINDOW]) == 0
     last = capsys.readouterr().out.splitlines()[-1]
     assert last.startswith("cut short at 2025-01-01T00:") and "more than 5 syncs" in last
+
+
+def test_a_namespace_given_must_be_the_objects_own(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, "job.yaml", JOB.replace("name: pi\n", "name: pi\n  namespace: team-a\n"))
+    assert main(["simulate", path]) == 0
+    assert main(["simulate", path, "-n", "team-a"]) == 0
+    capsys.readouterr()
+    assert main(["validate", path, "-n", "team-b"]) == 2
+    assert capsys.readouterr().err == (
+        f'error: {path}: metadata.namespace: the namespace from the provided object "team-a" does not match '
+        "the namespace \"team-b\". You must pass '--namespace=team-a' to perform this operation.\n"
+    )
