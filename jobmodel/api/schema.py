@@ -214,6 +214,8 @@ def decode_object(value: Any, kind: str, path: str = "") -> dict[str, Any]:
     """The object as Go's strict decoder sees it: unknown fields and mistyped values raise
     InputError; a null field is dropped (absent) and a null list item becomes its zero value.
     `kind` and `apiVersion` may be left out; when given they must be the kind's."""
+    if not isinstance(value, Mapping):
+        raise InputError(path, f"expected an object, got {describe(value)}")
     decoded: dict[str, Any] = check_value(value, KINDS[kind], path)
     for key, want in (("kind", kind), ("apiVersion", API_VERSIONS[kind])):
         if decoded.get(key, want) != want:

@@ -501,6 +501,11 @@ def vector_files(draw: st.DrawFn) -> Any:
 @given(doc=vector_files())
 @example(doc={"format": "jobmodel-conformance/1", "suite": "job-sync", "cases": [{"now": "9999-12-31T23:59:59Z", "job": JOB, "expect": {}}]})
 @example(doc={"format": "jobmodel-conformance/1", "suite": ["job-sync"], "cases": []})
+@example(doc={"format": "jobmodel-conformance/1", "suite": "validation", "cases": [{"kind": "Job", "operation": "create", "object": JOB, "expect": {"valid": False, "errors": [None]}}]})
+@example(doc={"format": "jobmodel-conformance/1", "suite": "validation", "cases": [{"kind": "Job", "operation": "create", "object": None, "expect": {"valid": True}}]})
+@example(doc={"format": "jobmodel-conformance/1", "suite": "validation", "cases": [{"kind": "Job", "operation": "update", "subresource": "status", "object": JOB, "oldObject": JOB, "features": [1], "expect": {}}]})
+@example(doc={"format": "jobmodel-conformance/1", "suite": "job-sync", "cases": [{"now": "2025-01-01T00:00:00Z", "job": JOB, "expect": {"statusSet": None, "status": None, "conditions": [None]}}]})
+@example(doc={"format": "jobmodel-conformance/1", "suite": "cronjob-sync", "cases": [{"now": "2025-01-01T00:00:00Z", "cronJob": CRON_JOB, "expect": {"jobsCreated": [None], "status": None, "requeueAfterSeconds": "1"}}]})
 @example(doc={"format": "jobmodel-conformance/1", "suite": "schedule", "cases": [{"schedule": "@every 1s", "now": "2025-01-01T00:00:00Z", "earliestTime": "0001-01-01T00:00:00Z", "expect": {}}]})
 def test_conformance(tmp: Path, doc: Any) -> None:
     text = json.dumps(doc) if not _has_nan(doc) else "{}"
