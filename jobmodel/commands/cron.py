@@ -19,7 +19,7 @@ from jobmodel.schedule.cron import CronParseError, parse_standard
 from jobmodel.schedule.gotime import LocationError, load_location
 from jobmodel.simulation.cronjob import MAX_JOB_SECONDS, MAX_SYNCS, Outage, simulate
 from jobmodel.state import CronJob
-from jobmodel.timeutil import GO_ZERO_TIME, format_time, parse_clock
+from jobmodel.timeutil import GO_ZERO_TIME, LATEST_CLOCK, format_time, parse_clock
 
 # `cron next -n`: at most this many run times.
 MAX_COUNT = 1000
@@ -76,6 +76,10 @@ def run_next(args: argparse.Namespace) -> int:
     t = parse_clock(args.start, "--from") if args.start else datetime.now(UTC)
     for _ in range(args.count):
         t = schedule.next(t)
+        if t >= LATEST_CLOCK:
+            # Go's times run on for billions of years; the model's clocks end here.
+            print(f"(the next run time is past {format_time(LATEST_CLOCK)}, where the model's clock ends)")
+            break
         if t == GO_ZERO_TIME:
             print("(no further run time within five years: robfig/cron gives up)")
             break

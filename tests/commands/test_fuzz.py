@@ -425,6 +425,7 @@ def schedules(draw: st.DrawFn) -> str:
     start=st.none() | option_texts(),
     count=st.sampled_from(["1", "5", "0", "-1", "1000", "1001", "1" * 30]),
 )
+@example(schedule="@every 1000000h", zone=None, start=None, count="1000")
 @example(schedule="0 0 * * *", zone="A" * 300, start=None, count="1")
 @example(schedule="TZ=" + "A" * 300 + " 0 0 * * *", zone=None, start=None, count="1")
 @example(schedule="0 0 * * *", zone=None, start="9999-12-31T23:59:59Z", count="5")
