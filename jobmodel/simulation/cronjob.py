@@ -21,7 +21,7 @@ from jobmodel.state import COMPLETE, FAILED_CONDITION, CronJob, CronJobSyncInput
 from jobmodel.transitions.sync_cronjob import assigned_uid, sync_cronjob
 
 # A window needing more syncs than this is cut short (the simulation says where).
-MAX_SYNCS = 2_000_000
+MAX_SYNCS = 5_000_000
 # How long a simulated Job may run: ten years.
 MAX_JOB_SECONDS = 10 * 365 * 24 * 3600
 
