@@ -25,11 +25,28 @@ COMMAND_MODULES = (
     "jobmodel.commands.conformance",
     "jobmodel.commands.cron",
     "jobmodel.commands.explore",
+    "jobmodel.commands.prove",
     "jobmodel.commands.live",
+    "jobmodel.commands.oracle",
     "jobmodel.commands.replay",
     "jobmodel.commands.simulate",
     "jobmodel.commands.validate",
 )
+
+
+# The upstream release whose controllers the model follows (docs/sync-job.md).
+MODELLED_RELEASE = "v1.32.3"
+
+
+def version_text() -> str:
+    """`jobmodel --version`: the package's version and the release it models."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        mine = version("jobmodel")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        mine = "unknown"
+    return f"jobmodel {mine} (the Job and CronJob controllers of Kubernetes {MODELLED_RELEASE})"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="An executable reference model of the Kubernetes Job and CronJob controllers.",
         epilog="exit codes: 0 all good, 1 a finding, 2 a usage or input error, 3 an internal error",
     )
+    parser.add_argument("--version", action="version", version=version_text())
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)

@@ -34,3 +34,9 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
         return "(a value too large to show)"
     text = printable(text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class Unsupported(Exception):
+    """An engine cannot run this case faithfully (e.g. a real cluster has no clock that stands
+    still, another implementation does not answer a suite); the message says why. The case is
+    reported as unsupported, neither passed nor failed."""

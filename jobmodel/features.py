@@ -9,7 +9,7 @@ import attrs
 from jobmodel.errors import InputError, quote
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class FeatureGates:
     """Gate values; every gate defaults to on, as in the newest releases where they are GA."""
 
@@ -37,6 +37,10 @@ class FeatureGates:
 
 
 DEFAULT_GATES = FeatureGates()
+
+# The Kubernetes release whose controllers the model reproduces (the oracle protocol's handshake
+# names it).
+MODEL_RELEASE = "v1.32.3"
 
 
 def parse_gate_overrides(text: str, option: str = "--feature-gates") -> dict[str, bool]:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
+from typing import Any, overload
 
 # A JSON value as the model stores it: FrozenDict for objects, tuple for arrays.
 Frozen = Any
@@ -27,12 +27,36 @@ class FrozenDict(Mapping[str, Frozen]):
     def __len__(self) -> int:
         return len(self._data)
 
+    # Straight to the dict: the Mapping mixins go through __getitem__ and cost several calls.
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
+
+    @overload
+    def get(self, key: str, /) -> Frozen | None: ...
+
+    @overload
+    def get(self, key: str, default: Frozen, /) -> Frozen: ...
+
+    def get(self, key: str, default: Frozen = None, /) -> Frozen:
+        return self._data.get(key, default)
+
+    def keys(self) -> KeysView[str]:
+        return self._data.keys()
+
+    def items(self) -> ItemsView[str, Frozen]:
+        return self._data.items()
+
+    def values(self) -> ValuesView[Frozen]:
+        return self._data.values()
+
     def __hash__(self) -> int:
         if self._hash is None:
             self._hash = hash(frozenset(self._data.items()))
         return self._hash
 
     def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
         if isinstance(other, FrozenDict):
             return self._data == other._data
         if isinstance(other, Mapping):

@@ -49,7 +49,7 @@ class OwnerReference:
     block_owner_deletion: bool = False
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class ObjectMeta:
     """The metav1.ObjectMeta fields the controllers read or write; `extra` keeps the rest."""
 
@@ -186,7 +186,7 @@ class ContainerStatus:
     extra: FrozenDict = EMPTY
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class PodStatus:
     """v1.PodStatus."""
 
@@ -198,7 +198,7 @@ class PodStatus:
     extra: FrozenDict = EMPTY
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Pod(_Named):
     """v1.Pod: typed metadata and status; the spec is frozen JSON, read through the helpers below."""
 
@@ -227,7 +227,7 @@ class Pod(_Named):
 # --- jobs -----------------------------------------------------------------------------------
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class PodTemplateSpec:
     """v1.PodTemplateSpec: the metadata the Job controller edits, and the pod spec as frozen JSON."""
 
@@ -291,7 +291,7 @@ class SuccessPolicy:
     rules: tuple[SuccessPolicyRule, ...] = ()
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class JobSpec:
     """batch.JobSpec; `None` is an unset (pointer) field, as the controller sees it."""
 
@@ -326,7 +326,7 @@ class UncountedTerminatedPods:
     failed: tuple[str, ...] = ()
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class JobStatus:
     """batch.JobStatus; `None` is an absent pointer field."""
 
@@ -350,7 +350,7 @@ class JobStatus:
         return None
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Job(_Named):
     """batch.Job."""
 
@@ -398,7 +398,7 @@ class BackoffRecord:
     last_failure_time: datetime | None = None
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class JobControllerState:
     """The Job controller's in-memory state for one Job (lost when the controller restarts).
 
@@ -433,7 +433,7 @@ class Faults:
     status_check: Callable[[Job, JobStatus], str | None] | None = None
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class JobSyncInput:
     """Everything one `syncJob` reads: the cached Job (None when gone), the namespace's pods, bookkeeping, clock."""
 

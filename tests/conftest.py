@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING
 import pytest
 from hypothesis import HealthCheck, settings
 
-# "ci": fast and deterministic (the default); "long": more examples, for local runs
-# (HYPOTHESIS_PROFILE=long pytest).
+# "ci": fast (the default); "long": more examples (./dev test --long, or HYPOTHESIS_PROFILE=long).
+# Neither is derandomized: each run draws new cases from the seed `./dev test` prints and passes
+# as --hypothesis-seed, so a failure reproduces with the same seed (and its shrunk example goes
+# into the test file as an @example).
 settings.register_profile(
     "ci",
     max_examples=200,
-    derandomize=True,
     deadline=None,
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
@@ -52,12 +53,24 @@ def conformance_dir() -> Path:
 # --- the local control plane (tests marked `live`) -------------------------------------------------
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers",
-        "live: runs against the local control plane (etcd, kube-apiserver, kube-controller-manager built from "
-        "the Go module proxy); leave them out with -m 'not live'",
-    )
+# Tests that run upstream's code through a Go harness get the `upstream` marker (pyproject.toml):
+# whole files, and elsewhere the tests that use a harness fixture.
+UPSTREAM_FILES = ("tests/differential/", "tests/adapters/test_upstream.py")
+UPSTREAM_FIXTURES = frozenset({"harness", "go_sorters"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        path = Path(str(item.fspath)).resolve().relative_to(REPO_ROOT).as_posix()
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if path.startswith(UPSTREAM_FILES) or fixtures & UPSTREAM_FIXTURES:
+            item.add_marker(pytest.mark.upstream)
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    seed = config.getoption("hypothesis_seed", None)
+    profile = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+    return f"hypothesis: profile {profile}, seed {seed if seed is not None else 'random (none given)'}"
 
 
 def _skip_or_fail(message: str) -> None:

@@ -131,6 +131,14 @@ func jobSyncOutcome(in job.HarnessJobSyncInput, res *job.HarnessJobSyncResult) (
 	if err != nil {
 		return nil, err
 	}
+	updates := []any{}
+	for _, sent := range res.SentStatuses {
+		w, err := wire(sent)
+		if err != nil {
+			return nil, err
+		}
+		updates = append(updates, w)
+	}
 	conditions := []any{}
 	if cs, ok := statusJSON.(map[string]any)["conditions"].([]any); ok {
 		conditions = cs
@@ -160,6 +168,8 @@ func jobSyncOutcome(in job.HarnessJobSyncInput, res *job.HarnessJobSyncResult) (
 	if indexes == nil {
 		indexes = []int{}
 	}
+	deleted := append([]string{}, pc.DeletePodName...)
+	patched := append([]string{}, res.PatchedPods...)
 	return map[string]any{
 		"error":               res.Err != nil,
 		"creations":           pc.CreateCallCount,
@@ -167,12 +177,33 @@ func jobSyncOutcome(in job.HarnessJobSyncInput, res *job.HarnessJobSyncResult) (
 		"createdPods":         created,
 		"createdIndexes":      indexes,
 		"deletions":           len(pc.DeletePodName),
+		"deletedPods":         deleted,
 		"podPatches":          len(pc.Patches),
+		"patchedPods":         patched,
+		"controller":          controllerAfter(res),
 		"status":              statusJSON,
+		"statusUpdates":       updates,
 		"conditions":          conditions,
 		"requeueAfterSeconds": requeue,
 		"events":              events,
 	}, nil
+}
+
+// controllerAfter is the controller's bookkeeping for the Job after the step, in the shape of a
+// case's `controller` (expectations and back-off record; absent when none is held).
+func controllerAfter(res *job.HarnessJobSyncResult) map[string]any {
+	out := map[string]any{}
+	if e := res.Expectations; e != nil {
+		out["expectations"] = map[string]any{"add": e.Add, "del": e.Del}
+	}
+	if b := res.Backoff; b != nil {
+		var last any
+		if b.LastFailureTime != nil {
+			last = formatTime(*b.LastFailureTime)
+		}
+		out["backoff"] = map[string]any{"failuresAfterLastSuccess": b.FailuresAfterLastSuccess, "lastFailureTime": last}
+	}
+	return out
 }
 
 // createdPods builds the Pods the accepted creations would have created, as RealPodControl

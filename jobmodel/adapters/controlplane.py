@@ -282,7 +282,16 @@ class Component:
     proc: subprocess.Popen[bytes] | None = None
 
     def alive(self) -> bool:
-        return self.pid != 0 and pid_alive(self.pid, self.binary)
+        """A child of this process is judged by its handle: for a moment after exec, while the
+        kernel is still setting up the new image, /proc/PID/cmdline reads empty."""
+        if self.pid == 0:
+            return False
+        if self.proc is not None and self.proc.pid == self.pid:
+            return self.proc.poll() is None
+        return pid_alive(self.pid, self.binary)
+
+    def exit_code(self) -> int | None:
+        return self.proc.returncode if self.proc is not None and self.proc.pid == self.pid else None
 
 
 class ControlPlane:
@@ -497,8 +506,10 @@ class ControlPlane:
         last = ""
         while time.monotonic() < deadline:
             if not component.alive():
+                code = component.exit_code()
+                how = "exited" if code is None else f"exited with code {code}"
                 raise ControlPlaneError(
-                    f"{component.name} exited while starting; the end of {self.log(component.name)}:\n{self._log_tail(component.name)}"
+                    f"{component.name} {how} while starting; the end of {self.log(component.name)}:\n{self._log_tail(component.name)}"
                 )
             ok, last = self._probe(component.name)
             if ok:

@@ -33,4 +33,4 @@ def atomic_target(path: Path, option: str = "") -> Iterator[Path]:
 def write_atomically(path: Path, text: str, option: str = "") -> None:
     """Write `text` to `path` (UTF-8) through a temporary file and a rename."""
     with atomic_target(path, option) as tmp:
-        tmp.write_text(text, encoding="utf-8")
+        tmp.write_text(text, encoding="utf-8", errors="backslashreplace")

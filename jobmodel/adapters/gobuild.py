@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from jobmodel.errors import InputError
@@ -17,8 +18,9 @@ from jobmodel.errors import InputError
 HARNESS_ROOT = Path(__file__).resolve().parents[2] / "harness"
 
 
-def run_build_script(script: Path, what: str, option: str) -> Path:
-    """Run `script` (a harness build.py) and return the path it prints.
+def run_build_script(script: Path, what: str, option: str, on_line: Callable[[str], None] | None = None) -> Path:
+    """Run `script` (a harness build.py) and return the path it prints; its progress lines
+    (`jobmodel: ...`) go to `on_line`, or else to standard error.
 
     Raises InputError on `option` naming `what` when Go is missing or the build fails, with the
     tool's own output.
@@ -37,8 +39,11 @@ def run_build_script(script: Path, what: str, option: str) -> Path:
     for line in proc.stderr:
         errors.append(line)
         if line.startswith("jobmodel: "):
-            sys.stderr.write(line)
-            sys.stderr.flush()
+            if on_line is not None:
+                on_line(line.rstrip("\n"))
+            else:
+                sys.stderr.write(line)
+                sys.stderr.flush()
     out = proc.stdout.read()
     code = proc.wait()
     if code != 0:

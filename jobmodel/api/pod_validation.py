@@ -6,10 +6,8 @@ volume mounts, sidecar restart policy), ephemeral containers (forbidden in a tem
 still validated as upstream does), host-network ports, node selector, required node affinity,
 tolerations and scheduling gates.
 
-Not modelled (accepted as given): resources and quantities, probes and lifecycle handlers beyond
-where they may appear, security contexts, volume source details, volume devices, mount
-propagation and recursive read-only mounts, topology spread, DNS config,
-resource claims, OS-specific rules, seccomp/AppArmor annotations.
+Not modelled (accepted as given): `NOT_CHECKED` below, which `jobmodel validate` names on every
+"valid" verdict.
 """
 
 from __future__ import annotations
@@ -22,6 +20,19 @@ from jobmodel.api import meta_validation as mv
 from jobmodel.api.field import FieldError
 from jobmodel.api.schema import VOLUME_SOURCES
 
+# What the API server checks in a pod template and this model does not (docs/validation.md).
+NOT_CHECKED: Final = (
+    "resource quantities and requests against limits",
+    "probes and lifecycle handlers beyond where they may appear",
+    "security contexts (e.g. runAsUser)",
+    "volume source details, volume devices, mount propagation and recursive read-only mounts",
+    "topology spread constraints",
+    "DNS config",
+    "resource claims",
+    "OS-specific rules",
+    "seccomp and AppArmor annotations",
+    "port-name syntax",
+)
 RESTART_POLICIES: Final = ("Always", "OnFailure", "Never")
 DNS_POLICIES: Final = ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
 PULL_POLICIES: Final = ("Always", "IfNotPresent", "Never")

@@ -33,6 +33,7 @@ from jobmodel.api.defaults import set_defaults_cron_job, set_defaults_job
 from jobmodel.api.equality import semantic_equal
 from jobmodel.api.field import FieldError
 from jobmodel.api.meta_validation import label_selector_has_invalid_label_value
+from jobmodel.api.names import name_generated_before_create
 from jobmodel.api.schema import decode_object, describe
 from jobmodel.errors import InputError, printable
 from jobmodel.features import DEFAULT_GATES, FeatureGates
@@ -389,6 +390,15 @@ def with_namespace(obj: Mapping[str, Any], namespace: str) -> Obj:
     return request
 
 
+def create_request(obj: Mapping[str, Any], namespace: str) -> Obj:
+    """The object as the API server takes it in: the namespace of kubectl's context when the
+    manifest gives none, and a generated name when it gives only `generateName` (the name drawn
+    from the namespace and prefix, so that every command names it alike)."""
+    request = with_namespace(obj, namespace)
+    meta = request["metadata"]
+    return name_generated_before_create(request, f"{meta.get('namespace')}/{meta.get('generateName')}")
+
+
 def create_object(
     obj: Any, namespace: str, uid: str | None = None, gates: FeatureGates = DEFAULT_GATES
 ) -> tuple[str, Obj, list[FieldError]]:
@@ -400,7 +410,7 @@ def create_object(
     kind = obj.get("kind")
     if not isinstance(kind, str) or kind not in RESOURCES:
         raise InputError("kind", f"expected Job or CronJob, got {describe(kind)}")
-    request = with_namespace(obj, namespace)
+    request = create_request(obj, namespace)
     meta = request["metadata"]
     the_uid = uid or default_uid(str(meta.get("namespace")), str(meta.get("name") or ""))
     create = create_job if kind == "Job" else create_cron_job

@@ -14,6 +14,7 @@ from typing import Any, ClassVar, cast
 
 import attrs
 
+from jobmodel.checkers.external import is_external
 from jobmodel.checkers.system import (
     System,
     budget_from_json,
@@ -21,6 +22,7 @@ from jobmodel.checkers.system import (
     load_impl,
     manifest_from_json,
 )
+from jobmodel.errors import InputError
 from jobmodel.frozen import FrozenDict, thaw
 from jobmodel.invariants.cron import CRON_LAWS
 from jobmodel.timeutil import format_time
@@ -53,6 +55,8 @@ class CronConfig:
         return initial_cron_world(thaw(self.manifest), self.budget)
 
     def sync_impl(self) -> CronSyncImpl:
+        if is_external(self.impl):
+            raise InputError("--impl", "a cmd: implementation takes the Job controller's step; CronJob manifests are checked with package.module:function")
         if self.impl == DEFAULT_CRON_IMPL:
             return sync_cronjob
         return cast(CronSyncImpl, load_impl(self.impl))

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, ClassVar, cast
 
 import attrs
 
+from jobmodel.checkers.external import external_sync, is_external
 from jobmodel.checkers.system import (
     System,
     budget_from_json,
@@ -23,11 +24,13 @@ from jobmodel.checkers.system import (
     load_impl,
     manifest_from_json,
 )
+from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES
 from jobmodel.frozen import FrozenDict, freeze, thaw
 from jobmodel.invariants.catalogue import LAWS
 from jobmodel.invariants.laws import Violation
 from jobmodel.invariants.liveness import check_liveness
+from jobmodel.state import JobControllerTunables
 from jobmodel.timeutil import format_time, parse_clock
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.job_symmetry import canonical_world, without_events
@@ -40,16 +43,20 @@ DEFAULT_START = datetime(2025, 1, 1, tzinfo=UTC)
 
 
 def load_sync_impl(spec: str | None) -> env.SyncImpl:
-    """The sync step named `package.module:function` (the model's sync_job when None)."""
+    """The sync step named `package.module:function`, or taken by a program speaking the oracle
+    protocol (`cmd:PROGRAM ARGS`); the model's sync_job when None."""
     if spec is None or spec == DEFAULT_IMPL:
         return sync_job
+    if is_external(spec):
+        return external_sync(spec)
     return cast(env.SyncImpl, load_impl(spec))
 
 
 @attrs.frozen
 class CheckConfig:
     """What a check runs on: the Job manifest (frozen JSON), the environment's budget, the clock,
-    gate overrides, the implementation's import path, and whether states are reduced by symmetry."""
+    gate overrides, the implementation's import path, whether states are reduced by symmetry, the
+    controller's tunables, and whether the laws are checked outside their assumptions too."""
 
     KIND: ClassVar[str] = "Job"
     MOVE_KINDS: ClassVar[tuple[str, ...]] = env.MOVE_KINDS
@@ -60,6 +67,8 @@ class CheckConfig:
     features: FrozenDict = FrozenDict()
     impl: str = DEFAULT_IMPL
     symmetry: bool = True
+    tunables: JobControllerTunables = JobControllerTunables()
+    without_assumptions: bool = False
 
     def initial_world(self) -> env.World:
         """The cluster holding just the Job, as the checkers store it."""
@@ -67,7 +76,9 @@ class CheckConfig:
 
     def _created(self) -> env.World:
         gates = DEFAULT_GATES.with_overrides(self.features)
-        return env.initial_world(thaw(self.manifest), self.budget, now=self.start, features=gates)
+        return env.initial_world(
+            thaw(self.manifest), self.budget, now=self.start, features=gates, tunables=self.tunables
+        )
 
     def normalise(self, world: env.World) -> env.World:
         """The world as the checkers store it (canonical under symmetry; without events)."""
@@ -78,7 +89,9 @@ class CheckConfig:
 
     def system(self, impl: env.SyncImpl | None = None) -> System[env.World, JobSyncResult]:
         """The Job system checking `impl` (by default the config's `impl`)."""
-        sync_impl = impl or self.sync_impl()
+        # A sync is a pure function of its input, which recurs across states (the same cluster
+        # with another budget, a sync and a stale sync, liveness runs): remembered per system.
+        sync_impl = remembered(impl or self.sync_impl())
         return System(
             kind=self.KIND,
             initial_world=self._created,
@@ -87,12 +100,14 @@ class CheckConfig:
             laws=LAWS,
             columns=("job status", "pods"),
             describe=lambda world: (describe_job(world), describe_pods(world)),
-            canonical=self.normalise,
+            # Different moves often lead to the same world before renaming: renamed once.
+            canonical=lru_cache(maxsize=SYNC_MEMO_SIZE)(self.normalise),
             liveness=partial(_liveness, sync_impl),
+            without_assumptions=self.without_assumptions,
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "manifest": thaw(self.manifest),
             "budget": budget_to_json(self.budget),
             "start": format_time(self.start),
@@ -100,6 +115,11 @@ class CheckConfig:
             "impl": self.impl,
             "symmetry": self.symmetry,
         }
+        if self.tunables != JobControllerTunables():
+            out["tunables"] = attrs.asdict(self.tunables)
+        if self.without_assumptions:
+            out["without_assumptions"] = True
+        return out
 
     @staticmethod
     def from_json(value: Mapping[str, Any], path: str = "config") -> CheckConfig:
@@ -110,7 +130,39 @@ class CheckConfig:
             features=freeze(features_from_json(value.get("features"), f"{path}.features")),
             impl=str(value.get("impl") or DEFAULT_IMPL),
             symmetry=bool(value.get("symmetry", True)),
+            tunables=tunables_from_json(value.get("tunables") or {}, f"{path}.tunables"),
+            without_assumptions=bool(value.get("without_assumptions", False)),
         )
+
+
+# Bounds a tunable (seconds or a count) to what the controllers' time arithmetic can take;
+# also refuses NaN and infinity.
+MAX_TUNABLE = 1e9
+
+
+def tunables_from_json(value: Mapping[str, Any], path: str) -> JobControllerTunables:
+    """The controller's tunables (JobControllerTunables field names); errors name the field."""
+    if not isinstance(value, Mapping):
+        raise InputError(path, "expected an object of tunables")
+    fields = {f.name: f for f in attrs.fields(JobControllerTunables)}
+    changes: dict[str, Any] = {}
+    for name, v in value.items():
+        if name not in fields:
+            raise InputError(f"{path}.{name}", f"unknown tunable (known: {', '.join(fields)})")
+        if isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v <= MAX_TUNABLE:
+            raise InputError(f"{path}.{name}", f"expected a number from 0 to {MAX_TUNABLE:g}, got {quote(v)}")
+        if fields[name].type in (int, "int") and (not isinstance(v, int) or v < 1):
+            raise InputError(f"{path}.{name}", "expected a positive integer")
+        changes[name] = v
+    return attrs.evolve(JobControllerTunables(), **changes)
+
+
+SYNC_MEMO_SIZE = 1 << 16
+
+
+def remembered(impl: env.SyncImpl) -> env.SyncImpl:
+    """`impl` with its results remembered by input (a sync step is a pure function of it)."""
+    return cast(env.SyncImpl, lru_cache(maxsize=SYNC_MEMO_SIZE)(impl))
 
 
 def _apply(impl: env.SyncImpl, world: env.World, move: Move) -> tuple[env.World, JobSyncResult | None]:

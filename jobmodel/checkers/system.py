@@ -48,16 +48,21 @@ class System(Generic[W, R]):
     describe: Callable[[W], tuple[str, ...]]
     canonical: Callable[[W], W] = _same
     liveness: Callable[[W], Violation | None] | None = None
+    without_assumptions: bool = False  # check the laws outside their assumptions too
 
     def start(self) -> W:
         """The initial world, in canonical form."""
         return self.canonical(self.initial_world())
 
-    def step(self, world: W, move: Move) -> tuple[W, Transition[W, R], list[Violation]]:
-        """Apply one move and check every law on the step and on the new state."""
+    def successor(self, world: W, move: Move) -> tuple[W, Transition[W, R]]:
+        """Apply one move: the new world, in canonical form, and the transition."""
         after, result = self.apply_move(world, move)
         after = self.canonical(after)
-        transition = Transition(world, move, after, result)
+        return after, Transition(world, move, after, result, self.without_assumptions)
+
+    def step(self, world: W, move: Move) -> tuple[W, Transition[W, R], list[Violation]]:
+        """Apply one move and check every law on the step and on the new state."""
+        after, transition = self.successor(world, move)
         return after, transition, [*self.laws.check_step(transition), *self.laws.check_state(after)]
 
 

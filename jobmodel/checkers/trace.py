@@ -80,6 +80,15 @@ def save_trace(path: Path, config: Config, moves: Sequence[Move], violation: Vio
     write_atomically(path, json.dumps(trace_to_json(config, moves, violation), indent=2) + "\n", "--save")
 
 
+def recorded_violation(path: Path) -> Violation | None:
+    """The violation a saved trace says it ends with (None when it records none)."""
+    data = read_json_file(path)
+    found = data.get("violation") if isinstance(data, Mapping) else None
+    if not isinstance(found, Mapping) or not isinstance(found.get("invariant"), str):
+        return None
+    return Violation(found["invariant"], str(found.get("message", "")))
+
+
 def load_trace(path: Path) -> tuple[Config, list[Move]]:
     """A saved trace (of a Job when it names no kind); errors name the field."""
     data = read_json_file(path)

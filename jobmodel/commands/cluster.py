@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from jobmodel.commands.output import add_output_option, print_json, wants_json
+from jobmodel.commands.progress import progress
 from jobmodel.features import parse_gate_overrides
 
 
@@ -23,6 +25,7 @@ def register(subparsers: Any) -> None:
     sub = parser.add_subparsers(dest="cluster_command", required=True, metavar="ACTION")
     build = sub.add_parser("build", help="build the binaries into the cache (or find them there); print their directory")
     build.add_argument("--force", action="store_true", help="rebuild even if the cache has them")
+    add_output_option(build)
     build.set_defaults(func=run_build)
     for name, func, text in (
         ("up", run_up, "start the control plane in the background and print the kubeconfig path"),
@@ -34,6 +37,7 @@ def register(subparsers: Any) -> None:
         if name == "up":
             p.add_argument("--feature-gates", default="", metavar="A=false,B=true", help="feature gates for kube-apiserver and kube-controller-manager")
             p.add_argument("--garbage-collector", action="store_true", help="also run the garbage collector")
+        add_output_option(p)
         p.set_defaults(func=func)
 
 
@@ -52,7 +56,12 @@ def run_build(args: argparse.Namespace) -> int:
 
         code = subprocess.call([sys.executable, str(BUILD_SCRIPT), "--force"])
         return code
-    print(run_build_script(BUILD_SCRIPT, "the control plane", "cluster build"))
+    with progress("building the control plane (cached after the first build)") as task:
+        directory = run_build_script(BUILD_SCRIPT, "the control plane", "cluster build", task.log)
+    if wants_json(args):
+        print_json("ClusterBuild", {"directory": str(directory)})
+    else:
+        print(directory)
     return 0
 
 
@@ -63,15 +72,22 @@ def run_up(args: argparse.Namespace) -> int:
     existing = running_plane(directory)
     if existing is not None:
         print(f"already running at {existing.server}", file=sys.stderr)
-        print(existing.kubeconfig)
+        _print_up(args, existing.server, existing.kubeconfig, already_running=True)
         return 0
     if (directory / "state.json").is_file():
         ControlPlane.attach(directory).remove()  # a stale one: what is left of it goes
     config = ControllerConfig(parse_gate_overrides(args.feature_gates), {}, args.garbage_collector)
     plane = ControlPlane.start(config, directory=directory, detached=True)
     print(f"control plane {plane.server} is up; stop it with: jobmodel cluster down", file=sys.stderr)
-    print(plane.kubeconfig)
+    _print_up(args, plane.server, plane.kubeconfig, already_running=False)
     return 0
+
+
+def _print_up(args: argparse.Namespace, server: str, kubeconfig: Path, *, already_running: bool) -> None:
+    if wants_json(args):
+        print_json("ClusterUp", {"server": server, "kubeconfig": str(kubeconfig), "alreadyRunning": already_running})
+    else:
+        print(kubeconfig)
 
 
 def run_down(args: argparse.Namespace) -> int:
@@ -80,10 +96,14 @@ def run_down(args: argparse.Namespace) -> int:
     directory = _directory(args)
     if not (directory / "state.json").is_file():
         print(f"no control plane in {directory}", file=sys.stderr)
+        if wants_json(args):
+            print_json("ClusterDown", {"directory": str(directory), "stopped": []})
         return 0
     plane = ControlPlane.attach(directory)
     plane.remove()
     print(f"stopped {', '.join(plane.components)} and removed {directory}", file=sys.stderr)
+    if wants_json(args):
+        print_json("ClusterDown", {"directory": str(directory), "stopped": list(plane.components)})
     return 0
 
 
@@ -92,13 +112,34 @@ def run_status(args: argparse.Namespace) -> int:
 
     directory = _directory(args)
     if not (directory / "state.json").is_file():
-        print(f"no control plane in {directory} (start one with: jobmodel cluster up)")
+        if wants_json(args):
+            print_json("ClusterStatus", {"directory": str(directory), "running": False, "components": []})
+        else:
+            print(f"no control plane in {directory} (start one with: jobmodel cluster up)")
         return 1
     plane = ControlPlane.attach(directory)
     health = plane.healthy()
+    ok = bool(health) and all(health.values())
+    if wants_json(args):
+        components = [
+            {"name": name, "pid": c.pid, "healthy": bool(health.get(name)), "alive": c.alive()}
+            for name, c in plane.components.items()
+        ]
+        print_json(
+            "ClusterStatus",
+            {
+                "directory": str(directory),
+                "running": True,
+                "healthy": ok,
+                "server": plane.server,
+                "kubeconfig": str(plane.kubeconfig),
+                "components": components,
+            },
+        )
+        return 0 if ok else 1
     for name, component in plane.components.items():
         state = "healthy" if health.get(name) else ("running, not answering" if component.alive() else "stopped")
         print(f"{name:<24} pid {component.pid:<8} {state}")
     print(f"server      {plane.server}")
     print(f"kubeconfig  {plane.kubeconfig}")
-    return 0 if health and all(health.values()) else 1
+    return 0 if ok else 1

@@ -38,7 +38,18 @@ DEFAULT_NAMESPACE: Final = "default"
 
 
 class Rejected(Exception):
-    """The API server rejects the object (a finding: exit 1); the message is kubectl's."""
+    """The API server rejects the object (a finding: exit 1); the message is kubectl's, naming
+    the file; `kind`, `name`, `stored` and `errors` are the object and its field errors."""
+
+    def __init__(self, message: str, kind: str, stored: Mapping[str, Any], errors: list[FieldError]) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.stored = stored
+        self.errors = errors
+
+    @property
+    def name(self) -> str:
+        return str((self.stored.get("metadata") or {}).get("name") or "")
 
 
 def add_object_options(parser: argparse.ArgumentParser, *, namespace: bool = True) -> None:
@@ -101,11 +112,11 @@ def admit(
     try:
         _check_namespace(doc, namespace)
         kind, stored, errors = strategy.create_object(doc, namespace or DEFAULT_NAMESPACE, uid, gates)
-        request = strategy.with_namespace(doc, namespace or DEFAULT_NAMESPACE)
+        request = strategy.create_request(doc, namespace or DEFAULT_NAMESPACE)
     except InputError as err:
         raise InputError(file, str(err)) from None
     if errors:
-        raise Rejected(rejection(file, kind, stored, errors))
+        raise Rejected(rejection(file, kind, stored, errors), kind, stored, errors)
     return Admitted(file, kind, request, stored)
 
 

@@ -1,33 +1,49 @@
-"""`jobmodel conformance FILE...`: run conformance vectors and end with `N passed, M failed`."""
+"""`jobmodel conformance [FILE...]`: run conformance vectors (the bundled suite when no file is
+given) and end with `N passed, M failed`; `-o json` and `--junit FILE` for programs."""
 
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from pathlib import Path
 from typing import Any
 
-from jobmodel.commands.common import FINDING, INPUT_ERROR, INTERNAL_ERROR, OK
+from jobmodel.adapters.files import write_atomically
+from jobmodel.commands.common import FINDING, INPUT_ERROR, INTERNAL_ERROR, OK, check_output_path
+from jobmodel.commands.output import add_output_option, print_json, wants_json
+from jobmodel.commands.progress import progress
+from jobmodel.conformance.bundled import VECTORS_DIR, bundled_vector_files
 from jobmodel.conformance.engines import Engine, ModelEngine
-from jobmodel.conformance.runner import CaseResult, run_files
-from jobmodel.errors import printable
+from jobmodel.conformance.report import junit_xml, report_json
+from jobmodel.conformance.runner import CaseResult, count_cases, run_files
+from jobmodel.errors import InputError, printable
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "conformance",
         help="run conformance vector files through the model",
-        description="Run conformance vectors (format jobmodel-conformance/1) and print N passed, M failed.",
+        description=(
+            "Run conformance vectors (format jobmodel-conformance/1) and print N passed, M failed. Without FILE, "
+            "the suite that ships with jobmodel (docs/conformance.md)."
+        ),
     )
-    parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    parser.add_argument("files", nargs="*", type=Path, metavar="FILE", help="vector files (default: the bundled suite)")
     parser.add_argument(
         "--engine",
-        choices=["model", "upstream", "live"],
+        type=engine_choice,
         default="model",
+        metavar="model|upstream|live|'cmd:PROGRAM ARGS'",
         help=(
-            "run the vectors through the model (default), through upstream's own code, or (job-scenario) "
-            "through a real control plane"
+            "run the vectors through the model (default), through upstream's own code, (job-scenario) "
+            "through a real control plane, or through any program speaking the oracle protocol "
+            "(docs/oracle-protocol.md)"
         ),
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=60.0, metavar="SECONDS",
+        help="cmd: and upstream engines: the longest wait for one answer (default 60)",
     )
     parser.add_argument(
         "--kubeconfig",
@@ -38,15 +54,35 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--trace-dir", type=Path, default=None, help="--engine live: where each case's recorded trace goes (default: a new temporary directory)"
     )
+    parser.add_argument("--junit", type=Path, default=None, metavar="FILE", help="also write a JUnit XML report here")
+    add_output_option(parser)
     parser.set_defaults(func=run)
+
+
+def engine_choice(value: str) -> str:
+    """An --engine value: a named engine or `cmd:PROGRAM ARGS`."""
+    if value in ENGINES or value.startswith("cmd:"):
+        return value
+    raise argparse.ArgumentTypeError(f"expected one of {', '.join(ENGINES)} or cmd:PROGRAM [ARGS...], got {value!r}")
+
+
+ENGINES = ("model", "upstream", "live")
 
 
 def make_engine(name: str, args: argparse.Namespace | None = None) -> Engine:
     import importlib
 
-    # Imported only when asked for: they build and run Go programs.
+    timeout = getattr(args, "timeout", None) or 60.0
+    # Imported only when asked for: they build and run other programs.
+    if name.startswith("cmd:"):
+        oracle = importlib.import_module("jobmodel.adapters.oracle")
+        engine: Engine = oracle.ProtocolEngine(oracle.parse_cmd(name), timeout=timeout)
+        return engine
     if name == "upstream":
-        engine: Engine = importlib.import_module("jobmodel.adapters.upstream").UpstreamEngine()
+        upstream = importlib.import_module("jobmodel.adapters.upstream")
+        with progress("building upstream's code as a library (cached after the first build)") as task:
+            binary = upstream.build_harness(on_line=task.log)
+        engine = upstream.UpstreamEngine(binary, timeout=timeout)
         return engine
     if name == "live":
         live = importlib.import_module("jobmodel.conformance.live")
@@ -56,29 +92,55 @@ def make_engine(name: str, args: argparse.Namespace | None = None) -> Engine:
     return ModelEngine()
 
 
+def vector_files(files: list[Path]) -> list[Path]:
+    """The files given, or the bundled suite."""
+    if files:
+        return files
+    bundled = bundled_vector_files()
+    if not bundled:
+        raise InputError("FILE", f"no files given and no bundled vectors in {VECTORS_DIR}")
+    return bundled
+
+
 def run(args: argparse.Namespace) -> int:
     """Every file and case is run; the exit code is 3 when the tool failed on a case, else 2 when a
     file could not be read, else 1 when a vector failed."""
+    files = vector_files(args.files)
+    check_output_path(args.junit, "--junit")
     engine = make_engine(args.engine, args)
     unsupported: list[CaseResult] = []
-    bad_files: list[str] = []
-    internal: list[CaseResult] = []
+    results: list[CaseResult] = []
+    as_json = wants_json(args)
+    out = io.StringIO() if as_json else sys.stdout
     try:
-        passed, failed = run_files(args.files, sys.stdout, engine, unsupported, bad_files, internal)
+        with progress(f"conformance ({args.engine} engine)", count_cases(files)) as task:
+
+            def record(result: CaseResult) -> None:
+                results.append(result)
+                task.advance()
+                task.update(note=Path(result.file).name)
+
+            passed, failed = run_files(files, out, engine, unsupported, on_result=record)
     finally:
         close = getattr(engine, "close", None)
         if close is not None:
             close()
+        # Written even when the run stops half-way (an engine that disconnects, ^C): the
+        # verdicts so far are kept.
+        if args.junit is not None:
+            write_atomically(args.junit, junit_xml(args.engine, results), "--junit")
+    bad_files = [r for r in results if r.unreadable]
+    internal = [r for r in results if r.internal]
+    code = INTERNAL_ERROR if internal else INPUT_ERROR if bad_files else OK if failed == 0 else FINDING
+    if as_json:
+        print_json("ConformanceReport", report_json(args.engine, results))
+        return code
     if unsupported:
-        print(f"{len(unsupported)} unsupported by the {args.engine} engine (not run; reasons above)")
+        print(f"{len(unsupported)} unsupported by the {engine.name} engine (not run; reasons above)")
     print(f"{passed} passed, {failed} failed")
-    for message in bad_files:
-        print(printable(f"error: {message}"), file=sys.stderr)
+    for case in bad_files:
+        print(printable(f"error: {case.differences[0]}"), file=sys.stderr)
     for case in internal:
         detail = case.differences[0].removeprefix("internal error: ")
         print(printable(f"internal error: {case.file}: {case.name}: {detail}"), file=sys.stderr)
-    if internal:
-        return INTERNAL_ERROR
-    if bad_files:
-        return INPUT_ERROR
-    return OK if failed == 0 else FINDING
+    return code

@@ -13,6 +13,8 @@ import attrs
 
 from jobmodel.api.wire import cron_job_from_json
 from jobmodel.commands.common import OK, add_object_options, gates_of, load_object
+from jobmodel.commands.output import add_output_option, print_json, wants_json
+from jobmodel.commands.progress import progress
 from jobmodel.errors import InputError, quote
 from jobmodel.features import FeatureGates
 from jobmodel.schedule.cron import CronParseError, parse_standard
@@ -38,6 +40,7 @@ def register(subparsers: Any) -> None:
     nxt.add_argument("--time-zone", help="spec.timeZone: an IANA zone name (default: UTC)")
     nxt.add_argument("-n", "--count", type=int, default=5, help="how many run times (default 5)")
     nxt.add_argument("--from", dest="start", help="RFC 3339 start time (default: now)")
+    add_output_option(nxt)
     nxt.set_defaults(func=run_next)
 
     sim = sub.add_parser("simulate", help="run the controller model through a time window")
@@ -54,6 +57,7 @@ def register(subparsers: Any) -> None:
         help="the controller is down in this window (RFC 3339 times); may be repeated",
     )
     add_object_options(sim)
+    add_output_option(sim)
     sim.set_defaults(func=run_simulate)
 
 
@@ -74,18 +78,41 @@ def run_next(args: argparse.Namespace) -> int:
     except CronParseError as err:
         raise InputError("schedule", err.message) from None
     t = parse_clock(args.start, "--from") if args.start else datetime.now(UTC)
+    times: list[datetime] = []
+    gave_up = past_end = False
     for _ in range(args.count):
         t = schedule.next(t)
         if t >= LATEST_CLOCK:
             # Go's times run on for billions of years; the model's clocks end here.
-            print(f"(the next run time is past {format_time(LATEST_CLOCK)}, where the model's clock ends)")
+            past_end = True
             break
         if t == GO_ZERO_TIME:
-            print("(no further run time within five years: robfig/cron gives up)")
+            gave_up = True
             break
+        times.append(t)
+    if wants_json(args):
+        print_json(
+            "CronSchedule",
+            {
+                "schedule": args.schedule,
+                "timeZone": args.time_zone,
+                "times": [
+                    {"time": format_time(t), "local": t.astimezone(zone).isoformat(), "weekday": t.astimezone(zone).strftime("%a")}
+                    for t in times
+                ],
+                "gaveUp": gave_up,
+                "pastModelClock": past_end,
+            },
+        )
+        return 0
+    for t in times:
         local = t.astimezone(zone)
         print(f"{format_time(t)}  {local.isoformat()}  {local.strftime('%a')}")
-    return 0
+    if gave_up:
+        print("(no further run time within five years: robfig/cron gives up)")
+    if past_end:
+        print(f"(the next run time is past {format_time(LATEST_CLOCK)}, where the model's clock ends)")
+    return OK
 
 
 def _load_cron_job(args: argparse.Namespace, gates: FeatureGates) -> CronJob:
@@ -117,12 +144,35 @@ def run_simulate(args: argparse.Namespace) -> int:
         # A CronJob created at the start of the window.
         cron_job = attrs.evolve(cron_job, metadata=attrs.evolve(cron_job.metadata, creation_timestamp=start))
     outages = tuple(_outage(o) for o in args.outage)
-    result = simulate(cron_job, start, end, args.job_duration, args.job_fails, outages, gates=gates, max_syncs=MAX_SYNCS)
+    window = (end - start).total_seconds()
+    with progress("simulating the CronJob controller", window) as task:
+
+        def synced(now: datetime) -> None:
+            task.update(completed=(now - start).total_seconds(), note=format_time(now))
+
+        result = simulate(
+            cron_job, start, end, args.job_duration, args.job_fails, outages, gates=gates, max_syncs=MAX_SYNCS, on_sync=synced
+        )
+    created = sum(1 for e in result.log if e.what == "create")
+    deleted = sum(1 for e in result.log if e.what == "delete")
+    if wants_json(args):
+        print_json(
+            "CronSimulation",
+            {
+                "cronJob": cron_job.metadata.name,
+                "start": format_time(start),
+                "end": format_time(end),
+                "log": [{"time": format_time(e.at), "what": e.what, "name": e.name, "why": e.why} for e in result.log],
+                "created": created,
+                "deleted": deleted,
+                "syncs": result.syncs,
+                "cutShort": None if result.cut_short is None else format_time(result.cut_short),
+            },
+        )
+        return OK
     for entry in result.log:
         name = f" {entry.name}" if entry.name else ""
         print(f"{format_time(entry.at)}  {entry.what}{name}: {entry.why}")
-    created = sum(1 for e in result.log if e.what == "create")
-    deleted = sum(1 for e in result.log if e.what == "delete")
     print(f"{created} created, {deleted} deleted, {result.syncs} syncs", file=sys.stdout)
     if result.cut_short is not None:
         print(

@@ -1,11 +1,15 @@
 """`jobmodel explore MANIFEST --depth N`: every interleaving of the controller with a hostile
-environment, breadth-first to a depth, every invariant checked; prints the states explored, the
-rate, and "no violation" or the shortest counterexample (as a step table; --save writes it as
-JSON for `jobmodel replay`)."""
+environment, breadth-first to a depth, every invariant checked, on `--workers` processes (default:
+the cores; jobmodel.checkers.parallel) with the progress after each level on a terminal; prints
+the states explored, the rate, and "no violation" or the shortest counterexample (as a step
+table; --save writes it as JSON for `jobmodel replay`)."""
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +18,7 @@ import attrs
 from jobmodel.checkers.cron import CronConfig
 from jobmodel.checkers.explorer import Counterexample, ExploreResult, explore
 from jobmodel.checkers.job import CheckConfig
+from jobmodel.checkers.parallel import explore_parallel
 from jobmodel.checkers.system import System
 from jobmodel.checkers.trace import Config, format_table, run_moves, save_trace
 from jobmodel.commands.common import (
@@ -25,6 +30,8 @@ from jobmodel.commands.common import (
     gates_of,
     load_object,
 )
+from jobmodel.commands.output import add_output_option, print_json, wants_json
+from jobmodel.commands.progress import Task, progress
 from jobmodel.errors import InputError
 from jobmodel.frozen import freeze
 from jobmodel.transitions import job_environment as env
@@ -50,6 +57,7 @@ BUDGET_FLAGS = {
 # the model's arithmetic takes.
 MAX_DEPTH = 10_000
 MAX_BUDGET = 10_000
+MAX_WORKERS = 256
 
 
 def register(subparsers: Any) -> None:
@@ -65,7 +73,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("manifest", help="a Job or CronJob manifest (YAML or JSON; - for standard input)")
     parser.add_argument("--depth", type=int, required=True, help="the number of moves to explore to")
     parser.add_argument(
-        "--impl", default=None, help="the sync step to check, package.module:function (default: the model)"
+        "--impl", default=None, help="the sync step to check: package.module:function, or 'cmd:PROGRAM ARGS' speaking the oracle protocol (docs/oracle-protocol.md); default: the model"
     )
     for name, what in BUDGET_FLAGS.items():
         parser.add_argument(f"--{name.replace('_', '-')}", type=int, default=0, metavar="N", help=f"allow N {what}")
@@ -77,6 +85,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--no-symmetry", action="store_true", help="do not reduce states by renaming pods")
     parser.add_argument("--liveness", action="store_true", help="also check bounded liveness from every state")
     parser.add_argument("--save", type=Path, metavar="TRACE", help="write the counterexample (JSON) here")
+    parser.add_argument(
+        "--workers", type=int, default=None, metavar="N",
+        help="processes exploring side by side, the states partitioned by hash (default: the machine's cores)",
+    )
+    add_output_option(parser)
     parser.set_defaults(func=run)
 
 
@@ -125,33 +138,123 @@ def config_from_args(args: argparse.Namespace, manifest: dict[str, Any]) -> Conf
 def run(args: argparse.Namespace) -> int:
     if not 0 <= args.depth <= MAX_DEPTH:
         raise InputError("--depth", f"expected 0 to {MAX_DEPTH}, got {args.depth}")
+    workers = default_workers() if args.workers is None else args.workers
+    if not 1 <= workers <= MAX_WORKERS:
+        raise InputError("--workers", f"expected 1 to {MAX_WORKERS}, got {workers}")
     check_output_path(args.save, "--save")
     config = config_from_args(args, load_manifest(args))
     system: System[Any, Any] = config.system()
     config.initial_world()  # a rejected manifest is reported before exploring
-    result = explore(system, args.depth, liveness=args.liveness)
-    found = print_result(result)
+    with progress(f"exploring to depth {args.depth}", args.depth) as task:
+        levels = LevelProgress(task)
+        if workers == 1:
+            result = explore(system, args.depth, liveness=args.liveness, on_level=levels.single)
+        else:
+            result = explore_parallel(system, args.depth, workers=workers, liveness=args.liveness, on_level=levels)
+    found = result.counterexample
+    if wants_json(args):
+        records = run_moves(system, found.moves) if found is not None else []
+        print_json("ExploreResult", explore_json(system, result, records))
+    else:
+        print_result(result, sometimes_names(system))
+        if found is not None:
+            print(format_table(system, run_moves(system, found.moves)))
     if found is None:
         return OK
-    print(format_table(system, run_moves(system, found.moves)))
     if args.save is not None:
         save_trace(args.save, config, found.moves, found.violation)
-        print(f"trace written to {args.save}")
+        if not wants_json(args):
+            print(f"trace written to {args.save}")
     return FINDING
 
 
-def print_result(result: ExploreResult) -> Counterexample | None:
-    """The summary lines every exploration prints; returns the counterexample, if any."""
+def default_workers() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+class LevelProgress:
+    """The exploration's progress after each level on the progress display (jobmodel.commands.
+    progress): the depth reached, and the states, states/s and queue of new states as its note."""
+
+    def __init__(self, task: Task) -> None:
+        self.task = task
+        self.started = time.perf_counter()
+        self.states = 1  # the initial world
+
+    def __call__(self, depth: int, states: int, queue: int, seconds: float) -> None:
+        rate = states / seconds if seconds > 0 else 0.0
+        self.task.update(completed=depth, note=f"{states} states, {rate:.0f} states/s, queue {queue}")
+
+    def single(self, depth: int, states: int) -> None:
+        """The single-process explorer's report (the queue is the level's new states)."""
+        queue, self.states = states - self.states, states
+        self(depth, states, queue, time.perf_counter() - self.started)
+
+
+def sometimes_names(system: System[Any, Any]) -> list[str]:
+    """The system's `sometimes` properties, in the catalogue's order."""
+    return [prop.name for prop in system.laws.sometimes]
+
+
+def print_result(result: ExploreResult, sometimes: list[str] | None = None) -> Counterexample | None:
+    """The summary lines every exploration prints; returns the counterexample, if any. With the
+    system's `sometimes` properties, says which were reached and warns when none was: a pass
+    that never reached an interesting state says little."""
     scope = "all reachable states" if result.exhausted else f"to depth {result.depth}"
     print(
         f"explored {result.states} states, {result.transitions} transitions ({scope}) "
         f"in {result.seconds:.2f}s: {result.states_per_second:.0f} states/s"
     )
-    if result.reached:
-        print("reached: " + ", ".join(sorted(result.reached)))
+    names = sometimes if sometimes is not None else sorted(result.reached)
+    reached = [n for n in names if n in result.reached]
+    missed = [n for n in names if n not in result.reached]
+    if reached:
+        print(f"reached ({len(reached)} of {len(names)} sometimes properties): " + ", ".join(reached))
+    if missed and sometimes is not None:
+        print("not reached: " + ", ".join(missed))
     found = result.counterexample
     if found is None:
         print("no violation")
+        if sometimes and not reached:
+            print(
+                "warning: no sometimes property was reached, so the invariants held only on uninteresting "
+                "states; explore deeper (--depth) or allow more moves (e.g. --ticks for a CronJob)",
+                file=sys.stderr,
+            )
         return None
     print(f"violation: {found.violation} (shortest counterexample, {len(found.moves)} moves)")
     return found
+
+
+def explore_json(system: System[Any, Any], result: ExploreResult, records: list[Any]) -> dict[str, Any]:
+    """The exploration for programs (docs/output.md)."""
+    found = result.counterexample
+    return {
+        "states": result.states,
+        "transitions": result.transitions,
+        "depth": result.depth,
+        "exhausted": result.exhausted,
+        "seconds": round(result.seconds, 3),
+        "sometimes": [
+            {"name": prop.name, "reached": prop.name in result.reached, "description": prop.doc}
+            for prop in system.laws.sometimes
+        ],
+        "violation": None
+        if found is None
+        else {"invariant": found.violation.invariant, "message": found.violation.message},
+        "counterexample": None if found is None else steps_json(system, records),
+    }
+
+
+def steps_json(system: System[Any, Any], records: list[Any]) -> list[dict[str, Any]]:
+    """Each step of a run: the move, the system's columns after it, the invariants it broke."""
+    return [
+        {
+            "step": i,
+            "move": rec.move.to_json(),
+            "state": dict(zip(system.columns, system.describe(rec.world), strict=True)),
+            "violations": [{"invariant": v.invariant, "message": v.message} for v in rec.violations],
+        }
+        for i, rec in enumerate(records, 1)
+    ]

@@ -7,11 +7,13 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from jobmodel.adapters.picture import PICTURE_SUFFIXES
 from jobmodel.commands.common import check_output_path, load_object
-from jobmodel.commands.simulate import PICTURE_SUFFIXES, load_script
+from jobmodel.commands.output import add_output_option, print_json, wants_json
+from jobmodel.commands.simulate import load_script
 from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES
-from jobmodel.simulation.job import parse_failure, parse_slow
+from jobmodel.simulation.job import check_outcomes_for_manifest, parse_failure, parse_slow
 
 
 def register(subparsers: Any) -> None:
@@ -49,6 +51,7 @@ def register(subparsers: Any) -> None:
         metavar="SECONDS",
         help="stop with an error when a watch cannot reconnect for this long (default 60)",
     )
+    add_output_option(run)
     run.set_defaults(func=run_run)
 
     check = sub.add_parser(
@@ -61,6 +64,7 @@ def register(subparsers: Any) -> None:
         ),
     )
     check.add_argument("trace", type=Path, metavar="TRACE")
+    add_output_option(check)
     check.set_defaults(func=run_check)
 
 
@@ -78,6 +82,7 @@ def run_run(args: argparse.Namespace) -> int:
             raise InputError(str(args.script), "a script is a list of steps (objects)")
         script = steps
     outcomes = [parse_failure(f) for f in args.fail] + [parse_slow(s) for s in args.slow]
+    check_outcomes_for_manifest(manifest, outcomes)  # before a control plane is started
     result = run_live(
         manifest,
         outcomes=outcomes,
@@ -90,7 +95,23 @@ def run_run(args: argparse.Namespace) -> int:
         timeout=args.timeout,
         give_up_seconds=args.give_up,
     )
-    print_side_by_side(result, sys.stdout)
+    if wants_json(args):
+        from jobmodel.commands.simulate import timeline_json
+
+        print_json(
+            "LiveRun",
+            {
+                "server": result.server,
+                "namespace": result.namespace,
+                "trace": str(result.trace),
+                "model": timeline_json(result.model),
+                "real": timeline_json(result.real),
+                "notes": list(result.notes),
+                "differences": list(result.differences),
+            },
+        )
+    else:
+        print_side_by_side(result, sys.stdout)
     if args.picture is not None:
         from jobmodel.adapters.picture import Panel, draw_panels
         from jobmodel.simulation.job import condition_marks, pod_segments
@@ -100,7 +121,8 @@ def run_run(args: argparse.Namespace) -> int:
             for label, t in (("model", result.model), ("real cluster", result.real))
         ]
         draw_panels(panels, args.picture)
-        print(f"picture written to {args.picture}")
+        if not wants_json(args):
+            print(f"picture written to {args.picture}")
     return 1 if result.differences else 0
 
 
@@ -110,11 +132,33 @@ def run_check(args: argparse.Namespace) -> int:
 
     header, records = read_trace(args.trace)
     result = check_trace(header, records)
+    fatal = [r for r in records if r.get("kind") == "error" and r.get("fatal")]
+    if wants_json(args):
+        print_json(
+            "TraceCheck",
+            {
+                "events": result.events,
+                "observations": result.observations,
+                "statusWrites": result.status_writes,
+                "invariants": invariant_count(),
+                "outOfScope": result.out_of_scope,
+                "divergences": [
+                    {"traceLine": d.observation.seq, "resourceVersion": d.observation.rv, "description": d.describe()}
+                    for d in result.divergences
+                ],
+                "violations": [
+                    {"traceLine": o.seq, "resourceVersion": o.rv, "invariant": v.invariant, "message": v.message}
+                    for o, v in result.violations
+                ],
+                "recordingError": fatal[0].get("message") if fatal else None,
+                "ok": result.ok,
+            },
+        )
+        return 0 if result.ok else 1
     for divergence in result.divergences:
         print(f"DIVERGENCE: {divergence.describe()}")
     for observation, violation in result.violations:
         print(f"VIOLATION at trace line {observation.seq} (resourceVersion {observation.rv}): {violation}")
-    fatal = [r for r in records if r.get("kind") == "error" and r.get("fatal")]
     for record in fatal:
         print(f"note: the recording ended with an error: {record.get('message')}")
     print(

@@ -9,7 +9,16 @@ from typing import Any
 
 import attrs
 
-from jobmodel.checkers.trace import format_table, load_trace, run_moves
+from jobmodel.checkers.trace import (
+    StepRecord,
+    format_table,
+    load_trace,
+    recorded_violation,
+    run_moves,
+)
+from jobmodel.commands.explore import steps_json
+from jobmodel.commands.output import add_output_option, print_json, wants_json
+from jobmodel.invariants.laws import Violation
 
 
 def register(subparsers: Any) -> None:
@@ -20,6 +29,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("trace", type=Path, help="the trace (JSON)")
     parser.add_argument("--impl", default=None, help="check this sync step instead of the trace's, package.module:function")
+    add_output_option(parser)
     parser.set_defaults(func=run)
 
 
@@ -29,10 +39,45 @@ def run(args: argparse.Namespace) -> int:
         config = attrs.evolve(config, impl=args.impl)
     system = config.system()
     records = run_moves(system, moves)
-    print(format_table(system, records))
     broken = [v for r in records for v in r.violations]
+    recorded = recorded_violation(args.trace)
+    if recorded is not None:
+        # The violation the trace was saved for first, when it is reproduced.
+        same = [v for v in broken if v.invariant == recorded.invariant]
+        broken = same or _proof_claim_violations(recorded, records) or broken
+    if wants_json(args):
+        first = broken[0] if broken else None
+        print_json(
+            "ReplayResult",
+            {
+                "withoutAssumptions": bool(system.without_assumptions),
+                "steps": steps_json(system, records),
+                "violation": None if first is None else {"invariant": first.invariant, "message": first.message},
+            },
+        )
+        return 1 if broken else 0
+    if system.without_assumptions:
+        print("(the invariants are checked outside their assumptions too: the trace breaks one)")
+    print(format_table(system, records))
     if broken:
         print(f"violation reproduced: {broken[0]}")
         return 1
     print("no violation")
     return 0
+
+
+def _proof_claim_violations(recorded: Violation, records: list[StepRecord]) -> list[Violation]:
+    """A trace of `jobmodel prove` may end by breaking a proof's claim that the catalogue does not
+    state (named `<relation>/<proof>`); it is checked on every state of the replay."""
+    if "/" not in recorded.invariant:
+        return []
+    from jobmodel.checkers.proofs.suite import state_claim_violation  # Z3 only for such traces
+
+    for record in records:
+        try:
+            message = state_claim_violation(recorded.invariant, record.world)
+        except KeyError:
+            return []
+        if message is not None:
+            return [Violation(recorded.invariant, message)]
+    return []

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
 from jobmodel.adapters.manifests import load_documents, read_manifest, source_name
+from jobmodel.adapters.picture import PICTURE_SUFFIXES
+from jobmodel.api.actions_json import action_to_json
 from jobmodel.api.wire import job_status_to_json
 from jobmodel.commands.common import (
     FINDING,
@@ -20,18 +21,25 @@ from jobmodel.commands.common import (
     gates_of,
     load_object,
 )
+from jobmodel.commands.output import add_output_option, print_json
 from jobmodel.errors import InputError
+from jobmodel.features import FeatureGates
+from jobmodel.invariants.upstream_bugs import known_upstream_bug
 from jobmodel.simulation.job import (
     DEFAULT_UID,
     Timeline,
     condition_marks,
+    failure_counted,
     parse_failure,
     parse_slow,
+    pod_index,
     pod_segments,
     simulate_default,
     simulate_script,
 )
-from jobmodel.timeutil import parse_clock
+from jobmodel.state import Job, Pod
+from jobmodel.timeutil import format_time, parse_clock
+from jobmodel.transitions.sync_job import JobSyncResult
 
 
 def register(subparsers: Any) -> None:
@@ -52,7 +60,8 @@ def register(subparsers: Any) -> None:
         metavar="SPEC",
         help=(
             "inject pod failures: index=N (pods of that index), pod=N (the N-th pod created, once), "
-            "or all; optionally ,exit=CODE (default 1), ,condition=TYPE (e.g. DisruptionTarget), "
+            "or all; optionally ,exit=CODE (default 1) of ,container=NAME (default: the first container; an init "
+            "container fails the pod before its containers start), ,condition=TYPE (e.g. DisruptionTarget), "
             ",times=K (at most K pods). Repeatable; the first matching spec wins"
         ),
     )
@@ -67,12 +76,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--run-seconds", type=float, default=30.0, help="how long each pod runs (default 30)")
     parser.add_argument("--start", default=None, help="the clock at creation, RFC 3339 (default 2025-01-01T00:00:00Z)")
     add_object_options(parser)
-    parser.add_argument("-o", "--output", choices=["table", "json"], default="table")
+    add_output_option(parser, ("table", "json"), "table")
     parser.add_argument("--picture", type=Path, help="also draw the timeline to this file (.svg or .png)")
     parser.set_defaults(func=run)
 
-
-PICTURE_SUFFIXES = (".svg", ".png")
 
 
 def load_script(name: str) -> list[Any]:
@@ -102,17 +109,18 @@ def run(args: argparse.Namespace) -> int:
             raise InputError("--run-seconds", f"expected a finite number of seconds, not negative, got {args.run_seconds}")
         outcomes = [parse_failure(f) for f in args.fail] + [parse_slow(s) for s in args.slow]
         timeline = simulate_default(manifest, outcomes, run_seconds=args.run_seconds, now=now, features=features)
-    if args.output == "json":
-        print(json.dumps(timeline_json(timeline), indent=2))
-    else:
-        print_table(timeline, sys.stdout)
     if args.picture is not None:
         from jobmodel.adapters.picture import draw_pods_over_time
 
         job = timeline.final_job()
         title = f"Job {job.name if job else ''}: pods over time"
         draw_pods_over_time(pod_segments(timeline), condition_marks(timeline), title, args.picture)
-        print(f"picture written to {args.picture}")
+    if args.output == "json":
+        print_json("SimulationTimeline", timeline_json(timeline))
+    else:
+        print_table(timeline, sys.stdout)
+        if args.picture is not None:
+            print(f"picture written to {args.picture}")
     return FINDING if timeline.differences else OK
 
 
@@ -150,22 +158,58 @@ def print_table(timeline: Timeline, out: TextIO) -> None:
             f"succeeded {job.status.succeeded}, failed {job.status.failed}",
             file=out,
         )
+    for note in timeline.notes:
+        print(f"note: {note}", file=out)
     for diff in timeline.differences:
         print(f"EXPECTATION FAILED: {diff}", file=out)
 
 
 def timeline_json(timeline: Timeline) -> dict[str, Any]:
+    """The timeline for programs (docs/output.md): every step with the controller's actions as
+    objects, the Job's status and the pods after it."""
     entries = []
     for i, entry in enumerate(timeline.entries):
         job = entry.state.job()
+        gates = entry.state.cluster.features
         entries.append(
             {
+                "step": i,
                 "offsetSeconds": (entry.time - timeline.start).total_seconds(),
+                "time": format_time(entry.time),
                 "actor": entry.actor,
                 "what": entry.what,
+                "syncs": [sync_json(sync) for sync in entry.syncs],
                 "status": job_status_to_json(job.status) if job is not None else None,
-                "pods": {p.name: p.phase for p in entry.state.cluster.pods},
-                "step": i,
+                "pods": [pod_json(job, pod, gates) for pod in entry.state.cluster.pods],
             }
         )
-    return {"entries": entries, "differences": list(timeline.differences)}
+    final = timeline.final_job()
+    finished = [c for c in final.status.conditions if c.type in ("Complete", "Failed") and c.status == "True"] if final else []
+    return {
+        "job": final.name if final is not None else None,
+        "start": format_time(timeline.start),
+        "result": {"type": finished[0].type, "reason": finished[0].reason} if finished else None,
+        "entries": entries,
+        "notes": list(timeline.notes),
+        "differences": list(timeline.differences),
+    }
+
+
+def sync_json(sync: JobSyncResult) -> dict[str, Any]:
+    bug = known_upstream_bug(sync.error) if sync.error else None
+    return {
+        "actions": [action_to_json(a) for a in sync.actions],
+        "error": sync.error,
+        "knownUpstreamBug": {"issue": bug.issue, "fix": bug.fix, "what": bug.what} if bug else None,
+        "requeueAfterSeconds": sync.requeue_after_seconds,
+    }
+
+
+def pod_json(job: Job | None, pod: Pod, gates: FeatureGates) -> dict[str, Any]:
+    return {
+        "name": pod.name,
+        "index": pod_index(pod),
+        "phase": pod.phase or "Pending",
+        "terminating": pod.metadata.deletion_timestamp is not None,
+        "failureCounted": failure_counted(job, pod, gates) if pod.phase == "Failed" else None,
+    }

@@ -2,24 +2,30 @@
 selector generation, validation) and print the stored object or the validation errors.
 
 Each document of each manifest (YAML or JSON, `-` for stdin) is one object. A valid object prints
-`job.batch/NAME valid`, or the stored object with `-o yaml|json`; an invalid one prints the
-errors as `kubectl` does (`The Job "pi" is invalid: spec.completions: Invalid value: ...`) on
-stderr, naming the file. Every file and object is tried; the exit code is 2 when a manifest
-cannot be read or decoded, else 1 when an object is invalid, else 0.
+`job.batch/NAME valid` (and, once, a note on standard error naming the pod-template checks the
+model does not make), or the stored object with `-o yaml`; an invalid one prints the errors as
+`kubectl` does (`The Job "pi" is invalid: spec.completions: Invalid value: ...`) on stderr,
+naming the file. `-o json` prints one report of every object (docs/output.md). Every file and
+object is tried; the exit code is 2 when a manifest cannot be read or decoded, else 1 when an
+object is invalid, else 0. An object with only `metadata.generateName` is named as the API
+server names it.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+from collections.abc import Mapping
 from typing import Any, TextIO
 
 import yaml
 
 from jobmodel.adapters.manifests import load_documents, read_manifest, source_name
 from jobmodel.api import strategy
+from jobmodel.api.field import FieldError
+from jobmodel.api.pod_validation import NOT_CHECKED
 from jobmodel.commands.common import FINDING, INPUT_ERROR, OK, Rejected, add_object_options, admit
+from jobmodel.commands.output import add_output_option, print_json
 from jobmodel.errors import InputError, printable
 from jobmodel.features import DEFAULT_GATES, FeatureGates, parse_gate_overrides
 
@@ -31,12 +37,7 @@ def register(subparsers: Any) -> None:
         description="Default, prepare and validate each Job or CronJob in the manifests (YAML or JSON, - for stdin).",
     )
     parser.add_argument("manifests", nargs="+", metavar="MANIFEST")
-    parser.add_argument(
-        "-o",
-        "--output",
-        choices=["yaml", "json"],
-        help="print each valid object as it would be stored",
-    )
+    add_output_option(parser, ("text", "yaml", "json"), "text")
     add_object_options(parser)
     parser.add_argument(
         "--uid", help="uid the server assigns (default: derived from namespace and name)"
@@ -76,11 +77,15 @@ def validate_manifests(
     """Validate every object of every manifest, going on after a bad file or object; the exit
     code: 2 when a manifest could not be read or decoded, else 1 when an object is invalid."""
     invalid = unreadable = False
+    report: list[dict[str, Any]] = []
+    any_valid = False
     for name in manifests:
         shown = source_name(name)
         try:
             docs = load_documents(shown, read_manifest(name, stdin))
         except InputError as error:
+            report.append({"source": shown, "document": None, "error": str(error)})
+            # Said on stderr with -o json too: an input error (exit 2) always has its line.
             print(printable(f"error: {error}"), file=err)
             unreadable = True
             continue
@@ -89,20 +94,42 @@ def validate_manifests(
             try:
                 admitted = admit(where, doc, namespace, gates, uid)
             except InputError as error:
+                report.append({"source": shown, "document": i, "error": str(error)})
                 print(printable(f"error: {error}"), file=err)
                 unreadable = True
                 continue
             except Rejected as rejected:
-                print(printable(f"error: {rejected}"), file=err)
+                report.append(object_report(shown, i, rejected.kind, rejected.name, rejected.stored, rejected.errors))
+                if output != "json":
+                    print(printable(f"error: {rejected}"), file=err)
                 invalid = True
                 continue
             stored = admitted.stored
-            if output == "json":
-                print(json.dumps(stored, indent=2), file=out)
-            elif output == "yaml":
+            obj_name = str(stored.get("metadata", {}).get("name", ""))
+            report.append(object_report(shown, i, admitted.kind, obj_name, stored, []))
+            any_valid = True
+            if output == "yaml":
                 print("---", file=out)
                 print(yaml.safe_dump(stored, sort_keys=False), end="", file=out)
-            else:
-                obj_name = str(stored.get("metadata", {}).get("name", ""))
+            elif output != "json":
                 print(f"{strategy.RESOURCES[admitted.kind]}/{obj_name} valid", file=out)
+    if output == "json":
+        print_json("ValidationReport", {"objects": report, "notChecked": list(NOT_CHECKED)}, out)
+    elif any_valid:
+        print(f"note: valid as far as jobmodel checks; not checked in pod templates: {'; '.join(NOT_CHECKED)}", file=err)
     return INPUT_ERROR if unreadable else FINDING if invalid else OK
+
+
+def object_report(
+    source: str, document: int, kind: str, name: str, stored: Mapping[str, Any], errors: list[FieldError]
+) -> dict[str, Any]:
+    """One object's verdict: the stored object when valid, else its field errors."""
+    return {
+        "source": source,
+        "document": document,
+        "kind": kind,
+        "name": name,
+        "valid": not errors,
+        "object": None if errors else stored,
+        "errors": [{"field": e.field, "type": e.type, "message": str(e)} for e in errors],
+    }

@@ -7,11 +7,9 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from jobmodel.conformance.suites import suite_module
+from jobmodel.errors import Unsupported
 
-
-class Unsupported(Exception):
-    """An engine cannot run this case faithfully (e.g. a real cluster has no clock that stands
-    still); the message says why. The case is reported as unsupported, neither passed nor failed."""
+__all__ = ["Engine", "ModelEngine", "Unsupported"]
 
 
 class Engine(Protocol):

@@ -2,28 +2,49 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from jobmodel.actions import CreatePod, DeletePod, PatchPod, RecordEvent
+import attrs
+
+from jobmodel.actions import (
+    Action,
+    CreatePod,
+    DeletePod,
+    PatchPod,
+    RecordEvent,
+    Requeue,
+    UpdateJobStatus,
+)
 from jobmodel.api.schema import I32, I64, OBJ, STR, TIME, check_known, member, obj
-from jobmodel.api.wire import job_from_json, job_status_to_json, pod_from_json, pod_to_json
-from jobmodel.errors import InputError
-from jobmodel.features import DEFAULT_GATES
+from jobmodel.api.wire import (
+    job_from_json,
+    job_status_to_json,
+    job_to_json,
+    pod_from_json,
+    pod_to_json,
+)
+from jobmodel.errors import InputError, Unsupported
+from jobmodel.features import DEFAULT_GATES, FeatureGates
 from jobmodel.state import (
     BackoffRecord,
     Expectations,
     Faults,
+    Job,
     JobControllerState,
+    JobControllerTunables,
     JobStatus,
     JobSyncInput,
+    Pod,
+    selector_matches,
 )
-from jobmodel.timeutil import parse_time
-from jobmodel.transitions.sync_job import sync_job
+from jobmodel.timeutil import format_time, parse_time
+from jobmodel.transitions.sync_job import JobSyncResult, sync_job
 from jobmodel.util.jsondiff import (
     conditions_diff,
     exact_diff,
     list_subset_diff,
+    names_diff,
     status_diff,
 )
 
@@ -48,6 +69,8 @@ EXPECT_KEYS = frozenset(
         "createdIndexes",
         "deletions",
         "podPatches",
+        "deletedPods",
+        "patchedPods",
         "status",
         "conditions",
         "conditionsInclude",
@@ -103,10 +126,11 @@ def sync_input_from_case(case: Mapping[str, Any]) -> JobSyncInput:
     )
 
 
-def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:
-    """Run the case through `sync_job` and report it in the shape `expect` uses."""
+def model_outcome(case: Mapping[str, Any], sync: Callable[[JobSyncInput], JobSyncResult] = sync_job) -> dict[str, Any]:
+    """Run the case through `sync_job` (or another step of the same type) and report it in the
+    shape `expect` uses."""
     inp = sync_input_from_case(case)
-    result = sync_job(inp)
+    result = sync(inp)
     creates = [a for a in result.actions if isinstance(a, CreatePod)]
     accepted = [a for a in creates if a.accepted]
     status = result.status
@@ -121,12 +145,31 @@ def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:
         "createdPods": [pod_to_json(a.pod) for a in accepted],
         "createdIndexes": sorted(a.index for a in accepted if a.index is not None),
         "deletions": sum(1 for a in result.actions if isinstance(a, DeletePod)),
+        "deletedPods": [a.name for a in result.actions if isinstance(a, DeletePod)],
         "podPatches": sum(1 for a in result.actions if isinstance(a, PatchPod)),
+        "patchedPods": [a.name for a in result.actions if isinstance(a, PatchPod)],
+        "controller": controller_to_json(result.controller),
         "status": status_json,
+        "statusUpdates": [job_status_to_json(a.status) for a in result.actions if isinstance(a, UpdateJobStatus)],
         "conditions": status_json.get("conditions", []),
         "requeueAfterSeconds": result.requeue_after_seconds,
         "events": [a.reason for a in result.actions if isinstance(a, RecordEvent)],
     }
+
+
+def controller_to_json(state: JobControllerState) -> dict[str, Any]:
+    """The controller's bookkeeping for a Job in the shape of a case's `controller` (expectations
+    and back-off record, each absent when none is held)."""
+    out: dict[str, Any] = {}
+    if state.expectations is not None:
+        out["expectations"] = {"add": state.expectations.add, "del": state.expectations.delete}
+    if state.backoff is not None:
+        last = state.backoff.last_failure_time
+        out["backoff"] = {
+            "failuresAfterLastSuccess": state.backoff.failures_after_last_success,
+            "lastFailureTime": None if last is None else format_time(last),
+        }
+    return out
 
 
 def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
@@ -148,6 +191,11 @@ def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
     for key in ("creations", "acceptedCreations", "deletions", "podPatches", "createdIndexes", "events"):
         if key in expect:
             out.extend(exact_diff(expect[key], outcome.get(key), key))
+    for key in ("deletedPods", "patchedPods"):
+        # Upstream makes these calls from one goroutine per pod (deleteJobPods,
+        # removeTrackingFinalizerFromPods): which pods is defined, their order is not.
+        if key in expect:
+            out.extend(names_diff(expect[key], outcome.get(key), key))
     if "createdPods" in expect:
         out.extend(list_subset_diff(expect["createdPods"], outcome.get("createdPods", []), "createdPods"))
     status = outcome.get("status") or {}
@@ -169,3 +217,94 @@ def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
         else:
             out.extend(exact_diff(want, got, "requeueAfterSeconds"))
     return out
+
+
+def case_from_sync_input(inp: JobSyncInput) -> dict[str, Any]:
+    """A JobSyncInput as a job-sync case's inputs (the inverse of `sync_input_from_case`), so
+    that another implementation can take the step through the oracle protocol. Raises
+    Unsupported for what a case cannot carry (non-default controller tunables, a status check)."""
+    if inp.tunables != JobControllerTunables():
+        raise Unsupported("a job-sync case carries no controller tunables (they are upstream's defaults)")
+    if inp.faults.status_check is not None:
+        raise Unsupported("a job-sync case carries no API server check of status writes")
+    case: dict[str, Any] = {
+        "now": format_time(inp.now),
+        "job": None if inp.job is None else job_to_json(inp.job),
+        "pods": [pod_to_json(p) for p in inp.pods],
+    }
+    features = {f.name: getattr(inp.features, f.name) for f in attrs.fields(FeatureGates) if getattr(inp.features, f.name) != getattr(DEFAULT_GATES, f.name)}
+    if features:
+        case["features"] = features
+    controller = controller_to_json(inp.controller)
+    faults = inp.faults
+    for key, value in (("podControlError", faults.pod_control_error), ("statusUpdateError", faults.status_update_error), ("podCreateLimit", faults.pod_create_limit)):
+        if value is not None:
+            controller[key] = value
+    if controller:
+        case["controller"] = controller
+    return case
+
+
+def sync_result_from_outcome(inp: JobSyncInput, outcome: Mapping[str, Any]) -> JobSyncResult:
+    """Another implementation's answer to a job-sync request as the step's JobSyncResult, for the
+    environment to carry out: its accepted creations, its deletions and patches (a patch's kind
+    told from the pod: adoption of an orphan, release of a pod the selector no longer matches,
+    otherwise the tracking finalizer's removal), the status it sent (when it differs from the
+    cached one), its events and requeue, and its bookkeeping (`controller`; none given: none held,
+    and the back-off record kept)."""
+    faults = inp.faults
+    pods = {p.name: p for p in inp.pods}
+    job = inp.job
+    actions: list[Action] = []
+    indexes = list(outcome.get("createdIndexes") or [])
+    for i, pod_json in enumerate(outcome.get("createdPods") or []):
+        pod = pod_from_json(pod_json, f"outcome.createdPods[{i}]")
+        actions.append(CreatePod(pod, indexes[i] if i < len(indexes) else None, accepted=True))
+    accepted = faults.pod_control_error is None
+    for name in outcome.get("deletedPods") or []:
+        if name in pods:
+            actions.append(DeletePod(name, pods[name].uid, accepted))
+    patches = [PatchPod(name, pods[name].uid, _patch_kind(job, pods[name]), accepted) for name in outcome.get("patchedPods") or [] if name in pods]
+    status: JobStatus | None = None
+    if job is not None:
+        sent = outcome.get("statusUpdates")
+        if sent is None:  # only the last status: sent if it differs from the cached one
+            sent = [outcome["status"]] if isinstance(outcome.get("status"), Mapping) else []
+        statuses = [job_from_json({**job_to_json(job), "status": s}, f"outcome.statusUpdates[{i}]").status for i, s in enumerate(sent)]
+        if outcome.get("statusUpdates") is None and statuses and statuses[0] == job.status:
+            statuses = []
+        updates = [UpdateJobStatus(st, accepted=faults.status_update_error is None) for st in statuses]
+        # As trackJobStatusWithFinalizers: the first flush records the finished pods, then their
+        # finalizers go, then later flushes move them to the counts.
+        actions.extend(updates[:1])
+        actions.extend(patches)
+        actions.extend(updates[1:])
+        status = statuses[-1] if statuses else None
+    else:
+        actions.extend(patches)
+    actions.extend(RecordEvent("Normal", str(reason), "") for reason in outcome.get("events") or [])
+    if outcome.get("requeueAfterSeconds") is not None:
+        actions.append(Requeue(float(outcome["requeueAfterSeconds"])))
+    after = outcome.get("controller")
+    if isinstance(after, Mapping):
+        state = sync_input_from_case({"now": format_time(inp.now), "controller": dict(after)}).controller
+        before, now_held = inp.controller.expectations, state.expectations
+        if before is not None and now_held is not None and (before.add, before.delete) == (now_held.add, now_held.delete):
+            # Unchanged expectations were not set again: they keep their time (and their expiry).
+            state = attrs.evolve(state, expectations=before)
+    else:
+        state = JobControllerState(backoff=inp.controller.backoff)
+    written = job
+    if job is not None and status is not None and faults.status_update_error is None:
+        written = attrs.evolve(job, status=status)
+    error = outcome.get("errorMessage") or ("the step failed" if outcome.get("error") else None)
+    return JobSyncResult(actions=tuple(actions), error=error, status=status, job=written, controller=state)
+
+
+def _patch_kind(job: Job | None, pod: Pod) -> str:
+    owner = pod.metadata.controller_ref()
+    if job is None or owner is None:
+        return "adopt"
+    if owner.uid == job.uid and not selector_matches(job.spec.selector, pod.metadata.labels):
+        return "release"
+    return "remove-finalizer"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -29,6 +29,8 @@ class CaseResult:
     # The model (or the engine) raised an unexpected exception on the case: a defect of the
     # tool, reported among the results so the run goes on.
     internal: bool = False
+    # The file could not be read (an input error): one result stands for the whole file.
+    unreadable: bool = False
 
     @property
     def passed(self) -> bool:
@@ -92,18 +94,28 @@ def run_document(path: Path, doc: Mapping[str, Any], engine: Engine) -> Iterator
             yield CaseResult(str(path), name, origin, (detail,), internal=True)
 
 
+def count_cases(paths: Sequence[Path]) -> int:
+    """How many cases the files hold (an unreadable file counts as one)."""
+    total = 0
+    for path in paths:
+        try:
+            total += len(load_vector_file(path)["cases"])
+        except InputError:
+            total += 1
+    return total
+
+
 def run_files(
     paths: Sequence[Path],
     out: TextIO,
     engine: Engine | None = None,
     unsupported: list[CaseResult] | None = None,
-    bad_files: list[str] | None = None,
-    internal_errors: list[CaseResult] | None = None,
+    on_result: Callable[[CaseResult], None] | None = None,
 ) -> tuple[int, int]:
     """Run every file, going on after a bad file or case; print failing and unsupported cases to
-    `out`; return (passed, failed), a bad file counting as one failure. When the lists are given,
-    unsupported cases are appended to `unsupported`, the errors of files that cannot be read to
-    `bad_files`, and the cases the tool failed on (internal errors) to `internal_errors`."""
+    `out`; return (passed, failed), a bad file counting as one failure. Unsupported cases are
+    appended to `unsupported` when given; `on_result` sees every verdict (a file that cannot be
+    read is one failing result named `(file)`, marked `unreadable`)."""
     engine = engine or ModelEngine()
     passed = failed = 0
     for path in paths:
@@ -112,14 +124,14 @@ def run_files(
         except InputError as err:
             failed += 1
             print(printable(f"FAIL {path}: {err}"), file=out)
-            if bad_files is not None:
-                bad_files.append(str(err))
+            if on_result is not None:
+                on_result(CaseResult(str(path), "(file)", "", (str(err),), unreadable=True))
             continue
         for result in results:
-            if result.internal and internal_errors is not None:
-                internal_errors.append(result)
+            if on_result is not None:
+                on_result(result)
             if result.unsupported is not None:
-                print(f"UNSUPPORTED {Path(result.file).name}: {result.name}\n  reason: {result.unsupported}", file=out)
+                print(printable(f"UNSUPPORTED {Path(result.file).name}: {result.name}\n  reason: {result.unsupported}"), file=out)
                 if unsupported is not None:
                     unsupported.append(result)
                 continue

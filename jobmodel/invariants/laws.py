@@ -30,6 +30,9 @@ class Transition(Generic[W, R]):
     move: Move
     after: W
     sync: R | None = None
+    # Check the claims outside their environment assumptions too (a counterexample that breaks
+    # an assumption, from `jobmodel prove --drop`, is replayed this way).
+    without_assumptions: bool = False
 
 
 @attrs.frozen

@@ -19,9 +19,18 @@ from typing import Any
 import attrs
 
 from jobmodel.actions import CreatePod, DeletePod, PatchPod, RecordEvent, UpdateJobStatus
-from jobmodel.adapters.picture import Segment
+from jobmodel.adapters.picture import IGNORED_FAILURE, Segment
 from jobmodel.errors import InputError, quote
-from jobmodel.simulation.scenario import ScenarioState, StepFailed, job_pods, run_step, start
+from jobmodel.features import FeatureGates
+from jobmodel.invariants.upstream_bugs import known_upstream_bug
+from jobmodel.simulation.scenario import (
+    ScenarioState,
+    StepFailed,
+    chosen_pods,
+    job_pods,
+    run_step,
+    start,
+)
 from jobmodel.state import (
     FAILED,
     JOB_COMPLETION_INDEX_ANNOTATION,
@@ -33,6 +42,7 @@ from jobmodel.state import (
 )
 from jobmodel.timeutil import add_seconds, format_time, parse_time
 from jobmodel.transitions.cluster import set_pod_status
+from jobmodel.transitions.pod_failure_policy import match_pod_failure_policy
 from jobmodel.transitions.sync_job import JobSyncResult, is_job_finished
 
 DEFAULT_START = "2025-01-01T00:00:00Z"
@@ -44,8 +54,8 @@ MAX_CYCLES = 500
 class PodOutcome:
     """How chosen pods end: which pods (`index` N, the `pod` created N-th, or all), after how long
     (`seconds`; None: the simulation's run time), whether they succeed, or else how they fail
-    (`exit_code`, or a pod `condition` such as DisruptionTarget), and for how many pods (`times`;
-    None: every matching pod)."""
+    (`exit_code` of `container`, by default the first, or a pod `condition` such as
+    DisruptionTarget), and for how many pods (`times`; None: every matching pod)."""
 
     index: int | None = None
     pod: int | None = None
@@ -54,6 +64,10 @@ class PodOutcome:
     condition: str | None = None
     times: int | None = None
     seconds: float | None = None
+    container: str | None = None
+    # How the user wrote it, for messages (not part of what the outcome is).
+    text: str = attrs.field(default="", eq=False)
+    option: str = attrs.field(default="--fail", eq=False)
 
     def matches(self, pod: Pod, creation_position: int) -> bool:
         if self.index is not None:
@@ -63,20 +77,21 @@ class PodOutcome:
         return True
 
 
-_OUTCOME_KEYS = ("index", "pod", "exit", "condition", "times", "seconds")
+_OUTCOME_KEYS = ("index", "pod", "exit", "container", "condition", "times", "seconds")
 
 
 def parse_pod_outcome(text: str, *, succeed: bool = False, option: str = "--fail") -> PodOutcome:
-    """`index=2`, `pod=0,exit=42`, `all,condition=DisruptionTarget,times=3`, `index=1,seconds=90`."""
-    fields: dict[str, Any] = {"succeed": succeed}
+    """`index=2`, `pod=0,exit=42`, `all,condition=DisruptionTarget,times=3`, `index=1,seconds=90`,
+    `all,container=sidecar,exit=3`."""
+    fields: dict[str, Any] = {"succeed": succeed, "text": text, "option": option}
     for part in (p.strip() for p in text.split(",")):
         if part == "all":
             continue
         key, sep, value = part.partition("=")
         if not sep:
             raise InputError(option, f"{quote(part)}: expected key=value ({', '.join(_OUTCOME_KEYS)}) or 'all'")
-        if key == "condition":
-            fields["condition"] = value
+        if key in ("condition", "container"):
+            fields[key] = value
             continue
         if key not in _OUTCOME_KEYS:
             raise InputError(option, f"unknown key {quote(key)} ({', '.join(_OUTCOME_KEYS)})")
@@ -127,6 +142,7 @@ class TimelineEntry:
     actor: str
     what: str
     state: ScenarioState
+    syncs: tuple[JobSyncResult, ...] = ()
 
 
 @attrs.frozen
@@ -134,6 +150,7 @@ class Timeline:
     start: datetime
     entries: tuple[TimelineEntry, ...]
     differences: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
     @property
     def final(self) -> ScenarioState:
@@ -143,28 +160,56 @@ class Timeline:
         return self.final.job()
 
 
+def pod_index(pod: Pod) -> int | None:
+    """The pod's completion index (Indexed Jobs), from its annotation."""
+    value = pod.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION)
+    return int(value) if isinstance(value, str) and value.isdigit() else None
+
+
+def failure_counted(job: Job | None, pod: Pod, gates: FeatureGates) -> bool:
+    """Whether a failed pod counts against the Job's back-off limit: not when a podFailurePolicy
+    rule ignores it (a disruption, say)."""
+    if job is None:
+        return True
+    return match_pod_failure_policy(job.spec.pod_failure_policy, pod, gates).count_failed
+
+
+def pod_look(job: Job | None, pod: Pod, gates: FeatureGates) -> str:
+    """How a pod is drawn: its phase, with a failure ignored by the podFailurePolicy apart."""
+    phase = pod.phase or "Pending"
+    if phase == FAILED and not failure_counted(job, pod, gates):
+        return IGNORED_FAILURE
+    return phase
+
+
 def pod_segments(timeline: Timeline) -> list[Segment]:
-    """Cut each pod's life into segments of constant phase and terminating state."""
+    """Cut each pod's life into segments of constant look and terminating state; a pod that is
+    deleted ends with a `deleted` mark at the moment it goes."""
     offsets = [(e.time - timeline.start).total_seconds() for e in timeline.entries]
     end_of_time = max(offsets[-1], 1.0) * 1.05 if offsets else 1.0
     open_segments: dict[str, Segment] = {}
     done: list[Segment] = []
+    created: dict[str, int] = {}  # pod name -> creation position (the cluster keeps pods in that order)
     for offset, entry in zip(offsets, timeline.entries, strict=True):
         seen = set()
+        job = entry.state.job()
+        gates = entry.state.cluster.features
         for pod in entry.state.cluster.pods:
             seen.add(pod.name)
-            phase = pod.phase or "Pending"
+            created.setdefault(pod.name, len(created))
+            look = pod_look(job, pod, gates)
             terminating = pod.metadata.deletion_timestamp is not None
             current = open_segments.get(pod.name)
-            if current is not None and (current.phase, current.terminating) == (phase, terminating):
+            if current is not None and (current.phase, current.terminating) == (look, terminating):
                 continue
             if current is not None:
                 done.append(attrs.evolve(current, end=offset))
-            open_segments[pod.name] = Segment(pod.name, offset, offset, phase, terminating)
+            open_segments[pod.name] = Segment(pod.name, offset, offset, look, terminating, index=pod_index(pod))
         for name in [n for n in open_segments if n not in seen]:
-            done.append(attrs.evolve(open_segments.pop(name), end=offset))
+            done.append(attrs.evolve(open_segments.pop(name), end=offset, deleted=True))
     done.extend(attrs.evolve(s, end=end_of_time) for s in open_segments.values())
-    return [s for s in done if s.end > s.start or s.end == end_of_time]
+    kept = [s for s in done if s.end > s.start or s.end == end_of_time or s.deleted]
+    return sorted(kept, key=lambda s: (created[s.pod], s.start))
 
 
 def condition_marks(timeline: Timeline) -> list[tuple[float, str]]:
@@ -204,7 +249,9 @@ def describe_sync(result: JobSyncResult) -> str:
     if result.requeue_after_seconds is not None:
         parts.append(f"requeue after {result.requeue_after_seconds:g}s")
     if result.error:
-        parts.append(f"error: {result.error}")
+        bug = known_upstream_bug(result.error)
+        label = f" (known upstream bug {bug.issue}, fixed by {bug.fix}: {bug.what})" if bug else ""
+        parts.append(f"error{label}: {result.error}")
     return "; ".join(parts)
 
 
@@ -232,7 +279,7 @@ class _Recorder:
             what = "; ".join(lines)
         if outcome.differences:
             what += "  [" + "; ".join(outcome.differences) + "]"
-        self.entries.append(TimelineEntry(now, actor, what, self.state))
+        self.entries.append(TimelineEntry(now, actor, what, self.state, tuple(outcome.syncs)))
 
     def set_pod_status(self, pod: Pod, status: Mapping[str, Any], what: str) -> None:
         """A kubelet's write to one pod's status."""
@@ -260,7 +307,10 @@ def simulate_default(
     `seconds`), then succeeds or fails as its outcome says; the clock moves to the next pod finish or the next time the controller
     asked to be woken (back-off, deadline), whichever comes first."""
     begin = now or parse_time(DEFAULT_START, "start")
-    rec = _Recorder(start(manifest, job_uid, begin, features=features))
+    rec = _Recorder(start(manifest, job_uid, begin, features=features, pod_names="generated"))
+    initial = rec.state.job()
+    assert initial is not None
+    check_outcomes(initial, outcomes)
     used: dict[int, int] = {}
     for cycle in range(MAX_CYCLES):
         rec.step({"do": "settle"}, "controller", "", f"cycle {cycle} settle")
@@ -282,7 +332,49 @@ def simulate_default(
         _finish_pods(rec, outcomes, used, run_seconds)
     else:
         raise InputError("simulate", f"the Job did not finish within {MAX_CYCLES} cycles")
-    return Timeline(begin, tuple(rec.entries), tuple(rec.differences))
+    created = len(job_pods(rec.state)) if rec.state.job() is not None else rec.state.cluster.pod_counter
+    notes = tuple(
+        f"{o.option} {o.text}: matched no pod (the Job created {created} pods)"
+        for i, o in enumerate(outcomes)
+        if not o.succeed and used.get(i, 0) == 0
+    )
+    return Timeline(begin, tuple(rec.entries), tuple(rec.differences), notes)
+
+
+def check_outcomes_for_manifest(manifest: Mapping[str, Any], outcomes: Sequence[PodOutcome]) -> None:
+    """`check_outcomes` on the Job the API server makes of the manifest (before a long run)."""
+    job = start(manifest, DEFAULT_UID, parse_time(DEFAULT_START, "start")).job()
+    assert job is not None
+    check_outcomes(job, outcomes)
+
+
+def check_outcomes(job: Job, outcomes: Sequence[PodOutcome]) -> None:
+    """Refuse a --fail/--slow selector that can match no pod of the Job, or a container the pods
+    do not have."""
+    indexed = job.spec.completion_mode == "Indexed"
+    containers = _container_names(job.spec.template.spec, "containers")
+    init_containers = _container_names(job.spec.template.spec, "initContainers")
+    for outcome in outcomes:
+        where = f"{outcome.option} {outcome.text}"
+        if outcome.index is not None:
+            if not indexed:
+                raise InputError(where, f"index={outcome.index} matches no pod: Job {job.name} is not Indexed (use pod=N)")
+            completions = job.spec.completions
+            if outcome.index < 0 or (completions is not None and outcome.index >= completions):
+                raise InputError(where, f"index={outcome.index} matches no pod: the indexes are 0 to {(completions or 0) - 1}")
+        if outcome.pod is not None and outcome.pod < 0:
+            raise InputError(where, "pod=N counts pods from 0")
+        if outcome.container is not None and outcome.container not in (*containers, *init_containers):
+            raise InputError(
+                where,
+                f"no container {outcome.container!r} in the pod template (containers: {', '.join(containers)}"
+                + (f"; initContainers: {', '.join(init_containers)}" if init_containers else "")
+                + ")",
+            )
+
+
+def _container_names(spec: Mapping[str, Any], key: str) -> list[str]:
+    return [str(c.get("name", "")) for c in spec.get(key, ()) or () if isinstance(c, Mapping)]
 
 
 def _running(state: ScenarioState) -> list[Pod]:
@@ -297,12 +389,13 @@ def _finish_time(pod: Pod, run_seconds: float) -> datetime:
 
 def _start_pods(rec: _Recorder, pods: Sequence[Pod]) -> None:
     now = format_time(rec.state.cluster.now)
-    status = {
-        "phase": RUNNING,
-        "startTime": now,
-        "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": now}],
-    }
     for pod in pods:
+        status = {
+            "phase": RUNNING,
+            "startTime": now,
+            "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": now}],
+            **container_statuses(pod, now, None),
+        }
         rec.set_pod_status(pod, status, f"{pod.name} Running")
 
 
@@ -324,8 +417,8 @@ def _finish_pods(rec: _Recorder, outcomes: Sequence[PodOutcome], used: dict[int,
         position = [p.name for p in job_pods(rec.state)].index(pod.name)
         outcome = outcome_for(pod, position, outcomes, used)
         failure = None if outcome is None or outcome.succeed else outcome
-        label = SUCCEEDED if failure is None else describe_failure(failure)
-        rec.set_pod_status(pod, terminal_status(now, failure), f"{pod.name} {label}")
+        label = SUCCEEDED if failure is None else describe_failure(failure, pod)
+        rec.set_pod_status(pod, terminal_status(now, failure, pod), f"{pod.name} {label}")
 
 
 def outcome_for(pod: Pod, position: int, outcomes: Sequence[PodOutcome], used: dict[int, int]) -> PodOutcome | None:
@@ -337,19 +430,69 @@ def outcome_for(pod: Pod, position: int, outcomes: Sequence[PodOutcome], used: d
     return None
 
 
-def describe_failure(failure: PodOutcome) -> str:
+def describe_failure(failure: PodOutcome, pod: Pod | None = None) -> str:
+    container = failing_container(pod, failure) if pod is not None else None
+    code = f"exit code {failure.exit_code}" + (f" in {container}" if container else "")
     if failure.condition:
-        return f"Failed (condition {failure.condition}, exit code {failure.exit_code})"
-    return f"Failed (exit code {failure.exit_code})"
+        return f"Failed (condition {failure.condition}, {code})"
+    return f"Failed ({code})"
 
 
-def terminal_status(now: datetime, failure: PodOutcome | None) -> dict[str, Any]:
+def failing_container(pod: Pod, failure: PodOutcome) -> str | None:
+    """The container that exits with the failure's code: the one named, else the pod's first."""
+    if failure.container is not None:
+        return failure.container
+    names = _container_names(pod.spec, "containers")
+    return names[0] if names else None
+
+
+def container_statuses(pod: Pod, at: str, failure: PodOutcome | None, *, finished: bool = False) -> dict[str, Any]:
+    """The pod's containerStatuses and initContainerStatuses as a kubelet reports them, named as
+    in the pod's spec: while running, init containers have completed (sidecars, `restartPolicy:
+    Always`, run) and the containers run; when finished, every container has terminated, the
+    failing one (`failing_container`) with the failure's exit code. A failing init container
+    stops the pod before its containers start."""
+    failed = failing_container(pod, failure) if failure is not None else None
+    sidecars = pod.restartable_init_container_names()
+    init_names = _container_names(pod.spec, "initContainers")
+    names = _container_names(pod.spec, "containers")
+
+    def terminated(code: int) -> dict[str, Any]:
+        return {"terminated": {"exitCode": code, "reason": "Error" if code else "Completed", "finishedAt": at}}
+
+    init_statuses = []
+    init_failed = False
+    for name in init_names:
+        if init_failed:
+            state: dict[str, Any] = {"waiting": {"reason": "PodInitializing"}}
+        elif name == failed and failure is not None:
+            state, init_failed = terminated(failure.exit_code), True
+        elif name in sidecars and not finished:
+            state = {"running": {"startedAt": at}}
+        else:
+            state = terminated(0)
+        init_statuses.append({"name": name, "state": state})
+    statuses = []
+    for name in names:
+        if init_failed:
+            state = {"waiting": {"reason": "PodInitializing"}}
+        elif not finished:
+            state = {"running": {"startedAt": at}}
+        else:
+            state = terminated(failure.exit_code if failure is not None and name == failed else 0)
+        statuses.append({"name": name, "state": state})
+    result: dict[str, Any] = {"containerStatuses": statuses}
+    if init_statuses:
+        result["initContainerStatuses"] = init_statuses
+    return result
+
+
+def terminal_status(now: datetime, failure: PodOutcome | None, pod: Pod) -> dict[str, Any]:
     at = format_time(now)
-    code = 0 if failure is None else failure.exit_code
     status: dict[str, Any] = {
         "phase": SUCCEEDED if failure is None else FAILED,
         "conditions": [{"type": "Ready", "status": "False", "lastTransitionTime": at}],
-        "containerStatuses": [{"name": "main", "state": {"terminated": {"exitCode": code, "finishedAt": at}}}],
+        **container_statuses(pod, at, failure, finished=True),
     }
     if failure is not None and failure.condition:
         status["conditions"].append({"type": failure.condition, "status": "True", "lastTransitionTime": at})
@@ -366,18 +509,37 @@ def simulate_script(
 ) -> Timeline:
     """Run a script of scenario steps (settle, sync, advance, setPods, ..., expect) on the Job."""
     begin = now or parse_time(DEFAULT_START, "start")
-    rec = _Recorder(start(manifest, job_uid, begin, features=features))
+    rec = _Recorder(start(manifest, job_uid, begin, features=features, pod_names="generated"))
+    job = rec.state.job()
+    assert job is not None
     for i, step in enumerate(steps):
         if not isinstance(step, Mapping):
             raise InputError(f"steps[{i}]", "a step is an object")
+        check_where_index(job, step, f"steps[{i}]")
+    for i, step in enumerate(steps):
         do = str(step.get("do"))
         actor = {"settle": "controller", "sync": "controller", "advance": "clock", "setPods": "kubelet"}.get(do, "user")
         try:
+            if do in ("setPods", "deletePods") and not chosen_pods(rec.state, step, f"steps[{i}]"):
+                raise StepFailed(f"steps[{i}]: where {dict(step.get('where') or {})} matches none of the Job's pods now")
             rec.step(step, actor, _describe_step(step), f"steps[{i}]")
         except StepFailed as err:
             rec.differences.append(str(err))
             break
     return Timeline(begin, tuple(rec.entries), tuple(rec.differences))
+
+
+def check_where_index(job: Job, step: Mapping[str, Any], path: str) -> None:
+    """Refuse a `where` whose `index` no pod of the Job can have."""
+    where = step.get("where")
+    if not isinstance(where, Mapping) or "index" not in where:
+        return
+    index = where["index"]
+    if job.spec.completion_mode != "Indexed":
+        raise InputError(f"{path}.where.index", f"matches no pod: Job {job.name} is not Indexed")
+    completions = job.spec.completions or 0
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < completions:
+        raise InputError(f"{path}.where.index", f"matches no pod: the indexes are 0 to {completions - 1}, got {index!r}")
 
 
 def _describe_step(step: Mapping[str, Any]) -> str:

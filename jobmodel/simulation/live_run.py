@@ -264,7 +264,7 @@ class SimulatedKubelet:
             try:
                 if meta.get("deletionTimestamp") is not None:
                     if bound and phase not in TERMINAL:
-                        self._write(pod, terminal_status(self._now(), PodOutcome(exit_code=143)), f"{name} stopped (exit code 143)")
+                        self._write(pod, terminal_status(self._now(), PodOutcome(exit_code=143), self._model_pod(pod)), f"{name} stopped (exit code 143)")
                     elif bound:
                         result = self.cluster.delete_pod(self.namespace, name, grace_seconds=0, uid=meta.get("uid"))
                         self.recorder.action("kubelet", f"{name} removed", result)
@@ -297,10 +297,11 @@ class SimulatedKubelet:
                 elif phase == "Running":
                     began = self.started.setdefault(meta["uid"], now)
                     if now - began >= self._seconds(pod, position):
-                        outcome = outcome_for(self._model_pod(pod), position, self.outcomes, self.used)
+                        model_pod = self._model_pod(pod)
+                        outcome = outcome_for(model_pod, position, self.outcomes, self.used)
                         failure = None if outcome is None or outcome.succeed else outcome
-                        label = "Succeeded" if failure is None else describe_failure(failure)
-                        self._write(pod, terminal_status(self._now(), failure), f"{name} {label}")
+                        label = "Succeeded" if failure is None else describe_failure(failure, model_pod)
+                        self._write(pod, terminal_status(self._now(), failure, model_pod), f"{name} {label}")
                         acted = True
             except Rejected as err:
                 if err.status not in (404, 409, 422):

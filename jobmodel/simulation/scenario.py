@@ -115,10 +115,14 @@ def start(
     features: Mapping[str, Any] | None = None,
     tunables: JobControllerTunables = JobControllerTunables(),
     garbage_collector: bool = False,
+    pod_names: str = "counter",
 ) -> ScenarioState:
-    """Create the cluster with the Job submitted at `now` (defaulted, selector generated, validated)."""
+    """Create the cluster with the Job submitted at `now` (defaulted, selector generated, validated);
+    `pod_names` is the cluster's naming of created pods (jobmodel.transitions.cluster.Cluster)."""
     gates = DEFAULT_GATES.with_overrides(features or {})
-    cluster = cl.Cluster(now=now, features=gates, tunables=tunables, garbage_collector=garbage_collector)
+    cluster = cl.Cluster(
+        now=now, features=gates, tunables=tunables, garbage_collector=garbage_collector, pod_names=pod_names
+    )
     cluster, errors = cl.create_job(cluster, job_manifest, job_uid)
     if errors:
         raise InputError("job", "the API server rejects the Job: " + "; ".join(str(e) for e in errors))

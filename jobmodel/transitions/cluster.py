@@ -4,7 +4,8 @@ Everything here is a pure function from a `Cluster` snapshot (and a move's argum
 next snapshot. The rules are those of `../shared/conformance/FORMAT.md` (suite `job-scenario`),
 which follow upstream's API server and controllers:
 
-- pods the controller creates appear at once, `Pending`, named `<job name>-<n>`;
+- pods the controller creates appear at once, `Pending`, named `<job name>-<n>` (or, with
+  `pod_names="generated"`, as the API server names them from their generateName);
 - pod deletion follows the API server's grace-period and finalizer rules (`delete_pod`);
 - the controller's informers observe every change at once (`_observe_pod_change` models the
   Job controller's addPod/updatePod/deletePod handlers on its expectations);
@@ -24,6 +25,7 @@ import attrs
 from jobmodel.actions import CreatePod, DeletePod, PatchPod, RecordEvent, UpdateJobStatus
 from jobmodel.api import strategy as api_strategy
 from jobmodel.api.field import FieldError, render_errors
+from jobmodel.api.names import generate_name, name_generated_before_create
 from jobmodel.api.wire import (
     job_from_json,
     job_status_to_json,
@@ -72,7 +74,7 @@ class ClusterEvent:
     message: str
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Cluster:
     """The whole cluster as one value: Jobs and Pods as the API server holds them, the Job
     controller's in-memory state per Job key, the recorded events, gates and the clock."""
@@ -86,6 +88,9 @@ class Cluster:
     garbage_collector: bool = False
     pod_counter: int = 0
     events: tuple[ClusterEvent, ...] = ()
+    # "counter": `<job>-<n>` (the job-scenario suite's rule); "generated": generateName plus a
+    # five-letter suffix, as the API server names them (`<job>-<index>-<suffix>` when Indexed).
+    pod_names: str = "counter"
 
     def job(self, namespace: str, name: str) -> Job | None:
         for job in self.jobs:
@@ -259,13 +264,18 @@ def json_merge_patch(target: Any, patch: Any) -> Any:
 
 
 def create_pod_from_controller(cluster: Cluster, pod: Pod) -> Cluster:
-    """The API server creates a pod the controller asked for: named `<job>-<n>`, Pending, now."""
+    """The API server creates a pod the controller asked for: named `<job>-<n>` (or from its
+    generateName), Pending, now."""
     owner = pod.metadata.controller_ref()
     base = owner.name if owner is not None else pod.metadata.generate_name.rstrip("-")
     n = cluster.pod_counter
+    if cluster.pod_names == "generated" and pod.metadata.generate_name:
+        name = generate_name(pod.metadata.generate_name, f"{owner.uid if owner else ''}/{n}")
+    else:
+        name = f"{base}-{n}"
     meta = attrs.evolve(
         pod.metadata,
-        name=f"{base}-{n}",
+        name=name,
         uid=f"{owner.uid if owner else 'pod'}-pod-{n}",
         creation_timestamp=cluster.now,
         resource_version="1",
@@ -443,8 +453,13 @@ def pods_of_job(cluster: Cluster, job: Job) -> list[Pod]:
 
 
 def creation_order(pod: Pod) -> tuple[int, str]:
-    suffix = pod.name.rsplit("-", 1)[-1]
-    return (int(suffix), pod.name) if suffix.isdigit() else (1 << 62, pod.name)
+    """The n of the pod's creation: from its uid (`<owner uid>-pod-<n>`, whatever its name), else
+    from its name (`<job>-<n>`)."""
+    for text, sep in ((pod.uid, "-pod-"), (pod.name, "-")):
+        suffix = text.rsplit(sep, 1)[-1] if sep in text else ""
+        if suffix.isdigit():
+            return (int(suffix), pod.name)
+    return (1 << 62, pod.name)
 
 
 def owned_meta(job: Job, name: str) -> ObjectMeta:
@@ -467,7 +482,7 @@ PROPAGATION_POLICIES = ("Orphan", "Background", "Foreground")
 def create_job(cluster: Cluster, manifest: Mapping[str, Any], uid: str) -> tuple[Cluster, list[FieldError]]:
     """A Job create through the API: defaults, selector generation, validation (jobmodel.api);
     a rejected create changes nothing and returns its field errors."""
-    stored, errors = api_strategy.create_job(manifest, uid, cluster.features)
+    stored, errors = api_strategy.create_job(name_generated_before_create(manifest, uid), uid, cluster.features)
     if errors:
         return cluster, errors
     meta = stored.setdefault("metadata", {})

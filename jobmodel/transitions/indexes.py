@@ -7,7 +7,9 @@ inclusive ranges, written in status in the compressed form `1,3-5,7`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
+from jobmodel.api.names import MAX_GENERATED_NAME_LENGTH
 from jobmodel.state import (
     INDEXED,
     JOB_COMPLETION_INDEX_ANNOTATION,
@@ -21,7 +23,6 @@ from jobmodel.util.gosort import go_sort
 
 UNKNOWN_COMPLETION_INDEX = -1
 COMPLETION_INDEX_ENV_NAME = "JOB_COMPLETION_INDEX"
-MAX_GENERATED_NAME_LENGTH = 58  # names.MaxGeneratedNameLength: 63 minus the 5 random characters
 MAX_INT32 = 2**31 - 1
 
 Interval = tuple[int, int]
@@ -125,10 +126,16 @@ def parse_indexes_from_string(text: str, completions: int) -> Intervals:
 
 def get_completion_index(annotations: object) -> int:
     """getCompletionIndex: the index annotation, or -1 when absent, malformed or negative."""
-    assert hasattr(annotations, "get")
-    value = annotations.get(JOB_COMPLETION_INDEX_ANNOTATION)
+    value = annotations.get(JOB_COMPLETION_INDEX_ANNOTATION)  # type: ignore[attr-defined]
     if not isinstance(value, str):
         return UNKNOWN_COMPLETION_INDEX
+    return _index_from_text(value)
+
+
+@lru_cache(maxsize=1 << 17)
+def _index_from_text(value: str) -> int:
+    """The index an annotation's text names (-1 when malformed or negative); a pure function of
+    the text, read many times per sync (sorting compares indexes), so remembered."""
     ix = _atoi(value)
     if ix is None or ix < 0:
         return UNKNOWN_COMPLETION_INDEX
@@ -136,8 +143,9 @@ def get_completion_index(annotations: object) -> int:
 
 
 def pod_index(pod: Pod) -> int:
-    """getCompletionIndex of a pod's annotations."""
-    return get_completion_index(pod.metadata.annotations)
+    """getCompletionIndex of a pod's annotations (inlined: a sync reads it several times a pod)."""
+    value = pod.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION)
+    return _index_from_text(value) if isinstance(value, str) else UNKNOWN_COMPLETION_INDEX
 
 
 def get_indexes(pods: Iterable[Pod]) -> list[int]:
@@ -147,7 +155,8 @@ def get_indexes(pods: Iterable[Pod]) -> list[int]:
 
 def by_completion_index(pods: Sequence[Pod]) -> list[Pod]:
     """sort.Sort(byCompletionIndex(pods))."""
-    return go_sort(pods, lambda a, b: pod_index(a) < pod_index(b))
+    index = {id(p): pod_index(p) for p in pods}  # read once, not at every comparison
+    return go_sort(pods, lambda a, b: index[id(a)] < index[id(b)])
 
 
 def _parse_int32(text: str) -> int:

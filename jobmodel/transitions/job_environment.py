@@ -18,6 +18,8 @@ ends the lag.
 
 from __future__ import annotations
 
+import functools
+import weakref
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
@@ -79,7 +81,7 @@ class Budget:
         return attrs.evolve(self, **{name: getattr(self, name) - 1})
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class World:
     """The cluster, the Job under check (its key and uid, kept once it is gone), the pods the
     controller's cache has not seen yet, the hostile moves left, and when the controller asked
@@ -93,12 +95,21 @@ class World:
     wake_at: datetime | None = None
 
     def job(self) -> Job | None:
-        namespace, name = self.job_key.split("/", 1)
-        return self.cluster.job(namespace, name)
+        return self._job
 
     def pods(self) -> list[Pod]:
         """The pods the Job controls, as the API server holds them."""
-        return [p for p in self.cluster.pods if _owned_by(p, self.job_uid)]
+        return list(self._pods)
+
+    # A world is immutable: what the laws and moves read of it again and again is computed once.
+    @functools.cached_property
+    def _job(self) -> Job | None:
+        namespace, name = self.job_key.split("/", 1)
+        return self.cluster.job(namespace, name)
+
+    @functools.cached_property
+    def _pods(self) -> tuple[Pod, ...]:
+        return tuple(p for p in self.cluster.pods if _owned_by(p, self.job_uid))
 
     def visible_pods(self) -> list[Pod]:
         """The Job's pods as the controller's cache shows them."""
@@ -258,15 +269,8 @@ def controller_sync_with(
     creates reach the cache late: their creation is not observed until `cache-catch-up`.
     Unlike `cluster.controller_sync`, status writes are not checked by the API server here, so
     that the status invariants see every status the controller sends."""
-    cluster, key = world.cluster, world.job_key
-    namespace, name = key.split("/", 1)
-    inp = cl.job_sync_input(cluster, cluster.job(namespace, name), key, faults)
-    if world.hidden:
-        inp = attrs.evolve(inp, pods=tuple(p for p in inp.pods if p.name not in world.hidden))
-    result = impl(inp)
-    before = {p.name for p in cluster.pods}
-    cluster = cl.with_controller_state(cluster, key, result.controller)
-    cluster = cl.apply_job_sync_actions(cluster, key, result)
+    before = {p.name for p in world.cluster.pods}
+    cluster, result = synced_cluster(world.cluster, world.job_key, world.hidden, impl, faults)
     world = attrs.evolve(world, cluster=cluster, wake_at=_wake_at(world, result))
     if stale:
         created = frozenset(p.name for p in cluster.pods if p.name not in before)
@@ -276,6 +280,44 @@ def controller_sync_with(
     if faults != Faults():
         world = attrs.evolve(world, budget=world.budget.spend("faults"))
     return _forget_gone(world), result
+
+
+# Per implementation (forgotten with it): (cluster, key, hidden, faults) -> synced_cluster's result.
+_SYNCED: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], tuple[cl.Cluster, JobSyncResult]]] = (
+    weakref.WeakKeyDictionary()
+)
+SYNCED_LIMIT = 1 << 14
+
+
+def synced_cluster(
+    cluster: cl.Cluster, key: str, hidden: frozenset[str], impl: SyncImpl, faults: Faults
+) -> tuple[cl.Cluster, JobSyncResult]:
+    """The cluster after one sync over the cache (the API's pods less `hidden`), and the sync's
+    result: a pure function of its arguments, met again in worlds that differ in what the
+    checkers keep beside the cluster (the budget, a stale sync's aftermath), so remembered."""
+    try:
+        memo = _SYNCED.setdefault(impl, {})
+    except TypeError:  # an implementation that cannot be weakly referenced is not remembered
+        return _sync_over_cache(cluster, key, hidden, impl, faults)
+    args = (cluster, key, hidden, faults)
+    found = memo.get(args)
+    if found is None:
+        if len(memo) >= SYNCED_LIMIT:
+            memo.clear()  # only costs time
+        found = memo[args] = _sync_over_cache(cluster, key, hidden, impl, faults)
+    return found
+
+
+def _sync_over_cache(
+    cluster: cl.Cluster, key: str, hidden: frozenset[str], impl: SyncImpl, faults: Faults
+) -> tuple[cl.Cluster, JobSyncResult]:
+    namespace, name = key.split("/", 1)
+    inp = cl.job_sync_input(cluster, cluster.job(namespace, name), key, faults)
+    if hidden:
+        inp = attrs.evolve(inp, pods=tuple(p for p in inp.pods if p.name not in hidden))
+    result = impl(inp)
+    cluster = cl.with_controller_state(cluster, key, result.controller)
+    return cl.apply_job_sync_actions(cluster, key, result), result
 
 
 def _wake_at(world: World, result: JobSyncResult) -> datetime | None:

@@ -11,11 +11,14 @@ content may pick the other pod, which is the same state up to renaming).
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Hashable
 from datetime import UTC, datetime
+from functools import lru_cache
+from typing import Any, TypeVar
 
 import attrs
 
-from jobmodel.frozen import FrozenDict
 from jobmodel.state import JOB_COMPLETION_INDEX_ANNOTATION, Pod, UncountedTerminatedPods
 from jobmodel.transitions.job_environment import World
 from jobmodel.transitions.pod_utils import is_pod_ready
@@ -28,13 +31,22 @@ def _content_key(
 ) -> tuple[object, ...]:
     """What distinguishes a pod apart from its name and UID (the fields the moves change; pods
     equal in all of them are interchangeable, so their relative order does not matter)."""
-    meta, status = pod.metadata, pod.status
-    exit_codes = tuple(c.terminated.exit_code if c.terminated else -1 for c in status.container_statuses)
     return (
         pod.name in world.hidden,
         uncounted is not None and pod.uid in uncounted.succeeded,
         uncounted is not None and pod.uid in uncounted.failed,
         pod.uid in removals,
+        *_pod_content(pod),
+    )
+
+
+@lru_cache(maxsize=1 << 14)
+def _pod_content(pod: Pod) -> tuple[object, ...]:
+    """The part of a pod's content key read from the pod alone (a pure function of the pod,
+    so remembered: most pods of a world are shared with the world it came from)."""
+    meta, status = pod.metadata, pod.status
+    exit_codes = tuple(c.terminated.exit_code if c.terminated else -1 for c in status.container_statuses)
+    return (
         status.phase,
         is_pod_ready(pod),
         exit_codes,
@@ -48,42 +60,92 @@ def _content_key(
 
 
 def canonical_world(world: World) -> World:
-    """The representative of the world's symmetry class (see the module docstring)."""
+    """The representative of the world's symmetry class (see the module docstring). Pods that
+    already carry their canonical name keep their object (stable sorting leaves pods of equal
+    content in place), and a world already canonical is returned as it is."""
     cluster = world.cluster
     job = world.job()
     uncounted = job.status.uncounted_terminated_pods if job is not None else None
     state = cluster.controller_state(world.job_key)
     removals = state.expected_finalizer_removals
     job_name = world.job_key.split("/", 1)[1]
-    ours = [p for p in cluster.pods if _is_ours(p, world.job_uid)]
-    others = [p for p in cluster.pods if not _is_ours(p, world.job_uid)]
+    ours = [interned(p) for p in world.pods()]
+    others = [p for p in cluster.pods if not _is_ours(p, world.job_uid)] if len(ours) < len(cluster.pods) else []
     ours.sort(key=lambda p: _content_key(p, world, uncounted, removals))
     names: dict[str, str] = {}
     uids: dict[str, str] = {}
     renamed: list[Pod] = []
     for i, pod in enumerate(ours):
-        names[pod.name] = f"{job_name}-{i}"
-        uids[pod.uid] = f"{world.job_uid}-pod-{i}"
-        meta = attrs.evolve(pod.metadata, name=names[pod.name], uid=uids[pod.uid])
-        renamed.append(attrs.evolve(pod, metadata=meta))
+        name, uid = f"{job_name}-{i}", f"{world.job_uid}-pod-{i}"
+        if pod.name == name and pod.uid == uid:
+            renamed.append(pod)
+            continue
+        names[pod.name] = name
+        uids[pod.uid] = uid
+        renamed.append(_renamed(pod, name, uid))
     jobs = cluster.jobs
+    if any(id(j) not in _INTERNED_IDS for j in jobs):
+        jobs = tuple(interned(j) for j in jobs)
     if job is not None and uncounted is not None:
         new_uncounted = UncountedTerminatedPods(
             tuple(sorted(uids.get(u, u) for u in uncounted.succeeded)),
             tuple(sorted(uids.get(u, u) for u in uncounted.failed)),
         )
-        new_job = attrs.evolve(job, status=attrs.evolve(job.status, uncounted_terminated_pods=new_uncounted))
-        jobs = tuple(new_job if j.uid == job.uid else j for j in jobs)
+        if new_uncounted != uncounted:
+            new_job = interned(attrs.evolve(job, status=attrs.evolve(job.status, uncounted_terminated_pods=new_uncounted)))
+            jobs = tuple(new_job if j.uid == job.uid else j for j in jobs)
     controller = cluster.controller
-    if world.job_key in controller:
-        new_state = attrs.evolve(state, expected_finalizer_removals=frozenset(uids.get(u, u) for u in removals))
-        controller = FrozenDict({**dict(controller), world.job_key: new_state})
+    if world.job_key in controller and uids:
+        new_removals = frozenset(uids.get(u, u) for u in removals)
+        if new_removals != removals:
+            new_state = attrs.evolve(state, expected_finalizer_removals=new_removals)
+            controller = controller.set(world.job_key, new_state)
     counter = len(ours) if not others else max(cluster.pod_counter, len(ours))
-    cluster = attrs.evolve(
-        cluster, jobs=jobs, pods=(*renamed, *others), controller=controller, pod_counter=counter, events=()
-    )
-    hidden = frozenset(names.get(n, n) for n in world.hidden)
+    pods = (*renamed, *others)
+    if (
+        jobs is cluster.jobs
+        and controller is cluster.controller
+        and counter == cluster.pod_counter
+        and not cluster.events
+        and len(pods) == len(cluster.pods)
+        and all(a is b for a, b in zip(pods, cluster.pods, strict=True))
+    ):
+        if not names:
+            return world
+    else:
+        cluster = attrs.evolve(
+            cluster, jobs=jobs, pods=pods, controller=controller, pod_counter=counter, events=()
+        )
+    hidden = frozenset(names.get(n, n) for n in world.hidden) if names else world.hidden
     return attrs.evolve(world, cluster=cluster, hidden=hidden)
+
+
+@lru_cache(maxsize=1 << 14)
+def _renamed(pod: Pod, name: str, uid: str) -> Pod:
+    """The pod under another name and UID (the same renamings recur across states)."""
+    return interned(attrs.evolve(pod, metadata=attrs.evolve(pod.metadata, name=name, uid=uid)))
+
+
+# Weak: a pod or Job no state holds any more is forgotten. An id in _INTERNED_IDS may outlive its
+# object and name a new one: that object is then taken as interned, which only costs sharing.
+_INTERNED: weakref.WeakValueDictionary[object, Any] = weakref.WeakValueDictionary()
+_INTERNED_IDS: set[int] = set()
+INTERNED_LIMIT = 1 << 18
+T = TypeVar("T", bound=Hashable)
+
+
+def interned(value: T) -> T:
+    """The one object standing for every value equal to `value` (hash-consing): the pods and
+    Jobs of canonical worlds compare by identity, so the explorer's table and the memos keyed by
+    them compare worlds cheaply."""
+    if id(value) in _INTERNED_IDS:
+        return value
+    if len(_INTERNED_IDS) >= INTERNED_LIMIT:
+        _INTERNED.clear()  # only costs sharing, never correctness
+        _INTERNED_IDS.clear()
+    found: T = _INTERNED.setdefault(value, value)
+    _INTERNED_IDS.add(id(found))
+    return found
 
 
 def _is_ours(pod: Pod, uid: str) -> bool:

@@ -548,14 +548,16 @@ def get_valid_pods_with_filter(ctx: _JobCtx, step: _Step, uncounted: frozenset[s
     uncounted, with a valid index for Indexed Jobs, that pass `keep`."""
     result = []
     indexed = ix.is_indexed_job(ctx.job)
+    completions = _required(ctx.job.spec.completions, "job.spec.completions") if indexed else 0
+    removing = step.expected_rm_finalizers
+    assert callable(keep)
     for pod in ctx.pods:
-        if not has_job_tracking_finalizer(pod) or pod.uid in uncounted or pod.uid in step.expected_rm_finalizers:
+        if not has_job_tracking_finalizer(pod) or pod.uid in uncounted or pod.uid in removing:
             continue
         if indexed:
             index = ix.pod_index(pod)
-            if index == ix.UNKNOWN_COMPLETION_INDEX or index >= _required(ctx.job.spec.completions, "job.spec.completions"):
+            if index == ix.UNKNOWN_COMPLETION_INDEX or index >= completions:
                 continue
-        assert callable(keep)
         if keep(pod):
             result.append(pod)
     return result
@@ -576,11 +578,11 @@ def calculate_succeeded_indexes(job: Job, pods: Sequence[Pod]) -> tuple[ix.Inter
     prev = ix.parse_indexes_from_string(job.status.completed_indexes, completions)
     new = sorted(
         {
-            ix.pod_index(p)
+            index
             for p in pods
             if p.phase == SUCCEEDED
-            and ix.pod_index(p) != ix.UNKNOWN_COMPLETION_INDEX
-            and ix.pod_index(p) < completions
+            and (index := ix.pod_index(p)) != ix.UNKNOWN_COMPLETION_INDEX
+            and index < completions
             and has_job_tracking_finalizer(p)
         }
     )
@@ -595,10 +597,10 @@ def calculate_failed_indexes(job: Job, pods: Sequence[Pod], gates: FeatureGates)
         prev = ix.parse_indexes_from_string(job.status.failed_indexes, completions)
     new = sorted(
         {
-            ix.pod_index(p)
+            index
             for p in pods
-            if ix.pod_index(p) != ix.UNKNOWN_COMPLETION_INDEX
-            and ix.pod_index(p) < completions
+            if (index := ix.pod_index(p)) != ix.UNKNOWN_COMPLETION_INDEX
+            and index < completions
             and has_job_tracking_finalizer(p)
             and is_index_failed(job, p, gates)
         }
@@ -658,12 +660,12 @@ def get_pods_for_job(step: _Step, job: Job) -> list[Pod]:
                 raise _StepError(f"couldn't convert Job selector: {req.operator!r} is not a valid label selector operator")
     claimed: list[Pod] = []
     errors: list[str] = []
+    deleting = job.metadata.deletion_timestamp is not None
     for pod in step.inp.pods:
         if pod.metadata.namespace != job.namespace:
             continue
         matches = selector_matches(job.spec.selector, pod.metadata.labels)
         ref = pod.metadata.controller_ref()
-        deleting = job.metadata.deletion_timestamp is not None
         if ref is not None:
             if ref.uid == job.uid and matches:
                 claimed.append(pod)

@@ -117,3 +117,12 @@ def conditions_diff(expected: list[Mapping[str, Any]], actual: list[Mapping[str,
 
 def _brief(cond: Mapping[str, Any]) -> dict[str, Any]:
     return {k: cond[k] for k in ("type", "status", "reason", "message") if k in cond}
+
+
+def names_diff(expected: Any, actual: Any, path: str) -> list[str]:
+    """Names compared as a multiset: the same names, each as often, in any order."""
+    if not isinstance(actual, list):
+        return [f"{path}: expected {_show(expected)}, got {_show(MISSING if actual is None else actual)}"]
+    if not isinstance(expected, list) or sorted(map(str, expected)) != sorted(map(str, actual)):
+        return [f"{path}: expected {_show(expected)} (in any order), got {_show(actual)}"]
+    return []

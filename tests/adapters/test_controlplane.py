@@ -73,3 +73,34 @@ def test_free_port_is_free() -> None:
     port = free_port()
     with socket.socket() as s:
         s.bind(("127.0.0.1", port))
+
+
+def test_a_started_child_is_judged_by_its_handle_not_its_command_line() -> None:
+    import subprocess
+
+    from jobmodel.adapters.controlplane import Component
+
+    # Right after exec, /proc/PID/cmdline can read empty: a child must not count as exited then.
+    proc = subprocess.Popen(["sleep", "30"])
+    component = Component("etcd", "/nowhere/etcd", [], {}, proc.pid, proc)
+    try:
+        assert component.alive()
+    finally:
+        proc.kill()
+        proc.wait()
+    assert not component.alive()
+    assert component.exit_code() == -9
+
+
+def test_a_component_that_exits_while_starting_names_its_exit_code_and_log(tmp_path: Path) -> None:
+    from jobmodel.adapters.controlplane import ControlPlaneError
+
+    binaries = tmp_path / "bin"
+    binaries.mkdir()
+    etcd = binaries / "etcd"
+    etcd.write_text("#!/bin/sh\necho 'etcdmain: bad flag' >&2\nexit 3\n")
+    etcd.chmod(0o755)
+    plane = ControlPlane(tmp_path, binaries, ControllerConfig())
+    plane._prepare()
+    with pytest.raises(ControlPlaneError, match=r"etcd exited with code 3 while starting(.|\n)*etcdmain: bad flag"):
+        plane.start_component("etcd")

@@ -11,19 +11,22 @@ import copy
 import json
 import os
 import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from jobmodel.adapters import gobuild
+from jobmodel.adapters import gobuild, protocol
+from jobmodel.adapters.oracle import CaseError
 from jobmodel.adapters.upstream import (
     SUPPORTED_SUITES,
     HarnessError,
     UpstreamEngine,
     build_harness,
 )
+from jobmodel.conformance.job_sync import model_outcome
 from jobmodel.conformance.suites import suite_module
 
 NOW = "2024-06-01T12:00:00Z"
@@ -97,7 +100,7 @@ def test_harness_that_dies_is_an_error(tmp_path: Path) -> None:
         UpstreamEngine(binary=tmp_path / "missing") as eng,
         pytest.raises(HarnessError, match="cannot start"),
     ):
-        eng.outcome("job-sync", {})
+        eng.outcome("job-sync", {"now": NOW, "job": None, "pods": []})
 
 
 def test_job_start_creates_parallelism_pods(engine: UpstreamEngine) -> None:
@@ -202,14 +205,65 @@ def test_deleted_job_is_a_no_op(engine: UpstreamEngine) -> None:
 
 
 def test_bad_request_is_an_error_not_a_crash(engine: UpstreamEngine) -> None:
-    with pytest.raises(NotImplementedError, match="now"):
-        engine.outcome("job-sync", {"now": "yesterday", "job": make_job(), "pods": []})
-    with pytest.raises(NotImplementedError, match="not supported"):
-        engine.outcome("no-such-suite", {})
-    with pytest.raises(NotImplementedError, match="features"):
+    with pytest.raises(CaseError, match="now"):
+        engine.outcome("job-sync", {"now": "2024-06-01T12:00:00+99:00", "job": make_job(), "pods": []})
+    with pytest.raises(CaseError, match="features"):
         job_sync(engine, make_job(), features={"NoSuchGate": True})
     # The process survives bad requests.
     assert job_sync(engine, make_job())["creations"] == 2
+
+
+def test_the_harness_answers_raw_protocol_lines(engine: UpstreamEngine) -> None:
+    """The harness's own side of the protocol: its handshake names the release go.mod pins, and
+    lines the client would never send get well-formed answers."""
+    hello = engine.handshake()
+    assert protocol.problems(hello, "handshake") == []
+    go_mod = (Path(__file__).resolve().parents[2] / "harness" / "upstream" / "go.mod").read_text()
+    assert f"k8s.io/kubernetes {hello['kubernetesVersion']}\n" in go_mod
+    assert set(hello["suites"]) == set(protocol.SUITES)
+    lines = [
+        "not json",
+        json.dumps({"id": "a", "suite": "no-such-suite", "case": {}}),
+        json.dumps({"id": 7, "suite": "job-sync", "case": {"now": "yesterday"}}),
+    ]
+    done = subprocess.run(
+        [engine.command[0]], input="\n".join(lines) + "\n", capture_output=True, text=True, check=True, timeout=60
+    )
+    answers = [json.loads(line) for line in done.stdout.splitlines()[1:]]
+    assert all(protocol.problems(a, "answer") == [] for a in answers)
+    assert answers[0]["id"] is None and "not JSON" in answers[0]["error"]
+    assert answers[1] == {"id": "a", "unsupported": 'suite "no-such-suite" is not answered by the upstream harness'}
+    assert answers[2]["id"] == 7 and "now" in answers[2]["error"]
+
+
+def test_deleted_and_patched_pods_are_named(engine: UpstreamEngine) -> None:
+    """Too many active pods: upstream deletes the not-ready one first (controller.ActivePods),
+    whatever the order of the cache; the tracking finalizer of the finished pod and of the deleted
+    one is removed by a patch each (deleteJobPods, then removeTrackingFinalizerFromPods)."""
+
+    def pod(name: str, phase: str, ready: bool) -> dict[str, Any]:
+        status: dict[str, Any] = {"phase": phase}
+        if ready:
+            status["conditions"] = [{"type": "Ready", "status": "True", "lastTransitionTime": NOW}]
+        return {
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {
+                "name": name, "namespace": "default", "uid": f"{name}-uid", "labels": {"foo": "bar"},
+                "creationTimestamp": "2024-06-01T11:00:00Z", "finalizers": [TRACKING_FINALIZER],
+                "ownerReferences": [{"apiVersion": "batch/v1", "kind": "Job", "name": "foobar", "uid": JOB_UID, "controller": True}],
+            },
+            "spec": {"nodeName": "node"},
+            "status": status,
+        }
+
+    pods = [pod("ready", "Running", True), pod("unready", "Running", False), pod("done", "Succeeded", False)]
+    for order in (pods, pods[::-1]):
+        out = job_sync(engine, make_job(parallelism=1, completions=5), pods=order)
+        assert out["deletedPods"] == ["unready"]
+        assert sorted(out["patchedPods"]) == ["done", "unready"]
+        assert out["deletions"] == 1 and out["podPatches"] == 2
+        model = model_outcome({"now": NOW, "job": make_job(parallelism=1, completions=5), "pods": order})
+        assert (model["deletedPods"], sorted(model["patchedPods"])) == (["unready"], ["done", "unready"])
 
 
 def test_validation_reports_field_errors(engine: UpstreamEngine) -> None:
@@ -287,7 +341,7 @@ def test_every_shared_vector_through_upstream(
             ran += 1
             try:
                 diffs = module.compare(case, engine.outcome(suite, copy.deepcopy(case)))
-            except NotImplementedError as err:
+            except (NotImplementedError, CaseError) as err:
                 diffs = [str(err)]
             if diffs:
                 disagreements[f"{path.name}: {case['name']}"] = diffs

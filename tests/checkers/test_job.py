@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import pytest
 
+from jobmodel.checkers.explorer import explore
 from jobmodel.checkers.job import CheckConfig
 from jobmodel.errors import InputError
 from jobmodel.frozen import freeze
-from jobmodel.transitions.job_environment import Budget
+from jobmodel.transitions.job_environment import Budget, apply_move
+from jobmodel.transitions.sync_job import sync_job
 from tests.checkers.configs import job_manifest
 
 CONFIG = CheckConfig(freeze(job_manifest(2, 2, 1)), Budget(failures=1, edits=("suspend=true",)), symmetry=False)
@@ -46,3 +49,22 @@ def test_the_system_starts_from_the_created_job_and_offers_its_moves() -> None:
     assert system.columns == ("job status", "pods")
     assert system.describe(world) == ("active=0 ready=0 succeeded=0 failed=0", "-")
     assert system.liveness is not None and system.liveness(world) is None
+
+
+def test_remembered_syncs_and_canonical_forms_change_no_verdict() -> None:
+    calls: list[object] = []
+
+    def counted(inp: Any) -> Any:
+        calls.append(inp)
+        return sync_job(inp)
+
+    cfg = CheckConfig(freeze(job_manifest(2, 2, 1)), Budget(failures=1, stale=1))
+    remembered = explore(cfg.system(counted), depth=40)
+    plain = explore(attrs.evolve(cfg.system(counted), canonical=cfg.normalise, apply_move=_plain_apply), depth=40)
+    assert (remembered.states, remembered.transitions, remembered.reached) == (plain.states, plain.transitions, plain.reached)
+    # Each distinct sync input ran once (the plain system called sync_job itself).
+    assert calls and len(calls) == len(set(calls))
+
+
+def _plain_apply(world: Any, move: Any) -> Any:
+    return apply_move(world, move, sync_job)

@@ -9,7 +9,7 @@ from hypothesis.stateful import run_state_machine_as_test
 from jobmodel.checkers.machines import InvariantViolation, state_machine
 from tests.checkers.configs import BROKEN_CASES, broken_config, config, job_manifest
 
-# The loaded profile ("ci": derandomized; "long" for local runs) with fewer, shorter runs: each
+# The loaded profile ("ci", or "long" with ./dev test --long) with fewer, shorter runs: each
 # step is a whole controller sync.
 # (ci: 200 // 4 = 50 runs; long: 1250 runs).
 MACHINE_SETTINGS = settings(settings(), max_examples=max(settings().max_examples // 4, 1), stateful_step_count=25)

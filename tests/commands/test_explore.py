@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from jobmodel.cli import main
 from tests.checkers.configs import job_manifest
 
 BROKEN = "tests.checkers.broken.ignore_expectations:sync_job"
+SERVE_SYNC = Path(__file__).resolve().parents[1] / "oracle_impls" / "serve_sync.py"
 
 
 @pytest.fixture
@@ -46,6 +48,29 @@ def test_explore_finds_saves_and_replay_reproduces_a_counterexample(
     assert capsys.readouterr().out.rstrip().endswith("no violation")
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_explore_on_several_processes_finds_the_same_states_and_reports_progress(
+    manifest: Path, workers: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = ["explore", str(manifest), "--depth", "40", "--failures", "1", "--workers", workers]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert "explored 206 states" in captured.out and captured.out.rstrip().endswith("no violation")
+    assert captured.err == ""  # no progress display off a terminal
+    monkeypatch.setenv("JOBMODEL_PROGRESS", "1")
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert "explored 206 states" in captured.out and "\x1b[" not in captured.out
+    # The display's last frame: the whole search, its queue empty.
+    assert "exploring to depth 40" in captured.err and "206 states" in captured.err and "queue 0" in captured.err
+
+
+def test_explore_on_two_processes_finds_the_same_counterexample(manifest: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explore", str(manifest), "--depth", "5", "--stale", "1", "--impl", BROKEN, "--workers", "2"]) == 1
+    out = capsys.readouterr().out
+    assert "violation: no-over-creation" in out and "2 moves" in out and "sync-stale" in out
+
+
 @pytest.mark.parametrize(
     ("argv", "field"),
     [
@@ -54,6 +79,7 @@ def test_explore_finds_saves_and_replay_reproduces_a_counterexample(
         (["--edit", "replicas=2"], "edits"),
         (["--feature-gates", "JobManagedBy"], "--feature-gates"),
         (["--depth", "-1"], "--depth"),
+        (["--workers", "0"], "--workers"),
     ],
 )
 def test_explore_input_errors_name_the_field(
@@ -111,3 +137,60 @@ def test_explore_checks_a_cronjob_manifest(tmp_path: Path, capsys: pytest.Captur
     capsys.readouterr()
     assert main(["explore", str(path), "--depth", "3", "--evictions", "1"]) == 2
     assert "does not apply to a CronJob" in capsys.readouterr().err
+
+
+DAILY_CRON_JOB = {
+    "apiVersion": "batch/v1",
+    "kind": "CronJob",
+    "metadata": {"name": "daily", "namespace": "default"},
+    "spec": {
+        "schedule": "0 3 * * *",
+        "jobTemplate": {"spec": {"template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "busybox"}]}}}},
+    },
+}
+
+
+def test_a_vacuous_pass_is_warned_about(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "daily.yaml"
+    path.write_text(yaml.safe_dump(DAILY_CRON_JOB))
+    assert main(["explore", str(path), "--depth", "5", "--ticks", "3"]) == 0
+    captured = capsys.readouterr()
+    assert "not reached: a CronJob run is created, a finished run is cleaned up" in captured.out
+    assert "warning: no sometimes property was reached" in captured.err
+
+
+def test_explore_says_which_sometimes_properties_were_reached(manifest: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explore", str(manifest), "--depth", "40", "--failures", "1"]) == 0
+    captured = capsys.readouterr()
+    assert "reached (2 of 3 sometimes properties): a Job completes, a pod is recreated after back-off" in captured.out
+    assert "not reached: a Job fails" in captured.out and captured.err == ""
+
+
+def test_explore_and_replay_json(manifest: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    trace = tmp_path / "trace.json"
+    argv = ["explore", str(manifest), "--depth", "5", "--stale", "1", "--impl", BROKEN, "--save", str(trace), "-o", "json"]
+    assert main(argv) == 1
+    result = json.loads(capsys.readouterr().out)
+    assert result["kind"] == "ExploreResult" and result["violation"]["invariant"] == "no-over-creation"
+    assert [s["move"]["kind"] for s in result["counterexample"]] == ["sync-stale", "sync"]
+    assert {p["name"] for p in result["sometimes"]} == {"a Job completes", "a Job fails", "a pod is recreated after back-off"}
+    assert main(["replay", str(trace), "-o", "json"]) == 1
+    replayed = json.loads(capsys.readouterr().out)
+    assert replayed["violation"]["invariant"] == "no-over-creation"
+    assert replayed["steps"][-1]["violations"][0]["invariant"] == "no-over-creation"
+
+
+def test_explore_an_external_implementation_through_the_protocol(manifest: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The model served through `cmd:` takes every sync step: the same states as the model itself
+    (the answers carry everything the environment needs), and no violation."""
+    impl = f"cmd:{sys.executable} -m jobmodel oracle serve"
+    assert main(["explore", str(manifest), "--depth", "40", "--failures", "1", "--impl", impl]) == 0
+    out = capsys.readouterr().out
+    assert "explored 206 states" in out and out.rstrip().endswith("no violation")
+
+
+def test_explore_finds_a_broken_external_implementation(manifest: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    impl = f"cmd:{sys.executable} {SERVE_SYNC} {BROKEN}"
+    assert main(["explore", str(manifest), "--depth", "5", "--stale", "1", "--impl", impl]) == 1
+    out = capsys.readouterr().out
+    assert "violation: no-over-creation" in out and "2 moves" in out

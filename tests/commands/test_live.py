@@ -68,6 +68,17 @@ def test_a_malformed_kubeconfig_is_one_clear_line(tmp_path: Path, text: str) -> 
     assert lines[0].startswith(f"error: cluster: kubeconfig {kubeconfig}")
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [(["--fail", "index=0"], "not Indexed"), (["--picture", "out.gif"], "svg or .png")],
+)
+def test_impossible_options_are_refused_before_any_cluster(tmp_path: Path, args: list[str], message: str) -> None:
+    absent = tmp_path / "absent-kubeconfig"  # would be an error of its own, later
+    proc = run_cli("live", "run", PI, "--kubeconfig", str(absent), *args)
+    assert proc.returncode == 2
+    assert message in proc.stderr and "kubeconfig" not in proc.stderr
+
+
 def test_missing_kubeconfig_is_one_clear_line(tmp_path: Path) -> None:
     with pytest.raises(LiveError, match="no such file"):
         LiveCluster.connect(tmp_path / "absent")

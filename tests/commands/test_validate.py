@@ -42,7 +42,11 @@ def _run(text: str, output: str | None = None) -> tuple[int, str, str]:
 def test_valid_job_prints_the_stored_object() -> None:
     code, out, err = _run(PI, "json")
     assert (code, err) == (0, "")
-    stored = json.loads(out)
+    report = json.loads(out)
+    assert report["kind"] == "ValidationReport"
+    [entry] = report["objects"]
+    assert (entry["valid"], entry["name"], entry["errors"]) == (True, "pi", [])
+    stored = entry["object"]
     assert stored["spec"]["completions"] == 1
     assert stored["spec"]["backoffLimit"] == 4
     uid = stored["metadata"]["uid"]
@@ -63,6 +67,28 @@ def test_invalid_job_prints_kubectl_message_and_fails() -> None:
         err.strip()
         == 'error: STDIN: The Job "pi" is invalid: spec.completions: Invalid value: -1: must be greater than or equal to 0'
     )
+
+
+def test_json_report_gives_field_errors() -> None:
+    code, out, err = _run(PI.replace("backoffLimit: 4", "completions: -1"), "json")
+    assert (code, err) == (1, "")
+    [entry] = json.loads(out)["objects"]
+    assert entry["valid"] is False and entry["object"] is None
+    assert entry["errors"][0]["field"] == "spec.completions" and entry["errors"][0]["type"] == "FieldValueInvalid"
+
+
+def test_a_valid_verdict_names_what_is_not_checked() -> None:
+    with_quantity = PI.replace("image: perl:5.34.0", "image: perl:5.34.0\n        resources: {requests: {memory: 1Gb}}")
+    code, out, err = _run(with_quantity)
+    assert (code, out) == (0, "job.batch/pi valid\n")
+    assert err.startswith("note: valid as far as jobmodel checks") and "resource quantities" in err
+
+
+def test_generate_name_alone_is_named_as_the_api_server_names_it() -> None:
+    code, out, err = _run(PI.replace("name: pi", "generateName: pi-", 1), "yaml")
+    assert code == 0 and "is invalid" not in err
+    name = yaml.safe_load(out)["metadata"]["name"]
+    assert name.startswith("pi-") and len(name) == len("pi-") + 5
 
 
 def test_several_documents_each_judged() -> None:

@@ -15,6 +15,7 @@ from jobmodel.schedule.cron import (
     ConstantDelaySchedule,
     CronParseError,
     SpecSchedule,
+    day_matches,
     go_fields,
     parse_go_duration,
     parse_standard,
@@ -199,3 +200,34 @@ def test_next_is_strictly_later_and_on_a_whole_minute(t: datetime) -> None:
     assert result > t
     assert result.second == 0 and result.microsecond == 0
     assert result.minute % 7 == 0 and 3 <= result.hour <= 5
+
+
+# --- dayMatches: day of month AND day of week when either has the star bit, else OR ------------
+
+MONDAY_THE_13TH = (13, 1)
+MONDAY_THE_14TH = (14, 1)
+TUESDAY_THE_13TH = (13, 2)
+TUESDAY_THE_14TH = (14, 2)
+
+
+@pytest.mark.parametrize(
+    ("dom", "dow", "matching"),
+    [
+        # Both restricted: either one.
+        ("13", "1", {MONDAY_THE_13TH, MONDAY_THE_14TH, TUESDAY_THE_13TH}),
+        # One of them *: only the other.
+        ("*", "1", {MONDAY_THE_13TH, MONDAY_THE_14TH}),
+        ("13", "*", {MONDAY_THE_13TH, TUESDAY_THE_13TH}),
+        ("?", "1", {MONDAY_THE_13TH, MONDAY_THE_14TH}),
+        # */1 keeps the star bit (every day AND Monday); */2 drops it (odd days OR Monday).
+        ("*/1", "1", {MONDAY_THE_13TH, MONDAY_THE_14TH}),
+        ("*/2", "1", {MONDAY_THE_13TH, MONDAY_THE_14TH, TUESDAY_THE_13TH}),
+        ("13", "*/2", {MONDAY_THE_13TH, TUESDAY_THE_13TH, TUESDAY_THE_14TH}),
+        ("*", "*", {MONDAY_THE_13TH, MONDAY_THE_14TH, TUESDAY_THE_13TH, TUESDAY_THE_14TH}),
+    ],
+)
+def test_day_of_month_and_day_of_week(dom: str, dow: str, matching: set[tuple[int, int]]) -> None:
+    schedule = parse_standard(f"0 0 {dom} * {dow}")
+    assert isinstance(schedule, SpecSchedule)
+    days = {MONDAY_THE_13TH, MONDAY_THE_14TH, TUESDAY_THE_13TH, TUESDAY_THE_14TH}
+    assert {d for d in days if day_matches(schedule, *d)} == matching

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
+from jobmodel.adapters.picture import IGNORED_FAILURE
 from jobmodel.errors import InputError
 from jobmodel.simulation.job import (
     PodOutcome,
@@ -95,7 +97,9 @@ def test_success_policy_terminates_the_remaining_workers() -> None:
     job = timeline.final_job()
     assert job is not None and (job.status.succeeded, job.status.failed) == (1, 0)
     assert (timeline.entries[-1].time - timeline.start).total_seconds() == 30
-    assert [p.name for p in timeline.final.cluster.pods] == ["leader-0"]  # the workers were deleted
+    # The workers were deleted; the leader's pod is named as upstream names it: <job>-<index>-<suffix>.
+    [leader] = timeline.final.cluster.pods
+    assert re.fullmatch(r"leader-0-[bcdfghjklmnpqrstvwxz2456789]{5}", leader.name)
 
 
 def test_script_runs_steps_and_reports_failed_expectations() -> None:
@@ -122,15 +126,136 @@ def test_invalid_manifest_is_rejected_with_field_errors() -> None:
 def test_segments_follow_each_pods_phases() -> None:
     timeline = simulate_default(manifest("pi.yaml"), [parse_failure("pod=0")], run_seconds=20)
     segments = pod_segments(timeline)
-    first = [s for s in segments if s.pod == "pi-0"]
+    names = [p.name for p in timeline.final.cluster.pods]
+    assert len(names) == 2 and all(re.fullmatch(r"pi-[a-z0-9]{5}", n) for n in names)
+    first = [s for s in segments if s.pod == names[0]]
     # The kubelet starts the pod the moment it is created: its Pending segment has no length.
     assert [s.phase for s in first] == ["Running", "Failed"]
     running = first[0]
     assert running.end - running.start == pytest.approx(20)
-    assert {s.pod for s in segments} == {"pi-0", "pi-1"}
+    assert {s.pod for s in segments} == set(names)
 
 
 def test_condition_marks_are_where_conditions_turn_true() -> None:
     timeline = simulate_default(manifest("pi.yaml"), run_seconds=20)
     assert [c for _, c in condition_marks(timeline)] == ["SuccessCriteriaMet", "Complete"]
     assert all(t == pytest.approx(20) for t, _ in condition_marks(timeline))
+
+
+def two_container_job(**spec: Any) -> dict[str, Any]:
+    """A Job whose pods run an init container `setup`, then `log` and `app`; a podFailurePolicy
+    fails the Job on exit code 42 of `app` and ignores exit code 7 of `setup`."""
+    return {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": {"name": "multi", "namespace": "default"},
+        "spec": {
+            "completions": 2,
+            "parallelism": 2,
+            "backoffLimit": 3,
+            "podFailurePolicy": {
+                "rules": [
+                    {"action": "FailJob", "onExitCodes": {"containerName": "app", "operator": "In", "values": [42]}},
+                    {"action": "Ignore", "onExitCodes": {"containerName": "setup", "operator": "In", "values": [7]}},
+                ]
+            },
+            "template": {
+                "spec": {
+                    "restartPolicy": "Never",
+                    "initContainers": [{"name": "setup", "image": "busybox"}],
+                    "containers": [{"name": "log", "image": "busybox"}, {"name": "app", "image": "busybox"}],
+                }
+            },
+            **spec,
+        },
+    }
+
+
+def test_a_policy_on_a_named_container_fires_only_for_that_container() -> None:
+    on_app = simulate_default(two_container_job(), [parse_failure("pod=0,exit=42,container=app")])
+    assert finished_condition(on_app) == ("Failed", "PodFailurePolicy")
+    # The same exit code from the first container (the default) matches no rule: counted, retried.
+    on_log = simulate_default(two_container_job(), [parse_failure("pod=0,exit=42")])
+    assert finished_condition(on_log) == ("Complete", "CompletionsReached")
+    job = on_log.final_job()
+    assert job is not None and job.status.failed == 1
+
+
+def test_failed_pods_report_every_container_of_the_template() -> None:
+    timeline = simulate_default(two_container_job(), [parse_failure("pod=0,exit=42,container=app")])
+    failed = next(p for e in timeline.entries for p in e.state.cluster.pods if p.phase == "Failed")
+    codes = {c.name: c.terminated.exit_code for c in failed.status.container_statuses if c.terminated}
+    assert codes == {"log": 0, "app": 42}
+    assert [c.name for c in failed.status.init_container_statuses] == ["setup"]
+
+
+def test_a_failing_init_container_is_what_the_policy_reads() -> None:
+    timeline = simulate_default(two_container_job(), [parse_failure("pod=0,exit=7,container=setup")])
+    assert finished_condition(timeline) == ("Complete", "CompletionsReached")
+    job = timeline.final_job()
+    assert job is not None and job.status.failed == 0  # ignored by the rule on `setup`
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("index=1", "not Indexed"),
+        ("pod=0,container=nope", "no container 'nope'"),
+    ],
+)
+def test_a_selector_that_can_match_no_pod_is_refused(spec: str, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        simulate_default(two_container_job(), [parse_failure(spec)])
+
+
+def test_an_index_past_completions_is_refused() -> None:
+    with pytest.raises(InputError, match="indexes are 0 to 4"):
+        simulate_default(manifest("indexed.yaml"), [parse_failure("index=5")])
+
+
+def test_a_pod_number_never_reached_is_noted() -> None:
+    timeline = simulate_default(manifest("pi.yaml"), [parse_failure("pod=3")])
+    assert timeline.notes == ("--fail pod=3: matched no pod (the Job created 1 pods)",)
+
+
+def test_indexed_pods_are_named_as_upstream_names_them() -> None:
+    timeline = simulate_default(manifest("indexed.yaml"), [parse_failure("index=3,times=2")])
+    pods = {p.name: p for e in timeline.entries for p in e.state.cluster.pods}
+    for name, pod in pods.items():
+        index = pod.metadata.annotations["batch.kubernetes.io/job-completion-index"]
+        assert re.fullmatch(rf"indexed-{index}-[bcdfghjklmnpqrstvwxz2456789]{{5}}", name)
+    assert sum(1 for n in pods if n.startswith("indexed-3-")) == 3  # two failures and a success
+
+
+def test_the_ready_above_active_refusal_is_labelled_with_its_upstream_issue() -> None:
+    job = two_container_job(podFailurePolicy=None)
+    del job["spec"]["podFailurePolicy"]
+    timeline = simulate_default(job, [parse_failure("pod=0"), parse_slow("pod=1,seconds=100")])
+    refused = [e.what for e in timeline.entries if "cannot set more ready pods than active" in e.what]
+    assert refused and all("known upstream bug kubernetes#139428" in what for what in refused)
+
+
+def test_a_script_index_no_pod_can_have_is_refused_before_the_run() -> None:
+    steps = [{"do": "settle"}, {"do": "setPods", "where": {"index": 0}, "status": {"phase": "Failed"}}]
+    with pytest.raises(InputError, match=r"steps\[1\]\.where\.index"):
+        simulate_script(manifest("pi.yaml"), steps)
+
+
+def test_a_script_step_choosing_no_pod_stops_with_a_difference() -> None:
+    steps = [{"do": "settle"}, {"do": "setPods", "where": {"phase": "Running"}, "status": {"phase": "Failed"}}, {"do": "settle"}]
+    timeline = simulate_script(manifest("pi.yaml"), steps)
+    assert len(timeline.differences) == 1 and "matches none of the Job's pods" in timeline.differences[0]
+    assert [e.actor for e in timeline.entries] == ["user", "controller"]  # what ran before is kept
+
+
+def test_segments_tell_ignored_failures_and_deleted_pods_apart() -> None:
+    ignored = simulate_default(manifest("pod-failure-policy.yaml"), [parse_failure("all,condition=DisruptionTarget,times=2")])
+    looks = {s.phase for s in pod_segments(ignored)}
+    assert IGNORED_FAILURE in looks and "Failed" not in looks
+    counted = simulate_default(manifest("pod-failure-policy.yaml"), [parse_failure("all,exit=1,times=2")])
+    assert "Failed" in {s.phase for s in pod_segments(counted)}
+    slow_workers = [parse_slow(f"index={i},seconds=100") for i in (1, 2, 3)]
+    success = simulate_default(manifest("success-policy.yaml"), slow_workers)
+    deleted = [s for s in pod_segments(success) if s.deleted]
+    assert sorted(s.index for s in deleted) == [1, 2, 3]
+    assert all(s.end == 30 for s in deleted)

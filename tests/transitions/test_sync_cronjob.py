@@ -297,3 +297,56 @@ def test_status_update_at_most_once_and_requeue_is_positive(situation: tuple[Cro
     assert sum(isinstance(a, UpdateCronJobStatus) for a in result.actions) <= 1
     if result.requeue_after is not None:
         assert result.requeue_after > 0
+
+
+# --- Forbid and Replace while a Job is still active (syncCronJob's concurrency branch) ----------
+
+
+def test_forbid_while_a_job_runs_keeps_the_status() -> None:
+    running = job("cj-24394140", start=TOP - timedelta(hours=1))
+    cj = cronjob("Forbid", active=("cj-24394140",), last=TOP - timedelta(hours=1))
+    result = sync(cj, (running,), TOP + timedelta(seconds=5))
+    assert result.cron_job is not None
+    assert [r.name for r in result.cron_job.status.active] == ["cj-24394140"]
+    assert result.cron_job.status.last_schedule_time == TOP - timedelta(hours=1)
+    assert not any(isinstance(a, DeleteJob) for a in result.actions)
+
+
+def test_forbid_creates_once_the_active_job_has_finished() -> None:
+    done = job("cj-24394140", "Complete", start=TOP - timedelta(hours=1))
+    cj = cronjob("Forbid", active=("cj-24394140",), last=TOP - timedelta(hours=1))
+    result = sync(cj, (done,), TOP + timedelta(seconds=5))
+    created = [a.job.metadata.name for a in result.actions if isinstance(a, CreateJob)]
+    assert created == ["cj-24394200"]
+    assert "JobAlreadyActive" not in reasons(result.actions)
+    assert result.cron_job is not None
+    assert [r.name for r in result.cron_job.status.active] == ["cj-24394200"]
+
+
+def test_replace_deletes_every_active_job_before_creating() -> None:
+    older = job("cj-24394080", start=TOP - timedelta(hours=2))
+    running = job("cj-24394140", start=TOP - timedelta(hours=1))
+    cj = cronjob("Replace", active=("cj-24394080", "cj-24394140"), last=TOP - timedelta(hours=1))
+    result = sync(cj, (older, running), TOP + timedelta(seconds=5))
+    calls = [(type(a).__name__, a.name if isinstance(a, DeleteJob) else a.job.metadata.name) for a in result.actions if isinstance(a, CreateJob | DeleteJob)]
+    assert sorted(calls[:2]) == [("DeleteJob", "cj-24394080"), ("DeleteJob", "cj-24394140")]
+    assert calls[2:] == [("CreateJob", "cj-24394200")]
+    assert result.cron_job is not None
+    assert [r.name for r in result.cron_job.status.active] == ["cj-24394200"]
+
+
+def test_replace_deletes_nothing_once_the_active_job_has_finished() -> None:
+    done = job("cj-24394140", "Failed", start=TOP - timedelta(hours=1))
+    cj = cronjob("Replace", active=("cj-24394140",), last=TOP - timedelta(hours=1))
+    result = sync(cj, (done,), TOP + timedelta(seconds=5))
+    assert not any(isinstance(a, DeleteJob) for a in result.actions)
+    assert [a.job.metadata.name for a in result.actions if isinstance(a, CreateJob)] == ["cj-24394200"]
+
+
+def test_allow_runs_beside_an_active_job() -> None:
+    running = job("cj-24394140", start=TOP - timedelta(hours=1))
+    cj = cronjob("Allow", active=("cj-24394140",), last=TOP - timedelta(hours=1))
+    result = sync(cj, (running,), TOP + timedelta(seconds=5))
+    assert not any(isinstance(a, DeleteJob) for a in result.actions)
+    assert result.cron_job is not None
+    assert sorted(r.name for r in result.cron_job.status.active) == ["cj-24394140", "cj-24394200"]

@@ -55,6 +55,27 @@ type HarnessJobSyncResult struct {
 	SentStatuses []batch.JobStatus
 	Delays       []time.Duration
 	Events       []string
+	// PatchedPods are the names of the pods patched, in call order.
+	PatchedPods []string
+	// Expectations and Backoff are the controller's bookkeeping for the Job after the step
+	// (nil: none held).
+	Expectations *HarnessExpectations
+	Backoff      *HarnessBackoff
+}
+
+// patchRecorder is the fake pod control with the names of the patched pods recorded
+// (FakePodControl keeps only the patches).
+type patchRecorder struct {
+	*controller.FakePodControl
+	mu    sync.Mutex
+	names []string
+}
+
+func (p *patchRecorder) PatchPod(ctx context.Context, namespace, name string, data []byte) error {
+	p.mu.Lock()
+	p.names = append(p.names, name)
+	p.mu.Unlock()
+	return p.FakePodControl.PatchPod(ctx, namespace, name, data)
 }
 
 // recordingQueue records AddAfter delays instead of scheduling them: a step's
@@ -101,7 +122,8 @@ func HarnessSyncJob(ctx context.Context, in HarnessJobSyncInput) (*HarnessJobSyn
 	if in.PodControlError != "" {
 		podControl.Err = errors.New(in.PodControlError)
 	}
-	jm.podControl = podControl
+	patches := &patchRecorder{FakePodControl: podControl}
+	jm.podControl = patches
 	jm.podStoreSynced = func() bool { return true }
 	jm.jobStoreSynced = func() bool { return true }
 
@@ -144,6 +166,15 @@ func HarnessSyncJob(ctx context.Context, in HarnessJobSyncInput) (*HarnessJobSyn
 	}
 
 	res.Err = jm.syncJob(ctx, in.Key)
+	res.PatchedPods = patches.names
+	if exp, ok, _ := jm.expectations.GetExpectations(in.Key); ok {
+		add, del := exp.GetExpectations()
+		res.Expectations = &HarnessExpectations{Add: int(add), Del: int(del)}
+	}
+	if b, ok, _ := jm.podBackoffStore.store.GetByKey(in.Key); ok {
+		record := b.(*backoffRecord)
+		res.Backoff = &HarnessBackoff{FailuresAfterLastSuccess: record.failuresAfterLastSuccess, LastFailureTime: record.lastFailureTime}
+	}
 
 	queue.mu.Lock()
 	res.Delays = append(res.Delays, queue.delays...)

@@ -496,3 +496,30 @@ def features(draw: st.DrawFn) -> dict[str, bool]:
     if draw(st.integers(0, 2)):
         return {}
     return {gate: False for gate in draw(st.lists(st.sampled_from(API_GATES), min_size=1, max_size=2, unique=True))}
+
+
+def _case(**fields: Any) -> dict[str, Any]:
+    return {"name": "generated", **{k: v for k, v in fields.items() if v is not None}, "expect": {}}
+
+
+@st.composite
+def validation_cases(draw: st.DrawFn) -> dict[str, Any]:
+    """`validation` cases: Job and CronJob creates, updates and Job status updates."""
+    kind = draw(st.sampled_from(["job-create", "job-create", "job-update", "job-status", "cron-create", "cron-update"]))
+    if kind == "job-create":
+        return _case(kind="Job", operation="create", object=draw(job_manifests()))
+    if kind == "cron-create":
+        return _case(kind="CronJob", operation="create", object=draw(cron_job_manifests()))
+    if kind == "job-status":
+        old, new = draw(job_status_updates())
+        return _case(kind="Job", operation="update", subresource="status", object=new, oldObject=old, features=draw(features()))
+    old, new = draw(job_updates() if kind == "job-update" else cron_job_updates())
+    return _case(kind="Job" if kind == "job-update" else "CronJob", operation="update", object=new, oldObject=old)
+
+
+@st.composite
+def defaulting_cases(draw: st.DrawFn) -> dict[str, Any]:
+    """`defaulting` cases: Job and CronJob creates under generated gate values."""
+    if draw(st.integers(0, 3)) == 0:
+        return _case(kind="CronJob", object=draw(cron_job_manifests()))
+    return _case(kind="Job", object=draw(job_manifests()), features=draw(features()))

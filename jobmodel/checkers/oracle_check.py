@@ -1,0 +1,208 @@
+"""`jobmodel oracle check`: another implementation against the model on generated cases.
+
+Hypothesis draws cases of one suite (`jobmodel.strategies`); each goes to the implementation
+(through the oracle protocol) and to the model, and `jobmodel.conformance.agreement.judge`
+compares the two outcomes on what upstream defines, accepting any of the model's answers where
+upstream's result depends on its cache's order. A divergence is shrunk by Hypothesis to a
+minimal case; divergences that differ in which outcome fields disagree are told apart and shrunk
+each on its own. Every divergence is written to the output file as soon as it is found, and
+rewritten as it shrinks: a conformance vector file whose cases pass against the model and fail
+against the implementation.
+
+A protocol failure (the implementation crashes, hangs, or answers malformed messages) ends the
+check at once with an error naming the request; the case that caused it is written too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+from hypothesis import HealthCheck, Phase, given, reject, settings
+from hypothesis import seed as hypothesis_seed
+
+from jobmodel.adapters.oracle import CaseError, OracleError
+from jobmodel.conformance.agreement import Verdict, expectation, judge
+from jobmodel.conformance.engines import Engine
+from jobmodel.conformance.suites import suite_module
+from jobmodel.errors import InputError, Unsupported
+from jobmodel.strategies import cases
+
+FORMAT = "jobmodel-conformance/1"
+
+
+@attrs.define
+class Progress:
+    """What the check has done so far (the progress line shows it)."""
+
+    cases: int = 0
+    unsupported: int = 0
+    divergences: int = 0  # distinct divergences
+    shrink_steps: int = 0
+
+    def line(self, suite: str) -> str:
+        text = f"oracle check {suite}: {self.cases} cases, {self.divergences} divergence{'s' if self.divergences != 1 else ''}"
+        if self.unsupported:
+            text += f", {self.unsupported} unsupported"
+        if self.divergences:
+            text += f", shrinking ({self.shrink_steps} smaller cases tried)"
+        return text
+
+
+@attrs.frozen
+class Divergence:
+    """One distinct divergence at its smallest so far: the case, the model's and the
+    implementation's outcomes and what differs."""
+
+    signature: str
+    case: Mapping[str, Any]
+    model: Mapping[str, Any]
+    implementation: Mapping[str, Any]
+    verdict: Verdict
+
+
+@attrs.frozen
+class CheckResult:
+    cases: int
+    unsupported: int
+    divergences: tuple[Divergence, ...]
+    aborted: str | None  # the protocol failure that ended the check
+
+
+class _Diverged(Exception):
+    """A generated case on which the implementation diverges (raised for Hypothesis to shrink)."""
+
+
+class _Abort(BaseException):
+    """A protocol failure: not an Exception, so Hypothesis stops at once instead of shrinking."""
+
+
+_DIVERGENCE_KINDS: dict[str, type[_Diverged]] = {}
+
+
+def _kind(signature: str) -> type[_Diverged]:
+    """One exception class per signature, so that Hypothesis tells the divergences apart."""
+    if signature not in _DIVERGENCE_KINDS:
+        _DIVERGENCE_KINDS[signature] = type(f"Diverged[{signature}]", (_Diverged,), {})
+    return _DIVERGENCE_KINDS[signature]
+
+
+def signature_of(verdict: Verdict) -> str:
+    """The first outcome field that differs, in the order of the suite's canonical outcome (the
+    fields that follow often differ because of it): divergences with one signature are one."""
+    fields = [d.split(":", 1)[0].split(".", 1)[0].split("[", 1)[0] for d in verdict.differences]
+    order = list(verdict.reference)
+    return min(fields, key=lambda f: order.index(f) if f in order else len(order), default=verdict.path)
+
+
+def check_implementation(
+    engine: Engine,
+    suite: str,
+    examples: int,
+    out: Path,
+    seed: int,
+    on_progress: Callable[[Progress], None] = lambda p: None,
+) -> CheckResult:
+    """Run the check; divergences are written to `out` as they are found and as they shrink."""
+    module = suite_module(suite)
+    if module is None:
+        raise InputError("--suite", f"unknown suite {suite!r}")
+    progress = Progress()
+    found: dict[str, Divergence] = {}
+    aborted: list[str] = []
+
+    def record(divergence: Divergence) -> None:
+        if divergence.signature not in found:
+            progress.divergences += 1
+        else:
+            progress.shrink_steps += 1
+        found[divergence.signature] = divergence
+        write_divergences(out, suite, engine.name, list(found.values()))
+
+    @hypothesis_seed(seed)
+    @settings(
+        max_examples=examples,
+        database=None,
+        deadline=None,
+        derandomize=False,
+        phases=[Phase.generate, Phase.shrink],
+        report_multiple_bugs=True,
+        suppress_health_check=list(HealthCheck),
+        print_blob=False,
+    )
+    @given(cases(suite))
+    def probe(case: dict[str, Any]) -> None:
+        if aborted:
+            return
+        progress.cases += 1
+        on_progress(progress)
+        try:
+            model = module.model_outcome(case)
+        except InputError:
+            reject()  # not a case the model takes: not one to judge an implementation by
+        try:
+            implementation = engine.outcome(suite, case)
+        except Unsupported:
+            progress.unsupported += 1
+            return
+        except CaseError as err:
+            implementation = {"errorAnswer": err.reason}
+        except OracleError as err:
+            aborted.append(str(err))
+            record(Divergence("protocol failure", case, model, {}, Verdict(False, "protocol failure", (str(err),))))
+            raise _Abort from None
+        if "errorAnswer" in implementation:
+            verdict = Verdict(False, "error answer", (f"(outcome): the implementation answered an error: {implementation['errorAnswer']}",))
+            signature = "error answer"
+        else:
+            verdict = judge(suite, case, implementation, module.model_outcome, reference_outcome=model)
+            if verdict.agrees:
+                return
+            signature = signature_of(verdict)
+        record(Divergence(signature, case, model, implementation, verdict))
+        raise _kind(signature)(signature)
+
+    try:
+        probe()
+    except _Abort:
+        pass
+    except _Diverged:
+        pass
+    except BaseExceptionGroup as group:  # several distinct divergences, each shrunk
+        _, rest = group.split((_Diverged, _Abort))
+        if rest is not None:
+            raise rest from None
+    on_progress(progress)
+    return CheckResult(progress.cases, progress.unsupported, tuple(found.values()), aborted[0] if aborted else None)
+
+
+def vector_case(suite: str, divergence: Divergence, number: int) -> dict[str, Any]:
+    """A divergence as a conformance case: its inputs and the model's outcome as `expect`."""
+    case = {k: v for k, v in divergence.case.items() if k not in ("name", "expect", "origin")}
+    named = {
+        "name": f"divergence {number}: {divergence.signature}",
+        "origin": "jobmodel oracle check: " + "; ".join(divergence.verdict.differences)[:2000],
+        **case,
+    }
+    if divergence.signature == "protocol failure":
+        named["expect"] = {}
+    else:
+        named["expect"] = expectation(suite, divergence.case, divergence.model, divergence.implementation)
+    return named
+
+
+def write_divergences(out: Path, suite: str, engine_name: str, divergences: list[Divergence]) -> None:
+    """The vector file of the divergences (written whole to a temporary file, then renamed)."""
+    doc = {
+        "format": FORMAT,
+        "suite": suite,
+        "source": f"jobmodel oracle check --engine {engine_name!r}: each case is the model's answer where the implementation diverged",
+        "cases": [vector_case(suite, d, i + 1) for i, d in enumerate(divergences)],
+    }
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(json.dumps(doc, indent=1) + "\n")
+    tmp.replace(out)

@@ -1,0 +1,324 @@
+"""From the executable model's worlds to the relations' states: what each count stands for.
+
+`job_state(world)` reads a `World` of `jobmodel.transitions.job_environment` as a state of
+`job_relation`; `admits(before, move, after)` says whether a move of the executable environment is
+a move of the relation (Z3 picks the choices). A world outside the abstraction (a Job the relation
+does not model, pending finalizer removals) is an `OutsideAbstraction` error naming the reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import z3
+
+from jobmodel.checkers.proofs import indexed_relation as ir
+from jobmodel.checkers.proofs import job_relation as jr
+from jobmodel.checkers.proofs.symbolic import Record
+from jobmodel.state import (
+    COMPLETE,
+    FAILED,
+    FAILED_CONDITION,
+    FAILURE_TARGET,
+    INDEXED,
+    NON_INDEXED,
+    SUCCEEDED,
+    SUCCESS_CRITERIA_MET,
+    TERMINATING_OR_FAILED,
+    Job,
+    Pod,
+)
+from jobmodel.transitions import indexes as ix
+from jobmodel.transitions.job_environment import World
+from jobmodel.transitions.move import Move
+from jobmodel.transitions.pod_utils import has_job_tracking_finalizer
+
+
+class OutsideAbstraction(Exception):
+    """The world is not one the relation describes."""
+
+
+def _true(job: Job, ctype: str) -> bool:
+    cond = job.status.condition(ctype)
+    return cond is not None and cond.status == "True"
+
+
+def _check_scope(job: Job, reasons: list[tuple[bool, str]]) -> None:
+    """What neither relation models, and `reasons` (a reason when the Job has one)."""
+    spec = job.spec
+    common = [
+        (spec.pod_failure_policy is not None, "a podFailurePolicy"),
+        (spec.pod_replacement_policy not in (None, TERMINATING_OR_FAILED), "podReplacementPolicy Failed"),
+        (spec.template.restart_policy == "OnFailure", "restartPolicy OnFailure"),
+        (spec.active_deadline_seconds is not None, "activeDeadlineSeconds"),
+        (bool(spec.suspend), "a suspended Job"),
+        (job.metadata.deletion_timestamp is not None, "a Job being deleted"),
+        (spec.managed_by not in (None, "kubernetes.io/job-controller"), "a Job managed elsewhere"),
+    ]
+    for outside, reason in [*reasons, *common]:
+        if outside:
+            raise OutsideAbstraction(f"{reason} is not modelled")
+
+
+def check_job_in_scope(job: Job) -> None:
+    """The Jobs job_relation models (its module docstring): a reason when not."""
+    spec = job.spec
+    _check_scope(
+        job,
+        [
+            (spec.completion_mode not in (None, NON_INDEXED), "an Indexed Job"),
+            (spec.backoff_limit_per_index is not None, "backoffLimitPerIndex"),
+        ],
+    )
+
+
+def job_state(world: World) -> dict[str, int | bool]:
+    """The counts of job_relation for this world."""
+    job = world.job()
+    if job is None:
+        raise OutsideAbstraction("the Job is gone")
+    check_job_in_scope(job)
+    spec, status = job.spec, job.status
+    tunables = world.cluster.tunables
+    controller = world.cluster.controller_state(world.job_key)
+    if controller.expected_finalizer_removals:
+        raise OutsideAbstraction("finalizer removals not yet observed")
+    uncounted = status.uncounted_terminated_pods
+    listed_s = set(uncounted.succeeded) if uncounted is not None else set()
+    listed_f = set(uncounted.failed) if uncounted is not None else set()
+    counts = dict.fromkeys(jr.POD_FIELDS, 0)
+    with_finalizer = set()
+    for pod in world.pods():
+        if not has_job_tracking_finalizer(pod):
+            if pod.phase not in (SUCCEEDED, FAILED):
+                raise OutsideAbstraction(f"running pod {pod.name} without the tracking finalizer")
+            continue
+        with_finalizer.add(pod.uid)
+        deleting = pod.metadata.deletion_timestamp is not None
+        if pod.name in world.hidden:
+            if deleting or pod.phase in (SUCCEEDED, FAILED) or pod.uid in listed_s | listed_f:
+                raise OutsideAbstraction(f"unseen pod {pod.name} is not a fresh creation")
+            counts["hidden"] += 1
+        elif pod.phase == SUCCEEDED:
+            counts["succeeded_us" if pod.uid in listed_s else "succeeded_uf" if pod.uid in listed_f else "succeeded"] += 1
+        elif pod.phase == FAILED:
+            if pod.uid in listed_s:
+                raise OutsideAbstraction(f"failed pod {pod.name} listed as succeeded")
+            counts["failed_uf" if pod.uid in listed_f else "failed"] += 1
+        elif deleting:
+            if pod.uid in listed_s:
+                raise OutsideAbstraction(f"terminating pod {pod.name} listed as succeeded")
+            counts["terminating_uf" if pod.uid in listed_f else "terminating"] += 1
+        else:
+            if pod.uid in listed_s | listed_f:
+                raise OutsideAbstraction(f"active pod {pod.name} listed as finished")
+            counts["active"] += 1
+    counts["gone_us"] = len(listed_s - with_finalizer)
+    counts["gone_uf"] = len(listed_f - with_finalizer)
+    exp = controller.expectations
+    values: dict[str, int | bool] = {
+        "parallelism": spec.parallelism or 0,
+        "has_completions": spec.completions is not None,
+        "completions": spec.completions or 0,
+        "backoff_limit": spec.backoff_limit or 0,
+        "max_create_delete": tunables.max_pod_create_delete_per_sync,
+        "max_uncounted": tunables.max_uncounted_pods,
+        **counts,
+        "status_succeeded": status.succeeded,
+        "status_failed": status.failed,
+        "failure_target": _true(job, FAILURE_TARGET),
+        "failed_condition": _true(job, FAILED_CONDITION),
+        "success_criteria_met": _true(job, SUCCESS_CRITERIA_MET),
+        "complete": _true(job, COMPLETE),
+        "has_expectations": exp is not None,
+        "expect_add": exp.add if exp is not None else 0,
+        "expect_delete": exp.delete if exp is not None else 0,
+        "expired": exp is not None and exp.expired(world.cluster.now),
+    }
+    return values
+
+
+def job_record(world: World) -> Record:
+    return Record.values(jr.STATE, job_state(world))
+
+
+def check_indexed_job_in_scope(job: Job) -> None:
+    """The Jobs indexed_relation models (its module docstring): a reason when not."""
+    spec = job.spec
+    _check_scope(
+        job,
+        [
+            (spec.completion_mode != INDEXED, "a NonIndexed Job"),
+            (spec.success_policy is not None, "a successPolicy"),
+            (spec.max_failed_indexes is not None, "maxFailedIndexes"),
+            (not spec.completions, "an Indexed Job without indexes"),
+        ],
+    )
+
+
+def _pod_kind(pod: Pod, hidden: bool, listed_f: set[str]) -> str:
+    """The kind of pod (a field of the relations' pod counts) of a pod holding the finalizer."""
+    deleting = pod.metadata.deletion_timestamp is not None
+    if hidden:
+        if deleting or pod.phase in (SUCCEEDED, FAILED) or pod.uid in listed_f:
+            raise OutsideAbstraction(f"unseen pod {pod.name} is not a fresh creation")
+        return "hidden"
+    listed = pod.uid in listed_f
+    if pod.phase == SUCCEEDED:
+        return "succeeded_uf" if listed else "succeeded"
+    if pod.phase == FAILED:
+        return "failed_uf" if listed else "failed"
+    if deleting:
+        return "terminating_uf" if listed else "terminating"
+    if listed:
+        raise OutsideAbstraction(f"active pod {pod.name} listed as failed")
+    return "active"
+
+
+def indexed_state(world: World, index: int) -> dict[str, int | bool]:
+    """The counts of indexed_relation for this world, with `index` as its index k."""
+    job = world.job()
+    if job is None:
+        raise OutsideAbstraction("the Job is gone")
+    check_indexed_job_in_scope(job)
+    spec, status = job.spec, job.status
+    completions = spec.completions or 0
+    if not 0 <= index < completions:
+        raise OutsideAbstraction(f"index {index} is not one of the Job's")
+    controller = world.cluster.controller_state(world.job_key)
+    if controller.expected_finalizer_removals:
+        raise OutsideAbstraction("finalizer removals not yet observed")
+    uncounted = status.uncounted_terminated_pods
+    if uncounted is not None and uncounted.succeeded:
+        raise OutsideAbstraction("an Indexed Job with succeeded pods in uncountedTerminatedPods")
+    listed_f = set(uncounted.failed) if uncounted is not None else set()
+    counts = dict.fromkeys(ir.KINDS, 0)
+    k_counts = dict.fromkeys(ir.KINDS, 0)
+    live_counts: list[int] = []
+    failed_counts: list[int] = []
+    with_finalizer = set()
+    for pod in world.pods():
+        if not has_job_tracking_finalizer(pod):
+            if pod.phase not in (SUCCEEDED, FAILED):
+                raise OutsideAbstraction(f"running pod {pod.name} without the tracking finalizer")
+            continue
+        with_finalizer.add(pod.uid)
+        pod_index = ix.pod_index(pod)
+        if not 0 <= pod_index < completions:
+            raise OutsideAbstraction(f"pod {pod.name} has no index of the Job")
+        kind = _pod_kind(pod, pod.name in world.hidden, listed_f)
+        counts[kind] += 1
+        if pod_index == index:
+            k_counts[kind] += 1
+            if kind in ir.LIVE_KINDS:
+                live_counts.append(ix.index_failure_count(pod))
+            elif kind in ir.FAILED_KINDS:
+                failed_counts.append(ix.index_failure_count(pod))
+    completed = _index_set(status.completed_indexes, completions)
+    failed_indexes = _index_set(status.failed_indexes or "", completions)
+    exp = controller.expectations
+    tunables = world.cluster.tunables
+    return {
+        "parallelism": spec.parallelism or 0,
+        "completions": completions,
+        "backoff_limit": spec.backoff_limit or 0,
+        "has_per_index": spec.backoff_limit_per_index is not None,
+        "per_index_limit": spec.backoff_limit_per_index or 0,
+        "max_create_delete": tunables.max_pod_create_delete_per_sync,
+        "max_uncounted": tunables.max_uncounted_pods,
+        **counts,
+        "gone_uf": len(listed_f - with_finalizer),
+        "status_succeeded": status.succeeded,
+        "status_failed": status.failed,
+        "completed_count": len(completed),
+        "failed_index_count": len(failed_indexes),
+        "failure_target": _true(job, FAILURE_TARGET),
+        "failed_condition": _true(job, FAILED_CONDITION),
+        "success_criteria_met": _true(job, SUCCESS_CRITERIA_MET),
+        "complete": _true(job, COMPLETE),
+        "has_expectations": exp is not None,
+        "expect_add": exp.add if exp is not None else 0,
+        "expect_delete": exp.delete if exp is not None else 0,
+        "expired": exp is not None and exp.expired(world.cluster.now),
+        **{f"k_{kind}": n for kind, n in k_counts.items()},
+        "k_completed": index in completed,
+        "k_failed_index": index in failed_indexes,
+        "k_live_low": min(live_counts, default=0),
+        "k_live_high": max(live_counts, default=0),
+        "k_failed_high": max(failed_counts, default=0),
+    }
+
+
+def _index_set(text: str, completions: int) -> frozenset[int]:
+    return frozenset(i for first, last in ix.parse_indexes_from_string(text, completions) for i in range(first, last + 1))
+
+
+def indexed_record(world: World, index: int) -> Record:
+    return Record.values(ir.STATE, indexed_state(world, index))
+
+
+def relation_moves(move: Move) -> tuple[str, ...]:
+    """The moves of the relations that cover an environment move."""
+    names = jr.MOVE_OF.get(move.kind)
+    if names is None:
+        raise OutsideAbstraction(f"move {move.kind!r} is not modelled")
+    return names
+
+
+def job_steps(before: World, move: Move, controller: jr.Controller = jr.MODEL) -> dict[str, jr.Step]:
+    """The relation's moves that cover `move`, from the abstraction of `before`, by name."""
+    pre = job_record(before)
+    return {name: jr.MOVES[name](pre, "choice", controller) for name in relation_moves(move)}
+
+
+def indexed_steps(before: World, index: int, move: Move, controller: jr.Controller = jr.MODEL) -> dict[str, jr.Step]:
+    """indexed_relation's moves that cover `move`, from the abstraction of `before` at `index`."""
+    pre = indexed_record(before, index)
+    return {name: ir.MOVES[name](pre, "choice", controller) for name in relation_moves(move)}
+
+
+def admitting(
+    before: World, move: Move, after: World, controller: jr.Controller = jr.MODEL, index: int | None = None
+) -> tuple[tuple[str, jr.Step, z3.ModelRef] | None, str]:
+    """A move of the relation (indexed_relation's at `index` when given) that lands on the
+    abstraction of `after`: its name, the step and a model of its choices; or None and what the
+    relation gives instead."""
+    if index is None:
+        post = job_record(after)
+        steps = job_steps(before, move, controller)
+    else:
+        post = indexed_record(after, index)
+        steps = indexed_steps(before, index, move, controller)
+    messages = []
+    for name, step in steps.items():
+        solver = z3.Solver()
+        solver.set("timeout", 10_000)
+        solver.add(step.guard, step.after.equals(post))
+        if solver.check() == z3.sat:
+            return (name, step, solver.model()), ""
+        messages.append(f"{name}: {_explain(post, step)}")
+    return None, "; ".join(messages)
+
+
+def admits(
+    before: World, move: Move, after: World, controller: jr.Controller = jr.MODEL, index: int | None = None
+) -> tuple[bool, str]:
+    """Whether the relation has the environment's step `before -move-> after`, and a message when not."""
+    found, message = admitting(before, move, after, controller, index)
+    return found is not None, message
+
+
+def _explain(post: Record, step: jr.Step) -> str:
+    """The fewest fields the relation cannot match, whatever its choices."""
+    solver = z3.Optimize()
+    solver.set("timeout", 10_000)
+    solver.add(step.guard)
+    for name, term in step.after:
+        solver.add_soft(term == getattr(post, name))
+    if solver.check() != z3.sat:
+        return "the relation's guard does not hold"
+    model = solver.model()
+    wrong = step.after.differing(post, model)
+    got: dict[str, Any] = {name: model.eval(getattr(step.after, name), model_completion=True) for name in wrong}
+    want = {name: getattr(post, name) for name in wrong}
+    return f"relation gives {got}, model has {want} (choices {step.choices.evaluate(model)})"

@@ -1,0 +1,598 @@
+"""The controller and its environment for Indexed Jobs: Job-wide counts and one arbitrary index `k`.
+
+A state holds the counts of `job_relation` for the whole Job (pods by kind; `status.succeeded`,
+`status.failed`, the sizes of `completedIndexes` and `failedIndexes`) and, for one index `k` that
+is left symbolic, the same pod counts restricted to `k`, whether `k` is in `completedIndexes` or
+`failedIndexes`, and the failure-count annotations of `k`'s pods (backoffLimitPerIndex): the
+lowest and highest among its running pods, the highest among its failed pods that still hold
+the finalizer. A claim proved for `k` holds for every index, since nothing distinguishes `k`.
+
+What the Job-wide counts cannot tell (how many other indexes a sync completes, fails, creates or
+finds duplicated; which pods MaxPodCreateDeletePerSync and MaxUncountedPods leave for later; the
+back-off clocks) is a choice, bounded by what `k` shows: the relation allows every outcome of the
+model's sync and more, so a claim proved here holds for the model. The sync follows upstream
+v1.32's `syncJob` for Indexed Jobs as `jobmodel.transitions.sync_job` does: `calculateSucceededIndexes`,
+`calculateFailedIndexes` (backoffLimitPerIndex), the FailedIndexes condition, duplicates deleted
+first (`appendDuplicatedIndexPodsForRemoval`), `firstPendingIndexes`, the per-index back-off and
+failure counts (`getNewIndexFailureCounts`), the failed pod whose finalizer waits for its
+replacement (`getPodsWithDelayedDeletionPerIndex`), and `succeeded = |completedIndexes|`.
+
+Fixed: the default feature gates, no podFailurePolicy (so `podReplacementPolicy:
+TerminatingOrFailed`), no successPolicy, no maxFailedIndexes, `completions >= 1` (one index at
+least), not suspended, never edited.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import z3
+
+from jobmodel.checkers.proofs import job_relation as jr
+from jobmodel.checkers.proofs.job_relation import (
+    COMPLETE,
+    FAILED,
+    NEW_FAILURE_TARGET,
+    NONE,
+    SUCCESS,
+    Controller,
+    Step,
+)
+from jobmodel.checkers.proofs.symbolic import (
+    BOOL,
+    INT,
+    Record,
+    Schema,
+    ite,
+    maximum,
+    minimum,
+    total,
+)
+
+SPEC: Schema = (
+    ("parallelism", INT),
+    ("completions", INT),
+    ("backoff_limit", INT),
+    ("has_per_index", BOOL),  # backoffLimitPerIndex is set
+    ("per_index_limit", INT),
+    ("max_create_delete", INT),
+    ("max_uncounted", INT),
+)
+# Pods by kind, as in job_relation (an Indexed Job never lists succeeded pods).
+KINDS = (
+    "hidden",
+    "active",
+    "terminating",
+    "terminating_uf",
+    "succeeded",
+    "succeeded_uf",
+    "failed",
+    "failed_uf",
+)
+FAILED_KINDS = ("terminating", "terminating_uf", "failed", "failed_uf")  # isPodFailed
+LIVE_KINDS = ("hidden", "active")
+PODS: Schema = (*((kind, INT) for kind in KINDS), ("gone_uf", INT))
+STATUS: Schema = (
+    ("status_succeeded", INT),
+    ("status_failed", INT),
+    ("completed_count", INT),  # |completedIndexes|
+    ("failed_index_count", INT),  # |failedIndexes|
+    ("failure_target", BOOL),
+    ("failed_condition", BOOL),
+    ("success_criteria_met", BOOL),
+    ("complete", BOOL),
+)
+INDEX: Schema = (
+    *((f"k_{kind}", INT) for kind in KINDS),
+    ("k_completed", BOOL),
+    ("k_failed_index", BOOL),
+    ("k_live_low", INT),  # failure counts of k's running pods (0 when there is none)
+    ("k_live_high", INT),
+    ("k_failed_high", INT),  # the highest failure count of k's failed pods with the finalizer (0: none)
+)
+STATE: Schema = SPEC + PODS + STATUS + jr.CONTROLLER + INDEX
+
+
+def symbols(prefix: str) -> Record:
+    return Record.symbols(STATE, prefix)
+
+
+def k_total(s: Record, kinds: tuple[str, ...]) -> Any:
+    return total(getattr(s, f"k_{kind}") for kind in kinds)
+
+
+def all_total(s: Record, kinds: tuple[str, ...]) -> Any:
+    return total(getattr(s, kind) for kind in kinds)
+
+
+def domain(s: Record) -> Any:
+    return z3.And(
+        *[getattr(s, kind) >= getattr(s, f"k_{kind}") for kind in KINDS],
+        *[getattr(s, f"k_{kind}") >= 0 for kind in KINDS],
+        s.gone_uf >= 0,
+        s.parallelism >= 0,
+        s.completions >= 1,
+        s.backoff_limit >= 0,
+        s.per_index_limit >= 0,
+        z3.Implies(z3.Not(s.has_per_index), s.per_index_limit == 0),
+        s.max_create_delete >= 1,
+        s.max_uncounted >= 1,
+        s.status_succeeded >= 0,
+        s.status_failed >= 0,
+        s.completed_count >= z3.If(s.k_completed, 1, 0),
+        s.completed_count <= s.completions,
+        s.failed_index_count >= z3.If(s.k_failed_index, 1, 0),
+        s.failed_index_count <= s.completions,
+        z3.Implies(z3.Not(s.has_per_index), z3.And(s.failed_index_count == 0, z3.Not(s.k_failed_index))),
+        z3.Implies(z3.Not(s.has_expectations), z3.And(s.expect_add == 0, s.expect_delete == 0, z3.Not(s.expired))),
+        # Failure counts: 0 without backoffLimitPerIndex, normalised to 0 when there is no such pod.
+        s.k_live_low >= 0,
+        s.k_live_low <= s.k_live_high,
+        s.k_failed_high >= 0,
+        z3.Implies(k_total(s, LIVE_KINDS) == 0, z3.And(s.k_live_low == 0, s.k_live_high == 0)),
+        z3.Implies(k_total(s, FAILED_KINDS) == 0, s.k_failed_high == 0),
+        z3.Implies(z3.Not(s.has_per_index), z3.And(s.k_live_high == 0, s.k_failed_high == 0)),
+    )
+
+
+def initial(s: Record) -> Any:
+    return z3.And(
+        *[getattr(s, kind) == 0 for kind in KINDS],
+        s.gone_uf == 0,
+        s.status_succeeded == 0,
+        s.status_failed == 0,
+        s.completed_count == 0,
+        s.failed_index_count == 0,
+        z3.Not(z3.Or(s.failure_target, s.failed_condition, s.success_criteria_met, s.complete)),
+        z3.Not(s.has_expectations),
+        z3.Not(s.k_completed),
+        z3.Not(s.k_failed_index),
+    )
+
+
+def k_live(s: Record) -> Any:
+    return k_total(s, LIVE_KINDS)
+
+
+def k_pending_after_counting(s: Record) -> Any:
+    """k is one of firstPendingIndexes' candidates in a sync from `s` (not completed nor failed once
+    the sync counted its pods, no active pod in the cache)."""
+    completed = z3.Or(s.k_completed, s.k_succeeded + s.k_succeeded_uf > 0)
+    return z3.And(z3.Not(completed), z3.Not(z3.Or(s.k_failed_index, k_exhausted(s))), s.k_active == 0)
+
+
+def k_exhausted(s: Record) -> Any:
+    """k has a failed pod, holding the finalizer, whose failure count reached backoffLimitPerIndex
+    (isIndexFailed)."""
+    return z3.And(s.has_per_index, k_total(s, FAILED_KINDS) > 0, s.k_failed_high >= s.per_index_limit)
+
+
+def _normalise(s: Record) -> Record:
+    """Failure counts read 0 where there is no pod to carry them (as the abstraction reads them)."""
+    no_live = k_live(s) == 0
+    return s.replace(
+        k_live_low=z3.If(no_live, 0, s.k_live_low),
+        k_live_high=z3.If(no_live, 0, s.k_live_high),
+        k_failed_high=z3.If(k_total(s, FAILED_KINDS) == 0, 0, s.k_failed_high),
+    )
+
+
+SYNC_CHOICES: Schema = (
+    *jr.SYNC_CHOICES,
+    ("fresh_completed", INT),  # indexes not yet completed that have a succeeded pod
+    ("fresh_failed", INT),  # indexes not yet failed that have an exhausted failed pod
+    ("duplicates", INT),  # active pods beyond the first of their index
+    ("created_total", INT),  # pods created (firstPendingIndexes, per-index back-off, the cap)
+    ("held", BOOL),  # some pending index waits for its per-index back-off
+    ("k_created", BOOL),
+    ("k_removed", INT),  # k's active pods manageJob deletes
+    ("k_delayed", INT),  # which of k's failed pods keeps its finalizer for its replacement: 0 none, 1..4 a kind
+    ("delayed_elsewhere", INT),
+    ("k_failed_high_after", INT),
+    ("deleted_count", INT),  # the highest failure count among k's pods deleteActivePods deletes  # k's highest failure count once finalizers are gone
+    *((f"k_got_{kind}", INT) for kind in ("succeeded", "succeeded_uf", *FAILED_KINDS, "active")),
+)
+
+
+def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -> Step:
+    """syncJob for an Indexed Job; `move` is one of job_relation.SYNC_MOVES."""
+    ch = Record.symbols(SYNC_CHOICES + (jr.ANY_SYNC_CHOICES if move == jr.ANY_SYNC else ()), prefix)
+    how = jr.SyncKind.of(move, ch)
+    pod_calls_ok, stale = how.pod_calls_ok, how.stale
+    if not controller.expectations:
+        s = s.replace(has_expectations=False, expect_add=0, expect_delete=0, expired=False)
+    sat = jr.satisfied(s)
+    c = s.completions
+
+    # getNewFinishedPods, calculateSucceededIndexes, calculateFailedIndexes.
+    uncounted_f = s.terminating_uf + s.succeeded_uf + s.failed_uf + s.gone_uf
+    failed = s.status_failed + s.failed + s.terminating + uncounted_f
+    exceeds = failed > s.backoff_limit
+    succeeded_pods = s.succeeded + s.succeeded_uf
+    k_succeeded_pods = s.k_succeeded + s.k_succeeded_uf
+    k_fresh = z3.And(z3.Not(s.k_completed), k_succeeded_pods > 0)
+    fresh = ch.fresh_completed
+    completed = s.completed_count + fresh
+    k_completed = z3.Or(s.k_completed, k_succeeded_pods > 0)
+    failed_pods = all_total(s, FAILED_KINDS)
+    k_failed_pods = k_total(s, FAILED_KINDS)
+    k_newly_failed = z3.And(z3.Not(s.k_failed_index), k_exhausted(s))
+    failed_indexes = s.failed_index_count + ch.fresh_failed
+    k_failed_index = z3.Or(s.k_failed_index, k_exhausted(s))
+    index_counts = z3.And(
+        fresh >= z3.If(k_fresh, 1, 0),
+        fresh <= z3.If(k_fresh, 1, 0) + succeeded_pods - k_succeeded_pods,
+        completed <= c,
+        ch.fresh_failed >= z3.If(k_newly_failed, 1, 0),
+        ch.fresh_failed <= z3.If(k_newly_failed, 1, 0) + failed_pods - k_failed_pods,
+        failed_indexes <= c,
+        z3.Implies(z3.Not(s.has_per_index), ch.fresh_failed == 0),
+    )
+
+    fc0 = z3.If(
+        s.success_criteria_met,
+        SUCCESS,
+        z3.If(
+            s.failure_target,
+            FAILED,
+            z3.If(
+                z3.Or(exceeds, z3.And(s.has_per_index, failed_indexes > 0, failed_indexes + completed >= c)),
+                NEW_FAILURE_TARGET,
+                NONE,
+            ),
+        ),
+    )
+    finishing = fc0 != NONE
+    deleted_active = ite(z3.And(finishing, pod_calls_ok), s.active, 0)
+    k_deleted_active = ite(z3.And(finishing, pod_calls_ok), s.k_active, 0)
+    keep_condition = z3.And(deleted_active == s.active, sat)
+
+    # manageJob: duplicates go first, then as many as are above wantActive.
+    manage = z3.And(z3.Not(finishing), sat)
+    want = maximum(0, minimum(c - completed, s.parallelism))
+    duplicates = ch.duplicates
+    bound_duplicates = z3.And(
+        duplicates >= maximum(s.k_active - 1, 0),
+        duplicates <= maximum(s.active - 1, 0),
+        duplicates >= 0,
+        z3.Implies(s.active == s.k_active, duplicates == maximum(s.k_active - 1, 0)),
+    )
+    to_delete = minimum(maximum(duplicates, maximum(0, s.active - want)), s.max_create_delete)
+    deleting = z3.And(manage, to_delete > 0)
+    removed = ite(pod_calls_ok, z3.If(deleting, to_delete, 0), 0)
+    k_removed = ite(pod_calls_ok, z3.If(deleting, ch.k_removed, 0), 0)
+    bound_removed = z3.Implies(
+        z3.And(deleting, pod_calls_ok),
+        z3.And(
+            ch.k_removed >= 0,
+            ch.k_removed <= s.k_active,
+            ch.k_removed <= removed,
+            removed - ch.k_removed <= s.active - s.k_active,
+        ),
+    )
+    diff = want - s.active
+    wants_more = z3.And(manage, to_delete == 0, diff > 0)
+    # firstPendingIndexes: k is pending when not completed, not failed and no active pod in the cache.
+    k_pending = z3.And(z3.Not(k_completed), z3.Not(k_failed_index), s.k_active == 0)
+    # `backoff`: the Job's back-off, or with backoffLimitPerIndex every pending index's, holds
+    # creation back (manageJob waits). Otherwise some pending indexes get a pod (with
+    # backoffLimitPerIndex maybe none: failed indexes are not pending).
+    creating = z3.And(wants_more, z3.Not(ch.backoff))
+    # At least as many indexes are pending as are neither completed, failed, nor active (each active
+    # pod makes at most one index active).
+    wanted = minimum(diff, s.max_create_delete)
+    surely_pending = maximum(0, c - completed - failed_indexes - s.active)
+    bound_created = z3.And(
+        ch.created_total >= 0,
+        z3.Implies(creating, ch.created_total <= wanted),
+        z3.Implies(ch.k_created, z3.And(k_pending, ch.created_total >= 1)),
+        z3.Implies(z3.And(z3.Not(s.has_per_index), creating), ch.created_total >= 1),
+        z3.Implies(
+            z3.And(creating, z3.Or(z3.Not(s.has_per_index), z3.Not(ch.held))),
+            ch.created_total >= minimum(wanted, surely_pending),
+        ),
+    )
+    created = ite(pod_calls_ok, z3.If(creating, ch.created_total, 0), 0)
+    k_created = ite(pod_calls_ok, z3.If(z3.And(creating, ch.k_created), 1, 0), 0)
+    waits = z3.And(wants_more, ch.backoff)
+    active_after_manage = z3.If(deleting, s.active - removed, z3.If(waits, 0, s.active + created))
+    active_after = z3.If(manage, active_after_manage, s.active)
+    complete_now = z3.And(z3.Not(finishing), completed >= c, active_after == 0)
+    fc = z3.If(finishing, z3.If(keep_condition, fc0, NONE), z3.If(complete_now, SUCCESS, NONE))
+    failing = z3.Or(fc == NEW_FAILURE_TARGET, fc == FAILED)
+    succeeding = fc == SUCCESS
+
+    controller_after, bound_delete = jr.expectations_after(s, deleting, creating, created, stale, ch)
+
+    # The failure count of a pod created for k: one more than k's last failed pod's.
+    new_count = z3.If(z3.And(s.has_per_index, k_failed_pods > 0), s.k_failed_high + 1, 0)
+
+    # getPodsWithDelayedDeletionPerIndex: k's last failed pod keeps its finalizer while k waits
+    # for a replacement.
+    k_waits = z3.And(s.has_per_index, z3.Not(k_completed), z3.Not(k_failed_index), s.k_active == 0, k_failed_pods > 0)
+    delayed = {kind: z3.If(ch.k_delayed == i, 1, 0) for i, kind in enumerate(FAILED_KINDS, 1)}
+    bound_delayed = z3.And(
+        z3.If(k_waits, z3.And(ch.k_delayed >= 1, ch.k_delayed <= 4), ch.k_delayed == 0),
+        *[delayed[kind] <= getattr(s, f"k_{kind}") for kind in FAILED_KINDS],
+        ch.delayed_elsewhere >= 0,
+        ch.delayed_elsewhere <= failed_pods - k_failed_pods,
+        z3.Implies(z3.Not(s.has_per_index), ch.delayed_elsewhere == 0),
+    )
+
+    # trackJobStatusAndRemoveFinalizers: the pods it gets to (all unless MaxUncountedPods stops it).
+    eligible = {
+        "succeeded": s.succeeded,
+        "succeeded_uf": s.succeeded_uf,
+        **{kind: getattr(s, kind) for kind in FAILED_KINDS},
+        "active": z3.If(fc != NONE, s.active, 0),
+    }
+    # canRemoveFinalizer: any pod once the Job is finishing; else not a waiting index's last failure.
+    keeps = fc == NONE
+    k_eligible = {
+        "succeeded": s.k_succeeded,
+        "succeeded_uf": s.k_succeeded_uf,
+        **{kind: getattr(s, f"k_{kind}") - z3.If(keeps, delayed[kind], 0) for kind in FAILED_KINDS},
+        "active": z3.If(fc != NONE, s.k_active, 0),
+    }
+    kept = z3.If(keeps, total(delayed.values()) + ch.delayed_elsewhere, 0)
+    k_everything = {**k_eligible, **{kind: getattr(s, f"k_{kind}") for kind in FAILED_KINDS}}
+    reached = ch.reached_max_uncounted
+    k_of = {kind: getattr(ch, f"k_got_{kind}") for kind in eligible}
+    p_of = {kind: getattr(ch, f"got_{kind}") for kind in eligible}
+    processed = total(p_of.values())
+    failed_eligible = eligible["terminating"] + eligible["terminating_uf"] + eligible["failed"] + eligible["failed_uf"]
+    cut_off = z3.And(
+        *[z3.And(k_of[kind] >= 0, k_of[kind] <= k_eligible[kind]) for kind in eligible],
+        # Elsewhere than k, at most the pods there are.
+        *[z3.And(k_of[kind] <= p_of[kind], p_of[kind] - k_of[kind] <= eligible[kind] - k_everything[kind]) for kind in eligible],
+        total(p_of[kind] for kind in FAILED_KINDS) <= failed_eligible - kept,
+        z3.Implies(reached, processed >= 1),
+        z3.Implies(
+            z3.Not(reached),
+            z3.And(
+                *[k_of[kind] == k_eligible[kind] for kind in eligible],
+                p_of["succeeded"] == eligible["succeeded"],
+                p_of["succeeded_uf"] == eligible["succeeded_uf"],
+                p_of["active"] == eligible["active"],
+                total(p_of[kind] for kind in FAILED_KINDS) == failed_eligible - kept,
+            ),
+        ),
+    )
+    active_failed = z3.If(failing, p_of["active"], 0)
+    newly_listed = p_of["failed"] + p_of["terminating"] + active_failed
+    k_newly_listed_failed = k_of["failed"]
+    k_newly_listed_terminating = k_of["terminating"]
+    cleaned = s.gone_uf > 0
+    new_condition = z3.Or(fc == NEW_FAILURE_TARGET, z3.And(succeeding, z3.Not(s.success_criteria_met)))
+    first_write = z3.Or(newly_listed > 0, fresh > 0, ch.fresh_failed > 0, cleaned, new_condition, ch.other_status_change)
+    final_condition = z3.If(failing, FAILED, z3.If(succeeding, COMPLETE, NONE))
+    terminating_now = s.terminating + s.terminating_uf + z3.If(finishing, deleted_active, removed)
+    removal_refused = z3.And(jr.negate(pod_calls_ok), processed > 0)
+    enact = z3.And(z3.Not(removal_refused), final_condition != NONE, z3.Not(reached), terminating_now == 0)
+    removed_listed = p_of["succeeded_uf"] + p_of["failed_uf"] + p_of["terminating_uf"]
+    last_write = z3.Or(removed_listed + newly_listed > 0, enact)
+
+    live_before = s.k_hidden + s.k_active - k_removed - k_deleted_active
+    # deleteActivePods makes k's active pods failed (being deleted): their counts join k's failed.
+    deleted_high = z3.If(k_failed_pods > 0, maximum(s.k_failed_high, ch.deleted_count), ch.deleted_count)
+    failed_high_mid = z3.If(k_deleted_active > 0, deleted_high, s.k_failed_high)
+    bound_deleted_count = z3.And(s.k_live_low <= ch.deleted_count, ch.deleted_count <= s.k_live_high)
+    pods_after_manage = s.replace(
+        hidden=s.hidden + ite(stale, created, 0),
+        active=s.active - z3.If(finishing, deleted_active, removed) + ite(stale, 0, created),
+        terminating=s.terminating + deleted_active,
+        k_hidden=s.k_hidden + ite(stale, k_created, 0),
+        k_active=s.k_active - z3.If(finishing, k_deleted_active, k_removed) + ite(stale, 0, k_created),
+        k_terminating=s.k_terminating + k_deleted_active,
+        k_failed_high=failed_high_mid,
+        k_live_low=z3.If(k_created > 0, z3.If(live_before > 0, minimum(s.k_live_low, new_count), new_count), s.k_live_low),
+        k_live_high=z3.If(k_created > 0, z3.If(live_before > 0, maximum(s.k_live_high, new_count), new_count), s.k_live_high),
+    )
+    indexes_written = dict(
+        status_succeeded=completed,
+        completed_count=completed,
+        failed_index_count=failed_indexes,
+        k_completed=k_completed,
+        k_failed_index=z3.And(s.has_per_index, k_failed_index),
+    )
+
+    write_refused = pods_after_manage.replace(**controller_after)
+    listed_kept = pods_after_manage.replace(
+        failed=s.failed - p_of["failed"],
+        failed_uf=s.failed_uf + p_of["failed"],
+        terminating=s.terminating - p_of["terminating"],
+        terminating_uf=s.terminating_uf + p_of["terminating"],
+        k_failed=s.k_failed - k_newly_listed_failed,
+        k_failed_uf=s.k_failed_uf + k_newly_listed_failed,
+        k_terminating=s.k_terminating - k_newly_listed_terminating,
+        k_terminating_uf=s.k_terminating_uf + k_newly_listed_terminating,
+        gone_uf=0,
+        status_failed=s.status_failed + s.gone_uf,
+        failure_target=z3.Or(s.failure_target, fc == NEW_FAILURE_TARGET),
+        success_criteria_met=z3.Or(s.success_criteria_met, succeeding),
+        **indexes_written,
+        **controller_after,
+    )
+    pods_done = pods_after_manage.replace(
+        succeeded=s.succeeded - p_of["succeeded"],
+        succeeded_uf=s.succeeded_uf - p_of["succeeded_uf"],
+        failed=s.failed - p_of["failed"],
+        failed_uf=s.failed_uf - p_of["failed_uf"],
+        terminating=s.terminating - p_of["terminating"] + z3.If(finishing, deleted_active - p_of["active"], 0),
+        terminating_uf=s.terminating_uf - p_of["terminating_uf"],
+        k_succeeded=s.k_succeeded - k_of["succeeded"],
+        k_succeeded_uf=s.k_succeeded_uf - k_of["succeeded_uf"],
+        k_failed=s.k_failed - k_of["failed"],
+        k_failed_uf=s.k_failed_uf - k_of["failed_uf"],
+        k_terminating=s.k_terminating - k_of["terminating"] + z3.If(finishing, k_deleted_active - k_of["active"], 0),
+        k_terminating_uf=s.k_terminating_uf - k_of["terminating_uf"],
+        # The failed pods that keep their finalizer: the highest count goes only with k's last one.
+        k_failed_high=z3.If(k_waits, failed_high_mid, ch.k_failed_high_after),
+    )
+    bound_failed_high = z3.And(
+        bound_deleted_count,
+        z3.Implies(
+            z3.Not(k_waits), z3.And(ch.k_failed_high_after >= 0, ch.k_failed_high_after <= failed_high_mid)
+        ),
+    )
+    done = pods_done.replace(
+        gone_uf=0,
+        status_failed=s.status_failed
+        + s.gone_uf
+        + p_of["failed"]
+        + p_of["failed_uf"]
+        + p_of["succeeded_uf"]
+        + p_of["terminating"]
+        + p_of["terminating_uf"]
+        + active_failed,
+        failure_target=z3.Or(s.failure_target, fc == NEW_FAILURE_TARGET),
+        success_criteria_met=z3.Or(s.success_criteria_met, succeeding),
+        complete=z3.Or(s.complete, z3.And(enact, final_condition == COMPLETE)),
+        failed_condition=z3.Or(s.failed_condition, z3.And(enact, final_condition == FAILED)),
+        **indexes_written,
+        **controller_after,
+    )
+    last_write_refused = pods_done.replace(
+        gone_uf=s.gone_uf + p_of["succeeded_uf"] + p_of["failed_uf"] + p_of["terminating_uf"],
+        **controller_after,
+    )
+
+    acted, outcome = how.select(
+        jr.status_write_outcomes(first_write, last_write, write_refused, last_write_refused, done),
+        removal_refused,
+        listed_kept,
+    )
+    after = jr.select(jr.finished(s), s, _normalise(acted))
+    choices_bounded = z3.And(
+        index_counts,
+        bound_duplicates,
+        bound_removed,
+        bound_created,
+        bound_delayed,
+        cut_off,
+        bound_delete,
+        bound_failed_high,
+        outcome,
+    )
+    guard = z3.And(how.bounds, z3.Or(jr.finished(s), choices_bounded))
+    nothing = jr.finished(s)
+    deleted = z3.If(finishing, deleted_active, removed)
+    clean = z3.And(jr.negate(how.status_error), pod_calls_ok)
+    return Step(guard, after, ch, z3.If(nothing, 0, created), z3.If(nothing, 0, deleted), clean)
+
+
+NO_CHOICES: Schema = ()
+POD_CHOICES: Schema = (("source", INT), ("at_k", BOOL), ("count", INT), ("failed_high_after", INT))
+
+
+def _pod_move(s: Record, prefix: str, sources: tuple[str, ...], targets: tuple[str, ...]) -> Step:
+    """A pod of kind `sources[i]` becomes `targets[i]` (i the `source` choice), at k or elsewhere.
+    A running pod that fails or is deleted brings its failure count to k's failed pods; a failed
+    pod (being deleted) that succeeds may take k's highest count away."""
+    ch = Record.symbols(POD_CHOICES, prefix)
+    after = s
+    options = []
+    for i, (src, dst) in enumerate(zip(sources, targets, strict=True)):
+        chosen = ch.source == i
+        at_k = z3.And(chosen, ch.at_k)
+        after = after.replace(
+            **{
+                src: getattr(after, src) - z3.If(chosen, 1, 0),
+                dst: getattr(after, dst) + z3.If(chosen, 1, 0),
+                f"k_{src}": getattr(after, f"k_{src}") - z3.If(at_k, 1, 0),
+                f"k_{dst}": getattr(after, f"k_{dst}") + z3.If(at_k, 1, 0),
+            }
+        )
+        options.append(
+            z3.And(
+                chosen,
+                z3.If(ch.at_k, getattr(s, f"k_{src}") > 0, getattr(s, src) > getattr(s, f"k_{src}")),
+            )
+        )
+        if src in LIVE_KINDS and dst in FAILED_KINDS:
+            failed_high = z3.If(k_total(s, FAILED_KINDS) > 0, maximum(s.k_failed_high, ch.count), ch.count)
+            after = after.replace(k_failed_high=z3.If(at_k, failed_high, after.k_failed_high))
+        if src in FAILED_KINDS and dst not in FAILED_KINDS:
+            after = after.replace(k_failed_high=z3.If(at_k, ch.failed_high_after, after.k_failed_high))
+    moved_from = [src for src in sources]
+    observed = z3.And(
+        z3.Or(*[z3.And(ch.source == i, z3.BoolVal(src != "active")) for i, src in enumerate(moved_from)]),
+        s.has_expectations,
+        z3.Not(jr.finished(s)),
+    )
+    after = after.replace(expect_delete=z3.If(observed, s.expect_delete - 1, s.expect_delete))
+    guard = z3.And(
+        z3.Or(*options),
+        s.k_live_low <= ch.count,
+        ch.count <= s.k_live_high,
+        ch.failed_high_after >= 0,
+        ch.failed_high_after <= s.k_failed_high,
+    )
+    return Step(guard, _normalise(after), ch)
+
+
+def succeed(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:
+    return _pod_move(s, prefix, ("active", "terminating", "terminating_uf"), ("succeeded", "succeeded", "succeeded_uf"))
+
+
+def fail(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:
+    return _pod_move(s, prefix, ("active", "terminating", "terminating_uf"), ("failed", "failed", "failed_uf"))
+
+
+def delete_pod(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:
+    """An active pod is deleted by someone else (the informer sees a deletion)."""
+    step = _pod_move(s, prefix, ("active",), ("terminating",))
+    observed = z3.And(s.has_expectations, z3.Not(jr.finished(s)))
+    after = step.after.replace(expect_delete=z3.If(observed, s.expect_delete - 1, s.expect_delete))
+    return Step(step.guard, after, step.choices)
+
+
+def cache_catch_up(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:
+    after = s.replace(
+        hidden=0,
+        active=s.active + s.hidden,
+        k_hidden=0,
+        k_active=s.k_active + s.k_hidden,
+        expect_add=z3.If(s.has_expectations, s.expect_add - s.hidden, s.expect_add),
+    )
+    return Step(s.hidden > 0, after, Record(NO_CHOICES, {}))
+
+
+def restart(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:
+    after = s.replace(
+        hidden=0,
+        active=s.active + s.hidden,
+        k_hidden=0,
+        k_active=s.k_active + s.k_hidden,
+        has_expectations=False,
+        expect_add=0,
+        expect_delete=0,
+        expired=False,
+    )
+    return Step(z3.BoolVal(True), after, Record(NO_CHOICES, {}))
+
+
+def _sync_move(name: str) -> Callable[[Record, str, Controller], Step]:
+    def move(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:
+        return sync(s, prefix, name, controller)
+
+    move.__doc__ = f"`{name}`: syncJob of an Indexed Job."
+    return move
+
+
+MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
+    **{name: _sync_move(name) for name in jr.SYNC_MOVES},
+    "cache-catch-up": cache_catch_up,
+    "restart": restart,
+    "time": jr.time_passes,
+    "stutter": jr.stutter,
+    "succeed": succeed,
+    "fail": fail,
+    "delete-pod": delete_pod,
+}
+
+SEARCH_MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
+    jr.ANY_SYNC: _sync_move(jr.ANY_SYNC),
+    **{name: MOVES[name] for name in jr.NON_SYNC_MOVES if name != "stutter"},
+}

@@ -1,0 +1,172 @@
+"""The catalogue's invariants of NonIndexed Jobs, proved over `job_relation` for any number of steps.
+
+Each proof states a catalogue invariant over the relation's counts (the same claim as the
+predicate in `jobmodel/invariants/catalogue.py`, read through `abstraction.job_state`; the tests
+check that both give the same answer on the same worlds), the assumptions it needs, and the
+supporting invariants that make it inductive.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import z3
+
+from jobmodel.checkers.proofs import job_relation as jr
+from jobmodel.checkers.proofs.induction import Assumption, Invariant, Proof, StepClaim, System
+from jobmodel.checkers.proofs.symbolic import Record, maximum
+
+MODEL_IMPL = "jobmodel.transitions.sync_job:sync_job"
+WITHOUT_EXPECTATIONS_IMPL = "jobmodel.checkers.proofs.variants:sync_job_without_expectations"
+
+SYSTEM = System(
+    name="nonindexed",
+    schema=jr.STATE,
+    domain=jr.domain,
+    initial=jr.initial,
+    moves=jr.MOVES,
+    search_moves=jr.SEARCH_MOVES,
+    controller=jr.MODEL,
+    impl=MODEL_IMPL,
+    controller_moves=frozenset({*jr.SYNC_MOVES, jr.ANY_SYNC}),
+)
+
+# --- assumptions --------------------------------------------------------------------------------
+
+LAG_COVERED = Assumption(
+    "lag-covered",
+    "every pod missing from the controller's cache is covered by unexpired creation expectations "
+    "(job_environment.lag_covered; dropped: the clock may pass ExpectationsTimeout while the cache lags)",
+    state=jr.lag_covered,
+    in_catalogue=True,
+)
+EXPECTATIONS = Assumption(
+    "expectations",
+    "the controller waits for its creation and deletion expectations (dropped: a controller that "
+    "forgets them before every sync)",
+    drop=lambda system: attrs.evolve(
+        system, controller=jr.Controller(expectations=False), impl=WITHOUT_EXPECTATIONS_IMPL
+    ),
+)
+
+
+def _no_success_after_counted_failure(before: Record, move: str, step: Any) -> Any:
+    if move != "succeed":
+        return z3.BoolVal(True)
+    return step.choices.source != 2
+
+
+COUNTED_FAILURES_STAY_FAILED = Assumption(
+    "counted-failures-stay-failed",
+    "a pod being deleted that the controller listed in uncountedTerminatedPods.failed does not "
+    "succeed afterwards (it can only while its finalizer removal keeps failing; dropped: upstream "
+    "counts its success for `complete` and its failure in status.failed)",
+    step=_no_success_after_counted_failure,
+    in_catalogue=True,  # the catalogue excuses it as a known upstream bug, checked without the excuse
+)
+
+# --- supporting invariants ------------------------------------------------------------------------
+
+WITHIN_PARALLELISM = Invariant(
+    "within-parallelism",
+    "active pods, the cache's and those it has not seen, never exceed parallelism",
+    lambda s: jr.api_active(s) <= s.parallelism,
+)
+NO_SUCCESS_LISTED_FAILED = Invariant(
+    "no-succeeded-pod-listed-failed",
+    "no Succeeded pod is listed in uncountedTerminatedPods.failed",
+    lambda s: s.succeeded_uf == 0,
+)
+DELETIONS_FULFILLED = Invariant(
+    "deletion-expectations-fulfilled",
+    "deletion expectations never wait (the environment observes deletions at once)",
+    lambda s: s.expect_delete <= 0,
+)
+
+# --- claims (the catalogue's predicates) -------------------------------------------------------------
+
+
+def no_over_creation(before: Record, move: str, step: Any) -> Any:
+    """catalogue.no_over_creation (without its assumption, which the proof states): a sync that
+    creates pods leaves at most parallelism active pods and, with completions, at most the
+    remaining completions."""
+    after = step.after
+    active = jr.api_active(after)
+    left = after.completions - jr.succeeded_so_far(after)
+    return z3.Implies(
+        step.created > 0,
+        z3.And(active <= after.parallelism, z3.Implies(after.has_completions, active <= maximum(left, 0))),
+    )
+
+
+def pod_counted_exactly_once(before: Record, move: str, step: Any) -> Any:
+    """catalogue.pod_counted_exactly_once: a sync keeps the succeeded pods accounted for, and the
+    failed ones when it deleted no pod."""
+    if not jr.is_sync(move):
+        return z3.BoolVal(True)
+    after = step.after
+    return z3.And(
+        jr.succeeded_so_far(after) == jr.succeeded_so_far(before),
+        z3.Implies(step.deleted == 0, jr.failed_so_far(after) == jr.failed_so_far(before)),
+    )
+
+
+def backoff_limit_enforced(before: Record, move: str, step: Any) -> Any:
+    """catalogue.backoff_limit_enforced: after a clean sync with satisfied expectations over a cache
+    that shows every pod, failures past backoffLimit mean a failing Job (or one that met its
+    success criteria)."""
+    after = step.after
+    return z3.Implies(
+        z3.And(
+            step.clean_sync,
+            before.hidden == 0,
+            jr.satisfied(before),
+            jr.recorded_failures(after) > after.backoff_limit,
+        ),
+        z3.Or(after.failure_target, after.failed_condition, after.success_criteria_met, after.complete),
+    )
+
+
+def failures_within_limit(s: Record) -> Any:
+    """Pods that failed (counted or still to count) and active pods together never exceed
+    backoffLimit + parallelism: once failures pass backoffLimit no pod is created, so at most the
+    pods still running fail after that."""
+    return jr.failed_so_far(s) + jr.api_active(s) <= s.backoff_limit + s.parallelism
+
+
+PROOFS = (
+    Proof(
+        "active-within-parallelism",
+        SYSTEM,
+        WITHIN_PARALLELISM,
+        assumptions=(LAG_COVERED, EXPECTATIONS),
+    ),
+    Proof(
+        "no-over-creation",
+        SYSTEM,
+        StepClaim("no-over-creation", no_over_creation.__doc__ or "", no_over_creation),
+        assumptions=(LAG_COVERED, EXPECTATIONS),
+        catalogue="no-over-creation",
+    ),
+    Proof(
+        "pod-counted-exactly-once",
+        SYSTEM,
+        StepClaim("pod-counted-exactly-once", pod_counted_exactly_once.__doc__ or "", pod_counted_exactly_once),
+        support=(NO_SUCCESS_LISTED_FAILED,),
+        assumptions=(COUNTED_FAILURES_STAY_FAILED,),
+        catalogue="pod-counted-exactly-once",
+    ),
+    Proof(
+        "backoff-limit-enforced",
+        SYSTEM,
+        StepClaim("backoff-limit-enforced", backoff_limit_enforced.__doc__ or "", backoff_limit_enforced),
+        catalogue="backoff-limit-enforced",
+    ),
+    Proof(
+        "failures-within-backoff-limit",
+        SYSTEM,
+        Invariant("failures-within-backoff-limit", failures_within_limit.__doc__ or "", failures_within_limit),
+        assumptions=(LAG_COVERED, EXPECTATIONS),
+    ),
+)

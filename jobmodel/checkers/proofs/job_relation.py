@@ -1,0 +1,622 @@
+"""The Job controller and its environment as a Z3 transition relation over pod counts (NonIndexed Jobs).
+
+A state counts the Job's pods by what the controller can tell apart: phase (still running,
+Succeeded, Failed), being deleted, whether the cache has seen them, whether their UID is listed in
+`uncountedTerminatedPods`; beside them the Job's status, its spec and the controller's creation and
+deletion expectations. Every count is an unbounded integer, so a proof over this relation covers
+every parallelism, every completions count and any number of pods and steps.
+
+The moves are those of `jobmodel.transitions.job_environment` (`MOVE_OF` maps each of its move kinds
+to one here) and the sync is upstream v1.32's `syncJob` as `jobmodel.transitions.sync_job` models
+it, branch by branch: the expectations check, `getNewFinishedPods`, the finished condition
+(SuccessCriteriaMet, FailureTarget, `exceedsBackoffLimit`), `deleteActivePods`, `manageJob`
+(`wantActive`, deletions first, `MaxPodCreateDeletePerSync`, the pod-recreation back-off) and
+`trackJobStatusAndRemoveFinalizers` (clean the uncounted lists, record finished pods, the
+`MaxUncountedPods` cut-off, flush, remove finalizers, `enactJobFinished`), with the API failures
+of the environment's fault moves. What the relation does not know (the back-off clock, the order
+in which the cache lists pods, which untracked status fields changed) is a choice: the relation
+allows every outcome the model can take, so what holds for the relation holds for the model.
+`tests/checkers/proofs/test_job_relation.py` checks that every move of the executable
+environment is a move of the relation.
+
+Fixed: the default feature gates, no podFailurePolicy, `podReplacementPolicy:
+TerminatingOrFailed` (its default without a pod failure policy), `restartPolicy: Never`, no
+activeDeadlineSeconds, not suspended, never edited nor deleted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import z3
+
+from jobmodel.checkers.proofs.symbolic import (
+    BOOL,
+    INT,
+    Record,
+    Schema,
+    ite,
+    maximum,
+    minimum,
+    total,
+)
+
+SPEC: Schema = (
+    ("parallelism", INT),
+    ("has_completions", BOOL),
+    ("completions", INT),
+    ("backoff_limit", INT),
+    ("max_create_delete", INT),  # MaxPodCreateDeletePerSync
+    ("max_uncounted", INT),  # MaxUncountedPods
+)
+# The Job's pods that hold the tracking finalizer, by what the controller tells apart; a pod without
+# the finalizer is invisible to every count the controller keeps (it is neither active nor new).
+PODS: Schema = (
+    ("hidden", INT),  # created, not yet in the controller's cache (always Pending)
+    ("active", INT),  # not terminal, not being deleted
+    ("terminating", INT),  # being deleted, not terminal (isPodFailed with TerminatingOrFailed)
+    ("terminating_uf", INT),  # ... already listed in uncountedTerminatedPods.failed
+    ("succeeded", INT),  # Succeeded, not listed
+    ("succeeded_us", INT),  # Succeeded, listed in uncounted.succeeded
+    ("succeeded_uf", INT),  # Succeeded, listed in uncounted.failed (it was terminating when listed)
+    ("failed", INT),  # Failed, not listed
+    ("failed_uf", INT),  # Failed, listed in uncounted.failed
+    ("gone_us", INT),  # UIDs in uncounted.succeeded whose pod no longer holds the finalizer
+    ("gone_uf", INT),  # ... in uncounted.failed
+)
+STATUS: Schema = (
+    ("status_succeeded", INT),
+    ("status_failed", INT),
+    ("failure_target", BOOL),
+    ("failed_condition", BOOL),
+    ("success_criteria_met", BOOL),
+    ("complete", BOOL),
+)
+CONTROLLER: Schema = (
+    ("has_expectations", BOOL),  # a ControlleeExpectations record exists
+    ("expect_add", INT),
+    ("expect_delete", INT),
+    ("expired", BOOL),  # older than ExpectationsTimeout
+)
+STATE: Schema = SPEC + PODS + STATUS + CONTROLLER
+POD_FIELDS = tuple(name for name, _ in PODS)
+
+# The finished condition a sync works with (syncJobCtx.finishedCondition).
+NONE, SUCCESS, NEW_FAILURE_TARGET, FAILED, COMPLETE = range(5)
+
+SYNC_KINDS = ("sync", "sync-stale", "sync-pod-error", "sync-status-error")  # the environment's
+# A sync whose status write is refused is three moves, one per write that can be the refused one
+# (the first, when there is something to record; the last; none, when nothing needs writing).
+STATUS_ERROR_OUTCOMES = {
+    "sync-status-error": "first",
+    "sync-status-error-late": "last",
+    "sync-status-error-unwritten": "none",
+}
+SYNC_MOVES = ("sync", "sync-stale", "sync-pod-error", *STATUS_ERROR_OUTCOMES)
+# Every environment move kind -> the moves of the relation that cover it.
+MOVE_OF: dict[str, tuple[str, ...]] = {
+    "sync": ("sync",),
+    "sync-stale": ("sync-stale",),
+    "sync-pod-error": ("sync-pod-error",),
+    "sync-status-error": tuple(STATUS_ERROR_OUTCOMES),
+    "cache-catch-up": ("cache-catch-up",),
+    "restart": ("restart",),
+    "expire-expectations": ("time",),
+    "timer-fires": ("time",),
+    "start": ("stutter",),
+    "ready": ("stutter",),
+    "succeed": ("succeed",),
+    "fail": ("fail",),
+    "evict": ("fail",),
+    "delete-pod": ("delete-pod",),
+}
+
+
+# The searches for counterexample runs use one sync move whose kind is a choice (one encoding of
+# syncJob per step instead of six); the proofs use the six, each a smaller query.
+ANY_SYNC = "sync-any"
+ANY_SYNC_CHOICES: Schema = (("kind", INT), ("outcome", INT))  # index into SYNC_KINDS, OUTCOMES
+OUTCOMES = ("first", "last", "none")
+
+
+def environment_kind(move: str) -> str:
+    """The environment move kind a sync move of the relation is (itself for the others)."""
+    return "sync-status-error" if move in STATUS_ERROR_OUTCOMES else move
+
+
+def is_sync(move: str) -> bool:
+    return move in SYNC_MOVES or move == ANY_SYNC
+
+
+@attrs.frozen
+class SyncKind:
+    """What kind of sync a move is: Python booleans for the proofs' moves, terms of the choices for
+    ANY_SYNC (`outcome` is then an index into OUTCOMES, else its name)."""
+
+    pod_calls_ok: Any
+    stale: Any
+    status_error: Any
+    outcome: Any
+    bounds: Any = True
+
+    @staticmethod
+    def of(move: str, choices: Record) -> SyncKind:
+        if move != ANY_SYNC:
+            kind = environment_kind(move)
+            return SyncKind(
+                kind != "sync-pod-error", kind == "sync-stale", kind == "sync-status-error", STATUS_ERROR_OUTCOMES.get(move, "")
+            )
+        k = choices.kind
+        return SyncKind(
+            k != SYNC_KINDS.index("sync-pod-error"),
+            k == SYNC_KINDS.index("sync-stale"),
+            k == SYNC_KINDS.index("sync-status-error"),
+            choices.outcome,
+            z3.And(k >= 0, k < len(SYNC_KINDS), choices.outcome >= 0, choices.outcome < len(OUTCOMES)),
+        )
+
+    def select(self, acted: dict[str, tuple[Record, Any]], removal_refused: Any, listed_kept: Record) -> tuple[Record, Any]:
+        """The state after the sync and the condition of its outcome, given the outcomes of a refused
+        status write (`acted`, by OUTCOMES name) and of refused pod calls."""
+        done = acted["none"][0]
+        pod_error = negate(self.pod_calls_ok)
+        if isinstance(self.outcome, str):
+            if self.status_error is True:
+                return acted[self.outcome]
+            return select(pod_error, select(removal_refused, listed_kept, done), done), z3.BoolVal(True)
+        refused = done
+        for i, name in reversed(list(enumerate(OUTCOMES))):
+            refused = select(self.outcome == i, acted[name][0], refused)
+        condition = z3.And(
+            *[z3.Implies(z3.And(self.status_error, self.outcome == i), acted[name][1]) for i, name in enumerate(OUTCOMES)]
+        )
+        after = select(pod_error, select(removal_refused, listed_kept, done), select(self.status_error, refused, done))
+        return after, condition
+
+
+def expectations_after(
+    s: Record, deleting: Any, creating: Any, created: Any, stale: Any, choices: Record
+) -> tuple[dict[str, Any], Any]:
+    """The controller's expectations after a sync, and the bound on the deletion expectations
+    (a choice): ExpectDeletions / ExpectCreations replace the record; the step's own calls are
+    observed at once (failed calls by the step, accepted ones by the informer), except creations of
+    a stale sync, which the cache has not seen; later deletions in the sync only lower them."""
+    touched = z3.Or(deleting, creating)
+    has = z3.Or(touched, s.has_expectations)
+    after = {
+        "has_expectations": has,
+        "expect_add": z3.If(deleting, 0, z3.If(creating, ite(stale, created, 0), s.expect_add)),
+        "expect_delete": z3.If(has, choices.expect_delete, 0),
+        "expired": z3.And(z3.Not(touched), s.expired),
+    }
+    bound = z3.Implies(has, choices.expect_delete <= z3.If(touched, 0, s.expect_delete))
+    return after, bound
+
+
+def status_write_outcomes(
+    first_write: Any, last_write: Any, write_refused: Record, last_write_refused: Record, done: Record
+) -> dict[str, tuple[Record, Any]]:
+    """A sync whose status writes are refused, by the write that is: its state and when it happens."""
+    return {
+        "first": (write_refused, first_write),
+        "last": (last_write_refused, z3.And(z3.Not(first_write), last_write)),
+        "none": (done, z3.And(z3.Not(first_write), z3.Not(last_write))),
+    }
+
+
+def negate(value: Any) -> Any:
+    return (not value) if isinstance(value, bool) else z3.Not(value)
+
+
+def select(condition: Any, then: Record, otherwise: Record) -> Record:
+    """Field by field, `then` where the condition holds, else `otherwise` (a Python bool picks one)."""
+    if isinstance(condition, bool):
+        return then if condition else otherwise
+    return Record(then.schema, {name: z3.If(condition, term, getattr(otherwise, name)) for name, term in then})
+NOT_MODELLED = ("edit", "delete-job", "orphan-cleanup")
+
+
+def symbols(prefix: str) -> Record:
+    return Record.symbols(STATE, prefix)
+
+
+def domain(s: Record) -> Any:
+    """What the API server and the environment guarantee of any state: counts are not negative,
+    the tunables are positive, a Job without completions has none, no record means no counts."""
+    return z3.And(
+        *[getattr(s, name) >= 0 for name in POD_FIELDS],
+        s.parallelism >= 0,
+        s.completions >= 0,
+        z3.Implies(z3.Not(s.has_completions), s.completions == 0),
+        s.backoff_limit >= 0,
+        s.max_create_delete >= 1,
+        s.max_uncounted >= 1,
+        s.status_succeeded >= 0,
+        s.status_failed >= 0,
+        z3.Implies(z3.Not(s.has_expectations), z3.And(s.expect_add == 0, s.expect_delete == 0, z3.Not(s.expired))),
+    )
+
+
+def initial(s: Record) -> Any:
+    """A Job just created: no pods, an empty status, no expectations."""
+    return z3.And(
+        *[getattr(s, name) == 0 for name in POD_FIELDS],
+        s.status_succeeded == 0,
+        s.status_failed == 0,
+        z3.Not(z3.Or(s.failure_target, s.failed_condition, s.success_criteria_met, s.complete)),
+        z3.Not(s.has_expectations),
+    )
+
+
+# --- what the catalogue and the proofs read ----------------------------------------------------
+
+
+def finished(s: Record) -> Any:
+    """util.IsJobFinished."""
+    return z3.Or(s.complete, s.failed_condition)
+
+
+def api_active(s: Record) -> Any:
+    """Active pods as the API server holds them (the cache's and those it has not seen)."""
+    return s.active + s.hidden
+
+
+def succeeded_so_far(s: Record) -> Any:
+    """catalogue.succeeded_so_far: the counter, the uncounted list, and succeeded pods still holding
+    the finalizer that the succeeded list does not name."""
+    return s.status_succeeded + s.succeeded_us + s.gone_us + s.succeeded + s.succeeded_uf
+
+
+def failed_so_far(s: Record) -> Any:
+    """catalogue.failed_so_far: the counter, the uncounted list, and pods isPodFailed counts (Failed,
+    or deleted before succeeding) still holding the finalizer that the failed list does not name."""
+    return s.status_failed + s.terminating_uf + s.succeeded_uf + s.failed_uf + s.gone_uf + s.failed + s.terminating
+
+
+def recorded_failures(s: Record) -> Any:
+    """status.failed plus the UIDs in uncountedTerminatedPods.failed (what backoff-limit-enforced reads)."""
+    return s.status_failed + s.terminating_uf + s.succeeded_uf + s.failed_uf + s.gone_uf
+
+
+def satisfied(s: Record) -> Any:
+    """ControllerExpectations.SatisfiedExpectations: no record, fulfilled, or expired."""
+    return z3.Or(z3.Not(s.has_expectations), z3.And(s.expect_add <= 0, s.expect_delete <= 0), s.expired)
+
+
+def lag_covered(s: Record) -> Any:
+    """job_environment.lag_covered: every pod the cache has not seen is covered by unexpired creation
+    expectations."""
+    return z3.Or(s.hidden == 0, z3.And(s.has_expectations, z3.Not(s.expired), s.expect_add >= s.hidden))
+
+
+# --- moves -----------------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Step:
+    """One move of the relation from a state: when it may happen, the state after it, the choices
+    it made (fresh symbols; a model of a trace names them), and, for a sync, the pods its accepted
+    API calls created and deleted."""
+
+    guard: Any
+    after: Record
+    choices: Record
+    created: Any = z3.IntVal(0)
+    deleted: Any = z3.IntVal(0)
+    clean_sync: Any = False  # a sync without API failures (`sync`, `sync-stale`)
+
+
+@attrs.frozen
+class Controller:
+    """Which controller the relation models: the model's, or (to show what the expectations are
+    for) one that drops its expectations before every sync."""
+
+    expectations: bool = True
+
+
+MODEL = Controller()
+
+SYNC_CHOICES: Schema = (
+    ("backoff", BOOL),  # the pod-recreation back-off is still running (manageJob waits)
+    ("other_status_change", BOOL),  # active, ready or terminating in status differ (a write is due)
+    ("reached_max_uncounted", BOOL),
+    ("expect_delete", INT),  # the deletion expectations after the step's deletions are observed
+    # Pods of each kind trackJobStatusAndRemoveFinalizers gets to before MaxUncountedPods stops it.
+    ("got_succeeded", INT),
+    ("got_succeeded_us", INT),
+    ("got_succeeded_uf", INT),
+    ("got_failed", INT),
+    ("got_failed_uf", INT),
+    ("got_terminating", INT),
+    ("got_terminating_uf", INT),
+    ("got_active", INT),
+)
+
+
+def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> Step:
+    """syncJob (sync_job.sync_job) over the controller's cache; `move` is one of SYNC_MOVES."""
+    ch = Record.symbols(SYNC_CHOICES + (ANY_SYNC_CHOICES if move == ANY_SYNC else ()), prefix)
+    how = SyncKind.of(move, ch)
+    pod_calls_ok, stale = how.pod_calls_ok, how.stale
+    if not controller.expectations:
+        s = s.replace(has_expectations=False, expect_add=0, expect_delete=0, expired=False)
+
+    # syncJob: the counts of this sync (getNewFinishedPods; uncounted UIDs count as well).
+    sat = satisfied(s)
+    uncounted_s = s.succeeded_us + s.gone_us
+    uncounted_f = s.terminating_uf + s.succeeded_uf + s.failed_uf + s.gone_uf
+    succeeded = s.status_succeeded + s.succeeded + s.succeeded_uf + uncounted_s
+    failed = s.status_failed + s.failed + s.terminating + uncounted_f
+    exceeds = failed > s.backoff_limit
+    fc0 = z3.If(s.success_criteria_met, SUCCESS, z3.If(s.failure_target, FAILED, z3.If(exceeds, NEW_FAILURE_TARGET, NONE)))
+
+    # A finishing Job: deleteActivePods, and the condition waits until every delete went through.
+    finishing = fc0 != NONE
+    deleted_active = ite(z3.And(finishing, pod_calls_ok), s.active, 0)
+    keep_condition = z3.And(deleted_active == s.active, sat)
+
+    # Otherwise manageJob, with satisfied expectations.
+    manage = z3.And(z3.Not(finishing), sat)
+    want = z3.If(
+        s.has_completions,
+        maximum(0, minimum(s.completions - succeeded, s.parallelism)),
+        z3.If(succeeded > 0, s.active, s.parallelism),
+    )
+    to_delete = minimum(maximum(0, s.active - want), s.max_create_delete)
+    deleting = z3.And(manage, to_delete > 0)
+    removed = ite(pod_calls_ok, z3.If(deleting, to_delete, 0), 0)
+    diff = want - s.active
+    wants_more = z3.And(manage, to_delete == 0, diff > 0)
+    creating = z3.And(wants_more, z3.Not(ch.backoff))
+    created = ite(pod_calls_ok, z3.If(creating, minimum(diff, s.max_create_delete), 0), 0)
+    # manageJob returns 0 active pods while it waits for the back-off (kubernetes#139428).
+    active_after_manage = z3.If(
+        deleting, s.active - removed, z3.If(z3.And(wants_more, ch.backoff), 0, s.active + created)
+    )
+    active_after = z3.If(manage, active_after_manage, s.active)
+    complete_now = z3.And(
+        z3.Not(finishing),
+        z3.If(s.has_completions, succeeded >= s.completions, succeeded > 0),
+        active_after == 0,
+    )
+    fc = z3.If(finishing, z3.If(keep_condition, fc0, NONE), z3.If(complete_now, SUCCESS, NONE))
+    failing = z3.Or(fc == NEW_FAILURE_TARGET, fc == FAILED)
+    succeeding = fc == SUCCESS
+
+    controller_after, bound_delete = expectations_after(s, deleting, creating, created, stale, ch)
+
+    # trackJobStatusAndRemoveFinalizers: which pods it gets to (a prefix in cache order; all of
+    # them unless MaxUncountedPods stops it).
+    eligible = {
+        "got_succeeded": s.succeeded,
+        "got_succeeded_us": s.succeeded_us,
+        "got_succeeded_uf": s.succeeded_uf,
+        "got_failed": s.failed,
+        "got_failed_uf": s.failed_uf,
+        "got_terminating": s.terminating,
+        "got_terminating_uf": s.terminating_uf,
+        "got_active": z3.If(fc != NONE, s.active, 0),
+    }
+    got = {name: getattr(ch, name) for name in eligible}
+    active_failed = z3.If(failing, got["got_active"], 0)
+    listed_before = s.succeeded_us + s.succeeded_uf + s.failed_uf + s.terminating_uf
+    newly_listed = got["got_succeeded"] + got["got_failed"] + got["got_terminating"] + active_failed
+    processed = total(got.values())
+    listed_after = listed_before + newly_listed
+    reached = ch.reached_max_uncounted
+    cut_off = z3.And(
+        *[z3.And(got[name] >= 0, got[name] <= bound) for name, bound in eligible.items()],
+        z3.Implies(
+            reached,
+            z3.And(
+                processed >= 1,
+                z3.Or(
+                    z3.And(listed_before < s.max_uncounted, listed_after == s.max_uncounted),
+                    z3.And(listed_before >= s.max_uncounted, processed == 1),
+                ),
+            ),
+        ),
+        z3.Implies(
+            z3.Not(reached),
+            z3.And(
+                *[got[name] == bound for name, bound in eligible.items()],
+                z3.Or(listed_after < s.max_uncounted, total(eligible.values()) == 0),
+            ),
+        ),
+    )
+
+    cleaned = s.gone_us + s.gone_uf > 0
+    new_condition = z3.Or(fc == NEW_FAILURE_TARGET, z3.And(succeeding, z3.Not(s.success_criteria_met)))
+    first_write = z3.Or(newly_listed > 0, cleaned, new_condition, ch.other_status_change)
+    final_condition = z3.If(failing, FAILED, z3.If(succeeding, COMPLETE, NONE))
+    terminating_now = s.terminating + s.terminating_uf + z3.If(finishing, deleted_active, removed)
+    # A refused finalizer removal ends the sync before enactJobFinished.
+    removal_refused = z3.And(negate(pod_calls_ok), processed > 0)
+    enact = z3.And(z3.Not(removal_refused), final_condition != NONE, z3.Not(reached), terminating_now == 0)
+    removed_listed = got["got_succeeded_us"] + got["got_succeeded_uf"] + got["got_failed_uf"] + got["got_terminating_uf"]
+    last_write = z3.Or(removed_listed + newly_listed > 0, enact)
+
+    # Pods after manageJob / deleteActivePods.
+    pods_after_manage = s.replace(
+        hidden=s.hidden + ite(stale, created, 0),
+        active=s.active - z3.If(finishing, deleted_active, removed) + ite(stale, 0, created),
+        terminating=s.terminating + deleted_active,
+    )
+
+    # Outcome 1: the first status write is refused (sync-status-error): only manageJob's calls happened.
+    write_refused = pods_after_manage.replace(**controller_after)
+
+    # Outcome 2: pod calls refused (sync-pod-error): the status lists the new pods, finalizers stay.
+    listed_kept = s.replace(
+        succeeded=s.succeeded - got["got_succeeded"],
+        succeeded_us=s.succeeded_us + got["got_succeeded"],
+        failed=s.failed - got["got_failed"],
+        failed_uf=s.failed_uf + got["got_failed"],
+        terminating=s.terminating - got["got_terminating"],
+        terminating_uf=s.terminating_uf + got["got_terminating"],
+        gone_us=0,
+        gone_uf=0,
+        status_succeeded=s.status_succeeded + s.gone_us,
+        status_failed=s.status_failed + s.gone_uf,
+        failure_target=z3.Or(s.failure_target, fc == NEW_FAILURE_TARGET),
+        success_criteria_met=z3.Or(s.success_criteria_met, succeeding),
+        **controller_after,
+    )
+
+    # Outcome 3: the sync goes through; the pods it got to lose their finalizer and are counted.
+    pods_done = pods_after_manage.replace(
+        succeeded=s.succeeded - got["got_succeeded"],
+        succeeded_us=s.succeeded_us - got["got_succeeded_us"],
+        succeeded_uf=s.succeeded_uf - got["got_succeeded_uf"],
+        failed=s.failed - got["got_failed"],
+        failed_uf=s.failed_uf - got["got_failed_uf"],
+        terminating=s.terminating - got["got_terminating"] + z3.If(finishing, deleted_active - got["got_active"], 0),
+        terminating_uf=s.terminating_uf - got["got_terminating_uf"],
+    )
+    done = pods_done.replace(
+        gone_us=0,
+        gone_uf=0,
+        status_succeeded=s.status_succeeded + s.gone_us + got["got_succeeded"] + got["got_succeeded_us"],
+        status_failed=s.status_failed
+        + s.gone_uf
+        + got["got_failed"]
+        + got["got_failed_uf"]
+        + got["got_succeeded_uf"]
+        + got["got_terminating"]
+        + got["got_terminating_uf"]
+        + active_failed,
+        failure_target=z3.Or(s.failure_target, fc == NEW_FAILURE_TARGET),
+        success_criteria_met=z3.Or(s.success_criteria_met, succeeding),
+        complete=z3.Or(s.complete, z3.And(enact, final_condition == COMPLETE)),
+        failed_condition=z3.Or(s.failed_condition, z3.And(enact, final_condition == FAILED)),
+        **controller_after,
+    )
+    # ... unless the last status write is refused: the finalizers are gone, the status is as it was.
+    last_write_refused = pods_done.replace(
+        gone_us=s.gone_us + got["got_succeeded_us"],
+        gone_uf=s.gone_uf + got["got_succeeded_uf"] + got["got_failed_uf"] + got["got_terminating_uf"],
+        **controller_after,
+    )
+
+    acted, outcome = how.select(
+        status_write_outcomes(first_write, last_write, write_refused, last_write_refused, done), removal_refused, listed_kept
+    )
+    after = select(finished(s), s, acted)
+    guard = z3.And(how.bounds, z3.Or(finished(s), z3.And(cut_off, bound_delete, outcome)))
+    nothing = finished(s)
+    deleted = z3.If(finishing, deleted_active, removed)
+    clean = z3.And(negate(how.status_error), pod_calls_ok)
+    return Step(guard, after, ch, z3.If(nothing, 0, created), z3.If(nothing, 0, deleted), clean)
+
+
+NO_CHOICES: Schema = ()
+SOURCE_CHOICES: Schema = (("source", INT),)  # which running pod: 0 active, 1 terminating, 2 terminating_uf
+TIME_CHOICES: Schema = (("five_minutes_pass", BOOL),)
+
+
+def cache_catch_up(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
+    """environment.cache_catch_up: the cache shows the pods it missed; each lowers the creation expectations."""
+    after = s.replace(
+        hidden=0,
+        active=s.active + s.hidden,
+        expect_add=z3.If(s.has_expectations, s.expect_add - s.hidden, s.expect_add),
+    )
+    return Step(s.hidden > 0, after, Record(NO_CHOICES, {}))
+
+
+def restart(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
+    """environment.restart: expectations lost, the cache listed afresh."""
+    after = s.replace(
+        hidden=0, active=s.active + s.hidden, has_expectations=False, expect_add=0, expect_delete=0, expired=False
+    )
+    return Step(z3.BoolVal(True), after, Record(NO_CHOICES, {}))
+
+
+def time_passes(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
+    """expire-expectations, timer-fires: the clock moves; expectations may pass ExpectationsTimeout."""
+    ch = Record.symbols(TIME_CHOICES, prefix)
+    after = s.replace(expired=z3.And(s.has_expectations, z3.Or(s.expired, ch.five_minutes_pass)))
+    return Step(z3.BoolVal(True), after, ch)
+
+
+def stutter(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
+    """start, ready: nothing the relation counts changes."""
+    return Step(z3.BoolVal(True), s, Record(NO_CHOICES, {}))
+
+
+def _finish_pod(s: Record, prefix: str, to: tuple[str, str]) -> Step:
+    """A running pod (active, or being deleted, listed or not) reaches a terminal phase; an update
+    of a pod being deleted is a deletion to the informer (updatePod -> deletePod)."""
+    ch = Record.symbols(SOURCE_CHOICES, prefix)
+    src = ch.source
+    plain, listed = to
+    observed = z3.And(src != 0, s.has_expectations, z3.Not(finished(s)))
+    after = s.replace(
+        expect_delete=z3.If(observed, s.expect_delete - 1, s.expect_delete),
+        active=s.active - z3.If(src == 0, 1, 0),
+        terminating=s.terminating - z3.If(src == 1, 1, 0),
+        terminating_uf=s.terminating_uf - z3.If(src == 2, 1, 0),
+    )
+    after = after.replace(
+        **{
+            plain: getattr(s, plain) + z3.If(z3.Or(src == 0, src == 1), 1, 0),
+            listed: getattr(s, listed) + z3.If(src == 2, 1, 0),
+        }
+    )
+    guard = z3.Or(
+        z3.And(src == 0, s.active > 0),
+        z3.And(src == 1, s.terminating > 0),
+        z3.And(src == 2, s.terminating_uf > 0),
+    )
+    return Step(guard, after, ch)
+
+
+def succeed(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
+    """environment.succeed_pod: Succeeded."""
+    return _finish_pod(s, prefix, ("succeeded", "succeeded_uf"))
+
+
+def fail(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
+    """environment.fail_pod, evict_pod: Failed."""
+    return _finish_pod(s, prefix, ("failed", "failed_uf"))
+
+
+def delete_pod(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
+    """environment.delete_pod_move: an active pod is deleted by someone else; the finalizer keeps it
+    (being deleted); the informer lowers the deletion expectations of an unfinished Job."""
+    observed = z3.And(s.has_expectations, z3.Not(finished(s)))
+    after = s.replace(
+        active=s.active - 1,
+        terminating=s.terminating + 1,
+        expect_delete=z3.If(observed, s.expect_delete - 1, s.expect_delete),
+    )
+    return Step(s.active > 0, after, Record(NO_CHOICES, {}))
+
+
+def _sync_move(name: str) -> Callable[[Record, str, Controller], Step]:
+    def move(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
+        return sync(s, prefix, name, controller)
+
+    move.__doc__ = f"`{name}`: syncJob."
+    return move
+
+
+NON_SYNC_MOVES = ("cache-catch-up", "restart", "time", "stutter", "succeed", "fail", "delete-pod")
+MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
+    **{name: _sync_move(name) for name in SYNC_MOVES},
+    "cache-catch-up": cache_catch_up,
+    "restart": restart,
+    "time": time_passes,
+    "stutter": stutter,
+    "succeed": succeed,
+    "fail": fail,
+    "delete-pod": delete_pod,
+}
+
+# The moves of the searches for runs (stutter changes nothing, so no shortest run has one).
+SEARCH_MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
+    ANY_SYNC: _sync_move(ANY_SYNC),
+    **{name: MOVES[name] for name in NON_SYNC_MOVES if name != "stutter"},
+}

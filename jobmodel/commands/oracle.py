@@ -1,0 +1,183 @@
+"""`jobmodel oracle serve|check`: the model as an oracle for other implementations
+(docs/oracle-protocol.md).
+
+`serve` answers the oracle protocol on standard input and output, so that another project's
+tests can ask the model what upstream would do. `check` puts generated cases to the model and to
+another implementation and writes each divergence, shrunk, as a conformance vector.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from jobmodel.adapters import protocol
+from jobmodel.commands.conformance import engine_choice, make_engine
+from jobmodel.commands.output import add_output_option, print_json, wants_json
+from jobmodel.conformance.oracle import answer_line, model_handshake
+from jobmodel.errors import InputError
+from jobmodel.features import MODEL_RELEASE, parse_gate_overrides
+
+if TYPE_CHECKING:
+    from jobmodel.checkers.oracle_check import CheckResult, Progress
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "oracle",
+        help="the model as an oracle for other implementations (serve the protocol, check an implementation)",
+        description="The model as an oracle for other implementations of the Job and CronJob controllers (docs/oracle-protocol.md).",
+    )
+    commands = parser.add_subparsers(dest="oracle_command", required=True, metavar="serve|check")
+    serve = commands.add_parser(
+        "serve",
+        help="answer the oracle protocol on standard input and output",
+        description=(
+            f"Write the {protocol.PROTOCOL} handshake, then answer each request line on standard input "
+            "with one answer line on standard output, as the model computes it."
+        ),
+    )
+    serve.add_argument(
+        "--kube-version", default=MODEL_RELEASE, metavar="vX.Y.Z",
+        help=f"the Kubernetes release to answer as (the model reproduces {MODEL_RELEASE})",
+    )
+    serve.add_argument(
+        "--feature-gates", default="", metavar="A=false,B=true",
+        help="gate values that differ from the defaults (all on), under each case's own `features`",
+    )
+    # Standard output is the protocol itself (JSON lines): json is the only format there is.
+    add_output_option(serve, ("json",), "json")
+    serve.set_defaults(func=run_serve)
+    check = commands.add_parser(
+        "check",
+        help="check another implementation against the model on generated cases",
+        description=(
+            "Put generated cases of a suite to the model and to an implementation speaking the oracle "
+            "protocol; shrink each divergence to a minimal case and write them as a conformance vector file."
+        ),
+    )
+    check.add_argument("--engine", required=True, type=engine_choice, metavar="'cmd:PROGRAM ARGS'|upstream|model",
+                       help="the implementation to check")
+    check.add_argument("--suite", required=True, choices=protocol.SUITES)
+    check.add_argument("--examples", type=int, default=500, metavar="N", help="generated cases to try (default 500)")
+    check.add_argument("--out", type=Path, default=Path("divergences.json"), metavar="FILE",
+                       help="the vector file divergences are written to (default divergences.json)")
+    check.add_argument("--seed", type=int, default=None, help="the Hypothesis seed (default: a new one, printed)")
+    check.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS", help="the longest wait for one answer (default 60)")
+    add_output_option(check)
+    check.set_defaults(func=run_check)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    if args.kube_version != MODEL_RELEASE:
+        raise InputError("--kube-version", f"{args.kube_version!r}: the model answers as {MODEL_RELEASE} only")
+    features = parse_gate_overrides(args.feature_gates)
+    out = sys.stdout
+    out.write(protocol.encode(model_handshake(features)) + "\n")
+    out.flush()
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        out.write(protocol.encode(answer_line(line, features)) + "\n")
+        out.flush()
+    return 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from jobmodel.checkers.oracle_check import check_implementation
+
+    if args.examples < 1:
+        raise InputError("--examples", "must be at least 1")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    # The seed first, so an interrupted run can be replayed; with -o json it is in the document.
+    print(f"oracle check {args.suite} against {args.engine}: seed {seed}", file=sys.stderr if wants_json(args) else sys.stdout, flush=True)
+    engine = make_engine(args.engine, args)
+    line = ProgressLine(sys.stderr, args.suite)
+    try:
+        result = check_implementation(engine, args.suite, args.examples, args.out, seed, line.show)
+    finally:
+        line.end()
+        close = getattr(engine, "close", None)
+        if close is not None:
+            close()
+    if result.aborted is not None:
+        print(f"error: {result.aborted}", file=sys.stderr)
+    if wants_json(args):
+        print_json("OracleCheckResult", check_json(args, seed, result))
+    else:
+        print_check(args, result)
+    if result.aborted is not None:
+        return 2
+    return 1 if result.divergences else 0
+
+
+def check_json(args: argparse.Namespace, seed: int, result: CheckResult) -> dict[str, Any]:
+    """The check for programs (docs/output.md)."""
+    written = bool(result.divergences) or result.aborted is not None
+    return {
+        "engine": args.engine,
+        "suite": args.suite,
+        "seed": seed,
+        "cases": result.cases,
+        "unsupported": result.unsupported,
+        "divergences": [
+            {"signature": d.signature, "path": d.verdict.path, "differences": list(d.verdict.differences)}
+            for d in result.divergences
+        ],
+        "out": str(args.out) if written else None,
+        "aborted": result.aborted,
+    }
+
+
+def print_check(args: argparse.Namespace, result: CheckResult) -> None:
+    """The check for people: each divergence and what differs, then the verdict line."""
+    for number, divergence in enumerate(result.divergences, 1):
+        print(f"divergence {number}: {divergence.signature} ({divergence.verdict.path})")
+        for difference in divergence.verdict.differences[:20]:
+            print(f"  {difference}")
+    if result.aborted is not None:
+        print(f"the check stopped after {result.cases} cases; the case that caused it is in {args.out}")
+        return
+    if not result.divergences:
+        unsupported = f" ({result.unsupported} unsupported)" if result.unsupported else ""
+        print(f"no divergence in {result.cases} cases{unsupported}")
+        return
+    count = len(result.divergences)
+    print(f"{count} divergence{'s' if count > 1 else ''} in {result.cases} cases: minimal cases written to {args.out}")
+
+
+class ProgressLine:
+    """One line rewritten in place on a terminal; elsewhere a line now and then."""
+
+    def __init__(self, stream: TextIO, suite: str, every: float = 5.0) -> None:
+        self.stream = stream
+        self.suite = suite
+        self.tty = stream.isatty()
+        self.every = 0.1 if self.tty else every
+        self.last = 0.0
+        self.text = ""
+
+    def show(self, progress: Progress) -> None:
+        now = time.monotonic()
+        self.text = progress.line(self.suite)
+        if now - self.last < self.every:
+            return
+        self.last = now
+        self._write()
+
+    def _write(self) -> None:
+        if self.tty:
+            self.stream.write("\r\x1b[K" + self.text)
+        else:
+            self.stream.write(self.text + "\n")
+        self.stream.flush()
+
+    def end(self) -> None:
+        if self.text:
+            self._write()
+            if self.tty:
+                self.stream.write("\n")

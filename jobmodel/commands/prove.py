@@ -1,0 +1,107 @@
+"""`jobmodel prove`: run every Z3 proof, one line per property (proved, a counterexample with its
+replayable trace, or unknown with the reason) and its time; exit 0 only when all are proved."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from jobmodel.commands.output import print_json
+from jobmodel.errors import InputError
+
+STATUS_WIDTH = len("counterexample")
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "prove",
+        help="prove the controller's invariants with Z3, for unbounded counts and any number of steps",
+        description=(
+            "Prove with Z3 the invariants of docs/invariants.md that docs/proofs.md lists: the "
+            "arithmetic of one sync, and inductive invariants of the Job controller with its "
+            "environment. A property that does not hold gets a counterexample trace that "
+            "`jobmodel replay` reproduces in the executable model."
+        ),
+    )
+    parser.add_argument("-o", "--output", choices=("text", "json"), default="text", help="output format")
+    parser.add_argument(
+        "--drop", action="append", default=[], metavar="ASSUMPTION",
+        help="prove without this assumption (repeatable); the assumptions are listed by --list",
+    )
+    parser.add_argument(
+        "--only", action="append", default=[], metavar="NAME",
+        help="run the properties whose name (or its part after the family, e.g. no-over-creation) starts with NAME",
+    )
+    parser.add_argument(
+        "--traces", type=Path, default=None, metavar="DIR",
+        help="write counterexample traces here (default: a new temporary directory)",
+    )
+    parser.add_argument("--list", action="store_true", help="list the properties and assumptions, prove nothing")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        from jobmodel.checkers.proofs import suite  # Z3 is imported only when proving
+    except ImportError as err:
+        if err.name != "z3":
+            raise
+        raise InputError("prove", "needs Z3: pip install 'jobmodel[check]' (or z3-solver)") from None
+
+    known = suite.assumption_names()
+    for name in args.drop:
+        if name not in known:
+            raise InputError("--drop", f"unknown assumption {name!r} (known: {', '.join(known)})")
+    entries = suite.entries()
+    if args.only and not any(suite.selected(e.name, args.only) for e in entries):
+        raise InputError("--only", f"no property matches {args.only} (see --list)")
+    if args.list:
+        for entry in entries:
+            assumed = f"  (assumes {', '.join(entry.assumptions)})" if entry.assumptions else ""
+            print(f"{entry.name}{assumed}")
+        return 0
+    if args.traces is not None:
+        _make_traces_dir(args.traces)
+    traces_dir = args.traces if args.traces is not None else Path(tempfile.gettempdir()) / f"jobmodel-prove-{time.strftime('%Y%m%d-%H%M%S')}"
+    width = max(len(e.name) for e in entries)
+    text = args.output == "text"
+
+    def line(result: suite.Result) -> None:
+        if not text:
+            return
+        where = f"  {result.trace}" if result.trace else ""
+        reason = f"  {result.detail}" if result.status != "proved" else ""
+        print(f"{result.status:<{STATUS_WIDTH}}  {result.name:<{width}}  {result.seconds:6.2f}s{where}{reason}")
+        sys.stdout.flush()
+
+    start = time.perf_counter()
+    results = suite.run_all(args.only, args.drop, traces_dir, on_result=line)
+    seconds = time.perf_counter() - start
+    proved = sum(1 for r in results if r.status == "proved")
+    if text:
+        dropped = f" without {', '.join(args.drop)}" if args.drop else ""
+        print(f"{proved} of {len(results)} proved{dropped} in {seconds:.1f}s")
+    else:
+        payload = {
+            "results": [r.to_json() for r in results],
+            "proved": proved,
+            "total": len(results),
+            "seconds": round(seconds, 3),
+            "dropped": list(args.drop),
+        }
+        print_json("ProveResult", payload)
+    return 0 if proved == len(results) else 1
+
+
+def _make_traces_dir(path: Path) -> None:
+    """Create the `--traces` directory before proving, so that a bad path fails before minutes of work."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise InputError("--traces", f"{path} exists and is not a directory") from None
+    except OSError as err:
+        raise InputError("--traces", f"cannot create {path}: {err.strerror}") from None

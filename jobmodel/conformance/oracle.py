@@ -1,0 +1,54 @@
+"""The model's side of the oracle protocol (docs/oracle-protocol.md): the handshake it writes and
+its answer to each request line, as `jobmodel oracle serve` gives them to another program."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from jobmodel.adapters import protocol
+from jobmodel.conformance.suites import suite_module
+from jobmodel.errors import InputError
+from jobmodel.features import MODEL_RELEASE
+
+
+def model_handshake(features: Mapping[str, bool] | None = None) -> dict[str, Any]:
+    """The first line the model writes: the protocol, the release it reproduces, its suites and
+    the gate values it runs with where they differ from its defaults."""
+    message = protocol.handshake("jobmodel", MODEL_RELEASE)
+    if features:
+        message["features"] = dict(features)
+    return message
+
+
+def answer_line(line: str, features: Mapping[str, bool] | None = None) -> dict[str, Any]:
+    """The model's answer to one request line; a malformed request gets an `error` answer naming
+    what is wrong, never an exception."""
+    try:
+        message = json.loads(line)
+    except ValueError as err:
+        return {"id": None, "error": f"request: not JSON: {err}"}
+    request_id = message.get("id") if isinstance(message, dict) else None
+    if not isinstance(request_id, int | str) or isinstance(request_id, bool):
+        request_id = None
+    wrong = protocol.problems(message, "request")
+    if wrong:
+        return {"id": request_id, "error": "request: " + "; ".join(wrong)}
+    return {"id": request_id, **model_answer(message["suite"], message["case"], features)}
+
+
+def model_answer(suite: str, case: Mapping[str, Any], features: Mapping[str, bool] | None = None) -> dict[str, Any]:
+    """`{"outcome": ...}`, or `{"error": ...}` for a case the model cannot run (bad input), or
+    `{"unsupported": ...}` for a feature the model does not implement."""
+    module = suite_module(suite)
+    if module is None or suite not in protocol.SUITES:
+        return {"unsupported": f"suite {suite!r} is not answered through the oracle protocol"}
+    if features:
+        case = {**case, "features": {**features, **(case.get("features") or {})}}
+    try:
+        return {"outcome": module.model_outcome(case)}
+    except InputError as err:
+        return {"error": str(err)}
+    except NotImplementedError as err:
+        return {"unsupported": str(err) or "not implemented by the model"}

@@ -1,0 +1,169 @@
+"""Hypothesis strategies for the `schedule` and `cronjob-sync` suites, in the vector format:
+schedules (a fixed list of awkward ones, generated five-field expressions, `TZ=` prefixes), time
+zones (real, odd and unknown), deadlines, and CronJobs with their Jobs in every state, named as
+the controller names them or freely, owned or not, with injected API errors."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from hypothesis import strategies as st
+
+from jobmodel.timeutil import format_time
+
+BASE = datetime(2024, 3, 9, 12, 0, tzinfo=UTC)  # a day before New York's spring-forward
+
+SCHEDULES = [
+    "0 * * * *", "*/5 * * * *", "*/7 * * * *", "30 2 * * *", "30 1 * * *", "0 0 * * *",
+    "30 6-16/4 * * 1-5", "30 10,11,12 * * 1-5", "0 0 */2 * 1", "0 0 13 * 5", "@hourly",
+    "@every 1h", "@every 90m", "@every 7s", "59 23 31 2 *", "0 0 29 2 *", "* * * * *",
+    "0 0 * * 7", "5-2 * * * *", "0 0 L * *", "TZ=UTC 0 * * * *", "", "bad",
+]
+
+
+def cron_field(lo: int, hi: int) -> st.SearchStrategy[str]:
+    """One field of a standard cron expression: *, a value, a range, steps, a list."""
+    value = st.integers(lo, hi)
+    return st.one_of(
+        st.just("*"),
+        value.map(str),
+        st.builds(lambda a, b: f"{a}-{b}", value, value),
+        st.builds(lambda n: f"*/{n}", st.integers(1, max(1, hi - lo))),
+        st.builds(lambda a, b, n: f"{a}-{b}/{n}", value, value, st.integers(1, 5)),
+        st.lists(value, min_size=2, max_size=3).map(lambda xs: ",".join(map(str, xs))),
+    )
+
+
+GENERATED_SCHEDULES = st.builds(
+    lambda *parts: " ".join(parts), cron_field(0, 59), cron_field(0, 23), cron_field(1, 31), cron_field(1, 12), cron_field(0, 7)
+)
+ZONES = [None, None, "America/New_York", "Europe/London", "Australia/Lord_Howe", "Asia/Kolkata", "Mars/Olympus"]
+ODD_ZONES = ["", "Local", "UTC", "Etc/GMT+5", "America/../UTC", "-UTC", "America/Argentina/ComodRivadavia", "Asia/Calcutta", "EST5EDT"]
+
+
+def when(offset_seconds: int) -> str:
+    return format_time(BASE + timedelta(seconds=offset_seconds))
+
+
+# `TZ=`/`CRON_TZ=` prefixes, with the space robfig needs and without it (robfig panics there).
+TZ_PREFIXED_SCHEDULES = st.builds(
+    lambda key, zone, sep, rest: f"{key}={zone}{sep}{rest}",
+    st.sampled_from(["TZ", "CRON_TZ"]),
+    st.sampled_from(["UTC", "America/New_York", "Mars/Olympus", ""]),
+    st.sampled_from([" ", "", "  ", "\t"]),
+    st.one_of(st.sampled_from(["", "0 * * * *", "@daily", "bad"]), GENERATED_SCHEDULES),
+)
+
+
+@st.composite
+def schedule_cases(draw: st.DrawFn) -> dict[str, Any]:
+    earliest = draw(st.integers(-40 * 86400, 0))
+    case: dict[str, Any] = {
+        "name": "generated",
+        "schedule": draw(
+            st.one_of(st.sampled_from(SCHEDULES), GENERATED_SCHEDULES, TZ_PREFIXED_SCHEDULES)
+        ),
+        "earliestTime": when(earliest),
+        "now": when(earliest + draw(st.integers(0, 45 * 86400))),
+        "expect": {},
+    }
+    zone = draw(st.sampled_from(ZONES + ODD_ZONES))
+    if zone is not None:
+        case["timeZone"] = zone
+    deadline = draw(st.sampled_from([None, None, 0, 10, 300, 7200, 10**10]))
+    if deadline is not None:
+        case["startingDeadlineSeconds"] = deadline
+    return case
+
+
+def _job(draw: st.DrawFn, name: str, owner: str) -> dict[str, Any]:
+    state = draw(st.sampled_from(["running", "Complete", "Failed"]))
+    started = draw(st.integers(-3 * 86400, 0))
+    status: dict[str, Any] = {}
+    if draw(st.booleans()):
+        status["startTime"] = when(started)
+    if state != "running":
+        status["conditions"] = [{"type": state, "status": "True"}]
+        if state == "Complete" and draw(st.booleans()):
+            status["completionTime"] = when(started + draw(st.integers(0, 7200)))
+    meta: dict[str, Any] = {"name": name, "namespace": "ns", "uid": f"{name}-uid"}
+    if owner != "none":
+        uid = "cj-uid" if owner == "cj" else "other-uid"
+        meta["ownerReferences"] = [
+            {"apiVersion": "batch/v1", "kind": "CronJob", "name": "cj" if owner != "other" else "other", "uid": uid, "controller": True}
+        ]
+    return {"apiVersion": "batch/v1", "kind": "Job", "metadata": meta, "spec": {"template": {"spec": {}}}, "status": status}
+
+
+@st.composite
+def cronjob_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
+    now_offset = draw(st.integers(0, 2 * 86400))
+    now = BASE + timedelta(seconds=now_offset)
+    spec: dict[str, Any] = {
+        "schedule": draw(st.sampled_from(SCHEDULES)),
+        "concurrencyPolicy": draw(st.sampled_from(["Allow", "Forbid", "Replace"])),
+        "suspend": draw(st.sampled_from([False, False, True])),
+        "jobTemplate": {"metadata": {"labels": {"a": "b"}, "annotations": {"x": "y"}}, "spec": {"template": {"spec": {}}}},
+    }
+    zone = draw(st.sampled_from(ZONES + ODD_ZONES))
+    if zone is not None:
+        spec["timeZone"] = zone
+    for key, values in (
+        ("startingDeadlineSeconds", [None, None, 0, 10, 300, 7200, 10**10]),
+        ("successfulJobsHistoryLimit", [None, 0, 1, 3]),
+        ("failedJobsHistoryLimit", [None, 0, 1]),
+    ):
+        value = draw(st.sampled_from(values))
+        if value is not None:
+            spec[key] = value
+    # Jobs named as the controller names them (some for times the schedule may give) or freely.
+    names = draw(
+        st.lists(
+            st.one_of(
+                st.integers(-3 * 24, 2 * 24).map(lambda h: f"cj-{int((BASE + timedelta(hours=h)).timestamp()) // 60}"),
+                st.sampled_from(["manual", "other-run"]),
+            ),
+            unique=True,
+            max_size=4,
+        )
+    )
+    jobs = [_job(draw, n, draw(st.sampled_from(["cj", "cj", "cj", "other", "stale-uid", "none"]))) for n in names]
+    active_names = [n for n in names if draw(st.booleans())] + draw(st.lists(st.sampled_from(["gone-1", "gone-2"]), unique=True, max_size=1))
+    status: dict[str, Any] = {
+        "active": [{"kind": "Job", "apiVersion": "batch/v1", "namespace": "ns", "name": n, "uid": f"{n}-uid"} for n in active_names]
+    }
+    last = draw(st.one_of(st.none(), st.integers(-3 * 86400, now_offset)))
+    if last is not None:
+        status["lastScheduleTime"] = when(last - last % 60)
+    if draw(st.booleans()):
+        status["lastSuccessfulTime"] = when(draw(st.integers(-3 * 86400, 0)))
+    if not status["active"]:
+        del status["active"]
+    meta: dict[str, Any] = {"name": "cj", "namespace": "ns", "uid": "cj-uid", "creationTimestamp": when(-draw(st.integers(0, 5 * 86400)))}
+    if draw(st.integers(0, 9)) == 0:
+        meta["deletionTimestamp"] = format_time(now)
+    cron_job = {"apiVersion": "batch/v1", "kind": "CronJob", "metadata": meta, "spec": spec, "status": status}
+    controller: dict[str, Any] = {}
+    error = draw(st.sampled_from([None, None, None, "AlreadyExists", "NamespaceTerminating", "quota exceeded"]))
+    if error is not None:
+        controller["jobCreateError"] = error
+    if draw(st.integers(0, 7)) == 0:
+        controller["jobGetError"] = "request is invalid"
+    # Upstream walks the Jobs in its lister's order, a Go map's: after adopting the API
+    # server's copy the result depends on it, so that copy is only given with one Job.
+    if len(jobs) <= 1 and draw(st.integers(0, 2)) == 0:
+        fresh = json.loads(json.dumps(cron_job))
+        fresh["status"]["active"] = [
+            {"kind": "Job", "apiVersion": "batch/v1", "namespace": "ns", "name": n, "uid": f"{n}-uid"} for n in names
+        ]
+        controller["apiCronJob"] = fresh
+    if draw(st.integers(0, 4)) == 0:
+        controller["apiJobs"] = [j for j in jobs if draw(st.booleans())]
+    case: dict[str, Any] = {"name": "generated", "now": format_time(now), "cronJob": cron_job, "jobs": jobs, "expect": {}}
+    if controller:
+        case["controller"] = controller
+    if draw(st.integers(0, 5)) == 0:
+        case["features"] = {"CronJobsScheduledAnnotation": False}
+    return case

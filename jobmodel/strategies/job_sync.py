@@ -1,0 +1,362 @@
+"""Hypothesis strategies for `job-sync` cases in the vector format (`jobmodel-conformance/1`),
+so that every generated case can go to the model, to upstream's code and to any implementation
+speaking the oracle protocol alike, and a divergence can be saved as a vector.
+
+Jobs are generated within API validation (as the API server would store them, defaulted), running
+or finished, with several containers and init containers, pod failure policies (on exit codes of
+a named container or any, on pod conditions), success policies of several rules, elastic Indexed
+Jobs whose completed indexes reach beyond `completions`; pods in every phase (`Unknown` too), with
+indexes (valid, repeated, out of range, missing), exit codes, conditions, equal creation times,
+deletion timestamps and finalizers; uncounted terminated pods; the controller's expectations and
+back-off records; injected API failures; feature gates turned off.
+
+`case_features(case)` names the features a case reaches (the tests count them with Hypothesis'
+`event()` and hold each to a share of the generated cases, `FEATURE_SHARES`).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from hypothesis import strategies as st
+
+from jobmodel.timeutil import format_time
+
+NOW = datetime(2024, 6, 1, 12, 0, 0, tzinfo=UTC)
+JOB_UID = "11111111-2222-3333-4444-555555555555"
+LABELS = {"batch.kubernetes.io/controller-uid": JOB_UID, "batch.kubernetes.io/job-name": "job"}
+MAX_INT32 = 2**31 - 1
+CONTAINERS = ("main", "sidecar")
+INIT_CONTAINER = "init"
+PHASES = ("Pending", "Running", "Running", "Succeeded", "Failed", "Unknown")
+POD_CONDITIONS = (
+    {"type": "DisruptionTarget", "status": "True"},
+    {"type": "DisruptionTarget", "status": "False"},
+    {"type": "ConfigIssue", "status": "True"},
+    {"type": "ConfigIssue", "status": "Unknown"},
+)
+FAILURE_TARGET_REASONS = ("BackoffLimitExceeded", "DeadlineExceeded", "PodFailurePolicy", "MaxFailedIndexesExceeded", "FailedIndexes")
+SUCCESS_CRITERIA_REASONS = ("CompletionsReached", "SuccessPolicy")
+GATES = ("JobPodReplacementPolicy", "JobSuccessPolicy", "JobManagedBy", "JobBackoffLimitPerIndex", "PodIndexLabel")
+
+
+def ago(seconds: int) -> str:
+    return format_time(NOW - timedelta(seconds=seconds))
+
+
+@st.composite
+def pod_failure_policies(draw: st.DrawFn, indexed_per_index: bool, containers: tuple[str, ...]) -> dict[str, Any]:
+    actions = ["FailJob", "Ignore", "Count"] + (["FailIndex"] if indexed_per_index else [])
+    rules = []
+    for _ in range(draw(st.integers(1, 3))):
+        action = draw(st.sampled_from(actions))
+        if draw(st.booleans()):
+            values = sorted(draw(st.sets(st.integers(1, 5), min_size=1, max_size=3)))
+            operator = draw(st.sampled_from(["In", "NotIn"]))
+            if action == "Count" and operator == "NotIn":
+                operator = "In"
+            rule: dict[str, Any] = {"action": action, "onExitCodes": {"operator": operator, "values": values}}
+            if draw(st.booleans()):
+                rule["onExitCodes"]["containerName"] = draw(st.sampled_from(containers))
+        else:
+            patterns = draw(st.lists(st.sampled_from(POD_CONDITIONS), min_size=1, max_size=2, unique_by=lambda c: (c["type"], c["status"])))
+            rule = {"action": action, "onPodConditions": [dict(c) for c in patterns]}
+        rules.append(rule)
+    return {"rules": rules}
+
+
+@st.composite
+def jobs(draw: st.DrawFn) -> dict[str, Any]:
+    indexed = draw(st.booleans())
+    completions = draw(st.integers(1, 5)) if indexed else draw(st.one_of(st.none(), st.integers(0, 5)))
+    per_index = indexed and draw(st.booleans())
+    restart_policy = "Never" if per_index else draw(st.sampled_from(["Never", "Never", "OnFailure"]))
+    containers = [{"name": n, "image": "busybox"} for n in CONTAINERS[: draw(st.integers(1, 2))]]
+    template_spec: dict[str, Any] = {"containers": containers, "restartPolicy": restart_policy}
+    if draw(st.integers(0, 3)) == 3:
+        template_spec["initContainers"] = [{"name": INIT_CONTAINER, "image": "busybox"}]
+    names = tuple(c["name"] for c in containers) + tuple(c["name"] for c in template_spec.get("initContainers", []))
+    spec: dict[str, Any] = {
+        "parallelism": draw(st.integers(0, 4)),
+        "backoffLimit": MAX_INT32 if per_index else draw(st.integers(0, 6)),
+        "completionMode": "Indexed" if indexed else "NonIndexed",
+        "suspend": draw(st.booleans()) and draw(st.booleans()),
+        "manualSelector": False,
+        "selector": {"matchLabels": dict(LABELS)},
+        "template": {
+            "metadata": {"labels": dict(LABELS)},
+            "spec": template_spec,
+        },
+    }
+    if completions is not None:
+        spec["completions"] = completions
+    if per_index:
+        spec["backoffLimitPerIndex"] = draw(st.integers(0, 2))
+        if draw(st.booleans()):
+            spec["maxFailedIndexes"] = draw(st.integers(0, completions or 0))
+    pfp = restart_policy == "Never" and draw(st.booleans())
+    if pfp:
+        spec["podFailurePolicy"] = draw(pod_failure_policies(per_index, names))
+        spec["podReplacementPolicy"] = "Failed"
+    else:
+        spec["podReplacementPolicy"] = draw(st.sampled_from(["TerminatingOrFailed", "Failed"]))
+    if indexed and draw(st.booleans()):
+        rules = []
+        for _ in range(draw(st.integers(1, 3))):
+            rule: dict[str, Any] = {}
+            if draw(st.booleans()):
+                rule["succeededIndexes"] = draw(st.sampled_from(["0", "0-1", "1,3", "2-4"]))
+            if not rule or draw(st.booleans()):
+                rule["succeededCount"] = draw(st.integers(1, max(1, completions or 1)))
+            rules.append(rule)
+        spec["successPolicy"] = {"rules": rules}
+    if draw(st.booleans()) and not draw(st.booleans()):
+        spec["activeDeadlineSeconds"] = draw(st.sampled_from([10, 60, 600]))
+    if draw(st.integers(0, 9)) == 9:
+        spec["managedBy"] = draw(st.sampled_from(["kubernetes.io/job-controller", "example.com/other"]))
+    metadata: dict[str, Any] = {"name": "job", "namespace": "default", "uid": JOB_UID, "labels": dict(LABELS)}
+    if draw(st.integers(0, 9)) == 9:
+        metadata["deletionTimestamp"] = ago(1)
+    return {"apiVersion": "batch/v1", "kind": "Job", "metadata": metadata, "spec": spec, "status": draw(statuses(spec))}
+
+
+@st.composite
+def statuses(draw: st.DrawFn, spec: dict[str, Any]) -> dict[str, Any]:
+    status: dict[str, Any] = {}
+    if draw(st.booleans()):
+        status["startTime"] = ago(draw(st.sampled_from([5, 30, 120, 900])))
+    status["active"] = draw(st.integers(0, 3))
+    if draw(st.booleans()):
+        status["ready"] = draw(st.integers(0, status["active"]))
+    if draw(st.booleans()):
+        status["terminating"] = draw(st.integers(0, 2))
+    indexed = spec["completionMode"] == "Indexed"
+    if indexed and draw(st.booleans()):
+        done_set = draw(st.sets(st.integers(0, spec["completions"] - 1), max_size=3))
+        if draw(st.integers(0, 2)) == 2:
+            # Beyond `completions`: an elastic Indexed Job scaled down after this index succeeded.
+            done_set.add(spec["completions"] + draw(st.integers(0, 1)))
+        done = sorted(done_set)
+        status["completedIndexes"] = ",".join(map(str, done))
+        status["succeeded"] = len(done)
+    elif not indexed:
+        status["succeeded"] = draw(st.integers(0, 2))
+    status["failed"] = draw(st.integers(0, 1))
+    if "backoffLimitPerIndex" in spec and draw(st.booleans()):
+        status["failedIndexes"] = draw(st.sampled_from(["", "0", "1"]))
+    conditions = []
+    if (spec["suspend"] and draw(st.booleans())) or draw(st.integers(0, 5)) == 5:
+        conditions.append({"type": "Suspended", "status": "True", "reason": "JobSuspended", "message": "Job suspended"})
+    ending = draw(st.sampled_from(["running"] * 5 + ["failing", "succeeding", "failed", "complete"]))
+    if ending in ("failing", "failed"):
+        reason = draw(st.sampled_from(FAILURE_TARGET_REASONS))
+        conditions.append({"type": "FailureTarget", "status": "True", "reason": reason, "message": f"Job failed: {reason}"})
+        if ending == "failed":
+            conditions.append({"type": "Failed", "status": "True", "reason": reason, "message": f"Job failed: {reason}"})
+    elif ending in ("succeeding", "complete"):
+        reason = draw(st.sampled_from(SUCCESS_CRITERIA_REASONS))
+        conditions.append({"type": "SuccessCriteriaMet", "status": "True", "reason": reason, "message": f"Job succeeded: {reason}"})
+        if ending == "complete":
+            conditions.append({"type": "Complete", "status": "True", "reason": reason, "message": f"Job succeeded: {reason}"})
+            status["completionTime"] = ago(20)
+            status.setdefault("startTime", ago(900))
+    if conditions:
+        status["conditions"] = [{**c, "lastProbeTime": ago(50), "lastTransitionTime": ago(50)} for c in conditions]
+    return status
+
+
+@st.composite
+def pods(draw: st.DrawFn, job: dict[str, Any]) -> list[dict[str, Any]]:
+    """Up to six pods, named `pod-<i>` and created ten seconds apart in that order (or, to put
+    the ranking's ties to the test, in pairs that share a creation time)."""
+    drafts = draw(st.lists(pod(job), max_size=6))
+    same_times = draw(st.integers(0, 3)) == 3
+    for i, draft in enumerate(drafts):
+        meta = draft["metadata"]
+        meta["name"], meta["uid"] = f"pod-{i}", f"pod-uid-{i}"
+        meta["creationTimestamp"] = ago(300 - 10 * (i // 2 if same_times else i))
+    return drafts
+
+
+@st.composite
+def pod(draw: st.DrawFn, job: dict[str, Any]) -> dict[str, Any]:
+    """One pod of the Job's namespace (named by `pods`)."""
+    spec = job["spec"]
+    indexed = spec["completionMode"] == "Indexed"
+    template = spec["template"]["spec"]
+    phase = draw(st.sampled_from(PHASES))
+    meta: dict[str, Any] = {
+        "namespace": "default",
+        "labels": {"other": "x"} if draw(st.integers(0, 9)) == 9 else dict(LABELS),
+    }
+    owner = draw(st.sampled_from(["job", "job", "job", "job", "none", "other"]))
+    if owner != "none":
+        meta["ownerReferences"] = [
+            {
+                "apiVersion": "batch/v1",
+                "kind": "Job",
+                "name": "job",
+                "uid": JOB_UID if owner == "job" else "other-uid",
+                "controller": True,
+                "blockOwnerDeletion": True,
+            }
+        ]
+    if draw(st.integers(0, 5)):
+        meta["finalizers"] = ["batch.kubernetes.io/job-tracking"]
+    annotations: dict[str, str] = {}
+    if indexed:
+        choice = draw(st.integers(0, 9))
+        if choice < 8:
+            annotations["batch.kubernetes.io/job-completion-index"] = str(draw(st.integers(0, spec["completions"])))
+        elif choice == 8:
+            annotations["batch.kubernetes.io/job-completion-index"] = "x"
+        if "backoffLimitPerIndex" in spec and draw(st.booleans()):
+            annotations["batch.kubernetes.io/job-index-failure-count"] = str(draw(st.integers(0, 2)))
+            if draw(st.booleans()):
+                annotations["batch.kubernetes.io/job-index-ignored-failure-count"] = str(draw(st.integers(0, 2)))
+    if annotations:
+        meta["annotations"] = annotations
+    if draw(st.integers(0, 5)) == 5:
+        meta["deletionTimestamp"] = ago(draw(st.sampled_from([0, 5, 40])))
+        if draw(st.booleans()):
+            meta["deletionGracePeriodSeconds"] = 30
+    status: dict[str, Any] = {"phase": phase}
+    conditions = []
+    if phase == "Running" and draw(st.booleans()):
+        conditions.append({"type": "Ready", "status": "True", "lastTransitionTime": ago(draw(st.sampled_from([100, 90, 60])))})
+    if phase in ("Succeeded", "Failed"):
+        finished = ago(draw(st.sampled_from([1, 8, 25, 400])))
+        status["containerStatuses"] = [
+            {"name": c["name"], "restartCount": 0, "state": {"terminated": {"exitCode": 0 if phase == "Succeeded" else draw(st.integers(0, 5)), "finishedAt": finished}}}
+            for c in template["containers"]
+        ]
+        if phase == "Failed" and all(c["state"]["terminated"]["exitCode"] == 0 for c in status["containerStatuses"]):
+            status["containerStatuses"][0]["state"]["terminated"]["exitCode"] = draw(st.integers(1, 5))
+        if "initContainers" in template:
+            init_code = draw(st.sampled_from([0, 0, 1, 3])) if phase == "Failed" else 0
+            status["initContainerStatuses"] = [
+                {"name": INIT_CONTAINER, "restartCount": 0, "state": {"terminated": {"exitCode": init_code, "finishedAt": finished}}}
+            ]
+        if phase == "Failed" and draw(st.integers(0, 2)) == 2:
+            pattern = draw(st.sampled_from(POD_CONDITIONS))
+            conditions.append({**pattern, "lastTransitionTime": finished})
+    elif template["restartPolicy"] == "OnFailure" and draw(st.booleans()):
+        status["containerStatuses"] = [
+            {"name": "main", "restartCount": draw(st.integers(0, 3)), "state": {"running": {"startedAt": ago(60)}}}
+        ]
+    elif phase in ("Pending", "Running", "Unknown") and draw(st.integers(0, 5)) == 5:
+        pattern = draw(st.sampled_from(POD_CONDITIONS))
+        conditions.append({**pattern, "lastTransitionTime": ago(30)})
+    if conditions:
+        status["conditions"] = conditions
+    pod_spec: dict[str, Any] = {"containers": [dict(c) for c in template["containers"]]}
+    if "initContainers" in template:
+        pod_spec["initContainers"] = [dict(c) for c in template["initContainers"]]
+    if draw(st.booleans()):
+        pod_spec["nodeName"] = draw(st.sampled_from(["node-0", "node-1"]))
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": pod_spec, "status": status}
+
+
+@st.composite
+def job_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
+    job = draw(jobs())
+    case: dict[str, Any] = {
+        "name": "generated",
+        "origin": "jobmodel.strategies.job_sync",
+        "now": format_time(NOW),
+        "job": job,
+        "pods": draw(pods(job)),
+        "expect": {},
+    }
+    uids = [p["metadata"]["uid"] for p in case["pods"]]
+    if uids and draw(st.integers(0, 4)) == 4:
+        uncounted = draw(st.sets(st.sampled_from(uids), min_size=1, max_size=2))
+        key = draw(st.sampled_from(["succeeded", "failed"]))
+        job["status"]["uncountedTerminatedPods"] = {key: sorted(uncounted)}
+    features = {g: False for g in draw(st.sets(st.sampled_from(GATES), max_size=2))}
+    if features:
+        case["features"] = features
+    controller: dict[str, Any] = {}
+    if draw(st.integers(0, 4)) == 4:
+        controller["expectations"] = {"add": draw(st.integers(0, 1)), "del": draw(st.integers(0, 1))}
+    if draw(st.integers(0, 2)) == 2:
+        controller["backoff"] = {
+            "failuresAfterLastSuccess": draw(st.integers(1, 4)),
+            "lastFailureTime": ago(draw(st.sampled_from([1, 15, 70]))),
+        }
+    fault = draw(st.integers(0, 11))
+    if fault == 11:
+        controller["podControlError"] = "fake pod control error"
+    elif fault == 10:
+        controller["podCreateLimit"] = draw(st.integers(1, 2))
+    elif fault == 9:
+        controller["statusUpdateError"] = "fake status update error"
+    if controller:
+        case["controller"] = controller
+    return case
+
+
+# (Optional parts are drawn so that the simplest draw leaves them out: Hypothesis shrinks towards
+# it, and a divergence's minimal case then has only what it needs.)
+
+# A feature the generators must reach, and the least share of generated cases that reach it
+# (tests/strategies/test_job_sync.py holds them to it; the differential tests count them with
+# event()).
+FEATURE_SHARES: dict[str, float] = {
+    # About a third of the least share measured over several seeds (600 cases each): a feature the
+    # generators stop reaching fails at once, and no seed fails by chance.
+    "finished Job": 0.05,
+    "FailureTarget with another reason than BackoffLimitExceeded": 0.03,
+    "SuccessCriteriaMet with another reason than CompletionsReached": 0.01,
+    "several successPolicy rules": 0.03,
+    "pod condition other than DisruptionTarget=True": 0.05,
+    "several containers": 0.2,
+    "init containers": 0.08,
+    "podFailurePolicy by containerName": 0.02,
+    "Unknown pod phase": 0.07,
+    "equal creation timestamps": 0.02,
+    "completedIndexes beyond completions": 0.01,
+    "uncounted pods of an Indexed Job": 0.01,
+}
+
+
+def case_features(case: dict[str, Any]) -> set[str]:
+    """The features of FEATURE_SHARES that a job-sync case reaches."""
+    job = case.get("job") or {}
+    spec, status = job.get("spec") or {}, job.get("status") or {}
+    pods = case.get("pods") or []
+    conditions = status.get("conditions") or []
+    found = set()
+    if any(c["type"] in ("Complete", "Failed") and c["status"] == "True" for c in conditions):
+        found.add("finished Job")
+    if any(c["type"] == "FailureTarget" and c.get("reason") != "BackoffLimitExceeded" for c in conditions):
+        found.add("FailureTarget with another reason than BackoffLimitExceeded")
+    if any(c["type"] == "SuccessCriteriaMet" and c.get("reason") != "CompletionsReached" for c in conditions):
+        found.add("SuccessCriteriaMet with another reason than CompletionsReached")
+    if len((spec.get("successPolicy") or {}).get("rules") or []) > 1:
+        found.add("several successPolicy rules")
+    pod_conditions = [c for p in pods for c in (p["status"].get("conditions") or []) if c["type"] != "Ready"]
+    if any((c["type"], c["status"]) != ("DisruptionTarget", "True") for c in pod_conditions):
+        found.add("pod condition other than DisruptionTarget=True")
+    template = (spec.get("template") or {}).get("spec") or {}
+    if len(template.get("containers") or []) > 1:
+        found.add("several containers")
+    if template.get("initContainers"):
+        found.add("init containers")
+    rules = (spec.get("podFailurePolicy") or {}).get("rules") or []
+    if any("containerName" in (r.get("onExitCodes") or {}) for r in rules):
+        found.add("podFailurePolicy by containerName")
+    if any(p["status"].get("phase") == "Unknown" for p in pods):
+        found.add("Unknown pod phase")
+    times = [p["metadata"].get("creationTimestamp") for p in pods]
+    if len(times) != len(set(times)):
+        found.add("equal creation timestamps")
+    indexed = spec.get("completionMode") == "Indexed"
+    done = [int(i) for i in str(status.get("completedIndexes") or "").split(",") if i.isdigit()]
+    if indexed and any(i >= spec.get("completions", 0) for i in done):
+        found.add("completedIndexes beyond completions")
+    uncounted = status.get("uncountedTerminatedPods") or {}
+    if indexed and any(uncounted.get(k) for k in ("succeeded", "failed")):
+        found.add("uncounted pods of an Indexed Job")
+    return found

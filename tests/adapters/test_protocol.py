@@ -1,0 +1,46 @@
+"""jobmodel.adapters.protocol: the oracle protocol's messages and its JSON Schema."""
+
+from __future__ import annotations
+
+import jsonschema
+import pytest
+
+from jobmodel.adapters import protocol
+
+
+def test_the_schema_is_a_valid_json_schema() -> None:
+    root = protocol.schema()
+    jsonschema.validators.validator_for(root).check_schema(root)
+    assert root["$defs"]["handshake"]["properties"]["protocol"]["const"] == protocol.PROTOCOL
+    assert root["$defs"]["suite"]["enum"] == list(protocol.SUITES)
+
+
+def test_a_request_carries_the_inputs_without_the_expectation() -> None:
+    case = {"name": "c", "now": "2024-06-01T12:00:00Z", "job": None, "pods": [], "expect": {"error": False}}
+    message = protocol.request(3, "job-sync", case)
+    assert message == {"id": 3, "suite": "job-sync", "case": {"name": "c", "now": "2024-06-01T12:00:00Z", "job": None, "pods": []}}
+    assert protocol.problems(message, "request") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "definition", "problem"),
+    [
+        ({"id": 1, "suite": "job-sync", "case": {"pods": []}}, "request", "case: 'now' is a required property"),
+        ({"id": 1, "suite": "job-sync", "case": {"now": "2024-06-01T12:00:00Z", "expect": {}}}, "request", "case: Additional properties"),
+        ({"id": 1, "suite": "job-scenario", "case": {}}, "request", "suite: 'job-scenario' is not one of"),
+        ({"id": 1, "outcome": {}, "error": "x"}, "answer", "is valid under each of"),
+        ({"id": 1}, "answer", "is not valid under any of the given schemas"),
+        ({"error": False, "creations": 0, "acceptedCreations": 0, "deletions": 0, "podPatches": 0, "status": {}, "deletedPods": [1]},
+         "outcome/job-sync", "deletedPods[0]: 1 is not of type 'string'"),
+        ({"valid": "no"}, "outcome/validation", "valid: 'no' is not of type 'boolean'"),
+        ({"protocol": "jobmodel-oracle/1", "implementation": "x", "kubernetesVersion": "v1.32.3", "suites": ["job-sync", "job-sync"]},
+         "handshake", "suites: ['job-sync', 'job-sync'] has non-unique elements"),
+    ],
+)
+def test_problems_name_the_place_and_the_reason(message: object, definition: str, problem: str) -> None:
+    found = protocol.problems(message, definition)
+    assert any(problem in p for p in found), found
+
+
+def test_a_handshake_is_valid() -> None:
+    assert protocol.problems(protocol.handshake("impl", "v1.32.3"), "handshake") == []

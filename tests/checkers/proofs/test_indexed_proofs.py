@@ -1,0 +1,151 @@
+"""The proofs of jobmodel/checkers/proofs/indexed_proofs.py: they go through, each assumption and
+supporting invariant is needed, a broken encoding gets a counterexample, and each claim at every
+index says what the catalogue's predicate says on the executable model's transitions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import pytest
+import z3
+
+from jobmodel.actions import DeletePod
+from jobmodel.checkers.proofs import abstraction as ab
+from jobmodel.checkers.proofs import indexed_proofs as ip
+from jobmodel.checkers.proofs import indexed_relation as ir
+from jobmodel.checkers.proofs import job_relation as jr
+from jobmodel.checkers.proofs.induction import Invariant, Proof, StepClaim, check
+from jobmodel.checkers.proofs.symbolic import Record
+from jobmodel.invariants import catalogue
+from tests.checkers.proofs.test_indexed_relation import count_pods_not_indexes
+from tests.checkers.proofs.test_job_proofs import trace_transitions
+from tests.checkers.proofs.walks import seeded_walks
+
+BY_NAME = {p.name: p for p in ip.PROOFS}
+
+
+@pytest.mark.parametrize("proof", ip.PROOFS, ids=lambda p: p.name)
+def test_the_proof_goes_through(proof: Proof) -> None:
+    verdict = check(proof)
+    assert verdict.status == "proved", verdict.failure and verdict.failure.describe()
+
+
+@pytest.mark.parametrize(
+    ("proof", "assumption"),
+    [(p, a.name) for p in ip.PROOFS for a in p.assumptions],
+    ids=lambda v: v if isinstance(v, str) else v.name,
+)
+def test_every_assumption_is_needed(proof: Proof, assumption: str) -> None:
+    assert check(proof.without([assumption])).status == "failed"
+
+
+@pytest.mark.parametrize(
+    ("proof", "invariant"), [(p, i) for p in ip.PROOFS for i in p.support], ids=lambda v: v.name
+)
+def test_every_supporting_invariant_is_needed(proof: Proof, invariant: Invariant) -> None:
+    weaker = attrs.evolve(proof, support=tuple(i for i in proof.support if i is not invariant))
+    assert check(weaker).status == "failed"
+
+
+def test_a_broken_encoding_gets_a_counterexample() -> None:
+    """Counting succeeded pods instead of completed indexes breaks succeeded = |completedIndexes|."""
+    proof = BY_NAME["succeeded-counts-each-index-once"]
+    broken = attrs.evolve(proof.system, moves={**proof.system.moves, "sync": count_pods_not_indexes})
+    verdict = check(attrs.evolve(proof, system=broken))
+    assert verdict.status == "failed"
+    assert verdict.failure is not None and verdict.failure.move == "sync"
+
+
+def _claims_at_every_index(proofs: list[Proof], t: Any) -> dict[str, bool]:
+    """Whether each proof's claim holds at every index of the Job, on one transition."""
+    job = t.before.job()
+    assert job is not None and job.spec.completions
+    holds = {p.name: True for p in proofs}
+    for index in range(job.spec.completions):
+        found, message = ab.admitting(t.before, t.move, t.after, index=index)
+        assert found is not None, message
+        name, step, model = found
+        pre, post = ab.indexed_record(t.before, index), ab.indexed_record(t.after, index)
+        for proof in proofs:
+            claim = proof.claim.holds(post) if isinstance(proof.claim, Invariant) else proof.claim.holds(pre, name, step)
+            holds[proof.name] &= z3.is_true(model.eval(claim, model_completion=True))
+    return holds
+
+
+def test_the_claims_say_what_the_catalogue_says(dropped_traces: dict[tuple[str, str], Any]) -> None:
+    """At every index of the model's own transitions (random runs, and the counterexamples of the
+    proofs without terminating-pods-do-not-succeed), the claims hold exactly when the catalogue's
+    predicate finds nothing (checked outside its assumptions: the proofs state those separately)."""
+    checks = {inv.name: inv.check for inv in [*catalogue.STEP_INVARIANTS, *catalogue.STATE_INVARIANTS]}
+    compared = [
+        BY_NAME[name]
+        for name in ("succeeded-counts-each-index-once", "completed-indexes-only-grow", "no-over-creation", "backoff-limit-enforced")
+    ]
+    verdicts: dict[str, set[bool]] = {p.name: set() for p in compared}
+    runs = [
+        *seeded_walks(range(8), 10, indexed=True),
+        *trace_transitions(dropped_traces[("indexed/no-over-creation", "terminating-pods-do-not-succeed")][1]),
+    ]
+    for t in runs:
+        if t.before.job() is None or t.after.job() is None:
+            continue
+        t_all = attrs.evolve(t, without_assumptions=True)
+        holds = _claims_at_every_index(compared, t)
+        for proof in compared:
+            predicate = checks[proof.catalogue]
+            found = predicate(t_all.after) if isinstance(proof.claim, Invariant) else predicate(t_all)
+            assert holds[proof.name] == (found is None), f"{proof.name} after {t.move}: claim {holds}, catalogue {found}"
+            verdicts[proof.name].add(holds[proof.name])
+    assert verdicts["no-over-creation"] == {True, False}, verdicts
+    assert all(True in v for v in verdicts.values())
+
+
+def _failed_accounting_kept(t: Any) -> bool:
+    """catalogue.failed_so_far, unchanged by a sync that deletes no pod (the catalogue's
+    pod-counted-exactly-once applied to an Indexed Job's failures)."""
+    if t.move.kind not in catalogue.SYNC_MOVES:
+        return True
+    if t.sync is not None and any(isinstance(a, DeletePod) and a.accepted for a in t.sync.actions):
+        return True
+    before, after = t.before.job(), t.after.job()
+    gates = t.after.cluster.features
+    return bool(catalogue.failed_so_far(t.before, before, gates) == catalogue.failed_so_far(t.after, after, gates))
+
+
+def test_failed_accounting_says_what_the_model_counts() -> None:
+    """The failure half of pod-counted-exactly-once (which the catalogue checks on NonIndexed Jobs
+    only) holds at every index of the model's Indexed transitions exactly when catalogue.failed_so_far
+    is kept; the model's runs include syncs that count failed pods (so the claim is not vacuous)."""
+    proof = BY_NAME["failed-pod-counted-exactly-once"]
+    counted = 0
+    for t in seeded_walks(range(8), 10, indexed=True):
+        if t.before.job() is None or t.after.job() is None:
+            continue
+        holds = _claims_at_every_index([proof], t)[proof.name]
+        assert holds == _failed_accounting_kept(t), f"after {t.move}"
+        job = t.after.job()
+        counted += t.move.kind in catalogue.SYNC_MOVES and job is not None and job.status.failed > 0
+    assert counted > 0
+
+
+def test_a_lost_failure_breaks_failed_accounting() -> None:
+    """A sync that forgets a failed pod (status.failed one short) is caught by the claim."""
+    proof = BY_NAME["failed-pod-counted-exactly-once"]
+
+    def lose_a_failure(s: Record, prefix: str, controller: jr.Controller = jr.MODEL) -> jr.Step:
+        step = ir.sync(s, prefix, "sync", controller)
+        after = step.after.replace(status_failed=step.after.status_failed - 1)
+        return attrs.evolve(step, after=after)
+
+    broken = attrs.evolve(proof.system, moves={**proof.system.moves, "sync": lose_a_failure})
+    assert check(attrs.evolve(proof, system=broken)).status == "failed"
+
+
+def test_step_claims_are_step_claims() -> None:
+    assert {p.name for p in ip.PROOFS if isinstance(p.claim, StepClaim)} == {
+        "completed-indexes-only-grow",
+        "no-over-creation",
+        "backoff-limit-enforced",
+        "failed-pod-counted-exactly-once",
+    }

@@ -1,0 +1,90 @@
+"""The encoding is the model's, for Indexed Jobs: every move the executable environment makes is a
+move of jobmodel/checkers/proofs/indexed_relation.py at every index of the Job, and a broken
+encoding is caught."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import z3
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jobmodel.checkers.proofs import abstraction as ab
+from jobmodel.checkers.proofs import indexed_relation as ir
+from jobmodel.checkers.proofs import job_relation as jr
+from jobmodel.checkers.proofs.symbolic import Record, check_at
+from jobmodel.invariants import catalogue
+from jobmodel.invariants.laws import Transition
+from jobmodel.transitions import job_environment as env
+from jobmodel.transitions.move import Move
+from tests.checkers.proofs.walks import JobSetting, indexed_settings, seeded_walks, walk
+
+COVERAGE_SEEDS = range(30)
+
+
+def assert_admitted_at_every_index(t: Transition) -> None:
+    job = t.before.job()
+    assert job is not None and job.spec.completions
+    for index in range(job.spec.completions):
+        ok, message = ab.admits(t.before, t.move, t.after, index=index)
+        assert ok, f"{t.move} at index {index}: {message}"
+
+
+@settings(max_examples=max(5, settings.default.max_examples // 12))
+@given(indexed_settings(), st.lists(st.integers(0, 1 << 16), min_size=1, max_size=10), st.integers(0, 2))
+def test_every_move_of_the_model_is_a_move_of_the_relation(setting: JobSetting, picks: list[int], index: int) -> None:
+    choices = iter(picks)
+    index = min(index, (setting.completions or 1) - 1)
+    for t in walk(setting.world(), lambda n: next(choices) % n, len(picks)):
+        ok, message = ab.admits(t.before, t.move, t.after, index=index)
+        assert ok, f"{t.move} at index {index}: {message}"
+
+
+def test_the_walks_cover_every_move_of_the_relation_and_of_the_environment() -> None:
+    seen: Counter[str] = Counter()
+    names: Counter[str] = Counter()
+    for t in seeded_walks(COVERAGE_SEEDS, 12, indexed=True):
+        seen[t.move.kind] += 1
+        job = t.before.job()
+        if job is None or catalogue.finished(job):
+            continue
+        post = ab.indexed_record(t.after, 0)
+        admitted = [
+            name
+            for name, step in ab.indexed_steps(t.before, 0, t.move).items()
+            if check_at(z3.And(step.guard, step.after.equals(post))) == z3.sat
+        ]
+        assert admitted, f"{t.move} at index 0"
+        names.update(admitted)
+    assert set(seen) == set(jr.MOVE_OF), f"not exercised: {set(jr.MOVE_OF) - set(seen)}"
+    assert set(names) == set(ir.MOVES), f"relation moves not exercised: {set(ir.MOVES) - set(names)}"
+
+
+def test_every_index_of_a_run_is_the_relation_s_index() -> None:
+    for t in seeded_walks(range(8), 10, indexed=True):
+        assert_admitted_at_every_index(t)
+
+
+def count_pods_not_indexes(s: Record, prefix: str, controller: jr.Controller = jr.MODEL) -> jr.Step:
+    """A broken encoding (tests/checkers/broken/count_duplicate_index.py): status.succeeded grows
+    by the succeeded pods a sync sees, not by the indexes they complete."""
+    step = ir.sync(s, prefix, "sync")
+    counted = s.status_succeeded + s.succeeded + s.succeeded_uf
+    broken = z3.If(jr.finished(s), step.after.status_succeeded, counted)
+    return jr.Step(step.guard, step.after.replace(status_succeeded=broken), step.choices, step.created, step.deleted)
+
+
+def test_a_broken_encoding_is_caught_by_the_cross_check() -> None:
+    """A succeeded pod keeps its finalizer when its removal is refused; the next sync sees it again
+    at an index already completed."""
+    world = JobSetting(1, 1, 0, 500, 500, indexed=True).world()
+    moves = [Move("sync"), Move("start", "j-0"), Move("succeed", "j-0"), Move("sync-pod-error")]
+    for move in moves:
+        world, _ = env.apply_move(world, move)
+    after, _ = env.apply_move(world, Move("sync"))
+    post = ab.indexed_record(after, 0)
+    correct = ir.sync(ab.indexed_record(world, 0), "c", "sync")
+    broken = count_pods_not_indexes(ab.indexed_record(world, 0), "c")
+    assert check_at(z3.And(correct.guard, correct.after.equals(post))) == z3.sat
+    assert check_at(z3.And(broken.guard, broken.after.equals(post))) == z3.unsat

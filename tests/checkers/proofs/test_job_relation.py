@@ -1,0 +1,119 @@
+"""The encoding is the model's: every move the executable environment makes (the model's
+`sync_job` included) is a move of jobmodel/checkers/proofs/job_relation.py, evaluated at the
+abstraction of the same worlds; where the model is deterministic, so is the relation; and a
+broken encoding is caught."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+import z3
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jobmodel.actions import Requeue
+from jobmodel.checkers.proofs import abstraction as ab
+from jobmodel.checkers.proofs import job_relation as jr
+from jobmodel.checkers.proofs.symbolic import Record, check_at
+from jobmodel.invariants import catalogue
+from jobmodel.invariants.laws import Transition
+from jobmodel.transitions.move import Move
+from tests.checkers.proofs.walks import JobSetting, job_settings, seeded_walks, walk
+
+COVERAGE_SEEDS = range(40)
+
+
+def assert_admitted(t: Transition) -> None:
+    ok, message = ab.admits(t.before, t.move, t.after)
+    assert ok, f"{t.move}: {message}"
+
+
+@settings(max_examples=max(10, settings.default.max_examples // 5))
+@given(job_settings(), st.lists(st.integers(0, 1 << 16), min_size=1, max_size=12))
+def test_every_move_of_the_model_is_a_move_of_the_relation(setting: JobSetting, picks: list[int]) -> None:
+    choices = iter(picks)
+    for t in walk(setting.world(), lambda n: next(choices) % n, len(picks)):
+        assert_admitted(t)
+
+
+def test_the_walks_cover_every_move_of_the_relation_and_of_the_environment() -> None:
+    seen: Counter[str] = Counter()
+    names: Counter[str] = Counter()
+    for t in seeded_walks(COVERAGE_SEEDS, 14):
+        assert_admitted(t)
+        seen[t.move.kind] += 1
+        job = t.before.job()
+        if job is None or catalogue.finished(job):
+            continue
+        post = ab.job_record(t.after)
+        for name, step in ab.job_steps(t.before, t.move).items():
+            if check_at(z3.And(step.guard, step.after.equals(post))) == z3.sat:
+                names[name] += 1
+    assert set(seen) == set(jr.MOVE_OF), f"not exercised: {set(jr.MOVE_OF) - set(seen)}"
+    assert set(names) == set(jr.MOVES), f"relation moves not exercised: {set(jr.MOVES) - set(names)}"
+
+
+def _same_except_unobserved(after: Record, post: Record) -> Any:
+    """Equal counts; the deletion expectations only by sign (their exact value is a choice)."""
+    terms = [getattr(after, n) == getattr(post, n) for n, _ in jr.STATE if n != "expect_delete"]
+    return z3.And(*terms, (after.expect_delete <= 0) == (post.expect_delete <= 0))
+
+
+def test_a_sync_is_a_function_of_the_state_where_the_model_is_one() -> None:
+    """With the back-off as the model had it and no MaxUncountedPods cut-off, every choice of the
+    relation gives the model's result: the relation computes the sync, it does not just allow it."""
+    checked = 0
+    for t in seeded_walks(COVERAGE_SEEDS, 14):
+        if t.move.kind not in jr.SYNC_KINDS or t.sync is None:
+            continue
+        if t.move.kind == "sync-status-error":
+            continue  # which untracked status field changed decides whether the first write fails
+        pre = ab.job_record(t.before)
+        if len(t.before.pods()) >= int(ab.job_state(t.before)["max_uncounted"]):
+            continue
+        step = jr.sync(pre, "c", t.move.kind)
+        waited = any(isinstance(a, Requeue) for a in t.sync.actions)
+        post = ab.job_record(t.after)
+        solver = z3.Solver()
+        solver.add(step.guard, step.choices.backoff == waited, z3.Not(step.choices.reached_max_uncounted))
+        solver.add(z3.Not(_same_except_unobserved(step.after, post)))
+        assert solver.check() == z3.unsat, f"{t.move}: the relation also allows {solver.model()}"
+        checked += 1
+    assert checked > 100
+
+
+def test_worlds_outside_the_abstraction_are_refused() -> None:
+    setting = JobSetting(1, 1, 0, 500, 500)
+    world = setting.world()
+    job = world.job()
+    assert job is not None
+    import attrs
+
+    indexed = attrs.evolve(job, spec=attrs.evolve(job.spec, completion_mode="Indexed"))
+    cluster = attrs.evolve(world.cluster, jobs=(indexed,))
+    with pytest.raises(ab.OutsideAbstraction, match="Indexed"):
+        ab.job_state(attrs.evolve(world, cluster=cluster))
+    with pytest.raises(ab.OutsideAbstraction, match="edit"):
+        ab.relation_moves(Move("edit", arg="parallelism=2"))
+
+
+def one_more_pod(s: Record, prefix: str, controller: jr.Controller = jr.MODEL) -> jr.Step:
+    """A broken encoding: a sync that creates one pod more than manageJob does."""
+    step = jr.sync(s, prefix, "sync")
+    extra = z3.If(step.created > 0, 1, 0)
+    return jr.Step(step.guard, step.after.replace(active=step.after.active + extra), step.choices, step.created + extra)
+
+
+def test_a_broken_encoding_is_caught_by_the_cross_check() -> None:
+    mismatches = 0
+    for t in seeded_walks(COVERAGE_SEEDS, 14):
+        if t.move.kind != "sync" or t.sync is None:
+            continue
+        step = one_more_pod(ab.job_record(t.before), "c")
+        solver = z3.Solver()
+        solver.add(step.guard, step.after.equals(ab.job_record(t.after)))
+        if solver.check() == z3.unsat:
+            mismatches += 1
+    assert mismatches > 0

@@ -1,0 +1,196 @@
+"""Counterexamples are real traces (jobmodel/checkers/proofs/traces.py): without an assumption a
+proof's claim is broken by a run of the relation that `jobmodel replay` reproduces in the
+executable model; a run the model does not follow is not reported as a counterexample."""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+from jobmodel.adapters.upstream import UpstreamEngine
+from jobmodel.checkers.proofs import job_proofs as jp
+from jobmodel.checkers.proofs import traces
+from jobmodel.checkers.trace import run_moves, save_trace
+from jobmodel.cli import main
+from jobmodel.conformance.runner import run_files
+from jobmodel.invariants import catalogue as cat
+from jobmodel.invariants.laws import Violation
+from jobmodel.state import COMPLETE, SUCCESS_CRITERIA_MET, JobControllerTunables
+from jobmodel.transitions.move import Move
+from tests.checkers.configs import config, job_manifest
+from tests.checkers.proofs.conftest import DROPPED
+from tests.checkers.proofs.test_job_relation import one_more_pod
+
+HERE = Path(__file__).parent
+
+
+@pytest.mark.parametrize(
+    ("proof", "assumption"), [(p, a) for p, a, _ in DROPPED], ids=lambda v: v if isinstance(v, str) else v.qualified_name
+)
+def test_replay_reproduces_the_counterexample(
+    proof: Any, assumption: str, dropped_traces: dict[tuple[str, str], Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    narrowed, trace = dropped_traces[(proof.qualified_name, assumption)]
+    path = tmp_path / "trace.json"
+    save_trace(path, trace.config, trace.moves, trace.violation)
+    assert main(["replay", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"violation reproduced: {proof.catalogue or proof.qualified_name}" in out
+    assert json.loads(path.read_text())["config"]["impl"] == narrowed.system.impl
+
+
+def test_the_documented_stale_cache_over_creation_is_found(dropped_traces: dict[tuple[str, str], Any]) -> None:
+    """docs/invariants.md: `sync-stale, expire-expectations, sync` over-creates."""
+    _, trace = dropped_traces[("nonindexed/no-over-creation", "lag-covered")]
+    assert [m.kind for m in trace.moves] == ["sync-stale", "expire-expectations", "sync"]
+    assert trace.config.without_assumptions
+    assert trace.config.impl == jp.MODEL_IMPL
+
+
+def test_without_expectations_the_trace_runs_a_controller_without_them(dropped_traces: dict[tuple[str, str], Any]) -> None:
+    _, trace = dropped_traces[("nonindexed/no-over-creation", "expectations")]
+    assert trace.config.impl == jp.WITHOUT_EXPECTATIONS_IMPL
+    assert not trace.config.without_assumptions  # the catalogue's assumption holds: the controller is at fault
+    assert "expire-expectations" not in [m.kind for m in trace.moves]
+
+
+def test_a_run_the_model_does_not_follow_is_no_counterexample() -> None:
+    """A broken encoding breaks the claim with a run of its own, which the model does not make."""
+    proof = next(p for p in jp.PROOFS if p.name == "no-over-creation")
+    system = attrs.evolve(proof.system, moves={**proof.system.moves, "sync": one_more_pod}, search_moves=None)
+    broken = attrs.evolve(proof, system=system)
+    trace, reason = traces.find_trace(broken, traces.job_concretizer(), max_depth=4, deadline=time.perf_counter() + 30)
+    assert trace is None
+    assert "does not follow" in reason
+
+
+def test_backoff_limit_after_success_criteria_met_is_not_a_violation(capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by the proof of backoff-limit-enforced: pods deleted after SuccessCriteriaMet count as
+    failed, past backoffLimit, and the Job rightly completes; the catalogue now says so."""
+    path = HERE / "traces" / "backoff-limit-after-success-criteria-met.json"
+    assert main(["replay", str(path)]) == 0
+    assert "no violation" in capsys.readouterr().out
+    from jobmodel.checkers.trace import load_trace
+
+    cfg, moves = load_trace(path)
+    job = run_moves(cfg.system(), moves)[-1].world.job()
+    assert job is not None
+    assert cat.condition_true(job, SUCCESS_CRITERIA_MET) and not cat.condition_true(job, COMPLETE)
+    assert job.status.failed > (job.spec.backoff_limit or 0)
+
+
+def test_a_terminating_pod_counted_as_failed_that_succeeds_completes_the_job_short() -> None:
+    """The counterexample of pod-counted-exactly-once without counted-failures-stay-failed, with one
+    completion: upstream (v1.32 to v1.37) counts the pod in `uncountedTerminatedPods.failed` and
+    then, once it succeeded, as a new success for `complete`: the Job completes with no succeeded pod."""
+    cfg = attrs.evolve(config(job_manifest(1, 1, 3), deletions=1, faults=1, symmetry=False))
+    moves = [
+        Move("sync"),
+        Move("start", "j-0"),
+        Move("delete-pod", "j-0"),
+        Move("sync-pod-error"),  # lists the pod as failed; its finalizer stays
+        Move("succeed", "j-0"),
+        Move("sync"),
+    ]
+    last = run_moves(cfg.system(), moves)[-1]
+    job = last.world.job()
+    assert job is not None and cat.condition_true(job, COMPLETE)
+    assert (job.status.succeeded, job.status.failed) == (0, 1)
+    # pod-counted-exactly-once excuses it as a known upstream bug by default, not outside the assumptions.
+    assert {v.invariant for v in last.violations} == {"complete-meets-success-criteria"}
+    strict = run_moves(attrs.evolve(cfg, without_assumptions=True).system(), moves)[-1]
+    assert {v.invariant for v in strict.violations} == {"pod-counted-exactly-once", "complete-meets-success-criteria"}
+
+
+def test_indexed_findings_replay(dropped_traces: dict[tuple[str, str], Any]) -> None:
+    """Without terminating-pods-do-not-succeed: a pod deleted while running is replaced at once
+    (TerminatingOrFailed) and then succeeds: its replacement runs on a completed index; with
+    backoffLimitPerIndex 0 the index is also failed, which the API server rejects."""
+    _, over = dropped_traces[("indexed/no-over-creation", "terminating-pods-do-not-succeed")]
+    assert over.violation.message.startswith("an active pod for completed index")
+    _, overlap = dropped_traces[("indexed/completed-and-failed-indexes-disjoint", "terminating-pods-do-not-succeed")]
+    assert overlap.violation.invariant == "status-writes-valid"
+    assert "failedIndexes" in overlap.violation.message or "completed" in overlap.violation.message
+
+
+@pytest.mark.upstream
+def test_the_findings_are_upstream_s_behaviour() -> None:
+    """Both findings, as one syncJob each, give the same status in the model and in upstream's own
+    syncJob (v1.32.3, through harness/upstream)."""
+    files = [HERE / "vectors" / "upstream-findings.json"]
+    out = io.StringIO()
+    assert run_files(files, out) == (2, 0), out.getvalue()
+    engine = UpstreamEngine()  # builds the harness; a build failure fails the test with Go's output
+    try:
+        assert run_files(files, out, engine) == (2, 0), out.getvalue()
+    finally:
+        engine.close()
+
+
+def test_with_backoff_limit_per_index_a_replacement_runs_on_a_completed_index_without_api_failures() -> None:
+    """The pod deleted while running keeps its finalizer as its index's last failure (waiting for a
+    replacement, which the same sync creates); when it then succeeds, its index completes under the
+    running replacement, and the next sync that creates pods breaks no-over-creation."""
+    manifest = job_manifest(2, 3, 6, indexed=True, backoffLimitPerIndex=1)
+    cfg = attrs.evolve(
+        config(manifest, deletions=1, failures=1, symmetry=False),
+        tunables=JobControllerTunables(pod_failure_backoff_seconds=0.0),
+    )
+    moves = [
+        Move("sync"),
+        Move("start", "j-0"),
+        Move("start", "j-1"),
+        Move("delete-pod", "j-0"),
+        Move("sync"),  # replaces index 0; j-0 keeps its finalizer
+        Move("succeed", "j-0"),
+        Move("start", "j-2"),
+        Move("fail", "j-1"),
+        Move("sync"),
+    ]
+    records = run_moves(cfg.system(), moves)
+    assert all(not r.violations for r in records[:-1])
+    assert [str(v) for v in records[-1].violations] == ["no-over-creation: an active pod for completed index 0"]
+
+
+def test_the_trace_format_keeps_tunables_and_the_assumptions_switch(tmp_path: Path) -> None:
+    from jobmodel.checkers.job import CheckConfig
+    from jobmodel.checkers.trace import load_trace, recorded_violation
+
+    cfg = attrs.evolve(
+        config(job_manifest(1, 1, 0), stale=1),
+        tunables=JobControllerTunables(max_uncounted_pods=2, pod_failure_backoff_seconds=0.0),
+        without_assumptions=True,
+    )
+    path = tmp_path / "t.json"
+    save_trace(path, cfg, [Move("sync")], Violation("no-over-creation", "x"))
+    loaded, moves = load_trace(path)
+    assert loaded == cfg and moves == [Move("sync")]
+    assert recorded_violation(path) == Violation("no-over-creation", "x")
+    # Defaults are left out of the file, so that older traces read the same.
+    plain = config(job_manifest(1, 1, 0)).to_json()
+    assert "tunables" not in plain and "without_assumptions" not in plain
+    assert CheckConfig.from_json(plain) == config(job_manifest(1, 1, 0))
+
+
+@pytest.mark.parametrize(
+    ("tunables", "field"),
+    [
+        ({"max_uncounted": 2}, "config.tunables.max_uncounted"),
+        ({"max_uncounted_pods": 0}, "config.tunables.max_uncounted_pods"),
+        ({"pod_failure_backoff_seconds": -1}, "config.tunables.pod_failure_backoff_seconds"),
+        ({"max_pod_create_delete_per_sync": True}, "config.tunables.max_pod_create_delete_per_sync"),
+    ],
+)
+def test_bad_tunables_name_the_field(tunables: dict[str, Any], field: str) -> None:
+    from jobmodel.checkers.job import CheckConfig
+    from jobmodel.errors import InputError
+
+    data = {**config(job_manifest(1, 1, 0)).to_json(), "tunables": tunables}
+    with pytest.raises(InputError, match=field.replace(".", r"\.")):
+        CheckConfig.from_json(data)

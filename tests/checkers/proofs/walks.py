@@ -1,0 +1,103 @@
+"""Runs of the executable environment for the cross-checks: small Jobs, every modelled move."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+
+import attrs
+from hypothesis import strategies as st
+
+from jobmodel.checkers.proofs import job_relation as jr
+from jobmodel.invariants.laws import Transition
+from jobmodel.state import JobControllerTunables
+from jobmodel.timeutil import parse_time
+from jobmodel.transitions import job_environment as env
+from jobmodel.transitions.move import Move
+from tests.checkers.configs import job_manifest
+
+START = parse_time("2025-01-01T00:00:00Z", "start")
+HOSTILE = env.Budget(failures=6, evictions=2, deletions=4, stale=3, faults=4, restarts=2, expiries=3)
+
+
+@attrs.frozen
+class JobSetting:
+    """A Job (Indexed when `indexed`, with backoffLimitPerIndex when `per_index` is set), the
+    controller's caps and its pod-recreation back-off."""
+
+    parallelism: int
+    completions: int | None
+    backoff_limit: int
+    max_create_delete: int
+    max_uncounted: int
+    indexed: bool = False
+    per_index: int | None = None
+    backoff_seconds: float = 10.0
+
+    def world(self) -> env.World:
+        tunables = JobControllerTunables(
+            max_pod_create_delete_per_sync=self.max_create_delete,
+            max_uncounted_pods=self.max_uncounted,
+            pod_failure_backoff_seconds=self.backoff_seconds,
+        )
+        extra = {} if self.per_index is None else {"backoffLimitPerIndex": self.per_index}
+        manifest = job_manifest(self.parallelism, self.completions, self.backoff_limit, indexed=self.indexed, **extra)
+        return env.initial_world(manifest, HOSTILE, now=START, tunables=tunables)
+
+
+def job_settings() -> st.SearchStrategy[JobSetting]:
+    caps = st.sampled_from([1, 2, 3, 500])
+    return st.builds(
+        JobSetting,
+        st.integers(0, 3),
+        st.none() | st.integers(0, 4),
+        st.integers(0, 3),
+        caps,
+        caps,
+    )
+
+
+def indexed_settings() -> st.SearchStrategy[JobSetting]:
+    caps = st.sampled_from([1, 2, 500])
+    return st.builds(
+        JobSetting,
+        st.integers(0, 3),
+        st.integers(1, 3),
+        st.integers(0, 3),
+        caps,
+        caps,
+        st.just(True),
+        st.none() | st.integers(0, 2),
+        st.sampled_from([0.0, 10.0]),
+    )
+
+
+def modelled_moves(world: env.World) -> list[Move]:
+    return [m for m in env.enabled_moves(world) if m.kind in jr.MOVE_OF]
+
+
+def walk(world: env.World, pick: Callable[[int], int], steps: int) -> Iterator[Transition]:
+    """`steps` moves, each chosen by `pick(number of enabled moves)`."""
+    for _ in range(steps):
+        moves = modelled_moves(world)
+        move = moves[pick(len(moves))]
+        after, result = env.apply_move(world, move)
+        yield Transition(world, move, after, result)
+        world = after
+
+
+def seeded_walks(seeds: range, steps: int, indexed: bool = False) -> Iterator[Transition]:
+    """Deterministic runs over a spread of settings (for coverage checks)."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        setting = JobSetting(
+            rng.randint(0, 3),
+            rng.randint(1, 3) if indexed else rng.choice([None, 0, 1, 2, 3, 4]),
+            rng.randint(0, 3),
+            rng.choice([1, 2, 500]),
+            rng.choice([1, 2, 500]),
+            indexed,
+            rng.choice([None, 0, 1, 2]) if indexed else None,
+            rng.choice([0.0, 10.0]),
+        )
+        yield from walk(setting.world(), lambda n, rng=rng: rng.randrange(n), steps)

@@ -1,0 +1,81 @@
+"""jobmodel.checkers.oracle_check and `jobmodel oracle check`: the three engines through one path.
+
+The model checked against itself through `cmd:` (a subprocess speaking the protocol) and the
+upstream harness find nothing; a deliberately broken implementation (tests/oracle_impls/
+broken_ranking.py: ready pods deleted first) is found, shrunk to a minimal vector, and that vector
+fails against it and passes against the model; a crashing implementation ends the check with an
+error naming the request, the case already on disk.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from jobmodel.adapters.oracle import ProtocolEngine
+from jobmodel.checkers.oracle_check import check_implementation
+from jobmodel.cli import main
+
+IMPLS = Path(__file__).resolve().parents[1] / "oracle_impls"
+SERVED_MODEL = [sys.executable, "-m", "jobmodel", "oracle", "serve"]
+BROKEN = [sys.executable, str(IMPLS / "broken_ranking.py")]
+
+
+@pytest.mark.parametrize(("suite", "examples"), [("job-sync", 60), ("cronjob-sync", 40), ("schedule", 40), ("validation", 40), ("defaulting", 30)])
+def test_the_model_through_cmd_finds_no_divergence_with_itself(suite: str, examples: int, tmp_path: Path) -> None:
+    out = tmp_path / "divergences.json"
+    with ProtocolEngine(SERVED_MODEL) as engine:
+        result = check_implementation(engine, suite, examples, out, seed=5)
+    assert result.divergences == () and result.aborted is None
+    assert result.cases >= examples
+    assert not out.exists()
+
+
+@pytest.mark.upstream
+def test_the_upstream_harness_through_the_same_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    if shutil.which("go") is None:
+        pytest.skip("Go is not installed: the upstream harness cannot be built")
+    code = main(["oracle", "check", "--engine", "upstream", "--suite", "job-sync", "--examples", "60", "--seed", "3", "--out", str(tmp_path / "d.json")])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "no divergence in" in out.splitlines()[-1]
+
+
+def test_a_broken_implementation_is_found_and_shrunk_to_a_minimal_vector(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "divergences.json"
+    code = main(["oracle", "check", "--engine", "cmd:" + " ".join(BROKEN), "--suite", "job-sync", "--examples", "500", "--seed", "4", "--out", str(out)])
+    printed = capsys.readouterr()
+    assert code == 1, printed.out
+    assert f"minimal cases written to {out}" in printed.out
+    assert "oracle check job-sync:" in printed.err  # the progress line
+    doc = json.loads(out.read_text())
+    assert doc["format"] == "jobmodel-conformance/1" and doc["suite"] == "job-sync" and doc["cases"]
+    for case in doc["cases"]:
+        # Small: a few active pods, one of them ready, and nothing the divergence does not need.
+        assert len(case["pods"]) <= 3, case["pods"]
+        ready = ["conditions" in p["status"] for p in case["pods"]]
+        assert ready.count(True) == 1
+        assert "podFailurePolicy" not in case["job"]["spec"] and "successPolicy" not in case["job"]["spec"]
+        assert "deletedPods" in case["expect"]
+    # The vector fails against the broken implementation and passes against the model.
+    assert main(["conformance", str(out)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"{len(doc['cases'])} passed, 0 failed"
+    assert main(["conformance", "--engine", "cmd:" + " ".join(BROKEN), str(out)]) == 1
+    failing = capsys.readouterr().out
+    assert "deletedPods" in failing and failing.splitlines()[-1] == f"0 passed, {len(doc['cases'])} failed"
+
+
+def test_a_crashing_implementation_ends_the_check_with_the_case_on_disk(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "divergences.json"
+    engine = f"cmd:{sys.executable} {IMPLS / 'scripted.py'} crash"
+    code = main(["oracle", "check", "--engine", engine, "--suite", "schedule", "--examples", "20", "--seed", "1", "--out", str(out)])
+    printed = capsys.readouterr()
+    assert code == 2
+    assert "exited (3) before answering request 1 (schedule: generated)" in printed.err
+    assert "Traceback" not in printed.err + printed.out
+    saved = json.loads(out.read_text())["cases"]
+    assert len(saved) == 1 and saved[0]["name"] == "divergence 1: protocol failure" and "schedule" in saved[0]

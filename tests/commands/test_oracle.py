@@ -1,0 +1,57 @@
+"""`jobmodel oracle serve` and `jobmodel oracle check` with `-o json` (docs/output.md)."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from jobmodel.cli import main
+
+BROKEN = f"cmd:{sys.executable} {Path(__file__).resolve().parents[1] / 'oracle_impls' / 'broken_ranking.py'}"
+
+
+def test_serve_speaks_the_protocol_with_or_without_o_json(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    outputs = []
+    for argv in (["oracle", "serve"], ["oracle", "serve", "-o", "json"]):
+        monkeypatch.setattr(sys, "stdin", io.StringIO("not a request\n"))
+        assert main(argv) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    handshake, answer = (json.loads(line) for line in outputs[0].splitlines())
+    assert "protocol" in handshake and "kind" not in handshake
+    assert answer["id"] is None and answer["error"].startswith("request: not JSON")
+
+
+def test_serve_has_no_text_form(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["oracle", "serve", "-o", "text"])
+    assert exit_.value.code == 2
+    assert "invalid choice: 'text'" in capsys.readouterr().err
+
+
+def test_check_json_without_divergence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "d.json"
+    argv = ["oracle", "check", "--engine", "model", "--suite", "schedule", "--examples", "20", "--seed", "7", "--out", str(out), "-o", "json"]
+    assert main(argv) == 0
+    printed = capsys.readouterr()
+    result = json.loads(printed.out)  # the whole of standard output is the document
+    assert result["schema"] == "jobmodel/v1" and result["kind"] == "OracleCheckResult"
+    assert result["seed"] == 7 and result["suite"] == "schedule" and result["engine"] == "model"
+    assert result["cases"] >= 20 and result["divergences"] == [] and result["out"] is None and result["aborted"] is None
+    assert "seed 7" in printed.err and not out.exists()
+
+
+def test_check_json_names_each_divergence_and_the_vector_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "d.json"
+    argv = ["oracle", "check", "--engine", BROKEN, "--suite", "job-sync", "--examples", "500", "--seed", "4", "--out", str(out), "-o", "json"]
+    assert main(argv) == 1
+    result = json.loads(capsys.readouterr().out)
+    assert result["out"] == str(out) and result["divergences"]
+    written = json.loads(out.read_text())
+    assert len(written["cases"]) >= len(result["divergences"])
+    assert all(d["differences"] and d["signature"] for d in result["divergences"])
+    assert any("deletedPods" in diff for d in result["divergences"] for diff in d["differences"])

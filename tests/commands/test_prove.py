@@ -1,0 +1,103 @@
+"""`jobmodel prove`: every proof proved (CI runs this), one line per property, JSON output, and the
+counterexample traces of dropped assumptions, which `jobmodel replay` reproduces."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from jobmodel.checkers.proofs import suite
+from jobmodel.cli import main
+
+LINE = re.compile(r"^(proved|counterexample|unknown)\s+(\S+)\s+(\d+\.\d\d)s")
+
+
+def test_every_property_is_proved(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["prove"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    names = [e.name for e in suite.entries()]
+    found = [LINE.match(line) for line in lines[:-1]]
+    assert all(found), lines
+    assert [m.group(2) for m in found if m] == names
+    assert {m.group(1) for m in found if m} == {"proved"}
+    assert re.fullmatch(rf"{len(names)} of {len(names)} proved in \d+\.\ds", lines[-1])
+    # Every family: the single-sync arithmetic and the relations.
+    assert {n.split("/")[0] for n in names} >= {"manage-job", "nonindexed"}
+
+
+def test_json_output(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["prove", "-o", "json", "--only", "nonindexed"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["proved"] == data["total"] == len(data["results"]) > 0
+    first = data["results"][0]
+    assert set(first) == {"property", "status", "seconds", "detail", "trace", "assumptions", "dropped", "catalogue"}
+    by_name = {r["property"]: r for r in data["results"]}
+    assert by_name["nonindexed/no-over-creation"]["assumptions"] == ["lag-covered", "expectations"]
+    assert by_name["nonindexed/no-over-creation"]["catalogue"] == "no-over-creation"
+
+
+def test_dropping_an_assumption_gives_a_trace_that_replay_reproduces(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["prove", "--only", "nonindexed/no-over-creation", "--drop", "lag-covered", "--traces", str(tmp_path)])
+    assert code == 1
+    out = capsys.readouterr().out
+    assert out.startswith("counterexample  nonindexed/no-over-creation")
+    assert "moves: sync-stale, expire-expectations, sync" in out
+    assert out.splitlines()[-1].startswith("0 of 1 proved without lag-covered")
+    (trace,) = tmp_path.iterdir()
+    assert str(trace) in out
+    assert main(["replay", str(trace)]) == 1
+    assert "violation reproduced: no-over-creation" in capsys.readouterr().out
+
+
+def test_json_names_the_trace(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["prove", "-o", "json", "--only", "nonindexed/no-over-creation", "--drop", "expectations"]
+    assert main([*args, "--traces", str(tmp_path)]) == 1
+    (result,) = json.loads(capsys.readouterr().out)["results"]
+    assert result["status"] == "counterexample"
+    assert result["dropped"] == ["expectations"]
+    assert Path(result["trace"]).parent == tmp_path
+    # The trace names the controller without expectations; replay runs that controller.
+    assert main(["replay", result["trace"]]) == 1
+    assert "violation reproduced: no-over-creation" in capsys.readouterr().out
+
+
+def test_list_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["prove", "--list"]) == 0
+    out = capsys.readouterr().out
+    assert "nonindexed/no-over-creation  (assumes lag-covered, expectations)" in out
+    assert main(["prove", "--drop", "no-such-thing"]) == 2
+    assert "--drop" in capsys.readouterr().err
+    assert main(["prove", "--only", "no-such-property"]) == 2
+
+
+def test_a_bad_traces_directory_fails_before_proving(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a_file = tmp_path / "out"
+    a_file.write_text("")
+    assert main(["prove", "--traces", str(a_file)]) == 2
+    err = capsys.readouterr()
+    assert "--traces" in err.err and "not a directory" in err.err
+    assert err.out == ""
+    assert main(["prove", "--traces", str(a_file / "below")]) == 2
+    assert "--traces: cannot create" in capsys.readouterr().err
+
+
+def test_without_z3_it_says_what_to_install() -> None:
+    blocked = "import sys; sys.modules['z3'] = None; from jobmodel.cli import main; sys.exit(main(['prove']))"
+    done = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True, check=False)
+    assert done.returncode == 2
+    assert "jobmodel[check]" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_only_picks_by_family_or_name() -> None:
+    assert suite.selected("indexed/no-over-creation", ["indexed"])
+    assert not suite.selected("nonindexed/no-over-creation", ["indexed"])
+    assert suite.selected("nonindexed/no-over-creation", ["no-over"])
+    assert suite.selected("manage-job/create-or-delete", [])

@@ -1,0 +1,24 @@
+"""Frozen JSON (jobmodel/frozen.py): a FrozenDict reads as the dict it holds, and is hashable."""
+
+from __future__ import annotations
+
+from jobmodel.frozen import FrozenDict, freeze, thaw
+
+DATA = {"a": 1, "b": {"c": [1, 2]}, "d": None}
+
+
+def test_a_frozen_dict_reads_like_its_dict() -> None:
+    frozen = freeze(DATA)
+    assert isinstance(frozen, FrozenDict)
+    assert frozen.get("a") == 1 and frozen.get("zz") is None and frozen.get("zz", 7) == 7
+    assert frozen.get("d", 7) is None  # a present null is not the default
+    assert "b" in frozen and "zz" not in frozen
+    assert list(frozen.keys()) == ["a", "b", "d"] and list(frozen) == ["a", "b", "d"]
+    assert list(frozen.values()) == [1, freeze(DATA["b"]), None] and dict(frozen.items())["b"] == freeze(DATA["b"])
+    assert thaw(frozen) == DATA
+
+
+def test_equal_frozen_dicts_are_equal_and_hash_alike() -> None:
+    one, two = freeze(DATA), freeze(DATA)
+    assert one is not two and one == two and hash(one) == hash(two) and one == one
+    assert one != freeze({**DATA, "a": 2}) and FrozenDict({"x": 1}) == {"x": 1}

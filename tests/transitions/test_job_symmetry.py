@@ -1,0 +1,63 @@
+"""Symmetry reduction (jobmodel/transitions/job_symmetry.py): the canonical form names pods by
+content, is reached again from any renaming, is kept as it is when a world already has it, and
+interns pods and Jobs (equal means identical in canonical worlds)."""
+
+from __future__ import annotations
+
+import attrs
+
+from jobmodel.checkers.explorer import explore
+from jobmodel.transitions.job_environment import World
+from jobmodel.transitions.job_symmetry import canonical_world, interned
+from tests.checkers.configs import config, job_manifest
+
+
+def reachable(**budget: int) -> list[World]:
+    seen: list[World] = []
+    explore(config(job_manifest(2, 3, 1, indexed=True), **budget).system(), depth=7, on_state=seen.append)
+    return seen
+
+
+def renamed_backwards(world: World) -> World:
+    """The same world with the Job's pods named in the reverse order (names and UIDs swapped)."""
+    pods = world.pods()
+    names = {p.name: q.name for p, q in zip(pods, reversed(pods), strict=True)}
+    uids = {p.uid: q.uid for p, q in zip(pods, reversed(pods), strict=True)}
+    cluster = world.cluster
+    new_pods = tuple(
+        attrs.evolve(p, metadata=attrs.evolve(p.metadata, name=names[p.name], uid=uids[p.uid])) if p.name in names else p
+        for p in cluster.pods
+    )
+    job = world.job()
+    assert job is not None
+    u = job.status.uncounted_terminated_pods
+    if u is not None:
+        u = attrs.evolve(u, succeeded=tuple(uids.get(x, x) for x in u.succeeded), failed=tuple(uids.get(x, x) for x in u.failed))
+        job = attrs.evolve(job, status=attrs.evolve(job.status, uncounted_terminated_pods=u))
+    state = cluster.controller_state(world.job_key)
+    state = attrs.evolve(state, expected_finalizer_removals=frozenset(uids.get(x, x) for x in state.expected_finalizer_removals))
+    controller = cluster.controller.set(world.job_key, state) if world.job_key in cluster.controller else cluster.controller
+    cluster = attrs.evolve(cluster, pods=new_pods, jobs=(job,), controller=controller)
+    return attrs.evolve(world, cluster=cluster, hidden=frozenset(names.get(n, n) for n in world.hidden))
+
+
+def test_a_canonical_world_is_kept_as_it_is() -> None:
+    for world in reachable(failures=1, stale=1):
+        assert canonical_world(world) is world
+
+
+def test_any_renaming_of_the_pods_has_the_same_canonical_form() -> None:
+    worlds = [w for w in reachable(failures=1, stale=1) if len(w.pods()) > 1]
+    assert worlds
+    for world in worlds:
+        assert canonical_world(renamed_backwards(world)) == world
+
+
+def test_equal_pods_and_jobs_are_interned_to_one_object() -> None:
+    world = next(w for w in reachable(failures=1) if w.pods())
+    pod, job = world.pods()[0], world.job()
+    assert job is not None
+    pod_copy = attrs.evolve(pod, metadata=attrs.evolve(pod.metadata))
+    job_copy = attrs.evolve(job, status=attrs.evolve(job.status))
+    assert pod_copy is not pod and interned(pod_copy) is pod
+    assert job_copy is not job and interned(job_copy) is job
