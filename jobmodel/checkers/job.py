@@ -30,7 +30,7 @@ from jobmodel.frozen import FrozenDict, freeze, thaw
 from jobmodel.invariants.catalogue import LAWS
 from jobmodel.invariants.laws import Violation
 from jobmodel.invariants.liveness import check_liveness
-from jobmodel.state import JobControllerTunables
+from jobmodel.state import MAX_TUNABLE, JobControllerTunables
 from jobmodel.timeutil import format_time, parse_clock
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.job_symmetry import canonical_world, without_events
@@ -133,11 +133,6 @@ class CheckConfig:
             tunables=tunables_from_json(value.get("tunables") or {}, f"{path}.tunables"),
             without_assumptions=bool(value.get("without_assumptions", False)),
         )
-
-
-# Bounds a tunable (seconds or a count) to what the controllers' time arithmetic can take;
-# also refuses NaN and infinity.
-MAX_TUNABLE = 1e9
 
 
 def tunables_from_json(value: Mapping[str, Any], path: str) -> JobControllerTunables:

@@ -69,6 +69,16 @@ def engine_choice(value: str) -> str:
 ENGINES = ("model", "upstream", "live")
 
 
+# `--timeout`: the longest wait for one answer, at most a day.
+MAX_TIMEOUT = 86_400.0
+
+
+def check_timeout(seconds: float, option: str = "--timeout") -> None:
+    """A wait in seconds an engine can be given: finite, positive, at most MAX_TIMEOUT."""
+    if not 0 < seconds <= MAX_TIMEOUT:  # also refuses NaN
+        raise InputError(option, f"expected seconds above 0, at most {MAX_TIMEOUT:g}, got {seconds}")
+
+
 def make_engine(name: str, args: argparse.Namespace | None = None) -> Engine:
     import importlib
 
@@ -106,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
     """Every file and case is run; the exit code is 3 when the tool failed on a case, else 2 when a
     file could not be read, else 1 when a vector failed."""
     files = vector_files(args.files)
+    check_timeout(args.timeout)
     check_output_path(args.junit, "--junit")
     engine = make_engine(args.engine, args)
     unsupported: list[CaseResult] = []

@@ -8,12 +8,15 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from jobmodel.adapters.picture import PICTURE_SUFFIXES
-from jobmodel.commands.common import check_output_path, load_object
+from jobmodel.commands.common import FINDING, OK, check_output_path, load_object
 from jobmodel.commands.output import add_output_option, print_json, wants_json
 from jobmodel.commands.simulate import load_script
 from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES
 from jobmodel.simulation.job import check_outcomes_for_manifest, parse_failure, parse_slow
+
+# `--run-seconds`, `--timeout`, `--give-up`: at most a day.
+MAX_SECONDS = 86_400.0
 
 
 def register(subparsers: Any) -> None:
@@ -40,7 +43,7 @@ def register(subparsers: Any) -> None:
     run.add_argument("--kubeconfig", type=Path, default=None, help="the cluster to use (default: the local control plane)")
     run.add_argument("--kubelet", choices=["simulated", "real"], default="simulated", help="who runs the pods (default: simulated)")
     run.add_argument("--run-seconds", type=float, default=3.0, help="how long each pod runs, in real seconds (default 3)")
-    run.add_argument("--namespace", default=None, help="the namespace to use (created if missing; default: a new one)")
+    run.add_argument("-n", "--namespace", default=None, help="the namespace to use (created if missing; default: a new one)")
     run.add_argument("--trace", type=Path, default=None, help="where to write the trace (default: ./<namespace>.trace.jsonl)")
     run.add_argument("--timeout", type=float, default=600.0, help="give up when the Job has not finished after this many seconds")
     run.add_argument("--picture", type=Path, help="draw both timelines into this file (.svg or .png)")
@@ -73,8 +76,12 @@ def run_run(args: argparse.Namespace) -> int:
 
     check_output_path(args.picture, "--picture", PICTURE_SUFFIXES)
     check_output_path(args.trace, "--trace")
-    # The model's side sees the object the API server stores (the real side is the server).
-    manifest = load_object(args.manifest, ("Job",), "default", DEFAULT_GATES).request
+    for option, seconds in (("--run-seconds", args.run_seconds), ("--timeout", args.timeout), ("--give-up", args.give_up)):
+        if not 0 <= seconds <= MAX_SECONDS:  # also refuses NaN
+            raise InputError(option, f"expected seconds from 0 to {MAX_SECONDS:g}, got {seconds}")
+    # The model's side sees the object the API server stores (the real side is the server); an
+    # object naming another namespace than --namespace is refused, as kubectl refuses it.
+    manifest = load_object(args.manifest, ("Job",), args.namespace, DEFAULT_GATES).request
     script = None
     if args.script is not None:
         steps = load_script(str(args.script))
@@ -123,7 +130,7 @@ def run_run(args: argparse.Namespace) -> int:
         draw_panels(panels, args.picture)
         if not wants_json(args):
             print(f"picture written to {args.picture}")
-    return 1 if result.differences else 0
+    return FINDING if result.differences else OK
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -154,7 +161,7 @@ def run_check(args: argparse.Namespace) -> int:
                 "ok": result.ok,
             },
         )
-        return 0 if result.ok else 1
+        return OK if result.ok else FINDING
     for divergence in result.divergences:
         print(f"DIVERGENCE: {divergence.describe()}")
     for observation, violation in result.violations:
@@ -167,7 +174,7 @@ def run_check(args: argparse.Namespace) -> int:
         + (f" ({result.out_of_scope} states with a gate off left out)" if result.out_of_scope else "")
     )
     print(f"{len(result.divergences)} divergences, {len(result.violations)} violations")
-    return 0 if result.ok else 1
+    return OK if result.ok else FINDING
 
 
 def print_side_by_side(result: Any, out: TextIO) -> None:

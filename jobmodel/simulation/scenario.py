@@ -21,6 +21,7 @@ from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES
 from jobmodel.state import (
     JOB_COMPLETION_INDEX_ANNOTATION,
+    MAX_TUNABLE,
     Job,
     JobControllerTunables,
     LabelSelector,
@@ -101,8 +102,8 @@ def tunables_from(value: object, path: str) -> JobControllerTunables:
     for key, attr in TUNABLE_KEYS.items():
         if key in m:
             v = m[key]
-            if isinstance(v, bool) or not isinstance(v, int | float) or v < 0:
-                raise InputError(f"{path}.{key}", "expected a non-negative number")
+            if isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v <= MAX_TUNABLE:
+                raise InputError(f"{path}.{key}", f"expected a number from 0 to {MAX_TUNABLE:g}, got {quote(v)}")
             changes[attr] = v
     return attrs.evolve(JobControllerTunables(), **changes)
 

@@ -589,3 +589,127 @@ def test_the_base_inputs_are_good(tmp: Path) -> None:
     for surface, argv, good in checks:
         outcome = run(surface, argv)
         assert good(outcome), (surface, outcome.err)
+
+
+# --- the oracle protocol, the live adapter, conformance engines -----------------------------------
+
+
+def _requests() -> list[dict[str, Any]]:
+    from jobmodel.adapters import protocol
+
+    return [protocol.request(i, suite, case) for i, (suite, case) in enumerate(VECTORS) if suite in protocol.SUITES]
+
+
+REQUESTS = _requests()
+
+
+@st.composite
+def request_lines(draw: st.DrawFn) -> str:
+    """One line of the oracle protocol's input: a request mutated, or a text at an edge."""
+    if draw(st.integers(0, 9)) == 0:
+        return draw(st.sampled_from(EDGE_TEXTS)).replace("\n", " ")
+    value = draw(mutated(draw(st.sampled_from(REQUESTS)), 4))
+    return json.dumps(value) if not _has_nan(value) else "{}"
+
+
+@FUZZ
+@given(lines=st.lists(request_lines(), min_size=1, max_size=3), gates=st.none() | st.sampled_from(["JobManagedBy=false", "x=1", "JobManagedBy=maybe"]) | option_texts())
+@example(lines=["[" * 5000 + "]" * 5000], gates=None)
+@example(lines=[json.dumps({"id": 1, "suite": "defaulting", "case": {"kind": "Job", "object": JOB, "features": [1]}})], gates="JobManagedBy=false")
+@example(lines=['{"id": 1, "suite": "job-sync", "case": {"now": "\\ud800"}}'], gates=None)
+@example(lines=["x"], gates="NoSuchGate=true")
+def test_oracle_serve(lines: list[str], gates: str | None) -> None:
+    argv = ["oracle", "serve"] + ([f"--feature-gates={gates}"] if gates is not None else [])
+    outcome = run("oracle serve", argv, stdin="\n".join(lines) + "\n")
+    assert_clean(outcome)
+    if outcome.code == 0:
+        # The handshake, then one answer per request, each a JSON line.
+        answers = [json.loads(line) for line in outcome.out.splitlines()]
+        assert len(answers) == 1 + sum(1 for line in lines if line.strip()), outcome.out
+
+
+def _live_trace() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    from tests.checkers.test_live_trace import ACTORS, RUN, model_run, trace_of
+
+    return trace_of(model_run(RUN), [ACTORS[m] for m in RUN])
+
+
+LIVE_TRACE = _live_trace()
+
+
+@FUZZ
+@given(trace=mutated({"header": LIVE_TRACE[0], "records": LIVE_TRACE[1]}, 3), cut=st.booleans())
+@example(trace={"header": {**LIVE_TRACE[0], "started": "9999-12-31T23:59:59Z"}, "records": LIVE_TRACE[1]}, cut=False)
+@example(trace={"header": {**LIVE_TRACE[0], "controller": [1]}, "records": LIVE_TRACE[1]}, cut=False)
+@example(trace={"header": LIVE_TRACE[0], "records": [{**LIVE_TRACE[1][0], "t": "1"}]}, cut=False)
+@example(trace={"header": LIVE_TRACE[0], "records": [{**LIVE_TRACE[1][0], "object": [1]}]}, cut=False)
+@example(trace={"header": LIVE_TRACE[0], "records": LIVE_TRACE[1]}, cut=True)
+def test_live_check(tmp: Path, trace: Any, cut: bool) -> None:
+    """`live check` of a trace file: malformed lines, fields of the wrong shape, a last line cut
+    short by a kill."""
+    if isinstance(trace, dict) and isinstance(trace.get("records"), list):
+        lines = [trace.get("header"), *trace["records"]]
+    else:
+        lines = [trace]
+    text = "".join((json.dumps(line) if not _has_nan(line) else "{}") + "\n" for line in lines)
+    if cut:
+        text = text[: len(text) * 2 // 3]
+    assert_clean(run("live check", ["live", "check", _file(tmp, "t.jsonl", text)]))
+
+
+KUBECONFIG: dict[str, Any] = {
+    "apiVersion": "v1",
+    "kind": "Config",
+    "clusters": [{"name": "c", "cluster": {"server": "https://127.0.0.1:1", "insecure-skip-tls-verify": True}}],
+    "users": [{"name": "u", "user": {"token": "x"}}],
+    "contexts": [{"name": "x", "context": {"cluster": "c", "user": "u"}}],
+    "current-context": "x",
+}
+
+
+def mostly(good: Any, bad: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """`good` three times in four, else a drawn bad value: one surface's input broken at a time
+    gets past the others' checks."""
+    return st.one_of(st.just(good), st.just(good), st.just(good), bad)
+
+
+@FUZZ
+@given(
+    text=mostly(json.dumps(JOB), documents(JOB)),
+    kubeconfig=mostly(json.dumps(KUBECONFIG), documents(KUBECONFIG)),
+    option=st.sampled_from(["--run-seconds", "--timeout", "--give-up"]),
+    seconds=mostly("1", numbers_as_text()),
+    fail=st.lists(outcome_specs(), max_size=1),
+)
+@example(text=json.dumps(JOB), kubeconfig="clusters: [", option="--timeout", seconds="nan", fail=[])
+@example(text=json.dumps(JOB), kubeconfig=json.dumps(KUBECONFIG), option="--give-up", seconds="0", fail=[])
+def test_live_run(tmp: Path, text: str, kubeconfig: str, option: str, seconds: str, fail: list[str]) -> None:
+    """`live run` against a cluster that is not there (a closed port on 127.0.0.1, or a malformed
+    kubeconfig): one clear line, never a traceback; a control plane is never started."""
+    argv = ["live", "run", _file(tmp, "job.yaml", text), "--kubeconfig", _file(tmp, "kc.yaml", kubeconfig)]
+    argv += [f"{option}={seconds}", "--give-up=0", "--trace", str(tmp / "live.trace.jsonl")]
+    argv += [f"--fail={f}" for f in fail]
+    assert_clean(run("live run", argv))
+
+
+ENGINES = [
+    "cmd:/no/such/program",
+    f"cmd:{sys.executable} -c pass",
+    f"cmd:{sys.executable} -c \"print('hello')\"",
+    f"cmd:{sys.executable} -c \"print('{{}}')\"",
+    "cmd:",
+    "cmd:'unclosed",
+    "nosuchengine",
+]
+
+
+@FUZZ
+@given(doc=vector_files(), engine=st.sampled_from(ENGINES), timeout=mostly("5", st.sampled_from(["nan", "-1", "0", "1e308"])))
+@example(doc={"format": "jobmodel-conformance/1", "suite": "validation", "cases": []}, engine="cmd:'unclosed", timeout="5")
+@example(doc={"format": "jobmodel-conformance/1", "suite": "validation", "cases": []}, engine="cmd:", timeout="nan")
+def test_conformance_engines(tmp: Path, doc: Any, engine: str, timeout: str) -> None:
+    """Vectors through implementations that cannot be started or break the protocol: each case
+    fails naming the engine, the run ends with its totals."""
+    text = json.dumps(doc) if not _has_nan(doc) else "{}"
+    outcome = run("conformance --engine", ["conformance", _file(tmp, "v.json", text), f"--engine={engine}", f"--timeout={timeout}", "--junit", str(tmp / "j.xml")])
+    assert_clean(outcome)
