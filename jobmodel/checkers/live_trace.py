@@ -189,12 +189,12 @@ def check_trace_shape(header: Mapping[str, Any], records: Sequence[Mapping[str, 
         if record.get("kind") != "event":
             continue
         obj = record.get("object")
-        if obj is not None and not isinstance(obj, Mapping):
+        if not isinstance(obj, Mapping):
             raise InputError(f"{where}.object", f"expected an object, got {describe(obj)}")
-        meta = (obj or {}).get("metadata")
-        if meta is not None and not isinstance(meta, Mapping):
+        meta = obj.get("metadata")
+        if not isinstance(meta, Mapping):
             raise InputError(f"{where}.object.metadata", f"expected an object, got {describe(meta)}")
-        for name, value in (meta or {}).items():
+        for name, value in meta.items():
             if name in ("name", "namespace", "uid", "resourceVersion") and not isinstance(value, str | None):
                 raise InputError(f"{where}.object.metadata.{name}", f"expected a string, got {describe(value)}")
         if record.get("resource") not in RESOURCES:
