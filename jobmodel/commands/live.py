@@ -43,7 +43,7 @@ def register(subparsers: Any) -> None:
     run.add_argument("--kubeconfig", type=Path, default=None, help="the cluster to use (default: the local control plane)")
     run.add_argument("--kubelet", choices=["simulated", "real"], default="simulated", help="who runs the pods (default: simulated)")
     run.add_argument("--run-seconds", type=float, default=3.0, help="how long each pod runs, in real seconds (default 3)")
-    run.add_argument("-n", "--namespace", default=None, help="the namespace to use (created if missing; default: a new one)")
+    run.add_argument("--namespace", default=None, help="the namespace to use (created if missing; default: a new one)")
     run.add_argument("--trace", type=Path, default=None, help="where to write the trace (default: ./<namespace>.trace.jsonl)")
     run.add_argument("--timeout", type=float, default=600.0, help="give up when the Job has not finished after this many seconds")
     run.add_argument("--picture", type=Path, help="draw both timelines into this file (.svg or .png)")
@@ -79,9 +79,10 @@ def run_run(args: argparse.Namespace) -> int:
     for option, seconds in (("--run-seconds", args.run_seconds), ("--timeout", args.timeout), ("--give-up", args.give_up)):
         if not 0 <= seconds <= MAX_SECONDS:  # also refuses NaN
             raise InputError(option, f"expected seconds from 0 to {MAX_SECONDS:g}, got {seconds}")
-    # The model's side sees the object the API server stores (the real side is the server); an
-    # object naming another namespace than --namespace is refused, as kubectl refuses it.
-    manifest = load_object(args.manifest, ("Job",), args.namespace, DEFAULT_GATES).request
+    # The model's side sees the object the API server stores (the real side is the server).
+    # --namespace is where the run happens on the cluster, whatever the manifest names (unlike
+    # kubectl's -n), so it does not take part here.
+    manifest = load_object(args.manifest, ("Job",), None, DEFAULT_GATES).request
     script = None
     if args.script is not None:
         steps = load_script(str(args.script))
