@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 import attrs
 
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, quote
 
 
 @attrs.frozen(cache_hash=True)
@@ -49,7 +49,7 @@ def parse_gate_overrides(text: str, option: str = "--feature-gates") -> dict[str
     for item in filter(None, (p.strip() for p in text.split(","))):
         name, sep, value = item.partition("=")
         if not sep or value.lower() not in ("true", "false"):
-            raise InputError(option, f"expected NAME=true or NAME=false, got {item!r}")
+            raise InputError(option, f"expected NAME=true or NAME=false, got {quote(item)}")
         overrides[name] = value.lower() == "true"
     DEFAULT_GATES.with_overrides(overrides, option)  # rejects unknown gates
     return {k: bool(v) for k, v in overrides.items()}

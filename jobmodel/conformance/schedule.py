@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
+from jobmodel.api.schema import obj
 from jobmodel.errors import InputError
 from jobmodel.schedule.cron import CronPanic, CronParseError, Schedule, parse_standard
 from jobmodel.schedule.gotime import LocationError, load_location
@@ -112,7 +113,7 @@ def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
-    expect = case.get("expect", {})
+    expect = obj(case.get("expect"), "expect")
     out: list[str] = []
     for key in EXPECT_KEYS:
         if key not in expect:
