@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 import attrs
 
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, quote
 
 OLDEST_MINOR = 32
 NEWEST_MINOR = 37
@@ -227,7 +227,7 @@ def parse_gate_overrides(text: str, option: str = "--feature-gates", base: Featu
     for item in filter(None, (p.strip() for p in text.split(","))):
         name, sep, value = item.partition("=")
         if not sep or value.lower() not in ("true", "false"):
-            raise InputError(option, f"expected NAME=true or NAME=false, got {item!r}")
+            raise InputError(option, f"expected NAME=true or NAME=false, got {quote(item)}")
         overrides[name] = value.lower() == "true"
     base.with_overrides(overrides, option, emulation_fallback=False)
     return {k: bool(v) for k, v in overrides.items()}

@@ -444,6 +444,11 @@ class JobControllerTunables:
     max_pod_create_delete_per_sync: int = 500  # MaxPodCreateDeletePerSync
 
 
+# The largest value a tunable (seconds or a count) may be given: the controllers' time
+# arithmetic stays within datetime's range.
+MAX_TUNABLE = 1e9
+
+
 @attrs.frozen
 class Faults:
     """API failures injected into one controller step. `status_check`, when given, is the API

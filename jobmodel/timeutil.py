@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, quote
 
 # Go's time.Time{}: what an unset metav1.Time (a non-pointer field) holds.
 GO_ZERO_TIME = datetime(1, 1, 1, tzinfo=UTC)
@@ -20,10 +20,31 @@ def parse_time(text: object, field: str) -> datetime:
     try:
         value = datetime.fromisoformat(raw)
     except ValueError:
-        raise InputError(field, f"not an RFC 3339 time: {text!r}") from None
+        raise InputError(field, f"not an RFC 3339 time: {quote(text)}") from None
     if value.tzinfo is None:
-        raise InputError(field, f"time without an offset: {text!r}")
-    return value.astimezone(UTC)
+        raise InputError(field, f"time without an offset: {quote(text)}")
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        raise InputError(field, f"a time out of range (years 1 to 9999 in UTC): {quote(text)}") from None
+
+
+# The clocks a run may start at or run to: wide enough for any schedule, far enough from the
+# ends of the datetime range that the controllers' arithmetic (five years of cron search,
+# deadlines, back-off) cannot overflow.
+EARLIEST_CLOCK = datetime(1900, 1, 1, tzinfo=UTC)
+LATEST_CLOCK = datetime(9000, 1, 1, tzinfo=UTC)
+
+
+def parse_clock(text: object, field: str) -> datetime:
+    """An RFC 3339 time a run's clock is set to: between EARLIEST_CLOCK and LATEST_CLOCK."""
+    value = parse_time(text, field)
+    if not EARLIEST_CLOCK <= value < LATEST_CLOCK:
+        raise InputError(
+            field,
+            f"{quote(text)} is out of range (from {format_time(EARLIEST_CLOCK)} to before {format_time(LATEST_CLOCK)})",
+        )
+    return value
 
 
 def format_time(value: datetime) -> str:

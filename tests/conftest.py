@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -48,6 +49,14 @@ def conformance_dir() -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return found
+
+
+@pytest.fixture
+def run_seed(request: pytest.FixtureRequest) -> int:
+    """A seed for commands that draw their own cases (`oracle check --seed`): the run's Hypothesis
+    seed, so that `HYPOTHESIS_SEED=N ./dev test` replays them too; a fresh one without it."""
+    seed = request.config.getoption("hypothesis_seed", None)
+    return int(seed) if seed is not None else random.SystemRandom().randrange(2**32)
 
 
 # --- the local control plane (tests marked `live`) -------------------------------------------------

@@ -31,6 +31,7 @@ from typing import IO, Any
 
 import attrs
 
+from jobmodel.adapters.manifests import parse_json, read_text
 from jobmodel.errors import InputError
 
 TRACE_FORMAT = "jobmodel-live-trace/1"
@@ -40,6 +41,8 @@ WATCH_SECONDS = 60  # server-side timeout of one watch request; the watch then r
 READ_TIMEOUT = WATCH_SECONDS + 15.0
 REQUEST_TIMEOUT = (5.0, 30.0)
 DEFAULT_GIVE_UP_SECONDS = 60.0
+# A trace of a long run may be large; larger files are refused rather than read into memory.
+MAX_TRACE_BYTES = 1024 * 1024 * 1024
 
 
 class LiveError(InputError):
@@ -195,22 +198,20 @@ class TraceWriter:
 
 
 def read_trace(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """A trace file's header and lines; a last line cut short by a kill is ignored."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise InputError(str(path), f"cannot read the trace: {err.strerror or err}") from None
+    """A trace file's header and lines; a last line cut short by a kill is ignored. Each line is
+    read within the bounds of any JSON input (jobmodel.adapters.manifests)."""
+    text = read_text(str(path), MAX_TRACE_BYTES)
     lines = text.splitlines()
     records: list[dict[str, Any]] = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            value = json.loads(line)
-        except json.JSONDecodeError as err:
+            value = parse_json(f"{path}:{number}", line)
+        except InputError:
             if number == len(lines):
                 break  # the writer was killed mid-line
-            raise InputError(f"{path}:{number}", f"not a JSON line: {err.msg}") from None
+            raise
         if not isinstance(value, dict):
             raise InputError(f"{path}:{number}", "a trace line is a JSON object")
         records.append(value)

@@ -11,7 +11,6 @@ program and the request (its id, suite and case name); the next request starts i
 from __future__ import annotations
 
 import contextlib
-import json
 import queue
 import shlex
 import subprocess
@@ -21,7 +20,8 @@ from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
 from jobmodel.adapters import protocol
-from jobmodel.errors import InputError, Unsupported
+from jobmodel.adapters.manifests import parse_json
+from jobmodel.errors import InputError, Unsupported, quote
 from jobmodel.features import parse_kube_version
 
 DEFAULT_TIMEOUT_SECONDS = 60.0
@@ -41,9 +41,12 @@ class CaseError(InputError):
 
 def parse_cmd(spec: str) -> list[str]:
     """`cmd:PROGRAM ARGS...` -> the argument list (shell-quoted words, no shell)."""
-    words = shlex.split(spec.removeprefix(CMD_PREFIX))
+    try:
+        words = shlex.split(spec.removeprefix(CMD_PREFIX))
+    except ValueError as err:  # an unclosed quotation
+        raise InputError("--engine", f"{quote(spec)}: {err}") from None
     if not words:
-        raise InputError("--engine", f"{spec!r}: expected cmd:PROGRAM [ARGS...]")
+        raise InputError("--engine", f"{quote(spec)}: expected cmd:PROGRAM [ARGS...]")
     return words
 
 
@@ -122,8 +125,8 @@ class ProtocolEngine:
 
     def _decode(self, line: str, what: str) -> Any:
         try:
-            return json.loads(line)
-        except ValueError:
+            return parse_json(what, line)
+        except InputError:
             self._stop()
             raise self._error(f"{what}: not a JSON line: {line[:200]!r}") from None
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 
+from jobmodel.adapters.files import atomic_target
 from jobmodel.errors import InputError
 
 IGNORED_FAILURE = "Failed, not counted"  # a failure a podFailurePolicy rule ignores
@@ -98,9 +99,12 @@ def draw_panels(panels: Sequence[Panel], path: Path) -> None:
     legend.append(Line2D([], [], color="black", marker="x", linestyle="none", label="deleted"))
     axes[0, 0].legend(handles=legend, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
-    # bbox_inches="tight": the legend and long labels are never cut off.
-    fig.savefig(path, bbox_inches="tight")
-    plt.close(fig)
+    try:
+        with atomic_target(path, "--picture") as tmp:
+            # bbox_inches="tight": the legend and long labels are never cut off.
+            fig.savefig(tmp, format=path.suffix.lower()[1:], bbox_inches="tight")
+    finally:
+        plt.close(fig)
 
 
 def _draw_panel(ax: Any, panel: Panel) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Collection, Mapping
 from typing import Any, Final
 
 from jobmodel.api import field as fe
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, quote
 from jobmodel.timeutil import parse_time
 
 # A type is: "str", "int32", "int64", "bool", "object" (any JSON object), "list" (any JSON list),
@@ -214,6 +214,8 @@ def decode_object(value: Any, kind: str, path: str = "") -> dict[str, Any]:
     """The object as Go's strict decoder sees it: unknown fields and mistyped values raise
     InputError; a null field is dropped (absent) and a null list item becomes its zero value.
     `kind` and `apiVersion` may be left out; when given they must be the kind's."""
+    if not isinstance(value, Mapping):
+        raise InputError(path, f"expected an object, got {describe(value)}")
     decoded: dict[str, Any] = check_value(value, KINDS[kind], path)
     for key, want in (("kind", kind), ("apiVersion", API_VERSIONS[kind])):
         if decoded.get(key, want) != want:
@@ -228,11 +230,11 @@ def describe(value: Any) -> str:
     if isinstance(value, bool):
         return "a boolean"
     if isinstance(value, int):
-        return f"the integer {value}"
+        return f"the integer {quote(value)}"
     if isinstance(value, float):
-        return f"the number {value}"
+        return f"the number {quote(value)}"
     if isinstance(value, str):
-        return f"the string {value!r}"
+        return f"the string {quote(value)}"
     if isinstance(value, list):
         return "a list"
     return "an object"
@@ -299,7 +301,7 @@ def _check_scalar(value: Any, typ: str, path: str) -> None:
         raise InputError(path, f"expected {_JSON_KIND[typ]}, got {describe(value)}")
     bits = {I32: 31, I64: 63}.get(typ)
     if bits is not None and not -(2**bits) <= value < 2**bits:
-        raise InputError(path, f"the integer {value} does not fit in {typ}")
+        raise InputError(path, f"the integer {quote(value)} does not fit in {typ}")
 
 
 # --- the formats around the objects (vectors, scripts, traces) -----------------------------------

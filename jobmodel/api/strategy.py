@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import json
+import uuid
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,7 +33,9 @@ from jobmodel.api.defaults import set_defaults_cron_job, set_defaults_job
 from jobmodel.api.equality import semantic_equal
 from jobmodel.api.field import FieldError
 from jobmodel.api.meta_validation import label_selector_has_invalid_label_value
-from jobmodel.api.schema import decode_object
+from jobmodel.api.names import name_generated_before_create
+from jobmodel.api.schema import decode_object, describe
+from jobmodel.errors import InputError, printable
 from jobmodel.features import DEFAULT_GATES, FeatureGates
 from jobmodel.timeutil import parse_time
 
@@ -381,3 +384,54 @@ def update_cron_job(
         _unconditional(set_defaults_cron_job(obj, gates), old), old
     )
     return _stored(stored, cron_job_validate_update(stored, old, gates), old)
+
+
+# ---------------------------------------------------------------------------- the front door
+
+# The resource of each kind an object may be created as (what kubectl prints: `job.batch/pi`).
+RESOURCES = {"Job": "job.batch", "CronJob": "cronjob.batch"}
+
+
+def default_uid(namespace: str, name: str) -> str:
+    """A stable uid per object, so that repeated runs print the same selector."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, printable(f"jobmodel:{namespace}/{name}")))
+
+
+def with_namespace(obj: Mapping[str, Any], namespace: str) -> Obj:
+    """The object as kubectl sends it: the namespace of its context when the manifest gives none."""
+    meta = obj.get("metadata")
+    if meta is not None and not isinstance(meta, Mapping):
+        raise InputError("metadata", f"expected an object, got {describe(meta)}")
+    request = dict(obj)
+    request["metadata"] = {**(meta or {})}
+    if request["metadata"].get("namespace") in (None, ""):
+        request["metadata"]["namespace"] = namespace
+    return request
+
+
+def create_request(obj: Mapping[str, Any], namespace: str) -> Obj:
+    """The object as the API server takes it in: the namespace of kubectl's context when the
+    manifest gives none, and a generated name when it gives only `generateName` (the name drawn
+    from the namespace and prefix, so that every command names it alike)."""
+    request = with_namespace(obj, namespace)
+    meta = request["metadata"]
+    return name_generated_before_create(request, f"{meta.get('namespace')}/{meta.get('generateName')}")
+
+
+def create_object(
+    obj: Any, namespace: str, uid: str | None = None, gates: FeatureGates = DEFAULT_GATES
+) -> tuple[str, Obj, list[FieldError]]:
+    """A Job or CronJob of a manifest created as `kubectl create -n NAMESPACE` would: the
+    request's namespace filled in, then decoded, defaulted, prepared and validated; returns
+    (kind, stored object, errors)."""
+    if not isinstance(obj, Mapping):
+        raise InputError("", f"a manifest document must be an object, got {describe(obj)}")
+    kind = obj.get("kind")
+    if not isinstance(kind, str) or kind not in RESOURCES:
+        raise InputError("kind", f"expected Job or CronJob, got {describe(kind)}")
+    request = create_request(obj, namespace)
+    meta = request["metadata"]
+    the_uid = uid or default_uid(str(meta.get("namespace")), str(meta.get("name") or ""))
+    create = create_job if kind == "Job" else create_cron_job
+    stored, errors = create(request, the_uid, gates)
+    return kind, stored, errors

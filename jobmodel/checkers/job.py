@@ -20,18 +20,19 @@ from jobmodel.checkers.system import (
     System,
     budget_from_json,
     budget_to_json,
+    features_from_json,
     load_impl,
     manifest_from_json,
     trace_release,
 )
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, quote
 from jobmodel.features import NEWEST_RELEASE, gates_for
 from jobmodel.frozen import FrozenDict, freeze, thaw
 from jobmodel.invariants.catalogue import LAWS
 from jobmodel.invariants.laws import Violation
 from jobmodel.invariants.liveness import check_liveness
-from jobmodel.state import JobControllerTunables
-from jobmodel.timeutil import format_time, parse_time
+from jobmodel.state import MAX_TUNABLE, JobControllerTunables
+from jobmodel.timeutil import format_time, parse_clock
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.job_symmetry import canonical_world, without_events
 from jobmodel.transitions.move import Move
@@ -128,8 +129,8 @@ class CheckConfig:
         return CheckConfig(
             manifest=manifest_from_json(value, path, "Job"),
             budget=budget_from_json(env.Budget, value.get("budget") or {}, f"{path}.budget", env.validate_edit),
-            start=parse_time(value.get("start", format_time(DEFAULT_START)), f"{path}.start"),
-            features=freeze(value.get("features") or {}),
+            start=parse_clock(value.get("start", format_time(DEFAULT_START)), f"{path}.start"),
+            features=freeze(features_from_json(value.get("features"), f"{path}.features", trace_release(value, path))),
             impl=str(value.get("impl") or DEFAULT_IMPL),
             symmetry=bool(value.get("symmetry", True)),
             kube_version=trace_release(value, path),
@@ -147,8 +148,8 @@ def tunables_from_json(value: Mapping[str, Any], path: str) -> JobControllerTuna
     for name, v in value.items():
         if name not in fields:
             raise InputError(f"{path}.{name}", f"unknown tunable (known: {', '.join(fields)})")
-        if isinstance(v, bool) or not isinstance(v, int | float) or v < 0:
-            raise InputError(f"{path}.{name}", "expected a non-negative number")
+        if isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v <= MAX_TUNABLE:
+            raise InputError(f"{path}.{name}", f"expected a number from 0 to {MAX_TUNABLE:g}, got {quote(v)}")
         if fields[name].type in (int, "int") and (not isinstance(v, int) or v < 1):
             raise InputError(f"{path}.{name}", "expected a positive integer")
         changes[name] = v

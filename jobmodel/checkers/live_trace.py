@@ -36,8 +36,10 @@ import attrs
 
 from jobmodel.actions import UpdateJobStatus
 from jobmodel.adapters.controlplane import CONTROL_PLANE_RELEASE
-from jobmodel.adapters.live import View, iter_events
+from jobmodel.adapters.live import RESOURCES, View, iter_events
+from jobmodel.api.schema import describe
 from jobmodel.api.wire import job_from_json, job_status_to_json, pod_from_json
+from jobmodel.errors import InputError
 from jobmodel.features import gates_for
 from jobmodel.invariants.catalogue import (
     STATE_INVARIANTS,
@@ -49,7 +51,7 @@ from jobmodel.invariants.catalogue import (
 from jobmodel.invariants.laws import Violation
 from jobmodel.simulation.scenario import tunables_from
 from jobmodel.state import BackoffRecord, Expectations, JobControllerState, JobStatus, Pod
-from jobmodel.timeutil import parse_time
+from jobmodel.timeutil import parse_clock
 from jobmodel.transitions import cluster as cl
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.move import Move
@@ -166,9 +168,51 @@ LIVE_GATES = gates_for(CONTROL_PLANE_RELEASE)
 # --- observations ---------------------------------------------------------------------------------
 
 
+def check_trace_shape(header: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> None:
+    """The fields the check reads have the shapes the recorder writes; InputError naming the
+    trace line and the field otherwise (a trace edited or written by another program)."""
+    controller = header.get("controller")
+    if controller is not None and not isinstance(controller, Mapping):
+        raise InputError("trace header.controller", f"expected an object, got {describe(controller)}")
+    for name in ("featureGates", "tunables"):
+        value = (controller or {}).get(name)
+        if value is not None and not isinstance(value, Mapping):
+            raise InputError(f"trace header.controller.{name}", f"expected an object, got {describe(value)}")
+    if not isinstance(header.get("job"), str | None):
+        raise InputError("trace header.job", f"expected a string, got {describe(header.get('job'))}")
+    for number, record in enumerate(records, 2):
+        where = f"trace line {number}"
+        seq, t = record.get("seq", 0), record.get("t", 0.0)
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            raise InputError(f"{where}.seq", f"expected an integer, got {describe(seq)}")
+        if isinstance(t, bool) or not isinstance(t, int | float) or not 0 <= t <= MAX_TRACE_SECONDS:
+            raise InputError(f"{where}.t", f"expected seconds from 0 to {MAX_TRACE_SECONDS:g}, got {describe(t)}")
+        for name in ("kind", "resource", "type", "actor"):
+            if not isinstance(record.get(name), str | None):
+                raise InputError(f"{where}.{name}", f"expected a string, got {describe(record.get(name))}")
+        if record.get("kind") != "event":
+            continue
+        obj = record.get("object")
+        if not isinstance(obj, Mapping):
+            raise InputError(f"{where}.object", f"expected an object, got {describe(obj)}")
+        meta = obj.get("metadata")
+        if not isinstance(meta, Mapping):
+            raise InputError(f"{where}.object.metadata", f"expected an object, got {describe(meta)}")
+        for name, value in meta.items():
+            if name in ("name", "namespace", "uid", "resourceVersion") and not isinstance(value, str | None):
+                raise InputError(f"{where}.object.metadata.{name}", f"expected a string, got {describe(value)}")
+        if record.get("resource") not in RESOURCES:
+            raise InputError(f"{where}.resource", f"expected one of {', '.join(RESOURCES)}, got {describe(record.get('resource'))}")
+
+
+# A trace line's `t` (seconds since the recording started): at most ten years.
+MAX_TRACE_SECONDS = 10 * 365 * 24 * 3600.0
+
+
 def observe(header: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> list[Observation]:
     """Replay the trace: one Observation per recorded change of the Job or its pods."""
-    started = parse_time(header.get("started"), "trace header started")
+    check_trace_shape(header, records)
+    started = parse_clock(header.get("started"), "trace header.started")
     controller = header.get("controller") or {}
     initial = LIVE_GATES.with_overrides(controller.get("featureGates") or {}, "controller.featureGates")
     gate_changes = [

@@ -24,6 +24,7 @@ import attrs
 from hypothesis import HealthCheck, Phase, given, reject, settings
 from hypothesis import seed as hypothesis_seed
 
+from jobmodel.adapters.files import write_atomically
 from jobmodel.adapters.oracle import CaseError, OracleError
 from jobmodel.conformance.agreement import Verdict, expectation, judge
 from jobmodel.conformance.engines import Engine
@@ -207,6 +208,4 @@ def write_divergences(out: Path, suite: str, engine_name: str, divergences: list
         "cases": [vector_case(suite, d, i + 1) for i, d in enumerate(divergences)],
     }
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(json.dumps(doc, indent=1) + "\n")
-    tmp.replace(out)
+    write_atomically(out, json.dumps(doc, indent=1) + "\n", "--out")

@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 import attrs
 
-from jobmodel.errors import InputError
-from jobmodel.features import parse_kube_version
+from jobmodel.api.schema import obj
+from jobmodel.errors import InputError, printable, quote
+from jobmodel.features import gates_for, parse_kube_version
 from jobmodel.frozen import FrozenDict, freeze
 from jobmodel.invariants.laws import Laws, Transition, Violation
 from jobmodel.transitions.move import Move
@@ -64,22 +66,38 @@ class System(Generic[W, R]):
         return after, transition, [*self.laws.check_step(transition), *self.laws.check_state(after)]
 
 
+_DOTTED_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
 def load_impl(spec: str, flag: str = "--impl") -> Callable[..., Any]:
     """The function named `package.module:function` (found in the current directory too)."""
     module_name, sep, attr = spec.partition(":")
-    if not sep or not module_name or not attr:
-        raise InputError(flag, f"{spec!r}: expected package.module:function")
+    if not sep or not _DOTTED_NAME.fullmatch(module_name) or not attr.isidentifier():
+        raise InputError(flag, f"{quote(spec)}: expected package.module:function (an absolute module name)")
     if os.getcwd() not in sys.path:
         # As `python -m` would: an implementation in the current directory can be named.
         sys.path.insert(0, os.getcwd())
     try:
         module = importlib.import_module(module_name)
-    except ImportError as err:
-        raise InputError(flag, f"cannot import {module_name!r}: {err}") from None
+    except Exception as err:
+        # Importing runs the module: whatever it raises is the module's problem, not ours.
+        raise InputError(flag, f"cannot import {quote(module_name)}: {type(err).__name__}: {err}") from None
     fn = getattr(module, attr, None)
     if not callable(fn):
-        raise InputError(flag, f"{module_name!r} has no function {attr!r}")
-    return fn  # type: ignore[no-any-return]
+        raise InputError(flag, f"{quote(module_name)} has no function {quote(attr)}")
+    return _reported(fn, spec, flag)
+
+
+def _reported(fn: Callable[..., Any], spec: str, flag: str) -> Callable[..., Any]:
+    """`fn`, whose exceptions are the named implementation's failure, not the checker's."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except Exception as err:
+            raise InputError(flag, f"{quote(spec)} raised {type(err).__name__}: {printable(str(err))[:200]}") from err
+
+    return call
 
 
 B = TypeVar("B", bound=attrs.AttrsInstance)
@@ -100,6 +118,13 @@ def manifest_from_json(config: Mapping[str, Any], path: str, kind: str) -> Froze
         raise InputError(f"{path}.manifest", f"expected the {kind} manifest (an object)")
     manifest: FrozenDict = freeze(config["manifest"])
     return manifest
+
+
+def features_from_json(value: Any, path: str, kube_version: str | None = None) -> dict[str, bool]:
+    """A saved configuration's feature gates that differ from its release's defaults (checked)."""
+    features = dict(obj(value, path))
+    gates_for(kube_version).with_overrides(features, path, emulation_fallback=False)
+    return features
 
 
 def budget_to_json(budget: attrs.AttrsInstance) -> dict[str, Any]:

@@ -15,11 +15,13 @@ from typing import Any
 
 import attrs
 
+from jobmodel.adapters.files import write_atomically
 from jobmodel.adapters.manifests import read_json_file
+from jobmodel.api.schema import OBJ, STR, check_value, member
 from jobmodel.checkers.cron import CronConfig
 from jobmodel.checkers.job import CheckConfig
 from jobmodel.checkers.system import System
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, quote
 from jobmodel.invariants.laws import Violation
 from jobmodel.transitions.move import Move
 
@@ -75,7 +77,7 @@ def trace_to_json(config: Config, moves: Sequence[Move], violation: Violation | 
 
 
 def save_trace(path: Path, config: Config, moves: Sequence[Move], violation: Violation | None) -> None:
-    path.write_text(json.dumps(trace_to_json(config, moves, violation), indent=2) + "\n")
+    write_atomically(path, json.dumps(trace_to_json(config, moves, violation), indent=2) + "\n", "--save")
 
 
 def recorded_violation(path: Path) -> Violation | None:
@@ -93,13 +95,18 @@ def load_trace(path: Path) -> tuple[Config, list[Move]]:
     if not isinstance(data, Mapping) or not isinstance(data.get("config"), Mapping):
         raise InputError("config", "a trace is an object with `config` and `moves`")
     kind = data.get("kind", CheckConfig.KIND)
-    if kind not in CONFIGS:
-        raise InputError("kind", f"expected one of {', '.join(CONFIGS)}")
+    if not isinstance(kind, str) or kind not in CONFIGS:
+        raise InputError("kind", f"expected one of {', '.join(CONFIGS)}, got {quote(kind)}")
     config_class = CONFIGS[kind]
     config = config_class.from_json(data["config"])
     moves = []
-    for i, m in enumerate(data.get("moves") or []):
-        if not isinstance(m, Mapping) or m.get("kind") not in config_class.MOVE_KINDS:
+    for i, m in enumerate(member(data, "moves", ("list", OBJ), "") or []):
+        move = check_value(m, MOVE, f"moves[{i}]")
+        if move.get("kind") not in config_class.MOVE_KINDS:
             raise InputError(f"moves[{i}].kind", f"expected one of {', '.join(config_class.MOVE_KINDS)}")
-        moves.append(Move(str(m["kind"]), str(m.get("pod", "")), str(m.get("arg", ""))))
+        moves.append(Move(move["kind"], move.get("pod", ""), move.get("arg", "")))
     return config, moves
+
+
+# A move as a trace writes it (Move.to_json).
+MOVE = {"kind": STR, "pod": STR, "arg": STR}

@@ -9,13 +9,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from jobmodel.adapters.files import write_atomically
+from jobmodel.commands.common import FINDING, INPUT_ERROR, INTERNAL_ERROR, OK, check_output_path
 from jobmodel.commands.output import add_output_option, print_json, wants_json
 from jobmodel.commands.progress import progress
 from jobmodel.conformance.bundled import VECTORS_DIR, bundled_vector_files
 from jobmodel.conformance.engines import Engine, ModelEngine, PerReleaseEngine
 from jobmodel.conformance.report import junit_xml, report_json
 from jobmodel.conformance.runner import CaseResult, case_releases, count_cases, run_files
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, printable
 from jobmodel.features import parse_kube_version
 
 
@@ -78,6 +80,16 @@ def engine_choice(value: str) -> str:
 ENGINES = ("model", "upstream", "live")
 
 
+# `--timeout`: the longest wait for one answer, at most a day.
+MAX_TIMEOUT = 86_400.0
+
+
+def check_timeout(seconds: float, option: str = "--timeout") -> None:
+    """A wait in seconds an engine can be given: finite, positive, at most MAX_TIMEOUT."""
+    if not 0 < seconds <= MAX_TIMEOUT:  # also refuses NaN
+        raise InputError(option, f"expected seconds above 0, at most {MAX_TIMEOUT:g}, got {seconds}")
+
+
 def make_engine(name: str, args: argparse.Namespace | None = None) -> Engine:
     import importlib
 
@@ -117,7 +129,11 @@ def vector_files(files: list[Path]) -> list[Path]:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Every file and case is run; the exit code is 3 when the tool failed on a case, else 2 when a
+    file could not be read, else 1 when a vector failed."""
     files = vector_files(args.files)
+    check_timeout(args.timeout)
+    check_output_path(args.junit, "--junit")
     engine = make_engine(args.engine, args)
     unsupported: list[CaseResult] = []
     results: list[CaseResult] = []
@@ -141,12 +157,22 @@ def run(args: argparse.Namespace) -> int:
         close = getattr(engine, "close", None)
         if close is not None:
             close()
-    if args.junit is not None:
-        args.junit.write_text(junit_xml(args.engine, results))
+        # Written even when the run stops half-way (an engine that disconnects, ^C): the
+        # verdicts so far are kept.
+        if args.junit is not None:
+            write_atomically(args.junit, junit_xml(args.engine, results), "--junit")
+    bad_files = [r for r in results if r.unreadable]
+    internal = [r for r in results if r.internal]
+    code = INTERNAL_ERROR if internal else INPUT_ERROR if bad_files else OK if failed == 0 else FINDING
     if as_json:
         print_json("ConformanceReport", report_json(args.engine, results))
-        return 0 if failed == 0 else 1
+        return code
     if unsupported:
         print(f"{len(unsupported)} unsupported by the {engine.name} engine (not run; reasons above)")
     print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+    for case in bad_files:
+        print(printable(f"error: {case.differences[0]}"), file=sys.stderr)
+    for case in internal:
+        detail = case.differences[0].removeprefix("internal error: ")
+        print(printable(f"internal error: {case.file}: {case.name}: {detail}"), file=sys.stderr)
+    return code

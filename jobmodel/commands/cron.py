@@ -4,23 +4,27 @@ a CronJob through a time window (`cron simulate`)."""
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 import attrs
 
-from jobmodel.adapters.manifests import load_documents, read_manifest
 from jobmodel.api.wire import cron_job_from_json
+from jobmodel.commands.common import OK, add_object_options, gates_of, load_object
 from jobmodel.commands.output import add_output_option, print_json, wants_json
 from jobmodel.commands.progress import progress
-from jobmodel.commands.release import add_release_options, gates_from_args
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, quote
+from jobmodel.features import FeatureGates
 from jobmodel.schedule.cron import CronParseError, parse_standard
 from jobmodel.schedule.gotime import LocationError, load_location
-from jobmodel.simulation.cronjob import Outage, simulate
+from jobmodel.simulation.cronjob import MAX_JOB_SECONDS, MAX_SYNCS, Outage, simulate
 from jobmodel.state import CronJob
-from jobmodel.timeutil import GO_ZERO_TIME, format_time, parse_time
+from jobmodel.timeutil import GO_ZERO_TIME, LATEST_CLOCK, format_time, parse_clock
+
+# `cron next -n`: at most this many run times.
+MAX_COUNT = 1000
 
 
 def register(subparsers: Any) -> None:
@@ -52,14 +56,14 @@ def register(subparsers: Any) -> None:
         metavar="START/END",
         help="the controller is down in this window (RFC 3339 times); may be repeated",
     )
-    add_release_options(sim)
+    add_object_options(sim)
     add_output_option(sim)
     sim.set_defaults(func=run_simulate)
 
 
 def run_next(args: argparse.Namespace) -> int:
-    if args.count < 1:
-        raise InputError("--count", "must be at least 1")
+    if not 1 <= args.count <= MAX_COUNT:
+        raise InputError("--count", f"expected 1 to {MAX_COUNT}, got {args.count}")
     spec = args.schedule
     zone: tzinfo = UTC
     if args.time_zone is not None:
@@ -73,11 +77,15 @@ def run_next(args: argparse.Namespace) -> int:
         schedule = parse_standard(spec)
     except CronParseError as err:
         raise InputError("schedule", err.message) from None
-    t = parse_time(args.start, "--from") if args.start else datetime.now(UTC)
+    t = parse_clock(args.start, "--from") if args.start else datetime.now(UTC)
     times: list[datetime] = []
-    gave_up = False
+    gave_up = past_end = False
     for _ in range(args.count):
         t = schedule.next(t)
+        if t >= LATEST_CLOCK:
+            # Go's times run on for billions of years; the model's clocks end here.
+            past_end = True
+            break
         if t == GO_ZERO_TIME:
             gave_up = True
             break
@@ -93,6 +101,7 @@ def run_next(args: argparse.Namespace) -> int:
                     for t in times
                 ],
                 "gaveUp": gave_up,
+                "pastModelClock": past_end,
             },
         )
         return 0
@@ -101,36 +110,36 @@ def run_next(args: argparse.Namespace) -> int:
         print(f"{format_time(t)}  {local.isoformat()}  {local.strftime('%a')}")
     if gave_up:
         print("(no further run time within five years: robfig/cron gives up)")
-    return 0
+    if past_end:
+        print(f"(the next run time is past {format_time(LATEST_CLOCK)}, where the model's clock ends)")
+    return OK
 
 
-def _load_cron_job(name: str) -> CronJob:
-    """The one CronJob of a manifest (file or `-` for stdin, JSON or YAML)."""
-    docs = load_documents(name, read_manifest(name, sys.stdin))
-    found = [d for d in docs if isinstance(d, dict) and d.get("kind") == "CronJob"]
-    if len(found) != 1:
-        raise InputError(name, f"expected exactly one CronJob, found {len(found)}")
-    return cron_job_from_json(found[0])
+def _load_cron_job(args: argparse.Namespace, gates: FeatureGates) -> CronJob:
+    """The one CronJob of a manifest (file or `-` for stdin, JSON or YAML), as the API server
+    stores it (defaulted: history limits 3 and 1, concurrency Allow, ...)."""
+    admitted = load_object(args.manifest, ("CronJob",), args.namespace, gates)
+    return cron_job_from_json(admitted.stored)
 
 
 def _outage(text: str) -> Outage:
     start, sep, end = text.partition("/")
     if not sep:
-        raise InputError("--outage", f"expected START/END, got {text!r}")
-    outage = Outage(parse_time(start, "--outage"), parse_time(end, "--outage"))
+        raise InputError("--outage", f"expected START/END, got {quote(text)}")
+    outage = Outage(parse_clock(start, "--outage"), parse_clock(end, "--outage"))
     if outage.end <= outage.start:
-        raise InputError("--outage", f"ends before it starts: {text!r}")
+        raise InputError("--outage", f"ends before it starts: {quote(text)}")
     return outage
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    cron_job = _load_cron_job(args.manifest)
-    gates = gates_from_args(args)
-    start, end = parse_time(args.start, "--start"), parse_time(args.end, "--end")
+    gates = gates_of(args)
+    start, end = parse_clock(args.start, "--start"), parse_clock(args.end, "--end")
     if end <= start:
         raise InputError("--end", "must be after --start")
-    if args.job_duration < 0:
-        raise InputError("--job-duration", "must not be negative")
+    if not math.isfinite(args.job_duration) or not 0 <= args.job_duration <= MAX_JOB_SECONDS:
+        raise InputError("--job-duration", f"expected seconds from 0 to {MAX_JOB_SECONDS}, got {args.job_duration}")
+    cron_job = _load_cron_job(args, gates)
     if cron_job.metadata.creation_timestamp is None:
         # A CronJob created at the start of the window.
         cron_job = attrs.evolve(cron_job, metadata=attrs.evolve(cron_job.metadata, creation_timestamp=start))
@@ -141,7 +150,9 @@ def run_simulate(args: argparse.Namespace) -> int:
         def synced(now: datetime) -> None:
             task.update(completed=(now - start).total_seconds(), note=format_time(now))
 
-        result = simulate(cron_job, start, end, args.job_duration, args.job_fails, outages, gates=gates, on_sync=synced)
+        result = simulate(
+            cron_job, start, end, args.job_duration, args.job_fails, outages, gates=gates, max_syncs=MAX_SYNCS, on_sync=synced
+        )
     created = sum(1 for e in result.log if e.what == "create")
     deleted = sum(1 for e in result.log if e.what == "delete")
     if wants_json(args):
@@ -155,11 +166,17 @@ def run_simulate(args: argparse.Namespace) -> int:
                 "created": created,
                 "deleted": deleted,
                 "syncs": result.syncs,
+                "cutShort": None if result.cut_short is None else format_time(result.cut_short),
             },
         )
-        return 0
+        return OK
     for entry in result.log:
         name = f" {entry.name}" if entry.name else ""
         print(f"{format_time(entry.at)}  {entry.what}{name}: {entry.why}")
     print(f"{created} created, {deleted} deleted, {result.syncs} syncs", file=sys.stdout)
-    return 0
+    if result.cut_short is not None:
+        print(
+            f"cut short at {format_time(result.cut_short)}: the window needs more than "
+            f"{MAX_SYNCS} syncs; the rest of the window was not simulated"
+        )
+    return OK

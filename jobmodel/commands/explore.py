@@ -15,18 +15,24 @@ from typing import Any
 
 import attrs
 
-from jobmodel.adapters.manifests import load_documents, read_manifest
 from jobmodel.checkers.cron import CronConfig
 from jobmodel.checkers.explorer import Counterexample, ExploreResult, explore
 from jobmodel.checkers.job import CheckConfig
 from jobmodel.checkers.parallel import explore_parallel
 from jobmodel.checkers.system import System
 from jobmodel.checkers.trace import Config, format_table, run_moves, save_trace
+from jobmodel.commands.common import (
+    FINDING,
+    OK,
+    add_object_options,
+    check_output_path,
+    gate_overrides,
+    gates_of,
+    load_object,
+)
 from jobmodel.commands.output import add_output_option, print_json, wants_json
 from jobmodel.commands.progress import Task, progress
-from jobmodel.commands.release import add_release_options, gates_from_args
 from jobmodel.errors import InputError
-from jobmodel.features import parse_gate_overrides
 from jobmodel.frozen import freeze
 from jobmodel.timeutil import parse_time
 from jobmodel.transitions import job_environment as env
@@ -51,6 +57,13 @@ BUDGET_FLAGS = {
 }
 
 
+# Bounds of the flags: far beyond what an exploration can finish, small enough to stay integers
+# the model's arithmetic takes.
+MAX_DEPTH = 10_000
+MAX_BUDGET = 10_000
+MAX_WORKERS = 256
+
+
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "explore",
@@ -72,7 +85,7 @@ def register(subparsers: Any) -> None:
         "--edit", action="append", default=[], metavar="FIELD=VALUE",
         help="allow this Job edit once: parallelism=N, completions=N (elastic), suspend=true|false",
     )
-    add_release_options(parser)
+    add_object_options(parser)
     parser.add_argument(
         "--start", default=None, metavar="TIME",
         help="the clock at the start, RFC 3339 (default 2025-01-01T00:00:00Z); the CronJob is created then",
@@ -88,13 +101,10 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def load_manifest(name: str) -> dict[str, Any]:
-    """The one Job or CronJob of the manifest."""
-    docs = load_documents(name, read_manifest(name, sys.stdin))
-    found = [d for d in docs if isinstance(d, dict) and d.get("kind") in ("Job", "CronJob")]
-    if len(found) != 1:
-        raise InputError(name, f"expected exactly one Job or CronJob in the manifest, found {len(found)}")
-    return found[0]
+def load_manifest(args: argparse.Namespace) -> dict[str, Any]:
+    """The one Job or CronJob of the manifest, as sent (its namespace filled in) once the API
+    server accepts it."""
+    return load_object(args.manifest, ("Job", "CronJob"), args.namespace, gates_of(args)).request
 
 
 def budget_values(args: argparse.Namespace, budget: type[Any], kind: str) -> dict[str, int]:
@@ -105,8 +115,8 @@ def budget_values(args: argparse.Namespace, budget: type[Any], kind: str) -> dic
     for name in BUDGET_FLAGS:
         value = getattr(args, name)
         flag = f"--{name.replace('_', '-')}"
-        if value < 0:
-            raise InputError(flag, "must not be negative")
+        if not 0 <= value <= MAX_BUDGET:
+            raise InputError(flag, f"expected 0 to {MAX_BUDGET}, got {value}")
         if name in fields:
             values[name] = value
         elif value:
@@ -121,8 +131,7 @@ def config_from_args(args: argparse.Namespace, manifest: dict[str, Any]) -> Conf
         if args.edit:
             raise InputError("--edit", "applies to Job manifests only")
         budget = CronBudget(**budget_values(args, CronBudget, "CronJob"))
-        gates_from_args(args)  # an unknown release or gate is refused for CronJobs too
-        cron = CronConfig(freeze(manifest), budget, kube_version=f"1.{gates_from_args(args).release}")
+        cron = CronConfig(freeze(manifest), budget, kube_version=f"1.{gates_of(args).release}")
         if start is not None:
             cron = attrs.evolve(cron, start=start)
         return cron if args.impl is None else attrs.evolve(cron, impl=args.impl)
@@ -131,9 +140,9 @@ def config_from_args(args: argparse.Namespace, manifest: dict[str, Any]) -> Conf
     job = CheckConfig(
         manifest=freeze(manifest),
         budget=env.Budget(**budget_values(args, env.Budget, "Job"), edits=tuple(args.edit)),
-        features=freeze(parse_gate_overrides(args.feature_gates, base=gates_from_args(args))),
+        features=freeze(gate_overrides(args)),
         symmetry=not args.no_symmetry,
-        kube_version=f"1.{gates_from_args(args).release}",
+        kube_version=f"1.{gates_of(args).release}",
     )
     if start is not None:
         job = attrs.evolve(job, start=start)
@@ -141,14 +150,15 @@ def config_from_args(args: argparse.Namespace, manifest: dict[str, Any]) -> Conf
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.depth < 0:
-        raise InputError("--depth", "must not be negative")
-    config = config_from_args(args, load_manifest(args.manifest))
+    if not 0 <= args.depth <= MAX_DEPTH:
+        raise InputError("--depth", f"expected 0 to {MAX_DEPTH}, got {args.depth}")
+    workers = default_workers() if args.workers is None else args.workers
+    if not 1 <= workers <= MAX_WORKERS:
+        raise InputError("--workers", f"expected 1 to {MAX_WORKERS}, got {workers}")
+    check_output_path(args.save, "--save")
+    config = config_from_args(args, load_manifest(args))
     system: System[Any, Any] = config.system()
     config.initial_world()  # a rejected manifest is reported before exploring
-    workers = default_workers() if args.workers is None else args.workers
-    if workers < 1:
-        raise InputError("--workers", "must be at least 1")
     with progress(f"exploring to depth {args.depth}", args.depth) as task:
         levels = LevelProgress(task)
         if workers == 1:
@@ -164,12 +174,12 @@ def run(args: argparse.Namespace) -> int:
         if found is not None:
             print(format_table(system, run_moves(system, found.moves)))
     if found is None:
-        return 0
+        return OK
     if args.save is not None:
         save_trace(args.save, config, found.moves, found.violation)
         if not wants_json(args):
             print(f"trace written to {args.save}")
-    return 1
+    return FINDING
 
 
 def default_workers() -> int:

@@ -7,13 +7,18 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from jobmodel.adapters.manifests import load_documents, read_manifest
-from jobmodel.adapters.picture import check_picture_path
+from jobmodel.adapters.controlplane import CONTROL_PLANE_RELEASE
+from jobmodel.adapters.picture import PICTURE_SUFFIXES
+from jobmodel.commands.common import FINDING, OK, check_output_path, load_object
 from jobmodel.commands.output import add_output_option, print_json, wants_json
 from jobmodel.commands.release import add_control_plane_release_option, check_control_plane_release
-from jobmodel.commands.simulate import single_job
+from jobmodel.commands.simulate import load_script
 from jobmodel.errors import InputError
+from jobmodel.features import gates_for
 from jobmodel.simulation.job import check_outcomes_for_manifest, parse_failure, parse_slow
+
+# `--run-seconds`, `--timeout`, `--give-up`: at most a day.
+MAX_SECONDS = 86_400.0
 
 
 def register(subparsers: Any) -> None:
@@ -74,17 +79,21 @@ def run_run(args: argparse.Namespace) -> int:
     check_control_plane_release(args)
     from jobmodel.simulation.live_run import run_live
 
-    manifest = single_job(args.manifest, read_manifest(args.manifest, sys.stdin))
+    check_output_path(args.picture, "--picture", PICTURE_SUFFIXES)
+    check_output_path(args.trace, "--trace")
+    for option, seconds in (("--run-seconds", args.run_seconds), ("--timeout", args.timeout), ("--give-up", args.give_up)):
+        if not 0 <= seconds <= MAX_SECONDS:  # also refuses NaN
+            raise InputError(option, f"expected seconds from 0 to {MAX_SECONDS:g}, got {seconds}")
+    # The model's side sees the object the API server stores (the real side is the server).
+    # --namespace is where the run happens on the cluster, whatever the manifest names (unlike
+    # kubectl's -n), so it does not take part here.
+    manifest = load_object(args.manifest, ("Job",), None, gates_for(CONTROL_PLANE_RELEASE)).request
     script = None
     if args.script is not None:
-        steps = load_documents(str(args.script), read_manifest(str(args.script), sys.stdin))
-        if len(steps) == 1 and isinstance(steps[0], dict) and "steps" in steps[0]:
-            steps = steps[0]["steps"]
+        steps = load_script(str(args.script))
         if not all(isinstance(s, dict) for s in steps):
             raise InputError(str(args.script), "a script is a list of steps (objects)")
         script = steps
-    if args.picture is not None:
-        check_picture_path(args.picture)
     outcomes = [parse_failure(f) for f in args.fail] + [parse_slow(s) for s in args.slow]
     check_outcomes_for_manifest(manifest, outcomes)  # before a control plane is started
     result = run_live(
@@ -127,7 +136,7 @@ def run_run(args: argparse.Namespace) -> int:
         draw_panels(panels, args.picture)
         if not wants_json(args):
             print(f"picture written to {args.picture}")
-    return 1 if result.differences else 0
+    return FINDING if result.differences else OK
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -159,7 +168,7 @@ def run_check(args: argparse.Namespace) -> int:
                 "ok": result.ok,
             },
         )
-        return 0 if result.ok else 1
+        return OK if result.ok else FINDING
     for divergence in result.divergences:
         print(f"DIVERGENCE: {divergence.describe()}")
     for observation, violation in result.violations:
@@ -172,7 +181,7 @@ def run_check(args: argparse.Namespace) -> int:
         + (f" ({result.out_of_scope} states with a gate off left out)" if result.out_of_scope else "")
     )
     print(f"{len(result.divergences)} divergences, {len(result.violations)} violations")
-    return 0 if result.ok else 1
+    return OK if result.ok else FINDING
 
 
 def print_side_by_side(result: Any, out: TextIO) -> None:

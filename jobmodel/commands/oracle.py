@@ -12,18 +12,32 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from jobmodel.adapters import protocol
-from jobmodel.commands.conformance import engine_choice, make_engine
+from jobmodel.adapters.manifests import MAX_MANIFEST_BYTES
+from jobmodel.commands.common import (
+    FINDING,
+    INPUT_ERROR,
+    INTERNAL_ERROR,
+    OK,
+    check_output_path,
+    gate_overrides,
+)
+from jobmodel.commands.conformance import check_timeout, engine_choice, make_engine
 from jobmodel.commands.output import add_output_option, print_json, wants_json
 from jobmodel.conformance.oracle import answer_line, model_handshake
-from jobmodel.errors import InputError
-from jobmodel.features import NEWEST_RELEASE, FeatureGates, parse_gate_overrides, parse_kube_version
+from jobmodel.errors import InputError, printable
+from jobmodel.features import NEWEST_RELEASE, parse_kube_version
 
 if TYPE_CHECKING:
     from jobmodel.checkers.oracle_check import CheckResult, Progress
+
+
+# `oracle check --examples`: at most this many generated cases.
+MAX_EXAMPLES = 10_000_000
 
 
 def register(subparsers: Any) -> None:
@@ -77,24 +91,61 @@ def register(subparsers: Any) -> None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    """Answer every request line until standard input ends; a request the model fails on (a
+    defect of the tool) gets an `error` answer, is said on stderr, and the exit code is then 3."""
     minor = parse_kube_version(args.kube_version)
-    features = parse_gate_overrides(args.feature_gates, base=FeatureGates.for_release(minor))
+    features = gate_overrides(args)
     out = sys.stdout
     out.write(protocol.encode(model_handshake(features, minor)) + "\n")
     out.flush()
-    for line in sys.stdin:
-        if not line.strip():
+    failures = 0
+    for number, line in enumerate(request_lines(sys.stdin), 1):
+        if isinstance(line, InputError):
+            answer: dict[str, Any] = {"id": None, "error": str(line)}
+        elif not line.strip():
             continue
-        out.write(protocol.encode(answer_line(line, features, minor)) + "\n")
+        else:
+            try:
+                answer = answer_line(line, features, minor)
+            except (Exception, RecursionError) as err:
+                failures += 1
+                detail = printable(f"{type(err).__name__}: {err}")[:300]
+                print(f"internal error: request line {number}: {detail}", file=sys.stderr, flush=True)
+                answer = {"id": None, "error": f"internal error of the model: {detail}"}
+        out.write(protocol.encode(answer) + "\n")
         out.flush()
-    return 0
+    return INTERNAL_ERROR if failures else OK
+
+
+def request_lines(stream: TextIO) -> Iterator[str | InputError]:
+    """The lines of the protocol's input; a line that is not UTF-8 or longer than
+    MAX_MANIFEST_BYTES is an InputError in its place (the rest of such a line is skipped)."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:  # a text stream (tests)
+        yield from stream
+        return
+    while True:
+        raw = buffer.readline(MAX_MANIFEST_BYTES + 1)
+        if not raw:
+            return
+        if len(raw) > MAX_MANIFEST_BYTES and not raw.endswith(b"\n"):
+            while raw and not raw.endswith(b"\n"):
+                raw = buffer.readline(MAX_MANIFEST_BYTES)
+            yield InputError("request", f"a line longer than {MAX_MANIFEST_BYTES} bytes")
+            continue
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError:
+            yield InputError("request", "not UTF-8")
 
 
 def run_check(args: argparse.Namespace) -> int:
     from jobmodel.checkers.oracle_check import check_implementation
 
-    if args.examples < 1:
-        raise InputError("--examples", "must be at least 1")
+    if not 1 <= args.examples <= MAX_EXAMPLES:
+        raise InputError("--examples", f"expected 1 to {MAX_EXAMPLES}, got {args.examples}")
+    check_timeout(args.timeout)
+    check_output_path(args.out, "--out")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     # The seed first, so an interrupted run can be replayed; with -o json it is in the document.
     print(f"oracle check {args.suite} against {args.engine}: seed {seed}", file=sys.stderr if wants_json(args) else sys.stdout, flush=True)
@@ -109,14 +160,14 @@ def run_check(args: argparse.Namespace) -> int:
         if close is not None:
             close()
     if result.aborted is not None:
-        print(f"error: {result.aborted}", file=sys.stderr)
+        print(printable(f"error: {result.aborted}"), file=sys.stderr)
     if wants_json(args):
         print_json("OracleCheckResult", check_json(args, seed, result))
     else:
         print_check(args, result)
     if result.aborted is not None:
-        return 2
-    return 1 if result.divergences else 0
+        return INPUT_ERROR
+    return FINDING if result.divergences else OK
 
 
 def check_release(kube_version: str | None, engine: object) -> str:

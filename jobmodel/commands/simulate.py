@@ -3,20 +3,29 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from jobmodel.adapters.manifests import load_documents, read_manifest
-from jobmodel.adapters.picture import check_picture_path
+from jobmodel.adapters.manifests import load_documents, read_manifest, source_name
+from jobmodel.adapters.picture import PICTURE_SUFFIXES
 from jobmodel.api.actions_json import action_to_json
 from jobmodel.api.wire import job_status_to_json
+from jobmodel.commands.common import (
+    FINDING,
+    OK,
+    add_object_options,
+    check_output_path,
+    gates_of,
+    load_object,
+)
 from jobmodel.commands.output import add_output_option, print_json
-from jobmodel.commands.release import add_release_options, gates_from_args
 from jobmodel.errors import InputError
 from jobmodel.features import FeatureGates
 from jobmodel.invariants.upstream_bugs import known_upstream_bug
 from jobmodel.simulation.job import (
+    DEFAULT_UID,
     Timeline,
     condition_marks,
     failure_counted,
@@ -28,7 +37,7 @@ from jobmodel.simulation.job import (
     simulate_script,
 )
 from jobmodel.state import Job, Pod
-from jobmodel.timeutil import format_time, parse_time
+from jobmodel.timeutil import format_time, parse_clock
 from jobmodel.transitions.sync_job import JobSyncResult
 
 
@@ -65,32 +74,38 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--script", type=Path, help="a YAML list of scenario steps to run instead of the default script")
     parser.add_argument("--run-seconds", type=float, default=30.0, help="how long each pod runs (default 30)")
     parser.add_argument("--start", default=None, help="the clock at creation, RFC 3339 (default 2025-01-01T00:00:00Z)")
-    add_release_options(parser)
+    add_object_options(parser)
     add_output_option(parser, ("table", "json"), "table")
     parser.add_argument("--picture", type=Path, help="also draw the timeline to this file (.svg or .png)")
     parser.set_defaults(func=run)
 
 
-def single_job(name: str, text: str) -> dict[str, Any]:
-    docs = load_documents(name, text)
-    jobs = [d for d in docs if isinstance(d, dict) and d.get("kind") == "Job"]
-    if len(jobs) != 1:
-        raise InputError(name, f"expected exactly one Job in the manifest, found {len(jobs)}")
-    return jobs[0]
+
+def load_script(name: str) -> list[Any]:
+    """The steps of a script file: a YAML list, or an object whose `steps` is one."""
+    steps = load_documents(source_name(name), read_manifest(name, sys.stdin))
+    if len(steps) == 1 and isinstance(steps[0], dict) and "steps" in steps[0]:
+        steps = steps[0]["steps"]
+    if not isinstance(steps, list):
+        raise InputError(f"{source_name(name)}: steps", "expected a list of steps")
+    return steps
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.picture is not None:
-        check_picture_path(args.picture)
-    manifest = single_job(args.manifest, read_manifest(args.manifest, sys.stdin))
-    gates = gates_from_args(args)
-    now = parse_time(args.start, "--start") if args.start else None
+    check_output_path(args.picture, "--picture", PICTURE_SUFFIXES)
+    gates = gates_of(args)
+    now = parse_clock(args.start, "--start") if args.start else None
+    admitted = load_object(args.manifest, ("Job",), args.namespace, gates, uid=DEFAULT_UID)
+    manifest = admitted.request
     if args.script is not None:
-        steps = load_documents(str(args.script), read_manifest(str(args.script), sys.stdin))
-        if len(steps) == 1 and isinstance(steps[0], dict) and "steps" in steps[0]:
-            steps = steps[0]["steps"]
-        timeline = simulate_script(manifest, steps, now=now, gates=gates)
+        steps = load_script(str(args.script))
+        try:
+            timeline = simulate_script(manifest, steps, now=now, gates=gates)
+        except InputError as err:
+            raise InputError(str(args.script), str(err)) from None
     else:
+        if not math.isfinite(args.run_seconds) or args.run_seconds < 0:
+            raise InputError("--run-seconds", f"expected a finite number of seconds, not negative, got {args.run_seconds}")
         outcomes = [parse_failure(f) for f in args.fail] + [parse_slow(s) for s in args.slow]
         timeline = simulate_default(manifest, outcomes, run_seconds=args.run_seconds, now=now, gates=gates)
     if args.picture is not None:
@@ -105,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         print_table(timeline, sys.stdout)
         if args.picture is not None:
             print(f"picture written to {args.picture}")
-    return 1 if timeline.differences else 0
+    return FINDING if timeline.differences else OK
 
 
 def _offset(timeline: Timeline, index: int) -> str:

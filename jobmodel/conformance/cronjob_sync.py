@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from jobmodel.actions import CreateJob, DeleteJob, RecordEvent, Requeue, UpdateCronJobStatus
-from jobmodel.api.schema import obj
+from jobmodel.api.schema import OBJ, describe, member, obj
 from jobmodel.api.wire import cron_job_from_json, job_from_json, job_to_json
 from jobmodel.conformance.suites import case_gates
 from jobmodel.errors import InputError
@@ -100,7 +100,17 @@ def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
-    expect = obj(case.get("expect"), "expect")
+    expect = dict(obj(case.get("expect"), "expect"))
+    for key, typ in (("jobsCreated", ("list", OBJ)), ("status", OBJ)):
+        if key in expect:
+            # Decoded: a null item of a list is an empty object, as Go's decoder makes it.
+            value = member(expect, key, typ, "expect")
+            expect[key] = value
+            if value is None:
+                del expect[key]  # null: no expectation
+    want_requeue = expect.get("requeueAfterSeconds")
+    if want_requeue is not None and (isinstance(want_requeue, bool) or not isinstance(want_requeue, int | float)):
+        raise InputError("expect.requeueAfterSeconds", f"expected a number of seconds or null, got {describe(want_requeue)}")
     out: list[str] = []
     for key, want in expect.items():
         got = outcome.get(key)

@@ -7,16 +7,16 @@ from typing import Any
 
 from jobmodel.api import strategy
 from jobmodel.api.defaults import set_defaults_cron_job, set_defaults_job
-from jobmodel.api.schema import decode_object
+from jobmodel.api.schema import decode_object, obj
 from jobmodel.conformance.suites import case_gates
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, quote
 from jobmodel.util.jsondiff import subset_diff
 
 
 def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:
     kind = case.get("kind")
     if kind not in ("Job", "CronJob"):
-        raise InputError("kind", f"expected Job or CronJob, got {kind!r}")
+        raise InputError("kind", f"expected Job or CronJob, got {quote(kind)}")
     gates = case_gates(case)
     obj = decode_object(case.get("object"), str(kind))
     old = None if case.get("oldObject") is None else decode_object(case.get("oldObject"), str(kind))
@@ -39,7 +39,7 @@ def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
-    expect = case.get("expect") or {}
+    expect = obj(case.get("expect"), "expect")
     if "object" not in expect:
         return []
     return subset_diff(expect["object"], outcome.get("object"), "object")

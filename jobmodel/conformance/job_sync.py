@@ -16,7 +16,7 @@ from jobmodel.actions import (
     Requeue,
     UpdateJobStatus,
 )
-from jobmodel.api.schema import I32, I64, STR, TIME, check_known, member, obj
+from jobmodel.api.schema import I32, I64, OBJ, STR, TIME, check_known, member, obj
 from jobmodel.api.wire import (
     job_from_json,
     job_status_to_json,
@@ -49,6 +49,14 @@ from jobmodel.util.jsondiff import (
     status_diff,
 )
 
+# The shapes of the `expect` keys whose values are read as more than JSON to compare.
+EXPECT_SHAPES = {
+    "createdPods": ("list", OBJ),
+    "status": OBJ,
+    "conditions": ("list", OBJ),
+    "conditionsInclude": ("list", OBJ),
+    "statusSet": ("list", STR),
+}
 CASE_KEYS = frozenset({"name", "origin", "kubeVersion", "now", "features", "job", "pods", "controller", "expect"})
 CONTROLLER_KEYS = frozenset(
     {"expectations", "backoff", "podControlError", "statusUpdateError", "podCreateLimit"}
@@ -167,8 +175,15 @@ def controller_to_json(state: JobControllerState) -> dict[str, Any]:
 
 def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
     """Differences between the case's `expect` and an outcome."""
-    expect = case["expect"]
+    expect = dict(case["expect"])
     check_known(expect, EXPECT_KEYS, "expect")
+    for key, typ in EXPECT_SHAPES.items():
+        if key in expect:
+            # Decoded: a null item of a list is its zero value, as Go's decoder makes it.
+            value = member(expect, key, typ, "expect")
+            expect[key] = value
+            if value is None:
+                del expect[key]  # null: no expectation
     out: list[str] = []
     if "error" in expect:
         out.extend(exact_diff(expect["error"], outcome.get("error"), "error"))
@@ -192,7 +207,7 @@ def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
         out.extend(conditions_diff(expect["conditions"], conditions, "conditions", exact=True))
     if "conditionsInclude" in expect:
         out.extend(conditions_diff(expect["conditionsInclude"], conditions, "conditionsInclude", exact=False))
-    for field in expect.get("statusSet", []):
+    for field in expect.get("statusSet") or []:
         if field not in status:
             out.append(f"statusSet: status.{field} expected to be set, but it is absent")
     if "requeueAfterSeconds" in expect:

@@ -3,13 +3,14 @@ its answer to each request line, as `jobmodel oracle serve` gives them to anothe
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
 from jobmodel.adapters import protocol
+from jobmodel.adapters.manifests import parse_json
+from jobmodel.api.schema import describe
 from jobmodel.conformance.suites import suite_module
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, quote
 from jobmodel.features import NEWEST_MINOR, RELEASE_PINS
 
 
@@ -25,11 +26,11 @@ def model_handshake(features: Mapping[str, bool] | None = None, minor: int = NEW
 
 def answer_line(line: str, features: Mapping[str, bool] | None = None, minor: int = NEWEST_MINOR) -> dict[str, Any]:
     """The model's answer to one request line; a malformed request gets an `error` answer naming
-    what is wrong, never an exception."""
+    what is wrong (the request is read within the bounds of any JSON input), never an exception."""
     try:
-        message = json.loads(line)
-    except ValueError as err:
-        return {"id": None, "error": f"request: not JSON: {err}"}
+        message = parse_json("request", line)
+    except InputError as err:
+        return {"id": None, "error": str(err)}
     request_id = message.get("id") if isinstance(message, dict) else None
     if not isinstance(request_id, int | str) or isinstance(request_id, bool):
         request_id = None
@@ -46,10 +47,13 @@ def model_answer(
     (bad input), or `{"unsupported": ...}` for a feature the model does not implement."""
     module = suite_module(suite)
     if module is None or suite not in protocol.SUITES:
-        return {"unsupported": f"suite {suite!r} is not answered through the oracle protocol"}
+        return {"unsupported": f"suite {quote(suite)} is not answered through the oracle protocol"}
     case = {**case, "kubeVersion": f"1.{minor}"}
     if features:
-        case = {**case, "features": {**features, **(case.get("features") or {})}}
+        own = case.get("features")
+        if own is not None and not isinstance(own, Mapping):
+            return {"error": f"case.features: expected an object of gate names to true or false, got {describe(own)}"}
+        case = {**case, "features": {**features, **(own or {})}}
     try:
         return {"outcome": module.model_outcome(case)}
     except InputError as err:

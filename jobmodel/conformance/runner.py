@@ -11,7 +11,7 @@ import attrs
 from jobmodel.adapters.manifests import read_json_file
 from jobmodel.conformance.engines import Engine, ModelEngine, Unsupported
 from jobmodel.conformance.suites import VECTOR_DEFAULT_RELEASE, suite_module
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, printable, quote
 from jobmodel.features import parse_kube_version
 
 FORMAT = "jobmodel-conformance/1"
@@ -27,6 +27,11 @@ class CaseResult:
     origin: str
     differences: tuple[str, ...]
     unsupported: str | None = None
+    # The model (or the engine) raised an unexpected exception on the case: a defect of the
+    # tool, reported among the results so the run goes on.
+    internal: bool = False
+    # The file could not be read (an input error): one result stands for the whole file.
+    unreadable: bool = False
 
     @property
     def passed(self) -> bool:
@@ -39,7 +44,7 @@ def load_vector_file(path: Path) -> Mapping[str, Any]:
     if not isinstance(doc, dict):
         raise InputError(str(path), "a vector file is a JSON object")
     if doc.get("format") != FORMAT:
-        raise InputError(f"{path}: format", f"expected {FORMAT!r}, got {doc.get('format')!r}")
+        raise InputError(f"{path}: format", f"expected {quote(FORMAT)}, got {quote(doc.get('format'))}")
     if not isinstance(doc.get("suite"), str):
         raise InputError(f"{path}: suite", "required (a string)")
     if not isinstance(doc.get("cases"), list):
@@ -61,7 +66,7 @@ def run_case(suite: str, case: Mapping[str, Any], engine: Engine) -> tuple[str, 
     Raises Unsupported when the engine cannot run the case."""
     module = suite_module(suite)
     if module is None:
-        return (f"suite {suite!r} is not implemented by the model yet",)
+        return (f"suite {quote(suite)} is not implemented by the model yet",)
     if not isinstance(case.get("expect"), Mapping) and suite != "job-scenario":
         return ("case: expect: required (an object)",)
     try:
@@ -98,6 +103,9 @@ def run_document(
             yield CaseResult(str(path), name, origin, run_case(suite, case, engine))
         except Unsupported as reason:
             yield CaseResult(str(path), name, origin, (), str(reason))
+        except (Exception, RecursionError) as err:
+            detail = printable(f"internal error: {type(err).__name__}: {err}")[:300]
+            yield CaseResult(str(path), name, origin, (detail,), internal=True)
 
 
 def count_cases(paths: Sequence[Path]) -> int:
@@ -137,9 +145,10 @@ def run_files(
     release: str | None = None,
     on_result: Callable[[CaseResult], None] | None = None,
 ) -> tuple[int, int]:
-    """Run every file (every case at `release` when given); print failing and unsupported cases
-    to `out`; return (passed, failed). Unsupported cases are appended to `unsupported` when given;
-    `on_result` sees every verdict (an unreadable file is one failing result named `(file)`)."""
+    """Run every file (every case at `release` when given), going on after a bad file or case;
+    print failing and unsupported cases to `out`; return (passed, failed), a bad file counting as
+    one failure. Unsupported cases are appended to `unsupported` when given; `on_result` sees every
+    verdict (a file that cannot be read is one failing result named `(file)`, marked `unreadable`)."""
     engine = engine or ModelEngine()
     passed = failed = 0
     for path in paths:
@@ -147,15 +156,15 @@ def run_files(
             results = run_file(path, engine, release)
         except InputError as err:
             failed += 1
-            print(f"FAIL {path}: {err}", file=out)
+            print(printable(f"FAIL {path}: {err}"), file=out)
             if on_result is not None:
-                on_result(CaseResult(str(path), "(file)", "", (str(err),)))
+                on_result(CaseResult(str(path), "(file)", "", (str(err),), unreadable=True))
             continue
         for result in results:
             if on_result is not None:
                 on_result(result)
             if result.unsupported is not None:
-                print(f"UNSUPPORTED {Path(result.file).name}: {result.name}\n  reason: {result.unsupported}", file=out)
+                print(printable(f"UNSUPPORTED {Path(result.file).name}: {result.name}\n  reason: {result.unsupported}"), file=out)
                 if unsupported is not None:
                     unsupported.append(result)
                 continue
@@ -163,9 +172,9 @@ def run_files(
                 passed += 1
                 continue
             failed += 1
-            print(f"FAIL {Path(result.file).name}: {result.name}", file=out)
+            print(printable(f"FAIL {Path(result.file).name}: {result.name}"), file=out)
             if result.origin:
-                print(f"  origin: {result.origin}", file=out)
+                print(printable(f"  origin: {result.origin}"), file=out)
             for diff in result.differences:
-                print(f"  {diff}", file=out)
+                print(printable(f"  {diff}"), file=out)
     return passed, failed

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
+from jobmodel.api.schema import obj
 from jobmodel.conformance.suites import case_gates
 from jobmodel.errors import InputError
 from jobmodel.schedule.cron import (
@@ -122,7 +123,7 @@ def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
-    expect = case.get("expect", {})
+    expect = obj(case.get("expect"), "expect")
     out: list[str] = []
     for key in EXPECT_KEYS:
         if key not in expect:

@@ -8,9 +8,9 @@ from typing import Any
 
 from jobmodel.api import strategy
 from jobmodel.api.field import FieldError, ServerPanic
-from jobmodel.api.schema import decode_object
+from jobmodel.api.schema import OBJ, decode_object, member, obj
 from jobmodel.conformance.suites import case_gates
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, quote
 
 KINDS = ("Job", "CronJob")
 
@@ -19,23 +19,23 @@ def validate_case(case: Mapping[str, Any]) -> list[FieldError]:
     """The errors of the case's write (create, update, or update of the status subresource)."""
     kind, operation = case.get("kind"), case.get("operation")
     if kind not in KINDS:
-        raise InputError("kind", f"expected one of {', '.join(KINDS)}, got {kind!r}")
+        raise InputError("kind", f"expected one of {', '.join(KINDS)}, got {quote(kind)}")
     gates = case_gates(case)
-    obj = decode_object(case.get("object"), str(kind))
+    new = decode_object(case.get("object"), str(kind), "object")
     if operation == "create":
-        return strategy.job_validate(obj, gates) if kind == "Job" else strategy.cron_job_validate(obj, gates)
+        return strategy.job_validate(new, gates) if kind == "Job" else strategy.cron_job_validate(new, gates)
     if operation != "update":
-        raise InputError("operation", f"expected create or update, got {operation!r}")
-    old = decode_object(case.get("oldObject"), str(kind))
+        raise InputError("operation", f"expected create or update, got {quote(operation)}")
+    old = decode_object(case.get("oldObject"), str(kind), "oldObject")
     subresource = case.get("subresource")
     if subresource == "status":
-                return strategy.job_status_validate_update(obj, old, gates) if kind == "Job" else []
+        return strategy.job_status_validate_update(new, old, gates) if kind == "Job" else []
     if subresource is not None:
-        raise InputError("subresource", f"expected absent or status, got {subresource!r}")
+        raise InputError("subresource", f"expected absent or status, got {quote(subresource)}")
     return (
-        strategy.job_validate_update(obj, old, gates)
+        strategy.job_validate_update(new, old, gates)
         if kind == "Job"
-        else strategy.cron_job_validate_update(obj, old, gates)
+        else strategy.cron_job_validate_update(new, old, gates)
     )
 
 
@@ -75,7 +75,11 @@ def _show(e: Mapping[str, Any]) -> str:
 
 
 def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
-    expect = case.get("expect") or {}
+    expect = dict(obj(case.get("expect"), "expect"))
+    for key in ("errors", "errorsInclude"):
+        if key in expect:
+            # Decoded: a null item is an empty object, as Go's decoder makes it.
+            expect[key] = member(expect, key, ("list", OBJ), "expect") or []
     got_errors: list[Mapping[str, Any]] = list(outcome.get("errors") or [])
     diffs: list[str] = []
     if "valid" in expect and bool(expect["valid"]) != bool(outcome.get("valid")):

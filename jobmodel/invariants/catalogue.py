@@ -80,6 +80,7 @@ from jobmodel.state import (
 )
 from jobmodel.timeutil import add_seconds
 from jobmodel.transitions import backoff as bo
+from jobmodel.transitions import cluster as cl
 from jobmodel.transitions import indexes as ix
 from jobmodel.transitions.indexes import COMPLETION_INDEX_ENV_NAME
 from jobmodel.transitions.job_environment import World, consistency_guarded, lag_covered
@@ -197,27 +198,39 @@ def successes_counted_by_upstream(t: Transition) -> int:
     return len(succeeded_yet_recorded_failed(t))
 
 
-def _deferred_for_backoff(job: Job) -> bool:
+def _deferred_for_backoff(job: Job, backoff_failures: int) -> bool:
     """A status that manageJob's early return for the pod-failure back-off (global or per index)
-    can write (kubernetes#139428): active=0 for an unsuspended Job that is neither finished nor
-    finishing, after a failure. The Job's back-off follows a failed pod that the same write
-    counts; a per-index back-off may follow one that is not counted yet (the last failed pod of
-    an index keeps its finalizer until its replacement: getPodsWithDelayedDeletionPerIndex)."""
+    can write (kubernetes#139428): active=0 in a status written while the Job ran unsuspended,
+    neither finished nor finishing, after a failure. The Job's back-off follows a failed pod that the same write
+    counts, or one the controller's back-off record counts although the status does not (a
+    failure a podFailurePolicy Ignore rule leaves uncounted still feeds newBackoffRecord:
+    getNewFinishedPods filters by isPodFailed alone); a per-index back-off may follow one that is
+    not counted yet (the last failed pod of an index keeps its finalizer until its replacement:
+    getPodsWithDelayedDeletionPerIndex)."""
     status = job.status
     uncounted = status.uncounted_terminated_pods
     failures = status.failed + (len(uncounted.failed) if uncounted is not None else 0)
     finishing = any(
         c.status == "True" for c in status.conditions if c.type in (COMPLETE, FAILED_CONDITION, FAILURE_TARGET, SUCCESS_CRITERIA_MET)
     )
-    failed_before = failures > 0 or job.spec.backoff_limit_per_index is not None
-    return status.active == 0 and not job.spec.suspend and not finishing and failed_before
+    failed_before = failures > 0 or backoff_failures > 0 or job.spec.backoff_limit_per_index is not None
+    # The status was written while the Job ran: a sync of a suspended Job adds Suspended=True
+    # (a user's later suspend leaves this status in place until the next sync).
+    written_suspended = any(c.type == "Suspended" and c.status == "True" for c in status.conditions)
+    return status.active == 0 and not written_suspended and not finishing and failed_before
 
 
-def _known_upstream_bug(job: Job, error: str, release: int) -> bool:
+def _backoff_failures(cluster: cl.Cluster, job: Job) -> int:
+    """The failures the controller's back-off record for the Job holds (0 without a record)."""
+    record = cluster.controller_state(job.key).backoff
+    return record.failures_after_last_success if record is not None else 0
+
+
+def _known_upstream_bug(job: Job, backoff_failures: int, error: str, release: int) -> bool:
     if not ACCEPT_KNOWN_UPSTREAM_BUGS:
         return False
     if READY_ABOVE_ACTIVE in error and release < 36:
-        return _deferred_for_backoff(job)
+        return _deferred_for_backoff(job, backoff_failures)
     if START_TIME_ON_RESUME in error and release < 33:
         suspended = job.status.condition("Suspended")
         return suspended is not None and suspended.status == "False" and suspended.reason == "JobResumed"
@@ -226,27 +239,27 @@ def _known_upstream_bug(job: Job, error: str, release: int) -> bool:
     return False
 
 
-def _reported(job: Job, errors: Sequence[object], release: int) -> tuple[str, ...]:
+def _reported(job: Job, backoff_failures: int, errors: Sequence[object], release: int) -> tuple[str, ...]:
     out = []
     for e in errors:
         text = str(e)
-        if any(owned in text for owned in OWNED_ELSEWHERE) or _known_upstream_bug(job, text, release):
+        if any(owned in text for owned in OWNED_ELSEWHERE) or _known_upstream_bug(job, backoff_failures, text, release):
             continue
         out.append(text)
     return tuple(out)
 
 
 @lru_cache(maxsize=8192)
-def _status_rule_errors(job: Job, release: int) -> tuple[str, ...]:
+def _status_rule_errors(job: Job, backoff_failures: int, release: int) -> tuple[str, ...]:
     rules = attrs.evolve(STRICT_STATUS_RULES, release=release)
-    return _reported(job, bv.validate_job_status(job_to_json(job), "status", rules), release)
+    return _reported(job, backoff_failures, bv.validate_job_status(job_to_json(job), "status", rules), release)
 
 
 @lru_cache(maxsize=8192)
-def _status_update_errors(new: Job, old: Job, gates: FeatureGates) -> tuple[str, ...]:
+def _status_update_errors(new: Job, old: Job, gates: FeatureGates, backoff_failures: int) -> tuple[str, ...]:
     new_json, old_json = job_to_json(new), job_to_json(old)
     options = attrs.evolve(api_strategy.get_status_validation_options(new_json, old_json, gates), **UPDATE_ONLY)
-    return _reported(new, bv.validate_job_update_status(new_json, old_json, options), gates.release)
+    return _reported(new, backoff_failures, bv.validate_job_update_status(new_json, old_json, options), gates.release)
 
 
 def forget_cached_checks() -> None:
@@ -327,7 +340,7 @@ def status_rules(world: World) -> str | None:
     job = world.job()
     if job is None:
         return None
-    errors = _status_rule_errors(job, world.cluster.features.release)
+    errors = _status_rule_errors(job, _backoff_failures(world.cluster, job), world.cluster.features.release)
     return "; ".join(errors) if errors else None
 
 
@@ -381,7 +394,7 @@ def status_writes_valid(t: Transition) -> str | None:
     before, after = t.before.job(), t.after.job()
     if before is None or after is None or before.status == after.status:
         return None
-    errors = _status_update_errors(after, before, t.after.cluster.features)
+    errors = _status_update_errors(after, before, t.after.cluster.features, _backoff_failures(t.after.cluster, after))
     return "; ".join(errors) if errors else None
 
 

@@ -7,15 +7,20 @@ not corrected: see docs/cron.md for each difference with an example.
 
 from __future__ import annotations
 
+import functools
 import re
-from datetime import datetime, tzinfo
+from datetime import UTC, datetime, tzinfo
 from typing import TypeAlias
 
 import attrs
 
+from jobmodel.errors import quote
 from jobmodel.schedule.gotime import (
+    SECONDS_PER_DAY,
     LocationError,
     Zone,
+    civil_from_days,
+    days_from_civil,
     from_unix,
     load_location,
     unix_seconds,
@@ -74,7 +79,7 @@ DOW = Bounds(0, 6, tuple((n, i) for i, n in enumerate(("sun", "mon", "tue", "wed
 # --- schedules ------------------------------------------------------------------------------
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # schedules key the memo of jobmodel.schedule.times
 class SpecSchedule:
     """cron.SpecSchedule: one bit per allowed value, bit 63 (STAR_BIT) set when the field was `*`
     or `?` with step 1. `location` None is Go's time.Local: the zone of the time given to next."""
@@ -94,7 +99,7 @@ class SpecSchedule:
         unix, _micros = unix_seconds(t)
         if _never_matches(self):
             return GO_ZERO_TIME
-        found = _spec_next(self, zone, unix + 1)
+        found = _utc_next(self, unix + 1) if zone.tz is UTC else _spec_next(self, zone, unix + 1)
         return GO_ZERO_TIME if found is None else from_unix(found, t.tzinfo)
 
 
@@ -213,6 +218,55 @@ def _spec_next(s: SpecSchedule, zone: Zone, t: int) -> int | None:
         if wrapped:
             continue
         return t
+
+
+def _next_bit(bits: int, start: int, limit: int) -> int | None:
+    """The smallest value from `start` to below `limit` whose bit is set in `bits`."""
+    rest = (bits >> start) << start
+    if rest == 0:
+        return None
+    value = (rest & -rest).bit_length() - 1
+    return value if value < limit else None
+
+
+def _first_time_of_day(s: SpecSchedule, seconds: int) -> int | None:
+    """The first second of the day from `seconds` on whose hour, minute and second match."""
+    hour, rest = divmod(seconds, 3600)
+    minute, second = divmod(rest, 60)
+    h = _next_bit(s.hour, hour, 24)
+    while h is not None:
+        m = _next_bit(s.minute, minute if h == hour else 0, 60)
+        while m is not None:
+            sec = _next_bit(s.second, second if (h, m) == (hour, minute) else 0, 60)
+            if sec is not None:
+                return h * 3600 + m * 60 + sec
+            m = _next_bit(s.minute, m + 1, 60)
+        h = _next_bit(s.hour, h + 1, 24)
+    return None
+
+
+def _utc_next(s: SpecSchedule, t: int) -> int | None:
+    """`_spec_next` in UTC, where no offset ever changes: the first matching second from `t` on
+    (robfig's walk finds the earliest match), jumping to each next matching field value instead
+    of stepping; None when that second falls after the fifth year from `t`'s (robfig's limit,
+    checked at each of its wraps, which every change of year passes through)."""
+    days, seconds = divmod(t, SECONDS_PER_DAY)
+    year_limit = civil_from_days(days)[0] + 5
+    while True:
+        year, month, day = civil_from_days(days)
+        if year > year_limit:
+            return None
+        if not (1 << month) & s.month:
+            # On to the first of the next month.
+            days = days_from_civil(year + month // 12, month % 12 + 1, 1)
+            seconds = 0
+            continue
+        if day_matches(s, day, (days + 4) % 7):  # 1970-01-01 was a Thursday (4)
+            found = _first_time_of_day(s, seconds)
+            if found is not None:
+                return days * SECONDS_PER_DAY + found
+        days += 1
+        seconds = 0
 
 
 # --- parsing --------------------------------------------------------------------------------
@@ -377,6 +431,7 @@ def every_schedule(nanos: int) -> ConstantDelaySchedule:
     return ConstantDelaySchedule(delay=nanos // NANOS_PER_SECOND)
 
 
+@functools.lru_cache(maxsize=256)
 def parse_standard(spec: str) -> Schedule:
     """cron.ParseStandard: five fields (minute hour dom month dow), a descriptor, optionally after
     `TZ=<zone> ` or `CRON_TZ=<zone> `."""
@@ -387,7 +442,7 @@ def parse_standard(spec: str) -> Schedule:
         space, eq = spec.find(" "), spec.find("=")
         if space < 0 or space < eq + 1:
             # Go slices spec[eq+1:i] with i = -1 (or before eq) and panics.
-            raise CronPanic(f"runtime error: slice bounds out of range (robfig/cron panics on {spec!r})")
+            raise CronPanic(f"runtime error: slice bounds out of range (robfig/cron panics on {quote(spec)})")
         name = spec[eq + 1 : space]
         try:
             loc = load_location(name)

@@ -20,6 +20,8 @@ from zoneinfo import ZoneInfo
 
 import attrs
 
+from jobmodel.errors import printable
+
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MIN_UNIX = -62135510400  # 0001-01-02T00:00:00Z: the earliest instant every zone can convert
 _MAX_UNIX = 253402128000  # 9999-12-30T00:00:00Z
@@ -51,12 +53,18 @@ def load_location(name: str) -> tzinfo:
     if _contains_dot_dot(name) or name[0] in "/\\":
         raise LocationError("time: invalid location name")
     path = tzdata_zoneinfo_dir() / name
-    if not path.is_file():
-        raise LocationError(f"unknown time zone {name}")
+    try:
+        # A name too long for the file system, or holding NUL or what UTF-8 cannot encode, names
+        # no zone either.
+        found = path.is_file()
+    except (OSError, ValueError):
+        found = False
+    if not found:
+        raise LocationError(f"unknown time zone {printable(name)}")
     try:
         with path.open("rb") as handle:
             return ZoneInfo.from_file(handle, key=name)
-    except ValueError:
+    except (OSError, ValueError):
         raise LocationError("time: malformed time zone information") from None
 
 

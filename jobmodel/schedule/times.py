@@ -8,6 +8,7 @@ overflow included.
 from __future__ import annotations
 
 import enum
+import functools
 from datetime import UTC, datetime, timedelta
 
 import attrs
@@ -88,7 +89,10 @@ def duration_seconds_int(d: int) -> int:
     return int(float(sec) + float(d - sec * NANOS) / 1e9)
 
 
+@functools.lru_cache(maxsize=4096)
 def _next(schedule: Schedule, ns: int) -> int:
+    # Memoised: a controller syncing a CronJob again and again asks for the same few times
+    # (schedules are frozen, so the answer is a function of its arguments).
     return to_nanos(schedule.next(from_nanos(ns)))
 
 

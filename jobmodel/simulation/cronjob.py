@@ -21,7 +21,10 @@ from jobmodel.features import DEFAULT_GATES, FeatureGates
 from jobmodel.state import COMPLETE, FAILED_CONDITION, CronJob, CronJobSyncInput, Job, JobCondition
 from jobmodel.transitions.sync_cronjob import assigned_uid, sync_cronjob
 
-MAX_SYNCS = 100_000
+# A window needing more syncs than this is cut short (the simulation says where).
+MAX_SYNCS = 5_000_000
+# How long a simulated Job may run: ten years.
+MAX_JOB_SECONDS = 10 * 365 * 24 * 3600
 
 
 @attrs.frozen
@@ -50,6 +53,8 @@ class Simulation:
     cron_job: CronJob
     jobs: tuple[Job, ...]
     syncs: int
+    # Where the simulation stopped when the window needed more than MAX_SYNCS syncs.
+    cut_short: datetime | None = None
 
 
 def _down(at: datetime, outages: tuple[Outage, ...]) -> Outage | None:
@@ -94,6 +99,7 @@ def simulate(
     outages: tuple[Outage, ...] = (),
     jobs: tuple[Job, ...] = (),
     gates: FeatureGates = DEFAULT_GATES,
+    max_syncs: int = MAX_SYNCS,
     on_sync: Callable[[datetime], None] | None = None,
 ) -> Simulation:
     """Sync the CronJob through [start, end) and log its Job creations, deletions and events;
@@ -102,7 +108,7 @@ def simulate(
     log: list[LogEntry] = []
     wake: datetime | None = start
     syncs = 0
-    while wake is not None and wake < end and syncs < MAX_SYNCS:
+    while wake is not None and wake < end and syncs < max_syncs:
         outage = _down(wake, outages)
         if outage is not None:
             wake = outage.end
@@ -146,4 +152,5 @@ def simulate(
         finish = _next_finish(cluster, job_seconds)
         candidates = [t for t in (requeue, finish) if t is not None and t > now]
         wake = min(candidates) if candidates else None
-    return Simulation(tuple(log), cron_job, tuple(cluster.values()), syncs)
+    cut_short = wake if wake is not None and wake < end and syncs >= max_syncs else None
+    return Simulation(tuple(log), cron_job, tuple(cluster.values()), syncs, cut_short)

@@ -20,7 +20,7 @@ import attrs
 
 from jobmodel.actions import CreatePod, DeletePod, PatchPod, RecordEvent, UpdateJobStatus
 from jobmodel.adapters.picture import IGNORED_FAILURE, Segment
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES, FeatureGates
 from jobmodel.invariants.upstream_bugs import known_upstream_bug
 from jobmodel.simulation.scenario import (
@@ -89,22 +89,36 @@ def parse_pod_outcome(text: str, *, succeed: bool = False, option: str = "--fail
             continue
         key, sep, value = part.partition("=")
         if not sep:
-            raise InputError(option, f"{part!r}: expected key=value ({', '.join(_OUTCOME_KEYS)}) or 'all'")
+            raise InputError(option, f"{quote(part)}: expected key=value ({', '.join(_OUTCOME_KEYS)}) or 'all'")
         if key in ("condition", "container"):
             fields[key] = value
             continue
         if key not in _OUTCOME_KEYS:
-            raise InputError(option, f"unknown key {key!r} ({', '.join(_OUTCOME_KEYS)})")
-        try:
-            number = float(value) if key == "seconds" else int(value)
-        except ValueError:
-            raise InputError(f"{option} {key}", f"expected a number, got {value!r}") from None
-        fields["exit_code" if key == "exit" else key] = number
+            raise InputError(option, f"unknown key {quote(key)} ({', '.join(_OUTCOME_KEYS)})")
+        fields["exit_code" if key == "exit" else key] = _outcome_number(option, key, value)
     if "index" in fields and "pod" in fields:
         raise InputError(option, "give index or pod, not both")
     if "pod" in fields and "times" not in fields:
         fields["times"] = 1
     return PodOutcome(**fields)
+
+
+# The largest run time a pod may be given: ten years (beyond it the simulated clock would leave
+# the calendar).
+MAX_POD_SECONDS = 10 * 365 * 24 * 3600
+
+
+def _outcome_number(option: str, key: str, value: str) -> float | int:
+    """A number of a pod outcome: seconds from 0 to MAX_POD_SECONDS; an exit code an int32; an
+    index, a pod position or a count from 0 to 2**31 - 1."""
+    try:
+        number: float | int = float(value) if key == "seconds" else int(value)
+    except ValueError:
+        raise InputError(f"{option} {key}", f"expected a number, got {quote(value)}") from None
+    low, high = (0, MAX_POD_SECONDS) if key == "seconds" else (-(2**31), 2**31 - 1) if key == "exit" else (0, 2**31 - 1)
+    if not low <= number <= high:  # NaN is in no range
+        raise InputError(f"{option} {key}", f"expected {low} to {high}, got {quote(value)}")
+    return number
 
 
 def parse_failure(text: str) -> PodOutcome:

@@ -115,40 +115,69 @@ def run_live(
         config_path, plane = cluster_for_run(kubeconfig, stack)
         namespace = namespace or f"jobmodel-{job_name[:40]}-{secrets.token_hex(3)}"
         trace = trace or Path.cwd() / f"{namespace}.trace.jsonl"
-        if script is not None:
-            return _run_script(manifest, script, config_path, plane, namespace, trace, start)
-        model = simulate_default(manifest, outcomes, run_seconds=run_seconds, now=start, gates=gates_for(CONTROL_PLANE_RELEASE))
-        session = open_session(
-            config_path, namespace, trace, {"job": job_name, "kubelet": kubelet, "runSeconds": run_seconds},
-            give_up_seconds=give_up_seconds,
-        )
-        stack.callback(session.cluster.close)
-        stack.callback(session.recorder.stop)
-        body = dict(manifest)
-        body["metadata"] = {**body["metadata"], "namespace": namespace}
         try:
-            created = session.cluster.create_job(namespace, body)
-        except Rejected as err:
-            raise LiveError(f"the API server rejects the Job: {err}") from None
-        session.recorder.action("user", "create the Job", created)
-        frame = CaseFrame(
-            str(manifest["metadata"].get("namespace") or "default"),
-            namespace,
-            job_name,
-            DEFAULT_UID,
-            start,
-            datetime.now(UTC),
-            real_uid=str(created["metadata"]["uid"]),
-        )
-        if kubelet == "simulated":
-            session.cluster.ensure_node()
-            SimulatedKubelet(session, frame, outcomes, run_seconds).run(timeout)
-        else:
-            wait_finished(session.recorder, frame, timeout)
-        session.recorder.stop()
-        real = timeline_from_trace(trace, frame)
-        return LiveRunResult(model, real, trace, session.cluster.server, namespace, tuple(compare_final(model, real)))
+            return _run_recorded(
+                manifest, outcomes, script, config_path, plane, kubelet, run_seconds, namespace, trace, timeout,
+                give_up_seconds, start, stack,
+            )
+        except LiveError as err:
+            if trace.exists():
+                # What was recorded until the cluster failed stays readable (`live check`).
+                raise LiveError(f"{err.reason} (the trace recorded so far: {trace})", err.status) from None
+            raise
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _run_recorded(
+    manifest: Mapping[str, Any],
+    outcomes: Sequence[PodOutcome],
+    script: Sequence[Mapping[str, Any]] | None,
+    config_path: Path,
+    plane: ControlPlane | None,
+    kubelet: str,
+    run_seconds: float,
+    namespace: str,
+    trace: Path,
+    timeout: float,
+    give_up_seconds: float,
+    start: datetime,
+    stack: ExitStack,
+) -> LiveRunResult:
+    """The run of `run_live` once the cluster, namespace and trace file are chosen."""
+    job_name = str(manifest["metadata"]["name"])
+    if script is not None:
+        return _run_script(manifest, script, config_path, plane, namespace, trace, start)
+    model = simulate_default(manifest, outcomes, run_seconds=run_seconds, now=start, gates=gates_for(CONTROL_PLANE_RELEASE))
+    session = open_session(
+        config_path, namespace, trace, {"job": job_name, "kubelet": kubelet, "runSeconds": run_seconds},
+        give_up_seconds=give_up_seconds,
+    )
+    stack.callback(session.cluster.close)
+    stack.callback(session.recorder.stop)
+    body = dict(manifest)
+    body["metadata"] = {**body["metadata"], "namespace": namespace}
+    try:
+        created = session.cluster.create_job(namespace, body)
+    except Rejected as err:
+        raise LiveError(f"the API server rejects the Job: {err}") from None
+    session.recorder.action("user", "create the Job", created)
+    frame = CaseFrame(
+        str(manifest["metadata"].get("namespace") or "default"),
+        namespace,
+        job_name,
+        DEFAULT_UID,
+        start,
+        datetime.now(UTC),
+        real_uid=str(created["metadata"]["uid"]),
+    )
+    if kubelet == "simulated":
+        session.cluster.ensure_node()
+        SimulatedKubelet(session, frame, outcomes, run_seconds).run(timeout)
+    else:
+        wait_finished(session.recorder, frame, timeout)
+    session.recorder.stop()
+    real = timeline_from_trace(trace, frame)
+    return LiveRunResult(model, real, trace, session.cluster.server, namespace, tuple(compare_final(model, real)))
 
 
 def _run_script(

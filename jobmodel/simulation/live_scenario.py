@@ -47,7 +47,7 @@ from jobmodel.adapters.controlplane import CONTROL_PLANE_RELEASE, ControllerConf
 from jobmodel.adapters.live import LiveError, Rejected, Session, View, open_session, rv_number
 from jobmodel.api.field import FieldError
 from jobmodel.api.wire import job_from_json, pod_from_json
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, quote
 from jobmodel.simulation.scenario import (
     STEP_KEYS,
     ScenarioState,
@@ -382,8 +382,8 @@ class LiveScenarioRunner:
             if not isinstance(step, Mapping):
                 raise InputError(f"steps[{i}]", "a step is an object")
             path = f"steps[{i}] ({step.get('do')})"
-            if step.get("do") not in STEP_KEYS:
-                raise InputError(f"{path}.do", f"unknown step {step.get('do')!r}")
+            if not isinstance(step.get("do"), str) or step["do"] not in STEP_KEYS:
+                raise InputError(f"{path}.do", f"unknown step {quote(step.get('do'))}")
             try:
                 differences.extend(runner.step(step, path))
             except StepFailed as err:

@@ -15,39 +15,52 @@ from typing import Any
 import attrs
 
 from jobmodel.api.field import FieldError
-from jobmodel.api.schema import check_known, obj
+from jobmodel.api.schema import ANY, BOOL, I32, OBJ, STR, check_known, check_value, describe, obj
 from jobmodel.api.wire import job_status_to_json, pod_to_json
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES, FeatureGates, vector_gates
 from jobmodel.state import (
     JOB_COMPLETION_INDEX_ANNOTATION,
+    MAX_TUNABLE,
     Job,
     JobControllerTunables,
     LabelSelector,
     Pod,
     selector_matches,
 )
-from jobmodel.timeutil import parse_time
+from jobmodel.timeutil import parse_clock
 from jobmodel.transitions import cluster as cl
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_ready
 from jobmodel.transitions.sync_job import JobSyncResult
 from jobmodel.util.jsondiff import conditions_diff, status_diff, subset_diff
 
-STEP_KEYS: dict[str, frozenset[str]] = {
-    "settle": frozenset(),
-    "sync": frozenset(),
-    "advance": frozenset({"seconds"}),
-    "setPods": frozenset({"where", "count", "status"}),
-    "deletePods": frozenset({"where", "count"}),
-    "updateJob": frozenset({"patch", "rejected", "errorsInclude"}),
-    "deleteJob": frozenset({"propagationPolicy"}),
-    "setFeatures": frozenset({"features"}),
-    "restartController": frozenset(),
-    "expect": frozenset(
-        {"status", "conditions", "conditionsInclude", "podCount", "activeIndexes", "podsMatch", "eventsInclude"}
-    ),
+# Which pods a step means: every key given must hold.
+WHERE: dict[str, Any] = {"phase": ANY, "index": ANY, "terminating": BOOL, "finalizer": BOOL, "ready": BOOL}
+# The fields of each step and their types (jobmodel.api.schema's vocabulary).
+STEP_TYPES: dict[str, dict[str, Any]] = {
+    "settle": {},
+    "sync": {},
+    "advance": {"seconds": ANY},
+    "setPods": {"where": WHERE, "count": ANY, "status": OBJ},
+    "deletePods": {"where": WHERE, "count": ANY},
+    "updateJob": {"patch": OBJ, "rejected": BOOL, "errorsInclude": ("list", OBJ)},
+    "deleteJob": {"propagationPolicy": STR},
+    "setFeatures": {"features": OBJ},
+    "restartController": {},
+    "expect": {
+        "status": OBJ,
+        "conditions": ("list", OBJ),
+        "conditionsInclude": ("list", OBJ),
+        "podCount": ("list", {"where": WHERE, "count": I32}),
+        "activeIndexes": ("list", I32),
+        "podsMatch": ("list", {"where": WHERE, "match": OBJ}),
+        "eventsInclude": ("list", STR),
+    },
 }
-WHERE_KEYS = frozenset({"phase", "index", "terminating", "finalizer", "ready"})
+STEP_KEYS: dict[str, frozenset[str]] = {do: frozenset(types) for do, types in STEP_TYPES.items()}
+WHERE_KEYS = frozenset(WHERE)
+# The longest a step may move the clock: ten years.
+MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600
 TUNABLE_KEYS = {
     "podFailureBackOffSeconds": "pod_failure_backoff_seconds",
     "maxPodFailureBackOffSeconds": "max_pod_failure_backoff_seconds",
@@ -89,8 +102,8 @@ def tunables_from(value: object, path: str) -> JobControllerTunables:
     for key, attr in TUNABLE_KEYS.items():
         if key in m:
             v = m[key]
-            if isinstance(v, bool) or not isinstance(v, int | float) or v < 0:
-                raise InputError(f"{path}.{key}", "expected a non-negative number")
+            if isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v <= MAX_TUNABLE:
+                raise InputError(f"{path}.{key}", f"expected a number from 0 to {MAX_TUNABLE:g}, got {quote(v)}")
             changes[attr] = v
     return attrs.evolve(JobControllerTunables(), **changes)
 
@@ -163,13 +176,13 @@ def chosen_pods(state: ScenarioState, step: Mapping[str, Any], path: str) -> lis
 def run_step(state: ScenarioState, step: Mapping[str, Any], path: str) -> StepOutcome:
     """Carry out one step; an `expect` step reports its differences."""
     if not isinstance(step, Mapping):
-        raise InputError(path, "a step is an object")
+        raise InputError(path, f"a step is an object, got {describe(step)}")
     do = step.get("do")
-    if do not in STEP_KEYS:
-        raise InputError(f"{path}.do", f"unknown step {do!r} (known: {', '.join(STEP_KEYS)})")
-    check_known(step, STEP_KEYS[do] | {"do"}, path)
+    if not isinstance(do, str) or do not in STEP_KEYS:
+        raise InputError(f"{path}.do", f"unknown step {quote(do)} (known: {', '.join(STEP_KEYS)})")
+    decoded = check_value(dict(step), {"do": STR, **STEP_TYPES[do]}, path)
     handler = _HANDLERS[do]
-    return handler(state, step, path)
+    return handler(state, decoded, path)
 
 
 def _settle(state: ScenarioState, step: Mapping[str, Any], path: str) -> StepOutcome:
@@ -187,6 +200,8 @@ def _advance(state: ScenarioState, step: Mapping[str, Any], path: str) -> StepOu
     seconds = step.get("seconds")
     if isinstance(seconds, bool) or not isinstance(seconds, int | float):
         raise InputError(f"{path}.seconds", "expected a number of seconds")
+    if not 0 <= seconds <= MAX_ADVANCE_SECONDS:  # NaN is in no range
+        raise InputError(f"{path}.seconds", f"expected 0 to {MAX_ADVANCE_SECONDS} seconds, got {quote(seconds)}")
     return StepOutcome(attrs.evolve(state, cluster=cl.advance(state.cluster, seconds)))
 
 
@@ -312,7 +327,7 @@ def check_expect(state: ScenarioState, step: Mapping[str, Any], path: str) -> li
         reasons = [e.reason for e in state.cluster.events if e.job_key == key]
         for reason in step["eventsInclude"]:
             if reason not in reasons:
-                out.append(f"{path}.eventsInclude: no event {reason!r}; recorded: {reasons}")
+                out.append(f"{path}.eventsInclude: no event {quote(reason)}; recorded: {reasons}")
     return out
 
 
@@ -331,7 +346,7 @@ _HANDLERS: dict[str, Callable[[ScenarioState, Mapping[str, Any], str], StepOutco
 
 
 def parse_start(value: object, path: str) -> datetime:
-    return parse_time(value, path)
+    return parse_clock(value, path)
 
 
 CASE_KEYS = frozenset({"name", "origin", "kubeVersion", "features", "start", "job", "jobUid", "controller", "garbageCollector", "steps"})
@@ -350,7 +365,7 @@ def run_scenario(case: Mapping[str, Any]) -> list[str]:
     state = start(
         case.get("job") or {},
         job_uid,
-        parse_time(case.get("start"), "start"),
+        parse_clock(case.get("start"), "start"),
         features=case.get("features") or {},
         gates=vector_gates(case.get("kubeVersion"), None),
         tunables=tunables_from(case.get("controller"), "controller"),

@@ -38,6 +38,10 @@ POD_CONDITIONS = (
 )
 FAILURE_TARGET_REASONS = ("BackoffLimitExceeded", "DeadlineExceeded", "PodFailurePolicy", "MaxFailedIndexesExceeded", "FailedIndexes")
 SUCCESS_CRITERIA_REASONS = ("CompletionsReached", "SuccessPolicy")
+# How a case's pods are drawn: any pods, or the Job's active pods only (for the deletion ranking).
+RANKED_SHAPE = "active pods to rank"
+POD_SHAPES = ("any pods", "any pods", RANKED_SHAPE)
+FINISHING_CONDITIONS = ("FailureTarget", "Failed", "SuccessCriteriaMet", "Complete")
 GATES = ("JobPodReplacementPolicy", "JobSuccessPolicy", "JobManagedBy", "JobBackoffLimitPerIndex", "PodIndexLabel")
 
 
@@ -169,14 +173,55 @@ def statuses(draw: st.DrawFn, spec: dict[str, Any]) -> dict[str, Any]:
 @st.composite
 def pods(draw: st.DrawFn, job: dict[str, Any]) -> list[dict[str, Any]]:
     """Up to six pods, named `pod-<i>` and created ten seconds apart in that order (or, to put
-    the ranking's ties to the test, in pairs that share a creation time)."""
-    drafts = draw(st.lists(pod(job), max_size=6))
-    same_times = draw(st.integers(0, 3)) == 3
+    the ranking's ties to the test, in pairs that share a creation time).
+
+    In a third of the cases the pods are the Job's active pods (`RANKED_SHAPE`), two to six of
+    them, all scheduled or all Running in some cases, so that the keys after node assignment and
+    phase (readiness, how long ready, restarts, creation time) decide which pods a scale-down
+    deletes; `job_sync_cases` then sets parallelism below their number."""
+    shape = draw(st.sampled_from(POD_SHAPES))
+    if shape == RANKED_SHAPE:
+        scheduled = draw(st.sampled_from(["all", "mixed"]))
+        running = draw(st.booleans())
+        drafts = draw(st.lists(active_pod(job, scheduled == "all", running), min_size=2, max_size=6))
+    else:
+        drafts = draw(st.lists(pod(job), max_size=6))
+    same_times = draw(st.integers(0, 3)) == 3 or (shape == RANKED_SHAPE and draw(st.booleans()))
     for i, draft in enumerate(drafts):
         meta = draft["metadata"]
         meta["name"], meta["uid"] = f"pod-{i}", f"pod-uid-{i}"
         meta["creationTimestamp"] = ago(300 - 10 * (i // 2 if same_times else i))
     return drafts
+
+
+@st.composite
+def active_pod(draw: st.DrawFn, job: dict[str, Any], scheduled: bool, running: bool) -> dict[str, Any]:
+    """One active pod of the Job (owned, labelled, tracked, not terminating), with the keys of
+    upstream's deletion ranking (controller.ActivePods) drawn from few values, so that they tie."""
+    spec = job["spec"]
+    meta: dict[str, Any] = {
+        "namespace": "default",
+        "labels": dict(LABELS),
+        "ownerReferences": [
+            {"apiVersion": "batch/v1", "kind": "Job", "name": "job", "uid": JOB_UID, "controller": True, "blockOwnerDeletion": True}
+        ],
+        "finalizers": ["batch.kubernetes.io/job-tracking"],
+    }
+    if spec["completionMode"] == "Indexed":
+        meta["annotations"] = {"batch.kubernetes.io/job-completion-index": str(draw(st.integers(0, spec["completions"] - 1)))}
+    phase = "Running" if running else draw(st.sampled_from(["Running", "Pending", "Unknown"]))
+    status: dict[str, Any] = {"phase": phase}
+    if phase == "Running" and draw(st.booleans()):
+        status["conditions"] = [{"type": "Ready", "status": "True", "lastTransitionTime": ago(draw(st.sampled_from([100, 60])))}]
+    if draw(st.booleans()):
+        status["containerStatuses"] = [
+            {"name": c["name"], "restartCount": draw(st.integers(0, 2)), "state": {"running": {"startedAt": ago(60)}}}
+            for c in spec["template"]["spec"]["containers"]
+        ]
+    pod_spec: dict[str, Any] = {"containers": [dict(c) for c in spec["template"]["spec"]["containers"]]}
+    if scheduled or draw(st.booleans()):
+        pod_spec["nodeName"] = "node-0"
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": pod_spec, "status": status}
 
 
 @st.composite
@@ -269,6 +314,26 @@ def job_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
         "pods": draw(pods(job)),
         "expect": {},
     }
+    active = sum(1 for p in case["pods"] if is_active_pod_of_job(p))
+    if active >= 2 and active == len(case["pods"]) and draw(st.integers(0, 3)) > 0:
+        # A scale-down of a running Job: fewer pods wanted than are active, more than none, so
+        # that the ranking decides which go.
+        spec, status = job["spec"], job["status"]
+        spec["parallelism"] = draw(st.integers(1, active - 1))
+        spec["suspend"] = False
+        spec.pop("activeDeadlineSeconds", None)
+        if "completions" in spec:
+            # More completions to go than parallelism: the Job wants `parallelism` pods.
+            spec["completions"] = max(spec["completions"], status.get("succeeded", 0) + spec["parallelism"] + 1)
+        status["failed"] = 0
+        # Restarts count against the back-off limit when pods restart on failure: not this far.
+        spec["backoffLimit"] = max(spec["backoffLimit"], 30)
+        status.pop("completionTime", None)
+        running = [c for c in status.get("conditions", []) if c["type"] not in FINISHING_CONDITIONS]
+        if running:
+            status["conditions"] = running
+        else:
+            status.pop("conditions", None)
     uids = [p["metadata"]["uid"] for p in case["pods"]]
     if uids and draw(st.integers(0, 4)) == 4:
         uncounted = draw(st.sets(st.sampled_from(uids), min_size=1, max_size=2))
@@ -318,6 +383,11 @@ FEATURE_SHARES: dict[str, float] = {
     "equal creation timestamps": 0.02,
     "completedIndexes beyond completions": 0.01,
     "uncounted pods of an Indexed Job": 0.01,
+    # A scale-down that keeps some of the Job's active pods, where a key of the deletion ranking
+    # (controller.ActivePods) decides between two of them: a wrong ranking deletes other pods.
+    "scale-down choosing between scheduled and unscheduled pods": 0.015,
+    "scale-down choosing between ready and not-ready pods": 0.02,
+    "scale-down choosing between pods created at the same time": 0.012,
 }
 
 
@@ -359,4 +429,38 @@ def case_features(case: dict[str, Any]) -> set[str]:
     uncounted = status.get("uncountedTerminatedPods") or {}
     if indexed and any(uncounted.get(k) for k in ("succeeded", "failed")):
         found.add("uncounted pods of an Indexed Job")
+    active = [p for p in pods if is_active_pod_of_job(p)]
+    running = not spec.get("suspend") and not any(c["type"] in FINISHING_CONDITIONS for c in conditions)
+    if running and 0 < spec.get("parallelism", 1) < len(active):
+        found.update(_ranking_choices(active))
+    return found
+
+
+def is_active_pod_of_job(pod: dict[str, Any]) -> bool:
+    """Whether a generated pod is one of the Job's active pods (controlled by it, selected, not
+    finished, not terminating)."""
+    meta = pod["metadata"]
+    owners = meta.get("ownerReferences") or []
+    return (
+        any(o.get("uid") == JOB_UID and o.get("controller") for o in owners)
+        and LABELS.items() <= (meta.get("labels") or {}).items()
+        and "deletionTimestamp" not in meta
+        and pod["status"].get("phase") not in ("Succeeded", "Failed")
+    )
+
+
+def _ranking_choices(active: list[dict[str, Any]]) -> set[str]:
+    """Which keys of the deletion ranking tell two of these pods apart, the keys before it equal."""
+    def keys(pod: dict[str, Any]) -> tuple[bool, str, bool, str]:
+        ready = any(c["type"] == "Ready" and c["status"] == "True" for c in pod["status"].get("conditions") or [])
+        return bool(pod["spec"].get("nodeName")), pod["status"]["phase"], ready, pod["metadata"]["creationTimestamp"]
+
+    found = set()
+    for a, b in ((keys(p), keys(q)) for i, p in enumerate(active) for q in active[i + 1 :]):
+        if a[0] != b[0]:
+            found.add("scale-down choosing between scheduled and unscheduled pods")
+        elif a[1] == b[1] and a[2] != b[2]:
+            found.add("scale-down choosing between ready and not-ready pods")
+        elif a[1:] == b[1:]:
+            found.add("scale-down choosing between pods created at the same time")
     return found

@@ -33,7 +33,7 @@ from jobmodel.api.wire import (
     pod_status_from_json,
     pod_status_to_json,
 )
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES, FeatureGates
 from jobmodel.frozen import FrozenDict
 from jobmodel.state import (
@@ -513,7 +513,7 @@ def create_job(cluster: Cluster, manifest: Mapping[str, Any], uid: str) -> tuple
     meta = stored.setdefault("metadata", {})
     meta.setdefault("namespace", "default")
     if cluster.job(meta["namespace"], str(meta.get("name", ""))) is not None:
-        raise InputError("metadata.name", f"a Job named {meta.get('name')!r} already exists")
+        raise InputError("metadata.name", f"a Job named {quote(meta.get('name'))} already exists")
     meta["creationTimestamp"] = format_time(cluster.now)
     meta["resourceVersion"] = "1"
     job = job_from_json(stored, "job")

@@ -26,7 +26,7 @@ import attrs
 from jobmodel.actions import CreateJob, DeleteJob, UpdateCronJobStatus
 from jobmodel.api import strategy as api_strategy
 from jobmodel.api.wire import cron_job_from_json
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES, FeatureGates
 from jobmodel.schedule.cron import CronParseError, parse_standard
 from jobmodel.schedule.gotime import LocationError, load_location
@@ -172,7 +172,7 @@ def apply_cron_move(world: CronWorld, move: Move, impl: CronSyncImpl) -> tuple[C
         return attrs.evolve(later, budget=attrs.evolve(b, outages=b.outages - 1)), None
     if move.kind in ("job-completes", "job-fails"):
         return _finish_job(world, move), None
-    raise InputError("move", f"unknown CronJob move {move.kind!r} (known: {', '.join(CRON_MOVE_KINDS)})")
+    raise InputError("move", f"unknown CronJob move {quote(move.kind)} (known: {', '.join(CRON_MOVE_KINDS)})")
 
 
 CRON_MOVE_KINDS = (

@@ -26,7 +26,7 @@ from typing import Any
 
 import attrs
 
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES, FeatureGates
 from jobmodel.state import (
     EXPECTATIONS_TIMEOUT_SECONDS,
@@ -136,11 +136,11 @@ def validate_edit(edit: str) -> tuple[str, str]:
     """`field=value` of a Job edit in a budget; a bad one is an InputError naming it."""
     field, sep, value = edit.partition("=")
     if not sep or field not in EDIT_FIELDS:
-        raise InputError("edits", f"{edit!r}: expected one of {', '.join(f + '=VALUE' for f in EDIT_FIELDS)}")
+        raise InputError("edits", f"{quote(edit)}: expected one of {', '.join(f + '=VALUE' for f in EDIT_FIELDS)}")
     if field == "suspend" and value not in ("true", "false"):
-        raise InputError("edits", f"{edit!r}: suspend is true or false")
-    if field != "suspend" and not value.isdigit():
-        raise InputError("edits", f"{edit!r}: {field} is a non-negative integer")
+        raise InputError("edits", f"{quote(edit)}: suspend is true or false")
+    if field != "suspend" and not (value.isascii() and value.isdigit() and len(value) <= 10 and int(value) < 2**31):
+        raise InputError("edits", f"{quote(edit)}: {field} is a non-negative int32")
     return field, value
 
 
@@ -301,7 +301,7 @@ def apply_move(world: World, move: Move, impl: SyncImpl = sync_job) -> tuple[Wor
         return controller_sync_with(world, impl, faults, stale)
     handler = _MOVES.get(kind)
     if handler is None:
-        raise InputError("move", f"unknown move {kind!r} (known: {', '.join([*_SYNCS, *_MOVES])})")
+        raise InputError("move", f"unknown move {quote(kind)} (known: {', '.join([*_SYNCS, *_MOVES])})")
     return handler(world, move), None
 
 
@@ -419,7 +419,7 @@ def _pod(world: World, name: str) -> Pod:
     namespace = world.job_key.split("/", 1)[0]
     pod = world.cluster.pod(namespace, name)
     if pod is None:
-        raise InputError("move.pod", f"no pod {name!r}")
+        raise InputError("move.pod", f"no pod {quote(name)}")
     return pod
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import io
+from pathlib import Path
+
 import pytest
 
-from jobmodel.adapters.manifests import load_documents
+from jobmodel.adapters.manifests import MAX_MANIFEST_BYTES, load_documents, read_manifest
 from jobmodel.errors import InputError
 
 
@@ -25,3 +28,43 @@ def test_yaml_timestamps_stay_rfc3339_strings() -> None:
 def test_malformed_yaml_names_line_and_column() -> None:
     with pytest.raises(InputError, match=r"malformed YAML at line 2 column"):
         load_documents("m.yaml", "a: 1\n b: [\n")
+
+
+ALIAS_BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(9)
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" * 5000 + "]" * 5000, "m.yaml: nested deeper than 100 levels"),
+        ('{"a":' * 150 + "1" + "}" * 150, "m.yaml: a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a."),
+        ("a: " + "[" * 150 + "]" * 150, "m.yaml: a[0][0][0][0][0][0][0][0][0][0][0][0][0]..."),
+        (ALIAS_BOMB, "more than 100000 values (YAML aliases expand to too many)"),
+        ("&a [*a]", "nested deeper than 100 levels"),
+        ('{"spec": {"parallelism": ' + "1" * 5000 + "}}", "m.yaml: not JSON: Exceeds the limit (4300 digits)"),
+        ("spec: {parallelism: " + "1" * 5000 + "}\n", "m.yaml: malformed YAML at line 1 column 21: an integer wider than 64 bits"),
+        ('{"spec": {"parallelism": 18446744073709551616}}', "m.yaml: spec.parallelism: an integer wider than 64 bits"),
+        ('{"a": NaN}', "m.yaml: not JSON: NaN is not JSON"),
+        ('{"a": 1e999}', "m.yaml: a: not a finite number: inf"),
+        ("a: .inf\n", "m.yaml: a: not a finite number: inf"),
+        ('{"kind": "\\ud800"}', "m.yaml: kind: not valid Unicode (a lone surrogate)"),
+        ("t: 0001-01-01T00:00:00+01:00\n", "m.yaml: t: a timestamp out of range (years 1 to 9999 in UTC)"),
+        ("a: !!binary aGVsbG8=\n", "m.yaml: a: not a JSON value: bytes"),
+    ],
+)
+def test_reading_is_bounded_and_names_the_file_and_the_field(text: str, message: str) -> None:
+    with pytest.raises(InputError) as info:
+        load_documents("m.yaml", text)
+    assert str(info.value).startswith("m.yaml: ") and message in str(info.value), str(info.value)
+    assert len(str(info.value)) < 200  # a long path is shown by its two ends
+
+
+def test_a_file_larger_than_the_limit_is_refused_before_parsing(tmp_path: Path) -> None:
+    path = tmp_path / "big.json"
+    path.write_text(" " * (MAX_MANIFEST_BYTES + 1))
+    with pytest.raises(InputError, match=rf"big.json: larger than {MAX_MANIFEST_BYTES} bytes"):
+        read_manifest(str(path), io.StringIO())
+    with pytest.raises(InputError, match=r"STDIN: not a text file \(not UTF-8\)"):
+        read_manifest("-", io.TextIOWrapper(io.BytesIO(b"\xff\xfe")))

@@ -18,7 +18,7 @@ def test_valid_objects_pass() -> None:
     ("patch", "field", "reason"),
     [
         ({"foo": 1}, "spec.foo", "unknown field"),
-        ({"completions": "3"}, "spec.completions", "expected an integer, got the string '3'"),
+        ({"completions": "3"}, "spec.completions", 'expected an integer, got the string "3"'),
         ({"completions": 2**31}, "spec.completions", "does not fit in int32"),
         ({"suspend": "yes"}, "spec.suspend", "expected a boolean"),
         ({"completions": 1.5}, "spec.completions", "expected an integer, got the number 1.5"),
@@ -87,7 +87,7 @@ def test_a_pod_status_keeps_the_fields_the_model_does_not_read() -> None:
 def test_the_kind_and_version_must_be_the_objects(key: str, value: str) -> None:
     with pytest.raises(InputError) as info:
         check_object({**job(), key: value}, "Job")
-    assert info.value.field == key and f"the string {value!r}" in info.value.reason
+    assert info.value.field == key and f"the string \"{value}\"" in info.value.reason
 
 
 def test_the_formats_around_objects_say_the_same_as_the_decoder() -> None:

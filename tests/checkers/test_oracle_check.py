@@ -45,9 +45,9 @@ def test_the_upstream_harness_through_the_same_path(tmp_path: Path, capsys: pyte
     assert "no divergence in" in out.splitlines()[-1]
 
 
-def test_a_broken_implementation_is_found_and_shrunk_to_a_minimal_vector(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_broken_implementation_is_found_and_shrunk_to_a_minimal_vector(tmp_path: Path, capsys: pytest.CaptureFixture[str], run_seed: int) -> None:
     out = tmp_path / "divergences.json"
-    code = main(["oracle", "check", "--engine", "cmd:" + " ".join(BROKEN), "--suite", "job-sync", "--examples", "500", "--seed", "2", "--out", str(out)])
+    code = main(["oracle", "check", "--engine", "cmd:" + " ".join(BROKEN), "--suite", "job-sync", "--examples", "500", "--seed", str(run_seed), "--out", str(out)])
     printed = capsys.readouterr()
     assert code == 1, printed.out
     assert f"minimal cases written to {out}" in printed.out

@@ -80,3 +80,27 @@ def test_progress_is_drawn_on_request_and_never_on_stdout(
     captured = capsys.readouterr()
     assert "conformance (model engine)" in captured.err
     assert captured.out.strip().endswith("1 passed, 1 failed") and "\x1b[" not in captured.out
+
+
+def test_a_run_stopped_half_way_keeps_the_verdicts_so_far_in_the_junit_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An engine that stops the run (a cluster gone, ^C) after the first case: the JUnit report
+    still holds that case."""
+    from jobmodel.conformance import engines
+
+    calls = 0
+    outcome = engines.ModelEngine.outcome
+
+    def stopping(self: Any, suite: str, case: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls > 1:
+            raise KeyboardInterrupt
+        return outcome(self, suite, case)
+
+    monkeypatch.setattr(engines.ModelEngine, "outcome", stopping)
+    junit = tmp_path / "report.xml"
+    assert main(["conformance", str(vector_file(tmp_path)), "--junit", str(junit)]) == 130
+    cases = ET.parse(junit).getroot().findall(".//testcase")
+    assert len(cases) == 1

@@ -23,7 +23,7 @@ MANIFEST = {
         "concurrencyPolicy": "Forbid",
         "successfulJobsHistoryLimit": 1,
         "jobTemplate": {
-            "spec": {"template": {"spec": {"containers": [{"name": "c", "image": "busybox"}]}}}
+            "spec": {"template": {"spec": {"containers": [{"name": "c", "image": "busybox"}], "restartPolicy": "OnFailure"}}}
         },
     },
 }
@@ -135,4 +135,4 @@ def test_simulate_needs_exactly_one_cronjob(tmp_path: Path, capsys: pytest.Captu
     path = tmp_path / "two.json"
     path.write_text(json.dumps({"kind": "List", "items": [MANIFEST, MANIFEST]}))
     assert main(["cron", "simulate", str(path), "--start", "2024-01-01T00:00:00Z", "--end", "2024-01-02T00:00:00Z"]) == 2
-    assert "expected exactly one CronJob, found 2" in capsys.readouterr().err
+    assert "expected exactly one CronJob in the manifest, found 2" in capsys.readouterr().err

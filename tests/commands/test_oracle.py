@@ -45,9 +45,9 @@ def test_check_json_without_divergence(tmp_path: Path, capsys: pytest.CaptureFix
     assert "seed 7" in printed.err and not out.exists()
 
 
-def test_check_json_names_each_divergence_and_the_vector_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_json_names_each_divergence_and_the_vector_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], run_seed: int) -> None:
     out = tmp_path / "d.json"
-    argv = ["oracle", "check", "--engine", BROKEN, "--suite", "job-sync", "--examples", "500", "--seed", "2", "--out", str(out), "-o", "json"]
+    argv = ["oracle", "check", "--engine", BROKEN, "--suite", "job-sync", "--examples", "500", "--seed", str(run_seed), "--out", str(out), "-o", "json"]
     assert main(argv) == 1
     result = json.loads(capsys.readouterr().out)
     assert result["out"] == str(out) and result["divergences"]
@@ -55,3 +55,33 @@ def test_check_json_names_each_divergence_and_the_vector_file(tmp_path: Path, ca
     assert len(written["cases"]) >= len(result["divergences"])
     assert all(d["differences"] and d["signature"] for d in result["divergences"])
     assert any("deletedPods" in diff for d in result["divergences"] for diff in d["differences"])
+
+
+def test_serve_answers_every_line_and_exits_3_after_a_request_the_model_fails_on(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from jobmodel.commands import oracle
+
+    def broken(line: str, features: object, minor: int) -> dict[str, object]:
+        if "boom" in line:
+            raise KeyError("boom")
+        return {"id": None, "error": "fine"}
+
+    monkeypatch.setattr(oracle, "answer_line", broken)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("boom\nnext\n"))
+    assert main(["oracle", "serve"]) == 3
+    out, err = capsys.readouterr()
+    answers = [json.loads(line) for line in out.splitlines()[1:]]
+    assert answers[0]["error"].startswith("internal error of the model: KeyError") and answers[1]["error"] == "fine"
+    assert err.startswith("internal error: request line 1: KeyError")
+
+
+def test_serve_refuses_lines_that_are_not_utf8_or_too_long(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from jobmodel.adapters.manifests import MAX_MANIFEST_BYTES
+
+    raw = b"\xff\n" + b"[" * (MAX_MANIFEST_BYTES + 10) + b"\n" + b'{"id": 7}\n'
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8"))
+    assert main(["oracle", "serve"]) == 0
+    answers = [json.loads(line) for line in capsys.readouterr().out.splitlines()[1:]]
+    assert [a.get("error", "")[:40] for a in answers[:2]] == ["request: not UTF-8", f"request: a line longer than {MAX_MANIFEST_BYTES} bytes"[:40]]
+    assert answers[2]["id"] == 7 and "'suite' is a required property" in answers[2]["error"]

@@ -65,7 +65,7 @@ def test_invalid_job_prints_kubectl_message_and_fails() -> None:
     assert code == 1 and out == ""
     assert (
         err.strip()
-        == 'The Job "pi" is invalid: spec.completions: Invalid value: -1: must be greater than or equal to 0'
+        == 'error: STDIN: The Job "pi" is invalid: spec.completions: Invalid value: -1: must be greater than or equal to 0'
     )
 
 
@@ -114,7 +114,8 @@ def test_several_documents_each_judged() -> None:
 )
 def test_bad_input_is_named_never_a_traceback(text: str, message: str) -> None:
     code, _, err = _run(text)
-    assert code == 1
+    assert code == 2
+    assert err.startswith("error: STDIN: ")
     assert message in err
     assert "Traceback" not in err
 
@@ -140,8 +141,21 @@ def test_cli_entry_point(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     manifest.write_text(PI)
     assert main(["validate", str(manifest)]) == 0
     assert capsys.readouterr().out == "job.batch/pi valid\n"
-    assert main(["validate", str(tmp_path / "missing.yaml")]) == 1
+    assert main(["validate", str(tmp_path / "missing.yaml")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_a_bad_file_does_not_stop_the_others(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good, bad, invalid = tmp_path / "good.yaml", tmp_path / "bad.yaml", tmp_path / "invalid.yaml"
+    good.write_text(PI)
+    bad.write_text("kind: [Job]\n")
+    invalid.write_text(PI.replace("backoffLimit: 4", "parallelism: -1"))
+    assert main(["validate", str(bad), str(invalid), str(good)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "job.batch/pi valid\n"
+    assert f"error: {bad}: kind: expected Job or CronJob, got a list" in err
+    assert f'error: {invalid}: The Job "pi" is invalid: spec.parallelism: Invalid value: -1' in err
+    assert main(["validate", str(invalid), str(good)]) == 1
 
 
 def test_the_examples_in_specs_validate() -> None:

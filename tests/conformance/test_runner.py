@@ -64,3 +64,29 @@ def test_unimplemented_suite_is_a_failure_not_a_skip(tmp_path: Path) -> None:
     out = io.StringIO()
     assert run_files([write(tmp_path, doc(case(), suite="no-such-suite"))], out) == (0, 1)
     assert "not implemented" in out.getvalue()
+
+
+def test_a_case_the_tool_fails_on_is_reported_and_the_run_goes_on(
+    tmp_path: Path, monkeypatch: Any, capsys: Any
+) -> None:
+    from jobmodel.cli import main
+    from jobmodel.conformance import job_sync
+
+    real = job_sync.compare
+
+    def compare(case: Any, outcome: Any) -> Any:
+        if case.get("name") == "broken":
+            raise ZeroDivisionError("division by zero")
+        return real(case, outcome)
+
+    monkeypatch.setattr(job_sync, "compare", compare)
+    good, broken = case(creations=2), {**case(creations=2), "name": "broken"}
+    path = write(tmp_path, doc(broken, good))
+    assert main(["conformance", str(path), str(tmp_path / "missing.json")]) == 3
+    out, err = capsys.readouterr()
+    assert out.splitlines()[-1] == "1 passed, 2 failed"
+    assert "internal error: ZeroDivisionError: division by zero" in out
+    assert f"internal error: {path}: broken: ZeroDivisionError: division by zero\n" in err
+    assert f"error: {tmp_path / 'missing.json'}: cannot read" in err
+    monkeypatch.setattr(job_sync, "compare", real)
+    assert main(["conformance", str(write(tmp_path, doc(good), "good.json")), str(tmp_path / "missing.json")]) == 2

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jobmodel.schedule.cron import (
@@ -15,11 +15,14 @@ from jobmodel.schedule.cron import (
     ConstantDelaySchedule,
     CronParseError,
     SpecSchedule,
+    _spec_next,
+    _utc_next,
     day_matches,
     go_fields,
     parse_go_duration,
     parse_standard,
 )
+from jobmodel.schedule.gotime import Zone
 from jobmodel.timeutil import GO_ZERO_TIME
 
 THURSDAY = datetime(2016, 5, 19, 10, 0, 30, tzinfo=UTC)
@@ -231,3 +234,32 @@ def test_day_of_month_and_day_of_week(dom: str, dow: str, matching: set[tuple[in
     assert isinstance(schedule, SpecSchedule)
     days = {MONDAY_THE_13TH, MONDAY_THE_14TH, TUESDAY_THE_13TH, TUESDAY_THE_14TH}
     assert {d for d in days if day_matches(schedule, *d)} == matching
+
+
+CRON_FIELD_VALUES = {
+    "minute": ["*", "0", "59", "*/7", "5-10", "0,30", "13"],
+    "hour": ["*", "0", "23", "*/5", "9-17", "3,15"],
+    "dom": ["*", "?", "1", "29", "30", "31", "*/10", "15-20"],
+    "month": ["*", "1", "2", "12", "*/4", "feb", "jun-aug"],
+    "dow": ["*", "?", "0", "6", "mon-fri", "sun,sat", "*/3"],
+}
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    fields=st.tuples(*(st.sampled_from(values) for values in CRON_FIELD_VALUES.values())),
+    start=st.integers(min_value=-2_000_000_000, max_value=8_000_000_000),
+)
+def test_utc_jumps_find_what_the_step_by_step_walk_finds(fields: tuple[str, ...], start: int) -> None:
+    """In UTC, Next jumps to each next matching field value; the answer is the one robfig's
+    step-by-step walk (`_spec_next`, the model of every zone) gives, the five-year limit included."""
+    schedule = parse_standard(" ".join(fields))
+    assert isinstance(schedule, SpecSchedule)
+    assert _utc_next(schedule, start) == _spec_next(schedule, Zone(UTC), start)
+
+
+def test_utc_jumps_keep_robfigs_five_year_limit() -> None:
+    leap_day = parse_standard("0 0 29 2 *")
+    assert isinstance(leap_day, SpecSchedule)
+    start = int(datetime(2097, 3, 1, tzinfo=UTC).timestamp())  # 2100 is no leap year: 2104 is 7 years on
+    assert _utc_next(leap_day, start) is None is _spec_next(leap_day, Zone(UTC), start)

@@ -42,3 +42,13 @@ def test_deadline_drops_the_missed_time() -> None:
     outage = Outage(START + timedelta(minutes=30), START + timedelta(hours=4, minutes=10))
     sim = simulate(hourly(starting_deadline_seconds=300), START, START + timedelta(hours=4, minutes=30), outages=(outage,))
     assert creates(sim.log) == []
+
+
+def test_a_window_needing_too_many_syncs_is_cut_short_and_says_where() -> None:
+    whole = simulate(hourly(), START, START + timedelta(hours=5, minutes=30))
+    assert whole.cut_short is None
+    cut = simulate(hourly(), START, START + timedelta(hours=5, minutes=30), max_syncs=4)
+    assert cut.syncs == 4
+    assert cut.cut_short is not None and START < cut.cut_short < START + timedelta(hours=5, minutes=30)
+    assert creates(cut.log) == creates(whole.log)[: len(creates(cut.log))]
+    assert len(creates(cut.log)) < len(creates(whole.log))

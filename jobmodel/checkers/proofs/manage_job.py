@@ -24,6 +24,8 @@ from typing import Any
 import attrs
 import z3
 
+from jobmodel.checkers.proofs.symbolic import compile_term
+
 
 @attrs.frozen
 class Counts:
@@ -163,17 +165,24 @@ def prove_all() -> list[ProofResult]:
     return [prove(p) for p in PROPERTIES]
 
 
-def evaluate(expr_of: Callable[[Counts], Any], values: dict[str, Any]) -> int:
+def evaluate(expr_of: Callable[[Counts], Any], values: dict[str, Any]) -> int | bool:
     """An encoding evaluated at concrete counts (to compare it with the executable model)."""
     counts = Counts.symbols()
     pairs = [
         (getattr(counts, k), z3.BoolVal(v) if isinstance(v, bool) else z3.IntVal(v)) for k, v in values.items()
     ]
     result = z3.simplify(z3.substitute(expr_of(counts), *pairs))
-    return int(result.as_long())
+    return _python(result)
 
 
-def _python(value: Any) -> Any:
+def compiled(expr_of: Callable[[Counts], Any]) -> Callable[..., Any]:
+    """An encoding as a Python function of the counts (positional, in `Counts` field order): the
+    same Z3 term, evaluated fast enough to compare it with the model at every point of a range."""
+    counts = Counts.symbols()
+    return compile_term(expr_of(counts), [getattr(counts, field.name) for field in attrs.fields(Counts)])
+
+
+def _python(value: Any) -> int | bool:
     if z3.is_bool(value):
-        return z3.is_true(value)
-    return value.as_long()
+        return bool(z3.is_true(value))
+    return int(value.as_long())

@@ -7,7 +7,7 @@ at a point drawn from the executable model) or the terms a move computes (the ne
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 import z3
@@ -126,3 +126,73 @@ def check_at(formula: Any, timeout_ms: int = 10_000) -> z3.CheckSatResult:
     solver.set("timeout", timeout_ms)
     solver.add(formula)
     return solver.check()
+
+
+# Z3 operators a compiled term may use, as Python expressions over the operands' names.
+_BINARY = {
+    z3.Z3_OP_LT: "<",
+    z3.Z3_OP_LE: "<=",
+    z3.Z3_OP_GT: ">",
+    z3.Z3_OP_GE: ">=",
+    z3.Z3_OP_EQ: "==",
+}
+_VARIADIC = {z3.Z3_OP_ADD: " + ", z3.Z3_OP_MUL: " * ", z3.Z3_OP_AND: " and ", z3.Z3_OP_OR: " or "}
+
+
+def compile_term(term: Any, inputs: Iterable[Any]) -> Callable[..., Any]:
+    """A Z3 term over integer and Boolean constants as a Python function of their values, in
+    `inputs` order: the same term Z3 proves things about, evaluated at Python speed (a cross-check
+    that runs it at every point of a range). Each shared subterm is computed once; an operator
+    outside linear integer arithmetic and Boolean logic is refused."""
+    names: dict[int, str] = {}
+    lines: list[str] = []
+    by_constant = {str(c): f"_in{i}" for i, c in enumerate(inputs)}
+
+    def name_of(t: Any) -> str:
+        key = t.get_id()
+        if key in names:
+            return names[key]
+        names[key] = expression = _expression(t, name_of, by_constant)
+        if t.num_args() > 0:
+            names[key] = f"_t{len(lines)}"
+            lines.append(f"    {names[key]} = {expression}")
+        return names[key]
+
+    result = name_of(term)
+    source = "def _compiled({}):\n{}\n    return {}\n".format(
+        ", ".join(by_constant.values()), "\n".join(lines) or "    pass", result
+    )
+    scope: dict[str, Any] = {}
+    exec(compile(source, "<compiled z3 term>", "exec"), scope)
+    compiled: Callable[..., Any] = scope["_compiled"]
+    return compiled
+
+
+def _expression(t: Any, name_of: Any, by_constant: Mapping[str, str]) -> str:
+    kind = t.decl().kind()
+    args = [name_of(a) for a in t.children()]
+    if z3.is_int_value(t):
+        return str(t.as_long())
+    if z3.is_true(t) or z3.is_false(t):
+        return str(z3.is_true(t))
+    if kind == z3.Z3_OP_UNINTERPRETED and t.num_args() == 0:
+        if str(t) not in by_constant:
+            raise ValueError(f"the term's constant {t} is not among the inputs")
+        return by_constant[str(t)]
+    if kind == z3.Z3_OP_ITE:
+        return f"({args[1]} if {args[0]} else {args[2]})"
+    if kind == z3.Z3_OP_IMPLIES:
+        return f"(not {args[0]} or {args[1]})"
+    if kind in _BINARY:
+        return f"({args[0]} {_BINARY[kind]} {args[1]})"
+    if kind in _VARIADIC:
+        return "(" + _VARIADIC[kind].join(args) + ")"
+    if kind == z3.Z3_OP_SUB:
+        return "(" + " - ".join(args) + ")"
+    if kind == z3.Z3_OP_UMINUS:
+        return f"(-{args[0]})"
+    if kind == z3.Z3_OP_NOT:
+        return f"(not {args[0]})"
+    if kind == z3.Z3_OP_DISTINCT:
+        return f"(len({{{', '.join(args)}}}) == {len(args)})"
+    raise ValueError(f"cannot compile the Z3 operator {t.decl()} (in {t})")

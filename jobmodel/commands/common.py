@@ -1,0 +1,172 @@
+"""What every command that takes a manifest shares: the options that say how the API server
+sees the object (`-n/--namespace`, `--kube-version`, `--feature-gates`), and the front door that reads a manifest
+and creates its object as `validate` does (`jobmodel.api.strategy.create_object`), so that each
+command works on the object the API server would store.
+
+A manifest the decoder refuses is an input error (exit 2); an object the API server rejects is
+a finding (exit 1), printed as kubectl prints it, naming the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Collection, Mapping
+from pathlib import Path
+from typing import Any, Final, TextIO
+
+import attrs
+
+from jobmodel.adapters.manifests import load_documents, read_manifest, source_name
+from jobmodel.api import strategy
+from jobmodel.api.field import FieldError, render_errors
+from jobmodel.api.schema import describe
+from jobmodel.commands.release import add_release_options
+from jobmodel.errors import InputError, quote
+from jobmodel.features import (
+    FeatureGates,
+    gates_for,
+    gates_from_options,
+    parse_gate_overrides,
+)
+
+# Exit codes, the same for every command (README, "Exit codes").
+OK: Final = 0
+FINDING: Final = 1  # an invalid object, a violation, a failed vector, an unmet expectation
+INPUT_ERROR: Final = 2  # a usage or input error
+INTERNAL_ERROR: Final = 3  # a defect of the tool
+INTERRUPTED: Final = 130
+
+
+# The namespace of kubectl's default context.
+DEFAULT_NAMESPACE: Final = "default"
+
+
+class Rejected(Exception):
+    """The API server rejects the object (a finding: exit 1); the message is kubectl's, naming
+    the file; `kind`, `name`, `stored` and `errors` are the object and its field errors."""
+
+    def __init__(self, message: str, kind: str, stored: Mapping[str, Any], errors: list[FieldError]) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.stored = stored
+        self.errors = errors
+
+    @property
+    def name(self) -> str:
+        return str((self.stored.get("metadata") or {}).get("name") or "")
+
+
+def add_object_options(parser: argparse.ArgumentParser, *, namespace: bool = True) -> None:
+    """The options that decide how the API server stores a manifest's object: its namespace,
+    the release that stores it (`--kube-version`) and that release's `--feature-gates`."""
+    if namespace:
+        parser.add_argument(
+            "-n",
+            "--namespace",
+            default=None,
+            help=(
+                "namespace of objects that give none (default: default); an object that names "
+                "another namespace is refused, as kubectl refuses it"
+            ),
+        )
+    add_release_options(parser)
+
+
+def gates_of(args: argparse.Namespace) -> FeatureGates:
+    """The feature gates the options give: the defaults of `--kube-version` (if the command
+    takes it, else the newest release), then `--feature-gates` (locked gates are refused)."""
+    return gates_from_options(getattr(args, "kube_version", None), args.feature_gates)
+
+
+def gate_overrides(args: argparse.Namespace) -> dict[str, bool]:
+    """The gates the options turn away from the release's defaults (checked)."""
+    return parse_gate_overrides(args.feature_gates, base=gates_for(getattr(args, "kube_version", None)))
+
+
+@attrs.frozen
+class Admitted:
+    """An object the API server accepts: the request as sent (namespace filled in) and as stored."""
+
+    file: str
+    kind: str
+    request: dict[str, Any]
+    stored: dict[str, Any]
+
+
+def rejection(where: str, kind: str, stored: Mapping[str, Any], errors: list[FieldError]) -> str:
+    """kubectl's message for a rejected object, naming the file."""
+    name = str((stored.get("metadata") or {}).get("name") or "")
+    return f"{where}: {render_errors(kind, name, errors)}"
+
+
+def admit(
+    file: str,
+    doc: Any,
+    namespace: str | None,
+    gates: FeatureGates,
+    uid: str | None = None,
+) -> Admitted:
+    """One document through the API server's create, in `namespace` (None: kubectl's default
+    context, `default`, for objects that give none); InputError (naming the file) when it cannot
+    be decoded or names another namespace than the one given, Rejected when validation refuses it."""
+    try:
+        _check_namespace(doc, namespace)
+        kind, stored, errors = strategy.create_object(doc, namespace or DEFAULT_NAMESPACE, uid, gates)
+        request = strategy.create_request(doc, namespace or DEFAULT_NAMESPACE)
+    except InputError as err:
+        raise InputError(file, str(err)) from None
+    if errors:
+        raise Rejected(rejection(file, kind, stored, errors), kind, stored, errors)
+    return Admitted(file, kind, request, stored)
+
+
+def _check_namespace(doc: Any, namespace: str | None) -> None:
+    """kubectl's check when a namespace is given: the object's own, if any, must be the same."""
+    meta = doc.get("metadata") if isinstance(doc, Mapping) else None
+    own = meta.get("namespace") if isinstance(meta, Mapping) else None
+    if namespace is not None and isinstance(own, str) and own and own != namespace:
+        raise InputError(
+            "metadata.namespace",
+            f"the namespace from the provided object {quote(own)} does not match the namespace "
+            f"{quote(namespace)}. You must pass '--namespace={own}' to perform this operation.",
+        )
+
+
+def load_object(
+    file: str,
+    kinds: Collection[str],
+    namespace: str | None,
+    gates: FeatureGates,
+    *,
+    uid: str | None = None,
+    stdin: TextIO | None = None,
+) -> Admitted:
+    """The one object of `kinds` in a manifest (`-`: standard input), created."""
+    text = read_manifest(file, stdin or sys.stdin)
+    file = source_name(file)
+    docs = load_documents(file, text)
+    found = [d for d in docs if isinstance(d, Mapping) and d.get("kind") in kinds]
+    if len(found) != 1:
+        others = [describe(d.get("kind")) if isinstance(d, Mapping) else describe(d) for d in docs]
+        seen = f" (documents: {', '.join(others[:5])})" if others and not found else ""
+        wanted = " or ".join(kinds)
+        raise InputError(file, f"expected exactly one {wanted} in the manifest, found {len(found)}{seen}")
+    return admit(file, found[0], namespace, gates, uid)
+
+
+def check_output_path(path: Path | None, option: str, suffixes: Collection[str] = ()) -> None:
+    """An output file can be written where asked (its directory exists and is writable, the
+    name is not a directory, the suffix is one of `suffixes` when given), checked before the work."""
+    if path is None:
+        return
+    if suffixes and path.suffix.lower() not in suffixes:
+        raise InputError(option, f"the file is written as {' or '.join(suffixes)}, got {quote(str(path))}")
+    directory = path.parent
+    if not directory.is_dir():
+        raise InputError(option, f"no such directory: {quote(str(directory))}")
+    if path.is_dir():
+        raise InputError(option, f"{quote(str(path))} is a directory")
+    if not os.access(directory, os.W_OK):
+        raise InputError(option, f"cannot write in {quote(str(directory))}")

@@ -1,0 +1,51 @@
+"""jobmodel.conformance.agreement: the judge accepts another order only where the reference itself
+gives it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from jobmodel.conformance.agreement import SAME_INPUT_ASKS, judge, reorderings
+
+
+def _case() -> dict[str, Any]:
+    pod = {"metadata": {"name": "p"}, "status": {"phase": "Running"}}
+    return {"now": "2024-06-01T12:00:00Z", "job": {"status": {}}, "pods": [
+        {**pod, "metadata": {"name": "pod-0"}}, {**pod, "metadata": {"name": "pod-1"}}
+    ]}
+
+
+def _outcome(deleted: str) -> dict[str, Any]:
+    return {"error": False, "deletedPods": [deleted], "status": {}}
+
+
+def _scripted(answers: Iterator[str]) -> Any:
+    def reference(case: Mapping[str, Any]) -> dict[str, Any]:
+        return _outcome(next(answers))
+
+    return reference
+
+
+def test_a_reference_that_answers_alike_in_every_order_is_the_only_answer() -> None:
+    case = _case()
+    asked = iter(["pod-1"] * 100)
+    verdict = judge("job-sync", case, _outcome("pod-0"), _scripted(asked))
+    assert not verdict.agrees and verdict.path == "order-independent: the reference gives one answer"
+    # Once per reordering, and the case as given again each time.
+    assert 100 - len(list(asked)) == 1 + len(list(reorderings("job-sync", case))) + SAME_INPUT_ASKS
+
+
+def test_another_answer_of_the_reference_on_the_same_input_is_accepted() -> None:
+    """Pods that tie in the deletion ranking go in the lister's (a Go map's) order, which the
+    same input can list differently from one call to the next."""
+    asked = iter(["pod-1", "pod-1", "pod-1", "pod-0"])
+    verdict = judge("job-sync", _case(), _outcome("pod-0"), _scripted(asked))
+    assert verdict.agrees and verdict.path == "order-dependent"
+    assert list(asked) == []
+
+
+def test_an_answer_the_reference_never_gives_is_refused() -> None:
+    asked = iter(["pod-1", "pod-0"] * 20)
+    verdict = judge("job-sync", _case(), _outcome("pod-2"), _scripted(asked))
+    assert not verdict.agrees and verdict.path == "order-dependent: none of the reference's answers"
