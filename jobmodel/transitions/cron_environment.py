@@ -17,7 +17,7 @@ impl)` carries one out; both are pure.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -235,6 +235,18 @@ def _finish_job(world: CronWorld, move: Move) -> CronWorld:
     return world
 
 
+def _name_taken(jobs: tuple[Job, ...], actions: Sequence[object], index: int) -> bool:
+    """Whether the create at `index` meets a Job of its name on the API server: one that exists
+    and that no earlier delete of the same sync removed (deleteJob deletes with background
+    propagation, so a Job, which carries no finalizer, is gone before the next call)."""
+    action = actions[index]
+    if not isinstance(action, CreateJob) or not action.accepted:
+        return False
+    name = action.job.metadata.name
+    deleted = any(isinstance(a, DeleteJob) and a.accepted and a.name == name for a in actions[:index])
+    return not deleted and any(j.metadata.name == name for j in jobs)
+
+
 def controller_sync(world: CronWorld, impl: CronSyncImpl, write_status: bool = True) -> tuple[CronWorld, CronJobSyncResult]:
     """One sync over the cache, with the API server's answers: AlreadyExists for a name taken,
     a conflict for a status write from a stale CronJob."""
@@ -243,8 +255,7 @@ def controller_sync(world: CronWorld, impl: CronSyncImpl, write_status: bool = T
         cron_job=seen, jobs=world.jobs, now=world.now, gates=world.gates, faults=CronJobFaults(api_cron_job=world.cron_job)
     )
     result = impl(inp)
-    names = {j.metadata.name for j in world.jobs}
-    if any(isinstance(a, CreateJob) and a.accepted and a.job.metadata.name in names for a in result.actions):
+    if any(_name_taken(world.jobs, result.actions, i) for i in range(len(result.actions))):
         inp = attrs.evolve(inp, faults=attrs.evolve(inp.faults, job_create_error=ALREADY_EXISTS))
         result = impl(inp)
     jobs = list(world.jobs)
