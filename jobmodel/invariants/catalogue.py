@@ -210,13 +210,11 @@ def _deferred_for_backoff(job: Job, backoff_failures: int) -> bool:
     status = job.status
     uncounted = status.uncounted_terminated_pods
     failures = status.failed + (len(uncounted.failed) if uncounted is not None else 0)
-    finishing = any(
-        c.status == "True" for c in status.conditions if c.type in (COMPLETE, FAILED_CONDITION, FAILURE_TARGET, SUCCESS_CRITERIA_MET)
-    )
+    finishing = any(condition_true(job, c) for c in (COMPLETE, FAILED_CONDITION, FAILURE_TARGET, SUCCESS_CRITERIA_MET))
     failed_before = failures > 0 or backoff_failures > 0 or job.spec.backoff_limit_per_index is not None
     # The status was written while the Job ran: a sync of a suspended Job adds Suspended=True
     # (a user's later suspend leaves this status in place until the next sync).
-    written_suspended = any(c.type == "Suspended" and c.status == "True" for c in status.conditions)
+    written_suspended = condition_true(job, "Suspended")
     return status.active == 0 and not written_suspended and not finishing and failed_before
 
 
