@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta, timezone, tzinfo
 
 import attrs
 
-from jobmodel.schedule.cron import STAR_BIT, ConstantDelaySchedule, Schedule, SpecSchedule
+from jobmodel.schedule.cron import STAR_BIT, Schedule, SpecSchedule
 from jobmodel.schedule.gotime import Zone
 from jobmodel.state import CronJob, Job, ObjectReference
 from jobmodel.transitions.sync_cronjob import format_rfc3339
@@ -56,18 +56,32 @@ class Text:
     so that it can be rendered shifted by any Δ without parsing it again."""
 
     parts: tuple[str | int | tuple[datetime, str], ...]
+    # The literal parts as a format string with a `{}` for each shifting part.
+    template: str = attrs.field(init=False)
+    shifting: tuple[int | tuple[datetime, str], ...] = attrs.field(init=False)
+
+    literal: str = attrs.field(init=False)
+
+    @literal.default
+    def _literal(self) -> str:
+        return "".join(p for p in self.parts if isinstance(p, str))
+
+    @template.default
+    def _template(self) -> str:
+        return "".join(p.replace("{", "{{").replace("}", "}}") if isinstance(p, str) else "{}" for p in self.parts)
+
+    @shifting.default
+    def _shifting(self) -> tuple[int | tuple[datetime, str], ...]:
+        return tuple(p for p in self.parts if not isinstance(p, str))
 
     def render(self, delta: timedelta) -> str:
-        minutes = int(delta.total_seconds()) // MINUTE
-        out = []
-        for part in self.parts:
-            if isinstance(part, str):
-                out.append(part)
-            elif isinstance(part, int):
-                out.append(str(part + minutes))
-            else:
-                out.append(_format(part[0] + delta, part[1]))
-        return "".join(out)
+        return self.render_minutes(delta, int(delta.total_seconds()) // MINUTE)
+
+    def render_minutes(self, delta: timedelta, minutes: int) -> str:
+        """`render(delta)` with `delta`'s whole minutes already counted (the fast path's loop)."""
+        if not self.shifting:
+            return self.literal
+        return self.template.format(*(str(p + minutes) if isinstance(p, int) else _format(p[0] + delta, p[1]) for p in self.shifting))
 
 
 def _format(t: datetime, style: str) -> str:
@@ -267,23 +281,27 @@ def _offset_constant_until(zone: Zone, start: int, limit: int) -> int:
     return limit
 
 
-def periodic_until(schedule: Schedule, delta: timedelta, start: datetime, limit: datetime, clock_zone: tzinfo | None) -> datetime:
+def periodic_until(
+    schedule: Schedule, delta: timedelta, start: datetime, limit: datetime, clock_zone: tzinfo | None, other_zones: tuple[tzinfo, ...] = ()
+) -> datetime:
     """The latest time ≤ `limit` such that the schedule's run times in [start, that time] shift
-    by `delta` to run times (and no others): `start` itself when that cannot be shown."""
+    by `delta` to run times (and no others), and the offsets of `other_zones` (where times are
+    written down, e.g. the scheduled-time annotation) stay: `start` itself when that cannot be shown."""
     seconds = int(delta.total_seconds())
     if seconds <= 0 or delta.microseconds:
         return start
-    if isinstance(schedule, ConstantDelaySchedule):
-        return limit  # Next(t) is t plus the delay: it commutes with any whole-second shift
-    period = spec_period(schedule)
-    if period is None or seconds % period:
-        return start
-    tz = schedule.location if schedule.location is not None else (clock_zone or UTC)
-    if tz is UTC or isinstance(tz, timezone):
-        return limit
-    unix_start, unix_limit = int(start.timestamp()), int(limit.timestamp())
-    until = _offset_constant_until(Zone(tz), unix_start, unix_limit)
-    return datetime.fromtimestamp(until, UTC)
+    zones = list(other_zones)
+    if isinstance(schedule, SpecSchedule):
+        # ConstantDelaySchedule.Next is t plus the delay: it commutes with any whole-second shift.
+        period = spec_period(schedule)
+        if period is None or seconds % period:
+            return start
+        zones.append(schedule.location if schedule.location is not None else (clock_zone or UTC))
+    until = int(limit.timestamp())
+    for tz in zones:
+        if tz is not UTC and not isinstance(tz, timezone):
+            until = _offset_constant_until(Zone(tz), int(start.timestamp()), until)
+    return datetime.fromtimestamp(until, UTC) if until < int(limit.timestamp()) else limit
 
 
 def whole_periods(available: float, period: float) -> int:

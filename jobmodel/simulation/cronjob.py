@@ -12,14 +12,14 @@ informers' initial list queues every CronJob); it does nothing while it is down.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 
 import attrs
 
 from jobmodel.actions import CreateJob, DeleteJob, RecordEvent, Requeue, UpdateCronJobStatus
 from jobmodel.features import DEFAULT_GATES, FeatureGates
 from jobmodel.schedule.cron import CronParseError, parse_standard
-from jobmodel.schedule.gotime import LocationError
+from jobmodel.schedule.gotime import LocationError, load_location
 from jobmodel.simulation import cron_shift
 from jobmodel.simulation.cron_shift import State
 from jobmodel.state import COMPLETE, FAILED_CONDITION, CronJob, CronJobSyncInput, Job, JobCondition
@@ -135,6 +135,8 @@ def _jump(
     a, b = marks[-2], marks[-1]
     delta = here.state.now - b.state.now
     per_period = here.syncs - b.syncs
+    if not isinstance(here.state.now.tzinfo, timezone):
+        return None  # the copies add times directly: only exact for a fixed offset
     if delta <= timedelta(0) or b.state.now - a.state.now != delta or b.syncs - a.syncs != per_period or per_period <= 0:
         return None
     # An outage in or after the observed periods bounds the copy (and the period must not hold one).
@@ -156,12 +158,15 @@ def _jump(
         if shifted != new:
             return None
         texts.append((new, name, why))
+    cj = here.state.cron_job
     try:
-        schedule = parse_standard(formatted_schedule(here.state.cron_job))
+        schedule = parse_standard(formatted_schedule(cj))
+        # The Jobs' scheduled-time annotation is written in the CronJob's timeZone.
+        annotation_zone = load_location(cj.spec.time_zone or "")
     except (CronParseError, LocationError):
         return None
     zone = here.state.now.tzinfo
-    until = cron_shift.periodic_until(schedule, delta, cron_shift.lookback(b.state), limit + delta, zone)
+    until = cron_shift.periodic_until(schedule, delta, cron_shift.lookback(b.state), limit + delta, zone, (annotation_zone,))
     # The last copied period's syncs ask the schedule about at most one period beyond it.
     room = (min(until - delta, limit) - here.state.now).total_seconds()
     periods = min(cron_shift.whole_periods(room, delta.total_seconds()), syncs_left // per_period)
@@ -170,11 +175,14 @@ def _jump(
     state = cron_shift.shift_state(here.state, delta * periods)
     if state is None:
         return None
-    copied = [
-        LogEntry(cron_shift.shift_time(entry.at, delta * k), entry.what, name.render(delta * k), why.render(delta * k))
-        for k in range(1, periods + 1)
-        for entry, name, why in texts
-    ]
+    minutes = int(delta.total_seconds()) // 60
+    copied: list[LogEntry] = []
+    for k in range(1, periods + 1):
+        shift, moved = delta * k, minutes * k
+        copied.extend(
+            LogEntry(entry.at + shift, entry.what, name.render_minutes(shift, moved), why.render_minutes(shift, moved))
+            for entry, name, why in texts
+        )
     return _Jump(state, copied, per_period * periods)
 
 
