@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
+from typing import Any, cast
 
 import attrs
 
 from jobmodel.schedule.cron import STAR_BIT, Schedule, SpecSchedule
 from jobmodel.schedule.gotime import Zone
-from jobmodel.state import CronJob, Job, ObjectReference
+from jobmodel.state import CronJob, Job, JobStatus, ObjectReference
 from jobmodel.transitions.sync_cronjob import format_rfc3339
 
 MINUTE = 60
@@ -144,7 +145,7 @@ def _shift_times_in(value: object, delta: timedelta) -> object:
         return tuple(_shift_times_in(v, delta) for v in value)
     if attrs.has(type(value)):
         changes = {}
-        for field in attrs.fields(type(value)):
+        for field in attrs.fields(cast(Any, type(value))):
             old = getattr(value, field.name)
             new = _shift_times_in(old, delta)
             if new is not old:
@@ -174,7 +175,7 @@ def shift_job(job: Job, delta: timedelta, prefix: str) -> Job | None:
         annotations=type(meta.annotations)(annotations),
         creation_timestamp=_shift_opt(meta.creation_timestamp, delta),
     )
-    status = _shift_times_in(job.status, delta)
+    status = cast(JobStatus, _shift_times_in(job.status, delta))
     return attrs.evolve(job, metadata=new_meta, status=status)
 
 

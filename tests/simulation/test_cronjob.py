@@ -80,7 +80,7 @@ OPENINGS = (
 def cron_runs(draw: st.DrawFn) -> dict[str, Any]:
     """A CronJob, a window, Job durations and controller outages."""
     opening = draw(st.sampled_from(OPENINGS)) + timedelta(seconds=draw(st.integers(0, 3 * 3600)))
-    window = timedelta(minutes=draw(st.integers(1, 36 * 60)))
+    window = timedelta(minutes=draw(st.integers(1, 12 * 60)))
     spec = CronJobSpec(
         schedule=draw(st.sampled_from(SCHEDULES)),
         time_zone=draw(st.sampled_from(ZONES)),
@@ -112,7 +112,7 @@ def _run(schedule: str, zone: str | None, start: datetime, minutes: int, job_sec
     return {"cron_job": CronJob(metadata=meta, spec=spec), "start": start, "end": start + timedelta(minutes=minutes), "job_seconds": job_seconds}
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cron_runs())
 # A UTC schedule whose Jobs' scheduled-time annotation is written in a zone that changes its
 # offset inside the window: the copies must stop there too.
@@ -129,7 +129,8 @@ def test_a_year_of_a_minutely_schedule_copies_its_periods() -> None:
     day = simulate(minutely, START, START + timedelta(days=1), 30.0, fast=False)
     year = simulate(minutely, START, START + timedelta(days=366), 30.0)
     assert year.cut_short is None
-    assert sum(1 for e in year.log if e.what == "create") == 366 * 24 * 60
+    # One run a minute after the creation time (the first at 00:01), up to the window's end.
+    assert sum(1 for e in year.log if e.what == "create") == 366 * 24 * 60 - 1
     assert year.syncs == pytest.approx(day.syncs * 366, rel=1e-3)
     assert [j.metadata.name for j in year.jobs] == [f"cj-{(int((START + timedelta(days=366)).timestamp()) // 60) - k}" for k in (3, 2, 1)]
 
