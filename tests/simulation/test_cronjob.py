@@ -6,9 +6,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from jobmodel.features import gates_for
 from jobmodel.simulation.cronjob import Outage, simulate
 from jobmodel.state import CronJob, CronJobSpec, ObjectMeta
 
@@ -103,6 +104,7 @@ def cron_runs(draw: st.DrawFn) -> dict[str, Any]:
         "job_seconds": float(draw(st.sampled_from((0, 1, 30, 60, 90, 150, 3600)))),
         "fail": draw(st.booleans()),
         "outages": tuple(sorted(outages, key=lambda o: o.start)),
+        "gates": gates_for(draw(st.sampled_from(("1.32", "1.36", "1.37")))),
     }
 
 
@@ -112,7 +114,7 @@ def _run(schedule: str, zone: str | None, start: datetime, minutes: int, job_sec
     return {"cron_job": CronJob(metadata=meta, spec=spec), "start": start, "end": start + timedelta(minutes=minutes), "job_seconds": job_seconds}
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(settings(), max_examples=max(settings().max_examples // 5, 1))
 @given(cron_runs())
 # A UTC schedule whose Jobs' scheduled-time annotation is written in a zone that changes its
 # offset inside the window: the copies must stop there too.
