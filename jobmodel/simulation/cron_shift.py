@@ -14,6 +14,7 @@ answers None (and the simulation then takes the step-by-step path).
 from __future__ import annotations
 
 import re
+from collections import deque
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import Any, cast
 
@@ -30,6 +31,8 @@ WEEK = 7 * DAY
 # How finely the time zone's offset is sampled when looking for its next change (no zone
 # changes its offset twice within six hours).
 OFFSET_STEP = 6 * 3600
+# At most this many run times are enumerated to show that a schedule repeats.
+ENUMERATION_BUDGET = 200_000
 
 _ISO = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)"
 _RFC1123 = r"[A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d \+0000"
@@ -292,17 +295,47 @@ def periodic_until(
     if seconds <= 0 or delta.microseconds:
         return start
     zones = list(other_zones)
+    until = limit
     if isinstance(schedule, SpecSchedule):
         # ConstantDelaySchedule.Next is t plus the delay: it commutes with any whole-second shift.
         period = spec_period(schedule)
-        if period is None or seconds % period:
-            return start
-        zones.append(schedule.location if schedule.location is not None else (clock_zone or UTC))
-    until = int(limit.timestamp())
+        if period is not None and seconds % period == 0:
+            zones.append(schedule.location if schedule.location is not None else (clock_zone or UTC))
+        else:
+            until = enumerated_until(schedule, delta, start, limit)
+    end = int(until.timestamp())
     for tz in zones:
         if tz is not UTC and not isinstance(tz, timezone):
-            until = _offset_constant_until(Zone(tz), int(start.timestamp()), until)
-    return datetime.fromtimestamp(until, UTC) if until < int(limit.timestamp()) else limit
+            end = min(end, _offset_constant_until(Zone(tz), int(start.timestamp()), end))
+    return datetime.fromtimestamp(end, UTC) if end < int(until.timestamp()) else until
+
+
+def enumerated_until(schedule: Schedule, delta: timedelta, start: datetime, limit: datetime, budget: int = ENUMERATION_BUDGET) -> datetime:
+    """`periodic_until` by the run times themselves (for schedules whose period is not a
+    multiple of `delta`, e.g. every five minutes in business hours): the runs in the first
+    period from `start` must recur, each `delta` later, run for run; the answer is the last
+    second before the first run that does not (or is missing). `start` when no run falls in the
+    first period: then a sync could look further ahead than one period."""
+    second = timedelta(seconds=1)
+    first: list[datetime] = []
+    t = schedule.next(start - second)
+    while start <= t < start + delta and len(first) < budget:
+        first.append(t)
+        t = schedule.next(t)
+    if not first or len(first) >= budget:
+        return start
+    window = deque(first)  # the last len(first) runs, oldest first
+    for _ in range(budget):
+        expected = window[0] + delta
+        if t != expected:
+            bad = min(t, expected)  # Go's zero time when robfig gives up: before `start`
+            return bad - second if bad > start else start
+        if t > limit:
+            return limit
+        window.popleft()
+        window.append(t)
+        t = schedule.next(t)
+    return max(start, window[-1])
 
 
 def whole_periods(available: float, period: float) -> int:

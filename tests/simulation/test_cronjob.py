@@ -10,7 +10,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from jobmodel.features import gates_for
-from jobmodel.simulation.cronjob import Outage, simulate
+from jobmodel.simulation.cronjob import MAX_SYNCS, Outage, simulate
 from jobmodel.state import CronJob, CronJobSpec, ObjectMeta
 
 START = datetime(2024, 1, 1, tzinfo=UTC)
@@ -64,7 +64,7 @@ def test_a_window_needing_too_many_syncs_is_cut_short_and_says_where() -> None:
 
 SCHEDULES = (
     "* * * * *", "*/2 * * * *", "*/7 * * * *", "0 * * * *", "30 2 * * *", "*/15 1-3 * * *",
-    "* 2 * * *", "0 0 * * 1", "@every 90s", "@every 2m", "0 0 1 * *", "TZ=UTC * * * * *",
+    "* 2 * * *", "0 0 * * 1", "*/5 9-17 * * 1-5", "*/2 * * * *", "@every 90s", "@every 2m", "0 0 1 * *", "TZ=UTC * * * * *",
 )  # fmt: skip
 ZONES = (None, "UTC", "Europe/Berlin", "America/New_York", "Australia/Lord_Howe")
 # Windows that open a little before a daylight-saving change of one of the zones, and one far from any.
@@ -105,6 +105,7 @@ def cron_runs(draw: st.DrawFn) -> dict[str, Any]:
         "fail": draw(st.booleans()),
         "outages": tuple(sorted(outages, key=lambda o: o.start)),
         "gates": gates_for(draw(st.sampled_from(("1.32", "1.36", "1.37")))),
+        "max_syncs": draw(st.sampled_from((MAX_SYNCS, 7, 300))),
     }
 
 
