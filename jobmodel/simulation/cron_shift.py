@@ -288,9 +288,9 @@ def _offset_constant_until(zone: Zone, start: int, limit: int) -> int:
 def periodic_until(
     schedule: Schedule, delta: timedelta, start: datetime, limit: datetime, clock_zone: tzinfo | None, other_zones: tuple[tzinfo, ...] = ()
 ) -> datetime:
-    """The latest time ≤ `limit` such that the schedule's run times in [start, that time] shift
-    by `delta` to run times (and no others), and the offsets of `other_zones` (where times are
-    written down, e.g. the scheduled-time annotation) stay: `start` itself when that cannot be shown."""
+    """A time U ≤ `limit` such that every x in [start, U − delta] is a run time exactly when
+    x + delta is, and the offsets of `other_zones` (where times are written down, e.g. the
+    scheduled-time annotation) stay the same over [start, U]; `start` when that cannot be shown."""
     seconds = int(delta.total_seconds())
     if seconds <= 0 or delta.microseconds:
         return start
@@ -313,9 +313,9 @@ def periodic_until(
 def enumerated_until(schedule: Schedule, delta: timedelta, start: datetime, limit: datetime, budget: int = ENUMERATION_BUDGET) -> datetime:
     """`periodic_until` by the run times themselves (for schedules whose period is not a
     multiple of `delta`, e.g. every five minutes in business hours): the runs in the first
-    period from `start` must recur, each `delta` later, run for run; the answer is the last
-    second before the first run that does not (or is missing). `start` when no run falls in the
-    first period: then a sync could look further ahead than one period."""
+    period from `start` must recur, each `delta` later, run for run; U is the last second
+    before the first run that is missing or extra. `start` when no run falls in the first
+    period: then a sync could look further ahead than one period."""
     second = timedelta(seconds=1)
     first: list[datetime] = []
     t = schedule.next(start - second)
