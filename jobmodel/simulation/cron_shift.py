@@ -100,7 +100,8 @@ def text_of(s: str, prefix: str) -> Text | None:
     """`s` as a Text: `prefix` followed by digits is a Job name (getJobName's Unix minutes),
     RFC 3339 and RFC 1123 times are times. None when rendering it unshifted does not give `s`
     back (then it is not known how to shift it)."""
-    pattern = re.compile(rf"(?<![a-z0-9.-]){re.escape(prefix)}(?P<m>\d+)(?!\d)|(?P<iso>{_ISO})|(?P<rfc>{_RFC1123})")
+    # Times first: a CronJob named like a year ("2025") must not turn a date into a Job name.
+    pattern = re.compile(rf"(?P<iso>{_ISO})|(?P<rfc>{_RFC1123})|(?<![a-z0-9.-]){re.escape(prefix)}(?P<m>\d+)(?!\d)")
     parts: list[str | int | tuple[datetime, str]] = []
     pos = 0
     try:

@@ -27,6 +27,8 @@ from jobmodel.transitions.sync_cronjob import assigned_uid, formatted_schedule, 
 
 # A window needing more syncs than this is cut short (the simulation says where).
 MAX_SYNCS = 5_000_000
+# The fast path forgets the states it keeps when they have more shapes than this.
+MAX_SHAPES = 10_000
 # How long a simulated Job may run: ten years.
 MAX_JOB_SECONDS = 10 * 365 * 24 * 3600
 
@@ -228,6 +230,8 @@ def simulate(
                     on_sync(wake)
                 continue
             seen[:] = [*seen[-2:], here]
+            if len(marks) > MAX_SHAPES:
+                marks.clear()  # a run that does not repeat: bound the memory
         now = wake
         if on_sync is not None:
             on_sync(now)
