@@ -337,8 +337,3 @@ def enumerated_until(schedule: Schedule, delta: timedelta, start: datetime, limi
         window.append(t)
         t = schedule.next(t)
     return max(start, window[-1])
-
-
-def whole_periods(available: float, period: float) -> int:
-    """How many whole periods fit into `available` seconds (0 when none)."""
-    return max(0, int(available // period)) if period > 0 else 0

@@ -169,9 +169,11 @@ def _jump(
         return None
     zone = here.state.now.tzinfo
     until = cron_shift.periodic_until(schedule, delta, cron_shift.lookback(b.state), limit + delta, zone, (annotation_zone,))
-    # The last copied period's syncs ask the schedule about at most one period beyond it.
-    room = (min(until - delta, limit) - here.state.now).total_seconds()
-    periods = min(cron_shift.whole_periods(room, delta.total_seconds()), syncs_left // per_period)
+    # A period's syncs run at times from its start up to its end inclusive (the syncs at the
+    # next mark's time come before that mark): the last copy must end before `limit`; and its
+    # syncs ask the schedule about at most one period beyond it.
+    room = min(until - delta, limit) - here.state.now - timedelta(microseconds=1)
+    periods = min(room // delta if room > timedelta(0) else 0, syncs_left // per_period)
     if periods <= 0:
         return None
     state = cron_shift.shift_state(here.state, delta * periods)

@@ -120,6 +120,8 @@ def _run(schedule: str, zone: str | None, start: datetime, minutes: int, job_sec
 # A UTC schedule whose Jobs' scheduled-time annotation is written in a zone that changes its
 # offset inside the window: the copies must stop there too.
 @example(_run("TZ=UTC * * * * *", "Europe/Berlin", datetime(2025, 3, 30, 0, 0, tzinfo=UTC), 61))
+# The syncs at a period's end run at the next period's start: a copy may not end at the window's end.
+@example(_run("* * * * *", None, datetime(2025, 3, 30, 0, 0, tzinfo=UTC), 4))
 def test_the_fast_path_gives_the_step_by_step_result(run: dict[str, Any]) -> None:
     assert simulate(**run) == simulate(**run, fast=False)
 
