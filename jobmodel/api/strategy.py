@@ -34,9 +34,10 @@ from jobmodel.api.equality import semantic_equal
 from jobmodel.api.field import FieldError
 from jobmodel.api.meta_validation import label_selector_has_invalid_label_value
 from jobmodel.api.names import name_generated_before_create
+from jobmodel.api.pod_validation import container_restart_rules_in_use, pod_validation_options
 from jobmodel.api.schema import decode_object, describe
 from jobmodel.errors import InputError, printable
-from jobmodel.features import DEFAULT_GATES, FeatureGates
+from jobmodel.features import DEFAULT_GATES, NEWEST_MINOR, FeatureGates
 from jobmodel.timeutil import parse_time
 
 Obj = dict[str, Any]
@@ -74,6 +75,32 @@ def generate_selector_if_needed(job: Obj) -> None:
         generate_selector(job)
 
 
+def drop_container_restart_rules(pod_spec: dict[str, Any]) -> None:
+    """dropContainerRestartRules (in place): an init container keeps only `restartPolicy: Always`;
+    no container keeps `restartPolicyRules`, and a regular one no `restartPolicy`."""
+    for ctr in pod_spec.get("initContainers") or []:
+        if ctr.get("restartPolicy") not in (None, "Always"):
+            ctr.pop("restartPolicy")
+        ctr.pop("restartPolicyRules", None)
+    for key in ("containers", "ephemeralContainers"):
+        for ctr in pod_spec.get(key) or []:
+            ctr.pop("restartPolicy", None)
+            ctr.pop("restartPolicyRules", None)
+
+
+def drop_disabled_template_fields(
+    template: Mapping[str, Any] | None, old: Mapping[str, Any] | None, gates: FeatureGates
+) -> None:
+    """DropDisabledTemplateFields (`pkg/api/pod/util.go`), in place; the part that differs between
+    the releases modelled: ContainerRestartRules (alpha, off in 1.34; on from 1.35, where
+    validation judges the fields) drops container restart rules not already in use."""
+    if template is None or not isinstance(template.get("spec"), dict) or gates.release != 34:
+        return
+    old_spec = None if old is None else old.get("spec")
+    if not container_restart_rules_in_use(old_spec):
+        drop_container_restart_rules(template["spec"])
+
+
 def job_prepare_for_create(job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) -> Obj:
     """jobStrategy.PrepareForCreate."""
     out: Obj = copy.deepcopy(dict(job))
@@ -95,6 +122,7 @@ def job_prepare_for_create(job: Mapping[str, Any], gates: FeatureGates = DEFAULT
             ]
     if not gates.JobPodReplacementPolicy:
         spec.pop("podReplacementPolicy", None)
+    drop_disabled_template_fields(spec.get("template"), None, gates)
     return out
 
 
@@ -115,6 +143,7 @@ def job_prepare_for_update(
                 spec.pop(name, None)
     if not gates.JobPodReplacementPolicy and old_spec.get("podReplacementPolicy") is None:
         spec.pop("podReplacementPolicy", None)
+    drop_disabled_template_fields(spec.get("template"), old_spec.get("template"), gates)
     if not semantic_equal(spec, old_spec):
         old_generation = int((old.get("metadata") or {}).get("generation") or 0)
         out.setdefault("metadata", {})["generation"] = old_generation + 1
@@ -129,11 +158,11 @@ def _set_or_pop(obj: Obj, key: str, value: Any) -> None:
 
 
 def validation_options_for_job(
-    new: Mapping[str, Any], old: Mapping[str, Any] | None
+    new: Mapping[str, Any], old: Mapping[str, Any] | None, release: int = NEWEST_MINOR
 ) -> bv.JobValidationOptions:
-    """validationOptionsForJob."""
+    """validationOptionsForJob (`release` words the errors)."""
     if old is None:
-        return bv.JobValidationOptions()
+        return bv.JobValidationOptions(pod=pod_validation_options(release, None))
     old_spec = old.get("spec") or {}
     suspended = old_spec.get("suspend") is True
     not_started = (old.get("status") or {}).get("startTime") is None
@@ -146,12 +175,13 @@ def validation_options_for_job(
         allow_invalid_label_value_in_selector=label_selector_has_invalid_label_value(
             old_spec.get("selector")
         ),
+        pod=pod_validation_options(release, (old_spec.get("template") or {}).get("spec") or {}),
     )
 
 
 def job_validate(job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) -> list[FieldError]:
     """jobStrategy.Validate."""
-    return bv.validate_job(job, validation_options_for_job(job, None))
+    return bv.validate_job(job, validation_options_for_job(job, None, gates.release))
 
 
 def job_validate_update(
@@ -160,7 +190,7 @@ def job_validate_update(
     """jobStrategy.ValidateUpdate: up to 1.36 ValidateJob, then ValidateJobUpdate, with the same
     options; 1.37 runs ValidateJobUpdate alone (no create-time metadata and generated-selector
     checks on update, the spec checked once) with validateNameAllowsCompletions."""
-    opts = validation_options_for_job(new, old)
+    opts = validation_options_for_job(new, old, gates.release)
     if gates.at_least(37):
         return bv.validate_job_update(new, old, opts) + bv.validate_name_allows_completions(new)
     return bv.validate_job(new, opts) + bv.validate_job_update(new, old, opts)
@@ -269,18 +299,27 @@ def job_status_validate_update(
 # ---------------------------------------------------------------------------- CronJob strategy
 
 
-def cron_job_prepare_for_create(cron_job: Mapping[str, Any]) -> Obj:
-    """cronJobStrategy.PrepareForCreate: status cleared, generation 1."""
+def _job_template_pod_template(cron_job: Mapping[str, Any]) -> Any:
+    return (((cron_job.get("spec") or {}).get("jobTemplate") or {}).get("spec") or {}).get("template")
+
+
+def cron_job_prepare_for_create(cron_job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) -> Obj:
+    """cronJobStrategy.PrepareForCreate: status cleared, generation 1, fields of disabled gates dropped."""
     out: Obj = copy.deepcopy(dict(cron_job))
     out.pop("status", None)
     out.setdefault("metadata", {})["generation"] = 1
+    drop_disabled_template_fields(_job_template_pod_template(out), None, gates)
     return out
 
 
-def cron_job_prepare_for_update(new: Mapping[str, Any], old: Mapping[str, Any]) -> Obj:
-    """cronJobStrategy.PrepareForUpdate: status kept, generation bumped when the spec changed."""
+def cron_job_prepare_for_update(
+    new: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
+) -> Obj:
+    """cronJobStrategy.PrepareForUpdate: status kept, fields of disabled gates dropped unless in use,
+    generation bumped when the spec changed."""
     out: Obj = copy.deepcopy(dict(new))
     _set_or_pop(out, "status", old.get("status"))
+    drop_disabled_template_fields(_job_template_pod_template(out), _job_template_pod_template(old), gates)
     if not semantic_equal(out.get("spec"), old.get("spec")):
         old_generation = int((old.get("metadata") or {}).get("generation") or 0)
         out.setdefault("metadata", {})["generation"] = old_generation + 1
@@ -371,7 +410,7 @@ def create_cron_job(
 ) -> tuple[Obj, list[FieldError]]:
     """A CronJob create: decode with defaults, assign the uid, PrepareForCreate, Validate."""
     obj = decode_object(obj, "CronJob")
-    stored = cron_job_prepare_for_create(_with_uid(set_defaults_cron_job(obj, gates), uid))
+    stored = cron_job_prepare_for_create(_with_uid(set_defaults_cron_job(obj, gates), uid), gates)
     return _stored(stored, cron_job_validate(stored, gates), None)
 
 
@@ -381,7 +420,7 @@ def update_cron_job(
     """A CronJob update: decode with defaults, PrepareForUpdate, ValidateUpdate."""
     obj = decode_object(obj, "CronJob")
     stored = cron_job_prepare_for_update(
-        _unconditional(set_defaults_cron_job(obj, gates), old), old
+        _unconditional(set_defaults_cron_job(obj, gates), old), old, gates
     )
     return _stored(stored, cron_job_validate_update(stored, old, gates), old)
 

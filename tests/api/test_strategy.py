@@ -56,6 +56,35 @@ def test_prepare_for_create_clears_status_sets_generation_and_drops_gated_fields
     assert "managedBy" not in prepared["spec"] and "backoffLimitPerIndex" not in prepared["spec"]
 
 
+def _with_init_restart_policy(obj: dict[str, Any], policy: str) -> dict[str, Any]:
+    init = {"name": "init", "image": "i", "restartPolicy": policy, "restartPolicyRules": [{"action": "Restart"}]}
+    obj["spec"]["template"]["spec"]["initContainers"] = [init]
+    return obj
+
+
+@pytest.mark.parametrize(("release", "kept"), [(33, True), (34, False), (35, True), (37, True)])
+def test_container_restart_rules_are_dropped_on_create_in_1_34_only(release: int, kept: bool) -> None:
+    """dropContainerRestartRules (pkg/api/pod/util.go): ContainerRestartRules is off in 1.34 only
+    (alpha; beta on from 1.35); before 1.34 there is nothing to drop, validation refuses it."""
+    prepared = strategy.job_prepare_for_create(_with_init_restart_policy(job(), "Never"), FeatureGates.for_release(release))
+    init = prepared["spec"]["template"]["spec"]["initContainers"][0]
+    assert ("restartPolicy" in init) is kept
+    assert ("restartPolicyRules" in init) is kept
+
+
+def test_container_restart_rules_drop_keeps_always_and_what_the_old_object_uses() -> None:
+    gates = FeatureGates.for_release(34)
+    created = strategy.job_prepare_for_create(_with_init_restart_policy(job(), "Always"), gates)
+    assert created["spec"]["template"]["spec"]["initContainers"][0]["restartPolicy"] == "Always"
+    old = _with_init_restart_policy(job(), "Never")
+    updated = strategy.job_prepare_for_update(_with_init_restart_policy(job(), "OnFailure"), old, gates)
+    assert updated["spec"]["template"]["spec"]["initContainers"][0]["restartPolicy"] == "OnFailure"
+    cron = cron_job()
+    cron["spec"]["jobTemplate"]["spec"] = _with_init_restart_policy(job(), "Never")["spec"]
+    prepared = strategy.cron_job_prepare_for_create(cron, gates)
+    assert "restartPolicy" not in prepared["spec"]["jobTemplate"]["spec"]["template"]["spec"]["initContainers"][0]
+
+
 def test_prepare_for_update_keeps_status_and_bumps_generation_on_spec_change() -> None:
     old = job(parallelism=1)
     old["metadata"]["generation"] = 3
