@@ -960,7 +960,9 @@ def validate_job_update_status(
     job: Mapping[str, Any], old: Mapping[str, Any], opts: JobStatusValidationOptions
 ) -> list[FieldError]:
     """ValidateJobUpdateStatus."""
-    errs = mv.validate_object_meta_update(job.get("metadata") or {}, old.get("metadata") or {})
+    errs = mv.validate_object_meta_update(
+        job.get("metadata") or {}, old.get("metadata") or {}, release=opts.release
+    )
     errs.extend(validate_job_status_update(job, old, opts))
     return errs
 
