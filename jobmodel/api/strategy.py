@@ -37,7 +37,7 @@ from jobmodel.api.names import name_generated_before_create
 from jobmodel.api.pod_validation import container_restart_rules_in_use, pod_validation_options
 from jobmodel.api.schema import decode_object, describe
 from jobmodel.errors import InputError, printable
-from jobmodel.features import DEFAULT_GATES, NEWEST_MINOR, FeatureGates
+from jobmodel.features import DEFAULT_GATES, FeatureGates
 from jobmodel.timeutil import parse_time
 
 Obj = dict[str, Any]
@@ -158,30 +158,45 @@ def _set_or_pop(obj: Obj, key: str, value: Any) -> None:
 
 
 def validation_options_for_job(
-    new: Mapping[str, Any], old: Mapping[str, Any] | None, release: int = NEWEST_MINOR
+    new: Mapping[str, Any], old: Mapping[str, Any] | None, gates: FeatureGates = DEFAULT_GATES
 ) -> bv.JobValidationOptions:
-    """validationOptionsForJob (`release` words the errors)."""
+    """validationOptionsForJob (the gates' release also words the errors)."""
     if old is None:
-        return bv.JobValidationOptions(pod=pod_validation_options(release, None))
+        return bv.JobValidationOptions(pod=pod_validation_options(gates.release, None))
     old_spec = old.get("spec") or {}
+    old_status = old.get("status") or {}
     suspended = old_spec.get("suspend") is True
-    not_started = (old.get("status") or {}).get("startTime") is None
+    not_started = old_status.get("startTime") is None
+    idle = not old_status.get("active")
+    has_suspended_condition = bv.is_condition_true(old, "Suspended")
+    if gates.at_least(36):
+        # shouldAllowMutablePodTemplate
+        mutable_template = suspended and (not_started or has_suspended_condition) and idle
+        mutable_resources = mutable_template
+        mutable_directives = mutable_template
+    else:
+        # 1.35's gates read the Suspended condition alone.
+        mutable_resources = has_suspended_condition and idle
+        mutable_directives = suspended and has_suspended_condition and idle
     old_labels = ((old_spec.get("template") or {}).get("metadata") or {}).get("labels") or {}
     return bv.JobValidationOptions(
-        allow_mutable_scheduling_directives=suspended and not_started,
+        allow_mutable_scheduling_directives=mutable_directives
+        if gates.MutableSchedulingDirectivesForSuspendedJobs
+        else suspended and not_started,
+        allow_mutable_pod_resources=gates.MutablePodResourcesForSuspendedJobs and mutable_resources,
         # Jobs created before the prefixed labels existed keep validating without them.
         require_prefixed_labels=bv.JOB_NAME_LABEL in old_labels
         and bv.CONTROLLER_UID_LABEL in old_labels,
         allow_invalid_label_value_in_selector=label_selector_has_invalid_label_value(
             old_spec.get("selector")
         ),
-        pod=pod_validation_options(release, (old_spec.get("template") or {}).get("spec") or {}),
+        pod=pod_validation_options(gates.release, (old_spec.get("template") or {}).get("spec") or {}),
     )
 
 
 def job_validate(job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) -> list[FieldError]:
     """jobStrategy.Validate."""
-    return bv.validate_job(job, validation_options_for_job(job, None, gates.release))
+    return bv.validate_job(job, validation_options_for_job(job, None, gates))
 
 
 def job_validate_update(
@@ -190,7 +205,7 @@ def job_validate_update(
     """jobStrategy.ValidateUpdate: up to 1.36 ValidateJob, then ValidateJobUpdate, with the same
     options; 1.37 runs ValidateJobUpdate alone (no create-time metadata and generated-selector
     checks on update, the spec checked once) with validateNameAllowsCompletions."""
-    opts = validation_options_for_job(new, old, gates.release)
+    opts = validation_options_for_job(new, old, gates)
     if gates.at_least(37):
         return bv.validate_job_update(new, old, opts) + bv.validate_name_allows_completions(new)
     return bv.validate_job(new, opts) + bv.validate_job_update(new, old, opts)

@@ -61,6 +61,7 @@ class JobValidationOptions:
     allow_mutable_scheduling_directives: bool = False
     require_prefixed_labels: bool = True
     allow_invalid_label_value_in_selector: bool = False
+    allow_mutable_pod_resources: bool = False
     pod: PodValidationOptions = DEFAULT_POD_OPTIONS
 
     @property
@@ -642,7 +643,8 @@ def validate_pod_template_update(
 ) -> list[FieldError]:
     """validatePodTemplateUpdate: the template is immutable, but a suspended Job that never started may
     change its scheduling directives (node affinity, node selector, tolerations, labels, annotations,
-    scheduling gates)."""
+    scheduling gates), and from 1.35 (MutablePodResourcesForSuspendedJobs) a suspended Job whose
+    options allow it only its pod spec is compared, but for the containers' resources."""
     template: dict[str, Any] = copy.deepcopy(dict(spec.get("template") or {}))
     old_template: dict[str, Any] = copy.deepcopy(dict(old.get("template") or {}))
     if opts.allow_mutable_scheduling_directives:
@@ -663,7 +665,26 @@ def validate_pod_template_update(
         old_meta = old_template.setdefault("metadata", {})
         for key in ("annotations", "labels"):
             _copy_key(new_meta, old_meta, key)
+    if old.get("suspend") is True and opts.allow_mutable_pod_resources:
+        return validate_pod_resource_updates_only(
+            template.get("spec") or {}, old_template.get("spec") or {}, fe.child(path, "template.spec")
+        )
     return mv.validate_immutable_field(template, old_template, fe.child(path, "template"))
+
+
+def validate_pod_resource_updates_only(
+    new_pod: Mapping[str, Any], old_pod: Mapping[str, Any], path: str
+) -> list[FieldError]:
+    """validatePodResourceUpdatesOnly (1.35+): the pod spec is immutable but for the resources of
+    the containers (and init containers) whose list keeps its length and whose name is unchanged."""
+    old_copy: dict[str, Any] = copy.deepcopy(dict(old_pod))
+    for key in ("containers", "initContainers"):
+        new_list, old_list = new_pod.get(key) or [], old_copy.get(key) or []
+        if len(new_list) == len(old_list):
+            for new_ctr, old_ctr in zip(new_list, old_list, strict=True):
+                if old_ctr.get("name") == new_ctr.get("name"):
+                    _copy_key(new_ctr, old_ctr, "resources")
+    return mv.validate_immutable_field(new_pod, old_copy, path)
 
 
 def _copy_key(src: Mapping[str, Any], dst: dict[str, Any], key: str) -> None:
