@@ -194,9 +194,30 @@ def validation_options_for_job(
     )
 
 
+def to_aggregate(errs: list[FieldError]) -> list[FieldError]:
+    """ErrorList.ToAggregate (apimachinery `util/validation/field/errors.go`): an error whose
+    message repeats an earlier one's is dropped."""
+    seen: set[str] = set()
+    kept: list[FieldError] = []
+    for err in errs:
+        if str(err) not in seen:
+            seen.add(str(err))
+            kept.append(err)
+    return kept
+
+
+def validate_declaratively(errs: list[FieldError], gates: FeatureGates) -> list[FieldError]:
+    """What the API server's declarative validation does to a Job or CronJob strategy's errors
+    (`rest.ValidateDeclarativelyWithMigrationChecks`, run by BeforeCreate/BeforeUpdate from 1.37):
+    its FilterCoveredHandwrittenErrors passes them through ErrorList.Filter, hence ToAggregate,
+    which drops repeated messages (1.36's CronJob strategy returns before filtering). No field the
+    model validates has a declarative rule of its own."""
+    return to_aggregate(errs) if gates.at_least(37) else errs
+
+
 def job_validate(job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) -> list[FieldError]:
     """jobStrategy.Validate."""
-    return bv.validate_job(job, validation_options_for_job(job, None, gates))
+    return validate_declaratively(bv.validate_job(job, validation_options_for_job(job, None, gates)), gates)
 
 
 def job_validate_update(
@@ -207,7 +228,8 @@ def job_validate_update(
     checks on update, the spec checked once) with validateNameAllowsCompletions."""
     opts = validation_options_for_job(new, old, gates)
     if gates.at_least(37):
-        return bv.validate_job_update(new, old, opts) + bv.validate_name_allows_completions(new)
+        errs = bv.validate_job_update(new, old, opts) + bv.validate_name_allows_completions(new)
+        return validate_declaratively(errs, gates)
     return bv.validate_job(new, opts) + bv.validate_job_update(new, old, opts)
 
 
@@ -308,7 +330,8 @@ def job_status_validate_update(
     new: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
 ) -> list[FieldError]:
     """jobStatusStrategy.ValidateUpdate."""
-    return bv.validate_job_update_status(new, old, get_status_validation_options(new, old, gates))
+    errs = bv.validate_job_update_status(new, old, get_status_validation_options(new, old, gates))
+    return validate_declaratively(errs, gates)
 
 
 # ---------------------------------------------------------------------------- CronJob strategy
@@ -343,14 +366,14 @@ def cron_job_prepare_for_update(
 
 def cron_job_validate(cron_job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) -> list[FieldError]:
     """cronJobStrategy.Validate."""
-    return bv.validate_cron_job_create(cron_job, gates)
+    return validate_declaratively(bv.validate_cron_job_create(cron_job, gates), gates)
 
 
 def cron_job_validate_update(
     new: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
 ) -> list[FieldError]:
     """cronJobStrategy.ValidateUpdate."""
-    return bv.validate_cron_job_update(new, old, gates)
+    return validate_declaratively(bv.validate_cron_job_update(new, old, gates), gates)
 
 
 # ---------------------------------------------------------------------------- entry points

@@ -436,3 +436,19 @@ def test_created_job_labels_carry_the_generated_labels_when_taken_from_the_templ
     assert "extra" not in stored["metadata"]["labels"]
     own = {**raw, "metadata": {**raw["metadata"], "labels": {"team": "a"}}}
     assert strategy.create_job(own, "u-1")[0]["metadata"]["labels"] == {"team": "a"}
+
+
+def _twice_relative_sub_path() -> dict[str, Any]:
+    obj = job()
+    mount = {"name": "v", "mountPath": "/d", "subPath": "/abs"}
+    obj["spec"]["template"]["spec"]["containers"][0]["volumeMounts"] = [mount, {**mount, "mountPath": "/e"}]
+    return obj
+
+
+@pytest.mark.parametrize(("release", "count"), [(36, 2), (37, 1)])
+def test_repeated_messages_are_dropped_from_1_37(release: int, count: int) -> None:
+    """1.37's rest.ValidateDeclarativelyWithMigrationChecks filters the strategy's errors through
+    ErrorList.ToAggregate, which drops a message seen before (two mounts' `volumeMounts.subPath`)."""
+    errors = strategy.job_validate(_twice_relative_sub_path(), FeatureGates.for_release(release))
+    sub_path = [e for e in errors if e.field.endswith("volumeMounts.subPath")]
+    assert len(sub_path) == count
