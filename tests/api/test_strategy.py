@@ -452,3 +452,34 @@ def test_repeated_messages_are_dropped_from_1_37(release: int, count: int) -> No
     errors = strategy.job_validate(_twice_relative_sub_path(), FeatureGates.for_release(release))
     sub_path = [e for e in errors if e.field.endswith("volumeMounts.subPath")]
     assert len(sub_path) == count
+
+
+def _suspended_pair(**container: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    old = job(suspend=True)
+    new = job(suspend=True)
+    new["spec"]["template"]["spec"]["containers"][0].update(container)
+    return new, old
+
+
+@pytest.mark.parametrize(
+    ("release", "change", "expected"),
+    [
+        (35, {"resources": {"limits": {"cpu": "1"}}}, {"spec.template"}),
+        (36, {"resources": {"limits": {"cpu": "1"}}}, set()),
+        (36, {"image": "other"}, {"spec.template.spec"}),
+        (37, {"image": "other"}, {"spec.template.spec"}),
+    ],
+)
+def test_suspended_job_pod_resources_by_release(release: int, change: dict[str, Any], expected: set[str]) -> None:
+    """validatePodTemplateUpdate: with MutablePodResourcesForSuspendedJobs (on from 1.36) a
+    suspended Job that never started compares only its pod spec, less the containers' resources
+    (validatePodResourceUpdatesOnly, at `spec.template.spec`)."""
+    new, old = _suspended_pair(**change)
+    errors = strategy.job_validate_update(new, old, FeatureGates.for_release(release))
+    assert {e.field for e in errors if e.field.startswith("spec.template")} == expected
+
+
+def test_suspended_job_pod_resources_need_no_active_pods() -> None:
+    new, old = _suspended_pair(resources={"limits": {"cpu": "1"}})
+    old["status"] = {"active": 1}
+    assert not strategy.validation_options_for_job(new, old, FeatureGates.for_release(36)).allow_mutable_pod_resources
