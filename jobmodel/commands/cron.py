@@ -19,7 +19,7 @@ from jobmodel.errors import InputError, quote
 from jobmodel.features import FeatureGates
 from jobmodel.schedule.cron import CronParseError, parse_standard
 from jobmodel.schedule.gotime import LocationError, load_location
-from jobmodel.simulation.cronjob import MAX_JOB_SECONDS, MAX_SYNCS, Outage, simulate
+from jobmodel.simulation.cronjob import MAX_JOB_SECONDS, MAX_SYNCS, LogEntry, Outage, simulate
 from jobmodel.state import CronJob
 from jobmodel.timeutil import GO_ZERO_TIME, LATEST_CLOCK, format_time, parse_clock
 
@@ -170,9 +170,7 @@ def run_simulate(args: argparse.Namespace) -> int:
             },
         )
         return OK
-    for entry in result.log:
-        name = f" {entry.name}" if entry.name else ""
-        print(f"{format_time(entry.at)}  {entry.what}{name}: {entry.why}")
+    _print_log(result.log)
     print(f"{created} created, {deleted} deleted, {result.syncs} syncs", file=sys.stdout)
     if result.cut_short is not None:
         print(
@@ -180,3 +178,19 @@ def run_simulate(args: argparse.Namespace) -> int:
             f"{MAX_SYNCS} syncs; the rest of the window was not simulated"
         )
     return OK
+
+
+def _print_log(log: tuple[LogEntry, ...]) -> None:
+    """One line per entry; a year of a minutely schedule has over a million, so the lines go
+    out in chunks and a time is formatted once for the entries that share it."""
+    last_at, stamp = None, ""
+    chunk: list[str] = []
+    for entry in log:
+        if entry.at != last_at:
+            last_at, stamp = entry.at, format_time(entry.at)
+        name = f" {entry.name}" if entry.name else ""
+        chunk.append(f"{stamp}  {entry.what}{name}: {entry.why}\n")
+        if len(chunk) >= 10_000:
+            sys.stdout.write("".join(chunk))
+            chunk.clear()
+    sys.stdout.write("".join(chunk))

@@ -280,9 +280,21 @@ def cleanup_finished_jobs(step: _Step, jobs: tuple[Job, ...]) -> bool:
     return updated
 
 
+def formatted_schedule(cj: CronJob) -> str:
+    """What formatSchedule hands cron.ParseStandard: `TZ=<zone> <schedule>` when a valid
+    timeZone is set and the schedule carries no TZ of its own, else the schedule."""
+    if "TZ" in cj.spec.schedule or cj.spec.time_zone is None:
+        return cj.spec.schedule
+    try:
+        load_location(cj.spec.time_zone)
+    except LocationError:
+        return cj.spec.schedule
+    return f"TZ={cj.spec.time_zone} {cj.spec.schedule}"
+
+
 def format_schedule(step: _Step) -> str:
-    """formatSchedule: `TZ=<zone> <schedule>` when a valid timeZone is set; warns
-    UnsupportedSchedule when the schedule carries TZ itself."""
+    """formatSchedule: `formatted_schedule`, warning UnsupportedSchedule when the schedule
+    carries TZ itself."""
     cj = step.local
     if "TZ" in cj.spec.schedule:
         step.event(
@@ -290,14 +302,7 @@ def format_schedule(step: _Step) -> str:
             "UnsupportedSchedule",
             f"CRON_TZ or TZ used in schedule {cj.spec.schedule!r} is not officially supported",
         )
-        return cj.spec.schedule
-    if cj.spec.time_zone is not None:
-        try:
-            load_location(cj.spec.time_zone)
-        except LocationError:
-            return cj.spec.schedule
-        return f"TZ={cj.spec.time_zone} {cj.spec.schedule}"
-    return cj.spec.schedule
+    return formatted_schedule(cj)
 
 
 def _requeue(step: _Step, sched: Schedule) -> float:

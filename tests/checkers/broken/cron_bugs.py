@@ -18,7 +18,7 @@ replace_never_deletes = _bug(
 )
 time_zone_ignored = _bug(
     "The CronJob's timeZone is ignored: the schedule is read in UTC.",
-    ('        return f"TZ={cj.spec.time_zone} {cj.spec.schedule}"', "        return cj.spec.schedule"),
+    ('    return f"TZ={cj.spec.time_zone} {cj.spec.schedule}"', "    return cj.spec.schedule"),
 )
 starting_deadline_ignored = _bug(
     "startingDeadlineSeconds is ignored: a run missed by longer still starts.",
