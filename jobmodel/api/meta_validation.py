@@ -15,6 +15,7 @@ from jobmodel.api import field as fe
 from jobmodel.api.equality import semantic_equal
 from jobmodel.api.field import FieldError
 from jobmodel.api.wire import label_selector_from_json
+from jobmodel.features import NEWEST_MINOR
 from jobmodel.state import selector_matches
 
 IS_NEGATIVE_ERROR_MSG: Final = "must be greater than or equal to 0"
@@ -47,8 +48,19 @@ def _full(pattern: re.Pattern[str], value: str) -> bool:
 
 
 def max_len_error(length: int) -> str:
-    """MaxLenError."""
+    """MaxLenError (pkg/util/validation)."""
     return f"must be no more than {length} characters"
+
+
+def content_max_len_error(length: int) -> str:
+    """content.MaxLenError (apimachinery `pkg/api/validate/content/errors.go`, 1.35+): bytes."""
+    return f"must be no more than {length} bytes"
+
+
+def label_max_len_error(length: int, release: int) -> str:
+    """The length message of label keys and values: from 1.35 they are checked by
+    `content.IsLabelKey`/`IsLabelValue`, which count bytes."""
+    return content_max_len_error(length) if release >= 35 else max_len_error(length)
 
 
 def regex_error(msg: str, fmt: str, *examples: str) -> str:
@@ -80,16 +92,19 @@ def is_dns1123_label(value: str) -> list[str]:
     return errs
 
 
-def _length_and_format(value: str, max_length: int, pattern: re.Pattern[str], message: str, fmt: str, *examples: str) -> list[str]:
-    """The two checks of a name format: at most `max_length` characters, and the whole value matching."""
-    errs = [max_len_error(max_length)] if len(value) > max_length else []
+def _length_and_format(
+    value: str, max_length: int, pattern: re.Pattern[str], message: str, fmt: str, *examples: str, too_long: str = ""
+) -> list[str]:
+    """The two checks of a name format: at most `max_length` characters (`too_long` words the
+    error, MaxLenError's by default), and the whole value matching."""
+    errs = [too_long or max_len_error(max_length)] if len(value) > max_length else []
     if not _full(pattern, value):
         errs.append(regex_error(message, fmt, *examples))
     return errs
 
 
-def is_dns1123_subdomain(value: str) -> list[str]:
-    """IsDNS1123Subdomain."""
+def is_dns1123_subdomain(value: str, too_long: str = "") -> list[str]:
+    """IsDNS1123Subdomain (`too_long`: content.IsDNS1123Subdomain's byte wording, 1.35+)."""
     return _length_and_format(
         value,
         DNS1123_SUBDOMAIN_MAX_LENGTH,
@@ -98,6 +113,7 @@ def is_dns1123_subdomain(value: str) -> list[str]:
         "and must start and end with an alphanumeric character",
         _DNS1123_SUBDOMAIN_FMT,
         "example.com",
+        too_long=too_long,
     )
 
 
@@ -118,8 +134,10 @@ def is_dns1035_label(value: str) -> list[str]:
 _QNAME_MSG: Final = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
 
 
-def is_qualified_name(value: str) -> list[str]:
-    """IsQualifiedName: an optional DNS-subdomain prefix and '/', then a name of at most 63 characters."""
+def is_qualified_name(value: str, release: int = NEWEST_MINOR) -> list[str]:
+    """IsQualifiedName: an optional DNS-subdomain prefix and '/', then a name of at most 63
+    characters. From 1.35 it is `content.IsLabelKey` (apimachinery `api/validate/content/kube.go`):
+    "a valid label key" for more than one '/', lengths in bytes."""
     errs: list[str] = []
     parts = value.split("/")
     if len(parts) == 1:
@@ -129,17 +147,18 @@ def is_qualified_name(value: str) -> list[str]:
         if not prefix:
             errs.append("prefix part must be non-empty")
         else:
-            errs.extend("prefix part " + m for m in is_dns1123_subdomain(prefix))
+            too_long = content_max_len_error(DNS1123_SUBDOMAIN_MAX_LENGTH) if release >= 35 else ""
+            errs.extend("prefix part " + m for m in is_dns1123_subdomain(prefix, too_long))
     else:
         return [
-            "a qualified name "
+            ("a valid label key " if release >= 35 else "a qualified name ")
             + regex_error(_QNAME_MSG, _QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc")
             + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
         ]
     if not name:
         errs.append("name part must be non-empty")
-    elif len(name) > 63:
-        errs.append("name part " + max_len_error(63))
+    elif len(name.encode()) > 63:  # Go's len: bytes
+        errs.append("name part " + label_max_len_error(63, release))
     if not _full(_QUALIFIED_NAME_RE, name):
         errs.append(
             "name part "
@@ -148,11 +167,11 @@ def is_qualified_name(value: str) -> list[str]:
     return errs
 
 
-def is_valid_label_value(value: str) -> list[str]:
-    """IsValidLabelValue."""
+def is_valid_label_value(value: str, release: int = NEWEST_MINOR) -> list[str]:
+    """IsValidLabelValue (from 1.35 `content.IsLabelValue`: the length in bytes)."""
     errs: list[str] = []
-    if len(value) > 63:
-        errs.append(max_len_error(63))
+    if len(value.encode()) > 63:  # Go's len: bytes
+        errs.append(label_max_len_error(63, release))
     if not _full(_LABEL_VALUE_RE, value):
         errs.append(
             regex_error(
@@ -193,9 +212,9 @@ def validate_immutable_field(new: Any, old: Any, path: str) -> list[FieldError]:
     return [fe.invalid(path, new, FIELD_IMMUTABLE_ERROR_MSG)]
 
 
-def validate_qualified_name(value: str, path: str) -> list[FieldError]:
+def validate_qualified_name(value: str, path: str, release: int = NEWEST_MINOR) -> list[FieldError]:
     """ValidateQualifiedName."""
-    return [fe.invalid(path, value, m) for m in is_qualified_name(value)]
+    return [fe.invalid(path, value, m) for m in is_qualified_name(value, release)]
 
 
 def validate_dns1123_label(value: str, path: str) -> list[FieldError]:
@@ -203,49 +222,54 @@ def validate_dns1123_label(value: str, path: str) -> list[FieldError]:
     return [fe.invalid(path, value, m) for m in is_dns1123_label(value)]
 
 
-def validate_label_name(name: str, path: str) -> list[FieldError]:
+def validate_label_name(name: str, path: str, release: int = NEWEST_MINOR) -> list[FieldError]:
     """ValidateLabelName."""
-    return [fe.invalid(path, name, m) for m in is_qualified_name(name)]
+    return [fe.invalid(path, name, m) for m in is_qualified_name(name, release)]
 
 
-def validate_labels(labels: Mapping[str, str] | None, path: str) -> list[FieldError]:
+def validate_labels(labels: Mapping[str, str] | None, path: str, release: int = NEWEST_MINOR) -> list[FieldError]:
     """ValidateLabels."""
     errs: list[FieldError] = []
     for k, v in (labels or {}).items():
-        errs.extend(validate_label_name(k, path))
-        errs.extend(fe.invalid(path, v, m) for m in is_valid_label_value(v))
+        errs.extend(validate_label_name(k, path, release))
+        errs.extend(fe.invalid(path, v, m) for m in is_valid_label_value(v, release))
     return errs
 
 
-def validate_annotations(annotations: Mapping[str, str] | None, path: str) -> list[FieldError]:
+def validate_annotations(
+    annotations: Mapping[str, str] | None, path: str, release: int = NEWEST_MINOR
+) -> list[FieldError]:
     """ValidateAnnotations: keys are qualified names in any case; the total size is limited."""
     errs: list[FieldError] = []
     annotations = annotations or {}
     for k in annotations:
-        errs.extend(fe.invalid(path, k, m) for m in is_qualified_name(k.lower()))
+        errs.extend(fe.invalid(path, k, m) for m in is_qualified_name(k.lower(), release))
     if sum(len(k) + len(v) for k, v in annotations.items()) > TOTAL_ANNOTATION_SIZE_LIMIT:
         errs.append(fe.too_long(path, TOTAL_ANNOTATION_SIZE_LIMIT))
     return errs
 
 
 def validate_label_selector(
-    selector: Mapping[str, Any] | None, path: str, allow_invalid_label_value: bool = False
+    selector: Mapping[str, Any] | None,
+    path: str,
+    allow_invalid_label_value: bool = False,
+    release: int = NEWEST_MINOR,
 ) -> list[FieldError]:
     """ValidateLabelSelector."""
     if selector is None:
         return []
-    errs = validate_labels(selector.get("matchLabels"), fe.child(path, "matchLabels"))
+    errs = validate_labels(selector.get("matchLabels"), fe.child(path, "matchLabels"), release)
     for i, req in enumerate(selector.get("matchExpressions") or []):
         errs.extend(
             validate_label_selector_requirement(
-                req, fe.index(fe.child(path, "matchExpressions"), i), allow_invalid_label_value
+                req, fe.index(fe.child(path, "matchExpressions"), i), allow_invalid_label_value, release
             )
         )
     return errs
 
 
 def validate_label_selector_requirement(
-    req: Mapping[str, Any], path: str, allow_invalid_label_value: bool
+    req: Mapping[str, Any], path: str, allow_invalid_label_value: bool, release: int = NEWEST_MINOR
 ) -> list[FieldError]:
     """ValidateLabelSelectorRequirement."""
     errs: list[FieldError] = []
@@ -270,12 +294,12 @@ def validate_label_selector_requirement(
         errs.append(
             fe.invalid(fe.child(path, "operator"), operator, "not a valid selector operator")
         )
-    errs.extend(validate_label_name(req.get("key", ""), fe.child(path, "key")))
+    errs.extend(validate_label_name(req.get("key", ""), fe.child(path, "key"), release))
     if not allow_invalid_label_value:
         for i, v in enumerate(values):
             errs.extend(
                 fe.invalid(fe.index(fe.child(path, "values"), i), v, m)
-                for m in is_valid_label_value(v)
+                for m in is_valid_label_value(v, release)
             )
     return errs
 
@@ -326,7 +350,9 @@ def name_is_dns_subdomain(name: str, prefix: bool) -> list[str]:
     return is_dns1123_subdomain(_mask_trailing_dash(name) if prefix else name)
 
 
-def validate_object_meta(meta: Mapping[str, Any], path: str = "metadata") -> list[FieldError]:
+def validate_object_meta(
+    meta: Mapping[str, Any], path: str = "metadata", release: int = NEWEST_MINOR
+) -> list[FieldError]:
     """ValidateObjectMeta for a namespaced object whose name is a DNS subdomain."""
     errs: list[FieldError] = []
     generate_name = meta.get("generateName") or ""
@@ -353,14 +379,16 @@ def validate_object_meta(meta: Mapping[str, Any], path: str = "metadata") -> lis
     errs.extend(
         validate_nonnegative_field(int(meta.get("generation") or 0), fe.child(path, "generation"))
     )
-    errs.extend(validate_labels(meta.get("labels"), fe.child(path, "labels")))
-    errs.extend(validate_annotations(meta.get("annotations"), fe.child(path, "annotations")))
+    errs.extend(validate_labels(meta.get("labels"), fe.child(path, "labels"), release))
+    errs.extend(validate_annotations(meta.get("annotations"), fe.child(path, "annotations"), release))
     errs.extend(
         validate_owner_references(
-            meta.get("ownerReferences") or [], fe.child(path, "ownerReferences")
+            meta.get("ownerReferences") or [], fe.child(path, "ownerReferences"), release
         )
     )
-    errs.extend(validate_finalizers(meta.get("finalizers") or [], fe.child(path, "finalizers")))
+    errs.extend(
+        validate_finalizers(meta.get("finalizers") or [], fe.child(path, "finalizers"), release)
+    )
     errs.extend(_validate_kube_finalizer_names(meta, path))
     return errs
 
@@ -402,26 +430,15 @@ def parse_group_version(api_version: str) -> tuple[str, str]:
     return "", ""
 
 
-def validate_owner_references(refs: list[Mapping[str, Any]], path: str) -> list[FieldError]:
-    """ValidateOwnerReferences."""
+def validate_owner_references(
+    refs: list[Mapping[str, Any]], path: str, release: int = NEWEST_MINOR
+) -> list[FieldError]:
+    """ValidateOwnerReferences (1.37: each reference's errors under its index)."""
     errs: list[FieldError] = []
     first_controller = ""
-    for ref in refs:
-        api_version = str(ref.get("apiVersion", ""))
-        group, version = parse_group_version(api_version)
-        if not version:
-            errs.append(
-                fe.invalid(fe.child(path, "apiVersion"), api_version, "version must not be empty")
-            )
-        for key in ("kind", "name", "uid"):
-            if not ref.get(key):
-                errs.append(
-                    fe.invalid(fe.child(path, key), ref.get(key, ""), f"{key} must not be empty")
-                )
-        if ref.get("kind") == "Event" and (group, version) == ("", "v1"):
-            errs.append(
-                fe.invalid(path, dict(ref), "/v1, Kind=Event is disallowed from being an owner")
-            )
+    for i, ref in enumerate(refs):
+        ref_path = fe.index(path, i) if release >= 37 else path
+        errs.extend(validate_owner_reference(ref, ref_path, release))
         if ref.get("controller"):
             current = f"{ref.get('kind', '')}/{ref.get('name', '')}"
             if first_controller:
@@ -438,9 +455,40 @@ def validate_owner_references(refs: list[Mapping[str, Any]], path: str) -> list[
     return errs
 
 
-def validate_finalizers(finalizers: list[str], path: str) -> list[FieldError]:
+def validate_owner_reference(ref: Mapping[str, Any], path: str, release: int) -> list[FieldError]:
+    """validateOwnerReference (apimachinery `api/validation/objectmeta.go`): "kind must not be
+    empty" until 1.33, "must not be empty" from 1.34; 1.37 reports empty fields as Required and an
+    apiVersion without a version as "must be <group>/<version> or <version>"."""
+    errs: list[FieldError] = []
+    api_version = str(ref.get("apiVersion", ""))
+    group, version = parse_group_version(api_version)
+    if release >= 37:
+        if not api_version:
+            errs.append(fe.required(fe.child(path, "apiVersion"), "must not be empty"))
+        elif not version:
+            errs.append(
+                fe.invalid(
+                    fe.child(path, "apiVersion"), api_version, "must be <group>/<version> or <version>"
+                )
+            )
+    elif not version:
+        errs.append(fe.invalid(fe.child(path, "apiVersion"), api_version, "version must not be empty"))
+    for key in ("kind", "name", "uid"):
+        if ref.get(key):
+            continue
+        if release >= 37:
+            errs.append(fe.required(fe.child(path, key), "must not be empty"))
+        else:
+            message = "must not be empty" if release >= 34 else f"{key} must not be empty"
+            errs.append(fe.invalid(fe.child(path, key), ref.get(key, ""), message))
+    if ref.get("kind") == "Event" and (group, version) == ("", "v1"):
+        errs.append(fe.invalid(path, dict(ref), "/v1, Kind=Event is disallowed from being an owner"))
+    return errs
+
+
+def validate_finalizers(finalizers: list[str], path: str, release: int = NEWEST_MINOR) -> list[FieldError]:
     """ValidateFinalizers."""
-    errs = [fe.invalid(path, f, m) for f in finalizers for m in is_qualified_name(f)]
+    errs = [fe.invalid(path, f, m) for f in finalizers for m in is_qualified_name(f, release)]
     if "orphan" in finalizers and "foregroundDeletion" in finalizers:
         errs.append(
             fe.invalid(
@@ -451,7 +499,7 @@ def validate_finalizers(finalizers: list[str], path: str) -> list[FieldError]:
 
 
 def validate_object_meta_update(
-    new: Mapping[str, Any], old: Mapping[str, Any], path: str = "metadata"
+    new: Mapping[str, Any], old: Mapping[str, Any], path: str = "metadata", release: int = NEWEST_MINOR
 ) -> list[FieldError]:
     """ValidateObjectMetaUpdate."""
     errs: list[FieldError] = []
@@ -487,11 +535,11 @@ def validate_object_meta_update(
         errs.extend(
             validate_immutable_field(new.get(name, zero), old.get(name, zero), fe.child(path, name))
         )
-    errs.extend(validate_labels(new.get("labels"), fe.child(path, "labels")))
-    errs.extend(validate_annotations(new.get("annotations"), fe.child(path, "annotations")))
+    errs.extend(validate_labels(new.get("labels"), fe.child(path, "labels"), release))
+    errs.extend(validate_annotations(new.get("annotations"), fe.child(path, "annotations"), release))
     errs.extend(
         validate_owner_references(
-            new.get("ownerReferences") or [], fe.child(path, "ownerReferences")
+            new.get("ownerReferences") or [], fe.child(path, "ownerReferences"), release
         )
     )
     errs.extend(_validate_kube_finalizer_names(new, path))

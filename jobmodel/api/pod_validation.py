@@ -15,10 +15,13 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any, Final
 
+import attrs
+
 from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
 from jobmodel.api.field import FieldError
 from jobmodel.api.schema import VOLUME_SOURCES
+from jobmodel.features import NEWEST_MINOR
 
 # What the API server checks in a pod template and this model does not (docs/validation.md).
 NOT_CHECKED: Final = (
@@ -43,13 +46,49 @@ TOLERATION_EFFECTS: Final = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 NODE_SELECTOR_OPERATORS: Final = ("DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn")
 
 
-def validate_pod_template_spec(template: Mapping[str, Any], path: str) -> list[FieldError]:
+def container_restart_rules_in_use(pod_spec: Mapping[str, Any] | None) -> bool:
+    """containerRestartRulesInUse (`pkg/api/pod/util.go`, 1.34+)."""
+    if pod_spec is None:
+        return False
+    return any(
+        c.get("restartPolicy") not in (None, "Always") or bool(c.get("restartPolicyRules"))
+        for c in pod_spec.get("initContainers") or []
+    ) or any(c.get("restartPolicy") is not None for c in pod_spec.get("containers") or [])
+
+
+@attrs.frozen
+class PodValidationOptions:
+    """The PodValidationOptions that differ between the releases modelled (GetValidationOptionsFromPodTemplate)."""
+
+    release: int = NEWEST_MINOR  # words the label and qualified-name errors
+    # ContainerRestartRules (1.34 alpha off, on from 1.35), or the old template already uses them.
+    allow_container_restart_policy_rules: bool = True
+    allow_restart_all_containers: bool = True  # RestartAllContainersOnContainerExits (on from 1.36)
+
+
+DEFAULT_POD_OPTIONS: Final = PodValidationOptions()
+
+
+def pod_validation_options(release: int, old_pod_spec: Mapping[str, Any] | None) -> PodValidationOptions:
+    """GetValidationOptionsFromPodTemplate's restart-rule options at a release (`old_pod_spec`: the
+    stored template's spec on update)."""
+    return PodValidationOptions(
+        release=release,
+        allow_container_restart_policy_rules=release >= 35
+        or (release == 34 and container_restart_rules_in_use(old_pod_spec)),
+        allow_restart_all_containers=release >= 36,
+    )
+
+
+def validate_pod_template_spec(
+    template: Mapping[str, Any], path: str, opts: PodValidationOptions = DEFAULT_POD_OPTIONS
+) -> list[FieldError]:
     """ValidatePodTemplateSpec."""
     meta = template.get("metadata") or {}
     spec = template.get("spec") or {}
-    errs = mv.validate_labels(meta.get("labels"), fe.child(path, "labels"))
-    errs.extend(mv.validate_annotations(meta.get("annotations"), fe.child(path, "annotations")))
-    errs.extend(validate_pod_spec(spec, fe.child(path, "spec")))
+    errs = mv.validate_labels(meta.get("labels"), fe.child(path, "labels"), opts.release)
+    errs.extend(mv.validate_annotations(meta.get("annotations"), fe.child(path, "annotations"), opts.release))
+    errs.extend(validate_pod_spec(spec, fe.child(path, "spec"), opts))
     if spec.get("ephemeralContainers"):
         errs.append(
             fe.forbidden(
@@ -60,18 +99,21 @@ def validate_pod_template_spec(template: Mapping[str, Any], path: str) -> list[F
     return errs
 
 
-def validate_pod_spec(spec: Mapping[str, Any], path: str) -> list[FieldError]:
+def validate_pod_spec(
+    spec: Mapping[str, Any], path: str, opts: PodValidationOptions = DEFAULT_POD_OPTIONS
+) -> list[FieldError]:
     """ValidatePodSpec (the modelled part)."""
+    release = opts.release
     errs: list[FieldError] = []
     if spec.get("terminationGracePeriodSeconds") is None:
         errs.append(fe.required(fe.child(path, "terminationGracePeriodSeconds")))
     volume_errs, volumes = validate_volumes(spec.get("volumes") or [], fe.child(path, "volumes"))
     errs.extend(volume_errs)
     containers = spec.get("containers") or []
-    errs.extend(validate_containers(containers, fe.child(path, "containers"), volumes))
+    errs.extend(validate_containers(containers, fe.child(path, "containers"), volumes, opts))
     errs.extend(
         validate_init_containers(
-            spec.get("initContainers") or [], containers, fe.child(path, "initContainers"), volumes
+            spec.get("initContainers") or [], containers, fe.child(path, "initContainers"), volumes, opts
         )
     )
     errs.extend(
@@ -92,11 +134,11 @@ def validate_pod_spec(spec: Mapping[str, Any], path: str) -> list[FieldError]:
     errs.extend(
         _validate_enum(spec.get("dnsPolicy", ""), DNS_POLICIES, fe.child(path, "dnsPolicy"))
     )
-    errs.extend(mv.validate_labels(spec.get("nodeSelector"), fe.child(path, "nodeSelector")))
-    errs.extend(validate_affinity(spec.get("affinity"), fe.child(path, "affinity")))
+    errs.extend(mv.validate_labels(spec.get("nodeSelector"), fe.child(path, "nodeSelector"), release))
+    errs.extend(validate_affinity(spec.get("affinity"), fe.child(path, "affinity"), release))
     errs.extend(
         validate_scheduling_gates(
-            spec.get("schedulingGates") or [], fe.child(path, "schedulingGates")
+            spec.get("schedulingGates") or [], fe.child(path, "schedulingGates"), release
         )
     )
     account = spec.get("serviceAccountName") or ""
@@ -117,7 +159,9 @@ def validate_pod_spec(spec: Mapping[str, Any], path: str) -> list[FieldError]:
     for name in ("hostname", "subdomain"):
         if spec.get(name):
             errs.extend(mv.validate_dns1123_label(spec[name], fe.child(path, name)))
-    errs.extend(validate_tolerations(spec.get("tolerations") or [], fe.child(path, "tolerations")))
+    errs.extend(
+        validate_tolerations(spec.get("tolerations") or [], fe.child(path, "tolerations"), release)
+    )
     return errs
 
 
@@ -248,9 +292,13 @@ def validate_local_descending_path(target: str, path: str) -> list[FieldError]:
 
 
 def validate_containers(
-    containers: list[Mapping[str, Any]], path: str, volumes: Collection[str] = frozenset()
+    containers: list[Mapping[str, Any]],
+    path: str,
+    volumes: Collection[str] = frozenset(),
+    opts: PodValidationOptions = DEFAULT_POD_OPTIONS,
 ) -> list[FieldError]:
-    """validateContainers: at least one; names unique; no restartPolicy on regular containers."""
+    """validateContainers: at least one; names unique; a regular container's restartPolicy only
+    with ContainerRestartRules (validateContainerRestartPolicy), Forbidden without."""
     if not containers:
         return [fe.required(path)]
     errs: list[FieldError] = []
@@ -259,13 +307,96 @@ def validate_containers(
         idx = fe.index(path, i)
         errs.extend(validate_container_common(ctr, idx, volumes))
         errs.extend(fe.unique(fe.child(idx, "name"), ctr.get("name") or "", names))
-        if ctr.get("restartPolicy") is not None:
+        if opts.allow_container_restart_policy_rules:
+            errs.extend(validate_container_restart_policy(ctr, idx, opts))
+        elif ctr.get("restartPolicy") is not None:
             errs.append(
                 fe.forbidden(
                     fe.child(idx, "restartPolicy"), "may not be set for non-init containers"
                 )
             )
     return errs
+
+
+# supportedContainerRestartPolicies, ...Operators, ...RuleActions (sets.List order: sorted).
+CONTAINER_RESTART_POLICIES: Final = ("Always", "Never", "OnFailure")
+CONTAINER_RESTART_RULE_OPERATORS: Final = ("In", "NotIn")
+MAX_CONTAINER_RESTART_RULES: Final = 20
+MAX_CONTAINER_RESTART_RULE_EXIT_CODES: Final = 255
+
+
+def container_restart_rule_actions(opts: PodValidationOptions) -> tuple[str, ...]:
+    """The rule actions allowed: `Restart`, and `RestartAllContainers` with RestartAllContainersOnContainerExits."""
+    return ("Restart", "RestartAllContainers") if opts.allow_restart_all_containers else ("Restart",)
+
+
+def validate_container_restart_policy(
+    ctr: Mapping[str, Any], path: str, opts: PodValidationOptions
+) -> list[FieldError]:
+    """validateContainerRestartPolicy (core validation, 1.34+): the container's restartPolicy and
+    restartPolicyRules. 1.35 words the list limits TooLong, 1.36+ TooMany and lists the actions
+    allowed (1.35: `Restart` only, whatever is allowed)."""
+    policy, rules = ctr.get("restartPolicy"), ctr.get("restartPolicyRules") or []
+    policy_path, rules_path = fe.child(path, "restartPolicy"), fe.child(path, "restartPolicyRules")
+    errs: list[FieldError] = []
+    if policy is None:
+        if not rules:
+            return []
+        errs.append(fe.required(policy_path, "must specify restartPolicy when restart rules are used"))
+    elif policy not in CONTAINER_RESTART_POLICIES:
+        errs.append(fe.not_supported(policy_path, policy, CONTAINER_RESTART_POLICIES))
+    if len(rules) > MAX_CONTAINER_RESTART_RULES:
+        errs.append(_too_many(rules_path, len(rules), MAX_CONTAINER_RESTART_RULES, opts.release))
+    allowed = container_restart_rule_actions(opts)
+    listed = allowed if opts.release >= 36 else ("Restart",)
+    for i, rule in enumerate(rules):
+        rule_path = fe.index(rules_path, i)
+        action = rule.get("action", "")
+        if action not in allowed:
+            errs.append(fe.not_supported(fe.child(rule_path, "action"), action, listed))
+        exit_codes = rule.get("exitCodes")
+        if exit_codes is None:
+            errs.append(fe.required(fe.child(rule_path, "exitCodes"), "must be specified"))
+            continue
+        codes_path = fe.child(rule_path, "exitCodes")
+        operator = exit_codes.get("operator", "")
+        if operator not in CONTAINER_RESTART_RULE_OPERATORS:
+            errs.append(fe.not_supported(fe.child(codes_path, "operator"), operator, CONTAINER_RESTART_RULE_OPERATORS))
+        values = exit_codes.get("values") or []
+        if len(values) > MAX_CONTAINER_RESTART_RULE_EXIT_CODES:
+            errs.append(
+                _too_many(fe.child(codes_path, "values"), len(values), MAX_CONTAINER_RESTART_RULE_EXIT_CODES, opts.release)
+            )
+    return errs
+
+
+def _too_many(path: str, actual: int, limit: int, release: int) -> FieldError:
+    """A list over its limit: TooLong in 1.35's validateContainerRestartPolicy, TooMany from 1.36."""
+    return fe.too_many(path, actual, limit) if release >= 36 else fe.too_long(path, limit)
+
+
+def validate_init_container_restart_policy(
+    ctr: Mapping[str, Any], path: str, opts: PodValidationOptions
+) -> list[FieldError]:
+    """validateInitContainerRestartPolicy: without ContainerRestartRules only `Always` (sidecars);
+    with it any container restart policy, and rules (for `Always` only with RestartAllContainersOnContainerExits)."""
+    policy, rules = ctr.get("restartPolicy"), ctr.get("restartPolicyRules") or []
+    if policy is None:
+        if rules:
+            return [fe.required(fe.child(path, "restartPolicy"), "must specify restartPolicy when restart rules are used")]
+        return []
+    if not opts.allow_container_restart_policy_rules:
+        return [] if policy == "Always" else [fe.not_supported(fe.child(path, "restartPolicy"), policy, ["Always"])]
+    if policy != "Always" or opts.allow_restart_all_containers:
+        return validate_container_restart_policy(ctr, path, opts)
+    if rules:
+        return [
+            fe.forbidden(
+                fe.child(path, "restartPolicyRules"),
+                "restartPolicyRules are not allowed for init containers with restart policy Always",
+            )
+        ]
+    return []
 
 
 # Container fields an ephemeral container may not set (allowedEphemeralContainerFields false or
@@ -336,16 +467,17 @@ def validate_init_containers(
     regular: list[Mapping[str, Any]],
     path: str,
     volumes: Collection[str] = frozenset(),
+    opts: PodValidationOptions = DEFAULT_POD_OPTIONS,
 ) -> list[FieldError]:
-    """validateInitContainers: names unique among all containers; restartPolicy only `Always` (sidecars)."""
+    """validateInitContainers: names unique among all containers; the restart policy
+    (validateInitContainerRestartPolicy)."""
     errs: list[FieldError] = []
     names = {c.get("name") or "" for c in regular}
     for i, ctr in enumerate(containers):
         idx = fe.index(path, i)
         errs.extend(validate_container_common(ctr, idx, volumes))
         restart = ctr.get("restartPolicy")
-        if restart is not None and restart != "Always":
-            errs.append(fe.not_supported(fe.child(idx, "restartPolicy"), restart, ["Always"]))
+        errs.extend(validate_init_container_restart_policy(ctr, idx, opts))
         name = ctr.get("name") or ""
         if name in names:
             errs.append(fe.duplicate(fe.child(idx, "name"), name))
@@ -439,7 +571,9 @@ def validate_pod_host_network_deps(spec: Mapping[str, Any], path: str) -> list[F
     return errs
 
 
-def validate_affinity(affinity: Mapping[str, Any] | None, path: str) -> list[FieldError]:
+def validate_affinity(
+    affinity: Mapping[str, Any] | None, path: str, release: int = NEWEST_MINOR
+) -> list[FieldError]:
     """validateAffinity: the required node affinity terms only."""
     if not affinity:
         return []
@@ -448,11 +582,15 @@ def validate_affinity(affinity: Mapping[str, Any] | None, path: str) -> list[Fie
     if required is None:
         return []
     return validate_node_selector(
-        required, fe.child(path, "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution")
+        required,
+        fe.child(path, "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"),
+        release,
     )
 
 
-def validate_node_selector(selector: Mapping[str, Any], path: str) -> list[FieldError]:
+def validate_node_selector(
+    selector: Mapping[str, Any], path: str, release: int = NEWEST_MINOR
+) -> list[FieldError]:
     """ValidateNodeSelector."""
     terms = selector.get("nodeSelectorTerms") or []
     terms_path = fe.child(path, "nodeSelectorTerms")
@@ -467,13 +605,14 @@ def validate_node_selector(selector: Mapping[str, Any], path: str) -> list[Field
                         req,
                         fe.index(fe.child(fe.index(terms_path, i), name), j),
                         name == "matchFields",
+                        release,
                     )
                 )
     return errs
 
 
 def validate_node_selector_requirement(
-    req: Mapping[str, Any], path: str, is_field: bool
+    req: Mapping[str, Any], path: str, is_field: bool, release: int = NEWEST_MINOR
 ) -> list[FieldError]:
     """ValidateNodeSelectorRequirement."""
     errs: list[FieldError] = []
@@ -502,15 +641,18 @@ def validate_node_selector_requirement(
     else:
         errs.append(fe.invalid(fe.child(path, "operator"), op, "not a valid selector operator"))
     if not is_field:
-        errs.extend(mv.validate_label_name(req.get("key", ""), fe.child(path, "key")))
+        errs.extend(mv.validate_label_name(req.get("key", ""), fe.child(path, "key"), release))
         for k, v in enumerate(values):
             errs.extend(
-                fe.invalid(fe.index(values_path, k), v, m) for m in mv.is_valid_label_value(v)
+                fe.invalid(fe.index(values_path, k), v, m)
+                for m in mv.is_valid_label_value(v, release)
             )
     return errs
 
 
-def validate_tolerations(tolerations: list[Mapping[str, Any]], path: str) -> list[FieldError]:
+def validate_tolerations(
+    tolerations: list[Mapping[str, Any]], path: str, release: int = NEWEST_MINOR
+) -> list[FieldError]:
     """ValidateTolerations."""
     errs: list[FieldError] = []
     for i, tol in enumerate(tolerations):
@@ -522,7 +664,7 @@ def validate_tolerations(tolerations: list[Mapping[str, Any]], path: str) -> lis
             tol.get("effect", ""),
         )
         if key:
-            errs.extend(mv.validate_label_name(key, fe.child(idx, "key")))
+            errs.extend(mv.validate_label_name(key, fe.child(idx, "key"), release))
         if not key and op != "Exists":
             errs.append(
                 fe.invalid(
@@ -542,7 +684,7 @@ def validate_tolerations(tolerations: list[Mapping[str, Any]], path: str) -> lis
         if op in ("", "Equal"):
             errs.extend(
                 fe.invalid(fe.child(idx, "operator"), value, m)
-                for m in mv.is_valid_label_value(value)
+                for m in mv.is_valid_label_value(value, release)
             )
         elif op == "Exists":
             if value:
@@ -560,12 +702,14 @@ def validate_tolerations(tolerations: list[Mapping[str, Any]], path: str) -> lis
     return errs
 
 
-def validate_scheduling_gates(gates: list[Mapping[str, Any]], path: str) -> list[FieldError]:
+def validate_scheduling_gates(
+    gates: list[Mapping[str, Any]], path: str, release: int = NEWEST_MINOR
+) -> list[FieldError]:
     """validateSchedulingGates: qualified names, no duplicates."""
     errs: list[FieldError] = []
     seen: set[str] = set()
     for i, gate in enumerate(gates):
         name = gate.get("name", "")
-        errs.extend(mv.validate_qualified_name(name, fe.index(path, i)))
+        errs.extend(mv.validate_qualified_name(name, fe.index(path, i), release))
         errs.extend(fe.unique(fe.index(path, i), name, seen))
     return errs

@@ -34,6 +34,7 @@ from jobmodel.api.equality import semantic_equal
 from jobmodel.api.field import FieldError
 from jobmodel.api.meta_validation import label_selector_has_invalid_label_value
 from jobmodel.api.names import name_generated_before_create
+from jobmodel.api.pod_validation import container_restart_rules_in_use, pod_validation_options
 from jobmodel.api.schema import decode_object, describe
 from jobmodel.errors import InputError, printable
 from jobmodel.features import DEFAULT_GATES, FeatureGates
@@ -74,6 +75,32 @@ def generate_selector_if_needed(job: Obj) -> None:
         generate_selector(job)
 
 
+def drop_container_restart_rules(pod_spec: dict[str, Any]) -> None:
+    """dropContainerRestartRules (in place): an init container keeps only `restartPolicy: Always`;
+    no container keeps `restartPolicyRules`, and a regular one no `restartPolicy`."""
+    for ctr in pod_spec.get("initContainers") or []:
+        if ctr.get("restartPolicy") not in (None, "Always"):
+            ctr.pop("restartPolicy")
+        ctr.pop("restartPolicyRules", None)
+    for key in ("containers", "ephemeralContainers"):
+        for ctr in pod_spec.get(key) or []:
+            ctr.pop("restartPolicy", None)
+            ctr.pop("restartPolicyRules", None)
+
+
+def drop_disabled_template_fields(
+    template: Mapping[str, Any] | None, old: Mapping[str, Any] | None, gates: FeatureGates
+) -> None:
+    """DropDisabledTemplateFields (`pkg/api/pod/util.go`), in place; the part that differs between
+    the releases modelled: ContainerRestartRules (alpha, off in 1.34; on from 1.35, where
+    validation judges the fields) drops container restart rules not already in use."""
+    if template is None or not isinstance(template.get("spec"), dict) or gates.release != 34:
+        return
+    old_spec = None if old is None else old.get("spec")
+    if not container_restart_rules_in_use(old_spec):
+        drop_container_restart_rules(template["spec"])
+
+
 def job_prepare_for_create(job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) -> Obj:
     """jobStrategy.PrepareForCreate."""
     out: Obj = copy.deepcopy(dict(job))
@@ -95,6 +122,7 @@ def job_prepare_for_create(job: Mapping[str, Any], gates: FeatureGates = DEFAULT
             ]
     if not gates.JobPodReplacementPolicy:
         spec.pop("podReplacementPolicy", None)
+    drop_disabled_template_fields(spec.get("template"), None, gates)
     return out
 
 
@@ -115,6 +143,7 @@ def job_prepare_for_update(
                 spec.pop(name, None)
     if not gates.JobPodReplacementPolicy and old_spec.get("podReplacementPolicy") is None:
         spec.pop("podReplacementPolicy", None)
+    drop_disabled_template_fields(spec.get("template"), old_spec.get("template"), gates)
     if not semantic_equal(spec, old_spec):
         old_generation = int((old.get("metadata") or {}).get("generation") or 0)
         out.setdefault("metadata", {})["generation"] = old_generation + 1
@@ -129,29 +158,66 @@ def _set_or_pop(obj: Obj, key: str, value: Any) -> None:
 
 
 def validation_options_for_job(
-    new: Mapping[str, Any], old: Mapping[str, Any] | None
+    new: Mapping[str, Any], old: Mapping[str, Any] | None, gates: FeatureGates = DEFAULT_GATES
 ) -> bv.JobValidationOptions:
-    """validationOptionsForJob."""
+    """validationOptionsForJob (the gates' release also words the errors)."""
     if old is None:
-        return bv.JobValidationOptions()
+        return bv.JobValidationOptions(pod=pod_validation_options(gates.release, None))
     old_spec = old.get("spec") or {}
+    old_status = old.get("status") or {}
     suspended = old_spec.get("suspend") is True
-    not_started = (old.get("status") or {}).get("startTime") is None
+    not_started = old_status.get("startTime") is None
+    idle = not old_status.get("active")
+    has_suspended_condition = bv.is_condition_true(old, "Suspended")
+    if gates.at_least(36):
+        # shouldAllowMutablePodTemplate
+        mutable_template = suspended and (not_started or has_suspended_condition) and idle
+        mutable_resources = mutable_template
+        mutable_directives = mutable_template
+    else:
+        # 1.35's gates read the Suspended condition alone.
+        mutable_resources = has_suspended_condition and idle
+        mutable_directives = suspended and has_suspended_condition and idle
     old_labels = ((old_spec.get("template") or {}).get("metadata") or {}).get("labels") or {}
     return bv.JobValidationOptions(
-        allow_mutable_scheduling_directives=suspended and not_started,
+        allow_mutable_scheduling_directives=mutable_directives
+        if gates.MutableSchedulingDirectivesForSuspendedJobs
+        else suspended and not_started,
+        allow_mutable_pod_resources=gates.MutablePodResourcesForSuspendedJobs and mutable_resources,
         # Jobs created before the prefixed labels existed keep validating without them.
         require_prefixed_labels=bv.JOB_NAME_LABEL in old_labels
         and bv.CONTROLLER_UID_LABEL in old_labels,
         allow_invalid_label_value_in_selector=label_selector_has_invalid_label_value(
             old_spec.get("selector")
         ),
+        pod=pod_validation_options(gates.release, (old_spec.get("template") or {}).get("spec") or {}),
     )
+
+
+def to_aggregate(errs: list[FieldError]) -> list[FieldError]:
+    """ErrorList.ToAggregate (apimachinery `util/validation/field/errors.go`): an error whose
+    message repeats an earlier one's is dropped."""
+    seen: set[str] = set()
+    kept: list[FieldError] = []
+    for err in errs:
+        if str(err) not in seen:
+            seen.add(str(err))
+            kept.append(err)
+    return kept
+
+
+def validate_declaratively(errs: list[FieldError], gates: FeatureGates) -> list[FieldError]:
+    """What the API server's declarative validation does to a Job or CronJob strategy's errors
+    (`rest.ValidateDeclarativelyWithMigrationChecks`, run by BeforeCreate/BeforeUpdate from 1.37):
+    its FilterCoveredHandwrittenErrors passes them through ErrorList.Filter, hence ToAggregate,
+    which drops repeated messages (1.36's CronJob strategy returns before filtering). No field the
+    model validates has a declarative rule of its own."""
+    return to_aggregate(errs) if gates.at_least(37) else errs
 
 
 def job_validate(job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) -> list[FieldError]:
     """jobStrategy.Validate."""
-    return bv.validate_job(job, validation_options_for_job(job, None))
+    return validate_declaratively(bv.validate_job(job, validation_options_for_job(job, None, gates)), gates)
 
 
 def job_validate_update(
@@ -160,9 +226,10 @@ def job_validate_update(
     """jobStrategy.ValidateUpdate: up to 1.36 ValidateJob, then ValidateJobUpdate, with the same
     options; 1.37 runs ValidateJobUpdate alone (no create-time metadata and generated-selector
     checks on update, the spec checked once) with validateNameAllowsCompletions."""
-    opts = validation_options_for_job(new, old)
+    opts = validation_options_for_job(new, old, gates)
     if gates.at_least(37):
-        return bv.validate_job_update(new, old, opts) + bv.validate_name_allows_completions(new)
+        errs = bv.validate_job_update(new, old, opts) + bv.validate_name_allows_completions(new)
+        return validate_declaratively(errs, gates)
     return bv.validate_job(new, opts) + bv.validate_job_update(new, old, opts)
 
 
@@ -263,24 +330,34 @@ def job_status_validate_update(
     new: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
 ) -> list[FieldError]:
     """jobStatusStrategy.ValidateUpdate."""
-    return bv.validate_job_update_status(new, old, get_status_validation_options(new, old, gates))
+    errs = bv.validate_job_update_status(new, old, get_status_validation_options(new, old, gates))
+    return validate_declaratively(errs, gates)
 
 
 # ---------------------------------------------------------------------------- CronJob strategy
 
 
-def cron_job_prepare_for_create(cron_job: Mapping[str, Any]) -> Obj:
-    """cronJobStrategy.PrepareForCreate: status cleared, generation 1."""
+def _job_template_pod_template(cron_job: Mapping[str, Any]) -> Any:
+    return (((cron_job.get("spec") or {}).get("jobTemplate") or {}).get("spec") or {}).get("template")
+
+
+def cron_job_prepare_for_create(cron_job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) -> Obj:
+    """cronJobStrategy.PrepareForCreate: status cleared, generation 1, fields of disabled gates dropped."""
     out: Obj = copy.deepcopy(dict(cron_job))
     out.pop("status", None)
     out.setdefault("metadata", {})["generation"] = 1
+    drop_disabled_template_fields(_job_template_pod_template(out), None, gates)
     return out
 
 
-def cron_job_prepare_for_update(new: Mapping[str, Any], old: Mapping[str, Any]) -> Obj:
-    """cronJobStrategy.PrepareForUpdate: status kept, generation bumped when the spec changed."""
+def cron_job_prepare_for_update(
+    new: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
+) -> Obj:
+    """cronJobStrategy.PrepareForUpdate: status kept, fields of disabled gates dropped unless in use,
+    generation bumped when the spec changed."""
     out: Obj = copy.deepcopy(dict(new))
     _set_or_pop(out, "status", old.get("status"))
+    drop_disabled_template_fields(_job_template_pod_template(out), _job_template_pod_template(old), gates)
     if not semantic_equal(out.get("spec"), old.get("spec")):
         old_generation = int((old.get("metadata") or {}).get("generation") or 0)
         out.setdefault("metadata", {})["generation"] = old_generation + 1
@@ -289,14 +366,14 @@ def cron_job_prepare_for_update(new: Mapping[str, Any], old: Mapping[str, Any]) 
 
 def cron_job_validate(cron_job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) -> list[FieldError]:
     """cronJobStrategy.Validate."""
-    return bv.validate_cron_job_create(cron_job, gates)
+    return validate_declaratively(bv.validate_cron_job_create(cron_job, gates), gates)
 
 
 def cron_job_validate_update(
     new: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
 ) -> list[FieldError]:
     """cronJobStrategy.ValidateUpdate."""
-    return bv.validate_cron_job_update(new, old, gates)
+    return validate_declaratively(bv.validate_cron_job_update(new, old, gates), gates)
 
 
 # ---------------------------------------------------------------------------- entry points
@@ -371,7 +448,7 @@ def create_cron_job(
 ) -> tuple[Obj, list[FieldError]]:
     """A CronJob create: decode with defaults, assign the uid, PrepareForCreate, Validate."""
     obj = decode_object(obj, "CronJob")
-    stored = cron_job_prepare_for_create(_with_uid(set_defaults_cron_job(obj, gates), uid))
+    stored = cron_job_prepare_for_create(_with_uid(set_defaults_cron_job(obj, gates), uid), gates)
     return _stored(stored, cron_job_validate(stored, gates), None)
 
 
@@ -381,7 +458,7 @@ def update_cron_job(
     """A CronJob update: decode with defaults, PrepareForUpdate, ValidateUpdate."""
     obj = decode_object(obj, "CronJob")
     stored = cron_job_prepare_for_update(
-        _unconditional(set_defaults_cron_job(obj, gates), old), old
+        _unconditional(set_defaults_cron_job(obj, gates), old), old, gates
     )
     return _stored(stored, cron_job_validate_update(stored, old, gates), old)
 

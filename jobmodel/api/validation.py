@@ -19,7 +19,12 @@ from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
 from jobmodel.api.cron import schedule_error
 from jobmodel.api.field import FieldError
-from jobmodel.api.pod_validation import validate_pod_template_spec
+from jobmodel.api.pod_validation import (
+    DEFAULT_POD_OPTIONS,
+    PodValidationOptions,
+    pod_validation_options,
+    validate_pod_template_spec,
+)
 from jobmodel.api.timezones import load_location_error
 from jobmodel.features import DEFAULT_GATES, NEWEST_MINOR, FeatureGates
 from jobmodel.timeutil import parse_time
@@ -50,11 +55,19 @@ LEGACY_JOB_NAME_LABEL: Final = "job-name"
 
 @attrs.frozen
 class JobValidationOptions:
-    """JobValidationOptions (the pod-validation options that matter here are folded in)."""
+    """JobValidationOptions (the pod-validation options that matter here are folded in; `pod`
+    carries the release and its restart-rule options)."""
 
     allow_mutable_scheduling_directives: bool = False
     require_prefixed_labels: bool = True
     allow_invalid_label_value_in_selector: bool = False
+    allow_mutable_pod_resources: bool = False
+    pod: PodValidationOptions = DEFAULT_POD_OPTIONS
+
+    @property
+    def release(self) -> int:
+        """The release whose error messages are given (not upstream's)."""
+        return self.pod.release
 
 
 # ---------------------------------------------------------------------------- Job create
@@ -91,7 +104,7 @@ def validate_job(job: Mapping[str, Any], opts: JobValidationOptions) -> list[Fie
     """ValidateJob."""
     meta = job.get("metadata") or {}
     spec = job.get("spec") or {}
-    errs = mv.validate_object_meta(meta)
+    errs = mv.validate_object_meta(meta, release=opts.release)
     errs.extend(validate_generated_selector(job, opts.require_prefixed_labels))
     errs.extend(validate_job_spec(spec, "spec", opts))
     errs.extend(validate_name_allows_completions(job))
@@ -120,14 +133,17 @@ def validate_job_spec(
     spec: Mapping[str, Any], path: str, opts: JobValidationOptions
 ) -> list[FieldError]:
     """ValidateJobSpec: the spec rules, the selector, and the selector matching the template labels."""
-    errs = _validate_job_spec(spec, path)
+    errs = _validate_job_spec(spec, path, opts.pod)
     selector = spec.get("selector")
     if selector is None:
         errs.append(fe.required(fe.child(path, "selector")))
     else:
         errs.extend(
             mv.validate_label_selector(
-                selector, fe.child(path, "selector"), opts.allow_invalid_label_value_in_selector
+                selector,
+                fe.child(path, "selector"),
+                opts.allow_invalid_label_value_in_selector,
+                opts.release,
             )
         )
     labels = ((spec.get("template") or {}).get("metadata") or {}).get("labels")
@@ -142,8 +158,11 @@ def validate_job_spec(
     return errs
 
 
-def _validate_job_spec(spec: Mapping[str, Any], path: str) -> list[FieldError]:
+def _validate_job_spec(
+    spec: Mapping[str, Any], path: str, pod_opts: PodValidationOptions = DEFAULT_POD_OPTIONS
+) -> list[FieldError]:
     """validateJobSpec: counts, limits, completion mode, policies and the pod template."""
+    release = pod_opts.release
     errs: list[FieldError] = []
     for name in (
         "parallelism",
@@ -196,7 +215,7 @@ def _validate_job_spec(spec: Mapping[str, Any], path: str) -> list[FieldError]:
                 )
             )
     if spec.get("podFailurePolicy") is not None:
-        errs.extend(validate_pod_failure_policy(spec, fe.child(path, "podFailurePolicy")))
+        errs.extend(validate_pod_failure_policy(spec, fe.child(path, "podFailurePolicy"), release))
     if spec.get("successPolicy") is not None:
         if mode != "Indexed":
             errs.append(
@@ -210,7 +229,7 @@ def _validate_job_spec(spec: Mapping[str, Any], path: str) -> list[FieldError]:
             errs.extend(validate_success_policy(spec, fe.child(path, "successPolicy")))
     errs.extend(validate_pod_replacement_policy(spec, fe.child(path, "podReplacementPolicy")))
     template = spec.get("template") or {}
-    errs.extend(validate_pod_template_spec(template, fe.child(path, "template")))
+    errs.extend(validate_pod_template_spec(template, fe.child(path, "template"), pod_opts))
     restart = (template.get("spec") or {}).get("restartPolicy", "")
     restart_path = fe.child(path, "template", "spec", "restartPolicy")
     # An unset restartPolicy is defaulted to Always, so both are refused the same way.
@@ -262,7 +281,9 @@ def _validate_indexed_limits(spec: Mapping[str, Any], path: str) -> list[FieldEr
     return errs
 
 
-def validate_pod_failure_policy(spec: Mapping[str, Any], path: str) -> list[FieldError]:
+def validate_pod_failure_policy(
+    spec: Mapping[str, Any], path: str, release: int = NEWEST_MINOR
+) -> list[FieldError]:
     """validatePodFailurePolicy."""
     rules = (spec.get("podFailurePolicy") or {}).get("rules") or []
     rules_path = fe.child(path, "rules")
@@ -275,7 +296,9 @@ def validate_pod_failure_policy(spec: Mapping[str, Any], path: str) -> list[Fiel
         for c in (pod_spec.get("containers") or []) + (pod_spec.get("initContainers") or [])
     }
     for i, rule in enumerate(rules):
-        errs.extend(validate_pod_failure_policy_rule(spec, rule, fe.index(rules_path, i), names))
+        errs.extend(
+            validate_pod_failure_policy_rule(spec, rule, fe.index(rules_path, i), names, release)
+        )
     return errs
 
 
@@ -306,7 +329,11 @@ def _one_of(value: str, path: str, valid: tuple[str, ...]) -> list[FieldError]:
 
 
 def validate_pod_failure_policy_rule(
-    spec: Mapping[str, Any], rule: Mapping[str, Any], path: str, container_names: set[str]
+    spec: Mapping[str, Any],
+    rule: Mapping[str, Any],
+    path: str,
+    container_names: set[str],
+    release: int = NEWEST_MINOR,
 ) -> list[FieldError]:
     """validatePodFailurePolicyRule."""
     errs: list[FieldError] = []
@@ -326,7 +353,7 @@ def validate_pod_failure_policy_rule(
     if on_conditions:
         errs.extend(
             validate_pod_failure_policy_rule_on_pod_conditions(
-                on_conditions, fe.child(path, "onPodConditions")
+                on_conditions, fe.child(path, "onPodConditions"), release
             )
         )
     if on_exit is not None and on_conditions:
@@ -345,7 +372,7 @@ def validate_pod_failure_policy_rule(
 
 
 def validate_pod_failure_policy_rule_on_pod_conditions(
-    patterns: list[Mapping[str, Any]], path: str
+    patterns: list[Mapping[str, Any]], path: str, release: int = NEWEST_MINOR
 ) -> list[FieldError]:
     """validatePodFailurePolicyRuleOnPodConditions."""
     errs: list[FieldError] = []
@@ -356,7 +383,7 @@ def validate_pod_failure_policy_rule_on_pod_conditions(
     for j, pattern in enumerate(patterns):
         pattern_path = fe.index(path, j)
         errs.extend(
-            mv.validate_qualified_name(pattern.get("type", ""), fe.child(pattern_path, "type"))
+            mv.validate_qualified_name(pattern.get("type", ""), fe.child(pattern_path, "type"), release)
         )
         errs.extend(_one_of(pattern.get("status", ""), fe.child(pattern_path, "status"), CONDITION_STATUSES))
     return errs
@@ -559,7 +586,9 @@ def validate_job_update(
     job: Mapping[str, Any], old: Mapping[str, Any], opts: JobValidationOptions
 ) -> list[FieldError]:
     """ValidateJobUpdate."""
-    errs = mv.validate_object_meta_update(job.get("metadata") or {}, old.get("metadata") or {})
+    errs = mv.validate_object_meta_update(
+        job.get("metadata") or {}, old.get("metadata") or {}, release=opts.release
+    )
     errs.extend(
         validate_job_spec_update(job.get("spec") or {}, old.get("spec") or {}, "spec", opts)
     )
@@ -614,7 +643,8 @@ def validate_pod_template_update(
 ) -> list[FieldError]:
     """validatePodTemplateUpdate: the template is immutable, but a suspended Job that never started may
     change its scheduling directives (node affinity, node selector, tolerations, labels, annotations,
-    scheduling gates)."""
+    scheduling gates), and from 1.35 (MutablePodResourcesForSuspendedJobs) a suspended Job whose
+    options allow it only its pod spec is compared, but for the containers' resources."""
     template: dict[str, Any] = copy.deepcopy(dict(spec.get("template") or {}))
     old_template: dict[str, Any] = copy.deepcopy(dict(old.get("template") or {}))
     if opts.allow_mutable_scheduling_directives:
@@ -635,7 +665,26 @@ def validate_pod_template_update(
         old_meta = old_template.setdefault("metadata", {})
         for key in ("annotations", "labels"):
             _copy_key(new_meta, old_meta, key)
+    if old.get("suspend") is True and opts.allow_mutable_pod_resources:
+        return validate_pod_resource_updates_only(
+            template.get("spec") or {}, old_template.get("spec") or {}, fe.child(path, "template.spec")
+        )
     return mv.validate_immutable_field(template, old_template, fe.child(path, "template"))
+
+
+def validate_pod_resource_updates_only(
+    new_pod: Mapping[str, Any], old_pod: Mapping[str, Any], path: str
+) -> list[FieldError]:
+    """validatePodResourceUpdatesOnly (1.35+): the pod spec is immutable but for the resources of
+    the containers (and init containers) whose list keeps its length and whose name is unchanged."""
+    old_copy: dict[str, Any] = copy.deepcopy(dict(old_pod))
+    for key in ("containers", "initContainers"):
+        new_list, old_list = new_pod.get(key) or [], old_copy.get(key) or []
+        if len(new_list) == len(old_list):
+            for new_ctr, old_ctr in zip(new_list, old_list, strict=True):
+                if old_ctr.get("name") == new_ctr.get("name"):
+                    _copy_key(new_ctr, old_ctr, "resources")
+    return mv.validate_immutable_field(new_pod, old_copy, path)
 
 
 def _copy_key(src: Mapping[str, Any], dst: dict[str, Any], key: str) -> None:
@@ -932,7 +981,9 @@ def validate_job_update_status(
     job: Mapping[str, Any], old: Mapping[str, Any], opts: JobStatusValidationOptions
 ) -> list[FieldError]:
     """ValidateJobUpdateStatus."""
-    errs = mv.validate_object_meta_update(job.get("metadata") or {}, old.get("metadata") or {})
+    errs = mv.validate_object_meta_update(
+        job.get("metadata") or {}, old.get("metadata") or {}, release=opts.release
+    )
     errs.extend(validate_job_status_update(job, old, opts))
     return errs
 
@@ -1029,7 +1080,7 @@ def validate_job_status_update(
 def validate_cron_job_create(cron_job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) -> list[FieldError]:
     """ValidateCronJobCreate: metadata, spec, and a name short enough for the Jobs it creates."""
     meta = cron_job.get("metadata") or {}
-    errs = mv.validate_object_meta(meta)
+    errs = mv.validate_object_meta(meta, release=gates.release)
     errs.extend(validate_cron_job_spec(cron_job.get("spec") or {}, None, "spec", gates))
     name = str(meta.get("name") or "")
     # The controller appends an 11-character `-<timestamp>` to name its Jobs (at most 63 long).
@@ -1042,7 +1093,9 @@ def validate_cron_job_update(
     cron_job: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
 ) -> list[FieldError]:
     """ValidateCronJobUpdate (no 52-character limit, so that old long-named CronJobs stay editable)."""
-    errs = mv.validate_object_meta_update(cron_job.get("metadata") or {}, old.get("metadata") or {})
+    errs = mv.validate_object_meta_update(
+        cron_job.get("metadata") or {}, old.get("metadata") or {}, release=gates.release
+    )
     errs.extend(validate_cron_job_spec(cron_job.get("spec") or {}, old.get("spec") or {}, "spec", gates))
     return errs
 
@@ -1076,7 +1129,11 @@ def validate_cron_job_spec(
         )
     )
     errs.extend(
-        validate_job_template_spec(spec.get("jobTemplate") or {}, fe.child(path, "jobTemplate"))
+        validate_job_template_spec(
+            spec.get("jobTemplate") or {},
+            fe.child(path, "jobTemplate"),
+            pod_validation_options(gates.release, _template_pod_spec(old)),
+        )
     )
     for name in ("successfulJobsHistoryLimit", "failedJobsHistoryLimit"):
         if spec.get(name) is not None:
@@ -1144,10 +1201,19 @@ def validate_time_zone(time_zone: str | None, path: str) -> list[FieldError]:
     return errs
 
 
-def validate_job_template_spec(template: Mapping[str, Any], path: str) -> list[FieldError]:
+def _template_pod_spec(cron_spec: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    """The pod spec of a CronJob spec's job template (None without an old CronJob)."""
+    if cron_spec is None:
+        return None
+    return (((cron_spec.get("jobTemplate") or {}).get("spec") or {}).get("template") or {}).get("spec") or {}
+
+
+def validate_job_template_spec(
+    template: Mapping[str, Any], path: str, pod_opts: PodValidationOptions = DEFAULT_POD_OPTIONS
+) -> list[FieldError]:
     """ValidateJobTemplateSpec: the Job spec rules; the selector is always generated."""
     spec = template.get("spec") or {}
-    errs = _validate_job_spec(spec, fe.child(path, "spec"))
+    errs = _validate_job_spec(spec, fe.child(path, "spec"), pod_opts)
     if spec.get("selector") is not None:
         errs.append(
             fe.invalid(

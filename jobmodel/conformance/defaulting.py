@@ -31,9 +31,9 @@ def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:
     else:
         defaulted = set_defaults_cron_job(obj, gates)
         result = (
-            strategy.cron_job_prepare_for_create(defaulted)
+            strategy.cron_job_prepare_for_create(defaulted, gates)
             if old is None
-            else strategy.cron_job_prepare_for_update(defaulted, set_defaults_cron_job(old, gates))
+            else strategy.cron_job_prepare_for_update(defaulted, set_defaults_cron_job(old, gates), gates)
         )
     return {"object": result}
 

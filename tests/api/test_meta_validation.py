@@ -35,7 +35,45 @@ def test_qualified_name_refuses(name: str) -> None:
 
 def test_label_value_may_be_empty_but_not_too_long() -> None:
     assert mv.is_valid_label_value("") == []
-    assert mv.is_valid_label_value("a" * 64) == ["must be no more than 63 characters"]
+    assert mv.is_valid_label_value("a" * 64, 32) == ["must be no more than 63 characters"]
+
+
+@pytest.mark.parametrize(("release", "unit"), [(34, "characters"), (35, "bytes"), (37, "bytes")])
+def test_label_lengths_are_bytes_from_1_35(release: int, unit: str) -> None:
+    """1.35's apimachinery checks labels with content.IsLabelKey/IsLabelValue, whose MaxLenError
+    counts bytes (api/validate/content/errors.go); Go's len is in bytes in every release."""
+    assert mv.is_valid_label_value("é" * 32, release)[0] == f"must be no more than 63 {unit}"
+    assert mv.is_qualified_name("a" * 64, release)[0] == f"name part must be no more than 63 {unit}"
+
+
+@pytest.mark.parametrize(("release", "start"), [(34, "a qualified name "), (35, "a valid label key ")])
+def test_label_key_with_two_slashes_by_release(release: int, start: str) -> None:
+    assert mv.is_qualified_name("a/b/c", release)[0].startswith(start)
+
+
+_REF = {"apiVersion": "", "kind": "", "name": "n", "uid": "u"}
+
+
+@pytest.mark.parametrize(
+    ("release", "expected"),
+    [
+        (33, [("metadata.ownerReferences.apiVersion", "FieldValueInvalid", "version must not be empty"),
+              ("metadata.ownerReferences.kind", "FieldValueInvalid", "kind must not be empty")]),
+        (34, [("metadata.ownerReferences.apiVersion", "FieldValueInvalid", "version must not be empty"),
+              ("metadata.ownerReferences.kind", "FieldValueInvalid", "must not be empty")]),
+        (37, [("metadata.ownerReferences[0].apiVersion", "FieldValueRequired", "must not be empty"),
+              ("metadata.ownerReferences[0].kind", "FieldValueRequired", "must not be empty")]),
+    ],
+)
+def test_owner_reference_messages_by_release(release: int, expected: list[tuple[str, str, str]]) -> None:
+    """validateOwnerReference: apimachinery v0.33, v0.34 and v0.37 `api/validation/objectmeta.go`."""
+    errors = mv.validate_owner_references([_REF], "metadata.ownerReferences", release)
+    assert [(e.field, e.type, e.detail) for e in errors] == expected
+
+
+def test_owner_reference_api_version_without_version_in_1_37() -> None:
+    errors = mv.validate_owner_references([{**_REF, "apiVersion": "g/", "kind": "K"}], "m", 37)
+    assert [(e.field, e.detail) for e in errors] == [("m[0].apiVersion", "must be <group>/<version> or <version>")]
 
 
 @pytest.mark.parametrize(

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
-from jobmodel.api.pod_validation import validate_pod_template_spec
+from typing import Any
+
+import pytest
+
+from jobmodel.api.pod_validation import (
+    DEFAULT_POD_OPTIONS,
+    PodValidationOptions,
+    pod_validation_options,
+    validate_pod_template_spec,
+)
 from tests.api.helpers import pairs, pod_template
 
 
-def _errors(**spec: object) -> set[tuple[str, str]]:
+def _errors(opts: PodValidationOptions = DEFAULT_POD_OPTIONS, **spec: object) -> set[tuple[str, str]]:
     template = pod_template()
     template["spec"].update(spec)
-    return pairs(validate_pod_template_spec(template, "spec.template"))
+    return pairs(validate_pod_template_spec(template, "spec.template", opts))
 
 
 def test_defaulted_template_is_valid() -> None:
@@ -57,8 +66,38 @@ def test_sidecar_restart_policy() -> None:
         "restartPolicy": "Always",
     }
     assert _errors(initContainers=[init]) == set()
-    assert _errors(initContainers=[{**init, "restartPolicy": "Never"}]) == {
+    assert _errors(pod_validation_options(34, None), initContainers=[{**init, "restartPolicy": "Never"}]) == {
         ("spec.template.spec.initContainers[0].restartPolicy", "FieldValueNotSupported")
+    }
+
+
+def _init(**fields: Any) -> dict[str, Any]:
+    return {"name": "init", "image": "i", "imagePullPolicy": "Never", "terminationMessagePolicy": "File", **fields}
+
+
+@pytest.mark.parametrize(("release", "accepted"), [(32, False), (33, False), (34, False), (35, True), (37, True)])
+def test_init_container_restart_policy_never_by_release(release: int, accepted: bool) -> None:
+    """ContainerRestartRules: alpha (off) in 1.34, beta (on) from 1.35 (kube_features.go);
+    without it validateInitContainerRestartPolicy supports `Always` alone."""
+    errors = _errors(pod_validation_options(release, None), initContainers=[_init(restartPolicy="Never")])
+    assert errors == (set() if accepted else {("spec.template.spec.initContainers[0].restartPolicy", "FieldValueNotSupported")})
+
+
+def test_restart_rules_in_use_in_the_old_template_stay_allowed_in_1_34() -> None:
+    old = {"initContainers": [_init(restartPolicy="Never")]}
+    assert _errors(pod_validation_options(34, old), initContainers=[_init(restartPolicy="Never")]) == set()
+
+
+def test_container_restart_rules_are_validated_from_1_35() -> None:
+    rules = [{"action": "Bogus", "exitCodes": {"operator": "In", "values": [1]}}, {"action": "Restart"}]
+    ctr = {**pod_template()["spec"]["containers"][0], "restartPolicyRules": rules}
+    assert _errors(pod_validation_options(35, None), containers=[ctr]) == {
+        ("spec.template.spec.containers[0].restartPolicy", "FieldValueRequired"),
+        ("spec.template.spec.containers[0].restartPolicyRules[0].action", "FieldValueNotSupported"),
+        ("spec.template.spec.containers[0].restartPolicyRules[1].exitCodes", "FieldValueRequired"),
+    }
+    assert _errors(pod_validation_options(34, None), containers=[{**ctr, "restartPolicy": "Never"}]) == {
+        ("spec.template.spec.containers[0].restartPolicy", "FieldValueForbidden")
     }
 
 

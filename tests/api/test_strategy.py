@@ -56,6 +56,35 @@ def test_prepare_for_create_clears_status_sets_generation_and_drops_gated_fields
     assert "managedBy" not in prepared["spec"] and "backoffLimitPerIndex" not in prepared["spec"]
 
 
+def _with_init_restart_policy(obj: dict[str, Any], policy: str) -> dict[str, Any]:
+    init = {"name": "init", "image": "i", "restartPolicy": policy, "restartPolicyRules": [{"action": "Restart"}]}
+    obj["spec"]["template"]["spec"]["initContainers"] = [init]
+    return obj
+
+
+@pytest.mark.parametrize(("release", "kept"), [(33, True), (34, False), (35, True), (37, True)])
+def test_container_restart_rules_are_dropped_on_create_in_1_34_only(release: int, kept: bool) -> None:
+    """dropContainerRestartRules (pkg/api/pod/util.go): ContainerRestartRules is off in 1.34 only
+    (alpha; beta on from 1.35); before 1.34 there is nothing to drop, validation refuses it."""
+    prepared = strategy.job_prepare_for_create(_with_init_restart_policy(job(), "Never"), FeatureGates.for_release(release))
+    init = prepared["spec"]["template"]["spec"]["initContainers"][0]
+    assert ("restartPolicy" in init) is kept
+    assert ("restartPolicyRules" in init) is kept
+
+
+def test_container_restart_rules_drop_keeps_always_and_what_the_old_object_uses() -> None:
+    gates = FeatureGates.for_release(34)
+    created = strategy.job_prepare_for_create(_with_init_restart_policy(job(), "Always"), gates)
+    assert created["spec"]["template"]["spec"]["initContainers"][0]["restartPolicy"] == "Always"
+    old = _with_init_restart_policy(job(), "Never")
+    updated = strategy.job_prepare_for_update(_with_init_restart_policy(job(), "OnFailure"), old, gates)
+    assert updated["spec"]["template"]["spec"]["initContainers"][0]["restartPolicy"] == "OnFailure"
+    cron = cron_job()
+    cron["spec"]["jobTemplate"]["spec"] = _with_init_restart_policy(job(), "Never")["spec"]
+    prepared = strategy.cron_job_prepare_for_create(cron, gates)
+    assert "restartPolicy" not in prepared["spec"]["jobTemplate"]["spec"]["template"]["spec"]["initContainers"][0]
+
+
 def test_prepare_for_update_keeps_status_and_bumps_generation_on_spec_change() -> None:
     old = job(parallelism=1)
     old["metadata"]["generation"] = 3
@@ -407,3 +436,50 @@ def test_created_job_labels_carry_the_generated_labels_when_taken_from_the_templ
     assert "extra" not in stored["metadata"]["labels"]
     own = {**raw, "metadata": {**raw["metadata"], "labels": {"team": "a"}}}
     assert strategy.create_job(own, "u-1")[0]["metadata"]["labels"] == {"team": "a"}
+
+
+def _twice_relative_sub_path() -> dict[str, Any]:
+    obj = job()
+    mount = {"name": "v", "mountPath": "/d", "subPath": "/abs"}
+    obj["spec"]["template"]["spec"]["containers"][0]["volumeMounts"] = [mount, {**mount, "mountPath": "/e"}]
+    return obj
+
+
+@pytest.mark.parametrize(("release", "count"), [(36, 2), (37, 1)])
+def test_repeated_messages_are_dropped_from_1_37(release: int, count: int) -> None:
+    """1.37's rest.ValidateDeclarativelyWithMigrationChecks filters the strategy's errors through
+    ErrorList.ToAggregate, which drops a message seen before (two mounts' `volumeMounts.subPath`)."""
+    errors = strategy.job_validate(_twice_relative_sub_path(), FeatureGates.for_release(release))
+    sub_path = [e for e in errors if e.field.endswith("volumeMounts.subPath")]
+    assert len(sub_path) == count
+
+
+def _suspended_pair(**container: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    old = job(suspend=True)
+    new = job(suspend=True)
+    new["spec"]["template"]["spec"]["containers"][0].update(container)
+    return new, old
+
+
+@pytest.mark.parametrize(
+    ("release", "change", "expected"),
+    [
+        (35, {"resources": {"limits": {"cpu": "1"}}}, {"spec.template"}),
+        (36, {"resources": {"limits": {"cpu": "1"}}}, set()),
+        (36, {"image": "other"}, {"spec.template.spec"}),
+        (37, {"image": "other"}, {"spec.template.spec"}),
+    ],
+)
+def test_suspended_job_pod_resources_by_release(release: int, change: dict[str, Any], expected: set[str]) -> None:
+    """validatePodTemplateUpdate: with MutablePodResourcesForSuspendedJobs (on from 1.36) a
+    suspended Job that never started compares only its pod spec, less the containers' resources
+    (validatePodResourceUpdatesOnly, at `spec.template.spec`)."""
+    new, old = _suspended_pair(**change)
+    errors = strategy.job_validate_update(new, old, FeatureGates.for_release(release))
+    assert {e.field for e in errors if e.field.startswith("spec.template")} == expected
+
+
+def test_suspended_job_pod_resources_need_no_active_pods() -> None:
+    new, old = _suspended_pair(resources={"limits": {"cpu": "1"}})
+    old["status"] = {"active": 1}
+    assert not strategy.validation_options_for_job(new, old, FeatureGates.for_release(36)).allow_mutable_pod_resources

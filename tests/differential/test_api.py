@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,20 +21,11 @@ from jobmodel.strategies.api import (
     job_status_updates,
     job_updates,
 )
-from tests.differential.conftest import ReleaseUpstream, differential_releases, release_upstream
+from tests.differential.conftest import ReleaseUpstream
 
 # Job creates and defaulting get the most: the CI run takes about 35 s on 2 idle cores
 # (up to about 100 s when the machine is busy); the long profile about 5 minutes.
 EXAMPLES = 10000 if os.environ.get("HYPOTHESIS_PROFILE") == "long" else 1500
-
-
-# By default 1.32 only: later releases' apimachinery and core validation word some errors
-# differently (owner references from 1.34, label values and keys from 1.35) and drop pod fields
-# of disabled gates (ContainerRestartRules in 1.34), not modelled yet (docs/versions.md, "Not
-# modelled yet"). JOBMODEL_KUBE_VERSIONS=1.37 (or all) runs the later ones and shows them.
-@pytest.fixture(scope="module", params=differential_releases("1.32"))
-def upstream(request: pytest.FixtureRequest) -> Iterator[ReleaseUpstream]:
-    yield from release_upstream(str(request.param))
 
 
 def _check(suite: str, case: dict[str, Any], model: dict[str, Any], upstream: ReleaseUpstream) -> None:
