@@ -109,8 +109,11 @@ def _get_job(step: _Step, namespace: str, name: str) -> Job:
         # A GET of a namespaced object without a namespace finds nothing on a real API server.
         raise _NotFound(f'jobs.batch "{name}" not found')
     jobs = faults.api_jobs if faults.api_jobs is not None else step.inp.jobs
+    # deleteJob deletes with background propagation: a Job (no finalizer of its own) is gone
+    # before the next call, so a Job this sync deleted is not found by name any more.
+    deleted = {a.name for a in step.actions if isinstance(a, DeleteJob) and a.accepted}
     for job in jobs:
-        if job.metadata.name == name and job.metadata.namespace in (namespace, ""):
+        if job.metadata.name == name and job.metadata.namespace in (namespace, "") and name not in deleted:
             return job
     raise _NotFound(f'jobs.batch "{name}" not found')
 
