@@ -371,7 +371,9 @@ def history_keeps_the_newest(t: CronTransition) -> str | None:
 @CRON_LAWS.step_invariant("cron-running-jobs-not-deleted", "cronjob_controllerv2.go cleanupFinishedJobs (finished Jobs only); syncCronJob (ReplaceConcurrent)")
 def running_jobs_not_deleted(t: CronTransition) -> str | None:
     """A sync deletes an unfinished Job only under concurrencyPolicy Replace, to start a new run
-    in its place (the history limits remove finished Jobs only)."""
+    in its place (the history limits remove finished Jobs only). Upstream behaviour accepted:
+    Replace deletes the Job a reference kept by name (kept_by_name) finds, also when the
+    create then meets AlreadyExists (the run's Job was created before, by a crashed sync)."""
     if t.move.kind not in SYNC_MOVES:
         return None
     after = {j.metadata.name for j in t.after.owned()}
@@ -381,7 +383,17 @@ def running_jobs_not_deleted(t: CronTransition) -> str | None:
     seen = t.before.cached or t.before.cron_job
     if seen.spec.concurrency_policy == REPLACE_CONCURRENT and created_jobs(t):
         return None
+    if seen.spec.concurrency_policy == REPLACE_CONCURRENT and accepting(t) and all(found_by_a_kept_reference(t.before, n) for n in gone):
+        return None
     return f"running Job {gone[0]} deleted"
+
+
+def found_by_a_kept_reference(world: CronWorld, name: str) -> bool:
+    """The Job of that name is what a reference kept by name (kept_by_name) of the cached or the
+    API server's status.active finds: Replace's GetJob by the reference's name (v1.32.3 lines
+    584-595, v1.37.2 lines 611-622) deletes it, whether status.active lists it or not."""
+    cron_jobs = [cj for cj in (world.cached, world.cron_job) if cj is not None]
+    return any(ref.name == name and kept_by_name(world, ref) for cj in cron_jobs for ref in cj.status.active)
 
 
 @CRON_LAWS.step_invariant("cron-history-limits", "cronjob_controllerv2.go cleanupFinishedJobs")

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from jobmodel.actions import RecordEvent
+from jobmodel.actions import DeleteJob, RecordEvent
 from jobmodel.checkers.cron import CronConfig, cron_manifest
 from jobmodel.checkers.explorer import explore
 from jobmodel.checkers.machines import InvariantViolation, state_machine
@@ -21,6 +21,7 @@ from jobmodel.invariants.cron import (
     active_lists_running_jobs,
     check_cron_liveness,
     due_run_started,
+    running_jobs_not_deleted,
 )
 from jobmodel.state import FAILED_CONDITION
 from jobmodel.transitions.cron_environment import CronBudget, CronWorld
@@ -232,3 +233,31 @@ def test_a_reference_whose_re_created_job_the_history_limit_deletes_leaves_in_th
     assert "MissingJob" in _reasons(sync)
     assert after.cron_job.status.active == ()
     assert not system.laws.check_step(sync)
+
+
+def test_replace_deletes_a_running_job_a_kept_reference_finds_though_status_active_lacks_it() -> None:
+    """Two syncs over a stale cache: the second re-creates the completed 00:02 run (its status
+    write conflicts), a crashed one creates the 00:04 run. The next sync keeps the 00:02
+    reference by name, and Replace deletes the running Job GetJob finds by that name, though no
+    reference has its UID; its create of the 00:04 run meets AlreadyExists."""
+    moves = [
+        Move("tick"), Move("tick"), Move("sync-stale"), Move("job-completes", RUN), Move("sync-stale"),
+        Move("tick"), Move("tick"), Move("sync-crash"),
+    ]
+    for release in ("1.32", "1.37"):
+        system = cron_config("Replace", CronBudget(ticks=4, stale=2, crashes=1), kube_version=release).system()
+        records = run_moves(system, moves)
+        assert not any(r.violations for r in records)
+        first_uid = records[2].world.jobs[0].metadata.uid
+        re_created = next(j for j in records[-1].world.jobs if j.metadata.name == RUN)
+        assert re_created.metadata.uid != first_uid and not is_job_finished(re_created)[0]
+        assert _refs(records[-1].world) == [(RUN, first_uid)]
+        after, sync = system.successor(records[-1].world, Move("sync"))
+        assert [j.metadata.name for j in after.jobs] == ["cj-28928164"]
+        assert RUN in [a.name for a in (sync.sync.actions if sync.sync else ()) if isinstance(a, DeleteJob)]
+        assert not system.laws.check_step(sync)
+        cat.ACCEPT_KNOWN_UPSTREAM_BUGS = False
+        try:
+            assert running_jobs_not_deleted(sync) == f"running Job {RUN} deleted"
+        finally:
+            cat.ACCEPT_KNOWN_UPSTREAM_BUGS = True
