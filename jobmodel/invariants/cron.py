@@ -17,7 +17,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import lru_cache
 
-from jobmodel.actions import CreateJob
+from jobmodel.actions import CreateJob, DeleteJob
 from jobmodel.errors import InputError
 from jobmodel.invariants import catalogue
 from jobmodel.invariants.laws import Laws, Transition, Violation
@@ -32,6 +32,7 @@ from jobmodel.state import (
     CronJob,
     CronJobSyncInput,
     Job,
+    ObjectReference,
 )
 from jobmodel.timeutil import parse_time
 from jobmodel.transitions.cron_environment import CronWorld, apply_cron_move
@@ -230,17 +231,46 @@ def suspended_starts_nothing(t: CronTransition) -> str | None:
 def active_lists_running_jobs(t: CronTransition) -> str | None:
     """After a settled sync, status.active names only Jobs that exist and have not finished.
     Upstream behaviour accepted: from 1.37 a finished Job the sync met through AlreadyExists
-    (adopted_after_already_exists); the next sync drops it (deleteFromActiveList)."""
+    (adopted_after_already_exists); the next sync drops it (deleteFromActiveList). And a
+    reference to a Job re-created under its name (kept_by_name, replaced_by_name)."""
     if not settled_sync(t):
         return None
     jobs = {j.metadata.uid: j for j in t.after.owned()}
     for ref in t.after.cron_job.status.active:
         job = jobs.get(ref.uid)
         if job is None:
+            if accepting(t) and (kept_by_name(t.after, ref) or replaced_by_name(t, ref)):
+                continue
             return f"status.active names {ref.name}, which is gone"
         if is_job_finished(job)[0] and not adopted_after_already_exists(t, job):
             return f"status.active names {ref.name}, which has finished"
     return None
+
+
+def accepting(t: CronTransition) -> bool:
+    """Whether the known upstream behaviours are accepted on this transition."""
+    return catalogue.ACCEPT_KNOWN_UPSTREAM_BUGS and not t.without_assumptions
+
+
+def kept_by_name(world: CronWorld, ref: ObjectReference) -> bool:
+    """A reference of status.active to a Job that is gone while another Job of its name (a
+    re-created run: a new UID) exists. Upstream keeps it for as long as that Job exists:
+    syncCronJob (cronjob_controllerv2.go v1.32.3 lines 472-491, v1.37.2 lines 499-518) checks a
+    reference whose UID it did not list with jobControl.GetJob by name, and only a NotFound
+    deletes it; the Jobs it walks leave status.active by their own UIDs (inActiveList,
+    deleteFromActiveList), so the re-created Job, finished or not, never removes it."""
+    uids = {j.metadata.uid for j in world.jobs}
+    return ref.uid not in uids and any(j.metadata.name == ref.name and j.metadata.namespace == ref.namespace for j in world.jobs)
+
+
+def replaced_by_name(t: CronTransition, ref: ObjectReference) -> bool:
+    """A reference kept by name (kept_by_name before the sync) whose re-created Job the sync
+    deleted: concurrencyPolicy Replace deletes the Job GetJob finds by the reference's name and
+    drops the found Job's UID (deleteJob, deleteFromActiveList: v1.32.3 lines 584-595, 743-751;
+    v1.37.2 lines 611-622, 770-778), so the reference stays until the next sync's GetJob says
+    NotFound (MissingJob)."""
+    deleted = any(isinstance(a, DeleteJob) and a.accepted and a.name == ref.name for a in (t.sync.actions if t.sync else ()))
+    return deleted and kept_by_name(t.before, ref)
 
 
 def adopted_after_already_exists(t: CronTransition, job: Job) -> bool:
@@ -266,7 +296,9 @@ def due_run_started(t: CronTransition) -> str | None:
     """Bounded liveness: after a settled sync of an unsuspended CronJob, the most recent due
     schedule time (after lastScheduleTime, less than startingDeadlineSeconds ago) has its Job
     (now, or before the sync: a run may have finished and been cleaned up), unless Forbid holds
-    it back (an unfinished Job exists). Assumption: status.active names every unfinished Job."""
+    it back (an unfinished Job exists). Assumption: status.active names every unfinished Job.
+    Upstream behaviour accepted: Forbid held back by a reference that upstream keeps by name
+    (kept_by_name) while the re-created Job of that name exists, finished or not."""
     if not settled_sync(t):
         return None
     cj = t.before.cron_job
@@ -277,6 +309,10 @@ def due_run_started(t: CronTransition) -> str | None:
         return None
     if cj.spec.concurrency_policy == FORBID_CONCURRENT and _running(t.before):
         return None
+    if cj.spec.concurrency_policy == FORBID_CONCURRENT and accepting(t) and any(
+        kept_by_name(t.after, ref) for ref in t.after.cron_job.status.active
+    ):
+        return None  # upstream's Forbid waits for a reference kept by name (kept_by_name): for good
     if any(scheduled_time(j) == due for j in (*t.before.owned(), *t.after.owned())):
         return None
     return f"the run of {due.isoformat()} is due, yet no Job runs it"
@@ -335,7 +371,9 @@ def history_keeps_the_newest(t: CronTransition) -> str | None:
 @CRON_LAWS.step_invariant("cron-running-jobs-not-deleted", "cronjob_controllerv2.go cleanupFinishedJobs (finished Jobs only); syncCronJob (ReplaceConcurrent)")
 def running_jobs_not_deleted(t: CronTransition) -> str | None:
     """A sync deletes an unfinished Job only under concurrencyPolicy Replace, to start a new run
-    in its place (the history limits remove finished Jobs only)."""
+    in its place (the history limits remove finished Jobs only). Upstream behaviour accepted:
+    Replace deletes the Job a reference kept by name (kept_by_name) finds, also when the
+    create then meets AlreadyExists (the run's Job was created before, by a crashed sync)."""
     if t.move.kind not in SYNC_MOVES:
         return None
     after = {j.metadata.name for j in t.after.owned()}
@@ -345,7 +383,17 @@ def running_jobs_not_deleted(t: CronTransition) -> str | None:
     seen = t.before.cached or t.before.cron_job
     if seen.spec.concurrency_policy == REPLACE_CONCURRENT and created_jobs(t):
         return None
+    if seen.spec.concurrency_policy == REPLACE_CONCURRENT and accepting(t) and all(found_by_a_kept_reference(t.before, n) for n in gone):
+        return None
     return f"running Job {gone[0]} deleted"
+
+
+def found_by_a_kept_reference(world: CronWorld, name: str) -> bool:
+    """The Job of that name is what a reference kept by name (kept_by_name) of the cached or the
+    API server's status.active finds: Replace's GetJob by the reference's name (v1.32.3 lines
+    584-595, v1.37.2 lines 611-622) deletes it, whether status.active lists it or not."""
+    cron_jobs = [cj for cj in (world.cached, world.cron_job) if cj is not None]
+    return any(ref.name == name and kept_by_name(world, ref) for cj in cron_jobs for ref in cj.status.active)
 
 
 @CRON_LAWS.step_invariant("cron-history-limits", "cronjob_controllerv2.go cleanupFinishedJobs")

@@ -239,13 +239,14 @@ def simulate(
             on_sync(now)
         _finish_jobs(cluster, now, job_seconds, fail)
         syncs += 1
-        result = sync_cronjob(CronJobSyncInput(cron_job=cron_job, jobs=tuple(cluster.values()), now=now, gates=gates))
+        inp = CronJobSyncInput(cron_job=cron_job, jobs=tuple(cluster.values()), now=now, gates=gates)
+        result = sync_cronjob(inp)
         requeue: datetime | None = None
         changed = False
         for action in result.actions:
             if isinstance(action, CreateJob) and action.accepted:
                 created = action.job
-                meta = attrs.evolve(created.metadata, uid=assigned_uid(created), creation_timestamp=now)
+                meta = attrs.evolve(created.metadata, uid=assigned_uid(created, inp, result.actions), creation_timestamp=now)
                 cluster[created.metadata.name] = attrs.evolve(
                     created, metadata=meta, status=attrs.evolve(created.status, start_time=now)
                 )

@@ -131,8 +131,10 @@ def cronjob_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
     )
     jobs = [_job(draw, n, draw(st.sampled_from(["cj", "cj", "cj", "other", "stale-uid", "none"]))) for n in names]
     active_names = [n for n in names if draw(st.booleans())] + draw(st.lists(st.sampled_from(["gone-1", "gone-2"]), unique=True, max_size=1))
+    # Now and then a reference to an earlier Job of the name, since re-created (another UID).
+    uids = {n: draw(st.sampled_from([f"{n}-uid", f"{n}-uid", f"{n}-old-uid"])) for n in active_names}
     status: dict[str, Any] = {
-        "active": [{"kind": "Job", "apiVersion": "batch/v1", "namespace": "ns", "name": n, "uid": f"{n}-uid"} for n in active_names]
+        "active": [{"kind": "Job", "apiVersion": "batch/v1", "namespace": "ns", "name": n, "uid": uids[n]} for n in active_names]
     }
     last = draw(st.one_of(st.none(), st.integers(-3 * 86400, now_offset)))
     if last is not None:

@@ -262,7 +262,7 @@ def controller_sync(world: CronWorld, impl: CronSyncImpl, write_status: bool = T
     cron_job = world.cron_job
     for action in result.actions:
         if isinstance(action, CreateJob) and action.accepted:
-            meta = attrs.evolve(action.job.metadata, uid=assigned_uid(action.job), creation_timestamp=world.now)
+            meta = attrs.evolve(action.job.metadata, uid=assigned_uid(action.job, inp, result.actions), creation_timestamp=world.now)
             jobs.append(attrs.evolve(action.job, metadata=meta))
         elif isinstance(action, DeleteJob) and action.accepted:
             jobs = [j for j in jobs if j.metadata.name != action.name]

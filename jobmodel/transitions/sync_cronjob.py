@@ -8,6 +8,7 @@ actions taken so far, and is local to one call, so `sync_cronjob` stays a pure f
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 import attrs
@@ -108,8 +109,11 @@ def _get_job(step: _Step, namespace: str, name: str) -> Job:
         # A GET of a namespaced object without a namespace finds nothing on a real API server.
         raise _NotFound(f'jobs.batch "{name}" not found')
     jobs = faults.api_jobs if faults.api_jobs is not None else step.inp.jobs
+    # deleteJob deletes with background propagation: a Job (no finalizer of its own) is gone
+    # before the next call, so a Job this sync deleted is not found by name any more.
+    deleted = {a.name for a in step.actions if isinstance(a, DeleteJob) and a.accepted}
     for job in jobs:
-        if job.metadata.name == name and job.metadata.namespace in (namespace, ""):
+        if job.metadata.name == name and job.metadata.namespace in (namespace, "") and name not in deleted:
             return job
     raise _NotFound(f'jobs.batch "{name}" not found')
 
@@ -203,9 +207,28 @@ def get_job_from_template2(cj: CronJob, scheduled: datetime, scheduled_annotatio
     return Job(metadata=meta, spec=template.spec)
 
 
-def assigned_uid(job: Job) -> str:
-    """The UID the model's API server gives a Job it creates (any unique value would do)."""
-    return f"{job.metadata.namespace}/{job.metadata.name}"
+def assigned_uid(job: Job, inp: CronJobSyncInput, actions: Sequence[Action]) -> str:
+    """The UID the model's API server gives a Job created by the sync of `inp` after `actions`:
+    `namespace/name`, or `namespace/name#2`, `#3`, ... when that UID is still in sight.
+    Upstream's UIDs are random, so a re-created Job's differs from its predecessor's; a fresh
+    UID can only be told apart by being unequal to every UID the controller can still meet (a
+    Job not deleted so far, an active reference of the cached or the API server's CronJob), so
+    the first one free is as good, and keeps equal states equal."""
+    base = f"{job.metadata.namespace}/{job.metadata.name}"
+    taken = _uids_in_sight(inp, {a.name for a in actions if isinstance(a, DeleteJob) and a.accepted})
+    if base not in taken:
+        return base
+    n = 2
+    while f"{base}#{n}" in taken:
+        n += 1
+    return f"{base}#{n}"
+
+
+def _uids_in_sight(inp: CronJobSyncInput, deleted: set[str]) -> set[str]:
+    jobs = (*inp.jobs, *(inp.faults.api_jobs or ()))
+    cron_jobs = [cj for cj in (inp.cron_job, inp.faults.api_cron_job) if cj is not None]
+    live = {j.metadata.uid for j in jobs if j.metadata.name not in deleted}
+    return live | {ref.uid for cj in cron_jobs for ref in cj.status.active}
 
 
 def by_job_start_time_key(job: Job) -> tuple[bool, datetime, str]:
@@ -467,7 +490,7 @@ def create_job(step: _Step, sched: Schedule, scheduled: datetime, updated: bool)
     else:
         response = attrs.evolve(
             request,
-            metadata=attrs.evolve(request.metadata, uid=assigned_uid(request), creation_timestamp=step.inp.now),
+            metadata=attrs.evolve(request.metadata, uid=assigned_uid(request, step.inp, step.actions), creation_timestamp=step.inp.now),
         )
         step.event(NORMAL, "SuccessfulCreate", f"Created job {response.metadata.name}")
     ref_to_job = ObjectReference(

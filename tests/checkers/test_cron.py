@@ -8,6 +8,7 @@ import pytest
 from hypothesis import Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
+from jobmodel.actions import DeleteJob, RecordEvent
 from jobmodel.checkers.cron import CronConfig, cron_manifest
 from jobmodel.checkers.explorer import explore
 from jobmodel.checkers.machines import InvariantViolation, state_machine
@@ -15,9 +16,17 @@ from jobmodel.checkers.trace import run_moves
 from jobmodel.features import gates_for
 from jobmodel.frozen import freeze
 from jobmodel.invariants import catalogue as cat
-from jobmodel.invariants.cron import active_lists_running_jobs
-from jobmodel.transitions.cron_environment import CronBudget
+from jobmodel.invariants.cron import (
+    CronTransition,
+    active_lists_running_jobs,
+    check_cron_liveness,
+    due_run_started,
+    running_jobs_not_deleted,
+)
+from jobmodel.state import FAILED_CONDITION
+from jobmodel.transitions.cron_environment import CronBudget, CronWorld
 from jobmodel.transitions.move import Move
+from jobmodel.transitions.sync_cronjob import is_job_finished, sync_cronjob
 
 BROKEN = "tests.checkers.broken.cron_name_by_sync_time:sync_cronjob"
 SMALL = CronBudget(ticks=4, crashes=1, failures=1)
@@ -137,3 +146,118 @@ def test_forbid_runs_two_jobs_after_a_crash_between_create_and_status_write() ->
     assert not any(r.violations for r in records)
     running = [j for j in records[-1].world.owned() if not j.status.conditions]
     assert len(running) == 2
+
+
+# A sync over a stale CronJob cache runs the 00:02 run again: the history limit (successful 0)
+# deletes its completed Job and the crashed sync creates it again under its name, a new UID;
+# the API server's status.active still holds the first Job's UID, and the second Job fails
+# (failedJobsHistoryLimit 1 keeps it).
+RUN = "cj-28928162"
+RE_CREATED = [
+    Move("tick"), Move("tick"), Move("sync-stale"), Move("job-completes", RUN), Move("sync-crash"), Move("job-fails", RUN), Move("sync"),
+]
+TO_THE_NEXT_RUN = [Move("tick"), Move("tick")]
+RE_CREATION_BUDGET = CronBudget(ticks=8, stale=1, crashes=1, failures=2)
+
+
+def _refs(world: CronWorld) -> list[tuple[str, str]]:
+    return [(ref.name, ref.uid) for ref in world.cron_job.status.active]
+
+
+def _reasons(transition: CronTransition) -> list[str]:
+    return [a.reason for a in (transition.sync.actions if transition.sync else ()) if isinstance(a, RecordEvent)]
+
+
+@pytest.mark.parametrize("release", ["1.32", "1.37"])
+def test_forbid_waits_for_good_for_a_reference_whose_job_was_re_created_under_its_name(release: str) -> None:
+    """syncCronJob checks a status.active reference whose UID it did not list with GetJob by name
+    (cronjob_controllerv2.go v1.32.3 lines 472-491, v1.37.2 lines 499-518): the failed Job of
+    the same name answers, so the reference stays, and Forbid starts no run any more."""
+    system = cron_config("Forbid", RE_CREATION_BUDGET, kube_version=release).system()
+    records = run_moves(system, [*RE_CREATED, *TO_THE_NEXT_RUN])
+    assert not any(r.violations for r in records)
+    first_uid = records[2].world.jobs[0].metadata.uid
+    [job] = records[-1].world.jobs
+    assert job.metadata.name == RUN and job.metadata.uid != first_uid and is_job_finished(job) == (True, FAILED_CONDITION)
+    assert _refs(records[-1].world) == [(RUN, first_uid)]
+    after, sync = system.successor(records[-1].world, Move("sync"))
+    assert "JobAlreadyActive" in _reasons(sync) and after.jobs == records[-1].world.jobs
+    assert _refs(after) == [(RUN, first_uid)]
+    assert not system.laws.check_step(sync)
+    assert check_cron_liveness(sync_cronjob, after) is None
+    # Refused with the known upstream behaviours: the gone Job and the run held back are reported.
+    cat.ACCEPT_KNOWN_UPSTREAM_BUGS = False
+    try:
+        assert active_lists_running_jobs(sync) == f"status.active names {RUN}, which is gone"
+        assert due_run_started(sync) == "the run of 2025-01-01T00:04:00+00:00 is due, yet no Job runs it"
+        assert check_cron_liveness(sync_cronjob, after) is not None
+    finally:
+        cat.ACCEPT_KNOWN_UPSTREAM_BUGS = True
+
+
+def test_the_acceptance_of_a_reference_kept_by_name_needs_a_job_of_that_name() -> None:
+    system = cron_config("Forbid", RE_CREATION_BUDGET).system()
+    records = run_moves(system, [*RE_CREATED, *TO_THE_NEXT_RUN])
+    _, sync = system.successor(records[-1].world, Move("sync"))
+    assert active_lists_running_jobs(sync) is None
+    # The same status with no Job of that name left: the reference names a Job that is gone.
+    empty = attrs.evolve(sync, before=attrs.evolve(sync.before, jobs=()), after=attrs.evolve(sync.after, jobs=()))
+    assert active_lists_running_jobs(empty) == f"status.active names {RUN}, which is gone"
+    assert due_run_started(empty) is not None
+
+
+def test_replace_deletes_the_re_created_job_and_the_next_sync_drops_the_reference() -> None:
+    """Replace deletes the Job GetJob finds by the reference's name but drops the found Job's UID
+    (deleteJob, deleteFromActiveList): the reference stays one sync more, until MissingJob."""
+    system = cron_config("Replace", RE_CREATION_BUDGET).system()
+    records = run_moves(system, [*RE_CREATED, *TO_THE_NEXT_RUN])
+    first_uid = records[2].world.jobs[0].metadata.uid
+    replaced, sync = system.successor(records[-1].world, Move("sync"))
+    assert [j.metadata.name for j in replaced.jobs] == ["cj-28928164"]
+    assert _refs(replaced)[0] == (RUN, first_uid) and [n for n, _ in _refs(replaced)] == [RUN, "cj-28928164"]
+    assert not system.laws.check_step(sync)
+    dropped, next_sync = system.successor(replaced, Move("sync"))
+    assert "MissingJob" in _reasons(next_sync)
+    assert [n for n, _ in _refs(dropped)] == ["cj-28928164"]
+
+
+def test_a_reference_whose_re_created_job_the_history_limit_deletes_leaves_in_the_same_sync() -> None:
+    """deleteJob's background deletion removes the Job at once, so the GetJob by name after
+    cleanupFinishedJobs deleted the re-created Job says NotFound: MissingJob in that sync."""
+    system = cron_config("Allow", RE_CREATION_BUDGET).system()
+    records = run_moves(system, [*RE_CREATED, *TO_THE_NEXT_RUN, Move("sync"), Move("job-fails", "cj-28928164")])
+    assert not any(r.violations for r in records)
+    assert [n for n, _ in _refs(records[-1].world)] == [RUN, "cj-28928164"]
+    after, sync = system.successor(records[-1].world, Move("sync"))
+    assert [j.metadata.name for j in after.jobs] == ["cj-28928164"]  # failedJobsHistoryLimit 1
+    assert "MissingJob" in _reasons(sync)
+    assert after.cron_job.status.active == ()
+    assert not system.laws.check_step(sync)
+
+
+def test_replace_deletes_a_running_job_a_kept_reference_finds_though_status_active_lacks_it() -> None:
+    """Two syncs over a stale cache: the second re-creates the completed 00:02 run (its status
+    write conflicts), a crashed one creates the 00:04 run. The next sync keeps the 00:02
+    reference by name, and Replace deletes the running Job GetJob finds by that name, though no
+    reference has its UID; its create of the 00:04 run meets AlreadyExists."""
+    moves = [
+        Move("tick"), Move("tick"), Move("sync-stale"), Move("job-completes", RUN), Move("sync-stale"),
+        Move("tick"), Move("tick"), Move("sync-crash"),
+    ]
+    for release in ("1.32", "1.37"):
+        system = cron_config("Replace", CronBudget(ticks=4, stale=2, crashes=1), kube_version=release).system()
+        records = run_moves(system, moves)
+        assert not any(r.violations for r in records)
+        first_uid = records[2].world.jobs[0].metadata.uid
+        re_created = next(j for j in records[-1].world.jobs if j.metadata.name == RUN)
+        assert re_created.metadata.uid != first_uid and not is_job_finished(re_created)[0]
+        assert _refs(records[-1].world) == [(RUN, first_uid)]
+        after, sync = system.successor(records[-1].world, Move("sync"))
+        assert [j.metadata.name for j in after.jobs] == ["cj-28928164"]
+        assert RUN in [a.name for a in (sync.sync.actions if sync.sync else ()) if isinstance(a, DeleteJob)]
+        assert not system.laws.check_step(sync)
+        cat.ACCEPT_KNOWN_UPSTREAM_BUGS = False
+        try:
+            assert running_jobs_not_deleted(sync) == f"running Job {RUN} deleted"
+        finally:
+            cat.ACCEPT_KNOWN_UPSTREAM_BUGS = True

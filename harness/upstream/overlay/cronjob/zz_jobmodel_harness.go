@@ -116,6 +116,15 @@ func (c *harnessJobControl) DeleteJob(namespace string, name string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.deleted = append(c.deleted, name)
+	// As the API server: a background delete removes the Job (it carries no finalizer) at once,
+	// so a later GetJob of that name in the same sync gets NotFound.
+	kept := c.jobs[:0:0]
+	for _, j := range c.jobs {
+		if !(j.Namespace == namespace && j.Name == name) {
+			kept = append(kept, j)
+		}
+	}
+	c.jobs = kept
 	return nil
 }
 
