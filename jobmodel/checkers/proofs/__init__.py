@@ -1,9 +1,9 @@
 """Z3 proofs over the controller's arithmetic and transition relation.
 
 The relations encode the controller of 1.32 (the release the model first followed): the proofs
-are of that release's model (`PROOF_RELEASE`), and its traces are replayed there. Later releases
-change what the relations would have to say (the consistency store of 1.36+ makes a sync wait for
-its own writes; 1.36 keeps `active` during the pod-recreation back-off), docs/proofs.md.
+are of that release's model (`PROOF_RELEASE`), and its traces are replayed there. The single-sync
+arithmetic is checked at 1.32 and 1.37; the relations miss one move of 1.36+, the consistency
+store's wait for the controller's own writes (docs/proofs.md).
 """
 
 from jobmodel.features import FeatureGates

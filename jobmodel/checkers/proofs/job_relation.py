@@ -316,9 +316,12 @@ class Step:
 @attrs.frozen
 class Controller:
     """Which controller the relation models: the model's, or (to show what the expectations are
-    for) one that drops its expectations before every sync."""
+    for) one that drops its expectations before every sync; and what manageJob reports as active
+    while the back-off defers creations: 0 up to 1.35 (kubernetes#139428), the running pods from
+    1.36 (the steps are the same either way, tests/checkers/proofs/test_job_relation.py)."""
 
     expectations: bool = True
+    backoff_keeps_active: bool = False
 
 
 MODEL = Controller()
@@ -437,9 +440,10 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
     wants_more = z3.And(manage, to_delete == 0, diff > 0)
     creating = z3.And(wants_more, z3.Not(ch.backoff))
     created = ite(pod_calls_ok, z3.If(creating, minimum(diff, s.max_create_delete), 0), 0)
-    # manageJob returns 0 active pods while it waits for the back-off (kubernetes#139428).
+    # manageJob returns 0 active pods while it waits for the back-off up to 1.35 (kubernetes#139428).
+    waiting_active = s.active if controller.backoff_keeps_active else 0
     active_after_manage = z3.If(
-        deleting, s.active - removed, z3.If(z3.And(wants_more, ch.backoff), 0, s.active + created)
+        deleting, s.active - removed, z3.If(z3.And(wants_more, ch.backoff), waiting_active, s.active + created)
     )
     active_after = z3.If(manage, active_after_manage, s.active)
     complete_now = z3.And(
