@@ -13,8 +13,10 @@ it, branch by branch: the expectations check, `getNewFinishedPods`, the finished
 (`wantActive`, deletions first, `MaxPodCreateDeletePerSync`, the pod-recreation back-off) and
 `trackJobStatusAndRemoveFinalizers` (clean the uncounted lists, record finished pods, the
 `MaxUncountedPods` cut-off, flush, remove finalizers, `enactJobFinished`), with the API failures
-of the environment's fault moves. What the relation does not know (the back-off clock, the order
-in which the cache lists pods, which untracked status fields changed) is a choice: the relation
+of the environment's fault moves; with `Controller.of(gates)`, what later releases change (1.36+:
+the consistency store's wait for the controller's own writes, `waits_for_the_cache`). What the
+relation does not know (the back-off clock, the order in which the cache lists pods, which
+untracked status fields changed) is a choice: the relation
 allows every outcome the model can take, so what holds for the relation holds for the model.
 `tests/checkers/proofs/test_job_relation.py` checks that every move of the executable
 environment is a move of the relation.
