@@ -132,3 +132,14 @@ def test_only_picks_by_family_or_name() -> None:
     assert not suite.selected("nonindexed/no-over-creation", ["indexed"])
     assert suite.selected("nonindexed/no-over-creation", ["no-over"])
     assert suite.selected("manage-job/create-or-delete", [])
+
+
+def test_a_counterexample_at_1_37_is_a_trace_of_1_37(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The trace records the release it was found at, and replay reproduces the proof's claim there."""
+    args = ["prove", "--only", "nonindexed/pod-counted", "--drop", "counted-failures-stay-failed"]
+    assert main([*args, "--kube-version", "1.37", "--traces", str(tmp_path)]) == 1
+    capsys.readouterr()
+    (trace,) = tmp_path.iterdir()
+    assert json.loads(trace.read_text())["config"]["kubeVersion"] == "1.37"
+    assert main(["replay", str(trace)]) == 1
+    assert "violation reproduced: nonindexed/pod-counted-exactly-once" in capsys.readouterr().out
