@@ -10,8 +10,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from jobmodel.checkers.proofs import DEFAULT_PROOF_RELEASE, PROOF_RELEASES
 from jobmodel.commands.output import print_json
 from jobmodel.errors import InputError
+from jobmodel.features import parse_kube_version
 
 STATUS_WIDTH = len("counterexample")
 
@@ -40,6 +42,13 @@ def register(subparsers: Any) -> None:
         "--traces", type=Path, default=None, metavar="DIR",
         help="write counterexample traces here (default: a new temporary directory)",
     )
+    parser.add_argument(
+        "--kube-version", default=DEFAULT_PROOF_RELEASE, metavar="X.Y",
+        help=(
+            f"prove the relations of this release's controller: {', '.join(PROOF_RELEASES)} (default "
+            f"{DEFAULT_PROOF_RELEASE}); counterexample traces replay there"
+        ),
+    )
     parser.add_argument("--list", action="store_true", help="list the properties and assumptions, prove nothing")
     parser.set_defaults(func=run)
 
@@ -52,11 +61,12 @@ def run(args: argparse.Namespace) -> int:
             raise
         raise InputError("prove", "needs Z3: pip install 'jobmodel[check]' (or z3-solver)") from None
 
+    release = _proof_release(args.kube_version)
     known = suite.assumption_names()
     for name in args.drop:
         if name not in known:
             raise InputError("--drop", f"unknown assumption {name!r} (known: {', '.join(known)})")
-    entries = suite.entries()
+    entries = suite.entries(release)
     if args.only and not any(suite.selected(e.name, args.only) for e in entries):
         raise InputError("--only", f"no property matches {args.only} (see --list)")
     if args.list:
@@ -79,12 +89,12 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.flush()
 
     start = time.perf_counter()
-    results = suite.run_all(args.only, args.drop, traces_dir, on_result=line)
+    results = suite.run_all(args.only, args.drop, traces_dir, on_result=line, release=release)
     seconds = time.perf_counter() - start
     proved = sum(1 for r in results if r.status == "proved")
     if text:
         dropped = f" without {', '.join(args.drop)}" if args.drop else ""
-        print(f"{proved} of {len(results)} proved{dropped} in {seconds:.1f}s")
+        print(f"{proved} of {len(results)} proved at {release}{dropped} in {seconds:.1f}s")
     else:
         payload = {
             "results": [r.to_json() for r in results],
@@ -92,9 +102,21 @@ def run(args: argparse.Namespace) -> int:
             "total": len(results),
             "seconds": round(seconds, 3),
             "dropped": list(args.drop),
+            "kubeVersion": release,
         }
         print_json("ProveResult", payload)
     return 0 if proved == len(results) else 1
+
+
+def _proof_release(text: str) -> str:
+    """`--kube-version` as one of the releases the relations are checked at."""
+    release = f"1.{parse_kube_version(text)}"
+    if release not in PROOF_RELEASES:
+        raise InputError(
+            "--kube-version",
+            f"the relations are checked against the model at {', '.join(PROOF_RELEASES)} only, not {text} (docs/proofs.md)",
+        )
+    return release
 
 
 def _make_traces_dir(path: Path) -> None:

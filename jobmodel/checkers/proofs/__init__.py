@@ -1,12 +1,17 @@
 """Z3 proofs over the controller's arithmetic and transition relation.
 
-The relations encode the controller of 1.32 (the release the model first followed): the proofs
-are of that release's model (`PROOF_RELEASE`), and its traces are replayed there. The single-sync
-arithmetic is checked at 1.32 and 1.37; the relations miss one move of 1.36+, the consistency
-store's wait for the controller's own writes (docs/proofs.md).
+The relations encode the controller of 1.32 (the release the model first followed) and, with
+`job_relation.Controller.of`, what later releases change of it: the running pods kept as active
+while the back-off defers creations (1.36+, unobserved) and the consistency store's wait for the
+controller's own writes (1.36+). The systems as defined (`job_proofs.SYSTEM`, ...) are those of
+`PROOF_RELEASE`; `suite.at_release` moves a proof to any of `PROOF_RELEASES`, where the relations
+are checked against the model by walks (tests/checkers/proofs) and where its counterexample traces
+are replayed. `jobmodel prove` proves at `DEFAULT_PROOF_RELEASE` unless told otherwise.
 """
 
 from jobmodel.features import FeatureGates
 
 PROOF_RELEASE = "1.32"
 PROOF_GATES = FeatureGates.for_release(32)
+PROOF_RELEASES = ("1.32", "1.37")
+DEFAULT_PROOF_RELEASE = "1.37"

@@ -36,7 +36,7 @@ LAG_COVERED = attrs.evolve(jp.LAG_COVERED, state=jr.lag_covered)
 EXPECTATIONS = attrs.evolve(
     jp.EXPECTATIONS,
     drop=lambda system: attrs.evolve(
-        system, controller=jr.Controller(expectations=False), impl=jp.WITHOUT_EXPECTATIONS_IMPL
+        system, controller=attrs.evolve(system.controller, expectations=False), impl=jp.WITHOUT_EXPECTATIONS_IMPL
     ),
 )
 

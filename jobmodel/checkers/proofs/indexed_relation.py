@@ -448,7 +448,8 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         removal_refused,
         listed_kept,
     )
-    after = jr.select(jr.finished(s), s, _normalise(acted))
+    nothing = z3.Or(jr.waits_for_the_cache(s, controller), jr.finished(s))
+    after = jr.select(nothing, s, _normalise(acted))
     choices_bounded = z3.And(
         index_counts,
         bound_duplicates,
@@ -461,10 +462,9 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         bound_released,
         outcome,
     )
-    guard = z3.And(how.bounds, z3.Or(jr.finished(s), choices_bounded))
-    nothing = jr.finished(s)
+    guard = z3.And(how.bounds, z3.Or(nothing, choices_bounded))
     deleted = z3.If(finishing, deleted_active, removed)
-    clean = z3.And(jr.negate(how.status_error), pod_calls_ok)
+    clean = z3.And(jr.negate(how.status_error), pod_calls_ok, z3.Not(jr.waits_for_the_cache(s, controller)))
     return Step(guard, after, ch, z3.If(nothing, 0, created), z3.If(nothing, 0, deleted), clean)
 
 

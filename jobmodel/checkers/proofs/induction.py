@@ -23,6 +23,7 @@ from typing import Any
 import attrs
 import z3
 
+from jobmodel.checkers.proofs import PROOF_RELEASE
 from jobmodel.checkers.proofs.symbolic import Record, Schema
 
 StepFn = Callable[[Record, str, Any], Any]  # (state, symbol prefix, controller) -> Step
@@ -45,6 +46,8 @@ class System:
     controller_moves: frozenset[str] = frozenset()
     # The moves the searches for runs use (the same relation in fewer, larger moves).
     search_moves: dict[str, StepFn] | None = None
+    # The release whose controller `controller` is (its counterexamples are replayed there).
+    kube_version: str = PROOF_RELEASE
 
 
 @attrs.frozen

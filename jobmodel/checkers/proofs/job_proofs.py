@@ -48,7 +48,7 @@ EXPECTATIONS = Assumption(
     "the controller waits for its creation and deletion expectations (dropped: a controller that "
     "forgets them before every sync)",
     drop=lambda system: attrs.evolve(
-        system, controller=jr.Controller(expectations=False), impl=WITHOUT_EXPECTATIONS_IMPL
+        system, controller=attrs.evolve(system.controller, expectations=False), impl=WITHOUT_EXPECTATIONS_IMPL
     ),
 )
 

@@ -13,8 +13,10 @@ it, branch by branch: the expectations check, `getNewFinishedPods`, the finished
 (`wantActive`, deletions first, `MaxPodCreateDeletePerSync`, the pod-recreation back-off) and
 `trackJobStatusAndRemoveFinalizers` (clean the uncounted lists, record finished pods, the
 `MaxUncountedPods` cut-off, flush, remove finalizers, `enactJobFinished`), with the API failures
-of the environment's fault moves. What the relation does not know (the back-off clock, the order
-in which the cache lists pods, which untracked status fields changed) is a choice: the relation
+of the environment's fault moves; with `Controller.of(gates)`, what later releases change (1.36+:
+the consistency store's wait for the controller's own writes, `waits_for_the_cache`). What the
+relation does not know (the back-off clock, the order in which the cache lists pods, which
+untracked status fields changed) is a choice: the relation
 allows every outcome the model can take, so what holds for the relation holds for the model.
 `tests/checkers/proofs/test_job_relation.py` checks that every move of the executable
 environment is a move of the relation.
@@ -42,6 +44,7 @@ from jobmodel.checkers.proofs.symbolic import (
     minimum,
     total,
 )
+from jobmodel.features import FeatureGates
 
 SPEC: Schema = (
     ("parallelism", INT),
@@ -318,13 +321,31 @@ class Controller:
     """Which controller the relation models: the model's, or (to show what the expectations are
     for) one that drops its expectations before every sync; and what manageJob reports as active
     while the back-off defers creations: 0 up to 1.35 (kubernetes#139428), the running pods from
-    1.36 (the steps are the same either way, tests/checkers/proofs/test_job_relation.py)."""
+    1.36 (the steps are the same either way, tests/checkers/proofs/test_job_relation.py); and
+    whether a sync first waits for the controller's own writes to reach its cache (the consistency
+    store, StaleControllerConsistencyJob, 1.36+)."""
 
     expectations: bool = True
     backoff_keeps_active: bool = False
+    waits_for_own_writes: bool = False
+
+    @staticmethod
+    def of(gates: FeatureGates) -> Controller:
+        """The model's controller at the release (and gates) `gates` describes."""
+        return Controller(
+            backoff_keeps_active=gates.at_least(36), waits_for_own_writes=gates.StaleControllerConsistencyJob
+        )
 
 
 MODEL = Controller()
+
+
+def waits_for_the_cache(s: Record, controller: Controller) -> Any:
+    """ConsistencyStore.EnsureReady fails (v1.37.2 job_controller.go:934): the pod informer has not
+    caught up with the controller's own writes. The hidden pods are exactly the controller's creations
+    the cache has not shown (job_environment.informer_versions), and every creation is recorded as a
+    write (RealPodControl.OnWrite), so the sync waits exactly while some pod is hidden."""
+    return z3.And(controller.waits_for_own_writes, s.hidden > 0)
 
 SYNC_CHOICES: Schema = (
     ("backoff", BOOL),  # the pod-recreation back-off is still running (manageJob waits)
@@ -561,11 +582,12 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
     acted, outcome = how.select(
         status_write_outcomes(first_write, last_write, write_refused, last_write_refused, done), removal_refused, listed_kept
     )
-    after = select(finished(s), s, acted)
-    guard = z3.And(how.bounds, z3.Or(finished(s), z3.And(cut_off, bound_delete, bound_released, outcome)))
-    nothing = finished(s)
+    # A sync that waits for the cache or finds the Job finished changes nothing.
+    nothing = z3.Or(waits_for_the_cache(s, controller), finished(s))
+    after = select(nothing, s, acted)
+    guard = z3.And(how.bounds, z3.Or(nothing, z3.And(cut_off, bound_delete, bound_released, outcome)))
     deleted = z3.If(finishing, deleted_active, removed)
-    clean = z3.And(negate(how.status_error), pod_calls_ok)
+    clean = z3.And(negate(how.status_error), pod_calls_ok, z3.Not(waits_for_the_cache(s, controller)))
     return Step(guard, after, ch, z3.If(nothing, 0, created), z3.If(nothing, 0, deleted), clean)
 
 

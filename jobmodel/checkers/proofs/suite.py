@@ -17,10 +17,18 @@ from pathlib import Path
 
 import attrs
 
-from jobmodel.checkers.proofs import indexed_proofs, job_proofs, manage_job, traces
+from jobmodel.checkers.proofs import (
+    DEFAULT_PROOF_RELEASE,
+    indexed_proofs,
+    job_proofs,
+    manage_job,
+    traces,
+)
+from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs.abstraction import OutsideAbstraction
 from jobmodel.checkers.proofs.induction import Proof, check
 from jobmodel.checkers.trace import save_trace
+from jobmodel.features import FeatureGates, parse_kube_version
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.move import Move
 
@@ -121,7 +129,7 @@ def claim_violation(name: str, worlds: Sequence[env.World], moves: Sequence[Move
     """For a violation recorded in a trace under a proof's name (a claim the catalogue does not
     state): None when the run (`worlds[i] -moves[i]-> worlds[i + 1]`) keeps the claim, else how it
     breaks it. KeyError when `name` is no such proof."""
-    for proof, concretizer in _relation_proofs():
+    for proof, concretizer in _relation_proofs(f"1.{worlds[0].cluster.features.release}"):
         if proof.qualified_name == name and not proof.catalogue:
             try:
                 return traces.claim_violation(proof, concretizer(), worlds, moves)
@@ -134,17 +142,25 @@ def _slug(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9.-]+", "-", name).strip("-")
 
 
-def entries() -> list[Entry]:
-    """Every proof, in the order `jobmodel prove` prints them."""
+def entries(release: str = DEFAULT_PROOF_RELEASE) -> list[Entry]:
+    """Every proof at `release` (one of PROOF_RELEASES), in the order `jobmodel prove` prints them."""
     out = [_manage_job_entry(p) for p in manage_job.PROPERTIES]
-    out += [_relation_entry(proof, concretizer) for proof, concretizer in _relation_proofs()]
+    out += [_relation_entry(proof, concretizer) for proof, concretizer in _relation_proofs(release)]
     return out
 
 
-def _relation_proofs() -> list[tuple[Proof, Callable[[], traces.Concretizer]]]:
+def at_release(proof: Proof, release: str) -> Proof:
+    """The proof over the relation of `release`'s controller (its counterexamples replayed there)."""
+    gates = FeatureGates.for_release(parse_kube_version(release))
+    controller = attrs.evolve(jr.Controller.of(gates), expectations=proof.system.controller.expectations)
+    system = attrs.evolve(proof.system, controller=controller, kube_version=release)
+    return attrs.evolve(proof, system=system)
+
+
+def _relation_proofs(release: str = DEFAULT_PROOF_RELEASE) -> list[tuple[Proof, Callable[[], traces.Concretizer]]]:
     return [
-        *((p, traces.job_concretizer) for p in job_proofs.PROOFS),
-        *((p, traces.indexed_concretizer) for p in indexed_proofs.PROOFS),
+        *((at_release(p, release), traces.job_concretizer) for p in job_proofs.PROOFS),
+        *((at_release(p, release), traces.indexed_concretizer) for p in indexed_proofs.PROOFS),
     ]
 
 
@@ -168,10 +184,11 @@ def run_all(
     drop: Sequence[str] = (),
     traces_dir: Path | None = None,
     on_result: Callable[[Result], None] | None = None,
+    release: str = DEFAULT_PROOF_RELEASE,
 ) -> list[Result]:
-    """Run the proofs `only` selects (all when empty), with `drop`ped assumptions."""
+    """Run the proofs `only` selects (all when empty) at `release`, with `drop`ped assumptions."""
     results = []
-    for entry in entries():
+    for entry in entries(release):
         if not selected(entry.name, only):
             continue
         result = entry.run(drop, traces_dir)

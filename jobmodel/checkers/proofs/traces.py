@@ -23,7 +23,6 @@ import attrs
 import z3
 
 from jobmodel.checkers.job import CheckConfig
-from jobmodel.checkers.proofs import PROOF_RELEASE
 from jobmodel.checkers.proofs import indexed_relation as ir
 from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs.abstraction import OutsideAbstraction
@@ -136,7 +135,7 @@ def concretize(
         tunables=concretizer.tunables(spec),
         impl=proof.system.impl,
         without_assumptions=any(a.in_catalogue for a in proof.dropped),
-        kube_version=PROOF_RELEASE,
+        kube_version=proof.system.kube_version,
     )
     world = config.initial_world()
     moves: list[Move] = []
