@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,9 +20,11 @@ from jobmodel.invariants.laws import Transition
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.move import Move
 from tests.checkers.proofs.walks import (
+    LATER_WALK_RELEASES,
     NEWEST,
     JobSetting,
     indexed_settings,
+    release_gates,
     seeded_walks,
     unchanged,
     waited_for_the_cache,
@@ -98,19 +101,21 @@ def test_a_broken_encoding_is_caught_by_the_cross_check() -> None:
     assert check_at(z3.And(broken.guard, broken.after.equals(post))) == z3.unsat
 
 
-def test_at_1_37_every_move_waits_included_is_a_move_of_the_relation() -> None:
-    """As for NonIndexed Jobs: at 1.37 the relation of 1.37's controller has every move at every
-    index, the consistency store's waits included."""
-    controller = jr.Controller.of(NEWEST)
+@pytest.mark.parametrize("release", LATER_WALK_RELEASES)
+def test_every_move_at_a_release_waits_included_is_a_move_of_its_relation(release: str) -> None:
+    """As for NonIndexed Jobs: the relation of the release's controller has every move of the walks
+    at that release at every index, the consistency store's waits (1.36+) included."""
+    gates = release_gates(release)
+    controller = jr.Controller.of(gates)
     waits = 0
-    for t in seeded_walks(COVERAGE_SEEDS, 12, indexed=True, gates=NEWEST):
+    for t in seeded_walks(COVERAGE_SEEDS, 12, indexed=True, gates=gates):
         job = t.before.job()
         assert job is not None and job.spec.completions
         waits += waited_for_the_cache(t)
         for index in range(job.spec.completions):
             ok, message = ab.admits(t.before, t.move, t.after, controller, index=index)
             assert ok, f"{t.move} at index {index}: {message}"
-    assert waits > 0, "no sync of the walks waited for the cache"
+    assert (waits > 0) == controller.waits_for_own_writes, f"{waits} syncs waited for the cache"
 
 
 def test_the_relation_of_1_32_does_not_wait_for_the_cache() -> None:

@@ -14,19 +14,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jobmodel.actions import Requeue
-from jobmodel.checkers.proofs import PROOF_GATES
 from jobmodel.checkers.proofs import abstraction as ab
 from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs.symbolic import Record, check_at
-from jobmodel.features import FeatureGates
 from jobmodel.invariants import catalogue
 from jobmodel.invariants.laws import Transition
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.move import Move
 from tests.checkers.proofs.walks import (
+    LATER_WALK_RELEASES,
     NEWEST,
+    WALK_RELEASES,
     JobSetting,
     job_settings,
+    release_gates,
     seeded_walks,
     unchanged,
     waited_for_the_cache,
@@ -34,7 +35,8 @@ from tests.checkers.proofs.walks import (
 )
 
 COVERAGE_SEEDS = range(40)
-NEWEST_CONTROLLER = jr.Controller.of(NEWEST)
+# The releases whose consistency store makes a sync wait for the controller's own writes (1.36+).
+WAITING_RELEASES = [r for r in WALK_RELEASES if jr.Controller.of(release_gates(r)).waits_for_own_writes]
 
 
 def assert_admitted(t: Transition) -> None:
@@ -67,24 +69,30 @@ def test_the_walks_cover_every_move_of_the_relation_and_of_the_environment() -> 
     assert set(names) == set(jr.MOVES), f"relation moves not exercised: {set(jr.MOVES) - set(names)}"
 
 
-def test_at_1_37_every_move_waits_included_is_a_move_of_the_relation() -> None:
-    """The relation of 1.37's controller has every move of the walks at 1.37, the consistency
-    store's waits (1.36+) included: a sync that returns at once because its own pod creations are
-    not in the cache yet."""
+@pytest.mark.parametrize("release", LATER_WALK_RELEASES)
+def test_every_move_at_a_release_waits_included_is_a_move_of_its_relation(release: str) -> None:
+    """The relation of the release's controller has every move of the walks at that release, the
+    consistency store's waits (1.36+) included: a sync that returns at once because its own pod
+    creations are not in the cache yet. Before 1.36 no sync waits. (1.32's walks: the coverage test.)"""
+    gates = release_gates(release)
+    controller = jr.Controller.of(gates)
     waits = 0
-    for t in seeded_walks(COVERAGE_SEEDS, 14, gates=NEWEST):
-        ok, message = ab.admits(t.before, t.move, t.after, NEWEST_CONTROLLER)
+    for t in seeded_walks(COVERAGE_SEEDS, 14, gates=gates):
+        ok, message = ab.admits(t.before, t.move, t.after, controller)
         assert ok, f"{t.move}: {message}"
         waits += waited_for_the_cache(t)
-    assert waits > 0, "no sync of the walks waited for the cache"
+    assert (waits > 0) == controller.waits_for_own_writes, f"{waits} syncs waited for the cache"
 
 
-def test_at_1_37_a_sync_waits_exactly_while_a_creation_is_hidden() -> None:
+@pytest.mark.parametrize("release", WAITING_RELEASES)
+def test_a_sync_waits_exactly_while_a_creation_is_hidden(release: str) -> None:
     """The model's syncs wait exactly when the abstraction has hidden pods, and then every sync
-    move of the relation of 1.37 leaves the state as it was: the wait is encoded exactly, not
+    move of the release's relation leaves the state as it was: the wait is encoded exactly, not
     only allowed."""
+    gates = release_gates(release)
+    controller = jr.Controller.of(gates)
     checked = 0
-    for t in seeded_walks(COVERAGE_SEEDS, 14, gates=NEWEST):
+    for t in seeded_walks(COVERAGE_SEEDS, 14, gates=gates):
         if t.move.kind not in jr.SYNC_KINDS or t.sync is None:
             continue
         pre = ab.job_record(t.before)
@@ -93,7 +101,7 @@ def test_at_1_37_a_sync_waits_exactly_while_a_creation_is_hidden() -> None:
         if not hidden:
             continue
         for name in jr.MOVE_OF[t.move.kind]:
-            step = jr.MOVES[name](pre, "c", NEWEST_CONTROLLER)
+            step = jr.MOVES[name](pre, "c", controller)
             assert check_at(z3.And(step.guard, z3.Not(step.after.equals(pre)))) == z3.unsat, (t.move, name)
         checked += 1
     assert checked > 0
@@ -142,12 +150,13 @@ def _same_except_unobserved(after: Record, post: Record) -> Any:
     return z3.And(*terms, (after.expect_delete <= 0) == (post.expect_delete <= 0))
 
 
-@pytest.mark.parametrize("gates", [PROOF_GATES, NEWEST], ids=["1.32", "1.37"])
-def test_a_sync_is_a_function_of_the_state_where_the_model_is_one(gates: FeatureGates) -> None:
+@pytest.mark.parametrize("release", WALK_RELEASES)
+def test_a_sync_is_a_function_of_the_state_where_the_model_is_one(release: str) -> None:
     """With the back-off as the model had it, no MaxUncountedPods cut-off and as many released pods
     running on as the model has (which of the pods it releases are already on a node, which the
     relation does not count), every choice of the relation gives the model's result: the relation
-    computes the sync, it does not just allow it. At 1.37 too, the consistency store's waits included."""
+    computes the sync, it does not just allow it. From 1.36 too, the consistency store's waits included."""
+    gates = release_gates(release)
     checked = 0
     controller = jr.Controller.of(gates)
     for t in seeded_walks(COVERAGE_SEEDS, 14, gates=gates):

@@ -12,18 +12,24 @@ from hypothesis import strategies as st
 from jobmodel.checkers.proofs import PROOF_GATES
 from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs.symbolic import Record
-from jobmodel.features import FeatureGates
+from jobmodel.features import NEWEST_RELEASE, OLDEST_MINOR, FeatureGates, parse_kube_version
 from jobmodel.invariants.laws import Transition
 from jobmodel.state import JobControllerTunables
 from jobmodel.timeutil import parse_time
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.move import Move
 from tests.checkers.configs import job_manifest
+from tests.differential.conftest import differential_releases
 
 START = parse_time("2025-01-01T00:00:00Z", "start")
 NEWEST = FeatureGates.for_release(37)
 # ConsistencyStore.EnsureReady's error (1.36+): the cache has not seen the controller's own writes.
 CACHE_BEHIND = "is not as new as written version"
+# The releases whose relations the walks check: the oldest and the newest always (as CI runs them),
+# the others when the differential tests' selection asks for them (JOBMODEL_KUBE_VERSIONS=all).
+WALK_RELEASES = sorted({f"1.{OLDEST_MINOR}", NEWEST_RELEASE, *differential_releases()}, key=parse_kube_version)
+# Those past the proofs' own release, whose walks the coverage tests (at PROOF_GATES) do not run.
+LATER_WALK_RELEASES = [r for r in WALK_RELEASES if parse_kube_version(r) > PROOF_GATES.release]
 HOSTILE = env.Budget(failures=6, evictions=2, deletions=4, stale=3, faults=4, restarts=2, expiries=3)
 
 
@@ -120,3 +126,8 @@ def waited_for_the_cache(t: Transition) -> bool:
 def unchanged(before: Record, after: Record) -> bool:
     """Two concrete abstractions are equal."""
     return z3.is_true(z3.simplify(before.equals(after)))
+
+
+def release_gates(release: str) -> FeatureGates:
+    """The gates of `release` ("1.34") as the model runs it."""
+    return FeatureGates.for_release(parse_kube_version(release))
