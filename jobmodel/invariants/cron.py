@@ -17,7 +17,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import lru_cache
 
-from jobmodel.actions import CreateJob, DeleteJob
+from jobmodel.actions import CreateJob
 from jobmodel.errors import InputError
 from jobmodel.invariants import catalogue
 from jobmodel.invariants.laws import Laws, Transition, Violation
@@ -37,7 +37,7 @@ from jobmodel.state import (
 from jobmodel.timeutil import parse_time
 from jobmodel.transitions.cron_environment import CronWorld, apply_cron_move
 from jobmodel.transitions.move import Move
-from jobmodel.transitions.sync_cronjob import CronJobSyncResult, is_job_finished
+from jobmodel.transitions.sync_cronjob import CronJobSyncResult, deleted_job_names, is_job_finished
 
 CronTransition = Transition[CronWorld, CronJobSyncResult]
 CRON_LAWS: Laws[CronWorld, CronJobSyncResult] = Laws()
@@ -269,8 +269,7 @@ def replaced_by_name(t: CronTransition, ref: ObjectReference) -> bool:
     drops the found Job's UID (deleteJob, deleteFromActiveList: v1.32.3 lines 584-595, 743-751;
     v1.37.2 lines 611-622, 770-778), so the reference stays until the next sync's GetJob says
     NotFound (MissingJob)."""
-    deleted = any(isinstance(a, DeleteJob) and a.accepted and a.name == ref.name for a in (t.sync.actions if t.sync else ()))
-    return deleted and kept_by_name(t.before, ref)
+    return ref.name in deleted_job_names(t.sync.actions if t.sync else ()) and kept_by_name(t.before, ref)
 
 
 def adopted_after_already_exists(t: CronTransition, job: Job) -> bool:

@@ -297,8 +297,9 @@ def periodic_until(
         return start
     zones = list(other_zones)
     until = limit
+    # A ConstantDelaySchedule (`@every`) is left as it is: its Next is t plus the delay, which
+    # commutes with any whole-second shift.
     if isinstance(schedule, SpecSchedule):
-        # ConstantDelaySchedule.Next is t plus the delay: it commutes with any whole-second shift.
         period = spec_period(schedule)
         if period is not None and seconds % period == 0:
             zones.append(schedule.location if schedule.location is not None else (clock_zone or UTC))

@@ -111,7 +111,7 @@ def _get_job(step: _Step, namespace: str, name: str) -> Job:
     jobs = faults.api_jobs if faults.api_jobs is not None else step.inp.jobs
     # deleteJob deletes with background propagation: a Job (no finalizer of its own) is gone
     # before the next call, so a Job this sync deleted is not found by name any more.
-    deleted = {a.name for a in step.actions if isinstance(a, DeleteJob) and a.accepted}
+    deleted = deleted_job_names(step.actions)
     for job in jobs:
         if job.metadata.name == name and job.metadata.namespace in (namespace, "") and name not in deleted:
             return job
@@ -207,6 +207,11 @@ def get_job_from_template2(cj: CronJob, scheduled: datetime, scheduled_annotatio
     return Job(metadata=meta, spec=template.spec)
 
 
+def deleted_job_names(actions: Sequence[object]) -> set[str]:
+    """The names of the Jobs the API server accepted to delete among `actions`."""
+    return {a.name for a in actions if isinstance(a, DeleteJob) and a.accepted}
+
+
 def assigned_uid(job: Job, inp: CronJobSyncInput, actions: Sequence[Action]) -> str:
     """The UID the model's API server gives a Job created by the sync of `inp` after `actions`:
     `namespace/name`, or `namespace/name#2`, `#3`, ... when that UID is still in sight.
@@ -215,7 +220,7 @@ def assigned_uid(job: Job, inp: CronJobSyncInput, actions: Sequence[Action]) -> 
     Job not deleted so far, an active reference of the cached or the API server's CronJob), so
     the first one free is as good, and keeps equal states equal."""
     base = f"{job.metadata.namespace}/{job.metadata.name}"
-    taken = _uids_in_sight(inp, {a.name for a in actions if isinstance(a, DeleteJob) and a.accepted})
+    taken = _uids_in_sight(inp, deleted_job_names(actions))
     if base not in taken:
         return base
     n = 2
