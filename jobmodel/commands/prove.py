@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from jobmodel.checkers.proofs import DEFAULT_PROOF_RELEASE, PROOF_RELEASES
 from jobmodel.commands.output import print_json
+from jobmodel.commands.release import add_release_options
 from jobmodel.errors import InputError
 from jobmodel.features import parse_kube_version
 
@@ -42,13 +42,7 @@ def register(subparsers: Any) -> None:
         "--traces", type=Path, default=None, metavar="DIR",
         help="write counterexample traces here (default: a new temporary directory)",
     )
-    parser.add_argument(
-        "--kube-version", default=DEFAULT_PROOF_RELEASE, metavar="X.Y",
-        help=(
-            f"prove the relations of this release's controller: {', '.join(PROOF_RELEASES)} (default "
-            f"{DEFAULT_PROOF_RELEASE}); counterexample traces replay there"
-        ),
-    )
+    add_release_options(parser, gates=False)  # the relations of that release; its traces replay there
     parser.add_argument("--list", action="store_true", help="list the properties and assumptions, prove nothing")
     parser.set_defaults(func=run)
 

@@ -9,9 +9,9 @@ release), where the relations are checked against the model by walks (tests/chec
 where its counterexample traces are replayed. `jobmodel prove` proves at `DEFAULT_PROOF_RELEASE` unless told otherwise.
 """
 
-from jobmodel.features import SUPPORTED_MINORS, FeatureGates
+from jobmodel.features import NEWEST_RELEASE, SUPPORTED_MINORS, FeatureGates
 
 PROOF_RELEASE = "1.32"
 PROOF_GATES = FeatureGates.for_release(32)
 PROOF_RELEASES = tuple(f"1.{minor}" for minor in SUPPORTED_MINORS)
-DEFAULT_PROOF_RELEASE = "1.37"
+DEFAULT_PROOF_RELEASE = NEWEST_RELEASE
