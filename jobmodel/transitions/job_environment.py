@@ -28,6 +28,7 @@ import attrs
 
 from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES, FeatureGates
+from jobmodel.frozen import evolve
 from jobmodel.state import (
     EXPECTATIONS_TIMEOUT_SECONDS,
     FAILED,
@@ -89,7 +90,7 @@ class Budget:
     edits: tuple[str, ...] = ()
 
     def spend(self, name: str) -> Budget:
-        return attrs.evolve(self, **{name: getattr(self, name) - 1})
+        return evolve(self, **{name: getattr(self, name) - 1})
 
 
 @attrs.frozen(cache_hash=True)
@@ -315,14 +316,14 @@ def controller_sync_with(
     that the status invariants see every status the controller sends."""
     before = {p.name for p in world.cluster.pods}
     cluster, result = synced_cluster(world.cluster, world.job_key, world.hidden, impl, faults)
-    world = attrs.evolve(world, cluster=cluster, wake_at=_wake_at(world, result))
+    world = evolve(world, cluster=cluster, wake_at=_wake_at(world, result))
     if stale:
         created = frozenset(p.name for p in cluster.pods if p.name not in before)
         if created:
             world = _unobserve_creations(world, created)
-            world = attrs.evolve(world, budget=world.budget.spend("stale"))
+            world = evolve(world, budget=world.budget.spend("stale"))
     if faults != Faults():
-        world = attrs.evolve(world, budget=world.budget.spend("faults"))
+        world = evolve(world, budget=world.budget.spend("faults"))
     return without_spent_marks(_forget_gone(world)), result
 
 
@@ -335,8 +336,8 @@ def without_spent_marks(world: World) -> World:
     keep_record = state.consistency is not None and bool(world.hidden)
     if state.finished_uid is None and (state.consistency is None or keep_record):
         return world
-    state = attrs.evolve(state, finished_uid=None, consistency=state.consistency if keep_record else None)
-    return attrs.evolve(world, cluster=cl.with_controller_state(world.cluster, world.job_key, state))
+    state = evolve(state, finished_uid=None, consistency=state.consistency if keep_record else None)
+    return evolve(world, cluster=cl.with_controller_state(world.cluster, world.job_key, state))
 
 
 # Per implementation (forgotten with it): (cluster, key, hidden, faults) -> synced_cluster's result.
@@ -370,9 +371,9 @@ def _sync_over_cache(
 ) -> tuple[cl.Cluster, JobSyncResult]:
     namespace, name = key.split("/", 1)
     inp = cl.job_sync_input(cluster, cluster.job(namespace, name), key, faults)
-    inp = attrs.evolve(inp, informers=informer_versions(hidden), write_version=WRITTEN)
+    inp = evolve(inp, informers=informer_versions(hidden), write_version=WRITTEN)
     if hidden:
-        inp = attrs.evolve(inp, pods=tuple(p for p in inp.pods if p.name not in hidden))
+        inp = evolve(inp, pods=tuple(p for p in inp.pods if p.name not in hidden))
     result = impl(inp)
     cluster = cl.with_controller_state(cluster, key, result.controller)
     return cl.apply_job_sync_actions(cluster, key, result), result
@@ -392,9 +393,9 @@ def _unobserve_creations(world: World, names: frozenset[str]) -> World:
     state = world.cluster.controller_state(world.job_key)
     if state.expectations is not None:
         exp = state.expectations
-        state = attrs.evolve(state, expectations=attrs.evolve(exp, add=exp.add + len(names)))
+        state = evolve(state, expectations=evolve(exp, add=exp.add + len(names)))
     cluster = cl.with_controller_state(world.cluster, world.job_key, state)
-    return attrs.evolve(world, cluster=cluster, hidden=world.hidden | names)
+    return evolve(world, cluster=cluster, hidden=world.hidden | names)
 
 
 def cache_catch_up(world: World, move: Move | None = None) -> World:
@@ -403,16 +404,16 @@ def cache_catch_up(world: World, move: Move | None = None) -> World:
     state = world.cluster.controller_state(world.job_key)
     if state.expectations is not None:
         exp = state.expectations
-        state = attrs.evolve(state, expectations=attrs.evolve(exp, add=exp.add - len(world.hidden)))
+        state = evolve(state, expectations=evolve(exp, add=exp.add - len(world.hidden)))
     cluster = cl.with_controller_state(world.cluster, world.job_key, state)
-    return attrs.evolve(world, cluster=cluster, hidden=frozenset())
+    return evolve(world, cluster=cluster, hidden=frozenset())
 
 
 def _forget_gone(world: World) -> World:
     if not world.hidden:
         return world
     names = {p.name for p in world.cluster.pods}
-    return attrs.evolve(world, hidden=frozenset(n for n in world.hidden if n in names))
+    return evolve(world, hidden=frozenset(n for n in world.hidden if n in names))
 
 
 def _pod(world: World, name: str) -> Pod:
@@ -424,16 +425,16 @@ def _pod(world: World, name: str) -> Pod:
 
 
 def _write_status(world: World, pod: Pod, **changes: Any) -> World:
-    new = attrs.evolve(pod, status=attrs.evolve(pod.status, **changes))
-    return attrs.evolve(world, cluster=cl.update_pod(world.cluster, pod, new))
+    new = evolve(pod, status=evolve(pod.status, **changes))
+    return evolve(world, cluster=cl.update_pod(world.cluster, pod, new))
 
 
 def start_pod(world: World, move: Move) -> World:
     """The scheduler binds the pod to a node and the kubelet starts it: Running (a pod on a
     node is deleted gracefully: cluster.pod_deletion_grace_period)."""
     pod = _pod(world, move.pod)
-    scheduled = attrs.evolve(pod, spec=pod.spec.set("nodeName", NODE_NAME))
-    world = attrs.evolve(world, cluster=cl.update_pod(world.cluster, pod, scheduled))
+    scheduled = evolve(pod, spec=pod.spec.set("nodeName", NODE_NAME))
+    world = evolve(world, cluster=cl.update_pod(world.cluster, pod, scheduled))
     return _write_status(world, scheduled, phase=RUNNING, start_time=world.cluster.now)
 
 
@@ -482,14 +483,14 @@ def fail_pod(world: World, move: Move) -> World:
     failure = parse_failure(world.job(), move.arg)
     pod = _pod(world, move.pod)
     world = _terminated(world, pod, FAILED, failure, failure_conditions(failure, world.cluster.now))
-    return attrs.evolve(world, budget=world.budget.spend("failures"))
+    return evolve(world, budget=world.budget.spend("failures"))
 
 
 def evict_pod(world: World, move: Move) -> World:
     """The pod is evicted: Failed with a DisruptionTarget condition, exit code 137."""
     disruption = PodCondition("DisruptionTarget", "True", reason="EvictionByEvictionAPI", last_transition_time=world.cluster.now)
     world = _terminated(world, _pod(world, move.pod), FAILED, Failure(137), (disruption,))
-    return attrs.evolve(world, budget=world.budget.spend("evictions"))
+    return evolve(world, budget=world.budget.spend("evictions"))
 
 
 def terminate_pod(world: World, move: Move) -> World:
@@ -505,16 +506,16 @@ def terminate_pod(world: World, move: Move) -> World:
         gc = PodCondition("DisruptionTarget", "True", reason="DeletionByPodGC", last_transition_time=now)
         world = _terminated(world, pod, FAILED, extra=(gc,))
     pod = _pod(world, move.pod)
-    ended = attrs.evolve(pod, metadata=attrs.evolve(pod.metadata, deletion_grace_period_seconds=0))
+    ended = evolve(pod, metadata=evolve(pod.metadata, deletion_grace_period_seconds=0))
     if not pod.metadata.finalizers:
-        return _forget_gone(attrs.evolve(world, cluster=cl.remove_pod(world.cluster, pod)))
-    return attrs.evolve(world, cluster=cl.update_pod(world.cluster, pod, ended))
+        return _forget_gone(evolve(world, cluster=cl.remove_pod(world.cluster, pod)))
+    return evolve(world, cluster=cl.update_pod(world.cluster, pod, ended))
 
 
 def pod_gc(world: World, move: Move) -> World:
     """The pod garbage collector removes a finished pod that no finalizer holds."""
     cluster = cl.remove_pod(world.cluster, _pod(world, move.pod))
-    return _forget_gone(attrs.evolve(world, cluster=cluster, budget=world.budget.spend("gc")))
+    return _forget_gone(evolve(world, cluster=cluster, budget=world.budget.spend("gc")))
 
 
 def deadline_passes(world: World, move: Move | None = None) -> World:
@@ -524,20 +525,20 @@ def deadline_passes(world: World, move: Move | None = None) -> World:
     deadline = deadline_ahead(world, job) if job is not None else None
     if deadline is None:
         raise InputError("move", "the Job has no active deadline ahead")
-    return attrs.evolve(world, cluster=cl.advance(world.cluster, (deadline - world.cluster.now).total_seconds()))
+    return evolve(world, cluster=cl.advance(world.cluster, (deadline - world.cluster.now).total_seconds()))
 
 
 def delete_pod_move(world: World, move: Move) -> World:
     """Someone else deletes the pod through the API (cluster.delete_pod)."""
     cluster = cl.delete_pod(world.cluster, _pod(world, move.pod))
-    return _forget_gone(attrs.evolve(world, cluster=cluster, budget=world.budget.spend("deletions")))
+    return _forget_gone(evolve(world, cluster=cluster, budget=world.budget.spend("deletions")))
 
 
 def restart(world: World, move: Move | None = None) -> World:
     """The controller restarts: expectations, back-off records and its queue are lost, its
     informers list afresh (and every Job is synced again)."""
     cluster = cl.restart_controller(world.cluster)
-    return attrs.evolve(
+    return evolve(
         world, cluster=cluster, hidden=frozenset(), wake_at=None, budget=world.budget.spend("restarts")
     )
 
@@ -545,7 +546,7 @@ def restart(world: World, move: Move | None = None) -> World:
 def expire_expectations(world: World, move: Move | None = None) -> World:
     """The clock jumps past ExpectationsTimeout (5 minutes) while expectations are unfulfilled."""
     cluster = cl.advance(world.cluster, EXPIRY_JUMP_SECONDS)
-    return attrs.evolve(world, cluster=cluster, budget=world.budget.spend("expiries"))
+    return evolve(world, cluster=cluster, budget=world.budget.spend("expiries"))
 
 
 def timer_fires(world: World, move: Move | None = None) -> World:
@@ -553,7 +554,7 @@ def timer_fires(world: World, move: Move | None = None) -> World:
     an active deadline), which then leaves the queue's waiting set."""
     assert world.wake_at is not None
     seconds = max((world.wake_at - world.cluster.now).total_seconds(), 0.0)
-    return attrs.evolve(world, cluster=cl.advance(world.cluster, seconds), wake_at=None)
+    return evolve(world, cluster=cl.advance(world.cluster, seconds), wake_at=None)
 
 
 def edit_job(world: World, move: Move) -> World:
@@ -569,19 +570,19 @@ def edit_job(world: World, move: Move) -> World:
     namespace, name = world.job_key.split("/", 1)
     cluster, _errors = cl.update_job(world.cluster, namespace, name, patch)
     edits = tuple(e for e in world.budget.edits if e != move.arg)
-    return attrs.evolve(world, cluster=cluster, budget=attrs.evolve(world.budget, edits=edits))
+    return evolve(world, cluster=cluster, budget=evolve(world.budget, edits=edits))
 
 
 def delete_job_move(world: World, move: Move | None = None) -> World:
     """A user deletes the Job (propagation Background: gone at once, its pods orphaned)."""
     namespace, name = world.job_key.split("/", 1)
     cluster = cl.delete_job(world.cluster, namespace, name, "Background")
-    return attrs.evolve(world, cluster=cluster, budget=world.budget.spend("job_deletions"))
+    return evolve(world, cluster=cluster, budget=world.budget.spend("job_deletions"))
 
 
 def orphan_cleanup(world: World, move: Move | None = None) -> World:
     """The controller's orphan-pod work (cluster.orphan_pod_cleanup)."""
-    return _forget_gone(attrs.evolve(world, cluster=cl.orphan_pod_cleanup(world.cluster)))
+    return _forget_gone(evolve(world, cluster=cl.orphan_pod_cleanup(world.cluster)))
 
 
 _SYNCS: dict[str, tuple[Faults, bool]] = {

@@ -17,8 +17,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any, TypeVar
 
-import attrs
-
+from jobmodel.frozen import evolve
 from jobmodel.state import JOB_COMPLETION_INDEX_ANNOTATION, Pod, UncountedTerminatedPods
 from jobmodel.transitions.job_environment import World
 from jobmodel.transitions.pod_utils import is_pod_ready
@@ -103,13 +102,13 @@ def canonical_world(world: World) -> World:
             tuple(sorted(uids.get(u, u) for u in uncounted.failed)),
         )
         if new_uncounted != uncounted:
-            new_job = interned(attrs.evolve(job, status=attrs.evolve(job.status, uncounted_terminated_pods=new_uncounted)))
+            new_job = interned(evolve(job, status=evolve(job.status, uncounted_terminated_pods=new_uncounted)))
             jobs = tuple(new_job if j.uid == job.uid else j for j in jobs)
     controller = cluster.controller
     if world.job_key in controller and uids:
         new_removals = frozenset(uids.get(u, u) for u in removals)
         if new_removals != removals:
-            new_state = attrs.evolve(state, expected_finalizer_removals=new_removals)
+            new_state = evolve(state, expected_finalizer_removals=new_removals)
             controller = controller.set(world.job_key, new_state)
     counter = len(ours) if not others else max(cluster.pod_counter, len(ours))
     pods = (*renamed, *others)
@@ -124,17 +123,17 @@ def canonical_world(world: World) -> World:
         if not names:
             return world
     else:
-        cluster = attrs.evolve(
+        cluster = evolve(
             cluster, jobs=jobs, pods=pods, controller=controller, pod_counter=counter, events=()
         )
     hidden = frozenset(names.get(n, n) for n in world.hidden) if names else world.hidden
-    return attrs.evolve(world, cluster=cluster, hidden=hidden)
+    return evolve(world, cluster=cluster, hidden=hidden)
 
 
 @lru_cache(maxsize=1 << 14)
 def _renamed(pod: Pod, name: str, uid: str) -> Pod:
     """The pod under another name and UID (the same renamings recur across states)."""
-    return interned(attrs.evolve(pod, metadata=attrs.evolve(pod.metadata, name=name, uid=uid)))
+    return interned(evolve(pod, metadata=evolve(pod.metadata, name=name, uid=uid)))
 
 
 # Weak: a pod or Job no state holds any more is forgotten. An id in _INTERNED_IDS may outlive its
@@ -166,4 +165,4 @@ def _is_ours(pod: Pod, uid: str) -> bool:
 
 def without_events(world: World) -> World:
     """The world without its event log (for exploring without symmetry reduction)."""
-    return attrs.evolve(world, cluster=attrs.evolve(world.cluster, events=()))
+    return evolve(world, cluster=evolve(world.cluster, events=()))
