@@ -15,6 +15,7 @@ import weakref
 from collections.abc import Hashable
 from datetime import UTC, datetime
 from functools import lru_cache
+from operator import is_
 from typing import Any, TypeVar
 
 from jobmodel.frozen import evolve
@@ -70,12 +71,11 @@ def canonical_world(world: World) -> World:
     cluster = world.cluster
     job = world.job()
     uncounted = job.status.uncounted_terminated_pods if job is not None else None
+    flagged = uncounted is not None and bool(uncounted.succeeded or uncounted.failed)
     state = cluster.controller_state(world.job_key)
     removals = state.expected_finalizer_removals
-    job_name = world.job_key.split("/", 1)[1]
-    ours = [interned(p) for p in world.pods()]
+    ours = [p if id(p) in _INTERNED_IDS else interned(p) for p in world.pods()]
     others = [p for p in cluster.pods if not _is_ours(p, world.job_uid)] if len(ours) < len(cluster.pods) else []
-    flagged = uncounted is not None and (uncounted.succeeded or uncounted.failed)
     if world.hidden or removals or flagged:
         ours.sort(key=lambda p: _content_key(p, world, uncounted, removals))
     else:
@@ -84,19 +84,17 @@ def canonical_world(world: World) -> World:
         ours.sort(key=_pod_content)
     names: dict[str, str] = {}
     uids: dict[str, str] = {}
-    renamed: list[Pod] = []
-    for i, pod in enumerate(ours):
-        name, uid = f"{job_name}-{i}", f"{world.job_uid}-pod-{i}"
-        if pod.name == name and pod.uid == uid:
-            renamed.append(pod)
-            continue
-        names[pod.name] = name
-        uids[pod.uid] = uid
-        renamed.append(_renamed(pod, name, uid))
+    slots = _canonical_names(world.job_key, world.job_uid, len(ours))
+    for i, (pod, (name, uid)) in enumerate(zip(ours, slots, strict=True)):
+        meta = pod.metadata
+        if meta.name != name or meta.uid != uid:
+            names[meta.name] = name
+            uids[meta.uid] = uid
+            ours[i] = _renamed(pod, name, uid)
     jobs = cluster.jobs
-    if any(id(j) not in _INTERNED_IDS for j in jobs):
+    if not all(map(_INTERNED_IDS.__contains__, map(id, jobs))):
         jobs = tuple(interned(j) for j in jobs)
-    if job is not None and uncounted is not None and (uncounted.succeeded or uncounted.failed):
+    if job is not None and uncounted is not None and flagged:
         new_uncounted = UncountedTerminatedPods(
             tuple(sorted(uids.get(u, u) for u in uncounted.succeeded)),
             tuple(sorted(uids.get(u, u) for u in uncounted.failed)),
@@ -105,29 +103,33 @@ def canonical_world(world: World) -> World:
             new_job = interned(evolve(job, status=evolve(job.status, uncounted_terminated_pods=new_uncounted)))
             jobs = tuple(new_job if j.uid == job.uid else j for j in jobs)
     controller = cluster.controller
-    if world.job_key in controller and uids:
+    if uids and removals and world.job_key in controller:
         new_removals = frozenset(uids.get(u, u) for u in removals)
         if new_removals != removals:
             new_state = evolve(state, expected_finalizer_removals=new_removals)
             controller = controller.set(world.job_key, new_state)
     counter = len(ours) if not others else max(cluster.pod_counter, len(ours))
-    pods = (*renamed, *others)
+    pods = (*ours, *others) if others else tuple(ours)
     if (
         jobs is cluster.jobs
         and controller is cluster.controller
         and counter == cluster.pod_counter
         and not cluster.events
         and len(pods) == len(cluster.pods)
-        and all(a is b for a, b in zip(pods, cluster.pods, strict=True))
+        and all(map(is_, pods, cluster.pods))
+        and not names
     ):
-        if not names:
-            return world
-    else:
-        cluster = evolve(
-            cluster, jobs=jobs, pods=pods, controller=controller, pod_counter=counter, events=()
-        )
+        return world
+    cluster = evolve(cluster, jobs=jobs, pods=pods, controller=controller, pod_counter=counter, events=())
     hidden = frozenset(names.get(n, n) for n in world.hidden) if names else world.hidden
     return evolve(world, cluster=cluster, hidden=hidden)
+
+
+@lru_cache(maxsize=1 << 8)
+def _canonical_names(job_key: str, job_uid: str, count: int) -> tuple[tuple[str, str], ...]:
+    """The canonical names and UIDs of the Job's first `count` pods."""
+    job_name = job_key.split("/", 1)[1]
+    return tuple((f"{job_name}-{i}", f"{job_uid}-pod-{i}") for i in range(count))
 
 
 @lru_cache(maxsize=1 << 14)
