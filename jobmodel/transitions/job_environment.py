@@ -18,7 +18,6 @@ ends the lag.
 
 from __future__ import annotations
 
-import functools
 import weakref
 from collections.abc import Callable, Mapping
 from datetime import datetime
@@ -106,22 +105,38 @@ class World:
     hidden: frozenset[str] = frozenset()
     wake_at: datetime | None = None
 
+    # A world is immutable: what the laws and moves read of it again and again is computed once,
+    # into fields that are no part of its value (plain slots: a cached_property of a slotted
+    # class costs a failed lookup and a __getattr__ call the first time).
+    _job_read: tuple[Job | None] | None = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
+    _pods_read: tuple[Pod, ...] | None = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
+
     def job(self) -> Job | None:
-        return self._job
+        read = self._job_read
+        if read is None:
+            namespace, name = self.job_key.split("/", 1)
+            read = (self.cluster.job(namespace, name),)
+            object.__setattr__(self, "_job_read", read)
+        return read[0]
 
     def pods(self) -> list[Pod]:
         """The pods the Job controls, as the API server holds them."""
-        return list(self._pods)
+        return list(self.own_pods())
 
-    # A world is immutable: what the laws and moves read of it again and again is computed once.
-    @functools.cached_property
-    def _job(self) -> Job | None:
-        namespace, name = self.job_key.split("/", 1)
-        return self.cluster.job(namespace, name)
+    def own_pods(self) -> tuple[Pod, ...]:
+        """`pods()`, without the copy."""
+        read = self._pods_read
+        if read is None:
+            uid = self.job_uid
+            read = tuple(p for p in self.cluster.pods if _owned_by(p, uid))
+            object.__setattr__(self, "_pods_read", read)
+        return read
 
-    @functools.cached_property
-    def _pods(self) -> tuple[Pod, ...]:
-        return tuple(p for p in self.cluster.pods if _owned_by(p, self.job_uid))
+    def knowing(self, job: Job | None, pods: tuple[Pod, ...]) -> World:
+        """The world, told its Job and pods by a caller that built them (canonical renaming)."""
+        object.__setattr__(self, "_job_read", (job,))
+        object.__setattr__(self, "_pods_read", pods)
+        return self
 
     def visible_pods(self) -> list[Pod]:
         """The Job's pods as the controller's cache shows them."""

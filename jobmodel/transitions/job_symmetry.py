@@ -94,6 +94,7 @@ def canonical_world(world: World) -> World:
     jobs = cluster.jobs
     if not all(map(_INTERNED_IDS.__contains__, map(id, jobs))):
         jobs = tuple(interned(j) for j in jobs)
+        job = interned(job) if job is not None else None  # the object now in `jobs`
     if job is not None and uncounted is not None and flagged:
         new_uncounted = UncountedTerminatedPods(
             tuple(sorted(uids.get(u, u) for u in uncounted.succeeded)),
@@ -101,7 +102,8 @@ def canonical_world(world: World) -> World:
         )
         if new_uncounted != uncounted:
             new_job = interned(evolve(job, status=evolve(job.status, uncounted_terminated_pods=new_uncounted)))
-            jobs = tuple(new_job if j.uid == job.uid else j for j in jobs)
+            jobs = tuple(new_job if j.uid == new_job.uid else j for j in jobs)
+            job = new_job
     controller = cluster.controller
     if uids and removals and world.job_key in controller:
         new_removals = frozenset(uids.get(u, u) for u in removals)
@@ -122,7 +124,8 @@ def canonical_world(world: World) -> World:
         return world
     cluster = evolve(cluster, jobs=jobs, pods=pods, controller=controller, pod_counter=counter, events=())
     hidden = frozenset(names.get(n, n) for n in world.hidden) if names else world.hidden
-    return evolve(world, cluster=cluster, hidden=hidden)
+    # Its pods are `ours` (the others belong to no pod of the Job), its Job is `job`.
+    return evolve(world, cluster=cluster, hidden=hidden).knowing(job, pods[: len(ours)])
 
 
 @lru_cache(maxsize=1 << 8)
