@@ -440,7 +440,7 @@ def _pod(world: World, name: str) -> Pod:
 
 
 def _write_status(world: World, pod: Pod, **changes: Any) -> World:
-    new = evolve(pod, status=evolve(pod.status, **changes))
+    new = Pod(pod.metadata, pod.spec, evolve(pod.status, **changes))
     return evolve(world, cluster=cl.update_pod(world.cluster, pod, new))
 
 
@@ -448,9 +448,15 @@ def start_pod(world: World, move: Move) -> World:
     """The scheduler binds the pod to a node and the kubelet starts it: Running (a pod on a
     node is deleted gracefully: cluster.pod_deletion_grace_period)."""
     pod = _pod(world, move.pod)
-    scheduled = evolve(pod, spec=pod.spec.set("nodeName", NODE_NAME))
-    world = evolve(world, cluster=cl.update_pod(world.cluster, pod, scheduled))
-    return _write_status(world, scheduled, phase=RUNNING, start_time=world.cluster.now)
+    scheduled = Pod(pod.metadata, pod.spec.set("nodeName", NODE_NAME), pod.status)
+    if pod.metadata.deletion_timestamp is not None:
+        # The controller sees each write of a pod being deleted as a deletion: two writes.
+        world = evolve(world, cluster=cl.update_pod(world.cluster, pod, scheduled))
+        return _write_status(world, scheduled, phase=RUNNING, start_time=world.cluster.now)
+    # Otherwise what it observes of the binding and of the status write is the same as of both
+    # at once (the pod's finalizers, unchanged): one write.
+    running = Pod(scheduled.metadata, scheduled.spec, evolve(pod.status, phase=RUNNING, start_time=world.cluster.now))
+    return evolve(world, cluster=cl.update_pod(world.cluster, pod, running))
 
 
 def ready_pod(world: World, move: Move) -> World:
