@@ -18,6 +18,7 @@ ends the lag.
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections.abc import Callable, Mapping
 from datetime import datetime
@@ -441,30 +442,51 @@ def _pod(world: World, name: str) -> Pod:
 
 def _write_status(world: World, pod: Pod, **changes: Any) -> World:
     new = Pod(pod.metadata, pod.spec, evolve(pod.status, **changes))
+    return _write(world, pod, new)
+
+
+def _write(world: World, pod: Pod, new: Pod) -> World:
     return evolve(world, cluster=cl.update_pod(world.cluster, pod, new))
+
+
+# The pods a pod move makes are pure functions of the pod and the clock, met again in many
+# states (the same pod started at the same instant beside other pods, budgets, caches): made
+# once, so that the checkers meet the same object (hashed once, compared by identity).
+POD_MEMO_SIZE = 1 << 16
 
 
 def start_pod(world: World, move: Move) -> World:
     """The scheduler binds the pod to a node and the kubelet starts it: Running (a pod on a
     node is deleted gracefully: cluster.pod_deletion_grace_period)."""
     pod = _pod(world, move.pod)
-    scheduled = Pod(pod.metadata, pod.spec.set("nodeName", NODE_NAME), pod.status)
     if pod.metadata.deletion_timestamp is not None:
         # The controller sees each write of a pod being deleted as a deletion: two writes.
-        world = evolve(world, cluster=cl.update_pod(world.cluster, pod, scheduled))
+        scheduled = Pod(pod.metadata, pod.spec.set("nodeName", NODE_NAME), pod.status)
+        world = _write(world, pod, scheduled)
         return _write_status(world, scheduled, phase=RUNNING, start_time=world.cluster.now)
     # Otherwise what it observes of the binding and of the status write is the same as of both
     # at once (the pod's finalizers, unchanged): one write.
-    running = Pod(scheduled.metadata, scheduled.spec, evolve(pod.status, phase=RUNNING, start_time=world.cluster.now))
-    return evolve(world, cluster=cl.update_pod(world.cluster, pod, running))
+    return _write(world, pod, _started(pod, world.cluster.now))
+
+
+@functools.lru_cache(maxsize=POD_MEMO_SIZE)
+def _started(pod: Pod, now: datetime) -> Pod:
+    """The pod bound to the node and Running since `now`."""
+    return Pod(pod.metadata, pod.spec.set("nodeName", NODE_NAME), evolve(pod.status, phase=RUNNING, start_time=now))
 
 
 def ready_pod(world: World, move: Move) -> World:
     """The pod's readiness probe passes: Ready=True."""
     pod = _pod(world, move.pod)
-    ready = PodCondition("Ready", "True", last_transition_time=world.cluster.now)
+    return _write(world, pod, _made_ready(pod, world.cluster.now))
+
+
+@functools.lru_cache(maxsize=POD_MEMO_SIZE)
+def _made_ready(pod: Pod, now: datetime) -> Pod:
+    """The pod Ready since `now`."""
+    ready = PodCondition("Ready", "True", last_transition_time=now)
     others = tuple(c for c in pod.status.conditions if c.type != "Ready")
-    return _write_status(world, pod, conditions=(*others, ready))
+    return Pod(pod.metadata, pod.spec, evolve(pod.status, conditions=(*others, ready)))
 
 
 def _terminated(
@@ -477,20 +499,27 @@ def _terminated(
 ) -> World:
     """The pod ends in `phase`: every container terminated (`failure` names the failing one),
     not Ready, with the given conditions."""
-    now = world.cluster.now
-    inits, containers = terminated_statuses(world.job(), now, failure, all_code)
+    return _write(world, pod, _ended(pod, world.job(), world.cluster.now, phase, failure, extra, all_code))
+
+
+@functools.lru_cache(maxsize=POD_MEMO_SIZE)
+def _ended(
+    pod: Pod, job: Job | None, now: datetime, phase: str, failure: Failure | None, extra: tuple[PodCondition, ...], all_code: int
+) -> Pod:
+    """The pod as `_terminated` leaves it (the Job names its containers)."""
+    inits, containers = terminated_statuses(job, now, failure, all_code)
     if not pod.status.container_statuses and pod.phase == PENDING:
         inits, containers = (), ()  # it never started
     conditions = tuple(c for c in pod.status.conditions if c.type != "Ready")
     not_ready = PodCondition("Ready", "False", reason="PodCompleted", last_transition_time=now)
-    return _write_status(
-        world,
-        pod,
+    status = evolve(
+        pod.status,
         phase=phase,
         init_container_statuses=inits,
         container_statuses=containers,
         conditions=(*conditions, not_ready, *extra),
     )
+    return Pod(pod.metadata, pod.spec, status)
 
 
 def succeed_pod(world: World, move: Move) -> World:
