@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 import attrs
@@ -995,6 +996,10 @@ def pod_template_for_creation(job: Job, gates: FeatureGates) -> FrozenDict:
     return spec
 
 
+# The pod specs the controller builds are pure functions of the template (and the index),
+# remembered so that the pods of every sync share them: equal pods then compare by identity
+# below their metadata instead of container by container.
+@lru_cache(maxsize=1 << 10)
 def add_completion_index_env_variables(spec: FrozenDict, gates: FeatureGates) -> FrozenDict:
     """addCompletionIndexEnvVariables: JOB_COMPLETION_INDEX in every init container and container,
     from the index label (PodIndexLabel) or annotation."""
@@ -1034,7 +1039,7 @@ def new_pod_for_index(job: Job, spec: FrozenDict, index: int | None, ctx: _JobCt
         annotations = annotations.set(JOB_COMPLETION_INDEX_ANNOTATION, str(index))
         if gates.PodIndexLabel:
             labels = labels.set(JOB_COMPLETION_INDEX_ANNOTATION, str(index))
-        spec = spec.set("hostname", f"{job.name}-{index}")
+        spec = _with_hostname(spec, f"{job.name}-{index}")
         generate_name = ix.pod_generate_name_with_index(job.name, index)
         if has_backoff_limit_per_index(job, gates):
             failures, ignored = get_new_index_failure_counts(job, ctx.pods_with_delayed_deletion_per_index.get(index), gates)
@@ -1053,6 +1058,11 @@ def new_pod_for_index(job: Job, spec: FrozenDict, index: int | None, ctx: _JobCt
         owner_references=(owner,),
     )
     return Pod(metadata=meta, spec=spec, status=PodStatus())
+
+
+@lru_cache(maxsize=1 << 12)
+def _with_hostname(spec: FrozenDict, hostname: str) -> FrozenDict:
+    return spec.set("hostname", hostname)
 
 
 def get_new_index_failure_counts(job: Job, replaced: Pod | None, gates: FeatureGates) -> tuple[int, int]:
