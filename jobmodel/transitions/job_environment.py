@@ -360,7 +360,7 @@ def without_spent_marks(world: World) -> World:
 _SYNCED: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], tuple[cl.Cluster, JobSyncResult]]] = (
     weakref.WeakKeyDictionary()
 )
-SYNCED_LIMIT = 1 << 14
+SYNCED_LIMIT = 1 << 17  # cleared when full: 1 << 14 was full at depth 13 of indexed.yaml
 
 
 def synced_cluster(
