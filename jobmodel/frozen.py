@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, ItemsView, Iterator, KeysView, Mapping, ValuesView
+import weakref
+from collections.abc import Callable, Hashable, ItemsView, Iterator, KeysView, Mapping, ValuesView
 from typing import Any, TypeVar, cast, overload
 
 import attrs
@@ -107,6 +108,31 @@ def thaw(value: Frozen) -> Any:
 def str_map(value: Mapping[str, str] | None) -> FrozenDict:
     """A frozen string-to-string map (labels, annotations, selectors)."""
     return FrozenDict(value or {})
+
+
+# --- interning -------------------------------------------------------------------------------------
+
+# Weak: a pod or Job no state holds any more is forgotten. An id in INTERNED_IDS may outlive its
+# object and name a new one: that object is then taken as interned, which only costs sharing.
+_INTERNED: weakref.WeakValueDictionary[object, Any] = weakref.WeakValueDictionary()
+INTERNED_IDS: set[int] = set()
+INTERNED_LIMIT = 1 << 18
+H = TypeVar("H", bound=Hashable)
+
+
+def interned(value: H) -> H:
+    """The one object standing for every value equal to `value` (hash-consing): the pods and
+    Jobs of canonical worlds (jobmodel.transitions.job_symmetry) and the pods the environment's
+    moves make compare by identity, so the explorer's table and the memos keyed by them compare
+    worlds cheaply."""
+    if id(value) in INTERNED_IDS:
+        return value
+    if len(INTERNED_IDS) >= INTERNED_LIMIT:
+        _INTERNED.clear()  # only costs sharing, never correctness
+        INTERNED_IDS.clear()
+    found: H = _INTERNED.setdefault(value, value)
+    INTERNED_IDS.add(id(found))
+    return found
 
 
 # --- evolve ---------------------------------------------------------------------------------------

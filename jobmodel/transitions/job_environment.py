@@ -28,7 +28,7 @@ import attrs
 
 from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES, FeatureGates
-from jobmodel.frozen import evolve
+from jobmodel.frozen import evolve, interned
 from jobmodel.state import (
     EXPECTATIONS_TIMEOUT_SECONDS,
     FAILED,
@@ -451,7 +451,7 @@ def _write(world: World, pod: Pod, new: Pod) -> World:
 
 # The pods a pod move makes are pure functions of the pod and the clock, met again in many
 # states (the same pod started at the same instant beside other pods, budgets, caches): made
-# once, so that the checkers meet the same object (hashed once, compared by identity).
+# once and interned, so that the checkers meet one object (hashed once, compared by identity).
 POD_MEMO_SIZE = 1 << 16
 
 
@@ -472,7 +472,7 @@ def start_pod(world: World, move: Move) -> World:
 @functools.lru_cache(maxsize=POD_MEMO_SIZE)
 def _started(pod: Pod, now: datetime) -> Pod:
     """The pod bound to the node and Running since `now`."""
-    return Pod(pod.metadata, pod.spec.set("nodeName", NODE_NAME), evolve(pod.status, phase=RUNNING, start_time=now))
+    return interned(Pod(pod.metadata, pod.spec.set("nodeName", NODE_NAME), evolve(pod.status, phase=RUNNING, start_time=now)))
 
 
 def ready_pod(world: World, move: Move) -> World:
@@ -486,7 +486,7 @@ def _made_ready(pod: Pod, now: datetime) -> Pod:
     """The pod Ready since `now`."""
     ready = PodCondition("Ready", "True", last_transition_time=now)
     others = tuple(c for c in pod.status.conditions if c.type != "Ready")
-    return Pod(pod.metadata, pod.spec, evolve(pod.status, conditions=(*others, ready)))
+    return interned(Pod(pod.metadata, pod.spec, evolve(pod.status, conditions=(*others, ready))))
 
 
 def _terminated(
@@ -519,7 +519,7 @@ def _ended(
         container_statuses=containers,
         conditions=(*conditions, not_ready, *extra),
     )
-    return Pod(pod.metadata, pod.spec, status)
+    return interned(Pod(pod.metadata, pod.spec, status))
 
 
 def succeed_pod(world: World, move: Move) -> World:

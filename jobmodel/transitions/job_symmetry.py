@@ -11,14 +11,11 @@ content may pick the other pod, which is the same state up to renaming).
 
 from __future__ import annotations
 
-import weakref
-from collections.abc import Hashable
 from datetime import UTC, datetime
 from functools import lru_cache
 from operator import is_
-from typing import Any, TypeVar
 
-from jobmodel.frozen import evolve
+from jobmodel.frozen import INTERNED_IDS, evolve, interned
 from jobmodel.state import JOB_COMPLETION_INDEX_ANNOTATION, Pod, UncountedTerminatedPods
 from jobmodel.transitions.job_environment import World
 from jobmodel.transitions.pod_utils import is_pod_ready
@@ -74,7 +71,7 @@ def canonical_world(world: World) -> World:
     flagged = uncounted is not None and bool(uncounted.succeeded or uncounted.failed)
     state = cluster.controller_state(world.job_key)
     removals = state.expected_finalizer_removals
-    ours = [p if id(p) in _INTERNED_IDS else interned(p) for p in world.pods()]
+    ours = [p if id(p) in INTERNED_IDS else interned(p) for p in world.pods()]
     others = [p for p in cluster.pods if not _is_ours(p, world.job_uid)] if len(ours) < len(cluster.pods) else []
     if world.hidden or removals or flagged:
         ours.sort(key=lambda p: _content_key(p, world, uncounted, removals))
@@ -92,7 +89,7 @@ def canonical_world(world: World) -> World:
             uids[meta.uid] = uid
             ours[i] = _renamed(pod, name, uid)
     jobs = cluster.jobs
-    if not all(map(_INTERNED_IDS.__contains__, map(id, jobs))):
+    if not all(map(INTERNED_IDS.__contains__, map(id, jobs))):
         jobs = tuple(interned(j) for j in jobs)
         job = interned(job) if job is not None else None  # the object now in `jobs`
     if job is not None and uncounted is not None and flagged:
@@ -139,28 +136,6 @@ def _canonical_names(job_key: str, job_uid: str, count: int) -> tuple[tuple[str,
 def _renamed(pod: Pod, name: str, uid: str) -> Pod:
     """The pod under another name and UID (the same renamings recur across states)."""
     return interned(evolve(pod, metadata=evolve(pod.metadata, name=name, uid=uid)))
-
-
-# Weak: a pod or Job no state holds any more is forgotten. An id in _INTERNED_IDS may outlive its
-# object and name a new one: that object is then taken as interned, which only costs sharing.
-_INTERNED: weakref.WeakValueDictionary[object, Any] = weakref.WeakValueDictionary()
-_INTERNED_IDS: set[int] = set()
-INTERNED_LIMIT = 1 << 18
-T = TypeVar("T", bound=Hashable)
-
-
-def interned(value: T) -> T:
-    """The one object standing for every value equal to `value` (hash-consing): the pods and
-    Jobs of canonical worlds compare by identity, so the explorer's table and the memos keyed by
-    them compare worlds cheaply."""
-    if id(value) in _INTERNED_IDS:
-        return value
-    if len(_INTERNED_IDS) >= INTERNED_LIMIT:
-        _INTERNED.clear()  # only costs sharing, never correctness
-        _INTERNED_IDS.clear()
-    found: T = _INTERNED.setdefault(value, value)
-    _INTERNED_IDS.add(id(found))
-    return found
 
 
 def _is_ours(pod: Pod, uid: str) -> bool:
