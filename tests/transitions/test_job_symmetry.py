@@ -8,8 +8,9 @@ import attrs
 import pytest
 
 from jobmodel.checkers.explorer import explore
+from jobmodel.frozen import interned
 from jobmodel.transitions.job_environment import World
-from jobmodel.transitions.job_symmetry import canonical_world, interned
+from jobmodel.transitions.job_symmetry import canonical_world
 from tests.checkers.configs import config, job_manifest
 
 
