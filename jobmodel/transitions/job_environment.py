@@ -70,6 +70,7 @@ WELL_BEHAVED = frozenset(
 )
 NODE_NAME = "node-1"  # where the kubelet runs a started pod (so that its deletion is graceful)
 EDIT_FIELDS = ("parallelism", "completions", "suspend")
+POD_MEMO_SIZE = 1 << 16  # entries of each memo of pure functions of a pod
 
 
 @attrs.frozen(cache_hash=True)
@@ -216,12 +217,15 @@ def enabled_moves(world: World) -> list[Move]:
     return moves
 
 
-def _pod_moves(pod: Pod, b: Budget, failure_args: tuple[str, ...]) -> list[Move]:
+@functools.lru_cache(maxsize=POD_MEMO_SIZE)
+def _pod_moves(pod: Pod, b: Budget, failure_args: tuple[str, ...]) -> tuple[Move, ...]:
+    """The moves of one pod (a pure function of the pod, the budget and the Job's failure modes,
+    met again in many states: remembered)."""
     deleting = pod.metadata.deletion_timestamp is not None
     if pod.phase in (SUCCEEDED, FAILED):
         if b.gc > 0 and not pod.metadata.finalizers:
-            return [Move("pod-gc", pod.name)]
-        return []
+            return (Move("pod-gc", pod.name),)
+        return ()
     out: list[Move] = []
     if pod.phase == PENDING and not deleting:
         out.append(Move("start", pod.name))
@@ -237,7 +241,7 @@ def _pod_moves(pod: Pod, b: Budget, failure_args: tuple[str, ...]) -> list[Move]
         out.append(Move("terminate", pod.name))
     if b.deletions > 0 and not deleting:
         out.append(Move("delete-pod", pod.name))
-    return out
+    return tuple(out)
 
 
 def deadline_ahead(world: World, job: Job) -> datetime | None:
@@ -297,12 +301,14 @@ def backoff_remaining(world: World) -> float:
 
 def _orphan_cleanup_needed(world: World) -> bool:
     """Some pod holds the tracking finalizer although its Job is gone or finished."""
+    unfinished: set[str] | None = None  # the uids of the Jobs not finished, once some pod asks
     for pod in world.cluster.pods:
         if not has_job_tracking_finalizer(pod):
             continue
+        if unfinished is None:
+            unfinished = {j.uid for j in world.cluster.jobs if not is_job_finished(j)}
         ref = pod.metadata.controller_ref()
-        owner = next((j for j in world.cluster.jobs if ref is not None and j.uid == ref.uid), None)
-        if owner is None or is_job_finished(owner):
+        if ref is None or ref.uid not in unfinished:
             return True
     return False
 
@@ -452,7 +458,6 @@ def _write(world: World, pod: Pod, new: Pod) -> World:
 # The pods a pod move makes are pure functions of the pod and the clock, met again in many
 # states (the same pod started at the same instant beside other pods, budgets, caches): made
 # once and interned, so that the checkers meet one object (hashed once, compared by identity).
-POD_MEMO_SIZE = 1 << 16
 
 
 def start_pod(world: World, move: Move) -> World:
