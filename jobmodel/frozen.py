@@ -175,3 +175,34 @@ def evolver(cls: type[T]) -> Callable[..., T]:
     fn.__qualname__ = f"{cls.__qualname__}.evolve"
     _EVOLVERS[cls] = fn
     return fn
+
+
+# --- equality -------------------------------------------------------------------------------------
+
+A = TypeVar("A", bound=type)
+
+
+def identity_first_eq(cls: A) -> A:
+    """Give an attrs class an `__eq__` that takes identical fields as equal without calling their
+    `__eq__` (as tuples and dicts compare their items). attrs' own compares every field with `==`,
+    which for a field holding the very same snapshot walks it field by field; the checkers' worlds
+    share most of their parts (interned pods and Jobs, one set of gates), so this is where their
+    comparisons go. The same answer for every value that equals itself."""
+    fields = [f for f in attrs.fields(cls) if f.eq]
+    if any(f.eq_key is not None for f in fields):
+        raise TypeError(f"{cls.__name__}: a field compares by a key")
+    body = " and ".join(f"(self.{f.name} is other.{f.name} or self.{f.name} == other.{f.name})" for f in fields)
+    source = (
+        "def __eq__(self, other):\n"
+        "    if self is other:\n"
+        "        return True\n"
+        "    if other.__class__ is not self.__class__:\n"
+        "        return NotImplemented\n"
+        f"    return {body or 'True'}\n"
+    )
+    namespace: dict[str, Any] = {}
+    exec(source, namespace)
+    eq = namespace["__eq__"]
+    eq.__qualname__ = f"{cls.__qualname__}.__eq__"
+    cls.__eq__ = eq  # type: ignore[method-assign]  # attrs' __ne__ calls it; the hash stays attrs'
+    return cls

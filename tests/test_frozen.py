@@ -5,7 +5,7 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from jobmodel.frozen import FrozenDict, evolve, freeze, thaw
+from jobmodel.frozen import FrozenDict, evolve, freeze, identity_first_eq, thaw
 
 DATA = {"a": 1, "b": {"c": [1, 2]}, "d": None}
 
@@ -52,3 +52,36 @@ def test_evolve_builds_through_the_constructor_like_attrs_evolve() -> None:
 def test_evolve_rejects_an_unknown_field() -> None:
     with pytest.raises(TypeError):
         evolve(_Point(1), w=2)
+
+
+# --- identity_first_eq --------------------------------------------------------------------------
+
+
+class _Counted:
+    """A value that counts the calls of its __eq__ (equal to every _Counted)."""
+
+    calls = 0
+
+    def __eq__(self, other: object) -> bool:
+        _Counted.calls += 1
+        return isinstance(other, _Counted)
+
+    __hash__ = object.__hash__
+
+
+@identity_first_eq
+@attrs.frozen
+class _Pair:
+    shared: object
+    other: int = 0
+
+
+def test_identity_first_eq_skips_identical_fields_and_compares_the_rest() -> None:
+    part = _Counted()
+    _Counted.calls = 0
+    assert _Pair(part, 1) == _Pair(part, 1) and _Counted.calls == 0
+    assert _Pair(part, 1) == _Pair(_Counted(), 1) and _Counted.calls == 1
+    assert _Pair(part, 1) != _Pair(part, 2)
+    assert not _Pair(part, 1).__ne__(_Pair(part, 1))  # attrs' __ne__ answers by this __eq__
+    assert _Pair(part).__eq__(part) is NotImplemented
+    assert hash(_Pair(1, 2)) == hash(_Pair(1, 2))

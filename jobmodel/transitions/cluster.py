@@ -35,7 +35,7 @@ from jobmodel.api.wire import (
 )
 from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES, FeatureGates
-from jobmodel.frozen import FrozenDict, evolve
+from jobmodel.frozen import FrozenDict, evolve, identity_first_eq
 from jobmodel.state import (
     FAILED,
     JOB_TRACKING_FINALIZER,
@@ -74,6 +74,7 @@ class ClusterEvent:
     message: str
 
 
+@identity_first_eq
 @attrs.frozen(cache_hash=True)
 class Cluster:
     """The whole cluster as one value: Jobs and Pods as the API server holds them, the Job

@@ -28,7 +28,7 @@ import attrs
 
 from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES, FeatureGates
-from jobmodel.frozen import evolve, interned
+from jobmodel.frozen import evolve, identity_first_eq, interned
 from jobmodel.state import (
     EXPECTATIONS_TIMEOUT_SECONDS,
     FAILED,
@@ -73,6 +73,7 @@ EDIT_FIELDS = ("parallelism", "completions", "suspend")
 POD_MEMO_SIZE = 1 << 16  # entries of each memo of pure functions of a pod
 
 
+@identity_first_eq
 @attrs.frozen(cache_hash=True)
 class Budget:
     """How many hostile moves the environment may still make (bounds the state space).
@@ -94,6 +95,7 @@ class Budget:
         return evolve(self, **{name: getattr(self, name) - 1})
 
 
+@identity_first_eq
 @attrs.frozen(cache_hash=True)
 class World:
     """The cluster, the Job under check (its key and uid, kept once it is gone), the pods the
