@@ -95,13 +95,15 @@ class Cluster:
 
     def job(self, namespace: str, name: str) -> Job | None:
         for job in self.jobs:
-            if job.namespace == namespace and job.name == name:
+            meta = job.metadata
+            if meta.name == name and meta.namespace == namespace:
                 return job
         return None
 
     def pod(self, namespace: str, name: str) -> Pod | None:
         for pod in self.pods:
-            if pod.metadata.namespace == namespace and pod.name == name:
+            meta = pod.metadata
+            if meta.name == name and meta.namespace == namespace:
                 return pod
         return None
 
