@@ -15,6 +15,8 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from operator import is_
 
+import attrs
+
 from jobmodel.frozen import INTERNED_IDS, evolve, interned
 from jobmodel.state import JOB_COMPLETION_INDEX_ANNOTATION, Pod, UncountedTerminatedPods
 from jobmodel.transitions.job_environment import World
@@ -24,12 +26,12 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def _content_key(
-    pod: Pod, world: World, uncounted: UncountedTerminatedPods | None, removals: frozenset[str]
+    pod: Pod, hidden: frozenset[str], uncounted: UncountedTerminatedPods | None, removals: frozenset[str]
 ) -> tuple[object, ...]:
     """What distinguishes a pod apart from its name and UID (the fields the moves change; pods
     equal in all of them are interchangeable, so their relative order does not matter)."""
     return (
-        pod.name in world.hidden,
+        pod.name in hidden,
         uncounted is not None and pod.uid in uncounted.succeeded,
         uncounted is not None and pod.uid in uncounted.failed,
         pod.uid in removals,
@@ -68,61 +70,95 @@ def canonical_world(world: World) -> World:
     cluster = world.cluster
     job = world.job()
     uncounted = job.status.uncounted_terminated_pods if job is not None else None
-    flagged = uncounted is not None and bool(uncounted.succeeded or uncounted.failed)
     state = cluster.controller_state(world.job_key)
     removals = state.expected_finalizer_removals
-    ours = [p if id(p) in INTERNED_IDS else interned(p) for p in world.pods()]
-    others = [p for p in cluster.pods if not _is_ours(p, world.job_uid)] if len(ours) < len(cluster.pods) else []
-    if world.hidden or removals or flagged:
-        ours.sort(key=lambda p: _content_key(p, world, uncounted, removals))
+    plan = _renaming(cluster.pods, world.job_key, world.job_uid, world.hidden, removals, uncounted)
+    ours, pods = plan.ours, plan.pods
+    jobs = cluster.jobs
+    if not all(map(INTERNED_IDS.__contains__, map(id, jobs))):
+        jobs = tuple(interned(j) for j in jobs)
+        job = interned(job) if job is not None else None  # the object now in `jobs`
+    if job is not None and plan.uncounted is not None:
+        new_job = interned(evolve(job, status=evolve(job.status, uncounted_terminated_pods=plan.uncounted)))
+        jobs = tuple(new_job if j.uid == new_job.uid else j for j in jobs)
+        job = new_job
+    controller = cluster.controller
+    if plan.removals is not None and world.job_key in controller:
+        controller = controller.set(world.job_key, evolve(state, expected_finalizer_removals=plan.removals))
+    counter = len(ours) if len(pods) == len(ours) else max(cluster.pod_counter, len(ours))
+    if (
+        jobs is cluster.jobs
+        and controller is cluster.controller
+        and counter == cluster.pod_counter
+        and not cluster.events
+        and plan.hidden is None
+        and len(pods) == len(cluster.pods)
+        and all(map(is_, pods, cluster.pods))
+    ):
+        return world
+    cluster = evolve(cluster, jobs=jobs, pods=pods, controller=controller, pod_counter=counter, events=())
+    # Its pods are `ours` (the others belong to no pod of the Job), its Job is `job`.
+    hidden = world.hidden if plan.hidden is None else plan.hidden
+    return evolve(world, cluster=cluster, hidden=hidden).knowing(job, ours)
+
+
+@attrs.frozen
+class _Renaming:
+    """What canonical renaming makes of a world's pods: the Job's pods sorted and renamed
+    (`ours`), then the others (`pods`), and the references to the Job's pods renamed to match
+    (None where the renaming leaves them as they are)."""
+
+    ours: tuple[Pod, ...]
+    pods: tuple[Pod, ...]
+    hidden: frozenset[str] | None
+    uncounted: UncountedTerminatedPods | None
+    removals: frozenset[str] | None
+
+
+@lru_cache(maxsize=1 << 16)
+def _renaming(
+    pods: tuple[Pod, ...],
+    job_key: str,
+    job_uid: str,
+    hidden: frozenset[str],
+    removals: frozenset[str],
+    uncounted: UncountedTerminatedPods | None,
+) -> _Renaming:
+    """The renaming of a world's pods (a pure function of the pods and the references to them,
+    met again in many worlds: remembered)."""
+    ours = [p if id(p) in INTERNED_IDS else interned(p) for p in pods if _is_ours(p, job_uid)]
+    others = tuple(p for p in pods if not _is_ours(p, job_uid)) if len(ours) < len(pods) else ()
+    flagged = uncounted is not None and bool(uncounted.succeeded or uncounted.failed)
+    if hidden or removals or flagged:
+        ours.sort(key=lambda p: _content_key(p, hidden, uncounted, removals))
     else:
         # No pod is hidden, uncounted or awaiting a finalizer removal: the keys' leading flags
         # are all False, so the order is the pods' own content's.
         ours.sort(key=_pod_content)
     names: dict[str, str] = {}
     uids: dict[str, str] = {}
-    slots = _canonical_names(world.job_key, world.job_uid, len(ours))
-    for i, (pod, (name, uid)) in enumerate(zip(ours, slots, strict=True)):
+    for i, (pod, (name, uid)) in enumerate(zip(ours, _canonical_names(job_key, job_uid, len(ours)), strict=True)):
         meta = pod.metadata
         if meta.name != name or meta.uid != uid:
             names[meta.name] = name
             uids[meta.uid] = uid
             ours[i] = _renamed(pod, name, uid)
-    jobs = cluster.jobs
-    if not all(map(INTERNED_IDS.__contains__, map(id, jobs))):
-        jobs = tuple(interned(j) for j in jobs)
-        job = interned(job) if job is not None else None  # the object now in `jobs`
-    if job is not None and uncounted is not None and flagged:
+    new_uncounted = new_removals = new_hidden = None
+    if uids and uncounted is not None and flagged:
         new_uncounted = UncountedTerminatedPods(
             tuple(sorted(uids.get(u, u) for u in uncounted.succeeded)),
             tuple(sorted(uids.get(u, u) for u in uncounted.failed)),
         )
-        if new_uncounted != uncounted:
-            new_job = interned(evolve(job, status=evolve(job.status, uncounted_terminated_pods=new_uncounted)))
-            jobs = tuple(new_job if j.uid == new_job.uid else j for j in jobs)
-            job = new_job
-    controller = cluster.controller
-    if uids and removals and world.job_key in controller:
+        if new_uncounted == uncounted:
+            new_uncounted = None
+    if uids and removals:
         new_removals = frozenset(uids.get(u, u) for u in removals)
-        if new_removals != removals:
-            new_state = evolve(state, expected_finalizer_removals=new_removals)
-            controller = controller.set(world.job_key, new_state)
-    counter = len(ours) if not others else max(cluster.pod_counter, len(ours))
-    pods = (*ours, *others) if others else tuple(ours)
-    if (
-        jobs is cluster.jobs
-        and controller is cluster.controller
-        and counter == cluster.pod_counter
-        and not cluster.events
-        and len(pods) == len(cluster.pods)
-        and all(map(is_, pods, cluster.pods))
-        and not names
-    ):
-        return world
-    cluster = evolve(cluster, jobs=jobs, pods=pods, controller=controller, pod_counter=counter, events=())
-    hidden = frozenset(names.get(n, n) for n in world.hidden) if names else world.hidden
-    # Its pods are `ours` (the others belong to no pod of the Job), its Job is `job`.
-    return evolve(world, cluster=cluster, hidden=hidden).knowing(job, pods[: len(ours)])
+        if new_removals == removals:
+            new_removals = None
+    if names and hidden:
+        new_hidden = frozenset(names.get(n, n) for n in hidden)
+    renamed = tuple(ours)
+    return _Renaming(renamed, (*renamed, *others) if others else renamed, new_hidden, new_uncounted, new_removals)
 
 
 @lru_cache(maxsize=1 << 8)
