@@ -35,7 +35,7 @@ from jobmodel.api.wire import (
 )
 from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES, FeatureGates
-from jobmodel.frozen import FrozenDict, evolve, identity_first_eq
+from jobmodel.frozen import FrozenDict, evolve, evolver, identity_first_eq
 from jobmodel.state import (
     FAILED,
     JOB_TRACKING_FINALIZER,
@@ -112,21 +112,25 @@ class Cluster:
         return state if isinstance(state, JobControllerState) else JobControllerState()
 
 
+# The hottest evolve but the world's (every pod write makes a cluster): the class's own.
+with_cluster = evolver(Cluster)
+
+
 # --- small updates ------------------------------------------------------------------------------
 
 
 def with_controller_state(cluster: Cluster, key: str, state: JobControllerState) -> Cluster:
-    return evolve(cluster, controller=cluster.controller.set(key, state))
+    return with_cluster(cluster, controller=cluster.controller.set(key, state))
 
 
 def replace_job(cluster: Cluster, job: Job) -> Cluster:
     jobs = tuple(job if j.namespace == job.namespace and j.name == job.name else j for j in cluster.jobs)
-    return evolve(cluster, jobs=jobs)
+    return with_cluster(cluster, jobs=jobs)
 
 
 def remove_job(cluster: Cluster, job: Job) -> Cluster:
     """The Job leaves the API server; the controller's informer tells it (`delete_job_observed`)."""
-    cluster = evolve(cluster, jobs=tuple(j for j in cluster.jobs if j.uid != job.uid))
+    cluster = with_cluster(cluster, jobs=tuple(j for j in cluster.jobs if j.uid != job.uid))
     return delete_job_observed(cluster, job)
 
 
@@ -156,12 +160,12 @@ def _replace_pod(cluster: Cluster, old: Pod, new: Pod | None) -> Cluster:
         pods = tuple(p for p in cluster.pods if not (p.metadata.name == name and p.metadata.namespace == namespace))
     else:
         pods = tuple(new if p.metadata.name == name and p.metadata.namespace == namespace else p for p in cluster.pods)
-    cluster = evolve(cluster, pods=pods)
+    cluster = with_cluster(cluster, pods=pods)
     return _observe_pod_change(cluster, old, new)
 
 
 def _add_pod(cluster: Cluster, pod: Pod) -> Cluster:
-    cluster = evolve(cluster, pods=(*cluster.pods, pod))
+    cluster = with_cluster(cluster, pods=(*cluster.pods, pod))
     return _observe_pod_change(cluster, None, pod)
 
 
@@ -309,7 +313,7 @@ def create_pod_from_controller(cluster: Cluster, pod: Pod) -> Cluster:
         resource_version="1",
     )
     created = evolve(pod, metadata=meta, status=evolve(pod.status, phase="Pending"))
-    cluster = evolve(cluster, pod_counter=n + 1)
+    cluster = with_cluster(cluster, pod_counter=n + 1)
     return _add_pod(cluster, created)
 
 
@@ -360,7 +364,7 @@ def apply_job_sync_actions(cluster: Cluster, key: str, result: JobSyncResult) ->
     for action in result.actions:
         if isinstance(action, RecordEvent):
             event = ClusterEvent(key, action.type, action.reason, action.message)
-            cluster = evolve(cluster, events=(*cluster.events, event))
+            cluster = with_cluster(cluster, events=(*cluster.events, event))
             continue
         if not getattr(action, "accepted", False):
             continue
@@ -428,14 +432,14 @@ def orphan_pod_cleanup(cluster: Cluster) -> Cluster:
 
 def restart_controller(cluster: Cluster) -> Cluster:
     """The controller restarts: expectations and back-off records are lost."""
-    return evolve(cluster, controller=FrozenDict())
+    return with_cluster(cluster, controller=FrozenDict())
 
 
 def advance(cluster: Cluster, seconds: float) -> Cluster:
     """The clock moves forward; nothing else happens."""
     if seconds < 0:
         raise InputError("seconds", "the clock only moves forward")
-    return evolve(cluster, now=add_seconds(cluster.now, seconds))
+    return with_cluster(cluster, now=add_seconds(cluster.now, seconds))
 
 
 def _fingerprint(cluster: Cluster) -> tuple[object, ...]:
@@ -520,7 +524,7 @@ def create_job(cluster: Cluster, manifest: Mapping[str, Any], uid: str) -> tuple
     meta["creationTimestamp"] = format_time(cluster.now)
     meta["resourceVersion"] = "1"
     job = job_from_json(stored, "job")
-    return evolve(cluster, jobs=(*cluster.jobs, job)), []
+    return with_cluster(cluster, jobs=(*cluster.jobs, job)), []
 
 
 def update_job(

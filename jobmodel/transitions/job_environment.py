@@ -28,7 +28,7 @@ import attrs
 
 from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES, FeatureGates
-from jobmodel.frozen import evolve, identity_first_eq, interned
+from jobmodel.frozen import evolve, evolver, identity_first_eq, interned
 from jobmodel.state import (
     EXPECTATIONS_TIMEOUT_SECONDS,
     FAILED,
@@ -145,6 +145,10 @@ class World:
     def visible_pods(self) -> list[Pod]:
         """The Job's pods as the controller's cache shows them."""
         return [p for p in self.pods() if p.name not in self.hidden]
+
+
+# The hottest evolve of all (every move makes a world): the class's own, without the dispatch.
+with_world = evolver(World)
 
 
 def _owned_by(pod: Pod, uid: str) -> bool:
@@ -340,14 +344,14 @@ def controller_sync_with(
     that the status invariants see every status the controller sends."""
     before = {p.name for p in world.cluster.pods}
     cluster, result = synced_cluster(world.cluster, world.job_key, world.hidden, impl, faults)
-    world = evolve(world, cluster=cluster, wake_at=_wake_at(world, result))
+    world = with_world(world, cluster=cluster, wake_at=_wake_at(world, result))
     if stale:
         created = frozenset(p.name for p in cluster.pods if p.name not in before)
         if created:
             world = _unobserve_creations(world, created)
-            world = evolve(world, budget=world.budget.spend("stale"))
+            world = with_world(world, budget=world.budget.spend("stale"))
     if faults != Faults():
-        world = evolve(world, budget=world.budget.spend("faults"))
+        world = with_world(world, budget=world.budget.spend("faults"))
     return without_spent_marks(_forget_gone(world)), result
 
 
@@ -361,7 +365,7 @@ def without_spent_marks(world: World) -> World:
     if state.finished_uid is None and (state.consistency is None or keep_record):
         return world
     state = evolve(state, finished_uid=None, consistency=state.consistency if keep_record else None)
-    return evolve(world, cluster=cl.with_controller_state(world.cluster, world.job_key, state))
+    return with_world(world, cluster=cl.with_controller_state(world.cluster, world.job_key, state))
 
 
 # Per implementation (forgotten with it): (cluster, key, hidden, faults) -> synced_cluster's result.
@@ -419,7 +423,7 @@ def _unobserve_creations(world: World, names: frozenset[str]) -> World:
         exp = state.expectations
         state = evolve(state, expectations=evolve(exp, add=exp.add + len(names)))
     cluster = cl.with_controller_state(world.cluster, world.job_key, state)
-    return evolve(world, cluster=cluster, hidden=world.hidden | names)
+    return with_world(world, cluster=cluster, hidden=world.hidden | names)
 
 
 def cache_catch_up(world: World, move: Move | None = None) -> World:
@@ -430,14 +434,14 @@ def cache_catch_up(world: World, move: Move | None = None) -> World:
         exp = state.expectations
         state = evolve(state, expectations=evolve(exp, add=exp.add - len(world.hidden)))
     cluster = cl.with_controller_state(world.cluster, world.job_key, state)
-    return evolve(world, cluster=cluster, hidden=frozenset())
+    return with_world(world, cluster=cluster, hidden=frozenset())
 
 
 def _forget_gone(world: World) -> World:
     if not world.hidden:
         return world
     names = {p.name for p in world.cluster.pods}
-    return evolve(world, hidden=frozenset(n for n in world.hidden if n in names))
+    return with_world(world, hidden=frozenset(n for n in world.hidden if n in names))
 
 
 def _pod(world: World, name: str) -> Pod:
@@ -454,7 +458,7 @@ def _write_status(world: World, pod: Pod, **changes: Any) -> World:
 
 
 def _write(world: World, pod: Pod, new: Pod) -> World:
-    return evolve(world, cluster=cl.update_pod(world.cluster, pod, new))
+    return with_world(world, cluster=cl.update_pod(world.cluster, pod, new))
 
 
 # The pods a pod move makes are pure functions of the pod and the clock, met again in many
@@ -540,14 +544,14 @@ def fail_pod(world: World, move: Move) -> World:
     failure = parse_failure(world.job(), move.arg)
     pod = _pod(world, move.pod)
     world = _terminated(world, pod, FAILED, failure, failure_conditions(failure, world.cluster.now))
-    return evolve(world, budget=world.budget.spend("failures"))
+    return with_world(world, budget=world.budget.spend("failures"))
 
 
 def evict_pod(world: World, move: Move) -> World:
     """The pod is evicted: Failed with a DisruptionTarget condition, exit code 137."""
     disruption = PodCondition("DisruptionTarget", "True", reason="EvictionByEvictionAPI", last_transition_time=world.cluster.now)
     world = _terminated(world, _pod(world, move.pod), FAILED, Failure(137), (disruption,))
-    return evolve(world, budget=world.budget.spend("evictions"))
+    return with_world(world, budget=world.budget.spend("evictions"))
 
 
 def terminate_pod(world: World, move: Move) -> World:
@@ -565,14 +569,14 @@ def terminate_pod(world: World, move: Move) -> World:
     pod = _pod(world, move.pod)
     ended = evolve(pod, metadata=evolve(pod.metadata, deletion_grace_period_seconds=0))
     if not pod.metadata.finalizers:
-        return _forget_gone(evolve(world, cluster=cl.remove_pod(world.cluster, pod)))
-    return evolve(world, cluster=cl.update_pod(world.cluster, pod, ended))
+        return _forget_gone(with_world(world, cluster=cl.remove_pod(world.cluster, pod)))
+    return with_world(world, cluster=cl.update_pod(world.cluster, pod, ended))
 
 
 def pod_gc(world: World, move: Move) -> World:
     """The pod garbage collector removes a finished pod that no finalizer holds."""
     cluster = cl.remove_pod(world.cluster, _pod(world, move.pod))
-    return _forget_gone(evolve(world, cluster=cluster, budget=world.budget.spend("gc")))
+    return _forget_gone(with_world(world, cluster=cluster, budget=world.budget.spend("gc")))
 
 
 def deadline_passes(world: World, move: Move | None = None) -> World:
@@ -582,13 +586,13 @@ def deadline_passes(world: World, move: Move | None = None) -> World:
     deadline = deadline_ahead(world, job) if job is not None else None
     if deadline is None:
         raise InputError("move", "the Job has no active deadline ahead")
-    return evolve(world, cluster=cl.advance(world.cluster, (deadline - world.cluster.now).total_seconds()))
+    return with_world(world, cluster=cl.advance(world.cluster, (deadline - world.cluster.now).total_seconds()))
 
 
 def delete_pod_move(world: World, move: Move) -> World:
     """Someone else deletes the pod through the API (cluster.delete_pod)."""
     cluster = cl.delete_pod(world.cluster, _pod(world, move.pod))
-    return _forget_gone(evolve(world, cluster=cluster, budget=world.budget.spend("deletions")))
+    return _forget_gone(with_world(world, cluster=cluster, budget=world.budget.spend("deletions")))
 
 
 def restart(world: World, move: Move | None = None) -> World:
@@ -603,7 +607,7 @@ def restart(world: World, move: Move | None = None) -> World:
 def expire_expectations(world: World, move: Move | None = None) -> World:
     """The clock jumps past ExpectationsTimeout (5 minutes) while expectations are unfulfilled."""
     cluster = cl.advance(world.cluster, EXPIRY_JUMP_SECONDS)
-    return evolve(world, cluster=cluster, budget=world.budget.spend("expiries"))
+    return with_world(world, cluster=cluster, budget=world.budget.spend("expiries"))
 
 
 def timer_fires(world: World, move: Move | None = None) -> World:
@@ -611,7 +615,7 @@ def timer_fires(world: World, move: Move | None = None) -> World:
     an active deadline), which then leaves the queue's waiting set."""
     assert world.wake_at is not None
     seconds = max((world.wake_at - world.cluster.now).total_seconds(), 0.0)
-    return evolve(world, cluster=cl.advance(world.cluster, seconds), wake_at=None)
+    return with_world(world, cluster=cl.advance(world.cluster, seconds), wake_at=None)
 
 
 def edit_job(world: World, move: Move) -> World:
@@ -627,19 +631,19 @@ def edit_job(world: World, move: Move) -> World:
     namespace, name = world.job_key.split("/", 1)
     cluster, _errors = cl.update_job(world.cluster, namespace, name, patch)
     edits = tuple(e for e in world.budget.edits if e != move.arg)
-    return evolve(world, cluster=cluster, budget=evolve(world.budget, edits=edits))
+    return with_world(world, cluster=cluster, budget=evolve(world.budget, edits=edits))
 
 
 def delete_job_move(world: World, move: Move | None = None) -> World:
     """A user deletes the Job (propagation Background: gone at once, its pods orphaned)."""
     namespace, name = world.job_key.split("/", 1)
     cluster = cl.delete_job(world.cluster, namespace, name, "Background")
-    return evolve(world, cluster=cluster, budget=world.budget.spend("job_deletions"))
+    return with_world(world, cluster=cluster, budget=world.budget.spend("job_deletions"))
 
 
 def orphan_cleanup(world: World, move: Move | None = None) -> World:
     """The controller's orphan-pod work (cluster.orphan_pod_cleanup)."""
-    return _forget_gone(evolve(world, cluster=cl.orphan_pod_cleanup(world.cluster)))
+    return _forget_gone(with_world(world, cluster=cl.orphan_pod_cleanup(world.cluster)))
 
 
 _SYNCS: dict[str, tuple[Faults, bool]] = {

@@ -19,7 +19,8 @@ import attrs
 
 from jobmodel.frozen import INTERNED_IDS, evolve, interned
 from jobmodel.state import JOB_COMPLETION_INDEX_ANNOTATION, Pod, UncountedTerminatedPods
-from jobmodel.transitions.job_environment import World
+from jobmodel.transitions import cluster as cl
+from jobmodel.transitions.job_environment import World, with_world
 from jobmodel.transitions.pod_utils import is_pod_ready
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -96,10 +97,10 @@ def canonical_world(world: World) -> World:
         and all(map(is_, pods, cluster.pods))
     ):
         return world
-    cluster = evolve(cluster, jobs=jobs, pods=pods, controller=controller, pod_counter=counter, events=())
+    cluster = cl.with_cluster(cluster, jobs=jobs, pods=pods, controller=controller, pod_counter=counter, events=())
     # Its pods are `ours` (the others belong to no pod of the Job), its Job is `job`.
     hidden = world.hidden if plan.hidden is None else plan.hidden
-    return evolve(world, cluster=cluster, hidden=hidden).knowing(job, ours)
+    return with_world(world, cluster=cluster, hidden=hidden).knowing(job, ours)
 
 
 @attrs.frozen
