@@ -230,10 +230,15 @@ def written_statuses(t: Transition) -> list[JobStatus]:
     return [a.status for a in t.sync.actions if isinstance(a, UpdateJobStatus) and a.accepted]
 
 
-def created(t: Transition) -> list[CreatePod]:
+def created(t: Transition) -> tuple[CreatePod, ...]:
+    """The pods the sync created (accepted by the API server)."""
+    return t.fact(_created)
+
+
+def _created(t: Transition) -> tuple[CreatePod, ...]:
     if t.sync is None:
-        return []
-    return [a for a in t.sync.actions if isinstance(a, CreatePod) and a.accepted]
+        return ()
+    return tuple(a for a in t.sync.actions if isinstance(a, CreatePod) and a.accepted)
 
 
 def deleted_uids(t: Transition) -> set[str]:
@@ -255,8 +260,24 @@ def waited_for_backoff(t: Transition) -> bool:
 
 
 def clean_sync(t: Transition) -> bool:
-    """A controller sync without injected API failures."""
+    """A controller sync without injected API failures (also the guard of the laws about
+    settled and clean syncs)."""
     return t.move.kind in CLEAN_SYNC_MOVES
+
+
+# --- guards: when a law can fail at all (laws.Invariant.when) --------------------------------------
+
+
+def a_sync(t: Transition) -> bool:
+    """A controller sync: only a sync has a result, creates or deletes pods, removes finalizers
+    or writes the status."""
+    return t.sync is not None or t.move.kind in SYNC_MOVES
+
+
+def job_changed(t: Transition) -> bool:
+    """The step left a different Job object (equal Jobs can be distinct objects: then the laws
+    that compare the Job before and after run, and find nothing)."""
+    return t.before.job() is not t.after.job()
 
 
 def expectations_satisfied(world: World) -> bool:
@@ -268,6 +289,10 @@ def settled(t: Transition) -> bool:
     """A settled sync: clean, over a cache that showed every pod, with the controller's
     expectations satisfied (so that manageJob ran), of a Job that exists and had not finished.
     The converse laws ("the facts demand this status") are stated after settled syncs."""
+    return t.fact(_settled)
+
+
+def _settled(t: Transition) -> bool:
     if not clean_sync(t) or t.before.hidden:
         return False  # most steps: decided without looking the Job up
     before, after = t.before.job(), t.after.job()
