@@ -49,8 +49,16 @@ CLEAN_SYNC_MOVES = frozenset({"sync", "sync-stale"})
 
 
 def condition_true(job: Job, ctype: str) -> bool:
-    cond = job.status.condition(ctype)
-    return cond is not None and cond.status == "True"
+    return ctype in true_conditions(job)
+
+
+@lru_cache(maxsize=8192)  # a pure function of the Job, read by most laws on every sync
+def true_conditions(job: Job) -> frozenset[str]:
+    """The condition types whose first condition (findConditionByType) has status True."""
+    first: dict[str, str] = {}
+    for c in job.status.conditions:
+        first.setdefault(c.type, c.status)
+    return frozenset(ctype for ctype, status in first.items() if status == "True")
 
 
 def finished(job: Job) -> bool:
@@ -145,14 +153,16 @@ def success_policy_met(policy: SuccessPolicy | None, completions: int, completed
 # --- pods ------------------------------------------------------------------------------------------
 
 
-def active_pods(world: World) -> list[Pod]:
+@lru_cache(maxsize=8192)  # a pure function of the world, read by several laws on every sync
+def active_pods(world: World) -> tuple[Pod, ...]:
     """The Job's pods that are neither terminal nor being deleted, as the API server holds them."""
-    return [p for p in world.pods() if is_pod_active(p)]
+    return tuple(p for p in world.pods() if is_pod_active(p))
 
 
-def terminating_pods(world: World) -> list[Pod]:
+@lru_cache(maxsize=8192)
+def terminating_pods(world: World) -> tuple[Pod, ...]:
     """The Job's pods being deleted that have not reached a terminal phase."""
-    return [p for p in world.pods() if is_pod_terminating(p)]
+    return tuple(p for p in world.pods() if is_pod_terminating(p))
 
 
 def finished_pod(pod: Pod) -> bool:
@@ -223,11 +233,15 @@ def counted_successes(job: Job) -> int:
 # --- what a sync did ------------------------------------------------------------------------------
 
 
-def written_statuses(t: Transition) -> list[JobStatus]:
+def written_statuses(t: Transition) -> tuple[JobStatus, ...]:
     """The statuses the sync wrote and the API server accepted, in order."""
+    return t.fact(_written_statuses)
+
+
+def _written_statuses(t: Transition) -> tuple[JobStatus, ...]:
     if t.sync is None:
-        return []
-    return [a.status for a in t.sync.actions if isinstance(a, UpdateJobStatus) and a.accepted]
+        return ()
+    return tuple(a.status for a in t.sync.actions if isinstance(a, UpdateJobStatus) and a.accepted)
 
 
 def created(t: Transition) -> tuple[CreatePod, ...]:
@@ -278,6 +292,26 @@ def job_changed(t: Transition) -> bool:
     """The step left a different Job object (equal Jobs can be distinct objects: then the laws
     that compare the Job before and after run, and find nothing)."""
     return t.before.job() is not t.after.job()
+
+
+def a_new_failure(t: Transition) -> bool:
+    """The step decided a failure (new_failure)."""
+    return job_changed(t) and new_failure(t) is not None
+
+
+def a_new_success(t: Transition) -> bool:
+    """The step decided a success (new_success)."""
+    return job_changed(t) and new_success(t) is not None
+
+
+def pods_created(t: Transition) -> bool:
+    """A sync that created pods."""
+    return t.sync is not None and bool(created(t))
+
+
+def status_written(t: Transition) -> bool:
+    """A sync that wrote a status the API server accepted."""
+    return t.sync is not None and bool(written_statuses(t))
 
 
 def expectations_satisfied(world: World) -> bool:
