@@ -36,7 +36,7 @@ from jobmodel.invariants.job_facts import (
     Transition,
     a_new_failure,
     a_new_success,
-    a_sync,
+    a_sync_changed_the_job,
     active_pods,
     by_uid,
     clean_sync,
@@ -50,6 +50,7 @@ from jobmodel.invariants.job_facts import (
     failed_so_far,
     failing,
     finalizer_removed_uids,
+    finalizers_removed,
     finished,
     finished_pod,
     index_failed_for_good,
@@ -387,7 +388,7 @@ def indexed_succeeded_counts_each_index_once(world: World) -> str | None:
 # --- step invariants: the status the API server accepts ------------------------------------------
 
 
-@step_invariant("status-writes-valid", "pkg/registry/batch/job/strategy.go jobStatusStrategy.ValidateUpdate", when=a_sync)
+@step_invariant("status-writes-valid", "pkg/registry/batch/job/strategy.go jobStatusStrategy.ValidateUpdate", when=a_sync_changed_the_job)
 def status_writes_valid(t: Transition) -> str | None:
     """Every status the controller writes passes the API server's rules on a status update that
     no other law states: the startTime of an unsuspended Job is not changed, and the index rules
@@ -657,7 +658,7 @@ def pod_counted_exactly_once(t: Transition) -> str | None:
     return None
 
 
-@step_invariant("finalizer-removed-after-recording", "job_controller.go flushUncountedAndRemoveFinalizers: status update before removeTrackingFinalizerFromPods", when=a_sync)
+@step_invariant("finalizer-removed-after-recording", "job_controller.go flushUncountedAndRemoveFinalizers: status update before removeTrackingFinalizerFromPods", when=finalizers_removed)
 def finalizer_removed_after_recording(t: Transition) -> str | None:
     """The controller removes the tracking finalizer of a finished pod of an unfinished Job only
     after an accepted status write records it (in uncountedTerminatedPods; an Indexed Job's
@@ -695,7 +696,7 @@ def finalizer_removed_after_recording(t: Transition) -> str | None:
     return None
 
 
-@step_invariant("completed-indexes-justified", "indexed_job_utils.go calculateSucceededIndexes", when=a_sync)
+@step_invariant("completed-indexes-justified", "indexed_job_utils.go calculateSucceededIndexes", when=a_sync_changed_the_job)
 def completed_indexes_justified(t: Transition) -> str | None:
     """An index enters completedIndexes only when a pod with that index succeeded: a sync adds
     the index of a Succeeded pod it saw (within completions), no other."""
@@ -710,7 +711,7 @@ def completed_indexes_justified(t: Transition) -> str | None:
     return f"indexes {unjustified} completed without a succeeded pod" if unjustified else None
 
 
-@step_invariant("failed-indexes-justified", "indexed_job_utils.go calculateFailedIndexes, isIndexFailed", when=a_sync)
+@step_invariant("failed-indexes-justified", "indexed_job_utils.go calculateFailedIndexes, isIndexFailed", when=a_sync_changed_the_job)
 def failed_indexes_justified(t: Transition) -> str | None:
     """An index enters failedIndexes only when a pod of that index failed for good: its failure
     matched a FailIndex rule, or it counts and the index had used up backoffLimitPerIndex."""
@@ -1033,7 +1034,7 @@ def suspended_job_has_no_active_pods(t: Transition) -> str | None:
     return None
 
 
-@step_invariant("no-start-time-while-suspended", "job_controller.go syncJob (StartTime set only when !jobSuspended)", when=a_sync)
+@step_invariant("no-start-time-while-suspended", "job_controller.go syncJob (StartTime set only when !jobSuspended)", when=a_sync_changed_the_job)
 def no_start_time_while_suspended(t: Transition) -> str | None:
     """A sync of a suspended Job does not give it a startTime it did not have (activeDeadlineSeconds
     counts from the first unsuspended sync)."""

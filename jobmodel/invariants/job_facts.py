@@ -261,10 +261,15 @@ def deleted_uids(t: Transition) -> set[str]:
     return {a.uid for a in t.sync.actions if isinstance(a, DeletePod) and a.accepted}
 
 
-def finalizer_removed_uids(t: Transition) -> set[str]:
+def finalizer_removed_uids(t: Transition) -> frozenset[str]:
+    """The pods whose tracking finalizer the sync removed (accepted by the API server)."""
+    return t.fact(_finalizer_removed_uids)
+
+
+def _finalizer_removed_uids(t: Transition) -> frozenset[str]:
     if t.sync is None:
-        return set()
-    return {a.uid for a in t.sync.actions if isinstance(a, PatchPod) and a.kind == "remove-finalizer" and a.accepted}
+        return frozenset()
+    return frozenset(a.uid for a in t.sync.actions if isinstance(a, PatchPod) and a.kind == "remove-finalizer" and a.accepted)
 
 
 def waited_for_backoff(t: Transition) -> bool:
@@ -292,6 +297,16 @@ def job_changed(t: Transition) -> bool:
     """The step left a different Job object (equal Jobs can be distinct objects: then the laws
     that compare the Job before and after run, and find nothing)."""
     return t.before.job() is not t.after.job()
+
+
+def a_sync_changed_the_job(t: Transition) -> bool:
+    """A sync that left a different Job object."""
+    return job_changed(t) and a_sync(t)
+
+
+def finalizers_removed(t: Transition) -> bool:
+    """A sync that removed tracking finalizers."""
+    return t.sync is not None and bool(finalizer_removed_uids(t))
 
 
 def a_new_failure(t: Transition) -> bool:
