@@ -706,6 +706,8 @@ def completed_indexes_justified(t: Transition) -> str | None:
     if before is None or after is None or not ix.is_indexed_job(after):
         return None
     added = completed_indexes(after) - completed_indexes(before)
+    if not added:
+        return None
     succeeded = {valid_index(after, p) for p in t.before.visible_pods() if p.phase == SUCCEEDED}
     unjustified = sorted(added - succeeded)
     return f"indexes {unjustified} completed without a succeeded pod" if unjustified else None
@@ -722,6 +724,8 @@ def failed_indexes_justified(t: Transition) -> str | None:
         return None
     gates = t.before.cluster.features
     added = failed_indexes(after) - failed_indexes(before)
+    if not added:
+        return None
     failed = {valid_index(before, p) for p in t.before.visible_pods() if index_failed_for_good(before, p, gates)}
     unjustified = sorted(added - failed)
     return f"indexes {unjustified} failed without a pod that used up its index" if unjustified else None
