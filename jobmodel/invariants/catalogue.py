@@ -34,6 +34,9 @@ from jobmodel.invariants import laws
 from jobmodel.invariants.job_facts import (
     SYNC_MOVES,
     Transition,
+    a_new_failure,
+    a_new_success,
+    a_sync_changed_the_job,
     active_pods,
     by_uid,
     clean_sync,
@@ -47,16 +50,20 @@ from jobmodel.invariants.job_facts import (
     failed_so_far,
     failing,
     finalizer_removed_uids,
+    finalizers_removed,
     finished,
     finished_pod,
     index_failed_for_good,
+    job_changed,
     matches_fail_job,
     new_failure,
     new_success,
     newly_true,
+    pods_created,
     policy_action,
     policy_counts,
     settled,
+    status_written,
     succeeded_so_far,
     succeeding,
     success_policy_met,
@@ -381,7 +388,7 @@ def indexed_succeeded_counts_each_index_once(world: World) -> str | None:
 # --- step invariants: the status the API server accepts ------------------------------------------
 
 
-@step_invariant("status-writes-valid", "pkg/registry/batch/job/strategy.go jobStatusStrategy.ValidateUpdate")
+@step_invariant("status-writes-valid", "pkg/registry/batch/job/strategy.go jobStatusStrategy.ValidateUpdate", when=a_sync_changed_the_job)
 def status_writes_valid(t: Transition) -> str | None:
     """Every status the controller writes passes the API server's rules on a status update that
     no other law states: the startTime of an unsuspended Job is not changed, and the index rules
@@ -396,7 +403,7 @@ def status_writes_valid(t: Transition) -> str | None:
     return "; ".join(errors) if errors else None
 
 
-@step_invariant("terminal-conditions-absorbing", "pkg/apis/batch/validation ValidateJobStatusUpdate (RejectDisablingTerminalCondition, RejectMutatingCompletionTime)")
+@step_invariant("terminal-conditions-absorbing", "pkg/apis/batch/validation ValidateJobStatusUpdate (RejectDisablingTerminalCondition, RejectMutatingCompletionTime)", when=job_changed)
 def terminal_conditions_absorbing(t: Transition) -> str | None:
     """Once Complete, Failed, FailureTarget or SuccessCriteriaMet is True it stays True, and the
     completionTime never changes (syncJob does nothing for finished Jobs)."""
@@ -411,7 +418,7 @@ def terminal_conditions_absorbing(t: Transition) -> str | None:
     return None
 
 
-@step_invariant("counters-never-decrease", "pkg/apis/batch/validation ValidateJobStatusUpdate (RejectDecreasing{Succeeded,Failed}Counter)")
+@step_invariant("counters-never-decrease", "pkg/apis/batch/validation ValidateJobStatusUpdate (RejectDecreasing{Succeeded,Failed}Counter)", when=job_changed)
 def counters_never_decrease(t: Transition) -> str | None:
     """status.succeeded and status.failed never decrease (except succeeded of an elastic Indexed
     Job, completions == parallelism, which may be scaled down: its dropped indexes no longer
@@ -427,7 +434,7 @@ def counters_never_decrease(t: Transition) -> str | None:
     return None
 
 
-@step_invariant("completed-indexes-only-grow", "job_controller.go calculateSucceededIndexes (prev ∪ new); validation RejectDecreasingSucceededCounter")
+@step_invariant("completed-indexes-only-grow", "job_controller.go calculateSucceededIndexes (prev ∪ new); validation RejectDecreasingSucceededCounter", when=job_changed)
 def completed_indexes_only_grow(t: Transition) -> str | None:
     """completedIndexes only grows (below the current completions: an elastic Job scaled down
     drops the indexes it no longer has), and so does failedIndexes."""
@@ -447,7 +454,7 @@ def completed_indexes_only_grow(t: Transition) -> str | None:
 # --- step invariants: terminal conditions are justified --------------------------------------------
 
 
-@step_invariant("backoff-limit-exceeded-justified", "job_controller.go syncJob (exceedsBackoffLimit := jobCtx.failed > *job.Spec.BackoffLimit; pastBackoffLimitOnFailure)")
+@step_invariant("backoff-limit-exceeded-justified", "job_controller.go syncJob (exceedsBackoffLimit := jobCtx.failed > *job.Spec.BackoffLimit; pastBackoffLimitOnFailure)", when=a_new_failure)
 def backoff_limit_exceeded_justified(t: Transition) -> str | None:
     """A sync fails a Job with reason BackoffLimitExceeded only when the failures its status
     records (failed plus uncountedTerminatedPods.failed) exceed backoffLimit, or, with
@@ -462,7 +469,7 @@ def backoff_limit_exceeded_justified(t: Transition) -> str | None:
     return f"{cond.type} BackoffLimitExceeded with {counted_failures(job)} failures recorded, backoffLimit {limit}"
 
 
-@step_invariant("deadline-exceeded-justified", "job_controller.go pastActiveDeadline")
+@step_invariant("deadline-exceeded-justified", "job_controller.go pastActiveDeadline", when=a_new_failure)
 def deadline_exceeded_justified(t: Transition) -> str | None:
     """A sync fails a Job with reason DeadlineExceeded only once activeDeadlineSeconds have passed
     since its startTime, and never while it is suspended."""
@@ -479,7 +486,7 @@ def deadline_exceeded_justified(t: Transition) -> str | None:
     return None if elapsed >= ads else f"{cond.type} DeadlineExceeded after {elapsed:g}s of activeDeadlineSeconds {ads}"
 
 
-@step_invariant("pod-failure-policy-justified", "job_controller.go getFailJobMessage; pod_failure_policy.go matchPodFailurePolicy")
+@step_invariant("pod-failure-policy-justified", "job_controller.go getFailJobMessage; pod_failure_policy.go matchPodFailurePolicy", when=a_new_failure)
 def pod_failure_policy_justified(t: Transition) -> str | None:
     """A sync fails a Job with reason PodFailurePolicy only when a failed pod it saw matches a
     FailJob rule of the podFailurePolicy (the first rule that matches a failure decides)."""
@@ -493,7 +500,7 @@ def pod_failure_policy_justified(t: Transition) -> str | None:
     return f"{cond.type} PodFailurePolicy, yet no failed pod matches a FailJob rule"
 
 
-@step_invariant("max-failed-indexes-justified", "job_controller.go syncJob (failedIndexes.total() > *job.Spec.MaxFailedIndexes)")
+@step_invariant("max-failed-indexes-justified", "job_controller.go syncJob (failedIndexes.total() > *job.Spec.MaxFailedIndexes)", when=a_new_failure)
 def max_failed_indexes_justified(t: Transition) -> str | None:
     """A sync fails a Job with reason MaxFailedIndexesExceeded only when more than
     maxFailedIndexes indexes are in failedIndexes."""
@@ -507,7 +514,7 @@ def max_failed_indexes_justified(t: Transition) -> str | None:
     return f"{cond.type} MaxFailedIndexesExceeded with {failed} failed indexes, maxFailedIndexes {limit}"
 
 
-@step_invariant("failed-indexes-reason-justified", "job_controller.go syncJob (failedIndexes.total() > 0 && failed + succeeded >= completions)")
+@step_invariant("failed-indexes-reason-justified", "job_controller.go syncJob (failedIndexes.total() > 0 && failed + succeeded >= completions)", when=a_new_failure)
 def failed_indexes_reason_justified(t: Transition) -> str | None:
     """A sync fails a Job with reason FailedIndexes only when some index failed and every index
     has completed or failed."""
@@ -522,7 +529,7 @@ def failed_indexes_reason_justified(t: Transition) -> str | None:
     return f"{cond.type} FailedIndexes with failed {sorted(failed)} and completed {sorted(done)} of {completions}"
 
 
-@step_invariant("complete-meets-success-criteria", "job_controller.go syncJob (complete := succeeded >= completions && active == 0), newSuccessCondition")
+@step_invariant("complete-meets-success-criteria", "job_controller.go syncJob (complete := succeeded >= completions && active == 0), newSuccessCondition", when=a_new_success)
 def complete_meets_success_criteria(t: Transition) -> str | None:
     """A sync declares a Job succeeded (SuccessCriteriaMet, or Complete without it) for reaching
     its completions only when `completions` pods (indexes) succeeded or, without completions
@@ -545,7 +552,7 @@ def complete_meets_success_criteria(t: Transition) -> str | None:
     return None
 
 
-@step_invariant("success-policy-justified", "success_policy.go matchSuccessPolicy")
+@step_invariant("success-policy-justified", "success_policy.go matchSuccessPolicy", when=a_new_success)
 def success_policy_justified(t: Transition) -> str | None:
     """A sync declares a Job succeeded with reason SuccessPolicy only when a rule of its
     successPolicy holds for the completed indexes: all its succeededIndexes completed, or at
@@ -559,7 +566,7 @@ def success_policy_justified(t: Transition) -> str | None:
     return f"{cond.type} SuccessPolicy with completed indexes {sorted(completed_indexes(job))}"
 
 
-@step_invariant("terminal-condition-keeps-its-reason", "job_controller.go newFailedConditionForFailureTarget; trackJobStatusAndRemoveFinalizers (Complete from SuccessCriteriaMet)")
+@step_invariant("terminal-condition-keeps-its-reason", "job_controller.go newFailedConditionForFailureTarget; trackJobStatusAndRemoveFinalizers (Complete from SuccessCriteriaMet)", when=job_changed)
 def terminal_condition_keeps_its_reason(t: Transition) -> str | None:
     """The final condition carries the reason of the interim one it follows: Failed that of
     FailureTarget, Complete that of SuccessCriteriaMet."""
@@ -576,7 +583,7 @@ def terminal_condition_keeps_its_reason(t: Transition) -> str | None:
 # --- step invariants: counters and indexes are justified --------------------------------------------
 
 
-@step_invariant("uncounted-entries-justified", "job_controller.go trackJobStatusAndRemoveFinalizers; pod_failure_policy.go (Ignore: not counted)")
+@step_invariant("uncounted-entries-justified", "job_controller.go trackJobStatusAndRemoveFinalizers; pod_failure_policy.go (Ignore: not counted)", when=status_written)
 def uncounted_entries_justified(t: Transition) -> str | None:
     """A pod enters uncountedTerminatedPods only when it finished and is not counted yet: it
     still holds the tracking finalizer, and it is in `succeeded` only if it Succeeded, in `failed`
@@ -612,7 +619,7 @@ def _name(pod: object, uid: str) -> str:
     return f"pod {getattr(pod, 'name', uid)}"
 
 
-@step_invariant("pod-counted-exactly-once", "job_controller.go flushUncountedAndRemoveFinalizers, cleanUncountedPodsWithoutFinalizers (KEP-2307)")
+@step_invariant("pod-counted-exactly-once", "job_controller.go flushUncountedAndRemoveFinalizers, cleanUncountedPodsWithoutFinalizers (KEP-2307)", when=status_written)
 def pod_counted_exactly_once(t: Transition) -> str | None:
     """The counters grow only by the pods that leave uncountedTerminatedPods, and a pod leaves it
     only once its tracking finalizer is gone: no finished pod is counted twice or dropped from
@@ -651,7 +658,7 @@ def pod_counted_exactly_once(t: Transition) -> str | None:
     return None
 
 
-@step_invariant("finalizer-removed-after-recording", "job_controller.go flushUncountedAndRemoveFinalizers: status update before removeTrackingFinalizerFromPods")
+@step_invariant("finalizer-removed-after-recording", "job_controller.go flushUncountedAndRemoveFinalizers: status update before removeTrackingFinalizerFromPods", when=finalizers_removed)
 def finalizer_removed_after_recording(t: Transition) -> str | None:
     """The controller removes the tracking finalizer of a finished pod of an unfinished Job only
     after an accepted status write records it (in uncountedTerminatedPods; an Indexed Job's
@@ -689,7 +696,7 @@ def finalizer_removed_after_recording(t: Transition) -> str | None:
     return None
 
 
-@step_invariant("completed-indexes-justified", "indexed_job_utils.go calculateSucceededIndexes")
+@step_invariant("completed-indexes-justified", "indexed_job_utils.go calculateSucceededIndexes", when=a_sync_changed_the_job)
 def completed_indexes_justified(t: Transition) -> str | None:
     """An index enters completedIndexes only when a pod with that index succeeded: a sync adds
     the index of a Succeeded pod it saw (within completions), no other."""
@@ -699,12 +706,14 @@ def completed_indexes_justified(t: Transition) -> str | None:
     if before is None or after is None or not ix.is_indexed_job(after):
         return None
     added = completed_indexes(after) - completed_indexes(before)
+    if not added:
+        return None
     succeeded = {valid_index(after, p) for p in t.before.visible_pods() if p.phase == SUCCEEDED}
     unjustified = sorted(added - succeeded)
     return f"indexes {unjustified} completed without a succeeded pod" if unjustified else None
 
 
-@step_invariant("failed-indexes-justified", "indexed_job_utils.go calculateFailedIndexes, isIndexFailed")
+@step_invariant("failed-indexes-justified", "indexed_job_utils.go calculateFailedIndexes, isIndexFailed", when=a_sync_changed_the_job)
 def failed_indexes_justified(t: Transition) -> str | None:
     """An index enters failedIndexes only when a pod of that index failed for good: its failure
     matched a FailIndex rule, or it counts and the index had used up backoffLimitPerIndex."""
@@ -715,6 +724,8 @@ def failed_indexes_justified(t: Transition) -> str | None:
         return None
     gates = t.before.cluster.features
     added = failed_indexes(after) - failed_indexes(before)
+    if not added:
+        return None
     failed = {valid_index(before, p) for p in t.before.visible_pods() if index_failed_for_good(before, p, gates)}
     unjustified = sorted(added - failed)
     return f"indexes {unjustified} failed without a pod that used up its index" if unjustified else None
@@ -723,7 +734,7 @@ def failed_indexes_justified(t: Transition) -> str | None:
 # --- step invariants: creating pods ----------------------------------------------------------------
 
 
-@step_invariant("no-over-creation", "job_controller.go manageJob (wantActive, firstPendingIndexes) and controller.ControllerExpectations")
+@step_invariant("no-over-creation", "job_controller.go manageJob (wantActive, firstPendingIndexes) and controller.ControllerExpectations", when=pods_created)
 def no_over_creation(t: Transition) -> str | None:
     """A sync that creates pods leaves at most `parallelism` active pods, at most the remaining
     completions (NonIndexed), and no two active pods, nor an active and a completed one, with the
@@ -743,6 +754,7 @@ def no_over_creation(t: Transition) -> str | None:
 @step_invariant(
     "no-over-creation-on-stale-cache",
     "job_controller.go syncJob (consistencyStore.EnsureReady), controller/util/consistency/consistency.go",
+    when=pods_created,
 )
 def no_over_creation_on_stale_cache(t: Transition) -> str | None:
     """no-over-creation where its assumption up to 1.35 fails: the sync's cache lags behind pods
@@ -781,7 +793,7 @@ def _over_created(t: Transition) -> str | None:
     return None
 
 
-@step_invariant("created-pods-tracked", "job_controller.go manageJob (appendJobCompletionFinalizerIfNotFound; CreatePodsWithGenerateName with the Job's controller reference)")
+@step_invariant("created-pods-tracked", "job_controller.go manageJob (appendJobCompletionFinalizerIfNotFound; CreatePodsWithGenerateName with the Job's controller reference)", when=pods_created)
 def created_pods_tracked(t: Transition) -> str | None:
     """Every pod a sync creates is the Job's (a controller reference to it) and holds the
     tracking finalizer, so that it cannot vanish before the controller has counted it."""
@@ -798,7 +810,7 @@ def created_pods_tracked(t: Transition) -> str | None:
     return None
 
 
-@step_invariant("created-pods-carry-their-index", "job_controller.go manageJob; indexed_job_utils.go addCompletionIndexAnnotation, addCompletionIndexEnvVariables, podGenerateNameWithIndex")
+@step_invariant("created-pods-carry-their-index", "job_controller.go manageJob; indexed_job_utils.go addCompletionIndexAnnotation, addCompletionIndexEnvVariables, podGenerateNameWithIndex", when=pods_created)
 def created_pods_carry_their_index(t: Transition) -> str | None:
     """Every pod a sync creates for an Indexed Job carries the index it was created for: the
     completion-index annotation, the hostname `<job>-<index>`, and JOB_COMPLETION_INDEX in the
@@ -820,7 +832,7 @@ def created_pods_carry_their_index(t: Transition) -> str | None:
     return None
 
 
-@step_invariant("no-replacement-while-terminating", "job_controller.go manageJob (onlyReplaceFailedPods: diff = wantActive - terminating - active), firstPendingIndexes")
+@step_invariant("no-replacement-while-terminating", "job_controller.go manageJob (onlyReplaceFailedPods: diff = wantActive - terminating - active), firstPendingIndexes", when=pods_created)
 def no_replacement_while_terminating(t: Transition) -> str | None:
     """With podReplacementPolicy Failed (or a podFailurePolicy), a pod being deleted is replaced
     only once it has failed: a sync that creates pods leaves active plus terminating pods within
@@ -839,7 +851,7 @@ def no_replacement_while_terminating(t: Transition) -> str | None:
     return f"a pod created for index {again[0]}, whose pod is still terminating" if again else None
 
 
-@step_invariant("no-pods-created-once-finishing", "job_controller.go syncJob (finishedCondition != nil: deleteActivePods, no manageJob)")
+@step_invariant("no-pods-created-once-finishing", "job_controller.go syncJob (finishedCondition != nil: deleteActivePods, no manageJob)", when=pods_created)
 def no_pods_created_once_finishing(t: Transition) -> str | None:
     """A sync creates no pod for a Job that, after it, is failing or has met its success criteria
     (FailureTarget, Failed, SuccessCriteriaMet, Complete)."""
@@ -852,7 +864,7 @@ def no_pods_created_once_finishing(t: Transition) -> str | None:
     return f"{len(created(t))} pods created for a Job that is {true}"
 
 
-@step_invariant("backoff-delay-respected", "job_controller.go manageJob (remainingTime of the back-off record); backoff_utils.go newBackoffRecord, getRemainingTimePerIndex")
+@step_invariant("backoff-delay-respected", "job_controller.go manageJob (remainingTime of the back-off record); backoff_utils.go newBackoffRecord, getRemainingTimePerIndex", when=pods_created)
 def backoff_delay_respected(t: Transition) -> str | None:
     """A pod is not replaced within the first back-off delay (DefaultJobPodFailureBackOff, 10 s
     unless the controller's tunables say otherwise) of a failure the sync counts
@@ -891,7 +903,7 @@ def backoff_delay_respected(t: Transition) -> str | None:
 # --- step invariants: the settled properties (what the facts demand after a settled sync) ------------
 
 
-@step_invariant("active-counter-matches-pods", "job_controller.go syncJob (active := len(activePods), manageJob's result)")
+@step_invariant("active-counter-matches-pods", "job_controller.go syncJob (active := len(activePods), manageJob's result)", when=settled)
 def active_counter_matches_pods(t: Transition) -> str | None:
     """After a settled sync, status.active is the number of the Job's active pods (neither
     terminal nor being deleted). Known upstream bug accepted: kubernetes#139428 (manageJob
@@ -908,7 +920,7 @@ def active_counter_matches_pods(t: Transition) -> str | None:
     return f"status.active={job.status.active}, {active} active pods"
 
 
-@step_invariant("ready-counter-matches-pods", "job_controller.go countReadyPods (of the active pods)")
+@step_invariant("ready-counter-matches-pods", "job_controller.go countReadyPods (of the active pods)", when=settled)
 def ready_counter_matches_pods(t: Transition) -> str | None:
     """After a settled sync, status.ready is the number of active pods with Ready=True."""
     if not settled(t):
@@ -921,7 +933,7 @@ def ready_counter_matches_pods(t: Transition) -> str | None:
     return f"status.ready={job.status.ready}, {ready} ready active pods"
 
 
-@step_invariant("terminating-counter-matches-pods", "job_controller.go syncJob (controller.CountTerminatingPods + removed pods), JobPodReplacementPolicy")
+@step_invariant("terminating-counter-matches-pods", "job_controller.go syncJob (controller.CountTerminatingPods + removed pods), JobPodReplacementPolicy", when=settled)
 def terminating_counter_matches_pods(t: Transition) -> str | None:
     """After a settled sync, status.terminating (when the controller reports it) counts the
     Job's pods being deleted that are not terminal yet (at least those; at most those and the
@@ -938,7 +950,7 @@ def terminating_counter_matches_pods(t: Transition) -> str | None:
     return f"status.terminating={reported}, {terminating} pods terminating ({vanished} gone in the sync)"
 
 
-@step_invariant("finished-pods-released", "job_controller.go trackJobStatusAndRemoveFinalizers (canRemoveFinalizer), getPodsWithDelayedDeletionPerIndex")
+@step_invariant("finished-pods-released", "job_controller.go trackJobStatusAndRemoveFinalizers (canRemoveFinalizer), getPodsWithDelayedDeletionPerIndex", when=settled)
 def finished_pods_released(t: Transition) -> str | None:
     """After a settled sync, no finished pod still holds the tracking finalizer (its failure or
     success was recorded and the finalizer removed), except, with backoffLimitPerIndex, the last
@@ -959,7 +971,7 @@ def finished_pods_released(t: Transition) -> str | None:
     return None
 
 
-@step_invariant("succeeded-indexes-recorded", "job_controller.go trackJobStatusAndRemoveFinalizers (newSucceededIndexes), calculateSucceededIndexes")
+@step_invariant("succeeded-indexes-recorded", "job_controller.go trackJobStatusAndRemoveFinalizers (newSucceededIndexes), calculateSucceededIndexes", when=settled)
 def succeeded_indexes_recorded(t: Transition) -> str | None:
     """After a settled sync of an Indexed Job, the index of every Succeeded pod the sync saw
     holding its tracking finalizer (within completions) is in completedIndexes."""
@@ -974,7 +986,7 @@ def succeeded_indexes_recorded(t: Transition) -> str | None:
     return f"succeeded indexes {missing} are not in completedIndexes" if missing else None
 
 
-@step_invariant("active-within-parallelism", "job_controller.go manageJob (rmAtLeast := active - wantActive; activePodsForRemoval)")
+@step_invariant("active-within-parallelism", "job_controller.go manageJob (rmAtLeast := active - wantActive; activePodsForRemoval)", when=settled)
 def active_within_parallelism(t: Transition) -> str | None:
     """After a settled sync that created no pod, the Job has at most min(parallelism, remaining
     completions) active pods: pods beyond a lowered parallelism, or beyond the completions
@@ -992,7 +1004,7 @@ def active_within_parallelism(t: Transition) -> str | None:
     return f"{active} active pods, parallelism {job.spec.parallelism}, {counted_successes(job)} of {job.spec.completions} completions"
 
 
-@step_invariant("no-two-active-pods-per-index", "job_controller.go activePodsForRemoval, indexed_job_utils.go appendDuplicatedIndexPodsForRemoval")
+@step_invariant("no-two-active-pods-per-index", "job_controller.go activePodsForRemoval, indexed_job_utils.go appendDuplicatedIndexPodsForRemoval", when=settled)
 def no_two_active_pods_per_index(t: Transition) -> str | None:
     """After a settled sync that created no pod, no two active pods of an Indexed Job share an
     index, and every active pod's index is below completions: duplicates and out-of-range pods
@@ -1014,7 +1026,7 @@ def no_two_active_pods_per_index(t: Transition) -> str | None:
     return None
 
 
-@step_invariant("suspended-job-has-no-active-pods", "job_controller.go manageJob (suspended: delete all active pods); syncJob")
+@step_invariant("suspended-job-has-no-active-pods", "job_controller.go manageJob (suspended: delete all active pods); syncJob", when=settled)
 def suspended_job_has_no_active_pods(t: Transition) -> str | None:
     """After a settled sync of a suspended Job, it has no active pods and status.active is 0."""
     job = t.after.job()
@@ -1026,7 +1038,7 @@ def suspended_job_has_no_active_pods(t: Transition) -> str | None:
     return None
 
 
-@step_invariant("no-start-time-while-suspended", "job_controller.go syncJob (StartTime set only when !jobSuspended)")
+@step_invariant("no-start-time-while-suspended", "job_controller.go syncJob (StartTime set only when !jobSuspended)", when=a_sync_changed_the_job)
 def no_start_time_while_suspended(t: Transition) -> str | None:
     """A sync of a suspended Job does not give it a startTime it did not have (activeDeadlineSeconds
     counts from the first unsuspended sync)."""
@@ -1040,7 +1052,7 @@ def no_start_time_while_suspended(t: Transition) -> str | None:
     return None
 
 
-@step_invariant("backoff-requeued", "job_controller.go manageJob (jm.queue.AddAfter(key, remainingTime) while the back-off lasts); MaxJobPodFailureBackOff")
+@step_invariant("backoff-requeued", "job_controller.go manageJob (jm.queue.AddAfter(key, remainingTime) while the back-off lasts); MaxJobPodFailureBackOff", when=settled)
 def backoff_requeued(t: Transition) -> str | None:
     """After a settled sync that leaves a NonIndexed Job short of pods without creating any (the
     back-off holds the creations back), the controller has asked to be woken within the longest
@@ -1067,7 +1079,7 @@ def backoff_requeued(t: Transition) -> str | None:
     return f"{active} active pods of {job.spec.parallelism} and none created, the controller wakes at {wake.isoformat() if wake else 'never'}"
 
 
-@step_invariant("start-time-recorded", "job_controller.go syncJob (StartTime set on the first sync of an unsuspended Job)")
+@step_invariant("start-time-recorded", "job_controller.go syncJob (StartTime set on the first sync of an unsuspended Job)", when=clean_sync)
 def start_time_recorded(t: Transition) -> str | None:
     """After a clean sync of an unsuspended, unfinished Job, status.startTime is set and not
     after the clock."""
@@ -1084,7 +1096,7 @@ def start_time_recorded(t: Transition) -> str | None:
     return None
 
 
-@step_invariant("deadline-enforced", "job_controller.go syncJob (pastActiveDeadline: DeadlineExceeded)")
+@step_invariant("deadline-enforced", "job_controller.go syncJob (pastActiveDeadline: DeadlineExceeded)", when=settled)
 def deadline_enforced(t: Transition) -> str | None:
     """After a settled sync, a Job whose activeDeadlineSeconds have passed since its startTime
     (and that is not suspended) is failing, unless it already met its success criteria."""
@@ -1099,7 +1111,7 @@ def deadline_enforced(t: Transition) -> str | None:
     return f"{elapsed:g}s since startTime, activeDeadlineSeconds {ads}, yet not failing" if elapsed >= ads else None
 
 
-@step_invariant("deadline-requeued", "job_controller.go syncJob (queue.AddAfter for activeDeadlineSeconds)")
+@step_invariant("deadline-requeued", "job_controller.go syncJob (queue.AddAfter for activeDeadlineSeconds)", when=clean_sync)
 def deadline_requeued(t: Transition) -> str | None:
     """After a clean sync of a running Job with activeDeadlineSeconds, the controller has asked
     to see the Job again by its deadline, so that the deadline is enforced without any other
@@ -1121,7 +1133,7 @@ def deadline_requeued(t: Transition) -> str | None:
     return f"the deadline is at {deadline.isoformat()}, the controller wakes at {wake.isoformat() if wake else 'never'}"
 
 
-@step_invariant("backoff-limit-enforced", "job_controller.go syncJob (exceedsBackoffLimit := failed > backoffLimit)")
+@step_invariant("backoff-limit-enforced", "job_controller.go syncJob (exceedsBackoffLimit := failed > backoffLimit)", when=settled)
 def backoff_limit_enforced(t: Transition) -> str | None:
     """After a settled sync, a Job whose recorded failures (failed plus
     uncountedTerminatedPods.failed; ignored failures are not recorded) exceed backoffLimit is
@@ -1136,7 +1148,7 @@ def backoff_limit_enforced(t: Transition) -> str | None:
     return f"{failed} failures, backoffLimit {job.spec.backoff_limit}, yet the Job is not failing"
 
 
-@step_invariant("pod-failure-policy-fail-job-enforced", "job_controller.go syncJob (getFailJobMessage: FailureTarget PodFailurePolicy)")
+@step_invariant("pod-failure-policy-fail-job-enforced", "job_controller.go syncJob (getFailJobMessage: FailureTarget PodFailurePolicy)", when=settled)
 def pod_failure_policy_fail_job_enforced(t: Transition) -> str | None:
     """After a settled sync, a Job with a failed pod whose failure matches a FailJob rule is
     failing, unless it already met its success criteria."""
@@ -1151,7 +1163,7 @@ def pod_failure_policy_fail_job_enforced(t: Transition) -> str | None:
     return f"pod {matched[0]} failed matching a FailJob rule, yet the Job is not failing" if matched else None
 
 
-@step_invariant("per-index-limit-enforced", "indexed_job_utils.go calculateFailedIndexes, isIndexFailed (backoffLimitPerIndex)")
+@step_invariant("per-index-limit-enforced", "indexed_job_utils.go calculateFailedIndexes, isIndexFailed (backoffLimitPerIndex)", when=settled)
 def per_index_limit_enforced(t: Transition) -> str | None:
     """After a settled sync, the index of every pod the sync saw fail for the last time its
     backoffLimitPerIndex allows (a counted failure of a pod whose failure-count annotation
@@ -1159,7 +1171,7 @@ def per_index_limit_enforced(t: Transition) -> str | None:
     return _failed_indexes_missing(t, lambda action: action != FAIL_INDEX, "used up backoffLimitPerIndex")
 
 
-@step_invariant("fail-index-enforced", "indexed_job_utils.go isIndexFailed (FailIndex rule)")
+@step_invariant("fail-index-enforced", "indexed_job_utils.go isIndexFailed (FailIndex rule)", when=settled)
 def fail_index_enforced(t: Transition) -> str | None:
     """After a settled sync, the index of every pod the sync saw fail matching a FailIndex rule
     is in failedIndexes (that index alone fails; failed-indexes-justified)."""
@@ -1183,7 +1195,7 @@ def _failed_indexes_missing(t: Transition, which: Callable[[str | None], bool], 
     return None
 
 
-@step_invariant("max-failed-indexes-enforced", "job_controller.go syncJob (MaxFailedIndexesExceeded)")
+@step_invariant("max-failed-indexes-enforced", "job_controller.go syncJob (MaxFailedIndexesExceeded)", when=settled)
 def max_failed_indexes_enforced(t: Transition) -> str | None:
     """After a settled sync, a Job with more failed indexes than maxFailedIndexes is failing,
     unless it already met its success criteria."""
@@ -1197,7 +1209,7 @@ def max_failed_indexes_enforced(t: Transition) -> str | None:
     return f"{len(failed_indexes(job))} failed indexes, maxFailedIndexes {limit}, yet not failing"
 
 
-@step_invariant("failed-indexes-fail-the-job", "job_controller.go syncJob (FailedIndexes: failed + succeeded >= completions)")
+@step_invariant("failed-indexes-fail-the-job", "job_controller.go syncJob (FailedIndexes: failed + succeeded >= completions)", when=settled)
 def failed_indexes_fail_the_job(t: Transition) -> str | None:
     """After a settled sync, an Indexed Job whose every index completed or failed, some failed,
     is failing, unless it already met its success criteria."""
@@ -1213,7 +1225,7 @@ def failed_indexes_fail_the_job(t: Transition) -> str | None:
     return None
 
 
-@step_invariant("job-completes-when-criteria-met", "job_controller.go syncJob (complete := succeeded >= completions && active == 0)")
+@step_invariant("job-completes-when-criteria-met", "job_controller.go syncJob (complete := succeeded >= completions && active == 0)", when=settled)
 def job_completes_when_criteria_met(t: Transition) -> str | None:
     """After a settled sync, a Job whose `completions` pods (indexes) succeeded, or, without
     completions, one of whose pods succeeded and none is active, has met its success criteria,
@@ -1234,7 +1246,7 @@ def job_completes_when_criteria_met(t: Transition) -> str | None:
     return None
 
 
-@step_invariant("success-policy-enforced", "job_controller.go syncJob (matchSuccessPolicy: SuccessCriteriaMet SuccessPolicy)")
+@step_invariant("success-policy-enforced", "job_controller.go syncJob (matchSuccessPolicy: SuccessCriteriaMet SuccessPolicy)", when=settled)
 def success_policy_enforced(t: Transition) -> str | None:
     """After a settled sync, an Indexed Job whose completed indexes satisfy a rule of its
     successPolicy has met its success criteria, unless it is failing."""

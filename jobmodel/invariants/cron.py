@@ -120,6 +120,11 @@ def _latest_activation(schedule: Schedule, since: datetime, now: datetime) -> da
     return None  # too many to walk: no claim
 
 
+def a_sync(t: CronTransition) -> bool:
+    """A controller sync: the guard of every law about what a sync did (laws.Invariant.when)."""
+    return t.move.kind in SYNC_MOVES
+
+
 def settled_sync(t: CronTransition) -> bool:
     """A plain sync over a current cache whose status write went through."""
     return t.move.kind == "sync" and t.before.cached is None
@@ -145,7 +150,7 @@ def one_job_per_scheduled_time(world: CronWorld) -> str | None:
     return None
 
 
-@CRON_LAWS.step_invariant("cron-forbid-never-two-active", "cronjob_controllerv2.go syncCronJob (ForbidConcurrent)")
+@CRON_LAWS.step_invariant("cron-forbid-never-two-active", "cronjob_controllerv2.go syncCronJob (ForbidConcurrent)", when=a_sync)
 def forbid_never_two_active(t: CronTransition) -> str | None:
     """With concurrencyPolicy Forbid a sync never leaves two unfinished Jobs. Assumption: every
     running Job is in the status.active the sync sees (the cache is current, and no crash came
@@ -163,7 +168,7 @@ def forbid_never_two_active(t: CronTransition) -> str | None:
     return f"Forbid, yet {running} run together" if len(running) > 1 else None
 
 
-@CRON_LAWS.step_invariant("cron-replace-leaves-one-running", "cronjob_controllerv2.go syncCronJob (ReplaceConcurrent: deleteJob of every active Job before the create)")
+@CRON_LAWS.step_invariant("cron-replace-leaves-one-running", "cronjob_controllerv2.go syncCronJob (ReplaceConcurrent: deleteJob of every active Job before the create)", when=a_sync)
 def replace_leaves_one_running(t: CronTransition) -> str | None:
     """With concurrencyPolicy Replace a sync leaves at most one unfinished Job: the Jobs of
     status.active are deleted before the new one is created. Assumption: as
@@ -176,7 +181,7 @@ def replace_leaves_one_running(t: CronTransition) -> str | None:
     return f"Replace, yet {running} run together" if len(running) > 1 else None
 
 
-@CRON_LAWS.step_invariant("cron-runs-at-schedule-times", "cronjob_controllerv2.go syncCronJob (nextScheduleTime, formatSchedule: TZ=timeZone); utils.go mostRecentScheduleTime")
+@CRON_LAWS.step_invariant("cron-runs-at-schedule-times", "cronjob_controllerv2.go syncCronJob (nextScheduleTime, formatSchedule: TZ=timeZone); utils.go mostRecentScheduleTime", when=a_sync)
 def runs_at_schedule_times(t: CronTransition) -> str | None:
     """Every Job a sync creates runs a time of the schedule in the CronJob's timeZone (its
     scheduled-timestamp annotation), not after now and after the previous lastScheduleTime."""
@@ -198,7 +203,7 @@ def runs_at_schedule_times(t: CronTransition) -> str | None:
     return None
 
 
-@CRON_LAWS.step_invariant("cron-starting-deadline-respected", "cronjob_controllerv2.go syncCronJob (MissSchedule: scheduledTime + startingDeadlineSeconds before now); utils.go mostRecentScheduleTime (earliestTime)")
+@CRON_LAWS.step_invariant("cron-starting-deadline-respected", "cronjob_controllerv2.go syncCronJob (MissSchedule: scheduledTime + startingDeadlineSeconds before now); utils.go mostRecentScheduleTime (earliestTime)", when=a_sync)
 def starting_deadline_respected(t: CronTransition) -> str | None:
     """A Job created by a sync runs a schedule time less than startingDeadlineSeconds before now:
     a run missed by longer is skipped (MissSchedule)."""
@@ -215,7 +220,7 @@ def starting_deadline_respected(t: CronTransition) -> str | None:
     return None
 
 
-@CRON_LAWS.step_invariant("cron-suspended-starts-nothing", "cronjob_controllerv2.go syncCronJob (Spec.Suspend: return before scheduling)")
+@CRON_LAWS.step_invariant("cron-suspended-starts-nothing", "cronjob_controllerv2.go syncCronJob (Spec.Suspend: return before scheduling)", when=a_sync)
 def suspended_starts_nothing(t: CronTransition) -> str | None:
     """A sync of a suspended CronJob creates no Job."""
     if t.move.kind not in SYNC_MOVES:
@@ -227,7 +232,7 @@ def suspended_starts_nothing(t: CronTransition) -> str | None:
     return None
 
 
-@CRON_LAWS.step_invariant("cron-active-lists-running-jobs", "cronjob_controllerv2.go syncCronJob (finished Jobs and missing Jobs leave status.active: deleteFromActiveList)")
+@CRON_LAWS.step_invariant("cron-active-lists-running-jobs", "cronjob_controllerv2.go syncCronJob (finished Jobs and missing Jobs leave status.active: deleteFromActiveList)", when=a_sync)
 def active_lists_running_jobs(t: CronTransition) -> str | None:
     """After a settled sync, status.active names only Jobs that exist and have not finished.
     Upstream behaviour accepted: from 1.37 a finished Job the sync met through AlreadyExists
@@ -290,7 +295,7 @@ def adopted_after_already_exists(t: CronTransition, job: Job) -> bool:
     return refused and not listed_before and last is not None and scheduled_time(job) == last
 
 
-@CRON_LAWS.step_invariant("cron-due-run-started", "cronjob_controllerv2.go syncCronJob (mostRecentScheduleTime, createJob); the requeue at nextScheduleTimeDuration")
+@CRON_LAWS.step_invariant("cron-due-run-started", "cronjob_controllerv2.go syncCronJob (mostRecentScheduleTime, createJob); the requeue at nextScheduleTimeDuration", when=a_sync)
 def due_run_started(t: CronTransition) -> str | None:
     """Bounded liveness: after a settled sync of an unsuspended CronJob, the most recent due
     schedule time (after lastScheduleTime, less than startingDeadlineSeconds ago) has its Job
@@ -317,7 +322,7 @@ def due_run_started(t: CronTransition) -> str | None:
     return f"the run of {due.isoformat()} is due, yet no Job runs it"
 
 
-@CRON_LAWS.step_invariant("cron-last-schedule-time-is-the-run", "cronjob_controllerv2.go syncCronJob (cronJob.Status.LastScheduleTime = &metav1.Time{Time: *scheduledTime})")
+@CRON_LAWS.step_invariant("cron-last-schedule-time-is-the-run", "cronjob_controllerv2.go syncCronJob (cronJob.Status.LastScheduleTime = &metav1.Time{Time: *scheduledTime})", when=a_sync)
 def last_schedule_time_is_the_run(t: CronTransition) -> str | None:
     """A sync that starts a run and writes its status sets lastScheduleTime to that run's
     schedule time (not to the time the sync ran)."""
@@ -331,7 +336,7 @@ def last_schedule_time_is_the_run(t: CronTransition) -> str | None:
     return None
 
 
-@CRON_LAWS.step_invariant("cron-last-successful-time-justified", "cronjob_controllerv2.go syncCronJob (LastSuccessfulTime from a succeeded Job's CompletionTime)")
+@CRON_LAWS.step_invariant("cron-last-successful-time-justified", "cronjob_controllerv2.go syncCronJob (LastSuccessfulTime from a succeeded Job's CompletionTime)", when=a_sync)
 def last_successful_time_justified(t: CronTransition) -> str | None:
     """A sync sets status.lastSuccessfulTime only to the completionTime of a Job of the CronJob
     that succeeded."""
@@ -348,7 +353,7 @@ def _started(job: Job) -> datetime | None:
     return job.status.start_time or job.metadata.creation_timestamp
 
 
-@CRON_LAWS.step_invariant("cron-history-keeps-the-newest", "cronjob_controllerv2.go cleanupFinishedJobs, removeOldestJobs (sort.Sort(byJobStartTime))")
+@CRON_LAWS.step_invariant("cron-history-keeps-the-newest", "cronjob_controllerv2.go cleanupFinishedJobs, removeOldestJobs (sort.Sort(byJobStartTime))", when=a_sync)
 def history_keeps_the_newest(t: CronTransition) -> str | None:
     """When a sync removes finished Jobs beyond a history limit, it removes the oldest (by start
     time): no removed Job started after a kept Job of the same outcome."""
@@ -367,7 +372,7 @@ def history_keeps_the_newest(t: CronTransition) -> str | None:
     return None
 
 
-@CRON_LAWS.step_invariant("cron-running-jobs-not-deleted", "cronjob_controllerv2.go cleanupFinishedJobs (finished Jobs only); syncCronJob (ReplaceConcurrent)")
+@CRON_LAWS.step_invariant("cron-running-jobs-not-deleted", "cronjob_controllerv2.go cleanupFinishedJobs (finished Jobs only); syncCronJob (ReplaceConcurrent)", when=a_sync)
 def running_jobs_not_deleted(t: CronTransition) -> str | None:
     """A sync deletes an unfinished Job only under concurrencyPolicy Replace, to start a new run
     in its place (the history limits remove finished Jobs only). Upstream behaviour accepted:
@@ -395,7 +400,7 @@ def found_by_a_kept_reference(world: CronWorld, name: str) -> bool:
     return any(ref.name == name and kept_by_name(world, ref) for cj in cron_jobs for ref in cj.status.active)
 
 
-@CRON_LAWS.step_invariant("cron-history-limits", "cronjob_controllerv2.go cleanupFinishedJobs")
+@CRON_LAWS.step_invariant("cron-history-limits", "cronjob_controllerv2.go cleanupFinishedJobs", when=a_sync)
 def history_limits_hold(t: CronTransition) -> str | None:
     """After a sync, at most successfulJobsHistoryLimit complete and failedJobsHistoryLimit failed
     Jobs remain (cleanupFinishedJobs runs first in every sync)."""

@@ -49,8 +49,16 @@ CLEAN_SYNC_MOVES = frozenset({"sync", "sync-stale"})
 
 
 def condition_true(job: Job, ctype: str) -> bool:
-    cond = job.status.condition(ctype)
-    return cond is not None and cond.status == "True"
+    return ctype in true_conditions(job)
+
+
+@lru_cache(maxsize=8192)  # a pure function of the Job, read by most laws on every sync
+def true_conditions(job: Job) -> frozenset[str]:
+    """The condition types whose first condition (findConditionByType) has status True."""
+    first: dict[str, str] = {}
+    for c in job.status.conditions:
+        first.setdefault(c.type, c.status)
+    return frozenset(ctype for ctype, status in first.items() if status == "True")
 
 
 def finished(job: Job) -> bool:
@@ -145,14 +153,16 @@ def success_policy_met(policy: SuccessPolicy | None, completions: int, completed
 # --- pods ------------------------------------------------------------------------------------------
 
 
-def active_pods(world: World) -> list[Pod]:
+@lru_cache(maxsize=8192)  # a pure function of the world, read by several laws on every sync
+def active_pods(world: World) -> tuple[Pod, ...]:
     """The Job's pods that are neither terminal nor being deleted, as the API server holds them."""
-    return [p for p in world.pods() if is_pod_active(p)]
+    return tuple(p for p in world.pods() if is_pod_active(p))
 
 
-def terminating_pods(world: World) -> list[Pod]:
+@lru_cache(maxsize=8192)
+def terminating_pods(world: World) -> tuple[Pod, ...]:
     """The Job's pods being deleted that have not reached a terminal phase."""
-    return [p for p in world.pods() if is_pod_terminating(p)]
+    return tuple(p for p in world.pods() if is_pod_terminating(p))
 
 
 def finished_pod(pod: Pod) -> bool:
@@ -223,17 +233,26 @@ def counted_successes(job: Job) -> int:
 # --- what a sync did ------------------------------------------------------------------------------
 
 
-def written_statuses(t: Transition) -> list[JobStatus]:
+def written_statuses(t: Transition) -> tuple[JobStatus, ...]:
     """The statuses the sync wrote and the API server accepted, in order."""
-    if t.sync is None:
-        return []
-    return [a.status for a in t.sync.actions if isinstance(a, UpdateJobStatus) and a.accepted]
+    return t.fact(_written_statuses)
 
 
-def created(t: Transition) -> list[CreatePod]:
+def _written_statuses(t: Transition) -> tuple[JobStatus, ...]:
     if t.sync is None:
-        return []
-    return [a for a in t.sync.actions if isinstance(a, CreatePod) and a.accepted]
+        return ()
+    return tuple(a.status for a in t.sync.actions if isinstance(a, UpdateJobStatus) and a.accepted)
+
+
+def created(t: Transition) -> tuple[CreatePod, ...]:
+    """The pods the sync created (accepted by the API server)."""
+    return t.fact(_created)
+
+
+def _created(t: Transition) -> tuple[CreatePod, ...]:
+    if t.sync is None:
+        return ()
+    return tuple(a for a in t.sync.actions if isinstance(a, CreatePod) and a.accepted)
 
 
 def deleted_uids(t: Transition) -> set[str]:
@@ -242,10 +261,15 @@ def deleted_uids(t: Transition) -> set[str]:
     return {a.uid for a in t.sync.actions if isinstance(a, DeletePod) and a.accepted}
 
 
-def finalizer_removed_uids(t: Transition) -> set[str]:
+def finalizer_removed_uids(t: Transition) -> frozenset[str]:
+    """The pods whose tracking finalizer the sync removed (accepted by the API server)."""
+    return t.fact(_finalizer_removed_uids)
+
+
+def _finalizer_removed_uids(t: Transition) -> frozenset[str]:
     if t.sync is None:
-        return set()
-    return {a.uid for a in t.sync.actions if isinstance(a, PatchPod) and a.kind == "remove-finalizer" and a.accepted}
+        return frozenset()
+    return frozenset(a.uid for a in t.sync.actions if isinstance(a, PatchPod) and a.kind == "remove-finalizer" and a.accepted)
 
 
 def waited_for_backoff(t: Transition) -> bool:
@@ -255,8 +279,54 @@ def waited_for_backoff(t: Transition) -> bool:
 
 
 def clean_sync(t: Transition) -> bool:
-    """A controller sync without injected API failures."""
+    """A controller sync without injected API failures (also the guard of the laws about
+    settled and clean syncs)."""
     return t.move.kind in CLEAN_SYNC_MOVES
+
+
+# --- guards: when a law can fail at all (laws.Invariant.when) --------------------------------------
+
+
+def a_sync(t: Transition) -> bool:
+    """A controller sync: only a sync has a result, creates or deletes pods, removes finalizers
+    or writes the status."""
+    return t.sync is not None or t.move.kind in SYNC_MOVES
+
+
+def job_changed(t: Transition) -> bool:
+    """The step left a different Job object (equal Jobs can be distinct objects: then the laws
+    that compare the Job before and after run, and find nothing)."""
+    return t.before.job() is not t.after.job()
+
+
+def a_sync_changed_the_job(t: Transition) -> bool:
+    """A sync that left a different Job object."""
+    return job_changed(t) and a_sync(t)
+
+
+def finalizers_removed(t: Transition) -> bool:
+    """A sync that removed tracking finalizers."""
+    return t.sync is not None and bool(finalizer_removed_uids(t))
+
+
+def a_new_failure(t: Transition) -> bool:
+    """The step decided a failure (new_failure)."""
+    return job_changed(t) and new_failure(t) is not None
+
+
+def a_new_success(t: Transition) -> bool:
+    """The step decided a success (new_success)."""
+    return job_changed(t) and new_success(t) is not None
+
+
+def pods_created(t: Transition) -> bool:
+    """A sync that created pods."""
+    return t.sync is not None and bool(created(t))
+
+
+def status_written(t: Transition) -> bool:
+    """A sync that wrote a status the API server accepted."""
+    return t.sync is not None and bool(written_statuses(t))
 
 
 def expectations_satisfied(world: World) -> bool:
@@ -268,6 +338,10 @@ def settled(t: Transition) -> bool:
     """A settled sync: clean, over a cache that showed every pod, with the controller's
     expectations satisfied (so that manageJob ran), of a Job that exists and had not finished.
     The converse laws ("the facts demand this status") are stated after settled syncs."""
+    return t.fact(_settled)
+
+
+def _settled(t: Transition) -> bool:
     if not clean_sync(t) or t.before.hidden:
         return False  # most steps: decided without looking the Job up
     before, after = t.before.job(), t.after.job()

@@ -3,6 +3,11 @@
 A catalogue (`Laws`) holds named predicates over the worlds of one system: `state` invariants
 read one world, `step` invariants one `Transition` (the world before, the move, the world after
 and, for a controller sync, its result); each returns None when it holds, else what is wrong.
+A step invariant may name its guard (`when`): a cheap predicate on the transition that holds
+whenever the invariant can fail (its own check returns None otherwise, and says so in its first
+lines), so that `check_step` skips what cannot fail: most moves are not controller syncs, and most
+laws are about what a sync did. Guards are evaluated once per transition, shared by the laws that
+name them, and the invariants still run in the catalogue's order.
 `sometimes` properties are states the checkers must reach, so that the invariants are not
 vacuously true (Stateright's `always` and `sometimes`). Entries register with the catalogue's
 decorators, each with its docstring and the upstream code it follows.
@@ -10,7 +15,7 @@ decorators, each with its docstring and the upstream code it follows.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
 import attrs
@@ -20,6 +25,8 @@ from jobmodel.transitions.move import Move
 W = TypeVar("W")
 R = TypeVar("R")
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
+Guards = tuple[Callable[[Any], bool], ...]
 
 
 @attrs.frozen
@@ -34,6 +41,16 @@ class Transition(Generic[W, R]):
     # upstream bugs that are runs outside one (a counterexample that breaks an assumption, from
     # `jobmodel prove --drop`, is replayed this way).
     without_assumptions: bool = False
+    # Facts several laws read of the same transition (`fact`), computed once.
+    _facts: dict[Callable[..., Any], Any] = attrs.field(factory=dict, init=False, eq=False, hash=False, repr=False)
+
+    def fact(self, compute: Callable[[Transition[W, R]], T]) -> T:
+        """`compute(self)`, computed once for this transition (a pure function of it)."""
+        facts = self._facts
+        if compute in facts:
+            return facts[compute]  # type: ignore[no-any-return]
+        value = facts[compute] = compute(self)
+        return value
 
 
 @attrs.frozen
@@ -54,6 +71,9 @@ class Invariant:
     check: Callable[..., str | None]
     doc: str
     upstream: str
+    # For a step invariant: a predicate on the transition that holds whenever the invariant can
+    # fail (None: it can fail on any step).
+    when: Callable[[Any], bool] | None = None
 
 
 @attrs.frozen
@@ -72,6 +92,11 @@ class Laws(Generic[W, R]):
     state: list[Invariant] = attrs.Factory(list)
     step: list[Invariant] = attrs.Factory(list)
     sometimes: list[Reachability] = attrs.Factory(list)
+    # The distinct guards, and the step invariants to run for each outcome of them, by the number
+    # of step invariants registered (a catalogue grows while its module is imported).
+    _plans: dict[int, tuple[Guards, dict[tuple[bool, ...], tuple[Invariant, ...]]]] = attrs.field(
+        factory=dict, init=False, eq=False, repr=False
+    )
 
     def state_invariant(self, name: str, upstream: str) -> Callable[[F], F]:
         def register(fn: F) -> F:
@@ -80,9 +105,11 @@ class Laws(Generic[W, R]):
 
         return register
 
-    def step_invariant(self, name: str, upstream: str) -> Callable[[F], F]:
+    def step_invariant(
+        self, name: str, upstream: str, when: Callable[[Transition[W, R]], bool] | None = None
+    ) -> Callable[[F], F]:
         def register(fn: F) -> F:
-            self.step.append(Invariant(name, "step", fn, (fn.__doc__ or "").strip(), upstream))
+            self.step.append(Invariant(name, "step", fn, (fn.__doc__ or "").strip(), upstream, when))
             return fn
 
         return register
@@ -113,11 +140,27 @@ class Laws(Generic[W, R]):
         return _broken(self.state, world)
 
     def check_step(self, transition: Transition[W, R]) -> list[Violation]:
-        """Every step invariant on one transition."""
-        return _broken(self.step, transition)
+        """Every step invariant on one transition (but those whose guard says they cannot fail)."""
+        guards, plans = self._guarded()
+        outcomes = tuple([guard(transition) for guard in guards])
+        plan = plans.get(outcomes)
+        if plan is None:
+            holds = dict(zip(guards, outcomes, strict=True))
+            plan = plans[outcomes] = tuple(inv for inv in self.step if inv.when is None or holds[inv.when])
+        return _broken(plan, transition)
+
+    def guards(self) -> Guards:
+        """The distinct guards of the step invariants, in the order they are first named."""
+        return tuple(dict.fromkeys(inv.when for inv in self.step if inv.when is not None))
+
+    def _guarded(self) -> tuple[Guards, dict[tuple[bool, ...], tuple[Invariant, ...]]]:
+        entry = self._plans.get(len(self.step))
+        if entry is None:
+            entry = self._plans[len(self.step)] = (self.guards(), {})
+        return entry
 
 
-def _broken(invariants: list[Invariant], subject: object) -> list[Violation]:
+def _broken(invariants: Sequence[Invariant], subject: object) -> list[Violation]:
     out = []
     for inv in invariants:
         message = inv.check(subject)

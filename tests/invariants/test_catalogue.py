@@ -18,7 +18,7 @@ from jobmodel.features import gates_for
 from jobmodel.invariants import catalogue as cat
 from jobmodel.invariants.catalogue import Transition
 from jobmodel.invariants.cron import CRON_LAWS
-from jobmodel.invariants.laws import Laws
+from jobmodel.invariants.laws import Laws, Violation
 from jobmodel.state import (
     COMPLETE,
     FAILED_CONDITION,
@@ -31,7 +31,14 @@ from jobmodel.transitions import cluster as cl
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.move import Move
 from jobmodel.transitions.sync_job import JobSyncResult
-from tests.checkers.configs import FAIL_JOB_ON_42, IGNORE_DISRUPTION, config, job_manifest
+from tests.checkers.configs import (
+    ALL_MUTATION_CASES,
+    FAIL_JOB_ON_42,
+    IGNORE_DISRUPTION,
+    config,
+    job_manifest,
+    mutation_config,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 # The traces below show v1.32's behaviour (the known upstream bugs, the stale-cache over-creation).
@@ -419,3 +426,55 @@ def test_failed_pods_are_accounted_for_wherever_they_are() -> None:
     counted = world_after(cfg, Move("sync"), Move("start", "j-0"), Move("fail", "j-0"), Move("sync"))
     job = counted.job()
     assert job is not None and job.status.failed == 1 and cat.failed_so_far(counted, job, gates) == 1
+
+
+@attrs.define
+class BothWays:
+    """Laws that check every step with the guards and without them, record where the two differ,
+    and report nothing (so that the exploration goes on past a broken law)."""
+
+    laws: Laws[Any, Any]
+    steps: int = 0
+    skipped: int = 0
+    violations: int = 0
+    differences: list[str] = attrs.Factory(list)
+
+    @property
+    def sometimes(self) -> list[Any]:
+        return []
+
+    def check_state(self, world: Any) -> list[Any]:
+        return []
+
+    def check_step(self, t: Any) -> list[Any]:
+        guarded = self.laws.check_step(t)
+        unguarded = [laws_violation(inv, t) for inv in self.laws.step]
+        unguarded = [v for v in unguarded if v is not None]
+        self.steps += 1
+        self.skipped += sum(1 for inv in self.laws.step if inv.when is not None and not inv.when(t))
+        self.violations += len(unguarded)
+        if guarded != unguarded:
+            self.differences.append(f"{t.move}: {guarded} with guards, {unguarded} without")
+        return []
+
+
+def laws_violation(inv: Any, t: Any) -> Any:
+    message = inv.check(t)
+    return None if message is None else Violation(inv.name, message)
+
+
+@pytest.mark.parametrize("name", sorted(ALL_MUTATION_CASES))
+def test_the_guards_skip_only_laws_that_cannot_fail(name: str) -> None:
+    """On every step of the broken variants' explorations (and the model's on the same
+    configuration), Job and CronJob, the laws a guard skips find nothing: the guarded catalogue
+    reports what the unguarded one does, in the same order."""
+    case = ALL_MUTATION_CASES[name]
+    for broken in (True, False):
+        system = mutation_config(name, broken=broken).system()
+        caught_by_a_step_law = case.invariant in {inv.name for inv in system.laws.step}
+        both = BothWays(system.laws)
+        explore(attrs.evolve(system, laws=both), depth=case.depth)
+        assert both.differences == []
+        assert both.skipped > 0 or case.depth == 1  # a first sync: every guard holds
+        if broken and caught_by_a_step_law:
+            assert both.violations > 0, f"{name}: the exploration found nothing to compare"
