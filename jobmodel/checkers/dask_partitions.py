@@ -143,27 +143,42 @@ def on_dask(config: Config, address: str | None = None) -> Engine:
 
 
 @contextlib.contextmanager
-def _client(address: str | None, workers: int) -> Iterator[Any]:
+def local_cluster(workers: int, start_method: str = "forkserver") -> Iterator[Any]:
+    """A Dask cluster of `workers` worker processes on 127.0.0.1 (every socket, the scheduler's
+    HTTP server included, on the loopback interface; no dashboard), forked from one server
+    process (`start_method`), so that they hash alike (see the module docstring)."""
+    dask_config, distributed = _imported()
+    with (
+        dask_config.config.set({"distributed.worker.multiprocessing-method": start_method}),
+        distributed.LocalCluster(
+            host="127.0.0.1", n_workers=workers, threads_per_worker=1, processes=True,
+            dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+            silence_logs=logging.CRITICAL,
+        ) as cluster,
+    ):
+        yield cluster
+
+
+def _imported() -> tuple[Any, Any]:
     try:
         import dask as dask_config
         import distributed
     except ImportError:
         raise EngineError("needs the dask extra: pip install 'jobmodel[dask]'") from None
+    return dask_config, distributed
+
+
+@contextlib.contextmanager
+def _client(address: str | None, workers: int) -> Iterator[Any]:
+    _dask_config, distributed = _imported()
     with contextlib.ExitStack() as stack:
         try:
             if address is None:
-                # Forked from one server process, the workers hash alike (see the docstring).
-                with dask_config.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
-                    cluster = stack.enter_context(
-                        distributed.LocalCluster(  # type: ignore[no-untyped-call]
-                            host="127.0.0.1", n_workers=workers, threads_per_worker=1, processes=True,
-                            dashboard_address=None, silence_logs=logging.CRITICAL,
-                        )
-                    )
-                client = stack.enter_context(distributed.Client(cluster))  # type: ignore[no-untyped-call]
+                cluster = stack.enter_context(local_cluster(workers))
+                client = stack.enter_context(distributed.Client(cluster))
             else:
                 client = stack.enter_context(
-                    distributed.Client(address, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
+                    distributed.Client(address, timeout=CONNECT_TIMEOUT)
                 )
         except Exception as e:
             where = "start a local Dask cluster" if address is None else f"reach the Dask scheduler at {address}"
