@@ -17,6 +17,7 @@ Each actor reports its hashes, and workers that disagree are an error, never a w
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import traceback
 from collections.abc import Iterator, Mapping
@@ -57,9 +58,14 @@ class PartitionActor:
         try:
             if method == "start":
                 return True, self.start()
-            return True, getattr(self.partition, method)(*args)
+            result = getattr(self.partition, method)(*args)
         except Exception:  # reported to the coordinator, which raises it
             return False, traceback.format_exc()
+        if method == "absorb":
+            # What was explored so far out of the collector's walks, as in the other engines
+            # (jobmodel.checkers.explorer.explored_states_kept).
+            gc.freeze()
+        return True, result
 
 
 class ActorDriver:

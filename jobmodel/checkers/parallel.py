@@ -16,15 +16,17 @@ invariant of the same transition) is the one the single-process explorer stops a
 counterexample is that key replayed from the initial world. The reachable states are the same;
 the counts a run stops with when it finds a violation may differ (it finishes the level).
 
-A search starts as one partition in this process and forks only once a level's frontier reaches
-`fork_at` states (small searches never pay for processes); each process then keeps its share of
-what was explored (`Partition.narrow`: fork copies the partition, nothing is sent).
+Where the partitions run is the `Engine`'s choice; the coordinator drives them through the
+same three calls (`Driver`: `send`, `receive`, `close`) whatever it is. `processes()` (the
+default): a search starts as one partition in this process and forks only once a level's
+frontier reaches `fork_at` states (small searches never pay for processes); each process then
+keeps its share of what was explored (`Partition.narrow`: fork copies the partition, nothing is
+sent). `jobmodel.checkers.dask_partitions.on_dask`: the partitions are actors on a Dask
+cluster, each built from the configuration's JSON and starting from the beginning.
 
-The partitions are plain objects driven by messages of plain data (lists of states and keys), so
-the same coordinator can run them in this process, in forked processes (`Forked`), or as
-actors of a distributed engine (docs/performance.md says how, with Ray or Dask). Owners are
-chosen by Python's `hash`, which for strings is salted per interpreter: forked processes share
-the parent's salt; other engines need the same `PYTHONHASHSEED` in every worker.
+Owners are chosen by Python's `hash`, which for strings is salted per interpreter (and, before
+Python 3.12, is an address for None): forked processes share the parent's; the Dask engine
+checks that its workers agree.
 """
 
 from __future__ import annotations
