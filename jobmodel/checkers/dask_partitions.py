@@ -17,12 +17,12 @@ Each actor reports its hashes, and workers that disagree are an error, never a w
 from __future__ import annotations
 
 import contextlib
-import gc
 import logging
 import traceback
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from jobmodel.checkers.explorer import explored_states_kept
 from jobmodel.checkers.parallel import Driver, Engine, Partition, Pool, WorkerError, owner
 from jobmodel.checkers.system import System
 from jobmodel.checkers.trace import CONFIGS, Config
@@ -43,10 +43,14 @@ class PartitionActor:
         self.kind, self.config = kind, config
         self.index, self.partitions, self.liveness = index, partitions, liveness
         self.partition: Partition[Any] | None = None
+        self.kept = contextlib.ExitStack()
+        self.keep: Callable[[], None] = lambda: None
 
     def start(self) -> tuple[int, int, int]:
         """Build the system and the partition (seeded if it owns the initial world); returns the
         hashes the owners depend on: None's, a string's and the initial world's."""
+        # The collector tuned as in the other engines, until `close`.
+        self.keep = self.kept.enter_context(explored_states_kept())
         system: System[Any, Any] = CONFIGS[self.kind].from_json(self.config).system()
         self.partition = Partition(system, self.index, self.partitions, liveness=self.liveness)
         root = system.start()
@@ -58,13 +62,15 @@ class PartitionActor:
         try:
             if method == "start":
                 return True, self.start()
+            if method == "close":
+                self.partition = None
+                self.kept.close()
+                return True, None
             result = getattr(self.partition, method)(*args)
         except Exception:  # reported to the coordinator, which raises it
             return False, traceback.format_exc()
         if method == "absorb":
-            # What was explored so far out of the collector's walks, as in the other engines
-            # (jobmodel.checkers.explorer.explored_states_kept).
-            gc.freeze()
+            self.keep()
         return True, result
 
 
@@ -91,7 +97,8 @@ class ActorDriver:
         return value
 
     def close(self) -> None:
-        pass
+        with contextlib.suppress(Exception):  # a lost worker has nothing left to close
+            self.actor.run("close").result(timeout=CONNECT_TIMEOUT)
 
 
 def lost(worker: str, error: Exception) -> EngineError:
@@ -143,7 +150,12 @@ def on_dask(config: Config, address: str | None = None) -> Engine:
     @contextlib.contextmanager
     def pool(system: System[Any, Any], root: Any, workers: int, liveness: bool) -> Iterator[Pool]:
         with _client(address, workers) as client:
-            yield DaskPool(client, config, workers, liveness)
+            dask_pool = DaskPool(client, config, workers, liveness)
+            try:
+                yield dask_pool
+            finally:
+                for d in dask_pool.drivers:
+                    d.close()
 
     return pool
 
