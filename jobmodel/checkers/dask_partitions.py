@@ -134,9 +134,9 @@ class DaskPool:
         hashes = {w: d.receive() for d, w in zip(self.drivers, placed, strict=True)}
         if len(set(hashes.values())) > 1:
             raise EngineError(
-                "the Dask workers hash states differently, so they cannot agree which owns which: "
-                "give every worker the same PYTHONHASHSEED, on Python 3.12 or later "
-                "(before 3.12 hash(None) differs between processes not forked from one)"
+                "the Dask workers hash states differently, so they cannot agree which owns which: run "
+                "them on Python 3.12 or later with one PYTHONHASHSEED, or fork them from one server "
+                "(docs/performance.md)"
             )
 
     def grow(self, frontier: int) -> None:
