@@ -1,6 +1,7 @@
 """`jobmodel explore MANIFEST --depth N`: every interleaving of the controller with a hostile
 environment, breadth-first to a depth, every invariant checked, on `--workers` processes (default:
-the cores; jobmodel.checkers.parallel) with the progress after each level on a terminal; prints
+the cores; jobmodel.checkers.parallel) or Dask actors (`--engine dask[=ADDRESS]`;
+jobmodel.checkers.dask_partitions) with the progress after each level on a terminal; prints
 the states explored, the rate, and "no violation" or the shortest counterexample (as a step
 table; --save writes it as JSON for `jobmodel replay`)."""
 
