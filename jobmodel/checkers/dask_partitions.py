@@ -10,7 +10,8 @@ beginning: the owner of the initial world seeds it.
 Owners are chosen by `hash`, which must agree between the workers: strings are salted per
 interpreter (`PYTHONHASHSEED`), and before Python 3.12 `hash(None)` is the object's address.
 The local cluster's workers are forked from one server process (`forkserver`), so they agree;
-an external cluster needs one `PYTHONHASHSEED` on Python 3.12 or later (docs/performance.md).
+the workers of an existing cluster need one `PYTHONHASHSEED` on Python 3.12 or later, or to be
+forked from one server too (docs/performance.md).
 Each actor reports its hashes, and workers that disagree are an error, never a wrong result.
 """
 
@@ -195,9 +196,7 @@ def _client(address: str | None, workers: int) -> Iterator[Any]:
                 cluster = stack.enter_context(local_cluster(workers))
                 client = stack.enter_context(distributed.Client(cluster))
             else:
-                client = stack.enter_context(
-                    distributed.Client(address, timeout=CONNECT_TIMEOUT)
-                )
+                client = stack.enter_context(distributed.Client(address, timeout=CONNECT_TIMEOUT))
         except Exception as e:
             where = "start a local Dask cluster" if address is None else f"reach the Dask scheduler at {address}"
             raise EngineError(f"could not {where}: {one_line(e)}") from None
