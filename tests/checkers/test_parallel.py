@@ -5,6 +5,7 @@ explorer, whatever the number of partitions."""
 from __future__ import annotations
 
 import itertools
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -163,6 +164,14 @@ def test_on_dask_the_same_shortest_counterexample(dask_scheduler: str, name: str
     assert found is not None and found == single and found.violation.invariant == invariant
 
 
+def test_on_dask_a_cronjob_explores_alike(dask_scheduler: str) -> None:
+    cfg = attrs.evolve(cron_config("Allow"), kube_version="1.32")  # built on the workers from its JSON
+    single = explore(cfg.system(), depth=40)
+    on_dask = explore_parallel(cfg.system(), depth=40, workers=2, engine=dask_partitions.on_dask(cfg, dask_scheduler))
+    assert (on_dask.states, on_dask.transitions, on_dask.reached) == (single.states, single.transitions, single.reached)
+    assert on_dask.exhausted and on_dask.counterexample is None
+
+
 def test_on_dask_a_lost_worker_is_an_engine_error(dask_scheduler: str) -> None:
     cfg = config(job_manifest(1, 1, 0), impl="tests.checkers.broken.exit_process:sync_job")
     with pytest.raises(dask_partitions.EngineError, match="lost the Dask worker"):
@@ -185,3 +194,10 @@ def test_on_dask_an_unreachable_scheduler_is_an_engine_error(monkeypatch: pytest
     cfg = config(job_manifest(1, 1, 0))
     with pytest.raises(dask_partitions.EngineError, match=r"could not reach the Dask scheduler at tcp://127\.0\.0\.1:1\b"):
         explore_parallel(cfg.system(), depth=3, workers=2, engine=dask_partitions.on_dask(cfg, "tcp://127.0.0.1:1"))
+
+
+def test_on_dask_without_the_extra_is_an_engine_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` fails
+    cfg = config(job_manifest(1, 1, 0))
+    with pytest.raises(dask_partitions.EngineError, match=r"jobmodel\[dask\]"):
+        explore_parallel(cfg.system(), depth=3, workers=2, engine=dask_partitions.on_dask(cfg))
