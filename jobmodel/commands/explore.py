@@ -200,11 +200,12 @@ def run(args: argparse.Namespace) -> int:
 
 def engine_of(spec: str, config: Config) -> Engine | None:
     """The engine `--engine` names (None: this machine's processes)."""
-    name, _eq, address = spec.partition("=")
     if spec == "processes":
         return None
-    if name == "dask" and (address or not _eq):
-        return on_dask(config, address or None)
+    if spec == "dask":
+        return on_dask(config)
+    if spec.startswith("dask=") and spec != "dask=":
+        return on_dask(config, spec.removeprefix("dask="))
     raise InputError("--engine", f"expected processes, dask or dask=ADDRESS, got {quote(spec)}")
 
 
