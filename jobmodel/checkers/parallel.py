@@ -16,15 +16,17 @@ invariant of the same transition) is the one the single-process explorer stops a
 counterexample is that key replayed from the initial world. The reachable states are the same;
 the counts a run stops with when it finds a violation may differ (it finishes the level).
 
-A search starts as one partition in this process and forks only once a level's frontier reaches
-`fork_at` states (small searches never pay for processes); each process then keeps its share of
-what was explored (`Partition.narrow`: fork copies the partition, nothing is sent).
+Where the partitions run is the `Engine`'s choice; the coordinator drives them through the
+same three calls (`Driver`: `send`, `receive`, `close`) whatever it is. `processes()` (the
+default): a search starts as one partition in this process and forks only once a level's
+frontier reaches `fork_at` states (small searches never pay for processes); each process then
+keeps its share of what was explored (`Partition.narrow`: fork copies the partition, nothing is
+sent). `jobmodel.checkers.dask_partitions.on_dask`: the partitions are actors on a Dask
+cluster, each built from the configuration's JSON and starting from the beginning.
 
-The partitions are plain objects driven by messages of plain data (lists of states and keys), so
-the same coordinator can run them in this process, in forked processes (`Forked`), or as
-actors of a distributed engine (docs/performance.md says how, with Ray or Dask). Owners are
-chosen by Python's `hash`, which for strings is salted per interpreter: forked processes share
-the parent's salt; other engines need the same `PYTHONHASHSEED` in every worker.
+Owners are chosen by Python's `hash`, which for strings is salted per interpreter (and, before
+Python 3.12, is an address for None): forked processes share the parent's; the Dask engine
+checks that its workers agree.
 """
 
 from __future__ import annotations
@@ -35,9 +37,9 @@ import multiprocessing
 import pickle
 import time
 import traceback
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from multiprocessing.connection import Connection
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import attrs
 
@@ -242,14 +244,37 @@ class Partition(Generic[S]):
 # --- running the partitions -------------------------------------------------------------------
 
 
+class Driver(Protocol):
+    """A partition at work somewhere: `send` starts a call of one of its methods, `receive`
+    waits for the result (calls go out to every partition before any result is awaited)."""
+
+    def send(self, method: str, *args: Any) -> None: ...
+
+    def receive(self) -> Any: ...
+
+    def close(self) -> None: ...
+
+
+class Pool(Protocol):
+    """The partitions of one search, as drivers; `grow` hears, before each level, the size of
+    its frontier (a pool may add partitions then: `Forking`)."""
+
+    drivers: list[Driver]
+
+    def grow(self, frontier: int) -> None: ...
+
+
+# Where the partitions run: given the system, its initial world (checked), the number of
+# partitions and whether liveness is checked, a pool of partitions that own the initial world
+# between them; leaving the context ends them.
+Engine = Callable[[System[Any, Any], Any, int, bool], contextlib.AbstractContextManager[Pool]]
+
+
 class InProcess:
     """A partition driven in this process."""
 
     def __init__(self, partition: Partition[Any]) -> None:
         self.partition = partition
-
-    def call(self, method: str, *args: Any) -> Any:
-        return getattr(self.partition, method)(*args)
 
     def send(self, method: str, *args: Any) -> None:
         self._result = getattr(self.partition, method)(*args)
@@ -289,10 +314,6 @@ class Forked:
             raise WorkerError(value)
         return value
 
-    def call(self, method: str, *args: Any) -> Any:
-        self.send(method, *args)
-        return self.receive()
-
     def close(self) -> None:
         with contextlib.suppress(BrokenPipeError, OSError):
             self.conn.send(None)
@@ -322,8 +343,46 @@ def _serve(conn: Connection, partition: Partition[Any], index: int, partitions: 
                 keep()
 
 
-Progress = Callable[[int, int, int, float], None]  # depth, states, queue, seconds
 FORK_AT = 1000  # frontier states from which exploring on several processes pays
+
+
+class Forking:
+    """The partitions on this machine's processes: the search runs in this process alone until
+    a level's frontier reaches `fork_at` states (small searches never pay for processes); then
+    it forks, and each process keeps its share (fork copies what was explored)."""
+
+    def __init__(self, system: System[Any, Any], root: Any, workers: int, liveness: bool, fork_at: int) -> None:
+        self.workers, self.fork_at = workers, fork_at
+        self.local: Partition[Any] = Partition(system, 0, 1, liveness=liveness)
+        self.local.seed(root)
+        self.drivers: list[Driver] = [InProcess(self.local)]
+
+    def grow(self, frontier: int) -> None:
+        if len(self.drivers) < self.workers and frontier >= self.fork_at:
+            context = multiprocessing.get_context("fork")
+            self.drivers += [Forked(context, self.local, i, self.workers) for i in range(1, self.workers)]
+            self.local.narrow(0, self.workers)
+
+    def close(self) -> None:
+        for d in self.drivers:
+            d.close()
+
+
+def processes(fork_at: int = FORK_AT) -> Engine:
+    """The engine of forked processes on this machine (`Forking`)."""
+
+    @contextlib.contextmanager
+    def pool(system: System[Any, Any], root: Any, workers: int, liveness: bool) -> Iterator[Pool]:
+        forking = Forking(system, root, workers, liveness, fork_at)
+        try:
+            yield forking
+        finally:
+            forking.close()
+
+    return pool
+
+
+Progress = Callable[[int, int, int, float], None]  # depth, states, queue, seconds
 
 
 def explore_parallel(
@@ -334,12 +393,12 @@ def explore_parallel(
     liveness: bool = False,
     on_level: Progress | None = None,
     fork_at: int = FORK_AT,
+    engine: Engine | None = None,
 ) -> ExploreResult:
-    """Breadth-first search to `depth` moves over `workers` partitions (one in this process, the
-    others in forked processes), stopping at the level of the first violation; `on_level` hears
-    (depth, states, queue, seconds) after each level. The search runs in this process alone
-    until a level's frontier reaches `fork_at` states (small searches never pay for processes);
-    then it forks, and each process keeps its share."""
+    """Breadth-first search to `depth` moves over `workers` partitions, stopping at the level of
+    the first violation; `on_level` hears (depth, states, queue, seconds) after each level. The
+    partitions run where `engine` puts them: by default on this machine's processes
+    (`processes(fork_at)`), or on a Dask cluster (jobmodel.checkers.dask_partitions)."""
     if workers < 1:
         raise ValueError("workers must be at least 1")
     started = time.perf_counter()
@@ -348,19 +407,13 @@ def explore_parallel(
     if root_violations:
         return ExploreResult(1, 0, 0, time.perf_counter() - started, Counterexample((), root_violations[0]), frozenset(), False)
     reached = {p.name for p in system.laws.sometimes if p.holds(root)}
-    local: Partition[S] = Partition(system, 0, 1, liveness=liveness)
-    local.seed(root)
-    drivers: list[InProcess | Forked] = [InProcess(local)]
-    with contextlib.ExitStack() as stack:
-        keep = stack.enter_context(explored_states_kept())
-        stack.callback(_close_all, drivers)
+    run_on = engine if engine is not None else processes(fork_at)
+    with explored_states_kept() as keep, run_on(system, root, workers, liveness) as pool:
         states, transitions, new = 1, 0, 1
         for level in range(1, depth + 1):
-            if len(drivers) < workers and new >= fork_at:
-                context = multiprocessing.get_context("fork")
-                drivers += [Forked(context, local, i, workers) for i in range(1, workers)]
-                local.narrow(0, workers)
-            for d in reversed(drivers):  # the local partition last: the others work meanwhile
+            pool.grow(new)
+            drivers = pool.drivers
+            for d in reversed(drivers):  # a local partition last: the others work meanwhile
                 d.send("expand")
             expansions: list[Expansion] = [d.receive() for d in drivers]
             transitions += sum(e.transitions for e in expansions)
@@ -382,11 +435,6 @@ def explore_parallel(
             if new == 0:
                 return ExploreResult(states, transitions, level, seconds, None, frozenset(reached), True)
         return ExploreResult(states, transitions, depth, time.perf_counter() - started, None, frozenset(reached), False)
-
-
-def _close_all(drivers: Sequence[InProcess | Forked]) -> None:
-    for d in drivers:
-        d.close()
 
 
 def replay_key(system: System[S, Any], root: S, key: Key) -> tuple[Move, ...]:

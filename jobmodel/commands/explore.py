@@ -1,6 +1,7 @@
 """`jobmodel explore MANIFEST --depth N`: every interleaving of the controller with a hostile
 environment, breadth-first to a depth, every invariant checked, on `--workers` processes (default:
-the cores; jobmodel.checkers.parallel) with the progress after each level on a terminal; prints
+the cores; jobmodel.checkers.parallel) or Dask actors (`--engine dask[=ADDRESS]`;
+jobmodel.checkers.dask_partitions) with the progress after each level on a terminal; prints
 the states explored, the rate, and "no violation" or the shortest counterexample (as a step
 table; --save writes it as JSON for `jobmodel replay`)."""
 
@@ -16,9 +17,10 @@ from typing import Any
 import attrs
 
 from jobmodel.checkers.cron import CronConfig
+from jobmodel.checkers.dask_partitions import EngineError, on_dask
 from jobmodel.checkers.explorer import Counterexample, ExploreResult, explore
 from jobmodel.checkers.job import CheckConfig
-from jobmodel.checkers.parallel import explore_parallel
+from jobmodel.checkers.parallel import Engine, explore_parallel
 from jobmodel.checkers.system import System
 from jobmodel.checkers.trace import Config, format_table, run_moves, save_trace
 from jobmodel.commands.common import (
@@ -32,7 +34,7 @@ from jobmodel.commands.common import (
 )
 from jobmodel.commands.output import add_output_option, print_json, wants_json
 from jobmodel.commands.progress import Task, progress
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, quote
 from jobmodel.frozen import freeze
 from jobmodel.timeutil import parse_time
 from jobmodel.transitions import job_environment as env
@@ -97,6 +99,14 @@ def register(subparsers: Any) -> None:
         "--workers", type=int, default=None, metavar="N",
         help="processes exploring side by side, the states partitioned by hash (default: the machine's cores)",
     )
+    parser.add_argument(
+        "--engine", default="processes", metavar="ENGINE",
+        help=(
+            "where the --workers partitions run: processes (this machine's, the default), dask (a "
+            "local Dask cluster on 127.0.0.1) or dask=ADDRESS (the Dask scheduler at ADDRESS, e.g. "
+            "tcp://127.0.0.1:8786); dask needs the dask extra (docs/performance.md)"
+        ),
+    )
     add_output_option(parser)
     parser.set_defaults(func=run)
 
@@ -159,12 +169,18 @@ def run(args: argparse.Namespace) -> int:
     config = config_from_args(args, load_manifest(args))
     system: System[Any, Any] = config.system()
     config.initial_world()  # a rejected manifest is reported before exploring
+    engine = engine_of(args.engine, config)
     with progress(f"exploring to depth {args.depth}", args.depth) as task:
         levels = LevelProgress(task)
-        if workers == 1:
+        if workers == 1 and engine is None:
             result = explore(system, args.depth, liveness=args.liveness, on_level=levels.single)
         else:
-            result = explore_parallel(system, args.depth, workers=workers, liveness=args.liveness, on_level=levels)
+            try:
+                result = explore_parallel(
+                    system, args.depth, workers=workers, liveness=args.liveness, on_level=levels, engine=engine
+                )
+            except EngineError as e:
+                raise InputError("--engine", str(e)) from None
     found = result.counterexample
     if wants_json(args):
         records = run_moves(system, found.moves) if found is not None else []
@@ -180,6 +196,17 @@ def run(args: argparse.Namespace) -> int:
         if not wants_json(args):
             print(f"trace written to {args.save}")
     return FINDING
+
+
+def engine_of(spec: str, config: Config) -> Engine | None:
+    """The engine `--engine` names (None: this machine's processes)."""
+    if spec == "processes":
+        return None
+    if spec == "dask":
+        return on_dask(config)
+    if spec.startswith("dask=") and spec != "dask=":
+        return on_dask(config, spec.removeprefix("dask="))
+    raise InputError("--engine", f"expected processes, dask or dask=ADDRESS, got {quote(spec)}")
 
 
 def default_workers() -> int:

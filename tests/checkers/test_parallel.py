@@ -5,11 +5,14 @@ explorer, whatever the number of partitions."""
 from __future__ import annotations
 
 import itertools
+import sys
+from collections.abc import Iterator
 from typing import Any
 
 import attrs
 import pytest
 
+from jobmodel.checkers import dask_partitions
 from jobmodel.checkers.explorer import explore
 from jobmodel.checkers.parallel import Partition, WorkerError, explore_parallel, owner
 from jobmodel.checkers.system import System
@@ -126,3 +129,75 @@ def test_the_cronjob_system_explores_alike_on_several_processes() -> None:
     system = attrs.evolve(cron_config("Allow"), kube_version="1.32").system()  # the count test_cron pins
     single, parallel = explore(system, depth=40), explore_parallel(system, depth=40, workers=2, fork_at=1)
     assert (parallel.states, parallel.exhausted, parallel.reached) == (single.states, True, single.reached) == (444, True, parallel.reached)
+
+
+# --- on a Dask cluster (jobmodel/checkers/dask_partitions.py) --------------------------------------
+
+
+@pytest.fixture(scope="module")
+def dask_scheduler() -> Iterator[str]:
+    """The address of a local Dask cluster of two workers, shared by this module's tests (a start
+    costs about a second); its workers are forked from one server, as the engine's own are."""
+    with dask_partitions.local_cluster(2) as cluster:
+        yield cluster.scheduler_address
+
+
+def test_on_dask_the_same_states_transitions_and_properties(dask_scheduler: str) -> None:
+    cfg = config(job_manifest(2, 2, 1), failures=1, stale=1)
+    single = explore(cfg.system(), depth=40)
+    on_dask = explore_parallel(cfg.system(), depth=40, workers=2, engine=dask_partitions.on_dask(cfg, dask_scheduler))
+    assert (on_dask.states, on_dask.transitions, on_dask.exhausted, on_dask.reached) == (
+        single.states,
+        single.transitions,
+        True,
+        single.reached,
+    )
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN_CASES))
+def test_on_dask_the_same_shortest_counterexample(dask_scheduler: str, name: str) -> None:
+    cfg, invariant = broken_config(name)
+    single = explore(cfg.system(), depth=8).counterexample
+    engine = dask_partitions.on_dask(cfg, dask_scheduler)
+    # Three partitions on two workers: one worker holds two.
+    found = explore_parallel(cfg.system(), depth=8, workers=3, engine=engine).counterexample
+    assert found is not None and found == single and found.violation.invariant == invariant
+
+
+def test_on_dask_a_cronjob_explores_alike(dask_scheduler: str) -> None:
+    cfg = attrs.evolve(cron_config("Allow"), kube_version="1.32")  # built on the workers from its JSON
+    single = explore(cfg.system(), depth=40)
+    on_dask = explore_parallel(cfg.system(), depth=40, workers=2, engine=dask_partitions.on_dask(cfg, dask_scheduler))
+    assert (on_dask.states, on_dask.transitions, on_dask.reached) == (single.states, single.transitions, single.reached)
+    assert on_dask.exhausted and on_dask.counterexample is None
+
+
+def test_on_dask_a_lost_worker_is_an_engine_error(dask_scheduler: str) -> None:
+    cfg = config(job_manifest(1, 1, 0), impl="tests.checkers.broken.exit_process:sync_job")
+    with pytest.raises(dask_partitions.EngineError, match="lost the Dask worker"):
+        explore_parallel(cfg.system(), depth=3, workers=2, engine=dask_partitions.on_dask(cfg, dask_scheduler))
+
+
+def test_on_dask_workers_that_hash_differently_are_an_engine_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Spawned, each worker draws its own string salt.
+    monkeypatch.delenv("PYTHONHASHSEED", raising=False)
+    cfg = config(job_manifest(1, 1, 0))
+    with (
+        dask_partitions.local_cluster(2, start_method="spawn") as cluster,
+        pytest.raises(dask_partitions.EngineError, match="PYTHONHASHSEED"),
+    ):
+        explore_parallel(cfg.system(), depth=3, workers=2, engine=dask_partitions.on_dask(cfg, cluster.scheduler_address))
+
+
+def test_on_dask_an_unreachable_scheduler_is_an_engine_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dask_partitions, "CONNECT_TIMEOUT", 0.5)
+    cfg = config(job_manifest(1, 1, 0))
+    with pytest.raises(dask_partitions.EngineError, match=r"could not reach the Dask scheduler at tcp://127\.0\.0\.1:1\b"):
+        explore_parallel(cfg.system(), depth=3, workers=2, engine=dask_partitions.on_dask(cfg, "tcp://127.0.0.1:1"))
+
+
+def test_on_dask_without_the_extra_is_an_engine_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` fails
+    cfg = config(job_manifest(1, 1, 0))
+    with pytest.raises(dask_partitions.EngineError, match=r"jobmodel\[dask\]"):
+        explore_parallel(cfg.system(), depth=3, workers=2, engine=dask_partitions.on_dask(cfg))

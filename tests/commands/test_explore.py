@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from jobmodel.checkers import dask_partitions
 from jobmodel.cli import main
 from tests.checkers.configs import job_manifest
 
@@ -73,6 +74,38 @@ def test_explore_on_two_processes_finds_the_same_counterexample(manifest: Path, 
 
 
 @pytest.mark.parametrize(
+    "argv",
+    [
+        ["--depth", "40", "--failures", "1"],
+        ["--depth", "5", "--stale", "1", "--impl", BROKEN, "--kube-version", "1.32"],
+    ],
+)
+def test_explore_on_a_local_dask_cluster_finds_what_one_process_finds(
+    manifest: Path, argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["explore", str(manifest), *argv, "--workers", "1", "-o", "json"])
+    alone = json.loads(capsys.readouterr().out)
+    assert main(["explore", str(manifest), *argv, "--workers", "2", "--engine", "dask", "-o", "json"]) == code
+    captured = capsys.readouterr()
+    on_dask = json.loads(captured.out)
+    # At a violation the partitions finish the level, so they may count more (docs/performance.md).
+    counts = {"seconds"} if code == 0 else {"seconds", "states", "transitions"}
+    assert {k: v for k, v in on_dask.items() if k not in counts} == {k: v for k, v in alone.items() if k not in counts}
+    assert on_dask["states"] > 1 and (code == 0) == (on_dask["violation"] is None)
+    assert captured.err == ""  # the cluster's own logs stay silent
+
+
+def test_explore_with_an_unreachable_dask_scheduler_is_a_one_line_error(
+    manifest: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(dask_partitions, "CONNECT_TIMEOUT", 0.5)
+    assert main(["explore", str(manifest), "--depth", "3", "--engine", "dask=tcp://127.0.0.1:1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: --engine: could not reach the Dask scheduler at tcp://127.0.0.1:1")
+    assert "\n" not in err
+
+
+@pytest.mark.parametrize(
     ("argv", "field"),
     [
         (["--impl", "nomodule"], "--impl"),
@@ -81,6 +114,8 @@ def test_explore_on_two_processes_finds_the_same_counterexample(manifest: Path, 
         (["--feature-gates", "JobManagedBy"], "--feature-gates"),
         (["--depth", "-1"], "--depth"),
         (["--workers", "0"], "--workers"),
+        (["--engine", "ray"], "--engine"),
+        (["--engine", "dask="], "--engine"),
     ],
 )
 def test_explore_input_errors_name_the_field(
