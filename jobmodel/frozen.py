@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
-from typing import Any, overload
+import weakref
+from collections.abc import Callable, Hashable, ItemsView, Iterator, KeysView, Mapping, ValuesView
+from typing import Any, TypeVar, cast, overload
+
+import attrs
 
 # A JSON value as the model stores it: FrozenDict for objects, tuple for arrays.
 Frozen = Any
@@ -105,3 +108,101 @@ def thaw(value: Frozen) -> Any:
 def str_map(value: Mapping[str, str] | None) -> FrozenDict:
     """A frozen string-to-string map (labels, annotations, selectors)."""
     return FrozenDict(value or {})
+
+
+# --- interning -------------------------------------------------------------------------------------
+
+# Weak: a pod or Job no state holds any more is forgotten. An id in INTERNED_IDS may outlive its
+# object and name a new one: that object is then taken as interned, which only costs sharing.
+_INTERNED: weakref.WeakValueDictionary[object, Any] = weakref.WeakValueDictionary()
+INTERNED_IDS: set[int] = set()
+INTERNED_LIMIT = 1 << 18
+H = TypeVar("H", bound=Hashable)
+
+
+def interned(value: H) -> H:
+    """The one object standing for every value equal to `value` (hash-consing): the pods and
+    Jobs of canonical worlds (jobmodel.transitions.job_symmetry) and the pods the environment's
+    moves make compare by identity, so the explorer's table and the memos keyed by them compare
+    worlds cheaply."""
+    if id(value) in INTERNED_IDS:
+        return value
+    if len(INTERNED_IDS) >= INTERNED_LIMIT:
+        _INTERNED.clear()  # only costs sharing, never correctness
+        INTERNED_IDS.clear()
+    found: H = _INTERNED.setdefault(value, value)
+    INTERNED_IDS.add(id(found))
+    return found
+
+
+# --- evolve ---------------------------------------------------------------------------------------
+
+T = TypeVar("T")
+_UNCHANGED: Any = object()
+_EVOLVERS: dict[type, Callable[..., Any]] = {}
+
+
+def evolve(inst: T, **changes: Any) -> T:
+    """`attrs.evolve(inst, **changes)`: a new instance through the class's constructor (so its
+    validators and converters run and a cached hash starts afresh), by a function generated once
+    per class; attrs.evolve looks up the fields and reads each one by name on every call, which
+    costs twice as much on the checkers' hot paths."""
+    fn = _EVOLVERS.get(inst.__class__)
+    if fn is None:
+        fn = evolver(inst.__class__)
+    result: T = fn(inst, **changes)
+    return result
+
+
+def evolver(cls: type[T]) -> Callable[..., T]:
+    """The class's own `evolve(inst, **changes)` (see `evolve`), for the hottest call sites."""
+    known = _EVOLVERS.get(cls)
+    if known is not None:
+        return known
+    fields = [f for f in attrs.fields(cast(Any, cls)) if f.init]
+    for f in fields:
+        if not (f.alias.isidentifier() and f.name.isidentifier()):
+            raise TypeError(f"cannot generate evolve for {cls.__name__}.{f.name}")
+    params = ", ".join(f"{f.alias}=_UNCHANGED" for f in fields)
+    # Positional arguments first (attrs puts keyword-only fields after them in __init__).
+    args = ", ".join(
+        f"{f.alias + '=' if f.kw_only else ''}inst.{f.name} if {f.alias} is _UNCHANGED else {f.alias}"
+        for f in sorted(fields, key=lambda f: f.kw_only)
+    )
+    namespace: dict[str, Any] = {"_UNCHANGED": _UNCHANGED, "cls": cls}
+    exec(f"def evolve(inst, *, {params}):\n    return cls({args})\n", namespace)
+    fn: Callable[..., T] = namespace["evolve"]
+    fn.__qualname__ = f"{cls.__qualname__}.evolve"
+    _EVOLVERS[cls] = fn
+    return fn
+
+
+# --- equality -------------------------------------------------------------------------------------
+
+A = TypeVar("A", bound=type)
+
+
+def identity_first_eq(cls: A) -> A:
+    """Give an attrs class an `__eq__` that takes identical fields as equal without calling their
+    `__eq__` (as tuples and dicts compare their items). attrs' own compares every field with `==`,
+    which for a field holding the very same snapshot walks it field by field; the checkers' worlds
+    share most of their parts (interned pods and Jobs, one set of gates), so this is where their
+    comparisons go. The same answer for every value that equals itself."""
+    fields = [f for f in attrs.fields(cls) if f.eq]
+    if any(f.eq_key is not None for f in fields):
+        raise TypeError(f"{cls.__name__}: a field compares by a key")
+    body = " and ".join(f"(self.{f.name} is other.{f.name} or self.{f.name} == other.{f.name})" for f in fields)
+    source = (
+        "def __eq__(self, other):\n"
+        "    if self is other:\n"
+        "        return True\n"
+        "    if other.__class__ is not self.__class__:\n"
+        "        return NotImplemented\n"
+        f"    return {body or 'True'}\n"
+    )
+    namespace: dict[str, Any] = {}
+    exec(source, namespace)
+    eq = namespace["__eq__"]
+    eq.__qualname__ = f"{cls.__qualname__}.__eq__"
+    cls.__eq__ = eq  # type: ignore[method-assign]  # attrs' __ne__ calls it; the hash stays attrs'
+    return cls

@@ -14,7 +14,7 @@ from datetime import datetime
 import attrs
 
 from jobmodel.features import DEFAULT_GATES, FeatureGates
-from jobmodel.frozen import EMPTY, FrozenDict
+from jobmodel.frozen import EMPTY, FrozenDict, identity_first_eq
 
 JOB_TRACKING_FINALIZER = "batch.kubernetes.io/job-tracking"
 JOB_COMPLETION_INDEX_ANNOTATION = "batch.kubernetes.io/job-completion-index"
@@ -49,6 +49,7 @@ class OwnerReference:
     block_owner_deletion: bool = False
 
 
+@identity_first_eq
 @attrs.frozen(cache_hash=True)
 class ObjectMeta:
     """The metav1.ObjectMeta fields the controllers read or write; `extra` keeps the rest."""
@@ -186,6 +187,7 @@ class ContainerStatus:
     extra: FrozenDict = EMPTY
 
 
+@identity_first_eq
 @attrs.frozen(cache_hash=True)
 class PodStatus:
     """v1.PodStatus."""
@@ -198,6 +200,7 @@ class PodStatus:
     extra: FrozenDict = EMPTY
 
 
+@identity_first_eq
 @attrs.frozen(cache_hash=True)
 class Pod(_Named):
     """v1.Pod: typed metadata and status; the spec is frozen JSON, read through the helpers below."""
@@ -291,6 +294,7 @@ class SuccessPolicy:
     rules: tuple[SuccessPolicyRule, ...] = ()
 
 
+@identity_first_eq
 @attrs.frozen(cache_hash=True)
 class JobSpec:
     """batch.JobSpec; `None` is an unset (pointer) field, as the controller sees it."""
@@ -326,6 +330,7 @@ class UncountedTerminatedPods:
     failed: tuple[str, ...] = ()
 
 
+@identity_first_eq
 @attrs.frozen(cache_hash=True)
 class JobStatus:
     """batch.JobStatus; `None` is an absent pointer field."""
@@ -350,6 +355,7 @@ class JobStatus:
         return None
 
 
+@identity_first_eq
 @attrs.frozen(cache_hash=True)
 class Job(_Named):
     """batch.Job."""
@@ -417,6 +423,7 @@ class InformerVersions:
     jobs: int | None = None
 
 
+@identity_first_eq
 @attrs.frozen(cache_hash=True)
 class JobControllerState:
     """The Job controller's in-memory state for one Job (lost when the controller restarts).

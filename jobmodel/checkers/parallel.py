@@ -46,9 +46,9 @@ import attrs
 from jobmodel.checkers.explorer import Counterexample, ExploreResult, explored_states_kept
 from jobmodel.checkers.system import System
 from jobmodel.features import FeatureGates
+from jobmodel.frozen import interned
 from jobmodel.invariants.laws import Violation
 from jobmodel.state import Job, JobControllerTunables, Pod
-from jobmodel.transitions.job_symmetry import interned
 from jobmodel.transitions.move import Move
 
 S = TypeVar("S", bound=Hashable)

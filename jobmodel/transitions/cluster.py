@@ -35,7 +35,7 @@ from jobmodel.api.wire import (
 )
 from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES, FeatureGates
-from jobmodel.frozen import FrozenDict
+from jobmodel.frozen import FrozenDict, evolve, evolver, identity_first_eq
 from jobmodel.state import (
     FAILED,
     JOB_TRACKING_FINALIZER,
@@ -74,6 +74,7 @@ class ClusterEvent:
     message: str
 
 
+@identity_first_eq
 @attrs.frozen(cache_hash=True)
 class Cluster:
     """The whole cluster as one value: Jobs and Pods as the API server holds them, the Job
@@ -94,13 +95,15 @@ class Cluster:
 
     def job(self, namespace: str, name: str) -> Job | None:
         for job in self.jobs:
-            if job.namespace == namespace and job.name == name:
+            meta = job.metadata
+            if meta.name == name and meta.namespace == namespace:
                 return job
         return None
 
     def pod(self, namespace: str, name: str) -> Pod | None:
         for pod in self.pods:
-            if pod.metadata.namespace == namespace and pod.name == name:
+            meta = pod.metadata
+            if meta.name == name and meta.namespace == namespace:
                 return pod
         return None
 
@@ -109,21 +112,25 @@ class Cluster:
         return state if isinstance(state, JobControllerState) else JobControllerState()
 
 
+# The hottest evolve but the world's (every pod write makes a cluster): the class's own.
+with_cluster = evolver(Cluster)
+
+
 # --- small updates ------------------------------------------------------------------------------
 
 
 def with_controller_state(cluster: Cluster, key: str, state: JobControllerState) -> Cluster:
-    return attrs.evolve(cluster, controller=cluster.controller.set(key, state))
+    return with_cluster(cluster, controller=cluster.controller.set(key, state))
 
 
 def replace_job(cluster: Cluster, job: Job) -> Cluster:
     jobs = tuple(job if j.namespace == job.namespace and j.name == job.name else j for j in cluster.jobs)
-    return attrs.evolve(cluster, jobs=jobs)
+    return with_cluster(cluster, jobs=jobs)
 
 
 def remove_job(cluster: Cluster, job: Job) -> Cluster:
     """The Job leaves the API server; the controller's informer tells it (`delete_job_observed`)."""
-    cluster = attrs.evolve(cluster, jobs=tuple(j for j in cluster.jobs if j.uid != job.uid))
+    cluster = with_cluster(cluster, jobs=tuple(j for j in cluster.jobs if j.uid != job.uid))
     return delete_job_observed(cluster, job)
 
 
@@ -136,13 +143,13 @@ def delete_job_observed(cluster: Cluster, job: Job) -> Cluster:
         return cluster
     state = cluster.controller_state(key)
     if gates.at_least(33):
-        state = attrs.evolve(state, backoff=None)
+        state = evolve(state, backoff=None)
     if gates.at_least(34) and state.finished_uid == job.uid:
-        state = attrs.evolve(state, finished_uid=None)
+        state = evolve(state, finished_uid=None)
     if gates.StaleControllerConsistencyJob and state.consistency is not None and state.consistency.owner_uid == job.uid:
-        state = attrs.evolve(state, consistency=None)
+        state = evolve(state, consistency=None)
     if gates.at_least(37):
-        state = attrs.evolve(state, expectations=None)
+        state = evolve(state, expectations=None)
     return with_controller_state(cluster, key, state)
 
 
@@ -153,12 +160,12 @@ def _replace_pod(cluster: Cluster, old: Pod, new: Pod | None) -> Cluster:
         pods = tuple(p for p in cluster.pods if not (p.metadata.name == name and p.metadata.namespace == namespace))
     else:
         pods = tuple(new if p.metadata.name == name and p.metadata.namespace == namespace else p for p in cluster.pods)
-    cluster = attrs.evolve(cluster, pods=pods)
+    cluster = with_cluster(cluster, pods=pods)
     return _observe_pod_change(cluster, old, new)
 
 
 def _add_pod(cluster: Cluster, pod: Pod) -> Cluster:
-    cluster = attrs.evolve(cluster, pods=(*cluster.pods, pod))
+    cluster = with_cluster(cluster, pods=(*cluster.pods, pod))
     return _observe_pod_change(cluster, None, pod)
 
 
@@ -190,12 +197,12 @@ def _observe_pod_change(cluster: Cluster, old: Pod | None, new: Pod | None) -> C
         state = cluster.controller_state(job.key)
         if state.expectations is not None:
             exp = state.expectations
-            state = attrs.evolve(state, expectations=attrs.evolve(exp, add=exp.add - 1))
+            state = evolve(state, expectations=evolve(exp, add=exp.add - 1))
         return with_controller_state(cluster, job.key, state)
     if job is not None and not has_job_tracking_finalizer(new):
         state = cluster.controller_state(job.key)
         if new.uid in state.expected_finalizer_removals:
-            state = attrs.evolve(
+            state = evolve(
                 state, expected_finalizer_removals=state.expected_finalizer_removals - {new.uid}
             )
             cluster = with_controller_state(cluster, job.key, state)
@@ -210,9 +217,9 @@ def _deletion_observed(cluster: Cluster, pod: Pod, final: bool) -> Cluster:
     state = cluster.controller_state(job.key)
     if state.expectations is not None:
         exp = state.expectations
-        state = attrs.evolve(state, expectations=attrs.evolve(exp, delete=exp.delete - 1))
+        state = evolve(state, expectations=evolve(exp, delete=exp.delete - 1))
     if final or not has_job_tracking_finalizer(pod):
-        state = attrs.evolve(state, expected_finalizer_removals=state.expected_finalizer_removals - {pod.uid})
+        state = evolve(state, expected_finalizer_removals=state.expected_finalizer_removals - {pod.uid})
     return with_controller_state(cluster, job.key, state)
 
 
@@ -238,12 +245,12 @@ def delete_pod(cluster: Cluster, pod: Pod) -> Cluster:
     grace = pod_deletion_grace_period(pod)
     if grace == 0 and not pod.metadata.finalizers:
         return _replace_pod(cluster, pod, None)
-    meta = attrs.evolve(
+    meta = evolve(
         pod.metadata,
         deletion_timestamp=add_seconds(cluster.now, grace),
         deletion_grace_period_seconds=grace,
     )
-    return _replace_pod(cluster, pod, attrs.evolve(pod, metadata=meta))
+    return _replace_pod(cluster, pod, evolve(pod, metadata=meta))
 
 
 def remove_pod(cluster: Cluster, pod: Pod) -> Cluster:
@@ -257,7 +264,7 @@ def remove_pod_finalizer(cluster: Cluster, pod: Pod, finalizer: str) -> Cluster:
     if finalizer not in pod.metadata.finalizers:
         return cluster
     finalizers = tuple(f for f in pod.metadata.finalizers if f != finalizer)
-    new = attrs.evolve(pod, metadata=attrs.evolve(pod.metadata, finalizers=finalizers))
+    new = evolve(pod, metadata=evolve(pod.metadata, finalizers=finalizers))
     if not finalizers and pod.metadata.deletion_timestamp is not None and pod.metadata.deletion_grace_period_seconds == 0:
         return _replace_pod(cluster, pod, None)
     return _replace_pod(cluster, pod, new)
@@ -267,7 +274,7 @@ def set_pod_status(cluster: Cluster, pod: Pod, patch: Mapping[str, Any]) -> Clus
     """A JSON merge patch (RFC 7386) to the pod's status, as a kubelet or a test writes it."""
     merged = json_merge_patch(pod_status_to_json(pod.status), patch)
     status = pod_status_from_json(merged, "status")
-    return _replace_pod(cluster, pod, attrs.evolve(pod, status=status))
+    return _replace_pod(cluster, pod, evolve(pod, status=status))
 
 
 def update_pod(cluster: Cluster, pod: Pod, new: Pod) -> Cluster:
@@ -298,15 +305,15 @@ def create_pod_from_controller(cluster: Cluster, pod: Pod) -> Cluster:
         name = generate_name(pod.metadata.generate_name, f"{owner.uid if owner else ''}/{n}")
     else:
         name = f"{base}-{n}"
-    meta = attrs.evolve(
+    meta = evolve(
         pod.metadata,
         name=name,
         uid=f"{owner.uid if owner else 'pod'}-pod-{n}",
         creation_timestamp=cluster.now,
         resource_version="1",
     )
-    created = attrs.evolve(pod, metadata=meta, status=attrs.evolve(pod.status, phase="Pending"))
-    cluster = attrs.evolve(cluster, pod_counter=n + 1)
+    created = evolve(pod, metadata=meta, status=evolve(pod.status, phase="Pending"))
+    cluster = with_cluster(cluster, pod_counter=n + 1)
     return _add_pod(cluster, created)
 
 
@@ -345,7 +352,7 @@ def controller_sync(cluster: Cluster, key: str, faults: Faults = Faults()) -> tu
     namespace, name = key.split("/", 1)
     job = cluster.job(namespace, name)
     if faults.status_check is None:
-        faults = attrs.evolve(faults, status_check=api_status_check(cluster.features))
+        faults = evolve(faults, status_check=api_status_check(cluster.features))
     result = sync_job(job_sync_input(cluster, job, key, faults))
     cluster = with_controller_state(cluster, key, result.controller)
     return apply_job_sync_actions(cluster, key, result), result
@@ -357,7 +364,7 @@ def apply_job_sync_actions(cluster: Cluster, key: str, result: JobSyncResult) ->
     for action in result.actions:
         if isinstance(action, RecordEvent):
             event = ClusterEvent(key, action.type, action.reason, action.message)
-            cluster = attrs.evolve(cluster, events=(*cluster.events, event))
+            cluster = with_cluster(cluster, events=(*cluster.events, event))
             continue
         if not getattr(action, "accepted", False):
             continue
@@ -372,7 +379,7 @@ def apply_job_sync_actions(cluster: Cluster, key: str, result: JobSyncResult) ->
         elif isinstance(action, UpdateJobStatus):
             job = cluster.job(namespace, name)
             if job is not None:
-                cluster = replace_job(cluster, attrs.evolve(job, status=action.status))
+                cluster = replace_job(cluster, evolve(job, status=action.status))
     return cluster
 
 
@@ -390,15 +397,15 @@ def _apply_pod_patch(cluster: Cluster, namespace: str, job_name: str, action: Pa
         finalizers = pod.metadata.finalizers
         if JOB_TRACKING_FINALIZER not in finalizers:
             finalizers = (*finalizers, JOB_TRACKING_FINALIZER)
-        meta = attrs.evolve(
+        meta = evolve(
             pod.metadata, owner_references=(*pod.metadata.owner_references, owner), finalizers=finalizers
         )
-        return _replace_pod(cluster, pod, attrs.evolve(pod, metadata=meta))
+        return _replace_pod(cluster, pod, evolve(pod, metadata=meta))
     if action.kind == "release":
         refs = tuple(r for r in pod.metadata.owner_references if r.uid != job.uid)
         finalizers = tuple(f for f in pod.metadata.finalizers if f != JOB_TRACKING_FINALIZER)
-        meta = attrs.evolve(pod.metadata, owner_references=refs, finalizers=finalizers)
-        return _replace_pod(cluster, pod, attrs.evolve(pod, metadata=meta))
+        meta = evolve(pod.metadata, owner_references=refs, finalizers=finalizers)
+        return _replace_pod(cluster, pod, evolve(pod, metadata=meta))
     return cluster
 
 
@@ -425,14 +432,14 @@ def orphan_pod_cleanup(cluster: Cluster) -> Cluster:
 
 def restart_controller(cluster: Cluster) -> Cluster:
     """The controller restarts: expectations and back-off records are lost."""
-    return attrs.evolve(cluster, controller=FrozenDict())
+    return with_cluster(cluster, controller=FrozenDict())
 
 
 def advance(cluster: Cluster, seconds: float) -> Cluster:
     """The clock moves forward; nothing else happens."""
     if seconds < 0:
         raise InputError("seconds", "the clock only moves forward")
-    return attrs.evolve(cluster, now=add_seconds(cluster.now, seconds))
+    return with_cluster(cluster, now=add_seconds(cluster.now, seconds))
 
 
 def _fingerprint(cluster: Cluster) -> tuple[object, ...]:
@@ -517,7 +524,7 @@ def create_job(cluster: Cluster, manifest: Mapping[str, Any], uid: str) -> tuple
     meta["creationTimestamp"] = format_time(cluster.now)
     meta["resourceVersion"] = "1"
     job = job_from_json(stored, "job")
-    return attrs.evolve(cluster, jobs=(*cluster.jobs, job)), []
+    return with_cluster(cluster, jobs=(*cluster.jobs, job)), []
 
 
 def update_job(
@@ -550,8 +557,8 @@ def delete_job(cluster: Cluster, namespace: str, name: str, propagation: str = "
     finalizers = job.metadata.finalizers
     if finalizer not in finalizers:
         finalizers = (*finalizers, finalizer)
-    meta = attrs.evolve(job.metadata, deletion_timestamp=cluster.now, finalizers=finalizers)
-    return replace_job(cluster, attrs.evolve(job, metadata=meta))
+    meta = evolve(job.metadata, deletion_timestamp=cluster.now, finalizers=finalizers)
+    return replace_job(cluster, evolve(job, metadata=meta))
 
 
 def garbage_collect(cluster: Cluster) -> Cluster:
@@ -566,7 +573,7 @@ def garbage_collect(cluster: Cluster) -> Cluster:
         if ORPHAN_FINALIZER in job.metadata.finalizers:
             for pod in dependents:
                 refs = tuple(r for r in pod.metadata.owner_references if r.uid != job.uid)
-                cluster = _replace_pod(cluster, pod, attrs.evolve(pod, metadata=attrs.evolve(pod.metadata, owner_references=refs)))
+                cluster = _replace_pod(cluster, pod, evolve(pod, metadata=evolve(pod.metadata, owner_references=refs)))
             cluster = _drop_job_finalizer(cluster, job, ORPHAN_FINALIZER)
         elif FOREGROUND_FINALIZER in job.metadata.finalizers:
             for pod in dependents:
@@ -596,4 +603,4 @@ def _drop_job_finalizer(cluster: Cluster, job: Job, finalizer: str) -> Cluster:
     finalizers = tuple(f for f in current.metadata.finalizers if f != finalizer)
     if not finalizers and current.metadata.deletion_timestamp is not None:
         return remove_job(cluster, current)
-    return replace_job(cluster, attrs.evolve(current, metadata=attrs.evolve(current.metadata, finalizers=finalizers)))
+    return replace_job(cluster, evolve(current, metadata=evolve(current.metadata, finalizers=finalizers)))

@@ -28,6 +28,7 @@ import attrs
 
 from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES, FeatureGates
+from jobmodel.frozen import evolve, evolver, identity_first_eq, interned
 from jobmodel.state import (
     EXPECTATIONS_TIMEOUT_SECONDS,
     FAILED,
@@ -69,8 +70,10 @@ WELL_BEHAVED = frozenset(
 )
 NODE_NAME = "node-1"  # where the kubelet runs a started pod (so that its deletion is graceful)
 EDIT_FIELDS = ("parallelism", "completions", "suspend")
+POD_MEMO_SIZE = 1 << 16  # entries of each memo of pure functions of a pod
 
 
+@identity_first_eq
 @attrs.frozen(cache_hash=True)
 class Budget:
     """How many hostile moves the environment may still make (bounds the state space).
@@ -89,9 +92,10 @@ class Budget:
     edits: tuple[str, ...] = ()
 
     def spend(self, name: str) -> Budget:
-        return attrs.evolve(self, **{name: getattr(self, name) - 1})
+        return evolve(self, **{name: getattr(self, name) - 1})
 
 
+@identity_first_eq
 @attrs.frozen(cache_hash=True)
 class World:
     """The cluster, the Job under check (its key and uid, kept once it is gone), the pods the
@@ -105,26 +109,46 @@ class World:
     hidden: frozenset[str] = frozenset()
     wake_at: datetime | None = None
 
+    # A world is immutable: what the laws and moves read of it again and again is computed once,
+    # into fields that are no part of its value (plain slots: a cached_property of a slotted
+    # class costs a failed lookup and a __getattr__ call the first time).
+    _job_read: tuple[Job | None] | None = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
+    _pods_read: tuple[Pod, ...] | None = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
+
     def job(self) -> Job | None:
-        return self._job
+        read = self._job_read
+        if read is None:
+            namespace, name = self.job_key.split("/", 1)
+            read = (self.cluster.job(namespace, name),)
+            object.__setattr__(self, "_job_read", read)
+        return read[0]
 
     def pods(self) -> list[Pod]:
         """The pods the Job controls, as the API server holds them."""
-        return list(self._pods)
+        return list(self.own_pods())
 
-    # A world is immutable: what the laws and moves read of it again and again is computed once.
-    @functools.cached_property
-    def _job(self) -> Job | None:
-        namespace, name = self.job_key.split("/", 1)
-        return self.cluster.job(namespace, name)
+    def own_pods(self) -> tuple[Pod, ...]:
+        """`pods()`, without the copy."""
+        read = self._pods_read
+        if read is None:
+            uid = self.job_uid
+            read = tuple(p for p in self.cluster.pods if _owned_by(p, uid))
+            object.__setattr__(self, "_pods_read", read)
+        return read
 
-    @functools.cached_property
-    def _pods(self) -> tuple[Pod, ...]:
-        return tuple(p for p in self.cluster.pods if _owned_by(p, self.job_uid))
+    def knowing(self, job: Job | None, pods: tuple[Pod, ...]) -> World:
+        """The world, told its Job and pods by a caller that built them (canonical renaming)."""
+        object.__setattr__(self, "_job_read", (job,))
+        object.__setattr__(self, "_pods_read", pods)
+        return self
 
     def visible_pods(self) -> list[Pod]:
         """The Job's pods as the controller's cache shows them."""
         return [p for p in self.pods() if p.name not in self.hidden]
+
+
+# The hottest evolve of all (every move makes a world): the class's own, without the dispatch.
+with_world = evolver(World)
 
 
 def _owned_by(pod: Pod, uid: str) -> bool:
@@ -199,12 +223,15 @@ def enabled_moves(world: World) -> list[Move]:
     return moves
 
 
-def _pod_moves(pod: Pod, b: Budget, failure_args: tuple[str, ...]) -> list[Move]:
+@functools.lru_cache(maxsize=POD_MEMO_SIZE)
+def _pod_moves(pod: Pod, b: Budget, failure_args: tuple[str, ...]) -> tuple[Move, ...]:
+    """The moves of one pod (a pure function of the pod, the budget and the Job's failure modes,
+    met again in many states: remembered)."""
     deleting = pod.metadata.deletion_timestamp is not None
     if pod.phase in (SUCCEEDED, FAILED):
         if b.gc > 0 and not pod.metadata.finalizers:
-            return [Move("pod-gc", pod.name)]
-        return []
+            return (Move("pod-gc", pod.name),)
+        return ()
     out: list[Move] = []
     if pod.phase == PENDING and not deleting:
         out.append(Move("start", pod.name))
@@ -220,7 +247,7 @@ def _pod_moves(pod: Pod, b: Budget, failure_args: tuple[str, ...]) -> list[Move]
         out.append(Move("terminate", pod.name))
     if b.deletions > 0 and not deleting:
         out.append(Move("delete-pod", pod.name))
-    return out
+    return tuple(out)
 
 
 def deadline_ahead(world: World, job: Job) -> datetime | None:
@@ -280,12 +307,14 @@ def backoff_remaining(world: World) -> float:
 
 def _orphan_cleanup_needed(world: World) -> bool:
     """Some pod holds the tracking finalizer although its Job is gone or finished."""
+    unfinished: set[str] | None = None  # the uids of the Jobs not finished, once some pod asks
     for pod in world.cluster.pods:
         if not has_job_tracking_finalizer(pod):
             continue
+        if unfinished is None:
+            unfinished = {j.uid for j in world.cluster.jobs if not is_job_finished(j)}
         ref = pod.metadata.controller_ref()
-        owner = next((j for j in world.cluster.jobs if ref is not None and j.uid == ref.uid), None)
-        if owner is None or is_job_finished(owner):
+        if ref is None or ref.uid not in unfinished:
             return True
     return False
 
@@ -315,14 +344,14 @@ def controller_sync_with(
     that the status invariants see every status the controller sends."""
     before = {p.name for p in world.cluster.pods}
     cluster, result = synced_cluster(world.cluster, world.job_key, world.hidden, impl, faults)
-    world = attrs.evolve(world, cluster=cluster, wake_at=_wake_at(world, result))
+    world = with_world(world, cluster=cluster, wake_at=_wake_at(world, result))
     if stale:
         created = frozenset(p.name for p in cluster.pods if p.name not in before)
         if created:
             world = _unobserve_creations(world, created)
-            world = attrs.evolve(world, budget=world.budget.spend("stale"))
+            world = with_world(world, budget=world.budget.spend("stale"))
     if faults != Faults():
-        world = attrs.evolve(world, budget=world.budget.spend("faults"))
+        world = with_world(world, budget=world.budget.spend("faults"))
     return without_spent_marks(_forget_gone(world)), result
 
 
@@ -335,15 +364,15 @@ def without_spent_marks(world: World) -> World:
     keep_record = state.consistency is not None and bool(world.hidden)
     if state.finished_uid is None and (state.consistency is None or keep_record):
         return world
-    state = attrs.evolve(state, finished_uid=None, consistency=state.consistency if keep_record else None)
-    return attrs.evolve(world, cluster=cl.with_controller_state(world.cluster, world.job_key, state))
+    state = evolve(state, finished_uid=None, consistency=state.consistency if keep_record else None)
+    return with_world(world, cluster=cl.with_controller_state(world.cluster, world.job_key, state))
 
 
 # Per implementation (forgotten with it): (cluster, key, hidden, faults) -> synced_cluster's result.
 _SYNCED: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], tuple[cl.Cluster, JobSyncResult]]] = (
     weakref.WeakKeyDictionary()
 )
-SYNCED_LIMIT = 1 << 14
+SYNCED_LIMIT = 1 << 17  # cleared when full: 1 << 14 was full at depth 13 of indexed.yaml
 
 
 def synced_cluster(
@@ -370,9 +399,9 @@ def _sync_over_cache(
 ) -> tuple[cl.Cluster, JobSyncResult]:
     namespace, name = key.split("/", 1)
     inp = cl.job_sync_input(cluster, cluster.job(namespace, name), key, faults)
-    inp = attrs.evolve(inp, informers=informer_versions(hidden), write_version=WRITTEN)
+    inp = evolve(inp, informers=informer_versions(hidden), write_version=WRITTEN)
     if hidden:
-        inp = attrs.evolve(inp, pods=tuple(p for p in inp.pods if p.name not in hidden))
+        inp = evolve(inp, pods=tuple(p for p in inp.pods if p.name not in hidden))
     result = impl(inp)
     cluster = cl.with_controller_state(cluster, key, result.controller)
     return cl.apply_job_sync_actions(cluster, key, result), result
@@ -392,9 +421,9 @@ def _unobserve_creations(world: World, names: frozenset[str]) -> World:
     state = world.cluster.controller_state(world.job_key)
     if state.expectations is not None:
         exp = state.expectations
-        state = attrs.evolve(state, expectations=attrs.evolve(exp, add=exp.add + len(names)))
+        state = evolve(state, expectations=evolve(exp, add=exp.add + len(names)))
     cluster = cl.with_controller_state(world.cluster, world.job_key, state)
-    return attrs.evolve(world, cluster=cluster, hidden=world.hidden | names)
+    return with_world(world, cluster=cluster, hidden=world.hidden | names)
 
 
 def cache_catch_up(world: World, move: Move | None = None) -> World:
@@ -403,16 +432,16 @@ def cache_catch_up(world: World, move: Move | None = None) -> World:
     state = world.cluster.controller_state(world.job_key)
     if state.expectations is not None:
         exp = state.expectations
-        state = attrs.evolve(state, expectations=attrs.evolve(exp, add=exp.add - len(world.hidden)))
+        state = evolve(state, expectations=evolve(exp, add=exp.add - len(world.hidden)))
     cluster = cl.with_controller_state(world.cluster, world.job_key, state)
-    return attrs.evolve(world, cluster=cluster, hidden=frozenset())
+    return with_world(world, cluster=cluster, hidden=frozenset())
 
 
 def _forget_gone(world: World) -> World:
     if not world.hidden:
         return world
     names = {p.name for p in world.cluster.pods}
-    return attrs.evolve(world, hidden=frozenset(n for n in world.hidden if n in names))
+    return with_world(world, hidden=frozenset(n for n in world.hidden if n in names))
 
 
 def _pod(world: World, name: str) -> Pod:
@@ -424,25 +453,51 @@ def _pod(world: World, name: str) -> Pod:
 
 
 def _write_status(world: World, pod: Pod, **changes: Any) -> World:
-    new = attrs.evolve(pod, status=attrs.evolve(pod.status, **changes))
-    return attrs.evolve(world, cluster=cl.update_pod(world.cluster, pod, new))
+    new = Pod(pod.metadata, pod.spec, evolve(pod.status, **changes))
+    return _write(world, pod, new)
+
+
+def _write(world: World, pod: Pod, new: Pod) -> World:
+    return with_world(world, cluster=cl.update_pod(world.cluster, pod, new))
+
+
+# The pods a pod move makes are pure functions of the pod and the clock, met again in many
+# states (the same pod started at the same instant beside other pods, budgets, caches): made
+# once and interned, so that the checkers meet one object (hashed once, compared by identity).
 
 
 def start_pod(world: World, move: Move) -> World:
     """The scheduler binds the pod to a node and the kubelet starts it: Running (a pod on a
     node is deleted gracefully: cluster.pod_deletion_grace_period)."""
     pod = _pod(world, move.pod)
-    scheduled = attrs.evolve(pod, spec=pod.spec.set("nodeName", NODE_NAME))
-    world = attrs.evolve(world, cluster=cl.update_pod(world.cluster, pod, scheduled))
-    return _write_status(world, scheduled, phase=RUNNING, start_time=world.cluster.now)
+    if pod.metadata.deletion_timestamp is not None:
+        # The controller sees each write of a pod being deleted as a deletion: two writes.
+        scheduled = Pod(pod.metadata, pod.spec.set("nodeName", NODE_NAME), pod.status)
+        world = _write(world, pod, scheduled)
+        return _write_status(world, scheduled, phase=RUNNING, start_time=world.cluster.now)
+    # Otherwise what it observes of the binding and of the status write is the same as of both
+    # at once (the pod's finalizers, unchanged): one write.
+    return _write(world, pod, _started(pod, world.cluster.now))
+
+
+@functools.lru_cache(maxsize=POD_MEMO_SIZE)
+def _started(pod: Pod, now: datetime) -> Pod:
+    """The pod bound to the node and Running since `now`."""
+    return interned(Pod(pod.metadata, pod.spec.set("nodeName", NODE_NAME), evolve(pod.status, phase=RUNNING, start_time=now)))
 
 
 def ready_pod(world: World, move: Move) -> World:
     """The pod's readiness probe passes: Ready=True."""
     pod = _pod(world, move.pod)
-    ready = PodCondition("Ready", "True", last_transition_time=world.cluster.now)
+    return _write(world, pod, _made_ready(pod, world.cluster.now))
+
+
+@functools.lru_cache(maxsize=POD_MEMO_SIZE)
+def _made_ready(pod: Pod, now: datetime) -> Pod:
+    """The pod Ready since `now`."""
+    ready = PodCondition("Ready", "True", last_transition_time=now)
     others = tuple(c for c in pod.status.conditions if c.type != "Ready")
-    return _write_status(world, pod, conditions=(*others, ready))
+    return interned(Pod(pod.metadata, pod.spec, evolve(pod.status, conditions=(*others, ready))))
 
 
 def _terminated(
@@ -455,20 +510,27 @@ def _terminated(
 ) -> World:
     """The pod ends in `phase`: every container terminated (`failure` names the failing one),
     not Ready, with the given conditions."""
-    now = world.cluster.now
-    inits, containers = terminated_statuses(world.job(), now, failure, all_code)
+    return _write(world, pod, _ended(pod, world.job(), world.cluster.now, phase, failure, extra, all_code))
+
+
+@functools.lru_cache(maxsize=POD_MEMO_SIZE)
+def _ended(
+    pod: Pod, job: Job | None, now: datetime, phase: str, failure: Failure | None, extra: tuple[PodCondition, ...], all_code: int
+) -> Pod:
+    """The pod as `_terminated` leaves it (the Job names its containers)."""
+    inits, containers = terminated_statuses(job, now, failure, all_code)
     if not pod.status.container_statuses and pod.phase == PENDING:
         inits, containers = (), ()  # it never started
     conditions = tuple(c for c in pod.status.conditions if c.type != "Ready")
     not_ready = PodCondition("Ready", "False", reason="PodCompleted", last_transition_time=now)
-    return _write_status(
-        world,
-        pod,
+    status = evolve(
+        pod.status,
         phase=phase,
         init_container_statuses=inits,
         container_statuses=containers,
         conditions=(*conditions, not_ready, *extra),
     )
+    return interned(Pod(pod.metadata, pod.spec, status))
 
 
 def succeed_pod(world: World, move: Move) -> World:
@@ -482,14 +544,14 @@ def fail_pod(world: World, move: Move) -> World:
     failure = parse_failure(world.job(), move.arg)
     pod = _pod(world, move.pod)
     world = _terminated(world, pod, FAILED, failure, failure_conditions(failure, world.cluster.now))
-    return attrs.evolve(world, budget=world.budget.spend("failures"))
+    return with_world(world, budget=world.budget.spend("failures"))
 
 
 def evict_pod(world: World, move: Move) -> World:
     """The pod is evicted: Failed with a DisruptionTarget condition, exit code 137."""
     disruption = PodCondition("DisruptionTarget", "True", reason="EvictionByEvictionAPI", last_transition_time=world.cluster.now)
     world = _terminated(world, _pod(world, move.pod), FAILED, Failure(137), (disruption,))
-    return attrs.evolve(world, budget=world.budget.spend("evictions"))
+    return with_world(world, budget=world.budget.spend("evictions"))
 
 
 def terminate_pod(world: World, move: Move) -> World:
@@ -505,16 +567,16 @@ def terminate_pod(world: World, move: Move) -> World:
         gc = PodCondition("DisruptionTarget", "True", reason="DeletionByPodGC", last_transition_time=now)
         world = _terminated(world, pod, FAILED, extra=(gc,))
     pod = _pod(world, move.pod)
-    ended = attrs.evolve(pod, metadata=attrs.evolve(pod.metadata, deletion_grace_period_seconds=0))
+    ended = evolve(pod, metadata=evolve(pod.metadata, deletion_grace_period_seconds=0))
     if not pod.metadata.finalizers:
-        return _forget_gone(attrs.evolve(world, cluster=cl.remove_pod(world.cluster, pod)))
-    return attrs.evolve(world, cluster=cl.update_pod(world.cluster, pod, ended))
+        return _forget_gone(with_world(world, cluster=cl.remove_pod(world.cluster, pod)))
+    return with_world(world, cluster=cl.update_pod(world.cluster, pod, ended))
 
 
 def pod_gc(world: World, move: Move) -> World:
     """The pod garbage collector removes a finished pod that no finalizer holds."""
     cluster = cl.remove_pod(world.cluster, _pod(world, move.pod))
-    return _forget_gone(attrs.evolve(world, cluster=cluster, budget=world.budget.spend("gc")))
+    return _forget_gone(with_world(world, cluster=cluster, budget=world.budget.spend("gc")))
 
 
 def deadline_passes(world: World, move: Move | None = None) -> World:
@@ -524,20 +586,20 @@ def deadline_passes(world: World, move: Move | None = None) -> World:
     deadline = deadline_ahead(world, job) if job is not None else None
     if deadline is None:
         raise InputError("move", "the Job has no active deadline ahead")
-    return attrs.evolve(world, cluster=cl.advance(world.cluster, (deadline - world.cluster.now).total_seconds()))
+    return with_world(world, cluster=cl.advance(world.cluster, (deadline - world.cluster.now).total_seconds()))
 
 
 def delete_pod_move(world: World, move: Move) -> World:
     """Someone else deletes the pod through the API (cluster.delete_pod)."""
     cluster = cl.delete_pod(world.cluster, _pod(world, move.pod))
-    return _forget_gone(attrs.evolve(world, cluster=cluster, budget=world.budget.spend("deletions")))
+    return _forget_gone(with_world(world, cluster=cluster, budget=world.budget.spend("deletions")))
 
 
 def restart(world: World, move: Move | None = None) -> World:
     """The controller restarts: expectations, back-off records and its queue are lost, its
     informers list afresh (and every Job is synced again)."""
     cluster = cl.restart_controller(world.cluster)
-    return attrs.evolve(
+    return evolve(
         world, cluster=cluster, hidden=frozenset(), wake_at=None, budget=world.budget.spend("restarts")
     )
 
@@ -545,7 +607,7 @@ def restart(world: World, move: Move | None = None) -> World:
 def expire_expectations(world: World, move: Move | None = None) -> World:
     """The clock jumps past ExpectationsTimeout (5 minutes) while expectations are unfulfilled."""
     cluster = cl.advance(world.cluster, EXPIRY_JUMP_SECONDS)
-    return attrs.evolve(world, cluster=cluster, budget=world.budget.spend("expiries"))
+    return with_world(world, cluster=cluster, budget=world.budget.spend("expiries"))
 
 
 def timer_fires(world: World, move: Move | None = None) -> World:
@@ -553,7 +615,7 @@ def timer_fires(world: World, move: Move | None = None) -> World:
     an active deadline), which then leaves the queue's waiting set."""
     assert world.wake_at is not None
     seconds = max((world.wake_at - world.cluster.now).total_seconds(), 0.0)
-    return attrs.evolve(world, cluster=cl.advance(world.cluster, seconds), wake_at=None)
+    return with_world(world, cluster=cl.advance(world.cluster, seconds), wake_at=None)
 
 
 def edit_job(world: World, move: Move) -> World:
@@ -569,19 +631,19 @@ def edit_job(world: World, move: Move) -> World:
     namespace, name = world.job_key.split("/", 1)
     cluster, _errors = cl.update_job(world.cluster, namespace, name, patch)
     edits = tuple(e for e in world.budget.edits if e != move.arg)
-    return attrs.evolve(world, cluster=cluster, budget=attrs.evolve(world.budget, edits=edits))
+    return with_world(world, cluster=cluster, budget=evolve(world.budget, edits=edits))
 
 
 def delete_job_move(world: World, move: Move | None = None) -> World:
     """A user deletes the Job (propagation Background: gone at once, its pods orphaned)."""
     namespace, name = world.job_key.split("/", 1)
     cluster = cl.delete_job(world.cluster, namespace, name, "Background")
-    return attrs.evolve(world, cluster=cluster, budget=world.budget.spend("job_deletions"))
+    return with_world(world, cluster=cluster, budget=world.budget.spend("job_deletions"))
 
 
 def orphan_cleanup(world: World, move: Move | None = None) -> World:
     """The controller's orphan-pod work (cluster.orphan_pod_cleanup)."""
-    return _forget_gone(attrs.evolve(world, cluster=cl.orphan_pod_cleanup(world.cluster)))
+    return _forget_gone(with_world(world, cluster=cl.orphan_pod_cleanup(world.cluster)))
 
 
 _SYNCS: dict[str, tuple[Faults, bool]] = {

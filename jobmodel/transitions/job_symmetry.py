@@ -11,28 +11,28 @@ content may pick the other pod, which is the same state up to renaming).
 
 from __future__ import annotations
 
-import weakref
-from collections.abc import Hashable
 from datetime import UTC, datetime
 from functools import lru_cache
-from typing import Any, TypeVar
+from operator import is_
 
 import attrs
 
+from jobmodel.frozen import INTERNED_IDS, evolve, interned
 from jobmodel.state import JOB_COMPLETION_INDEX_ANNOTATION, Pod, UncountedTerminatedPods
-from jobmodel.transitions.job_environment import World
+from jobmodel.transitions import cluster as cl
+from jobmodel.transitions.job_environment import World, with_world
 from jobmodel.transitions.pod_utils import is_pod_ready
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def _content_key(
-    pod: Pod, world: World, uncounted: UncountedTerminatedPods | None, removals: frozenset[str]
+    pod: Pod, hidden: frozenset[str], uncounted: UncountedTerminatedPods | None, removals: frozenset[str]
 ) -> tuple[object, ...]:
     """What distinguishes a pod apart from its name and UID (the fields the moves change; pods
     equal in all of them are interchangeable, so their relative order does not matter)."""
     return (
-        pod.name in world.hidden,
+        pod.name in hidden,
         uncounted is not None and pod.uid in uncounted.succeeded,
         uncounted is not None and pod.uid in uncounted.failed,
         pod.uid in removals,
@@ -73,90 +73,106 @@ def canonical_world(world: World) -> World:
     uncounted = job.status.uncounted_terminated_pods if job is not None else None
     state = cluster.controller_state(world.job_key)
     removals = state.expected_finalizer_removals
-    job_name = world.job_key.split("/", 1)[1]
-    ours = [interned(p) for p in world.pods()]
-    others = [p for p in cluster.pods if not _is_ours(p, world.job_uid)] if len(ours) < len(cluster.pods) else []
-    flagged = uncounted is not None and (uncounted.succeeded or uncounted.failed)
-    if world.hidden or removals or flagged:
-        ours.sort(key=lambda p: _content_key(p, world, uncounted, removals))
+    plan = _renaming(cluster.pods, world.job_key, world.job_uid, world.hidden, removals, uncounted)
+    ours, pods = plan.ours, plan.pods
+    jobs = cluster.jobs
+    if not all(map(INTERNED_IDS.__contains__, map(id, jobs))):
+        jobs = tuple(interned(j) for j in jobs)
+        job = interned(job) if job is not None else None  # the object now in `jobs`
+    if job is not None and plan.uncounted is not None:
+        new_job = interned(evolve(job, status=evolve(job.status, uncounted_terminated_pods=plan.uncounted)))
+        jobs = tuple(new_job if j.uid == new_job.uid else j for j in jobs)
+        job = new_job
+    controller = cluster.controller
+    if plan.removals is not None and world.job_key in controller:
+        controller = controller.set(world.job_key, evolve(state, expected_finalizer_removals=plan.removals))
+    counter = len(ours) if len(pods) == len(ours) else max(cluster.pod_counter, len(ours))
+    if (
+        jobs is cluster.jobs
+        and controller is cluster.controller
+        and counter == cluster.pod_counter
+        and not cluster.events
+        and plan.hidden is None
+        and len(pods) == len(cluster.pods)
+        and all(map(is_, pods, cluster.pods))
+    ):
+        return world
+    cluster = cl.with_cluster(cluster, jobs=jobs, pods=pods, controller=controller, pod_counter=counter, events=())
+    # Its pods are `ours` (the others belong to no pod of the Job), its Job is `job`.
+    hidden = world.hidden if plan.hidden is None else plan.hidden
+    return with_world(world, cluster=cluster, hidden=hidden).knowing(job, ours)
+
+
+@attrs.frozen
+class _Renaming:
+    """What canonical renaming makes of a world's pods: the Job's pods sorted and renamed
+    (`ours`), then the others (`pods`), and the references to the Job's pods renamed to match
+    (None where the renaming leaves them as they are)."""
+
+    ours: tuple[Pod, ...]
+    pods: tuple[Pod, ...]
+    hidden: frozenset[str] | None
+    uncounted: UncountedTerminatedPods | None
+    removals: frozenset[str] | None
+
+
+@lru_cache(maxsize=1 << 16)
+def _renaming(
+    pods: tuple[Pod, ...],
+    job_key: str,
+    job_uid: str,
+    hidden: frozenset[str],
+    removals: frozenset[str],
+    uncounted: UncountedTerminatedPods | None,
+) -> _Renaming:
+    """The renaming of a world's pods (a pure function of the pods and the references to them,
+    met again in many worlds: remembered)."""
+    ours = [p if id(p) in INTERNED_IDS else interned(p) for p in pods if _is_ours(p, job_uid)]
+    others = tuple(p for p in pods if not _is_ours(p, job_uid)) if len(ours) < len(pods) else ()
+    flagged = uncounted is not None and bool(uncounted.succeeded or uncounted.failed)
+    if hidden or removals or flagged:
+        ours.sort(key=lambda p: _content_key(p, hidden, uncounted, removals))
     else:
         # No pod is hidden, uncounted or awaiting a finalizer removal: the keys' leading flags
         # are all False, so the order is the pods' own content's.
         ours.sort(key=_pod_content)
     names: dict[str, str] = {}
     uids: dict[str, str] = {}
-    renamed: list[Pod] = []
-    for i, pod in enumerate(ours):
-        name, uid = f"{job_name}-{i}", f"{world.job_uid}-pod-{i}"
-        if pod.name == name and pod.uid == uid:
-            renamed.append(pod)
-            continue
-        names[pod.name] = name
-        uids[pod.uid] = uid
-        renamed.append(_renamed(pod, name, uid))
-    jobs = cluster.jobs
-    if any(id(j) not in _INTERNED_IDS for j in jobs):
-        jobs = tuple(interned(j) for j in jobs)
-    if job is not None and uncounted is not None and (uncounted.succeeded or uncounted.failed):
+    for i, (pod, (name, uid)) in enumerate(zip(ours, _canonical_names(job_key, job_uid, len(ours)), strict=True)):
+        meta = pod.metadata
+        if meta.name != name or meta.uid != uid:
+            names[meta.name] = name
+            uids[meta.uid] = uid
+            ours[i] = _renamed(pod, name, uid)
+    new_uncounted = new_removals = new_hidden = None
+    if uids and uncounted is not None and flagged:
         new_uncounted = UncountedTerminatedPods(
             tuple(sorted(uids.get(u, u) for u in uncounted.succeeded)),
             tuple(sorted(uids.get(u, u) for u in uncounted.failed)),
         )
-        if new_uncounted != uncounted:
-            new_job = interned(attrs.evolve(job, status=attrs.evolve(job.status, uncounted_terminated_pods=new_uncounted)))
-            jobs = tuple(new_job if j.uid == job.uid else j for j in jobs)
-    controller = cluster.controller
-    if world.job_key in controller and uids:
+        if new_uncounted == uncounted:
+            new_uncounted = None
+    if uids and removals:
         new_removals = frozenset(uids.get(u, u) for u in removals)
-        if new_removals != removals:
-            new_state = attrs.evolve(state, expected_finalizer_removals=new_removals)
-            controller = controller.set(world.job_key, new_state)
-    counter = len(ours) if not others else max(cluster.pod_counter, len(ours))
-    pods = (*renamed, *others)
-    if (
-        jobs is cluster.jobs
-        and controller is cluster.controller
-        and counter == cluster.pod_counter
-        and not cluster.events
-        and len(pods) == len(cluster.pods)
-        and all(a is b for a, b in zip(pods, cluster.pods, strict=True))
-    ):
-        if not names:
-            return world
-    else:
-        cluster = attrs.evolve(
-            cluster, jobs=jobs, pods=pods, controller=controller, pod_counter=counter, events=()
-        )
-    hidden = frozenset(names.get(n, n) for n in world.hidden) if names else world.hidden
-    return attrs.evolve(world, cluster=cluster, hidden=hidden)
+        if new_removals == removals:
+            new_removals = None
+    if names and hidden:
+        new_hidden = frozenset(names.get(n, n) for n in hidden)
+    renamed = tuple(ours)
+    return _Renaming(renamed, (*renamed, *others) if others else renamed, new_hidden, new_uncounted, new_removals)
+
+
+@lru_cache(maxsize=1 << 8)
+def _canonical_names(job_key: str, job_uid: str, count: int) -> tuple[tuple[str, str], ...]:
+    """The canonical names and UIDs of the Job's first `count` pods."""
+    job_name = job_key.split("/", 1)[1]
+    return tuple((f"{job_name}-{i}", f"{job_uid}-pod-{i}") for i in range(count))
 
 
 @lru_cache(maxsize=1 << 14)
 def _renamed(pod: Pod, name: str, uid: str) -> Pod:
     """The pod under another name and UID (the same renamings recur across states)."""
-    return interned(attrs.evolve(pod, metadata=attrs.evolve(pod.metadata, name=name, uid=uid)))
-
-
-# Weak: a pod or Job no state holds any more is forgotten. An id in _INTERNED_IDS may outlive its
-# object and name a new one: that object is then taken as interned, which only costs sharing.
-_INTERNED: weakref.WeakValueDictionary[object, Any] = weakref.WeakValueDictionary()
-_INTERNED_IDS: set[int] = set()
-INTERNED_LIMIT = 1 << 18
-T = TypeVar("T", bound=Hashable)
-
-
-def interned(value: T) -> T:
-    """The one object standing for every value equal to `value` (hash-consing): the pods and
-    Jobs of canonical worlds compare by identity, so the explorer's table and the memos keyed by
-    them compare worlds cheaply."""
-    if id(value) in _INTERNED_IDS:
-        return value
-    if len(_INTERNED_IDS) >= INTERNED_LIMIT:
-        _INTERNED.clear()  # only costs sharing, never correctness
-        _INTERNED_IDS.clear()
-    found: T = _INTERNED.setdefault(value, value)
-    _INTERNED_IDS.add(id(found))
-    return found
+    return interned(evolve(pod, metadata=evolve(pod.metadata, name=name, uid=uid)))
 
 
 def _is_ours(pod: Pod, uid: str) -> bool:
@@ -166,4 +182,4 @@ def _is_ours(pod: Pod, uid: str) -> bool:
 
 def without_events(world: World) -> World:
     """The world without its event log (for exploring without symmetry reduction)."""
-    return attrs.evolve(world, cluster=attrs.evolve(world.cluster, events=()))
+    return evolve(world, cluster=evolve(world.cluster, events=()))

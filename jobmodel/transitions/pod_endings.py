@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from datetime import datetime
+from functools import lru_cache
 
 import attrs
 
@@ -55,6 +56,7 @@ def container_names(job: Job) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return names("initContainers"), names("containers")
 
 
+@lru_cache(maxsize=1 << 10)
 def failure_modes(job: Job | None) -> tuple[str, ...]:
     """The `fail` move's arguments for this Job (see the module docstring)."""
     policy = job.spec.pod_failure_policy if job is not None else None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 import attrs
@@ -26,7 +27,7 @@ from jobmodel.actions import (
 )
 from jobmodel.errors import InputError
 from jobmodel.features import FeatureGates
-from jobmodel.frozen import FrozenDict, freeze
+from jobmodel.frozen import FrozenDict, evolve, freeze
 from jobmodel.state import (
     COMPLETE,
     FAILED,
@@ -196,9 +197,9 @@ class _Step:
             record = ConsistencyRecord(job.uid)
         version = self.inp.write_version
         if resource == "pods":
-            self.consistency = attrs.evolve(record, pods=max(version, record.pods or version))
+            self.consistency = evolve(record, pods=max(version, record.pods or version))
         else:
-            self.consistency = attrs.evolve(record, jobs=max(version, record.jobs or version))
+            self.consistency = evolve(record, jobs=max(version, record.jobs or version))
 
     def event(self, etype: str, reason: str, message: str) -> None:
         self.actions.append(RecordEvent(etype, reason, message))
@@ -224,12 +225,12 @@ class _Step:
     def creation_observed(self) -> None:
         """CreationObserved (LowerExpectations by one add)."""
         if self.expectations is not None:
-            self.expectations = attrs.evolve(self.expectations, add=self.expectations.add - 1)
+            self.expectations = evolve(self.expectations, add=self.expectations.add - 1)
 
     def deletion_observed(self) -> None:
         """DeletionObserved (LowerExpectations by one delete)."""
         if self.expectations is not None:
-            self.expectations = attrs.evolve(self.expectations, delete=self.expectations.delete - 1)
+            self.expectations = evolve(self.expectations, delete=self.expectations.delete - 1)
 
     def result(self, error: str | None) -> JobSyncResult:
         controller = JobControllerState(
@@ -467,7 +468,7 @@ def _required(value: int | None, field: str) -> int:
 
 
 def _with_status(job: Job, **changes: Any) -> Job:
-    return attrs.evolve(job, status=attrs.evolve(job.status, **changes))
+    return evolve(job, status=evolve(job.status, **changes))
 
 
 def is_job_finished(job: Job) -> bool:
@@ -769,8 +770,8 @@ def get_pods_for_job(step: _Step, job: Job) -> list[Pod]:
             continue
         adopted = all(r.uid != job.uid for r in pod.metadata.owner_references)
         if adopted:
-            meta = attrs.evolve(pod.metadata, finalizers=(*pod.metadata.finalizers, JOB_TRACKING_FINALIZER))
-            pod = attrs.evolve(pod, metadata=meta)
+            meta = evolve(pod.metadata, finalizers=(*pod.metadata.finalizers, JOB_TRACKING_FINALIZER))
+            pod = evolve(pod, metadata=meta)
         result.append(pod)
     return result
 
@@ -995,6 +996,10 @@ def pod_template_for_creation(job: Job, gates: FeatureGates) -> FrozenDict:
     return spec
 
 
+# The pod specs the controller builds are pure functions of the template (and the index),
+# remembered so that the pods of every sync share them: equal pods then compare by identity
+# below their metadata instead of container by container.
+@lru_cache(maxsize=1 << 10)
 def add_completion_index_env_variables(spec: FrozenDict, gates: FeatureGates) -> FrozenDict:
     """addCompletionIndexEnvVariables: JOB_COMPLETION_INDEX in every init container and container,
     from the index label (PodIndexLabel) or annotation."""
@@ -1034,7 +1039,7 @@ def new_pod_for_index(job: Job, spec: FrozenDict, index: int | None, ctx: _JobCt
         annotations = annotations.set(JOB_COMPLETION_INDEX_ANNOTATION, str(index))
         if gates.PodIndexLabel:
             labels = labels.set(JOB_COMPLETION_INDEX_ANNOTATION, str(index))
-        spec = spec.set("hostname", f"{job.name}-{index}")
+        spec = _with_hostname(spec, f"{job.name}-{index}")
         generate_name = ix.pod_generate_name_with_index(job.name, index)
         if has_backoff_limit_per_index(job, gates):
             failures, ignored = get_new_index_failure_counts(job, ctx.pods_with_delayed_deletion_per_index.get(index), gates)
@@ -1053,6 +1058,11 @@ def new_pod_for_index(job: Job, spec: FrozenDict, index: int | None, ctx: _JobCt
         owner_references=(owner,),
     )
     return Pod(metadata=meta, spec=spec, status=PodStatus())
+
+
+@lru_cache(maxsize=1 << 12)
+def _with_hostname(spec: FrozenDict, hostname: str) -> FrozenDict:
+    return spec.set("hostname", hostname)
 
 
 def get_new_index_failure_counts(job: Job, replaced: Pod | None, gates: FeatureGates) -> tuple[int, int]:
@@ -1100,14 +1110,14 @@ def clean_uncounted_pods_without_finalizers(status: JobStatus, uids_with_finaliz
     new_status = status
     if len(succeeded) != len(uncounted.succeeded):
         updated = True
-        new_status = attrs.evolve(new_status, succeeded=new_status.succeeded + len(uncounted.succeeded) - len(succeeded))
-        uncounted = attrs.evolve(uncounted, succeeded=succeeded)
+        new_status = evolve(new_status, succeeded=new_status.succeeded + len(uncounted.succeeded) - len(succeeded))
+        uncounted = evolve(uncounted, succeeded=succeeded)
     if len(failed) != len(uncounted.failed):
         updated = True
-        new_status = attrs.evolve(new_status, failed=new_status.failed + len(uncounted.failed) - len(failed))
-        uncounted = attrs.evolve(uncounted, failed=failed)
+        new_status = evolve(new_status, failed=new_status.failed + len(uncounted.failed) - len(failed))
+        uncounted = evolve(uncounted, failed=failed)
     if updated:
-        new_status = attrs.evolve(new_status, uncounted_terminated_pods=uncounted)
+        new_status = evolve(new_status, uncounted_terminated_pods=uncounted)
     return new_status, updated
 
 
@@ -1174,7 +1184,7 @@ def track_job_status_and_remove_finalizers(step: _Step, ctx: _JobCtx, needs_flus
             # Keep the status small and the sync short; the next sync goes on.
             reached_max_uncounted = True
             break
-    status = attrs.evolve(
+    status = evolve(
         status, uncounted_terminated_pods=UncountedTerminatedPods(tuple(unc_succeeded), tuple(unc_failed))
     )
     if indexed:
@@ -1185,7 +1195,7 @@ def track_job_status_and_remove_finalizers(step: _Step, ctx: _JobCtx, needs_flus
         failed_str = None if ctx.failed_indexes is None else ix.format_intervals(ctx.failed_indexes)
         if status.failed_indexes != failed_str:
             needs_flush = True
-        status = attrs.evolve(
+        status = evolve(
             status,
             succeeded=ix.total(ctx.succeeded_indexes),
             completed_indexes=succeeded_str,
@@ -1194,16 +1204,16 @@ def track_job_status_and_remove_finalizers(step: _Step, ctx: _JobCtx, needs_flus
     finished = ctx.finished_condition
     if finished is not None and finished.type == FAILURE_TARGET:
         # The interim FailureTarget goes out before finalizers are removed; Failed follows later.
-        status = attrs.evolve(status, conditions=(*status.conditions, finished))
+        status = evolve(status, conditions=(*status.conditions, finished))
         needs_flush = True
         ctx.finished_condition = new_failed_condition_for_failure_target(finished, step.now)
     elif is_success_criteria_met_condition(finished, gates):
         assert finished is not None
-        if has_success_criteria_met_condition(attrs.evolve(job, status=status), gates) is None:
-            status = attrs.evolve(status, conditions=(*status.conditions, finished))
+        if has_success_criteria_met_condition(evolve(job, status=status), gates) is None:
+            status = evolve(status, conditions=(*status.conditions, finished))
             needs_flush = True
         ctx.finished_condition = new_condition(COMPLETE, "True", finished.reason, finished.message, step.now)
-    ctx.job = attrs.evolve(job, status=status)
+    ctx.job = evolve(job, status=status)
     needs_flush = flush_uncounted_and_remove_finalizers(step, ctx, pods_to_remove_finalizer, uids_with_finalizer, needs_flush)
     job_finished = not reached_max_uncounted and enact_job_finished(step, ctx)
     if job_finished:
@@ -1238,7 +1248,7 @@ def flush_uncounted_and_remove_finalizers(
             if ok:
                 uids_with_finalizer.discard(pod.uid)
     status, cleaned = clean_uncounted_pods_without_finalizers(ctx.job.status, uids_with_finalizer)
-    ctx.job = attrs.evolve(ctx.job, status=status)
+    ctx.job = evolve(ctx.job, status=status)
     if cleaned:
         needs_flush = True
     if rm_error is not None and needs_flush:
@@ -1284,10 +1294,10 @@ def enact_job_finished(step: _Step, ctx: _JobCtx) -> bool:
     conditions, _ = ensure_job_condition_status(
         job.status.conditions, finished.type, finished.status, finished.reason, finished.message, step.now
     )
-    status = attrs.evolve(job.status, conditions=conditions)
+    status = evolve(job.status, conditions=conditions)
     if finished.type == COMPLETE:
-        status = attrs.evolve(status, completion_time=finished.last_transition_time)
-    ctx.job = attrs.evolve(job, status=status)
+        status = evolve(status, completion_time=finished.last_transition_time)
+    ctx.job = evolve(job, status=status)
     return True
 
 

@@ -8,8 +8,9 @@ import attrs
 import pytest
 
 from jobmodel.checkers.explorer import explore
+from jobmodel.frozen import interned
 from jobmodel.transitions.job_environment import World
-from jobmodel.transitions.job_symmetry import canonical_world, interned
+from jobmodel.transitions.job_symmetry import canonical_world
 from tests.checkers.configs import config, job_manifest
 
 
@@ -68,3 +69,20 @@ def test_equal_pods_and_jobs_are_interned_to_one_object() -> None:
     job_copy = attrs.evolve(job, status=attrs.evolve(job.status))
     assert pod_copy is not pod and interned(pod_copy) is pod
     assert job_copy is not job and interned(job_copy) is job
+
+
+def told(world: World) -> tuple[object, object]:
+    """What the world was told of its Job and pods, or read of them (as its private fields hold)."""
+    return world._job_read, world._pods_read
+
+
+def test_a_renamed_world_knows_the_job_and_pods_its_cluster_holds() -> None:
+    worlds = [w for w in reachable(failures=1, stale=1) if len(w.pods()) > 1]
+    for world in worlds:
+        renamed = canonical_world(renamed_backwards(world))
+        job_read, pods_read = told(renamed)
+        assert job_read is not None and pods_read is not None  # told by canonical_world
+        fresh = attrs.evolve(renamed)  # reads them again from its cluster
+        assert told(fresh) == (None, None)
+        assert fresh.job() is renamed.job() and fresh.pods() == renamed.pods()
+        assert all(a is b for a, b in zip(fresh.pods(), renamed.pods(), strict=True))
