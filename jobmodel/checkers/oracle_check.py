@@ -3,9 +3,10 @@
 Hypothesis draws cases of one suite (`jobmodel.strategies`); each goes to the implementation
 (through the oracle protocol) and to the model, and `jobmodel.conformance.agreement.judge`
 compares the two outcomes on what upstream defines, accepting any of the model's answers where
-upstream's result depends on its cache's order. A divergence is shrunk by Hypothesis to a
-minimal case; divergences that differ in which outcome fields disagree are told apart and shrunk
-each on its own. Every divergence is written to the output file as soon as it is found, and
+upstream's result depends on its cache's order. A divergence is shrunk by Hypothesis, then
+reduced further by removing list elements one at a time (`reduced`: Hypothesis's shrinker can stop
+at a list whose elements only go together, e.g. pods that only matter as a group); divergences
+that differ in which outcome fields disagree are told apart and shrunk each on its own. Every divergence is written to the output file as soon as it is found, and
 rewritten as it shrinks: a conformance vector file whose cases pass against the model and fail
 against the implementation.
 
@@ -15,14 +16,16 @@ check at once with an error naming the request; the case that caused it is writt
 
 from __future__ import annotations
 
+import copy
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import attrs
 from hypothesis import HealthCheck, Phase, given, reject, settings
 from hypothesis import seed as hypothesis_seed
+from hypothesis.errors import UnsatisfiedAssumption
 
 from jobmodel.adapters.files import write_atomically
 from jobmodel.adapters.oracle import CaseError, OracleError
@@ -34,6 +37,7 @@ from jobmodel.features import NEWEST_RELEASE
 from jobmodel.strategies import cases
 
 FORMAT = "jobmodel-conformance/1"
+MAX_REDUCTION_PROBES = 300  # cases tried when reducing one divergence after Hypothesis's shrinking
 
 
 @attrs.define
@@ -144,6 +148,15 @@ def check_implementation(
             return
         progress.cases += 1
         on_progress(progress)
+        divergence = diverging(case)
+        if divergence is None:
+            return
+        record(divergence)
+        raise _kind(divergence.signature)(divergence.signature)
+
+    def diverging(case: Mapping[str, Any]) -> Divergence | None:
+        """The divergence on this case (None: the implementation agrees, or the case is not one
+        to judge it by); a protocol failure is recorded and aborts the check."""
         try:
             model = module.model_outcome(case)
         except InputError:
@@ -152,7 +165,7 @@ def check_implementation(
             implementation = engine.outcome(suite, case)
         except Unsupported:
             progress.unsupported += 1
-            return
+            return None
         except CaseError as err:
             implementation = {"errorAnswer": err.reason}
         except OracleError as err:
@@ -165,10 +178,21 @@ def check_implementation(
         else:
             verdict = judge(suite, case, implementation, module.model_outcome, reference_outcome=model)
             if verdict.agrees:
-                return
+                return None
             signature = signature_of(verdict)
-        record(Divergence(signature, case, model, implementation, verdict))
-        raise _kind(signature)(signature)
+        return Divergence(signature, case, model, implementation, verdict)
+
+    def same_divergence(signature: str) -> Callable[[Mapping[str, Any]], Divergence | None]:
+        def probe_reduced(case: Mapping[str, Any]) -> Divergence | None:
+            progress.shrink_steps += 1
+            on_progress(progress)
+            try:
+                divergence = diverging(case)
+            except (_Abort, UnsatisfiedAssumption):
+                return None
+            return divergence if divergence is not None and divergence.signature == signature else None
+
+        return probe_reduced
 
     try:
         probe()
@@ -180,8 +204,62 @@ def check_implementation(
         _, rest = group.split((_Diverged, _Abort))
         if rest is not None:
             raise rest from None
+    if not aborted:
+        for signature, divergence in list(found.items()):
+            smaller = reduced(divergence, same_divergence(signature))
+            if smaller is not divergence:
+                found[signature] = smaller
+                write_divergences(out, suite, engine.name, list(found.values()))
     on_progress(progress)
     return CheckResult(progress.cases, progress.unsupported, tuple(found.values()), aborted[0] if aborted else None, release)
+
+
+def reduced(divergence: Divergence, diverging: Callable[[Mapping[str, Any]], Divergence | None]) -> Divergence:
+    """The divergence on the smallest case found by removing list elements of its case one at a
+    time while it still diverges the same way (`diverging`), until no removal does or
+    MAX_REDUCTION_PROBES cases were tried."""
+    probes = 0
+    smaller = True
+    while smaller and probes < MAX_REDUCTION_PROBES:
+        smaller = False
+        for candidate in without_one_element(divergence.case):
+            probes += 1
+            found = diverging(candidate)
+            if found is not None:
+                divergence, smaller = found, True
+                break
+            if probes >= MAX_REDUCTION_PROBES:
+                break
+    return divergence
+
+
+def without_one_element(case: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
+    """The case with one element of one of its lists removed, for each list (outer ones first)
+    and each of its elements (the last first)."""
+    paths = sorted(_list_paths(case, ()), key=len)
+    for path in paths:
+        items = _at(case, path)
+        for i in reversed(range(len(items))):
+            candidate = copy.deepcopy(dict(case))
+            del _at(candidate, path)[i]
+            yield candidate
+
+
+def _list_paths(value: Any, path: tuple[str | int, ...]) -> Iterator[tuple[str | int, ...]]:
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from _list_paths(item, (*path, key))
+    elif isinstance(value, list):
+        if value:
+            yield path
+        for i, item in enumerate(value):
+            yield from _list_paths(item, (*path, i))
+
+
+def _at(value: Any, path: tuple[str | int, ...]) -> Any:
+    for step in path:
+        value = value[step]
+    return value
 
 
 def vector_case(suite: str, divergence: Divergence, number: int) -> dict[str, Any]:
