@@ -32,6 +32,7 @@ checks that its workers agree.
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 import multiprocessing
 import pickle
@@ -43,7 +44,12 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import attrs
 
-from jobmodel.checkers.explorer import Counterexample, ExploreResult, explored_states_kept
+from jobmodel.checkers.explorer import (
+    FREEZE_EVERY,
+    Counterexample,
+    ExploreResult,
+    explored_states_kept,
+)
 from jobmodel.checkers.system import System
 from jobmodel.features import FeatureGates
 from jobmodel.frozen import interned
@@ -186,7 +192,7 @@ class Partition(Generic[S]):
         Expansion stops at the first step violation: every later transition has a greater key."""
         system = self.system
         outboxes: list[list[Arrival]] = [[] for _ in range(self.partitions)]
-        transitions = 0
+        transitions = kept = 0
         found: Candidate | None = None
         for key, state in self.frontier:
             for i, move in enumerate(system.enabled_moves(state)):
@@ -202,6 +208,9 @@ class Partition(Generic[S]):
                 if to != self.index:
                     self.known.add(after)  # sent away: its owner has it from now on
                 outboxes[to].append(((*key, i), after))
+                kept += 1
+                if kept % FREEZE_EVERY == 0:
+                    gc.freeze()  # as the explorer does: the successors kept, out of older collections' walks
             if found is not None:
                 break
         # This partition's own successors stay here.
