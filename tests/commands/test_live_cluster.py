@@ -118,6 +118,12 @@ def _new_planes(before: set[Path]) -> list[Path]:
     return [p for p in Path(tempfile.gettempdir()).glob("jobmodel-cluster-*") if p not in before and (p / "state.json").is_file()]
 
 
+# The run as started in a terminal's foreground, where Ctrl-C reaches it: a test process started in
+# the background without job control (`cmd &` in a script) ignores SIGINT, and its children would
+# inherit that (the same process then execs the command, so its pid is the run's).
+AS_IN_A_TERMINAL = "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.executable, [sys.executable, *sys.argv[1:]])"
+
+
 def _start_run_with_its_own_plane(tmp_path: Path) -> tuple[subprocess.Popen[str], Path, dict[str, dict[str, object]]]:
     """`live run` without a kubeconfig or `cluster up`: it starts a control plane of its own."""
     import tempfile
@@ -126,19 +132,28 @@ def _start_run_with_its_own_plane(tmp_path: Path) -> tuple[subprocess.Popen[str]
     before = set(Path(tempfile.gettempdir()).glob("jobmodel-cluster-*"))
     env = {**os.environ, "XDG_RUNTIME_DIR": str(tmp_path / "runtime")}  # no `cluster up` there
     proc = subprocess.Popen(
-        [sys.executable, "-m", "jobmodel", "live", "run", PI, "--run-seconds", "120", "--trace", str(tmp_path / "t.jsonl")],
+        [sys.executable, "-c", AS_IN_A_TERMINAL, "-m", "jobmodel", "live", "run", PI, "--run-seconds", "120", "--trace", str(tmp_path / "t.jsonl")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        planes = _new_planes(before)
-        if planes:
-            state = json.loads((planes[0] / "state.json").read_text())
-            if len(state["processes"]) == 3 and (tmp_path / "t.jsonl").exists():
-                return proc, planes[0], state["processes"]
+        for plane in _new_planes(before):
+            # Its own: another test may start a plane meanwhile (parallel test workers).
+            state = json.loads((plane / "state.json").read_text())
+            ours = all(_parent_pid(int(p["pid"])) == proc.pid for p in state["processes"].values())
+            if ours and len(state["processes"]) == 3 and (tmp_path / "t.jsonl").exists():
+                return proc, plane, state["processes"]
         time.sleep(0.2)
     proc.kill()
     raise AssertionError("the run did not start its control plane")
+
+
+def _parent_pid(pid: int) -> int | None:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return int(stat.rsplit(")", 1)[1].split()[1])  # the field after the state, past the command name
 
 
 def _wait_gone(processes: dict[str, dict[str, object]], timeout: float = 30) -> list[str]:
