@@ -16,6 +16,7 @@ check at once with an error naming the request; the case that caused it is writt
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 from collections.abc import Callable, Iterator, Mapping
@@ -188,7 +189,7 @@ def check_implementation(
             on_progress(progress)
             try:
                 divergence = diverging(case)
-            except (_Abort, UnsatisfiedAssumption):
+            except UnsatisfiedAssumption:
                 return None
             return divergence if divergence is not None and divergence.signature == signature else None
 
@@ -204,8 +205,9 @@ def check_implementation(
         _, rest = group.split((_Diverged, _Abort))
         if rest is not None:
             raise rest from None
-    if not aborted:
-        for signature, divergence in list(found.items()):
+    # A protocol failure while reducing ends the check as one while generating does (recorded).
+    with contextlib.suppress(_Abort):
+        for signature, divergence in [] if aborted else list(found.items()):
             smaller = reduced(divergence, same_divergence(signature))
             if smaller is not divergence:
                 found[signature] = smaller
