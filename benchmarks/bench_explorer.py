@@ -15,11 +15,13 @@ Ratios are against baselines measured in the same run, so that the load of other
    revision before the explorer's speed-ups), unpacked into a temporary directory; each side runs
    in its own process, the rounds alternate, and each side's best CPU time counts
    (`time.process_time`: on a shared machine wall time mostly measures the neighbours);
-2. symmetry: the same explorer without symmetry reduction (every naming of the pods a state);
-3. workers: `explore --workers N` against one process, in wall time (the only one that shows
+2. where the time goes: `indexed` with every law and without the laws' invariants (fresh
+   processes): the laws' share, and how far the whole run is from 15,000 states/s;
+3. symmetry: the same explorer without symmetry reduction (every naming of the pods a state);
+4. workers: `explore --workers N` against one process, in wall time (the only one that shows
    parallelism; meaningful only on idle cores);
-4. the Hypothesis machine's steps per second against the explorer's transitions per second;
-5. with `--deep` (about two minutes more), the deep run a user waits for: `jobmodel explore
+5. the Hypothesis machine's steps per second against the explorer's transitions per second;
+6. with `--deep` (about two minutes more), the deep run a user waits for: `jobmodel explore
    specs/examples/indexed.yaml --failures 1 --stale 1 --depth 16` with `--workers N` and with
    one process, in wall time, against the target of 60 s.
 
@@ -141,10 +143,22 @@ print(json.dumps({"states": result.states, "transitions": result.transitions, "c
 """
 
 
-def measure(code: Path, config: str) -> dict[str, Any]:
+# The same, with the laws' invariants left out (only the `sometimes` properties kept): what the
+# moves, the sync and canonical renaming cost alone.
+WITHOUT_LAWS = MEASURE.replace(
+    "system = CheckConfig(freeze(manifest), Budget(**budget)).system()",
+    "import attrs\n"
+    "from jobmodel.invariants.laws import Laws\n"
+    "system = CheckConfig(freeze(manifest), Budget(**budget)).system()\n"
+    "system = attrs.evolve(system, laws=Laws([], [], list(system.laws.sometimes)))",
+)
+TARGET_STATES_PER_SECOND = 15_000
+
+
+def measure(code: Path, config: str, script: str = MEASURE) -> dict[str, Any]:
     """One exploration of `config` by the code under `code`, in a fresh interpreter."""
     out = subprocess.run(
-        [sys.executable, "-c", MEASURE, str(code), json.dumps(CONFIGS[config])],
+        [sys.executable, "-c", script, str(code), json.dumps(CONFIGS[config])],
         check=True,
         capture_output=True,
         text=True,
@@ -180,6 +194,27 @@ def before_after(revision: str, rounds: int) -> None:
                 f"  {config:<8} {states} states  before {b['cpu']:6.2f}s {rate_b:7.0f} states/s   "
                 f"after {a['cpu']:6.2f}s {rate_a:7.0f} states/s   ratio {rate_a / rate_b:5.2f}x"
             )
+
+
+def laws_share(rounds: int) -> None:
+    """Where the time of `indexed` goes: the exploration with every law and without the laws'
+    invariants, each in fresh interpreters (cold memos, as a user's run), best CPU of `rounds`;
+    the laws' share, and what the target rate leaves for the whole run."""
+    best: dict[str, dict[str, Any]] = {}
+    for _ in range(rounds):
+        for side, script in (("every law", MEASURE), ("no law", WITHOUT_LAWS)):
+            run = measure(ROOT, "indexed", script)
+            if side not in best or run["cpu"] < best[side]["cpu"]:
+                best[side] = run
+    print(f"where the time goes (indexed, CPU seconds, best of {rounds} fresh processes):")
+    for side, run in best.items():
+        print(f"  {side:<10} {run['cpu']:6.2f}s {run['states'] / run['cpu']:7.0f} states/s")
+    whole, moves = best["every law"]["cpu"], best["no law"]["cpu"]
+    states = best["every law"]["states"]
+    print(
+        f"  the laws' share: {(whole - moves) / whole:.0%}; {TARGET_STATES_PER_SECOND:,} states/s needs the whole run "
+        f"in {states / TARGET_STATES_PER_SECOND:.2f}s (now {whole:.2f}s: {whole * TARGET_STATES_PER_SECOND / states:.2f}x to go)"
+    )
 
 
 def cpu_best(fn: Callable[[], ExploreResult], rounds: int) -> tuple[ExploreResult, float]:
@@ -296,6 +331,7 @@ def main(argv: list[str] | None = None) -> int:
         shape = f"parallelism {spec['parallelism']}, completions {spec['completions']}, {spec.get('completionMode', 'NonIndexed')}"
         print(f"  {name}: {shape}; budget {budget}; depth {depth}")
     before_after(args.baseline, args.rounds)
+    laws_share(args.rounds)
     symmetry_ratio(args.rounds)
     workers_ratio(args.workers, args.rounds)
     machine_ratio()
