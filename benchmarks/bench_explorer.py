@@ -120,7 +120,7 @@ INDEXED = {
     },
 }
 # name -> (manifest, budget, depth)
-CONFIGS: dict[str, tuple[dict[str, Any], dict[str, int], int]] = {
+CONFIGS: dict[str, tuple[dict[str, Any], dict[str, Any], int]] = {
     "pair": (PAIR, {"failures": 1, "stale": 1}, 60),
     "indexed": (INDEXED, {"failures": 1, "stale": 1}, 9),
 }

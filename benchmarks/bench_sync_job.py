@@ -42,6 +42,7 @@ import sys
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 import attrs
@@ -55,6 +56,7 @@ from jobmodel.state import (
     Job,
     JobSyncInput,
     Pod,
+    PodCondition,
 )
 from jobmodel.transitions.sync_job import sync_job
 
@@ -135,9 +137,7 @@ def pods(n: int) -> tuple[Pod, ...]:
     return tuple(out)
 
 
-def _ready_condition() -> object:
-    from jobmodel.state import PodCondition
-
+def _ready_condition() -> PodCondition:
     return PodCondition("Ready", "True", last_transition_time=NOW)
 
 
@@ -178,8 +178,8 @@ def main(argv: list[str] | None = None) -> int:
         inp = JobSyncInput(job=job(n), pods=pods(n), now=NOW, job_key="default/bench")
         result = sync_job(inp)
         assert result.error is None, result.error
-        linear = best(lambda inp=inp: linear_pass(inp), args.repeats)
-        sync = best(lambda inp=inp: sync_job(inp), args.repeats)
+        linear = best(partial(linear_pass, inp), args.repeats)
+        sync = best(partial(sync_job, inp), args.repeats)
         rows.append((n, linear, sync))
         print(f"{n:>8} {linear:>12.4f} {sync:>10.4f} {sync / linear:>6.1f}x")
     if len(rows) > 1:
