@@ -1,11 +1,13 @@
 """The explorer's partitions (jobmodel.checkers.parallel) as actors on a Dask cluster: the engine
 of `jobmodel explore --engine dask[=ADDRESS]` (the `dask` extra: `pip install 'jobmodel[dask]'`).
 
-Without an address, a `distributed.LocalCluster` of one worker process per partition, bound to
-127.0.0.1 (no dashboard), lives as long as the search; with one, the search connects to that
-scheduler and leaves its cluster running. Each partition is an actor built on its worker from the
-configuration's JSON (systems hold closures, so they do not travel) and starts from the
-beginning: the owner of the initial world seeds it.
+Without an address, a `distributed.LocalCluster` of one worker process per partition (by
+default one per core), bound to 127.0.0.1 (no dashboard), lives as long as the search; with one,
+the search connects to that scheduler and leaves its cluster running, and there are by default as
+many partitions as the cluster has workers: a worker runs its actors' calls one at a time, on one
+thread, whatever its `nthreads`, so more partitions than workers would only take turns. Each
+partition is an actor built on its worker from the configuration's JSON (systems hold closures,
+so they do not travel) and starts from the beginning: the owner of the initial world seeds it.
 
 Owners are chosen by `hash`, which must agree between the workers: strings are salted per
 interpreter (`PYTHONHASHSEED`), and before Python 3.12 `hash(None)` is the object's address.
@@ -24,7 +26,15 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from jobmodel.checkers.explorer import explored_states_kept
-from jobmodel.checkers.parallel import Driver, Engine, Partition, Pool, WorkerError, owner
+from jobmodel.checkers.parallel import (
+    Driver,
+    Engine,
+    Partition,
+    Pool,
+    WorkerError,
+    local_cores,
+    owner,
+)
 from jobmodel.checkers.system import System
 from jobmodel.checkers.trace import CONFIGS, Config
 
@@ -112,12 +122,15 @@ def one_line(error: BaseException) -> str:
 
 
 class DaskPool:
-    """`workers` partition actors spread over the cluster's workers, in address order."""
+    """`workers` partition actors (None: one per worker of the cluster) spread over the
+    cluster's workers, in address order."""
 
-    def __init__(self, client: Any, config: Config, workers: int, liveness: bool) -> None:
+    def __init__(self, client: Any, config: Config, workers: int | None, liveness: bool) -> None:
         try:
             client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
             addresses = sorted(client.scheduler_info()["workers"])
+            if workers is None:
+                workers = len(addresses)
             placed = [addresses[i % len(addresses)] for i in range(workers)]
             futures = [
                 client.submit(
@@ -146,11 +159,13 @@ class DaskPool:
 
 def on_dask(config: Config, address: str | None = None) -> Engine:
     """The engine running the partitions as actors on Dask: a local cluster of one worker
-    process per partition (on 127.0.0.1), or the cluster whose scheduler is at `address`."""
+    process per partition (on 127.0.0.1; by default one per core), or the cluster whose
+    scheduler is at `address` (by default one partition per worker)."""
 
     @contextlib.contextmanager
-    def pool(system: System[Any, Any], root: Any, workers: int, liveness: bool) -> Iterator[Pool]:
-        with _client(address, workers) as client:
+    def pool(system: System[Any, Any], root: Any, workers: int | None, liveness: bool) -> Iterator[Pool]:
+        # A local cluster has a worker per partition; by default, one per core.
+        with _client(address, local_cores() if workers is None else workers) as client:
             dask_pool = DaskPool(client, config, workers, liveness)
             try:
                 yield dask_pool
@@ -189,6 +204,7 @@ def _imported() -> tuple[Any, Any]:
 
 @contextlib.contextmanager
 def _client(address: str | None, workers: int) -> Iterator[Any]:
+    """A client of the scheduler at `address`, or of a local cluster of `workers` workers."""
     _dask_config, distributed = _imported()
     with contextlib.ExitStack() as stack:
         try:

@@ -36,7 +36,8 @@ class Counterexample:
 @attrs.frozen
 class ExploreResult:
     """What an exploration found: distinct states, transitions tried, the depth fully explored,
-    the time it took, the first counterexample (if any), and the `sometimes` properties reached."""
+    the time it took, the first counterexample (if any), the `sometimes` properties reached, and
+    the partitions the states were spread over (jobmodel.checkers.parallel; 1: one process)."""
 
     states: int
     transitions: int
@@ -45,6 +46,7 @@ class ExploreResult:
     counterexample: Counterexample | None
     reached: frozenset[str]
     exhausted: bool  # no new state at the last level: every reachable state was seen
+    partitions: int = 1
 
     @property
     def states_per_second(self) -> float:

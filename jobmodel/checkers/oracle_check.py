@@ -45,8 +45,8 @@ MAX_REDUCTION_PROBES = 300  # cases tried when reducing one divergence after Hyp
 class Progress:
     """What the check has done so far (the progress line shows it)."""
 
-    cases: int = 0
-    unsupported: int = 0
+    cases: int = 0  # put to the implementation by Hypothesis (generated and shrunk)
+    unsupported: int = 0  # of `cases`, the ones the implementation declined
     divergences: int = 0  # distinct divergences
     shrink_steps: int = 0
 
@@ -149,7 +149,11 @@ def check_implementation(
             return
         progress.cases += 1
         on_progress(progress)
-        divergence = diverging(case)
+        try:
+            divergence = diverging(case)
+        except Unsupported:
+            progress.unsupported += 1  # counted with the cases: the reduction's probes are neither
+            return
         if divergence is None:
             return
         record(divergence)
@@ -157,16 +161,14 @@ def check_implementation(
 
     def diverging(case: Mapping[str, Any]) -> Divergence | None:
         """The divergence on this case (None: the implementation agrees, or the case is not one
-        to judge it by); a protocol failure is recorded and aborts the check."""
+        to judge it by; Unsupported: the implementation does not take it); a protocol failure is
+        recorded and aborts the check."""
         try:
             model = module.model_outcome(case)
         except InputError:
             reject()  # not a case the model takes: not one to judge an implementation by
         try:
             implementation = engine.outcome(suite, case)
-        except Unsupported:
-            progress.unsupported += 1
-            return None
         except CaseError as err:
             implementation = {"errorAnswer": err.reason}
         except OracleError as err:
@@ -189,7 +191,7 @@ def check_implementation(
             on_progress(progress)
             try:
                 divergence = diverging(case)
-            except UnsatisfiedAssumption:
+            except (UnsatisfiedAssumption, Unsupported):
                 return None
             return divergence if divergence is not None and divergence.signature == signature else None
 

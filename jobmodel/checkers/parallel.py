@@ -22,7 +22,9 @@ default): a search starts as one partition in this process and forks only once a
 frontier reaches `fork_at` states (small searches never pay for processes); each process then
 keeps its share of what was explored (`Partition.narrow`: fork copies the partition, nothing is
 sent). `jobmodel.checkers.dask_partitions.on_dask`: the partitions are actors on a Dask
-cluster, each built from the configuration's JSON and starting from the beginning.
+cluster, each built from the configuration's JSON and starting from the beginning. The number of
+partitions is the caller's, or else the engine's: this machine's cores, or the workers of an
+existing Dask cluster.
 
 Owners are chosen by Python's `hash`, which for strings is salted per interpreter (and, before
 Python 3.12, is an address for None): forked processes share the parent's; the Dask engine
@@ -35,6 +37,7 @@ import contextlib
 import gc
 import io
 import multiprocessing
+import os
 import pickle
 import time
 import traceback
@@ -274,9 +277,14 @@ class Pool(Protocol):
 
 
 # Where the partitions run: given the system, its initial world (checked), the number of
-# partitions and whether liveness is checked, a pool of partitions that own the initial world
-# between them; leaving the context ends them.
-Engine = Callable[[System[Any, Any], Any, int, bool], contextlib.AbstractContextManager[Pool]]
+# partitions (None: as many as the engine runs side by side) and whether liveness is checked, a
+# pool of partitions that own the initial world between them; leaving the context ends them.
+Engine = Callable[[System[Any, Any], Any, int | None, bool], contextlib.AbstractContextManager[Pool]]
+
+
+def local_cores() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 class InProcess:
@@ -378,11 +386,11 @@ class Forking:
 
 
 def processes(fork_at: int = FORK_AT) -> Engine:
-    """The engine of forked processes on this machine (`Forking`)."""
+    """The engine of forked processes on this machine (`Forking`), by default one per core."""
 
     @contextlib.contextmanager
-    def pool(system: System[Any, Any], root: Any, workers: int, liveness: bool) -> Iterator[Pool]:
-        forking = Forking(system, root, workers, liveness, fork_at)
+    def pool(system: System[Any, Any], root: Any, workers: int | None, liveness: bool) -> Iterator[Pool]:
+        forking = Forking(system, root, local_cores() if workers is None else workers, liveness, fork_at)
         try:
             yield forking
         finally:
@@ -398,17 +406,18 @@ def explore_parallel(
     system: System[S, Any],
     depth: int,
     *,
-    workers: int,
+    workers: int | None = None,
     liveness: bool = False,
     on_level: Progress | None = None,
     fork_at: int = FORK_AT,
     engine: Engine | None = None,
 ) -> ExploreResult:
-    """Breadth-first search to `depth` moves over `workers` partitions, stopping at the level of
-    the first violation; `on_level` hears (depth, states, queue, seconds) after each level. The
-    partitions run where `engine` puts them: by default on this machine's processes
-    (`processes(fork_at)`), or on a Dask cluster (jobmodel.checkers.dask_partitions)."""
-    if workers < 1:
+    """Breadth-first search to `depth` moves over `workers` partitions (None: the engine's
+    default), stopping at the level of the first violation; `on_level` hears (depth, states,
+    queue, seconds) after each level. The partitions run where `engine` puts them: by default on
+    this machine's processes (`processes(fork_at)`), or on a Dask cluster
+    (jobmodel.checkers.dask_partitions). The result counts the partitions that took part."""
+    if workers is not None and workers < 1:
         raise ValueError("workers must be at least 1")
     started = time.perf_counter()
     root = system.start()
@@ -440,10 +449,12 @@ def explore_parallel(
                 on_level(level, states, new, seconds)
             if found is not None:
                 moves = replay_key(system, root, found.key)
-                return ExploreResult(states, transitions, level, seconds, Counterexample(moves, found.violation), frozenset(reached), False)
+                counterexample = Counterexample(moves, found.violation)
+                return ExploreResult(states, transitions, level, seconds, counterexample, frozenset(reached), False, len(drivers))
             if new == 0:
-                return ExploreResult(states, transitions, level, seconds, None, frozenset(reached), True)
-        return ExploreResult(states, transitions, depth, time.perf_counter() - started, None, frozenset(reached), False)
+                return ExploreResult(states, transitions, level, seconds, None, frozenset(reached), True, len(drivers))
+        seconds = time.perf_counter() - started
+        return ExploreResult(states, transitions, depth, seconds, None, frozenset(reached), False, len(pool.drivers))
 
 
 def replay_key(system: System[S, Any], root: S, key: Key) -> tuple[Move, ...]:

@@ -1,14 +1,14 @@
 """`jobmodel explore MANIFEST --depth N`: every interleaving of the controller with a hostile
 environment, breadth-first to a depth, every invariant checked, on `--workers` processes (default:
-the cores; jobmodel.checkers.parallel) or Dask actors (`--engine dask[=ADDRESS]`;
-jobmodel.checkers.dask_partitions) with the progress after each level on a terminal; prints
+the cores; jobmodel.checkers.parallel) or Dask actors (`--engine dask[=ADDRESS]`, by default one
+per core, or one per worker of the cluster at ADDRESS; jobmodel.checkers.dask_partitions) with the
+progress after each level on a terminal; prints
 the states explored, the rate, and "no violation" or the shortest counterexample (as a step
 table; --save writes it as JSON for `jobmodel replay`)."""
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -20,7 +20,7 @@ from jobmodel.checkers.cron import CronConfig
 from jobmodel.checkers.dask_partitions import EngineError, on_dask
 from jobmodel.checkers.explorer import Counterexample, ExploreResult, explore
 from jobmodel.checkers.job import CheckConfig
-from jobmodel.checkers.parallel import Engine, explore_parallel
+from jobmodel.checkers.parallel import Engine, explore_parallel, local_cores
 from jobmodel.checkers.system import System
 from jobmodel.checkers.trace import Config, format_table, run_moves, save_trace
 from jobmodel.commands.common import (
@@ -97,14 +97,18 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--save", type=Path, metavar="TRACE", help="write the counterexample (JSON) here")
     parser.add_argument(
         "--workers", type=int, default=None, metavar="N",
-        help="processes exploring side by side, the states partitioned by hash (default: the machine's cores)",
+        help=(
+            "partitions exploring side by side, the states partitioned by hash (default: the machine's "
+            "cores; with --engine dask=ADDRESS, the cluster's workers)"
+        ),
     )
     parser.add_argument(
         "--engine", default="processes", metavar="ENGINE",
         help=(
             "where the --workers partitions run: processes (this machine's, the default), dask (a "
-            "local Dask cluster on 127.0.0.1) or dask=ADDRESS (the Dask scheduler at ADDRESS, e.g. "
-            "tcp://127.0.0.1:8786); dask needs the dask extra (docs/performance.md)"
+            "local Dask cluster on 127.0.0.1, a worker per partition) or dask=ADDRESS (the Dask "
+            "scheduler at ADDRESS, e.g. tcp://127.0.0.1:8786; without --workers, a partition per "
+            "worker of its cluster); dask needs the dask extra (docs/performance.md)"
         ),
     )
     add_output_option(parser)
@@ -162,8 +166,8 @@ def config_from_args(args: argparse.Namespace, manifest: dict[str, Any]) -> Conf
 def run(args: argparse.Namespace) -> int:
     if not 0 <= args.depth <= MAX_DEPTH:
         raise InputError("--depth", f"expected 0 to {MAX_DEPTH}, got {args.depth}")
-    workers = default_workers() if args.workers is None else args.workers
-    if not 1 <= workers <= MAX_WORKERS:
+    workers: int | None = args.workers
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
         raise InputError("--workers", f"expected 1 to {MAX_WORKERS}, got {workers}")
     check_output_path(args.save, "--save")
     config = config_from_args(args, load_manifest(args))
@@ -172,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
     engine = engine_of(args.engine, config)
     with progress(f"exploring to depth {args.depth}", args.depth) as task:
         levels = LevelProgress(task)
-        if workers == 1 and engine is None:
+        if engine is None and (local_cores() if workers is None else workers) == 1:
             result = explore(system, args.depth, liveness=args.liveness, on_level=levels.single)
         else:
             try:
@@ -209,11 +213,6 @@ def engine_of(spec: str, config: Config) -> Engine | None:
     raise InputError("--engine", f"expected processes, dask or dask=ADDRESS, got {quote(spec)}")
 
 
-def default_workers() -> int:
-    """The cores this process may run on."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-
-
 class LevelProgress:
     """The exploration's progress after each level on the progress display (jobmodel.commands.
     progress): the depth reached, and the states, states/s and queue of new states as its note."""
@@ -243,9 +242,10 @@ def print_result(result: ExploreResult, sometimes: list[str] | None = None) -> C
     system's `sometimes` properties, says which were reached and warns when none was: a pass
     that never reached an interesting state says little."""
     scope = "all reachable states" if result.exhausted else f"to depth {result.depth}"
+    spread = f" on {result.partitions} partitions" if result.partitions > 1 else ""
     print(
         f"explored {result.states} states, {result.transitions} transitions ({scope}) "
-        f"in {result.seconds:.2f}s: {result.states_per_second:.0f} states/s"
+        f"in {result.seconds:.2f}s: {result.states_per_second:.0f} states/s{spread}"
     )
     names = sometimes if sometimes is not None else sorted(result.reached)
     reached = [n for n in names if n in result.reached]
@@ -277,6 +277,7 @@ def explore_json(system: System[Any, Any], result: ExploreResult, records: list[
         "depth": result.depth,
         "exhausted": result.exhausted,
         "seconds": round(result.seconds, 3),
+        "partitions": result.partitions,
         "sometimes": [
             {"name": prop.name, "reached": prop.name in result.reached, "description": prop.doc}
             for prop in system.laws.sometimes

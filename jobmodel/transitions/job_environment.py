@@ -599,9 +599,7 @@ def restart(world: World, move: Move | None = None) -> World:
     """The controller restarts: expectations, back-off records and its queue are lost, its
     informers list afresh (and every Job is synced again)."""
     cluster = cl.restart_controller(world.cluster)
-    return evolve(
-        world, cluster=cluster, hidden=frozenset(), wake_at=None, budget=world.budget.spend("restarts")
-    )
+    return with_world(world, cluster=cluster, hidden=frozenset(), wake_at=None, budget=world.budget.spend("restarts"))
 
 
 def expire_expectations(world: World, move: Move | None = None) -> World:

@@ -13,10 +13,12 @@ import json
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from jobmodel.adapters.oracle import ProtocolEngine
+from jobmodel.checkers import oracle_check
 from jobmodel.checkers.oracle_check import (
     Divergence,
     check_implementation,
@@ -91,6 +93,52 @@ def test_a_crashing_implementation_ends_the_check_with_the_case_on_disk(tmp_path
     assert "Traceback" not in printed.err + printed.out
     saved = json.loads(out.read_text())["cases"]
     assert len(saved) == 1 and saved[0]["name"] == "divergence 1: protocol failure" and "schedule" in saved[0]
+
+
+def check_failing_while_reducing(
+    mode: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *options: str
+) -> tuple[int, Path, Path]:
+    """`oracle check` of tests/oracle_impls/fails_while_reducing.py in `mode`, told when the
+    reduction starts; returns the exit code, the vector file and the implementation's log."""
+    reducing, out = tmp_path / "reducing", tmp_path / "divergences.json"
+    real_reduced = oracle_check.reduced
+
+    def reduced_told(*args: Any) -> Divergence:
+        reducing.touch()
+        return real_reduced(*args)
+
+    monkeypatch.setattr(oracle_check, "reduced", reduced_told)
+    engine = f"cmd:{sys.executable} {IMPLS / 'fails_while_reducing.py'} {mode} {reducing}"
+    argv = ["oracle", "check", "--engine", engine, "--suite", "job-sync", "--examples", "30", "--seed", "2", "--out", str(out)]
+    return main([*argv, *options]), out, reducing
+
+
+def test_cases_unsupported_while_reducing_are_not_counted_as_unsupported_cases(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, reducing = check_failing_while_reducing("unsupported", tmp_path, monkeypatch, "-o", "json")
+    result = json.loads(capsys.readouterr().out)
+    assert code == 1 and [d["signature"] for d in result["divergences"]] == ["error answer"]
+    assert reducing.read_text().count("unsupported") >= 1  # the reduction's probes were answered so
+    assert result["unsupported"] == 0  # none of the generated cases was
+    assert len(json.loads(out.read_text())["cases"]) == 1
+
+
+def test_a_crash_while_reducing_ends_the_check_and_keeps_the_divergence_found(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, reducing = check_failing_while_reducing("crash", tmp_path, monkeypatch)
+    printed = capsys.readouterr()
+    assert code == 2 and reducing.exists()
+    assert "Traceback" not in printed.err + printed.out
+    errors = [line for line in printed.err.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "exited (3)" in errors[0] and "(job-sync: " in errors[0], printed.err
+    # The divergence found before the reduction is reported and written, beside the case the
+    # implementation crashed on.
+    assert "divergence 1: error answer" in printed.out and "divergence 2: protocol failure" in printed.out
+    saved = json.loads(out.read_text())["cases"]
+    assert [c["name"] for c in saved] == ["divergence 1: error answer", "divergence 2: protocol failure"]
+    assert saved[0]["pods"] and saved[0]["expect"]
 
 
 def divergence_on(case: dict[str, object]) -> Divergence:

@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 import pytest
 
-from jobmodel.checkers import dask_partitions
+from jobmodel.checkers import dask_partitions, parallel
 from jobmodel.checkers.explorer import explore
 from jobmodel.checkers.parallel import Partition, WorkerError, explore_parallel, owner
 from jobmodel.checkers.system import System
@@ -36,6 +36,19 @@ def test_the_same_states_and_properties_as_the_single_process_explorer(workers: 
         single.exhausted,
     )
     assert parallel.reached == single.reached and parallel.counterexample is None
+
+
+def test_without_a_number_of_partitions_there_is_one_per_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "local_cores", lambda: 3)
+    system = config(job_manifest(2, 2, 1), failures=1).system()
+    single, parallel_result = explore(system, depth=40), explore_parallel(system, depth=40, fork_at=1)
+    assert parallel_result.partitions == 3 and single.partitions == 1
+    assert (parallel_result.states, parallel_result.transitions) == (single.states, single.transitions)
+
+
+def test_a_search_too_small_to_fork_stays_one_partition() -> None:
+    system = config(job_manifest(2, 2, 1), failures=1).system()
+    assert explore_parallel(system, depth=40, workers=2).partitions == 1
 
 
 def test_an_unfinished_depth_counts_the_same_states() -> None:

@@ -89,10 +89,28 @@ def test_explore_on_a_local_dask_cluster_finds_what_one_process_finds(
     captured = capsys.readouterr()
     on_dask = json.loads(captured.out)
     # At a violation the partitions finish the level, so they may count more (docs/performance.md).
-    counts = {"seconds"} if code == 0 else {"seconds", "states", "transitions"}
+    counts = {"seconds", "partitions"} if code == 0 else {"seconds", "partitions", "states", "transitions"}
     assert {k: v for k, v in on_dask.items() if k not in counts} == {k: v for k, v in alone.items() if k not in counts}
     assert on_dask["states"] > 1 and (code == 0) == (on_dask["violation"] is None)
+    assert (alone["partitions"], on_dask["partitions"]) == (1, 2)
     assert captured.err == ""  # the cluster's own logs stay silent
+
+
+def test_explore_on_a_dask_cluster_without_workers_runs_a_partition_per_worker(
+    manifest: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["explore", str(manifest), "--depth", "40", "--failures", "1"]
+    assert main([*argv, "--workers", "1", "-o", "json"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    with dask_partitions.local_cluster(3) as cluster:  # not as many workers as this machine's cores
+        assert main([*argv, "--engine", f"dask={cluster.scheduler_address}", "-o", "json"]) == 0
+        on_dask = json.loads(capsys.readouterr().out)
+        assert main([*argv, "--engine", f"dask={cluster.scheduler_address}"]) == 0
+        printed = capsys.readouterr().out
+    assert on_dask["partitions"] == 3
+    same = ("states", "transitions", "exhausted", "sometimes", "violation")
+    assert [on_dask[k] for k in same] == [alone[k] for k in same]
+    assert f"explored {alone['states']} states" in printed and "on 3 partitions" in printed.splitlines()[0]
 
 
 def test_explore_with_an_unreachable_dask_scheduler_is_a_one_line_error(

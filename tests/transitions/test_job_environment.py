@@ -112,6 +112,17 @@ def test_expectations_expire_after_five_minutes_and_a_restart_ends_the_lag() -> 
     assert not w.hidden and w.cluster.controller_state(w.job_key).expectations is None
 
 
+def test_a_restart_loses_the_controllers_memory_and_nothing_else() -> None:
+    # After a failure the controller holds a back-off record and asked to be woken.
+    before = apply(world(Budget(failures=1, restarts=1)), Move("sync"), Move("start", "j-0"), Move("fail", "j-0"), Move("sync"))
+    assert before.wake_at is not None and before.cluster.controller
+    after = apply(before, Move("restart"))
+    assert after.wake_at is None and not after.hidden and not after.cluster.controller
+    assert after.budget == Budget() and "restart" not in kinds(after)
+    assert (after.pods(), after.job(), after.cluster.now) == (before.pods(), before.job(), before.cluster.now)
+    assert (after.job_key, after.job_uid) == (before.job_key, before.job_uid)
+
+
 def test_the_timer_fires_at_the_back_off_the_controller_asked_for() -> None:
     w = apply(world(Budget(failures=1)), Move("sync"), Move("start", "j-0"), Move("fail", "j-0"), Move("sync"))
     assert w.wake_at is not None and "timer-fires" in kinds(w)
