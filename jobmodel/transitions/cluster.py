@@ -41,6 +41,7 @@ from jobmodel.state import (
     JOB_TRACKING_FINALIZER,
     SUCCEEDED,
     Faults,
+    InformerVersions,
     Job,
     JobControllerState,
     JobControllerTunables,
@@ -320,18 +321,30 @@ def create_pod_from_controller(cluster: Cluster, pod: Pod) -> Cluster:
 # --- the Job controller acting on the cluster ---------------------------------------------------
 
 
-def job_sync_input(cluster: Cluster, job: Job | None, key: str, faults: Faults = Faults()) -> JobSyncInput:
-    """What the controller sees for one sync: the Job, its namespace's pods, its bookkeeping."""
+def job_sync_input(
+    cluster: Cluster,
+    job: Job | None,
+    key: str,
+    faults: Faults = Faults(),
+    *,
+    unseen: frozenset[str] = frozenset(),
+    informers: InformerVersions = InformerVersions(),
+    write_version: int = 1,
+) -> JobSyncInput:
+    """What the controller sees for one sync: the Job, its namespace's pods (but those its cache
+    has not seen yet, `unseen`), its bookkeeping, and what its informers have caught up with."""
     namespace = key.split("/", 1)[0]
     return JobSyncInput(
         job=job,
-        pods=tuple(p for p in cluster.pods if p.metadata.namespace == namespace),
+        pods=tuple(p for p in cluster.pods if p.metadata.namespace == namespace and p.metadata.name not in unseen),
         now=cluster.now,
         job_key=key,
         controller=cluster.controller_state(key),
         features=cluster.features,
         faults=faults,
         tunables=cluster.tunables,
+        informers=informers,
+        write_version=write_version,
     )
 
 

@@ -342,11 +342,12 @@ def controller_sync_with(
     creates reach the cache late: their creation is not observed until `cache-catch-up`.
     Unlike `cluster.controller_sync`, status writes are not checked by the API server here, so
     that the status invariants see every status the controller sends."""
-    before = {p.name for p in world.cluster.pods}
     cluster, result = synced_cluster(world.cluster, world.job_key, world.hidden, impl, faults)
+    before = world.cluster.pods
     world = with_world(world, cluster=cluster, wake_at=_wake_at(world, result))
     if stale:
-        created = frozenset(p.name for p in cluster.pods if p.name not in before)
+        names = {p.name for p in before}
+        created = frozenset(p.name for p in cluster.pods if p.name not in names)
         if created:
             world = _unobserve_creations(world, created)
             world = with_world(world, budget=world.budget.spend("stale"))
@@ -398,10 +399,8 @@ def _sync_over_cache(
     cluster: cl.Cluster, key: str, hidden: frozenset[str], impl: SyncImpl, faults: Faults
 ) -> tuple[cl.Cluster, JobSyncResult]:
     namespace, name = key.split("/", 1)
-    inp = cl.job_sync_input(cluster, cluster.job(namespace, name), key, faults)
-    inp = evolve(inp, informers=informer_versions(hidden), write_version=WRITTEN)
-    if hidden:
-        inp = evolve(inp, pods=tuple(p for p in inp.pods if p.name not in hidden))
+    job = cluster.job(namespace, name)
+    inp = cl.job_sync_input(cluster, job, key, faults, unseen=hidden, informers=informer_versions(hidden), write_version=WRITTEN)
     result = impl(inp)
     cluster = cl.with_controller_state(cluster, key, result.controller)
     return cl.apply_job_sync_actions(cluster, key, result), result
