@@ -38,13 +38,13 @@ from jobmodel.invariants.job_facts import (
     a_new_success,
     a_sync_changed_the_job,
     active_pods,
-    by_uid,
     clean_sync,
     completed_indexes,
     condition_true,
     counted_failures,
     counted_successes,
     created,
+    decided,
     deleted_uids,
     failed_indexes,
     failed_so_far,
@@ -54,14 +54,17 @@ from jobmodel.invariants.job_facts import (
     finished,
     finished_pod,
     index_failed_for_good,
+    indexes_of,
     job_changed,
     matches_fail_job,
     new_failure,
     new_success,
     newly_true,
+    pods_by_uid,
     pods_created,
     policy_action,
     policy_counts,
+    ready_active_pods,
     settled,
     status_written,
     succeeded_so_far,
@@ -69,6 +72,7 @@ from jobmodel.invariants.job_facts import (
     success_policy_met,
     terminating_pods,
     valid_index,
+    visible_pods,
     waited_for_backoff,
     written_statuses,
 )
@@ -92,7 +96,7 @@ from jobmodel.transitions import indexes as ix
 from jobmodel.transitions.indexes import COMPLETION_INDEX_ENV_NAME
 from jobmodel.transitions.job_environment import World, consistency_guarded, lag_covered
 from jobmodel.transitions.pod_failure_policy import FAIL_INDEX
-from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_active, is_pod_ready
+from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_active
 from jobmodel.transitions.sync_job import (
     REASON_BACKOFF_LIMIT_EXCEEDED,
     REASON_DEADLINE_EXCEEDED,
@@ -193,7 +197,7 @@ def succeeded_yet_recorded_failed(t: Transition) -> list[str]:
     if before is None or before.status.uncounted_terminated_pods is None:
         return []
     listed = set(before.status.uncounted_terminated_pods.failed)
-    return [p.uid for p in t.before.visible_pods() if p.phase == SUCCEEDED and p.uid in listed]
+    return [p.uid for p in visible_pods(t.before) if p.phase == SUCCEEDED and p.uid in listed]
 
 
 def successes_counted_by_upstream(t: Transition) -> int:
@@ -495,7 +499,7 @@ def pod_failure_policy_justified(t: Transition) -> str | None:
     if cond is None or job is None or cond.reason != REASON_POD_FAILURE_POLICY:
         return None
     gates = t.before.cluster.features
-    if any(matches_fail_job(job, p, gates) for p in t.before.visible_pods()):
+    if any(matches_fail_job(job, p, gates) for p in visible_pods(t.before)):
         return None
     return f"{cond.type} PodFailurePolicy, yet no failed pod matches a FailJob rule"
 
@@ -545,7 +549,7 @@ def complete_meets_success_criteria(t: Transition) -> str | None:
         if succeeded == 0:
             return f"{cond.type} without any succeeded pod"
         gone = deleted_uids(t)
-        running = [p.name for p in t.before.visible_pods() if is_pod_active(p) and p.uid not in gone]
+        running = [p.name for p in visible_pods(t.before) if is_pod_active(p) and p.uid not in gone]
         return f"{cond.type} while pod {running[0]} still runs (no completions: all must end)" if running else None
     if succeeded < job.spec.completions:
         return f"{cond.type} with {succeeded} of {job.spec.completions} completions"
@@ -595,7 +599,7 @@ def uncounted_entries_justified(t: Transition) -> str | None:
     if job is None:
         return None
     gates = t.before.cluster.features
-    pods = by_uid(t.before.pods())
+    pods = pods_by_uid(t.before)
     old = job.status.uncounted_terminated_pods or UncountedTerminatedPods()
     for status in written_statuses(t):
         new = status.uncounted_terminated_pods or UncountedTerminatedPods()
@@ -631,7 +635,7 @@ def pod_counted_exactly_once(t: Transition) -> str | None:
     if before is None or not writes:
         return None
     old = before.status.uncounted_terminated_pods or UncountedTerminatedPods()
-    pods = by_uid(t.before.pods())
+    pods = pods_by_uid(t.before)
     released = finalizer_removed_uids(t) | set(t.before.cluster.controller_state(t.before.job_key).expected_finalizer_removals)
 
     def gone(uid: str) -> bool:
@@ -675,13 +679,13 @@ def finalizer_removed_after_recording(t: Transition) -> str | None:
     uncounted = before.status.uncounted_terminated_pods
     recorded = set(uncounted.succeeded + uncounted.failed) if uncounted is not None else set()
     done = completed_indexes(before)
-    pods = by_uid(t.before.pods())
+    pods = pods_by_uid(t.before)
     for action in t.sync.actions:
         if isinstance(action, UpdateJobStatus) and action.accepted:
             u = action.status.uncounted_terminated_pods
             if u is not None:
                 recorded |= set(u.succeeded + u.failed)
-            done |= completed_indexes(attrs.evolve(before, status=action.status))
+            done |= indexes_of(action.status.completed_indexes)
         if isinstance(action, PatchPod) and action.kind == "remove-finalizer" and action.accepted:
             pod = pods.get(action.uid)
             if pod is None or not finished_pod(pod) or action.uid in recorded:
@@ -708,7 +712,7 @@ def completed_indexes_justified(t: Transition) -> str | None:
     added = completed_indexes(after) - completed_indexes(before)
     if not added:
         return None
-    succeeded = {valid_index(after, p) for p in t.before.visible_pods() if p.phase == SUCCEEDED}
+    succeeded = {valid_index(after, p) for p in visible_pods(t.before) if p.phase == SUCCEEDED}
     unjustified = sorted(added - succeeded)
     return f"indexes {unjustified} completed without a succeeded pod" if unjustified else None
 
@@ -726,7 +730,7 @@ def failed_indexes_justified(t: Transition) -> str | None:
     added = failed_indexes(after) - failed_indexes(before)
     if not added:
         return None
-    failed = {valid_index(before, p) for p in t.before.visible_pods() if index_failed_for_good(before, p, gates)}
+    failed = {valid_index(before, p) for p in visible_pods(t.before) if index_failed_for_good(before, p, gates)}
     unjustified = sorted(added - failed)
     return f"indexes {unjustified} failed without a pod that used up its index" if unjustified else None
 
@@ -858,7 +862,7 @@ def no_pods_created_once_finishing(t: Transition) -> str | None:
     if t.move.kind not in SYNC_MOVES or not created(t):
         return None
     job = t.after.job()
-    if job is None or not (failing(job) or succeeding(job)):
+    if job is None or not decided(job):
         return None
     true = [c.type for c in job.status.conditions if c.status == "True"]
     return f"{len(created(t))} pods created for a Job that is {true}"
@@ -880,7 +884,7 @@ def backoff_delay_respected(t: Transition) -> str | None:
     now = t.before.cluster.now
     first_delay = t.before.cluster.tunables.pod_failure_backoff_seconds
     uncounted = job.status.uncounted_terminated_pods or UncountedTerminatedPods()
-    fresh = [p for p in t.before.visible_pods() if has_job_tracking_finalizer(p) and p.uid not in uncounted.failed]
+    fresh = [p for p in visible_pods(t.before) if has_job_tracking_finalizer(p) and p.uid not in uncounted.failed]
     last_success = max(
         (bo.get_finished_time(p, gates) for p in fresh if p.phase == SUCCEEDED and p.uid not in uncounted.succeeded),
         default=None,
@@ -927,7 +931,7 @@ def ready_counter_matches_pods(t: Transition) -> str | None:
         return None
     job = t.after.job()
     assert job is not None
-    ready = sum(1 for p in active_pods(t.after) if is_pod_ready(p))
+    ready = ready_active_pods(t.after)
     if (job.status.ready or 0) == ready:
         return None
     return f"status.ready={job.status.ready}, {ready} ready active pods"
@@ -943,7 +947,7 @@ def terminating_counter_matches_pods(t: Transition) -> str | None:
     job = t.after.job()
     assert job is not None
     terminating = len(terminating_pods(t.after))
-    vanished = max(len(t.before.pods()) + len(created(t)) - len(t.after.pods()), 0)
+    vanished = max(len(t.before.own_pods()) + len(created(t)) - len(t.after.own_pods()), 0)
     reported = job.status.terminating or 0
     if terminating <= reported <= terminating + vanished:
         return None
@@ -962,7 +966,7 @@ def finished_pods_released(t: Transition) -> str | None:
     assert job is not None
     per_index = job.spec.backoff_limit_per_index is not None and t.after.cluster.features.JobBackoffLimitPerIndex
     open_indexes = set(range(job.spec.completions or 0)) - completed_indexes(job) - failed_indexes(job)
-    for pod in t.after.pods():
+    for pod in t.after.own_pods():
         if not finished_pod(pod) or not has_job_tracking_finalizer(pod):
             continue
         if per_index and pod.phase == FAILED and not finished(job) and ix.pod_index(pod) in open_indexes:
@@ -981,7 +985,7 @@ def succeeded_indexes_recorded(t: Transition) -> str | None:
     assert before is not None and after is not None
     if not ix.is_indexed_job(after):
         return None
-    seen = {valid_index(after, p) for p in t.before.pods() if p.phase == SUCCEEDED and has_job_tracking_finalizer(p)}
+    seen = {valid_index(after, p) for p in t.before.own_pods() if p.phase == SUCCEEDED and has_job_tracking_finalizer(p)}
     missing = sorted(i for i in seen - completed_indexes(after) if i is not None)
     return f"succeeded indexes {missing} are not in completedIndexes" if missing else None
 
@@ -995,7 +999,7 @@ def active_within_parallelism(t: Transition) -> str | None:
         return None
     job = t.after.job()
     assert job is not None
-    if failing(job) or succeeding(job):
+    if decided(job):
         return None
     active = len(active_pods(t.after))
     want = want_active_pods(job.spec.completions, job.spec.parallelism or 0, counted_successes(job), active)
@@ -1063,7 +1067,7 @@ def backoff_requeued(t: Transition) -> str | None:
         return None
     job = t.after.job()
     assert job is not None
-    if ix.is_indexed_job(job) or job.spec.suspend or failing(job) or succeeding(job):
+    if ix.is_indexed_job(job) or job.spec.suspend or decided(job):
         return None
     gates = t.after.cluster.features
     if only_replace_failed_pods(job, gates) and terminating_pods(t.after):
@@ -1105,7 +1109,7 @@ def deadline_enforced(t: Transition) -> str | None:
     job = t.after.job()
     assert job is not None
     ads, start = job.spec.active_deadline_seconds, job.status.start_time
-    if ads is None or start is None or job.spec.suspend or failing(job) or succeeding(job):
+    if ads is None or start is None or job.spec.suspend or decided(job):
         return None
     elapsed = (t.after.cluster.now - start).total_seconds()
     return f"{elapsed:g}s since startTime, activeDeadlineSeconds {ads}, yet not failing" if elapsed >= ads else None
@@ -1119,7 +1123,7 @@ def deadline_requeued(t: Transition) -> str | None:
     if not clean_sync(t):
         return None
     before, job = t.before.job(), t.after.job()
-    if before is None or job is None or finished(before) or failing(job) or succeeding(job):
+    if before is None or job is None or finished(before) or decided(job):
         return None
     ads, start = job.spec.active_deadline_seconds, job.status.start_time
     if ads is None or start is None or job.spec.suspend:
@@ -1143,7 +1147,7 @@ def backoff_limit_enforced(t: Transition) -> str | None:
     job = t.after.job()
     assert job is not None
     failed = counted_failures(job)
-    if failed <= (job.spec.backoff_limit or 0) or failing(job) or succeeding(job):
+    if failed <= (job.spec.backoff_limit or 0) or decided(job):
         return None
     return f"{failed} failures, backoffLimit {job.spec.backoff_limit}, yet the Job is not failing"
 
@@ -1156,10 +1160,10 @@ def pod_failure_policy_fail_job_enforced(t: Transition) -> str | None:
         return None
     job = t.after.job()
     assert job is not None
-    if job.spec.pod_failure_policy is None or failing(job) or succeeding(job):
+    if job.spec.pod_failure_policy is None or decided(job):
         return None
     gates = t.after.cluster.features
-    matched = [p.name for p in t.before.pods() if matches_fail_job(job, p, gates)]
+    matched = [p.name for p in t.before.own_pods() if matches_fail_job(job, p, gates)]
     return f"pod {matched[0]} failed matching a FailJob rule, yet the Job is not failing" if matched else None
 
 
@@ -1186,7 +1190,7 @@ def _failed_indexes_missing(t: Transition, which: Callable[[str | None], bool], 
     gates = t.after.cluster.features
     if not ix.is_indexed_job(after) or before.spec.backoff_limit_per_index is None or not gates.JobBackoffLimitPerIndex:
         return None
-    for pod in t.before.pods():
+    for pod in t.before.own_pods():
         index = valid_index(after, pod)
         if index is None or not has_job_tracking_finalizer(pod) or not index_failed_for_good(before, pod, gates):
             continue
@@ -1204,7 +1208,7 @@ def max_failed_indexes_enforced(t: Transition) -> str | None:
     job = t.after.job()
     assert job is not None
     limit = job.spec.max_failed_indexes
-    if limit is None or len(failed_indexes(job)) <= limit or failing(job) or succeeding(job):
+    if limit is None or len(failed_indexes(job)) <= limit or decided(job):
         return None
     return f"{len(failed_indexes(job))} failed indexes, maxFailedIndexes {limit}, yet not failing"
 
@@ -1218,7 +1222,7 @@ def failed_indexes_fail_the_job(t: Transition) -> str | None:
     job = t.after.job()
     assert job is not None
     failed = failed_indexes(job)
-    if not ix.is_indexed_job(job) or not failed or failing(job) or succeeding(job):
+    if not ix.is_indexed_job(job) or not failed or decided(job):
         return None
     if len(failed | completed_indexes(job)) >= (job.spec.completions or 0):
         return f"every index ended, {sorted(failed)} failed, yet the Job is not failing"
@@ -1234,7 +1238,7 @@ def job_completes_when_criteria_met(t: Transition) -> str | None:
         return None
     job = t.after.job()
     assert job is not None
-    if failing(job) or succeeding(job):
+    if decided(job):
         return None
     succeeded = counted_successes(job)
     if job.spec.completions is None:
@@ -1256,7 +1260,7 @@ def success_policy_enforced(t: Transition) -> str | None:
     assert job is not None
     if job.spec.success_policy is None or not t.after.cluster.features.JobSuccessPolicy:
         return None
-    if failing(job) or succeeding(job):
+    if decided(job):
         return None
     if success_policy_met(job.spec.success_policy, job.spec.completions or 0, completed_indexes(job)):
         return f"completed indexes {sorted(completed_indexes(job))} satisfy the successPolicy, yet the Job has not succeeded"

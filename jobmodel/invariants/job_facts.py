@@ -34,6 +34,7 @@ from jobmodel.transitions.pod_failure_policy import FAIL_INDEX, FAIL_JOB, match_
 from jobmodel.transitions.pod_utils import (
     has_job_tracking_finalizer,
     is_pod_active,
+    is_pod_ready,
     is_pod_terminating,
 )
 from jobmodel.transitions.sync_job import JobSyncResult, is_pod_failed
@@ -61,19 +62,32 @@ def true_conditions(job: Job) -> frozenset[str]:
     return frozenset(ctype for ctype, status in first.items() if status == "True")
 
 
+# Pure functions of the Job that most laws read on every sync: remembered (a Job's hash is cached).
+JOB_MEMO_SIZE = 1 << 16
+
+
+@lru_cache(maxsize=JOB_MEMO_SIZE)
 def finished(job: Job) -> bool:
     """Complete or Failed (the controller no longer acts on the Job)."""
     return condition_true(job, COMPLETE) or condition_true(job, FAILED_CONDITION)
 
 
+@lru_cache(maxsize=JOB_MEMO_SIZE)
 def failing(job: Job) -> bool:
     """FailureTarget or Failed: the Job is failing or failed."""
     return condition_true(job, FAILURE_TARGET) or condition_true(job, FAILED_CONDITION)
 
 
+@lru_cache(maxsize=JOB_MEMO_SIZE)
 def succeeding(job: Job) -> bool:
     """SuccessCriteriaMet or Complete: the Job met its success criteria."""
     return condition_true(job, SUCCESS_CRITERIA_MET) or condition_true(job, COMPLETE)
+
+
+@lru_cache(maxsize=JOB_MEMO_SIZE)
+def decided(job: Job) -> bool:
+    """failing or succeeding: the Job's outcome is decided."""
+    return failing(job) or succeeding(job)
 
 
 def newly_true(t: Transition, ctype: str) -> JobCondition | None:
@@ -115,14 +129,18 @@ def expand(intervals: ix.Intervals) -> frozenset[int]:
     return frozenset(i for first, last in intervals for i in range(first, last + 1))
 
 
-@lru_cache(maxsize=8192)  # a pure function of the Job, read by several laws on every step
+@lru_cache(maxsize=JOB_MEMO_SIZE)  # a pure function of the text, read by several laws on every step
+def indexes_of(text: str) -> frozenset[int]:
+    """The indexes an index list (completedIndexes, failedIndexes) names."""
+    return expand(ix.parse_indexes_from_string(text, ALL_INDEXES))
+
+
 def completed_indexes(job: Job) -> frozenset[int]:
-    return expand(ix.parse_indexes_from_string(job.status.completed_indexes, ALL_INDEXES))
+    return indexes_of(job.status.completed_indexes)
 
 
-@lru_cache(maxsize=8192)
 def failed_indexes(job: Job) -> frozenset[int]:
-    return expand(ix.parse_indexes_from_string(job.status.failed_indexes or "", ALL_INDEXES))
+    return indexes_of(job.status.failed_indexes or "")
 
 
 def valid_index(job: Job, pod: Pod) -> int | None:
@@ -153,16 +171,54 @@ def success_policy_met(policy: SuccessPolicy | None, completions: int, completed
 # --- pods ------------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=8192)  # a pure function of the world, read by several laws on every sync
+# Pure functions of the world, read by several laws on every sync: computed once a world (World.fact).
+
+
 def active_pods(world: World) -> tuple[Pod, ...]:
     """The Job's pods that are neither terminal nor being deleted, as the API server holds them."""
-    return tuple(p for p in world.pods() if is_pod_active(p))
+    return world.fact(_active_pods)
 
 
-@lru_cache(maxsize=8192)
+def _active_pods(world: World) -> tuple[Pod, ...]:
+    return tuple(p for p in world.own_pods() if is_pod_active(p))
+
+
 def terminating_pods(world: World) -> tuple[Pod, ...]:
     """The Job's pods being deleted that have not reached a terminal phase."""
-    return tuple(p for p in world.pods() if is_pod_terminating(p))
+    return world.fact(_terminating_pods)
+
+
+def _terminating_pods(world: World) -> tuple[Pod, ...]:
+    return tuple(p for p in world.own_pods() if is_pod_terminating(p))
+
+
+def ready_active_pods(world: World) -> int:
+    """How many of the active pods have Ready=True."""
+    return world.fact(_ready_active_pods)
+
+
+def _ready_active_pods(world: World) -> int:
+    return sum(1 for p in active_pods(world) if is_pod_ready(p))
+
+
+def visible_pods(world: World) -> tuple[Pod, ...]:
+    """The Job's pods as the controller's cache shows them (World.visible_pods, not copied)."""
+    return world.fact(_visible_pods)
+
+
+def _visible_pods(world: World) -> tuple[Pod, ...]:
+    hidden = world.hidden
+    pods = world.own_pods()
+    return tuple(p for p in pods if p.name not in hidden) if hidden else pods
+
+
+def pods_by_uid(world: World) -> dict[str, Pod]:
+    """The Job's pods by uid (not to be changed: the world's own)."""
+    return world.fact(_pods_by_uid)
+
+
+def _pods_by_uid(world: World) -> dict[str, Pod]:
+    return by_uid(world.own_pods())
 
 
 def finished_pod(pod: Pod) -> bool:
@@ -201,7 +257,7 @@ def succeeded_so_far(world: World, job: Job) -> int:
     uncounted = job.status.uncounted_terminated_pods
     listed = set(uncounted.succeeded) if uncounted is not None else set()
     pending = sum(
-        1 for p in world.pods() if p.phase == SUCCEEDED and has_job_tracking_finalizer(p) and p.uid not in listed
+        1 for p in world.own_pods() if p.phase == SUCCEEDED and has_job_tracking_finalizer(p) and p.uid not in listed
     )
     return job.status.succeeded + len(listed) + pending
 
@@ -211,7 +267,7 @@ def failed_so_far(world: World, job: Job, gates: FeatureGates) -> int:
     uncounted = job.status.uncounted_terminated_pods
     listed = set(uncounted.failed) if uncounted is not None else set()
     pending = sum(
-        1 for p in world.pods() if has_job_tracking_finalizer(p) and p.uid not in listed and is_pod_failed(p, job, gates)
+        1 for p in world.own_pods() if has_job_tracking_finalizer(p) and p.uid not in listed and is_pod_failed(p, job, gates)
     )
     return job.status.failed + len(listed) + pending
 

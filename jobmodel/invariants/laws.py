@@ -46,11 +46,11 @@ class Transition(Generic[W, R]):
 
     def fact(self, compute: Callable[[Transition[W, R]], T]) -> T:
         """`compute(self)`, computed once for this transition (a pure function of it)."""
-        facts = self._facts
-        if compute in facts:
-            return facts[compute]  # type: ignore[no-any-return]
-        value = facts[compute] = compute(self)
-        return value
+        try:
+            return self._facts[compute]  # type: ignore[no-any-return]
+        except KeyError:  # once a transition and fact: free on the hits
+            value = self._facts[compute] = compute(self)
+            return value
 
 
 @attrs.frozen
