@@ -20,8 +20,9 @@ catalogue in prose, with the broken variant each law alone catches.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
+from typing import Any
 
 import attrs
 
@@ -259,14 +260,22 @@ def _reported(job: Job, backoff_failures: int, errors: Sequence[object], release
 
 
 @lru_cache(maxsize=8192)
+def _job_json(job: Job) -> Mapping[str, Any]:
+    """The Job's wire form, converted once for the status checks (which read it, never change
+    it): status-rules converts each new Job, status-writes-valid reads it again as the new and
+    the old object of the writes."""
+    return job_to_json(job)
+
+
+@lru_cache(maxsize=8192)
 def _status_rule_errors(job: Job, backoff_failures: int, release: int) -> tuple[str, ...]:
     rules = attrs.evolve(STRICT_STATUS_RULES, release=release)
-    return _reported(job, backoff_failures, bv.validate_job_status(job_to_json(job), "status", rules), release)
+    return _reported(job, backoff_failures, bv.validate_job_status(_job_json(job), "status", rules), release)
 
 
 @lru_cache(maxsize=8192)
 def _status_update_errors(new: Job, old: Job, gates: FeatureGates, backoff_failures: int) -> tuple[str, ...]:
-    new_json, old_json = job_to_json(new), job_to_json(old)
+    new_json, old_json = _job_json(new), _job_json(old)
     options = attrs.evolve(api_strategy.get_status_validation_options(new_json, old_json, gates), **UPDATE_ONLY)
     return _reported(new, backoff_failures, bv.validate_job_update_status(new_json, old_json, options), gates.release)
 
@@ -275,6 +284,7 @@ def forget_cached_checks() -> None:
     """Drop the memoised status checks (after changing ACCEPT_KNOWN_UPSTREAM_BUGS)."""
     _status_rule_errors.cache_clear()
     _status_update_errors.cache_clear()
+    _job_json.cache_clear()
 
 
 # Every rule of validateJobStatus enforced, whatever changed (the API server enforces a rule only

@@ -92,12 +92,27 @@ def decided(job: Job) -> bool:
 
 def newly_true(t: Transition, ctype: str) -> JobCondition | None:
     """The condition of that type when the step made it True."""
-    before, after = t.before.job(), t.after.job()
-    if after is None or not condition_true(after, ctype):
+    if ctype not in newly_true_types(t):
         return None
-    if before is not None and condition_true(before, ctype):
-        return None
+    after = t.after.job()
+    assert after is not None
     return after.status.condition(ctype)
+
+
+def newly_true_types(t: Transition) -> frozenset[str]:
+    """The condition types the step made True (true after it, not before)."""
+    return t.fact(_newly_true_types)
+
+
+def _newly_true_types(t: Transition) -> frozenset[str]:
+    before, after = t.before.job(), t.after.job()
+    if after is None:
+        return frozenset()
+    if before is None:
+        return true_conditions(after)
+    if before is after:
+        return frozenset()
+    return true_conditions(after) - true_conditions(before)
 
 
 def new_decision(t: Transition, interim: str, final: str) -> JobCondition | None:
@@ -114,12 +129,20 @@ def new_decision(t: Transition, interim: str, final: str) -> JobCondition | None
 
 def new_failure(t: Transition) -> JobCondition | None:
     """The failure the step decided: a new FailureTarget, or a new Failed without one."""
-    return new_decision(t, FAILURE_TARGET, FAILED_CONDITION)
+    return t.fact(_new_failure)
+
+
+def _new_failure(t: Transition) -> JobCondition | None:
+    return new_decision(t, FAILURE_TARGET, FAILED_CONDITION) if newly_true_types(t) else None
 
 
 def new_success(t: Transition) -> JobCondition | None:
     """The success the step decided: a new SuccessCriteriaMet, or a new Complete without one."""
-    return new_decision(t, SUCCESS_CRITERIA_MET, COMPLETE)
+    return t.fact(_new_success)
+
+
+def _new_success(t: Transition) -> JobCondition | None:
+    return new_decision(t, SUCCESS_CRITERIA_MET, COMPLETE) if newly_true_types(t) else None
 
 
 # --- indexes ---------------------------------------------------------------------------------------
@@ -291,41 +314,55 @@ def counted_successes(job: Job) -> int:
 
 def written_statuses(t: Transition) -> tuple[JobStatus, ...]:
     """The statuses the sync wrote and the API server accepted, in order."""
-    return t.fact(_written_statuses)
-
-
-def _written_statuses(t: Transition) -> tuple[JobStatus, ...]:
-    if t.sync is None:
-        return ()
-    return tuple(a.status for a in t.sync.actions if isinstance(a, UpdateJobStatus) and a.accepted)
+    return t.fact(_accepted)[0]
 
 
 def created(t: Transition) -> tuple[CreatePod, ...]:
     """The pods the sync created (accepted by the API server)."""
-    return t.fact(_created)
-
-
-def _created(t: Transition) -> tuple[CreatePod, ...]:
-    if t.sync is None:
-        return ()
-    return tuple(a for a in t.sync.actions if isinstance(a, CreatePod) and a.accepted)
+    return t.fact(_accepted)[1]
 
 
 def deleted_uids(t: Transition) -> set[str]:
-    if t.sync is None:
-        return set()
-    return {a.uid for a in t.sync.actions if isinstance(a, DeletePod) and a.accepted}
+    return set(t.fact(_accepted)[2])
 
 
 def finalizer_removed_uids(t: Transition) -> frozenset[str]:
     """The pods whose tracking finalizer the sync removed (accepted by the API server)."""
-    return t.fact(_finalizer_removed_uids)
+    return t.fact(_accepted)[3]
 
 
-def _finalizer_removed_uids(t: Transition) -> frozenset[str]:
+NOTHING_ACCEPTED: tuple[tuple[JobStatus, ...], tuple[CreatePod, ...], frozenset[str], frozenset[str]] = (
+    (),
+    (),
+    frozenset(),
+    frozenset(),
+)
+
+
+def _accepted(t: Transition) -> tuple[tuple[JobStatus, ...], tuple[CreatePod, ...], frozenset[str], frozenset[str]]:
+    """What the API server accepted of the sync's actions, in one pass over them: the statuses
+    written, the pods created, the uids deleted, the uids whose tracking finalizer was removed."""
     if t.sync is None:
-        return frozenset()
-    return frozenset(a.uid for a in t.sync.actions if isinstance(a, PatchPod) and a.kind == "remove-finalizer" and a.accepted)
+        return NOTHING_ACCEPTED
+    written: list[JobStatus] = []
+    made: list[CreatePod] = []
+    deleted: list[str] = []
+    released: list[str] = []
+    for a in t.sync.actions:
+        if isinstance(a, UpdateJobStatus):
+            if a.accepted:
+                written.append(a.status)
+        elif isinstance(a, CreatePod):
+            if a.accepted:
+                made.append(a)
+        elif isinstance(a, DeletePod):
+            if a.accepted:
+                deleted.append(a.uid)
+        elif isinstance(a, PatchPod) and a.kind == "remove-finalizer" and a.accepted:
+            released.append(a.uid)
+    if not (written or made or deleted or released):
+        return NOTHING_ACCEPTED
+    return tuple(written), tuple(made), frozenset(deleted), frozenset(released)
 
 
 def waited_for_backoff(t: Transition) -> bool:
