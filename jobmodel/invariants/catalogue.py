@@ -39,6 +39,7 @@ from jobmodel.invariants.job_facts import (
     a_new_success,
     a_sync_changed_the_job,
     active_pods,
+    census,
     clean_sync,
     completed_indexes,
     condition_true,
@@ -71,6 +72,7 @@ from jobmodel.invariants.job_facts import (
     succeeded_so_far,
     succeeding,
     success_policy_met,
+    sync_step,
     terminating_pods,
     valid_index,
     visible_pods,
@@ -408,9 +410,10 @@ def status_writes_valid(t: Transition) -> str | None:
     no other law states: the startTime of an unsuspended Job is not changed, and the index rules
     (well-formed, within completions, only for Indexed Jobs and backoffLimitPerIndex), applied as
     jobStatusStrategy applies them (jobmodel.api.strategy)."""
-    if t.move.kind not in SYNC_MOVES:
+    s = sync_step(t)
+    if not s.sync:
         return None
-    before, after = t.before.job(), t.after.job()
+    before, after = s.before, s.after
     if before is None or after is None or before.status == after.status:
         return None
     errors = _status_update_errors(after, before, t.after.cluster.features, _backoff_failures(t.after.cluster, after))
@@ -421,7 +424,8 @@ def status_writes_valid(t: Transition) -> str | None:
 def terminal_conditions_absorbing(t: Transition) -> str | None:
     """Once Complete, Failed, FailureTarget or SuccessCriteriaMet is True it stays True, and the
     completionTime never changes (syncJob does nothing for finished Jobs)."""
-    before, after = t.before.job(), t.after.job()
+    s = sync_step(t)
+    before, after = s.before, s.after
     if before is None or after is None:
         return None
     for ctype in (COMPLETE, FAILED_CONDITION, FAILURE_TARGET, SUCCESS_CRITERIA_MET):
@@ -437,12 +441,13 @@ def counters_never_decrease(t: Transition) -> str | None:
     """status.succeeded and status.failed never decrease (except succeeded of an elastic Indexed
     Job, completions == parallelism, which may be scaled down: its dropped indexes no longer
     count, as getStatusValidationOptions allows)."""
-    before, after = t.before.job(), t.after.job()
+    s = sync_step(t)
+    before, after = s.before, s.after
     if before is None or after is None:
         return None
     if after.status.failed < before.status.failed:
         return f"failed went from {before.status.failed} to {after.status.failed}"
-    elastic = ix.is_indexed_job(after) and after.spec.completions == after.spec.parallelism
+    elastic = s.indexed and after.spec.completions == after.spec.parallelism
     if after.status.succeeded < before.status.succeeded and not elastic:
         return f"succeeded went from {before.status.succeeded} to {after.status.succeeded}"
     return None
@@ -452,14 +457,15 @@ def counters_never_decrease(t: Transition) -> str | None:
 def completed_indexes_only_grow(t: Transition) -> str | None:
     """completedIndexes only grows (below the current completions: an elastic Job scaled down
     drops the indexes it no longer has), and so does failedIndexes."""
-    before, after = t.before.job(), t.after.job()
-    if before is None or after is None or not ix.is_indexed_job(after):
+    s = sync_step(t)
+    before, after = s.before, s.after
+    if before is None or after is None or not s.indexed:
         return None
     limit = after.spec.completions or 0
-    lost = {i for i in completed_indexes(before) if i < limit} - completed_indexes(after)
+    lost = {i for i in completed_indexes(before) if i < limit} - s.completed
     if lost:
         return f"completed indexes {sorted(lost)} were dropped"
-    lost = {i for i in failed_indexes(before) if i < limit} - failed_indexes(after)
+    lost = {i for i in failed_indexes(before) if i < limit} - s.failed
     if lost:
         return f"failed indexes {sorted(lost)} were dropped"
     return None
@@ -603,9 +609,10 @@ def uncounted_entries_justified(t: Transition) -> str | None:
     still holds the tracking finalizer, and it is in `succeeded` only if it Succeeded, in `failed`
     only if it failed (isPodFailed), or did not succeed while the Job is failing, and no
     podFailurePolicy rule ignores its failure."""
-    if t.move.kind not in SYNC_MOVES:
+    s = sync_step(t)
+    if not s.sync:
         return None
-    job = t.before.job()
+    job = s.before
     if job is None:
         return None
     gates = t.before.cluster.features
@@ -629,6 +636,16 @@ def uncounted_entries_justified(t: Transition) -> str | None:
     return None
 
 
+def released(t: Transition) -> frozenset[str]:
+    """The pods whose tracking finalizer the sync removed or the controller expects removed."""
+    return t.fact(_released)
+
+
+def _released(t: Transition) -> frozenset[str]:
+    expected = t.before.cluster.controller_state(t.before.job_key).expected_finalizer_removals
+    return finalizer_removed_uids(t) | frozenset(expected)
+
+
 def _name(pod: object, uid: str) -> str:
     return f"pod {getattr(pod, 'name', uid)}"
 
@@ -638,19 +655,19 @@ def pod_counted_exactly_once(t: Transition) -> str | None:
     """The counters grow only by the pods that leave uncountedTerminatedPods, and a pod leaves it
     only once its tracking finalizer is gone: no finished pod is counted twice or dropped from
     the record (succeeded of NonIndexed Jobs; failed of every Job)."""
-    if t.move.kind not in SYNC_MOVES:
+    s = sync_step(t)
+    if not s.sync:
         return None
-    before = t.before.job()
+    before = s.before
     writes = written_statuses(t)
     if before is None or not writes:
         return None
     old = before.status.uncounted_terminated_pods or UncountedTerminatedPods()
     pods = pods_by_uid(t.before)
-    released = finalizer_removed_uids(t) | set(t.before.cluster.controller_state(t.before.job_key).expected_finalizer_removals)
 
     def gone(uid: str) -> bool:
         pod = pods.get(uid)
-        return pod is None or not has_job_tracking_finalizer(pod) or uid in released
+        return pod is None or not has_job_tracking_finalizer(pod) or uid in released(t)
 
     indexed = ix.is_indexed_job(before)
     previous: JobStatus = before.status
@@ -663,8 +680,8 @@ def pod_counted_exactly_once(t: Transition) -> str | None:
         ):
             if kind == "succeeded" and indexed:
                 continue
-            left = set(was) - set(now)
-            if any(not gone(uid) for uid in left):
+            left = set(was) - set(now) if was else set()
+            if left and not all(map(gone, left)):
                 return f"a pod left uncountedTerminatedPods.{kind} while it still holds its finalizer"
             if counter_now - counter_was != len(left):
                 return f"{kind} went from {counter_was} to {counter_now} while {len(left)} pods left uncountedTerminatedPods.{kind}"
@@ -679,10 +696,9 @@ def finalizer_removed_after_recording(t: Transition) -> str | None:
     success in completedIndexes, before or in the same write); otherwise a crash in between loses
     the pod. Not recorded by design: pods whose index is out of range, failures a
     podFailurePolicy rule ignores."""
-    if t.sync is None or t.before.job() is None:
+    before = sync_step(t).before
+    if t.sync is None or before is None:
         return None
-    before = t.before.job()
-    assert before is not None
     if finished(before):
         return None
     gates = t.before.cluster.features
@@ -714,12 +730,13 @@ def finalizer_removed_after_recording(t: Transition) -> str | None:
 def completed_indexes_justified(t: Transition) -> str | None:
     """An index enters completedIndexes only when a pod with that index succeeded: a sync adds
     the index of a Succeeded pod it saw (within completions), no other."""
-    if t.move.kind not in SYNC_MOVES:
+    s = sync_step(t)
+    if not s.sync:
         return None
-    before, after = t.before.job(), t.after.job()
-    if before is None or after is None or not ix.is_indexed_job(after):
+    before, after = s.before, s.after
+    if before is None or after is None or not s.indexed:
         return None
-    added = completed_indexes(after) - completed_indexes(before)
+    added = s.completed - completed_indexes(before)
     if not added:
         return None
     succeeded = {valid_index(after, p) for p in visible_pods(t.before) if p.phase == SUCCEEDED}
@@ -731,13 +748,14 @@ def completed_indexes_justified(t: Transition) -> str | None:
 def failed_indexes_justified(t: Transition) -> str | None:
     """An index enters failedIndexes only when a pod of that index failed for good: its failure
     matched a FailIndex rule, or it counts and the index had used up backoffLimitPerIndex."""
-    if t.move.kind not in SYNC_MOVES:
+    s = sync_step(t)
+    if not s.sync:
         return None
-    before, after = t.before.job(), t.after.job()
-    if before is None or after is None or not ix.is_indexed_job(after):
+    before, after = s.before, s.after
+    if before is None or after is None or not s.indexed:
         return None
     gates = t.before.cluster.features
-    added = failed_indexes(after) - failed_indexes(before)
+    added = s.failed - failed_indexes(before)
     if not added:
         return None
     failed = {valid_index(before, p) for p in visible_pods(t.before) if index_failed_for_good(before, p, gates)}
@@ -758,7 +776,8 @@ def no_over_creation(t: Transition) -> str | None:
     after ExpectationsTimeout, upstream trusts the stale cache and over-creates, see
     tests/invariants/test_catalogue.py). From 1.36 (StaleControllerConsistencyJob) it holds
     without that assumption: the controller does not sync on a cache behind its own writes."""
-    if t.move.kind not in SYNC_MOVES or not created(t):
+    s = sync_step(t)
+    if not s.sync or not s.created:
         return None
     if not lag_covered(t.before) and not consistency_guarded(t.before) and not t.without_assumptions:
         return None  # outside the assumption: no-over-creation-on-stale-cache
@@ -776,7 +795,8 @@ def no_over_creation_on_stale_cache(t: Transition) -> str | None:
     (StaleControllerConsistencyJob: syncJob waits until the informers have seen the controller's
     own writes); 1.32 to 1.35 break it, and `explore --kube-version 1.32 --stale 1 --expiries 1`
     shows how (the controller trusts its stale list and creates a second set of pods)."""
-    if t.move.kind not in SYNC_MOVES or not created(t) or lag_covered(t.before):
+    s = sync_step(t)
+    if not s.sync or not s.created or lag_covered(t.before):
         return None
     return _over_created(t)
 
@@ -793,8 +813,7 @@ def _over_created(t: Transition) -> str | None:
     if ix.is_indexed_job(job):
         seen: set[int] = set()
         done = completed_indexes(job)
-        for pod in active:
-            index = ix.pod_index(pod)
+        for index in census(t.after).active_indexes:
             if index in seen:
                 return f"two active pods with index {index}"
             if index in done:
@@ -852,16 +871,17 @@ def no_replacement_while_terminating(t: Transition) -> str | None:
     only once it has failed: a sync that creates pods leaves active plus terminating pods within
     parallelism, and creates no pod for an index whose pod is terminating.
     Assumption: as no-over-creation's."""
-    if t.move.kind not in SYNC_MOVES or not created(t) or not lag_covered(t.before):
+    s = sync_step(t)
+    if not s.sync or not s.created or not lag_covered(t.before):
         return None
-    job = t.after.job()
+    job = s.after
     if job is None or not only_replace_failed_pods(job, t.after.cluster.features):
         return None
     active, terminating = len(active_pods(t.after)), len(terminating_pods(t.after))
     if terminating and active + terminating > (job.spec.parallelism or 0):
         return f"{active} active and {terminating} terminating pods after creating, parallelism is {job.spec.parallelism}"
     busy = {ix.pod_index(p) for p in terminating_pods(t.before)}
-    again = sorted({a.index for a in created(t) if a.index is not None} & busy)
+    again = sorted({a.index for a in s.created if a.index is not None} & busy)
     return f"a pod created for index {again[0]}, whose pod is still terminating" if again else None
 
 
@@ -869,13 +889,14 @@ def no_replacement_while_terminating(t: Transition) -> str | None:
 def no_pods_created_once_finishing(t: Transition) -> str | None:
     """A sync creates no pod for a Job that, after it, is failing or has met its success criteria
     (FailureTarget, Failed, SuccessCriteriaMet, Complete)."""
-    if t.move.kind not in SYNC_MOVES or not created(t):
+    s = sync_step(t)
+    if not s.sync or not s.created:
         return None
-    job = t.after.job()
-    if job is None or not decided(job):
+    job = s.after
+    if job is None or not s.decided:
         return None
     true = [c.type for c in job.status.conditions if c.status == "True"]
-    return f"{len(created(t))} pods created for a Job that is {true}"
+    return f"{len(s.created)} pods created for a Job that is {true}"
 
 
 @step_invariant("backoff-delay-respected", "job_controller.go manageJob (remainingTime of the back-off record); backoff_utils.go newBackoffRecord, getRemainingTimePerIndex", when=pods_created)
@@ -885,22 +906,25 @@ def backoff_delay_respected(t: Transition) -> str | None:
     for the first time (a failed pod still holding its tracking finalizer, with no success after
     it): NonIndexed Jobs wait before creating any pod; with backoffLimitPerIndex, the index of the
     failure waits."""
-    if t.move.kind not in SYNC_MOVES or not created(t):
+    s = sync_step(t)
+    if not s.sync or not s.created:
         return None
-    job = t.before.job()
+    job = s.before
     if job is None:
         return None
     gates = t.before.cluster.features
-    now = t.before.cluster.now
-    first_delay = t.before.cluster.tunables.pod_failure_backoff_seconds
     uncounted = job.status.uncounted_terminated_pods or UncountedTerminatedPods()
     fresh = [p for p in visible_pods(t.before) if has_job_tracking_finalizer(p) and p.uid not in uncounted.failed]
+    if not any(is_pod_failed(p, job, gates) for p in fresh):
+        return None  # no failure to wait for
+    now = t.before.cluster.now
+    first_delay = t.before.cluster.tunables.pod_failure_backoff_seconds
     last_success = max(
         (bo.get_finished_time(p, gates) for p in fresh if p.phase == SUCCEEDED and p.uid not in uncounted.succeeded),
         default=None,
     )
     per_index = job.spec.backoff_limit_per_index is not None and gates.JobBackoffLimitPerIndex
-    created_indexes = {a.index for a in created(t)}
+    created_indexes = {a.index for a in s.created}
     for pod in fresh:
         if not is_pod_failed(pod, job, gates):
             continue
@@ -922,9 +946,10 @@ def active_counter_matches_pods(t: Transition) -> str | None:
     """After a settled sync, status.active is the number of the Job's active pods (neither
     terminal nor being deleted). Known upstream bug accepted: kubernetes#139428 (manageJob
     reports active=0 while it waits for the back-off)."""
-    if not settled(t):
+    s = sync_step(t)
+    if not s.settled:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
     active = len(active_pods(t.after))
     if job.status.active == active:
@@ -937,9 +962,10 @@ def active_counter_matches_pods(t: Transition) -> str | None:
 @step_invariant("ready-counter-matches-pods", "job_controller.go countReadyPods (of the active pods)", when=settled)
 def ready_counter_matches_pods(t: Transition) -> str | None:
     """After a settled sync, status.ready is the number of active pods with Ready=True."""
-    if not settled(t):
+    s = sync_step(t)
+    if not s.settled:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
     ready = ready_active_pods(t.after)
     if (job.status.ready or 0) == ready:
@@ -952,12 +978,13 @@ def terminating_counter_matches_pods(t: Transition) -> str | None:
     """After a settled sync, status.terminating (when the controller reports it) counts the
     Job's pods being deleted that are not terminal yet (at least those; at most those and the
     pods that left the API server during the sync, which upstream still counts)."""
-    if not settled(t) or not t.after.cluster.features.JobPodReplacementPolicy:
+    s = sync_step(t)
+    if not s.settled or not t.after.cluster.features.JobPodReplacementPolicy:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
     terminating = len(terminating_pods(t.after))
-    vanished = max(len(t.before.own_pods()) + len(created(t)) - len(t.after.own_pods()), 0)
+    vanished = max(len(t.before.own_pods()) + len(s.created) - len(t.after.own_pods()), 0)
     reported = job.status.terminating or 0
     if terminating <= reported <= terminating + vanished:
         return None
@@ -970,15 +997,17 @@ def finished_pods_released(t: Transition) -> str | None:
     success was recorded and the finalizer removed), except, with backoffLimitPerIndex, the last
     failed pod of an index still to be retried (it keeps the index's failure count until its
     replacement exists)."""
-    if not settled(t):
+    s = sync_step(t)
+    if not s.settled:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
+    held = census(t.after).finished_tracked
+    if not held:
+        return None
     per_index = job.spec.backoff_limit_per_index is not None and t.after.cluster.features.JobBackoffLimitPerIndex
-    open_indexes = set(range(job.spec.completions or 0)) - completed_indexes(job) - failed_indexes(job)
-    for pod in t.after.own_pods():
-        if not finished_pod(pod) or not has_job_tracking_finalizer(pod):
-            continue
+    open_indexes = set(range(job.spec.completions or 0)) - s.completed - s.failed
+    for pod in held:
         if per_index and pod.phase == FAILED and not finished(job) and ix.pod_index(pod) in open_indexes:
             continue
         return f"{pod.phase} pod {pod.name} still holds the tracking finalizer"
@@ -989,14 +1018,18 @@ def finished_pods_released(t: Transition) -> str | None:
 def succeeded_indexes_recorded(t: Transition) -> str | None:
     """After a settled sync of an Indexed Job, the index of every Succeeded pod the sync saw
     holding its tracking finalizer (within completions) is in completedIndexes."""
-    if not settled(t):
+    s = sync_step(t)
+    if not s.settled:
         return None
-    before, after = t.before.job(), t.after.job()
+    before, after = s.before, s.after
     assert before is not None and after is not None
-    if not ix.is_indexed_job(after):
+    if not s.indexed:
         return None
-    seen = {valid_index(after, p) for p in t.before.own_pods() if p.phase == SUCCEEDED and has_job_tracking_finalizer(p)}
-    missing = sorted(i for i in seen - completed_indexes(after) if i is not None)
+    seen = census(t.before).succeeded_tracked_indexes
+    if not seen:
+        return None
+    completions = after.spec.completions or 0
+    missing = sorted(i for i in seen - s.completed if 0 <= i < completions)  # valid_index
     return f"succeeded indexes {missing} are not in completedIndexes" if missing else None
 
 
@@ -1005,17 +1038,18 @@ def active_within_parallelism(t: Transition) -> str | None:
     """After a settled sync that created no pod, the Job has at most min(parallelism, remaining
     completions) active pods: pods beyond a lowered parallelism, or beyond the completions
     still needed, are deleted (syncs that create pods: no-over-creation)."""
-    if not settled(t) or created(t):
+    s = sync_step(t)
+    if not s.settled or s.created:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
-    if decided(job):
+    if s.decided:
         return None
     active = len(active_pods(t.after))
-    want = want_active_pods(job.spec.completions, job.spec.parallelism or 0, counted_successes(job), active)
+    want = want_active_pods(job.spec.completions, job.spec.parallelism or 0, s.succeeded, active)
     if active <= want:
         return None
-    return f"{active} active pods, parallelism {job.spec.parallelism}, {counted_successes(job)} of {job.spec.completions} completions"
+    return f"{active} active pods, parallelism {job.spec.parallelism}, {s.succeeded} of {job.spec.completions} completions"
 
 
 @step_invariant("no-two-active-pods-per-index", "job_controller.go activePodsForRemoval, indexed_job_utils.go appendDuplicatedIndexPodsForRemoval", when=settled)
@@ -1023,17 +1057,19 @@ def no_two_active_pods_per_index(t: Transition) -> str | None:
     """After a settled sync that created no pod, no two active pods of an Indexed Job share an
     index, and every active pod's index is below completions: duplicates and out-of-range pods
     are deleted (syncs that create pods: no-over-creation)."""
-    if not settled(t) or created(t):
+    s = sync_step(t)
+    if not s.settled or s.created:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
-    if not ix.is_indexed_job(job):
+    if not s.indexed:
         return None
+    pods = census(t.after)
+    completions = job.spec.completions or 0
     seen: set[int] = set()
-    for pod in active_pods(t.after):
-        index = valid_index(job, pod)
-        if index is None:
-            return f"active pod {pod.name} has index {ix.pod_index(pod)}, completions {job.spec.completions}"
+    for pod, index in zip(pods.active, pods.active_indexes, strict=True):
+        if not 0 <= index < completions:  # valid_index
+            return f"active pod {pod.name} has index {index}, completions {job.spec.completions}"
         if index in seen:
             return f"two active pods with index {index}"
         seen.add(index)
@@ -1043,8 +1079,9 @@ def no_two_active_pods_per_index(t: Transition) -> str | None:
 @step_invariant("suspended-job-has-no-active-pods", "job_controller.go manageJob (suspended: delete all active pods); syncJob", when=settled)
 def suspended_job_has_no_active_pods(t: Transition) -> str | None:
     """After a settled sync of a suspended Job, it has no active pods and status.active is 0."""
-    job = t.after.job()
-    if not settled(t) or job is None or not job.spec.suspend:
+    s = sync_step(t)
+    job = s.after
+    if not s.settled or job is None or not job.spec.suspend:
         return None
     active = active_pods(t.after)
     if active or job.status.active:
@@ -1056,9 +1093,10 @@ def suspended_job_has_no_active_pods(t: Transition) -> str | None:
 def no_start_time_while_suspended(t: Transition) -> str | None:
     """A sync of a suspended Job does not give it a startTime it did not have (activeDeadlineSeconds
     counts from the first unsuspended sync)."""
-    if t.move.kind not in SYNC_MOVES:
+    s = sync_step(t)
+    if not s.sync:
         return None
-    before, after = t.before.job(), t.after.job()
+    before, after = s.before, s.after
     if before is None or after is None or not before.spec.suspend:
         return None
     if before.status.start_time is None and after.status.start_time is not None:
@@ -1073,17 +1111,18 @@ def backoff_requeued(t: Transition) -> str | None:
     back-off, so that the pods are created without any other event. Not judged while pods
     terminate under podReplacementPolicy Failed (their ends wake the controller). Known upstream
     bug accepted: see ACCEPT_KNOWN_UPSTREAM_BUGS (a success recorded as a failure)."""
-    if not settled(t) or created(t):
+    s = sync_step(t)
+    if not s.settled or s.created:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
-    if ix.is_indexed_job(job) or job.spec.suspend or decided(job):
+    if s.indexed or job.spec.suspend or s.decided:
         return None
     gates = t.after.cluster.features
     if only_replace_failed_pods(job, gates) and terminating_pods(t.after):
         return None
     active = len(active_pods(t.after))
-    succeeded = counted_successes(job) + successes_counted_by_upstream(t)
+    succeeded = s.succeeded + successes_counted_by_upstream(t)
     if active >= want_active_pods(job.spec.completions, job.spec.parallelism or 0, succeeded, active):
         return None
     limit = add_seconds(t.after.cluster.now, t.after.cluster.tunables.max_pod_failure_backoff_seconds)
@@ -1099,7 +1138,8 @@ def start_time_recorded(t: Transition) -> str | None:
     after the clock."""
     if not clean_sync(t):
         return None
-    before, job = t.before.job(), t.after.job()
+    s = sync_step(t)
+    before, job = s.before, s.after
     if before is None or job is None or finished(before) or job.spec.suspend:
         return None
     start = job.status.start_time
@@ -1114,12 +1154,13 @@ def start_time_recorded(t: Transition) -> str | None:
 def deadline_enforced(t: Transition) -> str | None:
     """After a settled sync, a Job whose activeDeadlineSeconds have passed since its startTime
     (and that is not suspended) is failing, unless it already met its success criteria."""
-    if not settled(t):
+    s = sync_step(t)
+    if not s.settled:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
     ads, start = job.spec.active_deadline_seconds, job.status.start_time
-    if ads is None or start is None or job.spec.suspend or decided(job):
+    if ads is None or start is None or job.spec.suspend or s.decided:
         return None
     elapsed = (t.after.cluster.now - start).total_seconds()
     return f"{elapsed:g}s since startTime, activeDeadlineSeconds {ads}, yet not failing" if elapsed >= ads else None
@@ -1132,7 +1173,8 @@ def deadline_requeued(t: Transition) -> str | None:
     event."""
     if not clean_sync(t):
         return None
-    before, job = t.before.job(), t.after.job()
+    s = sync_step(t)
+    before, job = s.before, s.after
     if before is None or job is None or finished(before) or decided(job):
         return None
     ads, start = job.spec.active_deadline_seconds, job.status.start_time
@@ -1152,12 +1194,13 @@ def backoff_limit_enforced(t: Transition) -> str | None:
     """After a settled sync, a Job whose recorded failures (failed plus
     uncountedTerminatedPods.failed; ignored failures are not recorded) exceed backoffLimit is
     failing, unless it already met its success criteria."""
-    if not settled(t):
+    s = sync_step(t)
+    if not s.settled:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
     failed = counted_failures(job)
-    if failed <= (job.spec.backoff_limit or 0) or decided(job):
+    if failed <= (job.spec.backoff_limit or 0) or s.decided:
         return None
     return f"{failed} failures, backoffLimit {job.spec.backoff_limit}, yet the Job is not failing"
 
@@ -1166,11 +1209,12 @@ def backoff_limit_enforced(t: Transition) -> str | None:
 def pod_failure_policy_fail_job_enforced(t: Transition) -> str | None:
     """After a settled sync, a Job with a failed pod whose failure matches a FailJob rule is
     failing, unless it already met its success criteria."""
-    if not settled(t):
+    s = sync_step(t)
+    if not s.settled:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
-    if job.spec.pod_failure_policy is None or decided(job):
+    if job.spec.pod_failure_policy is None or s.decided:
         return None
     gates = t.after.cluster.features
     matched = [p.name for p in t.before.own_pods() if matches_fail_job(job, p, gates)]
@@ -1193,18 +1237,19 @@ def fail_index_enforced(t: Transition) -> str | None:
 
 
 def _failed_indexes_missing(t: Transition, which: Callable[[str | None], bool], how: str) -> str | None:
-    if not settled(t):
+    s = sync_step(t)
+    if not s.settled:
         return None
-    before, after = t.before.job(), t.after.job()
+    before, after = s.before, s.after
     assert before is not None and after is not None
     gates = t.after.cluster.features
-    if not ix.is_indexed_job(after) or before.spec.backoff_limit_per_index is None or not gates.JobBackoffLimitPerIndex:
+    if not s.indexed or before.spec.backoff_limit_per_index is None or not gates.JobBackoffLimitPerIndex:
         return None
     for pod in t.before.own_pods():
         index = valid_index(after, pod)
         if index is None or not has_job_tracking_finalizer(pod) or not index_failed_for_good(before, pod, gates):
             continue
-        if which(policy_action(before, pod, gates)) and index not in failed_indexes(after):
+        if which(policy_action(before, pod, gates)) and index not in s.failed:
             return f"pod {pod.name} {how}, yet index {index} is not in failedIndexes"
     return None
 
@@ -1213,28 +1258,30 @@ def _failed_indexes_missing(t: Transition, which: Callable[[str | None], bool], 
 def max_failed_indexes_enforced(t: Transition) -> str | None:
     """After a settled sync, a Job with more failed indexes than maxFailedIndexes is failing,
     unless it already met its success criteria."""
-    if not settled(t):
+    s = sync_step(t)
+    if not s.settled:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
     limit = job.spec.max_failed_indexes
-    if limit is None or len(failed_indexes(job)) <= limit or decided(job):
+    if limit is None or len(s.failed) <= limit or s.decided:
         return None
-    return f"{len(failed_indexes(job))} failed indexes, maxFailedIndexes {limit}, yet not failing"
+    return f"{len(s.failed)} failed indexes, maxFailedIndexes {limit}, yet not failing"
 
 
 @step_invariant("failed-indexes-fail-the-job", "job_controller.go syncJob (FailedIndexes: failed + succeeded >= completions)", when=settled)
 def failed_indexes_fail_the_job(t: Transition) -> str | None:
     """After a settled sync, an Indexed Job whose every index completed or failed, some failed,
     is failing, unless it already met its success criteria."""
-    if not settled(t):
+    s = sync_step(t)
+    if not s.settled:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
-    failed = failed_indexes(job)
-    if not ix.is_indexed_job(job) or not failed or decided(job):
+    failed = s.failed
+    if not s.indexed or not failed or s.decided:
         return None
-    if len(failed | completed_indexes(job)) >= (job.spec.completions or 0):
+    if len(failed | s.completed) >= (job.spec.completions or 0):
         return f"every index ended, {sorted(failed)} failed, yet the Job is not failing"
     return None
 
@@ -1244,13 +1291,14 @@ def job_completes_when_criteria_met(t: Transition) -> str | None:
     """After a settled sync, a Job whose `completions` pods (indexes) succeeded, or, without
     completions, one of whose pods succeeded and none is active, has met its success criteria,
     unless it is failing."""
-    if not settled(t):
+    s = sync_step(t)
+    if not s.settled:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
-    if decided(job):
+    if s.decided:
         return None
-    succeeded = counted_successes(job)
+    succeeded = s.succeeded
     if job.spec.completions is None:
         if succeeded > 0 and not active_pods(t.after):
             return f"{succeeded} pods succeeded and none is active, yet the Job has not succeeded"
@@ -1264,16 +1312,17 @@ def job_completes_when_criteria_met(t: Transition) -> str | None:
 def success_policy_enforced(t: Transition) -> str | None:
     """After a settled sync, an Indexed Job whose completed indexes satisfy a rule of its
     successPolicy has met its success criteria, unless it is failing."""
-    if not settled(t):
+    s = sync_step(t)
+    if not s.settled:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
     if job.spec.success_policy is None or not t.after.cluster.features.JobSuccessPolicy:
         return None
-    if decided(job):
+    if s.decided:
         return None
-    if success_policy_met(job.spec.success_policy, job.spec.completions or 0, completed_indexes(job)):
-        return f"completed indexes {sorted(completed_indexes(job))} satisfy the successPolicy, yet the Job has not succeeded"
+    if success_policy_met(job.spec.success_policy, job.spec.completions or 0, s.completed):
+        return f"completed indexes {sorted(s.completed)} satisfy the successPolicy, yet the Job has not succeeded"
     return None
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import NamedTuple
 
 from jobmodel.actions import CreatePod, DeletePod, PatchPod, Requeue, UpdateJobStatus
 from jobmodel.features import FeatureGates
@@ -20,6 +21,7 @@ from jobmodel.state import (
     FAILED,
     FAILED_CONDITION,
     FAILURE_TARGET,
+    JOB_TRACKING_FINALIZER,
     SUCCEEDED,
     SUCCESS_CRITERIA_MET,
     Job,
@@ -33,9 +35,7 @@ from jobmodel.transitions.job_environment import World
 from jobmodel.transitions.pod_failure_policy import FAIL_INDEX, FAIL_JOB, match_pod_failure_policy
 from jobmodel.transitions.pod_utils import (
     has_job_tracking_finalizer,
-    is_pod_active,
     is_pod_ready,
-    is_pod_terminating,
 )
 from jobmodel.transitions.sync_job import JobSyncResult, is_pod_failed
 
@@ -194,34 +194,63 @@ def success_policy_met(policy: SuccessPolicy | None, completions: int, completed
 # --- pods ------------------------------------------------------------------------------------------
 
 
-# Pure functions of the world, read by several laws on every sync: computed once a world (World.fact).
+# Pure functions of the world, read by several laws on every sync: computed once a world
+# (World.fact), in one pass over its pods.
+
+
+class Census(NamedTuple):
+    """The Job's pods of one world, as the laws read them (as the API server holds them)."""
+
+    active: tuple[Pod, ...]  # neither terminal nor being deleted
+    active_indexes: tuple[int, ...]  # the completion index of each active pod (pod_index)
+    terminating: tuple[Pod, ...]  # being deleted, not terminal yet
+    ready: int  # active pods with Ready=True
+    finished_tracked: tuple[Pod, ...]  # Succeeded or Failed, still holding the tracking finalizer
+    succeeded_tracked_indexes: frozenset[int]  # the completion indexes of the Succeeded ones
+
+
+def census(world: World) -> Census:
+    return world.fact(_census)
+
+
+def _census(world: World) -> Census:
+    active: list[Pod] = []
+    terminating: list[Pod] = []
+    finished_tracked: list[Pod] = []
+    ready = 0
+    # is_pod_terminal, is_pod_terminating, is_pod_active and has_job_tracking_finalizer, written out.
+    for p in world.own_pods():
+        if p.status.phase in (SUCCEEDED, FAILED):
+            if JOB_TRACKING_FINALIZER in p.metadata.finalizers:
+                finished_tracked.append(p)
+        elif p.metadata.deletion_timestamp is not None:
+            terminating.append(p)
+        else:
+            active.append(p)
+            ready += is_pod_ready(p)
+    return Census(
+        tuple(active),
+        tuple(ix.pod_index(p) for p in active),
+        tuple(terminating),
+        ready,
+        tuple(finished_tracked),
+        frozenset(ix.pod_index(p) for p in finished_tracked if p.status.phase == SUCCEEDED),
+    )
 
 
 def active_pods(world: World) -> tuple[Pod, ...]:
     """The Job's pods that are neither terminal nor being deleted, as the API server holds them."""
-    return world.fact(_active_pods)
-
-
-def _active_pods(world: World) -> tuple[Pod, ...]:
-    return tuple(p for p in world.own_pods() if is_pod_active(p))
+    return world.fact(_census).active
 
 
 def terminating_pods(world: World) -> tuple[Pod, ...]:
     """The Job's pods being deleted that have not reached a terminal phase."""
-    return world.fact(_terminating_pods)
-
-
-def _terminating_pods(world: World) -> tuple[Pod, ...]:
-    return tuple(p for p in world.own_pods() if is_pod_terminating(p))
+    return world.fact(_census).terminating
 
 
 def ready_active_pods(world: World) -> int:
     """How many of the active pods have Ready=True."""
-    return world.fact(_ready_active_pods)
-
-
-def _ready_active_pods(world: World) -> int:
-    return sum(1 for p in active_pods(world) if is_pod_ready(p))
+    return world.fact(_census).ready
 
 
 def visible_pods(world: World) -> tuple[Pod, ...]:
@@ -449,3 +478,47 @@ def _settled(t: Transition) -> bool:
 
 def by_uid(pods: Iterable[Pod]) -> dict[str, Pod]:
     return {p.uid: p for p in pods}
+
+
+# --- what most laws read first ---------------------------------------------------------------------
+
+
+class SyncStep(NamedTuple):
+    """What most laws read first of a transition, read once (`sync_step`)."""
+
+    before: Job | None  # the Job before the step
+    after: Job | None  # and after it
+    sync: bool  # a controller sync (move kind in SYNC_MOVES)
+    settled: bool  # settled(t)
+    created: tuple[CreatePod, ...]  # created(t)
+    # Of the Job after the step (False, empty or 0 without one):
+    indexed: bool  # is_indexed_job
+    decided: bool  # decided: failing or succeeding
+    completed: frozenset[int]  # completed_indexes
+    failed: frozenset[int]  # failed_indexes
+    succeeded: int  # counted_successes
+
+
+def sync_step(t: Transition) -> SyncStep:
+    return t.fact(_sync_step)
+
+
+def _sync_step(t: Transition) -> SyncStep:
+    before, after = t.before.job(), t.after.job()
+    sync, done, made = t.move.kind in SYNC_MOVES, settled(t), created(t)
+    if after is None:
+        return SyncStep(before, after, sync, done, made, False, False, frozenset(), frozenset(), 0)
+    completed = completed_indexes(after)
+    indexed = ix.is_indexed_job(after)
+    return SyncStep(
+        before,
+        after,
+        sync,
+        done,
+        made,
+        indexed,
+        decided(after),
+        completed,
+        failed_indexes(after),
+        len(completed) if indexed else counted_successes(after),
+    )
