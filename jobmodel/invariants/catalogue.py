@@ -46,7 +46,6 @@ from jobmodel.invariants.job_facts import (
     counted_failures,
     counted_successes,
     created,
-    decided,
     deleted_uids,
     failed_indexes,
     failed_so_far,
@@ -74,6 +73,7 @@ from jobmodel.invariants.job_facts import (
     success_policy_met,
     sync_step,
     terminating_pods,
+    true_conditions,
     valid_index,
     visible_pods,
     waited_for_backoff,
@@ -428,8 +428,9 @@ def terminal_conditions_absorbing(t: Transition) -> str | None:
     before, after = s.before, s.after
     if before is None or after is None:
         return None
+    removed = true_conditions(before) - true_conditions(after)  # condition_true before, not after
     for ctype in (COMPLETE, FAILED_CONDITION, FAILURE_TARGET, SUCCESS_CRITERIA_MET):
-        if condition_true(before, ctype) and not condition_true(after, ctype):
+        if ctype in removed:
             return f"{ctype}=True was removed"
     if before.status.completion_time is not None and after.status.completion_time != before.status.completion_time:
         return "completionTime changed"
@@ -620,6 +621,8 @@ def uncounted_entries_justified(t: Transition) -> str | None:
     old = job.status.uncounted_terminated_pods or UncountedTerminatedPods()
     for status in written_statuses(t):
         new = status.uncounted_terminated_pods or UncountedTerminatedPods()
+        if new == old:
+            continue  # no pod entered
         job_failing = any(c.type in (FAILURE_TARGET, FAILED_CONDITION) and c.status == "True" for c in status.conditions)
         for uid in set(new.succeeded) - set(old.succeeded):
             pod = pods.get(uid)
@@ -1175,10 +1178,12 @@ def deadline_requeued(t: Transition) -> str | None:
         return None
     s = sync_step(t)
     before, job = s.before, s.after
-    if before is None or job is None or finished(before) or decided(job):
+    if before is None or job is None or job.spec.active_deadline_seconds is None:
+        return None
+    if finished(before) or s.decided:
         return None
     ads, start = job.spec.active_deadline_seconds, job.status.start_time
-    if ads is None or start is None or job.spec.suspend:
+    if start is None or job.spec.suspend:
         return None
     deadline = add_seconds(start, ads)
     if deadline <= t.after.cluster.now:

@@ -215,27 +215,27 @@ def census(world: World) -> Census:
 
 def _census(world: World) -> Census:
     active: list[Pod] = []
+    indexes: list[int] = []
     terminating: list[Pod] = []
     finished_tracked: list[Pod] = []
+    succeeded: list[int] = []
     ready = 0
     # is_pod_terminal, is_pod_terminating, is_pod_active and has_job_tracking_finalizer, written out.
     for p in world.own_pods():
-        if p.status.phase in (SUCCEEDED, FAILED):
+        phase = p.status.phase
+        if phase in (SUCCEEDED, FAILED):
             if JOB_TRACKING_FINALIZER in p.metadata.finalizers:
                 finished_tracked.append(p)
+                if phase == SUCCEEDED:
+                    succeeded.append(ix.pod_index(p))
         elif p.metadata.deletion_timestamp is not None:
             terminating.append(p)
         else:
             active.append(p)
-            ready += is_pod_ready(p)
-    return Census(
-        tuple(active),
-        tuple(ix.pod_index(p) for p in active),
-        tuple(terminating),
-        ready,
-        tuple(finished_tracked),
-        frozenset(ix.pod_index(p) for p in finished_tracked if p.status.phase == SUCCEEDED),
-    )
+            indexes.append(ix.pod_index(p))
+            if is_pod_ready(p):
+                ready += 1
+    return Census(tuple(active), tuple(indexes), tuple(terminating), ready, tuple(finished_tracked), frozenset(succeeded))
 
 
 def active_pods(world: World) -> tuple[Pod, ...]:
