@@ -9,9 +9,9 @@ given) and the sync's actions (what it did), never a pod name of `after`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from jobmodel.actions import CreatePod, DeletePod, PatchPod, Requeue, UpdateJobStatus
 from jobmodel.features import FeatureGates
@@ -40,6 +40,7 @@ from jobmodel.transitions.pod_utils import (
 from jobmodel.transitions.sync_job import JobSyncResult, is_pod_failed
 
 Transition = laws.Transition[World, JobSyncResult]  # a step of the Job's environment
+T = TypeVar("T")
 
 ALL_INDEXES = 1 << 31  # parse a completedIndexes string without dropping any index
 SYNC_MOVES = frozenset({"sync", "sync-stale", "sync-pod-error", "sync-status-error"})
@@ -194,8 +195,32 @@ def success_policy_met(policy: SuccessPolicy | None, completions: int, completed
 # --- pods ------------------------------------------------------------------------------------------
 
 
-# Pure functions of the world, read by several laws on every sync: computed once a world
-# (World.fact), in one pass over its pods.
+# Pure functions of the world, read by several laws on every sync (of the world before and after
+# it): remembered for the worlds read last (`per_world`).
+WORLD_MEMO_SIZE = 1 << 12
+
+
+def per_world(compute: Callable[[World], T]) -> Callable[[World], T]:
+    """`compute`, remembered for the last WORLD_MEMO_SIZE world objects read (by identity: a
+    world's hash is a Python call, and the laws of one transition read the same two objects;
+    the entry holds the world, so that its id names no other object while it is remembered;
+    nothing is kept on the worlds, which the explorer stores by the million)."""
+    memo: dict[int, tuple[World, T]] = {}
+
+    def read(world: World) -> T:
+        entry = memo.get(id(world))
+        if entry is not None and entry[0] is world:
+            return entry[1]
+        value = compute(world)
+        if len(memo) >= WORLD_MEMO_SIZE:
+            memo.clear()
+        memo[id(world)] = (world, value)
+        return value
+
+    read.__doc__ = compute.__doc__
+    read.__name__ = compute.__name__
+    read.__qualname__ = compute.__qualname__
+    return read
 
 
 class Census(NamedTuple):
@@ -209,11 +234,8 @@ class Census(NamedTuple):
     succeeded_tracked_indexes: frozenset[int]  # the completion indexes of the Succeeded ones
 
 
+@per_world
 def census(world: World) -> Census:
-    return world.fact(_census)
-
-
-def _census(world: World) -> Census:
     active: list[Pod] = []
     indexes: list[int] = []
     terminating: list[Pod] = []
@@ -240,36 +262,30 @@ def _census(world: World) -> Census:
 
 def active_pods(world: World) -> tuple[Pod, ...]:
     """The Job's pods that are neither terminal nor being deleted, as the API server holds them."""
-    return world.fact(_census).active
+    return census(world).active
 
 
 def terminating_pods(world: World) -> tuple[Pod, ...]:
     """The Job's pods being deleted that have not reached a terminal phase."""
-    return world.fact(_census).terminating
+    return census(world).terminating
 
 
 def ready_active_pods(world: World) -> int:
     """How many of the active pods have Ready=True."""
-    return world.fact(_census).ready
+    return census(world).ready
 
 
+@per_world
 def visible_pods(world: World) -> tuple[Pod, ...]:
     """The Job's pods as the controller's cache shows them (World.visible_pods, not copied)."""
-    return world.fact(_visible_pods)
-
-
-def _visible_pods(world: World) -> tuple[Pod, ...]:
     hidden = world.hidden
     pods = world.own_pods()
     return tuple(p for p in pods if p.name not in hidden) if hidden else pods
 
 
+@per_world
 def pods_by_uid(world: World) -> dict[str, Pod]:
-    """The Job's pods by uid (not to be changed: the world's own)."""
-    return world.fact(_pods_by_uid)
-
-
-def _pods_by_uid(world: World) -> dict[str, Pod]:
+    """The Job's pods by uid (not to be changed: shared by the laws)."""
     return by_uid(world.own_pods())
 
 

@@ -22,7 +22,7 @@ import functools
 import weakref
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
 import attrs
 
@@ -59,7 +59,6 @@ from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_re
 from jobmodel.transitions.sync_job import JobSyncResult, is_job_finished, sync_job
 
 SyncImpl = Callable[[JobSyncInput], JobSyncResult]
-T = TypeVar("T")
 
 POD_ERROR = "injected: the API server refused the pod call"
 STATUS_ERROR = "injected: the API server refused the status update"
@@ -96,14 +95,6 @@ class Budget:
         return evolve(self, **{name: getattr(self, name) - 1})
 
 
-class Facts(dict[Callable[[Any], Any], Any]):
-    """What `World.fact` remembered of a world: pickled empty (a partition's successors are sent
-    to their owner without what the laws computed of them; the owner computes it again)."""
-
-    def __reduce__(self) -> tuple[type[Facts], tuple[()]]:
-        return Facts, ()
-
-
 @identity_first_eq
 @attrs.frozen(cache_hash=True)
 class World:
@@ -123,8 +114,6 @@ class World:
     # class costs a failed lookup and a __getattr__ call the first time).
     _job_read: tuple[Job | None] | None = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
     _pods_read: tuple[Pod, ...] | None = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
-    # Facts the laws read of this world (`fact`), computed once (and not sent with it: `Facts`).
-    _facts: Facts | None = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
 
     def job(self) -> Job | None:
         read = self._job_read
@@ -146,17 +135,6 @@ class World:
             read = tuple(p for p in self.cluster.pods if _owned_by(p, uid))
             object.__setattr__(self, "_pods_read", read)
         return read
-
-    def fact(self, compute: Callable[[World], T]) -> T:
-        """`compute(self)`, computed once for this world (a pure function of it)."""
-        facts = self._facts
-        if facts is None:
-            facts = Facts()
-            object.__setattr__(self, "_facts", facts)
-        elif compute in facts:
-            return facts[compute]  # type: ignore[no-any-return]
-        value = facts[compute] = compute(self)
-        return value
 
     def knowing(self, job: Job | None, pods: tuple[Pod, ...]) -> World:
         """The world, told its Job and pods by a caller that built them (canonical renaming)."""
