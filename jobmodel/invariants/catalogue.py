@@ -276,10 +276,12 @@ def _status_rule_errors(job: Job, backoff_failures: int, release: int) -> tuple[
 
 
 @lru_cache(maxsize=8192)
-def _status_update_errors(new: Job, old: Job, gates: FeatureGates, backoff_failures: int) -> tuple[str, ...]:
+def _status_update_errors(new: Job, old: Job, gates: FeatureGates) -> tuple[str, ...]:
+    """The API server's errors on this status update (all of them: the law reports them
+    `_reported`, which reads the controller's back-off record only when there are some)."""
     new_json, old_json = _job_json(new), _job_json(old)
     options = attrs.evolve(api_strategy.get_status_validation_options(new_json, old_json, gates), **UPDATE_ONLY)
-    return _reported(new, backoff_failures, bv.validate_job_update_status(new_json, old_json, options), gates.release)
+    return tuple(str(e) for e in bv.validate_job_update_status(new_json, old_json, options))
 
 
 def forget_cached_checks() -> None:
@@ -416,7 +418,10 @@ def status_writes_valid(t: Transition) -> str | None:
     before, after = s.before, s.after
     if before is None or after is None or before.status == after.status:
         return None
-    errors = _status_update_errors(after, before, t.after.cluster.features, _backoff_failures(t.after.cluster, after))
+    gates = t.after.cluster.features
+    errors = _status_update_errors(after, before, gates)
+    if errors:
+        errors = _reported(after, _backoff_failures(t.after.cluster, after), errors, gates.release)
     return "; ".join(errors) if errors else None
 
 

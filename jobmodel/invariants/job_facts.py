@@ -236,6 +236,12 @@ class Census(NamedTuple):
 
 @per_world
 def census(world: World) -> Census:
+    return pods_census(world.own_pods())
+
+
+@lru_cache(maxsize=JOB_MEMO_SIZE)  # worlds that differ elsewhere (budget, clock, Job) share their pods
+def pods_census(pods: tuple[Pod, ...]) -> Census:
+    """The census of these pods (the Job's pods of a world)."""
     active: list[Pod] = []
     indexes: list[int] = []
     terminating: list[Pod] = []
@@ -243,7 +249,7 @@ def census(world: World) -> Census:
     succeeded: list[int] = []
     ready = 0
     # is_pod_terminal, is_pod_terminating, is_pod_active and has_job_tracking_finalizer, written out.
-    for p in world.own_pods():
+    for p in pods:
         phase = p.status.phase
         if phase in (SUCCEEDED, FAILED):
             if JOB_TRACKING_FINALIZER in p.metadata.finalizers:
@@ -286,7 +292,12 @@ def visible_pods(world: World) -> tuple[Pod, ...]:
 @per_world
 def pods_by_uid(world: World) -> dict[str, Pod]:
     """The Job's pods by uid (not to be changed: shared by the laws)."""
-    return by_uid(world.own_pods())
+    return _pods_by_uid(world.own_pods())
+
+
+@lru_cache(maxsize=JOB_MEMO_SIZE)
+def _pods_by_uid(pods: tuple[Pod, ...]) -> dict[str, Pod]:
+    return by_uid(pods)
 
 
 def finished_pod(pod: Pod) -> bool:
@@ -521,20 +532,17 @@ def sync_step(t: Transition) -> SyncStep:
 
 def _sync_step(t: Transition) -> SyncStep:
     before, after = t.before.job(), t.after.job()
-    sync, done, made = t.move.kind in SYNC_MOVES, settled(t), created(t)
-    if after is None:
-        return SyncStep(before, after, sync, done, made, False, False, frozenset(), frozenset(), 0)
-    completed = completed_indexes(after)
-    indexed = ix.is_indexed_job(after)
-    return SyncStep(
-        before,
-        after,
-        sync,
-        done,
-        made,
-        indexed,
-        decided(after),
-        completed,
-        failed_indexes(after),
-        len(completed) if indexed else counted_successes(after),
-    )
+    return SyncStep(before, after, t.move.kind in SYNC_MOVES, settled(t), created(t), *job_summary(after))
+
+
+NO_JOB = (False, False, frozenset[int](), frozenset[int](), 0)
+
+
+@lru_cache(maxsize=JOB_MEMO_SIZE)
+def job_summary(job: Job | None) -> tuple[bool, bool, frozenset[int], frozenset[int], int]:
+    """What SyncStep reads of the Job after the step (NO_JOB without one)."""
+    if job is None:
+        return NO_JOB
+    completed = completed_indexes(job)
+    indexed = ix.is_indexed_job(job)
+    return indexed, decided(job), completed, failed_indexes(job), len(completed) if indexed else counted_successes(job)
