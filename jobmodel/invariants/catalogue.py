@@ -682,6 +682,9 @@ def pod_counted_exactly_once(t: Transition) -> str | None:
     listed = old
     for status in writes:
         new = status.uncounted_terminated_pods or UncountedTerminatedPods()
+        if new == listed and status.failed == previous.failed and (indexed or status.succeeded == previous.succeeded):
+            previous = status
+            continue  # no pod left the record, no counter moved
         for kind, was, now, counter_was, counter_now in (
             ("failed", listed.failed, new.failed, previous.failed, status.failed),
             ("succeeded", listed.succeeded, new.succeeded, previous.succeeded, status.succeeded),
@@ -865,12 +868,21 @@ def created_pods_carry_their_index(t: Transition) -> str | None:
             return f"a pod for index {index} created with annotation {pod.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION)!r}"
         if pod.spec.get("hostname") != f"{job.name}-{index}":
             return f"a pod for index {index} created with hostname {pod.spec.get('hostname')!r}"
-        for key in ("initContainers", "containers"):
-            for container in pod.spec.get(key) or ():
-                names = [v.get("name") for v in container.get("env") or ()]
-                if COMPLETION_INDEX_ENV_NAME not in names:
-                    return f"container {container.get('name')} of a pod for index {index} lacks {COMPLETION_INDEX_ENV_NAME}"
+        for name in _containers_without_index_env(pod.spec)[:1]:
+            return f"container {name} of a pod for index {index} lacks {COMPLETION_INDEX_ENV_NAME}"
     return None
+
+
+@lru_cache(maxsize=8192)  # the pods a sync creates share their spec (sync_job remembers it)
+def _containers_without_index_env(spec: Mapping[str, Any]) -> tuple[Any, ...]:
+    """The names of the init containers and containers of a pod spec without JOB_COMPLETION_INDEX
+    in their environment, in order."""
+    return tuple(
+        container.get("name")
+        for key in ("initContainers", "containers")
+        for container in spec.get(key) or ()
+        if COMPLETION_INDEX_ENV_NAME not in [v.get("name") for v in container.get("env") or ()]
+    )
 
 
 @step_invariant("no-replacement-while-terminating", "job_controller.go manageJob (onlyReplaceFailedPods: diff = wantActive - terminating - active), firstPendingIndexes", when=pods_created)
