@@ -67,6 +67,7 @@ from jobmodel.invariants.job_facts import (
     policy_counts,
     ready_active_pods,
     settled,
+    settled_with_options,
     status_written,
     succeeded_so_far,
     succeeding,
@@ -429,8 +430,7 @@ def status_writes_valid(t: Transition) -> str | None:
 def terminal_conditions_absorbing(t: Transition) -> str | None:
     """Once Complete, Failed, FailureTarget or SuccessCriteriaMet is True it stays True, and the
     completionTime never changes (syncJob does nothing for finished Jobs)."""
-    s = sync_step(t)
-    before, after = s.before, s.after
+    before, after = t.before.job(), t.after.job()  # not sync_step: most Job changes are not syncs
     if before is None or after is None:
         return None
     removed = true_conditions(before) - true_conditions(after)  # condition_true before, not after
@@ -447,13 +447,12 @@ def counters_never_decrease(t: Transition) -> str | None:
     """status.succeeded and status.failed never decrease (except succeeded of an elastic Indexed
     Job, completions == parallelism, which may be scaled down: its dropped indexes no longer
     count, as getStatusValidationOptions allows)."""
-    s = sync_step(t)
-    before, after = s.before, s.after
+    before, after = t.before.job(), t.after.job()  # not sync_step: most Job changes are not syncs
     if before is None or after is None:
         return None
     if after.status.failed < before.status.failed:
         return f"failed went from {before.status.failed} to {after.status.failed}"
-    elastic = s.indexed and after.spec.completions == after.spec.parallelism
+    elastic = ix.is_indexed_job(after) and after.spec.completions == after.spec.parallelism
     if after.status.succeeded < before.status.succeeded and not elastic:
         return f"succeeded went from {before.status.succeeded} to {after.status.succeeded}"
     return None
@@ -463,15 +462,14 @@ def counters_never_decrease(t: Transition) -> str | None:
 def completed_indexes_only_grow(t: Transition) -> str | None:
     """completedIndexes only grows (below the current completions: an elastic Job scaled down
     drops the indexes it no longer has), and so does failedIndexes."""
-    s = sync_step(t)
-    before, after = s.before, s.after
-    if before is None or after is None or not s.indexed:
+    before, after = t.before.job(), t.after.job()  # not sync_step: most Job changes are not syncs
+    if before is None or after is None or not ix.is_indexed_job(after):
         return None
     limit = after.spec.completions or 0
-    lost = {i for i in completed_indexes(before) if i < limit} - s.completed
+    lost = {i for i in completed_indexes(before) if i < limit} - completed_indexes(after)
     if lost:
         return f"completed indexes {sorted(lost)} were dropped"
-    lost = {i for i in failed_indexes(before) if i < limit} - s.failed
+    lost = {i for i in failed_indexes(before) if i < limit} - failed_indexes(after)
     if lost:
         return f"failed indexes {sorted(lost)} were dropped"
     return None
@@ -1096,7 +1094,7 @@ def no_two_active_pods_per_index(t: Transition) -> str | None:
     return None
 
 
-@step_invariant("suspended-job-has-no-active-pods", "job_controller.go manageJob (suspended: delete all active pods); syncJob", when=settled)
+@step_invariant("suspended-job-has-no-active-pods", "job_controller.go manageJob (suspended: delete all active pods); syncJob", when=settled_with_options)
 def suspended_job_has_no_active_pods(t: Transition) -> str | None:
     """After a settled sync of a suspended Job, it has no active pods and status.active is 0."""
     s = sync_step(t)
@@ -1170,7 +1168,7 @@ def start_time_recorded(t: Transition) -> str | None:
     return None
 
 
-@step_invariant("deadline-enforced", "job_controller.go syncJob (pastActiveDeadline: DeadlineExceeded)", when=settled)
+@step_invariant("deadline-enforced", "job_controller.go syncJob (pastActiveDeadline: DeadlineExceeded)", when=settled_with_options)
 def deadline_enforced(t: Transition) -> str | None:
     """After a settled sync, a Job whose activeDeadlineSeconds have passed since its startTime
     (and that is not suspended) is failing, unless it already met its success criteria."""
@@ -1227,7 +1225,7 @@ def backoff_limit_enforced(t: Transition) -> str | None:
     return f"{failed} failures, backoffLimit {job.spec.backoff_limit}, yet the Job is not failing"
 
 
-@step_invariant("pod-failure-policy-fail-job-enforced", "job_controller.go syncJob (getFailJobMessage: FailureTarget PodFailurePolicy)", when=settled)
+@step_invariant("pod-failure-policy-fail-job-enforced", "job_controller.go syncJob (getFailJobMessage: FailureTarget PodFailurePolicy)", when=settled_with_options)
 def pod_failure_policy_fail_job_enforced(t: Transition) -> str | None:
     """After a settled sync, a Job with a failed pod whose failure matches a FailJob rule is
     failing, unless it already met its success criteria."""
@@ -1243,7 +1241,7 @@ def pod_failure_policy_fail_job_enforced(t: Transition) -> str | None:
     return f"pod {matched[0]} failed matching a FailJob rule, yet the Job is not failing" if matched else None
 
 
-@step_invariant("per-index-limit-enforced", "indexed_job_utils.go calculateFailedIndexes, isIndexFailed (backoffLimitPerIndex)", when=settled)
+@step_invariant("per-index-limit-enforced", "indexed_job_utils.go calculateFailedIndexes, isIndexFailed (backoffLimitPerIndex)", when=settled_with_options)
 def per_index_limit_enforced(t: Transition) -> str | None:
     """After a settled sync, the index of every pod the sync saw fail for the last time its
     backoffLimitPerIndex allows (a counted failure of a pod whose failure-count annotation
@@ -1251,7 +1249,7 @@ def per_index_limit_enforced(t: Transition) -> str | None:
     return _failed_indexes_missing(t, lambda action: action != FAIL_INDEX, "used up backoffLimitPerIndex")
 
 
-@step_invariant("fail-index-enforced", "indexed_job_utils.go isIndexFailed (FailIndex rule)", when=settled)
+@step_invariant("fail-index-enforced", "indexed_job_utils.go isIndexFailed (FailIndex rule)", when=settled_with_options)
 def fail_index_enforced(t: Transition) -> str | None:
     """After a settled sync, the index of every pod the sync saw fail matching a FailIndex rule
     is in failedIndexes (that index alone fails; failed-indexes-justified)."""
@@ -1276,7 +1274,7 @@ def _failed_indexes_missing(t: Transition, which: Callable[[str | None], bool], 
     return None
 
 
-@step_invariant("max-failed-indexes-enforced", "job_controller.go syncJob (MaxFailedIndexesExceeded)", when=settled)
+@step_invariant("max-failed-indexes-enforced", "job_controller.go syncJob (MaxFailedIndexesExceeded)", when=settled_with_options)
 def max_failed_indexes_enforced(t: Transition) -> str | None:
     """After a settled sync, a Job with more failed indexes than maxFailedIndexes is failing,
     unless it already met its success criteria."""
@@ -1330,7 +1328,7 @@ def job_completes_when_criteria_met(t: Transition) -> str | None:
     return None
 
 
-@step_invariant("success-policy-enforced", "job_controller.go syncJob (matchSuccessPolicy: SuccessCriteriaMet SuccessPolicy)", when=settled)
+@step_invariant("success-policy-enforced", "job_controller.go syncJob (matchSuccessPolicy: SuccessCriteriaMet SuccessPolicy)", when=settled_with_options)
 def success_policy_enforced(t: Transition) -> str | None:
     """After a settled sync, an Indexed Job whose completed indexes satisfy a rule of its
     successPolicy has met its success criteria, unless it is failing."""

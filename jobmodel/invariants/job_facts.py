@@ -478,6 +478,29 @@ def status_written(t: Transition) -> bool:
     return t.sync is not None and bool(written_statuses(t))
 
 
+def settled_with_options(t: Transition) -> bool:
+    """A settled sync of a Job whose spec (before or after the step) sets one of the options that
+    the laws enforcing them read (suspend, activeDeadlineSeconds, podFailurePolicy,
+    backoffLimitPerIndex, maxFailedIndexes, successPolicy): without any, those laws hold."""
+    return settled(t) and (spec_options(t.after.job()) or spec_options(t.before.job()))
+
+
+@lru_cache(maxsize=JOB_MEMO_SIZE)
+def spec_options(job: Job | None) -> bool:
+    """The Job's spec sets one of the options of settled_with_options."""
+    if job is None:
+        return False
+    spec = job.spec
+    return (
+        bool(spec.suspend)
+        or spec.active_deadline_seconds is not None
+        or spec.pod_failure_policy is not None
+        or spec.backoff_limit_per_index is not None
+        or spec.max_failed_indexes is not None
+        or spec.success_policy is not None
+    )
+
+
 def expectations_satisfied(world: World) -> bool:
     exp = world.cluster.controller_state(world.job_key).expectations
     return exp is None or exp.fulfilled() or exp.expired(world.cluster.now)

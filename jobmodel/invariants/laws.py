@@ -29,6 +29,9 @@ T = TypeVar("T")
 Guards = tuple[Callable[[Any], bool], ...]
 
 
+_UNKNOWN: Any = object()  # a fact not computed yet
+
+
 @attrs.frozen
 class Transition(Generic[W, R]):
     """One step of a run: the world before, the move, the world after, the sync's result."""
@@ -46,11 +49,11 @@ class Transition(Generic[W, R]):
 
     def fact(self, compute: Callable[[Transition[W, R]], T]) -> T:
         """`compute(self)`, computed once for this transition (a pure function of it)."""
-        try:
-            return self._facts[compute]  # type: ignore[no-any-return]
-        except KeyError:  # once a transition and fact: free on the hits
-            value = self._facts[compute] = compute(self)
-            return value
+        facts = self._facts
+        value = facts.get(compute, _UNKNOWN)
+        if value is _UNKNOWN:
+            value = facts[compute] = compute(self)
+        return value  # type: ignore[no-any-return]
 
 
 @attrs.frozen
