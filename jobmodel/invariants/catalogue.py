@@ -866,8 +866,9 @@ def created_pods_carry_their_index(t: Transition) -> str | None:
             return f"a pod for index {index} created with annotation {pod.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION)!r}"
         if pod.spec.get("hostname") != f"{job.name}-{index}":
             return f"a pod for index {index} created with hostname {pod.spec.get('hostname')!r}"
-        for name in _containers_without_index_env(pod.spec)[:1]:
-            return f"container {name} of a pod for index {index} lacks {COMPLETION_INDEX_ENV_NAME}"
+        lacking = _containers_without_index_env(pod.spec)
+        if lacking:
+            return f"container {lacking[0]} of a pod for index {index} lacks {COMPLETION_INDEX_ENV_NAME}"
     return None
 
 
