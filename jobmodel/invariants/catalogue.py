@@ -65,7 +65,6 @@ from jobmodel.invariants.job_facts import (
     pods_created,
     policy_action,
     policy_counts,
-    ready_active_pods,
     settled,
     settled_with_options,
     status_written,
@@ -142,6 +141,7 @@ __all__ = [
     "STEP_INVARIANTS",
     "SYNC_MOVES",
     "Transition",
+    "active_pods",
     "check_state",
     "check_step",
     "condition_true",
@@ -812,17 +812,18 @@ def no_over_creation_on_stale_cache(t: Transition) -> str | None:
 
 def _over_created(t: Transition) -> str | None:
     """What no-over-creation checks after a sync that created pods."""
-    job = t.after.job()
+    s = sync_step(t)
+    job = s.after
     if job is None:
         return None
-    active = active_pods(t.after)
+    active = s.pods.active
     parallelism = job.spec.parallelism or 0
     if len(active) > parallelism:
-        return f"{len(active)} active pods after creating {len(created(t))}, parallelism is {parallelism}"
-    if ix.is_indexed_job(job):
+        return f"{len(active)} active pods after creating {len(s.created)}, parallelism is {parallelism}"
+    if s.indexed:
         seen: set[int] = set()
-        done = completed_indexes(job)
-        for index in census(t.after).active_indexes:
+        done = s.completed
+        for index in s.pods.active_indexes:
             if index in seen:
                 return f"two active pods with index {index}"
             if index in done:
@@ -896,7 +897,7 @@ def no_replacement_while_terminating(t: Transition) -> str | None:
     job = s.after
     if job is None or not only_replace_failed_pods(job, t.after.cluster.features):
         return None
-    active, terminating = len(active_pods(t.after)), len(terminating_pods(t.after))
+    active, terminating = len(s.pods.active), len(s.pods.terminating)
     if terminating and active + terminating > (job.spec.parallelism or 0):
         return f"{active} active and {terminating} terminating pods after creating, parallelism is {job.spec.parallelism}"
     busy = {ix.pod_index(p) for p in terminating_pods(t.before)}
@@ -970,7 +971,7 @@ def active_counter_matches_pods(t: Transition) -> str | None:
         return None
     job = s.after
     assert job is not None
-    active = len(active_pods(t.after))
+    active = len(s.pods.active)
     if job.status.active == active:
         return None
     if ACCEPT_KNOWN_UPSTREAM_BUGS and job.status.active == 0 and waited_for_backoff(t):
@@ -986,7 +987,7 @@ def ready_counter_matches_pods(t: Transition) -> str | None:
         return None
     job = s.after
     assert job is not None
-    ready = ready_active_pods(t.after)
+    ready = s.pods.ready
     if (job.status.ready or 0) == ready:
         return None
     return f"status.ready={job.status.ready}, {ready} ready active pods"
@@ -1002,7 +1003,7 @@ def terminating_counter_matches_pods(t: Transition) -> str | None:
         return None
     job = s.after
     assert job is not None
-    terminating = len(terminating_pods(t.after))
+    terminating = len(s.pods.terminating)
     vanished = max(len(t.before.own_pods()) + len(s.created) - len(t.after.own_pods()), 0)
     reported = job.status.terminating or 0
     if terminating <= reported <= terminating + vanished:
@@ -1021,7 +1022,7 @@ def finished_pods_released(t: Transition) -> str | None:
         return None
     job = s.after
     assert job is not None
-    held = census(t.after).finished_tracked
+    held = s.pods.finished_tracked
     if not held:
         return None
     per_index = job.spec.backoff_limit_per_index is not None and t.after.cluster.features.JobBackoffLimitPerIndex
@@ -1064,7 +1065,7 @@ def active_within_parallelism(t: Transition) -> str | None:
     assert job is not None
     if s.decided:
         return None
-    active = len(active_pods(t.after))
+    active = len(s.pods.active)
     want = want_active_pods(job.spec.completions, job.spec.parallelism or 0, s.succeeded, active)
     if active <= want:
         return None
@@ -1083,7 +1084,7 @@ def no_two_active_pods_per_index(t: Transition) -> str | None:
     assert job is not None
     if not s.indexed:
         return None
-    pods = census(t.after)
+    pods = s.pods
     completions = job.spec.completions or 0
     seen: set[int] = set()
     for pod, index in zip(pods.active, pods.active_indexes, strict=True):
@@ -1102,7 +1103,7 @@ def suspended_job_has_no_active_pods(t: Transition) -> str | None:
     job = s.after
     if not s.settled or job is None or not job.spec.suspend:
         return None
-    active = active_pods(t.after)
+    active = s.pods.active
     if active or job.status.active:
         return f"suspended, yet {len(active)} active pods (status.active={job.status.active})"
     return None
@@ -1138,9 +1139,9 @@ def backoff_requeued(t: Transition) -> str | None:
     if s.indexed or job.spec.suspend or s.decided:
         return None
     gates = t.after.cluster.features
-    if only_replace_failed_pods(job, gates) and terminating_pods(t.after):
+    if only_replace_failed_pods(job, gates) and s.pods.terminating:
         return None
-    active = len(active_pods(t.after))
+    active = len(s.pods.active)
     succeeded = s.succeeded + successes_counted_by_upstream(t)
     if active >= want_active_pods(job.spec.completions, job.spec.parallelism or 0, succeeded, active):
         return None
@@ -1321,7 +1322,7 @@ def job_completes_when_criteria_met(t: Transition) -> str | None:
         return None
     succeeded = s.succeeded
     if job.spec.completions is None:
-        if succeeded > 0 and not active_pods(t.after):
+        if succeeded > 0 and not s.pods.active:
             return f"{succeeded} pods succeeded and none is active, yet the Job has not succeeded"
         return None
     if succeeded >= job.spec.completions:

@@ -541,6 +541,7 @@ class SyncStep(NamedTuple):
     sync: bool  # a controller sync (move kind in SYNC_MOVES)
     settled: bool  # settled(t)
     created: tuple[CreatePod, ...]  # created(t)
+    pods: Census  # census(t.after): the Job's pods after the step
     # Of the Job after the step (False, empty or 0 without one):
     indexed: bool  # is_indexed_job
     decided: bool  # decided: failing or succeeding
@@ -555,7 +556,9 @@ def sync_step(t: Transition) -> SyncStep:
 
 def _sync_step(t: Transition) -> SyncStep:
     before, after = t.before.job(), t.after.job()
-    return SyncStep(before, after, t.move.kind in SYNC_MOVES, settled(t), created(t), *job_summary(after))
+    return SyncStep(
+        before, after, t.move.kind in SYNC_MOVES, settled(t), created(t), census(t.after), *job_summary(after)
+    )
 
 
 NO_JOB = (False, False, frozenset[int](), frozenset[int](), 0)
