@@ -20,8 +20,9 @@ catalogue in prose, with the broken variant each law alone catches.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
+from typing import Any
 
 import attrs
 
@@ -38,7 +39,7 @@ from jobmodel.invariants.job_facts import (
     a_new_success,
     a_sync_changed_the_job,
     active_pods,
-    by_uid,
+    census,
     clean_sync,
     completed_indexes,
     condition_true,
@@ -54,21 +55,27 @@ from jobmodel.invariants.job_facts import (
     finished,
     finished_pod,
     index_failed_for_good,
+    indexes_of,
     job_changed,
     matches_fail_job,
     new_failure,
     new_success,
     newly_true,
+    pods_by_uid,
     pods_created,
     policy_action,
     policy_counts,
     settled,
+    settled_with_options,
     status_written,
     succeeded_so_far,
     succeeding,
     success_policy_met,
+    sync_step,
     terminating_pods,
+    true_conditions,
     valid_index,
+    visible_pods,
     waited_for_backoff,
     written_statuses,
 )
@@ -92,7 +99,7 @@ from jobmodel.transitions import indexes as ix
 from jobmodel.transitions.indexes import COMPLETION_INDEX_ENV_NAME
 from jobmodel.transitions.job_environment import World, consistency_guarded, lag_covered
 from jobmodel.transitions.pod_failure_policy import FAIL_INDEX
-from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_active, is_pod_ready
+from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_active
 from jobmodel.transitions.sync_job import (
     REASON_BACKOFF_LIMIT_EXCEEDED,
     REASON_DEADLINE_EXCEEDED,
@@ -134,6 +141,7 @@ __all__ = [
     "STEP_INVARIANTS",
     "SYNC_MOVES",
     "Transition",
+    "active_pods",
     "check_state",
     "check_step",
     "condition_true",
@@ -193,7 +201,7 @@ def succeeded_yet_recorded_failed(t: Transition) -> list[str]:
     if before is None or before.status.uncounted_terminated_pods is None:
         return []
     listed = set(before.status.uncounted_terminated_pods.failed)
-    return [p.uid for p in t.before.visible_pods() if p.phase == SUCCEEDED and p.uid in listed]
+    return [p.uid for p in visible_pods(t.before) if p.phase == SUCCEEDED and p.uid in listed]
 
 
 def successes_counted_by_upstream(t: Transition) -> int:
@@ -255,22 +263,33 @@ def _reported(job: Job, backoff_failures: int, errors: Sequence[object], release
 
 
 @lru_cache(maxsize=8192)
-def _status_rule_errors(job: Job, backoff_failures: int, release: int) -> tuple[str, ...]:
-    rules = attrs.evolve(STRICT_STATUS_RULES, release=release)
-    return _reported(job, backoff_failures, bv.validate_job_status(job_to_json(job), "status", rules), release)
+def _job_json(job: Job) -> Mapping[str, Any]:
+    """The Job's wire form, converted once for the status checks (which read it, never change
+    it): status-rules converts each new Job, status-writes-valid reads it again as the new and
+    the old object of the writes."""
+    return job_to_json(job)
 
 
 @lru_cache(maxsize=8192)
-def _status_update_errors(new: Job, old: Job, gates: FeatureGates, backoff_failures: int) -> tuple[str, ...]:
-    new_json, old_json = job_to_json(new), job_to_json(old)
+def _status_rule_errors(job: Job, backoff_failures: int, release: int) -> tuple[str, ...]:
+    rules = attrs.evolve(STRICT_STATUS_RULES, release=release)
+    return _reported(job, backoff_failures, bv.validate_job_status(_job_json(job), "status", rules), release)
+
+
+@lru_cache(maxsize=8192)
+def _status_update_errors(new: Job, old: Job, gates: FeatureGates) -> tuple[str, ...]:
+    """The API server's errors on this status update (all of them: the law reports them
+    `_reported`, which reads the controller's back-off record only when there are some)."""
+    new_json, old_json = _job_json(new), _job_json(old)
     options = attrs.evolve(api_strategy.get_status_validation_options(new_json, old_json, gates), **UPDATE_ONLY)
-    return _reported(new, backoff_failures, bv.validate_job_update_status(new_json, old_json, options), gates.release)
+    return tuple(str(e) for e in bv.validate_job_update_status(new_json, old_json, options))
 
 
 def forget_cached_checks() -> None:
     """Drop the memoised status checks (after changing ACCEPT_KNOWN_UPSTREAM_BUGS)."""
     _status_rule_errors.cache_clear()
     _status_update_errors.cache_clear()
+    _job_json.cache_clear()
 
 
 # Every rule of validateJobStatus enforced, whatever changed (the API server enforces a rule only
@@ -394,12 +413,16 @@ def status_writes_valid(t: Transition) -> str | None:
     no other law states: the startTime of an unsuspended Job is not changed, and the index rules
     (well-formed, within completions, only for Indexed Jobs and backoffLimitPerIndex), applied as
     jobStatusStrategy applies them (jobmodel.api.strategy)."""
-    if t.move.kind not in SYNC_MOVES:
+    s = sync_step(t)
+    if not s.sync:
         return None
-    before, after = t.before.job(), t.after.job()
+    before, after = s.before, s.after
     if before is None or after is None or before.status == after.status:
         return None
-    errors = _status_update_errors(after, before, t.after.cluster.features, _backoff_failures(t.after.cluster, after))
+    gates = t.after.cluster.features
+    errors = _status_update_errors(after, before, gates)
+    if errors:
+        errors = _reported(after, _backoff_failures(t.after.cluster, after), errors, gates.release)
     return "; ".join(errors) if errors else None
 
 
@@ -407,11 +430,12 @@ def status_writes_valid(t: Transition) -> str | None:
 def terminal_conditions_absorbing(t: Transition) -> str | None:
     """Once Complete, Failed, FailureTarget or SuccessCriteriaMet is True it stays True, and the
     completionTime never changes (syncJob does nothing for finished Jobs)."""
-    before, after = t.before.job(), t.after.job()
+    before, after = t.before.job(), t.after.job()  # not sync_step: most Job changes are not syncs
     if before is None or after is None:
         return None
+    removed = true_conditions(before) - true_conditions(after)  # condition_true before, not after
     for ctype in (COMPLETE, FAILED_CONDITION, FAILURE_TARGET, SUCCESS_CRITERIA_MET):
-        if condition_true(before, ctype) and not condition_true(after, ctype):
+        if ctype in removed:
             return f"{ctype}=True was removed"
     if before.status.completion_time is not None and after.status.completion_time != before.status.completion_time:
         return "completionTime changed"
@@ -423,7 +447,7 @@ def counters_never_decrease(t: Transition) -> str | None:
     """status.succeeded and status.failed never decrease (except succeeded of an elastic Indexed
     Job, completions == parallelism, which may be scaled down: its dropped indexes no longer
     count, as getStatusValidationOptions allows)."""
-    before, after = t.before.job(), t.after.job()
+    before, after = t.before.job(), t.after.job()  # not sync_step: most Job changes are not syncs
     if before is None or after is None:
         return None
     if after.status.failed < before.status.failed:
@@ -438,7 +462,7 @@ def counters_never_decrease(t: Transition) -> str | None:
 def completed_indexes_only_grow(t: Transition) -> str | None:
     """completedIndexes only grows (below the current completions: an elastic Job scaled down
     drops the indexes it no longer has), and so does failedIndexes."""
-    before, after = t.before.job(), t.after.job()
+    before, after = t.before.job(), t.after.job()  # not sync_step: most Job changes are not syncs
     if before is None or after is None or not ix.is_indexed_job(after):
         return None
     limit = after.spec.completions or 0
@@ -495,7 +519,7 @@ def pod_failure_policy_justified(t: Transition) -> str | None:
     if cond is None or job is None or cond.reason != REASON_POD_FAILURE_POLICY:
         return None
     gates = t.before.cluster.features
-    if any(matches_fail_job(job, p, gates) for p in t.before.visible_pods()):
+    if any(matches_fail_job(job, p, gates) for p in visible_pods(t.before)):
         return None
     return f"{cond.type} PodFailurePolicy, yet no failed pod matches a FailJob rule"
 
@@ -545,7 +569,7 @@ def complete_meets_success_criteria(t: Transition) -> str | None:
         if succeeded == 0:
             return f"{cond.type} without any succeeded pod"
         gone = deleted_uids(t)
-        running = [p.name for p in t.before.visible_pods() if is_pod_active(p) and p.uid not in gone]
+        running = [p.name for p in visible_pods(t.before) if is_pod_active(p) and p.uid not in gone]
         return f"{cond.type} while pod {running[0]} still runs (no completions: all must end)" if running else None
     if succeeded < job.spec.completions:
         return f"{cond.type} with {succeeded} of {job.spec.completions} completions"
@@ -589,16 +613,19 @@ def uncounted_entries_justified(t: Transition) -> str | None:
     still holds the tracking finalizer, and it is in `succeeded` only if it Succeeded, in `failed`
     only if it failed (isPodFailed), or did not succeed while the Job is failing, and no
     podFailurePolicy rule ignores its failure."""
-    if t.move.kind not in SYNC_MOVES:
+    s = sync_step(t)
+    if not s.sync:
         return None
-    job = t.before.job()
+    job = s.before
     if job is None:
         return None
     gates = t.before.cluster.features
-    pods = by_uid(t.before.pods())
+    pods = pods_by_uid(t.before)
     old = job.status.uncounted_terminated_pods or UncountedTerminatedPods()
     for status in written_statuses(t):
         new = status.uncounted_terminated_pods or UncountedTerminatedPods()
+        if new == old:
+            continue  # no pod entered
         job_failing = any(c.type in (FAILURE_TARGET, FAILED_CONDITION) and c.status == "True" for c in status.conditions)
         for uid in set(new.succeeded) - set(old.succeeded):
             pod = pods.get(uid)
@@ -615,6 +642,16 @@ def uncounted_entries_justified(t: Transition) -> str | None:
     return None
 
 
+def released(t: Transition) -> frozenset[str]:
+    """The pods whose tracking finalizer the sync removed or the controller expects removed."""
+    return t.fact(_released)
+
+
+def _released(t: Transition) -> frozenset[str]:
+    expected = t.before.cluster.controller_state(t.before.job_key).expected_finalizer_removals
+    return finalizer_removed_uids(t) | frozenset(expected)
+
+
 def _name(pod: object, uid: str) -> str:
     return f"pod {getattr(pod, 'name', uid)}"
 
@@ -624,33 +661,36 @@ def pod_counted_exactly_once(t: Transition) -> str | None:
     """The counters grow only by the pods that leave uncountedTerminatedPods, and a pod leaves it
     only once its tracking finalizer is gone: no finished pod is counted twice or dropped from
     the record (succeeded of NonIndexed Jobs; failed of every Job)."""
-    if t.move.kind not in SYNC_MOVES:
+    s = sync_step(t)
+    if not s.sync:
         return None
-    before = t.before.job()
+    before = s.before
     writes = written_statuses(t)
     if before is None or not writes:
         return None
     old = before.status.uncounted_terminated_pods or UncountedTerminatedPods()
-    pods = by_uid(t.before.pods())
-    released = finalizer_removed_uids(t) | set(t.before.cluster.controller_state(t.before.job_key).expected_finalizer_removals)
+    pods = pods_by_uid(t.before)
 
     def gone(uid: str) -> bool:
         pod = pods.get(uid)
-        return pod is None or not has_job_tracking_finalizer(pod) or uid in released
+        return pod is None or not has_job_tracking_finalizer(pod) or uid in released(t)
 
     indexed = ix.is_indexed_job(before)
     previous: JobStatus = before.status
     listed = old
     for status in writes:
         new = status.uncounted_terminated_pods or UncountedTerminatedPods()
+        if new == listed and status.failed == previous.failed and (indexed or status.succeeded == previous.succeeded):
+            previous = status
+            continue  # no pod left the record, no counter moved
         for kind, was, now, counter_was, counter_now in (
             ("failed", listed.failed, new.failed, previous.failed, status.failed),
             ("succeeded", listed.succeeded, new.succeeded, previous.succeeded, status.succeeded),
         ):
             if kind == "succeeded" and indexed:
                 continue
-            left = set(was) - set(now)
-            if any(not gone(uid) for uid in left):
+            left = set(was) - set(now) if was else set()
+            if left and not all(map(gone, left)):
                 return f"a pod left uncountedTerminatedPods.{kind} while it still holds its finalizer"
             if counter_now - counter_was != len(left):
                 return f"{kind} went from {counter_was} to {counter_now} while {len(left)} pods left uncountedTerminatedPods.{kind}"
@@ -665,23 +705,22 @@ def finalizer_removed_after_recording(t: Transition) -> str | None:
     success in completedIndexes, before or in the same write); otherwise a crash in between loses
     the pod. Not recorded by design: pods whose index is out of range, failures a
     podFailurePolicy rule ignores."""
-    if t.sync is None or t.before.job() is None:
+    before = sync_step(t).before
+    if t.sync is None or before is None:
         return None
-    before = t.before.job()
-    assert before is not None
     if finished(before):
         return None
     gates = t.before.cluster.features
     uncounted = before.status.uncounted_terminated_pods
     recorded = set(uncounted.succeeded + uncounted.failed) if uncounted is not None else set()
     done = completed_indexes(before)
-    pods = by_uid(t.before.pods())
+    pods = pods_by_uid(t.before)
     for action in t.sync.actions:
         if isinstance(action, UpdateJobStatus) and action.accepted:
             u = action.status.uncounted_terminated_pods
             if u is not None:
                 recorded |= set(u.succeeded + u.failed)
-            done |= completed_indexes(attrs.evolve(before, status=action.status))
+            done |= indexes_of(action.status.completed_indexes)
         if isinstance(action, PatchPod) and action.kind == "remove-finalizer" and action.accepted:
             pod = pods.get(action.uid)
             if pod is None or not finished_pod(pod) or action.uid in recorded:
@@ -700,15 +739,16 @@ def finalizer_removed_after_recording(t: Transition) -> str | None:
 def completed_indexes_justified(t: Transition) -> str | None:
     """An index enters completedIndexes only when a pod with that index succeeded: a sync adds
     the index of a Succeeded pod it saw (within completions), no other."""
-    if t.move.kind not in SYNC_MOVES:
+    s = sync_step(t)
+    if not s.sync:
         return None
-    before, after = t.before.job(), t.after.job()
-    if before is None or after is None or not ix.is_indexed_job(after):
+    before, after = s.before, s.after
+    if before is None or after is None or not s.indexed:
         return None
-    added = completed_indexes(after) - completed_indexes(before)
+    added = s.completed - completed_indexes(before)
     if not added:
         return None
-    succeeded = {valid_index(after, p) for p in t.before.visible_pods() if p.phase == SUCCEEDED}
+    succeeded = {valid_index(after, p) for p in visible_pods(t.before) if p.phase == SUCCEEDED}
     unjustified = sorted(added - succeeded)
     return f"indexes {unjustified} completed without a succeeded pod" if unjustified else None
 
@@ -717,16 +757,17 @@ def completed_indexes_justified(t: Transition) -> str | None:
 def failed_indexes_justified(t: Transition) -> str | None:
     """An index enters failedIndexes only when a pod of that index failed for good: its failure
     matched a FailIndex rule, or it counts and the index had used up backoffLimitPerIndex."""
-    if t.move.kind not in SYNC_MOVES:
+    s = sync_step(t)
+    if not s.sync:
         return None
-    before, after = t.before.job(), t.after.job()
-    if before is None or after is None or not ix.is_indexed_job(after):
+    before, after = s.before, s.after
+    if before is None or after is None or not s.indexed:
         return None
     gates = t.before.cluster.features
-    added = failed_indexes(after) - failed_indexes(before)
+    added = s.failed - failed_indexes(before)
     if not added:
         return None
-    failed = {valid_index(before, p) for p in t.before.visible_pods() if index_failed_for_good(before, p, gates)}
+    failed = {valid_index(before, p) for p in visible_pods(t.before) if index_failed_for_good(before, p, gates)}
     unjustified = sorted(added - failed)
     return f"indexes {unjustified} failed without a pod that used up its index" if unjustified else None
 
@@ -744,7 +785,8 @@ def no_over_creation(t: Transition) -> str | None:
     after ExpectationsTimeout, upstream trusts the stale cache and over-creates, see
     tests/invariants/test_catalogue.py). From 1.36 (StaleControllerConsistencyJob) it holds
     without that assumption: the controller does not sync on a cache behind its own writes."""
-    if t.move.kind not in SYNC_MOVES or not created(t):
+    s = sync_step(t)
+    if not s.sync or not s.created:
         return None
     if not lag_covered(t.before) and not consistency_guarded(t.before) and not t.without_assumptions:
         return None  # outside the assumption: no-over-creation-on-stale-cache
@@ -762,25 +804,26 @@ def no_over_creation_on_stale_cache(t: Transition) -> str | None:
     (StaleControllerConsistencyJob: syncJob waits until the informers have seen the controller's
     own writes); 1.32 to 1.35 break it, and `explore --kube-version 1.32 --stale 1 --expiries 1`
     shows how (the controller trusts its stale list and creates a second set of pods)."""
-    if t.move.kind not in SYNC_MOVES or not created(t) or lag_covered(t.before):
+    s = sync_step(t)
+    if not s.sync or not s.created or lag_covered(t.before):
         return None
     return _over_created(t)
 
 
 def _over_created(t: Transition) -> str | None:
     """What no-over-creation checks after a sync that created pods."""
-    job = t.after.job()
+    s = sync_step(t)
+    job = s.after
     if job is None:
         return None
-    active = active_pods(t.after)
+    active = s.pods.active
     parallelism = job.spec.parallelism or 0
     if len(active) > parallelism:
-        return f"{len(active)} active pods after creating {len(created(t))}, parallelism is {parallelism}"
-    if ix.is_indexed_job(job):
+        return f"{len(active)} active pods after creating {len(s.created)}, parallelism is {parallelism}"
+    if s.indexed:
         seen: set[int] = set()
-        done = completed_indexes(job)
-        for pod in active:
-            index = ix.pod_index(pod)
+        done = s.completed
+        for index in s.pods.active_indexes:
             if index in seen:
                 return f"two active pods with index {index}"
             if index in done:
@@ -824,12 +867,22 @@ def created_pods_carry_their_index(t: Transition) -> str | None:
             return f"a pod for index {index} created with annotation {pod.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION)!r}"
         if pod.spec.get("hostname") != f"{job.name}-{index}":
             return f"a pod for index {index} created with hostname {pod.spec.get('hostname')!r}"
-        for key in ("initContainers", "containers"):
-            for container in pod.spec.get(key) or ():
-                names = [v.get("name") for v in container.get("env") or ()]
-                if COMPLETION_INDEX_ENV_NAME not in names:
-                    return f"container {container.get('name')} of a pod for index {index} lacks {COMPLETION_INDEX_ENV_NAME}"
+        lacking = _containers_without_index_env(pod.spec)
+        if lacking:
+            return f"container {lacking[0]} of a pod for index {index} lacks {COMPLETION_INDEX_ENV_NAME}"
     return None
+
+
+@lru_cache(maxsize=8192)  # the pods a sync creates share their spec (sync_job remembers it)
+def _containers_without_index_env(spec: Mapping[str, Any]) -> tuple[Any, ...]:
+    """The names of the init containers and containers of a pod spec without JOB_COMPLETION_INDEX
+    in their environment, in order."""
+    return tuple(
+        container.get("name")
+        for key in ("initContainers", "containers")
+        for container in spec.get(key) or ()
+        if COMPLETION_INDEX_ENV_NAME not in [v.get("name") for v in container.get("env") or ()]
+    )
 
 
 @step_invariant("no-replacement-while-terminating", "job_controller.go manageJob (onlyReplaceFailedPods: diff = wantActive - terminating - active), firstPendingIndexes", when=pods_created)
@@ -838,16 +891,17 @@ def no_replacement_while_terminating(t: Transition) -> str | None:
     only once it has failed: a sync that creates pods leaves active plus terminating pods within
     parallelism, and creates no pod for an index whose pod is terminating.
     Assumption: as no-over-creation's."""
-    if t.move.kind not in SYNC_MOVES or not created(t) or not lag_covered(t.before):
+    s = sync_step(t)
+    if not s.sync or not s.created or not lag_covered(t.before):
         return None
-    job = t.after.job()
+    job = s.after
     if job is None or not only_replace_failed_pods(job, t.after.cluster.features):
         return None
-    active, terminating = len(active_pods(t.after)), len(terminating_pods(t.after))
+    active, terminating = len(s.pods.active), len(s.pods.terminating)
     if terminating and active + terminating > (job.spec.parallelism or 0):
         return f"{active} active and {terminating} terminating pods after creating, parallelism is {job.spec.parallelism}"
     busy = {ix.pod_index(p) for p in terminating_pods(t.before)}
-    again = sorted({a.index for a in created(t) if a.index is not None} & busy)
+    again = sorted({a.index for a in s.created if a.index is not None} & busy)
     return f"a pod created for index {again[0]}, whose pod is still terminating" if again else None
 
 
@@ -855,13 +909,14 @@ def no_replacement_while_terminating(t: Transition) -> str | None:
 def no_pods_created_once_finishing(t: Transition) -> str | None:
     """A sync creates no pod for a Job that, after it, is failing or has met its success criteria
     (FailureTarget, Failed, SuccessCriteriaMet, Complete)."""
-    if t.move.kind not in SYNC_MOVES or not created(t):
+    s = sync_step(t)
+    if not s.sync or not s.created:
         return None
-    job = t.after.job()
-    if job is None or not (failing(job) or succeeding(job)):
+    job = s.after
+    if job is None or not s.decided:
         return None
     true = [c.type for c in job.status.conditions if c.status == "True"]
-    return f"{len(created(t))} pods created for a Job that is {true}"
+    return f"{len(s.created)} pods created for a Job that is {true}"
 
 
 @step_invariant("backoff-delay-respected", "job_controller.go manageJob (remainingTime of the back-off record); backoff_utils.go newBackoffRecord, getRemainingTimePerIndex", when=pods_created)
@@ -871,22 +926,25 @@ def backoff_delay_respected(t: Transition) -> str | None:
     for the first time (a failed pod still holding its tracking finalizer, with no success after
     it): NonIndexed Jobs wait before creating any pod; with backoffLimitPerIndex, the index of the
     failure waits."""
-    if t.move.kind not in SYNC_MOVES or not created(t):
+    s = sync_step(t)
+    if not s.sync or not s.created:
         return None
-    job = t.before.job()
+    job = s.before
     if job is None:
         return None
     gates = t.before.cluster.features
+    uncounted = job.status.uncounted_terminated_pods or UncountedTerminatedPods()
+    fresh = [p for p in visible_pods(t.before) if has_job_tracking_finalizer(p) and p.uid not in uncounted.failed]
+    if not any(is_pod_failed(p, job, gates) for p in fresh):
+        return None  # no failure to wait for
     now = t.before.cluster.now
     first_delay = t.before.cluster.tunables.pod_failure_backoff_seconds
-    uncounted = job.status.uncounted_terminated_pods or UncountedTerminatedPods()
-    fresh = [p for p in t.before.visible_pods() if has_job_tracking_finalizer(p) and p.uid not in uncounted.failed]
     last_success = max(
         (bo.get_finished_time(p, gates) for p in fresh if p.phase == SUCCEEDED and p.uid not in uncounted.succeeded),
         default=None,
     )
     per_index = job.spec.backoff_limit_per_index is not None and gates.JobBackoffLimitPerIndex
-    created_indexes = {a.index for a in created(t)}
+    created_indexes = {a.index for a in s.created}
     for pod in fresh:
         if not is_pod_failed(pod, job, gates):
             continue
@@ -908,11 +966,12 @@ def active_counter_matches_pods(t: Transition) -> str | None:
     """After a settled sync, status.active is the number of the Job's active pods (neither
     terminal nor being deleted). Known upstream bug accepted: kubernetes#139428 (manageJob
     reports active=0 while it waits for the back-off)."""
-    if not settled(t):
+    s = sync_step(t)
+    if not s.settled:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
-    active = len(active_pods(t.after))
+    active = len(s.pods.active)
     if job.status.active == active:
         return None
     if ACCEPT_KNOWN_UPSTREAM_BUGS and job.status.active == 0 and waited_for_backoff(t):
@@ -923,11 +982,12 @@ def active_counter_matches_pods(t: Transition) -> str | None:
 @step_invariant("ready-counter-matches-pods", "job_controller.go countReadyPods (of the active pods)", when=settled)
 def ready_counter_matches_pods(t: Transition) -> str | None:
     """After a settled sync, status.ready is the number of active pods with Ready=True."""
-    if not settled(t):
+    s = sync_step(t)
+    if not s.settled:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
-    ready = sum(1 for p in active_pods(t.after) if is_pod_ready(p))
+    ready = s.pods.ready
     if (job.status.ready or 0) == ready:
         return None
     return f"status.ready={job.status.ready}, {ready} ready active pods"
@@ -938,12 +998,13 @@ def terminating_counter_matches_pods(t: Transition) -> str | None:
     """After a settled sync, status.terminating (when the controller reports it) counts the
     Job's pods being deleted that are not terminal yet (at least those; at most those and the
     pods that left the API server during the sync, which upstream still counts)."""
-    if not settled(t) or not t.after.cluster.features.JobPodReplacementPolicy:
+    s = sync_step(t)
+    if not s.settled or not t.after.cluster.features.JobPodReplacementPolicy:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
-    terminating = len(terminating_pods(t.after))
-    vanished = max(len(t.before.pods()) + len(created(t)) - len(t.after.pods()), 0)
+    terminating = len(s.pods.terminating)
+    vanished = max(len(t.before.own_pods()) + len(s.created) - len(t.after.own_pods()), 0)
     reported = job.status.terminating or 0
     if terminating <= reported <= terminating + vanished:
         return None
@@ -956,15 +1017,17 @@ def finished_pods_released(t: Transition) -> str | None:
     success was recorded and the finalizer removed), except, with backoffLimitPerIndex, the last
     failed pod of an index still to be retried (it keeps the index's failure count until its
     replacement exists)."""
-    if not settled(t):
+    s = sync_step(t)
+    if not s.settled:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
+    held = s.pods.finished_tracked
+    if not held:
+        return None
     per_index = job.spec.backoff_limit_per_index is not None and t.after.cluster.features.JobBackoffLimitPerIndex
-    open_indexes = set(range(job.spec.completions or 0)) - completed_indexes(job) - failed_indexes(job)
-    for pod in t.after.pods():
-        if not finished_pod(pod) or not has_job_tracking_finalizer(pod):
-            continue
+    open_indexes = set(range(job.spec.completions or 0)) - s.completed - s.failed
+    for pod in held:
         if per_index and pod.phase == FAILED and not finished(job) and ix.pod_index(pod) in open_indexes:
             continue
         return f"{pod.phase} pod {pod.name} still holds the tracking finalizer"
@@ -975,14 +1038,18 @@ def finished_pods_released(t: Transition) -> str | None:
 def succeeded_indexes_recorded(t: Transition) -> str | None:
     """After a settled sync of an Indexed Job, the index of every Succeeded pod the sync saw
     holding its tracking finalizer (within completions) is in completedIndexes."""
-    if not settled(t):
+    s = sync_step(t)
+    if not s.settled:
         return None
-    before, after = t.before.job(), t.after.job()
+    before, after = s.before, s.after
     assert before is not None and after is not None
-    if not ix.is_indexed_job(after):
+    if not s.indexed:
         return None
-    seen = {valid_index(after, p) for p in t.before.pods() if p.phase == SUCCEEDED and has_job_tracking_finalizer(p)}
-    missing = sorted(i for i in seen - completed_indexes(after) if i is not None)
+    seen = census(t.before).succeeded_tracked_indexes
+    if not seen:
+        return None
+    completions = after.spec.completions or 0
+    missing = sorted(i for i in seen - s.completed if 0 <= i < completions)  # valid_index
     return f"succeeded indexes {missing} are not in completedIndexes" if missing else None
 
 
@@ -991,17 +1058,18 @@ def active_within_parallelism(t: Transition) -> str | None:
     """After a settled sync that created no pod, the Job has at most min(parallelism, remaining
     completions) active pods: pods beyond a lowered parallelism, or beyond the completions
     still needed, are deleted (syncs that create pods: no-over-creation)."""
-    if not settled(t) or created(t):
+    s = sync_step(t)
+    if not s.settled or s.created:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
-    if failing(job) or succeeding(job):
+    if s.decided:
         return None
-    active = len(active_pods(t.after))
-    want = want_active_pods(job.spec.completions, job.spec.parallelism or 0, counted_successes(job), active)
+    active = len(s.pods.active)
+    want = want_active_pods(job.spec.completions, job.spec.parallelism or 0, s.succeeded, active)
     if active <= want:
         return None
-    return f"{active} active pods, parallelism {job.spec.parallelism}, {counted_successes(job)} of {job.spec.completions} completions"
+    return f"{active} active pods, parallelism {job.spec.parallelism}, {s.succeeded} of {job.spec.completions} completions"
 
 
 @step_invariant("no-two-active-pods-per-index", "job_controller.go activePodsForRemoval, indexed_job_utils.go appendDuplicatedIndexPodsForRemoval", when=settled)
@@ -1009,30 +1077,33 @@ def no_two_active_pods_per_index(t: Transition) -> str | None:
     """After a settled sync that created no pod, no two active pods of an Indexed Job share an
     index, and every active pod's index is below completions: duplicates and out-of-range pods
     are deleted (syncs that create pods: no-over-creation)."""
-    if not settled(t) or created(t):
+    s = sync_step(t)
+    if not s.settled or s.created:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
-    if not ix.is_indexed_job(job):
+    if not s.indexed:
         return None
+    pods = s.pods
+    completions = job.spec.completions or 0
     seen: set[int] = set()
-    for pod in active_pods(t.after):
-        index = valid_index(job, pod)
-        if index is None:
-            return f"active pod {pod.name} has index {ix.pod_index(pod)}, completions {job.spec.completions}"
+    for pod, index in zip(pods.active, pods.active_indexes, strict=True):
+        if not 0 <= index < completions:  # valid_index
+            return f"active pod {pod.name} has index {index}, completions {job.spec.completions}"
         if index in seen:
             return f"two active pods with index {index}"
         seen.add(index)
     return None
 
 
-@step_invariant("suspended-job-has-no-active-pods", "job_controller.go manageJob (suspended: delete all active pods); syncJob", when=settled)
+@step_invariant("suspended-job-has-no-active-pods", "job_controller.go manageJob (suspended: delete all active pods); syncJob", when=settled_with_options)
 def suspended_job_has_no_active_pods(t: Transition) -> str | None:
     """After a settled sync of a suspended Job, it has no active pods and status.active is 0."""
-    job = t.after.job()
-    if not settled(t) or job is None or not job.spec.suspend:
+    s = sync_step(t)
+    job = s.after
+    if not s.settled or job is None or not job.spec.suspend:
         return None
-    active = active_pods(t.after)
+    active = s.pods.active
     if active or job.status.active:
         return f"suspended, yet {len(active)} active pods (status.active={job.status.active})"
     return None
@@ -1042,9 +1113,10 @@ def suspended_job_has_no_active_pods(t: Transition) -> str | None:
 def no_start_time_while_suspended(t: Transition) -> str | None:
     """A sync of a suspended Job does not give it a startTime it did not have (activeDeadlineSeconds
     counts from the first unsuspended sync)."""
-    if t.move.kind not in SYNC_MOVES:
+    s = sync_step(t)
+    if not s.sync:
         return None
-    before, after = t.before.job(), t.after.job()
+    before, after = s.before, s.after
     if before is None or after is None or not before.spec.suspend:
         return None
     if before.status.start_time is None and after.status.start_time is not None:
@@ -1059,17 +1131,18 @@ def backoff_requeued(t: Transition) -> str | None:
     back-off, so that the pods are created without any other event. Not judged while pods
     terminate under podReplacementPolicy Failed (their ends wake the controller). Known upstream
     bug accepted: see ACCEPT_KNOWN_UPSTREAM_BUGS (a success recorded as a failure)."""
-    if not settled(t) or created(t):
+    s = sync_step(t)
+    if not s.settled or s.created:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
-    if ix.is_indexed_job(job) or job.spec.suspend or failing(job) or succeeding(job):
+    if s.indexed or job.spec.suspend or s.decided:
         return None
     gates = t.after.cluster.features
-    if only_replace_failed_pods(job, gates) and terminating_pods(t.after):
+    if only_replace_failed_pods(job, gates) and s.pods.terminating:
         return None
-    active = len(active_pods(t.after))
-    succeeded = counted_successes(job) + successes_counted_by_upstream(t)
+    active = len(s.pods.active)
+    succeeded = s.succeeded + successes_counted_by_upstream(t)
     if active >= want_active_pods(job.spec.completions, job.spec.parallelism or 0, succeeded, active):
         return None
     limit = add_seconds(t.after.cluster.now, t.after.cluster.tunables.max_pod_failure_backoff_seconds)
@@ -1085,7 +1158,8 @@ def start_time_recorded(t: Transition) -> str | None:
     after the clock."""
     if not clean_sync(t):
         return None
-    before, job = t.before.job(), t.after.job()
+    s = sync_step(t)
+    before, job = s.before, s.after
     if before is None or job is None or finished(before) or job.spec.suspend:
         return None
     start = job.status.start_time
@@ -1096,16 +1170,17 @@ def start_time_recorded(t: Transition) -> str | None:
     return None
 
 
-@step_invariant("deadline-enforced", "job_controller.go syncJob (pastActiveDeadline: DeadlineExceeded)", when=settled)
+@step_invariant("deadline-enforced", "job_controller.go syncJob (pastActiveDeadline: DeadlineExceeded)", when=settled_with_options)
 def deadline_enforced(t: Transition) -> str | None:
     """After a settled sync, a Job whose activeDeadlineSeconds have passed since its startTime
     (and that is not suspended) is failing, unless it already met its success criteria."""
-    if not settled(t):
+    s = sync_step(t)
+    if not s.settled:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
     ads, start = job.spec.active_deadline_seconds, job.status.start_time
-    if ads is None or start is None or job.spec.suspend or failing(job) or succeeding(job):
+    if ads is None or start is None or job.spec.suspend or s.decided:
         return None
     elapsed = (t.after.cluster.now - start).total_seconds()
     return f"{elapsed:g}s since startTime, activeDeadlineSeconds {ads}, yet not failing" if elapsed >= ads else None
@@ -1118,11 +1193,14 @@ def deadline_requeued(t: Transition) -> str | None:
     event."""
     if not clean_sync(t):
         return None
-    before, job = t.before.job(), t.after.job()
-    if before is None or job is None or finished(before) or failing(job) or succeeding(job):
+    s = sync_step(t)
+    before, job = s.before, s.after
+    if before is None or job is None or job.spec.active_deadline_seconds is None:
+        return None
+    if finished(before) or s.decided:
         return None
     ads, start = job.spec.active_deadline_seconds, job.status.start_time
-    if ads is None or start is None or job.spec.suspend:
+    if start is None or job.spec.suspend:
         return None
     deadline = add_seconds(start, ads)
     if deadline <= t.after.cluster.now:
@@ -1138,32 +1216,34 @@ def backoff_limit_enforced(t: Transition) -> str | None:
     """After a settled sync, a Job whose recorded failures (failed plus
     uncountedTerminatedPods.failed; ignored failures are not recorded) exceed backoffLimit is
     failing, unless it already met its success criteria."""
-    if not settled(t):
+    s = sync_step(t)
+    if not s.settled:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
     failed = counted_failures(job)
-    if failed <= (job.spec.backoff_limit or 0) or failing(job) or succeeding(job):
+    if failed <= (job.spec.backoff_limit or 0) or s.decided:
         return None
     return f"{failed} failures, backoffLimit {job.spec.backoff_limit}, yet the Job is not failing"
 
 
-@step_invariant("pod-failure-policy-fail-job-enforced", "job_controller.go syncJob (getFailJobMessage: FailureTarget PodFailurePolicy)", when=settled)
+@step_invariant("pod-failure-policy-fail-job-enforced", "job_controller.go syncJob (getFailJobMessage: FailureTarget PodFailurePolicy)", when=settled_with_options)
 def pod_failure_policy_fail_job_enforced(t: Transition) -> str | None:
     """After a settled sync, a Job with a failed pod whose failure matches a FailJob rule is
     failing, unless it already met its success criteria."""
-    if not settled(t):
+    s = sync_step(t)
+    if not s.settled:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
-    if job.spec.pod_failure_policy is None or failing(job) or succeeding(job):
+    if job.spec.pod_failure_policy is None or s.decided:
         return None
     gates = t.after.cluster.features
-    matched = [p.name for p in t.before.pods() if matches_fail_job(job, p, gates)]
+    matched = [p.name for p in t.before.own_pods() if matches_fail_job(job, p, gates)]
     return f"pod {matched[0]} failed matching a FailJob rule, yet the Job is not failing" if matched else None
 
 
-@step_invariant("per-index-limit-enforced", "indexed_job_utils.go calculateFailedIndexes, isIndexFailed (backoffLimitPerIndex)", when=settled)
+@step_invariant("per-index-limit-enforced", "indexed_job_utils.go calculateFailedIndexes, isIndexFailed (backoffLimitPerIndex)", when=settled_with_options)
 def per_index_limit_enforced(t: Transition) -> str | None:
     """After a settled sync, the index of every pod the sync saw fail for the last time its
     backoffLimitPerIndex allows (a counted failure of a pod whose failure-count annotation
@@ -1171,7 +1251,7 @@ def per_index_limit_enforced(t: Transition) -> str | None:
     return _failed_indexes_missing(t, lambda action: action != FAIL_INDEX, "used up backoffLimitPerIndex")
 
 
-@step_invariant("fail-index-enforced", "indexed_job_utils.go isIndexFailed (FailIndex rule)", when=settled)
+@step_invariant("fail-index-enforced", "indexed_job_utils.go isIndexFailed (FailIndex rule)", when=settled_with_options)
 def fail_index_enforced(t: Transition) -> str | None:
     """After a settled sync, the index of every pod the sync saw fail matching a FailIndex rule
     is in failedIndexes (that index alone fails; failed-indexes-justified)."""
@@ -1179,48 +1259,51 @@ def fail_index_enforced(t: Transition) -> str | None:
 
 
 def _failed_indexes_missing(t: Transition, which: Callable[[str | None], bool], how: str) -> str | None:
-    if not settled(t):
+    s = sync_step(t)
+    if not s.settled:
         return None
-    before, after = t.before.job(), t.after.job()
+    before, after = s.before, s.after
     assert before is not None and after is not None
     gates = t.after.cluster.features
-    if not ix.is_indexed_job(after) or before.spec.backoff_limit_per_index is None or not gates.JobBackoffLimitPerIndex:
+    if not s.indexed or before.spec.backoff_limit_per_index is None or not gates.JobBackoffLimitPerIndex:
         return None
-    for pod in t.before.pods():
+    for pod in t.before.own_pods():
         index = valid_index(after, pod)
         if index is None or not has_job_tracking_finalizer(pod) or not index_failed_for_good(before, pod, gates):
             continue
-        if which(policy_action(before, pod, gates)) and index not in failed_indexes(after):
+        if which(policy_action(before, pod, gates)) and index not in s.failed:
             return f"pod {pod.name} {how}, yet index {index} is not in failedIndexes"
     return None
 
 
-@step_invariant("max-failed-indexes-enforced", "job_controller.go syncJob (MaxFailedIndexesExceeded)", when=settled)
+@step_invariant("max-failed-indexes-enforced", "job_controller.go syncJob (MaxFailedIndexesExceeded)", when=settled_with_options)
 def max_failed_indexes_enforced(t: Transition) -> str | None:
     """After a settled sync, a Job with more failed indexes than maxFailedIndexes is failing,
     unless it already met its success criteria."""
-    if not settled(t):
+    s = sync_step(t)
+    if not s.settled:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
     limit = job.spec.max_failed_indexes
-    if limit is None or len(failed_indexes(job)) <= limit or failing(job) or succeeding(job):
+    if limit is None or len(s.failed) <= limit or s.decided:
         return None
-    return f"{len(failed_indexes(job))} failed indexes, maxFailedIndexes {limit}, yet not failing"
+    return f"{len(s.failed)} failed indexes, maxFailedIndexes {limit}, yet not failing"
 
 
 @step_invariant("failed-indexes-fail-the-job", "job_controller.go syncJob (FailedIndexes: failed + succeeded >= completions)", when=settled)
 def failed_indexes_fail_the_job(t: Transition) -> str | None:
     """After a settled sync, an Indexed Job whose every index completed or failed, some failed,
     is failing, unless it already met its success criteria."""
-    if not settled(t):
+    s = sync_step(t)
+    if not s.settled:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
-    failed = failed_indexes(job)
-    if not ix.is_indexed_job(job) or not failed or failing(job) or succeeding(job):
+    failed = s.failed
+    if not s.indexed or not failed or s.decided:
         return None
-    if len(failed | completed_indexes(job)) >= (job.spec.completions or 0):
+    if len(failed | s.completed) >= (job.spec.completions or 0):
         return f"every index ended, {sorted(failed)} failed, yet the Job is not failing"
     return None
 
@@ -1230,15 +1313,16 @@ def job_completes_when_criteria_met(t: Transition) -> str | None:
     """After a settled sync, a Job whose `completions` pods (indexes) succeeded, or, without
     completions, one of whose pods succeeded and none is active, has met its success criteria,
     unless it is failing."""
-    if not settled(t):
+    s = sync_step(t)
+    if not s.settled:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
-    if failing(job) or succeeding(job):
+    if s.decided:
         return None
-    succeeded = counted_successes(job)
+    succeeded = s.succeeded
     if job.spec.completions is None:
-        if succeeded > 0 and not active_pods(t.after):
+        if succeeded > 0 and not s.pods.active:
             return f"{succeeded} pods succeeded and none is active, yet the Job has not succeeded"
         return None
     if succeeded >= job.spec.completions:
@@ -1246,20 +1330,21 @@ def job_completes_when_criteria_met(t: Transition) -> str | None:
     return None
 
 
-@step_invariant("success-policy-enforced", "job_controller.go syncJob (matchSuccessPolicy: SuccessCriteriaMet SuccessPolicy)", when=settled)
+@step_invariant("success-policy-enforced", "job_controller.go syncJob (matchSuccessPolicy: SuccessCriteriaMet SuccessPolicy)", when=settled_with_options)
 def success_policy_enforced(t: Transition) -> str | None:
     """After a settled sync, an Indexed Job whose completed indexes satisfy a rule of its
     successPolicy has met its success criteria, unless it is failing."""
-    if not settled(t):
+    s = sync_step(t)
+    if not s.settled:
         return None
-    job = t.after.job()
+    job = s.after
     assert job is not None
     if job.spec.success_policy is None or not t.after.cluster.features.JobSuccessPolicy:
         return None
-    if failing(job) or succeeding(job):
+    if s.decided:
         return None
-    if success_policy_met(job.spec.success_policy, job.spec.completions or 0, completed_indexes(job)):
-        return f"completed indexes {sorted(completed_indexes(job))} satisfy the successPolicy, yet the Job has not succeeded"
+    if success_policy_met(job.spec.success_policy, job.spec.completions or 0, s.completed):
+        return f"completed indexes {sorted(s.completed)} satisfy the successPolicy, yet the Job has not succeeded"
     return None
 
 

@@ -9,8 +9,9 @@ given) and the sync's actions (what it did), never a pod name of `after`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
+from typing import NamedTuple, TypeVar
 
 from jobmodel.actions import CreatePod, DeletePod, PatchPod, Requeue, UpdateJobStatus
 from jobmodel.features import FeatureGates
@@ -20,6 +21,7 @@ from jobmodel.state import (
     FAILED,
     FAILED_CONDITION,
     FAILURE_TARGET,
+    JOB_TRACKING_FINALIZER,
     SUCCEEDED,
     SUCCESS_CRITERIA_MET,
     Job,
@@ -33,12 +35,12 @@ from jobmodel.transitions.job_environment import World
 from jobmodel.transitions.pod_failure_policy import FAIL_INDEX, FAIL_JOB, match_pod_failure_policy
 from jobmodel.transitions.pod_utils import (
     has_job_tracking_finalizer,
-    is_pod_active,
-    is_pod_terminating,
+    is_pod_ready,
 )
 from jobmodel.transitions.sync_job import JobSyncResult, is_pod_failed
 
 Transition = laws.Transition[World, JobSyncResult]  # a step of the Job's environment
+T = TypeVar("T")
 
 ALL_INDEXES = 1 << 31  # parse a completedIndexes string without dropping any index
 SYNC_MOVES = frozenset({"sync", "sync-stale", "sync-pod-error", "sync-status-error"})
@@ -61,29 +63,57 @@ def true_conditions(job: Job) -> frozenset[str]:
     return frozenset(ctype for ctype, status in first.items() if status == "True")
 
 
+# Pure functions of the Job that most laws read on every sync: remembered (a Job's hash is cached).
+JOB_MEMO_SIZE = 1 << 16
+
+
+@lru_cache(maxsize=JOB_MEMO_SIZE)
 def finished(job: Job) -> bool:
     """Complete or Failed (the controller no longer acts on the Job)."""
     return condition_true(job, COMPLETE) or condition_true(job, FAILED_CONDITION)
 
 
+@lru_cache(maxsize=JOB_MEMO_SIZE)
 def failing(job: Job) -> bool:
     """FailureTarget or Failed: the Job is failing or failed."""
     return condition_true(job, FAILURE_TARGET) or condition_true(job, FAILED_CONDITION)
 
 
+@lru_cache(maxsize=JOB_MEMO_SIZE)
 def succeeding(job: Job) -> bool:
     """SuccessCriteriaMet or Complete: the Job met its success criteria."""
     return condition_true(job, SUCCESS_CRITERIA_MET) or condition_true(job, COMPLETE)
 
 
+@lru_cache(maxsize=JOB_MEMO_SIZE)
+def decided(job: Job) -> bool:
+    """failing or succeeding: the Job's outcome is decided."""
+    return failing(job) or succeeding(job)
+
+
 def newly_true(t: Transition, ctype: str) -> JobCondition | None:
     """The condition of that type when the step made it True."""
-    before, after = t.before.job(), t.after.job()
-    if after is None or not condition_true(after, ctype):
+    if ctype not in newly_true_types(t):
         return None
-    if before is not None and condition_true(before, ctype):
-        return None
+    after = t.after.job()
+    assert after is not None
     return after.status.condition(ctype)
+
+
+def newly_true_types(t: Transition) -> frozenset[str]:
+    """The condition types the step made True (true after it, not before)."""
+    return t.fact(_newly_true_types)
+
+
+def _newly_true_types(t: Transition) -> frozenset[str]:
+    before, after = t.before.job(), t.after.job()
+    if after is None:
+        return frozenset()
+    if before is None:
+        return true_conditions(after)
+    if before is after:
+        return frozenset()
+    return true_conditions(after) - true_conditions(before)
 
 
 def new_decision(t: Transition, interim: str, final: str) -> JobCondition | None:
@@ -100,12 +130,20 @@ def new_decision(t: Transition, interim: str, final: str) -> JobCondition | None
 
 def new_failure(t: Transition) -> JobCondition | None:
     """The failure the step decided: a new FailureTarget, or a new Failed without one."""
-    return new_decision(t, FAILURE_TARGET, FAILED_CONDITION)
+    return t.fact(_new_failure)
+
+
+def _new_failure(t: Transition) -> JobCondition | None:
+    return new_decision(t, FAILURE_TARGET, FAILED_CONDITION) if newly_true_types(t) else None
 
 
 def new_success(t: Transition) -> JobCondition | None:
     """The success the step decided: a new SuccessCriteriaMet, or a new Complete without one."""
-    return new_decision(t, SUCCESS_CRITERIA_MET, COMPLETE)
+    return t.fact(_new_success)
+
+
+def _new_success(t: Transition) -> JobCondition | None:
+    return new_decision(t, SUCCESS_CRITERIA_MET, COMPLETE) if newly_true_types(t) else None
 
 
 # --- indexes ---------------------------------------------------------------------------------------
@@ -115,14 +153,18 @@ def expand(intervals: ix.Intervals) -> frozenset[int]:
     return frozenset(i for first, last in intervals for i in range(first, last + 1))
 
 
-@lru_cache(maxsize=8192)  # a pure function of the Job, read by several laws on every step
+@lru_cache(maxsize=JOB_MEMO_SIZE)  # a pure function of the text, read by several laws on every step
+def indexes_of(text: str) -> frozenset[int]:
+    """The indexes an index list (completedIndexes, failedIndexes) names."""
+    return expand(ix.parse_indexes_from_string(text, ALL_INDEXES))
+
+
 def completed_indexes(job: Job) -> frozenset[int]:
-    return expand(ix.parse_indexes_from_string(job.status.completed_indexes, ALL_INDEXES))
+    return indexes_of(job.status.completed_indexes)
 
 
-@lru_cache(maxsize=8192)
 def failed_indexes(job: Job) -> frozenset[int]:
-    return expand(ix.parse_indexes_from_string(job.status.failed_indexes or "", ALL_INDEXES))
+    return indexes_of(job.status.failed_indexes or "")
 
 
 def valid_index(job: Job, pod: Pod) -> int | None:
@@ -153,16 +195,109 @@ def success_policy_met(policy: SuccessPolicy | None, completions: int, completed
 # --- pods ------------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=8192)  # a pure function of the world, read by several laws on every sync
+# Pure functions of the world, read by several laws on every sync (of the world before and after
+# it): remembered for the worlds read last (`per_world`).
+WORLD_MEMO_SIZE = 1 << 12
+
+
+def per_world(compute: Callable[[World], T]) -> Callable[[World], T]:
+    """`compute`, remembered for the last WORLD_MEMO_SIZE world objects read (by identity: a
+    world's hash is a Python call, and the laws of one transition read the same two objects;
+    the entry holds the world, so that its id names no other object while it is remembered;
+    nothing is kept on the worlds, which the explorer stores by the million)."""
+    memo: dict[int, tuple[World, T]] = {}
+
+    def read(world: World) -> T:
+        entry = memo.get(id(world))
+        if entry is not None and entry[0] is world:
+            return entry[1]
+        value = compute(world)
+        if len(memo) >= WORLD_MEMO_SIZE:
+            memo.clear()
+        memo[id(world)] = (world, value)
+        return value
+
+    read.__doc__ = compute.__doc__
+    read.__name__ = compute.__name__
+    read.__qualname__ = compute.__qualname__
+    return read
+
+
+class Census(NamedTuple):
+    """The Job's pods of one world, as the laws read them (as the API server holds them)."""
+
+    active: tuple[Pod, ...]  # neither terminal nor being deleted
+    active_indexes: tuple[int, ...]  # the completion index of each active pod (pod_index)
+    terminating: tuple[Pod, ...]  # being deleted, not terminal yet
+    ready: int  # active pods with Ready=True
+    finished_tracked: tuple[Pod, ...]  # Succeeded or Failed, still holding the tracking finalizer
+    succeeded_tracked_indexes: frozenset[int]  # the completion indexes of the Succeeded ones
+
+
+@per_world
+def census(world: World) -> Census:
+    return pods_census(world.own_pods())
+
+
+@lru_cache(maxsize=JOB_MEMO_SIZE)  # worlds that differ elsewhere (budget, clock, Job) share their pods
+def pods_census(pods: tuple[Pod, ...]) -> Census:
+    """The census of these pods (the Job's pods of a world)."""
+    active: list[Pod] = []
+    indexes: list[int] = []
+    terminating: list[Pod] = []
+    finished_tracked: list[Pod] = []
+    succeeded: list[int] = []
+    ready = 0
+    # is_pod_terminal, is_pod_terminating, is_pod_active and has_job_tracking_finalizer, written out.
+    for p in pods:
+        phase = p.status.phase
+        if phase in (SUCCEEDED, FAILED):
+            if JOB_TRACKING_FINALIZER in p.metadata.finalizers:
+                finished_tracked.append(p)
+                if phase == SUCCEEDED:
+                    succeeded.append(ix.pod_index(p))
+        elif p.metadata.deletion_timestamp is not None:
+            terminating.append(p)
+        else:
+            active.append(p)
+            indexes.append(ix.pod_index(p))
+            if is_pod_ready(p):
+                ready += 1
+    return Census(tuple(active), tuple(indexes), tuple(terminating), ready, tuple(finished_tracked), frozenset(succeeded))
+
+
 def active_pods(world: World) -> tuple[Pod, ...]:
     """The Job's pods that are neither terminal nor being deleted, as the API server holds them."""
-    return tuple(p for p in world.pods() if is_pod_active(p))
+    return census(world).active
 
 
-@lru_cache(maxsize=8192)
 def terminating_pods(world: World) -> tuple[Pod, ...]:
     """The Job's pods being deleted that have not reached a terminal phase."""
-    return tuple(p for p in world.pods() if is_pod_terminating(p))
+    return census(world).terminating
+
+
+def ready_active_pods(world: World) -> int:
+    """How many of the active pods have Ready=True."""
+    return census(world).ready
+
+
+@per_world
+def visible_pods(world: World) -> tuple[Pod, ...]:
+    """The Job's pods as the controller's cache shows them (World.visible_pods, not copied)."""
+    hidden = world.hidden
+    pods = world.own_pods()
+    return tuple(p for p in pods if p.name not in hidden) if hidden else pods
+
+
+@per_world
+def pods_by_uid(world: World) -> dict[str, Pod]:
+    """The Job's pods by uid (not to be changed: shared by the laws)."""
+    return _pods_by_uid(world.own_pods())
+
+
+@lru_cache(maxsize=JOB_MEMO_SIZE)
+def _pods_by_uid(pods: tuple[Pod, ...]) -> dict[str, Pod]:
+    return by_uid(pods)
 
 
 def finished_pod(pod: Pod) -> bool:
@@ -201,7 +336,7 @@ def succeeded_so_far(world: World, job: Job) -> int:
     uncounted = job.status.uncounted_terminated_pods
     listed = set(uncounted.succeeded) if uncounted is not None else set()
     pending = sum(
-        1 for p in world.pods() if p.phase == SUCCEEDED and has_job_tracking_finalizer(p) and p.uid not in listed
+        1 for p in world.own_pods() if p.phase == SUCCEEDED and has_job_tracking_finalizer(p) and p.uid not in listed
     )
     return job.status.succeeded + len(listed) + pending
 
@@ -211,7 +346,7 @@ def failed_so_far(world: World, job: Job, gates: FeatureGates) -> int:
     uncounted = job.status.uncounted_terminated_pods
     listed = set(uncounted.failed) if uncounted is not None else set()
     pending = sum(
-        1 for p in world.pods() if has_job_tracking_finalizer(p) and p.uid not in listed and is_pod_failed(p, job, gates)
+        1 for p in world.own_pods() if has_job_tracking_finalizer(p) and p.uid not in listed and is_pod_failed(p, job, gates)
     )
     return job.status.failed + len(listed) + pending
 
@@ -235,41 +370,55 @@ def counted_successes(job: Job) -> int:
 
 def written_statuses(t: Transition) -> tuple[JobStatus, ...]:
     """The statuses the sync wrote and the API server accepted, in order."""
-    return t.fact(_written_statuses)
-
-
-def _written_statuses(t: Transition) -> tuple[JobStatus, ...]:
-    if t.sync is None:
-        return ()
-    return tuple(a.status for a in t.sync.actions if isinstance(a, UpdateJobStatus) and a.accepted)
+    return t.fact(_accepted)[0]
 
 
 def created(t: Transition) -> tuple[CreatePod, ...]:
     """The pods the sync created (accepted by the API server)."""
-    return t.fact(_created)
-
-
-def _created(t: Transition) -> tuple[CreatePod, ...]:
-    if t.sync is None:
-        return ()
-    return tuple(a for a in t.sync.actions if isinstance(a, CreatePod) and a.accepted)
+    return t.fact(_accepted)[1]
 
 
 def deleted_uids(t: Transition) -> set[str]:
-    if t.sync is None:
-        return set()
-    return {a.uid for a in t.sync.actions if isinstance(a, DeletePod) and a.accepted}
+    return set(t.fact(_accepted)[2])
 
 
 def finalizer_removed_uids(t: Transition) -> frozenset[str]:
     """The pods whose tracking finalizer the sync removed (accepted by the API server)."""
-    return t.fact(_finalizer_removed_uids)
+    return t.fact(_accepted)[3]
 
 
-def _finalizer_removed_uids(t: Transition) -> frozenset[str]:
+NOTHING_ACCEPTED: tuple[tuple[JobStatus, ...], tuple[CreatePod, ...], frozenset[str], frozenset[str]] = (
+    (),
+    (),
+    frozenset(),
+    frozenset(),
+)
+
+
+def _accepted(t: Transition) -> tuple[tuple[JobStatus, ...], tuple[CreatePod, ...], frozenset[str], frozenset[str]]:
+    """What the API server accepted of the sync's actions, in one pass over them: the statuses
+    written, the pods created, the uids deleted, the uids whose tracking finalizer was removed."""
     if t.sync is None:
-        return frozenset()
-    return frozenset(a.uid for a in t.sync.actions if isinstance(a, PatchPod) and a.kind == "remove-finalizer" and a.accepted)
+        return NOTHING_ACCEPTED
+    written: list[JobStatus] = []
+    made: list[CreatePod] = []
+    deleted: list[str] = []
+    released: list[str] = []
+    for a in t.sync.actions:
+        if isinstance(a, UpdateJobStatus):
+            if a.accepted:
+                written.append(a.status)
+        elif isinstance(a, CreatePod):
+            if a.accepted:
+                made.append(a)
+        elif isinstance(a, DeletePod):
+            if a.accepted:
+                deleted.append(a.uid)
+        elif isinstance(a, PatchPod) and a.kind == "remove-finalizer" and a.accepted:
+            released.append(a.uid)
+    if not (written or made or deleted or released):
+        return NOTHING_ACCEPTED
+    return tuple(written), tuple(made), frozenset(deleted), frozenset(released)
 
 
 def waited_for_backoff(t: Transition) -> bool:
@@ -329,6 +478,29 @@ def status_written(t: Transition) -> bool:
     return t.sync is not None and bool(written_statuses(t))
 
 
+def settled_with_options(t: Transition) -> bool:
+    """A settled sync of a Job whose spec (before or after the step) sets one of the options that
+    the laws enforcing them read (suspend, activeDeadlineSeconds, podFailurePolicy,
+    backoffLimitPerIndex, maxFailedIndexes, successPolicy): without any, those laws hold."""
+    return settled(t) and (spec_options(t.after.job()) or spec_options(t.before.job()))
+
+
+@lru_cache(maxsize=JOB_MEMO_SIZE)
+def spec_options(job: Job | None) -> bool:
+    """The Job's spec sets one of the options of settled_with_options."""
+    if job is None:
+        return False
+    spec = job.spec
+    return (
+        bool(spec.suspend)
+        or spec.active_deadline_seconds is not None
+        or spec.pod_failure_policy is not None
+        or spec.backoff_limit_per_index is not None
+        or spec.max_failed_indexes is not None
+        or spec.success_policy is not None
+    )
+
+
 def expectations_satisfied(world: World) -> bool:
     exp = world.cluster.controller_state(world.job_key).expectations
     return exp is None or exp.fulfilled() or exp.expired(world.cluster.now)
@@ -356,3 +528,47 @@ def _settled(t: Transition) -> bool:
 
 def by_uid(pods: Iterable[Pod]) -> dict[str, Pod]:
     return {p.uid: p for p in pods}
+
+
+# --- what most laws read first ---------------------------------------------------------------------
+
+
+class SyncStep(NamedTuple):
+    """What most laws read first of a transition, read once (`sync_step`)."""
+
+    before: Job | None  # the Job before the step
+    after: Job | None  # and after it
+    sync: bool  # a controller sync (move kind in SYNC_MOVES)
+    settled: bool  # settled(t)
+    created: tuple[CreatePod, ...]  # created(t)
+    pods: Census  # census(t.after): the Job's pods after the step
+    # Of the Job after the step (False, empty or 0 without one):
+    indexed: bool  # is_indexed_job
+    decided: bool  # decided: failing or succeeding
+    completed: frozenset[int]  # completed_indexes
+    failed: frozenset[int]  # failed_indexes
+    succeeded: int  # counted_successes
+
+
+def sync_step(t: Transition) -> SyncStep:
+    return t.fact(_sync_step)
+
+
+def _sync_step(t: Transition) -> SyncStep:
+    before, after = t.before.job(), t.after.job()
+    return SyncStep(
+        before, after, t.move.kind in SYNC_MOVES, settled(t), created(t), census(t.after), *job_summary(after)
+    )
+
+
+NO_JOB = (False, False, frozenset[int](), frozenset[int](), 0)
+
+
+@lru_cache(maxsize=JOB_MEMO_SIZE)
+def job_summary(job: Job | None) -> tuple[bool, bool, frozenset[int], frozenset[int], int]:
+    """What SyncStep reads of the Job after the step (NO_JOB without one)."""
+    if job is None:
+        return NO_JOB
+    completed = completed_indexes(job)
+    indexed = ix.is_indexed_job(job)
+    return indexed, decided(job), completed, failed_indexes(job), len(completed) if indexed else counted_successes(job)

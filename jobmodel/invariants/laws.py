@@ -29,6 +29,9 @@ T = TypeVar("T")
 Guards = tuple[Callable[[Any], bool], ...]
 
 
+_UNKNOWN: Any = object()  # a fact not computed yet
+
+
 @attrs.frozen
 class Transition(Generic[W, R]):
     """One step of a run: the world before, the move, the world after, the sync's result."""
@@ -47,10 +50,10 @@ class Transition(Generic[W, R]):
     def fact(self, compute: Callable[[Transition[W, R]], T]) -> T:
         """`compute(self)`, computed once for this transition (a pure function of it)."""
         facts = self._facts
-        if compute in facts:
-            return facts[compute]  # type: ignore[no-any-return]
-        value = facts[compute] = compute(self)
-        return value
+        value = facts.get(compute, _UNKNOWN)
+        if value is _UNKNOWN:
+            value = facts[compute] = compute(self)
+        return value  # type: ignore[no-any-return]
 
 
 @attrs.frozen
