@@ -80,7 +80,7 @@ def go_sort_by_key(
     they are, without the sort: pdqsort leaves such a slice unchanged (choosePivot counts no
     swaps, so the increasing hint, and partialInsertionSort finds it sorted)."""
     keys = [key(item) for item in items]
-    if not any(b < a for a, b in pairwise(keys)):
+    if len(keys) < 2 or not any(b < a for a, b in pairwise(keys)):
         return list(items), keys
     by_id = {id(item): k for item, k in zip(items, keys, strict=True)}
     ordered = go_sort(items, lambda a, b: by_id[id(a)] < by_id[id(b)], shifts)
