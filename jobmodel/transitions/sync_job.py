@@ -449,7 +449,8 @@ def _sync(step: _Step, job: Job) -> str | None:
         or job.status.ready != ctx.ready
         or job.status.terminating != terminating
     )
-    ctx.job = _with_status(job, active=active, ready=ctx.ready, terminating=terminating)
+    if active != job.status.active or ctx.ready != job.status.ready or terminating != job.status.terminating:
+        ctx.job = _with_status(job, active=active, ready=ctx.ready, terminating=terminating)
     try:
         track_job_status_and_remove_finalizers(step, ctx, needs_status_update)
     except _StepError as err:
@@ -1184,36 +1185,43 @@ def track_job_status_and_remove_finalizers(step: _Step, ctx: _JobCtx, needs_flus
             # Keep the status small and the sync short; the next sync goes on.
             reached_max_uncounted = True
             break
-    status = evolve(
-        status, uncounted_terminated_pods=UncountedTerminatedPods(tuple(unc_succeeded), tuple(unc_failed))
-    )
+    # The status fields that change, set with one evolve at the end (a JobStatus has many fields).
+    changes: dict[str, Any] = {}
+    if status.uncounted_terminated_pods is not uncounted or (
+        len(unc_succeeded) != len(uncounted.succeeded) or len(unc_failed) != len(uncounted.failed)
+    ):
+        changes["uncounted_terminated_pods"] = UncountedTerminatedPods(tuple(unc_succeeded), tuple(unc_failed))
     if indexed:
-        ctx.succeeded_indexes = ix.with_ordered_indexes(ctx.succeeded_indexes, new_succeeded_indexes)
+        if new_succeeded_indexes:
+            ctx.succeeded_indexes = ix.with_ordered_indexes(ctx.succeeded_indexes, new_succeeded_indexes)
         succeeded_str = ix.format_intervals(ctx.succeeded_indexes)
         if succeeded_str != status.completed_indexes:
             needs_flush = True
+            changes["completed_indexes"] = succeeded_str
         failed_str = None if ctx.failed_indexes is None else ix.format_intervals(ctx.failed_indexes)
         if status.failed_indexes != failed_str:
             needs_flush = True
-        status = evolve(
-            status,
-            succeeded=ix.total(ctx.succeeded_indexes),
-            completed_indexes=succeeded_str,
-            failed_indexes=failed_str,
-        )
+            changes["failed_indexes"] = failed_str
+        succeeded_total = ix.total(ctx.succeeded_indexes)
+        if succeeded_total != status.succeeded:
+            changes["succeeded"] = succeeded_total
     finished = ctx.finished_condition
     if finished is not None and finished.type == FAILURE_TARGET:
         # The interim FailureTarget goes out before finalizers are removed; Failed follows later.
-        status = evolve(status, conditions=(*status.conditions, finished))
+        changes["conditions"] = (*status.conditions, finished)
         needs_flush = True
         ctx.finished_condition = new_failed_condition_for_failure_target(finished, step.now)
     elif is_success_criteria_met_condition(finished, gates):
         assert finished is not None
-        if has_success_criteria_met_condition(evolve(job, status=status), gates) is None:
-            status = evolve(status, conditions=(*status.conditions, finished))
+        # `job` has the conditions of `status`: nothing above changed them.
+        if has_success_criteria_met_condition(job, gates) is None:
+            changes["conditions"] = (*status.conditions, finished)
             needs_flush = True
         ctx.finished_condition = new_condition(COMPLETE, "True", finished.reason, finished.message, step.now)
-    ctx.job = evolve(job, status=status)
+    if changes:
+        status = evolve(status, **changes)
+    if status is not job.status:
+        ctx.job = evolve(job, status=status)
     needs_flush = flush_uncounted_and_remove_finalizers(step, ctx, pods_to_remove_finalizer, uids_with_finalizer, needs_flush)
     job_finished = not reached_max_uncounted and enact_job_finished(step, ctx)
     if job_finished:
@@ -1248,8 +1256,8 @@ def flush_uncounted_and_remove_finalizers(
             if ok:
                 uids_with_finalizer.discard(pod.uid)
     status, cleaned = clean_uncounted_pods_without_finalizers(ctx.job.status, uids_with_finalizer)
-    ctx.job = evolve(ctx.job, status=status)
     if cleaned:
+        ctx.job = evolve(ctx.job, status=status)
         needs_flush = True
     if rm_error is not None and needs_flush:
         error = step.update_status(ctx.job)
@@ -1294,9 +1302,10 @@ def enact_job_finished(step: _Step, ctx: _JobCtx) -> bool:
     conditions, _ = ensure_job_condition_status(
         job.status.conditions, finished.type, finished.status, finished.reason, finished.message, step.now
     )
-    status = evolve(job.status, conditions=conditions)
     if finished.type == COMPLETE:
-        status = evolve(status, completion_time=finished.last_transition_time)
+        status = evolve(job.status, conditions=conditions, completion_time=finished.last_transition_time)
+    else:
+        status = evolve(job.status, conditions=conditions)
     ctx.job = evolve(job, status=status)
     return True
 
