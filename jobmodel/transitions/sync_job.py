@@ -196,10 +196,13 @@ class _Step:
         if record is None or record.owner_uid != job.uid:
             record = ConsistencyRecord(job.uid)
         version = self.inp.write_version
+        # A record that already holds the version stays as it is (most writes of a sync).
         if resource == "pods":
-            self.consistency = evolve(record, pods=max(version, record.pods or version))
-        else:
-            self.consistency = evolve(record, jobs=max(version, record.jobs or version))
+            if record.pods != (newest := max(version, record.pods or version)):
+                record = evolve(record, pods=newest)
+        elif record.jobs != (newest := max(version, record.jobs or version)):
+            record = evolve(record, jobs=newest)
+        self.consistency = record
 
     def event(self, etype: str, reason: str, message: str) -> None:
         self.actions.append(RecordEvent(etype, reason, message))
@@ -1105,6 +1108,8 @@ def clean_uncounted_pods_without_finalizers(status: JobStatus, uids_with_finaliz
     """cleanUncountedPodsWithoutFinalizers: pods whose finalizer is gone move from the uncounted
     lists to the counters."""
     uncounted = status.uncounted_terminated_pods or UncountedTerminatedPods()
+    if not uncounted.succeeded and not uncounted.failed:
+        return status, False  # nothing uncounted (most syncs)
     updated = False
     succeeded = tuple(u for u in uncounted.succeeded if u in uids_with_finalizer)
     failed = tuple(u for u in uncounted.failed if u in uids_with_finalizer)
