@@ -736,6 +736,7 @@ def get_pods_for_job(step: _Step, job: Job) -> list[Pod]:
     errors: list[str] = []
     deleting = job.metadata.deletion_timestamp is not None
     namespace, selector = job.namespace, job.spec.selector
+    job_name, job_uid = job.name, job.uid
     # Pods made from one template share their labels object: match each object once.
     matched: dict[int, tuple[object, bool]] = {}
     for pod in step.inp.pods:
@@ -743,7 +744,7 @@ def get_pods_for_job(step: _Step, job: Job) -> list[Pod]:
         if meta.namespace != namespace:
             continue
         ref = meta.controller_ref()
-        if by_owner_index and ref is not None and (ref.kind, ref.name, ref.uid) != ("Job", job.name, job.uid):
+        if by_owner_index and ref is not None and (ref.uid != job_uid or ref.kind != "Job" or ref.name != job_name):
             continue  # 1.34+: the pod index holds only pods controlled by exactly this Job, and orphans
         labels = meta.labels
         seen = matched.get(id(labels))
@@ -751,9 +752,9 @@ def get_pods_for_job(step: _Step, job: Job) -> list[Pod]:
             seen = matched[id(labels)] = (labels, selector_matches(selector, labels))
         matches = seen[1]
         if ref is not None:
-            if ref.uid == job.uid and matches:
+            if ref.uid == job_uid and matches:
                 claimed.append(pod)
-            elif ref.uid == job.uid and not deleting:
+            elif ref.uid == job_uid and not deleting:
                 error = step.patch_pod(pod, "release")
                 errors += [error] if error is not None else []
             continue
@@ -769,10 +770,10 @@ def get_pods_for_job(step: _Step, job: Job) -> list[Pod]:
     # Adopted pods get the tracking finalizer through the adoption patch.
     result = []
     for pod in claimed:
-        if has_job_tracking_finalizer(pod):
+        if JOB_TRACKING_FINALIZER in pod.metadata.finalizers:  # has_job_tracking_finalizer
             result.append(pod)
             continue
-        adopted = all(r.uid != job.uid for r in pod.metadata.owner_references)
+        adopted = all(r.uid != job_uid for r in pod.metadata.owner_references)
         if adopted:
             meta = evolve(pod.metadata, finalizers=(*pod.metadata.finalizers, JOB_TRACKING_FINALIZER))
             pod = evolve(pod, metadata=meta)
