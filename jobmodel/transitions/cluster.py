@@ -165,11 +165,6 @@ def _replace_pod(cluster: Cluster, old: Pod, new: Pod | None) -> Cluster:
     return _observe_pod_change(cluster, old, new)
 
 
-def _add_pod(cluster: Cluster, pod: Pod) -> Cluster:
-    cluster = with_cluster(cluster, pods=(*cluster.pods, pod))
-    return _observe_pod_change(cluster, None, pod)
-
-
 # --- what the controller's informers observe --------------------------------------------------
 
 
@@ -313,9 +308,10 @@ def create_pod_from_controller(cluster: Cluster, pod: Pod) -> Cluster:
         creation_timestamp=cluster.now,
         resource_version="1",
     )
-    created = evolve(pod, metadata=meta, status=evolve(pod.status, phase="Pending"))
-    cluster = with_cluster(cluster, pod_counter=n + 1)
-    return _add_pod(cluster, created)
+    created = Pod(meta, pod.spec, evolve(pod.status, phase="Pending"))
+    # The pod and the counter in one write; then the controller observes the creation.
+    cluster = with_cluster(cluster, pods=(*cluster.pods, created), pod_counter=n + 1)
+    return _observe_pod_change(cluster, None, created)
 
 
 # --- the Job controller acting on the cluster ---------------------------------------------------
