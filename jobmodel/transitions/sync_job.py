@@ -193,9 +193,14 @@ class _Step:
         if not self.gates.StaleControllerConsistencyJob or job is None:
             return
         record = self.consistency
-        if record is None or record.owner_uid != job.uid:
-            record = ConsistencyRecord(job.uid)
         version = self.inp.write_version
+        if record is None or record.owner_uid != job.uid:
+            # A new record, holding this write's version.
+            if resource == "pods":
+                self.consistency = ConsistencyRecord(job.uid, pods=version)
+            else:
+                self.consistency = ConsistencyRecord(job.uid, jobs=version)
+            return
         # A record that already holds the version stays as it is (most writes of a sync).
         if resource == "pods":
             if record.pods != (newest := max(version, record.pods or version)):
@@ -1111,21 +1116,17 @@ def clean_uncounted_pods_without_finalizers(status: JobStatus, uids_with_finaliz
     uncounted = status.uncounted_terminated_pods or UncountedTerminatedPods()
     if not uncounted.succeeded and not uncounted.failed:
         return status, False  # nothing uncounted (most syncs)
-    updated = False
     succeeded = tuple(u for u in uncounted.succeeded if u in uids_with_finalizer)
     failed = tuple(u for u in uncounted.failed if u in uids_with_finalizer)
-    new_status = status
+    changes: dict[str, Any] = {}
     if len(succeeded) != len(uncounted.succeeded):
-        updated = True
-        new_status = evolve(new_status, succeeded=new_status.succeeded + len(uncounted.succeeded) - len(succeeded))
-        uncounted = evolve(uncounted, succeeded=succeeded)
+        changes["succeeded"] = status.succeeded + len(uncounted.succeeded) - len(succeeded)
     if len(failed) != len(uncounted.failed):
-        updated = True
-        new_status = evolve(new_status, failed=new_status.failed + len(uncounted.failed) - len(failed))
-        uncounted = evolve(uncounted, failed=failed)
-    if updated:
-        new_status = evolve(new_status, uncounted_terminated_pods=uncounted)
-    return new_status, updated
+        changes["failed"] = status.failed + len(uncounted.failed) - len(failed)
+    if not changes:
+        return status, False
+    kept = UncountedTerminatedPods(succeeded, failed)
+    return evolve(status, uncounted_terminated_pods=kept, **changes), True
 
 
 def track_job_status_and_remove_finalizers(step: _Step, ctx: _JobCtx, needs_flush: bool) -> None:
