@@ -135,7 +135,8 @@ class _Step:
         self.actions: list[Action] = []
         self.expectations: Expectations | None = inp.controller.expectations
         self.backoff: BackoffRecord | None = inp.controller.backoff
-        self.expected_rm_finalizers: set[str] = set(inp.controller.expected_finalizer_removals)
+        # Kept frozen (replaced, not changed): most syncs change nothing and hand it back as is.
+        self.expected_rm_finalizers: frozenset[str] = inp.controller.expected_finalizer_removals
         self.creates_attempted = 0
         self.accepted_job: Job | None = inp.job
         self.sent_status: JobStatus | None = None
@@ -244,7 +245,7 @@ class _Step:
         controller = JobControllerState(
             expectations=self.expectations,
             backoff=self.backoff,
-            expected_finalizer_removals=frozenset(self.expected_rm_finalizers),
+            expected_finalizer_removals=self.expected_rm_finalizers,
             consistency=self.consistency,
             finished_uid=self.finished_uid,
         )
@@ -286,7 +287,7 @@ def sync_job(inp: JobSyncInput) -> JobSyncResult:
     if inp.job is None:
         # The Job is gone: forget its expectations and back-off record.
         step.expectations = None
-        step.expected_rm_finalizers = set()
+        step.expected_rm_finalizers = frozenset()
         step.backoff = None
         step.finished_uid = None
         return step.result(None)
@@ -1277,7 +1278,7 @@ def flush_uncounted_and_remove_finalizers(
 
 def remove_tracking_finalizer_from_pods(step: _Step, pods: Sequence[Pod]) -> tuple[list[bool], str | None]:
     """removeTrackingFinalizerFromPods: patch each pod, expecting to observe the finalizer gone."""
-    step.expected_rm_finalizers.update(p.uid for p in pods)
+    step.expected_rm_finalizers = step.expected_rm_finalizers.union(p.uid for p in pods)
     succeeded = []
     first_error: str | None = None
     for pod in pods:
@@ -1286,7 +1287,7 @@ def remove_tracking_finalizer_from_pods(step: _Step, pods: Sequence[Pod]) -> tup
             continue
         error = step.patch_pod(pod, "remove-finalizer")
         if error is not None:
-            step.expected_rm_finalizers.discard(pod.uid)
+            step.expected_rm_finalizers = step.expected_rm_finalizers - {pod.uid}
             first_error = first_error or error
             succeeded.append(False)
             continue
