@@ -161,13 +161,8 @@ def _replace_pod(cluster: Cluster, old: Pod, new: Pod | None) -> Cluster:
         pods = tuple(p for p in cluster.pods if not (p.metadata.name == name and p.metadata.namespace == namespace))
     else:
         pods = tuple(new if p.metadata.name == name and p.metadata.namespace == namespace else p for p in cluster.pods)
-    cluster = with_cluster(cluster, pods=pods)
-    return _observe_pod_change(cluster, old, new)
-
-
-def _add_pod(cluster: Cluster, pod: Pod) -> Cluster:
-    cluster = with_cluster(cluster, pods=(*cluster.pods, pod))
-    return _observe_pod_change(cluster, None, pod)
+    # One write of the pods and of the bookkeeping (which reads only the Jobs and itself).
+    return with_cluster(cluster, pods=pods, controller=_observe_pod_change(cluster, old, new))
 
 
 # --- what the controller's informers observe --------------------------------------------------
@@ -183,9 +178,10 @@ def _resolve_controller_ref(cluster: Cluster, namespace: str, ref: OwnerReferenc
     return job
 
 
-def _observe_pod_change(cluster: Cluster, old: Pod | None, new: Pod | None) -> Cluster:
+def _observe_pod_change(cluster: Cluster, old: Pod | None, new: Pod | None) -> FrozenDict:
     """The Job controller's pod event handlers (addPod, updatePod, deletePod) acting on its
-    expectations: creations and deletions observed, tracking-finalizer removals observed."""
+    expectations: creations and deletions observed, tracking-finalizer removals observed.
+    Returns the controller's bookkeeping (`Cluster.controller`) after the change."""
     if new is None:
         assert old is not None
         return _deletion_observed(cluster, old, final=True)
@@ -194,34 +190,35 @@ def _observe_pod_change(cluster: Cluster, old: Pod | None, new: Pod | None) -> C
     job = _resolve_controller_ref(cluster, new.metadata.namespace, new.metadata.controller_ref())
     if old is None:
         if job is None:
-            return cluster
+            return cluster.controller
         state = cluster.controller_state(job.key)
         if state.expectations is not None:
             exp = state.expectations
             state = evolve(state, expectations=evolve(exp, add=exp.add - 1))
-        return with_controller_state(cluster, job.key, state)
+        return cluster.controller.set(job.key, state)
     if job is not None and not has_job_tracking_finalizer(new):
         state = cluster.controller_state(job.key)
         if new.uid in state.expected_finalizer_removals:
             state = evolve(
                 state, expected_finalizer_removals=state.expected_finalizer_removals - {new.uid}
             )
-            cluster = with_controller_state(cluster, job.key, state)
-    return cluster
+            return cluster.controller.set(job.key, state)
+    return cluster.controller
 
 
-def _deletion_observed(cluster: Cluster, pod: Pod, final: bool) -> Cluster:
-    """Controller.deletePod: lower deletion expectations of the owning, unfinished Job."""
+def _deletion_observed(cluster: Cluster, pod: Pod, final: bool) -> FrozenDict:
+    """Controller.deletePod: lower deletion expectations of the owning, unfinished Job (returns
+    the controller's bookkeeping after it)."""
     job = _resolve_controller_ref(cluster, pod.metadata.namespace, pod.metadata.controller_ref())
     if job is None or is_job_finished(job):
-        return cluster
+        return cluster.controller
     state = cluster.controller_state(job.key)
     if state.expectations is not None:
         exp = state.expectations
         state = evolve(state, expectations=evolve(exp, delete=exp.delete - 1))
     if final or not has_job_tracking_finalizer(pod):
         state = evolve(state, expected_finalizer_removals=state.expected_finalizer_removals - {pod.uid})
-    return with_controller_state(cluster, job.key, state)
+    return cluster.controller.set(job.key, state)
 
 
 # --- the API server's pod rules ----------------------------------------------------------------
@@ -313,9 +310,10 @@ def create_pod_from_controller(cluster: Cluster, pod: Pod) -> Cluster:
         creation_timestamp=cluster.now,
         resource_version="1",
     )
-    created = evolve(pod, metadata=meta, status=evolve(pod.status, phase="Pending"))
-    cluster = with_cluster(cluster, pod_counter=n + 1)
-    return _add_pod(cluster, created)
+    created = Pod(meta, pod.spec, evolve(pod.status, phase="Pending"))
+    # The pod, the counter and the controller's observing it in one write.
+    controller = _observe_pod_change(cluster, None, created)
+    return with_cluster(cluster, pods=(*cluster.pods, created), pod_counter=n + 1, controller=controller)
 
 
 # --- the Job controller acting on the cluster ---------------------------------------------------

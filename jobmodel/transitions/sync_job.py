@@ -135,7 +135,8 @@ class _Step:
         self.actions: list[Action] = []
         self.expectations: Expectations | None = inp.controller.expectations
         self.backoff: BackoffRecord | None = inp.controller.backoff
-        self.expected_rm_finalizers: set[str] = set(inp.controller.expected_finalizer_removals)
+        # Kept frozen (replaced, not changed): most syncs change nothing and hand it back as is.
+        self.expected_rm_finalizers: frozenset[str] = inp.controller.expected_finalizer_removals
         self.creates_attempted = 0
         self.accepted_job: Job | None = inp.job
         self.sent_status: JobStatus | None = None
@@ -193,13 +194,21 @@ class _Step:
         if not self.gates.StaleControllerConsistencyJob or job is None:
             return
         record = self.consistency
-        if record is None or record.owner_uid != job.uid:
-            record = ConsistencyRecord(job.uid)
         version = self.inp.write_version
+        if record is None or record.owner_uid != job.uid:
+            # A new record, holding this write's version.
+            if resource == "pods":
+                self.consistency = ConsistencyRecord(job.uid, pods=version)
+            else:
+                self.consistency = ConsistencyRecord(job.uid, jobs=version)
+            return
+        # A record that already holds the version stays as it is (most writes of a sync).
         if resource == "pods":
-            self.consistency = evolve(record, pods=max(version, record.pods or version))
-        else:
-            self.consistency = evolve(record, jobs=max(version, record.jobs or version))
+            if record.pods != (newest := max(version, record.pods or version)):
+                record = evolve(record, pods=newest)
+        elif record.jobs != (newest := max(version, record.jobs or version)):
+            record = evolve(record, jobs=newest)
+        self.consistency = record
 
     def event(self, etype: str, reason: str, message: str) -> None:
         self.actions.append(RecordEvent(etype, reason, message))
@@ -236,7 +245,7 @@ class _Step:
         controller = JobControllerState(
             expectations=self.expectations,
             backoff=self.backoff,
-            expected_finalizer_removals=frozenset(self.expected_rm_finalizers),
+            expected_finalizer_removals=self.expected_rm_finalizers,
             consistency=self.consistency,
             finished_uid=self.finished_uid,
         )
@@ -278,7 +287,7 @@ def sync_job(inp: JobSyncInput) -> JobSyncResult:
     if inp.job is None:
         # The Job is gone: forget its expectations and back-off record.
         step.expectations = None
-        step.expected_rm_finalizers = set()
+        step.expected_rm_finalizers = frozenset()
         step.backoff = None
         step.finished_uid = None
         return step.result(None)
@@ -449,7 +458,8 @@ def _sync(step: _Step, job: Job) -> str | None:
         or job.status.ready != ctx.ready
         or job.status.terminating != terminating
     )
-    ctx.job = _with_status(job, active=active, ready=ctx.ready, terminating=terminating)
+    if active != job.status.active or ctx.ready != job.status.ready or terminating != job.status.terminating:
+        ctx.job = _with_status(job, active=active, ready=ctx.ready, terminating=terminating)
     try:
         track_job_status_and_remove_finalizers(step, ctx, needs_status_update)
     except _StepError as err:
@@ -732,6 +742,7 @@ def get_pods_for_job(step: _Step, job: Job) -> list[Pod]:
     errors: list[str] = []
     deleting = job.metadata.deletion_timestamp is not None
     namespace, selector = job.namespace, job.spec.selector
+    job_name, job_uid = job.name, job.uid
     # Pods made from one template share their labels object: match each object once.
     matched: dict[int, tuple[object, bool]] = {}
     for pod in step.inp.pods:
@@ -739,7 +750,7 @@ def get_pods_for_job(step: _Step, job: Job) -> list[Pod]:
         if meta.namespace != namespace:
             continue
         ref = meta.controller_ref()
-        if by_owner_index and ref is not None and (ref.kind, ref.name, ref.uid) != ("Job", job.name, job.uid):
+        if by_owner_index and ref is not None and (ref.uid != job_uid or ref.kind != "Job" or ref.name != job_name):
             continue  # 1.34+: the pod index holds only pods controlled by exactly this Job, and orphans
         labels = meta.labels
         seen = matched.get(id(labels))
@@ -747,9 +758,9 @@ def get_pods_for_job(step: _Step, job: Job) -> list[Pod]:
             seen = matched[id(labels)] = (labels, selector_matches(selector, labels))
         matches = seen[1]
         if ref is not None:
-            if ref.uid == job.uid and matches:
+            if ref.uid == job_uid and matches:
                 claimed.append(pod)
-            elif ref.uid == job.uid and not deleting:
+            elif ref.uid == job_uid and not deleting:
                 error = step.patch_pod(pod, "release")
                 errors += [error] if error is not None else []
             continue
@@ -765,10 +776,10 @@ def get_pods_for_job(step: _Step, job: Job) -> list[Pod]:
     # Adopted pods get the tracking finalizer through the adoption patch.
     result = []
     for pod in claimed:
-        if has_job_tracking_finalizer(pod):
+        if JOB_TRACKING_FINALIZER in pod.metadata.finalizers:  # has_job_tracking_finalizer
             result.append(pod)
             continue
-        adopted = all(r.uid != job.uid for r in pod.metadata.owner_references)
+        adopted = all(r.uid != job_uid for r in pod.metadata.owner_references)
         if adopted:
             meta = evolve(pod.metadata, finalizers=(*pod.metadata.finalizers, JOB_TRACKING_FINALIZER))
             pod = evolve(pod, metadata=meta)
@@ -1104,21 +1115,19 @@ def clean_uncounted_pods_without_finalizers(status: JobStatus, uids_with_finaliz
     """cleanUncountedPodsWithoutFinalizers: pods whose finalizer is gone move from the uncounted
     lists to the counters."""
     uncounted = status.uncounted_terminated_pods or UncountedTerminatedPods()
-    updated = False
+    if not uncounted.succeeded and not uncounted.failed:
+        return status, False  # nothing uncounted (most syncs)
     succeeded = tuple(u for u in uncounted.succeeded if u in uids_with_finalizer)
     failed = tuple(u for u in uncounted.failed if u in uids_with_finalizer)
-    new_status = status
+    changes: dict[str, Any] = {}
     if len(succeeded) != len(uncounted.succeeded):
-        updated = True
-        new_status = evolve(new_status, succeeded=new_status.succeeded + len(uncounted.succeeded) - len(succeeded))
-        uncounted = evolve(uncounted, succeeded=succeeded)
+        changes["succeeded"] = status.succeeded + len(uncounted.succeeded) - len(succeeded)
     if len(failed) != len(uncounted.failed):
-        updated = True
-        new_status = evolve(new_status, failed=new_status.failed + len(uncounted.failed) - len(failed))
-        uncounted = evolve(uncounted, failed=failed)
-    if updated:
-        new_status = evolve(new_status, uncounted_terminated_pods=uncounted)
-    return new_status, updated
+        changes["failed"] = status.failed + len(uncounted.failed) - len(failed)
+    if not changes:
+        return status, False
+    kept = UncountedTerminatedPods(succeeded, failed)
+    return evolve(status, uncounted_terminated_pods=kept, **changes), True
 
 
 def track_job_status_and_remove_finalizers(step: _Step, ctx: _JobCtx, needs_flush: bool) -> None:
@@ -1184,36 +1193,43 @@ def track_job_status_and_remove_finalizers(step: _Step, ctx: _JobCtx, needs_flus
             # Keep the status small and the sync short; the next sync goes on.
             reached_max_uncounted = True
             break
-    status = evolve(
-        status, uncounted_terminated_pods=UncountedTerminatedPods(tuple(unc_succeeded), tuple(unc_failed))
-    )
+    # The status fields that change, set with one evolve at the end (a JobStatus has many fields).
+    changes: dict[str, Any] = {}
+    if status.uncounted_terminated_pods is not uncounted or (
+        len(unc_succeeded) != len(uncounted.succeeded) or len(unc_failed) != len(uncounted.failed)
+    ):
+        changes["uncounted_terminated_pods"] = UncountedTerminatedPods(tuple(unc_succeeded), tuple(unc_failed))
     if indexed:
-        ctx.succeeded_indexes = ix.with_ordered_indexes(ctx.succeeded_indexes, new_succeeded_indexes)
+        if new_succeeded_indexes:
+            ctx.succeeded_indexes = ix.with_ordered_indexes(ctx.succeeded_indexes, new_succeeded_indexes)
         succeeded_str = ix.format_intervals(ctx.succeeded_indexes)
         if succeeded_str != status.completed_indexes:
             needs_flush = True
+            changes["completed_indexes"] = succeeded_str
         failed_str = None if ctx.failed_indexes is None else ix.format_intervals(ctx.failed_indexes)
         if status.failed_indexes != failed_str:
             needs_flush = True
-        status = evolve(
-            status,
-            succeeded=ix.total(ctx.succeeded_indexes),
-            completed_indexes=succeeded_str,
-            failed_indexes=failed_str,
-        )
+            changes["failed_indexes"] = failed_str
+        succeeded_total = ix.total(ctx.succeeded_indexes)
+        if succeeded_total != status.succeeded:
+            changes["succeeded"] = succeeded_total
     finished = ctx.finished_condition
     if finished is not None and finished.type == FAILURE_TARGET:
         # The interim FailureTarget goes out before finalizers are removed; Failed follows later.
-        status = evolve(status, conditions=(*status.conditions, finished))
+        changes["conditions"] = (*status.conditions, finished)
         needs_flush = True
         ctx.finished_condition = new_failed_condition_for_failure_target(finished, step.now)
     elif is_success_criteria_met_condition(finished, gates):
         assert finished is not None
-        if has_success_criteria_met_condition(evolve(job, status=status), gates) is None:
-            status = evolve(status, conditions=(*status.conditions, finished))
+        # `job` has the conditions of `status`: nothing above changed them.
+        if has_success_criteria_met_condition(job, gates) is None:
+            changes["conditions"] = (*status.conditions, finished)
             needs_flush = True
         ctx.finished_condition = new_condition(COMPLETE, "True", finished.reason, finished.message, step.now)
-    ctx.job = evolve(job, status=status)
+    if changes:
+        status = evolve(status, **changes)
+    if status is not job.status:
+        ctx.job = evolve(job, status=status)
     needs_flush = flush_uncounted_and_remove_finalizers(step, ctx, pods_to_remove_finalizer, uids_with_finalizer, needs_flush)
     job_finished = not reached_max_uncounted and enact_job_finished(step, ctx)
     if job_finished:
@@ -1248,8 +1264,8 @@ def flush_uncounted_and_remove_finalizers(
             if ok:
                 uids_with_finalizer.discard(pod.uid)
     status, cleaned = clean_uncounted_pods_without_finalizers(ctx.job.status, uids_with_finalizer)
-    ctx.job = evolve(ctx.job, status=status)
     if cleaned:
+        ctx.job = evolve(ctx.job, status=status)
         needs_flush = True
     if rm_error is not None and needs_flush:
         error = step.update_status(ctx.job)
@@ -1262,7 +1278,7 @@ def flush_uncounted_and_remove_finalizers(
 
 def remove_tracking_finalizer_from_pods(step: _Step, pods: Sequence[Pod]) -> tuple[list[bool], str | None]:
     """removeTrackingFinalizerFromPods: patch each pod, expecting to observe the finalizer gone."""
-    step.expected_rm_finalizers.update(p.uid for p in pods)
+    step.expected_rm_finalizers = step.expected_rm_finalizers.union(p.uid for p in pods)
     succeeded = []
     first_error: str | None = None
     for pod in pods:
@@ -1271,7 +1287,7 @@ def remove_tracking_finalizer_from_pods(step: _Step, pods: Sequence[Pod]) -> tup
             continue
         error = step.patch_pod(pod, "remove-finalizer")
         if error is not None:
-            step.expected_rm_finalizers.discard(pod.uid)
+            step.expected_rm_finalizers = step.expected_rm_finalizers - {pod.uid}
             first_error = first_error or error
             succeeded.append(False)
             continue
@@ -1294,9 +1310,10 @@ def enact_job_finished(step: _Step, ctx: _JobCtx) -> bool:
     conditions, _ = ensure_job_condition_status(
         job.status.conditions, finished.type, finished.status, finished.reason, finished.message, step.now
     )
-    status = evolve(job.status, conditions=conditions)
     if finished.type == COMPLETE:
-        status = evolve(status, completion_time=finished.last_transition_time)
+        status = evolve(job.status, conditions=conditions, completion_time=finished.last_transition_time)
+    else:
+        status = evolve(job.status, conditions=conditions)
     ctx.job = evolve(job, status=status)
     return True
 

@@ -80,8 +80,18 @@ def go_sort_by_key(
     they are, without the sort: pdqsort leaves such a slice unchanged (choosePivot counts no
     swaps, so the increasing hint, and partialInsertionSort finds it sorted)."""
     keys = [key(item) for item in items]
-    if not any(b < a for a, b in pairwise(keys)):
+    if len(keys) < 2 or not any(b < a for a, b in pairwise(keys)):
         return list(items), keys
+    if len(keys) <= _MAX_INSERTION:
+        # insertion_sort (what go_sort does for short slices) on the keys, moving the items along.
+        data = list(items)
+        for i in range(1, len(keys)):
+            j = i
+            while j > 0 and keys[j] < keys[j - 1]:
+                keys[j], keys[j - 1] = keys[j - 1], keys[j]
+                data[j], data[j - 1] = data[j - 1], data[j]
+                j -= 1
+        return data, keys
     by_id = {id(item): k for item, k in zip(items, keys, strict=True)}
     ordered = go_sort(items, lambda a, b: by_id[id(a)] < by_id[id(b)], shifts)
     return ordered, [by_id[id(item)] for item in ordered]

@@ -27,8 +27,8 @@ no_completion_time = Mutant(
     "Complete is added without a completionTime.",
     (
         SJ,
-        "        status = evolve(status, completion_time=finished.last_transition_time)\n",
-        "        pass\n",
+        "        status = evolve(job.status, conditions=conditions, completion_time=finished.last_transition_time)\n",
+        "        status = evolve(job.status, conditions=conditions)\n",
     ),
 )
 failure_target_status_lowercase = Mutant(
@@ -39,7 +39,7 @@ success_criteria_added_again = Mutant(
     "SuccessCriteriaMet is appended on every sync while the pods terminate, not once.",
     (
         SJ,
-        "        if has_success_criteria_met_condition(evolve(job, status=status), gates) is None:\n",
+        "        if has_success_criteria_met_condition(job, gates) is None:\n",
         "        if True:\n",
     ),
 )
@@ -112,7 +112,7 @@ finalizers_removed_before_status_write = Mutant(
 )
 failed_counter_reset = Mutant(
     "status.failed is set to the failures counted in this sync, not added to.",
-    (SJ, "        new_status = evolve(new_status, failed=new_status.failed + len(uncounted.failed) - len(failed))", "        new_status = evolve(new_status, failed=len(uncounted.failed) - len(failed))"),
+    (SJ, '        changes["failed"] = status.failed + len(uncounted.failed) - len(failed)', '        changes["failed"] = len(uncounted.failed) - len(failed)'),
 )
 completed_indexes_forgotten = Mutant(
     "calculateSucceededIndexes starts from the pods alone, forgetting completedIndexes of pods already released.",
