@@ -64,6 +64,8 @@ class PodValidationOptions:
     # ContainerRestartRules (1.34 alpha off, on from 1.35), or the old template already uses them.
     allow_container_restart_policy_rules: bool = True
     allow_restart_all_containers: bool = True  # RestartAllContainersOnContainerExits (on from 1.36)
+    # 1.32 never checks required node-affinity values; from 1.33 only when the old template has none invalid.
+    allow_invalid_label_value_in_required_node_affinity: bool = False
 
 
 DEFAULT_POD_OPTIONS: Final = PodValidationOptions()
@@ -77,6 +79,25 @@ def pod_validation_options(release: int, old_pod_spec: Mapping[str, Any] | None)
         allow_container_restart_policy_rules=release >= 35
         or (release == 34 and container_restart_rules_in_use(old_pod_spec)),
         allow_restart_all_containers=release >= 36,
+        allow_invalid_label_value_in_required_node_affinity=release <= 32
+        or has_invalid_label_value_in_required_node_affinity(old_pod_spec, release),
+    )
+
+
+def has_invalid_label_value_in_required_node_affinity(
+    pod_spec: Mapping[str, Any] | None, release: int = NEWEST_MINOR
+) -> bool:
+    """hasInvalidLabelValueInRequiredNodeAffinity (`pkg/api/pod/util.go`, 1.33+), with
+    HasInvalidLabelValueInNodeSelectorTerms: a match expression's value that is no label value."""
+    affinity = (pod_spec or {}).get("affinity") or {}
+    required = (affinity.get("nodeAffinity") or {}).get("requiredDuringSchedulingIgnoredDuringExecution")
+    if required is None:
+        return False
+    return any(
+        mv.is_valid_label_value(value, release)
+        for term in required.get("nodeSelectorTerms") or []
+        for expression in term.get("matchExpressions") or []
+        for value in expression.get("values") or []
     )
 
 
@@ -135,7 +156,14 @@ def validate_pod_spec(
         _validate_enum(spec.get("dnsPolicy", ""), DNS_POLICIES, fe.child(path, "dnsPolicy"))
     )
     errs.extend(mv.validate_labels(spec.get("nodeSelector"), fe.child(path, "nodeSelector"), release))
-    errs.extend(validate_affinity(spec.get("affinity"), fe.child(path, "affinity"), release))
+    errs.extend(
+        validate_affinity(
+            spec.get("affinity"),
+            fe.child(path, "affinity"),
+            release,
+            opts.allow_invalid_label_value_in_required_node_affinity,
+        )
+    )
     errs.extend(
         validate_scheduling_gates(
             spec.get("schedulingGates") or [], fe.child(path, "schedulingGates"), release
@@ -572,7 +600,10 @@ def validate_pod_host_network_deps(spec: Mapping[str, Any], path: str) -> list[F
 
 
 def validate_affinity(
-    affinity: Mapping[str, Any] | None, path: str, release: int = NEWEST_MINOR
+    affinity: Mapping[str, Any] | None,
+    path: str,
+    release: int = NEWEST_MINOR,
+    allow_invalid_label_value: bool = False,
 ) -> list[FieldError]:
     """validateAffinity: the required node affinity terms only."""
     if not affinity:
@@ -585,11 +616,15 @@ def validate_affinity(
         required,
         fe.child(path, "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"),
         release,
+        allow_invalid_label_value,
     )
 
 
 def validate_node_selector(
-    selector: Mapping[str, Any], path: str, release: int = NEWEST_MINOR
+    selector: Mapping[str, Any],
+    path: str,
+    release: int = NEWEST_MINOR,
+    allow_invalid_label_value: bool = False,
 ) -> list[FieldError]:
     """ValidateNodeSelector."""
     terms = selector.get("nodeSelectorTerms") or []
@@ -606,13 +641,18 @@ def validate_node_selector(
                         fe.index(fe.child(fe.index(terms_path, i), name), j),
                         name == "matchFields",
                         release,
+                        allow_invalid_label_value,
                     )
                 )
     return errs
 
 
 def validate_node_selector_requirement(
-    req: Mapping[str, Any], path: str, is_field: bool, release: int = NEWEST_MINOR
+    req: Mapping[str, Any],
+    path: str,
+    is_field: bool,
+    release: int = NEWEST_MINOR,
+    allow_invalid_label_value: bool = False,
 ) -> list[FieldError]:
     """ValidateNodeSelectorRequirement."""
     errs: list[FieldError] = []
@@ -642,7 +682,7 @@ def validate_node_selector_requirement(
         errs.append(fe.invalid(fe.child(path, "operator"), op, "not a valid selector operator"))
     if not is_field:
         errs.extend(mv.validate_label_name(req.get("key", ""), fe.child(path, "key"), release))
-        for k, v in enumerate(values):
+        for k, v in enumerate([] if allow_invalid_label_value else values):
             errs.extend(
                 fe.invalid(fe.index(values_path, k), v, m)
                 for m in mv.is_valid_label_value(v, release)

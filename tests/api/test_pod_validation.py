@@ -122,3 +122,21 @@ def test_required_node_affinity_needs_terms() -> None:
             "FieldValueRequired",
         )
     }
+
+
+def _required_affinity(*values: str) -> dict[str, Any]:
+    expression = {"key": "zone", "operator": "In", "values": list(values)}
+    return {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [expression]}]}}}
+
+
+AFFINITY_VALUE = "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values[0]"
+
+
+@pytest.mark.parametrize(("release", "old_values", "checked"), [(32, None, False), (33, None, True), (33, ["a"], True), (33, ["bad value!"], False), (35, ["x" * 64], False), (37, None, True)])
+def test_required_node_affinity_values_by_release_and_old_template(release: int, old_values: list[str] | None, checked: bool) -> None:
+    """v1.32.3 validateNodeAffinity passes `true` (values never checked); from v1.33
+    GetValidationOptionsFromPodSpecAndMeta allows them only when the old template's required
+    node affinity already has a value IsValidLabelValue refuses (hasInvalidLabelValueInRequiredNodeAffinity)."""
+    old = None if old_values is None else {"affinity": _required_affinity(*old_values)}
+    errors = _errors(pod_validation_options(release, old), affinity=_required_affinity("bad value!"))
+    assert errors == ({(AFFINITY_VALUE, "FieldValueInvalid")} if checked else set())
