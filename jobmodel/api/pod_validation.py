@@ -633,24 +633,59 @@ def validate_node_selector(
         return [fe.required(terms_path, "must have at least one node selector term")]
     errs: list[FieldError] = []
     for i, term in enumerate(terms):
-        for name in ("matchExpressions", "matchFields"):
-            for j, req in enumerate(term.get(name) or []):
-                errs.extend(
-                    validate_node_selector_requirement(
-                        req,
-                        fe.index(fe.child(fe.index(terms_path, i), name), j),
-                        name == "matchFields",
-                        release,
-                        allow_invalid_label_value,
-                    )
+        term_path = fe.index(terms_path, i)
+        for j, req in enumerate(term.get("matchExpressions") or []):
+            errs.extend(
+                validate_node_selector_requirement(
+                    req,
+                    fe.index(fe.child(term_path, "matchExpressions"), j),
+                    release,
+                    allow_invalid_label_value,
                 )
+            )
+        for j, req in enumerate(term.get("matchFields") or []):
+            errs.extend(
+                validate_node_field_selector_requirement(
+                    req, fe.index(fe.child(term_path, "matchFields"), j)
+                )
+            )
+    return errs
+
+
+# nodeFieldSelectorValidators: the one field a node field selector may name, and ValidateNodeName.
+NODE_FIELD_SELECTOR_KEYS: Final = ("metadata.name",)
+
+
+def validate_node_field_selector_requirement(req: Mapping[str, Any], path: str) -> list[FieldError]:
+    """ValidateNodeFieldSelectorRequirement: `In`/`NotIn` with exactly one value, `metadata.name`
+    only, each value a DNS-1123 subdomain (ValidateNodeName)."""
+    errs: list[FieldError] = []
+    op, values = req.get("operator", ""), req.get("values") or []
+    if op in ("In", "NotIn"):
+        if len(values) != 1:
+            errs.append(
+                fe.required(
+                    fe.child(path, "values"),
+                    "must be only one value when `operator` is 'In' or 'NotIn' for node field selector",
+                )
+            )
+    else:
+        errs.append(fe.invalid(fe.child(path, "operator"), op, "not a valid selector operator"))
+    key = req.get("key", "")
+    if key not in NODE_FIELD_SELECTOR_KEYS:
+        errs.append(fe.invalid(fe.child(path, "key"), key, "not a valid field selector key"))
+    else:
+        errs.extend(
+            fe.invalid(fe.index(fe.child(path, "values"), i), v, m)
+            for i, v in enumerate(values)
+            for m in mv.is_dns1123_subdomain(v)
+        )
     return errs
 
 
 def validate_node_selector_requirement(
     req: Mapping[str, Any],
     path: str,
-    is_field: bool,
     release: int = NEWEST_MINOR,
     allow_invalid_label_value: bool = False,
 ) -> list[FieldError]:
@@ -680,13 +715,11 @@ def validate_node_selector_requirement(
             )
     else:
         errs.append(fe.invalid(fe.child(path, "operator"), op, "not a valid selector operator"))
-    if not is_field:
-        errs.extend(mv.validate_label_name(req.get("key", ""), fe.child(path, "key"), release))
-        for k, v in enumerate([] if allow_invalid_label_value else values):
-            errs.extend(
-                fe.invalid(fe.index(values_path, k), v, m)
-                for m in mv.is_valid_label_value(v, release)
-            )
+    errs.extend(mv.validate_label_name(req.get("key", ""), fe.child(path, "key"), release))
+    for k, v in enumerate([] if allow_invalid_label_value else values):
+        errs.extend(
+            fe.invalid(fe.index(values_path, k), v, m) for m in mv.is_valid_label_value(v, release)
+        )
     return errs
 
 

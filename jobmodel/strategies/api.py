@@ -127,6 +127,16 @@ NODE_REQUIREMENTS = st.sampled_from(
         {"key": "zone", "operator": "NotIn", "values": ["x" * 64]},
     ]
 )
+# matchFields are node field selectors: In/NotIn with one value, key metadata.name, node names.
+NODE_FIELD_REQUIREMENTS = st.sampled_from(
+    [
+        {"key": "metadata.name", "operator": "In", "values": ["node-1"]},
+        {"key": "metadata.name", "operator": "NotIn", "values": ["a", "b"]},
+        {"key": "metadata.name", "operator": "Exists"},
+        {"key": "metadata.name", "operator": "In", "values": ["Bad_Node"]},
+        {"key": "zone", "operator": "In", "values": ["a"]},
+    ]
+)
 
 
 @st.composite
@@ -173,6 +183,8 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
             template_spec["containers"][0]["ports"] = [{"containerPort": 80, "hostPort": draw(st.sampled_from([80, 81, 70000]))}]
     if draw(st.integers(0, 5)) == 0:
         term = {"matchExpressions": [draw(NODE_REQUIREMENTS)]}
+        if draw(st.integers(0, 2)) == 0:
+            term["matchFields"] = [draw(NODE_FIELD_REQUIREMENTS)]
         template_spec["affinity"] = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": draw(st.sampled_from([[term], []]))}}}
     if draw(st.integers(0, 12)) == 0:
         debug: dict[str, Any] = {"name": draw(st.sampled_from(["debug", "main"])), "image": draw(st.sampled_from(["busybox", " busybox"]))}

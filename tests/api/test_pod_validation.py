@@ -140,3 +140,25 @@ def test_required_node_affinity_values_by_release_and_old_template(release: int,
     old = None if old_values is None else {"affinity": _required_affinity(*old_values)}
     errors = _errors(pod_validation_options(release, old), affinity=_required_affinity("bad value!"))
     assert errors == ({(AFFINITY_VALUE, "FieldValueInvalid")} if checked else set())
+
+
+def test_match_fields_are_node_field_selectors() -> None:
+    """ValidateNodeFieldSelectorRequirement: `In`/`NotIn` with exactly one value, the one key
+    `metadata.name` (nodeFieldSelectorValidators), its values node names (DNS-1123 subdomains);
+    no label-key check."""
+    path = "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields"
+    fields = [
+        {"key": "metadata.name", "operator": "In", "values": ["node-1"]},
+        {"key": "metadata.name", "operator": "NotIn", "values": ["a", "b"]},
+        {"key": "metadata.name", "operator": "Exists"},
+        {"key": "spec.nodeName", "operator": "In", "values": ["x"]},
+        {"key": "metadata.name", "operator": "In", "values": ["Bad_Node"]},
+    ]
+    affinity = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchFields": fields}]}}}
+    assert _errors(affinity=affinity) == {
+        (f"{path}[1].values", "FieldValueRequired"),
+        (f"{path}[2].operator", "FieldValueInvalid"),
+        (f"{path}[3].key", "FieldValueInvalid"),
+        (f"{path}[4].values[0]", "FieldValueInvalid"),
+    }
+
