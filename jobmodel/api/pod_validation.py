@@ -12,6 +12,7 @@ Not modelled (accepted as given): `NOT_CHECKED` below, which `jobmodel validate`
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Mapping
 from typing import Any, Final
 
@@ -169,12 +170,14 @@ def validate_pod_spec(
             spec.get("schedulingGates") or [], fe.child(path, "schedulingGates"), release
         )
     )
-    account = spec.get("serviceAccountName") or ""
-    if account:
-        errs.extend(
-            fe.invalid(fe.child(path, "serviceAccountName"), account, m)
-            for m in mv.is_dns1123_subdomain(account)
-        )
+    errs.extend(validate_service_account(spec, path, release))
+    for name in ("nodeName", "priorityClassName"):
+        # ValidateNodeName, ValidatePriorityClassName: NameIsDNSSubdomain.
+        if spec.get(name):
+            errs.extend(
+                fe.invalid(fe.child(path, name), spec[name], m)
+                for m in mv.is_dns1123_subdomain(spec[name])
+            )
     deadline = spec.get("activeDeadlineSeconds")
     if deadline is not None and not 1 <= deadline <= 2**31 - 1:
         errs.append(
@@ -190,6 +193,29 @@ def validate_pod_spec(
     errs.extend(
         validate_tolerations(spec.get("tolerations") or [], fe.child(path, "tolerations"), release)
     )
+    return errs
+
+
+def validate_service_account(spec: Mapping[str, Any], path: str, release: int) -> list[FieldError]:
+    """ValidatePodSpec's service account. Up to 1.36 the internal PodSpec has no deprecated
+    `serviceAccount`: Convert_v1_PodSpec_To_core_PodSpec makes it the `serviceAccountName` when
+    that is empty. From 1.37 the internal type keeps it (DeprecatedServiceAccount, synced only by
+    SetDefaults_PodSpec) and validation requires the two to be equal."""
+    name, deprecated = spec.get("serviceAccountName") or "", spec.get("serviceAccount") or ""
+    account = name if release >= 37 else name or deprecated
+    errs = [
+        fe.invalid(fe.child(path, "serviceAccountName"), account, m)
+        for m in mv.is_dns1123_subdomain(account)
+    ] if account else []
+    if release >= 37 and deprecated != name:
+        errs.append(
+            fe.invalid(
+                fe.child(path, "deprecatedServiceAccount"),
+                deprecated,
+                # Go's %q: as JSON for the printable names that reach it.
+                f"must be the same as serviceAccountName: {json.dumps(name, ensure_ascii=False)}",
+            )
+        )
     return errs
 
 

@@ -186,6 +186,17 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
         if draw(st.integers(0, 2)) == 0:
             term["matchFields"] = [draw(NODE_FIELD_REQUIREMENTS)]
         template_spec["affinity"] = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": draw(st.sampled_from([[term], []]))}}}
+    if draw(st.integers(0, 6)) == 0:
+        # The deprecated serviceAccount alias (converted into serviceAccountName up to 1.36, kept
+        # and compared with it from 1.37), and the other names ValidatePodSpec checks.
+        template_spec.update(
+            draw(
+                st.sampled_from(
+                    [{"serviceAccountName": "sa"}, {"serviceAccount": "sa"}, {"serviceAccount": "Bad_SA"}, {"serviceAccountName": "sa", "serviceAccount": "sa"},
+                     {"serviceAccountName": "a", "serviceAccount": "b"}, {"nodeName": "node-1"}, {"nodeName": "Bad_Node"}, {"priorityClassName": "Bad_PC"}]
+                )
+            )
+        )
     if draw(st.integers(0, 12)) == 0:
         debug: dict[str, Any] = {"name": draw(st.sampled_from(["debug", "main"])), "image": draw(st.sampled_from(["busybox", " busybox"]))}
         debug.update(

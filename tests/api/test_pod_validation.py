@@ -162,3 +162,28 @@ def test_match_fields_are_node_field_selectors() -> None:
         (f"{path}[4].values[0]", "FieldValueInvalid"),
     }
 
+
+@pytest.mark.parametrize(
+    ("release", "spec", "errors"),
+    [
+        (36, {"serviceAccount": "Bad_SA"}, {("spec.template.spec.serviceAccountName", "FieldValueInvalid")}),
+        (36, {"serviceAccountName": "a", "serviceAccount": "b"}, set()),
+        (37, {"serviceAccount": "Bad_SA"}, {("spec.template.spec.deprecatedServiceAccount", "FieldValueInvalid")}),
+        (37, {"serviceAccountName": "a"}, {("spec.template.spec.deprecatedServiceAccount", "FieldValueInvalid")}),
+        (37, {"serviceAccountName": "a", "serviceAccount": "a"}, set()),
+    ],
+)
+def test_service_account_alias_by_release(release: int, spec: dict[str, str], errors: set[tuple[str, str]]) -> None:
+    """Up to v1.36 Convert_v1_PodSpec_To_core_PodSpec turns `serviceAccount` into an empty
+    `serviceAccountName`, which ValidatePodSpec checks; v1.37's ValidatePodSpec requires
+    DeprecatedServiceAccount to equal ServiceAccountName (the validation suite does not default)."""
+    assert _errors(pod_validation_options(release, None), **spec) == errors
+
+
+def test_node_and_priority_class_names_are_dns_subdomains() -> None:
+    """ValidatePodSpec: ValidateNodeName and ValidatePriorityClassName (NameIsDNSSubdomain)."""
+    assert _errors(nodeName="Bad_Node", priorityClassName="Bad_PC") == {
+        ("spec.template.spec.nodeName", "FieldValueInvalid"),
+        ("spec.template.spec.priorityClassName", "FieldValueInvalid"),
+    }
+    assert _errors(nodeName="node-1", priorityClassName="high") == set()
