@@ -44,6 +44,7 @@ TERMINATION_MESSAGE_POLICIES: Final = ("File", "FallbackToLogsOnError")
 PORT_PROTOCOLS: Final = ("SCTP", "TCP", "UDP")
 # In validateTaintEffect's order, which its NotSupported message lists.
 TOLERATION_EFFECTS: Final = ("NoSchedule", "PreferNoSchedule", "NoExecute")
+PREEMPTION_POLICIES: Final = ("PreemptLowerPriority", "Never")
 NODE_SELECTOR_OPERATORS: Final = ("DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn")
 
 
@@ -170,6 +171,16 @@ def validate_pod_spec(
             spec.get("schedulingGates") or [], fe.child(path, "schedulingGates"), release
         )
     )
+    errs.extend(
+        # validateReadinessGates
+        e
+        for i, gate in enumerate(spec.get("readinessGates") or [])
+        for e in mv.validate_qualified_name(
+            gate.get("conditionType") or "",
+            fe.child(fe.index(fe.child(path, "readinessGates"), i), "conditionType"),
+            release,
+        )
+    )
     errs.extend(validate_service_account(spec, path, release))
     for name in ("nodeName", "priorityClassName"):
         # ValidateNodeName, ValidatePriorityClassName: NameIsDNSSubdomain.
@@ -193,6 +204,19 @@ def validate_pod_spec(
     errs.extend(
         validate_tolerations(spec.get("tolerations") or [], fe.child(path, "tolerations"), release)
     )
+    if spec.get("runtimeClassName") is not None:
+        # ValidateRuntimeClassName: NameIsDNSSubdomain, also when empty (a set pointer).
+        errs.extend(
+            fe.invalid(fe.child(path, "runtimeClassName"), spec["runtimeClassName"], m)
+            for m in mv.is_dns1123_subdomain(spec["runtimeClassName"])
+        )
+    if spec.get("preemptionPolicy") is not None:
+        # ValidatePreemptionPolicy
+        errs.extend(
+            _validate_enum(
+                spec["preemptionPolicy"], PREEMPTION_POLICIES, fe.child(path, "preemptionPolicy")
+            )
+        )
     return errs
 
 

@@ -193,7 +193,9 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
             draw(
                 st.sampled_from(
                     [{"serviceAccountName": "sa"}, {"serviceAccount": "sa"}, {"serviceAccount": "Bad_SA"}, {"serviceAccountName": "sa", "serviceAccount": "sa"},
-                     {"serviceAccountName": "a", "serviceAccount": "b"}, {"nodeName": "node-1"}, {"nodeName": "Bad_Node"}, {"priorityClassName": "Bad_PC"}]
+                     {"serviceAccountName": "a", "serviceAccount": "b"}, {"nodeName": "node-1"}, {"nodeName": "Bad_Node"}, {"priorityClassName": "Bad_PC"},
+                     {"readinessGates": [{"conditionType": "example.com/ready"}, {"conditionType": "bad type!"}]}, {"runtimeClassName": ""},
+                     {"runtimeClassName": "gvisor"}, {"preemptionPolicy": "Never"}, {"preemptionPolicy": "Sometimes"}]
                 )
             )
         )

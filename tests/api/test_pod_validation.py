@@ -187,3 +187,15 @@ def test_node_and_priority_class_names_are_dns_subdomains() -> None:
         ("spec.template.spec.priorityClassName", "FieldValueInvalid"),
     }
     assert _errors(nodeName="node-1", priorityClassName="high") == set()
+
+
+def test_readiness_gates_runtime_class_and_preemption_policy() -> None:
+    """ValidatePodSpec: validateReadinessGates (qualified names), ValidateRuntimeClassName (a DNS
+    subdomain, "" included: the field is a pointer), ValidatePreemptionPolicy."""
+    spec = {"readinessGates": [{"conditionType": "example.com/ready"}, {"conditionType": "bad type!"}], "runtimeClassName": "", "preemptionPolicy": "Sometimes"}
+    assert _errors(**spec) == {
+        ("spec.template.spec.readinessGates[1].conditionType", "FieldValueInvalid"),
+        ("spec.template.spec.runtimeClassName", "FieldValueInvalid"),
+        ("spec.template.spec.preemptionPolicy", "FieldValueNotSupported"),
+    }
+    assert _errors(runtimeClassName="gvisor", preemptionPolicy="Never") == set()
