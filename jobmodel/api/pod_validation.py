@@ -4,7 +4,8 @@ DNS policies, termination grace period, volumes (names and exactly one source), 
 init containers (names, images, pull and termination-message policies, ports, env names,
 volume mounts, sidecar restart policy), ephemeral containers (forbidden in a template, and each
 still validated as upstream does), host-network ports, node selector, required node affinity,
-tolerations and scheduling gates.
+tolerations, scheduling and readiness gates, the service account (and its deprecated alias),
+node, priority-class and runtime-class names, and the preemption policy.
 
 Not modelled (accepted as given): `NOT_CHECKED` below, which `jobmodel validate` names on every
 "valid" verdict.
@@ -36,6 +37,8 @@ NOT_CHECKED: Final = (
     "OS-specific rules",
     "seccomp and AppArmor annotations",
     "port-name syntax",
+    "environment variable sources (valueFrom, envFrom)",
+    "host aliases",
 )
 RESTART_POLICIES: Final = ("Always", "OnFailure", "Never")
 DNS_POLICIES: Final = ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
