@@ -101,6 +101,14 @@ def set_defaults_cron_job(
 def set_defaults_pod_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
     """SetDefaults_PodSpec and the defaults of the containers, ports and volumes inside."""
     out: dict[str, Any] = copy.deepcopy(dict(spec))
+    # The deprecated `serviceAccount` is an alias: `serviceAccountName` wins, and both are written
+    # (up to 1.36 by the v1/internal conversions, from 1.37 here in SetDefaults_PodSpec).
+    account = out.get("serviceAccountName") or out.get("serviceAccount") or ""
+    for key in ("serviceAccountName", "serviceAccount"):
+        if account:
+            out[key] = account
+        else:
+            out.pop(key, None)
     if not out.get("dnsPolicy"):
         out["dnsPolicy"] = "ClusterFirst"
     if not out.get("restartPolicy"):

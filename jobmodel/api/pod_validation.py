@@ -4,7 +4,8 @@ DNS policies, termination grace period, volumes (names and exactly one source), 
 init containers (names, images, pull and termination-message policies, ports, env names,
 volume mounts, sidecar restart policy), ephemeral containers (forbidden in a template, and each
 still validated as upstream does), host-network ports, node selector, required node affinity,
-tolerations and scheduling gates.
+tolerations, scheduling and readiness gates, the service account (and its deprecated alias),
+node, priority-class and runtime-class names, and the preemption policy.
 
 Not modelled (accepted as given): `NOT_CHECKED` below, which `jobmodel validate` names on every
 "valid" verdict.
@@ -12,6 +13,7 @@ Not modelled (accepted as given): `NOT_CHECKED` below, which `jobmodel validate`
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Mapping
 from typing import Any, Final
 
@@ -35,6 +37,8 @@ NOT_CHECKED: Final = (
     "OS-specific rules",
     "seccomp and AppArmor annotations",
     "port-name syntax",
+    "environment variable sources (valueFrom, envFrom)",
+    "host aliases",
 )
 RESTART_POLICIES: Final = ("Always", "OnFailure", "Never")
 DNS_POLICIES: Final = ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
@@ -43,6 +47,7 @@ TERMINATION_MESSAGE_POLICIES: Final = ("File", "FallbackToLogsOnError")
 PORT_PROTOCOLS: Final = ("SCTP", "TCP", "UDP")
 # In validateTaintEffect's order, which its NotSupported message lists.
 TOLERATION_EFFECTS: Final = ("NoSchedule", "PreferNoSchedule", "NoExecute")
+PREEMPTION_POLICIES: Final = ("PreemptLowerPriority", "Never")
 NODE_SELECTOR_OPERATORS: Final = ("DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn")
 
 
@@ -64,6 +69,8 @@ class PodValidationOptions:
     # ContainerRestartRules (1.34 alpha off, on from 1.35), or the old template already uses them.
     allow_container_restart_policy_rules: bool = True
     allow_restart_all_containers: bool = True  # RestartAllContainersOnContainerExits (on from 1.36)
+    # 1.32 never checks required node-affinity values; from 1.33 only when the old template has none invalid.
+    allow_invalid_label_value_in_required_node_affinity: bool = False
 
 
 DEFAULT_POD_OPTIONS: Final = PodValidationOptions()
@@ -77,6 +84,25 @@ def pod_validation_options(release: int, old_pod_spec: Mapping[str, Any] | None)
         allow_container_restart_policy_rules=release >= 35
         or (release == 34 and container_restart_rules_in_use(old_pod_spec)),
         allow_restart_all_containers=release >= 36,
+        allow_invalid_label_value_in_required_node_affinity=release <= 32
+        or has_invalid_label_value_in_required_node_affinity(old_pod_spec, release),
+    )
+
+
+def has_invalid_label_value_in_required_node_affinity(
+    pod_spec: Mapping[str, Any] | None, release: int = NEWEST_MINOR
+) -> bool:
+    """hasInvalidLabelValueInRequiredNodeAffinity (`pkg/api/pod/util.go`, 1.33+), with
+    HasInvalidLabelValueInNodeSelectorTerms: a match expression's value that is no label value."""
+    affinity = (pod_spec or {}).get("affinity") or {}
+    required = (affinity.get("nodeAffinity") or {}).get("requiredDuringSchedulingIgnoredDuringExecution")
+    if required is None:
+        return False
+    return any(
+        mv.is_valid_label_value(value, release)
+        for term in required.get("nodeSelectorTerms") or []
+        for expression in term.get("matchExpressions") or []
+        for value in expression.get("values") or []
     )
 
 
@@ -135,18 +161,37 @@ def validate_pod_spec(
         _validate_enum(spec.get("dnsPolicy", ""), DNS_POLICIES, fe.child(path, "dnsPolicy"))
     )
     errs.extend(mv.validate_labels(spec.get("nodeSelector"), fe.child(path, "nodeSelector"), release))
-    errs.extend(validate_affinity(spec.get("affinity"), fe.child(path, "affinity"), release))
+    errs.extend(
+        validate_affinity(
+            spec.get("affinity"),
+            fe.child(path, "affinity"),
+            release,
+            opts.allow_invalid_label_value_in_required_node_affinity,
+        )
+    )
     errs.extend(
         validate_scheduling_gates(
             spec.get("schedulingGates") or [], fe.child(path, "schedulingGates"), release
         )
     )
-    account = spec.get("serviceAccountName") or ""
-    if account:
-        errs.extend(
-            fe.invalid(fe.child(path, "serviceAccountName"), account, m)
-            for m in mv.is_dns1123_subdomain(account)
+    errs.extend(
+        # validateReadinessGates
+        e
+        for i, gate in enumerate(spec.get("readinessGates") or [])
+        for e in mv.validate_qualified_name(
+            gate.get("conditionType") or "",
+            fe.child(fe.index(fe.child(path, "readinessGates"), i), "conditionType"),
+            release,
         )
+    )
+    errs.extend(validate_service_account(spec, path, release))
+    for name in ("nodeName", "priorityClassName"):
+        # ValidateNodeName, ValidatePriorityClassName: NameIsDNSSubdomain.
+        if spec.get(name):
+            errs.extend(
+                fe.invalid(fe.child(path, name), spec[name], m)
+                for m in mv.is_dns1123_subdomain(spec[name])
+            )
     deadline = spec.get("activeDeadlineSeconds")
     if deadline is not None and not 1 <= deadline <= 2**31 - 1:
         errs.append(
@@ -162,6 +207,42 @@ def validate_pod_spec(
     errs.extend(
         validate_tolerations(spec.get("tolerations") or [], fe.child(path, "tolerations"), release)
     )
+    if spec.get("runtimeClassName") is not None:
+        # ValidateRuntimeClassName: NameIsDNSSubdomain, also when empty (a set pointer).
+        errs.extend(
+            fe.invalid(fe.child(path, "runtimeClassName"), spec["runtimeClassName"], m)
+            for m in mv.is_dns1123_subdomain(spec["runtimeClassName"])
+        )
+    if spec.get("preemptionPolicy") is not None:
+        # ValidatePreemptionPolicy
+        errs.extend(
+            _validate_enum(
+                spec["preemptionPolicy"], PREEMPTION_POLICIES, fe.child(path, "preemptionPolicy")
+            )
+        )
+    return errs
+
+
+def validate_service_account(spec: Mapping[str, Any], path: str, release: int) -> list[FieldError]:
+    """ValidatePodSpec's service account. Up to 1.36 the internal PodSpec has no deprecated
+    `serviceAccount`: Convert_v1_PodSpec_To_core_PodSpec makes it the `serviceAccountName` when
+    that is empty. From 1.37 the internal type keeps it (DeprecatedServiceAccount, synced only by
+    SetDefaults_PodSpec) and validation requires the two to be equal."""
+    name, deprecated = spec.get("serviceAccountName") or "", spec.get("serviceAccount") or ""
+    account = name if release >= 37 else name or deprecated
+    errs = [
+        fe.invalid(fe.child(path, "serviceAccountName"), account, m)
+        for m in mv.is_dns1123_subdomain(account)
+    ] if account else []
+    if release >= 37 and deprecated != name:
+        errs.append(
+            fe.invalid(
+                fe.child(path, "deprecatedServiceAccount"),
+                deprecated,
+                # Go's %q: as JSON for the printable names that reach it.
+                f"must be the same as serviceAccountName: {json.dumps(name, ensure_ascii=False)}",
+            )
+        )
     return errs
 
 
@@ -572,7 +653,10 @@ def validate_pod_host_network_deps(spec: Mapping[str, Any], path: str) -> list[F
 
 
 def validate_affinity(
-    affinity: Mapping[str, Any] | None, path: str, release: int = NEWEST_MINOR
+    affinity: Mapping[str, Any] | None,
+    path: str,
+    release: int = NEWEST_MINOR,
+    allow_invalid_label_value: bool = False,
 ) -> list[FieldError]:
     """validateAffinity: the required node affinity terms only."""
     if not affinity:
@@ -585,11 +669,15 @@ def validate_affinity(
         required,
         fe.child(path, "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"),
         release,
+        allow_invalid_label_value,
     )
 
 
 def validate_node_selector(
-    selector: Mapping[str, Any], path: str, release: int = NEWEST_MINOR
+    selector: Mapping[str, Any],
+    path: str,
+    release: int = NEWEST_MINOR,
+    allow_invalid_label_value: bool = False,
 ) -> list[FieldError]:
     """ValidateNodeSelector."""
     terms = selector.get("nodeSelectorTerms") or []
@@ -598,21 +686,61 @@ def validate_node_selector(
         return [fe.required(terms_path, "must have at least one node selector term")]
     errs: list[FieldError] = []
     for i, term in enumerate(terms):
-        for name in ("matchExpressions", "matchFields"):
-            for j, req in enumerate(term.get(name) or []):
-                errs.extend(
-                    validate_node_selector_requirement(
-                        req,
-                        fe.index(fe.child(fe.index(terms_path, i), name), j),
-                        name == "matchFields",
-                        release,
-                    )
+        term_path = fe.index(terms_path, i)
+        for j, req in enumerate(term.get("matchExpressions") or []):
+            errs.extend(
+                validate_node_selector_requirement(
+                    req,
+                    fe.index(fe.child(term_path, "matchExpressions"), j),
+                    release,
+                    allow_invalid_label_value,
                 )
+            )
+        for j, req in enumerate(term.get("matchFields") or []):
+            errs.extend(
+                validate_node_field_selector_requirement(
+                    req, fe.index(fe.child(term_path, "matchFields"), j)
+                )
+            )
+    return errs
+
+
+# nodeFieldSelectorValidators: the one field a node field selector may name, and ValidateNodeName.
+NODE_FIELD_SELECTOR_KEYS: Final = ("metadata.name",)
+
+
+def validate_node_field_selector_requirement(req: Mapping[str, Any], path: str) -> list[FieldError]:
+    """ValidateNodeFieldSelectorRequirement: `In`/`NotIn` with exactly one value, `metadata.name`
+    only, each value a DNS-1123 subdomain (ValidateNodeName)."""
+    errs: list[FieldError] = []
+    op, values = req.get("operator", ""), req.get("values") or []
+    if op in ("In", "NotIn"):
+        if len(values) != 1:
+            errs.append(
+                fe.required(
+                    fe.child(path, "values"),
+                    "must be only one value when `operator` is 'In' or 'NotIn' for node field selector",
+                )
+            )
+    else:
+        errs.append(fe.invalid(fe.child(path, "operator"), op, "not a valid selector operator"))
+    key = req.get("key", "")
+    if key not in NODE_FIELD_SELECTOR_KEYS:
+        errs.append(fe.invalid(fe.child(path, "key"), key, "not a valid field selector key"))
+    else:
+        errs.extend(
+            fe.invalid(fe.index(fe.child(path, "values"), i), v, m)
+            for i, v in enumerate(values)
+            for m in mv.is_dns1123_subdomain(v)
+        )
     return errs
 
 
 def validate_node_selector_requirement(
-    req: Mapping[str, Any], path: str, is_field: bool, release: int = NEWEST_MINOR
+    req: Mapping[str, Any],
+    path: str,
+    release: int = NEWEST_MINOR,
+    allow_invalid_label_value: bool = False,
 ) -> list[FieldError]:
     """ValidateNodeSelectorRequirement."""
     errs: list[FieldError] = []
@@ -640,13 +768,11 @@ def validate_node_selector_requirement(
             )
     else:
         errs.append(fe.invalid(fe.child(path, "operator"), op, "not a valid selector operator"))
-    if not is_field:
-        errs.extend(mv.validate_label_name(req.get("key", ""), fe.child(path, "key"), release))
-        for k, v in enumerate(values):
-            errs.extend(
-                fe.invalid(fe.index(values_path, k), v, m)
-                for m in mv.is_valid_label_value(v, release)
-            )
+    errs.extend(mv.validate_label_name(req.get("key", ""), fe.child(path, "key"), release))
+    for k, v in enumerate([] if allow_invalid_label_value else values):
+        errs.extend(
+            fe.invalid(fe.index(values_path, k), v, m) for m in mv.is_valid_label_value(v, release)
+        )
     return errs
 
 

@@ -122,6 +122,19 @@ NODE_REQUIREMENTS = st.sampled_from(
         {"key": "zone", "operator": "Gt", "values": ["x"]},
         {"key": "bad key!", "operator": "DoesNotExist"},
         {"key": "zone", "operator": "Near", "values": ["a"]},
+        # No label values: refused from 1.33 unless the stored template has one (v1.32 never checks).
+        {"key": "zone", "operator": "In", "values": ["bad value!"]},
+        {"key": "zone", "operator": "NotIn", "values": ["x" * 64]},
+    ]
+)
+# matchFields are node field selectors: In/NotIn with one value, key metadata.name, node names.
+NODE_FIELD_REQUIREMENTS = st.sampled_from(
+    [
+        {"key": "metadata.name", "operator": "In", "values": ["node-1"]},
+        {"key": "metadata.name", "operator": "NotIn", "values": ["a", "b"]},
+        {"key": "metadata.name", "operator": "Exists"},
+        {"key": "metadata.name", "operator": "In", "values": ["Bad_Node"]},
+        {"key": "zone", "operator": "In", "values": ["a"]},
     ]
 )
 
@@ -170,7 +183,22 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
             template_spec["containers"][0]["ports"] = [{"containerPort": 80, "hostPort": draw(st.sampled_from([80, 81, 70000]))}]
     if draw(st.integers(0, 5)) == 0:
         term = {"matchExpressions": [draw(NODE_REQUIREMENTS)]}
+        if draw(st.integers(0, 2)) == 0:
+            term["matchFields"] = [draw(NODE_FIELD_REQUIREMENTS)]
         template_spec["affinity"] = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": draw(st.sampled_from([[term], []]))}}}
+    if draw(st.integers(0, 6)) == 0:
+        # The deprecated serviceAccount alias (converted into serviceAccountName up to 1.36, kept
+        # and compared with it from 1.37), and the other names ValidatePodSpec checks.
+        template_spec.update(
+            draw(
+                st.sampled_from(
+                    [{"serviceAccountName": "sa"}, {"serviceAccount": "sa"}, {"serviceAccount": "Bad_SA"}, {"serviceAccountName": "sa", "serviceAccount": "sa"},
+                     {"serviceAccountName": "a", "serviceAccount": "b"}, {"nodeName": "node-1"}, {"nodeName": "Bad_Node"}, {"priorityClassName": "Bad_PC"},
+                     {"readinessGates": [{"conditionType": "example.com/ready"}, {"conditionType": "bad type!"}]}, {"runtimeClassName": ""},
+                     {"runtimeClassName": "gvisor"}, {"preemptionPolicy": "Never"}, {"preemptionPolicy": "Sometimes"}]
+                )
+            )
+        )
     if draw(st.integers(0, 12)) == 0:
         debug: dict[str, Any] = {"name": draw(st.sampled_from(["debug", "main"])), "image": draw(st.sampled_from(["busybox", " busybox"]))}
         debug.update(

@@ -138,3 +138,14 @@ def test_pod_spec_defaults() -> None:
 )
 def test_image_tag(image: str, tag: str) -> None:
     assert image_tag(image) == tag
+
+
+@pytest.mark.parametrize(
+    ("given", "account"),
+    [({"serviceAccount": "old"}, "old"), ({"serviceAccountName": "new"}, "new"), ({"serviceAccountName": "new", "serviceAccount": "old"}, "new"), ({"serviceAccount": ""}, None)],
+)
+def test_service_account_alias_is_synced(given: dict[str, str], account: str | None) -> None:
+    """v1.37 SetDefaults_PodSpec (before: Convert_v1_PodSpec_To_core_PodSpec and back): the
+    deprecated `serviceAccount` fills an empty `serviceAccountName`, then takes its value."""
+    spec = set_defaults_pod_spec(given)
+    assert (spec.get("serviceAccountName"), spec.get("serviceAccount")) == (account, account)

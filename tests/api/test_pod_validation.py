@@ -122,3 +122,80 @@ def test_required_node_affinity_needs_terms() -> None:
             "FieldValueRequired",
         )
     }
+
+
+def _required_affinity(*values: str) -> dict[str, Any]:
+    expression = {"key": "zone", "operator": "In", "values": list(values)}
+    return {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [expression]}]}}}
+
+
+AFFINITY_VALUE = "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values[0]"
+
+
+@pytest.mark.parametrize(("release", "old_values", "checked"), [(32, None, False), (33, None, True), (33, ["a"], True), (33, ["bad value!"], False), (35, ["x" * 64], False), (37, None, True)])
+def test_required_node_affinity_values_by_release_and_old_template(release: int, old_values: list[str] | None, checked: bool) -> None:
+    """v1.32.3 validateNodeAffinity passes `true` (values never checked); from v1.33
+    GetValidationOptionsFromPodSpecAndMeta allows them only when the old template's required
+    node affinity already has a value IsValidLabelValue refuses (hasInvalidLabelValueInRequiredNodeAffinity)."""
+    old = None if old_values is None else {"affinity": _required_affinity(*old_values)}
+    errors = _errors(pod_validation_options(release, old), affinity=_required_affinity("bad value!"))
+    assert errors == ({(AFFINITY_VALUE, "FieldValueInvalid")} if checked else set())
+
+
+def test_match_fields_are_node_field_selectors() -> None:
+    """ValidateNodeFieldSelectorRequirement: `In`/`NotIn` with exactly one value, the one key
+    `metadata.name` (nodeFieldSelectorValidators), its values node names (DNS-1123 subdomains);
+    no label-key check."""
+    path = "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields"
+    fields = [
+        {"key": "metadata.name", "operator": "In", "values": ["node-1"]},
+        {"key": "metadata.name", "operator": "NotIn", "values": ["a", "b"]},
+        {"key": "metadata.name", "operator": "Exists"},
+        {"key": "spec.nodeName", "operator": "In", "values": ["x"]},
+        {"key": "metadata.name", "operator": "In", "values": ["Bad_Node"]},
+    ]
+    affinity = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchFields": fields}]}}}
+    assert _errors(affinity=affinity) == {
+        (f"{path}[1].values", "FieldValueRequired"),
+        (f"{path}[2].operator", "FieldValueInvalid"),
+        (f"{path}[3].key", "FieldValueInvalid"),
+        (f"{path}[4].values[0]", "FieldValueInvalid"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("release", "spec", "errors"),
+    [
+        (36, {"serviceAccount": "Bad_SA"}, {("spec.template.spec.serviceAccountName", "FieldValueInvalid")}),
+        (36, {"serviceAccountName": "a", "serviceAccount": "b"}, set()),
+        (37, {"serviceAccount": "Bad_SA"}, {("spec.template.spec.deprecatedServiceAccount", "FieldValueInvalid")}),
+        (37, {"serviceAccountName": "a"}, {("spec.template.spec.deprecatedServiceAccount", "FieldValueInvalid")}),
+        (37, {"serviceAccountName": "a", "serviceAccount": "a"}, set()),
+    ],
+)
+def test_service_account_alias_by_release(release: int, spec: dict[str, str], errors: set[tuple[str, str]]) -> None:
+    """Up to v1.36 Convert_v1_PodSpec_To_core_PodSpec turns `serviceAccount` into an empty
+    `serviceAccountName`, which ValidatePodSpec checks; v1.37's ValidatePodSpec requires
+    DeprecatedServiceAccount to equal ServiceAccountName (the validation suite does not default)."""
+    assert _errors(pod_validation_options(release, None), **spec) == errors
+
+
+def test_node_and_priority_class_names_are_dns_subdomains() -> None:
+    """ValidatePodSpec: ValidateNodeName and ValidatePriorityClassName (NameIsDNSSubdomain)."""
+    assert _errors(nodeName="Bad_Node", priorityClassName="Bad_PC") == {
+        ("spec.template.spec.nodeName", "FieldValueInvalid"),
+        ("spec.template.spec.priorityClassName", "FieldValueInvalid"),
+    }
+    assert _errors(nodeName="node-1", priorityClassName="high") == set()
+
+
+def test_readiness_gates_runtime_class_and_preemption_policy() -> None:
+    """ValidatePodSpec: validateReadinessGates (qualified names), ValidateRuntimeClassName (a DNS
+    subdomain, "" included: the field is a pointer), ValidatePreemptionPolicy."""
+    spec = {"readinessGates": [{"conditionType": "example.com/ready"}, {"conditionType": "bad type!"}], "runtimeClassName": "", "preemptionPolicy": "Sometimes"}
+    assert _errors(**spec) == {
+        ("spec.template.spec.readinessGates[1].conditionType", "FieldValueInvalid"),
+        ("spec.template.spec.runtimeClassName", "FieldValueInvalid"),
+        ("spec.template.spec.preemptionPolicy", "FieldValueNotSupported"),
+    }
+    assert _errors(runtimeClassName="gvisor", preemptionPolicy="Never") == set()
