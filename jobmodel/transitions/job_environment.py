@@ -457,7 +457,15 @@ def _write_status(world: World, pod: Pod, **changes: Any) -> World:
 
 
 def _write(world: World, pod: Pod, new: Pod) -> World:
-    return with_world(world, cluster=cl.update_pod(world.cluster, pod, new))
+    return _with_pods_changed(world, cl.update_pod(world.cluster, pod, new))
+
+
+def _with_pods_changed(world: World, cluster: cl.Cluster) -> World:
+    """The world over `cluster`, whose Jobs are the world's: its Job, if read, is known already."""
+    after = with_world(world, cluster=cluster)
+    if cluster.jobs is world.cluster.jobs:
+        object.__setattr__(after, "_job_read", world._job_read)
+    return after
 
 
 # The pods a pod move makes are pure functions of the pod and the clock, met again in many
