@@ -32,6 +32,7 @@ from jobmodel.frozen import evolve, evolver, identity_first_eq, interned
 from jobmodel.state import (
     EXPECTATIONS_TIMEOUT_SECONDS,
     FAILED,
+    JOB_TRACKING_FINALIZER,
     PENDING,
     RUNNING,
     SUCCEEDED,
@@ -55,7 +56,7 @@ from jobmodel.transitions.pod_endings import (
     parse_failure,
     terminated_statuses,
 )
-from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_ready
+from jobmodel.transitions.pod_utils import is_pod_ready
 from jobmodel.transitions.sync_job import JobSyncResult, is_job_finished, sync_job
 
 SyncImpl = Callable[[JobSyncInput], JobSyncResult]
@@ -195,32 +196,47 @@ def enabled_moves(world: World) -> list[Move]:
     """The moves possible in this state, in a fixed order (controller first, then pods, then the rest)."""
     b = world.budget
     job = world.job()
-    moves = [Move("sync")]
+    moves = [_SYNC]
     if job is not None:
         if b.stale > 0:
-            moves.append(Move("sync-stale"))
+            moves.append(_SYNC_STALE)
         if b.faults > 0:
-            moves += [Move("sync-pod-error"), Move("sync-status-error")]
-    if world.hidden:
-        moves.append(Move("cache-catch-up"))
+            moves += _SYNC_FAULTS
+    hidden = world.hidden
+    if hidden:
+        moves.append(_CACHE_CATCH_UP)
     modes = failure_modes(job)
-    for pod in world.visible_pods():
-        moves.extend(_pod_moves(pod, b, modes))
+    for pod in world.own_pods():  # visible_pods(), without its two lists
+        if not hidden or pod.metadata.name not in hidden:
+            moves += _pod_moves(pod, b, modes)
     if b.restarts > 0:
-        moves.append(Move("restart"))
+        moves.append(_RESTART)
     if b.expiries > 0 and _expectations_pending(world):
-        moves.append(Move("expire-expectations"))
+        moves.append(_EXPIRE_EXPECTATIONS)
     if world.wake_at is not None:
-        moves.append(Move("timer-fires"))
+        moves.append(_TIMER_FIRES)
     if job is not None and deadline_ahead(world, job) is not None:
-        moves.append(Move("deadline-passes"))
+        moves.append(_DEADLINE_PASSES)
     if job is not None:
         moves.extend(Move("edit", arg=e) for e in b.edits)
         if b.job_deletions > 0:
-            moves.append(Move("delete-job"))
+            moves.append(_DELETE_JOB)
     if _orphan_cleanup_needed(world):
-        moves.append(Move("orphan-cleanup"))
+        moves.append(_ORPHAN_CLEANUP)
     return moves
+
+
+# The moves without a pod or argument, made once (a Move is a value).
+_SYNC = Move("sync")
+_SYNC_STALE = Move("sync-stale")
+_SYNC_FAULTS = (Move("sync-pod-error"), Move("sync-status-error"))
+_CACHE_CATCH_UP = Move("cache-catch-up")
+_RESTART = Move("restart")
+_EXPIRE_EXPECTATIONS = Move("expire-expectations")
+_TIMER_FIRES = Move("timer-fires")
+_DEADLINE_PASSES = Move("deadline-passes")
+_DELETE_JOB = Move("delete-job")
+_ORPHAN_CLEANUP = Move("orphan-cleanup")
 
 
 @functools.lru_cache(maxsize=POD_MEMO_SIZE)
@@ -309,7 +325,7 @@ def _orphan_cleanup_needed(world: World) -> bool:
     """Some pod holds the tracking finalizer although its Job is gone or finished."""
     unfinished: set[str] | None = None  # the uids of the Jobs not finished, once some pod asks
     for pod in world.cluster.pods:
-        if not has_job_tracking_finalizer(pod):
+        if JOB_TRACKING_FINALIZER not in pod.metadata.finalizers:  # has_job_tracking_finalizer, inline
             continue
         if unfinished is None:
             unfinished = {j.uid for j in world.cluster.jobs if not is_job_finished(j)}
