@@ -20,6 +20,7 @@ import attrs
 from jobmodel.frozen import INTERNED_IDS, evolve, interned
 from jobmodel.state import (
     JOB_COMPLETION_INDEX_ANNOTATION,
+    Job,
     JobControllerState,
     Pod,
     UncountedTerminatedPods,
@@ -85,8 +86,9 @@ def canonical_world(world: World) -> World:
     ours, pods = plan.ours, plan.pods
     jobs = cluster.jobs
     if not all(map(INTERNED_IDS.__contains__, map(id, jobs))):
-        jobs = tuple(interned(j) for j in jobs)
-        job = interned(job) if job is not None else None  # the object now in `jobs`
+        old_jobs, jobs = jobs, _interned_jobs(jobs)
+        if job is not None:  # the object now in `jobs`
+            job = next(new for old, new in zip(old_jobs, jobs, strict=True) if old is job)
     if job is not None and plan.uncounted is not None:
         new_job = interned(evolve(job, status=evolve(job.status, uncounted_terminated_pods=plan.uncounted)))
         jobs = tuple(new_job if j.uid == new_job.uid else j for j in jobs)
@@ -112,6 +114,13 @@ def canonical_world(world: World) -> World:
 
 
 _NO_REMOVALS: frozenset[str] = frozenset()
+
+
+@lru_cache(maxsize=1 << 12)
+def _interned_jobs(jobs: tuple[Job, ...]) -> tuple[Job, ...]:
+    """The Jobs, interned (a sync remembered by job_environment.synced_cluster hands out the same
+    new Job again and again: interning it anew each time cost 3 us a sync)."""
+    return tuple(interned(j) for j in jobs)
 
 
 @attrs.frozen
