@@ -190,6 +190,8 @@ def _observe_pod_change(cluster: Cluster, old: Pod | None, new: Pod | None) -> F
         return _deletion_observed(cluster, old, final=True)
     if new.metadata.deletion_timestamp is not None:
         return _deletion_observed(cluster, new, final=False)
+    if old is not None and has_job_tracking_finalizer(new):
+        return cluster.controller  # an update that removes no finalizer: nothing to observe
     job = _resolve_controller_ref(cluster, new.metadata.namespace, new.metadata.controller_ref())
     if old is None:
         if job is None:
@@ -199,7 +201,7 @@ def _observe_pod_change(cluster: Cluster, old: Pod | None, new: Pod | None) -> F
             exp = state.expectations
             state = evolve(state, expectations=evolve(exp, add=exp.add - 1))
         return cluster.controller.set(job.key, state)
-    if job is not None and not has_job_tracking_finalizer(new):
+    if job is not None:
         state = cluster.controller_state(job.key)
         if new.uid in state.expected_finalizer_removals:
             state = evolve(
