@@ -64,6 +64,7 @@ SyncImpl = Callable[[JobSyncInput], JobSyncResult]
 POD_ERROR = "injected: the API server refused the pod call"
 STATUS_ERROR = "injected: the API server refused the status update"
 EXPIRY_JUMP_SECONDS = EXPECTATIONS_TIMEOUT_SECONDS + 1
+NO_FAULTS = Faults()  # made once: a sync move compared its faults with a new Faults()
 
 # Moves of a well-behaved environment: no failures, no faults, no lag, no restarts, no edits.
 WELL_BEHAVED = frozenset(
@@ -351,7 +352,7 @@ def apply_move(world: World, move: Move, impl: SyncImpl = sync_job) -> tuple[Wor
 
 
 def controller_sync_with(
-    world: World, impl: SyncImpl, faults: Faults = Faults(), stale: bool = False
+    world: World, impl: SyncImpl, faults: Faults = NO_FAULTS, stale: bool = False
 ) -> tuple[World, JobSyncResult]:
     """One sync of the Job by `impl` over the controller's cache (the API's pods less the hidden
     ones), its accepted calls applied as `cluster.controller_sync` does. With `stale`, the pods it
@@ -367,7 +368,7 @@ def controller_sync_with(
         if created:
             world = _unobserve_creations(world, created)
             world = with_world(world, budget=world.budget.spend("stale"))
-    if faults != Faults():
+    if faults is not NO_FAULTS and faults != NO_FAULTS:
         world = with_world(world, budget=world.budget.spend("faults"))
     return without_spent_marks(_forget_gone(world)), result
 
@@ -668,8 +669,8 @@ def orphan_cleanup(world: World, move: Move | None = None) -> World:
 
 
 _SYNCS: dict[str, tuple[Faults, bool]] = {
-    "sync": (Faults(), False),
-    "sync-stale": (Faults(), True),
+    "sync": (NO_FAULTS, False),
+    "sync-stale": (NO_FAULTS, True),
     "sync-pod-error": (Faults(pod_control_error=POD_ERROR), False),
     "sync-status-error": (Faults(status_update_error=STATUS_ERROR), False),
 }
