@@ -105,22 +105,25 @@ def explore(
     if root_violations:
         return done(0, Counterexample((), root_violations[0]), False)
     _record_reached(system, root, reached)
+    # Per transition, only what the search needs (the system's functions looked up once).
+    enabled_moves, successor = system.enabled_moves, system.successor
+    check_step, check_state = system.laws.check_step, system.laws.check_state
     with explored_states_kept() as keep:
         frontier = [root]
         for level in range(1, depth + 1):
             next_frontier: list[S] = []
             for state in frontier:
-                for move in system.enabled_moves(state):
-                    after, transition = system.successor(state, move)
-                    violations = system.laws.check_step(transition)
+                for move in enabled_moves(state):
+                    after, transition = successor(state, move)
+                    violations = check_step(transition)
                     transitions += 1
-                    if after in parents:
-                        # The state invariants, pure functions of the state, held when it was new.
+                    entry = (state, move)
+                    if parents.setdefault(after, entry) is not entry:
+                        # Known. The state invariants, pure functions of the state, held when it was new.
                         if violations:
                             return done(level, Counterexample((*_path(parents, state), move), violations[0]), False)
                         continue
-                    parents[after] = (state, move)
-                    violations = violations or system.laws.check_state(after) or check_new(after)
+                    violations = violations or check_state(after) or check_new(after)
                     if violations:
                         return done(level, Counterexample(_path(parents, after), violations[0]), False)
                     _record_reached(system, after, reached)

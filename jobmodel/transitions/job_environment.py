@@ -32,6 +32,7 @@ from jobmodel.frozen import evolve, evolver, identity_first_eq, interned
 from jobmodel.state import (
     EXPECTATIONS_TIMEOUT_SECONDS,
     FAILED,
+    JOB_TRACKING_FINALIZER,
     PENDING,
     RUNNING,
     SUCCEEDED,
@@ -55,7 +56,7 @@ from jobmodel.transitions.pod_endings import (
     parse_failure,
     terminated_statuses,
 )
-from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_ready
+from jobmodel.transitions.pod_utils import is_pod_ready
 from jobmodel.transitions.sync_job import JobSyncResult, is_job_finished, sync_job
 
 SyncImpl = Callable[[JobSyncInput], JobSyncResult]
@@ -63,6 +64,7 @@ SyncImpl = Callable[[JobSyncInput], JobSyncResult]
 POD_ERROR = "injected: the API server refused the pod call"
 STATUS_ERROR = "injected: the API server refused the status update"
 EXPIRY_JUMP_SECONDS = EXPECTATIONS_TIMEOUT_SECONDS + 1
+NO_FAULTS = Faults()  # made once: a sync move compared its faults with a new Faults()
 
 # Moves of a well-behaved environment: no failures, no faults, no lag, no restarts, no edits.
 WELL_BEHAVED = frozenset(
@@ -195,32 +197,47 @@ def enabled_moves(world: World) -> list[Move]:
     """The moves possible in this state, in a fixed order (controller first, then pods, then the rest)."""
     b = world.budget
     job = world.job()
-    moves = [Move("sync")]
+    moves = [_SYNC]
     if job is not None:
         if b.stale > 0:
-            moves.append(Move("sync-stale"))
+            moves.append(_SYNC_STALE)
         if b.faults > 0:
-            moves += [Move("sync-pod-error"), Move("sync-status-error")]
-    if world.hidden:
-        moves.append(Move("cache-catch-up"))
+            moves += _SYNC_FAULTS
+    hidden = world.hidden
+    if hidden:
+        moves.append(_CACHE_CATCH_UP)
     modes = failure_modes(job)
-    for pod in world.visible_pods():
-        moves.extend(_pod_moves(pod, b, modes))
+    for pod in world.own_pods():  # visible_pods(), without its two lists
+        if not hidden or pod.metadata.name not in hidden:
+            moves += _pod_moves(pod, b, modes)
     if b.restarts > 0:
-        moves.append(Move("restart"))
+        moves.append(_RESTART)
     if b.expiries > 0 and _expectations_pending(world):
-        moves.append(Move("expire-expectations"))
+        moves.append(_EXPIRE_EXPECTATIONS)
     if world.wake_at is not None:
-        moves.append(Move("timer-fires"))
+        moves.append(_TIMER_FIRES)
     if job is not None and deadline_ahead(world, job) is not None:
-        moves.append(Move("deadline-passes"))
+        moves.append(_DEADLINE_PASSES)
     if job is not None:
         moves.extend(Move("edit", arg=e) for e in b.edits)
         if b.job_deletions > 0:
-            moves.append(Move("delete-job"))
+            moves.append(_DELETE_JOB)
     if _orphan_cleanup_needed(world):
-        moves.append(Move("orphan-cleanup"))
+        moves.append(_ORPHAN_CLEANUP)
     return moves
+
+
+# The moves without a pod or argument, made once (a Move is a value).
+_SYNC = Move("sync")
+_SYNC_STALE = Move("sync-stale")
+_SYNC_FAULTS = (Move("sync-pod-error"), Move("sync-status-error"))
+_CACHE_CATCH_UP = Move("cache-catch-up")
+_RESTART = Move("restart")
+_EXPIRE_EXPECTATIONS = Move("expire-expectations")
+_TIMER_FIRES = Move("timer-fires")
+_DEADLINE_PASSES = Move("deadline-passes")
+_DELETE_JOB = Move("delete-job")
+_ORPHAN_CLEANUP = Move("orphan-cleanup")
 
 
 @functools.lru_cache(maxsize=POD_MEMO_SIZE)
@@ -309,7 +326,7 @@ def _orphan_cleanup_needed(world: World) -> bool:
     """Some pod holds the tracking finalizer although its Job is gone or finished."""
     unfinished: set[str] | None = None  # the uids of the Jobs not finished, once some pod asks
     for pod in world.cluster.pods:
-        if not has_job_tracking_finalizer(pod):
+        if JOB_TRACKING_FINALIZER not in pod.metadata.finalizers:  # has_job_tracking_finalizer, inline
             continue
         if unfinished is None:
             unfinished = {j.uid for j in world.cluster.jobs if not is_job_finished(j)}
@@ -335,7 +352,7 @@ def apply_move(world: World, move: Move, impl: SyncImpl = sync_job) -> tuple[Wor
 
 
 def controller_sync_with(
-    world: World, impl: SyncImpl, faults: Faults = Faults(), stale: bool = False
+    world: World, impl: SyncImpl, faults: Faults = NO_FAULTS, stale: bool = False
 ) -> tuple[World, JobSyncResult]:
     """One sync of the Job by `impl` over the controller's cache (the API's pods less the hidden
     ones), its accepted calls applied as `cluster.controller_sync` does. With `stale`, the pods it
@@ -351,7 +368,7 @@ def controller_sync_with(
         if created:
             world = _unobserve_creations(world, created)
             world = with_world(world, budget=world.budget.spend("stale"))
-    if faults != Faults():
+    if faults is not NO_FAULTS and faults != NO_FAULTS:
         world = with_world(world, budget=world.budget.spend("faults"))
     return without_spent_marks(_forget_gone(world)), result
 
@@ -457,7 +474,15 @@ def _write_status(world: World, pod: Pod, **changes: Any) -> World:
 
 
 def _write(world: World, pod: Pod, new: Pod) -> World:
-    return with_world(world, cluster=cl.update_pod(world.cluster, pod, new))
+    return _with_pods_changed(world, cl.update_pod(world.cluster, pod, new))
+
+
+def _with_pods_changed(world: World, cluster: cl.Cluster) -> World:
+    """The world over `cluster`, whose Jobs are the world's: its Job, if read, is known already."""
+    after = with_world(world, cluster=cluster)
+    if cluster.jobs is world.cluster.jobs:
+        object.__setattr__(after, "_job_read", world._job_read)
+    return after
 
 
 # The pods a pod move makes are pure functions of the pod and the clock, met again in many
@@ -644,8 +669,8 @@ def orphan_cleanup(world: World, move: Move | None = None) -> World:
 
 
 _SYNCS: dict[str, tuple[Faults, bool]] = {
-    "sync": (Faults(), False),
-    "sync-stale": (Faults(), True),
+    "sync": (NO_FAULTS, False),
+    "sync-stale": (NO_FAULTS, True),
     "sync-pod-error": (Faults(pod_control_error=POD_ERROR), False),
     "sync-status-error": (Faults(status_update_error=STATUS_ERROR), False),
 }

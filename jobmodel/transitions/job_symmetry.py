@@ -18,7 +18,13 @@ from operator import is_
 import attrs
 
 from jobmodel.frozen import INTERNED_IDS, evolve, interned
-from jobmodel.state import JOB_COMPLETION_INDEX_ANNOTATION, Pod, UncountedTerminatedPods
+from jobmodel.state import (
+    JOB_COMPLETION_INDEX_ANNOTATION,
+    Job,
+    JobControllerState,
+    Pod,
+    UncountedTerminatedPods,
+)
 from jobmodel.transitions import cluster as cl
 from jobmodel.transitions.job_environment import World, with_world
 from jobmodel.transitions.pod_utils import is_pod_ready
@@ -69,38 +75,52 @@ def canonical_world(world: World) -> World:
     already carry their canonical name keep their object (stable sorting leaves pods of equal
     content in place), and a world already canonical is returned as it is."""
     cluster = world.cluster
+    key = world.job_key
     job = world.job()
     uncounted = job.status.uncounted_terminated_pods if job is not None else None
-    state = cluster.controller_state(world.job_key)
-    removals = state.expected_finalizer_removals
-    plan = _renaming(cluster.pods, world.job_key, world.job_uid, world.hidden, removals, uncounted)
+    if uncounted is not None and not (uncounted.succeeded or uncounted.failed):
+        uncounted = None  # empty lists rename nothing (and the memo's key hashes less)
+    state = cluster.controller.get(key)
+    removals = state.expected_finalizer_removals if isinstance(state, JobControllerState) else _NO_REMOVALS
+    plan = _renaming(cluster.pods, key, world.job_uid, world.hidden, removals, uncounted)
     ours, pods = plan.ours, plan.pods
     jobs = cluster.jobs
     if not all(map(INTERNED_IDS.__contains__, map(id, jobs))):
-        jobs = tuple(interned(j) for j in jobs)
-        job = interned(job) if job is not None else None  # the object now in `jobs`
+        old_jobs, jobs = jobs, _interned_jobs(jobs)
+        if job is not None:  # the object now in `jobs`
+            job = next(new for old, new in zip(old_jobs, jobs, strict=True) if old is job)
     if job is not None and plan.uncounted is not None:
         new_job = interned(evolve(job, status=evolve(job.status, uncounted_terminated_pods=plan.uncounted)))
         jobs = tuple(new_job if j.uid == new_job.uid else j for j in jobs)
         job = new_job
     controller = cluster.controller
-    if plan.removals is not None and world.job_key in controller:
-        controller = controller.set(world.job_key, evolve(state, expected_finalizer_removals=plan.removals))
+    if plan.removals is not None and isinstance(state, JobControllerState):
+        controller = controller.set(key, evolve(state, expected_finalizer_removals=plan.removals))
     counter = len(ours) if len(pods) == len(ours) else max(cluster.pod_counter, len(ours))
     if (
-        jobs is cluster.jobs
+        plan.hidden is None
+        and jobs is cluster.jobs
         and controller is cluster.controller
         and counter == cluster.pod_counter
         and not cluster.events
-        and plan.hidden is None
-        and len(pods) == len(cluster.pods)
         and all(map(is_, pods, cluster.pods))
     ):
-        return world
+        # Its pods are `ours` (the others follow them), its Job is `job`: told, so that the laws
+        # need not find them again.
+        return world.knowing(job, ours)
     cluster = cl.with_cluster(cluster, jobs=jobs, pods=pods, controller=controller, pod_counter=counter, events=())
-    # Its pods are `ours` (the others belong to no pod of the Job), its Job is `job`.
     hidden = world.hidden if plan.hidden is None else plan.hidden
     return with_world(world, cluster=cluster, hidden=hidden).knowing(job, ours)
+
+
+_NO_REMOVALS: frozenset[str] = frozenset()
+
+
+@lru_cache(maxsize=1 << 12)
+def _interned_jobs(jobs: tuple[Job, ...]) -> tuple[Job, ...]:
+    """The Jobs, interned (a sync remembered by job_environment.synced_cluster hands out the same
+    new Job again and again: interning it anew each time cost 3 us a sync)."""
+    return tuple(interned(j) for j in jobs)
 
 
 @attrs.frozen
