@@ -246,6 +246,21 @@ def validate_service_account(spec: Mapping[str, Any], path: str, release: int) -
     return errs
 
 
+def internal_service_account(spec: dict[str, Any], release: int) -> None:
+    """Convert_v1_PodSpec_To_core_PodSpec's alias, in place on a v1 pod spec: up to 1.36 the
+    internal PodSpec has only the service account's name, the deprecated `serviceAccount` when
+    `serviceAccountName` is empty (so templates differing only in which of the two holds it are
+    equal); from 1.37 it keeps both as written (validate_service_account)."""
+    if release >= 37:
+        return
+    account = spec.get("serviceAccountName") or spec.pop("serviceAccount", None) or ""
+    spec.pop("serviceAccount", None)
+    if account:
+        spec["serviceAccountName"] = account
+    else:
+        spec.pop("serviceAccountName", None)
+
+
 def _validate_enum(value: str, allowed: tuple[str, ...], path: str) -> list[FieldError]:
     """The shape shared by validateRestartPolicy, validateDNSPolicy, validatePullPolicy: "" is Required."""
     if value in allowed:

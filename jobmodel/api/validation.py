@@ -22,6 +22,7 @@ from jobmodel.api.field import FieldError
 from jobmodel.api.pod_validation import (
     DEFAULT_POD_OPTIONS,
     PodValidationOptions,
+    internal_service_account,
     pod_validation_options,
     validate_pod_template_spec,
 )
@@ -647,6 +648,10 @@ def validate_pod_template_update(
     options allow it only its pod spec is compared, but for the containers' resources."""
     template: dict[str, Any] = copy.deepcopy(dict(spec.get("template") or {}))
     old_template: dict[str, Any] = copy.deepcopy(dict(old.get("template") or {}))
+    # Upstream compares the internal templates: the service account's alias is resolved.
+    for pod_template in (template, old_template):
+        if isinstance(pod_template.get("spec"), dict):
+            internal_service_account(pod_template["spec"], opts.release)
     if opts.allow_mutable_scheduling_directives:
         new_pod = template.setdefault("spec", {})
         old_pod = old_template.setdefault("spec", {})

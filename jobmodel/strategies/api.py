@@ -368,7 +368,7 @@ def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
             st.sampled_from(
                 ["parallelism", "completions", "suspend", "backoffLimit", "activeDeadlineSeconds", "template", "managedBy", "completionMode",
                  "scheduling", "selector", "podFailurePolicy", "successPolicy", "backoffLimitPerIndex", "labels", "name", "meta",
-                 "maxFailedIndexes", "podReplacementPolicy", "ttlSecondsAfterFinished"]
+                 "maxFailedIndexes", "podReplacementPolicy", "ttlSecondsAfterFinished", "serviceAccount"]
             )
         )
         template = spec.setdefault("template", {})
@@ -393,6 +393,16 @@ def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
                 template.setdefault("spec", {})["schedulingGates"] = [{"name": "example.com/g"}]
             if draw(st.booleans()):
                 old.setdefault("status", {})["startTime"] = "2024-01-01T00:00:00Z"
+        elif field == "serviceAccount":
+            # The account moved between the deprecated alias and serviceAccountName (the same
+            # internal template up to 1.36: Convert_v1_PodSpec_To_core_PodSpec).
+            before, after = draw(st.permutations(["serviceAccount", "serviceAccountName"]))
+            old_pod = old["spec"].setdefault("template", {}).setdefault("spec", {})
+            new_pod = template.setdefault("spec", {})
+            for pod, key in ((old_pod, before), (new_pod, after)):
+                pod.pop("serviceAccount", None)
+                pod.pop("serviceAccountName", None)
+                pod[key] = "sa"
         elif field == "managedBy":
             spec["managedBy"] = "example.com/x"
         elif field == "completionMode":

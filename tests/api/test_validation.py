@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from jobmodel.api import validation as bv
 from jobmodel.api.field import ServerPanic
+from jobmodel.api.pod_validation import pod_validation_options
 from jobmodel.api.validation import JobValidationOptions
 from tests.api.helpers import cron_job, job, pairs, pod_template
 
@@ -214,6 +215,33 @@ def test_suspended_job_may_change_scheduling_directives() -> None:
         == []
     )
     assert pairs(bv.validate_job_update(new, old, OPTS)) == {("spec.template", "FieldValueInvalid")}
+
+
+@pytest.mark.parametrize(
+    ("release", "old_account", "new_account", "errors"),
+    [
+        (36, {"serviceAccount": "a"}, {"serviceAccountName": "a"}, set()),
+        (32, {"serviceAccountName": "a", "serviceAccount": "a"}, {"serviceAccountName": "a"}, set()),
+        (36, {"serviceAccount": "a"}, {"serviceAccount": "b"}, {("spec.template", "FieldValueInvalid")}),
+        (
+            37,
+            {"serviceAccount": "a"},
+            {"serviceAccountName": "a"},
+            {("spec.template", "FieldValueInvalid"), ("spec.template.spec.deprecatedServiceAccount", "FieldValueInvalid")},
+        ),
+    ],
+)
+def test_template_update_compares_the_service_account_as_converted(
+    release: int, old_account: dict[str, str], new_account: dict[str, str], errors: set[tuple[str, str]]
+) -> None:
+    """Upstream compares the internal templates: up to v1.36 Convert_v1_PodSpec_To_core_PodSpec
+    makes `serviceAccount` the (empty) `serviceAccountName`, so moving the name from one field to
+    the other changes nothing; v1.37's internal PodSpec keeps both fields as written."""
+    old, new = job(), job()
+    old["spec"]["template"]["spec"].update(old_account)
+    new["spec"]["template"]["spec"].update(new_account)
+    opts = JobValidationOptions(pod=pod_validation_options(release, None))
+    assert pairs(bv.validate_job_update(new, old, opts)) == errors
 
 
 # ---------------------------------------------------------------------------- status
