@@ -229,7 +229,7 @@ def validate_service_account(spec: Mapping[str, Any], path: str, release: int) -
     that is empty. From 1.37 the internal type keeps it (DeprecatedServiceAccount, synced only by
     SetDefaults_PodSpec) and validation requires the two to be equal."""
     name, deprecated = spec.get("serviceAccountName") or "", spec.get("serviceAccount") or ""
-    account = name if release >= 37 else name or deprecated
+    account = internal_service_account_name(spec, release)
     errs = [
         fe.invalid(fe.child(path, "serviceAccountName"), account, m)
         for m in mv.is_dns1123_subdomain(account)
@@ -246,6 +246,13 @@ def validate_service_account(spec: Mapping[str, Any], path: str, release: int) -
     return errs
 
 
+def internal_service_account_name(spec: Mapping[str, Any], release: int) -> str:
+    """The internal PodSpec's ServiceAccountName: up to 1.36 Convert_v1_PodSpec_To_core_PodSpec
+    fills an empty one from the deprecated `serviceAccount`; from 1.37 it is as written."""
+    name = spec.get("serviceAccountName") or ""
+    return name if release >= 37 else name or spec.get("serviceAccount") or ""
+
+
 def internal_service_account(spec: dict[str, Any], release: int) -> None:
     """Convert_v1_PodSpec_To_core_PodSpec's alias, in place on a v1 pod spec: up to 1.36 the
     internal PodSpec has only the service account's name, the deprecated `serviceAccount` when
@@ -253,7 +260,7 @@ def internal_service_account(spec: dict[str, Any], release: int) -> None:
     equal); from 1.37 it keeps both as written (validate_service_account)."""
     if release >= 37:
         return
-    account = spec.get("serviceAccountName") or spec.pop("serviceAccount", None) or ""
+    account = internal_service_account_name(spec, release)
     spec.pop("serviceAccount", None)
     if account:
         spec["serviceAccountName"] = account

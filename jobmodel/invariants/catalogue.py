@@ -55,6 +55,7 @@ from jobmodel.invariants.job_facts import (
     finished,
     finished_pod,
     index_failed_for_good,
+    index_of_job,
     indexes_of,
     job_changed,
     matches_fail_job,
@@ -1048,8 +1049,7 @@ def succeeded_indexes_recorded(t: Transition) -> str | None:
     seen = census(t.before).succeeded_tracked_indexes
     if not seen:
         return None
-    completions = after.spec.completions or 0
-    missing = sorted(i for i in seen - s.completed if 0 <= i < completions)  # valid_index
+    missing = sorted(i for i in seen - s.completed if index_of_job(after, i))
     return f"succeeded indexes {missing} are not in completedIndexes" if missing else None
 
 
@@ -1085,10 +1085,9 @@ def no_two_active_pods_per_index(t: Transition) -> str | None:
     if not s.indexed:
         return None
     pods = s.pods
-    completions = job.spec.completions or 0
     seen: set[int] = set()
     for pod, index in zip(pods.active, pods.active_indexes, strict=True):
-        if not 0 <= index < completions:  # valid_index
+        if not index_of_job(job, index):
             return f"active pod {pod.name} has index {index}, completions {job.spec.completions}"
         if index in seen:
             return f"two active pods with index {index}"

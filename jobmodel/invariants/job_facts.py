@@ -168,9 +168,14 @@ def failed_indexes(job: Job) -> frozenset[int]:
 
 
 def valid_index(job: Job, pod: Pod) -> int | None:
-    """The pod's completion index when it is one of the Job's (0 <= index < completions)."""
+    """The pod's completion index when it is one of the Job's (`index_of_job`)."""
     index = ix.pod_index(pod)
-    return index if 0 <= index < (job.spec.completions or 0) else None
+    return index if index_of_job(job, index) else None
+
+
+def index_of_job(job: Job, index: int) -> bool:
+    """A completion index of the Job: 0 <= index < completions."""
+    return 0 <= index < (job.spec.completions or 0)
 
 
 def success_policy_met(policy: SuccessPolicy | None, completions: int, completed: frozenset[int]) -> bool:
@@ -281,12 +286,8 @@ def ready_active_pods(world: World) -> int:
     return census(world).ready
 
 
-@per_world
-def visible_pods(world: World) -> tuple[Pod, ...]:
-    """The Job's pods as the controller's cache shows them (World.visible_pods, not copied)."""
-    hidden = world.hidden
-    pods = world.own_pods()
-    return tuple(p for p in pods if p.name not in hidden) if hidden else pods
+# The Job's pods as the controller's cache shows them, for the laws reading a world several times.
+visible_pods = per_world(World.visible_pods)
 
 
 @per_world

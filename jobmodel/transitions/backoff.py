@@ -45,8 +45,6 @@ def new_backoff_record(
 
 def sort_by_finished_time(pods: Sequence[Pod], gates: FeatureGates) -> list[Pod]:
     """sortByFinishedTime (sort.Slice by getFinishedTime)."""
-    if len(pods) < 2:
-        return list(pods)  # nothing to order (most syncs see no newly finished pod)
     return go_sort_by_key(pods, lambda pod: get_finished_time(pod, gates), shifts_for_release(gates.release))[0]
 
 

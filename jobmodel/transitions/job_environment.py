@@ -144,9 +144,10 @@ class World:
         object.__setattr__(self, "_pods_read", pods)
         return self
 
-    def visible_pods(self) -> list[Pod]:
-        """The Job's pods as the controller's cache shows them."""
-        return [p for p in self.pods() if p.name not in self.hidden]
+    def visible_pods(self) -> tuple[Pod, ...]:
+        """The Job's pods as the controller's cache shows them (`own_pods` when none is hidden)."""
+        hidden, pods = self.hidden, self.own_pods()
+        return tuple(p for p in pods if p.metadata.name not in hidden) if hidden else pods
 
 
 # The hottest evolve of all (every move makes a world): the class's own, without the dispatch.
@@ -203,13 +204,11 @@ def enabled_moves(world: World) -> list[Move]:
             moves.append(_SYNC_STALE)
         if b.faults > 0:
             moves += _SYNC_FAULTS
-    hidden = world.hidden
-    if hidden:
+    if world.hidden:
         moves.append(_CACHE_CATCH_UP)
     modes = failure_modes(job)
-    for pod in world.own_pods():  # visible_pods(), without its two lists
-        if not hidden or pod.metadata.name not in hidden:
-            moves += _pod_moves(pod, b, modes)
+    for pod in world.visible_pods():
+        moves += _pod_moves(pod, b, modes)
     if b.restarts > 0:
         moves.append(_RESTART)
     if b.expiries > 0 and _expectations_pending(world):

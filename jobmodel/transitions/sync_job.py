@@ -452,13 +452,9 @@ def _sync(step: _Step, job: Job) -> str | None:
 
     job = ctx.job
     terminating = ctx.terminating if gates.JobPodReplacementPolicy else None
-    needs_status_update = (
-        suspend_cond_changed
-        or active != job.status.active
-        or job.status.ready != ctx.ready
-        or job.status.terminating != terminating
-    )
-    if active != job.status.active or ctx.ready != job.status.ready or terminating != job.status.terminating:
+    counts_changed = active != job.status.active or job.status.ready != ctx.ready or job.status.terminating != terminating
+    needs_status_update = suspend_cond_changed or counts_changed
+    if counts_changed:
         ctx.job = _with_status(job, active=active, ready=ctx.ready, terminating=terminating)
     try:
         track_job_status_and_remove_finalizers(step, ctx, needs_status_update)

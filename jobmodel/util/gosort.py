@@ -80,7 +80,7 @@ def go_sort_by_key(
     they are, without the sort: pdqsort leaves such a slice unchanged (choosePivot counts no
     swaps, so the increasing hint, and partialInsertionSort finds it sorted)."""
     keys = [key(item) for item in items]
-    if len(keys) < 2 or not any(b < a for a, b in pairwise(keys)):
+    if not any(b < a for a, b in pairwise(keys)):  # also 0 or 1 items (most of a sync's sorts)
         return list(items), keys
     if len(keys) <= _MAX_INSERTION:
         # insertion_sort (what go_sort does for short slices) on the keys, moving the items along.
