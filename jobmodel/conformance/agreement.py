@@ -38,7 +38,7 @@ SAME_INPUT_ASKS = 8
 MAX_SAME_INPUT_ASKS = 256
 
 # String fields without `omitempty` that Go writes as "" when unset (and the model leaves out).
-GO_ZERO_STRING_KEYS = frozenset({"status"})
+GO_ZERO_STRING_KEYS = frozenset({"status", "schedule"})  # a condition pattern's, a CronJob's
 
 
 @attrs.frozen
