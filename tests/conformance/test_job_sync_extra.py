@@ -163,9 +163,9 @@ SHARED_SAMPLE: dict[str, tuple[Tc, int]] = {
 }
 
 
-def test_the_file_is_what_the_generator_writes() -> None:
-    assert document() == DOC
-    assert len(CASES) == 19
+def test_the_file_is_what_the_generator_writes(conformance_dir: Path) -> None:
+    assert document(conformance_dir) == DOC
+    assert len(CASES) == 19 + 29
 
 
 @pytest.mark.parametrize("name", sorted(SHARED_SAMPLE))
@@ -175,8 +175,12 @@ def test_the_generator_writes_a_shared_case_as_the_shared_generator_did(name: st
     assert core_case(name, tc, want_creations) == shared[name]
 
 
-def test_no_extra_case_is_in_the_shared_file(conformance_dir: Path) -> None:
-    shared = {c["name"] for c in json.loads((conformance_dir / "job_sync_core.json").read_text())["cases"]}
+def test_no_extra_case_is_in_the_shared_files(conformance_dir: Path) -> None:
+    shared = {
+        c["name"]
+        for name in ("job_sync_core.json", "job_sync_policies.json")
+        for c in json.loads((conformance_dir / name).read_text())["cases"]
+    }
     assert shared.isdisjoint(name for name, _ in CASES)
 
 
