@@ -11,7 +11,15 @@ import pytest
 
 from jobmodel.conformance.engines import ModelEngine
 from jobmodel.conformance.runner import run_case
-from tests.conformance.gen.job_sync_extra import BACKOFF_EXCEEDED, OUT, SUSPENDED, Tc, _cond, core_case, document
+from tests.conformance.gen.job_sync_extra import (
+    BACKOFF_EXCEEDED,
+    OUT,
+    SUSPENDED,
+    Tc,
+    cond,
+    core_case,
+    document,
+)
 
 DOC = json.loads(OUT.read_text())
 CASES = [(case["name"], case) for case in DOC["cases"]]
@@ -81,7 +89,7 @@ SHARED_SAMPLE: dict[str, tuple[Tc, int]] = {
     "too many job failures": (
         Tc(
             parallelism=2, completions=5, deleting=True, failed_pods=1, expected_failed=1,
-            expected_conditions=(_cond("Failed", "True", *BACKOFF_EXCEEDED),), expected_pod_patches=1,
+            expected_conditions=(cond("Failed", "True", *BACKOFF_EXCEEDED),), expected_pod_patches=1,
             expected_ready=0,
         ),
         0,
@@ -126,7 +134,7 @@ SHARED_SAMPLE: dict[str, tuple[Tc, int]] = {
     "resuming a suspended job": (
         Tc(
             was_suspended=True, parallelism=2, completions=4, backoff_limit=6, expected_creations=2,
-            expected_active=2, expected_conditions=(_cond("Suspended", "False", "JobResumed", "Job resumed"),),
+            expected_active=2, expected_conditions=(cond("Suspended", "False", "JobResumed", "Job resumed"),),
             expected_ready=0,
         ),
         0,
@@ -143,10 +151,10 @@ SHARED_SAMPLE: dict[str, tuple[Tc, int]] = {
             job_success_policy=True, parallelism=1, completions=1, active_pods=1, ready_pods=1,
             initial_status={
                 "active": 1, "startTime": True,
-                "conditions": [_cond("SuccessCriteriaMet", "False", "ConditionAddedManually", "Testing")],
+                "conditions": [cond("SuccessCriteriaMet", "False", "ConditionAddedManually", "Testing")],
             },
             expected_active=1, expected_ready=1,
-            expected_conditions=(_cond("SuccessCriteriaMet", "False", "ConditionAddedManually", "Testing"),),
+            expected_conditions=(cond("SuccessCriteriaMet", "False", "ConditionAddedManually", "Testing"),),
         ),
         0,
     ),
@@ -155,7 +163,7 @@ SHARED_SAMPLE: dict[str, tuple[Tc, int]] = {
             job_managed_by=True, parallelism=2, completions=3, backoff_limit=0, completion_mode="Indexed",
             pods_with_indexes=(("0", "Succeeded"), ("1", "Failed"), ("2", "Running")),
             expected_succeeded=1, expected_failed=2, expected_completed_idxs="0",
-            expected_conditions=(_cond("FailureTarget", "True", *BACKOFF_EXCEEDED),),
+            expected_conditions=(cond("FailureTarget", "True", *BACKOFF_EXCEEDED),),
             expected_pod_patches=3, expected_ready=0, expected_deletions=1,
         ),
         0,

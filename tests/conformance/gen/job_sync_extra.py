@@ -72,12 +72,12 @@ class Tc:
     job_managed_by: bool = False
 
 
-def _cond(type_: str, status: str, reason: str = "", message: str = "") -> Json:
+def cond(type_: str, status: str, reason: str = "", message: str = "") -> Json:
     return {"type": type_, "status": status, "reason": reason, "message": message}
 
 
 BACKOFF_EXCEEDED = ("BackoffLimitExceeded", "Job has reached the specified backoff limit")
-SUSPENDED = _cond("Suspended", "True", "JobSuspended", "Job suspended")
+SUSPENDED = cond("Suspended", "True", "JobSuspended", "Job suspended")
 
 # The cases of TestControllerSyncJob that job_sync_core.json does not hold, field for field.
 EXTRA: dict[str, Tc] = {
@@ -113,7 +113,7 @@ EXTRA: dict[str, Tc] = {
     ),
     "WQ job all finished": Tc(
         parallelism=2, completions=-1, backoff_limit=6, succeeded_pods=2, expected_succeeded=2,
-        expected_conditions=(_cond("Complete", "True"),), expected_pod_patches=2, expected_ready=0,
+        expected_conditions=(cond("Complete", "True"),), expected_pod_patches=2, expected_ready=0,
     ),
     "more active pods than remaining completions": Tc(
         parallelism=3, completions=4, backoff_limit=6, active_pods=3, succeeded_pods=2,
@@ -132,19 +132,19 @@ EXTRA: dict[str, Tc] = {
         parallelism=2, completions=3, backoff_limit=6, completion_mode="Indexed",
         pods_with_indexes=(("0", "Succeeded"), ("1", "Failed"), ("1", "Succeeded"), ("2", "Succeeded")),
         expected_succeeded=3, expected_failed=1, expected_completed_idxs="0-2",
-        expected_conditions=(_cond("Complete", "True"),), expected_pod_patches=4, expected_ready=0,
+        expected_conditions=(cond("Complete", "True"),), expected_pod_patches=4, expected_ready=0,
     ),
     "count terminating pods when indexed job fails and PodReplacementPolicy enabled": Tc(
         parallelism=2, completions=3, backoff_limit=0, completion_mode="Indexed",
         pods_with_indexes=(("0", "Succeeded"), ("1", "Failed"), ("2", "Running")),
         job_pod_replacement_policy=True, expected_succeeded=1, expected_failed=2,
         expected_completed_idxs="0",
-        expected_conditions=(_cond("FailureTarget", "True", *BACKOFF_EXCEEDED),),
+        expected_conditions=(cond("FailureTarget", "True", *BACKOFF_EXCEEDED),),
         expected_pod_patches=3, expected_ready=0, expected_deletions=1, expected_terminating=1,
     ),
     "count ready pods when job fails": Tc(
         parallelism=2, completions=3, backoff_limit=0, active_pods=2, ready_pods=2, failed_pods=1,
-        expected_failed=3, expected_conditions=(_cond("Failed", "True", *BACKOFF_EXCEEDED),),
+        expected_failed=3, expected_conditions=(cond("Failed", "True", *BACKOFF_EXCEEDED),),
         expected_pod_patches=3, expected_ready=0, expected_deletions=2,
     ),
     "indexed job some running and completed pods": Tc(
@@ -185,10 +185,10 @@ EXTRA: dict[str, Tc] = {
         parallelism=1, completions=1, active_pods=1, ready_pods=1,
         initial_status={
             "active": 1, "startTime": True,
-            "conditions": [_cond("FailureTarget", "False", "ConditionAddedManually", "Testing")],
+            "conditions": [cond("FailureTarget", "False", "ConditionAddedManually", "Testing")],
         },
         expected_active=1, expected_ready=1,
-        expected_conditions=(_cond("FailureTarget", "False", "ConditionAddedManually", "Testing"),),
+        expected_conditions=(cond("FailureTarget", "False", "ConditionAddedManually", "Testing"),),
     ),
 }
 

@@ -52,7 +52,7 @@ def _set_pod(case: Json, n: int, *, status: Json | None = None, annotations: Jso
 
 def _bare_pod(case: Json, name: str, uid: str) -> Json:
     """A pod of the case's Job built as the first shared pod is (labels, owner, finalizer)."""
-    pod = copy.deepcopy(case["pods"][0])
+    pod: Json = copy.deepcopy(case["pods"][0])
     pod["metadata"]["name"] = name
     pod["metadata"]["uid"] = uid
     pod["metadata"].pop("annotations", None)
