@@ -173,7 +173,7 @@ SHARED_SAMPLE: dict[str, tuple[Tc, int]] = {
 
 def test_the_file_is_what_the_generator_writes(conformance_dir: Path) -> None:
     assert document(conformance_dir) == DOC
-    assert len(CASES) == 19 + 29
+    assert len(CASES) == 19 + 31
 
 
 @pytest.mark.parametrize("name", sorted(SHARED_SAMPLE))

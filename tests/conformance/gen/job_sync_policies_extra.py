@@ -314,6 +314,18 @@ def _update_error(message: str) -> Callable[[Json], None]:
     return edit
 
 
+def _api_backoff_reset(pod_control_error: str | None) -> Callable[[Json], None]:
+    def edit(case: Json) -> None:
+        # newJob(1, 1, 2): the first processNextWorkItem fails on the pod control error (the key is
+        # requeued, NumRequeues 1); the second, without it, succeeds (the queue is emptied). The
+        # second starts as afresh: the failed creation was observed, the cache holds the same Job.
+        case["job"]["spec"].update(parallelism=1, completions=1, backoffLimit=2)
+        if pod_control_error is not None:
+            case["controller"] = {"podControlError": pod_control_error}
+        case["expect"] = {"error": pod_control_error is not None}
+    return edit
+
+
 PFP = "TestSyncJobWithJobPodFailurePolicy"
 SP = "TestSyncJobWithJobSuccessPolicy"
 BLPI = "TestSyncJobWithJobBackoffLimitPerIndex"
@@ -326,7 +338,8 @@ SP_SOME_FAIL = (
 BLPI_BASE = "successful job after a single failure within index"
 MAX = 2147483647
 
-# (upstream test, new subtest, shared subtest it is derived from, the changes)
+# (upstream test, new subtest, the shared subtest of the same test it is derived from, or a shared
+# case's whole name, the changes)
 DERIVED: list[tuple[str, str, str, Callable[[Json], None]]] = [
     ("TestSyncJobPastDeadline", "activeDeadlineSeconds exceeded; JobManagedBy enabled",
      "activeDeadlineSeconds exceeded; JobPodReplacementPolicy enabled", _deadline_managed_by),
@@ -398,10 +411,17 @@ DERIVED: list[tuple[str, str, str, Callable[[Json], None]]] = [
     ("TestSyncJobUpdateRequeue", "generic error", "no error", _update_error("update error")),
     # apierrors.NewConflict(schema.GroupResource{}, "", nil).Error(); syncJob treats it as any error.
     ("TestSyncJobUpdateRequeue", "conflict error", "no error", _update_error('Operation cannot be fulfilled on  "": <nil>')),
+    ("TestJobApiBackoffReset", "(single case) first sync: a pod control error requeues the key",
+     "TestSyncJobUpdateRequeue: no error", _api_backoff_reset("Controller error")),
+    ("TestJobApiBackoffReset", "(single case) second sync: no error, the queue is emptied",
+     "TestSyncJobUpdateRequeue: no error", _api_backoff_reset(None)),
 ]
 
 # Not translated: TestJobBackoff "failure with pod updates batching" drives the updatePod event
-# handler (the requeue delay of a pod update), not syncJob.
+# handler (the requeue delay of a pod update), not syncJob; TestTrackJobStatusAndRemoveFinalizers
+# calls trackJobStatusAndRemoveFinalizers on a hand-built syncJobCtx (a Job without a spec, a
+# given finishedCondition and expectedRmFinalizers) and checks each status write: one syncJob
+# would run manageJob before it and write other statuses.
 
 
 def derived_cases(shared_policies: Path) -> list[Json]:
@@ -409,7 +429,8 @@ def derived_cases(shared_policies: Path) -> list[Json]:
     shared = {c["name"]: c for c in json.loads(shared_policies.read_text())["cases"]}
     out = []
     for test, name, sibling, edit in DERIVED:
-        case = copy.deepcopy(shared[f"{test}: {sibling}"])
+        # A sibling of another test is given by its whole name.
+        case = copy.deepcopy(shared[sibling if sibling.startswith("Test") else f"{test}: {sibling}"])
         case["name"] = f"{test}: {name}"
         case["origin"] = f"{TEST_FILE} {test}: {name}"
         edit(case)
