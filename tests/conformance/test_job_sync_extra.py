@@ -27,6 +27,7 @@ from tests.conformance.gen.job_sync_extra import (
     core_case,
     document,
 )
+from tests.conformance.gen.job_sync_policies_extra import indexed_pod, never_pods, phase_pods
 
 DOC = json.loads(OUT.read_text())
 CASES = [(case["name"], case) for case in DOC["cases"]]
@@ -224,3 +225,13 @@ def test_upstream_passes_the_vector_and_agrees_with_the_model(
     request = {k: v for k, v in case.items() if k not in ("name", "origin", "expect")}
     verdict = judge("job-sync", request, model_outcome(request), lambda c: upstream_1_32.outcome("job-sync", c))
     assert verdict.agrees, verdict.differences
+
+
+def test_the_pod_builders_write_shared_pods_as_the_shared_generator_did(conformance_dir: Path) -> None:
+    shared = {c["name"]: c for c in json.loads((conformance_dir / "job_sync_policies.json").read_text())["cases"]}
+    on_failure = shared["TestJobBackoffForOnFailure: too many job failures with podPending - multiple pods"]
+    assert phase_pods(on_failure, "Pending", [1, 1]) == on_failure["pods"]
+    never = shared["TestJobBackoffOnRestartPolicyNever: too many failures with backoffLimit 1 - single pod"]
+    assert never_pods(never, 2, 0, "Running") == never["pods"]
+    blpi = shared["TestSyncJobWithJobBackoffLimitPerIndex: job failed due to failed indexes; JobManagedBy enabled"]
+    assert [indexed_pod(blpi, 0, "a", 0, 1, "Failed"), indexed_pod(blpi, 1, "b", 1, 0, "Succeeded")] == blpi["pods"]

@@ -60,7 +60,7 @@ def _bare_pod(case: Json, name: str, uid: str) -> Json:
     return pod
 
 
-def _indexed_pod(case: Json, n: int, uid: str, index: int, failures: int, phase: str) -> Json:
+def indexed_pod(case: Json, n: int, uid: str, index: int, failures: int, phase: str) -> Json:
     """buildPod().uid(uid).index(index).phase(phase).indexFailureCount(failures), named mypod-n."""
     pod = _bare_pod(case, f"mypod-{n}", uid)
     pod["metadata"]["annotations"] = {INDEX: str(index), FAILURE_COUNT: str(failures)}
@@ -68,7 +68,7 @@ def _indexed_pod(case: Json, n: int, uid: str, index: int, failures: int, phase:
     return pod
 
 
-def _phase_pods(case: Json, phase: str, restart_counts: list[int]) -> list[Json]:
+def phase_pods(case: Json, phase: str, restart_counts: list[int]) -> list[Json]:
     """newPodList(len(restartCounts), phase, job) with ContainerStatuses = [{RestartCount}]
     (TestJobBackoffForOnFailure)."""
     pods = []
@@ -80,7 +80,7 @@ def _phase_pods(case: Json, phase: str, restart_counts: list[int]) -> list[Json]
     return pods
 
 
-def _never_pods(case: Json, failed: int, active: int, active_phase: str) -> list[Json]:
+def never_pods(case: Json, failed: int, active: int, active_phase: str) -> list[Json]:
     """TestJobBackoffOnRestartPolicyNever: `failed` failed pods, then `active` pods of active_phase,
     each with a terminated container finished at testFinishedAt."""
     statuses = [{"state": {"terminated": {"exitCode": 0, "finishedAt": "0001-01-01T00:00:01Z"}}}]
@@ -212,7 +212,7 @@ def _blpi_status(**fields: Any) -> Json:
 
 
 def _blpi_pods(*pods: tuple[str, int, int, str]) -> Callable[[Json], list[Json]]:
-    return lambda case: [_indexed_pod(case, n, *pod) for n, pod in enumerate(pods)]
+    return lambda case: [indexed_pod(case, n, *pod) for n, pod in enumerate(pods)]
 
 
 def _blpi(pods: Callable[[Json], list[Json]], status: Json, conditions: list[Json],
@@ -237,7 +237,7 @@ def _blpi_fail_job(case: Json) -> None:
     case["job"]["spec"]["podFailurePolicy"] = {
         "rules": [{"action": "FailJob", "onExitCodes": {"operator": "In", "values": [3]}}]
     }
-    pod = _indexed_pod(case, 0, "a", 0, 0, "Failed")
+    pod = indexed_pod(case, 0, "a", 0, 0, "Failed")
     pod["status"]["containerStatuses"] = [{"name": "x", "state": {"terminated": {"exitCode": 3}}}]
     case["pods"] = [pod]
     message = "Container x for pod default/mypod-0 failed with exit code 3 matching FailJob rule at index 0"
@@ -250,7 +250,7 @@ def _blpi_gate_disabled(case: Json) -> None:
     case["features"] = {"JobBackoffLimitPerIndex": False, "JobManagedBy": False}
     case["job"]["spec"].update(parallelism=3, completions=3)
     case["job"]["status"] = {"failedIndexes": "0", "completedIndexes": "1"}
-    case["pods"] = [_indexed_pod(case, 0, "c", 2, 1, "Pending")]
+    case["pods"] = [indexed_pod(case, 0, "c", 2, 1, "Pending")]
     case["expect"]["status"] = _blpi_status(active=2, succeeded=1, completedIndexes="1")
     case["expect"]["conditions"] = []
 
@@ -270,7 +270,7 @@ def _on_failure(restart_counts: list[int], phase: str, status: Json, conditions:
         if features is not None:
             case["features"] = features
         case["job"]["spec"].update(spec)
-        case["pods"] = _phase_pods(case, phase, restart_counts)
+        case["pods"] = phase_pods(case, phase, restart_counts)
         case["expect"]["status"] = status
         case["expect"]["conditions"] = conditions
 
@@ -288,7 +288,7 @@ def _never(failed: int, active: int, active_phase: str, status: Json, conditions
            **spec: Any) -> Callable[[Json], None]:
     def edit(case: Json) -> None:
         case["job"]["spec"].update(spec)
-        case["pods"] = _never_pods(case, failed, active, active_phase)
+        case["pods"] = never_pods(case, failed, active, active_phase)
         case["expect"]["status"] = status
         case["expect"]["conditions"] = conditions
 
