@@ -1,23 +1,14 @@
-"""tests/conformance/vectors/job_sync_extra.json (the syncJob-level upstream cases the shared files
-withhold) through the model and through upstream's own code (a vector upstream fails is a
-translation error), and its generator (tests/conformance/gen/) checked against the shared files'
-conventions."""
+"""The generator of tests/conformance/vectors/job_sync_extra.json (the syncJob-level upstream cases
+the shared files withhold; tests/conformance/gen/) checked against the shared files' conventions.
+test_extra_vectors runs the file through the model and upstream's own code."""
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from jobmodel.adapters.upstream import UpstreamEngine
-from jobmodel.conformance.agreement import judge
-from jobmodel.conformance.engines import ModelEngine
-from jobmodel.conformance.job_sync import model_outcome
-from jobmodel.conformance.runner import run_case
 from tests.conformance.gen.job_sync_extra import (
     BACKOFF_EXCEEDED,
     OUT,
@@ -198,33 +189,6 @@ def test_no_extra_case_is_in_the_shared_files(conformance_dir: Path) -> None:
         for c in json.loads((conformance_dir / name).read_text())["cases"]
     }
     assert shared.isdisjoint(name for name, _ in CASES)
-
-
-@pytest.mark.parametrize(("name", "case"), CASES, ids=[c[0] for c in CASES])
-def test_job_sync_extra_vector(name: str, case: dict[str, object]) -> None:
-    differences = run_case("job-sync", case, ModelEngine())
-    assert differences == (), "\n".join(differences)
-
-
-@pytest.fixture(scope="module")
-def upstream_1_32() -> Iterator[UpstreamEngine]:
-    """Upstream's code of the vectors' line (v1.32.3, docs/differential-testing.md)."""
-    if shutil.which("go") is None and os.environ.get("CI") != "true":
-        pytest.skip("Go is not installed: the upstream harness cannot be built")
-    with UpstreamEngine(kube_version="1.32") as engine:
-        yield engine
-
-
-@pytest.mark.upstream
-@pytest.mark.parametrize(("name", "case"), CASES, ids=[c[0] for c in CASES])
-def test_upstream_passes_the_vector_and_agrees_with_the_model(
-    name: str, case: dict[str, object], upstream_1_32: UpstreamEngine
-) -> None:
-    differences = run_case("job-sync", case, upstream_1_32)
-    assert differences == (), "\n".join(differences)
-    request = {k: v for k, v in case.items() if k not in ("name", "origin", "expect")}
-    verdict = judge("job-sync", request, model_outcome(request), lambda c: upstream_1_32.outcome("job-sync", c))
-    assert verdict.agrees, verdict.differences
 
 
 def test_the_pod_builders_write_shared_pods_as_the_shared_generator_did(conformance_dir: Path) -> None:
