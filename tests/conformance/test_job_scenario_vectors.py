@@ -4,6 +4,7 @@ ones, and the project's own translation of the upstream subtests the shared file
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -58,3 +59,12 @@ def test_an_extra_scenario_fails_when_its_expectation_is_changed() -> None:
     final = [s for s in steps if s["do"] == "expect" and "status" in s][-1]
     final["status"]["failed"] = 2
     assert run_case("job-scenario", {**case, "steps": steps}, ModelEngine()) != ()
+
+
+def test_the_extra_file_is_what_its_generator_writes() -> None:
+    """job_scenario_extra.json is written by vectors/job_scenario_extra.py (one helper per upstream test helper)."""
+    spec = importlib.util.spec_from_file_location("job_scenario_extra", EXTRA.with_suffix(".py"))
+    assert spec is not None and spec.loader is not None
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    assert generator.render() == EXTRA.read_text(), "run tests/conformance/vectors/job_scenario_extra.py"
