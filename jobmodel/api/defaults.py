@@ -128,7 +128,7 @@ def set_defaults_pod_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def set_defaults_container(container: dict[str, Any]) -> None:
-    """SetDefaults_Container and SetDefaults_ContainerPort (in place)."""
+    """SetDefaults_Container, SetDefaults_ContainerPort and an env var's SetDefaults_ObjectFieldSelector (in place)."""
     if not container.get("imagePullPolicy"):
         container["imagePullPolicy"] = (
             "Always" if image_tag(str(container.get("image") or "")) == "latest" else "IfNotPresent"
@@ -140,6 +140,10 @@ def set_defaults_container(container: dict[str, Any]) -> None:
     for port in container.get("ports") or []:
         if not port.get("protocol"):
             port["protocol"] = "TCP"
+    for var in container.get("env") or []:
+        field_ref = (var.get("valueFrom") or {}).get("fieldRef")
+        if field_ref is not None and not field_ref.get("apiVersion"):
+            field_ref["apiVersion"] = "v1"  # SetDefaults_ObjectFieldSelector
 
 
 def set_defaults_volume(volume: dict[str, Any]) -> None:
