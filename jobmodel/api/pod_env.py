@@ -365,6 +365,16 @@ def pod_file_key_ref_in_use(pod_spec: Mapping[str, Any] | None) -> bool:
     )
 
 
+def drop_file_key_ref(pod_spec: Mapping[str, Any]) -> None:
+    """dropFileKeyRefInUse's drop (`pkg/api/pod/util.go`, 1.34), in place: no env var keeps a fileKeyRef."""
+    for key in ("containers", "initContainers", "ephemeralContainers"):
+        for ctr in pod_spec.get(key) or []:
+            for var in ctr.get("env") or []:
+                source = var.get("valueFrom")
+                if isinstance(source, dict):
+                    source.pop("fileKeyRef", None)
+
+
 def validate_host_aliases(aliases: list[Mapping[str, Any]], path: str, release: int) -> list[FieldError]:
     """ValidateHostAliases: each IP (IsValidIP up to 1.32, IsValidIPForLegacyField after), each
     hostname a DNS subdomain."""
