@@ -115,20 +115,21 @@ def container(draw: st.DrawFn, name: str) -> dict[str, Any]:
 
 
 # Env var sources (ValidateEnv's valueFrom): valid, invalid and more than one. Divisors are drawn
-# in their canonical form, which Go's Quantity writes back unchanged (the defaulting suite).
+# in their canonical form, which Go's Quantity writes back unchanged, and every field without
+# `omitempty` is given (Go writes its zero value; a divisor's is "0"), for the defaulting suite.
 VALUE_FROM = st.sampled_from(
     [
         {"fieldRef": {"fieldPath": "metadata.name"}}, {"fieldRef": {"apiVersion": "v1", "fieldPath": "status.podIP"}},
         {"fieldRef": {"apiVersion": "v1", "fieldPath": "spec.host"}}, {"fieldRef": {"apiVersion": "v1", "fieldPath": "status.phase"}},
         {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.labels['app']"}}, {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.annotations['Bad Key!']"}},
         {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.labels"}}, {"fieldRef": {"apiVersion": "v1", "fieldPath": "spec.nodeName['x']"}},
-        {"fieldRef": {"apiVersion": "v2", "fieldPath": "metadata.name"}}, {"fieldRef": {"apiVersion": "v1", "fieldPath": "bogus"}}, {"fieldRef": {"apiVersion": "v1"}},
-        {"resourceFieldRef": {"resource": "limits.cpu"}}, {"resourceFieldRef": {"resource": "limits.cpu", "divisor": "1m"}},
+        {"fieldRef": {"apiVersion": "v2", "fieldPath": "metadata.name"}}, {"fieldRef": {"apiVersion": "v1", "fieldPath": "bogus"}}, {"fieldRef": {"apiVersion": "v1", "fieldPath": ""}},
+        {"resourceFieldRef": {"resource": "limits.cpu", "divisor": "0"}}, {"resourceFieldRef": {"resource": "limits.cpu", "divisor": "1m"}},
         {"resourceFieldRef": {"resource": "requests.cpu", "divisor": "2"}}, {"resourceFieldRef": {"resource": "limits.memory", "divisor": "1Mi"}},
         {"resourceFieldRef": {"resource": "requests.memory", "divisor": "500m"}}, {"resourceFieldRef": {"resource": "limits.ephemeral-storage", "divisor": "3k"}},
         {"resourceFieldRef": {"resource": "requests.hugepages-2Mi", "divisor": "1Gi"}}, {"resourceFieldRef": {"resource": "limits.hugepages-1Gi", "divisor": "2Ki"}},
-        {"resourceFieldRef": {"resource": "limits.gpu"}}, {"resourceFieldRef": {"resource": "limits.gpu", "divisor": "5"}},
-        {"resourceFieldRef": {"containerName": "main"}}, {"resourceFieldRef": {"resource": "limits.cpu", "divisor": "0"}},
+        {"resourceFieldRef": {"resource": "limits.gpu", "divisor": "0"}}, {"resourceFieldRef": {"resource": "limits.gpu", "divisor": "5"}},
+        {"resourceFieldRef": {"containerName": "main", "resource": "", "divisor": "0"}}, {"resourceFieldRef": {"resource": "limits.cpu", "divisor": "0"}},
         {"configMapKeyRef": {"name": "cfg", "key": "k"}}, {"configMapKeyRef": {"key": "k"}}, {"configMapKeyRef": {"name": "Bad_Name", "key": "..x"}},
         {"configMapKeyRef": {"name": "cfg", "key": "bad key"}}, {"secretKeyRef": {"name": "s", "key": "k", "optional": True}},
         {"secretKeyRef": {"name": "s", "key": ""}}, {"secretKeyRef": {"name": "s", "key": "."}},
