@@ -365,6 +365,28 @@ def pod_file_key_ref_in_use(pod_spec: Mapping[str, Any] | None) -> bool:
     )
 
 
+def validate_file_key_ref_volumes(spec: Mapping[str, Any], path: str, release: int) -> list[FieldError]:
+    """validateFileKeyRefVolumes (1.34+): a fileKeyRef's volume is one of the pod's, an emptyDir."""
+    if release < FILE_KEY_REF_RELEASE:
+        return []
+    sources = {str(v.get("name") or ""): v for v in spec.get("volumes") or []}  # the last of a name wins
+    errs: list[FieldError] = []
+    for key in ("initContainers", "containers", "ephemeralContainers"):  # VisitContainersWithPath
+        for i, ctr in enumerate(spec.get(key) or []):
+            for j, var in enumerate(ctr.get("env") or []):
+                ref = (var.get("valueFrom") or {}).get("fileKeyRef")
+                if ref is None:
+                    continue
+                name = ref.get("volumeName") or ""
+                env_path = fe.index(fe.child(fe.index(fe.child(path, key), i), "env"), j)
+                name_path = fe.child(env_path, "valueFrom", "fileKeyRef", "volumeName")
+                if name not in sources:
+                    errs.append(fe.not_found(name_path, name))
+                elif sources[name].get("emptyDir") is None:
+                    errs.append(fe.invalid(name_path, name, "referenced volume must be of type emptyDir"))
+    return errs
+
+
 def drop_file_key_ref(pod_spec: Mapping[str, Any]) -> None:
     """dropFileKeyRefInUse's drop (`pkg/api/pod/util.go`, 1.34), in place: no env var keeps a fileKeyRef."""
     for key in ("containers", "initContainers", "ephemeralContainers"):

@@ -223,6 +223,7 @@ def validate_pod_spec(
                 spec["preemptionPolicy"], PREEMPTION_POLICIES, fe.child(path, "preemptionPolicy")
             )
         )
+    errs.extend(pod_env.validate_file_key_ref_volumes(spec, path, release))
     return errs
 
 

@@ -206,3 +206,16 @@ def test_parse_ip_sloppy() -> None:
     assert pod_env.parse_ip_sloppy("1:2:3:4:5:6:7:8") == bytes([0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8])
     assert pod_env.parse_ip_sloppy("1:2:3:4:5:6:7:8::") is None  # an ellipsis must stand for a group
     assert pod_env.parse_ip_sloppy("001.2.3.4") == bytes(10) + b"\xff\xff" + bytes([1, 2, 3, 4])
+
+
+def test_file_key_ref_volume_must_be_an_empty_dir_from_1_34() -> None:
+    """validateFileKeyRefVolumes: NotFound without the volume, Invalid when not an emptyDir."""
+    env = [{"name": "A", "valueFrom": {"fileKeyRef": {"volumeName": v, "path": "p", "key": "K"}}} for v in ("data", "cfg", "nope")]
+    template = pod_template()
+    template["spec"]["containers"][0]["env"] = env
+    template["spec"]["volumes"] = [{"name": "data", "emptyDir": {}}, {"name": "cfg", "configMap": {"name": "c"}}]
+    path = f"{CTR}.env[%d].valueFrom.fileKeyRef.volumeName"
+    assert {str(e) for e in validate_pod_template_spec(template, "spec.template", pod_validation_options(34, None))} == {
+        f'{path % 1}: Invalid value: "cfg": referenced volume must be of type emptyDir',
+        f'{path % 2}: Not found: "nope"',
+    }
