@@ -79,7 +79,7 @@ _CONFIG_MAP_KEY_RE: Final = re.compile(_CONFIG_MAP_KEY_FMT)
 
 def is_config_map_key(value: str) -> list[str]:
     """IsConfigMapKey."""
-    errs = [mv.max_len_error(mv.DNS1123_SUBDOMAIN_MAX_LENGTH)] if len(value) > mv.DNS1123_SUBDOMAIN_MAX_LENGTH else []
+    errs = [mv.max_len_error(mv.DNS1123_SUBDOMAIN_MAX_LENGTH)] if len(value.encode()) > mv.DNS1123_SUBDOMAIN_MAX_LENGTH else []
     if not _CONFIG_MAP_KEY_RE.fullmatch(value):
         errs.append(
             mv.regex_error(
@@ -95,7 +95,7 @@ def is_config_map_key(value: str) -> list[str]:
 
 def is_valid_port_name(port: str) -> list[str]:
     """IsValidPortName: an IANA_SVC_NAME."""
-    errs = [mv.max_len_error(15)] if len(port) > 15 else []
+    errs = [mv.max_len_error(15)] if len(port.encode()) > 15 else []  # Go's len: bytes
     if not re.fullmatch("[-a-z0-9]+", port):
         errs.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
     if not re.search("[a-z]", port):
