@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from jobmodel.api import pod_env
+from jobmodel.api.defaults import set_defaults_container
 from jobmodel.api.pod_validation import pod_validation_options, validate_pod_template_spec
 from jobmodel.api.strategy import drop_disabled_template_fields
 from jobmodel.features import FeatureGates
@@ -219,3 +220,12 @@ def test_file_key_ref_volume_must_be_an_empty_dir_from_1_34() -> None:
         f'{path % 1}: Invalid value: "cfg": referenced volume must be of type emptyDir',
         f'{path % 2}: Not found: "nope"',
     }
+
+
+def test_env_defaults() -> None:
+    """zz_generated.defaults.go: SetDefaults_ObjectFieldSelector (apiVersion v1) and fileKeyRef's
+    `optional` (+default=false)."""
+    ctr: dict[str, Any] = {"name": "c", "env": [{"name": "A", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}, {"name": "B", "valueFrom": {"fileKeyRef": {"key": "K"}}}]}
+    set_defaults_container(ctr)
+    assert ctr["env"][0]["valueFrom"]["fieldRef"]["apiVersion"] == "v1"
+    assert ctr["env"][1]["valueFrom"]["fileKeyRef"]["optional"] is False
