@@ -11,6 +11,7 @@ from jobmodel.api import pod_env
 from jobmodel.api.defaults import set_defaults_container
 from jobmodel.api.pod_validation import pod_validation_options, validate_pod_template_spec
 from jobmodel.api.strategy import drop_disabled_template_fields
+from jobmodel.errors import InputError
 from jobmodel.features import FeatureGates
 from tests.api.helpers import pod_template
 
@@ -132,9 +133,10 @@ def test_resource_field_ref_divisor(resource: str, divisor: str, accepted: bool 
 
 @pytest.mark.parametrize(
     ("text", "string"),
-    [("1000m", "1"), ("1024Ki", "1Mi"), ("0.5", "500m"), ("1e3", "1e3"), ("+1", "+1"), ("10e-1", "1"), ("1.5Gi", "1536Mi"), ("1000", "1k"), ("01Ki", "01Ki"), ("2048", "2048")],
+    [("1000m", "1"), ("1024Ki", "1Mi"), ("0.5", "500m"), ("1e3", "1e3"), ("+1", "+1"), ("10e-1", "1"), ("1.5Gi", "1536Mi"), ("1000", "1k"), ("01Ki", "01Ki"), ("2048", "2048"),
+     ("+1Ei", "1Ei"), ("1e0", "1e0"), ("10e-1", "1"), (" 1 ", "1"), (".", "0"), ("Ki", "0"), ("1n", "1n"), ("0.0000000001", "1n"), (2, "2"), (1.5, "1500m")],
 )
-def test_quantity_string(text: str, string: str) -> None:
+def test_quantity_string(text: str | float, string: str) -> None:
     """Quantity.String(): the text ParseQuantity keeps when canonical, else CanonicalizeBytes."""
     assert pod_env.quantity_string(text) == string
 
@@ -229,3 +231,10 @@ def test_env_defaults() -> None:
     set_defaults_container(ctr)
     assert ctr["env"][0]["valueFrom"]["fieldRef"]["apiVersion"] == "v1"
     assert ctr["env"][1]["valueFrom"]["fileKeyRef"]["optional"] is False
+
+
+@pytest.mark.parametrize(("text", "reason"), [("", "quantities must match"), ("1.2.3", "quantities must match"), ("1K", "unable to parse quantity's suffix"), ("1e", "unable to parse")])
+def test_unparseable_quantity_is_an_input_error(text: str, reason: str) -> None:
+    """The API server refuses these when it decodes the object (ParseQuantity's errors)."""
+    with pytest.raises(InputError, match=reason):
+        pod_env.quantity_string(text, "divisor")
