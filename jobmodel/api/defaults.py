@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from jobmodel.api.image_reference import parse_image_name
+from jobmodel.api.quantity import set_defaults_resource_list
 from jobmodel.api.schema import VOLUME_SOURCES
 from jobmodel.features import DEFAULT_GATES, FeatureGates
 
@@ -122,13 +123,14 @@ def set_defaults_pod_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
     for key in ("containers", "initContainers", "ephemeralContainers"):
         for container in out.get(key) or []:
             set_defaults_container(container)
+    set_defaults_resource_list(out.get("overhead"))
     for volume in out.get("volumes") or []:
         set_defaults_volume(volume)
     return out
 
 
 def set_defaults_container(container: dict[str, Any]) -> None:
-    """SetDefaults_Container and SetDefaults_ContainerPort (in place)."""
+    """SetDefaults_Container, SetDefaults_ContainerPort and SetDefaults_ResourceList (in place)."""
     if not container.get("imagePullPolicy"):
         container["imagePullPolicy"] = (
             "Always" if image_tag(str(container.get("image") or "")) == "latest" else "IfNotPresent"
@@ -140,6 +142,9 @@ def set_defaults_container(container: dict[str, Any]) -> None:
     for port in container.get("ports") or []:
         if not port.get("protocol"):
             port["protocol"] = "TCP"
+    resources = container.get("resources") or {}
+    for key in ("limits", "requests"):
+        set_defaults_resource_list(resources.get(key))
 
 
 def set_defaults_volume(volume: dict[str, Any]) -> None:

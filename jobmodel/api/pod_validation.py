@@ -2,7 +2,8 @@
 validation reaches in practice: labels and annotations of the template, the pod's restart and
 DNS policies, termination grace period, volumes (names and exactly one source), containers and
 init containers (names, images, pull and termination-message policies, ports, env names,
-volume mounts, sidecar restart policy), ephemeral containers (forbidden in a template, and each
+volume mounts, sidecar restart policy, resources: `jobmodel.api.pod_resources`), the pod's
+overhead, ephemeral containers (forbidden in a template, and each
 still validated as upstream does), host-network ports, node selector, required node affinity,
 tolerations, scheduling and readiness gates, the service account (and its deprecated alias),
 node, priority-class and runtime-class names, and the preemption policy.
@@ -22,12 +23,16 @@ import attrs
 from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
 from jobmodel.api.field import FieldError
+from jobmodel.api.pod_resources import (
+    uses_indivisible_huge_pages_values,
+    validate_container_resource_requirements,
+    validate_overhead,
+)
 from jobmodel.api.schema import VOLUME_SOURCES
 from jobmodel.features import NEWEST_MINOR
 
 # What the API server checks in a pod template and this model does not (docs/validation.md).
 NOT_CHECKED: Final = (
-    "resource quantities and requests against limits",
     "probes and lifecycle handlers beyond where they may appear",
     "security contexts (e.g. runAsUser)",
     "volume source details, volume devices, mount propagation and recursive read-only mounts",
@@ -71,6 +76,7 @@ class PodValidationOptions:
     allow_restart_all_containers: bool = True  # RestartAllContainersOnContainerExits (on from 1.36)
     # 1.32 never checks required node-affinity values; from 1.33 only when the old template has none invalid.
     allow_invalid_label_value_in_required_node_affinity: bool = False
+    allow_indivisible_huge_pages_values: bool = False  # the old template already has such a value
 
 
 DEFAULT_POD_OPTIONS: Final = PodValidationOptions()
@@ -86,6 +92,7 @@ def pod_validation_options(release: int, old_pod_spec: Mapping[str, Any] | None)
         allow_restart_all_containers=release >= 36,
         allow_invalid_label_value_in_required_node_affinity=release <= 32
         or has_invalid_label_value_in_required_node_affinity(old_pod_spec, release),
+        allow_indivisible_huge_pages_values=uses_indivisible_huge_pages_values(old_pod_spec),
     )
 
 
@@ -149,9 +156,11 @@ def validate_pod_spec(
             spec.get("initContainers") or [],
             fe.child(path, "ephemeralContainers"),
             volumes,
+            opts,
         )
     )
     errs.extend(validate_pod_host_network_deps(spec, path))
+    errs.extend(validate_overhead(spec.get("overhead"), fe.child(path, "overhead"), opts.release, opts.allow_indivisible_huge_pages_values))
     errs.extend(
         _validate_enum(
             spec.get("restartPolicy", ""), RESTART_POLICIES, fe.child(path, "restartPolicy")
@@ -313,7 +322,10 @@ def validate_volume_source(vol: Mapping[str, Any], path: str) -> list[FieldError
 
 
 def validate_container_common(
-    ctr: Mapping[str, Any], path: str, volumes: Collection[str] = frozenset()
+    ctr: Mapping[str, Any],
+    path: str,
+    volumes: Collection[str] = frozenset(),
+    opts: PodValidationOptions = DEFAULT_POD_OPTIONS,
 ) -> list[FieldError]:
     """validateContainerCommon (the modelled part); `volumes` are the names of the valid volumes."""
     errs: list[FieldError] = []
@@ -341,6 +353,11 @@ def validate_container_common(
     errs.extend(
         _validate_enum(
             ctr.get("imagePullPolicy", ""), PULL_POLICIES, fe.child(path, "imagePullPolicy")
+        )
+    )
+    errs.extend(
+        validate_container_resource_requirements(
+            ctr.get("resources"), fe.child(path, "resources"), opts.release, opts.allow_indivisible_huge_pages_values
         )
     )
     return errs
@@ -408,7 +425,7 @@ def validate_containers(
     names: set[str] = set()
     for i, ctr in enumerate(containers):
         idx = fe.index(path, i)
-        errs.extend(validate_container_common(ctr, idx, volumes))
+        errs.extend(validate_container_common(ctr, idx, volumes, opts))
         errs.extend(fe.unique(fe.child(idx, "name"), ctr.get("name") or "", names))
         if opts.allow_container_restart_policy_rules:
             errs.extend(validate_container_restart_policy(ctr, idx, opts))
@@ -535,6 +552,7 @@ def validate_ephemeral_containers(
     init_containers: list[Mapping[str, Any]],
     path: str,
     volumes: Collection[str] = frozenset(),
+    opts: PodValidationOptions = DEFAULT_POD_OPTIONS,
 ) -> list[FieldError]:
     """validateEphemeralContainers (the pod template also forbids the list as a whole)."""
     errs: list[FieldError] = []
@@ -542,7 +560,7 @@ def validate_ephemeral_containers(
     names = set(other)
     for i, ctr in enumerate(ephemeral):
         idx = fe.index(path, i)
-        errs.extend(validate_container_common(ctr, idx, volumes))
+        errs.extend(validate_container_common(ctr, idx, volumes, opts))
         errs.extend(validate_container_only_for_pod(ctr, idx))
         errs.extend(fe.unique(fe.child(idx, "name"), str(ctr.get("name") or ""), names))
         target = ctr.get("targetContainerName") or ""
@@ -578,7 +596,7 @@ def validate_init_containers(
     names = {c.get("name") or "" for c in regular}
     for i, ctr in enumerate(containers):
         idx = fe.index(path, i)
-        errs.extend(validate_container_common(ctr, idx, volumes))
+        errs.extend(validate_container_common(ctr, idx, volumes, opts))
         restart = ctr.get("restartPolicy")
         errs.extend(validate_init_container_restart_policy(ctr, idx, opts))
         name = ctr.get("name") or ""

@@ -313,3 +313,24 @@ def quantity_of(value: Any, path: str) -> Quantity:
         return parse_quantity(raw_text(value))
     except QuantityError as err:
         raise InputError(path, str(err)) from None
+
+
+def round_up(q: Quantity, scale: int) -> Quantity:
+    """Quantity.RoundUp: to a multiple of 10**scale, away from zero (an int64Amount already as
+    coarse keeps its kept string)."""
+    if q.exponent >= scale:
+        return q if q.small else attrs.evolve(q, s="")
+    if q.small:
+        return Quantity(negative_scale_int64(q.unscaled, scale - q.exponent), scale, q.format)
+    divisor = 10 ** (scale - q.exponent)
+    magnitude = -(-abs(q.unscaled) // divisor)
+    return Quantity(-magnitude if q.unscaled < 0 else magnitude, scale, q.format, small=False)
+
+
+def set_defaults_resource_list(resources: dict[str, Any] | None) -> None:
+    """SetDefaults_ResourceList (`pkg/apis/core/v1/defaults.go`), in place on decoded quantities:
+    each rounded up to milli units."""
+    if not resources:
+        return
+    for name, value in resources.items():
+        resources[name] = quantity_string(round_up(quantity_of(value, name), -3))
