@@ -83,6 +83,44 @@ STORED_POD_DEFAULTS: dict[str, Any] = {"dnsPolicy": "ClusterFirst", "termination
 STORED_CONTAINER_DEFAULTS: dict[str, Any] = {"imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File", "terminationMessagePath": "/dev/termination-log"}
 
 
+# Resource names and quantities (jobmodel.api.pod_resources, jobmodel.api.quantity): standard,
+# hugepages and extended names, and names no container may use; quantities in every format, at
+# the edges of the grammar (kept as written or canonicalized), and some the decoder refuses.
+RESOURCE_NAMES = st.sampled_from(
+    ["cpu", "memory", "ephemeral-storage", "hugepages-2Mi", "hugepages-1Gi", "hugepages-x", "example.com/foo",
+     "kubernetes.io/bar", "requests.example.com/foo", "pods", "storage", "gpu", "bad name!", "example.com/bad name"]
+)  # fmt: skip
+QUANTITIES = st.sampled_from(
+    ["0", "1", "2", "100m", "500m", "1.5", "+1", "1.", "-1", "-100m", "1Gi", "2Mi", "3Mi", "4Mi", "1G", "1e3", "1E3",
+     "1k", "1n", "0.1n", "0.5", "1536Mi", "1000m", "129e6", "1.5Gi", "12345678901234567890", 1, 2, 0.5, 1e3]
+)  # fmt: skip
+BAD_QUANTITIES = st.sampled_from(["1Gb", "1mi", "", "abc", "1K", " ", "1.5.5", "1e", "Gi"])
+
+
+@st.composite
+def quantity(draw: st.DrawFn) -> Any:
+    return draw(BAD_QUANTITIES) if draw(st.integers(0, 15)) == 0 else draw(QUANTITIES)
+
+
+@st.composite
+def resource_list(draw: st.DrawFn, names: list[str]) -> dict[str, Any]:
+    return {n: draw(quantity()) for n in names if draw(st.booleans())}
+
+
+@st.composite
+def resource_requirements(draw: st.DrawFn) -> dict[str, Any]:
+    """A container's limits and requests, often of the same resources (requests above, below
+    and equal to limits)."""
+    names = draw(st.lists(RESOURCE_NAMES, min_size=1, max_size=3, unique=True))
+    out: dict[str, Any] = {}
+    for key in ("limits", "requests"):
+        listed: dict[str, Any] = draw(resource_list(names))
+        empty_kept: bool = draw(st.booleans())
+        if listed or empty_kept:
+            out[key] = listed
+    return out
+
+
 @st.composite
 def container(draw: st.DrawFn, name: str) -> dict[str, Any]:
     ctr: dict[str, Any] = {"name": name, "image": "busybox"}
@@ -110,6 +148,8 @@ def container(draw: st.DrawFn, name: str) -> dict[str, Any]:
         ]
     if draw(st.integers(0, 3)) == 0:
         ctr["env"] = [{"name": draw(st.sampled_from(["A", "a.b", "1x", "", "A=B"])), "value": "v"} for _ in range(draw(st.integers(1, 2)))]
+    if draw(st.integers(0, 3)) == 0:
+        ctr["resources"] = draw(resource_requirements())
     return ctr
 
 
@@ -210,6 +250,8 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
             )
         )
         template_spec["ephemeralContainers"] = [debug]
+    if draw(st.integers(0, 12)) == 0:
+        template_spec["overhead"] = draw(resource_list(["cpu", "memory", "hugepages-2Mi", "example.com/foo", "bad name!"]))
     if draw(st.booleans()):
         template_spec.update(STORED_POD_DEFAULTS)
         for ctr in template_spec["containers"] + template_spec.get("initContainers", []):
