@@ -410,7 +410,7 @@ def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
             st.sampled_from(
                 ["parallelism", "completions", "suspend", "backoffLimit", "activeDeadlineSeconds", "template", "managedBy", "completionMode",
                  "scheduling", "selector", "podFailurePolicy", "successPolicy", "backoffLimitPerIndex", "labels", "name", "meta",
-                 "maxFailedIndexes", "podReplacementPolicy", "ttlSecondsAfterFinished", "serviceAccount"]
+                 "maxFailedIndexes", "podReplacementPolicy", "ttlSecondsAfterFinished", "serviceAccount", "resources"]
             )
         )
         template = spec.setdefault("template", {})
@@ -445,6 +445,14 @@ def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
                 pod.pop("serviceAccount", None)
                 pod.pop("serviceAccountName", None)
                 pod[key] = "sa"
+        elif field == "resources":
+            # Mutable in a suspended Job from 1.35 (validatePodResourceUpdatesOnly); a stored
+            # value that is no whole number of pages allows more of them.
+            containers = template.setdefault("spec", {}).setdefault("containers", [{"name": "main"}])
+            if containers:
+                containers[0]["resources"] = draw(resource_requirements())
+            if draw(st.booleans()):
+                spec["suspend"] = old["spec"]["suspend"] = True
         elif field == "managedBy":
             spec["managedBy"] = "example.com/x"
         elif field == "completionMode":
