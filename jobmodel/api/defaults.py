@@ -124,6 +124,8 @@ def set_defaults_pod_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
         for container in out.get(key) or []:
             set_defaults_container(container)
     set_defaults_resource_list(out.get("overhead"))
+    for key in ("limits", "requests"):
+        set_defaults_resource_list((out.get("resources") or {}).get(key))
     for volume in out.get("volumes") or []:
         set_defaults_volume(volume)
     return out

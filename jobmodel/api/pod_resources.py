@@ -6,14 +6,19 @@ prefixed; quantities: not negative, whole numbers for extended resources, hugepa
 of the page size and only beside cpu or memory; requests not above limits, and equal to them for
 resources that cannot be overcommitted.
 
+The pod-level `spec.resources` (PodLevelResources: beta and on by default from 1.34, off before)
+from 1.34: cpu, memory and hugepages only, no claims, not on Windows, requests not below the
+containers' aggregate requests (AggregateContainerRequests), hugepage limits not below theirs,
+and no container limit above the pod's.
+
 Quantities arrive decoded (a bad one is refused by the decoder: `jobmodel.api.quantity`).
-Not modelled: `resources.claims` (and the pod's resourceClaims), and the pod-level
-`spec.resources` that PodLevelResources (beta, on by default from 1.34) validates.
+Not modelled: containers' `resources.claims` (and the pod's resourceClaims).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import Any, Final
 
 from jobmodel.api import field as fe
@@ -51,6 +56,9 @@ INTEGER_RESOURCES: Final = frozenset(
 )  # fmt: skip
 QOS_COMPUTE_RESOURCES: Final = frozenset({"cpu", "memory"})
 IS_NOT_INTEGER_ERROR_MSG: Final = "must be an integer"
+
+SUPPORTED_POD_LEVEL_RESOURCES: Final = ("cpu", "hugepages-", "memory")  # sets.List: sorted
+POD_LEVEL_RESOURCES_RELEASE: Final = 34  # PodLevelResources on by default
 
 NameValidator = Callable[[str, str, int], list[FieldError]]
 
@@ -260,3 +268,141 @@ def uses_indivisible_huge_pages_values(pod_spec: Mapping[str, Any] | None) -> bo
 
 def _parsed(value: Any) -> Quantity:
     return quantity_of(value, "")
+
+
+def validate_pod_resource_name(name: str, path: str, release: int) -> list[FieldError]:
+    """validatePodResourceName: a resource name, and one PodLevelResources supports."""
+    errs = validate_resource_name(name, path, release)
+    if errs:
+        return errs
+    if name not in ("cpu", "memory") and not is_huge_page_resource_name(name):
+        return [fe.not_supported(path, name, SUPPORTED_POD_LEVEL_RESOURCES)]
+    return []
+
+
+def validate_pod_resources(
+    spec: Mapping[str, Any], path: str, release: int, allow_indivisible_huge_pages: bool = False
+) -> list[FieldError]:
+    """validatePodResources (only while PodLevelResources is on: from 1.34)."""
+    resources = spec.get("resources")
+    if resources is None or release < POD_LEVEL_RESOURCES_RELEASE:
+        return []
+    res_path = fe.child(path, "resources")
+    if ((spec.get("os") or {}).get("name")) == "windows":
+        return [fe.forbidden(res_path, "may not be set for a windows pod")]
+    errs: list[FieldError] = []
+    if resources.get("claims") is not None:
+        errs.append(fe.forbidden(fe.child(res_path, "claims"), "claims may not be set for Resources at pod-level"))
+    errs.extend(
+        validate_resource_requirements(
+            resources, validate_pod_resource_name, res_path, release, allow_indivisible_huge_pages
+        )
+    )
+    errs.extend(validate_pod_resource_consistency(spec, res_path))
+    return errs
+
+
+def _add(total: dict[str, Quantity], more: Mapping[str, Quantity]) -> None:
+    """addResourceList: a new name gets a copy (its kept string too); Quantity.Add clears the
+    string and keeps the format of the first operand unless that is zero."""
+    for name, q in more.items():
+        have = total.get(name)
+        if have is None:
+            total[name] = q
+        else:
+            value = have.value + q.value
+            fmt = q.format if have.value == 0 else have.format
+            total[name] = _quantity(value, fmt)
+
+
+def _quantity(value: Fraction, fmt: str) -> Quantity:
+    """A computed quantity: an inf.Dec of nano units (every parsed quantity is a whole number of them)."""
+    return Quantity(int(value * 10**9), -9, fmt, small=False)
+
+
+def _max(into: dict[str, Quantity], other: Mapping[str, Quantity]) -> None:
+    """maxResourceList."""
+    for name, q in other.items():
+        if name not in into or q.value > into[name].value:
+            into[name] = q
+
+
+def aggregate_container_resources(spec: Mapping[str, Any], key: str) -> dict[str, Quantity]:
+    """AggregateContainerRequests / AggregateContainerLimits (`k8s.io/component-helpers/resource`,
+    no status): the containers' sum, sidecars (restartable init containers) added, and at least
+    each init container's peak (itself plus the sidecars started before it)."""
+
+    def listed(ctr: Mapping[str, Any]) -> dict[str, Quantity]:
+        return {n: quantity_of(v, n) for n, v in ((ctr.get("resources") or {}).get(key) or {}).items()}
+
+    result: dict[str, Quantity] = {}
+    for ctr in spec.get("containers") or []:
+        _add(result, listed(ctr))
+    sidecars: dict[str, Quantity] = {}
+    peaks: dict[str, Quantity] = {}
+    for ctr in spec.get("initContainers") or []:
+        own = listed(ctr)
+        if ctr.get("restartPolicy") == "Always":
+            _add(result, own)
+            _add(sidecars, own)
+            use = dict(sidecars)
+        else:
+            use = {}
+            _add(use, own)
+            _add(use, sidecars)
+        _max(peaks, use)
+    _max(result, peaks)
+    return result
+
+
+def validate_pod_resource_consistency(spec: Mapping[str, Any], path: str) -> list[FieldError]:
+    """validatePodResourceConsistency."""
+    resources = spec.get("resources") or {}
+    pod_requests = {n: quantity_of(v, n) for n, v in (resources.get("requests") or {}).items()}
+    pod_limits = {n: quantity_of(v, n) for n, v in (resources.get("limits") or {}).items()}
+    errs: list[FieldError] = []
+    for name, total in aggregate_container_resources(spec, "requests").items():
+        pod = pod_requests.get(name)
+        if pod is not None and total.value > pod.value:
+            errs.append(
+                fe.invalid(
+                    fe.key(fe.child(path, "requests"), name),
+                    quantity_string(pod),
+                    f"must be greater than or equal to aggregate container requests of {quantity_string(total)}",
+                )
+            )
+    for name, total in aggregate_container_resources(spec, "limits").items():
+        pod = pod_limits.get(name)
+        if is_huge_page_resource_name(name) and pod is not None and total.value > pod.value:
+            errs.append(
+                fe.invalid(
+                    fe.key(fe.child(path, "limits"), name),
+                    quantity_string(pod),
+                    f"must be greater than or equal to aggregate container limits of {quantity_string(total)}",
+                )
+            )
+    for i, ctr in enumerate(spec.get("containers") or []):
+        for name, value in ((ctr.get("resources") or {}).get("limits") or {}).items():
+            limit, pod = quantity_of(value, name), pod_limits.get(name)
+            if pod is not None and limit.value > pod.value:
+                errs.append(
+                    fe.invalid(
+                        fe.child(fe.key(fe.index(fe.child(path, "containers"), i), name), "limits"),
+                        quantity_string(limit),
+                        f"must be less than or equal to pod limits of {quantity_string(pod)}",
+                    )
+                )
+    return errs
+
+
+def pod_level_resources_in_use(pod_spec: Mapping[str, Any] | None) -> bool:
+    """podLevelResourcesInUse (`pkg/api/pod/util.go`): requests or limits at the pod level."""
+    resources = (pod_spec or {}).get("resources") or {}
+    return bool(resources.get("requests")) or bool(resources.get("limits"))
+
+
+def drop_disabled_pod_level_resources(pod_spec: dict[str, Any], old_pod_spec: Mapping[str, Any] | None, release: int) -> None:
+    """dropDisabledPodLevelResources, in place: before 1.34 (PodLevelResources off) the pod-level
+    resources go unless the old template has them."""
+    if release < POD_LEVEL_RESOURCES_RELEASE and not pod_level_resources_in_use(old_pod_spec):
+        pod_spec.pop("resources", None)

@@ -27,6 +27,7 @@ from jobmodel.api.pod_resources import (
     uses_indivisible_huge_pages_values,
     validate_container_resource_requirements,
     validate_overhead,
+    validate_pod_resources,
 )
 from jobmodel.api.schema import VOLUME_SOURCES
 from jobmodel.features import NEWEST_MINOR
@@ -160,6 +161,7 @@ def validate_pod_spec(
         )
     )
     errs.extend(validate_pod_host_network_deps(spec, path))
+    errs.extend(validate_pod_resources(spec, path, opts.release, opts.allow_indivisible_huge_pages_values))
     errs.extend(validate_overhead(spec.get("overhead"), fe.child(path, "overhead"), opts.release, opts.allow_indivisible_huge_pages_values))
     errs.extend(
         _validate_enum(

@@ -252,6 +252,12 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
         template_spec["ephemeralContainers"] = [debug]
     if draw(st.integers(0, 12)) == 0:
         template_spec["overhead"] = draw(resource_list(["cpu", "memory", "hugepages-2Mi", "example.com/foo", "bad name!"]))
+    if draw(st.integers(0, 8)) == 0:
+        # Pod-level resources (validated from 1.34, dropped before): against the containers' own.
+        names = ["cpu", "memory", "hugepages-2Mi", "ephemeral-storage", "example.com/foo"]
+        template_spec["resources"] = {key: draw(resource_list(names)) for key in ("limits", "requests")}
+        if draw(st.integers(0, 5)) == 0:
+            template_spec["resources"]["claims"] = []
     if draw(st.booleans()):
         template_spec.update(STORED_POD_DEFAULTS)
         for ctr in template_spec["containers"] + template_spec.get("initContainers", []):
