@@ -3,7 +3,7 @@ validation reaches in practice: labels and annotations of the template, the pod'
 DNS policies, termination grace period, volumes (names and exactly one source), containers and
 init containers (names, images, pull and termination-message policies, ports, env names,
 volume mounts, sidecar restart policy, resources: `jobmodel.api.pod_resources`), the pod's
-overhead, ephemeral containers (forbidden in a template, and each
+overhead and pod-level resources, ephemeral containers (forbidden in a template, and each
 still validated as upstream does), host-network ports, node selector, required node affinity,
 tolerations, scheduling and readiness gates, the service account (and its deprecated alias),
 node, priority-class and runtime-class names, and the preemption policy.

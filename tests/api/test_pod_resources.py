@@ -21,13 +21,15 @@ from jobmodel.api.pod_validation import (
     validate_pod_template_spec,
 )
 from jobmodel.api.schema import decode_object
+from jobmodel.api.strategy import job_prepare_for_create
 from jobmodel.errors import InputError
+from jobmodel.features import gates_for
 from tests.api.helpers import job, pod_template
 
 CTR = "spec.template.spec.containers[0].resources"
 
 
-def _errors(resources: dict[str, Any], opts: PodValidationOptions | None = None, **spec: Any) -> set[tuple[str, str, str]]:
+def _errors(resources: dict[str, Any], opts: PodValidationOptions | None = None, /, **spec: Any) -> set[tuple[str, str, str]]:
     template = pod_template()
     template["spec"]["containers"][0]["resources"] = resources
     template["spec"].update(spec)
@@ -134,3 +136,39 @@ def test_stored_quantities_are_canonical_and_in_milli_units() -> None:
     stored = set_defaults_job(decode_object(manifest, "Job"))
     resources = stored["spec"]["template"]["spec"]["containers"][0]["resources"]
     assert resources == {"limits": {"cpu": "1500m", "memory": "1Gi"}, "requests": {"cpu": "1m"}}
+
+
+POD = "spec.template.spec.resources"
+
+
+def test_pod_level_resources_are_validated_from_1_34() -> None:
+    spec = {"resources": {"limits": {"example.com/foo": "1", "cpu": "1"}}}
+    assert _errors({}, pod_validation_options(33, None), **spec) == set()
+    assert _errors({}, pod_validation_options(34, None), **spec) == {
+        (f"{POD}.limits[example.com/foo]", "FieldValueNotSupported", 'supported values: "cpu", "hugepages-", "memory"')
+    }
+
+
+def test_pod_requests_cover_the_aggregate_of_the_containers() -> None:
+    # Regular 1 plus the sidecar's 1 is 2; the init container runs beside the sidecar: 3 + 1 = 4.
+    sidecar = {"name": "side", "image": "i", "restartPolicy": "Always", "resources": {"requests": {"cpu": "1"}}}
+    init = {"name": "init", "image": "i", "resources": {"requests": {"cpu": "3"}}}
+    errs = _errors({"requests": {"cpu": "1"}}, None, initContainers=[sidecar, init], resources={"requests": {"cpu": "3"}, "claims": []})
+    assert {(f, d) for f, _, d in errs} >= {
+        (f"{POD}.requests[cpu]", "must be greater than or equal to aggregate container requests of 4"),
+        (f"{POD}.claims", "claims may not be set for Resources at pod-level"),
+    }
+
+
+def test_a_container_limit_above_the_pod_limit() -> None:
+    assert _errors({"limits": {"memory": "2Gi"}}, None, resources={"limits": {"memory": "1Gi"}}) == {
+        (f"{POD}.containers[0][memory].limits", "FieldValueInvalid", "must be less than or equal to pod limits of 1Gi")
+    }
+
+
+def test_pod_level_resources_dropped_before_1_34() -> None:
+    manifest = job()
+    manifest["spec"]["template"]["spec"]["resources"] = {"limits": {"cpu": "1"}}
+    for release, kept in ((33, False), (34, True)):
+        stored = job_prepare_for_create(decode_object(manifest, "Job"), gates_for(f"1.{release}"))
+        assert ("resources" in stored["spec"]["template"]["spec"]) is kept
