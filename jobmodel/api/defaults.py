@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from jobmodel.api.image_reference import parse_image_name
+from jobmodel.api.quantity import set_defaults_resource_list
 from jobmodel.api.schema import VOLUME_SOURCES
 from jobmodel.features import DEFAULT_GATES, FeatureGates
 
@@ -122,14 +123,17 @@ def set_defaults_pod_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
     for key in ("containers", "initContainers", "ephemeralContainers"):
         for container in out.get(key) or []:
             set_defaults_container(container)
+    set_defaults_resource_list(out.get("overhead"))
+    for key in ("limits", "requests"):
+        set_defaults_resource_list((out.get("resources") or {}).get(key))
     for volume in out.get("volumes") or []:
         set_defaults_volume(volume)
     return out
 
 
 def set_defaults_container(container: dict[str, Any]) -> None:
-    """SetDefaults_Container, SetDefaults_ContainerPort and an env var's SetDefaults_ObjectFieldSelector
-    and fileKeyRef `optional` (in place)."""
+    """SetDefaults_Container, SetDefaults_ContainerPort, SetDefaults_ResourceList and an env var's
+    SetDefaults_ObjectFieldSelector and fileKeyRef `optional` (in place)."""
     if not container.get("imagePullPolicy"):
         container["imagePullPolicy"] = (
             "Always" if image_tag(str(container.get("image") or "")) == "latest" else "IfNotPresent"
@@ -148,6 +152,9 @@ def set_defaults_container(container: dict[str, Any]) -> None:
         file_ref = (var.get("valueFrom") or {}).get("fileKeyRef")
         if file_ref is not None and file_ref.get("optional") is None:
             file_ref["optional"] = False  # +default=false (1.34+; older releases drop the field)
+    resources = container.get("resources") or {}
+    for key in ("limits", "requests"):
+        set_defaults_resource_list(resources.get(key))
 
 
 def set_defaults_volume(volume: dict[str, Any]) -> None:

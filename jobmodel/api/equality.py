@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from jobmodel.api.quantity import quantity_of
+
 # Fields that are pointers (or have no zero-value elision) in the batch/v1 and core/v1 types that
 # Job validation compares: their zero values are kept.
 POINTER_FIELDS: Final = frozenset(
@@ -31,8 +33,15 @@ POINTER_FIELDS: Final = frozenset(
 )  # fmt: skip
 
 
+# The ResourceList fields: their quantities compare by value (Quantity's equality, Cmp == 0), so
+# `1k` and `1e3`, or `+1` and `1`, are equal although their kept strings differ.
+QUANTITY_MAPS: Final = frozenset({"limits", "requests", "overhead"})
+
+
 def normalize(value: Any, key: str | None = None) -> Any:
     """The value with Go's zero values and empty collections removed (see the module docstring)."""
+    if key in QUANTITY_MAPS and isinstance(value, dict):
+        return {k: _quantity_value(v) for k, v in value.items()}
     if isinstance(value, dict):
         out = {}
         for k, v in value.items():
@@ -49,5 +58,12 @@ def normalize(value: Any, key: str | None = None) -> Any:
 
 
 def semantic_equal(a: Any, b: Any) -> bool:
-    """Semantic.DeepEqual on wire-format values (numbers compare by value; quantities are not parsed)."""
+    """Semantic.DeepEqual on wire-format values (numbers and quantities compare by value)."""
     return bool(normalize(a) == normalize(b))
+
+
+def _quantity_value(value: Any) -> Any:
+    try:
+        return ("quantity", quantity_of(value, "").value)
+    except ValueError:
+        return value

@@ -14,16 +14,14 @@ beta, on).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Final
 
 from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
 from jobmodel.api.field import FieldError
-from jobmodel.errors import InputError
+from jobmodel.api.quantity import decode_quantity
 
 if TYPE_CHECKING:
     from jobmodel.api.pod_validation import PodValidationOptions
@@ -223,8 +221,10 @@ def validate_container_resource_field_selector(fs: Mapping[str, Any], path: str,
 
 def validate_container_resource_divisor(resource: str, divisor: Any, path: str) -> list[FieldError]:
     """validateContainerResourceDivisor: the divisor's canonical form among the allowed units."""
-    text = quantity_string(divisor, fe.child(path, "divisor"))
-    if text is None or text == "0":  # unset or zero: not checked
+    if divisor is None:
+        return []
+    text = decode_quantity(divisor, fe.child(path, "divisor"))
+    if text == "0":  # zero: not checked
         return []
     if resource in ("limits.cpu", "requests.cpu"):
         if text not in ("1m", "1"):
@@ -236,83 +236,6 @@ def validate_container_resource_divisor(resource: str, divisor: Any, path: str) 
     if resource.startswith(HUGEPAGES_PREFIXES) and text not in _BYTE_DIVISORS:
         return [fe.invalid(fe.child(path, "divisor"), resource, f"only divisor's values {_BYTE_DIVISORS_MSG} are supported with the hugepages resource")]
     return []
-
-
-# ParseQuantity (apimachinery `pkg/api/resource/quantity.go`): sign, number, suffix.
-_QUANTITY_RE: Final = re.compile(r"([+-]?)0*([0-9]*)(?:(\.)([0-9]*))?([eEinumkKMGTP]*[-+]?[0-9]*)")
-_DECIMAL_EXPONENTS: Final = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
-_DECIMAL_SUFFIXES: Final = {v: k for k, v in _DECIMAL_EXPONENTS.items()}
-_BINARY_SUFFIXES: Final = ("", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei")
-_QUANTITY_FORMAT_ERROR: Final = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
-
-
-def quantity_string(value: Any, path: str = "") -> str | None:
-    """resource.Quantity's String() of a decoded quantity (UnmarshalJSON, ParseQuantity): the text
-    as given when ParseQuantity keeps it as canonical, else CanonicalizeBytes; None when unset.
-    What ParseQuantity refuses is an InputError (the API server refuses it on decoding)."""
-    if value is None:
-        return None
-    text = (value if isinstance(value, str) else json.dumps(value)).strip()
-    m = _QUANTITY_RE.fullmatch(text)
-    if not text or isinstance(value, bool) or m is None:
-        raise InputError(path, _QUANTITY_FORMAT_ERROR)
-    if text == "0":
-        return text
-    sign, num, denom, suffix = m.group(1), m.group(2) or "0", m.group(4) or "", m.group(5)
-    if suffix in _DECIMAL_EXPONENTS:
-        fmt, base, exponent = "DecimalSI", 10, _DECIMAL_EXPONENTS[suffix]
-    elif suffix in _BINARY_SUFFIXES:
-        fmt, base, exponent = "BinarySI", 2, 10 * _BINARY_SUFFIXES.index(suffix)
-    elif len(suffix) > 1 and suffix[0] in "eE" and re.fullmatch("[+-]?[0-9]+", suffix[1:]):
-        fmt, base, exponent = "DecimalExponent", 10, int(suffix[1:])
-    else:
-        raise InputError(path, "unable to parse quantity's suffix")
-    magnitude = Fraction(int(num + denom), 10 ** len(denom)) * Fraction(base) ** exponent
-    amount = -magnitude if sign == "-" else magnitude
-    # The fast path (an int64 amount) keeps the text when it is canonical.
-    if fmt == "BinarySI":
-        precision = 15 - len(num) - int(exponent * 3 / 10) - 1 if not denom else -1
-        scale = 0
-    else:
-        precision, scale = 18 - len(num + denom), exponent - len(denom)
-    if precision >= 0 and scale >= -9 and int(num + denom) * (2**exponent if fmt == "BinarySI" else 1) < 2**63:
-        shifted = num + denom
-        if fmt == "BinarySI" and int(shifted) & 7:
-            return text
-        if fmt != "BinarySI" and scale % 3 == 0 and not shifted.endswith("000") and shifted[0] != "0":
-            return text
-    elif amount != 0:  # the slow path rounds up (away from zero) to a nano
-        nanos = abs(amount) * 10**9
-        amount = Fraction(-(-nanos.numerator // nanos.denominator), 10**9) * (-1 if amount < 0 else 1)
-    return canonical_quantity(amount, fmt)
-
-
-def canonical_quantity(amount: Fraction, fmt: str) -> str:
-    """Quantity.CanonicalizeBytes: a binary amount below 1024 or not whole is written decimal;
-    an integer mantissa with a 1024-power suffix, or without trailing zeros and a 10^3n suffix."""
-    if amount == 0:
-        return "0"
-    if fmt == "BinarySI" and (abs(amount) < 1024 or amount.denominator != 1):
-        fmt = "DecimalSI"
-    negative, amount = amount < 0, abs(amount)
-    if fmt == "BinarySI":
-        mantissa, power = int(amount), 0
-        while mantissa % 1024 == 0 and power < 6:
-            mantissa, power = mantissa // 1024, power + 1
-        return f"{'-' if negative else ''}{mantissa}{_BINARY_SUFFIXES[power]}"
-    exponent = 0
-    while amount.denominator != 1:
-        amount, exponent = amount * 10, exponent - 1
-    mantissa = int(amount)
-    while mantissa % 10 == 0:
-        mantissa, exponent = mantissa // 10, exponent + 1
-    while exponent % 3:
-        mantissa, exponent = mantissa * 10, exponent - 1
-    if fmt == "DecimalSI" and exponent in _DECIMAL_SUFFIXES:
-        unit = _DECIMAL_SUFFIXES[exponent]
-    else:
-        unit = f"e{exponent}" if exponent else ""
-    return f"{'-' if negative else ''}{mantissa}{unit}"
 
 
 def validate_key_selector(s: Mapping[str, Any], path: str, release: int) -> list[FieldError]:

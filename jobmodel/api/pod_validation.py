@@ -2,7 +2,8 @@
 validation reaches in practice: labels and annotations of the template, the pod's restart and
 DNS policies, termination grace period, volumes (names and exactly one source), containers and
 init containers (names, images, pull and termination-message policies, ports, env and envFrom
-(`pod_env`), volume mounts, sidecar restart policy), ephemeral containers (forbidden in a template, and each
+(`pod_env`), volume mounts, sidecar restart policy, resources: `jobmodel.api.pod_resources`), the
+pod's overhead and pod-level resources, ephemeral containers (forbidden in a template, and each
 still validated as upstream does), host-network ports, node selector, required node affinity,
 tolerations, host aliases, scheduling and readiness gates, the service account (and its deprecated alias),
 node, priority-class and runtime-class names, and the preemption policy.
@@ -23,12 +24,17 @@ from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
 from jobmodel.api import pod_env
 from jobmodel.api.field import FieldError
+from jobmodel.api.pod_resources import (
+    uses_indivisible_huge_pages_values,
+    validate_container_resource_requirements,
+    validate_overhead,
+    validate_pod_resources,
+)
 from jobmodel.api.schema import VOLUME_SOURCES
 from jobmodel.features import NEWEST_MINOR
 
 # What the API server checks in a pod template and this model does not (docs/validation.md).
 NOT_CHECKED: Final = (
-    "resource quantities and requests against limits",
     "probes and lifecycle handlers beyond where they may appear",
     "security contexts (e.g. runAsUser)",
     "volume source details, volume devices, mount propagation and recursive read-only mounts",
@@ -71,6 +77,7 @@ class PodValidationOptions:
     allow_invalid_label_value_in_required_node_affinity: bool = False
     # EnvFiles (1.34 alpha off, on from 1.35), or the old template reads a file: worded in valueFrom's error.
     allow_env_files_validation: bool = True
+    allow_indivisible_huge_pages_values: bool = False  # the old template already has such a value
 
 
 DEFAULT_POD_OPTIONS: Final = PodValidationOptions()
@@ -87,6 +94,7 @@ def pod_validation_options(release: int, old_pod_spec: Mapping[str, Any] | None)
         allow_invalid_label_value_in_required_node_affinity=release <= 32
         or has_invalid_label_value_in_required_node_affinity(old_pod_spec, release),
         allow_env_files_validation=release >= 35 or (release == 34 and pod_env.pod_file_key_ref_in_use(old_pod_spec)),
+        allow_indivisible_huge_pages_values=uses_indivisible_huge_pages_values(old_pod_spec),
     )
 
 
@@ -154,6 +162,8 @@ def validate_pod_spec(
         )
     )
     errs.extend(validate_pod_host_network_deps(spec, path))
+    errs.extend(validate_pod_resources(spec, path, opts.release, opts.allow_indivisible_huge_pages_values))
+    errs.extend(validate_overhead(spec.get("overhead"), fe.child(path, "overhead"), opts.release, opts.allow_indivisible_huge_pages_values))
     errs.extend(
         _validate_enum(
             spec.get("restartPolicy", ""), RESTART_POLICIES, fe.child(path, "restartPolicy")
@@ -349,6 +359,11 @@ def validate_container_common(
     errs.extend(
         _validate_enum(
             ctr.get("imagePullPolicy", ""), PULL_POLICIES, fe.child(path, "imagePullPolicy")
+        )
+    )
+    errs.extend(
+        validate_container_resource_requirements(
+            ctr.get("resources"), fe.child(path, "resources"), opts.release, opts.allow_indivisible_huge_pages_values
         )
     )
     return errs

@@ -8,7 +8,9 @@ formats around them (`obj`, `check_known`, `member`).
 
 The schema covers every field of Job, CronJob, ObjectMeta and the pod template's PodSpec and
 Container; the inside of fields the model does not interpret (resources, probes, volume
-sources, security contexts, ...) is only checked to be of the right JSON kind. A Pod's status
+sources, security contexts, ...) is only checked to be of the right JSON kind. Resource
+quantities are parsed (a bad one is refused as Quantity.UnmarshalJSON refuses it) and kept in
+their canonical form, as the API server writes them back. A Pod's status
 is an open struct: the fields the controller reads are typed, the others kept as they are.
 """
 
@@ -18,6 +20,7 @@ from collections.abc import Collection, Mapping
 from typing import Any, Final
 
 from jobmodel.api import field as fe
+from jobmodel.api.quantity import decode_quantity
 from jobmodel.errors import InputError, quote
 from jobmodel.timeutil import parse_time
 
@@ -34,6 +37,7 @@ OBJ: Final = "object"
 LIST: Final = "list"
 ANY: Final = "any"
 TIME: Final = "time"  # metav1.Time: an RFC 3339 string
+QUANTITY: Final = "quantity"  # resource.Quantity: decoded into its canonical string (jobmodel.api.quantity)
 OTHER: Final = "*"
 
 def _object(spec: Type, status: Type) -> dict[str, Type]:
@@ -69,7 +73,7 @@ CONTAINER_PORT: Final = {
 _KEY_SELECTOR: Final = {"name": STR, "key": STR, "optional": BOOL}
 ENV_VAR_SOURCE: Final = {
     "fieldRef": {"apiVersion": STR, "fieldPath": STR},
-    "resourceFieldRef": {"containerName": STR, "resource": STR, "divisor": ANY},  # a quantity
+    "resourceFieldRef": {"containerName": STR, "resource": STR, "divisor": QUANTITY},
     "configMapKeyRef": _KEY_SELECTOR, "secretKeyRef": _KEY_SELECTOR,
     "fileKeyRef": {"volumeName": STR, "path": STR, "key": STR, "optional": BOOL},  # 1.34+
 }  # fmt: skip
@@ -77,9 +81,11 @@ ENV_VAR: Final = {"name": STR, "value": STR, "valueFrom": ENV_VAR_SOURCE}
 _ENV_FROM_REF: Final = {"name": STR, "optional": BOOL}
 ENV_FROM_SOURCE: Final = {"prefix": STR, "configMapRef": _ENV_FROM_REF, "secretRef": _ENV_FROM_REF}
 HOST_ALIAS: Final = {"ip": STR, "hostnames": ("list", STR)}
+RESOURCE_LIST: Final = ("map", QUANTITY)
+RESOURCE_REQUIREMENTS: Final = {"limits": RESOURCE_LIST, "requests": RESOURCE_LIST, "claims": ("list", OBJ)}
 CONTAINER: Final = {
     "name": STR, "image": STR, "command": ("list", STR), "args": ("list", STR), "workingDir": STR,
-    "ports": ("list", CONTAINER_PORT), "envFrom": ("list", ENV_FROM_SOURCE), "env": ("list", ENV_VAR), "resources": OBJ,
+    "ports": ("list", CONTAINER_PORT), "envFrom": ("list", ENV_FROM_SOURCE), "env": ("list", ENV_VAR), "resources": RESOURCE_REQUIREMENTS,
     "resizePolicy": ("list", OBJ), "restartPolicy": STR, "restartPolicyRules": ("list", OBJ),
     "volumeMounts": ("list", OBJ), "volumeDevices": ("list", OBJ), "livenessProbe": OBJ, "readinessProbe": OBJ,
     "startupProbe": OBJ, "lifecycle": OBJ, "terminationMessagePath": STR, "terminationMessagePolicy": STR,
@@ -123,16 +129,16 @@ VOLUME_SOURCES: Final = frozenset(
 VOLUME: Final = {"name": STR, **dict.fromkeys(VOLUME_SOURCES, OBJ)}
 POD_SPEC: Final = {
     "volumes": ("list", VOLUME), "initContainers": ("list", CONTAINER), "containers": ("list", CONTAINER),
-    "ephemeralContainers": ("list", OBJ), "restartPolicy": STR, "terminationGracePeriodSeconds": I64,
+    "ephemeralContainers": ("list", {"resources": RESOURCE_REQUIREMENTS, OTHER: ANY}), "restartPolicy": STR, "terminationGracePeriodSeconds": I64,
     "activeDeadlineSeconds": I64, "dnsPolicy": STR, "nodeSelector": ("map", STR), "serviceAccountName": STR,
     "serviceAccount": STR, "automountServiceAccountToken": BOOL, "nodeName": STR, "hostNetwork": BOOL,
     "hostPID": BOOL, "hostIPC": BOOL, "shareProcessNamespace": BOOL, "securityContext": OBJ,
     "imagePullSecrets": ("list", OBJ), "hostname": STR, "subdomain": STR, "affinity": AFFINITY,
     "schedulerName": STR, "tolerations": ("list", TOLERATION), "hostAliases": ("list", HOST_ALIAS),
     "priorityClassName": STR, "priority": I32, "dnsConfig": OBJ, "readinessGates": ("list", OBJ),
-    "runtimeClassName": STR, "enableServiceLinks": BOOL, "preemptionPolicy": STR, "overhead": ("map", ANY),
+    "runtimeClassName": STR, "enableServiceLinks": BOOL, "preemptionPolicy": STR, "overhead": RESOURCE_LIST,
     "topologySpreadConstraints": ("list", OBJ), "setHostnameAsFQDN": BOOL, "os": OBJ, "hostUsers": BOOL,
-    "schedulingGates": ("list", {"name": STR}), "resourceClaims": ("list", OBJ), "resources": OBJ,
+    "schedulingGates": ("list", {"name": STR}), "resourceClaims": ("list", OBJ), "resources": RESOURCE_REQUIREMENTS,
     "hostnameOverride": STR,
 }  # fmt: skip
 POD_TEMPLATE_SPEC: Final = {"metadata": OBJECT_META, "spec": POD_SPEC}
@@ -256,7 +262,7 @@ def _zero(typ: Type) -> Any:
         return {}
     if isinstance(typ, tuple) or typ == LIST:
         return []
-    return {STR: "", TIME: "", I32: 0, I64: 0, BOOL: False}.get(typ)
+    return {STR: "", TIME: "", I32: 0, I64: 0, BOOL: False, QUANTITY: "0"}.get(typ)
 
 
 def check_value(value: Any, typ: Type, path: str) -> Any:
@@ -287,6 +293,8 @@ def check_value(value: Any, typ: Type, path: str) -> Any:
             _zero(inner) if v is None else check_value(v, inner, fe.index(path, i))
             for i, v in enumerate(value)
         ]
+    if typ == QUANTITY:
+        return decode_quantity(value, path)
     if typ != ANY:
         _check_scalar(value, typ, path)
     return value

@@ -83,6 +83,44 @@ STORED_POD_DEFAULTS: dict[str, Any] = {"dnsPolicy": "ClusterFirst", "termination
 STORED_CONTAINER_DEFAULTS: dict[str, Any] = {"imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File", "terminationMessagePath": "/dev/termination-log"}
 
 
+# Resource names and quantities (jobmodel.api.pod_resources, jobmodel.api.quantity): standard,
+# hugepages and extended names, and names no container may use; quantities in every format, at
+# the edges of the grammar (kept as written or canonicalized), and some the decoder refuses.
+RESOURCE_NAMES = st.sampled_from(
+    ["cpu", "memory", "ephemeral-storage", "hugepages-2Mi", "hugepages-1Gi", "hugepages-x", "example.com/foo",
+     "kubernetes.io/bar", "requests.example.com/foo", "pods", "storage", "gpu", "bad name!", "example.com/bad name"]
+)  # fmt: skip
+QUANTITIES = st.sampled_from(
+    ["0", "1", "2", "100m", "500m", "1.5", "+1", "1.", "-1", "-100m", "1Gi", "2Mi", "3Mi", "4Mi", "1G", "1e3", "1E3",
+     "1k", "1n", "0.1n", "0.5", "1536Mi", "1000m", "129e6", "1.5Gi", "12345678901234567890", 1, 2, 0.5, 1e3]
+)  # fmt: skip
+BAD_QUANTITIES = st.sampled_from(["1Gb", "1mi", "", "abc", "1K", " ", "1.5.5", "1e", "Gi"])
+
+
+@st.composite
+def quantity(draw: st.DrawFn) -> Any:
+    return draw(BAD_QUANTITIES) if draw(st.integers(0, 15)) == 0 else draw(QUANTITIES)
+
+
+@st.composite
+def resource_list(draw: st.DrawFn, names: list[str]) -> dict[str, Any]:
+    return {n: draw(quantity()) for n in names if draw(st.booleans())}
+
+
+@st.composite
+def resource_requirements(draw: st.DrawFn) -> dict[str, Any]:
+    """A container's limits and requests, often of the same resources (requests above, below
+    and equal to limits)."""
+    names = draw(st.lists(RESOURCE_NAMES, min_size=1, max_size=3, unique=True))
+    out: dict[str, Any] = {}
+    for key in ("limits", "requests"):
+        listed: dict[str, Any] = draw(resource_list(names))
+        empty_kept: bool = draw(st.booleans())
+        if listed or empty_kept:
+            out[key] = listed
+    return out
+
+
 @st.composite
 def container(draw: st.DrawFn, name: str) -> dict[str, Any]:
     ctr: dict[str, Any] = {"name": name, "image": "busybox"}
@@ -111,6 +149,8 @@ def container(draw: st.DrawFn, name: str) -> dict[str, Any]:
     if draw(st.integers(0, 3)) == 0:
         ctr["env"] = [{"name": draw(st.sampled_from(["A", "a.b", "1x", "", "A=B"])), "value": "v"} for _ in range(draw(st.integers(1, 2)))]
     draw(container_env(ctr))
+    if draw(st.integers(0, 3)) == 0:
+        ctr["resources"] = draw(resource_requirements())
     return ctr
 
 
@@ -274,6 +314,14 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
             {"ip": draw(HOST_ALIAS_IPS), **({"hostnames": draw(st.sampled_from([["a.example"], ["Bad_Host", "ok"], [""]]))} if draw(st.booleans()) else {})}
             for _ in range(draw(st.integers(1, 2)))
         ]
+    if draw(st.integers(0, 12)) == 0:
+        template_spec["overhead"] = draw(resource_list(["cpu", "memory", "hugepages-2Mi", "example.com/foo", "bad name!"]))
+    if draw(st.integers(0, 8)) == 0:
+        # Pod-level resources (validated from 1.34, dropped before): against the containers' own.
+        names = ["cpu", "memory", "hugepages-2Mi", "ephemeral-storage", "example.com/foo"]
+        template_spec["resources"] = {key: draw(resource_list(names)) for key in ("limits", "requests")}
+        if draw(st.integers(0, 5)) == 0:
+            template_spec["resources"]["claims"] = []
     if draw(st.booleans()):
         template_spec.update(STORED_POD_DEFAULTS)
         for ctr in template_spec["containers"] + template_spec.get("initContainers", []):
@@ -432,7 +480,7 @@ def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
             st.sampled_from(
                 ["parallelism", "completions", "suspend", "backoffLimit", "activeDeadlineSeconds", "template", "managedBy", "completionMode",
                  "scheduling", "selector", "podFailurePolicy", "successPolicy", "backoffLimitPerIndex", "labels", "name", "meta",
-                 "maxFailedIndexes", "podReplacementPolicy", "ttlSecondsAfterFinished", "serviceAccount"]
+                 "maxFailedIndexes", "podReplacementPolicy", "ttlSecondsAfterFinished", "serviceAccount", "resources"]
             )
         )
         template = spec.setdefault("template", {})
@@ -467,6 +515,14 @@ def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
                 pod.pop("serviceAccount", None)
                 pod.pop("serviceAccountName", None)
                 pod[key] = "sa"
+        elif field == "resources":
+            # Mutable in a suspended Job from 1.35 (validatePodResourceUpdatesOnly); a stored
+            # value that is no whole number of pages allows more of them.
+            containers = template.setdefault("spec", {}).setdefault("containers", [{"name": "main"}])
+            if containers:
+                containers[0]["resources"] = draw(resource_requirements())
+            if draw(st.booleans()):
+                spec["suspend"] = old["spec"]["suspend"] = True
         elif field == "managedBy":
             spec["managedBy"] = "example.com/x"
         elif field == "completionMode":

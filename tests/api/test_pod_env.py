@@ -10,6 +10,7 @@ import pytest
 from jobmodel.api import pod_env
 from jobmodel.api.defaults import set_defaults_container
 from jobmodel.api.pod_validation import pod_validation_options, validate_pod_template_spec
+from jobmodel.api.quantity import decode_quantity
 from jobmodel.api.strategy import drop_disabled_template_fields
 from jobmodel.errors import InputError
 from jobmodel.features import FeatureGates
@@ -137,8 +138,9 @@ def test_resource_field_ref_divisor(resource: str, divisor: str, accepted: bool 
      ("+1Ei", "1Ei"), ("1e0", "1e0"), ("10e-1", "1"), (" 1 ", "1"), (".", "0"), ("Ki", "0"), ("1n", "1n"), ("0.0000000001", "1n"), (2, "2"), (1.5, "1500m")],
 )
 def test_quantity_string(text: str | float, string: str) -> None:
-    """Quantity.String(): the text ParseQuantity keeps when canonical, else CanonicalizeBytes."""
-    assert pod_env.quantity_string(text) == string
+    """A divisor's Quantity.String() (jobmodel.api.quantity): the text ParseQuantity keeps when
+    canonical, else CanonicalizeBytes."""
+    assert decode_quantity(text, "divisor") == string
 
 
 def test_key_selectors() -> None:
@@ -237,4 +239,4 @@ def test_env_defaults() -> None:
 def test_unparseable_quantity_is_an_input_error(text: str, reason: str) -> None:
     """The API server refuses these when it decodes the object (ParseQuantity's errors)."""
     with pytest.raises(InputError, match=reason):
-        pod_env.quantity_string(text, "divisor")
+        decode_quantity(text, "divisor")

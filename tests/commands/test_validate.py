@@ -78,10 +78,18 @@ def test_json_report_gives_field_errors() -> None:
 
 
 def test_a_valid_verdict_names_what_is_not_checked() -> None:
+    code, out, err = _run(PI)
+    assert (code, out) == (0, "job.batch/pi valid\n")
+    assert err.startswith("note: valid as far as jobmodel checks") and "topology spread constraints" in err
+    assert "resource quantities" not in err
+
+
+def test_a_bad_quantity_is_refused_as_the_decoder_refuses_it() -> None:
     with_quantity = PI.replace("image: perl:5.34.0", "image: perl:5.34.0\n        resources: {requests: {memory: 1Gb}}")
     code, out, err = _run(with_quantity)
-    assert (code, out) == (0, "job.batch/pi valid\n")
-    assert err.startswith("note: valid as far as jobmodel checks") and "resource quantities" in err
+    assert code != 0 and out == ""
+    assert "resources.requests[memory]: quantities must match the regular expression" in err
+    assert "Traceback" not in err
 
 
 def test_generate_name_alone_is_named_as_the_api_server_names_it() -> None:

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 
+from jobmodel.adapters.oracle import CaseError
 from jobmodel.conformance.agreement import judge
 from jobmodel.conformance.defaulting import model_outcome as defaulting_outcome
 from jobmodel.conformance.validation import model_outcome as validation_outcome
+from jobmodel.errors import InputError
 from jobmodel.strategies.api import (
     cron_job_manifests,
     cron_job_updates,
@@ -28,20 +31,35 @@ from tests.differential.conftest import ReleaseUpstream
 EXAMPLES = 10000 if os.environ.get("HYPOTHESIS_PROFILE") == "long" else 1500
 
 
-def _check(suite: str, case: dict[str, Any], model: dict[str, Any], upstream: ReleaseUpstream) -> None:
-    verdict = judge(suite, case, model, lambda c: upstream.outcome(suite, c))
+def _check(suite: str, case: dict[str, Any], model: Callable[[dict[str, Any]], dict[str, Any]], upstream: ReleaseUpstream) -> None:
+    """The model's outcome judged against upstream's; an object the model's decoder refuses (a bad
+    quantity) must fail upstream's decoding too, with the same reason."""
+    try:
+        outcome = model(case)
+    except InputError as err:
+        check_decoding_refused(suite, case, err, upstream)
+        return
+    verdict = judge(suite, case, outcome, lambda c: upstream.outcome(suite, c))
     if not verdict.agrees:
         pytest.fail(f"{suite} differs: {list(verdict.differences)} for {json.dumps(case)}")
 
 
+def check_decoding_refused(suite: str, case: dict[str, Any], err: InputError, upstream: ReleaseUpstream) -> None:
+    try:
+        upstream.outcome(suite, case)
+    except CaseError as refused:
+        if err.reason not in refused.reason:
+            pytest.fail(f"{suite}: the decoders refuse for other reasons: model {err}, upstream {refused.reason} for {json.dumps(case)}")
+        return
+    pytest.fail(f"{suite}: the model refuses ({err}), upstream decodes it for {json.dumps(case)}")
+
+
 def check_defaulting(upstream: ReleaseUpstream, case: dict[str, Any]) -> None:
-    case = upstream.case(case)
-    _check("defaulting", case, defaulting_outcome(case), upstream)
+    _check("defaulting", upstream.case(case), defaulting_outcome, upstream)
 
 
 def check_validation(upstream: ReleaseUpstream, case: dict[str, Any]) -> None:
-    case = upstream.case(case)
-    _check("validation", case, validation_outcome(case), upstream)
+    _check("validation", upstream.case(case), validation_outcome, upstream)
 
 
 @settings(max_examples=EXAMPLES)
@@ -99,7 +117,13 @@ def test_job_update_defaulting_agrees(
     """PrepareForUpdate against a stored old Job: the old one as upstream stores it (defaulted),
     since the suite's adapter takes `oldObject` as given."""
     raw_old, new = pair
-    old = upstream.outcome("defaulting", upstream.case({"name": "g", "kind": "Job", "object": raw_old, "features": gates, "expect": {}}))["object"]
+    old_case = upstream.case({"name": "g", "kind": "Job", "object": raw_old, "features": gates, "expect": {}})
+    try:
+        defaulting_outcome(old_case)
+    except InputError as err:
+        check_decoding_refused("defaulting", old_case, err, upstream)
+        return
+    old = upstream.outcome("defaulting", old_case)["object"]
     old.update({"apiVersion": "batch/v1", "kind": "Job"})
     old["metadata"]["resourceVersion"] = "1"
     check_defaulting(upstream, {"name": "g", "kind": "Job", "object": new, "oldObject": old, "features": gates, "expect": {}})

@@ -1,0 +1,77 @@
+"""Quantities as apimachinery's resource package parses and prints them. The expected values are
+Go's (ParseQuantity, String, Value, MilliValue, Format, RoundUp of k8s.io/apimachinery v0.37.2)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from jobmodel.api.quantity import (
+    ERR_FORMAT_WRONG,
+    ERR_SUFFIX,
+    QuantityError,
+    decode_quantity,
+    milli_value,
+    parse_quantity,
+    quantity_string,
+    round_up,
+    value_of,
+)
+from jobmodel.errors import InputError
+
+# text -> (String(), Value(), MilliValue(), Format), as Go prints them.
+GO_ANSWERS = {
+    ".": ("0", 0, 0, "DecimalSI"),
+    "-": ("0", 0, 0, "DecimalSI"),
+    "+1": ("+1", 1, 1000, "DecimalSI"),
+    "1.": ("1.", 1, 1000, "DecimalSI"),
+    "1.5": ("1500m", 2, 1500, "DecimalSI"),
+    "1000m": ("1", 1, 1000, "DecimalSI"),
+    "0.1n": ("1n", 1, 1, "DecimalSI"),
+    "1e3": ("1e3", 1000, 1000000, "DecimalExponent"),
+    "1E3": ("1E3", 1000, 1000000, "DecimalExponent"),
+    "1.5Gi": ("1536Mi", 1610612736, 1610612736000, "BinarySI"),
+    "8Ki": ("8Ki", 8192, 8192000, "BinarySI"),
+    "1Ki": ("1Ki", 1024, 1024000, "BinarySI"),
+    "16Ei": ("9223372036854775807", 9223372036854775807, -1000, "BinarySI"),
+    "1000E": ("1", 0, 0, "DecimalSI"),
+    "1024Mi": ("1Gi", 1073741824, 1073741824000, "BinarySI"),
+    "0.5Ki": ("512", 512, 512000, "BinarySI"),
+    "12345678901234567890": ("12345678901234567890", -6101065172474983726, 4807115922877858896, "DecimalSI"),
+    "-100m": ("-100m", -1, -100, "DecimalSI"),
+    "+001.e-12": ("1e-9", 1, 1, "DecimalExponent"),
+    "100Ei": ("9223372036854775807", 9223372036854775807, -1000, "BinarySI"),
+}
+
+
+@pytest.mark.parametrize("text", sorted(GO_ANSWERS))
+def test_parse_as_go(text: str) -> None:
+    q = parse_quantity(text)
+    assert (quantity_string(q), value_of(q), milli_value(q), q.format) == GO_ANSWERS[text]
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [("1Gb", ERR_FORMAT_WRONG), ("", ERR_FORMAT_WRONG), ("1.5.5", ERR_FORMAT_WRONG), ("1mi", ERR_SUFFIX), ("1K", ERR_SUFFIX), ("1e", ERR_SUFFIX)],
+)
+def test_refused_as_go(text: str, error: str) -> None:
+    with pytest.raises(QuantityError, match=f"^{re.escape(error)}$"):
+        parse_quantity(text)
+
+
+def test_decoding_names_the_field_and_trims_spaces() -> None:
+    with pytest.raises(InputError) as err:
+        decode_quantity("1Gb", "spec.x[cpu]")
+    assert err.value.field == "spec.x[cpu]"
+    assert decode_quantity(" 1 ", "x") == "1"
+    assert decode_quantity(1.5, "x") == "1500m"  # a JSON number is read as its text
+
+
+def test_round_up_to_milli_units() -> None:
+    # SetDefaults_ResourceList: RoundUp(-3) away from zero; a coarse int64 amount keeps its string.
+    assert quantity_string(round_up(parse_quantity("1n"), -3)) == "1m"
+    assert quantity_string(round_up(parse_quantity("-1n"), -3)) == "-1m"
+    assert quantity_string(round_up(parse_quantity("+1"), -3)) == "+1"
+    assert quantity_string(round_up(parse_quantity("1.0000001Gi"), -3)) == "1073741931375m"
+    assert quantity_string(round_up(parse_quantity("1e-12"), -3)) == "1e-3"
