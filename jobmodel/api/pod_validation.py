@@ -1,6 +1,6 @@
 """The part of core pod-template validation (`pkg/apis/core/validation`) that Job and CronJob
 validation reaches in practice: labels and annotations of the template, the pod's restart and
-DNS policies, termination grace period, volumes (names and exactly one source), containers and
+DNS policies and DNS config (pod_dns), termination grace period, volumes (names and exactly one source), containers and
 init containers (names, images, pull and termination-message policies, ports, env names,
 volume mounts, sidecar restart policy), ephemeral containers (forbidden in a template, and each
 still validated as upstream does), host-network ports, node selector, required node affinity,
@@ -22,6 +22,7 @@ import attrs
 from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
 from jobmodel.api.field import FieldError
+from jobmodel.api.pod_dns import use_relaxed_dns_search_validation, validate_pod_dns_config
 from jobmodel.api.schema import VOLUME_SOURCES
 from jobmodel.features import NEWEST_MINOR
 
@@ -32,7 +33,6 @@ NOT_CHECKED: Final = (
     "security contexts (e.g. runAsUser)",
     "volume source details, volume devices, mount propagation and recursive read-only mounts",
     "topology spread constraints",
-    "DNS config",
     "resource claims",
     "OS-specific rules",
     "seccomp and AppArmor annotations",
@@ -71,6 +71,7 @@ class PodValidationOptions:
     allow_restart_all_containers: bool = True  # RestartAllContainersOnContainerExits (on from 1.36)
     # 1.32 never checks required node-affinity values; from 1.33 only when the old template has none invalid.
     allow_invalid_label_value_in_required_node_affinity: bool = False
+    allow_relaxed_dns_search_validation: bool = True  # RelaxedDNSSearchValidation (on from 1.33)
 
 
 DEFAULT_POD_OPTIONS: Final = PodValidationOptions()
@@ -86,6 +87,7 @@ def pod_validation_options(release: int, old_pod_spec: Mapping[str, Any] | None)
         allow_restart_all_containers=release >= 36,
         allow_invalid_label_value_in_required_node_affinity=release <= 32
         or has_invalid_label_value_in_required_node_affinity(old_pod_spec, release),
+        allow_relaxed_dns_search_validation=use_relaxed_dns_search_validation(release, old_pod_spec),
     )
 
 
@@ -159,6 +161,12 @@ def validate_pod_spec(
     )
     errs.extend(
         _validate_enum(spec.get("dnsPolicy", ""), DNS_POLICIES, fe.child(path, "dnsPolicy"))
+    )
+    errs.extend(
+        validate_pod_dns_config(
+            spec.get("dnsConfig"), spec.get("dnsPolicy", ""), fe.child(path, "dnsConfig"), release,
+            opts.allow_relaxed_dns_search_validation,
+        )
     )
     errs.extend(mv.validate_labels(spec.get("nodeSelector"), fe.child(path, "nodeSelector"), release))
     errs.extend(

@@ -111,6 +111,7 @@ VOLUME_SOURCES: Final = frozenset(
     }
 )  # fmt: skip
 VOLUME: Final = {"name": STR, **dict.fromkeys(VOLUME_SOURCES, OBJ)}
+DNS_CONFIG: Final = {"nameservers": ("list", STR), "searches": ("list", STR), "options": ("list", {"name": STR, "value": STR})}
 POD_SPEC: Final = {
     "volumes": ("list", VOLUME), "initContainers": ("list", CONTAINER), "containers": ("list", CONTAINER),
     "ephemeralContainers": ("list", OBJ), "restartPolicy": STR, "terminationGracePeriodSeconds": I64,
@@ -119,7 +120,7 @@ POD_SPEC: Final = {
     "hostPID": BOOL, "hostIPC": BOOL, "shareProcessNamespace": BOOL, "securityContext": OBJ,
     "imagePullSecrets": ("list", OBJ), "hostname": STR, "subdomain": STR, "affinity": AFFINITY,
     "schedulerName": STR, "tolerations": ("list", TOLERATION), "hostAliases": ("list", OBJ),
-    "priorityClassName": STR, "priority": I32, "dnsConfig": OBJ, "readinessGates": ("list", OBJ),
+    "priorityClassName": STR, "priority": I32, "dnsConfig": DNS_CONFIG, "readinessGates": ("list", OBJ),
     "runtimeClassName": STR, "enableServiceLinks": BOOL, "preemptionPolicy": STR, "overhead": ("map", ANY),
     "topologySpreadConstraints": ("list", OBJ), "setHostnameAsFQDN": BOOL, "os": OBJ, "hostUsers": BOOL,
     "schedulingGates": ("list", {"name": STR}), "resourceClaims": ("list", OBJ), "resources": OBJ,

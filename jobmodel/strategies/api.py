@@ -139,6 +139,24 @@ NODE_FIELD_REQUIREMENTS = st.sampled_from(
 )
 
 
+# validatePodDNSConfig: nameservers (sloppy IPs; leading zeros and IPv4-mapped refused from 1.36),
+# searches (`_` and `.` allowed from 1.33), options, and the list limits.
+DNS_NAMESERVERS = st.sampled_from(["1.2.3.4", "::1", "2001:db8::ffff", "01.2.3.4", "1.2.3", "::ffff:1.2.3.4", "00001::", "fe80::1%eth0", "x", "", "1.2.3.256", "1::2::3"])
+DNS_SEARCHES = st.sampled_from(["ns1.svc.cluster.local", "example.com.", ".", "_sip._tcp.example.com", "Bad.Com", "a..b", "_", "x" * 254, "-a", "a_", "a.", ""])
+
+
+@st.composite
+def dns_config(draw: st.DrawFn) -> dict[str, Any]:
+    config: dict[str, Any] = {}
+    if draw(st.integers(0, 3)):
+        config["nameservers"] = draw(st.lists(DNS_NAMESERVERS, max_size=4))
+    if draw(st.booleans()):
+        config["searches"] = draw(st.one_of(st.lists(DNS_SEARCHES, max_size=3), st.just(["a" * 60 + str(i) for i in range(33)]), st.just(["a" * 250] * 9)))
+    if draw(st.integers(0, 2)) == 0:
+        config["options"] = [{"name": draw(st.sampled_from(["ndots", ""])), **({"value": "2"} if draw(st.booleans()) else {})}]
+    return config
+
+
 @st.composite
 def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
     """Extra pod-spec fields (in place): containers, volumes, scheduling directives."""
@@ -175,6 +193,9 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
         template_spec["schedulingGates"] = [{"name": draw(st.sampled_from(["example.com/gate", "bad gate", ""]))}]
     if draw(st.integers(0, 5)) == 0:
         template_spec["dnsPolicy"] = draw(st.sampled_from(["ClusterFirst", "Default", "Bogus"]))
+    if draw(st.integers(0, 4)) == 0:
+        template_spec["dnsConfig"] = draw(st.one_of(dns_config(), st.none()))
+        template_spec["dnsPolicy"] = draw(st.sampled_from(["None", "None", template_spec.get("dnsPolicy", "ClusterFirst")]))
     if draw(st.integers(0, 5)) == 0:
         template_spec["terminationGracePeriodSeconds"] = draw(st.sampled_from([-1, 0, 30]))
     if draw(st.integers(0, 6)) == 0:
