@@ -21,6 +21,7 @@ import attrs
 
 from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
+from jobmodel.api import pod_security as ps
 from jobmodel.api.field import FieldError
 from jobmodel.api.pod_dns import use_relaxed_dns_search_validation, validate_pod_dns_config
 from jobmodel.api.schema import VOLUME_SOURCES
@@ -72,6 +73,7 @@ class PodValidationOptions:
     # 1.32 never checks required node-affinity values; from 1.33 only when the old template has none invalid.
     allow_invalid_label_value_in_required_node_affinity: bool = False
     allow_relaxed_dns_search_validation: bool = True  # RelaxedDNSSearchValidation (on from 1.33)
+    security: ps.PodSecurityOptions = ps.PodSecurityOptions()
 
 
 DEFAULT_POD_OPTIONS: Final = PodValidationOptions()
@@ -88,6 +90,7 @@ def pod_validation_options(release: int, old_pod_spec: Mapping[str, Any] | None)
         allow_invalid_label_value_in_required_node_affinity=release <= 32
         or has_invalid_label_value_in_required_node_affinity(old_pod_spec, release),
         allow_relaxed_dns_search_validation=use_relaxed_dns_search_validation(release, old_pod_spec),
+        security=ps.pod_security_options(release, old_pod_spec),
     )
 
 
@@ -169,6 +172,7 @@ def validate_pod_spec(
         )
     )
     errs.extend(mv.validate_labels(spec.get("nodeSelector"), fe.child(path, "nodeSelector"), release))
+    errs.extend(ps.validate_pod_security(spec, path, release, opts.security))
     errs.extend(
         validate_affinity(
             spec.get("affinity"),

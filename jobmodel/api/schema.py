@@ -66,6 +66,21 @@ CONTAINER_PORT: Final = {
     "protocol": STR,
     "hostIP": STR,
 }
+PROFILE: Final = {"type": STR, "localhostProfile": STR}  # seccomp and AppArmor
+WINDOWS_OPTIONS: Final = {"gmsaCredentialSpecName": STR, "gmsaCredentialSpec": STR, "runAsUserName": STR, "hostProcess": BOOL}
+SE_LINUX_OPTIONS: Final = {"user": STR, "role": STR, "type": STR, "level": STR}
+SECURITY_CONTEXT: Final = {
+    "capabilities": {"add": ("list", STR), "drop": ("list", STR)}, "privileged": BOOL, "seLinuxOptions": SE_LINUX_OPTIONS,
+    "windowsOptions": WINDOWS_OPTIONS, "runAsUser": I64, "runAsGroup": I64, "runAsNonRoot": BOOL,
+    "readOnlyRootFilesystem": BOOL, "allowPrivilegeEscalation": BOOL, "procMount": STR, "seccompProfile": PROFILE,
+    "appArmorProfile": PROFILE,
+}  # fmt: skip
+POD_SECURITY_CONTEXT: Final = {
+    "seLinuxOptions": SE_LINUX_OPTIONS, "windowsOptions": WINDOWS_OPTIONS, "runAsUser": I64, "runAsGroup": I64,
+    "runAsNonRoot": BOOL, "supplementalGroups": ("list", I64), "supplementalGroupsPolicy": STR, "fsGroup": I64,
+    "sysctls": ("list", {"name": STR, "value": STR}), "fsGroupChangePolicy": STR, "seccompProfile": PROFILE,
+    "appArmorProfile": PROFILE, "seLinuxChangePolicy": STR,
+}  # fmt: skip
 ENV_VAR: Final = {"name": STR, "value": STR, "valueFrom": OBJ}
 CONTAINER: Final = {
     "name": STR, "image": STR, "command": ("list", STR), "args": ("list", STR), "workingDir": STR,
@@ -73,7 +88,7 @@ CONTAINER: Final = {
     "resizePolicy": ("list", OBJ), "restartPolicy": STR, "restartPolicyRules": ("list", OBJ),
     "volumeMounts": ("list", OBJ), "volumeDevices": ("list", OBJ), "livenessProbe": OBJ, "readinessProbe": OBJ,
     "startupProbe": OBJ, "lifecycle": OBJ, "terminationMessagePath": STR, "terminationMessagePolicy": STR,
-    "imagePullPolicy": STR, "securityContext": OBJ, "stdin": BOOL, "stdinOnce": BOOL, "tty": BOOL,
+    "imagePullPolicy": STR, "securityContext": SECURITY_CONTEXT, "stdin": BOOL, "stdinOnce": BOOL, "tty": BOOL,
 }  # fmt: skip
 TOLERATION: Final = {
     "key": STR,
@@ -117,7 +132,7 @@ POD_SPEC: Final = {
     "ephemeralContainers": ("list", OBJ), "restartPolicy": STR, "terminationGracePeriodSeconds": I64,
     "activeDeadlineSeconds": I64, "dnsPolicy": STR, "nodeSelector": ("map", STR), "serviceAccountName": STR,
     "serviceAccount": STR, "automountServiceAccountToken": BOOL, "nodeName": STR, "hostNetwork": BOOL,
-    "hostPID": BOOL, "hostIPC": BOOL, "shareProcessNamespace": BOOL, "securityContext": OBJ,
+    "hostPID": BOOL, "hostIPC": BOOL, "shareProcessNamespace": BOOL, "securityContext": POD_SECURITY_CONTEXT,
     "imagePullSecrets": ("list", OBJ), "hostname": STR, "subdomain": STR, "affinity": AFFINITY,
     "schedulerName": STR, "tolerations": ("list", TOLERATION), "hostAliases": ("list", OBJ),
     "priorityClassName": STR, "priority": I32, "dnsConfig": DNS_CONFIG, "readinessGates": ("list", OBJ),

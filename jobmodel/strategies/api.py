@@ -147,14 +147,68 @@ DNS_SEARCHES = st.sampled_from(["ns1.svc.cluster.local", "example.com.", ".", "_
 
 @st.composite
 def dns_config(draw: st.DrawFn) -> dict[str, Any]:
+    """Lists of at least one item: Go drops an empty one on output (omitempty)."""
     config: dict[str, Any] = {}
     if draw(st.integers(0, 3)):
-        config["nameservers"] = draw(st.lists(DNS_NAMESERVERS, max_size=4))
+        config["nameservers"] = draw(st.lists(DNS_NAMESERVERS, min_size=1, max_size=4))
     if draw(st.booleans()):
-        config["searches"] = draw(st.one_of(st.lists(DNS_SEARCHES, max_size=3), st.just(["a" * 60 + str(i) for i in range(33)]), st.just(["a" * 250] * 9)))
+        config["searches"] = draw(st.one_of(st.lists(DNS_SEARCHES, min_size=1, max_size=3), st.just(["a" * 60 + str(i) for i in range(33)]), st.just(["a" * 250] * 9)))
     if draw(st.integers(0, 2)) == 0:
-        config["options"] = [{"name": draw(st.sampled_from(["ndots", ""])), **({"value": "2"} if draw(st.booleans()) else {})}]
+        # An option without a name (Go drops an empty one on output: omitempty).
+        config["options"] = [{**draw(st.sampled_from([{"name": "ndots"}, {}])), **({"value": "2"} if draw(st.booleans()) else {})}]
     return config
+
+
+# validatePodSpecSecurityContext and ValidateSecurityContext: id ranges, policies, profiles,
+# Windows user names, privilege escalation (privileged is refused without --allow-privileged).
+IDS = st.sampled_from([0, 1000, -1, 2**31 - 1, 2**31])
+PROFILES = st.sampled_from(
+    [{"type": "RuntimeDefault"}, {"type": "Localhost", "localhostProfile": "p.json"}, {"type": "Localhost"}, {"type": "Localhost", "localhostProfile": "/abs"},
+     {"type": "Localhost", "localhostProfile": "../up"}, {"type": "Unconfined", "localhostProfile": "p"}, {"type": ""}, {"type": "Bogus"},
+     {"type": "Localhost", "localhostProfile": " p"}, {"type": "Localhost", "localhostProfile": ""}]
+)
+WINDOWS_OPTIONS = st.sampled_from(
+    [{"runAsUserName": "ContainerUser"}, {"runAsUserName": ""}, {"runAsUserName": "DOMAIN\\user"}, {"runAsUserName": "a\\b\\c"}, {"runAsUserName": "..."},
+     {"runAsUserName": "us:er"}, {"runAsUserName": ".dom\\user"}, {"runAsUserName": "d\\"}, {"runAsUserName": "x" * 105}, {"runAsUserName": "a\tb"},
+     {"gmsaCredentialSpecName": "Bad_Name"}, {"gmsaCredentialSpec": ""}, {"gmsaCredentialSpecName": "spec", "gmsaCredentialSpec": "{}"}]
+)
+
+
+@st.composite
+def pod_security_context(draw: st.DrawFn) -> dict[str, Any]:
+    sc: dict[str, Any] = {}
+    for key in ("runAsUser", "runAsGroup", "fsGroup"):
+        if draw(st.integers(0, 2)) == 0:
+            sc[key] = draw(IDS)
+    if draw(st.integers(0, 3)) == 0:
+        sc["supplementalGroups"] = draw(st.lists(IDS, min_size=1, max_size=2))
+    for key, values in (("fsGroupChangePolicy", ["Always", "OnRootMismatch", "Bogus"]), ("supplementalGroupsPolicy", ["Merge", "Strict", ""]),
+                        ("seLinuxChangePolicy", ["Recursive", "MountOption", "Bogus"])):
+        if draw(st.integers(0, 4)) == 0:
+            sc[key] = draw(st.sampled_from(values))
+    for key, strategy in (("seccompProfile", PROFILES), ("appArmorProfile", PROFILES), ("windowsOptions", WINDOWS_OPTIONS)):
+        if draw(st.integers(0, 4)) == 0:
+            sc[key] = draw(strategy)
+    return sc
+
+
+@st.composite
+def security_context(draw: st.DrawFn) -> dict[str, Any]:
+    sc: dict[str, Any] = {}
+    for key in ("runAsUser", "runAsGroup"):
+        if draw(st.integers(0, 2)) == 0:
+            sc[key] = draw(IDS)
+    for key in ("privileged", "allowPrivilegeEscalation", "readOnlyRootFilesystem"):
+        if draw(st.integers(0, 2)) == 0:
+            sc[key] = draw(st.booleans())
+    if draw(st.integers(0, 2)) == 0:
+        sc["capabilities"] = draw(st.sampled_from([{}, {"add": ["CAP_SYS_ADMIN"]}, {"add": ["NET_ADMIN", "CAP_SYS_ADMIN"]}, {"add": ["SYS_ADMIN"]}]))
+    if draw(st.integers(0, 4)) == 0:
+        sc["procMount"] = draw(st.sampled_from(["Default", "Unmasked", "Bogus"]))
+    for key, strategy in (("seccompProfile", PROFILES), ("appArmorProfile", PROFILES), ("windowsOptions", WINDOWS_OPTIONS)):
+        if draw(st.integers(0, 5)) == 0:
+            sc[key] = draw(strategy)
+    return sc
 
 
 @st.composite
@@ -196,6 +250,12 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
     if draw(st.integers(0, 4)) == 0:
         template_spec["dnsConfig"] = draw(st.one_of(dns_config(), st.none()))
         template_spec["dnsPolicy"] = draw(st.sampled_from(["None", "None", template_spec.get("dnsPolicy", "ClusterFirst")]))
+    if draw(st.integers(0, 3)) == 0:
+        template_spec["securityContext"] = draw(pod_security_context())
+        template_spec.update(draw(st.sampled_from([{}, {}, {"hostPID": True, "shareProcessNamespace": True}, {"shareProcessNamespace": True}, {"hostUsers": False}])))
+    for ctr in template_spec["containers"][:1] + template_spec.get("initContainers", [])[:1]:
+        if draw(st.integers(0, 3)) == 0:
+            ctr["securityContext"] = draw(security_context())
     if draw(st.integers(0, 5)) == 0:
         template_spec["terminationGracePeriodSeconds"] = draw(st.sampled_from([-1, 0, 30]))
     if draw(st.integers(0, 6)) == 0:
