@@ -1,6 +1,6 @@
 """The part of core pod-template validation (`pkg/apis/core/validation`) that Job and CronJob
 validation reaches in practice: labels and annotations of the template, the pod's restart and
-DNS policies and DNS config (pod_dns), termination grace period, volumes (names and exactly one source), containers and
+DNS policies and DNS config (pod_dns), security contexts (pod_security), termination grace period, volumes (names and exactly one source), containers and
 init containers (names, images, pull and termination-message policies, ports, env names,
 volume mounts, sidecar restart policy), ephemeral containers (forbidden in a template, and each
 still validated as upstream does), host-network ports, node selector, required node affinity,
@@ -31,7 +31,7 @@ from jobmodel.features import NEWEST_MINOR
 NOT_CHECKED: Final = (
     "resource quantities and requests against limits",
     "probes and lifecycle handlers beyond where they may appear",
-    "security contexts (e.g. runAsUser)",
+    "security-context sysctls, seLinuxOptions and Windows host-process pods",
     "volume source details, volume devices, mount propagation and recursive read-only mounts",
     "topology spread constraints",
     "resource claims",

@@ -8,7 +8,7 @@ formats around them (`obj`, `check_known`, `member`).
 
 The schema covers every field of Job, CronJob, ObjectMeta and the pod template's PodSpec and
 Container; the inside of fields the model does not interpret (resources, probes, volume
-sources, security contexts, ...) is only checked to be of the right JSON kind. A Pod's status
+sources, ...) is only checked to be of the right JSON kind. A Pod's status
 is an open struct: the fields the controller reads are typed, the others kept as they are.
 """
 
