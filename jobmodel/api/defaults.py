@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from jobmodel.api.image_reference import parse_image_name
+from jobmodel.api.pod_probes import set_defaults_probes
 from jobmodel.api.schema import VOLUME_SOURCES
 from jobmodel.features import DEFAULT_GATES, FeatureGates
 
@@ -128,7 +129,7 @@ def set_defaults_pod_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def set_defaults_container(container: dict[str, Any]) -> None:
-    """SetDefaults_Container and SetDefaults_ContainerPort (in place)."""
+    """SetDefaults_Container and SetDefaults_ContainerPort (in place), and the probes' defaults."""
     if not container.get("imagePullPolicy"):
         container["imagePullPolicy"] = (
             "Always" if image_tag(str(container.get("image") or "")) == "latest" else "IfNotPresent"
@@ -140,6 +141,7 @@ def set_defaults_container(container: dict[str, Any]) -> None:
     for port in container.get("ports") or []:
         if not port.get("protocol"):
             port["protocol"] = "TCP"
+    set_defaults_probes(container)
 
 
 def set_defaults_volume(volume: dict[str, Any]) -> None:

@@ -74,6 +74,30 @@ def pod_security_options(release: int, old_pod_spec: Mapping[str, Any] | None) -
     )
 
 
+def drop_disabled_security_fields(spec: dict[str, Any], old_spec: Mapping[str, Any] | None, release: int) -> None:
+    """dropDisabledFields' security part (`pkg/api/pod/util.go`), in place: at 1.32
+    UserNamespacesSupport, SupplementalGroupsPolicy, SELinuxChangePolicy and ProcMountType are
+    off, so hostUsers, supplementalGroupsPolicy and seLinuxChangePolicy are dropped, and a
+    procMount is forced to `Default` (dropDisabledProcMountField), unless the old template uses
+    them (hostUsersInUse, supplementalGroupsPolicyInUse, seLinuxChangePolicyInUse, procMountInUse)."""
+    if release != 32:
+        return
+    old = old_spec or {}
+    old_sc = old.get("securityContext") or {}
+    if old.get("hostUsers") is None:
+        spec.pop("hostUsers", None)
+    sc = spec.get("securityContext")
+    for key in ("supplementalGroupsPolicy", "seLinuxChangePolicy"):
+        if isinstance(sc, dict) and old_sc.get(key) is None:
+            sc.pop(key, None)
+    old_proc_mounts = ((c.get("securityContext") or {}).get("procMount") for c, _ in _containers(old, ""))
+    if not any(m is not None and m != "Default" for m in old_proc_mounts):
+        for ctr, _ in _containers(spec, ""):
+            ctr_sc = ctr.get("securityContext")
+            if isinstance(ctr_sc, dict) and ctr_sc.get("procMount") is not None:
+                ctr_sc["procMount"] = "Default"
+
+
 def validate_host_users(spec: Mapping[str, Any], path: str, release: int, opts: PodSecurityOptions) -> list[FieldError]:
     """validateHostUsers: a pod without host users (`hostUsers: false`) shares no host namespace
     (the network one allowed with AllowUserNamespacesHostNetworkSupport) and, from 1.34, has no

@@ -1,6 +1,6 @@
 """The part of core pod-template validation (`pkg/apis/core/validation`) that Job and CronJob
 validation reaches in practice: labels and annotations of the template, the pod's restart and
-DNS policies and DNS config (pod_dns), security contexts (pod_security), termination grace period, volumes (names and exactly one source), containers and
+DNS policies and DNS config (pod_dns), security contexts (pod_security), probes and lifecycle handlers (pod_probes), termination grace period, volumes (names and exactly one source), containers and
 init containers (names, images, pull and termination-message policies, ports, env names,
 volume mounts, sidecar restart policy), ephemeral containers (forbidden in a template, and each
 still validated as upstream does), host-network ports, node selector, required node affinity,
@@ -21,6 +21,7 @@ import attrs
 
 from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
+from jobmodel.api import pod_probes as pp
 from jobmodel.api import pod_security as ps
 from jobmodel.api.field import FieldError
 from jobmodel.api.pod_dns import use_relaxed_dns_search_validation, validate_pod_dns_config
@@ -30,7 +31,6 @@ from jobmodel.features import NEWEST_MINOR
 # What the API server checks in a pod template and this model does not (docs/validation.md).
 NOT_CHECKED: Final = (
     "resource quantities and requests against limits",
-    "probes and lifecycle handlers beyond where they may appear",
     "security-context sysctls, seLinuxOptions and Windows host-process pods",
     "volume source details, volume devices, mount propagation and recursive read-only mounts",
     "topology spread constraints",
@@ -74,6 +74,7 @@ class PodValidationOptions:
     allow_invalid_label_value_in_required_node_affinity: bool = False
     allow_relaxed_dns_search_validation: bool = True  # RelaxedDNSSearchValidation (on from 1.33)
     security: ps.PodSecurityOptions = ps.PodSecurityOptions()
+    allow_pod_lifecycle_sleep_action_zero_value: bool = True  # PodLifecycleSleepActionAllowZero (on from 1.33)
 
 
 DEFAULT_POD_OPTIONS: Final = PodValidationOptions()
@@ -91,6 +92,7 @@ def pod_validation_options(release: int, old_pod_spec: Mapping[str, Any] | None)
         or has_invalid_label_value_in_required_node_affinity(old_pod_spec, release),
         allow_relaxed_dns_search_validation=use_relaxed_dns_search_validation(release, old_pod_spec),
         security=ps.pod_security_options(release, old_pod_spec),
+        allow_pod_lifecycle_sleep_action_zero_value=pp.allow_pod_lifecycle_sleep_action_zero_value(release, old_pod_spec),
     )
 
 
@@ -173,6 +175,7 @@ def validate_pod_spec(
     )
     errs.extend(mv.validate_labels(spec.get("nodeSelector"), fe.child(path, "nodeSelector"), release))
     errs.extend(ps.validate_pod_security(spec, path, release, opts.security))
+    errs.extend(pp.validate_pod_probes(spec, path, release, opts.allow_pod_lifecycle_sleep_action_zero_value))
     errs.extend(
         validate_affinity(
             spec.get("affinity"),

@@ -7,7 +7,7 @@ mistake has one message. Every reader goes through here: the API server's entry 
 formats around them (`obj`, `check_known`, `member`).
 
 The schema covers every field of Job, CronJob, ObjectMeta and the pod template's PodSpec and
-Container; the inside of fields the model does not interpret (resources, probes, volume
+Container; the inside of fields the model does not interpret (resources, volume
 sources, ...) is only checked to be of the right JSON kind. A Pod's status
 is an open struct: the fields the controller reads are typed, the others kept as they are.
 """
@@ -35,6 +35,7 @@ LIST: Final = "list"
 ANY: Final = "any"
 TIME: Final = "time"  # metav1.Time: an RFC 3339 string
 OTHER: Final = "*"
+INT_OR_STRING: Final = "intOrString"  # intstr.IntOrString: an int32 or a string
 
 def _object(spec: Type, status: Type) -> dict[str, Type]:
     """A Kubernetes object's top level."""
@@ -81,13 +82,25 @@ POD_SECURITY_CONTEXT: Final = {
     "sysctls": ("list", {"name": STR, "value": STR}), "fsGroupChangePolicy": STR, "seccompProfile": PROFILE,
     "appArmorProfile": PROFILE, "seLinuxChangePolicy": STR,
 }  # fmt: skip
+HTTP_GET: Final = {
+    "path": STR, "port": INT_OR_STRING, "host": STR, "scheme": STR, "httpHeaders": ("list", {"name": STR, "value": STR}), "protocol": STR,
+}  # fmt: skip
+TCP_SOCKET: Final = {"port": INT_OR_STRING, "host": STR}
+EXEC: Final = {"command": ("list", STR)}
+PROBE: Final = {
+    "exec": EXEC, "httpGet": HTTP_GET, "tcpSocket": TCP_SOCKET, "grpc": {"port": I32, "service": STR, "mode": STR},
+    "initialDelaySeconds": I32, "timeoutSeconds": I32, "periodSeconds": I32, "successThreshold": I32, "failureThreshold": I32,
+    "terminationGracePeriodSeconds": I64,
+}  # fmt: skip
+LIFECYCLE_HANDLER: Final = {"exec": EXEC, "httpGet": HTTP_GET, "tcpSocket": TCP_SOCKET, "sleep": {"seconds": I64}}
+LIFECYCLE: Final = {"postStart": LIFECYCLE_HANDLER, "preStop": LIFECYCLE_HANDLER, "stopSignal": STR}
 ENV_VAR: Final = {"name": STR, "value": STR, "valueFrom": OBJ}
 CONTAINER: Final = {
     "name": STR, "image": STR, "command": ("list", STR), "args": ("list", STR), "workingDir": STR,
     "ports": ("list", CONTAINER_PORT), "envFrom": ("list", OBJ), "env": ("list", ENV_VAR), "resources": OBJ,
     "resizePolicy": ("list", OBJ), "restartPolicy": STR, "restartPolicyRules": ("list", OBJ),
-    "volumeMounts": ("list", OBJ), "volumeDevices": ("list", OBJ), "livenessProbe": OBJ, "readinessProbe": OBJ,
-    "startupProbe": OBJ, "lifecycle": OBJ, "terminationMessagePath": STR, "terminationMessagePolicy": STR,
+    "volumeMounts": ("list", OBJ), "volumeDevices": ("list", OBJ), "livenessProbe": PROBE, "readinessProbe": PROBE,
+    "startupProbe": PROBE, "lifecycle": LIFECYCLE, "terminationMessagePath": STR, "terminationMessagePolicy": STR,
     "imagePullPolicy": STR, "securityContext": SECURITY_CONTEXT, "stdin": BOOL, "stdinOnce": BOOL, "tty": BOOL,
 }  # fmt: skip
 TOLERATION: Final = {
@@ -310,6 +323,9 @@ _PYTHON_TYPES: Final[dict[str, tuple[type, ...]]] = {
 
 
 def _check_scalar(value: Any, typ: str, path: str) -> None:
+    if typ == INT_OR_STRING:
+        _check_scalar(value, STR if isinstance(value, str) else I32, path)
+        return
     if typ == TIME:
         parse_time(value, path)
         return

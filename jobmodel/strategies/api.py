@@ -211,6 +211,36 @@ def security_context(draw: st.DrawFn) -> dict[str, Any]:
     return sc
 
 
+# validateProbe, validateHandler, validateLifecycle: one handler, its details, the numbers; Go
+# writes a port or sleep seconds left out as 0 and drops a zero int with omitempty, so those are
+# always given and never 0 where omitted.
+HANDLERS = st.sampled_from(
+    [{"exec": {"command": ["true"]}}, {"exec": {}}, {"httpGet": {"port": 8080}}, {"httpGet": {"path": "/healthz", "port": "http", "scheme": "HTTPS"}},
+     {"httpGet": {"port": 0, "scheme": "FTP"}}, {"httpGet": {"port": "Bad_Port", "httpHeaders": [{"name": "X-Ok", "value": "v"}, {"name": "bad header", "value": "v"}]}},
+     {"httpGet": {"port": "80"}}, {"tcpSocket": {"port": 70000}}, {"tcpSocket": {"port": "a--b"}}, {"tcpSocket": {"port": "x" * 16}},
+     {"grpc": {"port": 9000}}, {"grpc": {"port": -1, "service": "svc"}}, {}, {"exec": {"command": ["true"]}, "tcpSocket": {"port": 80}},
+     {"httpGet": {"port": 80}, "grpc": {"port": 80}}]
+)
+SLEEPS = st.sampled_from([{"sleep": {"seconds": 5}}, {"sleep": {"seconds": 0}}, {"sleep": {"seconds": -1}}, {"sleep": {"seconds": 31}}, {"sleep": {"seconds": 5}, "exec": {"command": ["x"]}}])
+
+
+@st.composite
+def probe(draw: st.DrawFn) -> dict[str, Any]:
+    out: dict[str, Any] = dict(draw(HANDLERS))
+    for key in ("initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold"):
+        if draw(st.integers(0, 3)) == 0:
+            out[key] = draw(st.sampled_from([-1, 1, 2] if key != "initialDelaySeconds" else [-1, 5]))
+    if draw(st.integers(0, 4)) == 0:
+        out["terminationGracePeriodSeconds"] = draw(st.sampled_from([-1, 0, 10]))
+    return out
+
+
+@st.composite
+def lifecycle(draw: st.DrawFn) -> dict[str, Any]:
+    hooks = draw(st.sampled_from([["preStop"], ["postStart"], ["preStop", "postStart"], []]))
+    return {hook: dict(draw(st.one_of(HANDLERS, SLEEPS))) for hook in hooks}
+
+
 @st.composite
 def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
     """Extra pod-spec fields (in place): containers, volumes, scheduling directives."""
@@ -256,6 +286,10 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
     for ctr in template_spec["containers"][:1] + template_spec.get("initContainers", [])[:1]:
         if draw(st.integers(0, 3)) == 0:
             ctr["securityContext"] = draw(security_context())
+    for ctr in template_spec["containers"][:1] + [c for c in template_spec.get("initContainers", []) if c.get("restartPolicy") == "Always"]:
+        for key in ("livenessProbe", "readinessProbe", "startupProbe", "lifecycle"):
+            if draw(st.integers(0, 5)) == 0:
+                ctr[key] = draw(lifecycle() if key == "lifecycle" else probe())
     if draw(st.integers(0, 5)) == 0:
         template_spec["terminationGracePeriodSeconds"] = draw(st.sampled_from([-1, 0, 30]))
     if draw(st.integers(0, 6)) == 0:
