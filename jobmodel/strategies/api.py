@@ -238,7 +238,8 @@ def probe(draw: st.DrawFn) -> dict[str, Any]:
 @st.composite
 def lifecycle(draw: st.DrawFn) -> dict[str, Any]:
     hooks = draw(st.sampled_from([["preStop"], ["postStart"], ["preStop", "postStart"], []]))
-    return {hook: dict(draw(st.one_of(HANDLERS, SLEEPS))) for hook in hooks}
+    # A lifecycle handler has no gRPC action (LifecycleHandler).
+    return {hook: dict(draw(st.one_of(HANDLERS.filter(lambda h: "grpc" not in h), SLEEPS))) for hook in hooks}
 
 
 @st.composite
