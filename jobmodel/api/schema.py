@@ -324,6 +324,8 @@ _PYTHON_TYPES: Final[dict[str, tuple[type, ...]]] = {
 
 def _check_scalar(value: Any, typ: str, path: str) -> None:
     if typ == INT_OR_STRING:
+        if not isinstance(value, str | int) or isinstance(value, bool):
+            raise InputError(path, f"expected an integer or a string, got {describe(value)}")
         _check_scalar(value, STR if isinstance(value, str) else I32, path)
         return
     if typ == TIME:

@@ -214,19 +214,24 @@ def security_context(draw: st.DrawFn) -> dict[str, Any]:
 # validateProbe, validateHandler, validateLifecycle: one handler, its details, the numbers; Go
 # writes a port or sleep seconds left out as 0 and drops a zero int with omitempty, so those are
 # always given and never 0 where omitted.
-HANDLERS = st.sampled_from(
+HANDLER_VALUES: list[dict[str, Any]] = (
     [{"exec": {"command": ["true"]}}, {"exec": {}}, {"httpGet": {"port": 8080}}, {"httpGet": {"path": "/healthz", "port": "http", "scheme": "HTTPS"}},
      {"httpGet": {"port": 0, "scheme": "FTP"}}, {"httpGet": {"port": "Bad_Port", "httpHeaders": [{"name": "X-Ok", "value": "v"}, {"name": "bad header", "value": "v"}]}},
      {"httpGet": {"port": "80"}}, {"tcpSocket": {"port": 70000}}, {"tcpSocket": {"port": "a--b"}}, {"tcpSocket": {"port": "x" * 16}},
      {"grpc": {"port": 9000}}, {"grpc": {"port": -1, "service": "svc"}}, {}, {"exec": {"command": ["true"]}, "tcpSocket": {"port": 80}},
      {"httpGet": {"port": 80}, "grpc": {"port": 80}}]
 )
-SLEEPS = st.sampled_from([{"sleep": {"seconds": 5}}, {"sleep": {"seconds": 0}}, {"sleep": {"seconds": -1}}, {"sleep": {"seconds": 31}}, {"sleep": {"seconds": 5}, "exec": {"command": ["x"]}}])
+HANDLERS = st.sampled_from(HANDLER_VALUES)
+# A lifecycle handler has no gRPC action (LifecycleHandler), and may sleep.
+LIFECYCLE_HANDLERS = st.sampled_from(
+    [h for h in HANDLER_VALUES if "grpc" not in h]
+    + [{"sleep": {"seconds": 5}}, {"sleep": {"seconds": 0}}, {"sleep": {"seconds": -1}}, {"sleep": {"seconds": 31}}, {"sleep": {"seconds": 5}, "exec": {"command": ["x"]}}]
+)
 
 
 @st.composite
 def probe(draw: st.DrawFn) -> dict[str, Any]:
-    out: dict[str, Any] = dict(draw(HANDLERS))
+    out: dict[str, Any] = copy.deepcopy(draw(HANDLERS))
     for key in ("initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold"):
         if draw(st.integers(0, 3)) == 0:
             out[key] = draw(st.sampled_from([-1, 1, 2] if key != "initialDelaySeconds" else [-1, 5]))
@@ -238,8 +243,7 @@ def probe(draw: st.DrawFn) -> dict[str, Any]:
 @st.composite
 def lifecycle(draw: st.DrawFn) -> dict[str, Any]:
     hooks = draw(st.sampled_from([["preStop"], ["postStart"], ["preStop", "postStart"], []]))
-    # A lifecycle handler has no gRPC action (LifecycleHandler).
-    return {hook: dict(draw(st.one_of(HANDLERS.filter(lambda h: "grpc" not in h), SLEEPS))) for hook in hooks}
+    return {hook: copy.deepcopy(draw(LIFECYCLE_HANDLERS)) for hook in hooks}
 
 
 @st.composite

@@ -8,6 +8,7 @@ import pytest
 
 from jobmodel.api.pod_security import (
     PodSecurityOptions,
+    drop_disabled_security_fields,
     pod_security_options,
     validate_app_armor_profile_field,
     validate_pod_security,
@@ -160,3 +161,26 @@ def test_host_users_false_forbids_volume_devices_from_1_34() -> None:
     containers = [{"name": "a", "volumeDevices": [{"name": "d", "devicePath": "/dev/x"}]}]
     assert _pod(34, containers=containers, hostUsers=False) == {(f"{S}.containers[0].volumeDevices", "FieldValueForbidden")}
     assert _pod(33, containers=containers, hostUsers=False) == set()
+
+
+def test_drop_disabled_security_fields_at_1_32_only() -> None:
+    def dropped(release: int, old: dict[str, Any] | None = None) -> dict[str, Any]:
+        spec: dict[str, Any] = {
+            "hostUsers": False,
+            "securityContext": {"supplementalGroupsPolicy": "Merge", "seLinuxChangePolicy": "Recursive", "runAsUser": 1},
+            "containers": [{"name": "a", "securityContext": {"procMount": "Unmasked"}}],
+        }
+        drop_disabled_security_fields(spec, old, release)
+        return spec
+
+    at_32 = dropped(32)
+    assert "hostUsers" not in at_32
+    assert at_32["securityContext"] == {"runAsUser": 1}
+    assert at_32["containers"][0]["securityContext"] == {"procMount": "Default"}
+    assert dropped(33)["hostUsers"] is False
+    in_use = {"hostUsers": True, "securityContext": {"supplementalGroupsPolicy": "Strict"}, "containers": [{"securityContext": {"procMount": "Unmasked"}}]}
+    kept = dropped(32, in_use)
+    assert kept["hostUsers"] is False
+    assert kept["securityContext"]["supplementalGroupsPolicy"] == "Merge"
+    assert "seLinuxChangePolicy" not in kept["securityContext"]
+    assert kept["containers"][0]["securityContext"]["procMount"] == "Unmasked"
