@@ -1,6 +1,7 @@
 """The part of core pod-template validation (`pkg/apis/core/validation`) that Job and CronJob
 validation reaches in practice: labels and annotations of the template, the pod's restart and
-DNS policies and DNS config (pod_dns), security contexts (pod_security), probes and lifecycle handlers (pod_probes), termination grace period, volumes (names and exactly one source), containers and
+DNS policies and DNS config (pod_dns), security contexts (pod_security), probes and lifecycle
+handlers (pod_probes), termination grace period, volumes (names and exactly one source), containers and
 init containers (names, images, pull and termination-message policies, ports, env names,
 volume mounts, sidecar restart policy), ephemeral containers (forbidden in a template, and each
 still validated as upstream does), host-network ports, node selector, required node affinity,
@@ -169,7 +170,10 @@ def validate_pod_spec(
     )
     errs.extend(
         validate_pod_dns_config(
-            spec.get("dnsConfig"), spec.get("dnsPolicy", ""), fe.child(path, "dnsConfig"), release,
+            spec.get("dnsConfig"),
+            spec.get("dnsPolicy", ""),
+            fe.child(path, "dnsConfig"),
+            release,
             opts.allow_relaxed_dns_search_validation,
         )
     )
