@@ -9,8 +9,8 @@ spec (`spec.shareProcessNamespace`) rather than on `spec.securityContext.sharePr
 and an update may keep a container's CAP_SYS_ADMIN with allowPrivilegeEscalation false when the
 old template has one (useAllowSysAdminWhenPrivilegeEscalationFalse).
 
-Not modelled: sysctls, seLinuxOptions (checked only by the OS-specific rules) and Windows
-host-process pods.
+Not modelled: seLinuxOptions (checked only by the OS-specific rules) and Windows host-process
+pods.
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ class PodSecurityOptions:
     allow_sys_admin_when_privilege_escalation_false: bool = False
     allow_user_namespaces_host_network: bool = False  # AllowUserNamespacesHostNetworkSupport (1.35+)
     allow_user_namespaces_with_volume_devices: bool = False  # AllowUserNamespacesWithVolumeDevices (1.34+)
+    allow_namespaced_sysctls_for_host_net_and_host_ipc: bool = False  # the old template has such a sysctl
 
 
 def pod_security_options(release: int, old_pod_spec: Mapping[str, Any] | None) -> PodSecurityOptions:
@@ -71,6 +72,11 @@ def pod_security_options(release: int, old_pod_spec: Mapping[str, Any] | None) -
         # hasUserNamespacesWithVolumeDevices
         allow_user_namespaces_with_volume_devices=user_namespaces
         and any(c.get("volumeDevices") for c, _ in _containers(old, "")),
+        allow_namespaced_sysctls_for_host_net_and_host_ipc=old_pod_spec is not None
+        and any(
+            validate_host_sysctl(str(s.get("name") or ""), old, "")
+            for s in (old.get("securityContext") or {}).get("sysctls") or []
+        ),
     )
 
 
@@ -119,6 +125,64 @@ def validate_host_users(spec: Mapping[str, Any], path: str, release: int, opts: 
             for ctr, ctr_path in _containers(spec, path)
             if ctr.get("volumeDevices")
         )
+    return errs
+
+
+SYSCTL_MAX_LENGTH: Final = 253
+_SYSCTL_SEGMENT_FMT: Final = "[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
+_SYSCTL_CONTAIN_SLASH_FMT: Final = "(" + _SYSCTL_SEGMENT_FMT + "[\\./])*" + _SYSCTL_SEGMENT_FMT
+_SYSCTL_RE: Final = re.compile(_SYSCTL_CONTAIN_SLASH_FMT)
+# GetNamespace's tables (k8s.io/component-helpers/node/util/sysctl): the two namespaces a host
+# network or IPC namespace shares.
+_IPC_SYSCTLS: Final = frozenset(
+    {"kernel.sem", "kernel.shmall", "kernel.shmmax", "kernel.shmmni", "kernel.shm_rmid_forced", "kernel.shm",
+     "kernel.msgmax", "kernel.msgmnb", "kernel.msgmni", "kernel.msg"}
+)  # fmt: skip
+
+
+def sysctl_namespace(sysctl: str) -> str:
+    """GetNamespace (component-helpers `node/util/sysctl`), `Net`, `IPC` or "" for the others:
+    NormalizeName (a `/`-separated name made `.`-separated), cut at the first `*`."""
+    sep = next((i for i, c in enumerate(sysctl) if c in "./"), -1)
+    if sep != -1 and sysctl[sep] == "/":
+        sysctl = sysctl.translate(str.maketrans("./", "/."))
+    name = sysctl.split("*", 1)[0]
+    if name in _IPC_SYSCTLS or name.startswith("fs.mqueue."):
+        return "IPC"
+    return "Net" if name.startswith("net.") else ""
+
+
+def validate_host_sysctl(sysctl: str, spec: Mapping[str, Any], path: str) -> list[FieldError]:
+    """ValidateHostSysctl: no network sysctl with the host's network, no IPC one with its IPC."""
+    ns = sysctl_namespace(sysctl)
+    if spec.get("hostNetwork") and ns == "Net":
+        return [fe.invalid(path, sysctl, "may not be specified when 'hostNetwork' is true")]
+    if spec.get("hostIPC") and ns == "IPC":
+        return [fe.invalid(path, sysctl, "may not be specified when 'hostIPC' is true")]
+    return []
+
+
+def validate_sysctls(spec: Mapping[str, Any], path: str, allow_namespaced_for_host: bool) -> list[FieldError]:
+    """validateSysctls: names given, valid (IsValidSysctlName), unique; none of a namespace the pod
+    shares with the host unless the old template has one (AllowNamespacedSysctlsForHostNetAndHostIPC)."""
+    errs: list[FieldError] = []
+    names: set[str] = set()
+    for i, sysctl in enumerate((spec.get("securityContext") or {}).get("sysctls") or []):
+        name = sysctl.get("name") or ""
+        name_path = fe.child(fe.index(path, i), "name")
+        if not name:
+            errs.append(fe.required(name_path))
+        elif len(name.encode()) > SYSCTL_MAX_LENGTH or _SYSCTL_RE.fullmatch(name) is None:
+            errs.append(
+                fe.invalid(
+                    name_path, name, f"must have at most {SYSCTL_MAX_LENGTH} characters and match regex ^{_SYSCTL_CONTAIN_SLASH_FMT}$"
+                )
+            )
+        elif name in names:
+            errs.append(fe.duplicate(name_path, name))
+        if not allow_namespaced_for_host:
+            errs.extend(validate_host_sysctl(name, spec, name_path))
+        names.add(name)
     return errs
 
 
@@ -265,10 +329,10 @@ def validate_windows_security_context_options(options: Mapping[str, Any] | None,
 
 
 def validate_pod_spec_security_context(
-    spec: Mapping[str, Any], path: str, release: int, only_recursive_selinux_change_policy: bool
+    spec: Mapping[str, Any], path: str, release: int, opts: PodSecurityOptions = PodSecurityOptions()
 ) -> list[FieldError]:
-    """validatePodSpecSecurityContext without sysctls (up to 1.36 also validateShareProcessNamespace's
-    check, on the security context's path; the internal security context always exists)."""
+    """validatePodSpecSecurityContext (up to 1.36 also validateShareProcessNamespace's check, on
+    the security context's path; the internal security context always exists)."""
     sc = spec.get("securityContext") or {}
     sc_path = fe.child(path, "securityContext")
     errs = _ids(sc.get("fsGroup"), fe.child(sc_path, "fsGroup"))
@@ -284,6 +348,7 @@ def validate_pod_spec_security_context(
                 "ShareProcessNamespace and HostPID cannot both be enabled",
             )
         )
+    errs.extend(validate_sysctls(spec, fe.child(sc_path, "sysctls"), opts.allow_namespaced_sysctls_for_host_net_and_host_ipc))
     if sc.get("fsGroupChangePolicy") is not None:
         errs.extend(_enum(sc["fsGroupChangePolicy"], FS_GROUP_CHANGE_POLICIES, fe.child(sc_path, "fsGroupChangePolicy")))
     errs.extend(validate_seccomp_profile_field(sc.get("seccompProfile"), fe.child(sc_path, "seccompProfile")))
@@ -295,7 +360,7 @@ def validate_pod_spec_security_context(
         )
     if sc.get("seLinuxChangePolicy") is not None:
         # validateSELinuxChangePolicy
-        allowed = ("Recursive",) if only_recursive_selinux_change_policy else SELINUX_CHANGE_POLICIES
+        allowed = ("Recursive",) if opts.only_recursive_selinux_change_policy else SELINUX_CHANGE_POLICIES
         errs.extend(_enum(sc["seLinuxChangePolicy"], allowed, fe.child(sc_path, "seLinuxChangePolicy")))
     return errs
 
@@ -338,7 +403,7 @@ def validate_pod_security(
     """ValidatePodSpec's security checks: validatePodSpecSecurityContext (and the shared
     process namespace), validateHostUsers, and each container's ValidateSecurityContext
     (validateContainerCommon)."""
-    errs = validate_pod_spec_security_context(spec, path, release, opts.only_recursive_selinux_change_policy)
+    errs = validate_pod_spec_security_context(spec, path, release, opts)
     errs.extend(validate_host_users(spec, path, release, opts))
     host_users = spec.get("hostUsers") is not False
     for ctr, ctr_path in _containers(spec, path):

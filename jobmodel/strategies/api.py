@@ -189,6 +189,9 @@ def pod_security_context(draw: st.DrawFn) -> dict[str, Any]:
     for key, strategy in (("seccompProfile", PROFILES), ("appArmorProfile", PROFILES), ("windowsOptions", WINDOWS_OPTIONS)):
         if draw(st.integers(0, 4)) == 0:
             sc[key] = draw(strategy)
+    if draw(st.integers(0, 3)) == 0:
+        names = ["net.ipv4.ip_forward", "net/ipv4/conf/eth0.1/rp_filter", "kernel.shm_rmid_forced", "fs.mqueue.msg_max", "kernel.pid_max", "Bad!", "", "a" * 254]
+        sc["sysctls"] = [{"name": n, "value": "1"} for n in draw(st.lists(st.sampled_from(names), min_size=1, max_size=3))]
     return sc
 
 
@@ -287,7 +290,8 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
         template_spec["dnsPolicy"] = draw(st.sampled_from(["None", "None", template_spec.get("dnsPolicy", "ClusterFirst")]))
     if draw(st.integers(0, 3)) == 0:
         template_spec["securityContext"] = draw(pod_security_context())
-        template_spec.update(draw(st.sampled_from([{}, {}, {"hostPID": True, "shareProcessNamespace": True}, {"shareProcessNamespace": True}, {"hostUsers": False}])))
+        template_spec.update(draw(st.sampled_from([{}, {}, {"hostPID": True, "shareProcessNamespace": True}, {"shareProcessNamespace": True}, {"hostUsers": False},
+                                                  {"hostIPC": True}, {"hostNetwork": True}])))
     for ctr in template_spec["containers"][:1] + template_spec.get("initContainers", [])[:1]:
         if draw(st.integers(0, 3)) == 0:
             ctr["securityContext"] = draw(security_context())

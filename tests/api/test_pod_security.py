@@ -184,3 +184,19 @@ def test_drop_disabled_security_fields_at_1_32_only() -> None:
     assert kept["securityContext"]["supplementalGroupsPolicy"] == "Merge"
     assert "seLinuxChangePolicy" not in kept["securityContext"]
     assert kept["containers"][0]["securityContext"]["procMount"] == "Unmasked"
+
+
+def test_sysctls() -> None:
+    sysctls = [{"name": "kernel.pid_max"}, {"name": ""}, {"name": "Bad!"}, {"name": "kernel.pid_max"}, {"name": "net/ipv4/conf/eth0.1/rp_filter"}]
+    assert _pod(securityContext={"sysctls": sysctls}, hostNetwork=True) == {
+        (f"{S}.securityContext.sysctls[1].name", "FieldValueRequired"),
+        (f"{S}.securityContext.sysctls[2].name", "FieldValueInvalid"),
+        (f"{S}.securityContext.sysctls[3].name", "FieldValueDuplicate"),
+        (f"{S}.securityContext.sysctls[4].name", "FieldValueInvalid"),  # a network sysctl with the host's network
+    }
+    ipc = {"securityContext": {"sysctls": [{"name": "kernel.shm_rmid_forced"}, {"name": "fs.mqueue.msg_max"}]}, "hostIPC": True}
+    assert _pod(**ipc) == {
+        (f"{S}.securityContext.sysctls[0].name", "FieldValueInvalid"),
+        (f"{S}.securityContext.sysctls[1].name", "FieldValueInvalid"),
+    }
+    assert _pod(37, pod_security_options(37, ipc), **ipc) == set()
