@@ -9,8 +9,8 @@ spec (`spec.shareProcessNamespace`) rather than on `spec.securityContext.sharePr
 and an update may keep a container's CAP_SYS_ADMIN with allowPrivilegeEscalation false when the
 old template has one (useAllowSysAdminWhenPrivilegeEscalationFalse).
 
-Not modelled: seLinuxOptions (checked only by the OS-specific rules) and Windows host-process
-pods.
+seLinuxOptions are checked only by the OS-specific rules (validateLinux, validateWindows), not
+modelled.
 """
 
 from __future__ import annotations
@@ -102,6 +102,35 @@ def drop_disabled_security_fields(spec: dict[str, Any], old_spec: Mapping[str, A
             ctr_sc = ctr.get("securityContext")
             if isinstance(ctr_sc, dict) and ctr_sc.get("procMount") is not None:
                 ctr_sc["procMount"] = "Default"
+
+
+def validate_windows_host_process_pod(spec: Mapping[str, Any], path: str) -> list[FieldError]:
+    """validateWindowsHostProcessPod: a container's hostProcess agrees with the pod's; with any
+    host-process container all are, the pod uses the host network, and the API server refuses it
+    without --allow-privileged (as the harness's does)."""
+    pod_host_process = ((spec.get("securityContext") or {}).get("windowsOptions") or {}).get("hostProcess")
+    errs: list[FieldError] = []
+    count = host_process_count = 0
+    for ctr, ctr_path in _containers(spec, path):
+        count += 1
+        host_process = ((ctr.get("securityContext") or {}).get("windowsOptions") or {}).get("hostProcess")
+        if pod_host_process is not None and host_process is not None and pod_host_process != host_process:
+            errs.append(
+                fe.invalid(
+                    fe.child(ctr_path, "securityContext", "windowsOptions", "hostProcess"),
+                    host_process,
+                    f"pod hostProcess value must be identical if both are specified, was {'true' if pod_host_process else 'false'}",
+                )
+            )
+        if host_process or (host_process is None and pod_host_process):
+            host_process_count += 1
+    if host_process_count:
+        if host_process_count != count:
+            errs.append(fe.invalid(path, "", "If pod contains any hostProcess containers then all containers must be HostProcess containers"))
+        if not spec.get("hostNetwork"):
+            errs.append(fe.invalid(fe.child(path, "hostNetwork"), False, "hostNetwork must be true if pod contains any hostProcess containers"))
+        errs.append(fe.forbidden(path, "hostProcess containers are disallowed by cluster policy"))
+    return errs
 
 
 def validate_host_users(spec: Mapping[str, Any], path: str, release: int, opts: PodSecurityOptions) -> list[FieldError]:
@@ -401,10 +430,11 @@ def validate_pod_security(
     spec: Mapping[str, Any], path: str, release: int, opts: PodSecurityOptions = PodSecurityOptions()
 ) -> list[FieldError]:
     """ValidatePodSpec's security checks: validatePodSpecSecurityContext (and the shared
-    process namespace), validateHostUsers, and each container's ValidateSecurityContext
-    (validateContainerCommon)."""
+    process namespace), validateHostUsers, validateWindowsHostProcessPod, and each container's
+    ValidateSecurityContext (validateContainerCommon)."""
     errs = validate_pod_spec_security_context(spec, path, release, opts)
     errs.extend(validate_host_users(spec, path, release, opts))
+    errs.extend(validate_windows_host_process_pod(spec, path))
     host_users = spec.get("hostUsers") is not False
     for ctr, ctr_path in _containers(spec, path):
         errs.extend(

@@ -32,7 +32,6 @@ from jobmodel.features import NEWEST_MINOR
 # What the API server checks in a pod template and this model does not (docs/validation.md).
 NOT_CHECKED: Final = (
     "resource quantities and requests against limits",
-    "security-context seLinuxOptions and Windows host-process pods",
     "volume source details, volume devices, mount propagation and recursive read-only mounts",
     "topology spread constraints",
     "resource claims",

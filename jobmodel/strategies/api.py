@@ -170,7 +170,8 @@ PROFILES = st.sampled_from(
 WINDOWS_OPTIONS = st.sampled_from(
     [{"runAsUserName": "ContainerUser"}, {"runAsUserName": ""}, {"runAsUserName": "DOMAIN\\user"}, {"runAsUserName": "a\\b\\c"}, {"runAsUserName": "..."},
      {"runAsUserName": "us:er"}, {"runAsUserName": ".dom\\user"}, {"runAsUserName": "d\\"}, {"runAsUserName": "x" * 105}, {"runAsUserName": "a\tb"},
-     {"gmsaCredentialSpecName": "Bad_Name"}, {"gmsaCredentialSpec": ""}, {"gmsaCredentialSpecName": "spec", "gmsaCredentialSpec": "{}"}]
+     {"gmsaCredentialSpecName": "Bad_Name"}, {"gmsaCredentialSpec": ""}, {"gmsaCredentialSpecName": "spec", "gmsaCredentialSpec": "{}"},
+     {"hostProcess": True}, {"hostProcess": False}]
 )
 
 

@@ -200,3 +200,17 @@ def test_sysctls() -> None:
         (f"{S}.securityContext.sysctls[1].name", "FieldValueInvalid"),
     }
     assert _pod(37, pod_security_options(37, ipc), **ipc) == set()
+
+
+def test_windows_host_process_pod() -> None:
+    def windows(host_process: bool | None) -> dict[str, Any]:
+        return {"securityContext": {"windowsOptions": {"hostProcess": host_process}}} if host_process is not None else {}
+
+    spec = {"securityContext": {"windowsOptions": {"hostProcess": True}}, "containers": [{"name": "a"}, {"name": "b", **windows(False)}]}
+    assert _pod(**spec) == {
+        (f"{S}.containers[1].securityContext.windowsOptions.hostProcess", "FieldValueInvalid"),
+        (S, "FieldValueInvalid"),  # not all host-process containers
+        (f"{S}.hostNetwork", "FieldValueInvalid"),
+        (S, "FieldValueForbidden"),  # without --allow-privileged
+    }
+    assert _pod(containers=[{"name": "a", **windows(False)}]) == set()
