@@ -129,7 +129,8 @@ def set_defaults_pod_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def set_defaults_container(container: dict[str, Any]) -> None:
-    """SetDefaults_Container and SetDefaults_ContainerPort (in place), and the probes' defaults."""
+    """SetDefaults_Container, SetDefaults_ContainerPort, an env var's SetDefaults_ObjectFieldSelector
+    and fileKeyRef `optional` (in place), and the probes' defaults."""
     if not container.get("imagePullPolicy"):
         container["imagePullPolicy"] = (
             "Always" if image_tag(str(container.get("image") or "")) == "latest" else "IfNotPresent"
@@ -141,6 +142,13 @@ def set_defaults_container(container: dict[str, Any]) -> None:
     for port in container.get("ports") or []:
         if not port.get("protocol"):
             port["protocol"] = "TCP"
+    for var in container.get("env") or []:
+        field_ref = (var.get("valueFrom") or {}).get("fieldRef")
+        if field_ref is not None and not field_ref.get("apiVersion"):
+            field_ref["apiVersion"] = "v1"  # SetDefaults_ObjectFieldSelector
+        file_ref = (var.get("valueFrom") or {}).get("fileKeyRef")
+        if file_ref is not None and file_ref.get("optional") is None:
+            file_ref["optional"] = False  # +default=false (1.34+; older releases drop the field)
     set_defaults_probes(container)
 
 

@@ -2,10 +2,10 @@
 validation reaches in practice: labels and annotations of the template, the pod's restart and
 DNS policies and DNS config (pod_dns), security contexts (pod_security), probes and lifecycle
 handlers (pod_probes), termination grace period, volumes (names and exactly one source), containers and
-init containers (names, images, pull and termination-message policies, ports, env names,
-volume mounts, sidecar restart policy), ephemeral containers (forbidden in a template, and each
+init containers (names, images, pull and termination-message policies, ports, env and envFrom
+(`pod_env`), volume mounts, sidecar restart policy), ephemeral containers (forbidden in a template, and each
 still validated as upstream does), host-network ports, node selector, required node affinity,
-tolerations, scheduling and readiness gates, the service account (and its deprecated alias),
+tolerations, host aliases, scheduling and readiness gates, the service account (and its deprecated alias),
 node, priority-class and runtime-class names, and the preemption policy.
 
 Not modelled (accepted as given): `NOT_CHECKED` below, which `jobmodel validate` names on every
@@ -22,6 +22,7 @@ import attrs
 
 from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
+from jobmodel.api import pod_env
 from jobmodel.api import pod_probes as pp
 from jobmodel.api import pod_security as ps
 from jobmodel.api.field import FieldError
@@ -37,9 +38,6 @@ NOT_CHECKED: Final = (
     "resource claims",
     "OS-specific rules",
     "seccomp and AppArmor annotations",
-    "port-name syntax",
-    "environment variable sources (valueFrom, envFrom)",
-    "host aliases",
 )
 RESTART_POLICIES: Final = ("Always", "OnFailure", "Never")
 DNS_POLICIES: Final = ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
@@ -75,6 +73,8 @@ class PodValidationOptions:
     allow_relaxed_dns_search_validation: bool = True  # RelaxedDNSSearchValidation (on from 1.33)
     security: ps.PodSecurityOptions = ps.PodSecurityOptions()
     allow_pod_lifecycle_sleep_action_zero_value: bool = True  # PodLifecycleSleepActionAllowZero (on from 1.33)
+    # EnvFiles (1.34 alpha off, on from 1.35), or the old template reads a file: worded in valueFrom's error.
+    allow_env_files_validation: bool = True
 
 
 DEFAULT_POD_OPTIONS: Final = PodValidationOptions()
@@ -93,6 +93,7 @@ def pod_validation_options(release: int, old_pod_spec: Mapping[str, Any] | None)
         allow_relaxed_dns_search_validation=use_relaxed_dns_search_validation(release, old_pod_spec),
         security=ps.pod_security_options(release, old_pod_spec),
         allow_pod_lifecycle_sleep_action_zero_value=pp.allow_pod_lifecycle_sleep_action_zero_value(release, old_pod_spec),
+        allow_env_files_validation=release >= 35 or (release == 34 and pod_env.pod_file_key_ref_in_use(old_pod_spec)),
     )
 
 
@@ -156,6 +157,7 @@ def validate_pod_spec(
             spec.get("initContainers") or [],
             fe.child(path, "ephemeralContainers"),
             volumes,
+            opts,
         )
     )
     errs.extend(validate_pod_host_network_deps(spec, path))
@@ -225,6 +227,7 @@ def validate_pod_spec(
     errs.extend(
         validate_tolerations(spec.get("tolerations") or [], fe.child(path, "tolerations"), release)
     )
+    errs.extend(pod_env.validate_host_aliases(spec.get("hostAliases") or [], fe.child(path, "hostAliases"), release))
     if spec.get("runtimeClassName") is not None:
         # ValidateRuntimeClassName: NameIsDNSSubdomain, also when empty (a set pointer).
         errs.extend(
@@ -238,6 +241,7 @@ def validate_pod_spec(
                 spec["preemptionPolicy"], PREEMPTION_POLICIES, fe.child(path, "preemptionPolicy")
             )
         )
+    errs.extend(pod_env.validate_file_key_ref_volumes(spec, path, release))
     return errs
 
 
@@ -331,7 +335,10 @@ def validate_volume_source(vol: Mapping[str, Any], path: str) -> list[FieldError
 
 
 def validate_container_common(
-    ctr: Mapping[str, Any], path: str, volumes: Collection[str] = frozenset()
+    ctr: Mapping[str, Any],
+    path: str,
+    volumes: Collection[str] = frozenset(),
+    opts: PodValidationOptions = DEFAULT_POD_OPTIONS,
 ) -> list[FieldError]:
     """validateContainerCommon (the modelled part); `volumes` are the names of the valid volumes."""
     errs: list[FieldError] = []
@@ -350,7 +357,8 @@ def validate_container_common(
         )
     )
     errs.extend(validate_container_ports(ctr.get("ports") or [], fe.child(path, "ports")))
-    errs.extend(validate_env(ctr.get("env") or [], fe.child(path, "env")))
+    errs.extend(pod_env.validate_env(ctr.get("env") or [], fe.child(path, "env"), opts))
+    errs.extend(pod_env.validate_env_from(ctr.get("envFrom") or [], fe.child(path, "envFrom"), opts))
     errs.extend(
         validate_volume_mounts(
             ctr.get("volumeMounts") or [], volumes, fe.child(path, "volumeMounts")
@@ -426,7 +434,7 @@ def validate_containers(
     names: set[str] = set()
     for i, ctr in enumerate(containers):
         idx = fe.index(path, i)
-        errs.extend(validate_container_common(ctr, idx, volumes))
+        errs.extend(validate_container_common(ctr, idx, volumes, opts))
         errs.extend(fe.unique(fe.child(idx, "name"), ctr.get("name") or "", names))
         if opts.allow_container_restart_policy_rules:
             errs.extend(validate_container_restart_policy(ctr, idx, opts))
@@ -553,6 +561,7 @@ def validate_ephemeral_containers(
     init_containers: list[Mapping[str, Any]],
     path: str,
     volumes: Collection[str] = frozenset(),
+    opts: PodValidationOptions = DEFAULT_POD_OPTIONS,
 ) -> list[FieldError]:
     """validateEphemeralContainers (the pod template also forbids the list as a whole)."""
     errs: list[FieldError] = []
@@ -560,7 +569,7 @@ def validate_ephemeral_containers(
     names = set(other)
     for i, ctr in enumerate(ephemeral):
         idx = fe.index(path, i)
-        errs.extend(validate_container_common(ctr, idx, volumes))
+        errs.extend(validate_container_common(ctr, idx, volumes, opts))
         errs.extend(validate_container_only_for_pod(ctr, idx))
         errs.extend(fe.unique(fe.child(idx, "name"), str(ctr.get("name") or ""), names))
         target = ctr.get("targetContainerName") or ""
@@ -596,7 +605,7 @@ def validate_init_containers(
     names = {c.get("name") or "" for c in regular}
     for i, ctr in enumerate(containers):
         idx = fe.index(path, i)
-        errs.extend(validate_container_common(ctr, idx, volumes))
+        errs.extend(validate_container_common(ctr, idx, volumes, opts))
         restart = ctr.get("restartPolicy")
         errs.extend(validate_init_container_restart_policy(ctr, idx, opts))
         name = ctr.get("name") or ""
@@ -617,14 +626,16 @@ def validate_init_containers(
 
 
 def validate_container_ports(ports: list[Mapping[str, Any]], path: str) -> list[FieldError]:
-    """validateContainerPorts (port names are not checked for IANA syntax)."""
+    """validateContainerPorts: names IANA service names (IsValidPortName) and unique."""
     errs: list[FieldError] = []
     names: set[str] = set()
     for i, port in enumerate(ports):
         idx = fe.index(path, i)
         name = port.get("name") or ""
         if name:
-            errs.extend(fe.unique(fe.child(idx, "name"), name, names))
+            name_errs = pod_env.is_valid_port_name(name)
+            errs.extend(fe.invalid(fe.child(idx, "name"), name, m) for m in name_errs)
+            errs.extend([] if name_errs else fe.unique(fe.child(idx, "name"), name, names))
         container_port = port.get("containerPort") or 0
         if container_port == 0:
             errs.append(fe.required(fe.child(idx, "containerPort")))
@@ -648,25 +659,6 @@ def validate_container_ports(ports: list[Mapping[str, Any]], path: str) -> list[
             errs.append(fe.required(fe.child(idx, "protocol")))
         elif protocol not in PORT_PROTOCOLS:
             errs.append(fe.not_supported(fe.child(idx, "protocol"), protocol, PORT_PROTOCOLS))
-    return errs
-
-
-def validate_env(env: list[Mapping[str, Any]], path: str) -> list[FieldError]:
-    """ValidateEnv, names only, with the relaxed rule (printable ASCII but '=') that is GA upstream."""
-    errs: list[FieldError] = []
-    for i, var in enumerate(env):
-        name = var.get("name") or ""
-        name_path = fe.child(fe.index(path, i), "name")
-        if not name:
-            errs.append(fe.required(name_path))
-        elif any(not (32 <= ord(c) <= 126) or c == "=" for c in name):
-            errs.append(
-                fe.invalid(
-                    name_path,
-                    name,
-                    "a valid environment variable name must consist only of printable ASCII characters other than '='",
-                )
-            )
     return errs
 
 

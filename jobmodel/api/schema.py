@@ -94,10 +94,20 @@ PROBE: Final = {
 }  # fmt: skip
 LIFECYCLE_HANDLER: Final = {"exec": EXEC, "httpGet": HTTP_GET, "tcpSocket": TCP_SOCKET, "sleep": {"seconds": I64}}
 LIFECYCLE: Final = {"postStart": LIFECYCLE_HANDLER, "preStop": LIFECYCLE_HANDLER, "stopSignal": STR}
-ENV_VAR: Final = {"name": STR, "value": STR, "valueFrom": OBJ}
+_KEY_SELECTOR: Final = {"name": STR, "key": STR, "optional": BOOL}
+ENV_VAR_SOURCE: Final = {
+    "fieldRef": {"apiVersion": STR, "fieldPath": STR},
+    "resourceFieldRef": {"containerName": STR, "resource": STR, "divisor": ANY},  # a quantity
+    "configMapKeyRef": _KEY_SELECTOR, "secretKeyRef": _KEY_SELECTOR,
+    "fileKeyRef": {"volumeName": STR, "path": STR, "key": STR, "optional": BOOL},  # 1.34+
+}  # fmt: skip
+ENV_VAR: Final = {"name": STR, "value": STR, "valueFrom": ENV_VAR_SOURCE}
+_ENV_FROM_REF: Final = {"name": STR, "optional": BOOL}
+ENV_FROM_SOURCE: Final = {"prefix": STR, "configMapRef": _ENV_FROM_REF, "secretRef": _ENV_FROM_REF}
+HOST_ALIAS: Final = {"ip": STR, "hostnames": ("list", STR)}
 CONTAINER: Final = {
     "name": STR, "image": STR, "command": ("list", STR), "args": ("list", STR), "workingDir": STR,
-    "ports": ("list", CONTAINER_PORT), "envFrom": ("list", OBJ), "env": ("list", ENV_VAR), "resources": OBJ,
+    "ports": ("list", CONTAINER_PORT), "envFrom": ("list", ENV_FROM_SOURCE), "env": ("list", ENV_VAR), "resources": OBJ,
     "resizePolicy": ("list", OBJ), "restartPolicy": STR, "restartPolicyRules": ("list", OBJ),
     "volumeMounts": ("list", OBJ), "volumeDevices": ("list", OBJ), "livenessProbe": PROBE, "readinessProbe": PROBE,
     "startupProbe": PROBE, "lifecycle": LIFECYCLE, "terminationMessagePath": STR, "terminationMessagePolicy": STR,
@@ -147,7 +157,7 @@ POD_SPEC: Final = {
     "serviceAccount": STR, "automountServiceAccountToken": BOOL, "nodeName": STR, "hostNetwork": BOOL,
     "hostPID": BOOL, "hostIPC": BOOL, "shareProcessNamespace": BOOL, "securityContext": POD_SECURITY_CONTEXT,
     "imagePullSecrets": ("list", OBJ), "hostname": STR, "subdomain": STR, "affinity": AFFINITY,
-    "schedulerName": STR, "tolerations": ("list", TOLERATION), "hostAliases": ("list", OBJ),
+    "schedulerName": STR, "tolerations": ("list", TOLERATION), "hostAliases": ("list", HOST_ALIAS),
     "priorityClassName": STR, "priority": I32, "dnsConfig": DNS_CONFIG, "readinessGates": ("list", OBJ),
     "runtimeClassName": STR, "enableServiceLinks": BOOL, "preemptionPolicy": STR, "overhead": ("map", ANY),
     "topologySpreadConstraints": ("list", OBJ), "setHostnameAsFQDN": BOOL, "os": OBJ, "hostUsers": BOOL,

@@ -110,7 +110,60 @@ def container(draw: st.DrawFn, name: str) -> dict[str, Any]:
         ]
     if draw(st.integers(0, 3)) == 0:
         ctr["env"] = [{"name": draw(st.sampled_from(["A", "a.b", "1x", "", "A=B"])), "value": "v"} for _ in range(draw(st.integers(1, 2)))]
+    draw(container_env(ctr))
     return ctr
+
+
+# Env var sources (ValidateEnv's valueFrom): valid, invalid and more than one. Divisors are drawn
+# in their canonical form, which Go's Quantity writes back unchanged, and every field without
+# `omitempty` is given (Go writes its zero value; a divisor's is "0"), for the defaulting suite.
+VALUE_FROM = st.sampled_from(
+    [
+        {"fieldRef": {"fieldPath": "metadata.name"}}, {"fieldRef": {"apiVersion": "v1", "fieldPath": "status.podIP"}},
+        {"fieldRef": {"apiVersion": "v1", "fieldPath": "spec.host"}}, {"fieldRef": {"apiVersion": "v1", "fieldPath": "status.phase"}},
+        {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.labels['app']"}}, {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.annotations['Bad Key!']"}},
+        {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.labels"}}, {"fieldRef": {"apiVersion": "v1", "fieldPath": "spec.nodeName['x']"}},
+        {"fieldRef": {"apiVersion": "v2", "fieldPath": "metadata.name"}}, {"fieldRef": {"apiVersion": "v1", "fieldPath": "bogus"}}, {"fieldRef": {"apiVersion": "v1", "fieldPath": ""}},
+        {"resourceFieldRef": {"resource": "limits.cpu", "divisor": "0"}}, {"resourceFieldRef": {"resource": "limits.cpu", "divisor": "1m"}},
+        {"resourceFieldRef": {"resource": "requests.cpu", "divisor": "2"}}, {"resourceFieldRef": {"resource": "limits.memory", "divisor": "1Mi"}},
+        {"resourceFieldRef": {"resource": "requests.memory", "divisor": "500m"}}, {"resourceFieldRef": {"resource": "limits.ephemeral-storage", "divisor": "3k"}},
+        {"resourceFieldRef": {"resource": "requests.hugepages-2Mi", "divisor": "1Gi"}}, {"resourceFieldRef": {"resource": "limits.hugepages-1Gi", "divisor": "2Ki"}},
+        {"resourceFieldRef": {"resource": "limits.gpu", "divisor": "0"}}, {"resourceFieldRef": {"resource": "limits.gpu", "divisor": "5"}},
+        {"resourceFieldRef": {"containerName": "main", "resource": "", "divisor": "0"}}, {"resourceFieldRef": {"resource": "limits.cpu", "divisor": "0"}},
+        {"configMapKeyRef": {"name": "cfg", "key": "k"}}, {"configMapKeyRef": {"key": "k"}}, {"configMapKeyRef": {"name": "Bad_Name", "key": "..x"}},
+        {"configMapKeyRef": {"name": "cfg", "key": "bad key"}}, {"secretKeyRef": {"name": "s", "key": "k", "optional": True}},
+        {"secretKeyRef": {"name": "s", "key": ""}}, {"secretKeyRef": {"name": "s", "key": "."}},
+        {"fileKeyRef": {"volumeName": "data", "path": "env.txt", "key": "K"}}, {"fileKeyRef": {"volumeName": "Data", "path": "a/../x", "key": "A=B"}},
+        {"fileKeyRef": {"volumeName": "", "path": "", "key": ""}}, {},
+        {"configMapKeyRef": {"name": "cfg", "key": "k"}, "secretKeyRef": {"name": "s", "key": "k"}},
+        {"fileKeyRef": {"volumeName": "data", "path": "p", "key": "K"}, "fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.uid"}},
+    ]
+)  # fmt: skip
+ENV_FROM = st.sampled_from(
+    [
+        {"configMapRef": {"name": "cfg"}}, {"secretRef": {"name": "s", "optional": True}}, {"prefix": "P_", "configMapRef": {"name": "cfg-"}},
+        {"prefix": "A=B", "secretRef": {"name": "Bad_Name"}}, {"configMapRef": {}}, {"prefix": "P_"},
+        {"configMapRef": {"name": "cfg"}, "secretRef": {"name": "s"}},
+    ]
+)  # fmt: skip
+PORT_NAMES = st.sampled_from(["http", "metrics", "http", "HTTP", "a" * 16, "80", "-x", "a--b", "my_port"])
+
+
+@st.composite
+def container_env(draw: st.DrawFn, ctr: dict[str, Any]) -> None:
+    """Extra container fields (in place): env sources, envFrom, port names."""
+    if draw(st.integers(0, 3)) == 0:
+        env = ctr.setdefault("env", [{"name": "A"}])
+        for var in env:
+            if draw(st.booleans()):
+                var["valueFrom"] = copy.deepcopy(draw(VALUE_FROM))
+                if draw(st.booleans()):
+                    var.pop("value", None)
+    if draw(st.integers(0, 4)) == 0:
+        ctr["envFrom"] = [copy.deepcopy(draw(ENV_FROM)) for _ in range(draw(st.integers(1, 2)))]
+    if ctr.get("ports") and draw(st.booleans()):
+        for port in ctr["ports"]:
+            port["name"] = draw(PORT_NAMES)
 
 
 NODE_REQUIREMENTS = st.sampled_from(
@@ -250,6 +303,12 @@ def lifecycle(draw: st.DrawFn) -> dict[str, Any]:
     return {hook: copy.deepcopy(draw(LIFECYCLE_HANDLERS)) for hook in hooks}
 
 
+# ValidateHostAliases' IPs: sloppy-valid everywhere, refused by strict validation from 1.36, or never valid.
+HOST_ALIAS_IPS = st.sampled_from(
+    ["10.0.0.1", "2001:db8::1", "", "1.2.3", "256.1.1.1", "010.1.1.1", "::ffff:1.2.3.4", "::ffff:010.1.1.1", "00001::1", "fe80::1%eth0", "host"]
+)
+
+
 @st.composite
 def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
     """Extra pod-spec fields (in place): containers, volumes, scheduling directives."""
@@ -335,6 +394,11 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
             )
         )
         template_spec["ephemeralContainers"] = [debug]
+    if draw(st.integers(0, 6)) == 0:
+        template_spec["hostAliases"] = [
+            {"ip": draw(HOST_ALIAS_IPS), **({"hostnames": draw(st.sampled_from([["a.example"], ["Bad_Host", "ok"], [""]]))} if draw(st.booleans()) else {})}
+            for _ in range(draw(st.integers(1, 2)))
+        ]
     if draw(st.booleans()):
         template_spec.update(STORED_POD_DEFAULTS)
         for ctr in template_spec["containers"] + template_spec.get("initContainers", []):

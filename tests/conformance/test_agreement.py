@@ -49,3 +49,12 @@ def test_an_answer_the_reference_never_gives_is_refused() -> None:
     asked = iter(["pod-1", "pod-0"] * 20)
     verdict = judge("job-sync", _case(), _outcome("pod-2"), _scripted(asked))
     assert not verdict.agrees and verdict.path == "order-dependent: none of the reference's answers"
+
+
+def test_many_answers_of_a_reference_are_asked_for_longer() -> None:
+    """Ten pods that tie in the deletion ranking: upstream deletes them in one of dozens of
+    lister orders, the candidate's (the cache's order) about one call in eight, here the 40th."""
+    others = [f"pod-{i}" for i in range(3, 40)]
+    asked = iter(["pod-1"] * 3 + others + ["pod-0"] + ["pod-1"] * 300)
+    verdict = judge("job-sync", _case(), _outcome("pod-0"), _scripted(asked))
+    assert verdict.agrees and verdict.path == "order-dependent"

@@ -1,4 +1,5 @@
-"""The shared `job-scenario` vectors through the real control plane (`conformance --engine live`).
+"""The `job-scenario` vectors (the shared ones and the project's extra ones) through the real control
+plane (`conformance --engine live`).
 
 Each case runs against the real kube-apiserver and Job controller and must pass, judged by the
 model's own comparison; or it is one the model itself shows to need a clock that stands still
@@ -25,29 +26,42 @@ from jobmodel.simulation.live_scenario import (
     model_variant_reason,
     unsupported_reason,
 )
-from tests.conformance.test_job_scenario_vectors import CASES
+from tests.conformance.test_job_scenario_vectors import CASES, EXTRA_CASES
 
 
-@pytest.fixture(scope="module")
-def live_outcomes(session_plane: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, Path | None]]:
-    """Every case run once on the session's control plane, several at a time (run_many, as
-    `conformance --engine live` does): case name -> (differences or exception, its trace)."""
-    traces = tmp_path_factory.mktemp("traces")
-    runner = LiveScenarioRunner(session_plane.kubeconfig, session_plane, traces)
-    outcomes = runner.run_many(CASES)
+def _run_live(
+    cases: list[dict[str, Any]], plane: ControlPlane, traces: Path
+) -> dict[str, tuple[Any, Path | None]]:
+    """Every case run once on the control plane, several at a time (run_many, as `conformance
+    --engine live` does): case name -> (differences or exception, its trace)."""
+    runner = LiveScenarioRunner(plane.kubeconfig, plane, traces)
+    outcomes = runner.run_many(cases)
     by_case: dict[str, Path] = {}
     for trace in traces.iterdir():
         header, _ = read_trace(trace)
         by_case[str(header.get("case"))] = trace
-    return {str(c["name"]): (o, by_case.get(str(c["name"]))) for c, o in zip(CASES, outcomes, strict=True)}
+    return {str(c["name"]): (o, by_case.get(str(c["name"]))) for c, o in zip(cases, outcomes, strict=True)}
 
 
-@pytest.mark.live
-@pytest.mark.parametrize("case", CASES, ids=[str(c["name"]) for c in CASES])
-def test_job_scenario_vector_on_the_real_control_plane(
-    case: dict[str, Any], live_outcomes: dict[str, tuple[Any, Path | None]], conformance_dir: Path
+@pytest.fixture(scope="module")
+def live_outcomes(session_plane: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, Path | None]]:
+    """The shared cases on the session's control plane."""
+    return _run_live(CASES, session_plane, tmp_path_factory.mktemp("traces"))
+
+
+@pytest.fixture(scope="module")
+def extra_live_outcomes(
+    session_plane: ControlPlane, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, tuple[Any, Path | None]]:
+    """The extra cases (tests/conformance/vectors/job_scenario_extra.json) on the session's control plane."""
+    return _run_live(EXTRA_CASES, session_plane, tmp_path_factory.mktemp("extra-traces"))
+
+
+def _assert_passes_for_real(
+    case: dict[str, Any], outcome: Any, trace: Path | None, *, writes: bool = True
 ) -> None:
-    outcome, trace = live_outcomes[str(case["name"])]
+    """The case passed on the real control plane and its trace passes `live check`; `writes`: the
+    real controller wrote the Job's status at least once (false where the case is that it must not)."""
     if isinstance(outcome, NotFaithful):
         # Only where the model itself shows the case depends on the clock standing still.
         assert run_case("job-scenario", case, ModelEngine()) == ()
@@ -59,8 +73,28 @@ def test_job_scenario_vector_on_the_real_control_plane(
     assert trace is not None
     header, records = read_trace(trace)
     result = check_trace(header, records)
-    assert result.status_writes > 0
+    assert (result.status_writes > 0) == writes, result.status_writes
     assert result.ok, "\n".join([d.describe() for d in result.divergences] + [str(v) for _, v in result.violations])
+
+
+@pytest.mark.live
+@pytest.mark.parametrize("case", CASES, ids=[str(c["name"]) for c in CASES])
+def test_job_scenario_vector_on_the_real_control_plane(
+    case: dict[str, Any], live_outcomes: dict[str, tuple[Any, Path | None]], conformance_dir: Path
+) -> None:
+    outcome, trace = live_outcomes[str(case["name"])]
+    _assert_passes_for_real(case, outcome, trace)
+
+
+@pytest.mark.live
+@pytest.mark.parametrize("case", EXTRA_CASES, ids=[str(c["name"]) for c in EXTRA_CASES])
+def test_extra_job_scenario_vector_on_the_real_control_plane(
+    case: dict[str, Any], extra_live_outcomes: dict[str, tuple[Any, Path | None]]
+) -> None:
+    outcome, trace = extra_live_outcomes[str(case["name"])]
+    # TestManagedBy's "does not reconcile" cases: the built-in controller leaves the Job alone.
+    writes = "does not reconcile" not in str(case["name"])
+    _assert_passes_for_real(case, outcome, trace, writes=writes)
 
 
 def test_most_vectors_can_run_for_real(conformance_dir: Path) -> None:

@@ -1,0 +1,548 @@
+"""Environment variables, container port names and host aliases in a pod template, as
+`pkg/apis/core/validation/validation.go` checks them release by release: ValidateEnv (names and
+`valueFrom`: fieldRef, resourceFieldRef with its divisor, configMapKeyRef, secretKeyRef, and
+fileKeyRef from 1.34), ValidateEnvFrom, IsValidPortName (validateContainerPorts) and
+ValidateHostAliases (IsValidIP up to 1.32, IsValidIPForLegacyField from 1.33, strict from 1.36).
+
+Release differences: 1.32 and 1.33 have no `fileKeyRef` (Go's decoder drops the unknown field);
+1.34 validates it, and names it in the "must specify one of" message only when the old template
+uses it (EnvFiles alpha, useAllowEnvFilesValidation), 1.35+ always (beta, on). Env names are
+checked with the relaxed rule at every release (RelaxedEnvironmentVariableValidation is on from
+1.32). Host-alias IPs reject leading zeros and IPv4-mapped IPv6 from 1.36 (StrictIPCIDRValidation
+beta, on).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Final
+
+from jobmodel.api import field as fe
+from jobmodel.api import meta_validation as mv
+from jobmodel.api.field import FieldError
+from jobmodel.errors import InputError
+
+if TYPE_CHECKING:
+    from jobmodel.api.pod_validation import PodValidationOptions
+
+FILE_KEY_REF_RELEASE: Final = 34  # FileKeySelector exists (EnvFiles alpha); on by default from 1.35
+ENV_FILES_ON_RELEASE: Final = 35
+LEGACY_IP_RELEASE: Final = 33  # IsValidIPForLegacyField
+STRICT_IP_RELEASE: Final = 36  # StrictIPCIDRValidation on by default
+
+RELAXED_ENV_VAR_NAME_MSG: Final = (
+    "a valid environment variable name must consist only of printable ASCII characters other than '='"
+)
+# validEnvDownwardAPIFieldPathExpressions, validContainerResourceFieldPathExpressions (sets.List: sorted).
+ENV_DOWNWARD_API_FIELD_PATHS: Final = (
+    "metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.serviceAccountName",
+    "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs",
+)  # fmt: skip
+CONTAINER_RESOURCE_FIELD_PATHS: Final = (
+    "limits.cpu", "limits.ephemeral-storage", "limits.memory",
+    "requests.cpu", "requests.ephemeral-storage", "requests.memory",
+)  # fmt: skip
+HUGEPAGES_PREFIXES: Final = ("requests.hugepages-", "limits.hugepages-")
+# ConvertDownwardAPIFieldLabel (`pkg/apis/core/pods/helpers.go`): the labels a v1 field selector may name.
+DOWNWARD_API_FIELD_LABELS: Final = frozenset(
+    {
+        "metadata.annotations", "metadata.labels", "metadata.name", "metadata.namespace", "metadata.uid",
+        "spec.nodeName", "spec.restartPolicy", "spec.serviceAccountName", "spec.schedulerName", "status.phase",
+        "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs",
+    }
+)  # fmt: skip
+_BYTE_DIVISORS: Final = frozenset({"1", "1k", "1M", "1G", "1T", "1P", "1E", "1Ki", "1Mi", "1Gi", "1Ti", "1Pi", "1Ei"})
+_BYTE_DIVISORS_MSG: Final = "1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei"
+
+
+def has_ch_dir_prefix(value: str) -> list[str]:
+    """hasChDirPrefix."""
+    if value == ".":
+        return ["must not be '.'"]
+    if value == "..":
+        return ["must not be '..'"]
+    return ["must not start with '..'"] if value.startswith("..") else []
+
+
+def is_relaxed_env_var_name(value: str) -> list[str]:
+    """IsRelaxedEnvVarName: printable ASCII but '='."""
+    errs = ["environment variable name must be non-empty"] if not value else []
+    if any(not 32 <= ord(c) <= 126 or c == "=" for c in value):
+        errs.append(RELAXED_ENV_VAR_NAME_MSG)
+    return errs
+
+
+_CONFIG_MAP_KEY_FMT: Final = "[-._a-zA-Z0-9]+"
+_CONFIG_MAP_KEY_RE: Final = re.compile(_CONFIG_MAP_KEY_FMT)
+
+
+def is_config_map_key(value: str) -> list[str]:
+    """IsConfigMapKey."""
+    errs = [mv.max_len_error(mv.DNS1123_SUBDOMAIN_MAX_LENGTH)] if len(value.encode()) > mv.DNS1123_SUBDOMAIN_MAX_LENGTH else []
+    if not _CONFIG_MAP_KEY_RE.fullmatch(value):
+        errs.append(
+            mv.regex_error(
+                "a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
+                _CONFIG_MAP_KEY_FMT,
+                "key.name",
+                "KEY_NAME",
+                "key-name",
+            )
+        )
+    return errs + has_ch_dir_prefix(value)
+
+
+def is_valid_port_name(port: str) -> list[str]:
+    """IsValidPortName: an IANA_SVC_NAME."""
+    errs = [mv.max_len_error(15)] if len(port.encode()) > 15 else []  # Go's len: bytes
+    if not re.fullmatch("[-a-z0-9]+", port):
+        errs.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
+    if not re.search("[a-z]", port):
+        errs.append("must contain at least one letter (a-z)")
+    if "--" in port:
+        errs.append("must not contain consecutive hyphens")
+    if port.startswith("-") or port.endswith("-"):
+        errs.append("must not begin or end with a hyphen")
+    return errs
+
+
+def validate_env(env: list[Mapping[str, Any]], path: str, opts: PodValidationOptions) -> list[FieldError]:
+    """ValidateEnv (with AllowRelaxedEnvironmentVariableValidation, on at every release modelled)."""
+    errs: list[FieldError] = []
+    for i, var in enumerate(env):
+        idx = fe.index(path, i)
+        name = var.get("name") or ""
+        if not name:
+            errs.append(fe.required(fe.child(idx, "name")))
+        else:
+            errs.extend(fe.invalid(fe.child(idx, "name"), name, m) for m in is_relaxed_env_var_name(name))
+        errs.extend(validate_env_var_value_from(var, fe.child(idx, "valueFrom"), opts))
+    return errs
+
+
+def validate_env_var_value_from(var: Mapping[str, Any], path: str, opts: PodValidationOptions) -> list[FieldError]:
+    """validateEnvVarValueFrom: exactly one source, and none beside a non-empty `value`."""
+    source = var.get("valueFrom")
+    if source is None:
+        return []
+    errs: list[FieldError] = []
+    checks = [
+        ("fieldRef", validate_object_field_selector),
+        ("resourceFieldRef", validate_container_resource_field_selector),
+        ("configMapKeyRef", validate_key_selector),
+        ("secretKeyRef", validate_key_selector),
+    ]
+    if opts.release >= FILE_KEY_REF_RELEASE:  # older releases drop the unknown field on decoding
+        checks.append(("fileKeyRef", validate_file_key_selector))
+    sources = 0
+    for key, check in checks:
+        if source.get(key) is not None:
+            sources += 1
+            errs.extend(check(source[key], fe.child(path, key), opts.release))
+    if sources == 0:
+        errs.append(
+            fe.invalid(
+                path,
+                "",
+                "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`"
+                if opts.allow_env_files_validation
+                else "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`",
+            )
+        )
+    elif var.get("value"):
+        errs.append(fe.invalid(path, "", "may not be specified when `value` is not empty"))
+    elif sources > 1:
+        errs.append(fe.invalid(path, "", "may not have more than one field specified at a time"))
+    return errs
+
+
+def split_maybe_subscripted_path(field_path: str) -> tuple[str, str, bool]:
+    """SplitMaybeSubscriptedPath (`pkg/fieldpath`): `metadata.labels['key']` into path and subscript."""
+    if not field_path.endswith("']"):
+        return field_path, "", False
+    parts = field_path[: -len("']")].split("['", 1)
+    if len(parts) < 2 or not parts[0]:
+        return field_path, "", False
+    return parts[0], parts[1], True
+
+
+def convert_downward_api_field_label(version: str, label: str) -> tuple[str, str]:
+    """ConvertDownwardAPIFieldLabel (`pkg/apis/core/pods/helpers.go`): the internal field path, or
+    "" and the error."""
+    if version != "v1":
+        return "", f"unsupported pod version: {version}"
+    path, _, subscripted = split_maybe_subscripted_path(label)
+    if subscripted:
+        if path in ("metadata.annotations", "metadata.labels"):
+            return label, ""
+        return "", f"field label does not support subscript: {label}"
+    if label in DOWNWARD_API_FIELD_LABELS:
+        return label, ""
+    if label == "spec.host":  # old v1 clients
+        return "spec.nodeName", ""
+    return "", f"field label not supported: {label}"
+
+
+def validate_object_field_selector(fs: Mapping[str, Any], path: str, release: int) -> list[FieldError]:
+    """validateObjectFieldSelector with validEnvDownwardAPIFieldPathExpressions."""
+    api_version, field_path = fs.get("apiVersion") or "", fs.get("fieldPath") or ""
+    if not api_version:
+        return [fe.required(fe.child(path, "apiVersion"))]
+    if not field_path:
+        return [fe.required(fe.child(path, "fieldPath"))]
+    internal, error = convert_downward_api_field_label(api_version, field_path)
+    if error:
+        return [fe.invalid(fe.child(path, "fieldPath"), field_path, f"error converting fieldPath: {error}")]
+    prefix, subscript, subscripted = split_maybe_subscripted_path(internal)
+    if subscripted:
+        if prefix == "metadata.annotations":
+            return mv.validate_qualified_name(subscript.lower(), path, release)
+        if prefix == "metadata.labels":
+            return mv.validate_qualified_name(subscript, path, release)
+        return [fe.invalid(path, prefix, "does not support subscript")]
+    if prefix not in ENV_DOWNWARD_API_FIELD_PATHS:
+        return [fe.not_supported(fe.child(path, "fieldPath"), prefix, ENV_DOWNWARD_API_FIELD_PATHS)]
+    return []
+
+
+def validate_container_resource_field_selector(fs: Mapping[str, Any], path: str, release: int) -> list[FieldError]:
+    """validateContainerResourceFieldSelector for an env var (no containerName needed), with the
+    hugepages prefixes."""
+    del release
+    resource = fs.get("resource") or ""
+    errs: list[FieldError] = []
+    if not resource:
+        errs.append(fe.required(fe.child(path, "resource")))
+    elif resource not in CONTAINER_RESOURCE_FIELD_PATHS and not resource.startswith(HUGEPAGES_PREFIXES):
+        errs.append(fe.not_supported(fe.child(path, "resource"), resource, CONTAINER_RESOURCE_FIELD_PATHS))
+    return errs + validate_container_resource_divisor(resource, fs.get("divisor"), path)
+
+
+def validate_container_resource_divisor(resource: str, divisor: Any, path: str) -> list[FieldError]:
+    """validateContainerResourceDivisor: the divisor's canonical form among the allowed units."""
+    text = quantity_string(divisor, fe.child(path, "divisor"))
+    if text is None or text == "0":  # unset or zero: not checked
+        return []
+    if resource in ("limits.cpu", "requests.cpu"):
+        if text not in ("1m", "1"):
+            return [fe.invalid(fe.child(path, "divisor"), resource, "only divisor's values 1m and 1 are supported with the cpu resource")]
+    elif resource in ("limits.memory", "requests.memory", "limits.ephemeral-storage", "requests.ephemeral-storage"):
+        what = "memory" if resource.endswith("memory") else "local ephemeral storage"
+        if text not in _BYTE_DIVISORS:
+            return [fe.invalid(fe.child(path, "divisor"), resource, f"only divisor's values {_BYTE_DIVISORS_MSG} are supported with the {what} resource")]
+    if resource.startswith(HUGEPAGES_PREFIXES) and text not in _BYTE_DIVISORS:
+        return [fe.invalid(fe.child(path, "divisor"), resource, f"only divisor's values {_BYTE_DIVISORS_MSG} are supported with the hugepages resource")]
+    return []
+
+
+# ParseQuantity (apimachinery `pkg/api/resource/quantity.go`): sign, number, suffix.
+_QUANTITY_RE: Final = re.compile(r"([+-]?)0*([0-9]*)(?:(\.)([0-9]*))?([eEinumkKMGTP]*[-+]?[0-9]*)")
+_DECIMAL_EXPONENTS: Final = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
+_DECIMAL_SUFFIXES: Final = {v: k for k, v in _DECIMAL_EXPONENTS.items()}
+_BINARY_SUFFIXES: Final = ("", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei")
+_QUANTITY_FORMAT_ERROR: Final = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+
+
+def quantity_string(value: Any, path: str = "") -> str | None:
+    """resource.Quantity's String() of a decoded quantity (UnmarshalJSON, ParseQuantity): the text
+    as given when ParseQuantity keeps it as canonical, else CanonicalizeBytes; None when unset.
+    What ParseQuantity refuses is an InputError (the API server refuses it on decoding)."""
+    if value is None:
+        return None
+    text = (value if isinstance(value, str) else json.dumps(value)).strip()
+    m = _QUANTITY_RE.fullmatch(text)
+    if not text or isinstance(value, bool) or m is None:
+        raise InputError(path, _QUANTITY_FORMAT_ERROR)
+    if text == "0":
+        return text
+    sign, num, denom, suffix = m.group(1), m.group(2) or "0", m.group(4) or "", m.group(5)
+    if suffix in _DECIMAL_EXPONENTS:
+        fmt, base, exponent = "DecimalSI", 10, _DECIMAL_EXPONENTS[suffix]
+    elif suffix in _BINARY_SUFFIXES:
+        fmt, base, exponent = "BinarySI", 2, 10 * _BINARY_SUFFIXES.index(suffix)
+    elif len(suffix) > 1 and suffix[0] in "eE" and re.fullmatch("[+-]?[0-9]+", suffix[1:]):
+        fmt, base, exponent = "DecimalExponent", 10, int(suffix[1:])
+    else:
+        raise InputError(path, "unable to parse quantity's suffix")
+    magnitude = Fraction(int(num + denom), 10 ** len(denom)) * Fraction(base) ** exponent
+    amount = -magnitude if sign == "-" else magnitude
+    # The fast path (an int64 amount) keeps the text when it is canonical.
+    if fmt == "BinarySI":
+        precision = 15 - len(num) - int(exponent * 3 / 10) - 1 if not denom else -1
+        scale = 0
+    else:
+        precision, scale = 18 - len(num + denom), exponent - len(denom)
+    if precision >= 0 and scale >= -9 and int(num + denom) * (2**exponent if fmt == "BinarySI" else 1) < 2**63:
+        shifted = num + denom
+        if fmt == "BinarySI" and int(shifted) & 7:
+            return text
+        if fmt != "BinarySI" and scale % 3 == 0 and not shifted.endswith("000") and shifted[0] != "0":
+            return text
+    elif amount != 0:  # the slow path rounds up (away from zero) to a nano
+        nanos = abs(amount) * 10**9
+        amount = Fraction(-(-nanos.numerator // nanos.denominator), 10**9) * (-1 if amount < 0 else 1)
+    return canonical_quantity(amount, fmt)
+
+
+def canonical_quantity(amount: Fraction, fmt: str) -> str:
+    """Quantity.CanonicalizeBytes: a binary amount below 1024 or not whole is written decimal;
+    an integer mantissa with a 1024-power suffix, or without trailing zeros and a 10^3n suffix."""
+    if amount == 0:
+        return "0"
+    if fmt == "BinarySI" and (abs(amount) < 1024 or amount.denominator != 1):
+        fmt = "DecimalSI"
+    negative, amount = amount < 0, abs(amount)
+    if fmt == "BinarySI":
+        mantissa, power = int(amount), 0
+        while mantissa % 1024 == 0 and power < 6:
+            mantissa, power = mantissa // 1024, power + 1
+        return f"{'-' if negative else ''}{mantissa}{_BINARY_SUFFIXES[power]}"
+    exponent = 0
+    while amount.denominator != 1:
+        amount, exponent = amount * 10, exponent - 1
+    mantissa = int(amount)
+    while mantissa % 10 == 0:
+        mantissa, exponent = mantissa // 10, exponent + 1
+    while exponent % 3:
+        mantissa, exponent = mantissa * 10, exponent - 1
+    if fmt == "DecimalSI" and exponent in _DECIMAL_SUFFIXES:
+        unit = _DECIMAL_SUFFIXES[exponent]
+    else:
+        unit = f"e{exponent}" if exponent else ""
+    return f"{'-' if negative else ''}{mantissa}{unit}"
+
+
+def validate_key_selector(s: Mapping[str, Any], path: str, release: int) -> list[FieldError]:
+    """validateConfigMapKeySelector and validateSecretKeySelector (the same checks): the name a
+    DNS subdomain (also when empty), the key required and a config key."""
+    del release
+    name, key = s.get("name") or "", s.get("key") or ""
+    errs = [fe.invalid(fe.child(path, "name"), name, m) for m in mv.name_is_dns_subdomain(name, False)]
+    if not key:
+        errs.append(fe.required(fe.child(path, "key")))
+    else:
+        errs.extend(fe.invalid(fe.child(path, "key"), key, m) for m in is_config_map_key(key))
+    return errs
+
+
+def validate_file_key_selector(s: Mapping[str, Any], path: str, release: int) -> list[FieldError]:
+    """validateFileKeySelector (1.34+): key an env var name, volumeName a DNS label, path without `..`."""
+    del release
+    key, volume, file_path = s.get("key") or "", s.get("volumeName") or "", s.get("path") or ""
+    errs: list[FieldError] = []
+    if not key:
+        errs.append(fe.required(fe.child(path, "key")))
+    else:
+        errs.extend(fe.invalid(fe.child(path, "key"), key, m) for m in is_relaxed_env_var_name(key))
+    if not volume:
+        errs.append(fe.required(fe.child(path, "volumeName")))
+    else:
+        errs.extend(mv.validate_dns1123_label(volume, fe.child(path, "volumeName")))
+    if not file_path:
+        errs.append(fe.required(fe.child(path, "path")))
+    elif ".." in file_path.split("/"):  # validatePathNoBacksteps
+        errs.append(fe.invalid(fe.child(path, "path"), file_path, "must not contain '..'"))
+    return errs
+
+
+def validate_env_from(env_from: list[Mapping[str, Any]], path: str, opts: PodValidationOptions) -> list[FieldError]:
+    """ValidateEnvFrom: the prefix an env var name, exactly one of configMapRef and secretRef
+    (whose count errors upstream puts on the list, not the item)."""
+    del opts  # the relaxed names are on at every release modelled
+    errs: list[FieldError] = []
+    for i, source in enumerate(env_from):
+        idx = fe.index(path, i)
+        prefix = source.get("prefix") or ""
+        if prefix:
+            errs.extend(fe.invalid(fe.child(idx, "prefix"), prefix, m) for m in is_relaxed_env_var_name(prefix))
+        sources = 0
+        for key in ("configMapRef", "secretRef"):  # validateConfigMapEnvSource, validateSecretEnvSource
+            ref = source.get(key)
+            if ref is None:
+                continue
+            sources += 1
+            name, name_path = ref.get("name") or "", fe.child(idx, key, "name")
+            if not name:
+                errs.append(fe.required(name_path))
+            else:
+                errs.extend(fe.invalid(name_path, name, m) for m in mv.name_is_dns_subdomain(name, True))
+        if sources == 0:
+            errs.append(fe.invalid(path, "", "must specify one of: `configMapRef` or `secretRef`"))
+        elif sources > 1:
+            errs.append(fe.invalid(path, "", "may not have more than one field specified at a time"))
+    return errs
+
+
+def pod_file_key_ref_in_use(pod_spec: Mapping[str, Any] | None) -> bool:
+    """useAllowEnvFilesValidation's look at the old template (`pkg/api/pod/util.go`, 1.34+): an env
+    var of any container reads a file."""
+    return any(
+        (var.get("valueFrom") or {}).get("fileKeyRef") is not None
+        for key in ("containers", "initContainers", "ephemeralContainers")
+        for ctr in (pod_spec or {}).get(key) or []
+        for var in ctr.get("env") or []
+    )
+
+
+def validate_file_key_ref_volumes(spec: Mapping[str, Any], path: str, release: int) -> list[FieldError]:
+    """validateFileKeyRefVolumes (1.34+): a fileKeyRef's volume is one of the pod's, an emptyDir."""
+    if release < FILE_KEY_REF_RELEASE:
+        return []
+    sources = {str(v.get("name") or ""): v for v in spec.get("volumes") or []}  # the last of a name wins
+    errs: list[FieldError] = []
+    for key in ("initContainers", "containers", "ephemeralContainers"):  # VisitContainersWithPath
+        for i, ctr in enumerate(spec.get(key) or []):
+            for j, var in enumerate(ctr.get("env") or []):
+                ref = (var.get("valueFrom") or {}).get("fileKeyRef")
+                if ref is None:
+                    continue
+                name = ref.get("volumeName") or ""
+                env_path = fe.index(fe.child(fe.index(fe.child(path, key), i), "env"), j)
+                name_path = fe.child(env_path, "valueFrom", "fileKeyRef", "volumeName")
+                if name not in sources:
+                    errs.append(fe.not_found(name_path, name))
+                elif sources[name].get("emptyDir") is None:
+                    errs.append(fe.invalid(name_path, name, "referenced volume must be of type emptyDir"))
+    return errs
+
+
+def drop_file_key_ref(pod_spec: Mapping[str, Any]) -> None:
+    """dropFileKeyRefInUse's drop (`pkg/api/pod/util.go`, 1.34), in place: no env var keeps a fileKeyRef."""
+    for key in ("containers", "initContainers", "ephemeralContainers"):
+        for ctr in pod_spec.get(key) or []:
+            for var in ctr.get("env") or []:
+                source = var.get("valueFrom")
+                if isinstance(source, dict):
+                    source.pop("fileKeyRef", None)
+
+
+def validate_host_aliases(aliases: list[Mapping[str, Any]], path: str, release: int) -> list[FieldError]:
+    """ValidateHostAliases: each IP (IsValidIP up to 1.32, IsValidIPForLegacyField after), each
+    hostname a DNS subdomain."""
+    errs: list[FieldError] = []
+    for i, alias in enumerate(aliases):
+        idx = fe.index(path, i)
+        errs.extend(is_valid_ip_for_legacy_field(fe.child(idx, "ip"), alias.get("ip") or "", release >= STRICT_IP_RELEASE))
+        for j, hostname in enumerate(alias.get("hostnames") or []):
+            errs.extend(fe.invalid(fe.index(fe.child(idx, "hostnames"), j), hostname, m) for m in mv.is_dns1123_subdomain(hostname))
+    return errs
+
+
+def is_valid_ip_for_legacy_field(path: str, value: str, strict: bool) -> list[FieldError]:
+    """IsValidIPForLegacyField's parseIP (apimachinery `ip.go`): ParseIPSloppy, and with strict
+    validation netip.ParseAddr's refusals (leading zeros) and IPv4-mapped IPv6."""
+    parsed = parse_ip_sloppy(value)
+    if parsed is None:
+        return [fe.invalid(path, value, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)")]
+    if not strict:
+        return []
+    if not _netip_parses(value):
+        return [fe.invalid(path, value, "must not have leading 0s")]
+    if _is_ipv6_text(value) and parsed[:12] == bytes(10) + b"\xff\xff":
+        return [fe.invalid(path, value, "must not be an IPv4-mapped IPv6 address")]
+    return []
+
+
+def _is_ipv6_text(value: str) -> bool:
+    for c in value:
+        if c in ".:":
+            return c == ":"
+    return False
+
+
+def _netip_parses(value: str) -> bool:
+    """Whether netip.ParseAddr takes what ParseIPSloppy took: no leading zeros in IPv4 octets, at
+    most 4 digits in an IPv6 field."""
+    head, _, tail = value.rpartition(":") if _is_ipv6_text(value) else ("", "", value)
+    if head and any(len(group) > 4 for group in head.split(":")):
+        return False
+    if "." in tail:
+        return not any(len(octet) > 1 and octet.startswith("0") for octet in tail.split("."))
+    return len(tail) <= 4
+
+
+def parse_ip_sloppy(value: str) -> bytes | None:
+    """ParseIPSloppy (`k8s.io/utils/net`, Go 1.16's net.ParseIP): 16 bytes, or None."""
+    if _is_ipv6_text(value):
+        return _parse_ipv6(value)
+    return _parse_ipv4(value) if "." in value else None
+
+
+def _leading_number(s: str, base: int) -> tuple[int, int] | None:
+    """dtoi/xtoi: the number at the start of `s` and its length (None without digits or from 0xFFFFFF)."""
+    digits = "0123456789" if base == 10 else "0123456789abcdefABCDEF"
+    n = i = 0
+    while i < len(s) and s[i] in digits:
+        n = n * base + int(s[i], base)
+        if n >= 0xFFFFFF:
+            return None
+        i += 1
+    return (n, i) if i else None
+
+
+def _parse_ipv4(s: str) -> bytes | None:
+    octets = bytearray()
+    for i in range(4):
+        if not s:
+            return None
+        if i > 0:
+            if s[0] != ".":
+                return None
+            s = s[1:]
+        number = _leading_number(s, 10)
+        if number is None or number[0] > 0xFF:
+            return None
+        octets.append(number[0])
+        s = s[number[1] :]
+    return bytes(10) + b"\xff\xff" + bytes(octets) if not s else None
+
+
+def _parse_ipv6(s: str) -> bytes | None:
+    ip = bytearray(16)
+    ellipsis = -1
+    if s.startswith("::"):
+        ellipsis, s = 0, s[2:]
+        if not s:
+            return bytes(ip)
+    i = 0
+    while i < 16:
+        number = _leading_number(s, 16)
+        if number is None or number[0] > 0xFFFF:
+            return None
+        n, c = number
+        if c < len(s) and s[c] == ".":
+            if (ellipsis < 0 and i != 12) or i + 4 > 16:
+                return None
+            ip4 = _parse_ipv4(s)
+            if ip4 is None:
+                return None
+            ip[i : i + 4] = ip4[12:]
+            i, s = i + 4, ""
+            break
+        ip[i], ip[i + 1] = n >> 8, n & 0xFF
+        i, s = i + 2, s[c:]
+        if not s:
+            break
+        if s[0] != ":" or len(s) == 1:
+            return None
+        s = s[1:]
+        if s[0] == ":":
+            if ellipsis >= 0:
+                return None
+            ellipsis, s = i, s[1:]
+            if not s:
+                break
+    if s:
+        return None
+    if i < 16:
+        if ellipsis < 0:
+            return None
+        shift = 16 - i
+        ip[ellipsis + shift : 16] = ip[ellipsis:i]
+        ip[ellipsis : ellipsis + shift] = bytes(shift)
+    elif ellipsis >= 0:
+        return None
+    return bytes(ip)
