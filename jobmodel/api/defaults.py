@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from jobmodel.api.image_reference import parse_image_name
+from jobmodel.api.pod_probes import set_defaults_probes
 from jobmodel.api.quantity import set_defaults_resource_list
 from jobmodel.api.schema import VOLUME_SOURCES
 from jobmodel.features import DEFAULT_GATES, FeatureGates
@@ -132,8 +133,8 @@ def set_defaults_pod_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def set_defaults_container(container: dict[str, Any]) -> None:
-    """SetDefaults_Container, SetDefaults_ContainerPort, SetDefaults_ResourceList and an env var's
-    SetDefaults_ObjectFieldSelector and fileKeyRef `optional` (in place)."""
+    """SetDefaults_Container, SetDefaults_ContainerPort, SetDefaults_ResourceList, an env var's
+    SetDefaults_ObjectFieldSelector and fileKeyRef `optional` (in place), and the probes' defaults."""
     if not container.get("imagePullPolicy"):
         container["imagePullPolicy"] = (
             "Always" if image_tag(str(container.get("image") or "")) == "latest" else "IfNotPresent"
@@ -155,6 +156,7 @@ def set_defaults_container(container: dict[str, Any]) -> None:
     resources = container.get("resources") or {}
     for key in ("limits", "requests"):
         set_defaults_resource_list(resources.get(key))
+    set_defaults_probes(container)
 
 
 def set_defaults_volume(volume: dict[str, Any]) -> None:

@@ -1,6 +1,7 @@
 """The part of core pod-template validation (`pkg/apis/core/validation`) that Job and CronJob
 validation reaches in practice: labels and annotations of the template, the pod's restart and
-DNS policies, termination grace period, volumes (names and exactly one source), containers and
+DNS policies and DNS config (pod_dns), security contexts (pod_security), probes and lifecycle
+handlers (pod_probes), termination grace period, volumes (names and exactly one source), containers and
 init containers (names, images, pull and termination-message policies, ports, env and envFrom
 (`pod_env`), volume mounts, sidecar restart policy, resources: `jobmodel.api.pod_resources`), the
 pod's overhead and pod-level resources, ephemeral containers (forbidden in a template, and each
@@ -23,7 +24,10 @@ import attrs
 from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
 from jobmodel.api import pod_env
+from jobmodel.api import pod_probes as pp
+from jobmodel.api import pod_security as ps
 from jobmodel.api.field import FieldError
+from jobmodel.api.pod_dns import use_relaxed_dns_search_validation, validate_pod_dns_config
 from jobmodel.api.pod_resources import (
     uses_indivisible_huge_pages_values,
     validate_container_resource_requirements,
@@ -35,11 +39,8 @@ from jobmodel.features import NEWEST_MINOR
 
 # What the API server checks in a pod template and this model does not (docs/validation.md).
 NOT_CHECKED: Final = (
-    "probes and lifecycle handlers beyond where they may appear",
-    "security contexts (e.g. runAsUser)",
     "volume source details, volume devices, mount propagation and recursive read-only mounts",
     "topology spread constraints",
-    "DNS config",
     "resource claims",
     "OS-specific rules",
     "seccomp and AppArmor annotations",
@@ -75,6 +76,9 @@ class PodValidationOptions:
     allow_restart_all_containers: bool = True  # RestartAllContainersOnContainerExits (on from 1.36)
     # 1.32 never checks required node-affinity values; from 1.33 only when the old template has none invalid.
     allow_invalid_label_value_in_required_node_affinity: bool = False
+    allow_relaxed_dns_search_validation: bool = True  # RelaxedDNSSearchValidation (on from 1.33)
+    security: ps.PodSecurityOptions = ps.PodSecurityOptions()
+    allow_pod_lifecycle_sleep_action_zero_value: bool = True  # PodLifecycleSleepActionAllowZero (on from 1.33)
     # EnvFiles (1.34 alpha off, on from 1.35), or the old template reads a file: worded in valueFrom's error.
     allow_env_files_validation: bool = True
     allow_indivisible_huge_pages_values: bool = False  # the old template already has such a value
@@ -93,6 +97,9 @@ def pod_validation_options(release: int, old_pod_spec: Mapping[str, Any] | None)
         allow_restart_all_containers=release >= 36,
         allow_invalid_label_value_in_required_node_affinity=release <= 32
         or has_invalid_label_value_in_required_node_affinity(old_pod_spec, release),
+        allow_relaxed_dns_search_validation=use_relaxed_dns_search_validation(release, old_pod_spec),
+        security=ps.pod_security_options(release, old_pod_spec),
+        allow_pod_lifecycle_sleep_action_zero_value=pp.allow_pod_lifecycle_sleep_action_zero_value(release, old_pod_spec),
         allow_env_files_validation=release >= 35 or (release == 34 and pod_env.pod_file_key_ref_in_use(old_pod_spec)),
         allow_indivisible_huge_pages_values=uses_indivisible_huge_pages_values(old_pod_spec),
     )
@@ -172,7 +179,18 @@ def validate_pod_spec(
     errs.extend(
         _validate_enum(spec.get("dnsPolicy", ""), DNS_POLICIES, fe.child(path, "dnsPolicy"))
     )
+    errs.extend(
+        validate_pod_dns_config(
+            spec.get("dnsConfig"),
+            spec.get("dnsPolicy", ""),
+            fe.child(path, "dnsConfig"),
+            release,
+            opts.allow_relaxed_dns_search_validation,
+        )
+    )
     errs.extend(mv.validate_labels(spec.get("nodeSelector"), fe.child(path, "nodeSelector"), release))
+    errs.extend(ps.validate_pod_security(spec, path, release, opts.security))
+    errs.extend(pp.validate_pod_probes(spec, path, release, opts.allow_pod_lifecycle_sleep_action_zero_value))
     errs.extend(
         validate_affinity(
             spec.get("affinity"),

@@ -7,10 +7,10 @@ mistake has one message. Every reader goes through here: the API server's entry 
 formats around them (`obj`, `check_known`, `member`).
 
 The schema covers every field of Job, CronJob, ObjectMeta and the pod template's PodSpec and
-Container; the inside of fields the model does not interpret (resources, probes, volume
-sources, security contexts, ...) is only checked to be of the right JSON kind. Resource
-quantities are parsed (a bad one is refused as Quantity.UnmarshalJSON refuses it) and kept in
-their canonical form, as the API server writes them back. A Pod's status
+Container; the inside of fields the model does not interpret (volume sources, ...) is only
+checked to be of the right JSON kind. Resource quantities are parsed (a bad one is refused as
+Quantity.UnmarshalJSON refuses it) and kept in their canonical form, as the API server writes
+them back. A Pod's status
 is an open struct: the fields the controller reads are typed, the others kept as they are.
 """
 
@@ -39,6 +39,7 @@ ANY: Final = "any"
 TIME: Final = "time"  # metav1.Time: an RFC 3339 string
 QUANTITY: Final = "quantity"  # resource.Quantity: decoded into its canonical string (jobmodel.api.quantity)
 OTHER: Final = "*"
+INT_OR_STRING: Final = "intOrString"  # intstr.IntOrString: an int32 or a string
 
 def _object(spec: Type, status: Type) -> dict[str, Type]:
     """A Kubernetes object's top level."""
@@ -70,6 +71,33 @@ CONTAINER_PORT: Final = {
     "protocol": STR,
     "hostIP": STR,
 }
+PROFILE: Final = {"type": STR, "localhostProfile": STR}  # seccomp and AppArmor
+WINDOWS_OPTIONS: Final = {"gmsaCredentialSpecName": STR, "gmsaCredentialSpec": STR, "runAsUserName": STR, "hostProcess": BOOL}
+SE_LINUX_OPTIONS: Final = {"user": STR, "role": STR, "type": STR, "level": STR}
+SECURITY_CONTEXT: Final = {
+    "capabilities": {"add": ("list", STR), "drop": ("list", STR)}, "privileged": BOOL, "seLinuxOptions": SE_LINUX_OPTIONS,
+    "windowsOptions": WINDOWS_OPTIONS, "runAsUser": I64, "runAsGroup": I64, "runAsNonRoot": BOOL,
+    "readOnlyRootFilesystem": BOOL, "allowPrivilegeEscalation": BOOL, "procMount": STR, "seccompProfile": PROFILE,
+    "appArmorProfile": PROFILE,
+}  # fmt: skip
+POD_SECURITY_CONTEXT: Final = {
+    "seLinuxOptions": SE_LINUX_OPTIONS, "windowsOptions": WINDOWS_OPTIONS, "runAsUser": I64, "runAsGroup": I64,
+    "runAsNonRoot": BOOL, "supplementalGroups": ("list", I64), "supplementalGroupsPolicy": STR, "fsGroup": I64,
+    "sysctls": ("list", {"name": STR, "value": STR}), "fsGroupChangePolicy": STR, "seccompProfile": PROFILE,
+    "appArmorProfile": PROFILE, "seLinuxChangePolicy": STR,
+}  # fmt: skip
+HTTP_GET: Final = {
+    "path": STR, "port": INT_OR_STRING, "host": STR, "scheme": STR, "httpHeaders": ("list", {"name": STR, "value": STR}), "protocol": STR,
+}  # fmt: skip
+TCP_SOCKET: Final = {"port": INT_OR_STRING, "host": STR}
+EXEC: Final = {"command": ("list", STR)}
+PROBE: Final = {
+    "exec": EXEC, "httpGet": HTTP_GET, "tcpSocket": TCP_SOCKET, "grpc": {"port": I32, "service": STR, "mode": STR},
+    "initialDelaySeconds": I32, "timeoutSeconds": I32, "periodSeconds": I32, "successThreshold": I32, "failureThreshold": I32,
+    "terminationGracePeriodSeconds": I64,
+}  # fmt: skip
+LIFECYCLE_HANDLER: Final = {"exec": EXEC, "httpGet": HTTP_GET, "tcpSocket": TCP_SOCKET, "sleep": {"seconds": I64}}
+LIFECYCLE: Final = {"postStart": LIFECYCLE_HANDLER, "preStop": LIFECYCLE_HANDLER, "stopSignal": STR}
 _KEY_SELECTOR: Final = {"name": STR, "key": STR, "optional": BOOL}
 ENV_VAR_SOURCE: Final = {
     "fieldRef": {"apiVersion": STR, "fieldPath": STR},
@@ -87,9 +115,9 @@ CONTAINER: Final = {
     "name": STR, "image": STR, "command": ("list", STR), "args": ("list", STR), "workingDir": STR,
     "ports": ("list", CONTAINER_PORT), "envFrom": ("list", ENV_FROM_SOURCE), "env": ("list", ENV_VAR), "resources": RESOURCE_REQUIREMENTS,
     "resizePolicy": ("list", OBJ), "restartPolicy": STR, "restartPolicyRules": ("list", OBJ),
-    "volumeMounts": ("list", OBJ), "volumeDevices": ("list", OBJ), "livenessProbe": OBJ, "readinessProbe": OBJ,
-    "startupProbe": OBJ, "lifecycle": OBJ, "terminationMessagePath": STR, "terminationMessagePolicy": STR,
-    "imagePullPolicy": STR, "securityContext": OBJ, "stdin": BOOL, "stdinOnce": BOOL, "tty": BOOL,
+    "volumeMounts": ("list", OBJ), "volumeDevices": ("list", OBJ), "livenessProbe": PROBE, "readinessProbe": PROBE,
+    "startupProbe": PROBE, "lifecycle": LIFECYCLE, "terminationMessagePath": STR, "terminationMessagePolicy": STR,
+    "imagePullPolicy": STR, "securityContext": SECURITY_CONTEXT, "stdin": BOOL, "stdinOnce": BOOL, "tty": BOOL,
 }  # fmt: skip
 TOLERATION: Final = {
     "key": STR,
@@ -127,15 +155,16 @@ VOLUME_SOURCES: Final = frozenset(
     }
 )  # fmt: skip
 VOLUME: Final = {"name": STR, **dict.fromkeys(VOLUME_SOURCES, OBJ)}
+DNS_CONFIG: Final = {"nameservers": ("list", STR), "searches": ("list", STR), "options": ("list", {"name": STR, "value": STR})}
 POD_SPEC: Final = {
     "volumes": ("list", VOLUME), "initContainers": ("list", CONTAINER), "containers": ("list", CONTAINER),
     "ephemeralContainers": ("list", {"resources": RESOURCE_REQUIREMENTS, OTHER: ANY}), "restartPolicy": STR, "terminationGracePeriodSeconds": I64,
     "activeDeadlineSeconds": I64, "dnsPolicy": STR, "nodeSelector": ("map", STR), "serviceAccountName": STR,
     "serviceAccount": STR, "automountServiceAccountToken": BOOL, "nodeName": STR, "hostNetwork": BOOL,
-    "hostPID": BOOL, "hostIPC": BOOL, "shareProcessNamespace": BOOL, "securityContext": OBJ,
+    "hostPID": BOOL, "hostIPC": BOOL, "shareProcessNamespace": BOOL, "securityContext": POD_SECURITY_CONTEXT,
     "imagePullSecrets": ("list", OBJ), "hostname": STR, "subdomain": STR, "affinity": AFFINITY,
     "schedulerName": STR, "tolerations": ("list", TOLERATION), "hostAliases": ("list", HOST_ALIAS),
-    "priorityClassName": STR, "priority": I32, "dnsConfig": OBJ, "readinessGates": ("list", OBJ),
+    "priorityClassName": STR, "priority": I32, "dnsConfig": DNS_CONFIG, "readinessGates": ("list", OBJ),
     "runtimeClassName": STR, "enableServiceLinks": BOOL, "preemptionPolicy": STR, "overhead": RESOURCE_LIST,
     "topologySpreadConstraints": ("list", OBJ), "setHostnameAsFQDN": BOOL, "os": OBJ, "hostUsers": BOOL,
     "schedulingGates": ("list", {"name": STR}), "resourceClaims": ("list", OBJ), "resources": RESOURCE_REQUIREMENTS,
@@ -312,6 +341,11 @@ _PYTHON_TYPES: Final[dict[str, tuple[type, ...]]] = {
 
 
 def _check_scalar(value: Any, typ: str, path: str) -> None:
+    if typ == INT_OR_STRING:
+        if not isinstance(value, str | int) or isinstance(value, bool):
+            raise InputError(path, f"expected an integer or a string, got {describe(value)}")
+        _check_scalar(value, STR if isinstance(value, str) else I32, path)
+        return
     if typ == TIME:
         parse_time(value, path)
         return

@@ -36,6 +36,7 @@ from jobmodel.api.meta_validation import label_selector_has_invalid_label_value
 from jobmodel.api.names import name_generated_before_create
 from jobmodel.api.pod_env import drop_file_key_ref, pod_file_key_ref_in_use
 from jobmodel.api.pod_resources import drop_disabled_pod_level_resources
+from jobmodel.api.pod_security import drop_disabled_security_fields
 from jobmodel.api.pod_validation import container_restart_rules_in_use, pod_validation_options
 from jobmodel.api.schema import decode_object, describe
 from jobmodel.errors import InputError, printable
@@ -97,10 +98,12 @@ def drop_disabled_template_fields(
     the releases modelled: ContainerRestartRules (alpha, off in 1.34; on from 1.35, where
     validation judges the fields) drops container restart rules not already in use; EnvFiles
     (alpha, off in 1.34) drops env vars' fileKeyRef (dropFileKeyRefInUse), which older releases do
-    not know (their decoder drops it); PodLevelResources (off before 1.34) the pod-level resources."""
+    not know (their decoder drops it); PodLevelResources (off before 1.34) the pod-level resources;
+    the security fields of gates off at 1.32 (drop_disabled_security_fields)."""
     if template is None or not isinstance(template.get("spec"), dict):
         return
     old_spec = None if old is None else old.get("spec")
+    drop_disabled_security_fields(template["spec"], old_spec, gates.release)
     if gates.release < 34 or (gates.release == 34 and not pod_file_key_ref_in_use(old_spec)):
         drop_file_key_ref(template["spec"])
     drop_disabled_pod_level_resources(template["spec"], old_spec, gates.release)

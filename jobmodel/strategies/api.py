@@ -232,6 +232,117 @@ NODE_FIELD_REQUIREMENTS = st.sampled_from(
 )
 
 
+# validatePodDNSConfig: nameservers (sloppy IPs; leading zeros and IPv4-mapped refused from 1.36),
+# searches (`_` and `.` allowed from 1.33), options, and the list limits.
+DNS_NAMESERVERS = st.sampled_from(["1.2.3.4", "::1", "2001:db8::ffff", "01.2.3.4", "1.2.3", "::ffff:1.2.3.4", "00001::", "fe80::1%eth0", "x", "", "1.2.3.256", "1::2::3"])
+DNS_SEARCHES = st.sampled_from(["ns1.svc.cluster.local", "example.com.", ".", "_sip._tcp.example.com", "Bad.Com", "a..b", "_", "x" * 254, "-a", "a_", "a.", ""])
+
+
+@st.composite
+def dns_config(draw: st.DrawFn) -> dict[str, Any]:
+    """Lists of at least one item: Go drops an empty one on output (omitempty)."""
+    config: dict[str, Any] = {}
+    if draw(st.integers(0, 3)):
+        config["nameservers"] = draw(st.lists(DNS_NAMESERVERS, min_size=1, max_size=4))
+    if draw(st.booleans()):
+        config["searches"] = draw(st.one_of(st.lists(DNS_SEARCHES, min_size=1, max_size=3), st.just(["a" * 60 + str(i) for i in range(33)]), st.just(["a" * 250] * 9)))
+    if draw(st.integers(0, 2)) == 0:
+        # An option without a name (Go drops an empty one on output: omitempty).
+        config["options"] = [{**draw(st.sampled_from([{"name": "ndots"}, {}])), **({"value": "2"} if draw(st.booleans()) else {})}]
+    return config
+
+
+# validatePodSpecSecurityContext and ValidateSecurityContext: id ranges, policies, profiles,
+# Windows user names, privilege escalation (privileged is refused without --allow-privileged).
+IDS = st.sampled_from([0, 1000, -1, 2**31 - 1, 2**31])
+PROFILES = st.sampled_from(
+    [{"type": "RuntimeDefault"}, {"type": "Localhost", "localhostProfile": "p.json"}, {"type": "Localhost"}, {"type": "Localhost", "localhostProfile": "/abs"},
+     {"type": "Localhost", "localhostProfile": "../up"}, {"type": "Unconfined", "localhostProfile": "p"}, {"type": ""}, {"type": "Bogus"},
+     {"type": "Localhost", "localhostProfile": " p"}, {"type": "Localhost", "localhostProfile": ""}]
+)
+WINDOWS_OPTIONS = st.sampled_from(
+    [{"runAsUserName": "ContainerUser"}, {"runAsUserName": ""}, {"runAsUserName": "DOMAIN\\user"}, {"runAsUserName": "a\\b\\c"}, {"runAsUserName": "..."},
+     {"runAsUserName": "us:er"}, {"runAsUserName": ".dom\\user"}, {"runAsUserName": "d\\"}, {"runAsUserName": "x" * 105}, {"runAsUserName": "a\tb"},
+     {"gmsaCredentialSpecName": "Bad_Name"}, {"gmsaCredentialSpec": ""}, {"gmsaCredentialSpecName": "spec", "gmsaCredentialSpec": "{}"},
+     {"hostProcess": True}, {"hostProcess": False}]
+)
+
+
+@st.composite
+def pod_security_context(draw: st.DrawFn) -> dict[str, Any]:
+    sc: dict[str, Any] = {}
+    for key in ("runAsUser", "runAsGroup", "fsGroup"):
+        if draw(st.integers(0, 2)) == 0:
+            sc[key] = draw(IDS)
+    if draw(st.integers(0, 3)) == 0:
+        sc["supplementalGroups"] = draw(st.lists(IDS, min_size=1, max_size=2))
+    for key, values in (("fsGroupChangePolicy", ["Always", "OnRootMismatch", "Bogus"]), ("supplementalGroupsPolicy", ["Merge", "Strict", ""]),
+                        ("seLinuxChangePolicy", ["Recursive", "MountOption", "Bogus"])):
+        if draw(st.integers(0, 4)) == 0:
+            sc[key] = draw(st.sampled_from(values))
+    for key, strategy in (("seccompProfile", PROFILES), ("appArmorProfile", PROFILES), ("windowsOptions", WINDOWS_OPTIONS)):
+        if draw(st.integers(0, 4)) == 0:
+            sc[key] = draw(strategy)
+    if draw(st.integers(0, 3)) == 0:
+        names = ["net.ipv4.ip_forward", "net/ipv4/conf/eth0.1/rp_filter", "kernel.shm_rmid_forced", "fs.mqueue.msg_max", "kernel.pid_max", "Bad!", "", "a" * 254]
+        sc["sysctls"] = [{"name": n, "value": "1"} for n in draw(st.lists(st.sampled_from(names), min_size=1, max_size=3))]
+    return sc
+
+
+@st.composite
+def security_context(draw: st.DrawFn) -> dict[str, Any]:
+    sc: dict[str, Any] = {}
+    for key in ("runAsUser", "runAsGroup"):
+        if draw(st.integers(0, 2)) == 0:
+            sc[key] = draw(IDS)
+    for key in ("privileged", "allowPrivilegeEscalation", "readOnlyRootFilesystem"):
+        if draw(st.integers(0, 2)) == 0:
+            sc[key] = draw(st.booleans())
+    if draw(st.integers(0, 2)) == 0:
+        sc["capabilities"] = draw(st.sampled_from([{}, {"add": ["CAP_SYS_ADMIN"]}, {"add": ["NET_ADMIN", "CAP_SYS_ADMIN"]}, {"add": ["SYS_ADMIN"]}]))
+    if draw(st.integers(0, 4)) == 0:
+        sc["procMount"] = draw(st.sampled_from(["Default", "Unmasked", "Bogus"]))
+    for key, strategy in (("seccompProfile", PROFILES), ("appArmorProfile", PROFILES), ("windowsOptions", WINDOWS_OPTIONS)):
+        if draw(st.integers(0, 5)) == 0:
+            sc[key] = draw(strategy)
+    return sc
+
+
+# validateProbe, validateHandler, validateLifecycle: one handler, its details, the numbers; Go
+# writes a port or sleep seconds left out as 0 and drops a zero int with omitempty, so those are
+# always given and never 0 where omitted.
+HANDLER_VALUES: list[dict[str, Any]] = (
+    [{"exec": {"command": ["true"]}}, {"exec": {}}, {"httpGet": {"port": 8080}}, {"httpGet": {"path": "/healthz", "port": "http", "scheme": "HTTPS"}},
+     {"httpGet": {"port": 0, "scheme": "FTP"}}, {"httpGet": {"port": "Bad_Port", "httpHeaders": [{"name": "X-Ok", "value": "v"}, {"name": "bad header", "value": "v"}]}},
+     {"httpGet": {"port": "80"}}, {"tcpSocket": {"port": 70000}}, {"tcpSocket": {"port": "a--b"}}, {"tcpSocket": {"port": "x" * 16}},
+     {"grpc": {"port": 9000}}, {"grpc": {"port": -1, "service": "svc"}}, {}, {"exec": {"command": ["true"]}, "tcpSocket": {"port": 80}},
+     {"httpGet": {"port": 80}, "grpc": {"port": 80}}]
+)
+HANDLERS = st.sampled_from(HANDLER_VALUES)
+# A lifecycle handler has no gRPC action (LifecycleHandler), and may sleep.
+LIFECYCLE_HANDLERS = st.sampled_from(
+    [h for h in HANDLER_VALUES if "grpc" not in h]
+    + [{"sleep": {"seconds": 5}}, {"sleep": {"seconds": 0}}, {"sleep": {"seconds": -1}}, {"sleep": {"seconds": 31}}, {"sleep": {"seconds": 5}, "exec": {"command": ["x"]}}]
+)
+
+
+@st.composite
+def probe(draw: st.DrawFn) -> dict[str, Any]:
+    out: dict[str, Any] = copy.deepcopy(draw(HANDLERS))
+    for key in ("initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold"):
+        if draw(st.integers(0, 3)) == 0:
+            out[key] = draw(st.sampled_from([-1, 1, 2] if key != "initialDelaySeconds" else [-1, 5]))
+    if draw(st.integers(0, 4)) == 0:
+        out["terminationGracePeriodSeconds"] = draw(st.sampled_from([-1, 0, 10]))
+    return out
+
+
+@st.composite
+def lifecycle(draw: st.DrawFn) -> dict[str, Any]:
+    hooks = draw(st.sampled_from([["preStop"], ["postStart"], ["preStop", "postStart"], []]))
+    return {hook: copy.deepcopy(draw(LIFECYCLE_HANDLERS)) for hook in hooks}
+
+
 # ValidateHostAliases' IPs: sloppy-valid everywhere, refused by strict validation from 1.36, or never valid.
 HOST_ALIAS_IPS = st.sampled_from(
     ["10.0.0.1", "2001:db8::1", "", "1.2.3", "256.1.1.1", "010.1.1.1", "::ffff:1.2.3.4", "::ffff:010.1.1.1", "00001::1", "fe80::1%eth0", "host"]
@@ -274,6 +385,20 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
         template_spec["schedulingGates"] = [{"name": draw(st.sampled_from(["example.com/gate", "bad gate", ""]))}]
     if draw(st.integers(0, 5)) == 0:
         template_spec["dnsPolicy"] = draw(st.sampled_from(["ClusterFirst", "Default", "Bogus"]))
+    if draw(st.integers(0, 4)) == 0:
+        template_spec["dnsConfig"] = draw(st.one_of(dns_config(), st.none()))
+        template_spec["dnsPolicy"] = draw(st.sampled_from(["None", "None", template_spec.get("dnsPolicy", "ClusterFirst")]))
+    if draw(st.integers(0, 3)) == 0:
+        template_spec["securityContext"] = draw(pod_security_context())
+        template_spec.update(draw(st.sampled_from([{}, {}, {"hostPID": True, "shareProcessNamespace": True}, {"shareProcessNamespace": True}, {"hostUsers": False},
+                                                  {"hostIPC": True}, {"hostNetwork": True}])))
+    for ctr in template_spec["containers"][:1] + template_spec.get("initContainers", [])[:1]:
+        if draw(st.integers(0, 3)) == 0:
+            ctr["securityContext"] = draw(security_context())
+    for ctr in template_spec["containers"][:1] + [c for c in template_spec.get("initContainers", []) if c.get("restartPolicy") == "Always"]:
+        for key in ("livenessProbe", "readinessProbe", "startupProbe", "lifecycle"):
+            if draw(st.integers(0, 5)) == 0:
+                ctr[key] = draw(lifecycle() if key == "lifecycle" else probe())
     if draw(st.integers(0, 5)) == 0:
         template_spec["terminationGracePeriodSeconds"] = draw(st.sampled_from([-1, 0, 30]))
     if draw(st.integers(0, 6)) == 0:

@@ -32,6 +32,26 @@ def test_valid_objects_pass() -> None:
             "spec.selector.matchLabels[a]",
             "expected a string",
         ),
+        (
+            {"template": {"spec": {"containers": [{"name": "a", "livenessProbe": {"tcpSocket": {"port": [80]}}}]}}},
+            "spec.template.spec.containers[0].livenessProbe.tcpSocket.port",
+            "expected an integer or a string, got a list",
+        ),
+        (
+            {"template": {"spec": {"containers": [{"name": "a", "readinessProbe": {"httpGet": {"port": 2**31}}}]}}},
+            "spec.template.spec.containers[0].readinessProbe.httpGet.port",
+            "",
+        ),
+        (
+            {"template": {"spec": {"securityContext": {"runAsUser": "root"}, "containers": [{"name": "a"}]}}},
+            "spec.template.spec.securityContext.runAsUser",
+            "expected an integer",
+        ),
+        (
+            {"template": {"spec": {"dnsConfig": {"options": [{"name": 1}]}, "containers": [{"name": "a"}]}}},
+            "spec.template.spec.dnsConfig.options[0].name",
+            "expected a string",
+        ),
     ],
 )
 def test_errors_name_the_field(patch: dict[str, object], field: str, reason: str) -> None:
