@@ -738,16 +738,15 @@ def get_pods_for_job(step: _Step, job: Job) -> list[Pod]:
     errors: list[str] = []
     deleting = job.metadata.deletion_timestamp is not None
     namespace, selector = job.namespace, job.spec.selector
-    job_name, job_uid = job.name, job.uid
+    job_uid = job.uid
+    listed = pods_by_owner(step.inp.pods, job) if by_owner_index else step.inp.pods
     # Pods made from one template share their labels object: match each object once.
     matched: dict[int, tuple[object, bool]] = {}
-    for pod in step.inp.pods:
+    for pod in listed:
         meta = pod.metadata
         if meta.namespace != namespace:
             continue
         ref = meta.controller_ref()
-        if by_owner_index and ref is not None and (ref.uid != job_uid or ref.kind != "Job" or ref.name != job_name):
-            continue  # 1.34+: the pod index holds only pods controlled by exactly this Job, and orphans
         labels = meta.labels
         seen = matched.get(id(labels))
         if seen is None or seen[0] is not labels:
@@ -781,6 +780,23 @@ def get_pods_for_job(step: _Step, job: Job) -> list[Pod]:
             pod = evolve(pod, metadata=meta)
         result.append(pod)
     return result
+
+
+def pods_by_owner(pods: Sequence[Pod], job: Job) -> list[Pod]:
+    """controller.FilterPodsByOwner (1.34+): the pods the index lists under the key of exactly this
+    Job, then those under its namespace's orphan key (each in the cache's order), so that pods
+    that tie in a later sort (the deletion ranking) come owned pods first."""
+    owned: list[Pod] = []
+    orphans: list[Pod] = []
+    for pod in pods:
+        if pod.metadata.namespace != job.namespace:
+            continue
+        ref = pod.metadata.controller_ref()
+        if ref is None:
+            orphans.append(pod)
+        elif ref.uid == job.uid and ref.kind == "Job" and ref.name == job.name:
+            owned.append(pod)
+    return owned + orphans if orphans else owned
 
 
 # --- deleting pods --------------------------------------------------------------------------------

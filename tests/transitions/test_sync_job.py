@@ -24,7 +24,7 @@ from jobmodel.state import (
     Pod,
 )
 from jobmodel.timeutil import parse_time
-from jobmodel.transitions.sync_job import JobSyncResult, sync_job
+from jobmodel.transitions.sync_job import JobSyncResult, pods_by_owner, sync_job
 from tests.builders import JOB_UID, NOW, make_job, make_pod, make_pods
 
 T0 = parse_time(NOW, "now")
@@ -590,3 +590,24 @@ def test_success_policy_met_terminates_the_rest() -> None:
     assert cond is not None and (cond.reason, cond.message) == ("SuccessPolicy", "Matched rules at index 0")
     assert sorted(deleted(result)) == ["w1", "w2"]
     assert result.status is not None and result.status.failed == 0  # the workers are not failures
+
+
+def test_pods_by_owner_lists_the_jobs_own_pods_before_orphans() -> None:
+    """controller.FilterPodsByOwner (1.34+): the index key of exactly this Job, then the orphan key;
+    a pod another controller owns is not listed."""
+    job = make_job()
+    orphan = make_pod("a-orphan", owner_uid="")
+    own = make_pod("b-own")
+    foreign = make_pod("c-foreign", owner_uid="other-uid")
+    assert [p.name for p in pods_by_owner([orphan, foreign, own], job)] == ["b-own", "a-orphan"]
+
+
+def test_from_1_34_a_tie_in_the_deletion_ranking_deletes_an_owned_pod_before_an_adopted_one() -> None:
+    """Two running, unassigned pods tie in ActivePodsWithRanks; upstream's order is the list
+    FilterPodsByOwner gives (owned first) from 1.34, the cache's before (tests/differential/vectors/
+    job-sync-divergences.json holds upstream's answers)."""
+    pods = [make_pod("orphan", owner_uid="", node=None, ready=True), make_pod("own", node=None, ready=True)]
+    job = make_job(parallelism=1)
+    for release, deleted in ((33, "orphan"), (34, "own")):
+        result = run(job, pods, features=FeatureGates.for_release(release))
+        assert [a.name for a in result.actions if isinstance(a, DeletePod)] == [deleted], release
