@@ -557,3 +557,17 @@ def validate_has_label(
     if labels[key] != expected:
         return [fe.invalid(label_path, dict(labels), f"must be '{expected}'")]
     return []
+
+
+def is_valid_port_name(port: str) -> list[str]:
+    """IsValidPortName (apimachinery `pkg/util/validation`): an IANA_SVC_NAME."""
+    errs = [max_len_error(15)] if len(port.encode()) > 15 else []  # Go's len: bytes
+    if not re.fullmatch("[-a-z0-9]+", port):
+        errs.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
+    if not re.search("[a-z]", port):
+        errs.append("must contain at least one letter (a-z)")
+    if "--" in port:
+        errs.append("must not contain consecutive hyphens")
+    if port.startswith("-") or port.endswith("-"):
+        errs.append("must not begin or end with a hyphen")
+    return errs

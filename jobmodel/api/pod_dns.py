@@ -1,6 +1,6 @@
 """A pod's DNS config as core validation checks it (`validatePodDNSConfig`,
-`pkg/apis/core/validation/validation.go`), and the IP-address parsing it relies on
-(`k8s.io/utils/net.ParseIPSloppy`, apimachinery's `IsValidIP`/`IsValidIPForLegacyField`).
+`pkg/apis/core/validation/validation.go`); nameservers are IP addresses as `jobmodel.api.ip`
+parses them.
 
 Release differences: search domains are checked as DNS-1123 subdomains up to 1.32 (trailing dot
 trimmed) and, with RelaxedDNSSearchValidation (on from 1.33, or an old template already using a
@@ -18,11 +18,11 @@ from typing import Any, Final
 from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
 from jobmodel.api.field import FieldError
+from jobmodel.api.ip import is_valid_ip_for_legacy_field
 
 MAX_DNS_NAMESERVERS: Final = 3
 MAX_DNS_SEARCH_PATHS: Final = 32
 MAX_DNS_SEARCH_LIST_CHARS: Final = 2048
-IP_FORMAT_ERROR: Final = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"
 
 _LABEL_WITH_UNDERSCORE_FMT: Final = "_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
 _SUBDOMAIN_WITH_UNDERSCORE_FMT: Final = _LABEL_WITH_UNDERSCORE_FMT + "(\\." + _LABEL_WITH_UNDERSCORE_FMT + ")*"
@@ -58,133 +58,6 @@ def is_dns1123_subdomain_with_underscore(value: str, release: int) -> list[str]:
     return errs
 
 
-def _dtoi(s: str) -> tuple[int, int, bool]:
-    """dtoi of Go's forked net package: the leading decimal number, its length, whether valid."""
-    n = i = 0
-    while i < len(s) and "0" <= s[i] <= "9":
-        n = n * 10 + ord(s[i]) - ord("0")
-        if n >= 0xFFFFFF:
-            return 0xFFFFFF, i, False
-        i += 1
-    return n, i, i > 0
-
-
-def _xtoi(s: str) -> tuple[int, int, bool]:
-    """xtoi: the leading hexadecimal number, its length, whether valid."""
-    n = i = 0
-    while i < len(s) and s[i] in "0123456789abcdefABCDEF":
-        n = n * 16 + int(s[i], 16)
-        if n >= 0xFFFFFF:
-            return 0, i, False
-        i += 1
-    return n, i, i > 0
-
-
-def _parse_ipv4(s: str) -> bytes | None:
-    """parseIPv4 (forked, leading zeros accepted)."""
-    out = bytearray()
-    for i in range(4):
-        if not s:
-            return None
-        if i > 0:
-            if s[0] != ".":
-                return None
-            s = s[1:]
-        n, c, ok = _dtoi(s)
-        if not ok or n > 0xFF:
-            return None
-        s = s[c:]
-        out.append(n)
-    return None if s else bytes(out)
-
-
-def _parse_ipv6(s: str) -> bytes | None:
-    """parseIPv6 (forked): RFC 4291 text with at most one `::` and a trailing dotted IPv4."""
-    ip = bytearray(16)
-    ellipsis = -1
-    if s.startswith("::"):
-        ellipsis, s = 0, s[2:]
-        if not s:
-            return bytes(ip)
-    i = 0
-    while i < 16:
-        n, c, ok = _xtoi(s)
-        if not ok or n > 0xFFFF:
-            return None
-        if c < len(s) and s[c] == ".":
-            if (ellipsis < 0 and i != 12) or i + 4 > 16:
-                return None
-            ip4 = _parse_ipv4(s)
-            if ip4 is None:
-                return None
-            ip[i : i + 4] = ip4
-            s, i = "", i + 4
-            break
-        ip[i], ip[i + 1] = n >> 8, n & 0xFF
-        i += 2
-        s = s[c:]
-        if not s:
-            break
-        if s[0] != ":" or len(s) == 1:
-            return None
-        s = s[1:]
-        if s[0] == ":":
-            if ellipsis >= 0:
-                return None
-            ellipsis, s = i, s[1:]
-            if not s:
-                break
-    if s:
-        return None
-    if i < 16:
-        if ellipsis < 0:
-            return None
-        gap = 16 - i
-        ip[ellipsis + gap : 16] = ip[ellipsis:i]
-        ip[ellipsis : ellipsis + gap] = bytes(gap)
-    elif ellipsis >= 0:
-        return None
-    return bytes(ip)
-
-
-def parse_ip_sloppy(s: str) -> bytes | None:
-    """ParseIPSloppy (`k8s.io/utils/net`, Go's pre-1.17 net.ParseIP): the address's bytes (4
-    for dotted IPv4) or None."""
-    for ch in s:
-        if ch == ".":
-            return _parse_ipv4(s)
-        if ch == ":":
-            return _parse_ipv6(s)
-    return None
-
-
-def _netip_parses(s: str) -> bool:
-    """Whether netip.ParseAddr takes what ParseIPSloppy took: not with a leading zero in an IPv4
-    part nor more than four digits in an IPv6 group."""
-    for part in s.split(":"):
-        if "." in part:
-            if any(len(octet) > 1 and octet[0] == "0" for octet in part.split(".")):
-                return False
-        elif len(part) > 4:
-            return False
-    return True
-
-
-def parse_ip(value: str, path: str, strict: bool) -> list[FieldError]:
-    """parseIP (apimachinery `pkg/util/validation/ip.go`, 1.33+; 1.32's IsValidIP is its
-    non-strict part)."""
-    ip = parse_ip_sloppy(value)
-    if ip is None:
-        return [fe.invalid(path, value, IP_FORMAT_ERROR)]
-    if not strict:
-        return []
-    if not _netip_parses(value):
-        return [fe.invalid(path, value, "must not have leading 0s")]
-    if ":" in value and ip[:12] == bytes(10) + b"\xff\xff":
-        return [fe.invalid(path, value, "must not be an IPv4-mapped IPv6 address")]
-    return []
-
-
 def validate_pod_dns_config(
     dns_config: Mapping[str, Any] | None,
     dns_policy: str,
@@ -211,7 +84,7 @@ def validate_pod_dns_config(
     if len(nameservers) > MAX_DNS_NAMESERVERS:
         errs.append(fe.invalid(ns_path, nameservers, f"must not have more than {MAX_DNS_NAMESERVERS} nameservers"))
     for i, ns in enumerate(nameservers):
-        errs.extend(parse_ip(ns, fe.index(ns_path, i), strict=release >= 36))
+        errs.extend(is_valid_ip_for_legacy_field(fe.index(ns_path, i), ns, strict=release >= 36))
     searches = dns_config.get("searches") or []
     search_path = fe.child(path, "searches")
     if len(searches) > MAX_DNS_SEARCH_PATHS:

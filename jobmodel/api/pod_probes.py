@@ -28,29 +28,14 @@ _LINUX_SIGNALS: Final = ["SIGABRT", "SIGALRM", "SIGBUS", "SIGCHLD", "SIGCLD", "S
 LINUX_STOP_SIGNALS: Final = tuple(sorted(_LINUX_SIGNALS))
 WINDOWS_STOP_SIGNALS: Final = ("SIGKILL", "SIGTERM")
 PROBE_KINDS: Final = ("livenessProbe", "readinessProbe", "startupProbe")
-_PORT_NAME_RE: Final = re.compile("[-a-z0-9]+")
 _HTTP_HEADER_NAME_FMT: Final = "[-A-Za-z0-9]+"
 _HTTP_HEADER_NAME_RE: Final = re.compile(_HTTP_HEADER_NAME_FMT)
-
-
-def is_valid_port_name(port: str) -> list[str]:
-    """IsValidPortName (apimachinery): an IANA_SVC_NAME."""
-    errs = [mv.max_len_error(15)] if len(port.encode()) > 15 else []
-    if _PORT_NAME_RE.fullmatch(port) is None:
-        errs.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
-    if re.search("[a-z]", port) is None:
-        errs.append("must contain at least one letter (a-z)")
-    if "--" in port:
-        errs.append("must not contain consecutive hyphens")
-    if port and (port[0] == "-" or port[-1] == "-"):
-        errs.append("must not begin or end with a hyphen")
-    return errs
 
 
 def validate_port_num_or_name(port: Any, path: str) -> list[FieldError]:
     """ValidatePortNumOrName: an int port (absent: 0) in 1..65535, a string one a port name."""
     if isinstance(port, str):
-        return [fe.invalid(path, port, m) for m in is_valid_port_name(port)]
+        return [fe.invalid(path, port, m) for m in mv.is_valid_port_name(port)]
     number = port or 0
     return [] if 1 <= number <= 65535 else [fe.invalid(path, number, "must be between 1 and 65535, inclusive")]
 

@@ -648,7 +648,7 @@ def validate_container_ports(ports: list[Mapping[str, Any]], path: str) -> list[
         idx = fe.index(path, i)
         name = port.get("name") or ""
         if name:
-            name_errs = pod_env.is_valid_port_name(name)
+            name_errs = mv.is_valid_port_name(name)
             errs.extend(fe.invalid(fe.child(idx, "name"), name, m) for m in name_errs)
             errs.extend([] if name_errs else fe.unique(fe.child(idx, "name"), name, names))
         container_port = port.get("containerPort") or 0

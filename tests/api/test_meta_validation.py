@@ -149,3 +149,26 @@ def test_has_label() -> None:
 def test_generated_dns_labels_are_labels_and_subdomains(name: str) -> None:
     assert mv.is_dns1123_label(name) == []
     assert mv.is_dns1123_subdomain(name) == []
+
+
+@pytest.mark.parametrize(
+    ("port", "messages"),
+    [
+        ("http", []),
+        ("80", ["must contain at least one letter (a-z)"]),
+        ("a--b", ["must not contain consecutive hyphens"]),
+        ("-a", ["must not begin or end with a hyphen"]),
+        ("Bad_Port", ["must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)"]),
+        ("a" * 16, ["must be no more than 15 characters"]),
+    ],
+)
+def test_port_names(port: str, messages: list[str]) -> None:
+    assert mv.is_valid_port_name(port) == messages
+
+
+def test_port_name_errors_all_come() -> None:
+    assert mv.is_valid_port_name("-a--" + "b" * 12) == [
+        "must be no more than 15 characters",
+        "must not contain consecutive hyphens",
+        "must not begin or end with a hyphen",
+    ]

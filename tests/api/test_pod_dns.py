@@ -4,11 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from jobmodel.api.pod_dns import (
-    parse_ip,
-    parse_ip_sloppy,
     use_relaxed_dns_search_validation,
     validate_pod_dns_config,
 )
@@ -19,43 +15,6 @@ P = "spec.dnsConfig"
 
 def _errors(config: dict[str, Any] | None, policy: str = "ClusterFirst", release: int = 37, relaxed: bool = True) -> set[tuple[str, str]]:
     return pairs(validate_pod_dns_config(config, policy, P, release, relaxed))
-
-
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("1.2.3.4", bytes([1, 2, 3, 4])),
-        ("001.002.003.004", bytes([1, 2, 3, 4])),  # Go's pre-1.17 parser: leading zeros are decimal
-        ("::", bytes(16)),
-        ("::1", bytes(15) + b"\x01"),
-        ("::ffff:1.2.3.4", bytes(10) + b"\xff\xff\x01\x02\x03\x04"),
-        ("1.2.3", None),
-        ("1.2.3.256", None),
-        ("1::2::3", None),
-        ("1:2:3:4:5:6:7:8::", None),
-        ("fe80::1%eth0", None),
-        ("", None),
-        ("x", None),
-    ],
-)
-def test_parse_ip_sloppy(text: str, expected: bytes | None) -> None:
-    assert parse_ip_sloppy(text) == expected
-
-
-@pytest.mark.parametrize(
-    ("text", "strict", "details"),
-    [
-        ("01.2.3.4", False, []),
-        ("01.2.3.4", True, ["must not have leading 0s"]),
-        ("00001::", True, ["must not have leading 0s"]),
-        ("::ffff:1.2.3.4", True, ["must not be an IPv4-mapped IPv6 address"]),
-        ("::ffff:1.2.3.4", False, []),
-        ("1.2.3", True, ["must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"]),
-        ("2001:db8::1", True, []),
-    ],
-)
-def test_parse_ip(text: str, strict: bool, details: list[str]) -> None:
-    assert [e.detail for e in parse_ip(text, "p", strict)] == details
 
 
 def test_dns_policy_none_needs_config_and_a_nameserver() -> None:

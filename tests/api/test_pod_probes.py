@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from jobmodel.api.pod_probes import (
     LINUX_STOP_SIGNALS,
     allow_pod_lifecycle_sleep_action_zero_value,
-    is_valid_port_name,
     set_defaults_probes,
     validate_container_probes,
     validate_lifecycle,
@@ -68,21 +65,6 @@ def test_http_get() -> None:
     h2 = {"path": "/", "port": 80, "scheme": "HTTPS", "protocol": "HTTP2"}
     assert _probes(37, readinessProbe={"httpGet": h2}) == {(f"{C}.readinessProbe.httpGet.protocol", "FieldValueInvalid")}
     assert _probes(36, readinessProbe={"httpGet": h2}) == set()
-
-
-@pytest.mark.parametrize(
-    ("port", "messages"),
-    [
-        ("http", []),
-        ("80", ["must contain at least one letter (a-z)"]),
-        ("a--b", ["must not contain consecutive hyphens"]),
-        ("-a", ["must not begin or end with a hyphen"]),
-        ("Bad_Port", ["must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)"]),
-        ("a" * 16, ["must be no more than 15 characters"]),
-    ],
-)
-def test_port_names(port: str, messages: list[str]) -> None:
-    assert is_valid_port_name(port) == messages
 
 
 def test_tcp_and_grpc_ports() -> None:
