@@ -12,6 +12,7 @@ from typing import Any, Final
 
 from jobmodel.api.image_reference import parse_image_name
 from jobmodel.api.pod_probes import set_defaults_probes
+from jobmodel.api.pod_util import CONTAINER_KINDS
 from jobmodel.api.quantity import set_defaults_resource_list
 from jobmodel.api.schema import VOLUME_SOURCES
 from jobmodel.features import DEFAULT_GATES, FeatureGates
@@ -121,12 +122,11 @@ def set_defaults_pod_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
         out["terminationGracePeriodSeconds"] = DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS
     if not out.get("schedulerName"):
         out["schedulerName"] = "default-scheduler"
-    for key in ("containers", "initContainers", "ephemeralContainers"):
+    for key in CONTAINER_KINDS:
         for container in out.get(key) or []:
             set_defaults_container(container)
     set_defaults_resource_list(out.get("overhead"))
-    for key in ("limits", "requests"):
-        set_defaults_resource_list((out.get("resources") or {}).get(key))
+    set_defaults_resource_requirements(out.get("resources"))
     for volume in out.get("volumes") or []:
         set_defaults_volume(volume)
     return out
@@ -153,10 +153,14 @@ def set_defaults_container(container: dict[str, Any]) -> None:
         file_ref = (var.get("valueFrom") or {}).get("fileKeyRef")
         if file_ref is not None and file_ref.get("optional") is None:
             file_ref["optional"] = False  # +default=false (1.34+; older releases drop the field)
-    resources = container.get("resources") or {}
-    for key in ("limits", "requests"):
-        set_defaults_resource_list(resources.get(key))
+    set_defaults_resource_requirements(container.get("resources"))
     set_defaults_probes(container)
+
+
+def set_defaults_resource_requirements(resources: Mapping[str, Any] | None) -> None:
+    """SetDefaults_ResourceList of a ResourceRequirements' limits and requests (in place)."""
+    for key in ("limits", "requests"):
+        set_defaults_resource_list((resources or {}).get(key))
 
 
 def set_defaults_volume(volume: dict[str, Any]) -> None:

@@ -571,3 +571,13 @@ def is_valid_port_name(port: str) -> list[str]:
     if port.startswith("-") or port.endswith("-"):
         errs.append("must not begin or end with a hyphen")
     return errs
+
+
+def inclusive_range_error(lo: int, hi: int) -> str:
+    """InclusiveRangeError (apimachinery `pkg/util/validation`)."""
+    return f"must be between {lo} and {hi}, inclusive"
+
+
+def is_valid_port_num(port: int) -> list[str]:
+    """IsValidPortNum: 1 to 65535."""
+    return [] if 1 <= port <= 65535 else [inclusive_range_error(1, 65535)]

@@ -22,6 +22,7 @@ from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
 from jobmodel.api.field import FieldError
 from jobmodel.api.ip import is_valid_ip_for_legacy_field
+from jobmodel.api.pod_util import visit_containers_with_path
 from jobmodel.api.quantity import decode_quantity
 
 if TYPE_CHECKING:
@@ -291,8 +292,7 @@ def pod_file_key_ref_in_use(pod_spec: Mapping[str, Any] | None) -> bool:
     var of any container reads a file."""
     return any(
         (var.get("valueFrom") or {}).get("fileKeyRef") is not None
-        for key in ("containers", "initContainers", "ephemeralContainers")
-        for ctr in (pod_spec or {}).get(key) or []
+        for ctr, _ in visit_containers_with_path(pod_spec)
         for var in ctr.get("env") or []
     )
 
@@ -303,30 +303,27 @@ def validate_file_key_ref_volumes(spec: Mapping[str, Any], path: str, release: i
         return []
     sources = {str(v.get("name") or ""): v for v in spec.get("volumes") or []}  # the last of a name wins
     errs: list[FieldError] = []
-    for key in ("initContainers", "containers", "ephemeralContainers"):  # VisitContainersWithPath
-        for i, ctr in enumerate(spec.get(key) or []):
-            for j, var in enumerate(ctr.get("env") or []):
-                ref = (var.get("valueFrom") or {}).get("fileKeyRef")
-                if ref is None:
-                    continue
-                name = ref.get("volumeName") or ""
-                env_path = fe.index(fe.child(fe.index(fe.child(path, key), i), "env"), j)
-                name_path = fe.child(env_path, "valueFrom", "fileKeyRef", "volumeName")
-                if name not in sources:
-                    errs.append(fe.not_found(name_path, name))
-                elif sources[name].get("emptyDir") is None:
-                    errs.append(fe.invalid(name_path, name, "referenced volume must be of type emptyDir"))
+    for ctr, ctr_path in visit_containers_with_path(spec, path):
+        for j, var in enumerate(ctr.get("env") or []):
+            ref = (var.get("valueFrom") or {}).get("fileKeyRef")
+            if ref is None:
+                continue
+            name = ref.get("volumeName") or ""
+            name_path = fe.child(fe.index(fe.child(ctr_path, "env"), j), "valueFrom", "fileKeyRef", "volumeName")
+            if name not in sources:
+                errs.append(fe.not_found(name_path, name))
+            elif sources[name].get("emptyDir") is None:
+                errs.append(fe.invalid(name_path, name, "referenced volume must be of type emptyDir"))
     return errs
 
 
 def drop_file_key_ref(pod_spec: Mapping[str, Any]) -> None:
     """dropFileKeyRefInUse's drop (`pkg/api/pod/util.go`, 1.34), in place: no env var keeps a fileKeyRef."""
-    for key in ("containers", "initContainers", "ephemeralContainers"):
-        for ctr in pod_spec.get(key) or []:
-            for var in ctr.get("env") or []:
-                source = var.get("valueFrom")
-                if isinstance(source, dict):
-                    source.pop("fileKeyRef", None)
+    for ctr, _ in visit_containers_with_path(pod_spec):
+        for var in ctr.get("env") or []:
+            source = var.get("valueFrom")
+            if isinstance(source, dict):
+                source.pop("fileKeyRef", None)
 
 
 def validate_host_aliases(aliases: list[Mapping[str, Any]], path: str, release: int) -> list[FieldError]:

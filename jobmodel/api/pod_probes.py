@@ -19,6 +19,7 @@ from typing import Any, Final
 from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
 from jobmodel.api.field import FieldError
+from jobmodel.api.pod_util import visit_containers_with_path
 
 URI_SCHEMES: Final = ("HTTP", "HTTPS")  # sets.List order
 HTTP_PROTOCOLS: Final = ("HTTP1", "HTTP2")
@@ -37,7 +38,7 @@ def validate_port_num_or_name(port: Any, path: str) -> list[FieldError]:
     if isinstance(port, str):
         return [fe.invalid(path, port, m) for m in mv.is_valid_port_name(port)]
     number = port or 0
-    return [] if 1 <= number <= 65535 else [fe.invalid(path, number, "must be between 1 and 65535, inclusive")]
+    return [fe.invalid(path, number, m) for m in mv.is_valid_port_num(number)]
 
 
 def validate_http_get_action(http: Mapping[str, Any], path: str, release: int) -> list[FieldError]:
@@ -199,12 +200,11 @@ def validate_lifecycle(
 
 
 def _sleeps(spec: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
-    for key in ("initContainers", "containers", "ephemeralContainers"):
-        for ctr in spec.get(key) or []:
-            for hook in ("postStart", "preStop"):
-                sleep = ((ctr.get("lifecycle") or {}).get(hook) or {}).get("sleep")
-                if sleep is not None:
-                    yield sleep
+    for ctr, _ in visit_containers_with_path(spec):
+        for hook in ("postStart", "preStop"):
+            sleep = ((ctr.get("lifecycle") or {}).get(hook) or {}).get("sleep")
+            if sleep is not None:
+                yield sleep
 
 
 def allow_pod_lifecycle_sleep_action_zero_value(release: int, old_pod_spec: Mapping[str, Any] | None) -> bool:

@@ -24,6 +24,7 @@ from typing import Any, Final
 from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
 from jobmodel.api.field import FieldError, ServerPanic
+from jobmodel.api.pod_util import visit_containers_with_path
 from jobmodel.api.quantity import (
     Quantity,
     QuantityError,
@@ -169,6 +170,11 @@ def validate_resource_quantity_huge_page_value(
     return f"{quantity_string(value)} is not positive integer multiple of {name}"
 
 
+def _huge_page_value_errors(name: str, value: Quantity, path: str, allow_indivisible: bool) -> list[FieldError]:
+    wrong = validate_resource_quantity_huge_page_value(name, value, allow_indivisible)
+    return [] if wrong is None else [fe.invalid(path, quantity_string(value), wrong)]
+
+
 def validate_resource_requirements(
     requirements: Mapping[str, Any],
     validate_name: NameValidator,
@@ -183,17 +189,11 @@ def validate_resource_requirements(
     requests_raw: Mapping[str, Any] = requirements.get("requests") or {}
     limits = {n: quantity_of(v, fe.key(lim_path, n)) for n, v in limits_raw.items()}
     requests = {n: quantity_of(v, fe.key(req_path, n)) for n, v in requests_raw.items()}
-    compute = huge_pages = False
     for name, quantity in limits.items():
         key_path = fe.key(lim_path, name)
         errs.extend(validate_name(name, key_path, release))
         errs.extend(validate_resource_quantity_value(name, quantity, key_path))
-        if is_huge_page_resource_name(name):
-            huge_pages = True
-            wrong = validate_resource_quantity_huge_page_value(name, quantity, allow_indivisible_huge_pages)
-            if wrong is not None:
-                errs.append(fe.invalid(key_path, quantity_string(quantity), wrong))
-        compute = compute or name in QOS_COMPUTE_RESOURCES
+        errs.extend(_huge_page_value_errors(name, quantity, key_path, allow_indivisible_huge_pages))
     for name, quantity in requests.items():
         key_path = fe.key(req_path, name)
         errs.extend(validate_name(name, key_path, release))
@@ -218,12 +218,10 @@ def validate_resource_requirements(
                 )
         elif not is_overcommit_allowed(name):
             errs.append(fe.required(lim_path, "Limit must be set for non overcommitable resources"))
-        if is_huge_page_resource_name(name):
-            huge_pages = True
-            wrong = validate_resource_quantity_huge_page_value(name, quantity, allow_indivisible_huge_pages)
-            if wrong is not None:
-                errs.append(fe.invalid(key_path, quantity_string(quantity), wrong))
-        compute = compute or name in QOS_COMPUTE_RESOURCES
+        errs.extend(_huge_page_value_errors(name, quantity, key_path, allow_indivisible_huge_pages))
+    names = [*limits, *requests]
+    huge_pages = any(is_huge_page_resource_name(n) for n in names)
+    compute = any(n in QOS_COMPUTE_RESOURCES for n in names)
     if huge_pages and not compute:
         errs.append(fe.forbidden(path, "HugePages require cpu or memory"))
     return errs
@@ -254,10 +252,9 @@ def uses_indivisible_huge_pages_values(pod_spec: Mapping[str, Any] | None) -> bo
     request, or the overhead's, that is no multiple of its page size."""
     spec = pod_spec or {}
     lists: list[Mapping[str, Any]] = []
-    for key in ("initContainers", "containers", "ephemeralContainers"):
-        for ctr in spec.get(key) or []:
-            resources = ctr.get("resources") or {}
-            lists.extend([resources.get("limits") or {}, resources.get("requests") or {}])
+    for ctr, _ in visit_containers_with_path(spec):
+        resources = ctr.get("resources") or {}
+        lists.extend([resources.get("limits") or {}, resources.get("requests") or {}])
     lists.append(spec.get("overhead") or {})
     return any(
         is_huge_page_resource_name(name) and not is_huge_page_resource_value_divisible(name, _parsed(value))

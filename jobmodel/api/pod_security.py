@@ -16,7 +16,7 @@ modelled.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any, Final
 
 import attrs
@@ -24,9 +24,10 @@ import attrs
 from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
 from jobmodel.api.field import FieldError
+from jobmodel.api.pod_util import visit_containers_with_path
 
 MAX_ID: Final = 2**31 - 1
-ID_RANGE_ERROR: Final = f"must be between 0 and {MAX_ID}, inclusive"  # InclusiveRangeError
+ID_RANGE_ERROR: Final = mv.inclusive_range_error(0, MAX_ID)
 # sets.List order (sorted) where upstream lists a set.
 FS_GROUP_CHANGE_POLICIES: Final = ("Always", "OnRootMismatch")
 SUPPLEMENTAL_GROUPS_POLICIES: Final = ("Merge", "Strict")
@@ -71,7 +72,7 @@ def pod_security_options(release: int, old_pod_spec: Mapping[str, Any] | None) -
         allow_user_namespaces_host_network=release >= 35 and user_namespaces and bool(old.get("hostNetwork")),
         # hasUserNamespacesWithVolumeDevices
         allow_user_namespaces_with_volume_devices=user_namespaces
-        and any(c.get("volumeDevices") for c, _ in _containers(old, "")),
+        and any(c.get("volumeDevices") for c, _ in visit_containers_with_path(old, "")),
         allow_namespaced_sysctls_for_host_net_and_host_ipc=old_pod_spec is not None
         and any(
             validate_host_sysctl(str(s.get("name") or ""), old, "")
@@ -96,9 +97,9 @@ def drop_disabled_security_fields(spec: dict[str, Any], old_spec: Mapping[str, A
     for key in ("supplementalGroupsPolicy", "seLinuxChangePolicy"):
         if isinstance(sc, dict) and old_sc.get(key) is None:
             sc.pop(key, None)
-    old_proc_mounts = ((c.get("securityContext") or {}).get("procMount") for c, _ in _containers(old, ""))
+    old_proc_mounts = ((c.get("securityContext") or {}).get("procMount") for c, _ in visit_containers_with_path(old, ""))
     if not any(m is not None and m != "Default" for m in old_proc_mounts):
-        for ctr, _ in _containers(spec, ""):
+        for ctr, _ in visit_containers_with_path(spec, ""):
             ctr_sc = ctr.get("securityContext")
             if isinstance(ctr_sc, dict) and ctr_sc.get("procMount") is not None:
                 ctr_sc["procMount"] = "Default"
@@ -111,7 +112,7 @@ def validate_windows_host_process_pod(spec: Mapping[str, Any], path: str) -> lis
     pod_host_process = ((spec.get("securityContext") or {}).get("windowsOptions") or {}).get("hostProcess")
     errs: list[FieldError] = []
     count = host_process_count = 0
-    for ctr, ctr_path in _containers(spec, path):
+    for ctr, ctr_path in visit_containers_with_path(spec, path):
         count += 1
         host_process = ((ctr.get("securityContext") or {}).get("windowsOptions") or {}).get("hostProcess")
         if pod_host_process is not None and host_process is not None and pod_host_process != host_process:
@@ -151,7 +152,7 @@ def validate_host_users(spec: Mapping[str, Any], path: str, release: int, opts: 
     if release >= 34 and not opts.allow_user_namespaces_with_volume_devices:
         errs.extend(
             fe.forbidden(fe.child(ctr_path, "volumeDevices"), detail)
-            for ctr, ctr_path in _containers(spec, path)
+            for ctr, ctr_path in visit_containers_with_path(spec, path)
             if ctr.get("volumeDevices")
         )
     return errs
@@ -243,15 +244,8 @@ def use_allow_sys_admin_when_privilege_escalation_false(release: int, old_pod_sp
     return (
         release >= 37
         and old_pod_spec is not None
-        and any(has_sys_admin_and_privilege_escalation_false(c.get("securityContext")) for c, _ in _containers(old_pod_spec, ""))
+        and any(has_sys_admin_and_privilege_escalation_false(c.get("securityContext")) for c, _ in visit_containers_with_path(old_pod_spec, ""))
     )
-
-
-def _containers(spec: Mapping[str, Any], path: str) -> Iterator[tuple[Mapping[str, Any], str]]:
-    """VisitContainersWithPath: init, regular and ephemeral containers with their paths."""
-    for key in ("initContainers", "containers", "ephemeralContainers"):
-        for i, ctr in enumerate(spec.get(key) or []):
-            yield ctr, fe.index(fe.child(path, key), i)
 
 
 def validate_seccomp_profile_field(profile: Mapping[str, Any] | None, path: str) -> list[FieldError]:
@@ -436,7 +430,7 @@ def validate_pod_security(
     errs.extend(validate_host_users(spec, path, release, opts))
     errs.extend(validate_windows_host_process_pod(spec, path))
     host_users = spec.get("hostUsers") is not False
-    for ctr, ctr_path in _containers(spec, path):
+    for ctr, ctr_path in visit_containers_with_path(spec, path):
         errs.extend(
             validate_security_context(
                 ctr.get("securityContext"),

@@ -228,7 +228,7 @@ def validate_pod_spec(
             fe.invalid(
                 fe.child(path, "activeDeadlineSeconds"),
                 deadline,
-                f"must be between 1 and {2**31 - 1}, inclusive",
+                mv.inclusive_range_error(1, 2**31 - 1),
             )
         )
     for name in ("hostname", "subdomain"):
@@ -654,21 +654,11 @@ def validate_container_ports(ports: list[Mapping[str, Any]], path: str) -> list[
         container_port = port.get("containerPort") or 0
         if container_port == 0:
             errs.append(fe.required(fe.child(idx, "containerPort")))
-        elif not 1 <= container_port <= 65535:
-            errs.append(
-                fe.invalid(
-                    fe.child(idx, "containerPort"),
-                    container_port,
-                    "must be between 1 and 65535, inclusive",
-                )
-            )
+        else:
+            errs.extend(fe.invalid(fe.child(idx, "containerPort"), container_port, m) for m in mv.is_valid_port_num(container_port))
         host_port = port.get("hostPort") or 0
-        if host_port and not 1 <= host_port <= 65535:
-            errs.append(
-                fe.invalid(
-                    fe.child(idx, "hostPort"), host_port, "must be between 1 and 65535, inclusive"
-                )
-            )
+        if host_port:
+            errs.extend(fe.invalid(fe.child(idx, "hostPort"), host_port, m) for m in mv.is_valid_port_num(host_port))
         protocol = port.get("protocol") or ""
         if not protocol:
             errs.append(fe.required(fe.child(idx, "protocol")))

@@ -796,7 +796,7 @@ def pods_by_owner(pods: Sequence[Pod], job: Job) -> list[Pod]:
             orphans.append(pod)
         elif ref.uid == job.uid and ref.kind == "Job" and ref.name == job.name:
             owned.append(pod)
-    return owned + orphans if orphans else owned
+    return owned + orphans
 
 
 # --- deleting pods --------------------------------------------------------------------------------
