@@ -13,9 +13,10 @@ from typing import Any, Final
 from jobmodel.api.image_reference import parse_image_name
 from jobmodel.api.pod_probes import set_defaults_probes
 from jobmodel.api.pod_util import CONTAINER_KINDS
+from jobmodel.api.pod_volumes import set_defaults_volume_source
 from jobmodel.api.quantity import set_defaults_resource_list
 from jobmodel.api.schema import VOLUME_SOURCES
-from jobmodel.features import DEFAULT_GATES, FeatureGates
+from jobmodel.features import DEFAULT_GATES, NEWEST_MINOR, FeatureGates
 
 MAX_INT32: Final = 2**31 - 1
 DEFAULT_BACKOFF_LIMIT: Final = 6
@@ -59,7 +60,7 @@ def set_defaults_job(job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
         for pattern in rule.get("onPodConditions") or []:
             set_defaults_pod_failure_policy_on_pod_conditions_pattern(pattern)
     # Go always has a (zero) PodSpec to default, even when the template gives none.
-    template["spec"] = set_defaults_pod_spec(template.get("spec") or {})
+    template["spec"] = set_defaults_pod_spec(template.get("spec") or {}, gates.release)
     return out
 
 
@@ -97,11 +98,11 @@ def set_defaults_cron_job(
                 set_defaults_pod_failure_policy_on_pod_conditions_pattern(pattern)
     # Go always has a (zero) PodSpec to default, even when the template gives none.
     template = job_spec.setdefault("template", {})
-    template["spec"] = set_defaults_pod_spec(template.get("spec") or {})
+    template["spec"] = set_defaults_pod_spec(template.get("spec") or {}, gates.release)
     return out
 
 
-def set_defaults_pod_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
+def set_defaults_pod_spec(spec: Mapping[str, Any], release: int = NEWEST_MINOR) -> dict[str, Any]:
     """SetDefaults_PodSpec and the defaults of the containers, ports and volumes inside."""
     out: dict[str, Any] = copy.deepcopy(dict(spec))
     # The deprecated `serviceAccount` is an alias: `serviceAccountName` wins, and both are written
@@ -128,7 +129,7 @@ def set_defaults_pod_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
     set_defaults_resource_list(out.get("overhead"))
     set_defaults_resource_requirements(out.get("resources"))
     for volume in out.get("volumes") or []:
-        set_defaults_volume(volume)
+        set_defaults_volume(volume, release)
     return out
 
 
@@ -163,14 +164,15 @@ def set_defaults_resource_requirements(resources: Mapping[str, Any] | None) -> N
         set_defaults_resource_list((resources or {}).get(key))
 
 
-def set_defaults_volume(volume: dict[str, Any]) -> None:
-    """SetDefaults_Volume (a volume without a source is an emptyDir) and
-    SetDefaults_HostPathVolumeSource (in place)."""
+def set_defaults_volume(volume: dict[str, Any], release: int = NEWEST_MINOR) -> None:
+    """SetDefaults_Volume (a volume without a source is an emptyDir),
+    SetDefaults_HostPathVolumeSource and the other sources' defaults (in place)."""
     if not any(volume.get(k) is not None for k in VOLUME_SOURCES):
         volume["emptyDir"] = {}
     host_path = volume.get("hostPath")
     if isinstance(host_path, dict) and host_path.get("type") is None:
         host_path["type"] = ""  # SetDefaults_HostPathVolumeSource: HostPathUnset
+    set_defaults_volume_source(volume, release)
 
 
 def image_tag(image: str) -> str:

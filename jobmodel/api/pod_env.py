@@ -15,7 +15,7 @@ beta, on).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from jobmodel.api import field as fe
@@ -115,7 +115,7 @@ def validate_env_var_value_from(var: Mapping[str, Any], path: str, opts: PodVali
     if source is None:
         return []
     errs: list[FieldError] = []
-    checks = [
+    checks: list[tuple[str, Callable[[Mapping[str, Any], str, int], list[FieldError]]]] = [
         ("fieldRef", validate_object_field_selector),
         ("resourceFieldRef", validate_container_resource_field_selector),
         ("configMapKeyRef", validate_key_selector),
@@ -172,8 +172,10 @@ def convert_downward_api_field_label(version: str, label: str) -> tuple[str, str
     return "", f"field label not supported: {label}"
 
 
-def validate_object_field_selector(fs: Mapping[str, Any], path: str, release: int) -> list[FieldError]:
-    """validateObjectFieldSelector with validEnvDownwardAPIFieldPathExpressions."""
+def validate_object_field_selector(
+    fs: Mapping[str, Any], path: str, release: int, expressions: tuple[str, ...] = ENV_DOWNWARD_API_FIELD_PATHS
+) -> list[FieldError]:
+    """validateObjectFieldSelector (`expressions`: an env var's, or a volume file's)."""
     api_version, field_path = fs.get("apiVersion") or "", fs.get("fieldPath") or ""
     if not api_version:
         return [fe.required(fe.child(path, "apiVersion"))]
@@ -189,18 +191,22 @@ def validate_object_field_selector(fs: Mapping[str, Any], path: str, release: in
         if prefix == "metadata.labels":
             return mv.validate_qualified_name(subscript, path, release)
         return [fe.invalid(path, prefix, "does not support subscript")]
-    if prefix not in ENV_DOWNWARD_API_FIELD_PATHS:
-        return [fe.not_supported(fe.child(path, "fieldPath"), prefix, ENV_DOWNWARD_API_FIELD_PATHS)]
+    if prefix not in expressions:
+        return [fe.not_supported(fe.child(path, "fieldPath"), prefix, expressions)]
     return []
 
 
-def validate_container_resource_field_selector(fs: Mapping[str, Any], path: str, release: int) -> list[FieldError]:
-    """validateContainerResourceFieldSelector for an env var (no containerName needed), with the
-    hugepages prefixes."""
+def validate_container_resource_field_selector(
+    fs: Mapping[str, Any], path: str, release: int, volume: bool = False
+) -> list[FieldError]:
+    """validateContainerResourceFieldSelector with the hugepages prefixes; a volume file's (`volume`)
+    names its container."""
     del release
     resource = fs.get("resource") or ""
     errs: list[FieldError] = []
-    if not resource:
+    if volume and not fs.get("containerName"):
+        errs.append(fe.required(fe.child(path, "containerName")))
+    elif not resource:
         errs.append(fe.required(fe.child(path, "resource")))
     elif resource not in CONTAINER_RESOURCE_FIELD_PATHS and not resource.startswith(HUGEPAGES_PREFIXES):
         errs.append(fe.not_supported(fe.child(path, "resource"), resource, CONTAINER_RESOURCE_FIELD_PATHS))

@@ -1,7 +1,7 @@
 """The part of core pod-template validation (`pkg/apis/core/validation`) that Job and CronJob
 validation reaches in practice: labels and annotations of the template, the pod's restart and
 DNS policies and DNS config (pod_dns), security contexts (pod_security), probes and lifecycle
-handlers (pod_probes), termination grace period, volumes (names and exactly one source), containers and
+handlers (pod_probes), termination grace period, volumes, their mounts and devices (`pod_volumes`), containers and
 init containers (names, images, pull and termination-message policies, ports, env and envFrom
 (`pod_env`), volume mounts, sidecar restart policy, resources: `jobmodel.api.pod_resources`), the
 pod's overhead and pod-level resources, ephemeral containers (forbidden in a template, and each
@@ -16,7 +16,7 @@ Not modelled (accepted as given): `NOT_CHECKED` below, which `jobmodel validate`
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from typing import Any, Final
 
 import attrs
@@ -26,6 +26,7 @@ from jobmodel.api import meta_validation as mv
 from jobmodel.api import pod_env
 from jobmodel.api import pod_probes as pp
 from jobmodel.api import pod_security as ps
+from jobmodel.api import pod_volumes as pv
 from jobmodel.api.field import FieldError
 from jobmodel.api.pod_dns import use_relaxed_dns_search_validation, validate_pod_dns_config
 from jobmodel.api.pod_resources import (
@@ -34,12 +35,12 @@ from jobmodel.api.pod_resources import (
     validate_overhead,
     validate_pod_resources,
 )
-from jobmodel.api.schema import VOLUME_SOURCES
 from jobmodel.features import NEWEST_MINOR
 
 # What the API server checks in a pod template and this model does not (docs/validation.md).
 NOT_CHECKED: Final = (
-    "volume source details, volume devices, mount propagation and recursive read-only mounts",
+    "volume source details of the in-tree plugins, projected cluster-trust bundles and pod certificates, "
+    "ephemeral claims' data sources",
     "topology spread constraints",
     "resource claims",
     "OS-specific rules",
@@ -82,9 +83,11 @@ class PodValidationOptions:
     # EnvFiles (1.34 alpha off, on from 1.35), or the old template reads a file: worded in valueFrom's error.
     allow_env_files_validation: bool = True
     allow_indivisible_huge_pages_values: bool = False  # the old template already has such a value
+    volumes: pv.VolumeOptions = pv.VolumeOptions()
 
 
 DEFAULT_POD_OPTIONS: Final = PodValidationOptions()
+EMPTY: Final[Mapping[str, Mapping[str, Any]]] = {}
 
 
 def pod_validation_options(release: int, old_pod_spec: Mapping[str, Any] | None) -> PodValidationOptions:
@@ -102,6 +105,7 @@ def pod_validation_options(release: int, old_pod_spec: Mapping[str, Any] | None)
         allow_pod_lifecycle_sleep_action_zero_value=pp.allow_pod_lifecycle_sleep_action_zero_value(release, old_pod_spec),
         allow_env_files_validation=release >= 35 or (release == 34 and pod_env.pod_file_key_ref_in_use(old_pod_spec)),
         allow_indivisible_huge_pages_values=uses_indivisible_huge_pages_values(old_pod_spec),
+        volumes=pv.volume_options(old_pod_spec),
     )
 
 
@@ -149,7 +153,7 @@ def validate_pod_spec(
     errs: list[FieldError] = []
     if spec.get("terminationGracePeriodSeconds") is None:
         errs.append(fe.required(fe.child(path, "terminationGracePeriodSeconds")))
-    volume_errs, volumes = validate_volumes(spec.get("volumes") or [], fe.child(path, "volumes"))
+    volume_errs, volumes = pv.validate_volumes(spec.get("volumes") or [], fe.child(path, "volumes"), opts)
     errs.extend(volume_errs)
     containers = spec.get("containers") or []
     errs.extend(validate_containers(containers, fe.child(path, "containers"), volumes, opts))
@@ -300,6 +304,11 @@ def internal_service_account(spec: dict[str, Any], release: int) -> None:
         spec.pop("serviceAccountName", None)
 
 
+def validate_pull_policy(policy: str, path: str) -> list[FieldError]:
+    """validatePullPolicy."""
+    return _validate_enum(policy, PULL_POLICIES, path)
+
+
 def _validate_enum(value: str, allowed: tuple[str, ...], path: str) -> list[FieldError]:
     """The shape shared by validateRestartPolicy, validateDNSPolicy, validatePullPolicy: "" is Required."""
     if value in allowed:
@@ -309,48 +318,13 @@ def _validate_enum(value: str, allowed: tuple[str, ...], path: str) -> list[Fiel
     return [fe.not_supported(path, value, allowed)]
 
 
-def validate_volumes(
-    volumes: list[Mapping[str, Any]], path: str
-) -> tuple[list[FieldError], set[str]]:
-    """ValidateVolumes: DNS-label names, unique, each with exactly one volume source."""
-    errs: list[FieldError] = []
-    names: set[str] = set()
-    for i, vol in enumerate(volumes):
-        idx = fe.index(path, i)
-        name_path = fe.child(idx, "name")
-        el = validate_volume_source(vol, idx)
-        name = vol.get("name") or ""
-        if not name:
-            el.append(fe.required(name_path))
-        else:
-            el.extend(mv.validate_dns1123_label(name, name_path))
-        if name in names:
-            el.append(fe.duplicate(name_path, name))
-        if el:
-            errs.extend(el)
-        else:
-            names.add(name)
-    return errs, names
-
-
-def validate_volume_source(vol: Mapping[str, Any], path: str) -> list[FieldError]:
-    """validateVolumeSource: only the count of sources is modelled."""
-    sources = [k for k in vol if k in VOLUME_SOURCES and vol[k] is not None]
-    if not sources:
-        return [fe.required(path, "must specify a volume type")]
-    return [
-        fe.forbidden(fe.child(path, k), "may not specify more than 1 volume type")
-        for k in sources[1:]
-    ]
-
-
 def validate_container_common(
     ctr: Mapping[str, Any],
     path: str,
-    volumes: Collection[str] = frozenset(),
+    volumes: Mapping[str, Mapping[str, Any]] = EMPTY,
     opts: PodValidationOptions = DEFAULT_POD_OPTIONS,
 ) -> list[FieldError]:
-    """validateContainerCommon (the modelled part); `volumes` are the names of the valid volumes."""
+    """validateContainerCommon (the modelled part); `volumes`: the valid volumes by name."""
     errs: list[FieldError] = []
     name = ctr.get("name") or ""
     if not name:
@@ -369,11 +343,8 @@ def validate_container_common(
     errs.extend(validate_container_ports(ctr.get("ports") or [], fe.child(path, "ports")))
     errs.extend(pod_env.validate_env(ctr.get("env") or [], fe.child(path, "env"), opts))
     errs.extend(pod_env.validate_env_from(ctr.get("envFrom") or [], fe.child(path, "envFrom"), opts))
-    errs.extend(
-        validate_volume_mounts(
-            ctr.get("volumeMounts") or [], volumes, fe.child(path, "volumeMounts")
-        )
-    )
+    errs.extend(pv.validate_volume_mounts(ctr, volumes, fe.child(path, "volumeMounts"), opts))
+    errs.extend(pv.validate_volume_devices(ctr, volumes, fe.child(path, "volumeDevices")))
     errs.extend(
         _validate_enum(
             ctr.get("imagePullPolicy", ""), PULL_POLICIES, fe.child(path, "imagePullPolicy")
@@ -387,58 +358,10 @@ def validate_container_common(
     return errs
 
 
-def validate_volume_mounts(
-    mounts: list[Mapping[str, Any]], volumes: Collection[str], path: str
-) -> list[FieldError]:
-    """ValidateVolumeMounts (names, mount paths, sub-paths; not devices, propagation or
-    recursive read-only)."""
-    errs: list[FieldError] = []
-    mount_points: set[str] = set()
-    for i, mount in enumerate(mounts):
-        idx = fe.index(path, i)
-        name, mount_path = str(mount.get("name") or ""), str(mount.get("mountPath") or "")
-        if not name:
-            errs.append(fe.required(fe.child(idx, "name")))
-        if name not in volumes:
-            errs.append(fe.not_found(fe.child(idx, "name"), name))
-        if not mount_path:
-            errs.append(fe.required(fe.child(idx, "mountPath")))
-        if mount_path in mount_points:
-            errs.append(fe.invalid(fe.child(idx, "mountPath"), mount_path, "must be unique"))
-        mount_points.add(mount_path)
-        sub_path, sub_path_expr = mount.get("subPath") or "", mount.get("subPathExpr") or ""
-        # Upstream names these two paths after the list, not the mount (`volumeMounts.subPath`).
-        if sub_path:
-            errs.extend(validate_local_descending_path(sub_path, fe.child(path, "subPath")))
-        if sub_path_expr:
-            if sub_path:
-                errs.append(
-                    fe.invalid(
-                        fe.child(idx, "subPathExpr"),
-                        sub_path_expr,
-                        "subPathExpr and subPath are mutually exclusive",
-                    )
-                )
-            errs.extend(
-                validate_local_descending_path(sub_path_expr, fe.child(path, "subPathExpr"))
-            )
-    return errs
-
-
-def validate_local_descending_path(target: str, path: str) -> list[FieldError]:
-    """validateLocalDescendingPath: relative, and no `..` component (validatePathNoBacksteps)."""
-    errs: list[FieldError] = []
-    if target.startswith("/"):
-        errs.append(fe.invalid(path, target, "must be a relative path"))
-    if ".." in target.split("/"):
-        errs.append(fe.invalid(path, target, "must not contain '..'"))
-    return errs
-
-
 def validate_containers(
     containers: list[Mapping[str, Any]],
     path: str,
-    volumes: Collection[str] = frozenset(),
+    volumes: Mapping[str, Mapping[str, Any]] = EMPTY,
     opts: PodValidationOptions = DEFAULT_POD_OPTIONS,
 ) -> list[FieldError]:
     """validateContainers: at least one; names unique; a regular container's restartPolicy only
@@ -575,7 +498,7 @@ def validate_ephemeral_containers(
     containers: list[Mapping[str, Any]],
     init_containers: list[Mapping[str, Any]],
     path: str,
-    volumes: Collection[str] = frozenset(),
+    volumes: Mapping[str, Mapping[str, Any]] = EMPTY,
     opts: PodValidationOptions = DEFAULT_POD_OPTIONS,
 ) -> list[FieldError]:
     """validateEphemeralContainers (the pod template also forbids the list as a whole)."""
@@ -611,7 +534,7 @@ def validate_init_containers(
     containers: list[Mapping[str, Any]],
     regular: list[Mapping[str, Any]],
     path: str,
-    volumes: Collection[str] = frozenset(),
+    volumes: Mapping[str, Mapping[str, Any]] = EMPTY,
     opts: PodValidationOptions = DEFAULT_POD_OPTIONS,
 ) -> list[FieldError]:
     """validateInitContainers: names unique among all containers; the restart policy

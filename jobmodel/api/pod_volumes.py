@@ -1,0 +1,675 @@
+"""Pod volumes, volume mounts and volume devices as core validation checks them
+(`pkg/apis/core/validation/validation.go`: ValidateVolumes, validateVolumeSource and the
+validator of each source, ValidateVolumeMounts, ValidateVolumeDevices), their `core/v1` defaults
+(`pkg/apis/core/v1/defaults.go`) and the fields the strategy drops (`pkg/api/pod/util.go`).
+
+Release differences (the gates at their defaults): image volumes (ImageVolume, on from 1.35) are
+dropped before 1.35 unless the old template has one, and their `reference` is required in a pod
+template only from 1.37 (before, only in a pod); a mount of an image volume may not use a sub-path
+in 1.32 only; a CSI driver name that is empty also fails the DNS-subdomain check up to 1.34; an
+unset service-account token expiry is 0 (too short) up to 1.36, Required from 1.37; projected
+cluster-trust bundles (ClusterTrustBundleProjection) and pod certificates (PodCertificateRequest)
+are dropped before 1.37, and emptyDir's `mode` (EmptyDirVolumeMode, alpha in 1.37) is dropped at
+every release modelled, unless the old template uses them.
+
+Volume sources are validated in upstream's order, which decides which of two sources is "more
+than 1"; upstream's own path slips (`persistentDisk`, `cephFS`, `downwarAPI`, a downward-API file
+named after its volume, not its index) are kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Final
+
+import attrs
+
+from jobmodel.api import field as fe
+from jobmodel.api import meta_validation as mv
+from jobmodel.api import pod_env
+from jobmodel.api.field import FieldError
+from jobmodel.api.image_reference import parse_image_name
+from jobmodel.api.pod_util import visit_containers_with_path
+from jobmodel.api.quantity import quantity_of, quantity_string
+
+if TYPE_CHECKING:
+    from jobmodel.api.pod_validation import PodValidationOptions
+
+FILE_MODE_ERROR: Final = "must be a number between 0 and 0777 (octal), both inclusive"
+EMPTY_DIR_MODE_ERROR: Final = "must be a number between 0 and 01777 (octal), both inclusive"
+MORE_THAN_ONE: Final = "may not specify more than 1 volume type"
+DEFAULT_FILE_MODE: Final = 0o644  # SecretVolumeSourceDefaultMode and its siblings
+TOKEN_DEFAULT_EXPIRATION: Final = 3600
+# sets.List order (sorted), as the NotSupported messages list them.
+HOST_PATH_TYPES: Final = ("", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate", "Socket")
+VOLUME_DOWNWARD_API_FIELD_PATHS: Final = (
+    "metadata.annotations", "metadata.labels", "metadata.name", "metadata.namespace", "metadata.uid",
+)  # fmt: skip
+MOUNT_PROPAGATIONS: Final = ("Bidirectional", "HostToContainer", "None")
+RECURSIVE_READ_ONLY: Final = ("Disabled", "Enabled", "IfPossible")
+ACCESS_MODES: Final = ("ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod")
+VOLUME_MODES: Final = ("Block", "Filesystem")
+IMAGE_VOLUME_RELEASE: Final = 35  # ImageVolume on by default
+IMAGE_REFERENCE_REQUIRED_RELEASE: Final = 37  # AllowEmptyImageVolumeReference replaces ResourceIsPod
+PROJECTION_GATES_RELEASE: Final = 37  # ClusterTrustBundleProjection, PodCertificateRequest on by default
+CSI_REQUIRED_RETURNS_RELEASE: Final = 35
+
+
+@attrs.frozen
+class VolumeOptions:
+    """The PodValidationOptions of the volume checks that depend on the old template
+    (GetValidationOptionsFromPodSpecAndMeta)."""
+
+    allow_non_local_projected_token_path: bool = False  # hasNonLocalProjectedTokenPath
+    allow_empty_image_volume_reference: bool = False  # hasEmptyImageVolumeReference (1.37+)
+
+
+def volume_options(old_pod_spec: Mapping[str, Any] | None) -> VolumeOptions:
+    """The volume options given the stored template's spec (None on create)."""
+    if old_pod_spec is None:
+        return VolumeOptions()
+    volumes = old_pod_spec.get("volumes") or []
+    return VolumeOptions(
+        allow_non_local_projected_token_path=any(
+            validate_local_non_reserved_path(str(s["serviceAccountToken"].get("path") or ""), "")
+            for v in volumes
+            for s in (v.get("projected") or {}).get("sources") or []
+            if s.get("serviceAccountToken") is not None
+        ),
+        allow_empty_image_volume_reference=any(
+            v.get("image") is not None and not v["image"].get("reference") for v in volumes
+        ),
+    )
+
+
+# --- paths -------------------------------------------------------------------------------------
+
+
+def validate_path_no_backsteps(target: str, path: str) -> list[FieldError]:
+    """validatePathNoBacksteps: no `..` element (one error however many)."""
+    if ".." in target.split("/"):
+        return [fe.invalid(path, target, "must not contain '..'")]
+    return []
+
+
+def validate_local_descending_path(target: str, path: str) -> list[FieldError]:
+    """validateLocalDescendingPath: relative, and no `..` element."""
+    errs = [fe.invalid(path, target, "must be a relative path")] if target.startswith("/") else []
+    return errs + validate_path_no_backsteps(target, path)
+
+
+def validate_local_non_reserved_path(target: str, path: str) -> list[FieldError]:
+    """ValidateLocalNonReservedPath: a local descending path that does not start with `..`."""
+    errs = validate_local_descending_path(target, path)
+    if target.startswith("..") and not target.startswith("../"):
+        errs.append(fe.invalid(path, target, "must not start with '..'"))
+    return errs
+
+
+def _validate_mode(mode: Any, path: str, most: int = 0o777, message: str = FILE_MODE_ERROR) -> list[FieldError]:
+    """The file-mode range shared by the sources (0 to 0777, or 01777 for an emptyDir)."""
+    if mode is not None and not 0 <= mode <= most:
+        return [fe.invalid(path, mode, message)]
+    return []
+
+
+# --- volumes -----------------------------------------------------------------------------------
+
+
+def validate_volumes(
+    volumes: list[Mapping[str, Any]], path: str, opts: PodValidationOptions
+) -> tuple[list[FieldError], dict[str, Mapping[str, Any]]]:
+    """ValidateVolumes (in a template: no pod name, so no ephemeral-PVC name checks): DNS-label
+    names, unique, each with exactly one valid source; the valid volumes by name."""
+    errs: list[FieldError] = []
+    valid: dict[str, Mapping[str, Any]] = {}
+    for i, vol in enumerate(volumes):
+        idx = fe.index(path, i)
+        name_path = fe.child(idx, "name")
+        name = str(vol.get("name") or "")
+        el = validate_volume_source(vol, idx, name, opts)
+        if not name:
+            el.append(fe.required(name_path))
+        else:
+            el.extend(mv.validate_dns1123_label(name, name_path))
+        if name in valid:
+            el.append(fe.duplicate(name_path, name))
+        if el:
+            errs.extend(el)
+        else:
+            valid[name] = vol
+    return errs, valid
+
+
+def validate_volume_source(vol: Mapping[str, Any], path: str, name: str, opts: PodValidationOptions) -> list[FieldError]:
+    """validateVolumeSource: the first source given (in upstream's order) is validated, any other
+    is forbidden, none is Required."""
+    errs: list[FieldError] = []
+    found = False
+    for key, forbidden_as, validate in SOURCE_VALIDATORS:
+        source = vol.get(key)
+        if source is None:
+            continue
+        if found:
+            errs.append(fe.forbidden(fe.child(path, forbidden_as), MORE_THAN_ONE))
+        else:
+            found = True
+            errs.extend(validate(source, path, opts))
+        if key == "iscsi" and source.get("initiatorName") is not None and len(f"{name}:{source.get('targetPortal') or ''}") > 64:
+            detail = "Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified."
+            errs.append(fe.invalid(fe.child(path, "name"), name, detail))
+    if not found:
+        errs.append(fe.required(path, "must specify a volume type"))
+    return errs
+
+
+def validate_empty_dir(source: Mapping[str, Any], path: str, opts: PodValidationOptions) -> list[FieldError]:
+    """validateVolumeSource's emptyDir checks: a sizeLimit not negative; the mode (1.37+) up to 01777."""
+    errs: list[FieldError] = []
+    size_limit = source.get("sizeLimit")
+    size_path = fe.child(path, "emptyDir", "sizeLimit")
+    if size_limit is not None and quantity_of(size_limit, size_path).unscaled < 0:
+        errs.append(fe.forbidden(size_path, "SizeLimit field must be a valid resource quantity"))
+    if opts.release >= 37:
+        errs.extend(_validate_mode(source.get("mode"), fe.child(path, "emptyDir", "mode"), 0o1777, EMPTY_DIR_MODE_ERROR))
+    return errs
+
+
+def validate_host_path_volume_source(source: Mapping[str, Any], path: str) -> list[FieldError]:
+    """validateHostPathVolumeSource: a path without `..`, a supported type (validateHostPathType)."""
+    host_path = str(source.get("path") or "")
+    if not host_path:
+        return [fe.required(fe.child(path, "path"))]
+    errs = validate_path_no_backsteps(host_path, fe.child(path, "path"))
+    kind = source.get("type")
+    if kind is not None and kind not in HOST_PATH_TYPES:
+        errs.append(fe.not_supported(fe.child(path, "type"), kind, HOST_PATH_TYPES))
+    return errs
+
+
+def validate_git_repo_volume_source(source: Mapping[str, Any], path: str) -> list[FieldError]:
+    """validateGitRepoVolumeSource: a repository, a local descending directory."""
+    errs = [] if source.get("repository") else [fe.required(fe.child(path, "repository"))]
+    return errs + validate_local_descending_path(str(source.get("directory") or ""), fe.child(path, "directory"))
+
+
+def validate_key_to_path(item: Mapping[str, Any], path: str) -> list[FieldError]:
+    """validateKeyToPath: key and path required, the path local and not reserved, the mode in range."""
+    errs: list[FieldError] = []
+    if not item.get("key"):
+        errs.append(fe.required(fe.child(path, "key")))
+    item_path = str(item.get("path") or "")
+    if not item_path:
+        errs.append(fe.required(fe.child(path, "path")))
+    errs.extend(validate_local_non_reserved_path(item_path, fe.child(path, "path")))
+    return errs + _validate_mode(item.get("mode"), fe.child(path, "mode"))
+
+
+def _validate_items_source(source: Mapping[str, Any], path: str, name_key: str) -> list[FieldError]:
+    """The shape of validateSecretVolumeSource and validateConfigMapVolumeSource."""
+    errs = [] if source.get(name_key) else [fe.required(fe.child(path, name_key))]
+    errs.extend(_validate_mode(source.get("defaultMode"), fe.child(path, "defaultMode")))
+    for i, item in enumerate(source.get("items") or []):
+        errs.extend(validate_key_to_path(item, fe.index(fe.child(path, "items"), i)))
+    return errs
+
+
+def validate_secret_volume_source(source: Mapping[str, Any], path: str) -> list[FieldError]:
+    """validateSecretVolumeSource: a secretName, the default mode, the items."""
+    return _validate_items_source(source, path, "secretName")
+
+
+def validate_config_map_volume_source(source: Mapping[str, Any], path: str) -> list[FieldError]:
+    """validateConfigMapVolumeSource: a name, the default mode, the items."""
+    return _validate_items_source(source, path, "name")
+
+
+def validate_persistent_claim_volume_source(source: Mapping[str, Any], path: str) -> list[FieldError]:
+    """validatePersistentClaimVolumeSource: a claimName."""
+    return [] if source.get("claimName") else [fe.required(fe.child(path, "claimName"))]
+
+
+def validate_nfs_volume_source(source: Mapping[str, Any], path: str) -> list[FieldError]:
+    """validateNFSVolumeSource: a server, and an absolute path (an empty one fails both checks)."""
+    errs = [] if source.get("server") else [fe.required(fe.child(path, "server"))]
+    nfs_path = str(source.get("path") or "")
+    if not nfs_path:
+        errs.append(fe.required(fe.child(path, "path")))
+    if not nfs_path.startswith("/"):
+        errs.append(fe.invalid(fe.child(path, "path"), nfs_path, "must be an absolute path"))
+    return errs
+
+
+def validate_downward_api_volume_file(item: Mapping[str, Any], path: str, opts: PodValidationOptions) -> list[FieldError]:
+    """validateDownwardAPIVolumeFile: a local path; one of a field (of the volume's fields) and a
+    container resource."""
+    errs: list[FieldError] = []
+    file_path = str(item.get("path") or "")
+    if not file_path:
+        errs.append(fe.required(fe.child(path, "path")))
+    errs.extend(validate_local_non_reserved_path(file_path, fe.child(path, "path")))
+    field_ref, resource_ref = item.get("fieldRef"), item.get("resourceFieldRef")
+    if field_ref is not None:
+        errs.extend(
+            pod_env.validate_object_field_selector(field_ref, fe.child(path, "fieldRef"), opts.release, VOLUME_DOWNWARD_API_FIELD_PATHS)
+        )
+        if resource_ref is not None:
+            errs.append(fe.invalid(path, "resource", "fieldRef and resourceFieldRef can not be specified simultaneously"))
+    elif resource_ref is not None:
+        errs.extend(pod_env.validate_container_resource_field_selector(resource_ref, fe.child(path, "resourceFieldRef"), opts.release, volume=True))
+    else:
+        errs.append(fe.required(path, "one of fieldRef and resourceFieldRef is required"))
+    return errs + _validate_mode(item.get("mode"), fe.child(path, "mode"))
+
+
+def validate_downward_api_volume_source(source: Mapping[str, Any], path: str, opts: PodValidationOptions) -> list[FieldError]:
+    """validateDownwardAPIVolumeSource: the default mode; each file (on the volume's path)."""
+    errs = _validate_mode(source.get("defaultMode"), fe.child(path, "defaultMode"))
+    for item in source.get("items") or []:
+        errs.extend(validate_downward_api_volume_file(item, path, opts))
+    return errs
+
+
+def validate_projection_sources(source: Mapping[str, Any], path: str, opts: PodValidationOptions) -> list[FieldError]:
+    """validateProjectionSources: one kind per source, paths unique across the sources; the
+    cluster-trust-bundle and pod-certificate sources (1.37+) are counted, not checked."""
+    errs: list[FieldError] = []
+    paths: set[str] = set()
+
+    def claim(target: str, value: Any) -> None:
+        if target in paths:
+            errs.append(fe.invalid(path, value, "conflicting duplicate paths"))
+        paths.add(target)
+
+    for i, projection in enumerate(source.get("sources") or []):
+        src_path = fe.index(fe.child(path, "sources"), i)
+        kinds = 0
+        for key in ("secret", "configMap"):
+            objects = projection.get(key)
+            if objects is None:
+                continue
+            kinds += 1
+            proj_path = fe.child(src_path, key)
+            name = str(objects.get("name") or "")
+            if not name:
+                errs.append(fe.required(fe.child(proj_path, "name")))
+            for j, item in enumerate(objects.get("items") or []):
+                errs.extend(validate_key_to_path(item, fe.index(fe.child(proj_path, "items"), j)))
+                if item.get("path"):
+                    claim(str(item["path"]), name)
+        downward = projection.get("downwardAPI")
+        if downward is not None:
+            kinds += 1
+            for item in downward.get("items") or []:
+                errs.extend(validate_downward_api_volume_file(item, fe.child(src_path, "downwardAPI"), opts))
+                if item.get("path"):
+                    claim(str(item["path"]), str(item["path"]))
+        token = projection.get("serviceAccountToken")
+        if token is not None:
+            kinds += 1
+            errs.extend(validate_service_account_token_projection(token, fe.child(src_path, "serviceAccountToken"), path, opts))
+        kinds += sum(1 for key in ("clusterTrustBundle", "podCertificate") if projection.get(key) is not None)
+        if kinds > 1:
+            errs.append(fe.forbidden(src_path, "may not specify more than 1 volume type per source"))
+    return errs
+
+
+def validate_service_account_token_projection(
+    token: Mapping[str, Any], path: str, projected_path: str, opts: PodValidationOptions
+) -> list[FieldError]:
+    """validateProjectionSources' serviceAccountToken part: an expiry from 10 minutes to 2^32 s
+    (unset: 0 up to 1.36, Required from 1.37); a local path (named on the projected volume)."""
+    errs: list[FieldError] = []
+    expiry = token.get("expirationSeconds")
+    expiry_path = fe.child(path, "expirationSeconds")
+    if expiry is None and opts.release >= 37:
+        errs.append(fe.required(expiry_path))
+    else:
+        seconds = expiry or 0
+        if seconds < 10 * 60:
+            errs.append(fe.invalid(expiry_path, seconds, "may not specify a duration less than 10 minutes"))
+        if seconds > 1 << 32:
+            errs.append(fe.invalid(expiry_path, seconds, "may not specify a duration larger than 2^32 seconds"))
+    token_path = str(token.get("path") or "")
+    if not token_path:
+        errs.append(fe.required(fe.child(projected_path, "path")))
+    elif not opts.volumes.allow_non_local_projected_token_path:
+        errs.extend(validate_local_non_reserved_path(token_path, fe.child(projected_path, "path")))
+    return errs
+
+
+def validate_projected_volume_source(source: Mapping[str, Any], path: str, opts: PodValidationOptions) -> list[FieldError]:
+    """validateProjectedVolumeSource: the default mode, then the sources."""
+    errs = _validate_mode(source.get("defaultMode"), fe.child(path, "defaultMode"))
+    return errs + validate_projection_sources(source, path, opts)
+
+
+def validate_csi_driver_name(driver: str, path: str, release: int) -> list[FieldError]:
+    """ValidateCSIDriverName: required (up to 1.34 an empty name also fails the format check), at
+    most 63 characters, a DNS subdomain in lower case."""
+    errs: list[FieldError] = []
+    if not driver:
+        errs.append(fe.required(path))
+        if release >= CSI_REQUIRED_RETURNS_RELEASE:
+            return errs
+    if len(driver) > 63:
+        errs.append(fe.too_long(path, 63))
+    errs.extend(fe.invalid(path, driver, m) for m in mv.is_dns1123_subdomain(driver.lower()))
+    return errs
+
+
+def validate_csi_volume_source(source: Mapping[str, Any], path: str, opts: PodValidationOptions) -> list[FieldError]:
+    """validateCSIVolumeSource: the driver name; a node-publish secret's name (its format error
+    named on `csi.name`, as upstream does)."""
+    errs = validate_csi_driver_name(str(source.get("driver") or ""), fe.child(path, "driver"), opts.release)
+    secret = source.get("nodePublishSecretRef")
+    if secret is not None:
+        name = str(secret.get("name") or "")
+        if not name:
+            errs.append(fe.required(fe.child(path, "nodePublishSecretRef", "name")))
+        else:
+            errs.extend(fe.invalid(fe.child(path, "name"), name, m) for m in mv.name_is_dns_subdomain(name, False))
+    return errs
+
+
+def validate_ephemeral_volume_source(source: Mapping[str, Any], path: str, opts: PodValidationOptions) -> list[FieldError]:
+    """validateEphemeralVolumeSource: a claim template (ValidatePersistentVolumeClaimTemplate:
+    labels and annotations, then the claim's spec)."""
+    template = source.get("volumeClaimTemplate")
+    template_path = fe.child(path, "volumeClaimTemplate")
+    if template is None:
+        return [fe.required(template_path)]
+    meta = template.get("metadata") or {}
+    meta_path = fe.child(template_path, "metadata")
+    errs = mv.validate_annotations(meta.get("annotations"), fe.child(meta_path, "annotations"), opts.release)
+    errs.extend(mv.validate_labels(meta.get("labels"), fe.child(meta_path, "labels"), opts.release))
+    return errs + validate_persistent_volume_claim_spec(template.get("spec") or {}, fe.child(template_path, "spec"), opts.release)
+
+
+def validate_persistent_volume_claim_spec(spec: Mapping[str, Any], path: str, release: int) -> list[FieldError]:
+    """ValidatePersistentVolumeClaimSpec (access modes, selector, storage request, class and
+    volume mode; data sources are not modelled)."""
+    errs: list[FieldError] = []
+    modes = spec.get("accessModes") or []
+    if not modes:
+        errs.append(fe.required(fe.child(path, "accessModes"), "at least 1 access mode is required"))
+    errs.extend(mv.validate_label_selector(spec.get("selector"), fe.child(path, "selector"), False, release))
+    for mode in modes:
+        if mode not in ACCESS_MODES:
+            errs.append(fe.not_supported(fe.child(path, "accessModes"), mode, ACCESS_MODES))
+    if "ReadWriteOncePod" in modes and any(m in ACCESS_MODES and m != "ReadWriteOncePod" for m in modes):
+        errs.append(fe.forbidden(fe.child(path, "accessModes"), "may not use ReadWriteOncePod with other access modes"))
+    storage_path = fe.key(fe.child(path, "resources"), "storage")
+    storage = ((spec.get("resources") or {}).get("requests") or {}).get("storage")
+    if storage is None:
+        errs.append(fe.required(storage_path))
+    else:
+        quantity = quantity_of(storage, storage_path)
+        if quantity.unscaled <= 0:
+            errs.append(fe.invalid(storage_path, quantity_string(quantity), "must be greater than zero"))
+    class_name = spec.get("storageClassName")
+    if class_name:
+        errs.extend(fe.invalid(fe.child(path, "storageClassName"), class_name, m) for m in mv.name_is_dns_subdomain(class_name, False))
+    mode = spec.get("volumeMode")
+    if mode is not None and mode not in VOLUME_MODES:
+        errs.append(fe.not_supported(fe.child(path, "volumeMode"), mode, VOLUME_MODES))
+    return errs
+
+
+def validate_image_volume_source(source: Mapping[str, Any], path: str, opts: PodValidationOptions) -> list[FieldError]:
+    """validateImageVolumeSource: a reference (in a template, only from 1.37 and unless the old
+    template has an empty one), a pull policy (validatePullPolicy)."""
+    from jobmodel.api.pod_validation import validate_pull_policy
+
+    errs: list[FieldError] = []
+    if (
+        opts.release >= IMAGE_REFERENCE_REQUIRED_RELEASE
+        and not opts.volumes.allow_empty_image_volume_reference
+        and not source.get("reference")
+    ):
+        errs.append(fe.required(fe.child(path, "reference")))
+    return errs + validate_pull_policy(str(source.get("pullPolicy") or ""), fe.child(path, "pullPolicy"))
+
+
+Validator = Callable[[Mapping[str, Any], str, "PodValidationOptions"], list[FieldError]]
+
+
+def _at(child: str, validate: Callable[[Mapping[str, Any], str], list[FieldError]]) -> Validator:
+    """A source validator called on `path.child` (upstream's path, which may differ from the key)."""
+    return lambda source, path, opts: validate(source, fe.child(path, child))
+
+
+def _at_opts(child: str, validate: Validator) -> Validator:
+    return lambda source, path, opts: validate(source, fe.child(path, child), opts)
+
+
+def _counted(source: Mapping[str, Any], path: str, opts: PodValidationOptions) -> list[FieldError]:
+    """A source whose own checks are not modelled (NOT_CHECKED): only counted."""
+    return []
+
+
+# (key, the path of its "more than 1" error, validator) in validateVolumeSource's order.
+SOURCE_VALIDATORS: Final[tuple[tuple[str, str, Validator], ...]] = (
+    ("emptyDir", "emptyDir", validate_empty_dir),
+    ("hostPath", "hostPath", _at("hostPath", validate_host_path_volume_source)),
+    ("gitRepo", "gitRepo", _at("gitRepo", validate_git_repo_volume_source)),
+    ("gcePersistentDisk", "gcePersistentDisk", _counted),
+    ("awsElasticBlockStore", "awsElasticBlockStore", _counted),
+    ("secret", "secret", _at("secret", validate_secret_volume_source)),
+    ("nfs", "nfs", _at("nfs", validate_nfs_volume_source)),
+    ("iscsi", "iscsi", _counted),
+    ("glusterfs", "glusterfs", _counted),
+    ("flocker", "flocker", _counted),
+    ("persistentVolumeClaim", "persistentVolumeClaim", _at("persistentVolumeClaim", validate_persistent_claim_volume_source)),
+    ("rbd", "rbd", _counted),
+    ("cinder", "cinder", _counted),
+    ("cephfs", "cephFS", _counted),
+    ("quobyte", "quobyte", _counted),
+    ("downwardAPI", "downwarAPI", _at_opts("downwardAPI", validate_downward_api_volume_source)),
+    ("fc", "fc", _counted),
+    ("flexVolume", "flexVolume", _counted),
+    ("configMap", "configMap", _at("configMap", validate_config_map_volume_source)),
+    ("azureFile", "azureFile", _counted),
+    ("vsphereVolume", "vsphereVolume", _counted),
+    ("photonPersistentDisk", "photonPersistentDisk", _counted),
+    ("portworxVolume", "portworxVolume", _counted),
+    ("azureDisk", "azureDisk", _counted),
+    ("storageos", "storageos", _counted),
+    ("projected", "projected", _at_opts("projected", validate_projected_volume_source)),
+    ("scaleIO", "scaleIO", _counted),
+    ("csi", "csi", _at_opts("csi", validate_csi_volume_source)),
+    ("ephemeral", "ephemeral", _at_opts("ephemeral", validate_ephemeral_volume_source)),
+    ("image", "image", _at_opts("image", validate_image_volume_source)),
+)
+
+
+# --- mounts and devices ------------------------------------------------------------------------
+
+
+def validate_volume_mounts(
+    ctr: Mapping[str, Any], volumes: Mapping[str, Mapping[str, Any]], path: str, opts: PodValidationOptions
+) -> list[FieldError]:
+    """ValidateVolumeMounts: names of valid volumes, unique mount paths, neither shared with a
+    volume device, descending sub-paths, the mount propagation and recursive read-only mode."""
+    errs: list[FieldError] = []
+    devices = {str(d.get("name") or ""): str(d.get("devicePath") or "") for d in ctr.get("volumeDevices") or []}
+    mount_points: set[str] = set()
+    for i, mount in enumerate(ctr.get("volumeMounts") or []):
+        idx = fe.index(path, i)
+        name, mount_path = str(mount.get("name") or ""), str(mount.get("mountPath") or "")
+        if not name:
+            errs.append(fe.required(fe.child(idx, "name")))
+        if name not in volumes:
+            errs.append(fe.not_found(fe.child(idx, "name"), name))
+        if not mount_path:
+            errs.append(fe.required(fe.child(idx, "mountPath")))
+        if mount_path in mount_points:
+            errs.append(fe.invalid(fe.child(idx, "mountPath"), mount_path, "must be unique"))
+        mount_points.add(mount_path)
+        sub_path, sub_path_expr = str(mount.get("subPath") or ""), str(mount.get("subPathExpr") or "")
+        if opts.release == 32 and name in volumes and volumes[name].get("image") is not None:
+            errs.extend(
+                fe.invalid(fe.child(idx, key), value, "not allowed in image volume sources")
+                for key, value in (("subPath", sub_path), ("subPathExpr", sub_path_expr))
+                if value
+            )
+        if name in devices:
+            errs.append(fe.invalid(fe.child(idx, "name"), name, "must not already exist in volumeDevices"))
+        if mount_path in devices.values():
+            errs.append(fe.invalid(fe.child(idx, "mountPath"), mount_path, "must not already exist as a path in volumeDevices"))
+        # Upstream names these paths after the list, not the mount (`volumeMounts.subPath`).
+        if sub_path:
+            errs.extend(validate_local_descending_path(sub_path, fe.child(path, "subPath")))
+        if sub_path_expr:
+            if sub_path:
+                errs.append(fe.invalid(fe.child(idx, "subPathExpr"), sub_path_expr, "subPathExpr and subPath are mutually exclusive"))
+            errs.extend(validate_local_descending_path(sub_path_expr, fe.child(path, "subPathExpr")))
+        if mount.get("mountPropagation") is not None:
+            errs.extend(validate_mount_propagation(mount["mountPropagation"], ctr, fe.child(path, "mountPropagation")))
+        errs.extend(validate_mount_recursive_read_only(mount, fe.child(path, "recursiveReadOnly")))
+    return errs
+
+
+def validate_mount_propagation(mode: str, ctr: Mapping[str, Any], path: str) -> list[FieldError]:
+    """validateMountPropagation: a supported mode; Bidirectional only in a privileged container."""
+    errs = [] if mode in MOUNT_PROPAGATIONS else [fe.not_supported(path, mode, MOUNT_PROPAGATIONS)]
+    if mode == "Bidirectional" and (ctr.get("securityContext") or {}).get("privileged") is not True:
+        errs.append(fe.forbidden(path, "Bidirectional mount propagation is available only to privileged containers"))
+    return errs
+
+
+def validate_mount_recursive_read_only(mount: Mapping[str, Any], path: str) -> list[FieldError]:
+    """validateMountRecursiveReadOnly: Enabled and IfPossible only on a read-only mount without
+    propagation (None or unset)."""
+    mode = mount.get("recursiveReadOnly")
+    if mode is None or mode == "Disabled":
+        return []
+    if mode not in RECURSIVE_READ_ONLY:
+        return [fe.not_supported(path, mode, RECURSIVE_READ_ONLY)]
+    errs: list[FieldError] = []
+    if mount.get("readOnly") is not True:
+        errs.append(fe.forbidden(path, "may only be specified when readOnly is true"))
+    if mount.get("mountPropagation") not in (None, "None"):
+        errs.append(fe.forbidden(path, "may only be specified when mountPropagation is None or not specified"))
+    return errs
+
+
+def validate_volume_devices(
+    ctr: Mapping[str, Any], volumes: Mapping[str, Mapping[str, Any]], path: str
+) -> list[FieldError]:
+    """ValidateVolumeDevices: each device a valid PVC or ephemeral volume, unique name and path,
+    the path without `..`, neither shared with a volume mount."""
+    errs: list[FieldError] = []
+    mounts = {str(m.get("name") or ""): str(m.get("mountPath") or "") for m in ctr.get("volumeMounts") or []}
+    device_paths: set[str] = set()
+    device_names: set[str] = set()
+    for i, device in enumerate(ctr.get("volumeDevices") or []):
+        idx = fe.index(path, i)
+        name, device_path = str(device.get("name") or ""), str(device.get("devicePath") or "")
+        source = volumes.get(name)
+        if not name:
+            errs.append(fe.required(fe.child(idx, "name")))
+        if name in device_names:
+            errs.append(fe.invalid(fe.child(idx, "name"), name, "must be unique"))
+        if source is not None and source.get("persistentVolumeClaim") is None and source.get("ephemeral") is None:
+            errs.append(
+                fe.invalid(fe.child(idx, "name"), name, "can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode")
+            )
+        if source is None:
+            errs.append(fe.not_found(fe.child(idx, "name"), name))
+        if not device_path:
+            errs.append(fe.required(fe.child(idx, "devicePath")))
+        if device_path in device_paths:
+            errs.append(fe.invalid(fe.child(idx, "devicePath"), device_path, "must be unique"))
+        if device_path and validate_path_no_backsteps(device_path, ""):
+            errs.append(fe.invalid(fe.child(idx, "devicePath"), device_path, "can not contain backsteps ('..')"))
+        else:
+            device_paths.add(device_path)
+        if name in mounts:
+            errs.append(fe.invalid(fe.child(idx, "name"), name, "must not already exist in volumeMounts"))
+        if device_path in mounts.values():
+            errs.append(fe.invalid(fe.child(idx, "devicePath"), device_path, "must not already exist as a path in volumeMounts"))
+        if name:
+            device_names.add(name)
+    return errs
+
+
+# --- defaults and dropped fields ---------------------------------------------------------------
+
+
+def set_defaults_volume_source(volume: dict[str, Any], release: int) -> None:
+    """The `core/v1` defaults inside a volume source (in place): SetDefaults_SecretVolumeSource,
+    _ConfigMapVolumeSource, _DownwardAPIVolumeSource, _ProjectedVolumeSource (default mode 0644),
+    _ServiceAccountTokenProjection (an hour), _ObjectFieldSelector (`v1`),
+    _PersistentVolumeClaimSpec (Filesystem) and SetDefaults_Volume's image pull policy
+    (ImageVolume on, from 1.35: Always for `:latest`, else IfNotPresent)."""
+    for key in ("secret", "configMap", "downwardAPI", "projected"):
+        source = volume.get(key)
+        if isinstance(source, dict) and source.get("defaultMode") is None:
+            source["defaultMode"] = DEFAULT_FILE_MODE
+    files = list(((volume.get("downwardAPI") or {}).get("items")) or [])
+    for projection in (volume.get("projected") or {}).get("sources") or []:
+        files.extend((projection.get("downwardAPI") or {}).get("items") or [])
+        token = projection.get("serviceAccountToken")
+        if isinstance(token, dict) and token.get("expirationSeconds") is None:
+            token["expirationSeconds"] = TOKEN_DEFAULT_EXPIRATION
+    for item in files:
+        field_ref = item.get("fieldRef")
+        if isinstance(field_ref, dict) and not field_ref.get("apiVersion"):
+            field_ref["apiVersion"] = "v1"
+    claim = ((volume.get("ephemeral") or {}).get("volumeClaimTemplate") or {}).get("spec")
+    if isinstance(claim, dict) and claim.get("volumeMode") is None:
+        claim["volumeMode"] = "Filesystem"
+    image = volume.get("image")
+    if release >= IMAGE_VOLUME_RELEASE and isinstance(image, dict) and not image.get("pullPolicy"):
+        tag = parse_image_name(str(image.get("reference") or ""))
+        image["pullPolicy"] = "Always" if tag == "latest" else "IfNotPresent"
+
+
+def _projections(spec: Mapping[str, Any] | None, key: str) -> list[dict[str, Any]]:
+    return [
+        s
+        for v in (spec or {}).get("volumes") or []
+        for s in (v.get("projected") or {}).get("sources") or []
+        if s.get(key) is not None
+    ]
+
+
+def drop_disabled_volume_fields(spec: dict[str, Any], old_spec: Mapping[str, Any] | None, release: int) -> None:
+    """dropDisabledFields' volume part (in place), each unless the old template uses it:
+    dropImageVolumes (before 1.35: the image volumes and their mounts),
+    dropDisabledClusterTrustBundleProjection and dropDisabledPodCertificateProjection (before
+    1.37), and emptyDir's mode (EmptyDirVolumeMode off; unknown before 1.37)."""
+    old_volumes = (old_spec or {}).get("volumes") or []
+    volumes = spec.get("volumes") or []
+    if release < IMAGE_VOLUME_RELEASE and not any(v.get("image") is not None for v in old_volumes):
+        dropped = {v.get("name") for v in volumes if v.get("image") is not None}
+        if dropped:
+            _drop_volumes(spec, dropped)
+    if release < PROJECTION_GATES_RELEASE:
+        for key in ("clusterTrustBundle", "podCertificate"):
+            if not _projections(old_spec, key):
+                for projection in _projections(spec, key):
+                    del projection[key]
+    if release < 37 or not any((v.get("emptyDir") or {}).get("mode") is not None for v in old_volumes):
+        for v in spec.get("volumes") or []:
+            if isinstance(v.get("emptyDir"), dict):
+                v["emptyDir"].pop("mode", None)
+
+
+def _drop_volumes(spec: dict[str, Any], names: set[Any]) -> None:
+    """dropImageVolumes' removal: the volumes, and every container's mounts of them (an emptied
+    list is dropped, as Go writes a nil slice)."""
+    kept = [v for v in spec.get("volumes") or [] if v.get("name") not in names]
+    if kept:
+        spec["volumes"] = kept
+    else:
+        spec.pop("volumes", None)
+    for ctr, _ in visit_containers_with_path(spec, ""):
+        if not isinstance(ctr, dict) or "volumeMounts" not in ctr:
+            continue
+        mounts = [m for m in ctr["volumeMounts"] or [] if m.get("name") not in names]
+        if mounts:
+            ctr["volumeMounts"] = mounts
+        else:
+            ctr.pop("volumeMounts")
