@@ -140,12 +140,13 @@ def container(draw: st.DrawFn, name: str) -> dict[str, Any]:
     if draw(st.integers(0, 4)) == 0:
         ctr["volumeMounts"] = [
             {
-                "name": draw(st.sampled_from(["data", "nope", ""])),
+                "name": draw(st.sampled_from(["data", "nope", "", "claim"])),
                 "mountPath": draw(st.sampled_from(["/d", "/d", ""])),
                 **draw(st.sampled_from([{}, {"subPath": "a/b"}, {"subPath": "/abs"}, {"subPath": "../up"}, {"subPathExpr": "$(X)", "subPath": "a"}, {"subPathExpr": "/x/.."}])),
             }
             for _ in range(draw(st.integers(1, 2)))
         ]
+    draw(volume_mounts(ctr))
     if draw(st.integers(0, 3)) == 0:
         ctr["env"] = [{"name": draw(st.sampled_from(["A", "a.b", "1x", "", "A=B"])), "value": "v"} for _ in range(draw(st.integers(1, 2)))]
     draw(container_env(ctr))
@@ -186,6 +187,76 @@ ENV_FROM = st.sampled_from(
         {"configMapRef": {"name": "cfg"}, "secretRef": {"name": "s"}},
     ]
 )  # fmt: skip
+# Volume sources (jobmodel.api.pod_volumes), valid and not, every field without `omitempty` given
+# (Go writes it back); none, and two (the second forbidden in upstream's order).
+_DOWNWARD_FILES: list[dict[str, Any]] = [
+    {"path": "name", "fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.name"}}, {"path": "labels", "fieldRef": {"fieldPath": "metadata.labels"}},
+    {"path": "node", "fieldRef": {"apiVersion": "v1", "fieldPath": "spec.nodeName"}}, {"path": "..x", "fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.labels['a']"}},
+    {"path": "cpu", "resourceFieldRef": {"containerName": "main", "resource": "limits.cpu", "divisor": "1m"}},
+    {"path": "cpu", "resourceFieldRef": {"resource": "limits.cpu", "divisor": "0"}}, {"path": "", "mode": 1000},
+    {"path": "/abs", "fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.uid"}, "resourceFieldRef": {"containerName": "main", "resource": "requests.memory", "divisor": "0"}},
+]  # fmt: skip
+_ITEMS = [[{"key": "k", "path": "p"}], [{"key": "k", "path": "a/../b", "mode": 511}], [{"key": "", "path": "", "mode": -1}], [{"key": "k", "path": "p"}, {"key": "k2", "path": "p"}]]
+_PROJECTIONS: list[dict[str, Any]] = [
+    {"secret": {"name": "s", "items": _ITEMS[0]}}, {"configMap": {"name": "c", "items": _ITEMS[0]}}, {"configMap": {"items": _ITEMS[2]}},
+    {"downwardAPI": {"items": _DOWNWARD_FILES[:2]}}, {"serviceAccountToken": {"path": "token"}}, {"serviceAccountToken": {"audience": "a", "expirationSeconds": 600, "path": "t"}},
+    {"serviceAccountToken": {"expirationSeconds": 10, "path": "/abs"}}, {"serviceAccountToken": {"expirationSeconds": 5000000000, "path": ""}},
+    {"secret": {"name": "s"}, "configMap": {"name": "c"}}, {},
+]  # fmt: skip
+VOLUME_SOURCES_DRAWN: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
+    [
+        {}, {"emptyDir": {}}, {"emptyDir": {"medium": "Memory", "sizeLimit": "1Gi"}}, {"emptyDir": {"sizeLimit": "-1"}},
+        {"emptyDir": {}, "hostPath": {"path": "/x"}}, {"hostPath": {"path": "/x", "type": "Directory"}}, {"hostPath": {"path": "/a/../b", "type": "Bogus"}},
+        {"hostPath": {"path": ""}}, {"gitRepo": {"repository": "", "directory": "../x"}}, {"gitRepo": {"repository": "https://example.com/r"}},
+        {"secret": {"secretName": "s"}}, {"secret": {"secretName": "s", "defaultMode": 420, "items": _ITEMS[1]}}, {"secret": {"defaultMode": 512, "items": _ITEMS[2]}},
+        {"configMap": {"name": "c", "items": _ITEMS[0]}}, {"configMap": {"defaultMode": -1}}, {"configMap": {"name": "c"}, "secret": {"secretName": "s"}},
+        {"persistentVolumeClaim": {"claimName": "claim"}}, {"persistentVolumeClaim": {"claimName": "", "readOnly": True}},
+        {"nfs": {"server": "nfs.example.com", "path": "/export"}}, {"nfs": {"server": "", "path": "rel"}},
+        {"downwardAPI": {"items": _DOWNWARD_FILES[:2]}}, {"downwardAPI": {"defaultMode": 1000, "items": _DOWNWARD_FILES[2:]}},
+        {"csi": {"driver": "csi.example.com"}}, {"csi": {"driver": ""}}, {"csi": {"driver": "Bad_Driver", "nodePublishSecretRef": {"name": "Bad_S"}}},
+        {"csi": {"driver": "d" * 64, "nodePublishSecretRef": {}}},
+        {"ephemeral": {"volumeClaimTemplate": {"spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}}}},
+        {"ephemeral": {"volumeClaimTemplate": {"metadata": {"labels": {"bad key!": "v"}}, "spec": {"accessModes": ["ReadWriteOncePod", "ReadOnlyMany", "Bogus"],
+         "resources": {"requests": {"storage": "0"}}, "storageClassName": "Bad_SC", "volumeMode": "Weird"}}}},
+        {"ephemeral": {"volumeClaimTemplate": {"spec": {"resources": {}, "volumeMode": "Block"}}}}, {"ephemeral": {}},
+        {"image": {"reference": "busybox"}}, {"image": {"reference": "busybox:1.36", "pullPolicy": "Never"}}, {"image": {"pullPolicy": "Sometimes"}},
+        {"cephfs": {"monitors": ["m"]}, "emptyDir": {}}, {"cephfs": {"monitors": ["m"]}},
+    ]
+)  # fmt: skip
+
+
+@st.composite
+def volume_source(draw: st.DrawFn) -> dict[str, Any]:
+    """A volume's source: one of VOLUME_SOURCES_DRAWN, or a projected volume of a few sources."""
+    if draw(st.integers(0, 5)):
+        return copy.deepcopy(draw(VOLUME_SOURCES_DRAWN))
+    projected: dict[str, Any] = {"sources": copy.deepcopy(draw(st.lists(st.sampled_from(_PROJECTIONS), max_size=3)))}
+    if draw(st.integers(0, 3)) == 0:
+        projected["defaultMode"] = draw(st.sampled_from([0, 511, 512]))
+    return {"projected": projected}
+
+
+_MOUNT_OPTIONS: list[dict[str, Any]] = [
+    {"readOnly": True}, {"mountPropagation": "HostToContainer"}, {"mountPropagation": "Bidirectional"}, {"mountPropagation": "Bogus"},
+    {"readOnly": True, "recursiveReadOnly": "Enabled"}, {"recursiveReadOnly": "IfPossible"}, {"recursiveReadOnly": "Disabled"},
+    {"readOnly": True, "recursiveReadOnly": "IfPossible", "mountPropagation": "HostToContainer"}, {"recursiveReadOnly": "Maybe"},
+    {"readOnly": True, "recursiveReadOnly": "Enabled", "mountPropagation": "None"},
+]  # fmt: skip
+
+
+@st.composite
+def volume_mounts(draw: st.DrawFn, ctr: dict[str, Any]) -> None:
+    """Mount options and block devices (in place): propagation, recursive read-only, devices."""
+    for mount in ctr.get("volumeMounts") or []:
+        if draw(st.integers(0, 2)) == 0:
+            mount.update(draw(st.sampled_from(_MOUNT_OPTIONS)))
+    if draw(st.integers(0, 5)) == 0:
+        ctr["volumeDevices"] = [
+            {"name": draw(st.sampled_from(["data", "claim", "nope", ""])), "devicePath": draw(st.sampled_from(["/dev/xvda", "/dev/xvda", "/d", "", "/dev/../x"]))}
+            for _ in range(draw(st.integers(1, 2)))
+        ]
+
+
 PORT_NAMES = st.sampled_from(["http", "metrics", "http", "HTTP", "a" * 16, "80", "-x", "a--b", "my_port"])
 
 
@@ -361,8 +432,8 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
         template_spec["initContainers"] = [init]
     if draw(st.integers(0, 4)) == 0:
         template_spec["volumes"] = [
-            {"name": draw(st.sampled_from(["data", "Data", "data"])), **draw(st.sampled_from([{}, {"emptyDir": {}}, {"emptyDir": {}, "hostPath": {"path": "/x"}}]))}
-            for _ in range(draw(st.integers(1, 2)))
+            {"name": draw(st.sampled_from(["data", "Data", "data", "claim"])), **draw(volume_source())}
+            for _ in range(draw(st.integers(1, 3)))
         ]
     if draw(st.integers(0, 4)) == 0:
         template_spec["nodeSelector"] = {draw(st.sampled_from(["disk", "bad key!"])): draw(st.sampled_from(["ssd", "x" * 64]))}
