@@ -658,9 +658,9 @@ def drop_disabled_volume_fields(spec: dict[str, Any], old_spec: Mapping[str, Any
 
 
 def _drop_volumes(spec: dict[str, Any], names: set[Any]) -> None:
-    """dropImageVolumes' removal: the volumes, and every container's mounts of them (an emptied
-    list is dropped, as Go writes a nil slice)."""
-    kept = [v for v in spec.get("volumes") or [] if v.get("name") not in names]
+    """dropImageVolumes' removal: the image volumes, and every container's mounts of their names
+    (an emptied list is dropped, as Go writes a nil slice)."""
+    kept = [v for v in spec.get("volumes") or [] if v.get("image") is None]
     if kept:
         spec["volumes"] = kept
     else:

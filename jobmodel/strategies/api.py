@@ -230,7 +230,7 @@ def volume_source(draw: st.DrawFn) -> dict[str, Any]:
     """A volume's source: one of VOLUME_SOURCES_DRAWN, or a projected volume of a few sources."""
     if draw(st.integers(0, 5)):
         return copy.deepcopy(draw(VOLUME_SOURCES_DRAWN))
-    projected: dict[str, Any] = {"sources": copy.deepcopy(draw(st.lists(st.sampled_from(_PROJECTIONS), max_size=3)))}
+    projected: dict[str, Any] = {"sources": copy.deepcopy(draw(st.lists(st.sampled_from(_PROJECTIONS), min_size=1, max_size=3)))}
     if draw(st.integers(0, 3)) == 0:
         projected["defaultMode"] = draw(st.sampled_from([0, 511, 512]))
     return {"projected": projected}
