@@ -19,6 +19,7 @@ named after its volume, not its index) are kept.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
@@ -30,7 +31,7 @@ from jobmodel.api import pod_env
 from jobmodel.api.field import FieldError
 from jobmodel.api.image_reference import parse_image_name
 from jobmodel.api.pod_util import visit_containers_with_path
-from jobmodel.api.quantity import quantity_of, quantity_string
+from jobmodel.api.quantity import quantity_of, quantity_string, set_defaults_resource_list
 
 if TYPE_CHECKING:
     from jobmodel.api.pod_validation import PodValidationOptions
@@ -40,6 +41,13 @@ EMPTY_DIR_MODE_ERROR: Final = "must be a number between 0 and 01777 (octal), bot
 MORE_THAN_ONE: Final = "may not specify more than 1 volume type"
 DEFAULT_FILE_MODE: Final = 0o644  # SecretVolumeSourceDefaultMode and its siblings
 TOKEN_DEFAULT_EXPIRATION: Final = 3600
+# The `+default` tags of the in-tree sources, applied when the field is unset.
+IN_TREE_DEFAULTS: Final[Mapping[str, Mapping[str, Any]]] = {
+    "iscsi": {"iscsiInterface": "default"},
+    "rbd": {"pool": "rbd", "user": "admin", "keyring": "/etc/ceph/keyring"},
+    "azureDisk": {"cachingMode": "ReadWrite", "fsType": "ext4", "readOnly": False, "kind": "Shared"},
+    "scaleIO": {"storageMode": "ThinProvisioned", "fsType": "xfs"},
+}
 # sets.List order (sorted), as the NotSupported messages list them.
 HOST_PATH_TYPES: Final = ("", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate", "Socket")
 VOLUME_DOWNWARD_API_FIELD_PATHS: Final = (
@@ -431,6 +439,171 @@ def validate_image_volume_source(source: Mapping[str, Any], path: str, opts: Pod
     return errs + validate_pull_policy(str(source.get("pullPolicy") or ""), fe.child(path, "pullPolicy"))
 
 
+# --- the other in-tree sources ------------------------------------------------------------------
+
+# Go's RE2 classes spelled out (ASCII \d and \s; `$` the end of the text): searched, not anchored
+# at the start, as MatchString does.
+_IQN_RE: Final = re.compile(r"iqn\.[0-9]{4}-[0-9]{2}\.([A-Za-z0-9\-.]+)(:[^,;*&$|\t\n\f\r ]+)\Z")
+_EUI_RE: Final = re.compile(r"eui.[A-Za-z0-9]{16}")
+_NAA_RE: Final = re.compile(r"naa.[A-Za-z0-9]{32}")
+LUN_ERROR: Final = mv.inclusive_range_error(0, 255)
+PD_PARTITION_ERROR: Final = mv.inclusive_range_error(1, 255)  # though 0 passes the check
+AZURE_CACHING_MODES: Final = ("None", "ReadOnly", "ReadWrite")
+AZURE_DISK_KINDS: Final = ("Dedicated", "Managed", "Shared")
+
+
+def _required(source: Mapping[str, Any], path: str, *keys: str) -> list[FieldError]:
+    """Required for each of `keys` that is empty (the in-tree sources' common check)."""
+    return [fe.required(fe.child(path, k)) for k in keys if not source.get(k)]
+
+
+def _iscsi_name_error(name: str) -> str:
+    """The format error of an iSCSI qualified name (iqn, eui or naa), "" when valid."""
+    if not name.startswith(("iqn", "eui", "naa")):
+        return "must be valid format starting with iqn, eui, or naa"
+    regex = {"iqn": _IQN_RE, "eui": _EUI_RE, "naa": _NAA_RE}[name[:3]]
+    matched = regex.search(name) if name.startswith("iqn") else regex.fullmatch(name)
+    return "" if matched else "must be valid format"
+
+
+def validate_iscsi_volume_source(source: Mapping[str, Any], path: str) -> list[FieldError]:
+    """validateISCSIVolumeSource: portal and IQN, the LUN in 0..255, a secret for CHAP, the
+    initiator's name."""
+    errs = _required(source, path, "targetPortal")
+    iqn = str(source.get("iqn") or "")
+    if not iqn:
+        errs.append(fe.required(fe.child(path, "iqn")))
+    elif detail := _iscsi_name_error(iqn):
+        errs.append(fe.invalid(fe.child(path, "iqn"), iqn, detail))
+    lun = source.get("lun") or 0
+    if not 0 <= lun <= 255:
+        errs.append(fe.invalid(fe.child(path, "lun"), lun, LUN_ERROR))
+    if (source.get("chapAuthDiscovery") or source.get("chapAuthSession")) and source.get("secretRef") is None:
+        errs.append(fe.required(fe.child(path, "secretRef")))
+    initiator = source.get("initiatorName")
+    if initiator is not None and (detail := _iscsi_name_error(str(initiator))):
+        errs.append(fe.invalid(fe.child(path, "initiatorname"), initiator, detail))
+    return errs
+
+
+def validate_fc_volume_source(source: Mapping[str, Any], path: str) -> list[FieldError]:
+    """validateFCVolumeSource: target WWNs or WWIDs (not both); with WWNs a LUN in 0..255."""
+    wwns, wwids = source.get("targetWWNs") or [], source.get("wwids") or []
+    errs: list[FieldError] = []
+    if not wwns and not wwids:
+        errs.append(fe.required(fe.child(path, "targetWWNs"), "must specify either targetWWNs or wwids, but not both"))
+    if wwns and wwids:
+        errs.append(fe.invalid(fe.child(path, "targetWWNs"), wwns, "targetWWNs and wwids can not be specified simultaneously"))
+    if wwns:
+        lun = source.get("lun")
+        if lun is None:
+            errs.append(fe.required(fe.child(path, "lun"), "lun is required if targetWWNs is specified"))
+        elif not 0 <= lun <= 255:
+            errs.append(fe.invalid(fe.child(path, "lun"), lun, LUN_ERROR))
+    return errs
+
+
+def _validate_disk(source: Mapping[str, Any], path: str, key: str) -> list[FieldError]:
+    """validateGCEPersistentDiskVolumeSource and validateAWSElasticBlockStoreVolumeSource: a disk
+    id, a partition in 0..255."""
+    errs = _required(source, path, key)
+    partition = source.get("partition") or 0
+    if not 0 <= partition <= 255:
+        errs.append(fe.invalid(fe.child(path, "partition"), partition, PD_PARTITION_ERROR))
+    return errs
+
+
+def validate_flocker_volume_source(source: Mapping[str, Any], path: str) -> list[FieldError]:
+    """validateFlockerVolumeSource: one of datasetName (without `/`) and datasetUUID."""
+    name, uuid = str(source.get("datasetName") or ""), source.get("datasetUUID")
+    errs: list[FieldError] = []
+    if not name and not uuid:
+        errs.append(fe.required(path, "one of datasetName and datasetUUID is required"))
+    if name and uuid:
+        errs.append(fe.invalid(path, "resource", "datasetName and datasetUUID can not be specified simultaneously"))
+    if "/" in name:
+        errs.append(fe.invalid(fe.child(path, "datasetName"), name, "must not contain '/'"))
+    return errs
+
+
+def validate_quobyte_volume_source(source: Mapping[str, Any], path: str) -> list[FieldError]:
+    """validateQuobyteVolumeSource: a registry of host:port pairs, a tenant of at most 64
+    characters, a volume."""
+    registry = str(source.get("registry") or "")
+    detail = "must be a host:port pair or multiple pairs separated by commas"
+    errs: list[FieldError] = []
+    if not registry:
+        errs.append(fe.required(fe.child(path, "registry"), detail))
+    elif len(str(source.get("tenant") or "")) >= 65:
+        errs.append(fe.required(fe.child(path, "tenant"), "must be a UUID and may not exceed a length of 64 characters"))
+    else:
+        errs.extend(fe.invalid(fe.child(path, "registry"), registry, detail) for pair in registry.split(",") if not is_host_port(pair))
+    return errs + _required(source, path, "volume")
+
+
+def is_host_port(text: str) -> bool:
+    """Whether net.SplitHostPort accepts `text` (host:port, a host in brackets before the last colon)."""
+    colon = text.rfind(":")
+    if colon < 0:
+        return False
+    start, stop = 0, 0  # no bracket may come after these
+    if text[0] == "[":
+        end = text.find("]")
+        if end < 0 or end + 1 != colon:
+            return False
+        start, stop = 1, end + 1
+    elif ":" in text[:colon]:
+        return False
+    return "[" not in text[start:] and "]" not in text[stop:]
+
+
+def validate_secret_ref_name(source: Mapping[str, Any], path: str) -> list[FieldError]:
+    """A secretRef given must name its secret (validateCinderVolumeSource, validateStorageOSVolumeSource)."""
+    ref = source.get("secretRef")
+    return [fe.required(fe.child(path, "secretRef", "name"))] if ref is not None and not ref.get("name") else []
+
+
+def validate_flex_volume_source(source: Mapping[str, Any], path: str) -> list[FieldError]:
+    """validateFlexVolumeSource: a driver; options outside the kubernetes.io and k8s.io namespaces."""
+    errs = _required(source, path, "driver")
+    for key in sorted(source.get("options") or {}):  # upstream walks a Go map: any order
+        namespace = key.split("/", 1)[0] if "/" in key else key
+        if ("." + namespace.lower()).endswith((".kubernetes.io", ".k8s.io")):
+            errs.append(fe.invalid(fe.key(fe.child(path, "options"), key), key, "kubernetes.io and k8s.io namespaces are reserved"))
+    return errs
+
+
+def validate_azure_disk(source: Mapping[str, Any], path: str) -> list[FieldError]:
+    """validateAzureDisk: name and URI, caching mode and kind, the URI's form for the kind."""
+    errs = _required(source, path, "diskName", "diskURI")
+    uri, caching, kind = str(source.get("diskURI") or ""), source.get("cachingMode"), source.get("kind")
+    if caching is not None and caching not in AZURE_CACHING_MODES:
+        errs.append(fe.not_supported(fe.child(path, "cachingMode"), caching, AZURE_CACHING_MODES))
+    if kind is not None and kind not in AZURE_DISK_KINDS:
+        errs.append(fe.not_supported(fe.child(path, "kind"), kind, AZURE_DISK_KINDS))
+    if kind == "Managed" and not uri.startswith("/subscriptions/"):
+        managed = "/subscriptions/{sub-id}/resourcegroups/{group-name}/providers/microsoft.compute/disks/{disk-id}"
+        errs.append(fe.not_supported(fe.child(path, "diskURI"), uri, (managed,)))
+    if kind is not None and kind != "Managed" and not uri.startswith("https://"):
+        blob = "https://{account-name}.blob.core.windows.net/{container-name}/{disk-name}.vhd"
+        errs.append(fe.not_supported(fe.child(path, "diskURI"), uri, (blob,)))
+    return errs
+
+
+def validate_storage_os_volume_source(source: Mapping[str, Any], path: str) -> list[FieldError]:
+    """validateStorageOSVolumeSource: a DNS-label volume name and namespace, a named secret."""
+    name, namespace = str(source.get("volumeName") or ""), str(source.get("volumeNamespace") or "")
+    errs = mv.validate_dns1123_label(name, fe.child(path, "volumeName")) if name else [fe.required(fe.child(path, "volumeName"))]
+    if namespace:
+        errs.extend(mv.validate_dns1123_label(namespace, fe.child(path, "volumeNamespace")))
+    return errs + validate_secret_ref_name(source, path)
+
+
+def _fields(*keys: str) -> Callable[[Mapping[str, Any], str], list[FieldError]]:
+    """A validator that only requires `keys` (validateRBDVolumeSource, validateAzureFile, ...)."""
+    return lambda source, path: _required(source, path, *keys)
+
+
 Validator = Callable[[Mapping[str, Any], str, "PodValidationOptions"], list[FieldError]]
 
 
@@ -443,40 +616,35 @@ def _at_opts(child: str, validate: Validator) -> Validator:
     return lambda source, path, opts: validate(source, fe.child(path, child), opts)
 
 
-def _counted(source: Mapping[str, Any], path: str, opts: PodValidationOptions) -> list[FieldError]:
-    """A source whose own checks are not modelled (NOT_CHECKED): only counted."""
-    return []
-
-
 # (key, the path of its "more than 1" error, validator) in validateVolumeSource's order.
 SOURCE_VALIDATORS: Final[tuple[tuple[str, str, Validator], ...]] = (
     ("emptyDir", "emptyDir", validate_empty_dir),
     ("hostPath", "hostPath", _at("hostPath", validate_host_path_volume_source)),
     ("gitRepo", "gitRepo", _at("gitRepo", validate_git_repo_volume_source)),
-    ("gcePersistentDisk", "gcePersistentDisk", _counted),
-    ("awsElasticBlockStore", "awsElasticBlockStore", _counted),
+    ("gcePersistentDisk", "gcePersistentDisk", _at("persistentDisk", lambda s, p: _validate_disk(s, p, "pdName"))),
+    ("awsElasticBlockStore", "awsElasticBlockStore", _at("awsElasticBlockStore", lambda s, p: _validate_disk(s, p, "volumeID"))),
     ("secret", "secret", _at("secret", validate_secret_volume_source)),
     ("nfs", "nfs", _at("nfs", validate_nfs_volume_source)),
-    ("iscsi", "iscsi", _counted),
-    ("glusterfs", "glusterfs", _counted),
-    ("flocker", "flocker", _counted),
+    ("iscsi", "iscsi", _at("iscsi", validate_iscsi_volume_source)),
+    ("glusterfs", "glusterfs", _at("glusterfs", _fields("endpoints", "path"))),
+    ("flocker", "flocker", _at("flocker", validate_flocker_volume_source)),
     ("persistentVolumeClaim", "persistentVolumeClaim", _at("persistentVolumeClaim", validate_persistent_claim_volume_source)),
-    ("rbd", "rbd", _counted),
-    ("cinder", "cinder", _counted),
-    ("cephfs", "cephFS", _counted),
-    ("quobyte", "quobyte", _counted),
+    ("rbd", "rbd", _at("rbd", _fields("monitors", "image"))),
+    ("cinder", "cinder", _at("cinder", lambda s, p: _required(s, p, "volumeID") + validate_secret_ref_name(s, p))),
+    ("cephfs", "cephFS", _at("cephfs", _fields("monitors"))),
+    ("quobyte", "quobyte", _at("quobyte", validate_quobyte_volume_source)),
     ("downwardAPI", "downwarAPI", _at_opts("downwardAPI", validate_downward_api_volume_source)),
-    ("fc", "fc", _counted),
-    ("flexVolume", "flexVolume", _counted),
+    ("fc", "fc", _at("fc", validate_fc_volume_source)),
+    ("flexVolume", "flexVolume", _at("flexVolume", validate_flex_volume_source)),
     ("configMap", "configMap", _at("configMap", validate_config_map_volume_source)),
-    ("azureFile", "azureFile", _counted),
-    ("vsphereVolume", "vsphereVolume", _counted),
-    ("photonPersistentDisk", "photonPersistentDisk", _counted),
-    ("portworxVolume", "portworxVolume", _counted),
-    ("azureDisk", "azureDisk", _counted),
-    ("storageos", "storageos", _counted),
+    ("azureFile", "azureFile", _at("azureFile", _fields("secretName", "shareName"))),
+    ("vsphereVolume", "vsphereVolume", _at("vsphereVolume", _fields("volumePath"))),
+    ("photonPersistentDisk", "photonPersistentDisk", _at("photonPersistentDisk", _fields("pdID"))),
+    ("portworxVolume", "portworxVolume", _at("portworxVolume", _fields("volumeID"))),
+    ("azureDisk", "azureDisk", _at("azureDisk", validate_azure_disk)),
+    ("storageos", "storageos", _at("storageos", validate_storage_os_volume_source)),
     ("projected", "projected", _at_opts("projected", validate_projected_volume_source)),
-    ("scaleIO", "scaleIO", _counted),
+    ("scaleIO", "scaleIO", _at("scaleIO", _fields("gateway", "system", "volumeName"))),
     ("csi", "csi", _at_opts("csi", validate_csi_volume_source)),
     ("ephemeral", "ephemeral", _at_opts("ephemeral", validate_ephemeral_volume_source)),
     ("image", "image", _at_opts("image", validate_image_volume_source)),
@@ -601,8 +769,9 @@ def set_defaults_volume_source(volume: dict[str, Any], release: int) -> None:
     """The `core/v1` defaults inside a volume source (in place): SetDefaults_SecretVolumeSource,
     _ConfigMapVolumeSource, _DownwardAPIVolumeSource, _ProjectedVolumeSource (default mode 0644),
     _ServiceAccountTokenProjection (an hour), _ObjectFieldSelector (`v1`),
-    _PersistentVolumeClaimSpec (Filesystem) and SetDefaults_Volume's image pull policy
-    (ImageVolume on, from 1.35: Always for `:latest`, else IfNotPresent)."""
+    _PersistentVolumeClaimSpec (Filesystem, the quantities rounded), SetDefaults_Volume's image
+    pull policy (ImageVolume on, from 1.35: Always for `:latest`, else IfNotPresent), and the
+    in-tree sources' `+default` tags (SetObjectDefaults_Job)."""
     for key in ("secret", "configMap", "downwardAPI", "projected"):
         source = volume.get(key)
         if isinstance(source, dict) and source.get("defaultMode") is None:
@@ -618,8 +787,17 @@ def set_defaults_volume_source(volume: dict[str, Any], release: int) -> None:
         if isinstance(field_ref, dict) and not field_ref.get("apiVersion"):
             field_ref["apiVersion"] = "v1"
     claim = ((volume.get("ephemeral") or {}).get("volumeClaimTemplate") or {}).get("spec")
-    if isinstance(claim, dict) and claim.get("volumeMode") is None:
-        claim["volumeMode"] = "Filesystem"
+    if isinstance(claim, dict):
+        claim.setdefault("volumeMode", "Filesystem")
+        for key in ("limits", "requests"):
+            set_defaults_resource_list((claim.get("resources") or {}).get(key))
+    for key, defaults in IN_TREE_DEFAULTS.items():
+        source = volume.get(key)
+        if isinstance(source, dict):
+            for name, value in defaults.items():
+                # azureDisk's are pointers (only nil is unset), the others strings ("" is unset).
+                if source.get(name) is None or (key != "azureDisk" and source[name] == ""):
+                    source[name] = value
     image = volume.get("image")
     if release >= IMAGE_VOLUME_RELEASE and isinstance(image, dict) and not image.get("pullPolicy"):
         tag = parse_image_name(str(image.get("reference") or ""))

@@ -221,6 +221,19 @@ VOLUME_SOURCES_DRAWN: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
         {"ephemeral": {"volumeClaimTemplate": {"spec": {"resources": {}, "volumeMode": "Block"}}}}, {"ephemeral": {}},
         {"image": {"reference": "busybox"}}, {"image": {"reference": "busybox:1.36", "pullPolicy": "Never"}}, {"image": {"pullPolicy": "Sometimes"}},
         {"cephfs": {"monitors": ["m"]}, "emptyDir": {}}, {"cephfs": {"monitors": ["m"]}},
+        # The other in-tree sources: valid, and each check failing.
+        {"gcePersistentDisk": {"pdName": "pd", "partition": 1}}, {"awsElasticBlockStore": {"volumeID": "", "partition": 256}},
+        {"iscsi": {"targetPortal": "p:3260", "iqn": "iqn.2015-02.example.com:test", "lun": 0}},
+        {"iscsi": {"targetPortal": "", "iqn": "eui.1234", "lun": 256, "chapAuthSession": True, "initiatorName": "bad"}},
+        {"iscsi": {"targetPortal": "p", "iqn": "naa.12345678901234567890123456789012", "lun": 1, "initiatorName": "iqn.2015-02.example.com:" + "x" * 40}},
+        {"fc": {"targetWWNs": ["w"], "lun": 1}}, {"fc": {"targetWWNs": ["w"], "wwids": ["i"]}}, {"fc": {}},
+        {"rbd": {"monitors": ["m"], "image": "i"}}, {"rbd": {"monitors": [], "image": ""}}, {"cinder": {"volumeID": "", "secretRef": {}}},
+        {"glusterfs": {"endpoints": "", "path": ""}}, {"flocker": {"datasetName": "a/b", "datasetUUID": "u"}}, {"flocker": {}},
+        {"quobyte": {"registry": "h:1,[::1]:2", "volume": "v"}}, {"quobyte": {"registry": "h,[x]y:1", "volume": ""}},
+        {"flexVolume": {"driver": "", "options": {"a.kubernetes.io/x": "1"}}}, {"azureFile": {"secretName": "s", "shareName": ""}},
+        {"azureDisk": {"diskName": "d", "diskURI": "https://x"}}, {"azureDisk": {"diskName": "", "diskURI": "x", "kind": "Managed", "cachingMode": "Bogus"}},
+        {"vsphereVolume": {"volumePath": ""}}, {"photonPersistentDisk": {"pdID": "p"}}, {"portworxVolume": {"volumeID": ""}},
+        {"scaleIO": {"gateway": "g", "system": "", "secretRef": {"name": "s"}}}, {"storageos": {"volumeName": "Bad_V", "secretRef": {}}},
     ]
 )  # fmt: skip
 
