@@ -19,6 +19,7 @@ named after its volume, not its index) are kept.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
@@ -280,7 +281,7 @@ def validate_downward_api_volume_source(source: Mapping[str, Any], path: str, op
 
 def validate_projection_sources(source: Mapping[str, Any], path: str, opts: PodValidationOptions) -> list[FieldError]:
     """validateProjectionSources: one kind per source, paths unique across the sources; the
-    cluster-trust-bundle and pod-certificate sources (1.37+) are counted, not checked."""
+    pod-certificate sources are counted, not checked."""
     errs: list[FieldError] = []
     paths: set[str] = set()
 
@@ -316,7 +317,13 @@ def validate_projection_sources(source: Mapping[str, Any], path: str, opts: PodV
         if token is not None:
             kinds += 1
             errs.extend(validate_service_account_token_projection(token, fe.child(src_path, "serviceAccountToken"), path, opts))
-        kinds += sum(1 for key in ("clusterTrustBundle", "podCertificate") if projection.get(key) is not None)
+        bundle = projection.get("clusterTrustBundle")
+        if bundle is not None:
+            kinds += 1
+            bundle_path = str(bundle.get("path") or "")
+            errs.extend(validate_cluster_trust_bundle_projection(bundle, fe.child(src_path, "clusterTrustBundle"), opts.release))
+            claim(bundle_path, bundle_path)
+        kinds += projection.get("podCertificate") is not None
         if kinds > 1:
             errs.append(fe.forbidden(src_path, "may not specify more than 1 volume type per source"))
     return errs
@@ -343,6 +350,75 @@ def validate_service_account_token_projection(
         errs.append(fe.required(fe.child(projected_path, "path")))
     elif not opts.volumes.allow_non_local_projected_token_path:
         errs.extend(validate_local_non_reserved_path(token_path, fe.child(projected_path, "path")))
+    return errs
+
+
+def validate_cluster_trust_bundle_projection(bundle: Mapping[str, Any], path: str, release: int) -> list[FieldError]:
+    """validateProjectionSources' clusterTrustBundle part: a bundle name (of its signer's form) or
+    a signer name with a label selector, not both; a local path."""
+    errs: list[FieldError] = []
+    name, signer = bundle.get("name"), bundle.get("signerName")
+    if name is not None and signer is not None:
+        errs.append(fe.invalid(path, dict(bundle), "only one of name and signerName may be used"))
+    elif name is not None:
+        if name == "":
+            errs.append(fe.required(fe.child(path, "name"), "must be a valid object name"))
+        bundle_signer = name[: name.rfind(":")].replace(":", "/") if ":" in name else ""
+        errs.extend(
+            fe.invalid(fe.child(path, "name"), name, f"not a valid clustertrustbundlename: {m}")
+            for m in validate_cluster_trust_bundle_name(bundle_signer, name)
+        )
+        if bundle.get("labelSelector") is not None:
+            errs.append(fe.invalid(fe.child(path, "labelSelector"), bundle["labelSelector"], "labelSelector must be unset if name is specified"))
+    elif signer is not None:
+        if signer == "":
+            errs.append(fe.required(fe.child(path, "signerName"), "must be a valid signer name"))
+        errs.extend(validate_signer_name(fe.child(path, "signerName"), signer))
+        errs.extend(mv.validate_label_selector(bundle.get("labelSelector"), fe.child(path, "labelSelector"), False, release))
+    else:
+        errs.append(fe.required(path, "either name or signerName must be specified"))
+    if not bundle.get("path"):
+        errs.append(fe.required(fe.child(path, "path")))
+    return errs + validate_local_non_reserved_path(str(bundle.get("path") or ""), fe.child(path, "path"))
+
+
+def validate_cluster_trust_bundle_name(signer: str, name: str) -> list[str]:
+    """ValidateClusterTrustBundleName (`pkg/apis/core/validation/names.go`): a signer's bundle is
+    named `<signer with : for />:<subdomain>`, another has no `:`."""
+    if not signer:
+        if ":" in name:
+            return ['ClusterTrustBundle without signer name must not have ":" in its name']
+        return mv.name_is_dns_subdomain(name, False)
+    prefix = signer.replace("/", ":") + ":"
+    if not name.startswith(prefix):
+        return [f"ClusterTrustBundle for signerName {signer} must be named with prefix {prefix}"]
+    return mv.name_is_dns_subdomain(name[len(prefix) :], False)
+
+
+def validate_signer_name(path: str, signer: str) -> list[FieldError]:
+    """ValidateSignerName (`names.go`): `<domain of two or more DNS labels>/<dot-separated DNS
+    subdomains>`, within the lengths of those."""
+    if not signer:
+        return [fe.required(path)]
+    segments = signer.split("/")
+    if len(segments) != 2:
+        return [fe.invalid(path, signer, "must be a fully qualified domain and path of the form 'example.com/signer-name'")]
+    domain, rest = segments
+    errs = [fe.too_long(path, mv.DNS1123_SUBDOMAIN_MAX_LENGTH)] if len(domain) > mv.DNS1123_SUBDOMAIN_MAX_LENGTH else []
+    labels = domain.split(".")
+    for label in labels:
+        if found := mv.is_dns1123_label(label):
+            errs.extend(fe.invalid(path, domain, f"validating label {json.dumps(label)}: {m}") for m in found)
+            break
+    if len(labels) < 2:
+        errs.append(fe.invalid(path, domain, "should be a domain with at least two segments separated by dots"))
+    for label in rest.split("."):
+        if found := mv.is_dns1123_subdomain(label):
+            errs.extend(fe.invalid(path, rest, f"validating label {json.dumps(label)}: {m}") for m in found)
+            break
+    most = 2 * mv.DNS1123_SUBDOMAIN_MAX_LENGTH + mv.DNS1123_LABEL_MAX_LENGTH + 2
+    if len(signer) > most:
+        errs.append(fe.too_long(path, most))
     return errs
 
 

@@ -202,6 +202,8 @@ _PROJECTIONS: list[dict[str, Any]] = [
     {"downwardAPI": {"items": _DOWNWARD_FILES[:2]}}, {"serviceAccountToken": {"path": "token"}}, {"serviceAccountToken": {"audience": "a", "expirationSeconds": 600, "path": "t"}},
     {"serviceAccountToken": {"expirationSeconds": 10, "path": "/abs"}}, {"serviceAccountToken": {"expirationSeconds": 5000000000, "path": ""}},
     {"secret": {"name": "s"}, "configMap": {"name": "c"}}, {},
+    {"clusterTrustBundle": {"signerName": "example.com/signer", "labelSelector": {"matchLabels": {"a": "b"}}, "path": "ca.pem"}},
+    {"clusterTrustBundle": {"name": "example.com:signer:Bad", "path": "p"}}, {"clusterTrustBundle": {"path": ""}},
 ]  # fmt: skip
 VOLUME_SOURCES_DRAWN: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
     [
