@@ -366,3 +366,113 @@ def test_gated_projections_and_empty_dir_mode_dropped() -> None:
     in_use = spec()
     pv.drop_disabled_volume_fields(in_use, spec(), 37)
     assert in_use == spec()
+
+
+# TestValidateVolumes' in-tree cases, and their validators' code where the tests do not reach.
+@pytest.mark.parametrize(
+    ("vol", "want"),
+    [
+        ({"iscsi": {"targetPortal": "127.0.0.1", "iqn": "iqn.2015-02.example.com:test", "lun": 1}}, []),
+        ({"iscsi": {"targetPortal": "127.0.0.1", "iqn": "eui.0123456789ABCDEF", "lun": 1}}, []),
+        ({"iscsi": {"targetPortal": "127.0.0.1", "iqn": "naa.62004567BA64678D0123456789ABCDEF", "lun": 1}}, []),
+        ({"iscsi": {"targetPortal": "", "iqn": "iqn.2015-02.example.com:test", "lun": 1}}, [(fe.REQUIRED, "field[0].iscsi.targetPortal")]),
+        ({"iscsi": {"targetPortal": "127.0.0.1", "iqn": "", "lun": 1}}, [(fe.REQUIRED, "field[0].iscsi.iqn")]),
+        ({"iscsi": {"targetPortal": "127.0.0.1", "iqn": "iqn.2015-02.example.com", "lun": 1}}, [(fe.INVALID, "field[0].iscsi.iqn")]),
+        ({"iscsi": {"targetPortal": "127.0.0.1", "iqn": "eui.0123456789ABCDEFGHIJ", "lun": 1}}, [(fe.INVALID, "field[0].iscsi.iqn")]),
+        ({"iscsi": {"targetPortal": "127.0.0.1", "iqn": "naa.62004567BA_4-78D.123456789ABCDEF", "lun": 1}}, [(fe.INVALID, "field[0].iscsi.iqn")]),
+        ({"iscsi": {"targetPortal": "127.0.0.1", "iqn": "iqn.2015-02.example.com:test", "lun": 1, "initiatorName": "2015-02.example.com:init"}},
+         [(fe.INVALID, "field[0].iscsi.initiatorname")]),
+        ({"iscsi": {"targetPortal": "127.0.0.1", "iqn": "iqn.2015-02.example.com:test", "lun": 1, "chapAuthDiscovery": True}},
+         [(fe.REQUIRED, "field[0].iscsi.secretRef")]),
+        ({"iscsi": {"targetPortal": "127.0.0.1", "iqn": "iqn.2015-02.example.com:test", "lun": 256}}, [(fe.INVALID, "field[0].iscsi.lun")]),
+        ({"gcePersistentDisk": {"pdName": "", "partition": 256}}, [(fe.REQUIRED, "field[0].persistentDisk.pdName"), (fe.INVALID, "field[0].persistentDisk.partition")]),
+        ({"awsElasticBlockStore": {"volumeID": "v", "partition": -1}}, [(fe.INVALID, "field[0].awsElasticBlockStore.partition")]),
+        ({"rbd": {"monitors": ["m"], "image": ""}}, [(fe.REQUIRED, "field[0].rbd.image")]),
+        ({"rbd": {"monitors": [], "image": "i"}}, [(fe.REQUIRED, "field[0].rbd.monitors")]),
+        ({"cinder": {"volumeID": "v", "secretRef": {}}}, [(fe.REQUIRED, "field[0].cinder.secretRef.name")]),
+        ({"cephfs": {"monitors": []}}, [(fe.REQUIRED, "field[0].cephfs.monitors")]),
+        ({"glusterfs": {"endpoints": "", "path": "p"}}, [(fe.REQUIRED, "field[0].glusterfs.endpoints")]),
+        ({"flocker": {"datasetName": "a", "datasetUUID": "u"}}, [(fe.INVALID, "field[0].flocker")]),
+        ({"flocker": {}}, [(fe.REQUIRED, "field[0].flocker")]),
+        ({"flocker": {"datasetName": "a/b"}}, [(fe.INVALID, "field[0].flocker.datasetName")]),
+        ({"fc": {"targetWWNs": ["some_wwn"], "lun": 1}}, []),
+        ({"fc": {"wwids": ["some_wwid"]}}, []),
+        ({"fc": {"targetWWNs": [], "wwids": []}}, [(fe.REQUIRED, "field[0].fc.targetWWNs")]),
+        ({"fc": {"targetWWNs": ["w"], "wwids": ["i"], "lun": 1}}, [(fe.INVALID, "field[0].fc.targetWWNs")]),
+        ({"fc": {"targetWWNs": ["w"]}}, [(fe.REQUIRED, "field[0].fc.lun")]),
+        ({"fc": {"targetWWNs": ["w"], "lun": 256}}, [(fe.INVALID, "field[0].fc.lun")]),
+        ({"flexVolume": {"driver": "kubernetes.io/blue", "options": {"myns.io/foo": "bar"}}}, []),
+        ({"flexVolume": {"driver": "kubernetes.io/blue", "options": {"kubernetes.io/foo": "bar"}}}, [(fe.INVALID, "field[0].flexVolume.options[kubernetes.io/foo]")]),
+        ({"flexVolume": {"driver": "kubernetes.io/blue", "options": {"Foo.K8S.io/x": "bar"}}}, [(fe.INVALID, "field[0].flexVolume.options[Foo.K8S.io/x]")]),
+        ({"azureFile": {"secretName": "", "shareName": "s"}}, [(fe.REQUIRED, "field[0].azureFile.secretName")]),
+        ({"azureDisk": {"diskName": "d", "diskURI": "https://blob/vhds/bar.vhd"}}, []),
+        ({"azureDisk": {"diskName": "d", "diskURI": "https://x", "kind": "Managed"}}, [(fe.NOT_SUPPORTED, "field[0].azureDisk.diskURI")]),
+        ({"azureDisk": {"diskName": "d", "diskURI": "/subscriptions/x", "kind": "Shared", "cachingMode": "Bogus"}},
+         [(fe.NOT_SUPPORTED, "field[0].azureDisk.cachingMode"), (fe.NOT_SUPPORTED, "field[0].azureDisk.diskURI")]),
+        ({"vsphereVolume": {"volumePath": ""}}, [(fe.REQUIRED, "field[0].vsphereVolume.volumePath")]),
+        ({"photonPersistentDisk": {"pdID": ""}}, [(fe.REQUIRED, "field[0].photonPersistentDisk.pdID")]),
+        ({"portworxVolume": {"volumeID": ""}}, [(fe.REQUIRED, "field[0].portworxVolume.volumeID")]),
+        ({"scaleIO": {"gateway": "g", "system": "", "volumeName": "v", "secretRef": {"name": "s"}}}, [(fe.REQUIRED, "field[0].scaleIO.system")]),
+        ({"storageos": {"volumeName": "Bad_V", "volumeNamespace": "ns", "secretRef": {}}},
+         [(fe.INVALID, "field[0].storageos.volumeName"), (fe.REQUIRED, "field[0].storageos.secretRef.name")]),
+        ({"quobyte": {"registry": "host:1234,[::1]:80", "volume": "v"}}, []),
+        ({"quobyte": {"registry": "host", "volume": ""}}, [(fe.INVALID, "field[0].quobyte.registry"), (fe.REQUIRED, "field[0].quobyte.volume")]),
+        ({"quobyte": {"registry": "", "volume": "v"}}, [(fe.REQUIRED, "field[0].quobyte.registry")]),
+        ({"quobyte": {"registry": "h:1", "volume": "v", "tenant": "t" * 65}}, [(fe.REQUIRED, "field[0].quobyte.tenant")]),
+    ],
+)  # fmt: skip
+def test_in_tree_sources(vol: dict[str, Any], want: list[tuple[str, str]]) -> None:
+    assert errors_of(vol) == want
+
+
+def test_iscsi_initiator_name_length_with_the_volume_name() -> None:
+    # validateVolumeSource: `<volume name>:<targetPortal>` over 64 characters with an initiator.
+    portal = "p" * 63  # "v:" and 63 characters: 65
+    vol = {"iscsi": {"targetPortal": portal, "iqn": "iqn.2015-02.example.com:test", "lun": 1, "initiatorName": "iqn.2015-02.example.com:init"}}
+    assert errors_of(vol) == [(fe.INVALID, "field[0].name")]
+    assert errors_of({"iscsi": {**vol["iscsi"], "targetPortal": "p" * 60}}) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [("h:1", True), ("[::1]:80", True), (":80", True), ("h", False), ("a:b:c", False), ("[::1]", False), ("[x]y:1", False), ("h]:1", False)],
+)
+def test_is_host_port(text: str, ok: bool) -> None:
+    # net.SplitHostPort's acceptance.
+    assert pv.is_host_port(text) is ok
+
+
+@pytest.mark.parametrize(
+    ("bundle", "want"),
+    [
+        ({"name": "foo", "path": "p"}, []),
+        ({"name": "example.com:signer:foo", "path": "p"}, []),
+        ({"signerName": "example.com/signer", "labelSelector": {"matchLabels": {"a": "b"}}, "path": "p"}, []),
+        ({"path": "p"}, [(fe.REQUIRED, "f.sources[0].clusterTrustBundle")]),
+        ({"name": "", "path": "p"}, [(fe.REQUIRED, "f.sources[0].clusterTrustBundle.name"), (fe.INVALID, "f.sources[0].clusterTrustBundle.name")]),
+        ({"name": "example.com:signer:Foo", "path": "p"}, [(fe.INVALID, "f.sources[0].clusterTrustBundle.name")]),
+        ({"name": "foo", "labelSelector": {}, "path": "p"}, [(fe.INVALID, "f.sources[0].clusterTrustBundle.labelSelector")]),
+        ({"signerName": "nodomain/x", "path": ""},
+         [(fe.INVALID, "f.sources[0].clusterTrustBundle.signerName"), (fe.REQUIRED, "f.sources[0].clusterTrustBundle.path")]),
+        ({"signerName": "a/b/c", "path": "p"}, [(fe.INVALID, "f.sources[0].clusterTrustBundle.signerName")]),
+    ],
+)  # fmt: skip
+def test_cluster_trust_bundle_projection(bundle: dict[str, Any], want: list[tuple[str, str]]) -> None:
+    # TestValidateProjectedVolume's clusterTrustBundle cases and validateProjectionSources.
+    errs = pv.validate_projection_sources({"sources": [{"clusterTrustBundle": bundle}]}, "f", OPTS)
+    assert [(e.type, e.field) for e in errs] == want
+
+
+def test_in_tree_defaults() -> None:
+    # SetObjectDefaults_Job's `+default` tags; azureDisk's are pointers, an empty string is kept.
+    volumes = [
+        {"name": "i", "iscsi": {"targetPortal": "p", "iqn": "iqn", "lun": 0}},
+        {"name": "r", "rbd": {"monitors": ["m"], "image": "i", "pool": ""}},
+        {"name": "a", "azureDisk": {"diskName": "d", "diskURI": "u", "fsType": ""}},
+        {"name": "s", "scaleIO": {"gateway": "g", "system": "s", "secretRef": None}},
+    ]
+    out = set_defaults_pod_spec({"volumes": volumes})["volumes"]
+    assert out[0]["iscsi"]["iscsiInterface"] == "default"
+    assert {k: out[1]["rbd"][k] for k in ("pool", "user", "keyring")} == {"pool": "rbd", "user": "admin", "keyring": "/etc/ceph/keyring"}
+    assert out[2]["azureDisk"] == {"diskName": "d", "diskURI": "u", "fsType": "", "cachingMode": "ReadWrite", "readOnly": False, "kind": "Shared"}
+    assert (out[3]["scaleIO"]["storageMode"], out[3]["scaleIO"]["fsType"]) == ("ThinProvisioned", "xfs")
