@@ -29,6 +29,7 @@ import attrs
 from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
 from jobmodel.api import pod_env
+from jobmodel.api import pod_security as ps
 from jobmodel.api.field import FieldError
 from jobmodel.api.image_reference import parse_image_name
 from jobmodel.api.pod_util import visit_containers_with_path
@@ -62,6 +63,8 @@ IMAGE_VOLUME_RELEASE: Final = 35  # ImageVolume on by default
 IMAGE_REFERENCE_REQUIRED_RELEASE: Final = 37  # AllowEmptyImageVolumeReference replaces ResourceIsPod
 PROJECTION_GATES_RELEASE: Final = 37  # ClusterTrustBundleProjection, PodCertificateRequest on by default
 CSI_REQUIRED_RETURNS_RELEASE: Final = 35
+USER_FIELDS_RELEASE: Final = 37  # the atomic-write volumes' user fields (AtomicWriteVolumeUserFields, alpha)
+BIND_MOUNT_OPTIONS: Final = ("nodev", "noexec", "nosuid")  # VolumeBindMountOptions (1.37, alpha)
 
 
 @attrs.frozen
@@ -120,6 +123,13 @@ def _validate_mode(mode: Any, path: str, most: int = 0o777, message: str = FILE_
     if mode is not None and not 0 <= mode <= most:
         return [fe.invalid(path, mode, message)]
     return []
+
+
+def validate_user_field(user: Any, path: str, release: int) -> list[FieldError]:
+    """validateUserField (1.37+): a file owner's user id in 0..2^31-1 (IsValidUserID)."""
+    if release < USER_FIELDS_RELEASE or user is None or 0 <= user <= ps.MAX_ID:
+        return []
+    return [fe.invalid(path, user, ps.ID_RANGE_ERROR)]
 
 
 # --- volumes -----------------------------------------------------------------------------------
@@ -202,8 +212,9 @@ def validate_git_repo_volume_source(source: Mapping[str, Any], path: str) -> lis
     return errs + validate_local_descending_path(str(source.get("directory") or ""), fe.child(path, "directory"))
 
 
-def validate_key_to_path(item: Mapping[str, Any], path: str) -> list[FieldError]:
-    """validateKeyToPath: key and path required, the path local and not reserved, the mode in range."""
+def validate_key_to_path(item: Mapping[str, Any], path: str, release: int = 37) -> list[FieldError]:
+    """validateKeyToPath: key and path required, the path local and not reserved, the mode in range,
+    the user (1.37+)."""
     errs: list[FieldError] = []
     if not item.get("key"):
         errs.append(fe.required(fe.child(path, "key")))
@@ -211,26 +222,28 @@ def validate_key_to_path(item: Mapping[str, Any], path: str) -> list[FieldError]
     if not item_path:
         errs.append(fe.required(fe.child(path, "path")))
     errs.extend(validate_local_non_reserved_path(item_path, fe.child(path, "path")))
-    return errs + _validate_mode(item.get("mode"), fe.child(path, "mode"))
+    errs.extend(_validate_mode(item.get("mode"), fe.child(path, "mode")))
+    return errs + validate_user_field(item.get("user"), fe.child(path, "user"), release)
 
 
-def _validate_items_source(source: Mapping[str, Any], path: str, name_key: str) -> list[FieldError]:
+def _validate_items_source(source: Mapping[str, Any], path: str, name_key: str, release: int) -> list[FieldError]:
     """The shape of validateSecretVolumeSource and validateConfigMapVolumeSource."""
     errs = [] if source.get(name_key) else [fe.required(fe.child(path, name_key))]
     errs.extend(_validate_mode(source.get("defaultMode"), fe.child(path, "defaultMode")))
+    errs.extend(validate_user_field(source.get("defaultUser"), fe.child(path, "defaultUser"), release))
     for i, item in enumerate(source.get("items") or []):
-        errs.extend(validate_key_to_path(item, fe.index(fe.child(path, "items"), i)))
+        errs.extend(validate_key_to_path(item, fe.index(fe.child(path, "items"), i), release))
     return errs
 
 
-def validate_secret_volume_source(source: Mapping[str, Any], path: str) -> list[FieldError]:
-    """validateSecretVolumeSource: a secretName, the default mode, the items."""
-    return _validate_items_source(source, path, "secretName")
+def validate_secret_volume_source(source: Mapping[str, Any], path: str, opts: PodValidationOptions) -> list[FieldError]:
+    """validateSecretVolumeSource: a secretName, the default mode and user, the items."""
+    return _validate_items_source(source, path, "secretName", opts.release)
 
 
-def validate_config_map_volume_source(source: Mapping[str, Any], path: str) -> list[FieldError]:
-    """validateConfigMapVolumeSource: a name, the default mode, the items."""
-    return _validate_items_source(source, path, "name")
+def validate_config_map_volume_source(source: Mapping[str, Any], path: str, opts: PodValidationOptions) -> list[FieldError]:
+    """validateConfigMapVolumeSource: a name, the default mode and user, the items."""
+    return _validate_items_source(source, path, "name", opts.release)
 
 
 def validate_persistent_claim_volume_source(source: Mapping[str, Any], path: str) -> list[FieldError]:
@@ -268,12 +281,14 @@ def validate_downward_api_volume_file(item: Mapping[str, Any], path: str, opts: 
         errs.extend(pod_env.validate_container_resource_field_selector(resource_ref, fe.child(path, "resourceFieldRef"), opts.release, volume=True))
     else:
         errs.append(fe.required(path, "one of fieldRef and resourceFieldRef is required"))
-    return errs + _validate_mode(item.get("mode"), fe.child(path, "mode"))
+    errs.extend(_validate_mode(item.get("mode"), fe.child(path, "mode")))
+    return errs + validate_user_field(item.get("user"), fe.child(path, "user"), opts.release)
 
 
 def validate_downward_api_volume_source(source: Mapping[str, Any], path: str, opts: PodValidationOptions) -> list[FieldError]:
-    """validateDownwardAPIVolumeSource: the default mode; each file (on the volume's path)."""
+    """validateDownwardAPIVolumeSource: the default mode and user; each file (on the volume's path)."""
     errs = _validate_mode(source.get("defaultMode"), fe.child(path, "defaultMode"))
+    errs.extend(validate_user_field(source.get("defaultUser"), fe.child(path, "defaultUser"), opts.release))
     for item in source.get("items") or []:
         errs.extend(validate_downward_api_volume_file(item, path, opts))
     return errs
@@ -303,7 +318,7 @@ def validate_projection_sources(source: Mapping[str, Any], path: str, opts: PodV
             if not name:
                 errs.append(fe.required(fe.child(proj_path, "name")))
             for j, item in enumerate(objects.get("items") or []):
-                errs.extend(validate_key_to_path(item, fe.index(fe.child(proj_path, "items"), j)))
+                errs.extend(validate_key_to_path(item, fe.index(fe.child(proj_path, "items"), j), opts.release))
                 if item.get("path"):
                     claim(str(item["path"]), name)
         downward = projection.get("downwardAPI")
@@ -350,7 +365,7 @@ def validate_service_account_token_projection(
         errs.append(fe.required(fe.child(projected_path, "path")))
     elif not opts.volumes.allow_non_local_projected_token_path:
         errs.extend(validate_local_non_reserved_path(token_path, fe.child(projected_path, "path")))
-    return errs
+    return errs + validate_user_field(token.get("user"), fe.child(path, "user"), opts.release)
 
 
 def validate_cluster_trust_bundle_projection(bundle: Mapping[str, Any], path: str, release: int) -> list[FieldError]:
@@ -379,6 +394,7 @@ def validate_cluster_trust_bundle_projection(bundle: Mapping[str, Any], path: st
         errs.append(fe.required(path, "either name or signerName must be specified"))
     if not bundle.get("path"):
         errs.append(fe.required(fe.child(path, "path")))
+    errs.extend(validate_user_field(bundle.get("user"), fe.child(path, "user"), release))
     return errs + validate_local_non_reserved_path(str(bundle.get("path") or ""), fe.child(path, "path"))
 
 
@@ -423,8 +439,9 @@ def validate_signer_name(path: str, signer: str) -> list[FieldError]:
 
 
 def validate_projected_volume_source(source: Mapping[str, Any], path: str, opts: PodValidationOptions) -> list[FieldError]:
-    """validateProjectedVolumeSource: the default mode, then the sources."""
+    """validateProjectedVolumeSource: the default mode and user, then the sources."""
     errs = _validate_mode(source.get("defaultMode"), fe.child(path, "defaultMode"))
+    errs.extend(validate_user_field(source.get("defaultUser"), fe.child(path, "defaultUser"), opts.release))
     return errs + validate_projection_sources(source, path, opts)
 
 
@@ -699,7 +716,7 @@ SOURCE_VALIDATORS: Final[tuple[tuple[str, str, Validator], ...]] = (
     ("gitRepo", "gitRepo", _at("gitRepo", validate_git_repo_volume_source)),
     ("gcePersistentDisk", "gcePersistentDisk", _at("persistentDisk", lambda s, p: _validate_disk(s, p, "pdName"))),
     ("awsElasticBlockStore", "awsElasticBlockStore", _at("awsElasticBlockStore", lambda s, p: _validate_disk(s, p, "volumeID"))),
-    ("secret", "secret", _at("secret", validate_secret_volume_source)),
+    ("secret", "secret", _at_opts("secret", validate_secret_volume_source)),
     ("nfs", "nfs", _at("nfs", validate_nfs_volume_source)),
     ("iscsi", "iscsi", _at("iscsi", validate_iscsi_volume_source)),
     ("glusterfs", "glusterfs", _at("glusterfs", _fields("endpoints", "path"))),
@@ -712,7 +729,7 @@ SOURCE_VALIDATORS: Final[tuple[tuple[str, str, Validator], ...]] = (
     ("downwardAPI", "downwarAPI", _at_opts("downwardAPI", validate_downward_api_volume_source)),
     ("fc", "fc", _at("fc", validate_fc_volume_source)),
     ("flexVolume", "flexVolume", _at("flexVolume", validate_flex_volume_source)),
-    ("configMap", "configMap", _at("configMap", validate_config_map_volume_source)),
+    ("configMap", "configMap", _at_opts("configMap", validate_config_map_volume_source)),
     ("azureFile", "azureFile", _at("azureFile", _fields("secretName", "shareName"))),
     ("vsphereVolume", "vsphereVolume", _at("vsphereVolume", _fields("volumePath"))),
     ("photonPersistentDisk", "photonPersistentDisk", _at("photonPersistentDisk", _fields("pdID"))),
@@ -771,6 +788,24 @@ def validate_volume_mounts(
         if mount.get("mountPropagation") is not None:
             errs.extend(validate_mount_propagation(mount["mountPropagation"], ctr, fe.child(path, "mountPropagation")))
         errs.extend(validate_mount_recursive_read_only(mount, fe.child(path, "recursiveReadOnly")))
+        if opts.release >= 37:
+            errs.extend(validate_bind_mount_options(mount, volumes.get(name), fe.child(idx, "bindMountOptions")))
+    return errs
+
+
+def validate_bind_mount_options(mount: Mapping[str, Any], volume: Mapping[str, Any] | None, path: str) -> list[FieldError]:
+    """validateBindMountOptions (1.37+): supported and unique options, none on an image volume."""
+    options = list(mount.get("bindMountOptions") or [])
+    errs: list[FieldError] = []
+    seen: set[str] = set()
+    for i, option in enumerate(options):
+        if option not in BIND_MOUNT_OPTIONS:
+            errs.append(fe.not_supported(fe.index(path, i), option, BIND_MOUNT_OPTIONS))
+        if option in seen:
+            errs.append(fe.duplicate(fe.index(path, i), option))
+        seen.add(option)
+    if options and volume is not None and volume.get("image") is not None:
+        errs.append(fe.invalid(path, options, "bindMountOptions may not be used with image volumes"))
     return errs
 
 
@@ -893,7 +928,9 @@ def drop_disabled_volume_fields(spec: dict[str, Any], old_spec: Mapping[str, Any
     """dropDisabledFields' volume part (in place), each unless the old template uses it:
     dropImageVolumes (before 1.35: the image volumes and their mounts),
     dropDisabledClusterTrustBundleProjection and dropDisabledPodCertificateProjection (before
-    1.37), and emptyDir's mode (EmptyDirVolumeMode off; unknown before 1.37)."""
+    1.37); and the fields of alpha gates in 1.37, unknown before: emptyDir's mode
+    (EmptyDirVolumeMode), the volumes' user fields (dropDisabledAtomicWriteVolumeUserFields) and
+    the mounts' bindMountOptions (VolumeBindMountOptions)."""
     old_volumes = (old_spec or {}).get("volumes") or []
     volumes = spec.get("volumes") or []
     if release < IMAGE_VOLUME_RELEASE and not any(v.get("image") is not None for v in old_volumes):
@@ -909,6 +946,46 @@ def drop_disabled_volume_fields(spec: dict[str, Any], old_spec: Mapping[str, Any
         for v in spec.get("volumes") or []:
             if isinstance(v.get("emptyDir"), dict):
                 v["emptyDir"].pop("mode", None)
+    if release < 37 or not any(holder.get(key) is not None for holder, key in _user_field_holders(old_spec)):
+        for holder, key in _user_field_holders(spec):
+            holder.pop(key, None)
+    if release < 37 or not any(m.get("bindMountOptions") for m in _mounts(old_spec)):
+        for mount in _mounts(spec):
+            mount.pop("bindMountOptions", None)
+
+
+def _first(holder: Mapping[str, Any], keys: tuple[str, ...]) -> tuple[str, Any]:
+    """The first of `keys` set in `holder` (a Go switch over a union's pointers)."""
+    return next(((k, holder[k]) for k in keys if holder.get(k) is not None), ("", None))
+
+
+def _user_field_holders(spec: Mapping[str, Any] | None) -> list[tuple[dict[str, Any], str]]:
+    """Where atomicWriteVolumeUserFieldsInUse looks and dropDisabledAtomicWriteVolumeUserFields
+    clears: (object, key) of each volume's default user and each item's user."""
+    holders: list[tuple[dict[str, Any], str]] = []
+
+    def items(source: Mapping[str, Any]) -> None:
+        holders.extend((item, "user") for item in source.get("items") or [])
+
+    for volume in (spec or {}).get("volumes") or []:
+        kind, source = _first(volume, ("secret", "configMap", "downwardAPI", "projected"))
+        if source is None:
+            continue
+        holders.append((source, "defaultUser"))
+        if kind != "projected":
+            items(source)
+            continue
+        for projection in source.get("sources") or []:
+            kind, inner = _first(projection, ("secret", "downwardAPI", "configMap", "serviceAccountToken", "clusterTrustBundle", "podCertificate"))
+            if kind in ("secret", "downwardAPI", "configMap"):
+                items(inner)
+            elif inner is not None:
+                holders.append((inner, "user"))
+    return holders
+
+
+def _mounts(spec: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    return [m for ctr, _ in visit_containers_with_path(spec, "") for m in ctr.get("volumeMounts") or []]
 
 
 def _drop_volumes(spec: dict[str, Any], names: set[Any]) -> None:

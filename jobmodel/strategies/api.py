@@ -236,6 +236,10 @@ VOLUME_SOURCES_DRAWN: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
         {"azureDisk": {"diskName": "d", "diskURI": "https://x"}}, {"azureDisk": {"diskName": "", "diskURI": "x", "kind": "Managed", "cachingMode": "Bogus"}},
         {"vsphereVolume": {"volumePath": ""}}, {"photonPersistentDisk": {"pdID": "p"}}, {"portworxVolume": {"volumeID": ""}},
         {"scaleIO": {"gateway": "g", "system": "", "secretRef": {"name": "s"}}}, {"storageos": {"volumeName": "Bad_V", "secretRef": {}}},
+        # Fields of 1.37's alpha gates (dropped on create; validated as given; unknown before 1.37).
+        {"emptyDir": {"mode": 0o1777}}, {"emptyDir": {"mode": 0o2000}}, {"secret": {"secretName": "s", "defaultUser": -1, "items": [{"key": "k", "path": "p", "user": 1000}]}},
+        {"downwardAPI": {"defaultUser": 2**31, "items": [{"path": "p", "fieldRef": {"fieldPath": "metadata.name"}, "user": -1}]}},
+        {"projected": {"defaultUser": 0, "sources": [{"serviceAccountToken": {"path": "t", "expirationSeconds": 3600, "user": -2}}]}},
     ]
 )  # fmt: skip
 
@@ -256,6 +260,7 @@ _MOUNT_OPTIONS: list[dict[str, Any]] = [
     {"readOnly": True, "recursiveReadOnly": "Enabled"}, {"recursiveReadOnly": "IfPossible"}, {"recursiveReadOnly": "Disabled"},
     {"readOnly": True, "recursiveReadOnly": "IfPossible", "mountPropagation": "HostToContainer"}, {"recursiveReadOnly": "Maybe"},
     {"readOnly": True, "recursiveReadOnly": "Enabled", "mountPropagation": "None"},
+    {"bindMountOptions": ["noexec", "nodev"]}, {"bindMountOptions": ["bogus", "nosuid", "nosuid"]},
 ]  # fmt: skip
 
 
