@@ -941,7 +941,7 @@ def drop_disabled_volume_fields(spec: dict[str, Any], old_spec: Mapping[str, Any
         for key in ("clusterTrustBundle", "podCertificate"):
             if not _projections(old_spec, key):
                 for projection in _projections(spec, key):
-                    del projection[key]
+                    projection.pop(key, None)
     if release < 37 or not any((v.get("emptyDir") or {}).get("mode") is not None for v in old_volumes):
         for v in spec.get("volumes") or []:
             if isinstance(v.get("emptyDir"), dict):

@@ -249,7 +249,8 @@ def volume_source(draw: st.DrawFn) -> dict[str, Any]:
     """A volume's source: one of VOLUME_SOURCES_DRAWN, or a projected volume of a few sources."""
     if draw(st.integers(0, 5)):
         return copy.deepcopy(draw(VOLUME_SOURCES_DRAWN))
-    projected: dict[str, Any] = {"sources": copy.deepcopy(draw(st.lists(st.sampled_from(_PROJECTIONS), min_size=1, max_size=3)))}
+    # Each source copied on its own: one deepcopy of the list would keep a repeated draw shared.
+    projected: dict[str, Any] = {"sources": [copy.deepcopy(p) for p in draw(st.lists(st.sampled_from(_PROJECTIONS), min_size=1, max_size=3))]}
     if draw(st.integers(0, 3)) == 0:
         projected["defaultMode"] = draw(st.sampled_from([0, 511, 512]))
     return {"projected": projected}
