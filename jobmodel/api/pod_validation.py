@@ -1,9 +1,10 @@
 """The part of core pod-template validation (`pkg/apis/core/validation`) that Job and CronJob
 validation reaches in practice: labels and annotations of the template, the pod's restart and
 DNS policies and DNS config (pod_dns), security contexts (pod_security), probes and lifecycle
-handlers (pod_probes), termination grace period, volumes, their mounts and devices (`pod_volumes`), containers and
-init containers (names, images, pull and termination-message policies, ports, env and envFrom
-(`pod_env`), volume mounts, sidecar restart policy, resources: `jobmodel.api.pod_resources`), the
+handlers (pod_probes), termination grace period, volumes with their mounts and devices
+(pod_volumes), containers and init containers (names, images, pull and termination-message
+policies, ports, env and envFrom (`pod_env`), sidecar restart policy, resources:
+`jobmodel.api.pod_resources`), the
 pod's overhead and pod-level resources, ephemeral containers (forbidden in a template, and each
 still validated as upstream does), host-network ports, node selector, required node affinity,
 tolerations, host aliases, scheduling and readiness gates, the service account (and its deprecated alias),
@@ -39,8 +40,7 @@ from jobmodel.features import NEWEST_MINOR
 
 # What the API server checks in a pod template and this model does not (docs/validation.md).
 NOT_CHECKED: Final = (
-    "volume source details of the in-tree plugins, projected cluster-trust bundles and pod certificates, "
-    "ephemeral claims' data sources",
+    "projected pod certificates, ephemeral volume claims' data sources and metadata beyond labels and annotations",
     "topology spread constraints",
     "resource claims",
     "OS-specific rules",
