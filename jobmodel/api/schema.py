@@ -7,8 +7,8 @@ mistake has one message. Every reader goes through here: the API server's entry 
 formats around them (`obj`, `check_known`, `member`).
 
 The schema covers every field of Job, CronJob, ObjectMeta and the pod template's PodSpec and
-Container; the inside of fields the model does not interpret (volume sources, ...) is only
-checked to be of the right JSON kind. Resource quantities are parsed (a bad one is refused as
+Container and the volumes; the inside of fields the model does not interpret is only checked to
+be of the right JSON kind. Resource quantities are parsed (a bad one is refused as
 Quantity.UnmarshalJSON refuses it) and kept in their canonical form, as the API server writes
 them back. A Pod's status
 is an open struct: the fields the controller reads are typed, the others kept as they are.
@@ -111,11 +111,13 @@ ENV_FROM_SOURCE: Final = {"prefix": STR, "configMapRef": _ENV_FROM_REF, "secretR
 HOST_ALIAS: Final = {"ip": STR, "hostnames": ("list", STR)}
 RESOURCE_LIST: Final = ("map", QUANTITY)
 RESOURCE_REQUIREMENTS: Final = {"limits": RESOURCE_LIST, "requests": RESOURCE_LIST, "claims": ("list", OBJ)}
+VOLUME_MOUNT: Final = {"name": STR, "readOnly": BOOL, "recursiveReadOnly": STR, "mountPath": STR, "subPath": STR, "mountPropagation": STR, "subPathExpr": STR, "bindMountOptions": ("list", STR)}
+VOLUME_DEVICE: Final = {"name": STR, "devicePath": STR}
 CONTAINER: Final = {
     "name": STR, "image": STR, "command": ("list", STR), "args": ("list", STR), "workingDir": STR,
     "ports": ("list", CONTAINER_PORT), "envFrom": ("list", ENV_FROM_SOURCE), "env": ("list", ENV_VAR), "resources": RESOURCE_REQUIREMENTS,
     "resizePolicy": ("list", OBJ), "restartPolicy": STR, "restartPolicyRules": ("list", OBJ),
-    "volumeMounts": ("list", OBJ), "volumeDevices": ("list", OBJ), "livenessProbe": PROBE, "readinessProbe": PROBE,
+    "volumeMounts": ("list", VOLUME_MOUNT), "volumeDevices": ("list", VOLUME_DEVICE), "livenessProbe": PROBE, "readinessProbe": PROBE,
     "startupProbe": PROBE, "lifecycle": LIFECYCLE, "terminationMessagePath": STR, "terminationMessagePolicy": STR,
     "imagePullPolicy": STR, "securityContext": SECURITY_CONTEXT, "stdin": BOOL, "stdinOnce": BOOL, "tty": BOOL,
 }  # fmt: skip
@@ -144,17 +146,90 @@ AFFINITY: Final = {
     "podAffinity": OBJ,
     "podAntiAffinity": OBJ,
 }
+# core/v1 volume sources, mounts and devices (k8s.io/api v0.37's fields: a field of a newer release
+# is decoded at every release, and dropped where upstream drops it: jobmodel.api.pod_volumes).
+_HOST_PATH_VOLUME_SOURCE: Final = {"path": STR, "type": STR}
+_EMPTY_DIR_VOLUME_SOURCE: Final = {"medium": STR, "sizeLimit": QUANTITY, "mode": I32}
+_GCE_PERSISTENT_DISK_VOLUME_SOURCE: Final = {"pdName": STR, "fsType": STR, "partition": I32, "readOnly": BOOL}
+_AWS_ELASTIC_BLOCK_STORE_VOLUME_SOURCE: Final = {"volumeID": STR, "fsType": STR, "partition": I32, "readOnly": BOOL}
+_GIT_REPO_VOLUME_SOURCE: Final = {"repository": STR, "revision": STR, "directory": STR}
+_KEY_TO_PATH: Final = {"key": STR, "path": STR, "mode": I32, "user": I64}
+_SECRET_VOLUME_SOURCE: Final = {"secretName": STR, "items": ("list", _KEY_TO_PATH), "defaultMode": I32, "optional": BOOL, "defaultUser": I64}
+_NFS_VOLUME_SOURCE: Final = {"server": STR, "path": STR, "readOnly": BOOL}
+_LOCAL_OBJECT_REFERENCE: Final = {"name": STR}
+_ISCSI_VOLUME_SOURCE: Final = {"targetPortal": STR, "iqn": STR, "lun": I32, "iscsiInterface": STR, "fsType": STR, "readOnly": BOOL, "portals": ("list", STR), "chapAuthDiscovery": BOOL, "chapAuthSession": BOOL, "secretRef": _LOCAL_OBJECT_REFERENCE, "initiatorName": STR}
+_GLUSTERFS_VOLUME_SOURCE: Final = {"endpoints": STR, "path": STR, "readOnly": BOOL}
+_PERSISTENT_VOLUME_CLAIM_VOLUME_SOURCE: Final = {"claimName": STR, "readOnly": BOOL}
+_RBD_VOLUME_SOURCE: Final = {"monitors": ("list", STR), "image": STR, "fsType": STR, "pool": STR, "user": STR, "keyring": STR, "secretRef": _LOCAL_OBJECT_REFERENCE, "readOnly": BOOL}
+_FLEX_VOLUME_SOURCE: Final = {"driver": STR, "fsType": STR, "secretRef": _LOCAL_OBJECT_REFERENCE, "readOnly": BOOL, "options": ("map", STR)}
+_CINDER_VOLUME_SOURCE: Final = {"volumeID": STR, "fsType": STR, "readOnly": BOOL, "secretRef": _LOCAL_OBJECT_REFERENCE}
+_CEPHFS_VOLUME_SOURCE: Final = {"monitors": ("list", STR), "path": STR, "user": STR, "secretFile": STR, "secretRef": _LOCAL_OBJECT_REFERENCE, "readOnly": BOOL}
+_FLOCKER_VOLUME_SOURCE: Final = {"datasetName": STR, "datasetUUID": STR}
+_OBJECT_FIELD_SELECTOR: Final = {"apiVersion": STR, "fieldPath": STR}
+_RESOURCE_FIELD_SELECTOR: Final = {"containerName": STR, "resource": STR, "divisor": QUANTITY}
+_DOWNWARD_API_VOLUME_FILE: Final = {"path": STR, "fieldRef": _OBJECT_FIELD_SELECTOR, "resourceFieldRef": _RESOURCE_FIELD_SELECTOR, "mode": I32, "user": I64}
+_DOWNWARD_API_VOLUME_SOURCE: Final = {"items": ("list", _DOWNWARD_API_VOLUME_FILE), "defaultMode": I32, "defaultUser": I64}
+_FC_VOLUME_SOURCE: Final = {"targetWWNs": ("list", STR), "lun": I32, "fsType": STR, "readOnly": BOOL, "wwids": ("list", STR)}
+_AZURE_FILE_VOLUME_SOURCE: Final = {"secretName": STR, "shareName": STR, "readOnly": BOOL}
+_CONFIG_MAP_VOLUME_SOURCE: Final = {"name": STR, "items": ("list", _KEY_TO_PATH), "defaultMode": I32, "optional": BOOL, "defaultUser": I64}
+_VSPHERE_VIRTUAL_DISK_VOLUME_SOURCE: Final = {"volumePath": STR, "fsType": STR, "storagePolicyName": STR, "storagePolicyID": STR}
+_QUOBYTE_VOLUME_SOURCE: Final = {"registry": STR, "volume": STR, "readOnly": BOOL, "user": STR, "group": STR, "tenant": STR}
+_AZURE_DISK_VOLUME_SOURCE: Final = {"diskName": STR, "diskURI": STR, "cachingMode": STR, "fsType": STR, "readOnly": BOOL, "kind": STR}
+_PHOTON_PERSISTENT_DISK_VOLUME_SOURCE: Final = {"pdID": STR, "fsType": STR}
+_SECRET_PROJECTION: Final = {"name": STR, "items": ("list", _KEY_TO_PATH), "optional": BOOL}
+_DOWNWARD_API_PROJECTION: Final = {"items": ("list", _DOWNWARD_API_VOLUME_FILE)}
+_CONFIG_MAP_PROJECTION: Final = {"name": STR, "items": ("list", _KEY_TO_PATH), "optional": BOOL}
+_SERVICE_ACCOUNT_TOKEN_PROJECTION: Final = {"audience": STR, "expirationSeconds": I64, "path": STR, "user": I64}
+_CLUSTER_TRUST_BUNDLE_PROJECTION: Final = {"name": STR, "signerName": STR, "labelSelector": LABEL_SELECTOR, "optional": BOOL, "path": STR, "user": I64}
+_POD_CERTIFICATE_PROJECTION: Final = {"signerName": STR, "keyType": STR, "maxExpirationSeconds": I32, "credentialBundlePath": STR, "keyPath": STR, "certificateChainPath": STR, "userAnnotations": ("map", STR), "user": I64}
+_VOLUME_PROJECTION: Final = {"secret": _SECRET_PROJECTION, "downwardAPI": _DOWNWARD_API_PROJECTION, "configMap": _CONFIG_MAP_PROJECTION, "serviceAccountToken": _SERVICE_ACCOUNT_TOKEN_PROJECTION, "clusterTrustBundle": _CLUSTER_TRUST_BUNDLE_PROJECTION, "podCertificate": _POD_CERTIFICATE_PROJECTION}
+_PROJECTED_VOLUME_SOURCE: Final = {"sources": ("list", _VOLUME_PROJECTION), "defaultMode": I32, "defaultUser": I64}
+_PORTWORX_VOLUME_SOURCE: Final = {"volumeID": STR, "fsType": STR, "readOnly": BOOL}
+_SCALEIO_VOLUME_SOURCE: Final = {"gateway": STR, "system": STR, "secretRef": _LOCAL_OBJECT_REFERENCE, "sslEnabled": BOOL, "protectionDomain": STR, "storagePool": STR, "storageMode": STR, "volumeName": STR, "fsType": STR, "readOnly": BOOL}
+_STORAGEOS_VOLUME_SOURCE: Final = {"volumeName": STR, "volumeNamespace": STR, "fsType": STR, "readOnly": BOOL, "secretRef": _LOCAL_OBJECT_REFERENCE}
+_CSI_VOLUME_SOURCE: Final = {"driver": STR, "readOnly": BOOL, "fsType": STR, "volumeAttributes": ("map", STR), "nodePublishSecretRef": _LOCAL_OBJECT_REFERENCE}
+_VOLUME_RESOURCE_REQUIREMENTS: Final = {"limits": RESOURCE_LIST, "requests": RESOURCE_LIST}
+_TYPED_LOCAL_OBJECT_REFERENCE: Final = {"apiGroup": STR, "kind": STR, "name": STR}
+_TYPED_OBJECT_REFERENCE: Final = {"apiGroup": STR, "kind": STR, "name": STR, "namespace": STR}
+_PERSISTENT_VOLUME_CLAIM_SPEC: Final = {"accessModes": ("list", STR), "selector": LABEL_SELECTOR, "resources": _VOLUME_RESOURCE_REQUIREMENTS, "volumeName": STR, "storageClassName": STR, "volumeMode": STR, "dataSource": _TYPED_LOCAL_OBJECT_REFERENCE, "dataSourceRef": _TYPED_OBJECT_REFERENCE, "volumeAttributesClassName": STR}
+_PERSISTENT_VOLUME_CLAIM_TEMPLATE: Final = {"metadata": OBJECT_META, "spec": _PERSISTENT_VOLUME_CLAIM_SPEC}
+_EPHEMERAL_VOLUME_SOURCE: Final = {"volumeClaimTemplate": _PERSISTENT_VOLUME_CLAIM_TEMPLATE}
+_IMAGE_VOLUME_SOURCE: Final = {"reference": STR, "pullPolicy": STR}
 # Keys of core/v1 VolumeSource: a volume names exactly one of them.
-VOLUME_SOURCES: Final = frozenset(
-    {
-        "hostPath", "emptyDir", "gcePersistentDisk", "awsElasticBlockStore", "gitRepo", "secret", "nfs",
-        "iscsi", "glusterfs", "persistentVolumeClaim", "rbd", "flexVolume", "cinder", "cephfs", "flocker",
-        "downwardAPI", "fc", "azureFile", "configMap", "vsphereVolume", "quobyte", "azureDisk",
-        "photonPersistentDisk", "projected", "portworxVolume", "scaleIO", "storageos", "csi", "ephemeral",
-        "image",
-    }
-)  # fmt: skip
-VOLUME: Final = {"name": STR, **dict.fromkeys(VOLUME_SOURCES, OBJ)}
+VOLUME_SOURCE_TYPES: Final = {
+    "hostPath": _HOST_PATH_VOLUME_SOURCE,
+    "emptyDir": _EMPTY_DIR_VOLUME_SOURCE,
+    "gcePersistentDisk": _GCE_PERSISTENT_DISK_VOLUME_SOURCE,
+    "awsElasticBlockStore": _AWS_ELASTIC_BLOCK_STORE_VOLUME_SOURCE,
+    "gitRepo": _GIT_REPO_VOLUME_SOURCE,
+    "secret": _SECRET_VOLUME_SOURCE,
+    "nfs": _NFS_VOLUME_SOURCE,
+    "iscsi": _ISCSI_VOLUME_SOURCE,
+    "glusterfs": _GLUSTERFS_VOLUME_SOURCE,
+    "persistentVolumeClaim": _PERSISTENT_VOLUME_CLAIM_VOLUME_SOURCE,
+    "rbd": _RBD_VOLUME_SOURCE,
+    "flexVolume": _FLEX_VOLUME_SOURCE,
+    "cinder": _CINDER_VOLUME_SOURCE,
+    "cephfs": _CEPHFS_VOLUME_SOURCE,
+    "flocker": _FLOCKER_VOLUME_SOURCE,
+    "downwardAPI": _DOWNWARD_API_VOLUME_SOURCE,
+    "fc": _FC_VOLUME_SOURCE,
+    "azureFile": _AZURE_FILE_VOLUME_SOURCE,
+    "configMap": _CONFIG_MAP_VOLUME_SOURCE,
+    "vsphereVolume": _VSPHERE_VIRTUAL_DISK_VOLUME_SOURCE,
+    "quobyte": _QUOBYTE_VOLUME_SOURCE,
+    "azureDisk": _AZURE_DISK_VOLUME_SOURCE,
+    "photonPersistentDisk": _PHOTON_PERSISTENT_DISK_VOLUME_SOURCE,
+    "projected": _PROJECTED_VOLUME_SOURCE,
+    "portworxVolume": _PORTWORX_VOLUME_SOURCE,
+    "scaleIO": _SCALEIO_VOLUME_SOURCE,
+    "storageos": _STORAGEOS_VOLUME_SOURCE,
+    "csi": _CSI_VOLUME_SOURCE,
+    "ephemeral": _EPHEMERAL_VOLUME_SOURCE,
+    "image": _IMAGE_VOLUME_SOURCE,
+}
+VOLUME_SOURCES: Final = frozenset(VOLUME_SOURCE_TYPES)
+VOLUME: Final = {"name": STR, **VOLUME_SOURCE_TYPES}
 DNS_CONFIG: Final = {"nameservers": ("list", STR), "searches": ("list", STR), "options": ("list", {"name": STR, "value": STR})}
 POD_SPEC: Final = {
     "volumes": ("list", VOLUME), "initContainers": ("list", CONTAINER), "containers": ("list", CONTAINER),
