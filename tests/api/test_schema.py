@@ -84,6 +84,23 @@ def test_volume_names_are_typed() -> None:
         check_object(obj, "Job")
 
 
+@pytest.mark.parametrize(
+    ("volume", "mounts", "field"),
+    [
+        ({"name": "a", "secret": {"defaultMode": "0644"}}, [], r"volumes\[0\]\.secret\.defaultMode"),
+        ({"name": "a", "projected": {"sources": ["s"]}}, [], r"volumes\[0\]\.projected\.sources\[0\]"),
+        ({"name": "a", "emptyDir": {"sizeLimit": "1Gb"}}, [], r"volumes\[0\]\.emptyDir\.sizeLimit"),
+        ({"name": "a", "emptyDir": {}}, [{"name": "a", "mountPath": "/a", "readOnly": "yes"}], r"volumeMounts\[0\]\.readOnly"),
+    ],
+)
+def test_volume_sources_and_mounts_are_typed(volume: dict[str, object], mounts: list[object], field: str) -> None:
+    obj = job()
+    obj["spec"]["template"]["spec"]["volumes"] = [volume]
+    obj["spec"]["template"]["spec"]["containers"][0]["volumeMounts"] = mounts
+    with pytest.raises(InputError, match=field):
+        check_object(obj, "Job")
+
+
 def test_times_must_be_rfc3339() -> None:
     obj = job()
     obj["status"] = {"startTime": "yesterday"}
