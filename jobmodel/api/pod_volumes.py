@@ -9,8 +9,11 @@ template only from 1.37 (before, only in a pod); a mount of an image volume may 
 in 1.32 only; a CSI driver name that is empty also fails the DNS-subdomain check up to 1.34; an
 unset service-account token expiry is 0 (too short) up to 1.36, Required from 1.37; projected
 cluster-trust bundles (ClusterTrustBundleProjection) and pod certificates (PodCertificateRequest)
-are dropped before 1.37, and emptyDir's `mode` (EmptyDirVolumeMode, alpha in 1.37) is dropped at
-every release modelled, unless the old template uses them.
+are dropped before 1.37; the fields of 1.37's alpha gates (emptyDir's `mode`, the volumes' user
+ids, the mounts' `bindMountOptions`) are dropped at every release modelled, each unless the old
+template uses it, and validated from 1.37 when given (the validation of an object as given).
+Pod certificates are counted as a projected source but not checked (pod_validation.NOT_CHECKED);
+an ephemeral volume's claim template is checked without its data sources.
 
 Volume sources are validated in upstream's order, which decides which of two sources is "more
 than 1"; upstream's own path slips (`persistentDisk`, `cephFS`, `downwarAPI`, a downward-API file
