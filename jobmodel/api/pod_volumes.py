@@ -12,8 +12,9 @@ cluster-trust bundles (ClusterTrustBundleProjection) and pod certificates (PodCe
 are dropped before 1.37; the fields of 1.37's alpha gates (emptyDir's `mode`, the volumes' user
 ids, the mounts' `bindMountOptions`) are dropped at every release modelled, each unless the old
 template uses it, and validated from 1.37 when given (the validation of an object as given).
-Pod certificates are counted as a projected source but not checked (pod_validation.NOT_CHECKED);
-an ephemeral volume's claim template is checked without its data sources.
+A projected pod certificate exists from 1.34 (unknown before, so not counted), its user
+annotations are checked from 1.35. An ephemeral volume's claim template is checked without its
+data sources (pod_validation.NOT_CHECKED).
 
 Volume sources are validated in upstream's order, which decides which of two sources is "more
 than 1"; upstream's own path slips (`persistentDisk`, `cephFS`, `downwarAPI`, a downward-API file
@@ -68,6 +69,8 @@ PROJECTION_GATES_RELEASE: Final = 37  # ClusterTrustBundleProjection, PodCertifi
 CSI_REQUIRED_RETURNS_RELEASE: Final = 35
 USER_FIELDS_RELEASE: Final = 37  # the atomic-write volumes' user fields (AtomicWriteVolumeUserFields, alpha)
 BIND_MOUNT_OPTIONS: Final = ("nodev", "noexec", "nosuid")  # VolumeBindMountOptions (1.37, alpha)
+POD_CERTIFICATE_RELEASE: Final = 34  # PodCertificateProjection exists (PodCertificateRequest: on from 1.37)
+POD_CERTIFICATE_KEY_TYPES: Final = ("RSA3072", "RSA4096", "ECDSAP256", "ECDSAP384", "ECDSAP521", "ED25519")
 
 
 @attrs.frozen
@@ -298,15 +301,15 @@ def validate_downward_api_volume_source(source: Mapping[str, Any], path: str, op
 
 
 def validate_projection_sources(source: Mapping[str, Any], path: str, opts: PodValidationOptions) -> list[FieldError]:
-    """validateProjectionSources: one kind per source, paths unique across the sources; the
-    pod-certificate sources are counted, not checked."""
+    """validateProjectionSources: one kind per source, paths unique across the sources."""
     errs: list[FieldError] = []
     paths: set[str] = set()
 
-    def claim(target: str, value: Any) -> None:
-        if target in paths:
-            errs.append(fe.invalid(path, value, "conflicting duplicate paths"))
+    def claim(target: str, value: Any) -> list[FieldError]:
+        """A path used by one more source: "conflicting duplicate paths" when already used."""
+        taken = target in paths
         paths.add(target)
+        return [fe.invalid(path, value, "conflicting duplicate paths")] if taken else []
 
     for i, projection in enumerate(source.get("sources") or []):
         src_path = fe.index(fe.child(path, "sources"), i)
@@ -323,14 +326,14 @@ def validate_projection_sources(source: Mapping[str, Any], path: str, opts: PodV
             for j, item in enumerate(objects.get("items") or []):
                 errs.extend(validate_key_to_path(item, fe.index(fe.child(proj_path, "items"), j), opts.release))
                 if item.get("path"):
-                    claim(str(item["path"]), name)
+                    errs.extend(claim(str(item["path"]), name))
         downward = projection.get("downwardAPI")
         if downward is not None:
             kinds += 1
             for item in downward.get("items") or []:
                 errs.extend(validate_downward_api_volume_file(item, fe.child(src_path, "downwardAPI"), opts))
                 if item.get("path"):
-                    claim(str(item["path"]), str(item["path"]))
+                    errs.extend(claim(str(item["path"]), str(item["path"])))
         token = projection.get("serviceAccountToken")
         if token is not None:
             kinds += 1
@@ -340,8 +343,11 @@ def validate_projection_sources(source: Mapping[str, Any], path: str, opts: PodV
             kinds += 1
             bundle_path = str(bundle.get("path") or "")
             errs.extend(validate_cluster_trust_bundle_projection(bundle, fe.child(src_path, "clusterTrustBundle"), opts.release))
-            claim(bundle_path, bundle_path)
-        kinds += projection.get("podCertificate") is not None
+            errs.extend(claim(bundle_path, bundle_path))
+        certificate = projection.get("podCertificate")
+        if certificate is not None and opts.release >= POD_CERTIFICATE_RELEASE:  # unknown before: dropped on decoding
+            kinds += 1
+            errs.extend(validate_pod_certificate_projection(certificate, fe.child(src_path, "podCertificate"), claim, opts.release))
         if kinds > 1:
             errs.append(fe.forbidden(src_path, "may not specify more than 1 volume type per source"))
     return errs
@@ -399,6 +405,59 @@ def validate_cluster_trust_bundle_projection(bundle: Mapping[str, Any], path: st
         errs.append(fe.required(fe.child(path, "path")))
     errs.extend(validate_user_field(bundle.get("user"), fe.child(path, "user"), release))
     return errs + validate_local_non_reserved_path(str(bundle.get("path") or ""), fe.child(path, "path"))
+
+
+def validate_pod_certificate_projection(
+    certificate: Mapping[str, Any], path: str, claim: Callable[[str, Any], list[FieldError]], release: int
+) -> list[FieldError]:
+    """validateProjectionSources' podCertificate part (1.34+): a signer name, user annotations with
+    domain-prefixed keys (1.35+), the user (1.37+), a key type, a maximum expiry from an hour to
+    91 days (a day for a Kubernetes signer), at least one local path, each claimed."""
+    signer = str(certificate.get("signerName") or "")
+    errs = validate_signer_name(fe.child(path, "signerName"), signer)
+    annotations = certificate.get("userAnnotations")
+    if annotations is not None and release >= 35:
+        errs.extend(validate_user_annotations(annotations, fe.child(path, "userAnnotations"), release))
+    errs.extend(validate_user_field(certificate.get("user"), fe.child(path, "user"), release))
+    key_type = str(certificate.get("keyType") or "")
+    if key_type not in POD_CERTIFICATE_KEY_TYPES:
+        errs.append(fe.not_supported(fe.child(path, "keyType"), key_type, POD_CERTIFICATE_KEY_TYPES))
+    expiry = certificate.get("maxExpirationSeconds")
+    if expiry is not None:
+        expiry_path = fe.child(path, "maxExpirationSeconds")
+        if expiry < 3600:
+            errs.append(fe.invalid(expiry_path, expiry, "if provided, maxExpirationSeconds must be >= 3600"))
+        host = signer.split("/", 1)[0]
+        most = 24 * 3600 if host == "kubernetes.io" or host.endswith(".kubernetes.io") else 91 * 24 * 3600  # IsKubernetesSignerName
+        if expiry > most:
+            errs.append(fe.invalid(expiry_path, expiry, f"if provided, maxExpirationSeconds must be <= {most}"))
+    paths = 0
+    for key in ("credentialBundlePath", "keyPath", "certificateChainPath"):
+        target = str(certificate.get(key) or "")
+        if target:
+            paths += 1
+            errs.extend(validate_local_non_reserved_path(target, fe.child(path, key)))
+            errs.extend(claim(target, target))
+    if paths == 0:
+        errs.append(fe.required(path, "specify at least one of credentialBundlePath, keyPath, and certificateChainPath"))
+    return errs
+
+
+def validate_user_annotations(annotations: Mapping[str, str], path: str, release: int) -> list[FieldError]:
+    """ValidateUserAnnotations: keys domain-prefixed in lower case (IsDomainPrefixedKey), the total
+    size within the annotations' limit."""
+    errs: list[FieldError] = []
+    for key in sorted(annotations):  # upstream walks a Go map: any order
+        lowered = key.lower()
+        if not lowered:
+            errs.append(fe.required(path))
+        elif found := mv.is_qualified_name(lowered, release):
+            errs.extend(fe.invalid(path, lowered, m) for m in found)
+        elif len(lowered.split("/")) != 2:
+            errs.append(fe.invalid(path, lowered, 'must be a domain-prefixed key (such as "acme.io/foo")'))
+    if sum(len(k) + len(v) for k, v in annotations.items()) > mv.TOTAL_ANNOTATION_SIZE_LIMIT:
+        errs.append(fe.too_long(path, mv.TOTAL_ANNOTATION_SIZE_LIMIT))
+    return errs
 
 
 def validate_cluster_trust_bundle_name(signer: str, name: str) -> list[str]:

@@ -204,6 +204,9 @@ _PROJECTIONS: list[dict[str, Any]] = [
     {"secret": {"name": "s"}, "configMap": {"name": "c"}}, {},
     {"clusterTrustBundle": {"signerName": "example.com/signer", "labelSelector": {"matchLabels": {"a": "b"}}, "path": "ca.pem"}},
     {"clusterTrustBundle": {"name": "example.com:signer:Bad", "path": "p"}}, {"clusterTrustBundle": {"path": ""}},
+    {"podCertificate": {"signerName": "example.com/signer", "keyType": "ED25519", "credentialBundlePath": "creds.pem"}},
+    {"podCertificate": {"keyType": "Bogus", "maxExpirationSeconds": 10}},
+    {"podCertificate": {"signerName": "kubernetes.io/x", "keyType": "RSA3072", "maxExpirationSeconds": 90000, "keyPath": "p", "userAnnotations": {"Example.COM/Key": "v", "nodomain": "v"}}},
 ]  # fmt: skip
 VOLUME_SOURCES_DRAWN: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
     [
