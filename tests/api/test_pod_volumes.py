@@ -476,3 +476,37 @@ def test_in_tree_defaults() -> None:
     assert {k: out[1]["rbd"][k] for k in ("pool", "user", "keyring")} == {"pool": "rbd", "user": "admin", "keyring": "/etc/ceph/keyring"}
     assert out[2]["azureDisk"] == {"diskName": "d", "diskURI": "u", "fsType": "", "cachingMode": "ReadWrite", "readOnly": False, "kind": "Shared"}
     assert (out[3]["scaleIO"]["storageMode"], out[3]["scaleIO"]["fsType"]) == ("ThinProvisioned", "xfs")
+
+
+def certificate_errors(certificate: dict[str, Any], release: int = 37) -> list[tuple[str, str]]:
+    errs = pv.validate_projection_sources({"sources": [{"podCertificate": certificate}]}, "f", pod_validation_options(release, None))
+    return [(e.type, e.field) for e in errs]
+
+
+def test_pod_certificate_projection() -> None:
+    # validateProjectionSources' podCertificate part (1.34+).
+    ok = {"signerName": "example.com/signer", "keyType": "ED25519", "credentialBundlePath": "creds.pem"}
+    assert certificate_errors(ok) == []
+    assert certificate_errors({"keyType": "Bogus", "maxExpirationSeconds": 10}) == [
+        (fe.REQUIRED, "f.sources[0].podCertificate.signerName"),
+        (fe.NOT_SUPPORTED, "f.sources[0].podCertificate.keyType"),
+        (fe.INVALID, "f.sources[0].podCertificate.maxExpirationSeconds"),
+        (fe.REQUIRED, "f.sources[0].podCertificate"),
+    ]
+    # A Kubernetes signer's certificates live at most a day, another's 91 days.
+    assert certificate_errors({**ok, "signerName": "kubernetes.io/x", "maxExpirationSeconds": 86401}) == [
+        (fe.INVALID, "f.sources[0].podCertificate.maxExpirationSeconds")
+    ]
+    assert certificate_errors({**ok, "maxExpirationSeconds": 86401}) == []
+    # Two of its paths alike conflict, as paths of two sources do.
+    assert certificate_errors({**ok, "keyPath": "creds.pem"}) == [(fe.INVALID, "f")]
+
+
+def test_pod_certificate_release_differences() -> None:
+    # User annotations are validated from 1.35; before 1.34 the field is unknown (not a source).
+    cert = {"signerName": "example.com/signer", "keyType": "ED25519", "keyPath": "k", "userAnnotations": {"nodomain": "v"}}
+    assert certificate_errors(cert, release=34) == []
+    assert certificate_errors(cert, release=35) == [(fe.INVALID, "f.sources[0].podCertificate.userAnnotations")]
+    both = {"sources": [{"podCertificate": cert, "secret": {"name": "s"}}]}
+    assert pv.validate_projection_sources(both, "f", pod_validation_options(33, None)) == []
+    assert [e.type for e in pv.validate_projection_sources(both, "f", pod_validation_options(34, None))] == [fe.FORBIDDEN]
