@@ -40,7 +40,6 @@ from jobmodel.features import NEWEST_MINOR
 
 # What the API server checks in a pod template and this model does not (docs/validation.md).
 NOT_CHECKED: Final = (
-    "ephemeral volume claims' data sources and metadata beyond labels and annotations",
     "topology spread constraints",
     "resource claims",
     "OS-specific rules",

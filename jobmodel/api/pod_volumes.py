@@ -13,8 +13,8 @@ are dropped before 1.37; the fields of 1.37's alpha gates (emptyDir's `mode`, th
 ids, the mounts' `bindMountOptions`) are dropped at every release modelled, each unless the old
 template uses it, and validated from 1.37 when given (the validation of an object as given).
 A projected pod certificate exists from 1.34 (unknown before, so not counted), its user
-annotations are checked from 1.35. An ephemeral volume's claim template is checked without its
-data sources (pod_validation.NOT_CHECKED).
+annotations are checked from 1.35. An ephemeral volume's claim names a volume attributes class
+checked from 1.34 (VolumeAttributesClass on).
 
 Volume sources are validated in upstream's order, which decides which of two sources is "more
 than 1"; upstream's own path slips (`persistentDisk`, `cephFS`, `downwarAPI`, a downward-API file
@@ -63,6 +63,15 @@ MOUNT_PROPAGATIONS: Final = ("Bidirectional", "HostToContainer", "None")
 RECURSIVE_READ_ONLY: Final = ("Disabled", "Enabled", "IfPossible")
 ACCESS_MODES: Final = ("ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod")
 VOLUME_MODES: Final = ("Block", "Filesystem")
+VOLUME_ATTRIBUTES_CLASS_RELEASE: Final = 34  # VolumeAttributesClass on by default
+# ObjectMeta's fields other than labels and annotations, in its order: (JSON key, Go field name
+# with a lower-case first letter, as validateFieldAllowList names it).
+TEMPLATE_META_FORBIDDEN: Final = (
+    ("name", "name"), ("generateName", "generateName"), ("namespace", "namespace"), ("selfLink", "selfLink"), ("uid", "uID"),
+    ("resourceVersion", "resourceVersion"), ("generation", "generation"), ("creationTimestamp", "creationTimestamp"),
+    ("deletionTimestamp", "deletionTimestamp"), ("deletionGracePeriodSeconds", "deletionGracePeriodSeconds"),
+    ("ownerReferences", "ownerReferences"), ("finalizers", "finalizers"), ("managedFields", "managedFields"),
+)  # fmt: skip
 IMAGE_VOLUME_RELEASE: Final = 35  # ImageVolume on by default
 IMAGE_REFERENCE_REQUIRED_RELEASE: Final = 37  # AllowEmptyImageVolumeReference replaces ResourceIsPod
 PROJECTION_GATES_RELEASE: Final = 37  # ClusterTrustBundleProjection, PodCertificateRequest on by default
@@ -542,16 +551,28 @@ def validate_ephemeral_volume_source(source: Mapping[str, Any], path: str, opts:
     template_path = fe.child(path, "volumeClaimTemplate")
     if template is None:
         return [fe.required(template_path)]
-    meta = template.get("metadata") or {}
-    meta_path = fe.child(template_path, "metadata")
-    errs = mv.validate_annotations(meta.get("annotations"), fe.child(meta_path, "annotations"), opts.release)
-    errs.extend(mv.validate_labels(meta.get("labels"), fe.child(meta_path, "labels"), opts.release))
+    errs = validate_template_object_meta(template.get("metadata") or {}, fe.child(template_path, "metadata"), opts.release)
     return errs + validate_persistent_volume_claim_spec(template.get("spec") or {}, fe.child(template_path, "spec"), opts.release)
 
 
+def validate_template_object_meta(meta: Mapping[str, Any], path: str, release: int) -> list[FieldError]:
+    """ValidateTemplateObjectMeta: annotations and labels, no other field set
+    (validateFieldAllowList, in ObjectMeta's field order, named by the Go field)."""
+    errs = mv.validate_annotations(meta.get("annotations"), fe.child(path, "annotations"), release)
+    errs.extend(mv.validate_labels(meta.get("labels"), fe.child(path, "labels"), release))
+    return errs + [
+        fe.forbidden(fe.child(path, go_name), "cannot be set")
+        for key, go_name in TEMPLATE_META_FORBIDDEN
+        # A Go zero value is unset; deletionGracePeriodSeconds is a pointer (0 is set), a list
+        # given empty is a non-nil slice (set).
+        if meta.get(key) not in (None, "", 0) or (key == "deletionGracePeriodSeconds" and meta.get(key) is not None)
+    ]
+
+
 def validate_persistent_volume_claim_spec(spec: Mapping[str, Any], path: str, release: int) -> list[FieldError]:
-    """ValidatePersistentVolumeClaimSpec (access modes, selector, storage request, class and
-    volume mode; data sources are not modelled)."""
+    """ValidatePersistentVolumeClaimSpec (with ValidationOptionsForPersistentVolumeClaimTemplate's
+    options for a new template): access modes, selector, storage request, class, volume mode, data
+    sources, the volume attributes class (1.34+)."""
     errs: list[FieldError] = []
     modes = spec.get("accessModes") or []
     if not modes:
@@ -576,6 +597,34 @@ def validate_persistent_volume_claim_spec(spec: Mapping[str, Any], path: str, re
     mode = spec.get("volumeMode")
     if mode is not None and mode not in VOLUME_MODES:
         errs.append(fe.not_supported(fe.child(path, "volumeMode"), mode, VOLUME_MODES))
+    source, ref = spec.get("dataSource"), spec.get("dataSourceRef")
+    if source is not None:
+        errs.extend(validate_data_source(source, fe.child(path, "dataSource")))
+    if ref is not None:
+        errs.extend(validate_data_source(ref, fe.child(path, "dataSourceRef")))
+    if ref is not None and ref.get("namespace"):
+        if source is not None:
+            errs.append(fe.invalid(path, fe.child(path, "dataSource"), "may not be specified when dataSourceRef.namespace is specified"))
+    elif source is not None and ref is not None and any(source.get(k) != ref.get(k) for k in ("apiGroup", "kind", "name")):
+        errs.append(fe.invalid(path, fe.child(path, "dataSource"), "must match dataSourceRef"))
+    class_name = spec.get("volumeAttributesClassName")
+    if class_name and release >= VOLUME_ATTRIBUTES_CLASS_RELEASE:
+        errs.extend(fe.invalid(fe.child(path, "volumeAttributesClassName"), class_name, m) for m in mv.name_is_dns_subdomain(class_name, False))
+    return errs
+
+
+def validate_data_source(source: Mapping[str, Any], path: str) -> list[FieldError]:
+    """validateDataSource and validateDataSourceRef (with its namespace, a DNS label): name and
+    kind, a PersistentVolumeClaim in the core group, another group a DNS subdomain."""
+    errs = _required(source, path, "name", "kind")
+    group, kind = str(source.get("apiGroup") or ""), str(source.get("kind") or "")
+    if not group and kind != "PersistentVolumeClaim":
+        errs.append(fe.invalid(path, kind, "must be 'PersistentVolumeClaim' when referencing the default apiGroup"))
+    if group:
+        errs.extend(fe.invalid(fe.child(path, "apiGroup"), group, m) for m in mv.is_dns1123_subdomain(group))
+    namespace = source.get("namespace")
+    if namespace:
+        errs.extend(fe.invalid(fe.child(path, "namespace"), namespace, m) for m in mv.is_dns1123_label(namespace))
     return errs
 
 

@@ -224,6 +224,10 @@ VOLUME_SOURCES_DRAWN: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
         {"ephemeral": {"volumeClaimTemplate": {"metadata": {"labels": {"bad key!": "v"}}, "spec": {"accessModes": ["ReadWriteOncePod", "ReadOnlyMany", "Bogus"],
          "resources": {"requests": {"storage": "0"}}, "storageClassName": "Bad_SC", "volumeMode": "Weird"}}}},
         {"ephemeral": {"volumeClaimTemplate": {"spec": {"resources": {}, "volumeMode": "Block"}}}}, {"ephemeral": {}},
+        {"ephemeral": {"volumeClaimTemplate": {"metadata": {"name": "x", "annotations": {"a": "b"}}, "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}},
+         "dataSource": {"kind": "Snap", "name": ""}, "dataSourceRef": {"apiGroup": "Bad_Group", "kind": "", "name": "n", "namespace": "Bad_NS"}, "volumeAttributesClassName": "Bad_VAC"}}}},
+        {"ephemeral": {"volumeClaimTemplate": {"spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}},
+         "dataSource": {"kind": "PersistentVolumeClaim", "name": "x"}, "dataSourceRef": {"kind": "PersistentVolumeClaim", "name": "y"}}}}},
         {"image": {"reference": "busybox"}}, {"image": {"reference": "busybox:1.36", "pullPolicy": "Never"}}, {"image": {"pullPolicy": "Sometimes"}},
         {"cephfs": {"monitors": ["m"]}, "emptyDir": {}}, {"cephfs": {"monitors": ["m"]}},
         # The other in-tree sources: valid, and each check failing.

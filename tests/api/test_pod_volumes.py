@@ -510,3 +510,31 @@ def test_pod_certificate_release_differences() -> None:
     both = {"sources": [{"podCertificate": cert, "secret": {"name": "s"}}]}
     assert pv.validate_projection_sources(both, "f", pod_validation_options(33, None)) == []
     assert [e.type for e in pv.validate_projection_sources(both, "f", pod_validation_options(34, None))] == [fe.FORBIDDEN]
+
+
+def test_ephemeral_claim_template_metadata_and_data_sources() -> None:
+    # ValidateTemplateObjectMeta (validateFieldAllowList: a Go field name, `uID`), validateDataSource,
+    # validateDataSourceRef, and the dataSource / dataSourceRef consistency.
+    spec = {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}
+    meta = {"name": "x", "uid": "u", "generation": 0, "deletionGracePeriodSeconds": 0, "labels": {"a": "b"}}
+    assert errors_of({"ephemeral": {"volumeClaimTemplate": {"metadata": meta, "spec": spec}}}) == [
+        (fe.FORBIDDEN, "field[0].ephemeral.volumeClaimTemplate.metadata.name"),
+        (fe.FORBIDDEN, "field[0].ephemeral.volumeClaimTemplate.metadata.uID"),
+        (fe.FORBIDDEN, "field[0].ephemeral.volumeClaimTemplate.metadata.deletionGracePeriodSeconds"),
+    ]
+    sources = {"dataSource": {"kind": "Snap", "name": ""}, "dataSourceRef": {"apiGroup": "Bad_Group", "kind": "PersistentVolumeClaim", "name": "n", "namespace": "ns"}}
+    assert errors_of({"ephemeral": {"volumeClaimTemplate": {"spec": {**spec, **sources}}}}) == [
+        (fe.REQUIRED, "field[0].ephemeral.volumeClaimTemplate.spec.dataSource.name"),
+        (fe.INVALID, "field[0].ephemeral.volumeClaimTemplate.spec.dataSource"),
+        (fe.INVALID, "field[0].ephemeral.volumeClaimTemplate.spec.dataSourceRef.apiGroup"),
+        (fe.INVALID, "field[0].ephemeral.volumeClaimTemplate.spec"),
+    ]
+    unmatched = {"dataSource": {"kind": "PersistentVolumeClaim", "name": "x"}, "dataSourceRef": {"apiGroup": "", "kind": "PersistentVolumeClaim", "name": "x"}}
+    assert errors_of({"ephemeral": {"volumeClaimTemplate": {"spec": {**spec, **unmatched}}}}) == [(fe.INVALID, "field[0].ephemeral.volumeClaimTemplate.spec")]
+
+
+def test_volume_attributes_class_checked_from_1_34() -> None:
+    spec = {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}, "volumeAttributesClassName": "Bad_VAC"}
+    vol = {"ephemeral": {"volumeClaimTemplate": {"spec": spec}}}
+    assert errors_of(vol, release=33) == []
+    assert errors_of(vol, release=34) == [(fe.INVALID, "field[0].ephemeral.volumeClaimTemplate.spec.volumeAttributesClassName")]
