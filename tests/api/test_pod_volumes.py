@@ -538,3 +538,12 @@ def test_volume_attributes_class_checked_from_1_34() -> None:
     vol = {"ephemeral": {"volumeClaimTemplate": {"spec": spec}}}
     assert errors_of(vol, release=33) == []
     assert errors_of(vol, release=34) == [(fe.INVALID, "field[0].ephemeral.volumeClaimTemplate.spec.volumeAttributesClassName")]
+
+
+def test_every_volume_source_has_its_validator() -> None:
+    # validateVolumeSource checks the 30 sources of core/v1 VolumeSource (the schema's).
+    from jobmodel.api.schema import VOLUME_SOURCES
+
+    keys = [key for key, _, _ in pv.SOURCE_VALIDATORS]
+    assert len(keys) == len(set(keys)) == 30
+    assert set(keys) == VOLUME_SOURCES
