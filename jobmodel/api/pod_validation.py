@@ -23,7 +23,7 @@ import attrs
 
 from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
-from jobmodel.api import pod_env
+from jobmodel.api import pod_env, pod_topology
 from jobmodel.api import pod_probes as pp
 from jobmodel.api import pod_security as ps
 from jobmodel.api.field import FieldError
@@ -40,7 +40,6 @@ from jobmodel.features import NEWEST_MINOR
 # What the API server checks in a pod template and this model does not (docs/validation.md).
 NOT_CHECKED: Final = (
     "volume source details, volume devices, mount propagation and recursive read-only mounts",
-    "topology spread constraints",
     "resource claims",
     "OS-specific rules",
     "seccomp and AppArmor annotations",
@@ -82,6 +81,7 @@ class PodValidationOptions:
     # EnvFiles (1.34 alpha off, on from 1.35), or the old template reads a file: worded in valueFrom's error.
     allow_env_files_validation: bool = True
     allow_indivisible_huge_pages_values: bool = False  # the old template already has such a value
+    topology: pod_topology.TopologyOptions = pod_topology.TopologyOptions()
 
 
 DEFAULT_POD_OPTIONS: Final = PodValidationOptions()
@@ -102,6 +102,7 @@ def pod_validation_options(release: int, old_pod_spec: Mapping[str, Any] | None)
         allow_pod_lifecycle_sleep_action_zero_value=pp.allow_pod_lifecycle_sleep_action_zero_value(release, old_pod_spec),
         allow_env_files_validation=release >= 35 or (release == 34 and pod_env.pod_file_key_ref_in_use(old_pod_spec)),
         allow_indivisible_huge_pages_values=uses_indivisible_huge_pages_values(old_pod_spec),
+        topology=pod_topology.topology_options(release, old_pod_spec),
     )
 
 
@@ -212,6 +213,11 @@ def validate_pod_spec(
             gate.get("conditionType") or "",
             fe.child(fe.index(fe.child(path, "readinessGates"), i), "conditionType"),
             release,
+        )
+    )
+    errs.extend(
+        pod_topology.validate_topology_spread_constraints(
+            spec.get("topologySpreadConstraints") or [], fe.child(path, "topologySpreadConstraints"), release, opts.topology
         )
     )
     errs.extend(validate_service_account(spec, path, release))

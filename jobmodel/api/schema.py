@@ -155,6 +155,10 @@ VOLUME_SOURCES: Final = frozenset(
     }
 )  # fmt: skip
 VOLUME: Final = {"name": STR, **dict.fromkeys(VOLUME_SOURCES, OBJ)}
+TOPOLOGY_SPREAD_CONSTRAINT: Final = {
+    "maxSkew": I32, "topologyKey": STR, "whenUnsatisfiable": STR, "labelSelector": LABEL_SELECTOR, "minDomains": I32,
+    "nodeAffinityPolicy": STR, "nodeTaintsPolicy": STR, "matchLabelKeys": ("list", STR),
+}  # fmt: skip
 DNS_CONFIG: Final = {"nameservers": ("list", STR), "searches": ("list", STR), "options": ("list", {"name": STR, "value": STR})}
 POD_SPEC: Final = {
     "volumes": ("list", VOLUME), "initContainers": ("list", CONTAINER), "containers": ("list", CONTAINER),
@@ -166,7 +170,7 @@ POD_SPEC: Final = {
     "schedulerName": STR, "tolerations": ("list", TOLERATION), "hostAliases": ("list", HOST_ALIAS),
     "priorityClassName": STR, "priority": I32, "dnsConfig": DNS_CONFIG, "readinessGates": ("list", OBJ),
     "runtimeClassName": STR, "enableServiceLinks": BOOL, "preemptionPolicy": STR, "overhead": RESOURCE_LIST,
-    "topologySpreadConstraints": ("list", OBJ), "setHostnameAsFQDN": BOOL, "os": OBJ, "hostUsers": BOOL,
+    "topologySpreadConstraints": ("list", TOPOLOGY_SPREAD_CONSTRAINT), "setHostnameAsFQDN": BOOL, "os": OBJ, "hostUsers": BOOL,
     "schedulingGates": ("list", {"name": STR}), "resourceClaims": ("list", OBJ), "resources": RESOURCE_REQUIREMENTS,
     "hostnameOverride": STR,
 }  # fmt: skip

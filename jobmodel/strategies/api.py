@@ -447,11 +447,45 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
         template_spec["resources"] = {key: draw(resource_list(names)) for key in ("limits", "requests")}
         if draw(st.integers(0, 5)) == 0:
             template_spec["resources"]["claims"] = []
+    if draw(st.integers(0, 6)) == 0:
+        template_spec["topologySpreadConstraints"] = draw(st.lists(topology_spread_constraint(), min_size=1, max_size=3))
     if draw(st.booleans()):
         template_spec.update(STORED_POD_DEFAULTS)
         for ctr in template_spec["containers"] + template_spec.get("initContainers", []):
             for key, value in STORED_CONTAINER_DEFAULTS.items():
                 ctr.setdefault(key, value)
+
+
+# validateTopologySpreadConstraints (jobmodel.api.pod_topology): the numbers at their edges,
+# repeated {topologyKey, whenUnsatisfiable}, node policies, and matchLabelKeys against selectors
+# that name a key once, twice or not at all (the legacy and the preferred rule differ there).
+SPREAD_SELECTORS = st.sampled_from(
+    [None, {}, {"matchLabels": {"app": "a"}}, {"matchLabels": {"bad key!": "a"}},
+     {"matchExpressions": [{"key": "app", "operator": "In", "values": ["a"]}]},
+     {"matchLabels": {"app": "a"}, "matchExpressions": [{"key": "app", "operator": "Exists"}]},
+     {"matchExpressions": [{"key": "app", "operator": "NotIn", "values": ["x"]}, {"key": "app", "operator": "NotIn", "values": ["bad value"]}]}]
+)  # fmt: skip
+
+
+@st.composite
+def topology_spread_constraint(draw: st.DrawFn) -> dict[str, Any]:
+    constraint: dict[str, Any] = {
+        "topologyKey": draw(st.sampled_from(["zone", "zone", "kubernetes.io/hostname", ""])),
+        "whenUnsatisfiable": draw(st.sampled_from(["DoNotSchedule", "ScheduleAnyway", "Bogus"])),
+    }
+    if draw(st.integers(0, 5)):
+        constraint["maxSkew"] = draw(st.sampled_from([1, 1, 2, 0, -1]))
+    if draw(st.integers(0, 3)) == 0:
+        constraint["minDomains"] = draw(st.sampled_from([1, 3, 0, -1]))
+    for key in ("nodeAffinityPolicy", "nodeTaintsPolicy"):
+        if draw(st.integers(0, 4)) == 0:
+            constraint[key] = draw(st.sampled_from(["Honor", "Ignore", "Bogus"]))
+    selector = draw(SPREAD_SELECTORS)
+    if selector is not None:
+        constraint["labelSelector"] = selector
+    if draw(st.integers(0, 2)) == 0:
+        constraint["matchLabelKeys"] = draw(st.lists(st.sampled_from(["app", "pod-template-hash", "bad key!", "app"]), min_size=1, max_size=2))
+    return constraint
 
 
 @st.composite
