@@ -129,7 +129,16 @@ def set_defaults_pod_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
     set_defaults_resource_requirements(out.get("resources"))
     for volume in out.get("volumes") or []:
         set_defaults_volume(volume)
+    for constraint in out.get("topologySpreadConstraints") or []:
+        encoded_topology_spread_constraint(constraint)
     return out
+
+
+def encoded_topology_spread_constraint(constraint: dict[str, Any]) -> None:
+    """The fields TopologySpreadConstraint's JSON always writes (no omitempty), in place: the
+    stored object has them, zero when left out."""
+    for key, zero in (("maxSkew", 0), ("topologyKey", ""), ("whenUnsatisfiable", "")):
+        constraint.setdefault(key, zero)
 
 
 def set_defaults_container(container: dict[str, Any]) -> None:

@@ -149,3 +149,9 @@ def test_service_account_alias_is_synced(given: dict[str, str], account: str | N
     deprecated `serviceAccount` fills an empty `serviceAccountName`, then takes its value."""
     spec = set_defaults_pod_spec(given)
     assert (spec.get("serviceAccountName"), spec.get("serviceAccount")) == (account, account)
+
+
+def test_topology_spread_constraint_fields_without_omitempty_are_written() -> None:
+    # TopologySpreadConstraint's maxSkew, topologyKey and whenUnsatisfiable have no omitempty.
+    spec = set_defaults_pod_spec({"topologySpreadConstraints": [{"minDomains": 1}]})
+    assert spec["topologySpreadConstraints"] == [{"minDomains": 1, "maxSkew": 0, "topologyKey": "", "whenUnsatisfiable": ""}]
