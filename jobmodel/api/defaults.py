@@ -131,6 +131,8 @@ def set_defaults_pod_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
         set_defaults_volume(volume)
     for constraint in out.get("topologySpreadConstraints") or []:
         encoded_topology_spread_constraint(constraint)
+    if out.get("os") is not None:
+        out["os"].setdefault("name", "")  # PodOS.name has no omitempty either
     return out
 
 

@@ -9,8 +9,7 @@ spec (`spec.shareProcessNamespace`) rather than on `spec.securityContext.sharePr
 and an update may keep a container's CAP_SYS_ADMIN with allowPrivilegeEscalation false when the
 old template has one (useAllowSysAdminWhenPrivilegeEscalationFalse).
 
-seLinuxOptions are checked only by the OS-specific rules (validateLinux, validateWindows), not
-modelled.
+seLinuxOptions are checked only by the OS-specific rules (validateWindows: jobmodel.api.pod_os).
 """
 
 from __future__ import annotations

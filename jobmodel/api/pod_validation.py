@@ -23,7 +23,7 @@ import attrs
 
 from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
-from jobmodel.api import pod_env, pod_topology
+from jobmodel.api import pod_env, pod_os, pod_topology
 from jobmodel.api import pod_probes as pp
 from jobmodel.api import pod_security as ps
 from jobmodel.api.field import FieldError
@@ -41,7 +41,6 @@ from jobmodel.features import NEWEST_MINOR
 NOT_CHECKED: Final = (
     "volume source details, volume devices, mount propagation and recursive read-only mounts",
     "resource claims",
-    "OS-specific rules",
     "seccomp and AppArmor annotations",
 )
 RESTART_POLICIES: Final = ("Always", "OnFailure", "Never")
@@ -257,6 +256,7 @@ def validate_pod_spec(
                 spec["preemptionPolicy"], PREEMPTION_POLICIES, fe.child(path, "preemptionPolicy")
             )
         )
+    errs.extend(pod_os.validate_pod_os(spec, path, release))
     errs.extend(pod_env.validate_file_key_ref_volumes(spec, path, release))
     return errs
 

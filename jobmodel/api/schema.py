@@ -170,7 +170,7 @@ POD_SPEC: Final = {
     "schedulerName": STR, "tolerations": ("list", TOLERATION), "hostAliases": ("list", HOST_ALIAS),
     "priorityClassName": STR, "priority": I32, "dnsConfig": DNS_CONFIG, "readinessGates": ("list", OBJ),
     "runtimeClassName": STR, "enableServiceLinks": BOOL, "preemptionPolicy": STR, "overhead": RESOURCE_LIST,
-    "topologySpreadConstraints": ("list", TOPOLOGY_SPREAD_CONSTRAINT), "setHostnameAsFQDN": BOOL, "os": OBJ, "hostUsers": BOOL,
+    "topologySpreadConstraints": ("list", TOPOLOGY_SPREAD_CONSTRAINT), "setHostnameAsFQDN": BOOL, "os": {"name": STR}, "hostUsers": BOOL,
     "schedulingGates": ("list", {"name": STR}), "resourceClaims": ("list", OBJ), "resources": RESOURCE_REQUIREMENTS,
     "hostnameOverride": STR,
 }  # fmt: skip

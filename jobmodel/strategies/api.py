@@ -449,6 +449,11 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
             template_spec["resources"]["claims"] = []
     if draw(st.integers(0, 6)) == 0:
         template_spec["topologySpreadConstraints"] = draw(st.lists(topology_spread_constraint(), min_size=1, max_size=3))
+    if draw(st.integers(0, 5)) == 0:
+        # The OS-specific rules (jobmodel.api.pod_os) over the security contexts drawn above.
+        template_spec["os"] = draw(st.sampled_from([{"name": "linux"}, {"name": "windows"}, {"name": "windows"}, {}, {"name": "Plan9"}]))
+        if draw(st.booleans()):
+            template_spec.setdefault("securityContext", {})["seLinuxOptions"] = draw(st.sampled_from([{}, {"level": "s0:c1"}]))
     if draw(st.booleans()):
         template_spec.update(STORED_POD_DEFAULTS)
         for ctr in template_spec["containers"] + template_spec.get("initContainers", []):

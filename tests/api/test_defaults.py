@@ -155,3 +155,9 @@ def test_topology_spread_constraint_fields_without_omitempty_are_written() -> No
     # TopologySpreadConstraint's maxSkew, topologyKey and whenUnsatisfiable have no omitempty.
     spec = set_defaults_pod_spec({"topologySpreadConstraints": [{"minDomains": 1}]})
     assert spec["topologySpreadConstraints"] == [{"minDomains": 1, "maxSkew": 0, "topologyKey": "", "whenUnsatisfiable": ""}]
+
+
+def test_pod_os_name_without_omitempty_is_written() -> None:
+    assert set_defaults_pod_spec({"os": {}})["os"] == {"name": ""}
+    assert set_defaults_pod_spec({"os": {"name": "linux"}})["os"] == {"name": "linux"}
+    assert "os" not in set_defaults_pod_spec({})
