@@ -23,7 +23,7 @@ import attrs
 
 from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
-from jobmodel.api import pod_env, pod_os, pod_topology
+from jobmodel.api import pod_annotations, pod_env, pod_os, pod_topology
 from jobmodel.api import pod_probes as pp
 from jobmodel.api import pod_security as ps
 from jobmodel.api.field import FieldError
@@ -41,7 +41,6 @@ from jobmodel.features import NEWEST_MINOR
 NOT_CHECKED: Final = (
     "volume source details, volume devices, mount propagation and recursive read-only mounts",
     "resource claims",
-    "seccomp and AppArmor annotations",
 )
 RESTART_POLICIES: Final = ("Always", "OnFailure", "Never")
 DNS_POLICIES: Final = ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
@@ -129,8 +128,14 @@ def validate_pod_template_spec(
     meta = template.get("metadata") or {}
     spec = template.get("spec") or {}
     errs = mv.validate_labels(meta.get("labels"), fe.child(path, "labels"), opts.release)
+    annotations = meta.get("annotations") or {}
     errs.extend(mv.validate_annotations(meta.get("annotations"), fe.child(path, "annotations"), opts.release))
+    # ValidatePodSpecificAnnotations' seccomp and AppArmor checks
+    errs.extend(pod_annotations.validate_seccomp_pod_annotations(annotations, fe.child(path, "annotations")))
+    errs.extend(pod_annotations.validate_app_armor_pod_annotations(annotations, spec, fe.child(path, "annotations")))
     errs.extend(validate_pod_spec(spec, fe.child(path, "spec"), opts))
+    errs.extend(pod_annotations.validate_seccomp_annotations_and_fields(annotations, spec, fe.child(path, "spec")))
+    errs.extend(pod_annotations.validate_app_armor_annotations_and_fields_match_on_create(annotations, spec, fe.child(path, "spec")))
     if spec.get("ephemeralContainers"):
         errs.append(
             fe.forbidden(

@@ -493,6 +493,31 @@ def topology_spread_constraint(draw: st.DrawFn) -> dict[str, Any]:
     return constraint
 
 
+# The deprecated seccomp and AppArmor annotations (jobmodel.api.pod_annotations): profile names
+# valid and not, for the containers the manifests have ("main", "init") and one they lack,
+# against the security-context profiles drawn by pod_spec.
+SECCOMP_ANNOTATION_VALUES = st.sampled_from(["runtime/default", "docker/default", "unconfined", "localhost/p.json", "localhost//abs", "localhost/../up", "bogus", ""])
+APPARMOR_ANNOTATION_VALUES = st.sampled_from(["runtime/default", "unconfined", "localhost/p.json", "localhost/q", "", "baz"])
+
+
+@st.composite
+def security_annotations(draw: st.DrawFn, template_spec: dict[str, Any]) -> dict[str, str]:
+    """The annotations; sometimes profiles for them to agree or disagree with (in place)."""
+    annotations: dict[str, str] = {}
+    if draw(st.booleans()) and template_spec.get("containers"):
+        sc = template_spec["containers"][0].setdefault("securityContext", {})
+        sc[draw(st.sampled_from(["seccompProfile", "appArmorProfile"]))] = draw(PROFILES)
+    if draw(st.integers(0, 3)) == 0:
+        template_spec.setdefault("securityContext", {})[draw(st.sampled_from(["seccompProfile", "appArmorProfile"]))] = draw(PROFILES)
+    if draw(st.booleans()):
+        annotations["seccomp.security.alpha.kubernetes.io/pod"] = draw(SECCOMP_ANNOTATION_VALUES)
+    for name in draw(st.lists(st.sampled_from(["main", "init", "nope"]), max_size=2, unique=True)):
+        annotations["container.seccomp.security.alpha.kubernetes.io/" + name] = draw(SECCOMP_ANNOTATION_VALUES)
+    for name in draw(st.lists(st.sampled_from(["main", "init", "nope"]), max_size=2, unique=True)):
+        annotations["container.apparmor.security.beta.kubernetes.io/" + name] = draw(APPARMOR_ANNOTATION_VALUES)
+    return annotations
+
+
 @st.composite
 def label_selector(draw: st.DrawFn, labels: dict[str, str]) -> dict[str, Any]:
     """A manual selector: the template's labels, another value, or set-based requirements."""
@@ -583,7 +608,7 @@ def job_manifests(draw: st.DrawFn) -> dict[str, Any]:
         spec["selector"] = draw(label_selector(labels))
         spec["manualSelector"] = draw(st.sampled_from([True, True, False]))
     if draw(st.integers(0, 4)) == 0:
-        spec["template"].setdefault("metadata", {})["annotations"] = draw(st.sampled_from([{"a": "b"}, {"bad key!": "b"}]))
+        spec["template"].setdefault("metadata", {})["annotations"] = draw(st.one_of(st.sampled_from([{"a": "b"}, {"bad key!": "b"}]), security_annotations(template_spec)))
     if draw(st.integers(0, 15)) == 0:
         del spec["template"]["spec"]  # Go defaults and validates a zero PodSpec
     return job
