@@ -133,6 +133,8 @@ def set_defaults_pod_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
         encoded_topology_spread_constraint(constraint)
     if out.get("os") is not None:
         out["os"].setdefault("name", "")  # PodOS.name has no omitempty either
+    for claim in out.get("resourceClaims") or []:
+        claim.setdefault("name", "")  # PodResourceClaim.name has no omitempty
     return out
 
 
@@ -169,9 +171,12 @@ def set_defaults_container(container: dict[str, Any]) -> None:
 
 
 def set_defaults_resource_requirements(resources: Mapping[str, Any] | None) -> None:
-    """SetDefaults_ResourceList of a ResourceRequirements' limits and requests (in place)."""
+    """SetDefaults_ResourceList of a ResourceRequirements' limits and requests (in place); its
+    claims' names written."""
     for key in ("limits", "requests"):
         set_defaults_resource_list((resources or {}).get(key))
+    for claim in (resources or {}).get("claims") or []:
+        claim.setdefault("name", "")  # ResourceClaim.name has no omitempty
 
 
 def set_defaults_volume(volume: dict[str, Any]) -> None:

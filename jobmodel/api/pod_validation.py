@@ -23,7 +23,7 @@ import attrs
 
 from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
-from jobmodel.api import pod_annotations, pod_env, pod_os, pod_topology
+from jobmodel.api import pod_annotations, pod_claims, pod_env, pod_os, pod_topology
 from jobmodel.api import pod_probes as pp
 from jobmodel.api import pod_security as ps
 from jobmodel.api.field import FieldError
@@ -40,7 +40,6 @@ from jobmodel.features import NEWEST_MINOR
 # What the API server checks in a pod template and this model does not (docs/validation.md).
 NOT_CHECKED: Final = (
     "volume source details, volume devices, mount propagation and recursive read-only mounts",
-    "resource claims",
 )
 RESTART_POLICIES: Final = ("Always", "OnFailure", "Never")
 DNS_POLICIES: Final = ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
@@ -156,6 +155,7 @@ def validate_pod_spec(
         errs.append(fe.required(fe.child(path, "terminationGracePeriodSeconds")))
     volume_errs, volumes = validate_volumes(spec.get("volumes") or [], fe.child(path, "volumes"))
     errs.extend(volume_errs)
+    errs.extend(pod_claims.validate_pod_claims(spec, path, release))
     containers = spec.get("containers") or []
     errs.extend(validate_containers(containers, fe.child(path, "containers"), volumes, opts))
     errs.extend(

@@ -110,7 +110,7 @@ _ENV_FROM_REF: Final = {"name": STR, "optional": BOOL}
 ENV_FROM_SOURCE: Final = {"prefix": STR, "configMapRef": _ENV_FROM_REF, "secretRef": _ENV_FROM_REF}
 HOST_ALIAS: Final = {"ip": STR, "hostnames": ("list", STR)}
 RESOURCE_LIST: Final = ("map", QUANTITY)
-RESOURCE_REQUIREMENTS: Final = {"limits": RESOURCE_LIST, "requests": RESOURCE_LIST, "claims": ("list", OBJ)}
+RESOURCE_REQUIREMENTS: Final = {"limits": RESOURCE_LIST, "requests": RESOURCE_LIST, "claims": ("list", {"name": STR, "request": STR})}
 CONTAINER: Final = {
     "name": STR, "image": STR, "command": ("list", STR), "args": ("list", STR), "workingDir": STR,
     "ports": ("list", CONTAINER_PORT), "envFrom": ("list", ENV_FROM_SOURCE), "env": ("list", ENV_VAR), "resources": RESOURCE_REQUIREMENTS,
@@ -171,7 +171,7 @@ POD_SPEC: Final = {
     "priorityClassName": STR, "priority": I32, "dnsConfig": DNS_CONFIG, "readinessGates": ("list", OBJ),
     "runtimeClassName": STR, "enableServiceLinks": BOOL, "preemptionPolicy": STR, "overhead": RESOURCE_LIST,
     "topologySpreadConstraints": ("list", TOPOLOGY_SPREAD_CONSTRAINT), "setHostnameAsFQDN": BOOL, "os": {"name": STR}, "hostUsers": BOOL,
-    "schedulingGates": ("list", {"name": STR}), "resourceClaims": ("list", OBJ), "resources": RESOURCE_REQUIREMENTS,
+    "schedulingGates": ("list", {"name": STR}), "resourceClaims": ("list", {"name": STR, "resourceClaimName": STR, "resourceClaimTemplateName": STR}), "resources": RESOURCE_REQUIREMENTS,
     "hostnameOverride": STR,
 }  # fmt: skip
 POD_TEMPLATE_SPEC: Final = {"metadata": OBJECT_META, "spec": POD_SPEC}

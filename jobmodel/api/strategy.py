@@ -34,6 +34,7 @@ from jobmodel.api.equality import semantic_equal
 from jobmodel.api.field import FieldError
 from jobmodel.api.meta_validation import label_selector_has_invalid_label_value
 from jobmodel.api.names import name_generated_before_create
+from jobmodel.api.pod_claims import drop_disabled_dynamic_resource_allocation_fields
 from jobmodel.api.pod_env import drop_file_key_ref, pod_file_key_ref_in_use
 from jobmodel.api.pod_resources import drop_disabled_pod_level_resources
 from jobmodel.api.pod_security import drop_disabled_security_fields
@@ -99,7 +100,8 @@ def drop_disabled_template_fields(
     validation judges the fields) drops container restart rules not already in use; EnvFiles
     (alpha, off in 1.34) drops env vars' fileKeyRef (dropFileKeyRefInUse), which older releases do
     not know (their decoder drops it); PodLevelResources (off before 1.34) the pod-level resources;
-    the security fields of gates off at 1.32 (drop_disabled_security_fields)."""
+    the security fields of gates off at 1.32 (drop_disabled_security_fields); DynamicResourceAllocation
+    (off before 1.34) the resource claims (drop_disabled_dynamic_resource_allocation_fields)."""
     if template is None or not isinstance(template.get("spec"), dict):
         return
     old_spec = None if old is None else old.get("spec")
@@ -107,6 +109,7 @@ def drop_disabled_template_fields(
     if gates.release < 34 or (gates.release == 34 and not pod_file_key_ref_in_use(old_spec)):
         drop_file_key_ref(template["spec"])
     drop_disabled_pod_level_resources(template["spec"], old_spec, gates.release)
+    drop_disabled_dynamic_resource_allocation_fields(template["spec"], old_spec, gates.release)
     if gates.release == 34 and not container_restart_rules_in_use(old_spec):
         drop_container_restart_rules(template["spec"])
 

@@ -449,6 +449,11 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
             template_spec["resources"]["claims"] = []
     if draw(st.integers(0, 6)) == 0:
         template_spec["topologySpreadConstraints"] = draw(st.lists(topology_spread_constraint(), min_size=1, max_size=3))
+    if draw(st.integers(0, 6)) == 0:
+        # Resource claims (jobmodel.api.pod_claims): validated from 1.34, dropped before.
+        template_spec["resourceClaims"] = draw(st.lists(POD_RESOURCE_CLAIMS, max_size=2))
+        for ctr in template_spec["containers"][:1]:
+            ctr.setdefault("resources", {})["claims"] = draw(st.lists(CONTAINER_CLAIMS, min_size=1, max_size=3))
     if draw(st.integers(0, 5)) == 0:
         # The OS-specific rules (jobmodel.api.pod_os) over the security contexts drawn above.
         template_spec["os"] = draw(st.sampled_from([{"name": "linux"}, {"name": "windows"}, {"name": "windows"}, {}, {"name": "Plan9"}]))
@@ -491,6 +496,15 @@ def topology_spread_constraint(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.integers(0, 2)) == 0:
         constraint["matchLabelKeys"] = draw(st.lists(st.sampled_from(["app", "pod-template-hash", "bad key!", "app"]), min_size=1, max_size=2))
     return constraint
+
+
+POD_RESOURCE_CLAIMS = st.sampled_from(
+    [{"name": "gpu", "resourceClaimTemplateName": "gpu-template"}, {"name": "gpu", "resourceClaimName": "shared"}, {"name": "net", "resourceClaimName": "n"},
+     {"name": "bad/name", "resourceClaimName": "n"}, {"name": "", "resourceClaimName": "n"}, {"name": "x"},
+     {"name": "y", "resourceClaimName": "n", "resourceClaimTemplateName": "Bad_T"}]
+)  # fmt: skip
+CONTAINER_CLAIMS = st.sampled_from([{"name": "gpu"}, {"name": "gpu", "request": "r0"}, {"name": "gpu", "request": "r1"}, {"name": "net"}, {"name": "nope"}, {"name": ""},
+                                    {"name": "gpu", "request": "Bad_R"}])
 
 
 # The deprecated seccomp and AppArmor annotations (jobmodel.api.pod_annotations): profile names
