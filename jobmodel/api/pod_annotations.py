@@ -1,7 +1,9 @@
-"""The deprecated seccomp and AppArmor annotations of a pod template as core validation checks them
-(`pkg/apis/core/validation/validation.go`): ValidatePodSpecificAnnotations' ValidateSeccompPodAnnotations
-and ValidateAppArmorPodAnnotations (each value a profile name; an AppArmor annotation names a
-container of the pod), and, after the spec, ValidatePodTemplateSpec's agreement of those
+"""The pod-specific annotations of a pod template as core validation checks them
+(`pkg/apis/core/validation/validation.go`): ValidatePodSpecificAnnotations (the mirror-pod
+annotation needs a node name, the deletion cost is a 32-bit integer unless the old template's is
+not, and the deprecated seccomp and AppArmor annotations: ValidateSeccompPodAnnotations and
+ValidateAppArmorPodAnnotations, each value a profile name, an AppArmor annotation naming a
+container of the pod; its tolerations annotation is not modelled: NOT_CHECKED), and, after the spec, ValidatePodTemplateSpec's agreement of those
 annotations with the security-context fields when both are given
 (validateSeccompAnnotationsAndFields, validateAppArmorAnnotationsAndFieldsMatchOnCreate, the
 latter skipped for a Windows pod). The same in every release modelled; no release drops them.
@@ -9,6 +11,7 @@ latter skipped for a Windows pod). The same in every release modelled; no releas
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -17,6 +20,9 @@ from jobmodel.api.field import FieldError
 from jobmodel.api.pod_security import validate_local_descending_path
 from jobmodel.api.pod_util import visit_containers_with_path
 
+MIRROR_POD_ANNOTATION: Final = "kubernetes.io/config.mirror"
+POD_DELETION_COST_ANNOTATION: Final = "controller.kubernetes.io/pod-deletion-cost"
+_INT_RE: Final = re.compile(r"[+-]?[0-9]+")  # strconv.ParseInt's syntax in base 10
 SECCOMP_POD_ANNOTATION: Final = "seccomp.security.alpha.kubernetes.io/pod"
 SECCOMP_CONTAINER_ANNOTATION_PREFIX: Final = "container.seccomp.security.alpha.kubernetes.io/"
 APPARMOR_CONTAINER_ANNOTATION_PREFIX: Final = "container.apparmor.security.beta.kubernetes.io/"
@@ -29,6 +35,32 @@ SECCOMP_MISMATCH: Final = "seccomp type in annotation and field must match"
 SECCOMP_PROFILE_MISMATCH: Final = "seccomp profile in annotation and field must match"
 APPARMOR_MISMATCH: Final = "apparmor type in annotation and field must match"
 APPARMOR_PROFILE_MISMATCH: Final = "apparmor profile in annotation and field must match"
+
+
+def deletion_cost_is_valid(annotations: Mapping[str, str]) -> bool:
+    """GetDeletionCostFromPodAnnotations without an error: absent, or an int32 in base 10 whose
+    first character is `-` or a non-zero digit, or exactly "0" (validFirstDigit)."""
+    if POD_DELETION_COST_ANNOTATION not in annotations:
+        return True
+    value = annotations[POD_DELETION_COST_ANNOTATION]
+    first_digit_ok = value[:1] == "-" or value == "0" or value[:1] in set("123456789")
+    return first_digit_ok and _INT_RE.fullmatch(value) is not None and -(2**31) <= int(value) <= 2**31 - 1
+
+
+def validate_pod_specific_annotations(
+    annotations: Mapping[str, str], spec: Mapping[str, Any], path: str, allow_invalid_pod_deletion_cost: bool = False
+) -> list[FieldError]:
+    """ValidatePodSpecificAnnotations, but for the tolerations annotation."""
+    errs: list[FieldError] = []
+    if MIRROR_POD_ANNOTATION in annotations and not spec.get("nodeName"):
+        errs.append(
+            fe.invalid(fe.key(path, MIRROR_POD_ANNOTATION), annotations[MIRROR_POD_ANNOTATION], "must set spec.nodeName if mirror pod annotation is set")
+        )
+    if not allow_invalid_pod_deletion_cost and not deletion_cost_is_valid(annotations):
+        errs.append(fe.invalid(fe.key(path, POD_DELETION_COST_ANNOTATION), annotations[POD_DELETION_COST_ANNOTATION], "must be a 32bit integer"))
+    errs.extend(validate_seccomp_pod_annotations(annotations, path))
+    errs.extend(validate_app_armor_pod_annotations(annotations, spec, path))
+    return errs
 
 
 def validate_seccomp_profile(profile: str, path: str) -> list[FieldError]:

@@ -40,6 +40,7 @@ from jobmodel.features import NEWEST_MINOR
 # What the API server checks in a pod template and this model does not (docs/validation.md).
 NOT_CHECKED: Final = (
     "volume source details, volume devices, mount propagation and recursive read-only mounts",
+    "the tolerations annotation",
 )
 RESTART_POLICIES: Final = ("Always", "OnFailure", "Never")
 DNS_POLICIES: Final = ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
@@ -79,14 +80,17 @@ class PodValidationOptions:
     allow_env_files_validation: bool = True
     allow_indivisible_huge_pages_values: bool = False  # the old template already has such a value
     topology: pod_topology.TopologyOptions = pod_topology.TopologyOptions()
+    allow_invalid_pod_deletion_cost: bool = False  # AllowInvalidPodDeletionCost: the old template's is invalid
 
 
 DEFAULT_POD_OPTIONS: Final = PodValidationOptions()
 
 
-def pod_validation_options(release: int, old_pod_spec: Mapping[str, Any] | None) -> PodValidationOptions:
-    """GetValidationOptionsFromPodTemplate's restart-rule options at a release (`old_pod_spec`: the
-    stored template's spec on update)."""
+def pod_validation_options(
+    release: int, old_pod_spec: Mapping[str, Any] | None, old_pod_meta: Mapping[str, Any] | None = None
+) -> PodValidationOptions:
+    """GetValidationOptionsFromPodTemplate's restart-rule options at a release (`old_pod_spec`,
+    `old_pod_meta`: the stored template's spec and metadata on update)."""
     return PodValidationOptions(
         release=release,
         allow_container_restart_policy_rules=release >= 35
@@ -100,6 +104,8 @@ def pod_validation_options(release: int, old_pod_spec: Mapping[str, Any] | None)
         allow_env_files_validation=release >= 35 or (release == 34 and pod_env.pod_file_key_ref_in_use(old_pod_spec)),
         allow_indivisible_huge_pages_values=uses_indivisible_huge_pages_values(old_pod_spec),
         topology=pod_topology.topology_options(release, old_pod_spec),
+        allow_invalid_pod_deletion_cost=old_pod_meta is not None
+        and not pod_annotations.deletion_cost_is_valid(old_pod_meta.get("annotations") or {}),
     )
 
 
@@ -129,9 +135,9 @@ def validate_pod_template_spec(
     errs = mv.validate_labels(meta.get("labels"), fe.child(path, "labels"), opts.release)
     annotations = meta.get("annotations") or {}
     errs.extend(mv.validate_annotations(meta.get("annotations"), fe.child(path, "annotations"), opts.release))
-    # ValidatePodSpecificAnnotations' seccomp and AppArmor checks
-    errs.extend(pod_annotations.validate_seccomp_pod_annotations(annotations, fe.child(path, "annotations")))
-    errs.extend(pod_annotations.validate_app_armor_pod_annotations(annotations, spec, fe.child(path, "annotations")))
+    errs.extend(
+        pod_annotations.validate_pod_specific_annotations(annotations, spec, fe.child(path, "annotations"), opts.allow_invalid_pod_deletion_cost)
+    )
     errs.extend(validate_pod_spec(spec, fe.child(path, "spec"), opts))
     errs.extend(pod_annotations.validate_seccomp_annotations_and_fields(annotations, spec, fe.child(path, "spec")))
     errs.extend(pod_annotations.validate_app_armor_annotations_and_fields_match_on_create(annotations, spec, fe.child(path, "spec")))

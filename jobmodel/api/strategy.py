@@ -203,7 +203,9 @@ def validation_options_for_job(
         allow_invalid_label_value_in_selector=label_selector_has_invalid_label_value(
             old_spec.get("selector")
         ),
-        pod=pod_validation_options(gates.release, (old_spec.get("template") or {}).get("spec") or {}),
+        pod=pod_validation_options(
+            gates.release, (old_spec.get("template") or {}).get("spec") or {}, (old_spec.get("template") or {}).get("metadata") or {}
+        ),
     )
 
 

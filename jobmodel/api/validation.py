@@ -1137,7 +1137,7 @@ def validate_cron_job_spec(
         validate_job_template_spec(
             spec.get("jobTemplate") or {},
             fe.child(path, "jobTemplate"),
-            pod_validation_options(gates.release, _template_pod_spec(old)),
+            pod_validation_options(gates.release, _template_pod_spec(old), _template_pod_meta(old)),
         )
     )
     for name in ("successfulJobsHistoryLimit", "failedJobsHistoryLimit"):
@@ -1211,6 +1211,13 @@ def _template_pod_spec(cron_spec: Mapping[str, Any] | None) -> Mapping[str, Any]
     if cron_spec is None:
         return None
     return (((cron_spec.get("jobTemplate") or {}).get("spec") or {}).get("template") or {}).get("spec") or {}
+
+
+def _template_pod_meta(cron_spec: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    """The pod template metadata of a CronJob spec's job template (None without an old CronJob)."""
+    if cron_spec is None:
+        return None
+    return (((cron_spec.get("jobTemplate") or {}).get("spec") or {}).get("template") or {}).get("metadata") or {}
 
 
 def validate_job_template_spec(

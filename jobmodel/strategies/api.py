@@ -507,15 +507,15 @@ CONTAINER_CLAIMS = st.sampled_from([{"name": "gpu"}, {"name": "gpu", "request": 
                                     {"name": "gpu", "request": "Bad_R"}])
 
 
-# The deprecated seccomp and AppArmor annotations (jobmodel.api.pod_annotations): profile names
-# valid and not, for the containers the manifests have ("main", "init") and one they lack,
-# against the security-context profiles drawn by pod_spec.
+# The pod-specific annotations (jobmodel.api.pod_annotations): the deprecated seccomp and
+# AppArmor ones, profile names valid and not, for the containers the manifests have ("main",
+# "init") and one they lack, against security-context profiles; the deletion cost; the mirror pod.
 SECCOMP_ANNOTATION_VALUES = st.sampled_from(["runtime/default", "docker/default", "unconfined", "localhost/p.json", "localhost//abs", "localhost/../up", "bogus", ""])
 APPARMOR_ANNOTATION_VALUES = st.sampled_from(["runtime/default", "unconfined", "localhost/p.json", "localhost/q", "", "baz"])
 
 
 @st.composite
-def security_annotations(draw: st.DrawFn, template_spec: dict[str, Any]) -> dict[str, str]:
+def pod_specific_annotations(draw: st.DrawFn, template_spec: dict[str, Any]) -> dict[str, str]:
     """The annotations; sometimes profiles for them to agree or disagree with (in place)."""
     annotations: dict[str, str] = {}
     if draw(st.booleans()) and template_spec.get("containers"):
@@ -529,6 +529,10 @@ def security_annotations(draw: st.DrawFn, template_spec: dict[str, Any]) -> dict
         annotations["container.seccomp.security.alpha.kubernetes.io/" + name] = draw(SECCOMP_ANNOTATION_VALUES)
     for name in draw(st.lists(st.sampled_from(["main", "init", "nope"]), max_size=2, unique=True)):
         annotations["container.apparmor.security.beta.kubernetes.io/" + name] = draw(APPARMOR_ANNOTATION_VALUES)
+    if draw(st.integers(0, 3)) == 0:
+        annotations["controller.kubernetes.io/pod-deletion-cost"] = draw(st.sampled_from(["10", "-5", "0", "+1", "007", "2147483648", "x", ""]))
+    if draw(st.integers(0, 6)) == 0:
+        annotations["kubernetes.io/config.mirror"] = "mirror"
     return annotations
 
 
@@ -622,7 +626,7 @@ def job_manifests(draw: st.DrawFn) -> dict[str, Any]:
         spec["selector"] = draw(label_selector(labels))
         spec["manualSelector"] = draw(st.sampled_from([True, True, False]))
     if draw(st.integers(0, 4)) == 0:
-        spec["template"].setdefault("metadata", {})["annotations"] = draw(st.one_of(st.sampled_from([{"a": "b"}, {"bad key!": "b"}]), security_annotations(template_spec)))
+        spec["template"].setdefault("metadata", {})["annotations"] = draw(st.one_of(st.sampled_from([{"a": "b"}, {"bad key!": "b"}]), pod_specific_annotations(template_spec)))
     if draw(st.integers(0, 15)) == 0:
         del spec["template"]["spec"]  # Go defaults and validates a zero PodSpec
     return job

@@ -12,6 +12,7 @@ from jobmodel.api.pod_annotations import (
     validate_app_armor_annotations_and_fields_match_on_create,
     validate_app_armor_pod_annotations,
     validate_app_armor_profile_format,
+    validate_pod_specific_annotations,
     validate_seccomp_annotations_and_fields_match,
     validate_seccomp_pod_annotations,
 )
@@ -103,3 +104,30 @@ def test_seccomp_field_and_container_annotation_in_a_template() -> None:
         ("template.spec.containers[1].securityContext.seccompProfile.type", "FieldValueForbidden"),
         ("template.spec.securityContext.seccompProfile.type", "FieldValueForbidden"),
     }
+
+
+@pytest.mark.parametrize(("cost", "valid"), [("0", True), ("10", True), ("-10", True), ("-05", True), ("2147483647", True), ("-2147483648", True),
+                                             ("2147483648", False), ("+10", False), ("008", False), ("", False), ("-", False), ("1.5", False), ("a", False)])  # fmt: skip
+def test_deletion_cost_is_a_32_bit_integer(cost: str, valid: bool) -> None:
+    # GetDeletionCostFromPodAnnotations: validFirstDigit, then strconv.ParseInt(value, 10, 32).
+    annotations = {"controller.kubernetes.io/pod-deletion-cost": cost}
+    errors = validate_pod_specific_annotations(annotations, {}, A)
+    assert [str(e) for e in errors] == ([] if valid else [f'{A}[controller.kubernetes.io/pod-deletion-cost]: Invalid value: "{cost}": must be a 32bit integer'])
+    assert validate_pod_specific_annotations(annotations, {}, A, allow_invalid_pod_deletion_cost=True) == []
+
+
+def test_mirror_pod_annotation_needs_a_node_name() -> None:
+    annotations = {"kubernetes.io/config.mirror": "x"}
+    errors = validate_pod_specific_annotations(annotations, {}, A)
+    assert [str(e) for e in errors] == [f'{A}[kubernetes.io/config.mirror]: Invalid value: "x": must set spec.nodeName if mirror pod annotation is set']
+    assert validate_pod_specific_annotations(annotations, {"nodeName": "n"}, A) == []
+
+
+def test_an_invalid_deletion_cost_kept_on_update() -> None:
+    template = pod_template()
+    template["metadata"]["annotations"] = {"controller.kubernetes.io/pod-deletion-cost": "+1"}
+    assert pairs(validate_pod_template_spec(template, "t", pod_validation_options(37, None))) == {
+        ("t.annotations[controller.kubernetes.io/pod-deletion-cost]", "FieldValueInvalid")
+    }
+    opts = pod_validation_options(37, template["spec"], template["metadata"])
+    assert validate_pod_template_spec(template, "t", opts) == []
