@@ -40,7 +40,9 @@ def drop_disabled_dynamic_resource_allocation_fields(spec: dict[str, Any], old_s
 
 
 def _internal_claim(claim: Mapping[str, Any]) -> dict[str, Any]:
-    """The internal PodResourceClaim as field.Invalid prints it (json.Marshal of an untagged struct)."""
+    """The internal PodResourceClaim as the bad value. Upstream's json.Marshal refuses internal
+    types, so field.Error prints it with `%#v`, pointers as addresses (`(*string)(0xc000...)`),
+    which no model can repeat: the model prints the same fields as JSON (only the message differs)."""
     return {
         "Name": claim.get("name") or "",
         "ResourceClaimName": claim.get("resourceClaimName"),
