@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from jobmodel.api.image_reference import parse_image_name
+from jobmodel.api.pod_affinity import encoded_pod_affinity
 from jobmodel.api.pod_probes import set_defaults_probes
 from jobmodel.api.pod_util import CONTAINER_KINDS
 from jobmodel.api.quantity import set_defaults_resource_list
@@ -135,6 +136,7 @@ def set_defaults_pod_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
         out["os"].setdefault("name", "")  # PodOS.name has no omitempty either
     for claim in out.get("resourceClaims") or []:
         claim.setdefault("name", "")  # PodResourceClaim.name has no omitempty
+    encoded_pod_affinity(out.get("affinity"))
     return out
 
 

@@ -7,7 +7,9 @@ init containers (names, images, pull and termination-message policies, ports, en
 pod's overhead and pod-level resources, ephemeral containers (forbidden in a template, and each
 still validated as upstream does), host-network ports, node selector, required node affinity,
 tolerations, host aliases, scheduling and readiness gates, the service account (and its deprecated alias),
-node, priority-class and runtime-class names, and the preemption policy.
+node, priority-class and runtime-class names, the preemption policy, topology spread constraints
+(`pod_topology`), the OS-specific rules (`pod_os`), the pod-specific annotations (`pod_annotations`)
+and resource claims (`pod_claims`).
 
 Not modelled (accepted as given): `NOT_CHECKED` below, which `jobmodel validate` names on every
 "valid" verdict.
@@ -23,7 +25,7 @@ import attrs
 
 from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
-from jobmodel.api import pod_annotations, pod_claims, pod_env, pod_os, pod_topology
+from jobmodel.api import pod_affinity, pod_annotations, pod_claims, pod_env, pod_os, pod_topology
 from jobmodel.api import pod_probes as pp
 from jobmodel.api import pod_security as ps
 from jobmodel.api.field import FieldError
@@ -81,6 +83,7 @@ class PodValidationOptions:
     allow_indivisible_huge_pages_values: bool = False  # the old template already has such a value
     topology: pod_topology.TopologyOptions = pod_topology.TopologyOptions()
     allow_invalid_pod_deletion_cost: bool = False  # AllowInvalidPodDeletionCost: the old template's is invalid
+    allow_invalid_label_value_in_selector: bool = False  # the old template's affinity selectors are invalid
 
 
 DEFAULT_POD_OPTIONS: Final = PodValidationOptions()
@@ -104,6 +107,7 @@ def pod_validation_options(
         allow_env_files_validation=release >= 35 or (release == 34 and pod_env.pod_file_key_ref_in_use(old_pod_spec)),
         allow_indivisible_huge_pages_values=uses_indivisible_huge_pages_values(old_pod_spec),
         topology=pod_topology.topology_options(release, old_pod_spec),
+        allow_invalid_label_value_in_selector=pod_affinity.has_invalid_label_value_in_affinity_selector(old_pod_spec, release),
         allow_invalid_pod_deletion_cost=old_pod_meta is not None
         and not pod_annotations.deletion_cost_is_valid(old_pod_meta.get("annotations") or {}),
     )
@@ -208,6 +212,7 @@ def validate_pod_spec(
             fe.child(path, "affinity"),
             release,
             opts.allow_invalid_label_value_in_required_node_affinity,
+            opts.allow_invalid_label_value_in_selector,
         )
     )
     errs.extend(
@@ -711,20 +716,47 @@ def validate_affinity(
     path: str,
     release: int = NEWEST_MINOR,
     allow_invalid_label_value: bool = False,
+    allow_invalid_label_value_in_selector: bool = False,
 ) -> list[FieldError]:
-    """validateAffinity: the required node affinity terms only."""
+    """validateAffinity: validateNodeAffinity (required terms, ValidatePreferredSchedulingTerms),
+    pod affinity and anti-affinity (pod_affinity)."""
     if not affinity:
         return []
     node = affinity.get("nodeAffinity") or {}
     required = node.get("requiredDuringSchedulingIgnoredDuringExecution")
-    if required is None:
-        return []
-    return validate_node_selector(
+    errs = [] if required is None else validate_node_selector(
         required,
         fe.child(path, "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"),
         release,
         allow_invalid_label_value,
     )
+    errs.extend(
+        validate_preferred_scheduling_terms(
+            node.get("preferredDuringSchedulingIgnoredDuringExecution") or [],
+            fe.child(path, "nodeAffinity", "preferredDuringSchedulingIgnoredDuringExecution"),
+            release,
+        )
+    )
+    errs.extend(pod_affinity.validate_pod_affinities(affinity, path, allow_invalid_label_value_in_selector, release))
+    return errs
+
+
+def validate_preferred_scheduling_terms(terms: list[Mapping[str, Any]], path: str, release: int = NEWEST_MINOR) -> list[FieldError]:
+    """ValidatePreferredSchedulingTerms: a weight in 1..100, the preference's requirements
+    (ValidateNodeSelectorTerm with any label value allowed)."""
+    errs: list[FieldError] = []
+    for i, term in enumerate(terms):
+        idx = fe.index(path, i)
+        weight = term.get("weight") or 0
+        if not 1 <= weight <= 100:
+            errs.append(fe.invalid(fe.child(idx, "weight"), weight, pod_affinity.WEIGHT_RANGE))
+        preference = term.get("preference") or {}
+        pref_path = fe.child(idx, "preference")
+        for j, req in enumerate(preference.get("matchExpressions") or []):
+            errs.extend(validate_node_selector_requirement(req, fe.index(fe.child(pref_path, "matchExpressions"), j), release, True))
+        for j, req in enumerate(preference.get("matchFields") or []):
+            errs.extend(validate_node_field_selector_requirement(req, fe.index(fe.child(pref_path, "matchFields"), j)))
+    return errs
 
 
 def validate_node_selector(

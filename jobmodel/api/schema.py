@@ -127,22 +127,23 @@ TOLERATION: Final = {
     "tolerationSeconds": I64,
 }
 NODE_SELECTOR_REQUIREMENT: Final = {"key": STR, "operator": STR, "values": ("list", STR)}
-NODE_SELECTOR: Final = {
-    "nodeSelectorTerms": (
-        "list",
-        {
-            "matchExpressions": ("list", NODE_SELECTOR_REQUIREMENT),
-            "matchFields": ("list", NODE_SELECTOR_REQUIREMENT),
-        },
-    )
+NODE_SELECTOR_TERM: Final = {"matchExpressions": ("list", NODE_SELECTOR_REQUIREMENT), "matchFields": ("list", NODE_SELECTOR_REQUIREMENT)}
+NODE_SELECTOR: Final = {"nodeSelectorTerms": ("list", NODE_SELECTOR_TERM)}
+POD_AFFINITY_TERM: Final = {
+    "labelSelector": LABEL_SELECTOR, "namespaces": ("list", STR), "topologyKey": STR, "namespaceSelector": LABEL_SELECTOR,
+    "matchLabelKeys": ("list", STR), "mismatchLabelKeys": ("list", STR),
+}  # fmt: skip
+POD_AFFINITY: Final = {
+    "requiredDuringSchedulingIgnoredDuringExecution": ("list", POD_AFFINITY_TERM),
+    "preferredDuringSchedulingIgnoredDuringExecution": ("list", {"weight": I32, "podAffinityTerm": POD_AFFINITY_TERM}),
 }
 AFFINITY: Final = {
     "nodeAffinity": {
         "requiredDuringSchedulingIgnoredDuringExecution": NODE_SELECTOR,
-        "preferredDuringSchedulingIgnoredDuringExecution": ("list", OBJ),
+        "preferredDuringSchedulingIgnoredDuringExecution": ("list", {"weight": I32, "preference": NODE_SELECTOR_TERM}),
     },
-    "podAffinity": OBJ,
-    "podAntiAffinity": OBJ,
+    "podAffinity": POD_AFFINITY,
+    "podAntiAffinity": POD_AFFINITY,
 }
 # Keys of core/v1 VolumeSource: a volume names exactly one of them.
 VOLUME_SOURCES: Final = frozenset(

@@ -450,6 +450,19 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
     if draw(st.integers(0, 6)) == 0:
         template_spec["topologySpreadConstraints"] = draw(st.lists(topology_spread_constraint(), min_size=1, max_size=3))
     if draw(st.integers(0, 6)) == 0:
+        # Pod affinity and anti-affinity, preferred node affinity (jobmodel.api.pod_affinity).
+        affinity = template_spec.setdefault("affinity", {})
+        key = draw(st.sampled_from(["podAffinity", "podAntiAffinity", "nodeAffinity"]))
+        if key == "nodeAffinity":
+            affinity.setdefault(key, {})["preferredDuringSchedulingIgnoredDuringExecution"] = [
+                {"weight": draw(st.sampled_from([1, 100, 0, 101])), "preference": {"matchExpressions": [draw(NODE_REQUIREMENTS)]}}
+            ]
+        elif draw(st.booleans()):
+            affinity[key] = {"requiredDuringSchedulingIgnoredDuringExecution": draw(st.lists(pod_affinity_term(), min_size=1, max_size=2))}
+        else:
+            weighted = {"weight": draw(st.sampled_from([1, 50, 0, 101])), "podAffinityTerm": draw(pod_affinity_term())}
+            affinity[key] = {"preferredDuringSchedulingIgnoredDuringExecution": [weighted]}
+    if draw(st.integers(0, 6)) == 0:
         # Resource claims (jobmodel.api.pod_claims): validated from 1.34, dropped before.
         template_spec["resourceClaims"] = draw(st.lists(POD_RESOURCE_CLAIMS, max_size=2))
         for ctr in template_spec["containers"][:1]:
@@ -475,6 +488,22 @@ SPREAD_SELECTORS = st.sampled_from(
      {"matchLabels": {"app": "a"}, "matchExpressions": [{"key": "app", "operator": "Exists"}]},
      {"matchExpressions": [{"key": "app", "operator": "NotIn", "values": ["x"]}, {"key": "app", "operator": "NotIn", "values": ["bad value"]}]}]
 )  # fmt: skip
+
+
+@st.composite
+def pod_affinity_term(draw: st.DrawFn) -> dict[str, Any]:
+    term: dict[str, Any] = {"topologyKey": draw(st.sampled_from(["zone", "kubernetes.io/hostname", "", "bad key!"]))}
+    selector = draw(SPREAD_SELECTORS)
+    if selector is not None:
+        term["labelSelector"] = selector
+    if draw(st.integers(0, 3)) == 0:
+        term["namespaceSelector"] = draw(st.sampled_from([{}, {"matchLabels": {"team": "a"}}, {"matchExpressions": [{"key": "team", "operator": "In", "values": ["bad value"]}]}]))
+    if draw(st.integers(0, 3)) == 0:
+        term["namespaces"] = draw(st.sampled_from([["default"], ["Bad_NS"], [""]]))
+    for key in ("matchLabelKeys", "mismatchLabelKeys"):
+        if draw(st.integers(0, 3)) == 0:
+            term[key] = draw(st.lists(st.sampled_from(["app", "pod-template-hash", "bad key!"]), min_size=1, max_size=2))
+    return term
 
 
 @st.composite
