@@ -18,6 +18,7 @@ Not modelled (accepted as given): `NOT_CHECKED` below, which `jobmodel validate`
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Collection, Mapping
 from typing import Any, Final
 
@@ -84,6 +85,8 @@ class PodValidationOptions:
     topology: pod_topology.TopologyOptions = pod_topology.TopologyOptions()
     allow_invalid_pod_deletion_cost: bool = False  # AllowInvalidPodDeletionCost: the old template's is invalid
     allow_invalid_label_value_in_selector: bool = False  # the old template's affinity selectors are invalid
+    # AllowTaintTolerationComparisonOperators (1.35+): the gate (alpha, off) or the old template uses Lt/Gt.
+    allow_taint_toleration_comparison_operators: bool = False
 
 
 DEFAULT_POD_OPTIONS: Final = PodValidationOptions()
@@ -108,6 +111,9 @@ def pod_validation_options(
         allow_indivisible_huge_pages_values=uses_indivisible_huge_pages_values(old_pod_spec),
         topology=pod_topology.topology_options(release, old_pod_spec),
         allow_invalid_label_value_in_selector=pod_affinity.has_invalid_label_value_in_affinity_selector(old_pod_spec, release),
+        allow_taint_toleration_comparison_operators=any(
+            t.get("operator") in ("Lt", "Gt") for t in (old_pod_spec or {}).get("tolerations") or []
+        ),
         allow_invalid_pod_deletion_cost=old_pod_meta is not None
         and not pod_annotations.deletion_cost_is_valid(old_pod_meta.get("annotations") or {}),
     )
@@ -256,7 +262,9 @@ def validate_pod_spec(
         if spec.get(name):
             errs.extend(mv.validate_dns1123_label(spec[name], fe.child(path, name)))
     errs.extend(
-        validate_tolerations(spec.get("tolerations") or [], fe.child(path, "tolerations"), release)
+        validate_tolerations(
+            spec.get("tolerations") or [], fe.child(path, "tolerations"), release, opts.allow_taint_toleration_comparison_operators
+        )
     )
     errs.extend(pod_env.validate_host_aliases(spec.get("hostAliases") or [], fe.child(path, "hostAliases"), release))
     if spec.get("runtimeClassName") is not None:
@@ -862,8 +870,26 @@ def validate_node_selector_requirement(
     return errs
 
 
+def validate_toleration_comparison(op: str, value: str, path: str, allowed: bool) -> list[FieldError]:
+    """ValidateTolerations' `Lt` and `Gt` (1.35+): refused while TaintTolerationComparisonOperators
+    (alpha) is off, unless the old template uses them; then a decimal integer (IsDecimalInteger)
+    within int64 (strconv.ParseInt)."""
+    if not allowed:
+        return [fe.not_supported(fe.child(path, "operator"), op, ["Equal", "Exists", "Lt", "Gt"])]
+    errs: list[FieldError] = []
+    if not value:
+        errs.append(fe.invalid(fe.child(path, "value"), value, "must be non-empty"))
+    elif re.fullmatch(r"-?(0|[1-9][0-9]*)", value) is None or value == "-0":
+        errs.append(fe.invalid(fe.child(path, "value"), value, "must be a valid decimal integer in canonical form"))
+    if re.fullmatch(r"[+-]?[0-9]+", value) is None:
+        errs.append(fe.invalid(fe.child(path, "value"), value, f"strconv.ParseInt: parsing {json.dumps(value)}: invalid syntax"))
+    elif not -(2**63) <= int(value) <= 2**63 - 1:
+        errs.append(fe.invalid(fe.child(path, "value"), value, f"strconv.ParseInt: parsing {json.dumps(value)}: value out of range"))
+    return errs
+
+
 def validate_tolerations(
-    tolerations: list[Mapping[str, Any]], path: str, release: int = NEWEST_MINOR
+    tolerations: list[Mapping[str, Any]], path: str, release: int = NEWEST_MINOR, allow_comparison_operators: bool = False
 ) -> list[FieldError]:
     """ValidateTolerations."""
     errs: list[FieldError] = []
@@ -907,6 +933,8 @@ def validate_tolerations(
                         "value must be empty when `operator` is 'Exists'",
                     )
                 )
+        elif op in ("Lt", "Gt") and release >= 35:
+            errs.extend(validate_toleration_comparison(op, value, idx, allow_comparison_operators))
         else:
             errs.append(fe.not_supported(fe.child(idx, "operator"), op, ["Equal", "Exists"]))
         if effect and effect not in TOLERATION_EFFECTS:

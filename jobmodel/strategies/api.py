@@ -377,6 +377,8 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
                         {"key": "k", "operator": "Exists", "value": "v"},
                         {"key": "k", "effect": "Sometimes"},
                         {"key": "k", "operator": "Exists", "effect": "NoSchedule", "tolerationSeconds": 5},
+                        {"key": "k", "operator": "Lt", "value": "5"},  # a comparison operator (1.35+, alpha)
+                        {"key": "k", "operator": "Gt", "value": "-0"},
                     ]
                 )
             )
