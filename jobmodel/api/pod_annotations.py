@@ -3,7 +3,8 @@
 annotation needs a node name, the deletion cost is a 32-bit integer unless the old template's is
 not, and the deprecated seccomp and AppArmor annotations: ValidateSeccompPodAnnotations and
 ValidateAppArmorPodAnnotations, each value a profile name, an AppArmor annotation naming a
-container of the pod; its tolerations annotation is not modelled: NOT_CHECKED), and, after the spec, ValidatePodTemplateSpec's agreement of those
+container of the pod, the tolerations annotation decoded as Go's encoding/json decodes it:
+jobmodel.api.go_json), and, after the spec, ValidatePodTemplateSpec's agreement of those
 annotations with the security-context fields when both are given
 (validateSeccompAnnotationsAndFields, validateAppArmorAnnotationsAndFieldsMatchOnCreate, the
 latter skipped for a Windows pod). The same in every release modelled; no release drops them.
@@ -16,11 +17,22 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from jobmodel.api import field as fe
+from jobmodel.api import go_json
 from jobmodel.api.field import FieldError
 from jobmodel.api.pod_security import validate_local_descending_path
 from jobmodel.api.pod_util import visit_containers_with_path
 
 MIRROR_POD_ANNOTATION: Final = "kubernetes.io/config.mirror"
+TOLERATIONS_ANNOTATION: Final = "scheduler.alpha.kubernetes.io/tolerations"
+# The internal core.Toleration's fields (no json tags: matched by foldName) and their Go types.
+_TOLERATION_FIELDS: Final = {
+    go_json.fold_name(name): (name, wire, go_type)
+    for name, wire, go_type in (
+        ("Key", "key", "string"), ("Operator", "operator", "core.TolerationOperator"), ("Value", "value", "string"),
+        ("Effect", "effect", "core.TaintEffect"), ("TolerationSeconds", "tolerationSeconds", "int64"),
+    )
+}  # fmt: skip
+_INT64_RE: Final = re.compile(r"-?[0-9]+")
 POD_DELETION_COST_ANNOTATION: Final = "controller.kubernetes.io/pod-deletion-cost"
 _INT_RE: Final = re.compile(r"[+-]?[0-9]+")  # strconv.ParseInt's syntax in base 10
 SECCOMP_POD_ANNOTATION: Final = "seccomp.security.alpha.kubernetes.io/pod"
@@ -47,10 +59,60 @@ def deletion_cost_is_valid(annotations: Mapping[str, str]) -> bool:
     return first_digit_ok and _INT_RE.fullmatch(value) is not None and -(2**31) <= int(value) <= 2**31 - 1
 
 
+def _decode_toleration(item: Any, errors: list[str]) -> dict[str, Any]:
+    """One element of []core.Toleration as json.Unmarshal fills it; type errors appended."""
+    toleration: dict[str, Any] = {}
+    if item is None:
+        return toleration
+    if not isinstance(item, go_json.GoObject):
+        errors.append(f"json: cannot unmarshal {go_json.json_kind(item)} into Go value of type core.Toleration")
+        return toleration
+    for key, value in item:
+        field = _TOLERATION_FIELDS.get(go_json.fold_name(key))
+        if field is None:
+            continue  # unknown fields are ignored
+        name, wire, go_type = field
+        kind = go_json.json_kind(value) if value is not None else "null"
+        if kind == "null":
+            if go_type == "int64":
+                toleration.pop(wire, None)  # a nil pointer; a null string is left as it is
+        elif go_type != "int64" and kind == "string":
+            toleration[wire] = value
+        elif go_type == "int64" and kind == "number" and _INT64_RE.fullmatch(value) and -(2**63) <= int(value) < 2**63:
+            toleration[wire] = int(value)
+        else:
+            # literalStore names the number an integer field cannot hold, not one for a string field.
+            shown = f"number {value}" if kind == "number" and go_type == "int64" else kind
+            errors.append(f"json: cannot unmarshal {shown} into Go struct field Toleration.{name} of type {go_type}")
+    return toleration
+
+
+def get_tolerations_from_pod_annotations(annotations: Mapping[str, str]) -> list[Mapping[str, Any]]:
+    """GetTolerationsFromPodAnnotations (`pkg/apis/core/helper`): json.Unmarshal into
+    []core.Toleration; a ValueError carries Go's error (a syntax error, else the first type error)."""
+    text = annotations.get(TOLERATIONS_ANNOTATION) or ""
+    if not text:
+        return []
+    value = go_json.loads_checked(text)
+    if value is None:
+        return []
+    if isinstance(value, go_json.GoObject) or not isinstance(value, list):
+        raise ValueError(f"json: cannot unmarshal {go_json.json_kind(value)} into Go value of type []core.Toleration")
+    errors: list[str] = []
+    tolerations: list[Mapping[str, Any]] = [_decode_toleration(item, errors) for item in value]
+    if errors:
+        raise ValueError(errors[0])
+    return tolerations
+
+
 def validate_pod_specific_annotations(
-    annotations: Mapping[str, str], spec: Mapping[str, Any], path: str, allow_invalid_pod_deletion_cost: bool = False
+    annotations: Mapping[str, str],
+    spec: Mapping[str, Any],
+    path: str,
+    allow_invalid_pod_deletion_cost: bool = False,
 ) -> list[FieldError]:
-    """ValidatePodSpecificAnnotations, but for the tolerations annotation."""
+    """ValidatePodSpecificAnnotations, but for the tolerations annotation
+    (pod_validation.validate_tolerations_in_pod_annotations, beside ValidateTolerations)."""
     errs: list[FieldError] = []
     if MIRROR_POD_ANNOTATION in annotations and not spec.get("nodeName"):
         errs.append(

@@ -43,7 +43,6 @@ from jobmodel.features import NEWEST_MINOR
 # What the API server checks in a pod template and this model does not (docs/validation.md).
 NOT_CHECKED: Final = (
     "volume source details, volume devices, mount propagation and recursive read-only mounts",
-    "the tolerations annotation",
 )
 RESTART_POLICIES: Final = ("Always", "OnFailure", "Never")
 DNS_POLICIES: Final = ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
@@ -146,7 +145,17 @@ def validate_pod_template_spec(
     annotations = meta.get("annotations") or {}
     errs.extend(mv.validate_annotations(meta.get("annotations"), fe.child(path, "annotations"), opts.release))
     errs.extend(
-        pod_annotations.validate_pod_specific_annotations(annotations, spec, fe.child(path, "annotations"), opts.allow_invalid_pod_deletion_cost)
+        pod_annotations.validate_pod_specific_annotations(
+            annotations,
+            spec,
+            fe.child(path, "annotations"),
+            opts.allow_invalid_pod_deletion_cost,
+        )
+    )
+    errs.extend(
+        validate_tolerations_in_pod_annotations(
+            annotations, fe.child(path, "annotations"), opts.release, opts.allow_taint_toleration_comparison_operators
+        )
     )
     errs.extend(validate_pod_spec(spec, fe.child(path, "spec"), opts))
     errs.extend(pod_annotations.validate_seccomp_annotations_and_fields(annotations, spec, fe.child(path, "spec")))
@@ -886,6 +895,23 @@ def validate_toleration_comparison(op: str, value: str, path: str, allowed: bool
     elif not -(2**63) <= int(value) <= 2**63 - 1:
         errs.append(fe.invalid(fe.child(path, "value"), value, f"strconv.ParseInt: parsing {json.dumps(value)}: value out of range"))
     return errs
+
+
+def validate_tolerations_in_pod_annotations(
+    annotations: Mapping[str, str], path: str, release: int = NEWEST_MINOR, allow_comparison_operators: bool = False
+) -> list[FieldError]:
+    """ValidatePodSpecificAnnotations' ValidateTolerationsInPodAnnotations: the tolerations
+    annotation, when not empty, decodes (pod_annotations.get_tolerations_from_pod_annotations)
+    into valid tolerations."""
+    if not annotations.get(pod_annotations.TOLERATIONS_ANNOTATION):
+        return []
+    try:
+        tolerations = pod_annotations.get_tolerations_from_pod_annotations(annotations)
+    except ValueError as err:
+        return [fe.invalid(path, pod_annotations.TOLERATIONS_ANNOTATION, str(err))]
+    return validate_tolerations(
+        tolerations, fe.child(path, pod_annotations.TOLERATIONS_ANNOTATION), release, allow_comparison_operators
+    )
 
 
 def validate_tolerations(

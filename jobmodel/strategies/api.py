@@ -542,6 +542,11 @@ CONTAINER_CLAIMS = st.sampled_from([{"name": "gpu"}, {"name": "gpu", "request": 
 # AppArmor ones, profile names valid and not, for the containers the manifests have ("main",
 # "init") and one they lack, against security-context profiles; the deletion cost; the mirror pod.
 SECCOMP_ANNOTATION_VALUES = st.sampled_from(["runtime/default", "docker/default", "unconfined", "localhost/p.json", "localhost//abs", "localhost/../up", "bogus", ""])
+TOLERATION_ANNOTATION_VALUES = st.sampled_from(
+    ['[{"key": "k", "operator": "Exists"}]', '[{"KEY": "bad key!", "Operator": "Sometimes", "tolerationSeconds": 5}]', "null", "[]", "{}", "[1]", "[null]",
+     '[{"key": 5}]', '[{"tolerationSeconds": 1.5}]', '[{"tolerationSeconds": "5"}]', '[{"operator": "Lt", "value": "5", "key": "k"}]', "tru", "[1,]",
+     '{"a" 1}', "[1 2]", '["\\x"]', '[{"a": 1}', "[] x", " ", ""]
+)  # fmt: skip
 APPARMOR_ANNOTATION_VALUES = st.sampled_from(["runtime/default", "unconfined", "localhost/p.json", "localhost/q", "", "baz"])
 
 
@@ -564,6 +569,9 @@ def pod_specific_annotations(draw: st.DrawFn, template_spec: dict[str, Any]) -> 
         annotations["controller.kubernetes.io/pod-deletion-cost"] = draw(st.sampled_from(["10", "-5", "0", "+1", "007", "2147483648", "x", ""]))
     if draw(st.integers(0, 6)) == 0:
         annotations["kubernetes.io/config.mirror"] = "mirror"
+    if draw(st.integers(0, 3)) == 0:
+        # Decoded as Go's encoding/json decodes it (jobmodel.api.go_json), then validated.
+        annotations["scheduler.alpha.kubernetes.io/tolerations"] = draw(TOLERATION_ANNOTATION_VALUES)
     return annotations
 
 

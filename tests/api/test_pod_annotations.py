@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from jobmodel.api.pod_annotations import (
+    get_tolerations_from_pod_annotations,
     validate_app_armor_annotations_and_fields_match_on_create,
     validate_app_armor_pod_annotations,
     validate_app_armor_profile_format,
@@ -131,3 +132,34 @@ def test_an_invalid_deletion_cost_kept_on_update() -> None:
     }
     opts = pod_validation_options(37, template["spec"], template["metadata"])
     assert validate_pod_template_spec(template, "t", opts) == []
+
+
+@pytest.mark.parametrize(
+    ("value", "want"),
+    [
+        ('[{"KEY": "k", "Operator": "Exists", "unknown": 1, "tolerationSeconds": null}]', [{"key": "k", "operator": "Exists"}]),
+        ("null", []),
+        ('[null, {"key": null, "value": "v"}]', [{}, {"value": "v"}]),
+        ('[{"tolerationSeconds": 5}]', [{"tolerationSeconds": 5}]),
+    ],
+)
+def test_tolerations_annotation_decoded(value: str, want: list[dict[str, Any]]) -> None:
+    assert get_tolerations_from_pod_annotations({"scheduler.alpha.kubernetes.io/tolerations": value}) == want
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("{}", "json: cannot unmarshal object into Go value of type []core.Toleration"),
+        ('["a"]', "json: cannot unmarshal string into Go value of type core.Toleration"),
+        ('[{"key": 5}]', "json: cannot unmarshal number into Go struct field Toleration.Key of type string"),
+        ('[{"operator": true}, {"key": []}]', "json: cannot unmarshal bool into Go struct field Toleration.Operator of type core.TolerationOperator"),
+        ('[{"tolerationSeconds": 1.5}]', "json: cannot unmarshal number 1.5 into Go struct field Toleration.TolerationSeconds of type int64"),
+        ('[{"tolerationSeconds": "5"}]', "json: cannot unmarshal string into Go struct field Toleration.TolerationSeconds of type int64"),
+        ("[1 2]", "invalid character '2' after array element"),
+    ],
+)
+def test_tolerations_annotation_refused(value: str, message: str) -> None:
+    with pytest.raises(ValueError) as err:
+        get_tolerations_from_pod_annotations({"scheduler.alpha.kubernetes.io/tolerations": value})
+    assert str(err.value) == message

@@ -222,3 +222,13 @@ def test_toleration_comparison_operators_from_1_35() -> None:
         ("t[3].value", "must be a valid decimal integer in canonical form"),
         ("t[4].value", 'strconv.ParseInt: parsing "99999999999999999999": value out of range'),
     ]
+
+
+def test_tolerations_annotation_in_a_template() -> None:
+    template = pod_template()
+    key = "scheduler.alpha.kubernetes.io/tolerations"
+    template["metadata"]["annotations"] = {key: '[{"key": "bad key!", "operator": "Exists"}]'}
+    assert pairs(validate_pod_template_spec(template, "t", pod_validation_options(37, None))) == {(f"t.annotations.{key}[0].key", "FieldValueInvalid")}
+    template["metadata"]["annotations"] = {key: "tru"}
+    errors = validate_pod_template_spec(template, "t", pod_validation_options(37, None))
+    assert [str(e) for e in errors] == [f"t.annotations: Invalid value: \"{key}\": invalid character ' ' in literal true (expecting 'e')"]
