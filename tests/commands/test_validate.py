@@ -80,7 +80,7 @@ def test_json_report_gives_field_errors() -> None:
 def test_a_valid_verdict_names_what_is_not_checked() -> None:
     code, out, err = _run(PI)
     assert (code, out) == (0, "job.batch/pi valid\n")
-    assert err.startswith("note: valid as far as jobmodel checks") and "the tolerations annotation" in err
+    assert err.startswith("note: valid as far as jobmodel checks") and "volume source details" in err
     assert "resource quantities" not in err and "topology spread constraints" not in err
 
 
