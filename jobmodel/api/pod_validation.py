@@ -5,11 +5,12 @@ handlers (pod_probes), termination grace period, volumes (names and exactly one 
 init containers (names, images, pull and termination-message policies, ports, env and envFrom
 (`pod_env`), volume mounts, sidecar restart policy, resources: `jobmodel.api.pod_resources`), the
 pod's overhead and pod-level resources, ephemeral containers (forbidden in a template, and each
-still validated as upstream does), host-network ports, node selector, required node affinity,
+still validated as upstream does), host-network ports, node selector, node affinity,
 tolerations, host aliases, scheduling and readiness gates, the service account (and its deprecated alias),
-node, priority-class and runtime-class names, the preemption policy, topology spread constraints
-(`pod_topology`), the OS-specific rules (`pod_os`), the pod-specific annotations (`pod_annotations`)
-and resource claims (`pod_claims`).
+node, priority-class and runtime-class names, the preemption policy, pod affinity (`pod_affinity`),
+topology spread constraints (`pod_topology`), the OS-specific rules (`pod_os`), the pod-specific
+annotations (`pod_annotations`, the tolerations one read as Go reads JSON: `go_json`) and resource
+claims (`pod_claims`).
 
 Not modelled (accepted as given): `NOT_CHECKED` below, which `jobmodel validate` names on every
 "valid" verdict.
@@ -110,12 +111,15 @@ def pod_validation_options(
         allow_indivisible_huge_pages_values=uses_indivisible_huge_pages_values(old_pod_spec),
         topology=pod_topology.topology_options(release, old_pod_spec),
         allow_invalid_label_value_in_selector=pod_affinity.has_invalid_label_value_in_affinity_selector(old_pod_spec, release),
-        allow_taint_toleration_comparison_operators=any(
-            t.get("operator") in ("Lt", "Gt") for t in (old_pod_spec or {}).get("tolerations") or []
-        ),
+        allow_taint_toleration_comparison_operators=taint_toleration_comparison_operators_in_use(old_pod_spec),
         allow_invalid_pod_deletion_cost=old_pod_meta is not None
         and not pod_annotations.deletion_cost_is_valid(old_pod_meta.get("annotations") or {}),
     )
+
+
+def taint_toleration_comparison_operators_in_use(pod_spec: Mapping[str, Any] | None) -> bool:
+    """taintTolerationComparisonOperatorsInUse (`pkg/api/pod/util.go`, 1.35+): a toleration with `Lt` or `Gt`."""
+    return any(t.get("operator") in ("Lt", "Gt") for t in (pod_spec or {}).get("tolerations") or [])
 
 
 def has_invalid_label_value_in_required_node_affinity(
