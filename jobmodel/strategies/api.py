@@ -499,6 +499,23 @@ def job_metadata(draw: st.DrawFn, meta: dict[str, Any]) -> None:
         )
 
 
+SCHEDULING_POLICIES = st.sampled_from([{"basic": {}}, {"gang": {}}, {"gang": {"minCount": 2}}, {"gang": {"minCount": 0}}, {}, {"basic": {}, "gang": {"minCount": 5}}])
+DISRUPTION_MODES: st.SearchStrategy[dict[str, Any]] = st.sampled_from([{"single": {}}, {"all": {}}, {}, {"single": {}, "all": {}}])
+
+
+@st.composite
+def job_scheduling(draw: st.DrawFn) -> dict[str, Any]:
+    """A Job's spec.scheduling (1.37; an unknown field before)."""
+    scheduling: dict[str, Any] = {}
+    if draw(st.booleans()):
+        scheduling["schedulingPolicy"] = draw(SCHEDULING_POLICIES)
+    if draw(st.booleans()):
+        scheduling["disruptionMode"] = draw(DISRUPTION_MODES)
+    if draw(st.integers(0, 3)) == 0:
+        scheduling["resourceClaims"] = [{"name": "c", "resourceClaimName": "rc"}]
+    return scheduling
+
+
 @st.composite
 def job_manifests(draw: st.DrawFn) -> dict[str, Any]:
     job = base_job()
@@ -528,6 +545,8 @@ def job_manifests(draw: st.DrawFn) -> dict[str, Any]:
         spec["successPolicy"] = draw(success_policy())
     if draw(st.integers(0, 4)) == 0:
         spec["managedBy"] = draw(st.sampled_from(["kubernetes.io/job-controller", "example.com/x", "bad", "x" * 70]))
+    if draw(st.integers(0, 9)) == 0:
+        spec["scheduling"] = draw(job_scheduling())
     template_spec["restartPolicy"] = draw(st.sampled_from(["Never", "OnFailure", "Always", "Bogus"]))
     if draw(st.integers(0, 3)) == 0:
         template_spec["initContainers"] = [{"name": "init", "image": "busybox"}]
@@ -605,7 +624,7 @@ def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
             st.sampled_from(
                 ["parallelism", "completions", "suspend", "backoffLimit", "activeDeadlineSeconds", "template", "managedBy", "completionMode",
                  "scheduling", "selector", "podFailurePolicy", "successPolicy", "backoffLimitPerIndex", "labels", "name", "meta",
-                 "maxFailedIndexes", "podReplacementPolicy", "ttlSecondsAfterFinished", "serviceAccount", "resources"]
+                 "maxFailedIndexes", "podReplacementPolicy", "ttlSecondsAfterFinished", "serviceAccount", "resources", "jobScheduling"]
             )
         )
         template = spec.setdefault("template", {})
@@ -686,6 +705,14 @@ def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
             spec["podReplacementPolicy"] = draw(st.sampled_from(["Failed", "TerminatingOrFailed"]))
         elif field == "ttlSecondsAfterFinished":
             spec["ttlSecondsAfterFinished"] = draw(st.integers(-1, 5))
+        elif field == "jobScheduling":
+            # Set, changed or cleared (1.37's declarative NoSet / NoUnset, the frozen variant).
+            if draw(st.booleans()):
+                old["spec"]["scheduling"] = draw(job_scheduling())
+            if draw(st.integers(0, 2)) == 0:
+                spec.pop("scheduling", None)
+            else:
+                spec["scheduling"] = draw(job_scheduling())
         else:
             spec[field] = draw(st.integers(0, 5))
     return old, new
