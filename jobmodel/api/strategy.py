@@ -36,6 +36,7 @@ from jobmodel.api.field import FieldError
 from jobmodel.api.job_scheduling import drop_disabled_fields, validate_scheduling_declaratively
 from jobmodel.api.meta_validation import label_selector_has_invalid_label_value
 from jobmodel.api.names import name_generated_before_create
+from jobmodel.api.pod_drop import drop_disabled_pod_fields
 from jobmodel.api.pod_env import drop_file_key_ref, pod_file_key_ref_in_use
 from jobmodel.api.pod_resources import drop_disabled_pod_level_resources
 from jobmodel.api.pod_security import drop_disabled_security_fields
@@ -99,18 +100,20 @@ def drop_disabled_template_fields(
     """DropDisabledTemplateFields (`pkg/api/pod/util.go`), in place; the part that differs between
     the releases modelled: ContainerRestartRules (alpha, off in 1.34; on from 1.35, where
     validation judges the fields) drops container restart rules not already in use; EnvFiles
-    (alpha, off in 1.34) drops env vars' fileKeyRef (dropFileKeyRefInUse), which older releases do
-    not know (their decoder drops it); PodLevelResources (off before 1.34) the pod-level resources;
-    the security fields of gates off at 1.32 (drop_disabled_security_fields)."""
+    (alpha, off in 1.34) drops env vars' fileKeyRef (dropFileKeyRefInUse), which older releases'
+    types lack (their decoder refuses it); PodLevelResources (off before 1.34) the pod-level
+    resources; the security fields of gates off at 1.32 (drop_disabled_security_fields); the
+    other gates off by default in a release that has their fields (pod_drop)."""
     if template is None or not isinstance(template.get("spec"), dict):
         return
     old_spec = None if old is None else old.get("spec")
     drop_disabled_security_fields(template["spec"], old_spec, gates.release)
-    if gates.release < 34 or (gates.release == 34 and not pod_file_key_ref_in_use(old_spec)):
+    if gates.release == 34 and not pod_file_key_ref_in_use(old_spec):
         drop_file_key_ref(template["spec"])
     drop_disabled_pod_level_resources(template["spec"], old_spec, gates.release)
     if gates.release == 34 and not container_restart_rules_in_use(old_spec):
         drop_container_restart_rules(template["spec"])
+    drop_disabled_pod_fields(template["spec"], old_spec, gates.release)
 
 
 def job_prepare_for_create(job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) -> Obj:
