@@ -29,6 +29,7 @@ from jobmodel.api import pod_security as ps
 from jobmodel.api.field import FieldError
 from jobmodel.api.pod_dns import use_relaxed_dns_search_validation, validate_pod_dns_config
 from jobmodel.api.pod_drop import restart_all_containers_action_in_use
+from jobmodel.api.pod_recent_fields import validate_recent_pod_fields
 from jobmodel.api.pod_resources import (
     uses_indivisible_huge_pages_values,
     validate_container_resource_requirements,
@@ -253,6 +254,7 @@ def validate_pod_spec(
             )
         )
     errs.extend(pod_env.validate_file_key_ref_volumes(spec, path, release))
+    errs.extend(validate_recent_pod_fields(spec, path, release, volumes))
     return errs
 
 

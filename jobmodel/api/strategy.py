@@ -38,6 +38,7 @@ from jobmodel.api.meta_validation import label_selector_has_invalid_label_value
 from jobmodel.api.names import name_generated_before_create
 from jobmodel.api.pod_drop import drop_disabled_pod_fields
 from jobmodel.api.pod_env import drop_file_key_ref, pod_file_key_ref_in_use
+from jobmodel.api.pod_recent_fields import validate_eviction_responders_declaratively
 from jobmodel.api.pod_resources import drop_disabled_pod_level_resources
 from jobmodel.api.pod_security import drop_disabled_security_fields
 from jobmodel.api.pod_validation import container_restart_rules_in_use, pod_validation_options
@@ -230,11 +231,18 @@ def validate_declaratively(
     (`rest.ValidateDeclarativelyWithMigrationChecks`, run by BeforeCreate/BeforeUpdate from 1.37):
     its FilterCoveredHandwrittenErrors passes them through ErrorList.Filter, hence ToAggregate,
     which drops repeated messages (1.36's CronJob strategy returns before filtering); then its own
-    errors are appended. The only declarative rule of its own in the fields the model validates is
-    the one of the Job spec (at `path`) `scheduling`."""
+    errors are appended. The declarative rules of their own in the fields the model validates
+    are those of the Job spec's (at `path`) `scheduling` and of its pod template's
+    `evictionResponders`."""
     if not gates.at_least(37):
         return errs
-    return to_aggregate(errs) + validate_scheduling_declaratively(job_spec, old_job_spec, fe.child(path, "scheduling"))
+    pod_spec = (job_spec.get("template") or {}).get("spec") or {}
+    old_pod_spec = None if old_job_spec is None else (old_job_spec.get("template") or {}).get("spec") or {}
+    return (
+        to_aggregate(errs)
+        + validate_scheduling_declaratively(job_spec, old_job_spec, fe.child(path, "scheduling"))
+        + validate_eviction_responders_declaratively(pod_spec, old_pod_spec, fe.child(path, "template", "spec"))
+    )
 
 
 def _spec(obj: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
