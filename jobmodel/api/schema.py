@@ -298,10 +298,14 @@ def decode_object(value: Any, kind: str, path: str = "", release: int | None = N
     """The object as Go's strict decoder (of the release's types, when given) sees it: unknown
     fields and mistyped values raise InputError; a null field is dropped (absent) and a null list
     item becomes its zero value. `kind` and `apiVersion` may be left out; when given they must be
-    the kind's."""
+    the kind's. A mistyped value anywhere is named before an unknown field: the strict decoder
+    (sigs.k8s.io/json UnmarshalStrict) reports unknown fields only when decoding succeeded."""
     if not isinstance(value, Mapping):
         raise InputError(path, f"expected an object, got {describe(value)}")
-    decoded: dict[str, Any] = check_value(value, KINDS[kind], path, release)
+    unknown: list[InputError] = []
+    decoded: dict[str, Any] = check_value(value, KINDS[kind], path, release, unknown)
+    if unknown:
+        raise unknown[0]
     for key, want in (("kind", kind), ("apiVersion", API_VERSIONS[kind])):
         if decoded.get(key, want) != want:
             raise InputError(fe.child(path, key), f'expected "{want}", got {describe(decoded[key])}')
@@ -334,8 +338,11 @@ def _zero(typ: Type) -> Any:
     return {STR: "", TIME: "", I32: 0, I64: 0, BOOL: False, QUANTITY: "0"}.get(typ)
 
 
-def check_value(value: Any, typ: Type, path: str, release: int | None = None) -> Any:
-    """Check one value against a schema type; returns the decoded value (see decode_object)."""
+def check_value(
+    value: Any, typ: Type, path: str, release: int | None = None, unknown: list[InputError] | None = None
+) -> Any:
+    """Check one value against a schema type; returns the decoded value (see decode_object). An
+    unknown field raises InputError, or is left out and its error added to `unknown` when given."""
     if value is None:
         return None
     if type(typ) is dict:
@@ -345,21 +352,25 @@ def check_value(value: Any, typ: Type, path: str, release: int | None = None) ->
             if item is None:
                 item = typ.get(OTHER)
                 if item is None:
-                    raise InputError(fe.child(path, str(k)), "unknown field")
+                    error = InputError(fe.child(path, str(k)), "unknown field")
+                    if unknown is None:
+                        raise error
+                    unknown.append(error)
+                    continue
             if v is not None:
-                out[k] = check_value(v, item, f"{path}.{k}" if path else k, release)
+                out[k] = check_value(v, item, f"{path}.{k}" if path else k, release, unknown)
         return out
     if type(typ) is tuple:
         container, inner = typ
         if container == "map":
             return {
-                k: _zero(inner) if v is None else check_value(v, inner, fe.key(path, k), release)
+                k: _zero(inner) if v is None else check_value(v, inner, fe.key(path, k), release, unknown)
                 for k, v in obj(value, path).items()
             }
         if not isinstance(value, list):
             raise InputError(path, f"expected a list, got {describe(value)}")
         return [
-            _zero(inner) if v is None else check_value(v, inner, fe.index(path, i), release)
+            _zero(inner) if v is None else check_value(v, inner, fe.index(path, i), release, unknown)
             for i, v in enumerate(value)
         ]
     if typ == QUANTITY:

@@ -163,3 +163,16 @@ def test_a_field_is_unknown_to_the_releases_whose_types_lack_it(
 def test_without_a_release_every_field_is_known() -> None:
     for patch, *_ in RELEASE_FIELDS:
         decode_object(job(**patch), "Job")
+
+
+def test_a_mistyped_value_is_named_before_an_unknown_field() -> None:
+    """sigs.k8s.io/json UnmarshalStrict returns the decoding error and the unknown fields apart;
+    the API server's serializer reports the decoding error first."""
+    obj = job(template={"spec": {"hostnameOverride": "h", "containers": [{"name": "a", "resources": {"requests": {"cpu": "1Gb"}}}]}})
+    with pytest.raises(InputError) as err:
+        decode_object(obj, "Job", release=33)
+    assert err.value.field == "spec.template.spec.containers[0].resources.requests[cpu]"
+    obj["spec"]["template"]["spec"]["containers"][0]["resources"] = {}
+    with pytest.raises(InputError) as err:
+        decode_object(obj, "Job", release=33)
+    assert err.value.field == "spec.template.spec.hostnameOverride"
