@@ -32,6 +32,8 @@ from jobmodel.api import pod_probes as pp
 from jobmodel.api import pod_security as ps
 from jobmodel.api.field import FieldError
 from jobmodel.api.pod_dns import use_relaxed_dns_search_validation, validate_pod_dns_config
+from jobmodel.api.pod_drop import restart_all_containers_action_in_use
+from jobmodel.api.pod_recent_fields import validate_recent_pod_fields
 from jobmodel.api.pod_resources import (
     uses_indivisible_huge_pages_values,
     validate_container_resource_requirements,
@@ -101,7 +103,7 @@ def pod_validation_options(
         release=release,
         allow_container_restart_policy_rules=release >= 35
         or (release == 34 and container_restart_rules_in_use(old_pod_spec)),
-        allow_restart_all_containers=release >= 36,
+        allow_restart_all_containers=release >= 36 or (release == 35 and restart_all_containers_action_in_use(old_pod_spec)),
         allow_invalid_label_value_in_required_node_affinity=release <= 32
         or has_invalid_label_value_in_required_node_affinity(old_pod_spec, release),
         allow_relaxed_dns_search_validation=use_relaxed_dns_search_validation(release, old_pod_spec),
@@ -295,6 +297,7 @@ def validate_pod_spec(
         )
     errs.extend(pod_os.validate_pod_os(spec, path, release))
     errs.extend(pod_env.validate_file_key_ref_volumes(spec, path, release))
+    errs.extend(validate_recent_pod_fields(spec, path, release, volumes))
     return errs
 
 

@@ -12,6 +12,11 @@ checked to be of the right JSON kind. Resource quantities are parsed (a bad one 
 Quantity.UnmarshalJSON refuses it) and kept in their canonical form, as the API server writes
 them back. A Pod's status
 is an open struct: the fields the controller reads are typed, the others kept as they are.
+
+A field that only some releases' types have (`k8s.io/api` core/v1 and batch/v1, release by
+release) is written `since(first, type)` (or `since(first, type, last)`): decoded for a release
+(`release=`, a minor version) whose types lack it, it is an unknown field, as the strict decoder of
+that release's API server says; without a release every field is known.
 """
 
 from __future__ import annotations
@@ -40,6 +45,23 @@ TIME: Final = "time"  # metav1.Time: an RFC 3339 string
 QUANTITY: Final = "quantity"  # resource.Quantity: decoded into its canonical string (jobmodel.api.quantity)
 OTHER: Final = "*"
 INT_OR_STRING: Final = "intOrString"  # intstr.IntOrString: an int32 or a string
+_SINCE: Final = "since"
+
+
+def since(first: int, typ: Type, last: int | None = None) -> Type:
+    """A struct field the types of releases 1.<first> ... 1.<last> (to the newest when None) have."""
+    return (_SINCE, first, last, typ)
+
+
+def field_type(item: Type, release: int | None) -> Type:
+    """The type of a struct field in a release: None when the release's types lack it."""
+    if type(item) is tuple and item[0] == _SINCE:
+        _, first, last, inner = item
+        if release is not None and (release < first or (last is not None and release > last)):
+            return None
+        return inner
+    return item
+
 
 def _object(spec: Type, status: Type) -> dict[str, Type]:
     """A Kubernetes object's top level."""
@@ -87,23 +109,24 @@ POD_SECURITY_CONTEXT: Final = {
     "appArmorProfile": PROFILE, "seLinuxChangePolicy": STR,
 }  # fmt: skip
 HTTP_GET: Final = {
-    "path": STR, "port": INT_OR_STRING, "host": STR, "scheme": STR, "httpHeaders": ("list", {"name": STR, "value": STR}), "protocol": STR,
+    "path": STR, "port": INT_OR_STRING, "host": STR, "scheme": STR, "httpHeaders": ("list", {"name": STR, "value": STR}),
+    "protocol": since(37, STR),
 }  # fmt: skip
 TCP_SOCKET: Final = {"port": INT_OR_STRING, "host": STR}
 EXEC: Final = {"command": ("list", STR)}
 PROBE: Final = {
-    "exec": EXEC, "httpGet": HTTP_GET, "tcpSocket": TCP_SOCKET, "grpc": {"port": I32, "service": STR, "mode": STR},
+    "exec": EXEC, "httpGet": HTTP_GET, "tcpSocket": TCP_SOCKET, "grpc": {"port": I32, "service": STR, "mode": since(37, STR)},
     "initialDelaySeconds": I32, "timeoutSeconds": I32, "periodSeconds": I32, "successThreshold": I32, "failureThreshold": I32,
     "terminationGracePeriodSeconds": I64,
 }  # fmt: skip
 LIFECYCLE_HANDLER: Final = {"exec": EXEC, "httpGet": HTTP_GET, "tcpSocket": TCP_SOCKET, "sleep": {"seconds": I64}}
-LIFECYCLE: Final = {"postStart": LIFECYCLE_HANDLER, "preStop": LIFECYCLE_HANDLER, "stopSignal": STR}
+LIFECYCLE: Final = {"postStart": LIFECYCLE_HANDLER, "preStop": LIFECYCLE_HANDLER, "stopSignal": since(33, STR)}
 _KEY_SELECTOR: Final = {"name": STR, "key": STR, "optional": BOOL}
 ENV_VAR_SOURCE: Final = {
     "fieldRef": {"apiVersion": STR, "fieldPath": STR},
     "resourceFieldRef": {"containerName": STR, "resource": STR, "divisor": QUANTITY},
     "configMapKeyRef": _KEY_SELECTOR, "secretKeyRef": _KEY_SELECTOR,
-    "fileKeyRef": {"volumeName": STR, "path": STR, "key": STR, "optional": BOOL},  # 1.34+
+    "fileKeyRef": since(34, {"volumeName": STR, "path": STR, "key": STR, "optional": BOOL}),
 }  # fmt: skip
 ENV_VAR: Final = {"name": STR, "value": STR, "valueFrom": ENV_VAR_SOURCE}
 _ENV_FROM_REF: Final = {"name": STR, "optional": BOOL}
@@ -111,11 +134,16 @@ ENV_FROM_SOURCE: Final = {"prefix": STR, "configMapRef": _ENV_FROM_REF, "secretR
 HOST_ALIAS: Final = {"ip": STR, "hostnames": ("list", STR)}
 RESOURCE_LIST: Final = ("map", QUANTITY)
 RESOURCE_REQUIREMENTS: Final = {"limits": RESOURCE_LIST, "requests": RESOURCE_LIST, "claims": ("list", {"name": STR, "request": STR})}
+VOLUME_MOUNT: Final = {
+    "name": STR, "readOnly": BOOL, "recursiveReadOnly": STR, "mountPath": STR, "subPath": STR,
+    "mountPropagation": STR, "subPathExpr": STR, "bindMountOptions": since(37, ("list", STR)),
+}  # fmt: skip
 CONTAINER: Final = {
     "name": STR, "image": STR, "command": ("list", STR), "args": ("list", STR), "workingDir": STR,
     "ports": ("list", CONTAINER_PORT), "envFrom": ("list", ENV_FROM_SOURCE), "env": ("list", ENV_VAR), "resources": RESOURCE_REQUIREMENTS,
-    "resizePolicy": ("list", OBJ), "restartPolicy": STR, "restartPolicyRules": ("list", OBJ),
-    "volumeMounts": ("list", OBJ), "volumeDevices": ("list", OBJ), "livenessProbe": PROBE, "readinessProbe": PROBE,
+    "resizePolicy": ("list", OBJ), "restartPolicy": STR,
+    "restartPolicyRules": since(34, ("list", {"action": STR, "exitCodes": {"operator": STR, "values": ("list", I32)}})),
+    "volumeMounts": ("list", VOLUME_MOUNT), "volumeDevices": ("list", OBJ), "livenessProbe": PROBE, "readinessProbe": PROBE,
     "startupProbe": PROBE, "lifecycle": LIFECYCLE, "terminationMessagePath": STR, "terminationMessagePolicy": STR,
     "imagePullPolicy": STR, "securityContext": SECURITY_CONTEXT, "stdin": BOOL, "stdinOnce": BOOL, "tty": BOOL,
 }  # fmt: skip
@@ -173,7 +201,10 @@ POD_SPEC: Final = {
     "runtimeClassName": STR, "enableServiceLinks": BOOL, "preemptionPolicy": STR, "overhead": RESOURCE_LIST,
     "topologySpreadConstraints": ("list", TOPOLOGY_SPREAD_CONSTRAINT), "setHostnameAsFQDN": BOOL, "os": {"name": STR}, "hostUsers": BOOL,
     "schedulingGates": ("list", {"name": STR}), "resourceClaims": ("list", {"name": STR, "resourceClaimName": STR, "resourceClaimTemplateName": STR}), "resources": RESOURCE_REQUIREMENTS,
-    "hostnameOverride": STR,
+    "hostnameOverride": since(34, STR),
+    "workloadRef": since(35, {"name": STR, "podGroup": STR, "podGroupReplicaKey": STR}, 35),
+    "schedulingGroup": since(36, {"podGroupName": STR}),
+    "evictionResponders": since(37, ("list", {"name": STR, "priority": I32})),
 }  # fmt: skip
 POD_TEMPLATE_SPEC: Final = {"metadata": OBJECT_META, "spec": POD_SPEC}
 POD_FAILURE_POLICY: Final = {
@@ -186,12 +217,20 @@ POD_FAILURE_POLICY: Final = {
         },
     )
 }
+# batch/v1 JobSchedulingConfiguration (1.37, WorkloadWithJob) and its scheduling/v1alpha3 parts.
+JOB_SCHEDULING_CONFIGURATION: Final = {
+    "schedulingPolicy": {"basic": {}, "gang": {"minCount": I32}},
+    "schedulingConstraints": {"topology": ("list", {"key": STR})},
+    "disruptionMode": {"single": {}, "all": {}},
+    "resourceClaims": ("list", {"name": STR, "resourceClaimName": STR, "resourceClaimTemplateName": STR}),
+}
 JOB_SPEC: Final = {
     "parallelism": I32, "completions": I32, "activeDeadlineSeconds": I64, "podFailurePolicy": POD_FAILURE_POLICY,
     "successPolicy": {"rules": ("list", {"succeededIndexes": STR, "succeededCount": I32})},
     "backoffLimit": I32, "backoffLimitPerIndex": I32, "maxFailedIndexes": I32, "selector": LABEL_SELECTOR,
     "manualSelector": BOOL, "template": POD_TEMPLATE_SPEC, "ttlSecondsAfterFinished": I32,
     "completionMode": STR, "suspend": BOOL, "podReplacementPolicy": STR, "managedBy": STR,
+    "scheduling": since(37, JOB_SCHEDULING_CONFIGURATION),
 }  # fmt: skip
 JOB_CONDITION: Final = {
     "type": STR,
@@ -260,13 +299,18 @@ def check_object(value: Any, kind: str) -> None:
     decode_object(value, kind)
 
 
-def decode_object(value: Any, kind: str, path: str = "") -> dict[str, Any]:
-    """The object as Go's strict decoder sees it: unknown fields and mistyped values raise
-    InputError; a null field is dropped (absent) and a null list item becomes its zero value.
-    `kind` and `apiVersion` may be left out; when given they must be the kind's."""
+def decode_object(value: Any, kind: str, path: str = "", release: int | None = None) -> dict[str, Any]:
+    """The object as Go's strict decoder (of the release's types, when given) sees it: unknown
+    fields and mistyped values raise InputError; a null field is dropped (absent) and a null list
+    item becomes its zero value. `kind` and `apiVersion` may be left out; when given they must be
+    the kind's. A mistyped value anywhere is named before an unknown field: the strict decoder
+    (sigs.k8s.io/json UnmarshalStrict) reports unknown fields only when decoding succeeded."""
     if not isinstance(value, Mapping):
         raise InputError(path, f"expected an object, got {describe(value)}")
-    decoded: dict[str, Any] = check_value(value, KINDS[kind], path)
+    unknown: list[InputError] = []
+    decoded: dict[str, Any] = check_value(value, KINDS[kind], path, release, unknown)
+    if unknown:
+        raise unknown[0]
     for key, want in (("kind", kind), ("apiVersion", API_VERSIONS[kind])):
         if decoded.get(key, want) != want:
             raise InputError(fe.child(path, key), f'expected "{want}", got {describe(decoded[key])}')
@@ -299,32 +343,39 @@ def _zero(typ: Type) -> Any:
     return {STR: "", TIME: "", I32: 0, I64: 0, BOOL: False, QUANTITY: "0"}.get(typ)
 
 
-def check_value(value: Any, typ: Type, path: str) -> Any:
-    """Check one value against a schema type; returns the decoded value (see decode_object)."""
+def check_value(
+    value: Any, typ: Type, path: str, release: int | None = None, unknown: list[InputError] | None = None
+) -> Any:
+    """Check one value against a schema type; returns the decoded value (see decode_object). An
+    unknown field raises InputError, or is left out and its error added to `unknown` when given."""
     if value is None:
         return None
     if type(typ) is dict:
         out: dict[str, Any] = {}
         for k, v in obj(value, path).items():
-            item = typ.get(k)
+            item = field_type(typ.get(k), release)
             if item is None:
                 item = typ.get(OTHER)
                 if item is None:
-                    raise InputError(fe.child(path, str(k)), "unknown field")
+                    error = InputError(fe.child(path, str(k)), "unknown field")
+                    if unknown is None:
+                        raise error
+                    unknown.append(error)
+                    continue
             if v is not None:
-                out[k] = check_value(v, item, f"{path}.{k}" if path else k)
+                out[k] = check_value(v, item, f"{path}.{k}" if path else k, release, unknown)
         return out
     if type(typ) is tuple:
         container, inner = typ
         if container == "map":
             return {
-                k: _zero(inner) if v is None else check_value(v, inner, fe.key(path, k))
+                k: _zero(inner) if v is None else check_value(v, inner, fe.key(path, k), release, unknown)
                 for k, v in obj(value, path).items()
             }
         if not isinstance(value, list):
             raise InputError(path, f"expected a list, got {describe(value)}")
         return [
-            _zero(inner) if v is None else check_value(v, inner, fe.index(path, i))
+            _zero(inner) if v is None else check_value(v, inner, fe.index(path, i), release, unknown)
             for i, v in enumerate(value)
         ]
     if typ == QUANTITY:

@@ -19,6 +19,11 @@ from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
 from jobmodel.api.cron import schedule_error
 from jobmodel.api.field import FieldError
+from jobmodel.api.job_scheduling import (
+    validate_gang_min_count,
+    validate_job_scheduling,
+    validate_job_scheduling_update,
+)
 from jobmodel.api.pod_validation import (
     DEFAULT_POD_OPTIONS,
     PodValidationOptions,
@@ -229,6 +234,8 @@ def _validate_job_spec(
         else:
             errs.extend(validate_success_policy(spec, fe.child(path, "successPolicy")))
     errs.extend(validate_pod_replacement_policy(spec, fe.child(path, "podReplacementPolicy")))
+    errs.extend(validate_gang_min_count(spec, fe.child(path, "scheduling")))
+    errs.extend(validate_job_scheduling(spec, fe.child(path, "scheduling")))
     template = spec.get("template") or {}
     errs.extend(validate_pod_template_spec(template, fe.child(path, "template"), pod_opts))
     restart = (template.get("spec") or {}).get("restartPolicy", "")
@@ -618,6 +625,7 @@ def validate_job_spec_update(
         errs.extend(
             mv.validate_immutable_field(spec.get(name), old.get(name), fe.child(path, name))
         )
+    errs.extend(validate_job_scheduling_update(spec, old, fe.child(path, "scheduling")))
     return errs
 
 

@@ -349,6 +349,38 @@ HOST_ALIAS_IPS = st.sampled_from(
 )
 
 
+# Pod fields added after 1.32 (unknown to the releases before; dropped while their gate is off,
+# validated when given: jobmodel.api.pod_drop, jobmodel.api.pod_recent_fields).
+RECENT_POD_FIELDS: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
+    [{"hostnameOverride": "h"}, {"hostnameOverride": "Bad_Name", "setHostnameAsFQDN": True}, {"hostnameOverride": "h" * 65},
+     {"schedulingGroup": {"podGroupName": "g"}}, {"schedulingGroup": {}}, {"schedulingGroup": {"podGroupName": "Bad_G"}},
+     {"workloadRef": {"name": "w", "podGroup": "g"}}, {"workloadRef": {"name": "", "podGroup": "Bad", "podGroupReplicaKey": "k"}},
+     {"evictionResponders": [{"name": "example.com/r", "priority": 1000}]}, {"evictionResponders": [{"name": "bad", "priority": 1}, {"name": "bad"}]},
+     {"evictionResponders": [{"name": "x.k8s.io/r", "priority": 100001}]}, {"evictionResponders": [{"name": f"example.com/r{i}", "priority": 1000} for i in range(11)]},
+     {"evictionResponders": [{"name": "example.com/r", "priority": 1000}], "schedulingGroup": {"podGroupName": "g"}}]
+)  # fmt: skip
+RECENT_CONTAINER_FIELDS: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
+    [{"lifecycle": {"stopSignal": "SIGTERM"}}, {"lifecycle": {"stopSignal": "SIGBOGUS", "preStop": {"sleep": {"seconds": 1}}}},
+     {"livenessProbe": {"httpGet": {"port": 80, "protocol": "HTTP2"}}}, {"livenessProbe": {"httpGet": {"port": 80, "protocol": "HTTP3"}}},
+     {"startupProbe": {"grpc": {"port": 80, "mode": "TLS"}}}, {"startupProbe": {"grpc": {"port": 80, "mode": "Bogus"}}},
+     {"restartPolicy": "Never", "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}]},
+     {"restartPolicy": "Never", "restartPolicyRules": [{"action": "RestartAllContainers", "exitCodes": {"operator": "NotIn", "values": [0]}}]}]
+)  # fmt: skip
+
+
+@st.composite
+def recent_pod_fields(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
+    """Some of the pod fields added after 1.32 (in place)."""
+    if draw(st.booleans()):
+        template_spec.update(copy.deepcopy(draw(RECENT_POD_FIELDS)))
+    containers = template_spec.get("containers") or []
+    if containers and draw(st.booleans()):
+        containers[0].update(copy.deepcopy(draw(RECENT_CONTAINER_FIELDS)))
+    mounts = containers[0].get("volumeMounts") if containers else None
+    if mounts and draw(st.booleans()):
+        mounts[0]["bindMountOptions"] = draw(st.sampled_from([["nosuid"], ["bogus", "nodev", "nodev"]]))
+
+
 @st.composite
 def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
     """Extra pod-spec fields (in place): containers, volumes, scheduling directives."""
@@ -441,6 +473,8 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
             {"ip": draw(HOST_ALIAS_IPS), **({"hostnames": draw(st.sampled_from([["a.example"], ["Bad_Host", "ok"], [""]]))} if draw(st.booleans()) else {})}
             for _ in range(draw(st.integers(1, 2)))
         ]
+    if draw(st.integers(0, 5)) == 0:
+        draw(recent_pod_fields(template_spec))
     if draw(st.integers(0, 12)) == 0:
         template_spec["overhead"] = draw(resource_list(["cpu", "memory", "hugepages-2Mi", "example.com/foo", "bad name!"]))
     if draw(st.integers(0, 8)) == 0:
@@ -620,6 +654,23 @@ def job_metadata(draw: st.DrawFn, meta: dict[str, Any]) -> None:
         )
 
 
+SCHEDULING_POLICIES = st.sampled_from([{"basic": {}}, {"gang": {}}, {"gang": {"minCount": 2}}, {"gang": {"minCount": 0}}, {}, {"basic": {}, "gang": {"minCount": 5}}])
+DISRUPTION_MODES: st.SearchStrategy[dict[str, Any]] = st.sampled_from([{"single": {}}, {"all": {}}, {}, {"single": {}, "all": {}}])
+
+
+@st.composite
+def job_scheduling(draw: st.DrawFn) -> dict[str, Any]:
+    """A Job's spec.scheduling (1.37; an unknown field before)."""
+    scheduling: dict[str, Any] = {}
+    if draw(st.booleans()):
+        scheduling["schedulingPolicy"] = draw(SCHEDULING_POLICIES)
+    if draw(st.booleans()):
+        scheduling["disruptionMode"] = draw(DISRUPTION_MODES)
+    if draw(st.integers(0, 3)) == 0:
+        scheduling["resourceClaims"] = [{"name": "c", "resourceClaimName": "rc"}]
+    return scheduling
+
+
 @st.composite
 def job_manifests(draw: st.DrawFn) -> dict[str, Any]:
     job = base_job()
@@ -649,6 +700,8 @@ def job_manifests(draw: st.DrawFn) -> dict[str, Any]:
         spec["successPolicy"] = draw(success_policy())
     if draw(st.integers(0, 4)) == 0:
         spec["managedBy"] = draw(st.sampled_from(["kubernetes.io/job-controller", "example.com/x", "bad", "x" * 70]))
+    if draw(st.integers(0, 9)) == 0:
+        spec["scheduling"] = draw(job_scheduling())
     template_spec["restartPolicy"] = draw(st.sampled_from(["Never", "OnFailure", "Always", "Bogus"]))
     if draw(st.integers(0, 3)) == 0:
         template_spec["initContainers"] = [{"name": "init", "image": "busybox"}]
@@ -726,7 +779,7 @@ def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
             st.sampled_from(
                 ["parallelism", "completions", "suspend", "backoffLimit", "activeDeadlineSeconds", "template", "managedBy", "completionMode",
                  "scheduling", "selector", "podFailurePolicy", "successPolicy", "backoffLimitPerIndex", "labels", "name", "meta",
-                 "maxFailedIndexes", "podReplacementPolicy", "ttlSecondsAfterFinished", "serviceAccount", "resources"]
+                 "maxFailedIndexes", "podReplacementPolicy", "ttlSecondsAfterFinished", "serviceAccount", "resources", "jobScheduling"]
             )
         )
         template = spec.setdefault("template", {})
@@ -807,6 +860,14 @@ def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
             spec["podReplacementPolicy"] = draw(st.sampled_from(["Failed", "TerminatingOrFailed"]))
         elif field == "ttlSecondsAfterFinished":
             spec["ttlSecondsAfterFinished"] = draw(st.integers(-1, 5))
+        elif field == "jobScheduling":
+            # Set, changed or cleared (1.37's declarative NoSet / NoUnset, the frozen variant).
+            if draw(st.booleans()):
+                old["spec"]["scheduling"] = draw(job_scheduling())
+            if draw(st.integers(0, 2)) == 0:
+                spec.pop("scheduling", None)
+            else:
+                spec["scheduling"] = draw(job_scheduling())
         else:
             spec[field] = draw(st.integers(0, 5))
     return old, new
