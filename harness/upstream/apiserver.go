@@ -16,6 +16,7 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/core/install"  // core/v1 ones used by the pod template
 	cronjobregistry "k8s.io/kubernetes/pkg/registry/batch/cronjob"
 	jobregistry "k8s.io/kubernetes/pkg/registry/batch/job"
+	kjson "sigs.k8s.io/json"
 )
 
 // apiCase is the input part of a validation or defaulting case.
@@ -60,8 +61,14 @@ func decodeObject(kind, field string, raw json.RawMessage, withDefaults bool) (r
 	default:
 		return nil, fmt.Errorf("kind: expected Job or CronJob, got %q", kind)
 	}
-	if err := json.Unmarshal(raw, external); err != nil {
+	// As the API server decodes a request with fieldValidation=Strict (kubectl's default): a
+	// field the release's types lack is refused, not dropped.
+	strictErrs, err := kjson.UnmarshalStrict(raw, external)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %v", field, err)
+	}
+	if len(strictErrs) != 0 {
+		return nil, fmt.Errorf("%s: %v", field, runtime.NewStrictDecodingError(strictErrs))
 	}
 	if withDefaults {
 		legacyscheme.Scheme.Default(external)

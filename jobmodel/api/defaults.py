@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from jobmodel.api.image_reference import parse_image_name
+from jobmodel.api.pod_affinity import encoded_pod_affinity
 from jobmodel.api.pod_probes import set_defaults_probes
 from jobmodel.api.pod_util import CONTAINER_KINDS
 from jobmodel.api.pod_volumes import set_defaults_volume_source
@@ -130,7 +131,21 @@ def set_defaults_pod_spec(spec: Mapping[str, Any], release: int = NEWEST_MINOR) 
     set_defaults_resource_requirements(out.get("resources"))
     for volume in out.get("volumes") or []:
         set_defaults_volume(volume, release)
+    for constraint in out.get("topologySpreadConstraints") or []:
+        encoded_topology_spread_constraint(constraint)
+    if out.get("os") is not None:
+        out["os"].setdefault("name", "")  # PodOS.name has no omitempty either
+    for claim in out.get("resourceClaims") or []:
+        claim.setdefault("name", "")  # PodResourceClaim.name has no omitempty
+    encoded_pod_affinity(out.get("affinity"))
     return out
+
+
+def encoded_topology_spread_constraint(constraint: dict[str, Any]) -> None:
+    """The fields TopologySpreadConstraint's JSON always writes (no omitempty), in place: the
+    stored object has them, zero when left out."""
+    for key, zero in (("maxSkew", 0), ("topologyKey", ""), ("whenUnsatisfiable", "")):
+        constraint.setdefault(key, zero)
 
 
 def set_defaults_container(container: dict[str, Any]) -> None:
@@ -159,9 +174,12 @@ def set_defaults_container(container: dict[str, Any]) -> None:
 
 
 def set_defaults_resource_requirements(resources: Mapping[str, Any] | None) -> None:
-    """SetDefaults_ResourceList of a ResourceRequirements' limits and requests (in place)."""
+    """SetDefaults_ResourceList of a ResourceRequirements' limits and requests (in place); its
+    claims' names written."""
     for key in ("limits", "requests"):
         set_defaults_resource_list((resources or {}).get(key))
+    for claim in (resources or {}).get("claims") or []:
+        claim.setdefault("name", "")  # ResourceClaim.name has no omitempty
 
 
 def set_defaults_volume(volume: dict[str, Any], release: int = NEWEST_MINOR) -> None:

@@ -29,6 +29,9 @@ POINTER_FIELDS: Final = frozenset(
         "optional", "defaultMode", "mode", "procMount", "hostnameOverride", "seLinuxChangePolicy",
         "supplementalGroupsPolicy", "fsGroupChangePolicy", "recursiveReadOnly", "mountPropagation",
         "sizeLimit", "stopSignal",
+        # batch/v1 JobSchedulingConfiguration (1.37) and its scheduling/v1alpha3 parts
+        "scheduling", "schedulingPolicy", "schedulingConstraints", "disruptionMode", "basic", "gang", "minCount",
+        "single", "all", "resourceClaimName", "resourceClaimTemplateName",
     }
 )  # fmt: skip
 

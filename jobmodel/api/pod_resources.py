@@ -12,7 +12,7 @@ containers' aggregate requests (AggregateContainerRequests), hugepage limits not
 and no container limit above the pod's.
 
 Quantities arrive decoded (a bad one is refused by the decoder: `jobmodel.api.quantity`).
-Not modelled: containers' `resources.claims` (and the pod's resourceClaims).
+Containers' `resources.claims` (and the pod's resourceClaims): jobmodel.api.pod_claims.
 """
 
 from __future__ import annotations
@@ -182,7 +182,7 @@ def validate_resource_requirements(
     release: int,
     allow_indivisible_huge_pages: bool = False,
 ) -> list[FieldError]:
-    """validateResourceRequirements (claims are not modelled)."""
+    """validateResourceRequirements (its claims: pod_claims.validate_resource_claim_names)."""
     errs: list[FieldError] = []
     lim_path, req_path = fe.child(path, "limits"), fe.child(path, "requests")
     limits_raw: Mapping[str, Any] = requirements.get("limits") or {}

@@ -9,8 +9,7 @@ spec (`spec.shareProcessNamespace`) rather than on `spec.securityContext.sharePr
 and an update may keep a container's CAP_SYS_ADMIN with allowPrivilegeEscalation false when the
 old template has one (useAllowSysAdminWhenPrivilegeEscalationFalse).
 
-seLinuxOptions are checked only by the OS-specific rules (validateLinux, validateWindows), not
-modelled.
+seLinuxOptions are checked only by the OS-specific rules (validateWindows: jobmodel.api.pod_os).
 """
 
 from __future__ import annotations
@@ -248,6 +247,14 @@ def use_allow_sys_admin_when_privilege_escalation_false(release: int, old_pod_sp
     )
 
 
+def validate_local_descending_path(target: str, path: str) -> list[FieldError]:
+    """validateLocalDescendingPath: relative (path.IsAbs), without a `..` element (validatePathNoBacksteps)."""
+    errs = [fe.invalid(path, target, "must be a relative path")] if target.startswith("/") else []
+    if ".." in target.split("/"):
+        errs.append(fe.invalid(path, target, "must not contain '..'"))
+    return errs
+
+
 def validate_seccomp_profile_field(profile: Mapping[str, Any] | None, path: str) -> list[FieldError]:
     """validateSeccompProfileField (with validateSeccompProfileType)."""
     if profile is None:
@@ -263,11 +270,7 @@ def validate_seccomp_profile_field(profile: Mapping[str, Any] | None, path: str)
         if localhost is None:
             errs.append(fe.required(local_path, "must be set when seccomp type is Localhost"))
         else:
-            # validateLocalDescendingPath
-            if localhost.startswith("/"):
-                errs.append(fe.invalid(local_path, localhost, "must be a relative path"))
-            if ".." in localhost.split("/"):
-                errs.append(fe.invalid(local_path, localhost, "must not contain '..'"))
+            errs.extend(validate_local_descending_path(localhost, local_path))
     elif localhost is not None:
         errs.append(fe.invalid(local_path, profile, "can only be set when seccomp type is Localhost"))
     return errs

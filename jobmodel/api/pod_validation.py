@@ -6,9 +6,12 @@ handlers (pod_probes), termination grace period, volumes with their mounts and d
 policies, ports, env and envFrom (`pod_env`), sidecar restart policy, resources:
 `jobmodel.api.pod_resources`), the
 pod's overhead and pod-level resources, ephemeral containers (forbidden in a template, and each
-still validated as upstream does), host-network ports, node selector, required node affinity,
+still validated as upstream does), host-network ports, node selector, node affinity,
 tolerations, host aliases, scheduling and readiness gates, the service account (and its deprecated alias),
-node, priority-class and runtime-class names, and the preemption policy.
+node, priority-class and runtime-class names, the preemption policy, pod affinity (`pod_affinity`),
+topology spread constraints (`pod_topology`), the OS-specific rules (`pod_os`), the pod-specific
+annotations (`pod_annotations`, the tolerations one read as Go reads JSON: `go_json`) and resource
+claims (`pod_claims`).
 
 Not modelled (accepted as given): `NOT_CHECKED` below, which `jobmodel validate` names on every
 "valid" verdict.
@@ -17,6 +20,7 @@ Not modelled (accepted as given): `NOT_CHECKED` below, which `jobmodel validate`
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -24,12 +28,14 @@ import attrs
 
 from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
-from jobmodel.api import pod_env
+from jobmodel.api import pod_affinity, pod_annotations, pod_claims, pod_env, pod_os, pod_topology
 from jobmodel.api import pod_probes as pp
 from jobmodel.api import pod_security as ps
 from jobmodel.api import pod_volumes as pv
 from jobmodel.api.field import FieldError
 from jobmodel.api.pod_dns import use_relaxed_dns_search_validation, validate_pod_dns_config
+from jobmodel.api.pod_drop import restart_all_containers_action_in_use
+from jobmodel.api.pod_recent_fields import validate_recent_pod_fields
 from jobmodel.api.pod_resources import (
     uses_indivisible_huge_pages_values,
     validate_container_resource_requirements,
@@ -39,12 +45,7 @@ from jobmodel.api.pod_resources import (
 from jobmodel.features import NEWEST_MINOR
 
 # What the API server checks in a pod template and this model does not (docs/validation.md).
-NOT_CHECKED: Final = (
-    "topology spread constraints",
-    "resource claims",
-    "OS-specific rules",
-    "seccomp and AppArmor annotations",
-)
+NOT_CHECKED: Final[tuple[str, ...]] = ()
 RESTART_POLICIES: Final = ("Always", "OnFailure", "Never")
 DNS_POLICIES: Final = ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
 PULL_POLICIES: Final = ("Always", "IfNotPresent", "Never")
@@ -82,6 +83,11 @@ class PodValidationOptions:
     # EnvFiles (1.34 alpha off, on from 1.35), or the old template reads a file: worded in valueFrom's error.
     allow_env_files_validation: bool = True
     allow_indivisible_huge_pages_values: bool = False  # the old template already has such a value
+    topology: pod_topology.TopologyOptions = pod_topology.TopologyOptions()
+    allow_invalid_pod_deletion_cost: bool = False  # AllowInvalidPodDeletionCost: the old template's is invalid
+    allow_invalid_label_value_in_selector: bool = False  # the old template's affinity selectors are invalid
+    # AllowTaintTolerationComparisonOperators (1.35+): the gate (alpha, off) or the old template uses Lt/Gt.
+    allow_taint_toleration_comparison_operators: bool = False
     volumes: pv.VolumeOptions = pv.VolumeOptions()
 
 
@@ -89,14 +95,16 @@ DEFAULT_POD_OPTIONS: Final = PodValidationOptions()
 EMPTY: Final[Mapping[str, Mapping[str, Any]]] = {}
 
 
-def pod_validation_options(release: int, old_pod_spec: Mapping[str, Any] | None) -> PodValidationOptions:
-    """GetValidationOptionsFromPodTemplate's restart-rule options at a release (`old_pod_spec`: the
-    stored template's spec on update)."""
+def pod_validation_options(
+    release: int, old_pod_spec: Mapping[str, Any] | None, old_pod_meta: Mapping[str, Any] | None = None
+) -> PodValidationOptions:
+    """GetValidationOptionsFromPodTemplate's restart-rule options at a release (`old_pod_spec`,
+    `old_pod_meta`: the stored template's spec and metadata on update)."""
     return PodValidationOptions(
         release=release,
         allow_container_restart_policy_rules=release >= 35
         or (release == 34 and container_restart_rules_in_use(old_pod_spec)),
-        allow_restart_all_containers=release >= 36,
+        allow_restart_all_containers=release >= 36 or (release == 35 and restart_all_containers_action_in_use(old_pod_spec)),
         allow_invalid_label_value_in_required_node_affinity=release <= 32
         or has_invalid_label_value_in_required_node_affinity(old_pod_spec, release),
         allow_relaxed_dns_search_validation=use_relaxed_dns_search_validation(release, old_pod_spec),
@@ -104,8 +112,18 @@ def pod_validation_options(release: int, old_pod_spec: Mapping[str, Any] | None)
         allow_pod_lifecycle_sleep_action_zero_value=pp.allow_pod_lifecycle_sleep_action_zero_value(release, old_pod_spec),
         allow_env_files_validation=release >= 35 or (release == 34 and pod_env.pod_file_key_ref_in_use(old_pod_spec)),
         allow_indivisible_huge_pages_values=uses_indivisible_huge_pages_values(old_pod_spec),
+        topology=pod_topology.topology_options(release, old_pod_spec),
+        allow_invalid_label_value_in_selector=pod_affinity.has_invalid_label_value_in_affinity_selector(old_pod_spec, release),
+        allow_taint_toleration_comparison_operators=taint_toleration_comparison_operators_in_use(old_pod_spec),
+        allow_invalid_pod_deletion_cost=old_pod_meta is not None
+        and not pod_annotations.deletion_cost_is_valid(old_pod_meta.get("annotations") or {}),
         volumes=pv.volume_options(old_pod_spec),
     )
+
+
+def taint_toleration_comparison_operators_in_use(pod_spec: Mapping[str, Any] | None) -> bool:
+    """taintTolerationComparisonOperatorsInUse (`pkg/api/pod/util.go`, 1.35+): a toleration with `Lt` or `Gt`."""
+    return any(t.get("operator") in ("Lt", "Gt") for t in (pod_spec or {}).get("tolerations") or [])
 
 
 def has_invalid_label_value_in_required_node_affinity(
@@ -132,8 +150,24 @@ def validate_pod_template_spec(
     meta = template.get("metadata") or {}
     spec = template.get("spec") or {}
     errs = mv.validate_labels(meta.get("labels"), fe.child(path, "labels"), opts.release)
+    annotations = meta.get("annotations") or {}
     errs.extend(mv.validate_annotations(meta.get("annotations"), fe.child(path, "annotations"), opts.release))
+    errs.extend(
+        pod_annotations.validate_pod_specific_annotations(
+            annotations,
+            spec,
+            fe.child(path, "annotations"),
+            opts.allow_invalid_pod_deletion_cost,
+        )
+    )
+    errs.extend(
+        validate_tolerations_in_pod_annotations(
+            annotations, fe.child(path, "annotations"), opts.release, opts.allow_taint_toleration_comparison_operators
+        )
+    )
     errs.extend(validate_pod_spec(spec, fe.child(path, "spec"), opts))
+    errs.extend(pod_annotations.validate_seccomp_annotations_and_fields(annotations, spec, fe.child(path, "spec")))
+    errs.extend(pod_annotations.validate_app_armor_annotations_and_fields_match_on_create(annotations, spec, fe.child(path, "spec")))
     if spec.get("ephemeralContainers"):
         errs.append(
             fe.forbidden(
@@ -154,6 +188,7 @@ def validate_pod_spec(
         errs.append(fe.required(fe.child(path, "terminationGracePeriodSeconds")))
     volume_errs, volumes = pv.validate_volumes(spec.get("volumes") or [], fe.child(path, "volumes"), opts)
     errs.extend(volume_errs)
+    errs.extend(pod_claims.validate_pod_claims(spec, path, release))
     containers = spec.get("containers") or []
     errs.extend(validate_containers(containers, fe.child(path, "containers"), volumes, opts))
     errs.extend(
@@ -200,6 +235,7 @@ def validate_pod_spec(
             fe.child(path, "affinity"),
             release,
             opts.allow_invalid_label_value_in_required_node_affinity,
+            opts.allow_invalid_label_value_in_selector,
         )
     )
     errs.extend(
@@ -215,6 +251,11 @@ def validate_pod_spec(
             gate.get("conditionType") or "",
             fe.child(fe.index(fe.child(path, "readinessGates"), i), "conditionType"),
             release,
+        )
+    )
+    errs.extend(
+        pod_topology.validate_topology_spread_constraints(
+            spec.get("topologySpreadConstraints") or [], fe.child(path, "topologySpreadConstraints"), release, opts.topology
         )
     )
     errs.extend(validate_service_account(spec, path, release))
@@ -238,7 +279,9 @@ def validate_pod_spec(
         if spec.get(name):
             errs.extend(mv.validate_dns1123_label(spec[name], fe.child(path, name)))
     errs.extend(
-        validate_tolerations(spec.get("tolerations") or [], fe.child(path, "tolerations"), release)
+        validate_tolerations(
+            spec.get("tolerations") or [], fe.child(path, "tolerations"), release, opts.allow_taint_toleration_comparison_operators
+        )
     )
     errs.extend(pod_env.validate_host_aliases(spec.get("hostAliases") or [], fe.child(path, "hostAliases"), release))
     if spec.get("runtimeClassName") is not None:
@@ -254,7 +297,9 @@ def validate_pod_spec(
                 spec["preemptionPolicy"], PREEMPTION_POLICIES, fe.child(path, "preemptionPolicy")
             )
         )
+    errs.extend(pod_os.validate_pod_os(spec, path, release))
     errs.extend(pod_env.validate_file_key_ref_volumes(spec, path, release))
+    errs.extend(validate_recent_pod_fields(spec, path, release, volumes))
     return errs
 
 
@@ -616,20 +661,47 @@ def validate_affinity(
     path: str,
     release: int = NEWEST_MINOR,
     allow_invalid_label_value: bool = False,
+    allow_invalid_label_value_in_selector: bool = False,
 ) -> list[FieldError]:
-    """validateAffinity: the required node affinity terms only."""
+    """validateAffinity: validateNodeAffinity (required terms, ValidatePreferredSchedulingTerms),
+    pod affinity and anti-affinity (pod_affinity)."""
     if not affinity:
         return []
     node = affinity.get("nodeAffinity") or {}
     required = node.get("requiredDuringSchedulingIgnoredDuringExecution")
-    if required is None:
-        return []
-    return validate_node_selector(
+    errs = [] if required is None else validate_node_selector(
         required,
         fe.child(path, "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"),
         release,
         allow_invalid_label_value,
     )
+    errs.extend(
+        validate_preferred_scheduling_terms(
+            node.get("preferredDuringSchedulingIgnoredDuringExecution") or [],
+            fe.child(path, "nodeAffinity", "preferredDuringSchedulingIgnoredDuringExecution"),
+            release,
+        )
+    )
+    errs.extend(pod_affinity.validate_pod_affinities(affinity, path, allow_invalid_label_value_in_selector, release))
+    return errs
+
+
+def validate_preferred_scheduling_terms(terms: list[Mapping[str, Any]], path: str, release: int = NEWEST_MINOR) -> list[FieldError]:
+    """ValidatePreferredSchedulingTerms: a weight in 1..100, the preference's requirements
+    (ValidateNodeSelectorTerm with any label value allowed)."""
+    errs: list[FieldError] = []
+    for i, term in enumerate(terms):
+        idx = fe.index(path, i)
+        weight = term.get("weight") or 0
+        if not 1 <= weight <= 100:
+            errs.append(fe.invalid(fe.child(idx, "weight"), weight, pod_affinity.WEIGHT_RANGE))
+        preference = term.get("preference") or {}
+        pref_path = fe.child(idx, "preference")
+        for j, req in enumerate(preference.get("matchExpressions") or []):
+            errs.extend(validate_node_selector_requirement(req, fe.index(fe.child(pref_path, "matchExpressions"), j), release, True))
+        for j, req in enumerate(preference.get("matchFields") or []):
+            errs.extend(validate_node_field_selector_requirement(req, fe.index(fe.child(pref_path, "matchFields"), j)))
+    return errs
 
 
 def validate_node_selector(
@@ -735,8 +807,43 @@ def validate_node_selector_requirement(
     return errs
 
 
+def validate_toleration_comparison(op: str, value: str, path: str, allowed: bool) -> list[FieldError]:
+    """ValidateTolerations' `Lt` and `Gt` (1.35+): refused while TaintTolerationComparisonOperators
+    (alpha) is off, unless the old template uses them; then a decimal integer (IsDecimalInteger)
+    within int64 (strconv.ParseInt)."""
+    if not allowed:
+        return [fe.not_supported(fe.child(path, "operator"), op, ["Equal", "Exists", "Lt", "Gt"])]
+    errs: list[FieldError] = []
+    if not value:
+        errs.append(fe.invalid(fe.child(path, "value"), value, "must be non-empty"))
+    elif re.fullmatch(r"-?(0|[1-9][0-9]*)", value) is None or value == "-0":
+        errs.append(fe.invalid(fe.child(path, "value"), value, "must be a valid decimal integer in canonical form"))
+    if re.fullmatch(r"[+-]?[0-9]+", value) is None:
+        errs.append(fe.invalid(fe.child(path, "value"), value, f"strconv.ParseInt: parsing {json.dumps(value)}: invalid syntax"))
+    elif not -(2**63) <= int(value) <= 2**63 - 1:
+        errs.append(fe.invalid(fe.child(path, "value"), value, f"strconv.ParseInt: parsing {json.dumps(value)}: value out of range"))
+    return errs
+
+
+def validate_tolerations_in_pod_annotations(
+    annotations: Mapping[str, str], path: str, release: int = NEWEST_MINOR, allow_comparison_operators: bool = False
+) -> list[FieldError]:
+    """ValidatePodSpecificAnnotations' ValidateTolerationsInPodAnnotations: the tolerations
+    annotation, when not empty, decodes (pod_annotations.get_tolerations_from_pod_annotations)
+    into valid tolerations."""
+    if not annotations.get(pod_annotations.TOLERATIONS_ANNOTATION):
+        return []
+    try:
+        tolerations = pod_annotations.get_tolerations_from_pod_annotations(annotations)
+    except ValueError as err:
+        return [fe.invalid(path, pod_annotations.TOLERATIONS_ANNOTATION, str(err))]
+    return validate_tolerations(
+        tolerations, fe.child(path, pod_annotations.TOLERATIONS_ANNOTATION), release, allow_comparison_operators
+    )
+
+
 def validate_tolerations(
-    tolerations: list[Mapping[str, Any]], path: str, release: int = NEWEST_MINOR
+    tolerations: list[Mapping[str, Any]], path: str, release: int = NEWEST_MINOR, allow_comparison_operators: bool = False
 ) -> list[FieldError]:
     """ValidateTolerations."""
     errs: list[FieldError] = []
@@ -780,6 +887,8 @@ def validate_tolerations(
                         "value must be empty when `operator` is 'Exists'",
                     )
                 )
+        elif op in ("Lt", "Gt") and release >= 35:
+            errs.extend(validate_toleration_comparison(op, value, idx, allow_comparison_operators))
         else:
             errs.append(fe.not_supported(fe.child(idx, "operator"), op, ["Equal", "Exists"]))
         if effect and effect not in TOLERATION_EFFECTS:

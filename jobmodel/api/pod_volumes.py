@@ -36,6 +36,7 @@ from jobmodel.api import pod_env
 from jobmodel.api import pod_security as ps
 from jobmodel.api.field import FieldError
 from jobmodel.api.image_reference import parse_image_name
+from jobmodel.api.pod_security import validate_local_descending_path
 from jobmodel.api.pod_util import visit_containers_with_path
 from jobmodel.api.quantity import quantity_of, quantity_string, set_defaults_resource_list
 
@@ -77,7 +78,6 @@ IMAGE_REFERENCE_REQUIRED_RELEASE: Final = 37  # AllowEmptyImageVolumeReference r
 PROJECTION_GATES_RELEASE: Final = 37  # ClusterTrustBundleProjection, PodCertificateRequest on by default
 CSI_REQUIRED_RETURNS_RELEASE: Final = 35
 USER_FIELDS_RELEASE: Final = 37  # the atomic-write volumes' user fields (AtomicWriteVolumeUserFields, alpha)
-BIND_MOUNT_OPTIONS: Final = ("nodev", "noexec", "nosuid")  # VolumeBindMountOptions (1.37, alpha)
 POD_CERTIFICATE_RELEASE: Final = 34  # PodCertificateProjection exists (PodCertificateRequest: on from 1.37)
 POD_CERTIFICATE_KEY_TYPES: Final = ("RSA3072", "RSA4096", "ECDSAP256", "ECDSAP384", "ECDSAP521", "ED25519")
 
@@ -117,12 +117,6 @@ def validate_path_no_backsteps(target: str, path: str) -> list[FieldError]:
     if ".." in target.split("/"):
         return [fe.invalid(path, target, "must not contain '..'")]
     return []
-
-
-def validate_local_descending_path(target: str, path: str) -> list[FieldError]:
-    """validateLocalDescendingPath: relative, and no `..` element."""
-    errs = [fe.invalid(path, target, "must be a relative path")] if target.startswith("/") else []
-    return errs + validate_path_no_backsteps(target, path)
 
 
 def validate_local_non_reserved_path(target: str, path: str) -> list[FieldError]:
@@ -899,24 +893,6 @@ def validate_volume_mounts(
         if mount.get("mountPropagation") is not None:
             errs.extend(validate_mount_propagation(mount["mountPropagation"], ctr, fe.child(path, "mountPropagation")))
         errs.extend(validate_mount_recursive_read_only(mount, fe.child(path, "recursiveReadOnly")))
-        if opts.release >= 37:
-            errs.extend(validate_bind_mount_options(mount, volumes.get(name), fe.child(idx, "bindMountOptions")))
-    return errs
-
-
-def validate_bind_mount_options(mount: Mapping[str, Any], volume: Mapping[str, Any] | None, path: str) -> list[FieldError]:
-    """validateBindMountOptions (1.37+): supported and unique options, none on an image volume."""
-    options = list(mount.get("bindMountOptions") or [])
-    errs: list[FieldError] = []
-    seen: set[str] = set()
-    for i, option in enumerate(options):
-        if option not in BIND_MOUNT_OPTIONS:
-            errs.append(fe.not_supported(fe.index(path, i), option, BIND_MOUNT_OPTIONS))
-        if option in seen:
-            errs.append(fe.duplicate(fe.index(path, i), option))
-        seen.add(option)
-    if options and volume is not None and volume.get("image") is not None:
-        errs.append(fe.invalid(path, options, "bindMountOptions may not be used with image volumes"))
     return errs
 
 
@@ -1039,9 +1015,8 @@ def drop_disabled_volume_fields(spec: dict[str, Any], old_spec: Mapping[str, Any
     """dropDisabledFields' volume part (in place), each unless the old template uses it:
     dropImageVolumes (before 1.35: the image volumes and their mounts),
     dropDisabledClusterTrustBundleProjection and dropDisabledPodCertificateProjection (before
-    1.37); and the fields of alpha gates in 1.37, unknown before: emptyDir's mode
-    (EmptyDirVolumeMode), the volumes' user fields (dropDisabledAtomicWriteVolumeUserFields) and
-    the mounts' bindMountOptions (VolumeBindMountOptions)."""
+    1.37); and the volume fields of alpha gates in 1.37: emptyDir's mode (EmptyDirVolumeMode)
+    and the user ids (dropDisabledAtomicWriteVolumeUserFields)."""
     old_volumes = (old_spec or {}).get("volumes") or []
     volumes = spec.get("volumes") or []
     if release < IMAGE_VOLUME_RELEASE and not any(v.get("image") is not None for v in old_volumes):
@@ -1060,9 +1035,6 @@ def drop_disabled_volume_fields(spec: dict[str, Any], old_spec: Mapping[str, Any
     if release < 37 or not any(holder.get(key) is not None for holder, key in _user_field_holders(old_spec)):
         for holder, key in _user_field_holders(spec):
             holder.pop(key, None)
-    if release < 37 or not any(m.get("bindMountOptions") for m in _mounts(old_spec)):
-        for mount in _mounts(spec):
-            mount.pop("bindMountOptions", None)
 
 
 def _first(holder: Mapping[str, Any], keys: tuple[str, ...]) -> tuple[str, Any]:
@@ -1093,10 +1065,6 @@ def _user_field_holders(spec: Mapping[str, Any] | None) -> list[tuple[dict[str, 
             elif inner is not None:
                 holders.append((inner, "user"))
     return holders
-
-
-def _mounts(spec: Mapping[str, Any] | None) -> list[dict[str, Any]]:
-    return [m for ctr, _ in visit_containers_with_path(spec, "") for m in ctr.get("volumeMounts") or []]
 
 
 def _drop_volumes(spec: dict[str, Any], names: set[Any]) -> None:

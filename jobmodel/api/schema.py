@@ -7,11 +7,16 @@ mistake has one message. Every reader goes through here: the API server's entry 
 formats around them (`obj`, `check_known`, `member`).
 
 The schema covers every field of Job, CronJob, ObjectMeta and the pod template's PodSpec and
-Container and the volumes; the inside of fields the model does not interpret is only checked to
-be of the right JSON kind. Resource quantities are parsed (a bad one is refused as
+Container and the volumes; the inside of fields the model does not interpret is only
+checked to be of the right JSON kind. Resource quantities are parsed (a bad one is refused as
 Quantity.UnmarshalJSON refuses it) and kept in their canonical form, as the API server writes
 them back. A Pod's status
 is an open struct: the fields the controller reads are typed, the others kept as they are.
+
+A field that only some releases' types have (`k8s.io/api` core/v1 and batch/v1, release by
+release) is written `since(first, type)` (or `since(first, type, last)`): decoded for a release
+(`release=`, a minor version) whose types lack it, it is an unknown field, as the strict decoder of
+that release's API server says; without a release every field is known.
 """
 
 from __future__ import annotations
@@ -40,6 +45,23 @@ TIME: Final = "time"  # metav1.Time: an RFC 3339 string
 QUANTITY: Final = "quantity"  # resource.Quantity: decoded into its canonical string (jobmodel.api.quantity)
 OTHER: Final = "*"
 INT_OR_STRING: Final = "intOrString"  # intstr.IntOrString: an int32 or a string
+_SINCE: Final = "since"
+
+
+def since(first: int, typ: Type, last: int | None = None) -> Type:
+    """A struct field the types of releases 1.<first> ... 1.<last> (to the newest when None) have."""
+    return (_SINCE, first, last, typ)
+
+
+def field_type(item: Type, release: int | None) -> Type:
+    """The type of a struct field in a release: None when the release's types lack it."""
+    if type(item) is tuple and item[0] == _SINCE:
+        _, first, last, inner = item
+        if release is not None and (release < first or (last is not None and release > last)):
+            return None
+        return inner
+    return item
+
 
 def _object(spec: Type, status: Type) -> dict[str, Type]:
     """A Kubernetes object's top level."""
@@ -87,36 +109,41 @@ POD_SECURITY_CONTEXT: Final = {
     "appArmorProfile": PROFILE, "seLinuxChangePolicy": STR,
 }  # fmt: skip
 HTTP_GET: Final = {
-    "path": STR, "port": INT_OR_STRING, "host": STR, "scheme": STR, "httpHeaders": ("list", {"name": STR, "value": STR}), "protocol": STR,
+    "path": STR, "port": INT_OR_STRING, "host": STR, "scheme": STR, "httpHeaders": ("list", {"name": STR, "value": STR}),
+    "protocol": since(37, STR),
 }  # fmt: skip
 TCP_SOCKET: Final = {"port": INT_OR_STRING, "host": STR}
 EXEC: Final = {"command": ("list", STR)}
 PROBE: Final = {
-    "exec": EXEC, "httpGet": HTTP_GET, "tcpSocket": TCP_SOCKET, "grpc": {"port": I32, "service": STR, "mode": STR},
+    "exec": EXEC, "httpGet": HTTP_GET, "tcpSocket": TCP_SOCKET, "grpc": {"port": I32, "service": STR, "mode": since(37, STR)},
     "initialDelaySeconds": I32, "timeoutSeconds": I32, "periodSeconds": I32, "successThreshold": I32, "failureThreshold": I32,
     "terminationGracePeriodSeconds": I64,
 }  # fmt: skip
 LIFECYCLE_HANDLER: Final = {"exec": EXEC, "httpGet": HTTP_GET, "tcpSocket": TCP_SOCKET, "sleep": {"seconds": I64}}
-LIFECYCLE: Final = {"postStart": LIFECYCLE_HANDLER, "preStop": LIFECYCLE_HANDLER, "stopSignal": STR}
+LIFECYCLE: Final = {"postStart": LIFECYCLE_HANDLER, "preStop": LIFECYCLE_HANDLER, "stopSignal": since(33, STR)}
 _KEY_SELECTOR: Final = {"name": STR, "key": STR, "optional": BOOL}
 ENV_VAR_SOURCE: Final = {
     "fieldRef": {"apiVersion": STR, "fieldPath": STR},
     "resourceFieldRef": {"containerName": STR, "resource": STR, "divisor": QUANTITY},
     "configMapKeyRef": _KEY_SELECTOR, "secretKeyRef": _KEY_SELECTOR,
-    "fileKeyRef": {"volumeName": STR, "path": STR, "key": STR, "optional": BOOL},  # 1.34+
+    "fileKeyRef": since(34, {"volumeName": STR, "path": STR, "key": STR, "optional": BOOL}),
 }  # fmt: skip
 ENV_VAR: Final = {"name": STR, "value": STR, "valueFrom": ENV_VAR_SOURCE}
 _ENV_FROM_REF: Final = {"name": STR, "optional": BOOL}
 ENV_FROM_SOURCE: Final = {"prefix": STR, "configMapRef": _ENV_FROM_REF, "secretRef": _ENV_FROM_REF}
 HOST_ALIAS: Final = {"ip": STR, "hostnames": ("list", STR)}
 RESOURCE_LIST: Final = ("map", QUANTITY)
-RESOURCE_REQUIREMENTS: Final = {"limits": RESOURCE_LIST, "requests": RESOURCE_LIST, "claims": ("list", OBJ)}
-VOLUME_MOUNT: Final = {"name": STR, "readOnly": BOOL, "recursiveReadOnly": STR, "mountPath": STR, "subPath": STR, "mountPropagation": STR, "subPathExpr": STR, "bindMountOptions": ("list", STR)}
+RESOURCE_REQUIREMENTS: Final = {"limits": RESOURCE_LIST, "requests": RESOURCE_LIST, "claims": ("list", {"name": STR, "request": STR})}
+VOLUME_MOUNT: Final = {
+    "name": STR, "readOnly": BOOL, "recursiveReadOnly": STR, "mountPath": STR, "subPath": STR,
+    "mountPropagation": STR, "subPathExpr": STR, "bindMountOptions": since(37, ("list", STR)),
+}  # fmt: skip
 VOLUME_DEVICE: Final = {"name": STR, "devicePath": STR}
 CONTAINER: Final = {
     "name": STR, "image": STR, "command": ("list", STR), "args": ("list", STR), "workingDir": STR,
     "ports": ("list", CONTAINER_PORT), "envFrom": ("list", ENV_FROM_SOURCE), "env": ("list", ENV_VAR), "resources": RESOURCE_REQUIREMENTS,
-    "resizePolicy": ("list", OBJ), "restartPolicy": STR, "restartPolicyRules": ("list", OBJ),
+    "resizePolicy": ("list", OBJ), "restartPolicy": STR,
+    "restartPolicyRules": since(34, ("list", {"action": STR, "exitCodes": {"operator": STR, "values": ("list", I32)}})),
     "volumeMounts": ("list", VOLUME_MOUNT), "volumeDevices": ("list", VOLUME_DEVICE), "livenessProbe": PROBE, "readinessProbe": PROBE,
     "startupProbe": PROBE, "lifecycle": LIFECYCLE, "terminationMessagePath": STR, "terminationMessagePolicy": STR,
     "imagePullPolicy": STR, "securityContext": SECURITY_CONTEXT, "stdin": BOOL, "stdinOnce": BOOL, "tty": BOOL,
@@ -129,32 +156,32 @@ TOLERATION: Final = {
     "tolerationSeconds": I64,
 }
 NODE_SELECTOR_REQUIREMENT: Final = {"key": STR, "operator": STR, "values": ("list", STR)}
-NODE_SELECTOR: Final = {
-    "nodeSelectorTerms": (
-        "list",
-        {
-            "matchExpressions": ("list", NODE_SELECTOR_REQUIREMENT),
-            "matchFields": ("list", NODE_SELECTOR_REQUIREMENT),
-        },
-    )
+NODE_SELECTOR_TERM: Final = {"matchExpressions": ("list", NODE_SELECTOR_REQUIREMENT), "matchFields": ("list", NODE_SELECTOR_REQUIREMENT)}
+NODE_SELECTOR: Final = {"nodeSelectorTerms": ("list", NODE_SELECTOR_TERM)}
+POD_AFFINITY_TERM: Final = {
+    "labelSelector": LABEL_SELECTOR, "namespaces": ("list", STR), "topologyKey": STR, "namespaceSelector": LABEL_SELECTOR,
+    "matchLabelKeys": ("list", STR), "mismatchLabelKeys": ("list", STR),
+}  # fmt: skip
+POD_AFFINITY: Final = {
+    "requiredDuringSchedulingIgnoredDuringExecution": ("list", POD_AFFINITY_TERM),
+    "preferredDuringSchedulingIgnoredDuringExecution": ("list", {"weight": I32, "podAffinityTerm": POD_AFFINITY_TERM}),
 }
 AFFINITY: Final = {
     "nodeAffinity": {
         "requiredDuringSchedulingIgnoredDuringExecution": NODE_SELECTOR,
-        "preferredDuringSchedulingIgnoredDuringExecution": ("list", OBJ),
+        "preferredDuringSchedulingIgnoredDuringExecution": ("list", {"weight": I32, "preference": NODE_SELECTOR_TERM}),
     },
-    "podAffinity": OBJ,
-    "podAntiAffinity": OBJ,
+    "podAffinity": POD_AFFINITY,
+    "podAntiAffinity": POD_AFFINITY,
 }
-# core/v1 volume sources, mounts and devices (k8s.io/api v0.37's fields: a field of a newer release
-# is decoded at every release, and dropped where upstream drops it: jobmodel.api.pod_volumes).
+# core/v1 volume sources (k8s.io/api's fields, release by release: since()).
 _HOST_PATH_VOLUME_SOURCE: Final = {"path": STR, "type": STR}
-_EMPTY_DIR_VOLUME_SOURCE: Final = {"medium": STR, "sizeLimit": QUANTITY, "mode": I32}
+_EMPTY_DIR_VOLUME_SOURCE: Final = {"medium": STR, "sizeLimit": QUANTITY, "mode": since(37, I32)}
 _GCE_PERSISTENT_DISK_VOLUME_SOURCE: Final = {"pdName": STR, "fsType": STR, "partition": I32, "readOnly": BOOL}
 _AWS_ELASTIC_BLOCK_STORE_VOLUME_SOURCE: Final = {"volumeID": STR, "fsType": STR, "partition": I32, "readOnly": BOOL}
 _GIT_REPO_VOLUME_SOURCE: Final = {"repository": STR, "revision": STR, "directory": STR}
-_KEY_TO_PATH: Final = {"key": STR, "path": STR, "mode": I32, "user": I64}
-_SECRET_VOLUME_SOURCE: Final = {"secretName": STR, "items": ("list", _KEY_TO_PATH), "defaultMode": I32, "optional": BOOL, "defaultUser": I64}
+_KEY_TO_PATH: Final = {"key": STR, "path": STR, "mode": I32, "user": since(37, I64)}
+_SECRET_VOLUME_SOURCE: Final = {"secretName": STR, "items": ("list", _KEY_TO_PATH), "defaultMode": I32, "optional": BOOL, "defaultUser": since(37, I64)}
 _NFS_VOLUME_SOURCE: Final = {"server": STR, "path": STR, "readOnly": BOOL}
 _LOCAL_OBJECT_REFERENCE: Final = {"name": STR}
 _ISCSI_VOLUME_SOURCE: Final = {"targetPortal": STR, "iqn": STR, "lun": I32, "iscsiInterface": STR, "fsType": STR, "readOnly": BOOL, "portals": ("list", STR), "chapAuthDiscovery": BOOL, "chapAuthSession": BOOL, "secretRef": _LOCAL_OBJECT_REFERENCE, "initiatorName": STR}
@@ -167,11 +194,11 @@ _CEPHFS_VOLUME_SOURCE: Final = {"monitors": ("list", STR), "path": STR, "user": 
 _FLOCKER_VOLUME_SOURCE: Final = {"datasetName": STR, "datasetUUID": STR}
 _OBJECT_FIELD_SELECTOR: Final = {"apiVersion": STR, "fieldPath": STR}
 _RESOURCE_FIELD_SELECTOR: Final = {"containerName": STR, "resource": STR, "divisor": QUANTITY}
-_DOWNWARD_API_VOLUME_FILE: Final = {"path": STR, "fieldRef": _OBJECT_FIELD_SELECTOR, "resourceFieldRef": _RESOURCE_FIELD_SELECTOR, "mode": I32, "user": I64}
-_DOWNWARD_API_VOLUME_SOURCE: Final = {"items": ("list", _DOWNWARD_API_VOLUME_FILE), "defaultMode": I32, "defaultUser": I64}
+_DOWNWARD_API_VOLUME_FILE: Final = {"path": STR, "fieldRef": _OBJECT_FIELD_SELECTOR, "resourceFieldRef": _RESOURCE_FIELD_SELECTOR, "mode": I32, "user": since(37, I64)}
+_DOWNWARD_API_VOLUME_SOURCE: Final = {"items": ("list", _DOWNWARD_API_VOLUME_FILE), "defaultMode": I32, "defaultUser": since(37, I64)}
 _FC_VOLUME_SOURCE: Final = {"targetWWNs": ("list", STR), "lun": I32, "fsType": STR, "readOnly": BOOL, "wwids": ("list", STR)}
 _AZURE_FILE_VOLUME_SOURCE: Final = {"secretName": STR, "shareName": STR, "readOnly": BOOL}
-_CONFIG_MAP_VOLUME_SOURCE: Final = {"name": STR, "items": ("list", _KEY_TO_PATH), "defaultMode": I32, "optional": BOOL, "defaultUser": I64}
+_CONFIG_MAP_VOLUME_SOURCE: Final = {"name": STR, "items": ("list", _KEY_TO_PATH), "defaultMode": I32, "optional": BOOL, "defaultUser": since(37, I64)}
 _VSPHERE_VIRTUAL_DISK_VOLUME_SOURCE: Final = {"volumePath": STR, "fsType": STR, "storagePolicyName": STR, "storagePolicyID": STR}
 _QUOBYTE_VOLUME_SOURCE: Final = {"registry": STR, "volume": STR, "readOnly": BOOL, "user": STR, "group": STR, "tenant": STR}
 _AZURE_DISK_VOLUME_SOURCE: Final = {"diskName": STR, "diskURI": STR, "cachingMode": STR, "fsType": STR, "readOnly": BOOL, "kind": STR}
@@ -179,11 +206,11 @@ _PHOTON_PERSISTENT_DISK_VOLUME_SOURCE: Final = {"pdID": STR, "fsType": STR}
 _SECRET_PROJECTION: Final = {"name": STR, "items": ("list", _KEY_TO_PATH), "optional": BOOL}
 _DOWNWARD_API_PROJECTION: Final = {"items": ("list", _DOWNWARD_API_VOLUME_FILE)}
 _CONFIG_MAP_PROJECTION: Final = {"name": STR, "items": ("list", _KEY_TO_PATH), "optional": BOOL}
-_SERVICE_ACCOUNT_TOKEN_PROJECTION: Final = {"audience": STR, "expirationSeconds": I64, "path": STR, "user": I64}
-_CLUSTER_TRUST_BUNDLE_PROJECTION: Final = {"name": STR, "signerName": STR, "labelSelector": LABEL_SELECTOR, "optional": BOOL, "path": STR, "user": I64}
-_POD_CERTIFICATE_PROJECTION: Final = {"signerName": STR, "keyType": STR, "maxExpirationSeconds": I32, "credentialBundlePath": STR, "keyPath": STR, "certificateChainPath": STR, "userAnnotations": ("map", STR), "user": I64}
-_VOLUME_PROJECTION: Final = {"secret": _SECRET_PROJECTION, "downwardAPI": _DOWNWARD_API_PROJECTION, "configMap": _CONFIG_MAP_PROJECTION, "serviceAccountToken": _SERVICE_ACCOUNT_TOKEN_PROJECTION, "clusterTrustBundle": _CLUSTER_TRUST_BUNDLE_PROJECTION, "podCertificate": _POD_CERTIFICATE_PROJECTION}
-_PROJECTED_VOLUME_SOURCE: Final = {"sources": ("list", _VOLUME_PROJECTION), "defaultMode": I32, "defaultUser": I64}
+_SERVICE_ACCOUNT_TOKEN_PROJECTION: Final = {"audience": STR, "expirationSeconds": I64, "path": STR, "user": since(37, I64)}
+_CLUSTER_TRUST_BUNDLE_PROJECTION: Final = {"name": STR, "signerName": STR, "labelSelector": LABEL_SELECTOR, "optional": BOOL, "path": STR, "user": since(37, I64)}
+_POD_CERTIFICATE_PROJECTION: Final = {"signerName": STR, "keyType": STR, "maxExpirationSeconds": I32, "credentialBundlePath": STR, "keyPath": STR, "certificateChainPath": STR, "userAnnotations": since(35, ("map", STR)), "user": since(37, I64)}
+_VOLUME_PROJECTION: Final = {"secret": _SECRET_PROJECTION, "downwardAPI": _DOWNWARD_API_PROJECTION, "configMap": _CONFIG_MAP_PROJECTION, "serviceAccountToken": _SERVICE_ACCOUNT_TOKEN_PROJECTION, "clusterTrustBundle": _CLUSTER_TRUST_BUNDLE_PROJECTION, "podCertificate": since(34, _POD_CERTIFICATE_PROJECTION)}
+_PROJECTED_VOLUME_SOURCE: Final = {"sources": ("list", _VOLUME_PROJECTION), "defaultMode": I32, "defaultUser": since(37, I64)}
 _PORTWORX_VOLUME_SOURCE: Final = {"volumeID": STR, "fsType": STR, "readOnly": BOOL}
 _SCALEIO_VOLUME_SOURCE: Final = {"gateway": STR, "system": STR, "secretRef": _LOCAL_OBJECT_REFERENCE, "sslEnabled": BOOL, "protectionDomain": STR, "storagePool": STR, "storageMode": STR, "volumeName": STR, "fsType": STR, "readOnly": BOOL}
 _STORAGEOS_VOLUME_SOURCE: Final = {"volumeName": STR, "volumeNamespace": STR, "fsType": STR, "readOnly": BOOL, "secretRef": _LOCAL_OBJECT_REFERENCE}
@@ -230,6 +257,10 @@ VOLUME_SOURCE_TYPES: Final = {
 }
 VOLUME_SOURCES: Final = frozenset(VOLUME_SOURCE_TYPES)
 VOLUME: Final = {"name": STR, **VOLUME_SOURCE_TYPES}
+TOPOLOGY_SPREAD_CONSTRAINT: Final = {
+    "maxSkew": I32, "topologyKey": STR, "whenUnsatisfiable": STR, "labelSelector": LABEL_SELECTOR, "minDomains": I32,
+    "nodeAffinityPolicy": STR, "nodeTaintsPolicy": STR, "matchLabelKeys": ("list", STR),
+}  # fmt: skip
 DNS_CONFIG: Final = {"nameservers": ("list", STR), "searches": ("list", STR), "options": ("list", {"name": STR, "value": STR})}
 POD_SPEC: Final = {
     "volumes": ("list", VOLUME), "initContainers": ("list", CONTAINER), "containers": ("list", CONTAINER),
@@ -241,9 +272,12 @@ POD_SPEC: Final = {
     "schedulerName": STR, "tolerations": ("list", TOLERATION), "hostAliases": ("list", HOST_ALIAS),
     "priorityClassName": STR, "priority": I32, "dnsConfig": DNS_CONFIG, "readinessGates": ("list", OBJ),
     "runtimeClassName": STR, "enableServiceLinks": BOOL, "preemptionPolicy": STR, "overhead": RESOURCE_LIST,
-    "topologySpreadConstraints": ("list", OBJ), "setHostnameAsFQDN": BOOL, "os": OBJ, "hostUsers": BOOL,
-    "schedulingGates": ("list", {"name": STR}), "resourceClaims": ("list", OBJ), "resources": RESOURCE_REQUIREMENTS,
-    "hostnameOverride": STR,
+    "topologySpreadConstraints": ("list", TOPOLOGY_SPREAD_CONSTRAINT), "setHostnameAsFQDN": BOOL, "os": {"name": STR}, "hostUsers": BOOL,
+    "schedulingGates": ("list", {"name": STR}), "resourceClaims": ("list", {"name": STR, "resourceClaimName": STR, "resourceClaimTemplateName": STR}), "resources": RESOURCE_REQUIREMENTS,
+    "hostnameOverride": since(34, STR),
+    "workloadRef": since(35, {"name": STR, "podGroup": STR, "podGroupReplicaKey": STR}, 35),
+    "schedulingGroup": since(36, {"podGroupName": STR}),
+    "evictionResponders": since(37, ("list", {"name": STR, "priority": I32})),
 }  # fmt: skip
 POD_TEMPLATE_SPEC: Final = {"metadata": OBJECT_META, "spec": POD_SPEC}
 POD_FAILURE_POLICY: Final = {
@@ -256,12 +290,20 @@ POD_FAILURE_POLICY: Final = {
         },
     )
 }
+# batch/v1 JobSchedulingConfiguration (1.37, WorkloadWithJob) and its scheduling/v1alpha3 parts.
+JOB_SCHEDULING_CONFIGURATION: Final = {
+    "schedulingPolicy": {"basic": {}, "gang": {"minCount": I32}},
+    "schedulingConstraints": {"topology": ("list", {"key": STR})},
+    "disruptionMode": {"single": {}, "all": {}},
+    "resourceClaims": ("list", {"name": STR, "resourceClaimName": STR, "resourceClaimTemplateName": STR}),
+}
 JOB_SPEC: Final = {
     "parallelism": I32, "completions": I32, "activeDeadlineSeconds": I64, "podFailurePolicy": POD_FAILURE_POLICY,
     "successPolicy": {"rules": ("list", {"succeededIndexes": STR, "succeededCount": I32})},
     "backoffLimit": I32, "backoffLimitPerIndex": I32, "maxFailedIndexes": I32, "selector": LABEL_SELECTOR,
     "manualSelector": BOOL, "template": POD_TEMPLATE_SPEC, "ttlSecondsAfterFinished": I32,
     "completionMode": STR, "suspend": BOOL, "podReplacementPolicy": STR, "managedBy": STR,
+    "scheduling": since(37, JOB_SCHEDULING_CONFIGURATION),
 }  # fmt: skip
 JOB_CONDITION: Final = {
     "type": STR,
@@ -330,13 +372,18 @@ def check_object(value: Any, kind: str) -> None:
     decode_object(value, kind)
 
 
-def decode_object(value: Any, kind: str, path: str = "") -> dict[str, Any]:
-    """The object as Go's strict decoder sees it: unknown fields and mistyped values raise
-    InputError; a null field is dropped (absent) and a null list item becomes its zero value.
-    `kind` and `apiVersion` may be left out; when given they must be the kind's."""
+def decode_object(value: Any, kind: str, path: str = "", release: int | None = None) -> dict[str, Any]:
+    """The object as Go's strict decoder (of the release's types, when given) sees it: unknown
+    fields and mistyped values raise InputError; a null field is dropped (absent) and a null list
+    item becomes its zero value. `kind` and `apiVersion` may be left out; when given they must be
+    the kind's. A mistyped value anywhere is named before an unknown field: the strict decoder
+    (sigs.k8s.io/json UnmarshalStrict) reports unknown fields only when decoding succeeded."""
     if not isinstance(value, Mapping):
         raise InputError(path, f"expected an object, got {describe(value)}")
-    decoded: dict[str, Any] = check_value(value, KINDS[kind], path)
+    unknown: list[InputError] = []
+    decoded: dict[str, Any] = check_value(value, KINDS[kind], path, release, unknown)
+    if unknown:
+        raise unknown[0]
     for key, want in (("kind", kind), ("apiVersion", API_VERSIONS[kind])):
         if decoded.get(key, want) != want:
             raise InputError(fe.child(path, key), f'expected "{want}", got {describe(decoded[key])}')
@@ -369,32 +416,39 @@ def _zero(typ: Type) -> Any:
     return {STR: "", TIME: "", I32: 0, I64: 0, BOOL: False, QUANTITY: "0"}.get(typ)
 
 
-def check_value(value: Any, typ: Type, path: str) -> Any:
-    """Check one value against a schema type; returns the decoded value (see decode_object)."""
+def check_value(
+    value: Any, typ: Type, path: str, release: int | None = None, unknown: list[InputError] | None = None
+) -> Any:
+    """Check one value against a schema type; returns the decoded value (see decode_object). An
+    unknown field raises InputError, or is left out and its error added to `unknown` when given."""
     if value is None:
         return None
     if type(typ) is dict:
         out: dict[str, Any] = {}
         for k, v in obj(value, path).items():
-            item = typ.get(k)
+            item = field_type(typ.get(k), release)
             if item is None:
                 item = typ.get(OTHER)
                 if item is None:
-                    raise InputError(fe.child(path, str(k)), "unknown field")
+                    error = InputError(fe.child(path, str(k)), "unknown field")
+                    if unknown is None:
+                        raise error
+                    unknown.append(error)
+                    continue
             if v is not None:
-                out[k] = check_value(v, item, f"{path}.{k}" if path else k)
+                out[k] = check_value(v, item, f"{path}.{k}" if path else k, release, unknown)
         return out
     if type(typ) is tuple:
         container, inner = typ
         if container == "map":
             return {
-                k: _zero(inner) if v is None else check_value(v, inner, fe.key(path, k))
+                k: _zero(inner) if v is None else check_value(v, inner, fe.key(path, k), release, unknown)
                 for k, v in obj(value, path).items()
             }
         if not isinstance(value, list):
             raise InputError(path, f"expected a list, got {describe(value)}")
         return [
-            _zero(inner) if v is None else check_value(v, inner, fe.index(path, i))
+            _zero(inner) if v is None else check_value(v, inner, fe.index(path, i), release, unknown)
             for i, v in enumerate(value)
         ]
     if typ == QUANTITY:

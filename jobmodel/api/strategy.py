@@ -28,13 +28,18 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
+from jobmodel.api import field as fe
 from jobmodel.api import validation as bv
 from jobmodel.api.defaults import set_defaults_cron_job, set_defaults_job
 from jobmodel.api.equality import semantic_equal
 from jobmodel.api.field import FieldError
+from jobmodel.api.job_scheduling import drop_disabled_fields, validate_scheduling_declaratively
 from jobmodel.api.meta_validation import label_selector_has_invalid_label_value
 from jobmodel.api.names import name_generated_before_create
+from jobmodel.api.pod_claims import drop_disabled_dynamic_resource_allocation_fields
+from jobmodel.api.pod_drop import drop_disabled_pod_fields
 from jobmodel.api.pod_env import drop_file_key_ref, pod_file_key_ref_in_use
+from jobmodel.api.pod_recent_fields import validate_eviction_responders_declaratively
 from jobmodel.api.pod_resources import drop_disabled_pod_level_resources
 from jobmodel.api.pod_security import drop_disabled_security_fields
 from jobmodel.api.pod_validation import container_restart_rules_in_use, pod_validation_options
@@ -98,20 +103,24 @@ def drop_disabled_template_fields(
     """DropDisabledTemplateFields (`pkg/api/pod/util.go`), in place; the part that differs between
     the releases modelled: ContainerRestartRules (alpha, off in 1.34; on from 1.35, where
     validation judges the fields) drops container restart rules not already in use; EnvFiles
-    (alpha, off in 1.34) drops env vars' fileKeyRef (dropFileKeyRefInUse), which older releases do
-    not know (their decoder drops it); PodLevelResources (off before 1.34) the pod-level resources;
-    the security fields of gates off at 1.32 (drop_disabled_security_fields); the volume fields
-    of gates off (drop_disabled_volume_fields)."""
+    (alpha, off in 1.34) drops env vars' fileKeyRef (dropFileKeyRefInUse), which older releases'
+    types lack (their decoder refuses it); PodLevelResources (off before 1.34) the pod-level
+    resources; the security fields of gates off at 1.32 (drop_disabled_security_fields);
+    DynamicResourceAllocation (off before 1.34) the resource claims
+    (drop_disabled_dynamic_resource_allocation_fields); the other gates off by default in a
+    release that has their fields (pod_drop); the volume fields (drop_disabled_volume_fields)."""
     if template is None or not isinstance(template.get("spec"), dict):
         return
     old_spec = None if old is None else old.get("spec")
     drop_disabled_security_fields(template["spec"], old_spec, gates.release)
-    if gates.release < 34 or (gates.release == 34 and not pod_file_key_ref_in_use(old_spec)):
+    if gates.release == 34 and not pod_file_key_ref_in_use(old_spec):
         drop_file_key_ref(template["spec"])
     drop_disabled_pod_level_resources(template["spec"], old_spec, gates.release)
+    drop_disabled_dynamic_resource_allocation_fields(template["spec"], old_spec, gates.release)
     drop_disabled_volume_fields(template["spec"], old_spec, gates.release)
     if gates.release == 34 and not container_restart_rules_in_use(old_spec):
         drop_container_restart_rules(template["spec"])
+    drop_disabled_pod_fields(template["spec"], old_spec, gates.release)
 
 
 def job_prepare_for_create(job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) -> Obj:
@@ -135,6 +144,7 @@ def job_prepare_for_create(job: Mapping[str, Any], gates: FeatureGates = DEFAULT
             ]
     if not gates.JobPodReplacementPolicy:
         spec.pop("podReplacementPolicy", None)
+    drop_disabled_fields(spec, None, gates.WorkloadWithJob)
     drop_disabled_template_fields(spec.get("template"), None, gates)
     return out
 
@@ -156,6 +166,7 @@ def job_prepare_for_update(
                 spec.pop(name, None)
     if not gates.JobPodReplacementPolicy and old_spec.get("podReplacementPolicy") is None:
         spec.pop("podReplacementPolicy", None)
+    drop_disabled_fields(spec, old_spec, gates.WorkloadWithJob)
     drop_disabled_template_fields(spec.get("template"), old_spec.get("template"), gates)
     if not semantic_equal(spec, old_spec):
         old_generation = int((old.get("metadata") or {}).get("generation") or 0)
@@ -203,7 +214,9 @@ def validation_options_for_job(
         allow_invalid_label_value_in_selector=label_selector_has_invalid_label_value(
             old_spec.get("selector")
         ),
-        pod=pod_validation_options(gates.release, (old_spec.get("template") or {}).get("spec") or {}),
+        pod=pod_validation_options(
+            gates.release, (old_spec.get("template") or {}).get("spec") or {}, (old_spec.get("template") or {}).get("metadata") or {}
+        ),
     )
 
 
@@ -219,18 +232,39 @@ def to_aggregate(errs: list[FieldError]) -> list[FieldError]:
     return kept
 
 
-def validate_declaratively(errs: list[FieldError], gates: FeatureGates) -> list[FieldError]:
+def validate_declaratively(
+    errs: list[FieldError], gates: FeatureGates, job_spec: Mapping[str, Any], old_job_spec: Mapping[str, Any] | None, path: str
+) -> list[FieldError]:
     """What the API server's declarative validation does to a Job or CronJob strategy's errors
     (`rest.ValidateDeclarativelyWithMigrationChecks`, run by BeforeCreate/BeforeUpdate from 1.37):
     its FilterCoveredHandwrittenErrors passes them through ErrorList.Filter, hence ToAggregate,
-    which drops repeated messages (1.36's CronJob strategy returns before filtering). No field the
-    model validates has a declarative rule of its own."""
-    return to_aggregate(errs) if gates.at_least(37) else errs
+    which drops repeated messages (1.36's CronJob strategy returns before filtering); then its own
+    errors are appended. The declarative rules of their own in the fields the model validates
+    are those of the Job spec's (at `path`) `scheduling` and of its pod template's
+    `evictionResponders`."""
+    if not gates.at_least(37):
+        return errs
+    pod_spec = (job_spec.get("template") or {}).get("spec") or {}
+    old_pod_spec = None if old_job_spec is None else (old_job_spec.get("template") or {}).get("spec") or {}
+    return (
+        to_aggregate(errs)
+        + validate_scheduling_declaratively(job_spec, old_job_spec, fe.child(path, "scheduling"))
+        + validate_eviction_responders_declaratively(pod_spec, old_pod_spec, fe.child(path, "template", "spec"))
+    )
+
+
+def _spec(obj: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    return None if obj is None else obj.get("spec") or {}
+
+
+def _job_template_spec(cron_job: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    return None if cron_job is None else ((cron_job.get("spec") or {}).get("jobTemplate") or {}).get("spec") or {}
 
 
 def job_validate(job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) -> list[FieldError]:
     """jobStrategy.Validate."""
-    return validate_declaratively(bv.validate_job(job, validation_options_for_job(job, None, gates)), gates)
+    errs = bv.validate_job(job, validation_options_for_job(job, None, gates))
+    return validate_declaratively(errs, gates, _spec(job) or {}, None, "spec")
 
 
 def job_validate_update(
@@ -242,7 +276,7 @@ def job_validate_update(
     opts = validation_options_for_job(new, old, gates)
     if gates.at_least(37):
         errs = bv.validate_job_update(new, old, opts) + bv.validate_name_allows_completions(new)
-        return validate_declaratively(errs, gates)
+        return validate_declaratively(errs, gates, _spec(new) or {}, _spec(old), "spec")
     return bv.validate_job(new, opts) + bv.validate_job_update(new, old, opts)
 
 
@@ -344,7 +378,7 @@ def job_status_validate_update(
 ) -> list[FieldError]:
     """jobStatusStrategy.ValidateUpdate."""
     errs = bv.validate_job_update_status(new, old, get_status_validation_options(new, old, gates))
-    return validate_declaratively(errs, gates)
+    return validate_declaratively(errs, gates, _spec(new) or {}, _spec(old), "spec")
 
 
 # ---------------------------------------------------------------------------- CronJob strategy
@@ -354,11 +388,22 @@ def _job_template_pod_template(cron_job: Mapping[str, Any]) -> Any:
     return (((cron_job.get("spec") or {}).get("jobTemplate") or {}).get("spec") or {}).get("template")
 
 
+def _drop_disabled_job_template_fields(
+    cron_job: Obj, old: Mapping[str, Any] | None, gates: FeatureGates
+) -> None:
+    """1.37's CronJob strategy drops the job template's Job fields as the Job strategy does
+    (job.DropDisabledFields)."""
+    job_spec = ((cron_job.get("spec") or {}).get("jobTemplate") or {}).get("spec")
+    if isinstance(job_spec, dict):
+        drop_disabled_fields(job_spec, _job_template_spec(old), gates.WorkloadWithJob)
+
+
 def cron_job_prepare_for_create(cron_job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) -> Obj:
     """cronJobStrategy.PrepareForCreate: status cleared, generation 1, fields of disabled gates dropped."""
     out: Obj = copy.deepcopy(dict(cron_job))
     out.pop("status", None)
     out.setdefault("metadata", {})["generation"] = 1
+    _drop_disabled_job_template_fields(out, None, gates)
     drop_disabled_template_fields(_job_template_pod_template(out), None, gates)
     return out
 
@@ -370,6 +415,7 @@ def cron_job_prepare_for_update(
     generation bumped when the spec changed."""
     out: Obj = copy.deepcopy(dict(new))
     _set_or_pop(out, "status", old.get("status"))
+    _drop_disabled_job_template_fields(out, old, gates)
     drop_disabled_template_fields(_job_template_pod_template(out), _job_template_pod_template(old), gates)
     if not semantic_equal(out.get("spec"), old.get("spec")):
         old_generation = int((old.get("metadata") or {}).get("generation") or 0)
@@ -379,14 +425,16 @@ def cron_job_prepare_for_update(
 
 def cron_job_validate(cron_job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) -> list[FieldError]:
     """cronJobStrategy.Validate."""
-    return validate_declaratively(bv.validate_cron_job_create(cron_job, gates), gates)
+    errs = bv.validate_cron_job_create(cron_job, gates)
+    return validate_declaratively(errs, gates, _job_template_spec(cron_job) or {}, None, "spec.jobTemplate.spec")
 
 
 def cron_job_validate_update(
     new: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
 ) -> list[FieldError]:
     """cronJobStrategy.ValidateUpdate."""
-    return validate_declaratively(bv.validate_cron_job_update(new, old, gates), gates)
+    errs = bv.validate_cron_job_update(new, old, gates)
+    return validate_declaratively(errs, gates, _job_template_spec(new) or {}, _job_template_spec(old), "spec.jobTemplate.spec")
 
 
 # ---------------------------------------------------------------------------- entry points
@@ -427,7 +475,7 @@ def create_job(
     obj: Mapping[str, Any], uid: str, gates: FeatureGates = DEFAULT_GATES
 ) -> tuple[Obj, list[FieldError]]:
     """A Job create: decode with defaults, assign the uid, PrepareForCreate, Validate."""
-    obj = decode_object(obj, "Job")
+    obj = decode_object(obj, "Job", release=gates.release)
     stored = job_prepare_for_create(_with_uid(set_defaults_job(obj, gates), uid), gates)
     return _stored(stored, job_validate(stored, gates), None)
 
@@ -439,7 +487,7 @@ def update_job(
     obj: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
 ) -> tuple[Obj, list[FieldError]]:
     """A Job update: decode with defaults, PrepareForUpdate, ValidateUpdate."""
-    obj = decode_object(obj, "Job")
+    obj = decode_object(obj, "Job", release=gates.release)
     stored = job_prepare_for_update(_unconditional(set_defaults_job(obj, gates), old), old, gates)
     return _stored(stored, job_validate_update(stored, old, gates), old)
 
@@ -451,7 +499,7 @@ def update_job_status(
     obj: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
 ) -> tuple[Obj, list[FieldError]]:
     """A write to the Job's status subresource."""
-    obj = decode_object(obj, "Job")
+    obj = decode_object(obj, "Job", release=gates.release)
     stored = job_status_prepare_for_update(_unconditional(set_defaults_job(obj, gates), old), old)
     return _stored(stored, job_status_validate_update(stored, old, gates), old)
 
@@ -460,7 +508,7 @@ def create_cron_job(
     obj: Mapping[str, Any], uid: str, gates: FeatureGates = DEFAULT_GATES
 ) -> tuple[Obj, list[FieldError]]:
     """A CronJob create: decode with defaults, assign the uid, PrepareForCreate, Validate."""
-    obj = decode_object(obj, "CronJob")
+    obj = decode_object(obj, "CronJob", release=gates.release)
     stored = cron_job_prepare_for_create(_with_uid(set_defaults_cron_job(obj, gates), uid), gates)
     return _stored(stored, cron_job_validate(stored, gates), None)
 
@@ -469,7 +517,7 @@ def update_cron_job(
     obj: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
 ) -> tuple[Obj, list[FieldError]]:
     """A CronJob update: decode with defaults, PrepareForUpdate, ValidateUpdate."""
-    obj = decode_object(obj, "CronJob")
+    obj = decode_object(obj, "CronJob", release=gates.release)
     stored = cron_job_prepare_for_update(
         _unconditional(set_defaults_cron_job(obj, gates), old), old, gates
     )

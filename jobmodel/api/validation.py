@@ -19,6 +19,11 @@ from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
 from jobmodel.api.cron import schedule_error
 from jobmodel.api.field import FieldError
+from jobmodel.api.job_scheduling import (
+    validate_gang_min_count,
+    validate_job_scheduling,
+    validate_job_scheduling_update,
+)
 from jobmodel.api.pod_validation import (
     DEFAULT_POD_OPTIONS,
     PodValidationOptions,
@@ -229,6 +234,8 @@ def _validate_job_spec(
         else:
             errs.extend(validate_success_policy(spec, fe.child(path, "successPolicy")))
     errs.extend(validate_pod_replacement_policy(spec, fe.child(path, "podReplacementPolicy")))
+    errs.extend(validate_gang_min_count(spec, fe.child(path, "scheduling")))
+    errs.extend(validate_job_scheduling(spec, fe.child(path, "scheduling")))
     template = spec.get("template") or {}
     errs.extend(validate_pod_template_spec(template, fe.child(path, "template"), pod_opts))
     restart = (template.get("spec") or {}).get("restartPolicy", "")
@@ -618,6 +625,7 @@ def validate_job_spec_update(
         errs.extend(
             mv.validate_immutable_field(spec.get(name), old.get(name), fe.child(path, name))
         )
+    errs.extend(validate_job_scheduling_update(spec, old, fe.child(path, "scheduling")))
     return errs
 
 
@@ -1137,7 +1145,7 @@ def validate_cron_job_spec(
         validate_job_template_spec(
             spec.get("jobTemplate") or {},
             fe.child(path, "jobTemplate"),
-            pod_validation_options(gates.release, _template_pod_spec(old)),
+            pod_validation_options(gates.release, _template_pod_spec(old), _template_pod_meta(old)),
         )
     )
     for name in ("successfulJobsHistoryLimit", "failedJobsHistoryLimit"):
@@ -1211,6 +1219,13 @@ def _template_pod_spec(cron_spec: Mapping[str, Any] | None) -> Mapping[str, Any]
     if cron_spec is None:
         return None
     return (((cron_spec.get("jobTemplate") or {}).get("spec") or {}).get("template") or {}).get("spec") or {}
+
+
+def _template_pod_meta(cron_spec: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    """The pod template metadata of a CronJob spec's job template (None without an old CronJob)."""
+    if cron_spec is None:
+        return None
+    return (((cron_spec.get("jobTemplate") or {}).get("spec") or {}).get("template") or {}).get("metadata") or {}
 
 
 def validate_job_template_spec(

@@ -18,8 +18,8 @@ def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:
     if kind not in ("Job", "CronJob"):
         raise InputError("kind", f"expected Job or CronJob, got {quote(kind)}")
     gates = case_gates(case)
-    obj = decode_object(case.get("object"), str(kind))
-    old = None if case.get("oldObject") is None else decode_object(case.get("oldObject"), str(kind))
+    obj = decode_object(case.get("object"), str(kind), release=gates.release)
+    old = None if case.get("oldObject") is None else decode_object(case.get("oldObject"), str(kind), release=gates.release)
     # The stored old object was decoded with defaults too, as the API server reads it.
     if kind == "Job":
         defaulted = set_defaults_job(obj, gates)

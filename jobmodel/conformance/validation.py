@@ -21,12 +21,12 @@ def validate_case(case: Mapping[str, Any]) -> list[FieldError]:
     if kind not in KINDS:
         raise InputError("kind", f"expected one of {', '.join(KINDS)}, got {quote(kind)}")
     gates = case_gates(case)
-    new = decode_object(case.get("object"), str(kind), "object")
+    new = decode_object(case.get("object"), str(kind), "object", gates.release)
     if operation == "create":
         return strategy.job_validate(new, gates) if kind == "Job" else strategy.cron_job_validate(new, gates)
     if operation != "update":
         raise InputError("operation", f"expected create or update, got {quote(operation)}")
-    old = decode_object(case.get("oldObject"), str(kind), "oldObject")
+    old = decode_object(case.get("oldObject"), str(kind), "oldObject", gates.release)
     subresource = case.get("subresource")
     if subresource == "status":
         return strategy.job_status_validate_update(new, old, gates) if kind == "Job" else []

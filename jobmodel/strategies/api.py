@@ -268,7 +268,6 @@ _MOUNT_OPTIONS: list[dict[str, Any]] = [
     {"readOnly": True, "recursiveReadOnly": "Enabled"}, {"recursiveReadOnly": "IfPossible"}, {"recursiveReadOnly": "Disabled"},
     {"readOnly": True, "recursiveReadOnly": "IfPossible", "mountPropagation": "HostToContainer"}, {"recursiveReadOnly": "Maybe"},
     {"readOnly": True, "recursiveReadOnly": "Enabled", "mountPropagation": "None"},
-    {"bindMountOptions": ["noexec", "nodev"]}, {"bindMountOptions": ["bogus", "nosuid", "nosuid"]},
 ]  # fmt: skip
 
 
@@ -448,6 +447,38 @@ HOST_ALIAS_IPS = st.sampled_from(
 )
 
 
+# Pod fields added after 1.32 (unknown to the releases before; dropped while their gate is off,
+# validated when given: jobmodel.api.pod_drop, jobmodel.api.pod_recent_fields).
+RECENT_POD_FIELDS: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
+    [{"hostnameOverride": "h"}, {"hostnameOverride": "Bad_Name", "setHostnameAsFQDN": True}, {"hostnameOverride": "h" * 65},
+     {"schedulingGroup": {"podGroupName": "g"}}, {"schedulingGroup": {}}, {"schedulingGroup": {"podGroupName": "Bad_G"}},
+     {"workloadRef": {"name": "w", "podGroup": "g"}}, {"workloadRef": {"name": "", "podGroup": "Bad", "podGroupReplicaKey": "k"}},
+     {"evictionResponders": [{"name": "example.com/r", "priority": 1000}]}, {"evictionResponders": [{"name": "bad", "priority": 1}, {"name": "bad"}]},
+     {"evictionResponders": [{"name": "x.k8s.io/r", "priority": 100001}]}, {"evictionResponders": [{"name": f"example.com/r{i}", "priority": 1000} for i in range(11)]},
+     {"evictionResponders": [{"name": "example.com/r", "priority": 1000}], "schedulingGroup": {"podGroupName": "g"}}]
+)  # fmt: skip
+RECENT_CONTAINER_FIELDS: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
+    [{"lifecycle": {"stopSignal": "SIGTERM"}}, {"lifecycle": {"stopSignal": "SIGBOGUS", "preStop": {"sleep": {"seconds": 1}}}},
+     {"livenessProbe": {"httpGet": {"port": 80, "protocol": "HTTP2"}}}, {"livenessProbe": {"httpGet": {"port": 80, "protocol": "HTTP3"}}},
+     {"startupProbe": {"grpc": {"port": 80, "mode": "TLS"}}}, {"startupProbe": {"grpc": {"port": 80, "mode": "Bogus"}}},
+     {"restartPolicy": "Never", "restartPolicyRules": [{"action": "Restart", "exitCodes": {"operator": "In", "values": [1]}}]},
+     {"restartPolicy": "Never", "restartPolicyRules": [{"action": "RestartAllContainers", "exitCodes": {"operator": "NotIn", "values": [0]}}]}]
+)  # fmt: skip
+
+
+@st.composite
+def recent_pod_fields(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
+    """Some of the pod fields added after 1.32 (in place)."""
+    if draw(st.booleans()):
+        template_spec.update(copy.deepcopy(draw(RECENT_POD_FIELDS)))
+    containers = template_spec.get("containers") or []
+    if containers and draw(st.booleans()):
+        containers[0].update(copy.deepcopy(draw(RECENT_CONTAINER_FIELDS)))
+    mounts = containers[0].get("volumeMounts") if containers else None
+    if mounts and draw(st.booleans()):
+        mounts[0]["bindMountOptions"] = draw(st.sampled_from([["nosuid"], ["bogus", "nodev", "nodev"]]))
+
+
 @st.composite
 def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
     """Extra pod-spec fields (in place): containers, volumes, scheduling directives."""
@@ -476,6 +507,8 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
                         {"key": "k", "operator": "Exists", "value": "v"},
                         {"key": "k", "effect": "Sometimes"},
                         {"key": "k", "operator": "Exists", "effect": "NoSchedule", "tolerationSeconds": 5},
+                        {"key": "k", "operator": "Lt", "value": "5"},  # a comparison operator (1.35+, alpha)
+                        {"key": "k", "operator": "Gt", "value": "-0"},
                     ]
                 )
             )
@@ -538,6 +571,8 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
             {"ip": draw(HOST_ALIAS_IPS), **({"hostnames": draw(st.sampled_from([["a.example"], ["Bad_Host", "ok"], [""]]))} if draw(st.booleans()) else {})}
             for _ in range(draw(st.integers(1, 2)))
         ]
+    if draw(st.integers(0, 5)) == 0:
+        draw(recent_pod_fields(template_spec))
     if draw(st.integers(0, 12)) == 0:
         template_spec["overhead"] = draw(resource_list(["cpu", "memory", "hugepages-2Mi", "example.com/foo", "bad name!"]))
     if draw(st.integers(0, 8)) == 0:
@@ -546,11 +581,130 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
         template_spec["resources"] = {key: draw(resource_list(names)) for key in ("limits", "requests")}
         if draw(st.integers(0, 5)) == 0:
             template_spec["resources"]["claims"] = []
+    if draw(st.integers(0, 6)) == 0:
+        template_spec["topologySpreadConstraints"] = draw(st.lists(topology_spread_constraint(), min_size=1, max_size=3))
+    if draw(st.integers(0, 6)) == 0:
+        # Pod affinity and anti-affinity, preferred node affinity (jobmodel.api.pod_affinity).
+        affinity = template_spec.setdefault("affinity", {})
+        key = draw(st.sampled_from(["podAffinity", "podAntiAffinity", "nodeAffinity"]))
+        if key == "nodeAffinity":
+            affinity.setdefault(key, {})["preferredDuringSchedulingIgnoredDuringExecution"] = [
+                {"weight": draw(st.sampled_from([1, 100, 0, 101])), "preference": {"matchExpressions": [draw(NODE_REQUIREMENTS)]}}
+            ]
+        elif draw(st.booleans()):
+            affinity[key] = {"requiredDuringSchedulingIgnoredDuringExecution": draw(st.lists(pod_affinity_term(), min_size=1, max_size=2))}
+        else:
+            weighted = {"weight": draw(st.sampled_from([1, 50, 0, 101])), "podAffinityTerm": draw(pod_affinity_term())}
+            affinity[key] = {"preferredDuringSchedulingIgnoredDuringExecution": [weighted]}
+    if draw(st.integers(0, 6)) == 0:
+        # Resource claims (jobmodel.api.pod_claims): validated from 1.34, dropped before.
+        template_spec["resourceClaims"] = draw(st.lists(POD_RESOURCE_CLAIMS, max_size=2))
+        for ctr in template_spec["containers"][:1]:
+            ctr.setdefault("resources", {})["claims"] = draw(st.lists(CONTAINER_CLAIMS, min_size=1, max_size=3))
+    if draw(st.integers(0, 5)) == 0:
+        # The OS-specific rules (jobmodel.api.pod_os) over the security contexts drawn above.
+        template_spec["os"] = draw(st.sampled_from([{"name": "linux"}, {"name": "windows"}, {"name": "windows"}, {}, {"name": "Plan9"}]))
+        if draw(st.booleans()):
+            template_spec.setdefault("securityContext", {})["seLinuxOptions"] = draw(st.sampled_from([{}, {"level": "s0:c1"}]))
     if draw(st.booleans()):
         template_spec.update(STORED_POD_DEFAULTS)
         for ctr in template_spec["containers"] + template_spec.get("initContainers", []):
             for key, value in STORED_CONTAINER_DEFAULTS.items():
                 ctr.setdefault(key, value)
+
+
+# validateTopologySpreadConstraints (jobmodel.api.pod_topology): the numbers at their edges,
+# repeated {topologyKey, whenUnsatisfiable}, node policies, and matchLabelKeys against selectors
+# that name a key once, twice or not at all (the legacy and the preferred rule differ there).
+SPREAD_SELECTORS = st.sampled_from(
+    [None, {}, {"matchLabels": {"app": "a"}}, {"matchLabels": {"bad key!": "a"}},
+     {"matchExpressions": [{"key": "app", "operator": "In", "values": ["a"]}]},
+     {"matchLabels": {"app": "a"}, "matchExpressions": [{"key": "app", "operator": "Exists"}]},
+     {"matchExpressions": [{"key": "app", "operator": "NotIn", "values": ["x"]}, {"key": "app", "operator": "NotIn", "values": ["bad value"]}]}]
+)  # fmt: skip
+
+
+@st.composite
+def pod_affinity_term(draw: st.DrawFn) -> dict[str, Any]:
+    term: dict[str, Any] = {"topologyKey": draw(st.sampled_from(["zone", "kubernetes.io/hostname", "", "bad key!"]))}
+    selector = draw(SPREAD_SELECTORS)
+    if selector is not None:
+        term["labelSelector"] = selector
+    if draw(st.integers(0, 3)) == 0:
+        term["namespaceSelector"] = draw(st.sampled_from([{}, {"matchLabels": {"team": "a"}}, {"matchExpressions": [{"key": "team", "operator": "In", "values": ["bad value"]}]}]))
+    if draw(st.integers(0, 3)) == 0:
+        term["namespaces"] = draw(st.sampled_from([["default"], ["Bad_NS"], [""]]))
+    for key in ("matchLabelKeys", "mismatchLabelKeys"):
+        if draw(st.integers(0, 3)) == 0:
+            term[key] = draw(st.lists(st.sampled_from(["app", "pod-template-hash", "bad key!"]), min_size=1, max_size=2))
+    return term
+
+
+@st.composite
+def topology_spread_constraint(draw: st.DrawFn) -> dict[str, Any]:
+    constraint: dict[str, Any] = {
+        "topologyKey": draw(st.sampled_from(["zone", "zone", "kubernetes.io/hostname", ""])),
+        "whenUnsatisfiable": draw(st.sampled_from(["DoNotSchedule", "ScheduleAnyway", "Bogus"])),
+    }
+    if draw(st.integers(0, 5)):
+        constraint["maxSkew"] = draw(st.sampled_from([1, 1, 2, 0, -1]))
+    if draw(st.integers(0, 3)) == 0:
+        constraint["minDomains"] = draw(st.sampled_from([1, 3, 0, -1]))
+    for key in ("nodeAffinityPolicy", "nodeTaintsPolicy"):
+        if draw(st.integers(0, 4)) == 0:
+            constraint[key] = draw(st.sampled_from(["Honor", "Ignore", "Bogus"]))
+    selector = draw(SPREAD_SELECTORS)
+    if selector is not None:
+        constraint["labelSelector"] = selector
+    if draw(st.integers(0, 2)) == 0:
+        constraint["matchLabelKeys"] = draw(st.lists(st.sampled_from(["app", "pod-template-hash", "bad key!", "app"]), min_size=1, max_size=2))
+    return constraint
+
+
+POD_RESOURCE_CLAIMS = st.sampled_from(
+    [{"name": "gpu", "resourceClaimTemplateName": "gpu-template"}, {"name": "gpu", "resourceClaimName": "shared"}, {"name": "net", "resourceClaimName": "n"},
+     {"name": "bad/name", "resourceClaimName": "n"}, {"name": "", "resourceClaimName": "n"}, {"name": "x"},
+     {"name": "y", "resourceClaimName": "n", "resourceClaimTemplateName": "Bad_T"}]
+)  # fmt: skip
+CONTAINER_CLAIMS = st.sampled_from([{"name": "gpu"}, {"name": "gpu", "request": "r0"}, {"name": "gpu", "request": "r1"}, {"name": "net"}, {"name": "nope"}, {"name": ""},
+                                    {"name": "gpu", "request": "Bad_R"}])
+
+
+# The pod-specific annotations (jobmodel.api.pod_annotations): the deprecated seccomp and
+# AppArmor ones, profile names valid and not, for the containers the manifests have ("main",
+# "init") and one they lack, against security-context profiles; the deletion cost; the mirror pod.
+SECCOMP_ANNOTATION_VALUES = st.sampled_from(["runtime/default", "docker/default", "unconfined", "localhost/p.json", "localhost//abs", "localhost/../up", "bogus", ""])
+TOLERATION_ANNOTATION_VALUES = st.sampled_from(
+    ['[{"key": "k", "operator": "Exists"}]', '[{"KEY": "bad key!", "Operator": "Sometimes", "tolerationSeconds": 5}]', "null", "[]", "{}", "[1]", "[null]",
+     '[{"key": 5}]', '[{"tolerationSeconds": 1.5}]', '[{"tolerationSeconds": "5"}]', '[{"operator": "Lt", "value": "5", "key": "k"}]', "tru", "[1,]",
+     '{"a" 1}', "[1 2]", '["\\x"]', '[{"a": 1}', "[] x", " ", ""]
+)  # fmt: skip
+APPARMOR_ANNOTATION_VALUES = st.sampled_from(["runtime/default", "unconfined", "localhost/p.json", "localhost/q", "", "baz"])
+
+
+@st.composite
+def pod_specific_annotations(draw: st.DrawFn, template_spec: dict[str, Any]) -> dict[str, str]:
+    """The annotations; sometimes profiles for them to agree or disagree with (in place)."""
+    annotations: dict[str, str] = {}
+    if draw(st.booleans()) and template_spec.get("containers"):
+        sc = template_spec["containers"][0].setdefault("securityContext", {})
+        sc[draw(st.sampled_from(["seccompProfile", "appArmorProfile"]))] = draw(PROFILES)
+    if draw(st.integers(0, 3)) == 0:
+        template_spec.setdefault("securityContext", {})[draw(st.sampled_from(["seccompProfile", "appArmorProfile"]))] = draw(PROFILES)
+    if draw(st.booleans()):
+        annotations["seccomp.security.alpha.kubernetes.io/pod"] = draw(SECCOMP_ANNOTATION_VALUES)
+    for name in draw(st.lists(st.sampled_from(["main", "init", "nope"]), max_size=2, unique=True)):
+        annotations["container.seccomp.security.alpha.kubernetes.io/" + name] = draw(SECCOMP_ANNOTATION_VALUES)
+    for name in draw(st.lists(st.sampled_from(["main", "init", "nope"]), max_size=2, unique=True)):
+        annotations["container.apparmor.security.beta.kubernetes.io/" + name] = draw(APPARMOR_ANNOTATION_VALUES)
+    if draw(st.integers(0, 3)) == 0:
+        annotations["controller.kubernetes.io/pod-deletion-cost"] = draw(st.sampled_from(["10", "-5", "0", "+1", "007", "2147483648", "x", ""]))
+    if draw(st.integers(0, 6)) == 0:
+        annotations["kubernetes.io/config.mirror"] = "mirror"
+    if draw(st.integers(0, 3)) == 0:
+        # Decoded as Go's encoding/json decodes it (jobmodel.api.go_json), then validated.
+        annotations["scheduler.alpha.kubernetes.io/tolerations"] = draw(TOLERATION_ANNOTATION_VALUES)
+    return annotations
 
 
 @st.composite
@@ -598,6 +752,23 @@ def job_metadata(draw: st.DrawFn, meta: dict[str, Any]) -> None:
         )
 
 
+SCHEDULING_POLICIES = st.sampled_from([{"basic": {}}, {"gang": {}}, {"gang": {"minCount": 2}}, {"gang": {"minCount": 0}}, {}, {"basic": {}, "gang": {"minCount": 5}}])
+DISRUPTION_MODES: st.SearchStrategy[dict[str, Any]] = st.sampled_from([{"single": {}}, {"all": {}}, {}, {"single": {}, "all": {}}])
+
+
+@st.composite
+def job_scheduling(draw: st.DrawFn) -> dict[str, Any]:
+    """A Job's spec.scheduling (1.37; an unknown field before)."""
+    scheduling: dict[str, Any] = {}
+    if draw(st.booleans()):
+        scheduling["schedulingPolicy"] = draw(SCHEDULING_POLICIES)
+    if draw(st.booleans()):
+        scheduling["disruptionMode"] = draw(DISRUPTION_MODES)
+    if draw(st.integers(0, 3)) == 0:
+        scheduling["resourceClaims"] = [{"name": "c", "resourceClaimName": "rc"}]
+    return scheduling
+
+
 @st.composite
 def job_manifests(draw: st.DrawFn) -> dict[str, Any]:
     job = base_job()
@@ -627,6 +798,8 @@ def job_manifests(draw: st.DrawFn) -> dict[str, Any]:
         spec["successPolicy"] = draw(success_policy())
     if draw(st.integers(0, 4)) == 0:
         spec["managedBy"] = draw(st.sampled_from(["kubernetes.io/job-controller", "example.com/x", "bad", "x" * 70]))
+    if draw(st.integers(0, 9)) == 0:
+        spec["scheduling"] = draw(job_scheduling())
     template_spec["restartPolicy"] = draw(st.sampled_from(["Never", "OnFailure", "Always", "Bogus"]))
     if draw(st.integers(0, 3)) == 0:
         template_spec["initContainers"] = [{"name": "init", "image": "busybox"}]
@@ -643,7 +816,7 @@ def job_manifests(draw: st.DrawFn) -> dict[str, Any]:
         spec["selector"] = draw(label_selector(labels))
         spec["manualSelector"] = draw(st.sampled_from([True, True, False]))
     if draw(st.integers(0, 4)) == 0:
-        spec["template"].setdefault("metadata", {})["annotations"] = draw(st.sampled_from([{"a": "b"}, {"bad key!": "b"}]))
+        spec["template"].setdefault("metadata", {})["annotations"] = draw(st.one_of(st.sampled_from([{"a": "b"}, {"bad key!": "b"}]), pod_specific_annotations(template_spec)))
     if draw(st.integers(0, 15)) == 0:
         del spec["template"]["spec"]  # Go defaults and validates a zero PodSpec
     return job
@@ -704,7 +877,7 @@ def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
             st.sampled_from(
                 ["parallelism", "completions", "suspend", "backoffLimit", "activeDeadlineSeconds", "template", "managedBy", "completionMode",
                  "scheduling", "selector", "podFailurePolicy", "successPolicy", "backoffLimitPerIndex", "labels", "name", "meta",
-                 "maxFailedIndexes", "podReplacementPolicy", "ttlSecondsAfterFinished", "serviceAccount", "resources"]
+                 "maxFailedIndexes", "podReplacementPolicy", "ttlSecondsAfterFinished", "serviceAccount", "resources", "jobScheduling"]
             )
         )
         template = spec.setdefault("template", {})
@@ -785,6 +958,14 @@ def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
             spec["podReplacementPolicy"] = draw(st.sampled_from(["Failed", "TerminatingOrFailed"]))
         elif field == "ttlSecondsAfterFinished":
             spec["ttlSecondsAfterFinished"] = draw(st.integers(-1, 5))
+        elif field == "jobScheduling":
+            # Set, changed or cleared (1.37's declarative NoSet / NoUnset, the frozen variant).
+            if draw(st.booleans()):
+                old["spec"]["scheduling"] = draw(job_scheduling())
+            if draw(st.integers(0, 2)) == 0:
+                spec.pop("scheduling", None)
+            else:
+                spec["scheduling"] = draw(job_scheduling())
         else:
             spec[field] = draw(st.integers(0, 5))
     return old, new

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from jobmodel.api.defaults import (
@@ -10,7 +12,7 @@ from jobmodel.api.defaults import (
     set_defaults_job,
     set_defaults_pod_spec,
 )
-from jobmodel.features import FeatureGates
+from jobmodel.features import FeatureGates, gates_for
 
 
 def test_job_defaults_when_everything_is_unset() -> None:
@@ -149,3 +151,29 @@ def test_service_account_alias_is_synced(given: dict[str, str], account: str | N
     deprecated `serviceAccount` fills an empty `serviceAccountName`, then takes its value."""
     spec = set_defaults_pod_spec(given)
     assert (spec.get("serviceAccountName"), spec.get("serviceAccount")) == (account, account)
+
+
+def test_topology_spread_constraint_fields_without_omitempty_are_written() -> None:
+    # TopologySpreadConstraint's maxSkew, topologyKey and whenUnsatisfiable have no omitempty.
+    spec = set_defaults_pod_spec({"topologySpreadConstraints": [{"minDomains": 1}]})
+    assert spec["topologySpreadConstraints"] == [{"minDomains": 1, "maxSkew": 0, "topologyKey": "", "whenUnsatisfiable": ""}]
+
+
+def test_pod_os_name_without_omitempty_is_written() -> None:
+    assert set_defaults_pod_spec({"os": {}})["os"] == {"name": ""}
+    assert set_defaults_pod_spec({"os": {"name": "linux"}})["os"] == {"name": "linux"}
+    assert "os" not in set_defaults_pod_spec({})
+
+
+def test_a_cron_jobs_pod_condition_patterns_are_defaulted_from_1_34() -> None:
+    """SetObjectDefaults_CronJob calls SetDefaults_PodFailurePolicyOnPodConditionsPattern from
+    v1.34 (pkg/apis/batch/v1/zz_generated.defaults.go; v1.33's has no such call)."""
+    policy = {"rules": [{"action": "FailJob", "onPodConditions": [{"type": "DisruptionTarget"}]}]}
+    cron = {"spec": {"jobTemplate": {"spec": {"podFailurePolicy": policy}}}}
+
+    def status(release: str) -> Any:
+        spec = set_defaults_cron_job(cron, gates_for(release))["spec"]["jobTemplate"]["spec"]
+        return spec["podFailurePolicy"]["rules"][0]["onPodConditions"][0].get("status")
+
+    assert status("1.33") is None
+    assert status("1.34") == "True"

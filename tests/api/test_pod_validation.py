@@ -11,6 +11,7 @@ from jobmodel.api.pod_validation import (
     PodValidationOptions,
     pod_validation_options,
     validate_pod_template_spec,
+    validate_tolerations,
 )
 from tests.api.helpers import pairs, pod_template
 
@@ -199,3 +200,35 @@ def test_readiness_gates_runtime_class_and_preemption_policy() -> None:
         ("spec.template.spec.preemptionPolicy", "FieldValueNotSupported"),
     }
     assert _errors(runtimeClassName="gvisor", preemptionPolicy="Never") == set()
+
+
+@pytest.mark.parametrize("release", [32, 34])
+def test_toleration_comparison_operators_unknown_before_1_35(release: int) -> None:
+    errors = validate_tolerations([{"key": "k", "operator": "Lt", "value": "5"}], "t", release)
+    assert [str(e) for e in errors] == ['t[0].operator: Unsupported value: "Lt": supported values: "Equal", "Exists"']
+
+
+def test_toleration_comparison_operators_from_1_35() -> None:
+    # ValidateTolerations (1.35+): Lt/Gt named but refused while TaintTolerationComparisonOperators is off ...
+    errors = validate_tolerations([{"key": "k", "operator": "Gt", "value": "5"}], "t", 35)
+    assert [str(e) for e in errors] == ['t[0].operator: Unsupported value: "Gt": supported values: "Equal", "Exists", "Lt", "Gt"']
+    # ... and, when the old template uses them, a decimal integer in canonical form within int64.
+    tolerations = [{"key": "k", "operator": "Lt", "value": v} for v in ("5", "-0", "", "+1", "99999999999999999999")]
+    errors = validate_tolerations(tolerations, "t", 37, allow_comparison_operators=True)
+    assert [(e.field, e.detail) for e in errors] == [
+        ("t[1].value", "must be a valid decimal integer in canonical form"),
+        ("t[2].value", "must be non-empty"),
+        ("t[2].value", 'strconv.ParseInt: parsing "": invalid syntax'),
+        ("t[3].value", "must be a valid decimal integer in canonical form"),
+        ("t[4].value", 'strconv.ParseInt: parsing "99999999999999999999": value out of range'),
+    ]
+
+
+def test_tolerations_annotation_in_a_template() -> None:
+    template = pod_template()
+    key = "scheduler.alpha.kubernetes.io/tolerations"
+    template["metadata"]["annotations"] = {key: '[{"key": "bad key!", "operator": "Exists"}]'}
+    assert pairs(validate_pod_template_spec(template, "t", pod_validation_options(37, None))) == {(f"t.annotations.{key}[0].key", "FieldValueInvalid")}
+    template["metadata"]["annotations"] = {key: "tru"}
+    errors = validate_pod_template_spec(template, "t", pod_validation_options(37, None))
+    assert [str(e) for e in errors] == [f"t.annotations: Invalid value: \"{key}\": invalid character ' ' in literal true (expecting 'e')"]

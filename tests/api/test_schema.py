@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from jobmodel.api.schema import check_object
+from jobmodel.api.schema import check_object, decode_object
 from jobmodel.errors import InputError
 from tests.api.helpers import cron_job, job
 
@@ -138,3 +140,56 @@ def test_the_formats_around_objects_say_the_same_as_the_decoder() -> None:
     with pytest.raises(InputError) as unknown:
         check_known({"foo": 1}, {"bar"}, "spec")
     assert str(unknown.value) == "spec.foo: unknown field"
+
+
+# Fields added after 1.32, with the first release whose k8s.io/api types have them (core/v1 and
+# batch/v1 types.go of v0.32.3 ... v0.37.2); 1.35's PodSpec.workloadRef is gone in 1.36.
+RELEASE_FIELDS = [
+    ({"template": {"spec": {"containers": [{"name": "a", "lifecycle": {"stopSignal": "SIGTERM"}}]}}}, "spec.template.spec.containers[0].lifecycle.stopSignal", 33, None),
+    ({"template": {"spec": {"hostnameOverride": "h"}}}, "spec.template.spec.hostnameOverride", 34, None),
+    ({"template": {"spec": {"containers": [{"name": "a", "restartPolicyRules": []}]}}}, "spec.template.spec.containers[0].restartPolicyRules", 34, None),
+    ({"template": {"spec": {"containers": [{"name": "a", "env": [{"name": "E", "valueFrom": {"fileKeyRef": {}}}]}]}}},
+     "spec.template.spec.containers[0].env[0].valueFrom.fileKeyRef", 34, None),
+    ({"template": {"spec": {"workloadRef": {"name": "w", "podGroup": "g"}}}}, "spec.template.spec.workloadRef", 35, 35),
+    ({"template": {"spec": {"schedulingGroup": {"podGroupName": "g"}}}}, "spec.template.spec.schedulingGroup", 36, None),
+    ({"template": {"spec": {"evictionResponders": [{"name": "r", "priority": 1}]}}}, "spec.template.spec.evictionResponders", 37, None),
+    ({"template": {"spec": {"containers": [{"name": "a", "volumeMounts": [{"name": "v", "mountPath": "/m", "bindMountOptions": ["ro"]}]}]}}},
+     "spec.template.spec.containers[0].volumeMounts[0].bindMountOptions", 37, None),
+    ({"template": {"spec": {"containers": [{"name": "a", "livenessProbe": {"httpGet": {"port": 80, "protocol": "HTTP"}}}]}}},
+     "spec.template.spec.containers[0].livenessProbe.httpGet.protocol", 37, None),
+    ({"template": {"spec": {"containers": [{"name": "a", "livenessProbe": {"grpc": {"port": 80, "mode": "x"}}}]}}},
+     "spec.template.spec.containers[0].livenessProbe.grpc.mode", 37, None),
+    ({"scheduling": {}}, "spec.scheduling", 37, None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("patch", "field", "first", "last"), RELEASE_FIELDS)
+@pytest.mark.parametrize("release", range(32, 38))
+def test_a_field_is_unknown_to_the_releases_whose_types_lack_it(
+    patch: dict[str, Any], field: str, first: int, last: int | None, release: int
+) -> None:
+    obj = job(**patch)
+    if first <= release and (last is None or release <= last):
+        decode_object(obj, "Job", release=release)
+        return
+    with pytest.raises(InputError) as err:
+        decode_object(obj, "Job", release=release)
+    assert (err.value.field, err.value.reason) == (field, "unknown field")
+
+
+def test_without_a_release_every_field_is_known() -> None:
+    for patch, *_ in RELEASE_FIELDS:
+        decode_object(job(**patch), "Job")
+
+
+def test_a_mistyped_value_is_named_before_an_unknown_field() -> None:
+    """sigs.k8s.io/json UnmarshalStrict returns the decoding error and the unknown fields apart;
+    the API server's serializer reports the decoding error first."""
+    obj = job(template={"spec": {"hostnameOverride": "h", "containers": [{"name": "a", "resources": {"requests": {"cpu": "1Gb"}}}]}})
+    with pytest.raises(InputError) as err:
+        decode_object(obj, "Job", release=33)
+    assert err.value.field == "spec.template.spec.containers[0].resources.requests[cpu]"
+    obj["spec"]["template"]["spec"]["containers"][0]["resources"] = {}
+    with pytest.raises(InputError) as err:
+        decode_object(obj, "Job", release=33)
+    assert err.value.field == "spec.template.spec.hostnameOverride"

@@ -77,11 +77,12 @@ def test_json_report_gives_field_errors() -> None:
     assert entry["errors"][0]["field"] == "spec.completions" and entry["errors"][0]["type"] == "FieldValueInvalid"
 
 
-def test_a_valid_verdict_names_what_is_not_checked() -> None:
+def test_a_valid_verdict_has_no_note_once_everything_is_checked() -> None:
+    # NOT_CHECKED is empty since volumes are checked (pod_volumes): no "not checked" note.
     code, out, err = _run(PI)
-    assert (code, out) == (0, "job.batch/pi valid\n")
-    assert err.startswith("note: valid as far as jobmodel checks") and "topology spread constraints" in err
-    assert "resource quantities" not in err
+    assert (code, out, err) == (0, "job.batch/pi valid\n", "")
+    code, out, _ = _run(PI, "json")
+    assert json.loads(out)["notChecked"] == []
 
 
 def test_a_bad_quantity_is_refused_as_the_decoder_refuses_it() -> None:
@@ -180,3 +181,19 @@ def test_the_examples_in_specs_validate() -> None:
     for path in examples:
         code, _, err = _run(path.read_text())
         assert code == 0, f"{path.name}: {err}"
+
+
+def test_a_job_scheduling_is_dropped_at_1_37_and_unknown_before() -> None:
+    """1.37's PrepareForCreate drops spec.scheduling (WorkloadWithJob off) before validation sees
+    it (pkg/api/job/util.go DropDisabledFields); 1.36's types lack it (strict decoding)."""
+    manifest = PI.replace("backoffLimit: 4", "backoffLimit: 4\n  scheduling: {schedulingPolicy: {gang: {minCount: 9}}}")
+    for release, want_code in (("1.37", 0), ("1.36", 2)):
+        out, err = io.StringIO(), io.StringIO()
+        gates = gates_from_options(release, "")
+        code = validate_manifests(["-"], "json", "default", None, gates, io.StringIO(manifest), out, err)
+        assert code == want_code, (release, err.getvalue())
+        if want_code == 0:
+            [entry] = json.loads(out.getvalue())["objects"]
+            assert "scheduling" not in entry["object"]["spec"]
+        else:
+            assert 'spec.scheduling: unknown field' in err.getvalue()

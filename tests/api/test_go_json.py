@@ -1,0 +1,75 @@
+"""Go's encoding/json syntax errors and type errors (jobmodel/api/go_json.py); the messages are
+those of Go's scanner.go and decode.go (its TestSyntaxErrors / unmarshal tests list the same)."""
+
+from __future__ import annotations
+
+import pytest
+
+from jobmodel.api.go_json import (
+    GoNumber,
+    GoObject,
+    GoSyntaxError,
+    check_valid,
+    fold_name,
+    json_kind,
+    loads_checked,
+    quote_char,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("tru", "invalid character ' ' in literal true (expecting 'e')"),
+        ("x", "invalid character 'x' looking for beginning of value"),
+        ("[1,]", "invalid character ']' looking for beginning of value"),
+        ('{"a" 1}', "invalid character '1' after object key"),
+        ('{"a":1 "b"}', "invalid character '\"' after object key:value pair"),
+        ("[1 2]", "invalid character '2' after array element"),
+        ('["a\\x"]', "invalid character 'x' in string escape code"),
+        ('["\\u12g4"]', "invalid character 'g' in \\u hexadecimal character escape"),
+        ("[-]", "invalid character ']' in numeric literal"),
+        ("[1.]", "invalid character ']' after decimal point in numeric literal"),
+        ("[1e+]", "invalid character ']' in exponent of numeric literal"),
+        ("[01]", "invalid character '1' after array element"),
+        ('"abc', "unexpected end of JSON input"),
+        ('[{"a":1}', "unexpected end of JSON input"),
+        ("[] x", "invalid character 'x' after top-level value"),
+        ("  ", "unexpected end of JSON input"),
+        ('{"a":"\x1f"}', "invalid character '\\x1f' in string literal"),
+        ("{1:2}", "invalid character '1' looking for beginning of object key string"),
+        ("nul", "invalid character ' ' in literal null (expecting 'l')"),
+        ("'", "invalid character '\\'' looking for beginning of value"),
+    ],
+)
+def test_syntax_errors(text: str, message: str) -> None:
+    with pytest.raises(GoSyntaxError) as err:
+        check_valid(text.encode())
+    assert str(err.value) == message
+
+
+@pytest.mark.parametrize("text", ["null", "[]", " [1, 2.5e-3, -0, true, false, null, \"\\u00e9\"] ", '{"a": {"b": []}}', "0", '""'])
+def test_valid(text: str) -> None:
+    check_valid(text.encode())
+
+
+def test_nesting_depth() -> None:
+    check_valid(b"[" * 10000 + b"]" * 10000)
+    with pytest.raises(GoSyntaxError, match="invalid character '\\[' exceeded max depth"):
+        check_valid(b"[" * 10001 + b"]" * 10001)
+
+
+def test_quote_char_of_a_byte() -> None:
+    # strconv.Quote of string(rune(b)): a UTF-8 lead byte shows as the Latin-1 character.
+    assert [quote_char(c) for c in (0x00, 0x0A, 0x5C, 0x7F, 0x85, 0xA0, 0xC3)] == ["'\\x00'", "'\\n'", "'\\\\'", "'\\x7f'", "'\\u0085'", "'\\u00a0'", "'Ã'"]
+
+
+def test_values_keep_kinds_and_number_text() -> None:
+    value = loads_checked('[{"a": 1.50}, 2, "2", true, null, []]')
+    assert isinstance(value[0], GoObject) and value[0] == [("a", "1.50")] and isinstance(value[0][0][1], GoNumber)
+    assert [json_kind(v) for v in value[:4]] + [json_kind(value[5])] == ["object", "number", "string", "bool", "array"]
+
+
+def test_fold_name() -> None:
+    assert fold_name("key") == fold_name("KEY") == fold_name("kEy") == "KEY"
+    assert fold_name("\u212aey") == "KEY" and fold_name("ſ") == "S"
