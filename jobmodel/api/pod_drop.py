@@ -19,12 +19,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from jobmodel.api.pod_util import visit_containers_with_path
+from jobmodel.api.pod_util import CONTAINER_KINDS, visit_containers_with_path
 
 Spec = Mapping[str, Any] | None
 
 
-def _containers(spec: Spec, kinds: tuple[str, ...] = ("initContainers", "containers", "ephemeralContainers")) -> Iterator[Any]:
+def _containers(spec: Spec, kinds: tuple[str, ...] = CONTAINER_KINDS) -> Iterator[Any]:
+    """The containers of `kinds` (VisitContainers' order), without their paths."""
     for key in kinds:
         yield from (spec or {}).get(key) or []
 
