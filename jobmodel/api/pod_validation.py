@@ -13,8 +13,8 @@ topology spread constraints (`pod_topology`), the OS-specific rules (`pod_os`), 
 annotations (`pod_annotations`, the tolerations one read as Go reads JSON: `go_json`) and resource
 claims (`pod_claims`).
 
-Not modelled (accepted as given): `NOT_CHECKED` below, which `jobmodel validate` names on every
-"valid" verdict.
+Nothing is left out: `NOT_CHECKED` below is empty (`jobmodel validate` names what it holds on
+every "valid" verdict, should a release add checks that are not modelled yet).
 """
 
 from __future__ import annotations
