@@ -164,26 +164,13 @@ def check_implementation(
         to judge it by; Unsupported: the implementation does not take it); a protocol failure is
         recorded and aborts the check."""
         try:
-            model = module.model_outcome(case)
+            return divergence_on(engine, suite, case)
         except InputError:
             reject()  # not a case the model takes: not one to judge an implementation by
-        try:
-            implementation = engine.outcome(suite, case)
-        except CaseError as err:
-            implementation = {"errorAnswer": err.reason}
-        except OracleError as err:
-            aborted.append(str(err))
-            record(Divergence("protocol failure", case, model, {}, Verdict(False, "protocol failure", (str(err),))))
+        except _ProtocolFailure as failure:
+            aborted.append(failure.reason)
+            record(failure.divergence)
             raise _Abort from None
-        if "errorAnswer" in implementation:
-            verdict = Verdict(False, "error answer", (f"(outcome): the implementation answered an error: {implementation['errorAnswer']}",))
-            signature = "error answer"
-        else:
-            verdict = judge(suite, case, implementation, module.model_outcome, reference_outcome=model)
-            if verdict.agrees:
-                return None
-            signature = signature_of(verdict)
-        return Divergence(signature, case, model, implementation, verdict)
 
     def same_divergence(signature: str) -> Callable[[Mapping[str, Any]], Divergence | None]:
         def probe_reduced(case: Mapping[str, Any]) -> Divergence | None:
@@ -216,6 +203,103 @@ def check_implementation(
                 write_divergences(out, suite, engine.name, list(found.values()))
     on_progress(progress)
     return CheckResult(progress.cases, progress.unsupported, tuple(found.values()), aborted[0] if aborted else None, release)
+
+
+class _ProtocolFailure(Exception):
+    """The implementation failed the protocol on a case (recorded as a divergence of its own)."""
+
+    def __init__(self, reason: str, divergence: Divergence) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.divergence = divergence
+
+
+def divergence_on(engine: Engine, suite: str, case: Mapping[str, Any], engine_is_reference: bool = False) -> Divergence | None:
+    """The implementation's divergence from the model on one case (None: it agrees). The model
+    is the reference (asked again with the objects in other orders where its answer depends on
+    them) unless `engine_is_reference` (upstream's own code: then upstream is asked again, as the
+    differential tests do). Raises InputError for a case the model does not take, Unsupported for
+    one the implementation declines, _ProtocolFailure when the implementation fails the protocol."""
+    module = suite_module(suite)
+    if module is None:
+        raise InputError("--suite", f"unknown suite {suite!r}")
+    model = module.model_outcome(case)
+    try:
+        implementation = engine.outcome(suite, case)
+    except CaseError as err:
+        implementation = {"errorAnswer": err.reason}
+    except OracleError as err:
+        failure = Divergence("protocol failure", case, model, {}, Verdict(False, "protocol failure", (str(err),)))
+        raise _ProtocolFailure(str(err), failure) from None
+    if "errorAnswer" in implementation:
+        verdict = Verdict(False, "error answer", (f"(outcome): the implementation answered an error: {implementation['errorAnswer']}",))
+        return Divergence("error answer", case, model, implementation, verdict)
+    if engine_is_reference:
+        verdict = judge(suite, case, model, lambda c: engine.outcome(suite, c), reference_outcome=implementation)
+    else:
+        verdict = judge(suite, case, implementation, module.model_outcome, reference_outcome=model)
+    return None if verdict.agrees else Divergence(signature_of(verdict), case, model, implementation, verdict)
+
+
+def check_cases(
+    engine: Engine,
+    suite: str,
+    cases: list[dict[str, Any]],
+    out: Path,
+    on_progress: Callable[[Progress], None] = lambda p: None,
+    engine_is_reference: bool = False,
+    release: str = NEWEST_RELEASE,
+) -> CheckResult:
+    """`cases` (given, not generated: the sync steps `explore --against` reached) put to the model and
+    to the implementation; the first case of each distinct divergence is kept, reduced by removing
+    list elements, and written to `out` (as a vector of the reference's answer) as it is found."""
+    progress = Progress()
+    found: dict[str, Divergence] = {}
+    aborted: str | None = None
+
+    def write() -> None:
+        write_divergences(out, suite, engine.name, list(found.values()), not engine_is_reference, "explore --against")
+
+    def diverging(case: Mapping[str, Any]) -> Divergence | None:
+        try:
+            return divergence_on(engine, suite, case, engine_is_reference)
+        except (InputError, Unsupported):
+            return None
+
+    for case in cases:
+        progress.cases += 1
+        on_progress(progress)
+        try:
+            divergence = divergence_on(engine, suite, case, engine_is_reference)
+        except Unsupported:
+            progress.unsupported += 1
+            continue
+        except _ProtocolFailure as failure:
+            aborted = failure.reason
+            found[failure.divergence.signature] = failure.divergence
+            write()
+            break
+        if divergence is not None and divergence.signature not in found:
+            progress.divergences += 1
+            found[divergence.signature] = divergence
+            write()
+    if aborted is None:
+        for signature, divergence in list(found.items()):
+
+            def same(case: Mapping[str, Any], signature: str = signature) -> Divergence | None:
+                progress.shrink_steps += 1
+                on_progress(progress)
+                smaller = diverging(case)
+                return smaller if smaller is not None and smaller.signature == signature else None
+
+            try:
+                found[signature] = reduced(divergence, same)
+            except _ProtocolFailure as failure:
+                aborted = failure.reason
+                break
+            write()
+    on_progress(progress)
+    return CheckResult(progress.cases, progress.unsupported, tuple(found.values()), aborted, release)
 
 
 def reduced(divergence: Divergence, diverging: Callable[[Mapping[str, Any]], Divergence | None]) -> Divergence:
@@ -266,8 +350,9 @@ def _at(value: Any, path: tuple[str | int, ...]) -> Any:
     return value
 
 
-def vector_case(suite: str, divergence: Divergence, number: int) -> dict[str, Any]:
-    """A divergence as a conformance case: its inputs and the model's outcome as `expect`."""
+def vector_case(suite: str, divergence: Divergence, number: int, model_is_reference: bool = True) -> dict[str, Any]:
+    """A divergence as a conformance case: its inputs and the reference's outcome as `expect` (the
+    model's, or the implementation's when that is upstream's own code)."""
     case = {k: v for k, v in divergence.case.items() if k not in ("name", "expect", "origin")}
     named = {
         "name": f"divergence {number}: {divergence.signature}",
@@ -277,17 +362,25 @@ def vector_case(suite: str, divergence: Divergence, number: int) -> dict[str, An
     if divergence.signature == "protocol failure":
         named["expect"] = {}
     else:
-        named["expect"] = expectation(suite, divergence.case, divergence.model, divergence.implementation)
+        reference, candidate = (divergence.model, divergence.implementation) if model_is_reference else (divergence.implementation, divergence.model)
+        named["expect"] = expectation(suite, divergence.case, reference, candidate)
     return named
 
 
-def write_divergences(out: Path, suite: str, engine_name: str, divergences: list[Divergence]) -> None:
+def write_divergences(
+    out: Path, suite: str, engine_name: str, divergences: list[Divergence], model_is_reference: bool = True, command: str = "oracle check --engine"
+) -> None:
     """The vector file of the divergences (written whole to a temporary file, then renamed)."""
+    source = (
+        f"jobmodel {command} {engine_name!r}: each case is the model's answer where the implementation diverged"
+        if model_is_reference
+        else f"jobmodel {command} {engine_name!r}: each case is {engine_name}'s answer where the model diverged"
+    )
     doc = {
         "format": FORMAT,
         "suite": suite,
-        "source": f"jobmodel oracle check --engine {engine_name!r}: each case is the model's answer where the implementation diverged",
-        "cases": [vector_case(suite, d, i + 1) for i, d in enumerate(divergences)],
+        "source": source,
+        "cases": [vector_case(suite, d, i + 1, model_is_reference) for i, d in enumerate(divergences)],
     }
     out.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(out, json.dumps(doc, indent=1) + "\n", "--out")

@@ -12,7 +12,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -21,10 +21,12 @@ from jobmodel.checkers.dask_partitions import EngineError, on_dask
 from jobmodel.checkers.explorer import Counterexample, ExploreResult, explore
 from jobmodel.checkers.job import CheckConfig
 from jobmodel.checkers.parallel import Engine, explore_parallel, local_cores
+from jobmodel.checkers.reachable import RecordingSync
 from jobmodel.checkers.system import System
 from jobmodel.checkers.trace import Config, format_table, run_moves, save_trace
 from jobmodel.commands.common import (
     FINDING,
+    INPUT_ERROR,
     OK,
     add_object_options,
     check_output_path,
@@ -32,13 +34,18 @@ from jobmodel.commands.common import (
     gates_of,
     load_object,
 )
+from jobmodel.commands.conformance import check_timeout, engine_choice, make_engine
+from jobmodel.commands.oracle import divergences_json, print_divergences
 from jobmodel.commands.output import add_output_option, print_json, wants_json
 from jobmodel.commands.progress import Task, progress
-from jobmodel.errors import InputError, quote
+from jobmodel.errors import InputError, printable, quote
 from jobmodel.frozen import freeze
 from jobmodel.timeutil import parse_time
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.cron_environment import CronBudget
+
+if TYPE_CHECKING:
+    from jobmodel.checkers.oracle_check import CheckResult
 
 # Budget flags: --NAME N for each count of hostile moves.
 BUDGET_FLAGS = {
@@ -111,6 +118,22 @@ def register(subparsers: Any) -> None:
             "worker of its cluster); dask needs the dask extra (docs/performance.md)"
         ),
     )
+    parser.add_argument(
+        "--against", default=None, type=engine_choice, metavar="upstream|'cmd:PROGRAM ARGS'",
+        help=(
+            "also put every sync step the exploration reaches to this engine and judge its answer "
+            "against the model's: upstream's own code of --kube-version (built and cached), or a "
+            "program speaking the oracle protocol; Job manifests, in one process"
+        ),
+    )
+    parser.add_argument(
+        "--out", type=Path, default=Path("divergences.json"), metavar="FILE",
+        help="with --against: the vector file divergences are written to (default divergences.json)",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=60.0, metavar="SECONDS",
+        help="with --against: the longest wait for one answer (default 60)",
+    )
     add_output_option(parser)
     parser.set_defaults(func=run)
 
@@ -171,9 +194,12 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--workers", f"expected 1 to {MAX_WORKERS}, got {workers}")
     check_output_path(args.save, "--save")
     config = config_from_args(args, load_manifest(args))
-    system: System[Any, Any] = config.system()
+    recorder = against_recorder(args, config, workers)
+    system: System[Any, Any] = config.system(recorder) if isinstance(config, CheckConfig) else config.system()
     config.initial_world()  # a rejected manifest is reported before exploring
     engine = engine_of(args.engine, config)
+    if recorder is not None:
+        workers = 1
     with progress(f"exploring to depth {args.depth}", args.depth) as task:
         levels = LevelProgress(task)
         if engine is None and (local_cores() if workers is None else workers) == 1:
@@ -186,20 +212,91 @@ def run(args: argparse.Namespace) -> int:
             except EngineError as e:
                 raise InputError("--engine", str(e)) from None
     found = result.counterexample
+    compared = None if recorder is None else compare_reached(args, recorder, f"1.{gates_of(args).release}")
     if wants_json(args):
         records = run_moves(system, found.moves) if found is not None else []
-        print_json("ExploreResult", explore_json(system, result, records))
+        document = explore_json(system, result, records)
+        if compared is not None:
+            document["against"] = against_json(args, compared)
+        print_json("ExploreResult", document)
     else:
         print_result(result, sometimes_names(system))
         if found is not None:
             print(format_table(system, run_moves(system, found.moves)))
-    if found is None:
-        return OK
-    if args.save is not None:
+        if compared is not None:
+            print_against(args, compared)
+    if found is not None and args.save is not None:
         save_trace(args.save, config, found.moves, found.violation)
         if not wants_json(args):
             print(f"trace written to {args.save}")
-    return FINDING
+    if compared is not None and compared.aborted is not None:
+        print(printable(f"error: --against: {compared.aborted}"), file=sys.stderr)
+        return INPUT_ERROR
+    return FINDING if found is not None or (compared is not None and compared.divergences) else OK
+
+
+def against_recorder(args: argparse.Namespace, config: Config, workers: int | None) -> RecordingSync | None:
+    """With --against: the model's sync step, keeping every input it is given (the exploration
+    then runs in one process, where it can keep them)."""
+    if args.against is None:
+        return None
+    if not isinstance(config, CheckConfig):
+        raise InputError("--against", "applies to Job manifests (the job-sync step); a CronJob's steps are not compared")
+    if args.against in ("model", "live"):
+        raise InputError("--against", f"expected upstream or cmd:PROGRAM [ARGS...], got {args.against}")
+    if workers not in (None, 1) or args.engine != "processes":
+        raise InputError("--workers", "--against explores in one process (it keeps the sync steps the model computes)")
+    check_timeout(args.timeout)
+    check_output_path(args.out, "--out")
+    return RecordingSync(config.sync_impl())
+
+
+def compare_reached(args: argparse.Namespace, recorder: RecordingSync, release: str) -> CheckResult:
+    """Every distinct sync step the exploration reached, put to the --against engine and judged;
+    upstream's own code is the reference (asked again where its answer depends on its cache's
+    order), a program is judged against the model."""
+    from jobmodel.checkers.oracle_check import check_cases
+
+    cases = recorder.reached()
+    engine = make_engine(args.against, args)
+    try:
+        with progress(f"comparing {len(cases)} sync steps with {args.against}", len(cases)) as task:
+            return check_cases(
+                engine, "job-sync", cases, args.out,
+                lambda p: task.update(completed=p.cases, note=f"{p.divergences} divergences"),
+                engine_is_reference=args.against == "upstream", release=release,
+            )
+    finally:
+        close = getattr(engine, "close", None)
+        if close is not None:
+            close()
+
+
+def print_against(args: argparse.Namespace, compared: CheckResult) -> None:
+    """The comparison for people: each divergence and what differs, then the verdict line."""
+    print_divergences(compared)
+    steps = f"{compared.cases} sync steps reached"
+    unsupported = f" ({compared.unsupported} unsupported)" if compared.unsupported else ""
+    if compared.aborted is not None:
+        print(f"the comparison with {args.against} stopped after {compared.cases} of the {steps}; the case that caused it is in {args.out}")
+    elif not compared.divergences:
+        print(f"{args.against} agrees with the model on all {steps}{unsupported}")
+    else:
+        count = len(compared.divergences)
+        print(f"{count} divergence{'s' if count > 1 else ''} from {args.against} in the {steps}{unsupported}: minimal cases written to {args.out}")
+
+
+def against_json(args: argparse.Namespace, compared: CheckResult) -> dict[str, Any]:
+    """The comparison for programs (docs/output.md)."""
+    written = bool(compared.divergences) or compared.aborted is not None
+    return {
+        "engine": args.against,
+        "cases": compared.cases,
+        "unsupported": compared.unsupported,
+        "divergences": divergences_json(compared),
+        "out": str(args.out) if written else None,
+        "aborted": compared.aborted,
+    }
 
 
 def engine_of(spec: str, config: Config) -> Engine | None:

@@ -191,21 +191,31 @@ def check_json(args: argparse.Namespace, seed: int, result: CheckResult) -> dict
         "seed": seed,
         "cases": result.cases,
         "unsupported": result.unsupported,
-        "divergences": [
-            {"signature": d.signature, "path": d.verdict.path, "differences": list(d.verdict.differences)}
-            for d in result.divergences
-        ],
+        "divergences": divergences_json(result),
         "out": str(args.out) if written else None,
         "aborted": result.aborted,
     }
 
 
-def print_check(args: argparse.Namespace, result: CheckResult) -> None:
-    """The check for people: each divergence and what differs, then the verdict line."""
+def divergences_json(result: CheckResult) -> list[dict[str, Any]]:
+    """Each distinct divergence of a check: its signature, how it was judged, what differs."""
+    return [
+        {"signature": d.signature, "path": d.verdict.path, "differences": list(d.verdict.differences)}
+        for d in result.divergences
+    ]
+
+
+def print_divergences(result: CheckResult) -> None:
+    """Each divergence of a check and what differs (the first 20 differences), for people."""
     for number, divergence in enumerate(result.divergences, 1):
         print(f"divergence {number}: {divergence.signature} ({divergence.verdict.path})")
         for difference in divergence.verdict.differences[:20]:
             print(f"  {difference}")
+
+
+def print_check(args: argparse.Namespace, result: CheckResult) -> None:
+    """The check for people: each divergence and what differs, then the verdict line."""
+    print_divergences(result)
     if result.aborted is not None:
         print(f"the check stopped after {result.cases} cases; the case that caused it is in {args.out}")
         return

@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from jobmodel.checkers import dask_partitions
+from jobmodel.checkers.cron import cron_manifest
 from jobmodel.cli import main
 from tests.checkers.configs import job_manifest
 
@@ -266,3 +267,63 @@ def test_explore_finds_a_broken_external_implementation(manifest: Path, capsys: 
     assert main(["explore", str(manifest), "--depth", "5", "--stale", "1", "--impl", impl, "--kube-version", "1.32"]) == 1
     out = capsys.readouterr().out
     assert "violation: no-over-creation" in out and "2 moves" in out
+
+
+# --- explore --against: every sync step reached, put to another engine -------------------------
+
+SERVED_MODEL = f"cmd:{sys.executable} -m jobmodel oracle serve --kube-version 1.37"
+BROKEN_RANKING = f"cmd:{sys.executable} {SERVE_SYNC.parent / 'broken_ranking.py'} 1.37"
+
+
+@pytest.fixture
+def scaled_down(tmp_path: Path) -> Path:
+    """A Job whose parallelism may drop from 2 to 1 while both pods run, one of them ready."""
+    path = tmp_path / "scaled.yaml"
+    path.write_text(yaml.safe_dump(job_manifest(2, 4, 1)))
+    return path
+
+
+def test_explore_against_the_model_through_the_protocol_agrees(scaled_down: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "divergences.json"
+    argv = ["explore", str(scaled_down), "--depth", "6", "--edit", "parallelism=1", "--failures", "1", "--against", SERVED_MODEL, "--out", str(out)]
+    assert main(argv) == 0
+    last = capsys.readouterr().out.rstrip().splitlines()[-1]
+    steps = int(last.split("all ")[1].split(" sync steps")[0])
+    assert last.endswith("sync steps reached") and "agrees with the model" in last and steps > 20
+    assert not out.exists()
+
+
+def test_explore_against_a_broken_program_writes_its_divergence(scaled_down: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The program that deletes ready pods first diverges on a scale-down the exploration reaches;
+    the vector written holds the model's answer: it passes against the model, fails against the
+    program."""
+    out = tmp_path / "divergences.json"
+    argv = ["explore", str(scaled_down), "--depth", "6", "--edit", "parallelism=1", "--against", BROKEN_RANKING, "--out", str(out), "-o", "json"]
+    assert main(argv) == 1
+    against = json.loads(capsys.readouterr().out)["against"]
+    assert against["engine"] == BROKEN_RANKING and against["out"] == str(out) and against["aborted"] is None
+    assert [d["signature"] for d in against["divergences"]] == ["deletedPods"]
+    assert main(["conformance", str(out)]) == 0
+    assert main(["conformance", "--engine", BROKEN_RANKING, str(out)]) == 1
+
+
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [
+        (["--against", "model"], "--against"),
+        (["--against", "live"], "--against"),
+        (["--against", SERVED_MODEL, "--workers", "2"], "--workers"),
+        (["--against", SERVED_MODEL, "--timeout", "0"], "--timeout"),
+    ],
+    ids=["model", "live", "workers", "timeout"],
+)
+def test_explore_against_refuses_what_it_cannot_do(manifest: Path, capsys: pytest.CaptureFixture[str], extra: list[str], field: str) -> None:
+    assert main(["explore", str(manifest), "--depth", "2", *extra]) == 2
+    assert field in capsys.readouterr().err
+
+
+def test_explore_against_takes_job_manifests_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "cron.yaml"
+    path.write_text(yaml.safe_dump(cron_manifest("*/5 * * * *")))
+    assert main(["explore", str(path), "--depth", "2", "--against", SERVED_MODEL]) == 2
+    assert "--against: applies to Job manifests" in capsys.readouterr().err

@@ -1,0 +1,76 @@
+"""jobmodel.checkers.reachable: the sync steps an exploration reaches, kept as job-sync cases.
+
+A case must carry everything the step reads, or `explore --against` would compare something
+other than what the exploration reached: every reached input, turned into a case and back, gives
+the same step (the same calls, error and status)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import attrs
+import pytest
+
+from jobmodel.checkers.explorer import explore
+from jobmodel.checkers.reachable import RecordingSync
+from jobmodel.conformance.job_sync import case_from_sync_input, model_outcome, sync_input_from_case
+from jobmodel.frozen import freeze
+from jobmodel.state import JobControllerTunables, JobSyncInput
+from jobmodel.transitions.sync_job import JobSyncResult, sync_job
+from tests.checkers.configs import config, job_manifest
+
+# The consistency store of 1.36+ (StaleControllerConsistencyJob) is the one thing a case does not
+# carry (docs/oracle-protocol.md): the newest release is checked with it off.
+RELEASES = [("1.32", {}), ("1.37", {"StaleControllerConsistencyJob": False})]
+
+
+def reached(manifest: dict[str, object], release: str, features: dict[str, bool], depth: int, **budget: Any) -> RecordingSync:
+    cfg = attrs.evolve(config(manifest, kube_version=release, **budget), features=freeze(features))
+    recorder = RecordingSync(sync_job)
+    explore(cfg.system(recorder), depth)
+    return recorder
+
+
+@pytest.mark.parametrize(("release", "features"), RELEASES, ids=[r for r, _ in RELEASES])
+@pytest.mark.parametrize(
+    ("manifest", "budget"),
+    [
+        (job_manifest(2, 3, 1, indexed=True), {"failures": 1, "stale": 1, "faults": 1}),
+        (job_manifest(2, 2, 1), {"failures": 1, "restarts": 1, "expiries": 1}),
+        (job_manifest(2, 2, 2, podFailurePolicy={"rules": [{"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]}]}), {"evictions": 1, "deletions": 1}),
+    ],
+    ids=["indexed-stale-faults", "restarts-expiries", "evictions-deletions"],
+)
+def test_a_reached_input_as_a_case_gives_the_same_step(release: str, features: dict[str, bool], manifest: dict[str, object], budget: dict[str, Any]) -> None:
+    inputs: list[JobSyncInput] = []
+
+    def keeping(inp: JobSyncInput) -> JobSyncResult:
+        inputs.append(inp)
+        return sync_job(inp)
+
+    recorder = RecordingSync(keeping)
+    cfg = attrs.evolve(config(manifest, kube_version=release, **budget), features=freeze(features))
+    explore(cfg.system(recorder), 6)
+    assert len(inputs) > 30 and recorder.uncarried == 0
+    for inp in inputs:
+        again = sync_job(sync_input_from_case(case_from_sync_input(inp)))
+        step = sync_job(inp)
+        assert (again.actions, again.error, again.status) == (step.actions, step.error, step.status)
+
+
+def test_each_distinct_input_is_kept_once_in_the_order_met() -> None:
+    recorder = reached(job_manifest(2, 2, 1), "1.32", {}, 5, failures=1)
+    cases = recorder.reached()
+    texts = [json.dumps({k: v for k, v in c.items() if k != "name"}, sort_keys=True) for c in cases]
+    assert len(set(texts)) == len(texts) == len(recorder.cases) > 10
+    assert [c["name"] for c in cases[:2]] == ["reachable sync 1", "reachable sync 2"]
+    first = cases[0]  # the first sync of a new Job: nothing exists yet, two pods are created
+    assert first["pods"] == [] and model_outcome(first)["creations"] == 2
+
+
+def test_inputs_a_case_cannot_carry_are_counted_not_kept() -> None:
+    cfg = attrs.evolve(config(job_manifest(1, 1, 0), kube_version="1.32"), tunables=JobControllerTunables(max_pod_create_delete_per_sync=1))
+    recorder = RecordingSync(sync_job)
+    explore(cfg.system(recorder), 3)
+    assert recorder.cases == {} and recorder.uncarried > 0

@@ -1,0 +1,64 @@
+"""The model's `sync_job` against upstream's `syncJob` on every sync step an exploration reaches
+(`jobmodel explore --against upstream`, jobmodel.checkers.reachable).
+
+The generated cases of test_job_sync.py draw one sync at a time; these are the states the
+controller's own history makes, with the hostile moves of each budget in every interleaving: the
+pods it created and the statuses it wrote, its expectations after a failed or lagging call, its
+back-off record after failures, a restart's empty bookkeeping, Jobs edited, suspended and deleted.
+Upstream is the reference (asked again where its answer depends on its lister's order); a
+divergence is written to tests/differential/found/ as a vector of upstream's answer.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jobmodel.checkers.explorer import explore
+from jobmodel.checkers.job import CheckConfig
+from jobmodel.checkers.oracle_check import check_cases
+from jobmodel.checkers.reachable import RecordingSync
+from jobmodel.commands.common import load_object
+from jobmodel.features import gates_for
+from jobmodel.frozen import freeze
+from jobmodel.transitions.job_environment import Budget
+from jobmodel.transitions.sync_job import sync_job
+from tests.differential.conftest import ReleaseUpstream
+
+HERE = Path(__file__).resolve().parent
+SPECS = HERE.parents[1] / "specs" / "examples"
+
+# (manifest, depth, budget): each explored at each release, 200 to 1,200 syncs apiece (about
+# 3,600 in all); the long profile explores a level deeper (about 2.5 times as many).
+EXPLORATIONS: list[tuple[str, int, dict[str, Any]]] = [
+    ("indexed.yaml", 7, {"failures": 1, "stale": 1, "faults": 1}),
+    ("indexed.yaml", 6, {"evictions": 1, "deletions": 1, "gc": 1}),
+    ("pi.yaml", 8, {"failures": 1, "restarts": 1, "expiries": 1, "job_deletions": 1, "edits": ("parallelism=2", "suspend=true")}),
+    ("pod-failure-policy.yaml", 8, {"failures": 2, "evictions": 1}),
+    ("backoff-limit-per-index.yaml", 7, {"failures": 2}),
+    ("success-policy.yaml", 7, {"failures": 1, "stale": 1}),
+]
+DEEPER = 1 if os.environ.get("HYPOTHESIS_PROFILE") == "long" else 0
+
+
+def reached_cases(manifest: str, release: str, depth: int, budget: dict[str, Any]) -> list[dict[str, Any]]:
+    request = load_object(str(SPECS / manifest), ("Job",), None, gates_for(release)).request
+    config = CheckConfig(freeze(request), Budget(**budget), kube_version=release)
+    recorder = RecordingSync(sync_job)
+    result = explore(config.system(recorder), depth)
+    assert result.counterexample is None, result.counterexample
+    return recorder.reached()
+
+
+@pytest.mark.parametrize(("manifest", "depth", "budget"), EXPLORATIONS, ids=[f"{m.removesuffix('.yaml')}-{d}-{'-'.join(b)}" for m, d, b in EXPLORATIONS])
+def test_every_reached_sync_agrees_with_upstream(upstream: ReleaseUpstream, manifest: str, depth: int, budget: dict[str, Any]) -> None:
+    cases = reached_cases(manifest, upstream.release, depth + DEEPER, budget)
+    assert len(cases) > 100
+    out = HERE / "found" / f"reachable-{manifest.removesuffix('.yaml')}-{upstream.release}.json"
+    result = check_cases(upstream.engine, "job-sync", cases, out, engine_is_reference=True, release=upstream.release)
+    assert result.aborted is None, result.aborted
+    assert result.unsupported == 0
+    assert result.divergences == (), [(d.signature, d.verdict.differences) for d in result.divergences]
