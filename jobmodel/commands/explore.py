@@ -21,7 +21,7 @@ from jobmodel.checkers.dask_partitions import EngineError, on_dask
 from jobmodel.checkers.explorer import Counterexample, ExploreResult, explore
 from jobmodel.checkers.job import CheckConfig
 from jobmodel.checkers.parallel import Engine, explore_parallel, local_cores
-from jobmodel.checkers.reachable import RecordingSync
+from jobmodel.checkers.reachable import RecordingSync, recording_cron_sync, recording_job_sync
 from jobmodel.checkers.system import System
 from jobmodel.checkers.trace import Config, format_table, run_moves, save_trace
 from jobmodel.commands.common import (
@@ -123,7 +123,7 @@ def register(subparsers: Any) -> None:
         help=(
             "also put every sync step the exploration reaches to this engine and judge its answer "
             "against the model's: upstream's own code of --kube-version (built and cached), or a "
-            "program speaking the oracle protocol; Job manifests, in one process"
+            "program speaking the oracle protocol; in one process"
         ),
     )
     parser.add_argument(
@@ -195,7 +195,7 @@ def run(args: argparse.Namespace) -> int:
     check_output_path(args.save, "--save")
     config = config_from_args(args, load_manifest(args))
     recorder = against_recorder(args, config, workers)
-    system: System[Any, Any] = config.system(recorder) if isinstance(config, CheckConfig) else config.system()
+    system: System[Any, Any] = config.system(recorder)
     config.initial_world()  # a rejected manifest is reported before exploring
     engine = engine_of(args.engine, config)
     if recorder is not None:
@@ -235,23 +235,23 @@ def run(args: argparse.Namespace) -> int:
     return FINDING if found is not None or (compared is not None and compared.divergences) else OK
 
 
-def against_recorder(args: argparse.Namespace, config: Config, workers: int | None) -> RecordingSync | None:
-    """With --against: the model's sync step, keeping every input it is given (the exploration
-    then runs in one process, where it can keep them)."""
+def against_recorder(args: argparse.Namespace, config: Config, workers: int | None) -> RecordingSync[Any, Any] | None:
+    """With --against: the configuration's sync step, keeping every input it is given (the
+    exploration then runs in one process, where it can keep them)."""
     if args.against is None:
         return None
-    if not isinstance(config, CheckConfig):
-        raise InputError("--against", "applies to Job manifests (the job-sync step); a CronJob's steps are not compared")
     if args.against in ("model", "live"):
         raise InputError("--against", f"expected upstream or cmd:PROGRAM [ARGS...], got {args.against}")
     if workers not in (None, 1) or args.engine != "processes":
         raise InputError("--workers", "--against explores in one process (it keeps the sync steps the model computes)")
     check_timeout(args.timeout)
     check_output_path(args.out, "--out")
-    return RecordingSync(config.sync_impl())
+    if isinstance(config, CheckConfig):
+        return recording_job_sync(config.sync_impl())
+    return recording_cron_sync(config.sync_impl())
 
 
-def compare_reached(args: argparse.Namespace, recorder: RecordingSync, release: str) -> CheckResult:
+def compare_reached(args: argparse.Namespace, recorder: RecordingSync[Any, Any], release: str) -> CheckResult:
     """Every distinct sync step the exploration reached, put to the --against engine and judged;
     upstream's own code is the reference (asked again where its answer depends on its cache's
     order), a program is judged against the model."""
@@ -262,7 +262,7 @@ def compare_reached(args: argparse.Namespace, recorder: RecordingSync, release: 
     try:
         with progress(f"comparing {len(cases)} sync steps with {args.against}", len(cases)) as task:
             return check_cases(
-                engine, "job-sync", cases, args.out,
+                engine, recorder.suite, cases, args.out,
                 lambda p: task.update(completed=p.cases, note=f"{p.divergences} divergences"),
                 engine_is_reference=args.against == "upstream", release=release,
             )

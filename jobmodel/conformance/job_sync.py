@@ -24,9 +24,8 @@ from jobmodel.api.wire import (
     pod_from_json,
     pod_to_json,
 )
-from jobmodel.conformance.suites import case_gates
+from jobmodel.conformance.suites import case_features, case_gates
 from jobmodel.errors import InputError, Unsupported
-from jobmodel.features import FeatureGates
 from jobmodel.state import (
     BackoffRecord,
     Expectations,
@@ -229,18 +228,13 @@ def case_from_sync_input(inp: JobSyncInput) -> dict[str, Any]:
     if inp.faults.status_check is not None:
         raise Unsupported("a job-sync case carries no API server check of status writes")
     # The consistency store (1.36+) is not carried: the program's own bookkeeping is its own.
-    release_defaults = FeatureGates.for_release(inp.features.release)
     case: dict[str, Any] = {
         "kubeVersion": f"1.{inp.features.release}",
         "now": format_time(inp.now),
         "job": None if inp.job is None else job_to_json(inp.job),
         "pods": [pod_to_json(p) for p in inp.pods],
     }
-    features = {
-        f.name: getattr(inp.features, f.name)
-        for f in attrs.fields(FeatureGates)
-        if f.name != "release" and getattr(inp.features, f.name) != getattr(release_defaults, f.name)
-    }
+    features = case_features(inp.features)
     if features:
         case["features"] = features
     controller = controller_to_json(inp.controller)

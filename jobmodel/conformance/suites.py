@@ -15,10 +15,12 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any, Protocol, cast
 
+import attrs
+
 from jobmodel.errors import InputError
 from jobmodel.features import VECTOR_DEFAULT_RELEASE, FeatureGates, parse_kube_version, vector_gates
 
-__all__ = ["VECTOR_DEFAULT_RELEASE", "case_at_release", "case_gates", "suite_module"]
+__all__ = ["VECTOR_DEFAULT_RELEASE", "case_at_release", "case_features", "case_gates", "suite_module"]
 
 
 class SuiteModule(Protocol):
@@ -71,3 +73,13 @@ def case_at_release(case: Mapping[str, Any], release: str) -> dict[str, Any]:
         if not out["features"]:
             del out["features"]
     return out
+
+
+def case_features(gates: FeatureGates) -> dict[str, bool]:
+    """A case's `features` for `gates`: the gates whose values differ from their release's defaults."""
+    defaults = FeatureGates.for_release(gates.release)
+    return {
+        name: value
+        for name, value in ((f.name, getattr(gates, f.name)) for f in attrs.fields(FeatureGates) if f.name != "release")
+        if value != getattr(defaults, name)
+    }

@@ -1,4 +1,5 @@
-"""jobmodel.checkers.reachable: the sync steps an exploration reaches, kept as job-sync cases.
+"""jobmodel.checkers.reachable: the sync steps an exploration reaches, kept as job-sync and
+cronjob-sync cases.
 
 A case must carry everything the step reads, or `explore --against` would compare something
 other than what the exploration reached: every reached input, turned into a case and back, gives
@@ -12,11 +13,15 @@ from typing import Any
 import attrs
 import pytest
 
+from jobmodel.checkers.cron import CronConfig, cron_manifest
 from jobmodel.checkers.explorer import explore
-from jobmodel.checkers.reachable import RecordingSync
+from jobmodel.checkers.reachable import RecordingSync, recording_cron_sync, recording_job_sync
+from jobmodel.conformance import cronjob_sync
 from jobmodel.conformance.job_sync import case_from_sync_input, model_outcome, sync_input_from_case
 from jobmodel.frozen import freeze
-from jobmodel.state import JobControllerTunables, JobSyncInput
+from jobmodel.state import CronJobSyncInput, JobControllerTunables, JobSyncInput
+from jobmodel.transitions.cron_environment import CronBudget
+from jobmodel.transitions.sync_cronjob import CronJobSyncResult, sync_cronjob
 from jobmodel.transitions.sync_job import JobSyncResult, sync_job
 from tests.checkers.configs import config, job_manifest
 
@@ -27,7 +32,7 @@ RELEASES = [("1.32", {}), ("1.37", {"StaleControllerConsistencyJob": False})]
 
 def reached(manifest: dict[str, object], release: str, features: dict[str, bool], depth: int, **budget: Any) -> RecordingSync:
     cfg = attrs.evolve(config(manifest, kube_version=release, **budget), features=freeze(features))
-    recorder = RecordingSync(sync_job)
+    recorder = recording_job_sync(sync_job)
     explore(cfg.system(recorder), depth)
     return recorder
 
@@ -49,7 +54,7 @@ def test_a_reached_input_as_a_case_gives_the_same_step(release: str, features: d
         inputs.append(inp)
         return sync_job(inp)
 
-    recorder = RecordingSync(keeping)
+    recorder = recording_job_sync(keeping)
     cfg = attrs.evolve(config(manifest, kube_version=release, **budget), features=freeze(features))
     explore(cfg.system(recorder), 6)
     assert len(inputs) > 30 and recorder.uncarried == 0
@@ -71,6 +76,33 @@ def test_each_distinct_input_is_kept_once_in_the_order_met() -> None:
 
 def test_inputs_a_case_cannot_carry_are_counted_not_kept() -> None:
     cfg = attrs.evolve(config(job_manifest(1, 1, 0), kube_version="1.32"), tunables=JobControllerTunables(max_pod_create_delete_per_sync=1))
-    recorder = RecordingSync(sync_job)
+    recorder = recording_job_sync(sync_job)
     explore(cfg.system(recorder), 3)
     assert recorder.cases == {} and recorder.uncarried > 0
+
+
+@pytest.mark.parametrize("release", ["1.32", "1.37"])
+@pytest.mark.parametrize(
+    ("policy", "budget", "spec"),
+    [
+        ("Forbid", CronBudget(ticks=4, crashes=1, stale=1), {}),
+        ("Replace", CronBudget(ticks=3, outages=1, late=1, failures=1), {"startingDeadlineSeconds": 30}),
+        ("Allow", CronBudget(ticks=3, dst=1, late=1), {"timeZone": "Europe/Berlin", "successfulJobsHistoryLimit": 1}),
+    ],
+    ids=["forbid-crashes-stale", "replace-outages-late", "allow-dst"],
+)
+def test_a_reached_cronjob_input_as_a_case_gives_the_same_step(release: str, policy: str, budget: CronBudget, spec: dict[str, Any]) -> None:
+    inputs: list[CronJobSyncInput] = []
+
+    def keeping(inp: CronJobSyncInput) -> CronJobSyncResult:
+        inputs.append(inp)
+        return sync_cronjob(inp)
+
+    recorder = recording_cron_sync(keeping)
+    cfg = CronConfig(freeze(cron_manifest("*/2 * * * *", policy, **spec)), budget, kube_version=release)
+    explore(cfg.system(recorder), 8)
+    assert len(inputs) > 30 and recorder.uncarried == 0 and recorder.suite == "cronjob-sync"
+    assert len(recorder.cases) <= len(inputs)
+    for inp in inputs:
+        again = sync_cronjob(cronjob_sync.sync_input(cronjob_sync.case_from_sync_input(inp)))
+        assert again == sync_cronjob(inp)

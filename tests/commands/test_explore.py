@@ -322,8 +322,11 @@ def test_explore_against_refuses_what_it_cannot_do(manifest: Path, capsys: pytes
     assert field in capsys.readouterr().err
 
 
-def test_explore_against_takes_job_manifests_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_explore_against_compares_a_cronjob_s_syncs_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "cron.yaml"
-    path.write_text(yaml.safe_dump(cron_manifest("*/5 * * * *")))
-    assert main(["explore", str(path), "--depth", "2", "--against", SERVED_MODEL]) == 2
-    assert "--against: applies to Job manifests" in capsys.readouterr().err
+    path.write_text(yaml.safe_dump(cron_manifest("*/2 * * * *", "Forbid")))
+    out = tmp_path / "divergences.json"
+    assert main(["explore", str(path), "--depth", "6", "--ticks", "3", "--crashes", "1", "--against", SERVED_MODEL, "--out", str(out), "-o", "json"]) == 0
+    against = json.loads(capsys.readouterr().out)["against"]
+    assert against["cases"] > 10 and against["divergences"] == [] and against["out"] is None
+    assert not out.exists()

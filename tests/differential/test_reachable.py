@@ -1,5 +1,6 @@
-"""The model's `sync_job` against upstream's `syncJob` on every sync step an exploration reaches
-(`jobmodel explore --against upstream`, jobmodel.checkers.reachable).
+"""The model's `sync_job` and `sync_cronjob` against upstream's `syncJob` and CronJob `sync` on
+every sync step an exploration reaches (`jobmodel explore --against upstream`,
+jobmodel.checkers.reachable).
 
 The generated cases of test_job_sync.py draw one sync at a time; these are the states the
 controller's own history makes, with the hostile moves of each budget in every interleaving: the
@@ -16,15 +17,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
+from jobmodel.checkers.cron import CronConfig, cron_manifest
 from jobmodel.checkers.explorer import explore
 from jobmodel.checkers.job import CheckConfig
 from jobmodel.checkers.oracle_check import check_cases
-from jobmodel.checkers.reachable import RecordingSync
+from jobmodel.checkers.reachable import recording_cron_sync, recording_job_sync
 from jobmodel.commands.common import load_object
 from jobmodel.features import gates_for
 from jobmodel.frozen import freeze
+from jobmodel.transitions.cron_environment import CronBudget
 from jobmodel.transitions.job_environment import Budget
+from jobmodel.transitions.sync_cronjob import sync_cronjob
 from jobmodel.transitions.sync_job import sync_job
 from tests.differential.conftest import ReleaseUpstream
 
@@ -47,7 +52,7 @@ DEEPER = 1 if os.environ.get("HYPOTHESIS_PROFILE") == "long" else 0
 def reached_cases(manifest: str, release: str, depth: int, budget: dict[str, Any]) -> list[dict[str, Any]]:
     request = load_object(str(SPECS / manifest), ("Job",), None, gates_for(release)).request
     config = CheckConfig(freeze(request), Budget(**budget), kube_version=release)
-    recorder = RecordingSync(sync_job)
+    recorder = recording_job_sync(sync_job)
     result = explore(config.system(recorder), depth)
     assert result.counterexample is None, result.counterexample
     return recorder.reached()
@@ -61,4 +66,30 @@ def test_every_reached_sync_agrees_with_upstream(upstream: ReleaseUpstream, mani
     result = check_cases(upstream.engine, "job-sync", cases, out, engine_is_reference=True, release=upstream.release)
     assert result.aborted is None, result.aborted
     assert result.unsupported == 0
+    assert result.divergences == (), [(d.signature, d.verdict.differences) for d in result.divergences]
+
+
+# (manifest, depth, budget) for the CronJob controller: the spec example and small CronJobs of each
+# concurrency policy, with missed, late and crashed syncs, outages and DST changes.
+CRON_EXPLORATIONS: list[tuple[dict[str, Any], int, CronBudget]] = [
+    (yaml.safe_load((SPECS.parent / "cronjobs" / "nightly-berlin.yaml").read_text()), 8, CronBudget(ticks=3, dst=2, late=1)),
+    (cron_manifest("* * * * *", "Allow", successfulJobsHistoryLimit=1, failedJobsHistoryLimit=0), 8, CronBudget(ticks=4, crashes=1, failures=1)),
+    (cron_manifest("*/2 * * * *", "Forbid", startingDeadlineSeconds=30), 8, CronBudget(ticks=4, outages=1, late=1, stale=1)),
+    (cron_manifest("* * * * *", "Replace", timeZone="America/New_York", successfulJobsHistoryLimit=0), 8, CronBudget(ticks=4, crashes=1, failures=1)),
+]
+
+
+CRON_IDS = ["nightly-berlin", "allow", "forbid", "replace"]
+
+
+@pytest.mark.parametrize(("manifest", "depth", "budget", "name"), [(*e, n) for e, n in zip(CRON_EXPLORATIONS, CRON_IDS, strict=True)], ids=CRON_IDS)
+def test_every_reached_cronjob_sync_agrees_with_upstream(upstream: ReleaseUpstream, manifest: dict[str, Any], depth: int, budget: CronBudget, name: str) -> None:
+    config = CronConfig(freeze(manifest), budget, kube_version=upstream.release)
+    recorder = recording_cron_sync(sync_cronjob)
+    assert explore(config.system(recorder), depth + DEEPER).counterexample is None
+    cases = recorder.reached()
+    assert len(cases) > 100
+    out = HERE / "found" / f"reachable-cronjob-{name}-{upstream.release}.json"
+    result = check_cases(upstream.engine, "cronjob-sync", cases, out, engine_is_reference=True, release=upstream.release)
+    assert result.aborted is None and result.unsupported == 0, result.aborted
     assert result.divergences == (), [(d.signature, d.verdict.differences) for d in result.divergences]
