@@ -8,7 +8,7 @@ from typing import Any
 from jobmodel.actions import CreateJob, DeleteJob, RecordEvent, Requeue, UpdateCronJobStatus
 from jobmodel.api.schema import OBJ, describe, member, obj
 from jobmodel.api.wire import cron_job_from_json, cron_job_to_json, job_from_json, job_to_json
-from jobmodel.conformance.suites import case_features, case_gates
+from jobmodel.conformance.suites import case_at, case_gates
 from jobmodel.errors import InputError
 from jobmodel.state import CronJob, CronJobFaults, CronJobStatus, CronJobSyncInput, Job
 from jobmodel.timeutil import format_time, parse_time
@@ -60,15 +60,12 @@ def sync_input(case: Mapping[str, Any]) -> CronJobSyncInput:
 def case_from_sync_input(inp: CronJobSyncInput) -> dict[str, Any]:
     """A CronJobSyncInput as a cronjob-sync case's inputs (the inverse of `sync_input`), so that
     another engine can take the step through the oracle protocol."""
-    case: dict[str, Any] = {
-        "kubeVersion": f"1.{inp.gates.release}",
-        "now": format_time(inp.now),
-        "cronJob": None if inp.cron_job is None else cron_job_to_json(inp.cron_job),
-        "jobs": [job_to_json(j) for j in inp.jobs],
-    }
-    features = case_features(inp.gates)
-    if features:
-        case["features"] = features
+    case = case_at(
+        inp.gates,
+        format_time(inp.now),
+        cronJob=None if inp.cron_job is None else cron_job_to_json(inp.cron_job),
+        jobs=[job_to_json(j) for j in inp.jobs],
+    )
     faults = inp.faults
     controller: dict[str, Any] = {}
     if faults.api_cron_job is not None:

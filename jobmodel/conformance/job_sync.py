@@ -24,7 +24,7 @@ from jobmodel.api.wire import (
     pod_from_json,
     pod_to_json,
 )
-from jobmodel.conformance.suites import case_features, case_gates
+from jobmodel.conformance.suites import case_at, case_gates
 from jobmodel.errors import InputError, Unsupported
 from jobmodel.state import (
     BackoffRecord,
@@ -228,15 +228,12 @@ def case_from_sync_input(inp: JobSyncInput) -> dict[str, Any]:
     if inp.faults.status_check is not None:
         raise Unsupported("a job-sync case carries no API server check of status writes")
     # The consistency store (1.36+) is not carried: the program's own bookkeeping is its own.
-    case: dict[str, Any] = {
-        "kubeVersion": f"1.{inp.features.release}",
-        "now": format_time(inp.now),
-        "job": None if inp.job is None else job_to_json(inp.job),
-        "pods": [pod_to_json(p) for p in inp.pods],
-    }
-    features = case_features(inp.features)
-    if features:
-        case["features"] = features
+    case = case_at(
+        inp.features,
+        format_time(inp.now),
+        job=None if inp.job is None else job_to_json(inp.job),
+        pods=[pod_to_json(p) for p in inp.pods],
+    )
     controller = controller_to_json(inp.controller)
     faults = inp.faults
     for key, value in (("podControlError", faults.pod_control_error), ("statusUpdateError", faults.status_update_error), ("podCreateLimit", faults.pod_create_limit)):

@@ -20,7 +20,7 @@ import attrs
 from jobmodel.errors import InputError
 from jobmodel.features import VECTOR_DEFAULT_RELEASE, FeatureGates, parse_kube_version, vector_gates
 
-__all__ = ["VECTOR_DEFAULT_RELEASE", "case_at_release", "case_features", "case_gates", "suite_module"]
+__all__ = ["VECTOR_DEFAULT_RELEASE", "case_at", "case_at_release", "case_features", "case_gates", "suite_module"]
 
 
 class SuiteModule(Protocol):
@@ -73,6 +73,13 @@ def case_at_release(case: Mapping[str, Any], release: str) -> dict[str, Any]:
         if not out["features"]:
             del out["features"]
     return out
+
+
+def case_at(gates: FeatureGates, now: str, **inputs: Any) -> dict[str, Any]:
+    """A case's inputs at `gates`' release and `now`: `kubeVersion`, `now`, `inputs`, and
+    `features` when a gate differs from its release's default."""
+    features = case_features(gates)
+    return {"kubeVersion": f"1.{gates.release}", "now": now, **inputs, **({"features": features} if features else {})}
 
 
 def case_features(gates: FeatureGates) -> dict[str, bool]:
