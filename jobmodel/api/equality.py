@@ -40,11 +40,19 @@ POINTER_FIELDS: Final = frozenset(
 # `1k` and `1e3`, or `+1` and `1`, are equal although their kept strings differ.
 QUANTITY_MAPS: Final = frozenset({"limits", "requests", "overhead"})
 
+# The map[string]string fields: an entry is there even when its value is "" (a map with one
+# entry never equals a nil one), so their entries are kept as given.
+STRING_MAPS: Final = frozenset(
+    {"labels", "annotations", "nodeSelector", "matchLabels", "volumeAttributes", "options", "userAnnotations"}
+)
+
 
 def normalize(value: Any, key: str | None = None) -> Any:
     """The value with Go's zero values and empty collections removed (see the module docstring)."""
     if key in QUANTITY_MAPS and isinstance(value, dict):
         return {k: _quantity_value(v) for k, v in value.items()}
+    if key in STRING_MAPS and isinstance(value, dict):
+        return dict(value)
     if isinstance(value, dict):
         out = {}
         for k, v in value.items():

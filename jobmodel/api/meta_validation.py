@@ -522,6 +522,9 @@ def validate_object_meta_update(
             )
         )
     new_gen, old_gen = int(new.get("generation") or 0), int(old.get("generation") or 0)
+    if release >= 37:
+        # apimachinery v0.37's ValidateObjectMetaAccessorUpdate checks the generation's sign too.
+        errs.extend(validate_nonnegative_field(new_gen, fe.child(path, "generation")))
     if new_gen < old_gen:
         errs.append(fe.invalid(fe.child(path, "generation"), new_gen, "must not be decremented"))
     for name, zero in (

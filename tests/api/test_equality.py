@@ -21,3 +21,11 @@ def test_pointer_fields_keep_their_zero_values() -> None:
 def test_real_differences_are_seen() -> None:
     assert not semantic_equal({"nodeSelector": {"a": "b"}}, {"nodeSelector": {"a": "c"}})
     assert not semantic_equal(None, {})
+
+
+def test_map_entries_with_empty_values_are_there() -> None:
+    """A map[string]string with one entry, even an empty value, is not a nil map."""
+    assert not semantic_equal({"metadata": {"annotations": {"extra": ""}}}, {"metadata": {}})
+    assert not semantic_equal({"nodeSelector": {"disk": ""}}, {"nodeSelector": {}})
+    assert not semantic_equal({"labels": {"a": "b", "team": ""}}, {"labels": {"a": "b"}})
+    assert semantic_equal({"labels": {}}, {})

@@ -135,6 +135,20 @@ def test_object_meta_update_immutable_name_and_resource_version() -> None:
     }
 
 
+def test_object_meta_update_checks_the_generation_sign_from_1_37() -> None:
+    """apimachinery v0.37's ValidateObjectMetaAccessorUpdate: ValidateNonnegativeField, then the
+    decrement check; v0.36 has the decrement check alone."""
+    new = {"name": "a", "namespace": "ns", "resourceVersion": "1", "generation": -1}
+    old = {"name": "a", "namespace": "ns", "resourceVersion": "1"}
+    at_37 = mv.validate_object_meta_update(new, old, release=37)
+    assert [(e.field, e.detail) for e in at_37] == [
+        ("metadata.generation", "must be greater than or equal to 0"),
+        ("metadata.generation", "must not be decremented"),
+    ]
+    at_36 = mv.validate_object_meta_update(new, old, release=36)
+    assert [(e.field, e.detail) for e in at_36] == [("metadata.generation", "must not be decremented")]
+
+
 def test_has_label() -> None:
     assert [e.type for e in mv.validate_has_label({"labels": {}}, "m", "k", "v")] == [
         "FieldValueRequired"
