@@ -76,11 +76,15 @@ OWNER_REFERENCE: Final = {
     "controller": BOOL,
     "blockOwnerDeletion": BOOL,
 }
+# metav1.ManagedFieldsEntry; fieldsV1 (FieldsV1.UnmarshalJSON) keeps any JSON value as given.
+MANAGED_FIELDS_ENTRY: Final = {
+    "manager": STR, "operation": STR, "apiVersion": STR, "time": TIME, "fieldsType": STR, "fieldsV1": ANY, "subresource": STR,
+}  # fmt: skip
 OBJECT_META: Final = {
     "name": STR, "generateName": STR, "namespace": STR, "selfLink": STR, "uid": STR, "resourceVersion": STR,
     "generation": I64, "creationTimestamp": TIME, "deletionTimestamp": TIME, "deletionGracePeriodSeconds": I64,
     "labels": ("map", STR), "annotations": ("map", STR), "ownerReferences": ("list", OWNER_REFERENCE),
-    "finalizers": ("list", STR), "managedFields": ("list", OBJ),
+    "finalizers": ("list", STR), "managedFields": ("list", MANAGED_FIELDS_ENTRY),
 }  # fmt: skip
 LABEL_SELECTOR: Final = {
     "matchLabels": ("map", STR),
