@@ -348,6 +348,14 @@ def internal_service_account(spec: dict[str, Any], release: int) -> None:
         spec.pop("serviceAccountName", None)
 
 
+def internal_pod_security_context(spec: dict[str, Any], release: int) -> None:
+    """Convert_v1_PodSpec_To_core_PodSpec, in place on a v1 pod spec: up to 1.36 it allocates the
+    internal PodSpec's SecurityContext (to carry the host namespaces), so no security context and
+    an empty one are the same internal template; from 1.37 nil stays nil."""
+    if release < 37 and spec.get("securityContext") is None:
+        spec["securityContext"] = {}
+
+
 def validate_pull_policy(policy: str, path: str) -> list[FieldError]:
     """validatePullPolicy."""
     return _validate_enum(policy, PULL_POLICIES, path)

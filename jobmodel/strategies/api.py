@@ -888,7 +888,8 @@ def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
             st.sampled_from(
                 ["parallelism", "completions", "suspend", "backoffLimit", "activeDeadlineSeconds", "template", "managedBy", "completionMode",
                  "scheduling", "selector", "podFailurePolicy", "successPolicy", "backoffLimitPerIndex", "labels", "name", "meta",
-                 "maxFailedIndexes", "podReplacementPolicy", "ttlSecondsAfterFinished", "serviceAccount", "resources", "jobScheduling"]
+                 "maxFailedIndexes", "podReplacementPolicy", "ttlSecondsAfterFinished", "serviceAccount", "resources", "jobScheduling",
+                 "emptyStruct"]
             )
         )
         template = spec.setdefault("template", {})
@@ -932,6 +933,16 @@ def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
                 containers[0]["resources"] = draw(resource_requirements())
             if draw(st.booleans()):
                 spec["suspend"] = old["spec"]["suspend"] = True
+        elif field == "emptyStruct":
+            # A pointer to an empty struct is not nil (Semantic.DeepEqual); the pod's security
+            # context is always there internally up to 1.36; a container's resources are a value.
+            pod = template.setdefault("spec", {})
+            target = draw(st.sampled_from(["affinity", "securityContext", "dnsConfig", "livenessProbe", "resources"]))
+            if target in ("livenessProbe", "resources"):
+                for ctr in pod.setdefault("containers", [{"name": "main"}])[:1]:
+                    ctr[target] = {}
+            else:
+                pod[target] = {}
         elif field == "managedBy":
             spec["managedBy"] = "example.com/x"
         elif field == "completionMode":
