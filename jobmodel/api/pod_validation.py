@@ -525,6 +525,7 @@ EPHEMERAL_FORBIDDEN_FIELDS: Final = (
     "resources",
     "resizePolicy",
     "restartPolicy",
+    "restartPolicyRules",  # 1.34+: a field of EphemeralContainerCommon the allow list lacks
     "livenessProbe",
     "readinessProbe",
     "startupProbe",

@@ -561,7 +561,9 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
             draw(
                 st.sampled_from(
                     [{}, {"targetContainerName": "main"}, {"targetContainerName": "nope"}, {"ports": [{"containerPort": 80}]}, {"resources": {}},
-                     {"resources": {"limits": {}}}, {"lifecycle": {}}, {"volumeMounts": [{"name": "data", "mountPath": "/d", "subPath": "x"}]}]
+                     {"resources": {"limits": {}}}, {"lifecycle": {}}, {"volumeMounts": [{"name": "data", "mountPath": "/d", "subPath": "x"}]},
+                     # 1.34+ (an unknown field before); decoded as a container's fields
+                     {"restartPolicyRules": []}, {"resizePolicy": [{"resourceName": "cpu", "restartPolicy": "NotRequired"}], "stdin": True}]
                 )
             )
         )
