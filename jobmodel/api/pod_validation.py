@@ -239,18 +239,18 @@ def validate_pod_spec(
         )
     )
     errs.extend(
-        validate_scheduling_gates(
-            spec.get("schedulingGates") or [], fe.child(path, "schedulingGates"), release
-        )
-    )
-    errs.extend(
-        # validateReadinessGates
+        # validateReadinessGates (ValidatePodSpec checks it before the scheduling gates)
         e
         for i, gate in enumerate(spec.get("readinessGates") or [])
         for e in mv.validate_qualified_name(
             gate.get("conditionType") or "",
             fe.child(fe.index(fe.child(path, "readinessGates"), i), "conditionType"),
             release,
+        )
+    )
+    errs.extend(
+        validate_scheduling_gates(
+            spec.get("schedulingGates") or [], fe.child(path, "schedulingGates"), release
         )
     )
     errs.extend(

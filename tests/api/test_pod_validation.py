@@ -242,3 +242,13 @@ def test_ephemeral_container_restart_rules_are_forbidden() -> None:
     errs = validate_ephemeral_containers(ephemeral, [{"name": "main"}], [], "e")
     forbidden = [e.field for e in errs if e.type == "FieldValueForbidden"]
     assert forbidden == ["e[0].restartPolicy", "e[0].restartPolicyRules", "e[0].livenessProbe"]
+
+
+def test_readiness_gates_are_checked_before_scheduling_gates() -> None:
+    """ValidatePodSpec: validateReadinessGates, then validateSchedulingGates (every release)."""
+    template = pod_template()
+    template["spec"]["readinessGates"] = [{"conditionType": "bad type!"}]
+    template["spec"]["schedulingGates"] = [{"name": "bad gate!"}]
+    fields = [e.field for e in validate_pod_template_spec(template, "t", DEFAULT_POD_OPTIONS)]
+    gates = [f for f in fields if "Gates" in f]
+    assert gates[0].startswith("t.spec.readinessGates") and gates[-1].startswith("t.spec.schedulingGates")
