@@ -431,13 +431,16 @@ def cron_job_prepare_for_update(
 
 
 def declarative_schedule_required(
-    errs: list[FieldError], gates: FeatureGates
+    errs: list[FieldError], gates: FeatureGates, old: Mapping[str, Any] | None = None
 ) -> tuple[list[FieldError], list[FieldError]]:
     """1.37's validateCronJobSpec marks its `schedule` Required MarkCoveredByDeclarative, and
     Validate_CronJobSpec's beta `+k8s:required` rule takes it over: the handwritten error is
     filtered out and the declarative one comes after the handwritten list (pkg/apis/batch/v1/
-    zz_generated.validations.go). Returns (handwritten, declarative)."""
-    if not gates.at_least(37):
+    zz_generated.validations.go). On an update that keeps the schedule the rule does not run
+    ("don't revalidate unchanged data"), so the handwritten error stays where it is. Returns
+    (handwritten, declarative)."""
+    unchanged = old is not None and not ((old.get("spec") or {}).get("schedule") or "")
+    if not gates.at_least(37) or unchanged:
         return errs, []
     covered = [e for e in errs if e.field == "spec.schedule" and e.type == fe.REQUIRED]
     return [e for e in errs if e not in covered], covered
@@ -453,7 +456,7 @@ def cron_job_validate_update(
     new: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
 ) -> list[FieldError]:
     """cronJobStrategy.ValidateUpdate."""
-    errs, own = declarative_schedule_required(bv.validate_cron_job_update(new, old, gates), gates)
+    errs, own = declarative_schedule_required(bv.validate_cron_job_update(new, old, gates), gates, old)
     return validate_declaratively(errs, gates, _job_template_spec(new) or {}, _job_template_spec(old), "spec.jobTemplate.spec", own)
 
 

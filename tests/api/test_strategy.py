@@ -501,3 +501,17 @@ def test_cron_job_schedule_required_is_declarative_from_1_37(release: int, order
     errs = strategy.cron_job_validate(obj, FeatureGates.for_release(release))
     assert [e.field for e in errs] == order
     assert sum(e.type == "FieldValueRequired" for e in errs) == 1
+
+
+def test_cron_job_schedule_required_stays_handwritten_when_the_update_keeps_it() -> None:
+    """Validate_CronJobSpec does not revalidate an unchanged schedule on update, so 1.37's
+    handwritten Required is not superseded and keeps its place (first of the spec's errors)."""
+    old = cron_job()
+    old["spec"]["schedule"] = ""
+    old["metadata"]["resourceVersion"] = "1"
+    new = cron_job()
+    new["spec"]["schedule"] = ""
+    new["spec"]["concurrencyPolicy"] = "Bogus"
+    new["metadata"]["resourceVersion"] = "1"
+    errs = strategy.cron_job_validate_update(new, old, FeatureGates.for_release(37))
+    assert [e.field for e in errs] == ["spec.schedule", "spec.concurrencyPolicy"]
