@@ -2,8 +2,9 @@
 
 Upstream compares Go structs, where an absent non-pointer field and its zero value are the same
 thing and a nil slice or map equals an empty one; a pointer field that is nil differs from one
-pointing at a zero value. On JSON we get there by dropping, before comparing, nulls, empty lists,
-empty maps and the zero values (false, "", 0) of keys that are not pointers upstream.
+pointing at a zero value (`affinity: {}` is a change). On JSON we get there by dropping, before
+comparing, nulls, empty lists, empty maps, empty structs that are values, and the zero values
+(false, "", 0) of keys that are not pointers upstream.
 """
 
 from __future__ import annotations
@@ -40,23 +41,52 @@ POINTER_FIELDS: Final = frozenset(
 # `1k` and `1e3`, or `+1` and `1`, are equal although their kept strings differ.
 QUANTITY_MAPS: Final = frozenset({"limits", "requests", "overhead"})
 
+# The map[string]string fields: an entry is there even when its value is "" (a map with one
+# entry never equals a nil one), so their entries are kept as given.
+STRING_MAPS: Final = frozenset(
+    {"labels", "annotations", "nodeSelector", "matchLabels", "volumeAttributes", "options", "userAnnotations"}
+)
 
-def normalize(value: Any, key: str | None = None) -> Any:
-    """The value with Go's zero values and empty collections removed (see the module docstring)."""
+
+# Struct fields that are not pointers: an empty one equals absence. Every other struct field of
+# the Job and Pod types is a pointer (`securityContext`, `affinity`, probes, volume sources, label
+# selectors, policies, ...): nil differs from a pointer to an empty struct, so `{}` is kept.
+VALUE_STRUCTS: Final = frozenset({"metadata", "spec", "template", "jobTemplate", "status", "preference", "podAffinityTerm"})
+
+
+def _pointer_struct(key: str, holder: tuple[str | None, ...]) -> bool:
+    """Whether the struct field `key` of the object at `holder` (the keys leading to it, None for
+    a list item or the top) is a pointer. `resources` is one in a PodSpec only: a container's and a
+    claim template's are values."""
+    if key in VALUE_STRUCTS or key in STRING_MAPS or key in QUANTITY_MAPS:
+        return False
+    if key == "resources":
+        return holder == (None,) or (holder[-1] == "spec" and holder[-2:-1] != ("volumeClaimTemplate",))
+    return True
+
+
+def normalize(value: Any, key: str | None = None, where: tuple[str | None, ...] = ()) -> Any:
+    """The value with Go's zero values and empty collections removed (see the module docstring);
+    `where` is the keys leading to the object holding `key`."""
     if key in QUANTITY_MAPS and isinstance(value, dict):
         return {k: _quantity_value(v) for k, v in value.items()}
+    if key in STRING_MAPS and isinstance(value, dict):
+        return dict(value)
     if isinstance(value, dict):
+        holder = (*where, key)
         out = {}
         for k, v in value.items():
-            n = normalize(v, k)
-            if n is None or (isinstance(n, list | dict) and not n and k not in POINTER_FIELDS):
+            n = normalize(v, k, holder)
+            if n is None or (isinstance(n, list) and not n and k not in POINTER_FIELDS):
+                continue
+            if isinstance(n, dict) and not n and k not in POINTER_FIELDS and not _pointer_struct(k, holder):
                 continue
             if k not in POINTER_FIELDS and (n is False or n == "" or (type(n) is int and n == 0)):
                 continue
             out[k] = n
         return out
     if isinstance(value, list):
-        return [normalize(v) for v in value]
+        return [normalize(v, None, (*where, key)) for v in value]
     return value
 
 

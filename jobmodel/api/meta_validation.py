@@ -389,6 +389,9 @@ def validate_object_meta(
     errs.extend(
         validate_finalizers(meta.get("finalizers") or [], fe.child(path, "finalizers"), release)
     )
+    errs.extend(
+        validate_managed_fields(meta.get("managedFields") or [], fe.child(path, "managedFields"), release)
+    )
     errs.extend(_validate_kube_finalizer_names(meta, path))
     return errs
 
@@ -415,6 +418,51 @@ def _validate_kube_finalizer_names(meta: Mapping[str, Any], path: str) -> list[F
         for i, name in enumerate(meta.get("finalizers") or [])
         for e in validate_kube_finalizer_name(name, fe.index(finalizers_path, i))
     ]
+
+
+FIELD_MANAGER_MAX_LENGTH: Final = 128
+MAX_SUBRESOURCE_NAME_LENGTH: Final = 256
+MANAGED_FIELDS_OPERATIONS: Final = ("Apply", "Update")
+
+
+def validate_field_manager(manager: str, path: str) -> list[FieldError]:
+    """ValidateFieldManager (apimachinery meta/v1/validation): at most 128 bytes, every rune
+    printable (Go's `%#U` and the rune's byte offset)."""
+    errs: list[FieldError] = []
+    if len(manager.encode()) > FIELD_MANAGER_MAX_LENGTH:
+        errs.append(fe.too_long(path, FIELD_MANAGER_MAX_LENGTH))
+    offset = 0
+    for char in manager:
+        if not (char.isprintable() or char == " "):
+            errs.append(fe.invalid(path, manager, f"invalid character U+{ord(char):04X} (at position {offset})"))
+        offset += len(char.encode("utf-8", "surrogatepass"))
+    return errs
+
+
+def validate_managed_fields(
+    entries: list[Mapping[str, Any]], path: str, release: int = NEWEST_MINOR
+) -> list[FieldError]:
+    """ValidateManagedFields (apimachinery meta/v1/validation): the operation (1.37: Required when
+    empty, else NotSupported; before: Invalid), the fields type, the manager, the subresource."""
+    errs: list[FieldError] = []
+    for i, entry in enumerate(entries):
+        entry_path = fe.index(path, i)
+        operation = entry.get("operation") or ""
+        if operation not in MANAGED_FIELDS_OPERATIONS:
+            op_path = fe.child(entry_path, "operation")
+            if release < 37:
+                errs.append(fe.invalid(op_path, operation, "must be `Apply` or `Update`"))
+            elif not operation:
+                errs.append(fe.required(op_path, "must not be empty"))
+            else:
+                errs.append(fe.not_supported(op_path, operation, MANAGED_FIELDS_OPERATIONS))
+        fields_type = entry.get("fieldsType") or ""
+        if fields_type and fields_type != "FieldsV1":
+            errs.append(fe.invalid(fe.child(entry_path, "fieldsType"), fields_type, "must be `FieldsV1`"))
+        errs.extend(validate_field_manager(entry.get("manager") or "", fe.child(entry_path, "manager")))
+        if len((entry.get("subresource") or "").encode()) > MAX_SUBRESOURCE_NAME_LENGTH:
+            errs.append(fe.too_long(fe.child(entry_path, "subresource"), MAX_SUBRESOURCE_NAME_LENGTH))
+    return errs
 
 
 def parse_group_version(api_version: str) -> tuple[str, str]:
@@ -522,6 +570,9 @@ def validate_object_meta_update(
             )
         )
     new_gen, old_gen = int(new.get("generation") or 0), int(old.get("generation") or 0)
+    if release >= 37:
+        # apimachinery v0.37's ValidateObjectMetaAccessorUpdate checks the generation's sign too.
+        errs.extend(validate_nonnegative_field(new_gen, fe.child(path, "generation")))
     if new_gen < old_gen:
         errs.append(fe.invalid(fe.child(path, "generation"), new_gen, "must not be decremented"))
     for name, zero in (
@@ -541,6 +592,9 @@ def validate_object_meta_update(
         validate_owner_references(
             new.get("ownerReferences") or [], fe.child(path, "ownerReferences"), release
         )
+    )
+    errs.extend(
+        validate_managed_fields(new.get("managedFields") or [], fe.child(path, "managedFields"), release)
     )
     errs.extend(_validate_kube_finalizer_names(new, path))
     return errs

@@ -239,18 +239,18 @@ def validate_pod_spec(
         )
     )
     errs.extend(
-        validate_scheduling_gates(
-            spec.get("schedulingGates") or [], fe.child(path, "schedulingGates"), release
-        )
-    )
-    errs.extend(
-        # validateReadinessGates
+        # validateReadinessGates (ValidatePodSpec checks it before the scheduling gates)
         e
         for i, gate in enumerate(spec.get("readinessGates") or [])
         for e in mv.validate_qualified_name(
             gate.get("conditionType") or "",
             fe.child(fe.index(fe.child(path, "readinessGates"), i), "conditionType"),
             release,
+        )
+    )
+    errs.extend(
+        validate_scheduling_gates(
+            spec.get("schedulingGates") or [], fe.child(path, "schedulingGates"), release
         )
     )
     errs.extend(
@@ -346,6 +346,14 @@ def internal_service_account(spec: dict[str, Any], release: int) -> None:
         spec["serviceAccountName"] = account
     else:
         spec.pop("serviceAccountName", None)
+
+
+def internal_pod_security_context(spec: dict[str, Any], release: int) -> None:
+    """Convert_v1_PodSpec_To_core_PodSpec, in place on a v1 pod spec: up to 1.36 it allocates the
+    internal PodSpec's SecurityContext (to carry the host namespaces), so no security context and
+    an empty one are the same internal template; from 1.37 nil stays nil."""
+    if release < 37 and spec.get("securityContext") is None:
+        spec["securityContext"] = {}
 
 
 def validate_pull_policy(policy: str, path: str) -> list[FieldError]:
@@ -517,6 +525,7 @@ EPHEMERAL_FORBIDDEN_FIELDS: Final = (
     "resources",
     "resizePolicy",
     "restartPolicy",
+    "restartPolicyRules",  # 1.34+: a field of EphemeralContainerCommon the allow list lacks
     "livenessProbe",
     "readinessProbe",
     "startupProbe",

@@ -76,11 +76,15 @@ OWNER_REFERENCE: Final = {
     "controller": BOOL,
     "blockOwnerDeletion": BOOL,
 }
+# metav1.ManagedFieldsEntry; fieldsV1 (FieldsV1.UnmarshalJSON) keeps any JSON value as given.
+MANAGED_FIELDS_ENTRY: Final = {
+    "manager": STR, "operation": STR, "apiVersion": STR, "time": TIME, "fieldsType": STR, "fieldsV1": ANY, "subresource": STR,
+}  # fmt: skip
 OBJECT_META: Final = {
     "name": STR, "generateName": STR, "namespace": STR, "selfLink": STR, "uid": STR, "resourceVersion": STR,
     "generation": I64, "creationTimestamp": TIME, "deletionTimestamp": TIME, "deletionGracePeriodSeconds": I64,
     "labels": ("map", STR), "annotations": ("map", STR), "ownerReferences": ("list", OWNER_REFERENCE),
-    "finalizers": ("list", STR), "managedFields": ("list", OBJ),
+    "finalizers": ("list", STR), "managedFields": ("list", MANAGED_FIELDS_ENTRY),
 }  # fmt: skip
 LABEL_SELECTOR: Final = {
     "matchLabels": ("map", STR),
@@ -142,12 +146,14 @@ VOLUME_DEVICE: Final = {"name": STR, "devicePath": STR}
 CONTAINER: Final = {
     "name": STR, "image": STR, "command": ("list", STR), "args": ("list", STR), "workingDir": STR,
     "ports": ("list", CONTAINER_PORT), "envFrom": ("list", ENV_FROM_SOURCE), "env": ("list", ENV_VAR), "resources": RESOURCE_REQUIREMENTS,
-    "resizePolicy": ("list", OBJ), "restartPolicy": STR,
+    "resizePolicy": ("list", {"resourceName": STR, "restartPolicy": STR}), "restartPolicy": STR,
     "restartPolicyRules": since(34, ("list", {"action": STR, "exitCodes": {"operator": STR, "values": ("list", I32)}})),
     "volumeMounts": ("list", VOLUME_MOUNT), "volumeDevices": ("list", VOLUME_DEVICE), "livenessProbe": PROBE, "readinessProbe": PROBE,
     "startupProbe": PROBE, "lifecycle": LIFECYCLE, "terminationMessagePath": STR, "terminationMessagePolicy": STR,
     "imagePullPolicy": STR, "securityContext": SECURITY_CONTEXT, "stdin": BOOL, "stdinOnce": BOOL, "tty": BOOL,
 }  # fmt: skip
+# EphemeralContainer: EphemeralContainerCommon (a Container's fields) and its target.
+EPHEMERAL_CONTAINER: Final = {**CONTAINER, "targetContainerName": STR}
 TOLERATION: Final = {
     "key": STR,
     "operator": STR,
@@ -264,13 +270,13 @@ TOPOLOGY_SPREAD_CONSTRAINT: Final = {
 DNS_CONFIG: Final = {"nameservers": ("list", STR), "searches": ("list", STR), "options": ("list", {"name": STR, "value": STR})}
 POD_SPEC: Final = {
     "volumes": ("list", VOLUME), "initContainers": ("list", CONTAINER), "containers": ("list", CONTAINER),
-    "ephemeralContainers": ("list", {"resources": RESOURCE_REQUIREMENTS, OTHER: ANY}), "restartPolicy": STR, "terminationGracePeriodSeconds": I64,
+    "ephemeralContainers": ("list", EPHEMERAL_CONTAINER), "restartPolicy": STR, "terminationGracePeriodSeconds": I64,
     "activeDeadlineSeconds": I64, "dnsPolicy": STR, "nodeSelector": ("map", STR), "serviceAccountName": STR,
     "serviceAccount": STR, "automountServiceAccountToken": BOOL, "nodeName": STR, "hostNetwork": BOOL,
     "hostPID": BOOL, "hostIPC": BOOL, "shareProcessNamespace": BOOL, "securityContext": POD_SECURITY_CONTEXT,
-    "imagePullSecrets": ("list", OBJ), "hostname": STR, "subdomain": STR, "affinity": AFFINITY,
+    "imagePullSecrets": ("list", {"name": STR}), "hostname": STR, "subdomain": STR, "affinity": AFFINITY,
     "schedulerName": STR, "tolerations": ("list", TOLERATION), "hostAliases": ("list", HOST_ALIAS),
-    "priorityClassName": STR, "priority": I32, "dnsConfig": DNS_CONFIG, "readinessGates": ("list", OBJ),
+    "priorityClassName": STR, "priority": I32, "dnsConfig": DNS_CONFIG, "readinessGates": ("list", {"conditionType": STR}),
     "runtimeClassName": STR, "enableServiceLinks": BOOL, "preemptionPolicy": STR, "overhead": RESOURCE_LIST,
     "topologySpreadConstraints": ("list", TOPOLOGY_SPREAD_CONSTRAINT), "setHostnameAsFQDN": BOOL, "os": {"name": STR}, "hostUsers": BOOL,
     "schedulingGates": ("list", {"name": STR}), "resourceClaims": ("list", {"name": STR, "resourceClaimName": STR, "resourceClaimTemplateName": STR}), "resources": RESOURCE_REQUIREMENTS,

@@ -25,7 +25,7 @@ from __future__ import annotations
 import copy
 import json
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from jobmodel.api import field as fe
@@ -233,7 +233,12 @@ def to_aggregate(errs: list[FieldError]) -> list[FieldError]:
 
 
 def validate_declaratively(
-    errs: list[FieldError], gates: FeatureGates, job_spec: Mapping[str, Any], old_job_spec: Mapping[str, Any] | None, path: str
+    errs: list[FieldError],
+    gates: FeatureGates,
+    job_spec: Mapping[str, Any],
+    old_job_spec: Mapping[str, Any] | None,
+    path: str,
+    own: Sequence[FieldError] = (),
 ) -> list[FieldError]:
     """What the API server's declarative validation does to a Job or CronJob strategy's errors
     (`rest.ValidateDeclarativelyWithMigrationChecks`, run by BeforeCreate/BeforeUpdate from 1.37):
@@ -241,13 +246,15 @@ def validate_declaratively(
     which drops repeated messages (1.36's CronJob strategy returns before filtering); then its own
     errors are appended. The declarative rules of their own in the fields the model validates
     are those of the Job spec's (at `path`) `scheduling` and of its pod template's
-    `evictionResponders`."""
+    `evictionResponders`, after `own`: those of the object's own fields before its Job spec's
+    (a CronJob's `schedule`)."""
     if not gates.at_least(37):
         return errs
     pod_spec = (job_spec.get("template") or {}).get("spec") or {}
     old_pod_spec = None if old_job_spec is None else (old_job_spec.get("template") or {}).get("spec") or {}
     return (
         to_aggregate(errs)
+        + list(own)
         + validate_scheduling_declaratively(job_spec, old_job_spec, fe.child(path, "scheduling"))
         + validate_eviction_responders_declaratively(pod_spec, old_pod_spec, fe.child(path, "template", "spec"))
     )
@@ -423,18 +430,34 @@ def cron_job_prepare_for_update(
     return out
 
 
+def declarative_schedule_required(
+    errs: list[FieldError], gates: FeatureGates, old: Mapping[str, Any] | None = None
+) -> tuple[list[FieldError], list[FieldError]]:
+    """1.37's validateCronJobSpec marks its `schedule` Required MarkCoveredByDeclarative, and
+    Validate_CronJobSpec's beta `+k8s:required` rule takes it over: the handwritten error is
+    filtered out and the declarative one comes after the handwritten list (pkg/apis/batch/v1/
+    zz_generated.validations.go). On an update that keeps the schedule the rule does not run
+    ("don't revalidate unchanged data"), so the handwritten error stays where it is. Returns
+    (handwritten, declarative)."""
+    unchanged = old is not None and not ((old.get("spec") or {}).get("schedule") or "")
+    if not gates.at_least(37) or unchanged:
+        return errs, []
+    covered = [e for e in errs if e.field == "spec.schedule" and e.type == fe.REQUIRED]
+    return [e for e in errs if e not in covered], covered
+
+
 def cron_job_validate(cron_job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) -> list[FieldError]:
     """cronJobStrategy.Validate."""
-    errs = bv.validate_cron_job_create(cron_job, gates)
-    return validate_declaratively(errs, gates, _job_template_spec(cron_job) or {}, None, "spec.jobTemplate.spec")
+    errs, own = declarative_schedule_required(bv.validate_cron_job_create(cron_job, gates), gates)
+    return validate_declaratively(errs, gates, _job_template_spec(cron_job) or {}, None, "spec.jobTemplate.spec", own)
 
 
 def cron_job_validate_update(
     new: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
 ) -> list[FieldError]:
     """cronJobStrategy.ValidateUpdate."""
-    errs = bv.validate_cron_job_update(new, old, gates)
-    return validate_declaratively(errs, gates, _job_template_spec(new) or {}, _job_template_spec(old), "spec.jobTemplate.spec")
+    errs, own = declarative_schedule_required(bv.validate_cron_job_update(new, old, gates), gates, old)
+    return validate_declaratively(errs, gates, _job_template_spec(new) or {}, _job_template_spec(old), "spec.jobTemplate.spec", own)
 
 
 # ---------------------------------------------------------------------------- entry points

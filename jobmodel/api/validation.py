@@ -27,6 +27,7 @@ from jobmodel.api.job_scheduling import (
 from jobmodel.api.pod_validation import (
     DEFAULT_POD_OPTIONS,
     PodValidationOptions,
+    internal_pod_security_context,
     internal_service_account,
     pod_validation_options,
     validate_pod_template_spec,
@@ -656,10 +657,14 @@ def validate_pod_template_update(
     options allow it only its pod spec is compared, but for the containers' resources."""
     template: dict[str, Any] = copy.deepcopy(dict(spec.get("template") or {}))
     old_template: dict[str, Any] = copy.deepcopy(dict(old.get("template") or {}))
-    # Upstream compares the internal templates: the service account's alias is resolved.
+    # Upstream compares the internal templates: the service account's alias is resolved, and up to
+    # 1.36 the pod's security context is always there.
     for pod_template in (template, old_template):
+        if opts.release < 37 and pod_template.get("spec") is None:
+            pod_template["spec"] = {}  # converted from the zero v1 PodSpec all the same
         if isinstance(pod_template.get("spec"), dict):
             internal_service_account(pod_template["spec"], opts.release)
+            internal_pod_security_context(pod_template["spec"], opts.release)
     if opts.allow_mutable_scheduling_directives:
         new_pod = template.setdefault("spec", {})
         old_pod = old_template.setdefault("spec", {})

@@ -561,7 +561,9 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
             draw(
                 st.sampled_from(
                     [{}, {"targetContainerName": "main"}, {"targetContainerName": "nope"}, {"ports": [{"containerPort": 80}]}, {"resources": {}},
-                     {"resources": {"limits": {}}}, {"lifecycle": {}}, {"volumeMounts": [{"name": "data", "mountPath": "/d", "subPath": "x"}]}]
+                     {"resources": {"limits": {}}}, {"lifecycle": {}}, {"volumeMounts": [{"name": "data", "mountPath": "/d", "subPath": "x"}]},
+                     # 1.34+ (an unknown field before); decoded as a container's fields
+                     {"restartPolicyRules": []}, {"resizePolicy": [{"resourceName": "cpu", "restartPolicy": "NotRequired"}], "stdin": True}]
                 )
             )
         )
@@ -727,6 +729,15 @@ def label_selector(draw: st.DrawFn, labels: dict[str, str]) -> dict[str, Any]:
     return {"matchExpressions": expressions}
 
 
+# ValidateManagedFields: operations (the error changed in 1.37), fields type, manager, subresource
+# (no empty strings given: Go's encoder drops them, which the defaulting comparison does not ignore).
+MANAGED_FIELDS = st.sampled_from(
+    [[{"manager": "kubectl", "operation": "Apply", "apiVersion": "batch/v1", "fieldsType": "FieldsV1", "fieldsV1": {"f:spec": {}}}],
+     [{"operation": "Bogus"}, {"manager": "m"}], [{"operation": "Update", "fieldsType": "FieldsV2", "subresource": "s" * 257}],
+     [{"operation": "Apply", "manager": "m" * 129}], [{"operation": "Update", "manager": "a\tb"}]]
+)  # fmt: skip
+
+
 @st.composite
 def job_metadata(draw: st.DrawFn, meta: dict[str, Any]) -> None:
     """Extra metadata (in place): the Job's own labels and annotations, a uid, namespace edges."""
@@ -745,6 +756,8 @@ def job_metadata(draw: st.DrawFn, meta: dict[str, Any]) -> None:
         meta["generateName"] = draw(st.sampled_from(["job-", "Bad-"]))
     if draw(st.integers(0, 8)) == 0:
         meta["finalizers"] = draw(st.sampled_from([["example.com/f"], ["bad finalizer"], ["orphan", "foregroundDeletion"], ["x", "x"]]))
+    if draw(st.integers(0, 10)) == 0:
+        meta["managedFields"] = draw(MANAGED_FIELDS)
     if draw(st.integers(0, 8)) == 0:
         ref = {"apiVersion": "batch/v1", "kind": "CronJob", "name": "cron", "uid": "cron-uid"}
         meta["ownerReferences"] = draw(
@@ -877,7 +890,8 @@ def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
             st.sampled_from(
                 ["parallelism", "completions", "suspend", "backoffLimit", "activeDeadlineSeconds", "template", "managedBy", "completionMode",
                  "scheduling", "selector", "podFailurePolicy", "successPolicy", "backoffLimitPerIndex", "labels", "name", "meta",
-                 "maxFailedIndexes", "podReplacementPolicy", "ttlSecondsAfterFinished", "serviceAccount", "resources", "jobScheduling"]
+                 "maxFailedIndexes", "podReplacementPolicy", "ttlSecondsAfterFinished", "serviceAccount", "resources", "jobScheduling",
+                 "emptyStruct"]
             )
         )
         template = spec.setdefault("template", {})
@@ -893,9 +907,10 @@ def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
             # Mutable while a suspended Job never started (validatePodTemplateUpdate).
             target = draw(st.sampled_from(["nodeSelector", "tolerations", "labels", "annotations", "schedulingGates"]))
             if target in ("labels", "annotations"):
-                template.setdefault("metadata", {}).setdefault(target, {})["extra"] = "1"
+                # An entry with an empty value is a change too (Semantic.DeepEqual on the map).
+                template.setdefault("metadata", {}).setdefault(target, {})["extra"] = draw(st.sampled_from(["1", ""]))
             elif target == "nodeSelector":
-                template.setdefault("spec", {})["nodeSelector"] = {"disk": "ssd"}
+                template.setdefault("spec", {})["nodeSelector"] = {"disk": draw(st.sampled_from(["ssd", ""]))}
             elif target == "tolerations":
                 template.setdefault("spec", {})["tolerations"] = [{"key": "k", "operator": "Exists"}]
             else:
@@ -920,6 +935,16 @@ def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
                 containers[0]["resources"] = draw(resource_requirements())
             if draw(st.booleans()):
                 spec["suspend"] = old["spec"]["suspend"] = True
+        elif field == "emptyStruct":
+            # A pointer to an empty struct is not nil (Semantic.DeepEqual); the pod's security
+            # context is always there internally up to 1.36; a container's resources are a value.
+            pod = template.setdefault("spec", {})
+            target = draw(st.sampled_from(["affinity", "securityContext", "dnsConfig", "livenessProbe", "resources"]))
+            if target in ("livenessProbe", "resources"):
+                for ctr in pod.setdefault("containers", [{"name": "main"}])[:1]:
+                    ctr[target] = {}
+            else:
+                pod[target] = {}
         elif field == "managedBy":
             spec["managedBy"] = "example.com/x"
         elif field == "completionMode":
@@ -943,7 +968,7 @@ def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
                 new["metadata"].pop("resourceVersion", None)
             elif change == "generation":
                 old["metadata"]["generation"] = 2
-                new["metadata"]["generation"] = 1
+                new["metadata"]["generation"] = draw(st.sampled_from([1, -1]))  # -1: its sign, from 1.37
             elif change == "uid":
                 new["metadata"]["uid"] = "uid-2"
             elif change == "deleting":

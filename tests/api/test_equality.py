@@ -21,3 +21,31 @@ def test_pointer_fields_keep_their_zero_values() -> None:
 def test_real_differences_are_seen() -> None:
     assert not semantic_equal({"nodeSelector": {"a": "b"}}, {"nodeSelector": {"a": "c"}})
     assert not semantic_equal(None, {})
+
+
+def test_map_entries_with_empty_values_are_there() -> None:
+    """A map[string]string with one entry, even an empty value, is not a nil map."""
+    assert not semantic_equal({"metadata": {"annotations": {"extra": ""}}}, {"metadata": {}})
+    assert not semantic_equal({"nodeSelector": {"disk": ""}}, {"nodeSelector": {}})
+    assert not semantic_equal({"labels": {"a": "b", "team": ""}}, {"labels": {"a": "b"}})
+    assert semantic_equal({"labels": {}}, {})
+
+
+def test_pointers_to_empty_structs_differ_from_nil() -> None:
+    """Semantic.DeepEqual: a nil *Affinity is not &Affinity{}; value structs (a container's
+    resources, an object's metadata) equal their zero value."""
+    assert not semantic_equal({"template": {"spec": {"affinity": {}}}}, {"template": {"spec": {}}})
+    assert not semantic_equal({"containers": [{"name": "a", "livenessProbe": {}}]}, {"containers": [{"name": "a"}]})
+    assert not semantic_equal({"volumes": [{"name": "v", "emptyDir": {}}]}, {"volumes": [{"name": "v"}]})
+    assert not semantic_equal({"successPolicy": {"rules": []}}, {})
+    assert semantic_equal({"containers": [{"name": "a", "resources": {}}]}, {"containers": [{"name": "a"}]})
+    assert semantic_equal({"template": {"metadata": {}, "spec": {}}}, {})
+
+
+def test_resources_is_a_pointer_in_a_pod_spec_only() -> None:
+    """PodSpec.Resources is a *ResourceRequirements; Container.Resources and a claim template's
+    spec.resources are values."""
+    assert not semantic_equal({"template": {"spec": {"resources": {}}}}, {"template": {"spec": {}}})
+    assert not semantic_equal({"resources": {}}, {})  # a pod spec compared on its own
+    claim = {"volumeClaimTemplate": {"spec": {"resources": {}}}}
+    assert semantic_equal({"ephemeral": claim}, {"ephemeral": {"volumeClaimTemplate": {}}})

@@ -135,6 +135,43 @@ def test_object_meta_update_immutable_name_and_resource_version() -> None:
     }
 
 
+def test_object_meta_update_checks_the_generation_sign_from_1_37() -> None:
+    """apimachinery v0.37's ValidateObjectMetaAccessorUpdate: ValidateNonnegativeField, then the
+    decrement check; v0.36 has the decrement check alone."""
+    new = {"name": "a", "namespace": "ns", "resourceVersion": "1", "generation": -1}
+    old = {"name": "a", "namespace": "ns", "resourceVersion": "1"}
+    at_37 = mv.validate_object_meta_update(new, old, release=37)
+    assert [(e.field, e.detail) for e in at_37] == [
+        ("metadata.generation", "must be greater than or equal to 0"),
+        ("metadata.generation", "must not be decremented"),
+    ]
+    at_36 = mv.validate_object_meta_update(new, old, release=36)
+    assert [(e.field, e.detail) for e in at_36] == [("metadata.generation", "must not be decremented")]
+
+
+def test_managed_fields_follow_validate_managed_fields() -> None:
+    """ValidateManagedFields / ValidateFieldManager (apimachinery meta/v1/validation): expected
+    values from their code; the operation's error changed in v0.37."""
+    entries = [
+        {"operation": "Bogus"},
+        {"operation": ""},
+        {"operation": "Apply", "fieldsType": "FieldsV2", "manager": "m" * 129, "subresource": "s" * 257},
+        {"operation": "Update", "manager": "\u00e9\t"},
+    ]
+    errs = mv.validate_managed_fields(entries, "metadata.managedFields", release=37)
+    assert [(e.field, e.type, e.detail) for e in errs] == [
+        ("metadata.managedFields[0].operation", "FieldValueNotSupported", 'supported values: "Apply", "Update"'),
+        ("metadata.managedFields[1].operation", "FieldValueRequired", "must not be empty"),
+        ("metadata.managedFields[2].fieldsType", "FieldValueInvalid", "must be `FieldsV1`"),
+        ("metadata.managedFields[2].manager", "FieldValueTooLong", "may not be more than 128 bytes"),
+        ("metadata.managedFields[2].subresource", "FieldValueTooLong", "may not be more than 256 bytes"),
+        # The rune's byte offset: the e-acute takes two bytes.
+        ("metadata.managedFields[3].manager", "FieldValueInvalid", "invalid character U+0009 (at position 2)"),
+    ]
+    at_36 = mv.validate_managed_fields(entries[:2], "m", release=36)
+    assert [(e.type, e.detail) for e in at_36] == [("FieldValueInvalid", "must be `Apply` or `Update`")] * 2
+
+
 def test_has_label() -> None:
     assert [e.type for e in mv.validate_has_label({"labels": {}}, "m", "k", "v")] == [
         "FieldValueRequired"

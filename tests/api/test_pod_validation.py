@@ -10,6 +10,7 @@ from jobmodel.api.pod_validation import (
     DEFAULT_POD_OPTIONS,
     PodValidationOptions,
     pod_validation_options,
+    validate_ephemeral_containers,
     validate_pod_template_spec,
     validate_tolerations,
 )
@@ -232,3 +233,22 @@ def test_tolerations_annotation_in_a_template() -> None:
     template["metadata"]["annotations"] = {key: "tru"}
     errors = validate_pod_template_spec(template, "t", pod_validation_options(37, None))
     assert [str(e) for e in errors] == [f"t.annotations: Invalid value: \"{key}\": invalid character ' ' in literal true (expecting 'e')"]
+
+
+def test_ephemeral_container_restart_rules_are_forbidden() -> None:
+    """validateFieldAllowList: RestartPolicyRules (1.34+) is not in allowedEphemeralContainerFields,
+    and an empty list is set (not the nil zero value); reported in the struct's field order."""
+    ephemeral = [{"name": "d", "image": "b", "restartPolicy": "Always", "restartPolicyRules": [], "livenessProbe": {}}]
+    errs = validate_ephemeral_containers(ephemeral, [{"name": "main"}], [], "e")
+    forbidden = [e.field for e in errs if e.type == "FieldValueForbidden"]
+    assert forbidden == ["e[0].restartPolicy", "e[0].restartPolicyRules", "e[0].livenessProbe"]
+
+
+def test_readiness_gates_are_checked_before_scheduling_gates() -> None:
+    """ValidatePodSpec: validateReadinessGates, then validateSchedulingGates (every release)."""
+    template = pod_template()
+    template["spec"]["readinessGates"] = [{"conditionType": "bad type!"}]
+    template["spec"]["schedulingGates"] = [{"name": "bad gate!"}]
+    fields = [e.field for e in validate_pod_template_spec(template, "t", DEFAULT_POD_OPTIONS)]
+    gates = [f for f in fields if "Gates" in f]
+    assert gates[0].startswith("t.spec.readinessGates") and gates[-1].startswith("t.spec.schedulingGates")

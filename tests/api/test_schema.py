@@ -193,3 +193,31 @@ def test_a_mistyped_value_is_named_before_an_unknown_field() -> None:
     with pytest.raises(InputError) as err:
         decode_object(obj, "Job", release=33)
     assert err.value.field == "spec.template.spec.hostnameOverride"
+
+
+@pytest.mark.parametrize(
+    ("pod", "field", "reason"),
+    [
+        ({"readinessGates": [{"conditionType": "a", "Name": "x"}]}, "spec.template.spec.readinessGates[0].Name", "unknown field"),
+        ({"readinessGates": [{"conditionType": 1}]}, "spec.template.spec.readinessGates[0].conditionType", "expected a string"),
+        ({"imagePullSecrets": [{"name": "a", "key": "x"}]}, "spec.template.spec.imagePullSecrets[0].key", "unknown field"),
+        ({"containers": [{"name": "a", "resizePolicy": [{"resourceName": "cpu", "x": 1}]}]},
+         "spec.template.spec.containers[0].resizePolicy[0].x", "unknown field"),
+        ({"ephemeralContainers": [{"name": "d", "NAME": "x"}]}, "spec.template.spec.ephemeralContainers[0].NAME", "unknown field"),
+        ({"ephemeralContainers": [{"name": "d", "stdin": "yes"}]}, "spec.template.spec.ephemeralContainers[0].stdin", "expected a boolean"),
+    ],
+)  # fmt: skip
+def test_pod_lists_items_are_typed(pod: dict[str, Any], field: str, reason: str) -> None:
+    """PodReadinessGate, LocalObjectReference, ContainerResizePolicy and EphemeralContainer (a
+    Container's fields and targetContainerName) are structs: Go's strict decoder refuses unknown
+    fields and wrong types in them (upstream's answers, found by differential fuzzing)."""
+    with pytest.raises(InputError) as err:
+        decode_object(job(template={"spec": pod}), "Job", release=37)
+    assert err.value.field == field
+    assert reason in err.value.reason
+
+
+def test_an_ephemeral_container_decodes_as_a_container() -> None:
+    ephemeral = {"name": "d", "image": "b", "targetContainerName": "main", "resources": {"limits": {"cpu": "1.5"}}}
+    decoded = decode_object(job(template={"spec": {"ephemeralContainers": [ephemeral]}}), "Job", release=37)
+    assert decoded["spec"]["template"]["spec"]["ephemeralContainers"][0]["resources"]["limits"]["cpu"] == "1500m"

@@ -483,3 +483,35 @@ def test_suspended_job_pod_resources_need_no_active_pods() -> None:
     new, old = _suspended_pair(resources={"limits": {"cpu": "1"}})
     old["status"] = {"active": 1}
     assert not strategy.validation_options_for_job(new, old, FeatureGates.for_release(36)).allow_mutable_pod_resources
+
+
+@pytest.mark.parametrize(
+    ("release", "order"),
+    [
+        (36, ["spec.schedule", "spec.concurrencyPolicy"]),
+        (37, ["spec.concurrencyPolicy", "spec.schedule"]),  # the declarative rule's, after the handwritten ones
+    ],
+)
+def test_cron_job_schedule_required_is_declarative_from_1_37(release: int, order: list[str]) -> None:
+    """validateCronJobSpec's `schedule` Required is MarkCoveredByDeclarative in 1.37, and
+    Validate_CronJobSpec's beta `+k8s:required` rule reports it after the handwritten errors."""
+    obj = cron_job()
+    obj["spec"]["schedule"] = ""
+    obj["spec"]["concurrencyPolicy"] = "Bogus"
+    errs = strategy.cron_job_validate(obj, FeatureGates.for_release(release))
+    assert [e.field for e in errs] == order
+    assert sum(e.type == "FieldValueRequired" for e in errs) == 1
+
+
+def test_cron_job_schedule_required_stays_handwritten_when_the_update_keeps_it() -> None:
+    """Validate_CronJobSpec does not revalidate an unchanged schedule on update, so 1.37's
+    handwritten Required is not superseded and keeps its place (first of the spec's errors)."""
+    old = cron_job()
+    old["spec"]["schedule"] = ""
+    old["metadata"]["resourceVersion"] = "1"
+    new = cron_job()
+    new["spec"]["schedule"] = ""
+    new["spec"]["concurrencyPolicy"] = "Bogus"
+    new["metadata"]["resourceVersion"] = "1"
+    errs = strategy.cron_job_validate_update(new, old, FeatureGates.for_release(37))
+    assert [e.field for e in errs] == ["spec.schedule", "spec.concurrencyPolicy"]

@@ -244,6 +244,30 @@ def test_template_update_compares_the_service_account_as_converted(
     assert pairs(bv.validate_job_update(new, old, opts)) == errors
 
 
+@pytest.mark.parametrize(
+    ("release", "errors"),
+    [(36, set()), (37, {("spec.template", "FieldValueInvalid")})],
+)
+def test_template_update_compares_the_pod_security_context_as_converted(
+    release: int, errors: set[tuple[str, str]]
+) -> None:
+    """Up to v1.36 Convert_v1_PodSpec_To_core_PodSpec always allocates the internal pod's
+    SecurityContext, so adding an empty one changes nothing; from v1.37 nil stays nil, and
+    Semantic.DeepEqual tells it from a pointer to an empty struct."""
+    old, new = job(), job()
+    old["spec"]["template"]["spec"].pop("securityContext", None)
+    new["spec"]["template"]["spec"]["securityContext"] = {}
+    opts = JobValidationOptions(pod=pod_validation_options(release, None))
+    assert pairs(bv.validate_job_update(new, old, opts)) == errors
+
+
+def test_template_update_sees_an_empty_affinity() -> None:
+    """A nil *Affinity differs from &Affinity{} (Semantic.DeepEqual), in every release."""
+    old, new = job(), job()
+    new["spec"]["template"]["spec"]["affinity"] = {}
+    assert pairs(bv.validate_job_update(new, old, OPTS)) == {("spec.template", "FieldValueInvalid")}
+
+
 # ---------------------------------------------------------------------------- status
 
 
