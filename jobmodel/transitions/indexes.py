@@ -74,19 +74,26 @@ def total(intervals: Intervals | None) -> int:
 
 
 def has(intervals: Intervals | None, ix: int) -> bool:
-    """orderedIntervals.has."""
-    # A loop, not any() over a generator (twice the cost for the one or two intervals of a sync).
-    for first, last in intervals or ():  # noqa: SIM110
-        if first <= ix <= last:
-            return True
-    return False
+    """orderedIntervals.has: a binary search for the first interval ending at or after `ix`."""
+    # A binary search as upstream's, not a scan: a status string out of order or with a reversed
+    # range ("3,1", "5-3") parses into intervals that are not sorted, where the two differ.
+    intervals = intervals or ()
+    lo, hi = 0, len(intervals)
+    while hi > lo:
+        mid = lo + (hi - lo) // 2
+        if intervals[mid][1] >= ix:
+            hi = mid
+        else:
+            lo = mid + 1
+    return hi < len(intervals) and intervals[hi][0] <= ix
 
 
 def format_intervals(intervals: Intervals) -> str:
     """orderedIntervals.String: `1,3-5,7`; a pair of adjacent indexes is written `3,4`."""
     parts = []
     for first, last in intervals:
-        if last == first:
+        if last <= first:
+            # Only its first index: a reversed range ("5-3" parsed from status) is written "5".
             parts.append(str(first))
         elif last == first + 1:
             parts.append(f"{first},{last}")
