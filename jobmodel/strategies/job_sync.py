@@ -5,7 +5,8 @@ speaking the oracle protocol alike, and a divergence can be saved as a vector.
 Jobs are generated within API validation (as the API server would store them, defaulted), running
 or finished, with several containers and init containers, pod failure policies (on exit codes of
 a named container or any, on pod conditions), success policies of several rules, elastic Indexed
-Jobs whose completed indexes reach beyond `completions`; pods in every phase (`Unknown` too), with
+Jobs whose completed indexes reach beyond `completions`, completed indexes with a reversed range
+(held by a cache, refused by API validation); pods in every phase (`Unknown` too), with
 indexes (valid, repeated, out of range, missing), exit codes, conditions, equal creation times,
 deletion timestamps and finalizers; uncounted terminated pods; the controller's expectations and
 back-off records; injected API failures; feature gates turned off.
@@ -144,6 +145,12 @@ def statuses(draw: st.DrawFn, spec: dict[str, Any]) -> dict[str, Any]:
         done = sorted(done_set)
         status["completedIndexes"] = ",".join(map(str, done))
         status["succeeded"] = len(done)
+        if spec["completions"] > 1 and draw(st.integers(0, 3)) == 3:
+            # A reversed range, as a cache may hold what API validation refuses: upstream keeps
+            # its first index (orderedIntervals.String).
+            first = draw(st.integers(1, spec["completions"] - 1))
+            status["completedIndexes"] = f"{first}-{draw(st.integers(0, first - 1))}"
+            status["succeeded"] = 0
     elif not indexed:
         status["succeeded"] = draw(st.integers(0, 2))
     status["failed"] = draw(st.integers(0, 1))
@@ -382,6 +389,7 @@ FEATURE_SHARES: dict[str, float] = {
     "Unknown pod phase": 0.07,
     "equal creation timestamps": 0.02,
     "completedIndexes beyond completions": 0.01,
+    "completedIndexes with a reversed range": 0.008,
     "uncounted pods of an Indexed Job": 0.01,
     # A scale-down that keeps some of the Job's active pods, where a key of the deletion ranking
     # (controller.ActivePods) decides between two of them: a wrong ranking deletes other pods.
@@ -426,6 +434,9 @@ def case_features(case: dict[str, Any]) -> set[str]:
     done = [int(i) for i in str(status.get("completedIndexes") or "").split(",") if i.isdigit()]
     if indexed and any(i >= spec.get("completions", 0) for i in done):
         found.add("completedIndexes beyond completions")
+    ranges = [part.split("-") for part in str(status.get("completedIndexes") or "").split(",") if "-" in part]
+    if indexed and any(len(r) == 2 and r[0].isdigit() and r[1].isdigit() and int(r[1]) < int(r[0]) for r in ranges):
+        found.add("completedIndexes with a reversed range")
     uncounted = status.get("uncountedTerminatedPods") or {}
     if indexed and any(uncounted.get(k) for k in ("succeeded", "failed")):
         found.add("uncounted pods of an Indexed Job")
