@@ -383,6 +383,27 @@ def test_on_failure_restarts_count_against_the_backoff_limit() -> None:
     assert condition_types(result).get("FailureTarget") == "BackoffLimitExceeded"
 
 
+def test_on_failure_restarts_are_summed_as_int32() -> None:
+    # pastBackoffLimitOnFailure sums restart counts in an int32: two at MaxInt32 wrap to -2, short of the limit.
+    job_json_template = {
+        "metadata": {"labels": {"foo": "bar"}},
+        "spec": {"containers": [{"name": "main", "image": "x"}], "restartPolicy": "OnFailure"},
+    }
+    pods = [make_pod("a", restarts=2**31 - 1), make_pod("b", restarts=2**31 - 1)]
+    result = run(make_job(parallelism=2, backoffLimit=6, template=job_json_template), pods)
+    assert "FailureTarget" not in condition_types(result)
+
+
+def test_failed_counter_wraps_around_as_int32() -> None:
+    # jobCtx.failed and status.failed are int32 upstream: MaxInt32 failures and one more is MinInt32,
+    # which is not past any backoffLimit, so the Job replaces the pod.
+    job = make_job(parallelism=1, backoffLimit=2**31 - 1, status={"failed": 2**31 - 1})
+    result = run(job, [make_pod("f", "Failed", exit_code=1)])
+    assert "FailureTarget" not in condition_types(result)
+    assert len(created(result)) == 1
+    assert result.status is not None and result.status.failed == -(2**31)
+
+
 # --- deadlines ----------------------------------------------------------------------------------------
 
 
