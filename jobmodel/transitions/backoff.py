@@ -10,6 +10,7 @@ from jobmodel.state import BackoffRecord, Pod
 from jobmodel.timeutil import GO_ZERO_TIME, is_zero
 from jobmodel.transitions.indexes import index_absolute_failure_count
 from jobmodel.transitions.pod_utils import get_pod_condition
+from jobmodel.util.goint import int32
 from jobmodel.util.gosort import go_sort_by_key, shifts_for_release
 
 
@@ -143,5 +144,5 @@ def remaining_time_per_index(
     """getRemainingTimePerIndex: the back-off of one index after its last failed pod."""
     if last_failed is None:
         return 0.0
-    failures = index_absolute_failure_count(last_failed) + 1
+    failures = int32(index_absolute_failure_count(last_failed) + 1)
     return remaining_time_for_failures(now, base, cap, failures, get_finished_time(last_failed, gates))

@@ -19,6 +19,7 @@ from jobmodel.state import (
     Pod,
 )
 from jobmodel.transitions.pod_utils import active_pods_less
+from jobmodel.util.goint import int32
 from jobmodel.util.gosort import XORSHIFT_GO1_23, XorshiftShifts, go_sort, go_sort_by_key
 
 UNKNOWN_COMPLETION_INDEX = -1
@@ -200,8 +201,8 @@ def index_ignored_failure_count(pod: Pod) -> int:
 
 
 def index_absolute_failure_count(pod: Pod) -> int:
-    """getIndexAbsoluteFailureCount: counted plus ignored failures of the index."""
-    return index_failure_count(pod) + index_ignored_failure_count(pod)
+    """getIndexAbsoluteFailureCount: counted plus ignored failures of the index (an int32 sum)."""
+    return int32(index_failure_count(pod) + index_ignored_failure_count(pod))
 
 
 def pod_generate_name_with_index(job_name: str, index: int) -> str:

@@ -78,6 +78,7 @@ from jobmodel.transitions.success_policy import (
     is_success_criteria_met_condition,
     match_success_policy,
 )
+from jobmodel.util.goint import int32
 from jobmodel.util.gosort import XORSHIFT_GO1_23, XorshiftShifts, go_sort, shifts_for_release
 
 # Job condition reasons (batch/v1 types.go)
@@ -346,7 +347,7 @@ def _sync(step: _Step, job: Job) -> str | None:
     active = len(active_pods)
     new_succeeded, new_failed = get_new_finished_pods(ctx, step)
     ctx.succeeded = job.status.succeeded + len(new_succeeded) + len(ctx.uncounted_succeeded)
-    ctx.failed = _int32(
+    ctx.failed = int32(
         job.status.failed + non_ignored_failed_pods_count(ctx, new_failed, gates) + len(ctx.uncounted_failed)
     )
     if job.status.start_time is None and not job_suspended(job):
@@ -473,12 +474,6 @@ def _required(value: int | None, field: str) -> int:
     return value
 
 
-def _int32(value: int) -> int:
-    """An int32 sum as Go computes it: wrapped around past MaxInt32 (a counter at MaxInt32 plus a
-    failure is MinInt32)."""
-    return (value + 2**31) % 2**32 - 2**31
-
-
 def _with_status(job: Job, **changes: Any) -> Job:
     return evolve(job, status=evolve(job.status, **changes))
 
@@ -582,7 +577,7 @@ def past_backoff_limit_on_failure(job: Job, pods: Sequence[Pod]) -> bool:
         if pod.phase in ("Running", "Pending"):
             restarts += sum(c.restart_count for c in pod.status.init_container_statuses)
             restarts += sum(c.restart_count for c in pod.status.container_statuses)
-    restarts = _int32(restarts)  # an int32 sum upstream
+    restarts = int32(restarts)  # an int32 sum upstream
     limit = _required(job.spec.backoff_limit, "job.spec.backoffLimit")
     if limit == 0:
         return restarts > 0
@@ -1108,7 +1103,7 @@ def get_new_index_failure_counts(job: Job, replaced: Pod | None, gates: FeatureG
             ignored += 1
     else:
         failures += 1
-    return failures, ignored
+    return int32(failures), int32(ignored)  # int32 counts upstream: MaxInt32 + 1 wraps
 
 
 # --- trackJobStatusAndRemoveFinalizers -----------------------------------------------------------
@@ -1142,7 +1137,7 @@ def clean_uncounted_pods_without_finalizers(status: JobStatus, uids_with_finaliz
     if len(succeeded) != len(uncounted.succeeded):
         changes["succeeded"] = status.succeeded + len(uncounted.succeeded) - len(succeeded)
     if len(failed) != len(uncounted.failed):
-        changes["failed"] = _int32(status.failed + len(uncounted.failed) - len(failed))
+        changes["failed"] = int32(status.failed + len(uncounted.failed) - len(failed))
     if not changes:
         return status, False
     kept = UncountedTerminatedPods(succeeded, failed)

@@ -8,7 +8,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from jobmodel.features import FeatureGates
-from jobmodel.state import BackoffRecord
+from jobmodel.state import (
+    JOB_INDEX_FAILURE_COUNT_ANNOTATION,
+    JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION,
+    BackoffRecord,
+)
 from jobmodel.timeutil import parse_time
 from jobmodel.transitions import backoff as bo
 from tests.builders import make_pod
@@ -34,6 +38,13 @@ def test_remaining_time_counts_from_the_last_failure() -> None:
     record = BackoffRecord(2, T0 - timedelta(seconds=15))
     assert bo.remaining_time(record, T0, 10, 600) == 5
     assert bo.remaining_time(record, T0 + timedelta(seconds=5), 10, 600) == 0
+
+
+def test_an_index_whose_failure_count_wraps_waits_only_the_base_delay() -> None:
+    # getRemainingTimePerIndex adds one to an int32 count of MaxInt32: MinInt32, so no doubling.
+    notes = {JOB_INDEX_FAILURE_COUNT_ANNOTATION: "0", JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION: str(2**31 - 1)}
+    failed = make_pod("f", "Failed", exit_code=1, finished="2024-06-01T11:59:55Z", annotations=notes)
+    assert bo.remaining_time_per_index(T0, 10, 600, failed, GATES) == 5
 
 
 def test_new_failures_add_to_the_record() -> None:

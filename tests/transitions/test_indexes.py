@@ -97,6 +97,13 @@ def test_failure_count_annotations_are_read_as_int32() -> None:
     assert ix.index_absolute_failure_count(pod) == 2
 
 
+def test_absolute_failure_count_is_an_int32_sum() -> None:
+    # getIndexAbsoluteFailureCount adds two int32s: MaxInt32 - 1 and MaxInt32 wrap to -3.
+    top = str(2**31 - 1)
+    pod = make_pod("p", annotations={JOB_INDEX_FAILURE_COUNT_ANNOTATION: str(2**31 - 2), JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION: top})
+    assert ix.index_absolute_failure_count(pod) == -3
+
+
 def test_pods_of_equal_index_are_ordered_by_the_sort_of_the_release_s_go() -> None:
     """v1.32.3 is built with Go 1.23, later releases with Go 1.24 or newer, whose pdqsort breaks
     patterns differently: equal indexes end up in another order (Go's own orders of these keys

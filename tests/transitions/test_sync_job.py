@@ -564,6 +564,22 @@ def test_failed_index_is_retried_with_its_failure_count_annotation() -> None:
     assert "i1" not in patched(result)
 
 
+def test_an_ignored_failure_count_at_max_int32_wraps_and_is_not_written() -> None:
+    # getNewIndexFailureCounts adds one to an int32 MaxInt32: MinInt32, which is not > 0, so the
+    # replacement carries no ignored-failure count.
+    ignore = {"rules": [{"action": "Ignore", "onExitCodes": {"operator": "In", "values": [1]}}]}
+    notes = {"batch.kubernetes.io/job-index-ignored-failure-count": str(2**31 - 1)}
+    pods = [
+        make_pod("i0", index=0),
+        make_pod("i1", "Failed", index=1, exit_code=1, finished="2024-06-01T11:00:00Z", annotations=notes),
+        make_pod("i2", index=2),
+    ]
+    result = run(make_job(**PER_INDEX, podFailurePolicy=ignore, podReplacementPolicy="Failed"), pods)
+    (create,) = created(result)
+    assert create.index == 1
+    assert "batch.kubernetes.io/job-index-ignored-failure-count" not in create.pod.metadata.annotations
+
+
 def test_index_that_used_up_its_backoff_limit_is_failed() -> None:
     pods = [
         make_pod("i0", "Succeeded", index=0, exit_code=0),

@@ -1,0 +1,13 @@
+"""Go's int32 wrap-around (jobmodel/util/goint.py)."""
+
+from __future__ import annotations
+
+from jobmodel.util.goint import int32
+
+
+def test_int32_keeps_values_in_range_and_wraps_past_it() -> None:
+    assert int32(7) == 7
+    assert int32(-(2**31)) == -(2**31)
+    assert int32(2**31 - 1) == 2**31 - 1
+    assert int32(2**31) == -(2**31)
+    assert int32(2 * (2**31 - 1)) == -2
