@@ -9,7 +9,8 @@ Jobs whose completed indexes reach beyond `completions`, completed indexes with 
 (held by a cache, refused by API validation); pods in every phase (`Unknown` too), with
 indexes (valid, repeated, out of range, missing), exit codes, conditions, equal creation times,
 deletion timestamps and finalizers; uncounted terminated pods; the controller's expectations and
-back-off records; injected API failures; feature gates turned off.
+back-off records; counters at MaxInt32 (upstream wraps them); injected API failures; feature gates
+turned off.
 
 `case_features(case)` names the features a case reaches (the tests count them with Hypothesis'
 `event()` and hold each to a share of the generated cases, `FEATURE_SHARES`).
@@ -153,7 +154,8 @@ def statuses(draw: st.DrawFn, spec: dict[str, Any]) -> dict[str, Any]:
             status["succeeded"] = 0
     elif not indexed:
         status["succeeded"] = draw(st.integers(0, 2))
-    status["failed"] = draw(st.integers(0, 1))
+    # Now and then at MaxInt32: upstream adds failures in int32 and wraps around.
+    status["failed"] = MAX_INT32 if draw(st.integers(0, 15)) == 15 else draw(st.integers(0, 1))
     if "backoffLimitPerIndex" in spec and draw(st.booleans()):
         status["failedIndexes"] = draw(st.sampled_from(["", "0", "1"]))
     conditions = []
@@ -266,7 +268,8 @@ def pod(draw: st.DrawFn, job: dict[str, Any]) -> dict[str, Any]:
         if "backoffLimitPerIndex" in spec and draw(st.booleans()):
             annotations["batch.kubernetes.io/job-index-failure-count"] = str(draw(st.integers(0, 2)))
             if draw(st.booleans()):
-                annotations["batch.kubernetes.io/job-index-ignored-failure-count"] = str(draw(st.integers(0, 2)))
+                ignored = MAX_INT32 if draw(st.integers(0, 5)) == 5 else draw(st.integers(0, 2))
+                annotations["batch.kubernetes.io/job-index-ignored-failure-count"] = str(ignored)
     if annotations:
         meta["annotations"] = annotations
     if draw(st.integers(0, 5)) == 5:
@@ -295,7 +298,7 @@ def pod(draw: st.DrawFn, job: dict[str, Any]) -> dict[str, Any]:
             conditions.append({**pattern, "lastTransitionTime": finished})
     elif template["restartPolicy"] == "OnFailure" and draw(st.booleans()):
         status["containerStatuses"] = [
-            {"name": "main", "restartCount": draw(st.integers(0, 3)), "state": {"running": {"startedAt": ago(60)}}}
+            {"name": "main", "restartCount": MAX_INT32 if draw(st.integers(0, 5)) == 5 else draw(st.integers(0, 3)), "state": {"running": {"startedAt": ago(60)}}}
         ]
     elif phase in ("Pending", "Running", "Unknown") and draw(st.integers(0, 5)) == 5:
         pattern = draw(st.sampled_from(POD_CONDITIONS))
@@ -390,6 +393,7 @@ FEATURE_SHARES: dict[str, float] = {
     "equal creation timestamps": 0.02,
     "completedIndexes beyond completions": 0.01,
     "completedIndexes with a reversed range": 0.008,
+    "a counter at MaxInt32": 0.015,
     "uncounted pods of an Indexed Job": 0.01,
     # A scale-down that keeps some of the Job's active pods, where a key of the deletion ranking
     # (controller.ActivePods) decides between two of them: a wrong ranking deletes other pods.
@@ -437,6 +441,10 @@ def case_features(case: dict[str, Any]) -> set[str]:
     ranges = [part.split("-") for part in str(status.get("completedIndexes") or "").split(",") if "-" in part]
     if indexed and any(len(r) == 2 and r[0].isdigit() and r[1].isdigit() and int(r[1]) < int(r[0]) for r in ranges):
         found.add("completedIndexes with a reversed range")
+    notes = [(p["metadata"].get("annotations") or {}).get("batch.kubernetes.io/job-index-ignored-failure-count") for p in pods]
+    restarts = [c.get("restartCount") for p in pods for c in p["status"].get("containerStatuses") or []]
+    if status.get("failed") == MAX_INT32 or str(MAX_INT32) in notes or MAX_INT32 in restarts:
+        found.add("a counter at MaxInt32")
     uncounted = status.get("uncountedTerminatedPods") or {}
     if indexed and any(uncounted.get(k) for k in ("succeeded", "failed")):
         found.add("uncounted pods of an Indexed Job")
