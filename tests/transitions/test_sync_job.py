@@ -24,7 +24,7 @@ from jobmodel.state import (
     Pod,
 )
 from jobmodel.timeutil import parse_time
-from jobmodel.transitions.sync_job import JobSyncResult, pods_by_owner, sync_job
+from jobmodel.transitions.sync_job import JobSyncResult, pods_by_owner, sync_job, want_active_pods
 from tests.builders import JOB_UID, NOW, make_job, make_pod, make_pods
 
 T0 = parse_time(NOW, "now")
@@ -404,6 +404,12 @@ def test_failed_counter_wraps_around_as_int32() -> None:
     assert result.status is not None and result.status.failed == -(2**31)
 
 
+def test_wanted_active_pods_are_an_int32_difference() -> None:
+    # manageJob's wantActive = completions - succeeded in int32: MaxInt32 - (-1) wraps below zero.
+    assert want_active_pods(2**31 - 1, 3, -1, 0) == 0
+    assert want_active_pods(2**31 - 1, 3, 0, 0) == 3
+
+
 # --- deadlines ----------------------------------------------------------------------------------------
 
 
@@ -412,6 +418,18 @@ def test_active_deadline_exceeded_fails_the_job() -> None:
     result = run(job, make_pods("p", 2))
     assert condition_types(result).get("FailureTarget") == "DeadlineExceeded"
     assert sorted(deleted(result)) == ["p-0", "p-1"]
+
+
+def test_an_active_deadline_past_max_duration_wraps_and_is_already_past() -> None:
+    # pastActiveDeadline compares time.Duration(activeDeadlineSeconds) * time.Second, an int64 of
+    # nanoseconds: 10^10 s wraps to a negative duration, so a running Job fails at once, while the
+    # largest deadline that fits (9223372036 s) is far ahead.
+    job = make_job(activeDeadlineSeconds=10**10, status={"startTime": "2024-06-01T11:59:00Z"})
+    assert condition_types(run(job, make_pods("p", 2))).get("FailureTarget") == "DeadlineExceeded"
+    job = make_job(activeDeadlineSeconds=9223372036, status={"startTime": "2024-06-01T11:59:00Z"})
+    result = run(job, make_pods("p", 2))
+    assert "FailureTarget" not in condition_types(result)
+    assert result.requeue_after_seconds == pytest.approx(9223372036 - 60)
 
 
 def test_active_deadline_not_yet_reached_requeues_at_the_deadline() -> None:
