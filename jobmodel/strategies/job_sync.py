@@ -9,8 +9,8 @@ Jobs whose completed indexes reach beyond `completions`, completed indexes with 
 (held by a cache, refused by API validation); pods in every phase (`Unknown` too), with
 indexes (valid, repeated, out of range, missing), exit codes, conditions, equal creation times,
 deletion timestamps and finalizers; uncounted terminated pods; the controller's expectations and
-back-off records; counters at MaxInt32 (upstream wraps them); injected API failures; feature gates
-turned off.
+back-off records; counters at MaxInt32 and durations past int64 nanoseconds (upstream wraps them);
+injected API failures; feature gates turned off.
 
 `case_features(case)` names the features a case reaches (the tests count them with Hypothesis'
 `event()` and hold each to a share of the generated cases, `FEATURE_SHARES`).
@@ -29,6 +29,7 @@ NOW = datetime(2024, 6, 1, 12, 0, 0, tzinfo=UTC)
 JOB_UID = "11111111-2222-3333-4444-555555555555"
 LABELS = {"batch.kubernetes.io/controller-uid": JOB_UID, "batch.kubernetes.io/job-name": "job"}
 MAX_INT32 = 2**31 - 1
+MAX_DURATION_SECONDS = (2**63 - 1) // 10**9  # the longest time.Duration, in whole seconds
 CONTAINERS = ("main", "sidecar")
 INIT_CONTAINER = "init"
 PHASES = ("Pending", "Running", "Running", "Succeeded", "Failed", "Unknown")
@@ -118,7 +119,8 @@ def jobs(draw: st.DrawFn) -> dict[str, Any]:
             rules.append(rule)
         spec["successPolicy"] = {"rules": rules}
     if draw(st.booleans()) and not draw(st.booleans()):
-        spec["activeDeadlineSeconds"] = draw(st.sampled_from([10, 60, 600]))
+        # 10^10 s is valid, but past time.Duration's int64 nanoseconds: upstream's deadline wraps.
+        spec["activeDeadlineSeconds"] = draw(st.sampled_from([10, 60, 600, 10**10]))
     if draw(st.integers(0, 9)) == 9:
         spec["managedBy"] = draw(st.sampled_from(["kubernetes.io/job-controller", "example.com/other"]))
     metadata: dict[str, Any] = {"name": "job", "namespace": "default", "uid": JOB_UID, "labels": dict(LABELS)}
@@ -275,7 +277,7 @@ def pod(draw: st.DrawFn, job: dict[str, Any]) -> dict[str, Any]:
     if draw(st.integers(0, 5)) == 5:
         meta["deletionTimestamp"] = ago(draw(st.sampled_from([0, 5, 40])))
         if draw(st.booleans()):
-            meta["deletionGracePeriodSeconds"] = 30
+            meta["deletionGracePeriodSeconds"] = draw(st.sampled_from([30, 10**10]))
     status: dict[str, Any] = {"phase": phase}
     conditions = []
     if phase == "Running" and draw(st.booleans()):
@@ -394,6 +396,7 @@ FEATURE_SHARES: dict[str, float] = {
     "completedIndexes beyond completions": 0.01,
     "completedIndexes with a reversed range": 0.008,
     "a counter at MaxInt32": 0.015,
+    "a duration past int64 nanoseconds": 0.025,
     "uncounted pods of an Indexed Job": 0.01,
     # A scale-down that keeps some of the Job's active pods, where a key of the deletion ranking
     # (controller.ActivePods) decides between two of them: a wrong ranking deletes other pods.
@@ -445,6 +448,9 @@ def case_features(case: dict[str, Any]) -> set[str]:
     restarts = [c.get("restartCount") for p in pods for c in p["status"].get("containerStatuses") or []]
     if status.get("failed") == MAX_INT32 or str(MAX_INT32) in notes or MAX_INT32 in restarts:
         found.add("a counter at MaxInt32")
+    graces = [p["metadata"].get("deletionGracePeriodSeconds") or 0 for p in pods]
+    if (spec.get("activeDeadlineSeconds") or 0) > MAX_DURATION_SECONDS or max(graces, default=0) > MAX_DURATION_SECONDS:
+        found.add("a duration past int64 nanoseconds")
     uncounted = status.get("uncountedTerminatedPods") or {}
     if indexed and any(uncounted.get(k) for k in ("succeeded", "failed")):
         found.add("uncounted pods of an Indexed Job")
