@@ -5,10 +5,12 @@ speaking the oracle protocol alike, and a divergence can be saved as a vector.
 Jobs are generated within API validation (as the API server would store them, defaulted), running
 or finished, with several containers and init containers, pod failure policies (on exit codes of
 a named container or any, on pod conditions), success policies of several rules, elastic Indexed
-Jobs whose completed indexes reach beyond `completions`; pods in every phase (`Unknown` too), with
+Jobs whose completed indexes reach beyond `completions`, completed indexes with a reversed range
+(held by a cache, refused by API validation); pods in every phase (`Unknown` too), with
 indexes (valid, repeated, out of range, missing), exit codes, conditions, equal creation times,
 deletion timestamps and finalizers; uncounted terminated pods; the controller's expectations and
-back-off records; injected API failures; feature gates turned off.
+back-off records; counters at MaxInt32 and durations past int64 nanoseconds (upstream wraps them);
+injected API failures; feature gates turned off.
 
 `case_features(case)` names the features a case reaches (the tests count them with Hypothesis'
 `event()` and hold each to a share of the generated cases, `FEATURE_SHARES`).
@@ -27,6 +29,7 @@ NOW = datetime(2024, 6, 1, 12, 0, 0, tzinfo=UTC)
 JOB_UID = "11111111-2222-3333-4444-555555555555"
 LABELS = {"batch.kubernetes.io/controller-uid": JOB_UID, "batch.kubernetes.io/job-name": "job"}
 MAX_INT32 = 2**31 - 1
+MAX_DURATION_SECONDS = (2**63 - 1) // 10**9  # the longest time.Duration, in whole seconds
 CONTAINERS = ("main", "sidecar")
 INIT_CONTAINER = "init"
 PHASES = ("Pending", "Running", "Running", "Succeeded", "Failed", "Unknown")
@@ -116,7 +119,8 @@ def jobs(draw: st.DrawFn) -> dict[str, Any]:
             rules.append(rule)
         spec["successPolicy"] = {"rules": rules}
     if draw(st.booleans()) and not draw(st.booleans()):
-        spec["activeDeadlineSeconds"] = draw(st.sampled_from([10, 60, 600]))
+        # 10^10 s is valid, but past time.Duration's int64 nanoseconds: upstream's deadline wraps.
+        spec["activeDeadlineSeconds"] = draw(st.sampled_from([10, 60, 600, 10**10]))
     if draw(st.integers(0, 9)) == 9:
         spec["managedBy"] = draw(st.sampled_from(["kubernetes.io/job-controller", "example.com/other"]))
     metadata: dict[str, Any] = {"name": "job", "namespace": "default", "uid": JOB_UID, "labels": dict(LABELS)}
@@ -144,9 +148,16 @@ def statuses(draw: st.DrawFn, spec: dict[str, Any]) -> dict[str, Any]:
         done = sorted(done_set)
         status["completedIndexes"] = ",".join(map(str, done))
         status["succeeded"] = len(done)
+        if spec["completions"] > 1 and draw(st.integers(0, 3)) == 3:
+            # A reversed range, as a cache may hold what API validation refuses: upstream keeps
+            # its first index (orderedIntervals.String).
+            first = draw(st.integers(1, spec["completions"] - 1))
+            status["completedIndexes"] = f"{first}-{draw(st.integers(0, first - 1))}"
+            status["succeeded"] = 0
     elif not indexed:
         status["succeeded"] = draw(st.integers(0, 2))
-    status["failed"] = draw(st.integers(0, 1))
+    # Now and then at MaxInt32: upstream adds failures in int32 and wraps around.
+    status["failed"] = MAX_INT32 if draw(st.integers(0, 15)) == 15 else draw(st.integers(0, 1))
     if "backoffLimitPerIndex" in spec and draw(st.booleans()):
         status["failedIndexes"] = draw(st.sampled_from(["", "0", "1"]))
     conditions = []
@@ -259,13 +270,14 @@ def pod(draw: st.DrawFn, job: dict[str, Any]) -> dict[str, Any]:
         if "backoffLimitPerIndex" in spec and draw(st.booleans()):
             annotations["batch.kubernetes.io/job-index-failure-count"] = str(draw(st.integers(0, 2)))
             if draw(st.booleans()):
-                annotations["batch.kubernetes.io/job-index-ignored-failure-count"] = str(draw(st.integers(0, 2)))
+                ignored = MAX_INT32 if draw(st.integers(0, 5)) == 5 else draw(st.integers(0, 2))
+                annotations["batch.kubernetes.io/job-index-ignored-failure-count"] = str(ignored)
     if annotations:
         meta["annotations"] = annotations
     if draw(st.integers(0, 5)) == 5:
         meta["deletionTimestamp"] = ago(draw(st.sampled_from([0, 5, 40])))
         if draw(st.booleans()):
-            meta["deletionGracePeriodSeconds"] = 30
+            meta["deletionGracePeriodSeconds"] = draw(st.sampled_from([30, 10**10]))
     status: dict[str, Any] = {"phase": phase}
     conditions = []
     if phase == "Running" and draw(st.booleans()):
@@ -288,7 +300,7 @@ def pod(draw: st.DrawFn, job: dict[str, Any]) -> dict[str, Any]:
             conditions.append({**pattern, "lastTransitionTime": finished})
     elif template["restartPolicy"] == "OnFailure" and draw(st.booleans()):
         status["containerStatuses"] = [
-            {"name": "main", "restartCount": draw(st.integers(0, 3)), "state": {"running": {"startedAt": ago(60)}}}
+            {"name": "main", "restartCount": MAX_INT32 if draw(st.integers(0, 5)) == 5 else draw(st.integers(0, 3)), "state": {"running": {"startedAt": ago(60)}}}
         ]
     elif phase in ("Pending", "Running", "Unknown") and draw(st.integers(0, 5)) == 5:
         pattern = draw(st.sampled_from(POD_CONDITIONS))
@@ -382,6 +394,9 @@ FEATURE_SHARES: dict[str, float] = {
     "Unknown pod phase": 0.07,
     "equal creation timestamps": 0.02,
     "completedIndexes beyond completions": 0.01,
+    "completedIndexes with a reversed range": 0.008,
+    "a counter at MaxInt32": 0.015,
+    "a duration past int64 nanoseconds": 0.025,
     "uncounted pods of an Indexed Job": 0.01,
     # A scale-down that keeps some of the Job's active pods, where a key of the deletion ranking
     # (controller.ActivePods) decides between two of them: a wrong ranking deletes other pods.
@@ -426,6 +441,16 @@ def case_features(case: dict[str, Any]) -> set[str]:
     done = [int(i) for i in str(status.get("completedIndexes") or "").split(",") if i.isdigit()]
     if indexed and any(i >= spec.get("completions", 0) for i in done):
         found.add("completedIndexes beyond completions")
+    ranges = [part.split("-") for part in str(status.get("completedIndexes") or "").split(",") if "-" in part]
+    if indexed and any(len(r) == 2 and r[0].isdigit() and r[1].isdigit() and int(r[1]) < int(r[0]) for r in ranges):
+        found.add("completedIndexes with a reversed range")
+    notes = [(p["metadata"].get("annotations") or {}).get("batch.kubernetes.io/job-index-ignored-failure-count") for p in pods]
+    restarts = [c.get("restartCount") for p in pods for c in p["status"].get("containerStatuses") or []]
+    if status.get("failed") == MAX_INT32 or str(MAX_INT32) in notes or MAX_INT32 in restarts:
+        found.add("a counter at MaxInt32")
+    graces = [p["metadata"].get("deletionGracePeriodSeconds") or 0 for p in pods]
+    if (spec.get("activeDeadlineSeconds") or 0) > MAX_DURATION_SECONDS or max(graces, default=0) > MAX_DURATION_SECONDS:
+        found.add("a duration past int64 nanoseconds")
     uncounted = status.get("uncountedTerminatedPods") or {}
     if indexed and any(uncounted.get(k) for k in ("succeeded", "failed")):
         found.add("uncounted pods of an Indexed Job")

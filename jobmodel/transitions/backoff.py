@@ -10,6 +10,7 @@ from jobmodel.state import BackoffRecord, Pod
 from jobmodel.timeutil import GO_ZERO_TIME, is_zero
 from jobmodel.transitions.indexes import index_absolute_failure_count
 from jobmodel.transitions.pod_utils import get_pod_condition
+from jobmodel.util.goint import int32, int64, saturated_int64
 from jobmodel.util.gosort import go_sort_by_key, shifts_for_release
 
 
@@ -100,8 +101,11 @@ def _finish_time_from_deletion(pod: Pod) -> datetime | None:
     if deleted is None:
         return None
     grace = pod.metadata.deletion_grace_period_seconds or 0
+    # Add(-time.Duration(grace) * time.Second): int64 nanoseconds, which wrap (and so does their
+    # negation) for a grace period past about 292 years.
+    back = int64(-int64(grace * 10**9))
     try:
-        return deleted - timedelta(seconds=grace)
+        return deleted + timedelta(microseconds=back // 1000)
     except OverflowError:
         return GO_ZERO_TIME
 
@@ -122,12 +126,15 @@ def remaining_time_for_failures(
     """getRemainingTimeForFailuresCount: seconds left of the back-off, 0 when over."""
     if failures == 0:
         return 0.0
-    duration = backoff_duration(failures, base, cap)
+    duration = round(backoff_duration(failures, base, cap) * 1e9)
     assert last_failure is not None
-    elapsed = (now - last_failure).total_seconds()
+    delta = now - last_failure
+    # In time.Duration nanoseconds as upstream: Since saturates, the difference wraps (a last
+    # failure centuries ahead leaves a negative remaining time).
+    elapsed = saturated_int64((delta.days * 86400 + delta.seconds) * 10**9 + delta.microseconds * 1000)
     if duration < elapsed:
         return 0.0
-    return duration - elapsed
+    return int64(duration - elapsed) / 1e9
 
 
 def remaining_time(record: BackoffRecord, now: datetime, base: float, cap: float) -> float:
@@ -143,5 +150,5 @@ def remaining_time_per_index(
     """getRemainingTimePerIndex: the back-off of one index after its last failed pod."""
     if last_failed is None:
         return 0.0
-    failures = index_absolute_failure_count(last_failed) + 1
+    failures = int32(index_absolute_failure_count(last_failed) + 1)
     return remaining_time_for_failures(now, base, cap, failures, get_finished_time(last_failed, gates))

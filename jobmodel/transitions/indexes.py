@@ -19,6 +19,7 @@ from jobmodel.state import (
     Pod,
 )
 from jobmodel.transitions.pod_utils import active_pods_less
+from jobmodel.util.goint import int32
 from jobmodel.util.gosort import XORSHIFT_GO1_23, XorshiftShifts, go_sort, go_sort_by_key
 
 UNKNOWN_COMPLETION_INDEX = -1
@@ -74,19 +75,26 @@ def total(intervals: Intervals | None) -> int:
 
 
 def has(intervals: Intervals | None, ix: int) -> bool:
-    """orderedIntervals.has."""
-    # A loop, not any() over a generator (twice the cost for the one or two intervals of a sync).
-    for first, last in intervals or ():  # noqa: SIM110
-        if first <= ix <= last:
-            return True
-    return False
+    """orderedIntervals.has: a binary search for the first interval ending at or after `ix`."""
+    # A binary search as upstream's, not a scan: a status string out of order or with a reversed
+    # range ("3,1", "5-3") parses into intervals that are not sorted, where the two differ.
+    intervals = intervals or ()
+    lo, hi = 0, len(intervals)
+    while hi > lo:
+        mid = lo + (hi - lo) // 2
+        if intervals[mid][1] >= ix:
+            hi = mid
+        else:
+            lo = mid + 1
+    return hi < len(intervals) and intervals[hi][0] <= ix
 
 
 def format_intervals(intervals: Intervals) -> str:
     """orderedIntervals.String: `1,3-5,7`; a pair of adjacent indexes is written `3,4`."""
     parts = []
     for first, last in intervals:
-        if last == first:
+        if last <= first:
+            # Only its first index: a reversed range ("5-3" parsed from status) is written "5".
             parts.append(str(first))
         elif last == first + 1:
             parts.append(f"{first},{last}")
@@ -193,8 +201,8 @@ def index_ignored_failure_count(pod: Pod) -> int:
 
 
 def index_absolute_failure_count(pod: Pod) -> int:
-    """getIndexAbsoluteFailureCount: counted plus ignored failures of the index."""
-    return index_failure_count(pod) + index_ignored_failure_count(pod)
+    """getIndexAbsoluteFailureCount: counted plus ignored failures of the index (an int32 sum)."""
+    return int32(index_failure_count(pod) + index_ignored_failure_count(pod))
 
 
 def pod_generate_name_with_index(job_name: str, index: int) -> str:

@@ -78,6 +78,7 @@ from jobmodel.transitions.success_policy import (
     is_success_criteria_met_condition,
     match_success_policy,
 )
+from jobmodel.util.goint import int32, int64, saturated_int64
 from jobmodel.util.gosort import XORSHIFT_GO1_23, XorshiftShifts, go_sort, shifts_for_release
 
 # Job condition reasons (batch/v1 types.go)
@@ -345,8 +346,8 @@ def _sync(step: _Step, job: Job) -> str | None:
     )
     active = len(active_pods)
     new_succeeded, new_failed = get_new_finished_pods(ctx, step)
-    ctx.succeeded = job.status.succeeded + len(new_succeeded) + len(ctx.uncounted_succeeded)
-    ctx.failed = (
+    ctx.succeeded = int32(job.status.succeeded + len(new_succeeded) + len(ctx.uncounted_succeeded))
+    ctx.failed = int32(
         job.status.failed + non_ignored_failed_pods_count(ctx, new_failed, gates) + len(ctx.uncounted_failed)
     )
     if job.status.start_time is None and not job_suspended(job):
@@ -376,8 +377,8 @@ def _sync(step: _Step, job: Job) -> str | None:
             )
         elif job.spec.active_deadline_seconds is not None and not job_suspended(job):
             assert job.status.start_time is not None
-            elapsed = (now - job.status.start_time).total_seconds()
-            step.requeue_after(job.spec.active_deadline_seconds - elapsed)
+            sync_duration = int64(_allowed_duration_ns(job.spec.active_deadline_seconds) - _since_ns(now, job.status.start_time))
+            step.requeue_after(sync_duration / 1e9)
 
     if ix.is_indexed_job(job):
         completions = _required(job.spec.completions, "job.spec.completions")
@@ -576,6 +577,7 @@ def past_backoff_limit_on_failure(job: Job, pods: Sequence[Pod]) -> bool:
         if pod.phase in ("Running", "Pending"):
             restarts += sum(c.restart_count for c in pod.status.init_container_statuses)
             restarts += sum(c.restart_count for c in pod.status.container_statuses)
+    restarts = int32(restarts)  # an int32 sum upstream
     limit = _required(job.spec.backoff_limit, "job.spec.backoffLimit")
     if limit == 0:
         return restarts > 0
@@ -587,7 +589,19 @@ def past_active_deadline(job: Job, now: datetime) -> bool:
     ads = job.spec.active_deadline_seconds
     if ads is None or job.status.start_time is None or job_suspended(job):
         return False
-    return (now - job.status.start_time).total_seconds() >= ads
+    return _since_ns(now, job.status.start_time) >= _allowed_duration_ns(ads)
+
+
+def _allowed_duration_ns(active_deadline_seconds: int) -> int:
+    """time.Duration(activeDeadlineSeconds) * time.Second: int64 nanoseconds, which wrap past about
+    292 years (an activeDeadlineSeconds of 10^10 is a negative duration, already past)."""
+    return int64(active_deadline_seconds * 10**9)
+
+
+def _since_ns(now: datetime, start: datetime) -> int:
+    """clock.Since(start) in nanoseconds: Time.Sub saturates at the int64 range."""
+    delta = now - start
+    return saturated_int64((delta.days * 86400 + delta.seconds) * 10**9 + delta.microseconds * 1000)
 
 
 def get_fail_job_message(job: Job, pods: Sequence[Pod], gates: FeatureGates) -> str | None:
@@ -956,7 +970,8 @@ def want_active_pods(completions: int | None, parallelism: int, succeeded: int, 
     completions, once a pod succeeded, the pods still running are left to finish."""
     if completions is None:
         return active if succeeded > 0 else parallelism
-    return max(0, min(completions - succeeded, parallelism))
+    # An int32 difference upstream: a negative count of succeeded pods can wrap it below zero.
+    return max(0, min(int32(completions - succeeded), parallelism))
 
 
 def get_pod_creation_info_for_independent_indexes(
@@ -1101,7 +1116,7 @@ def get_new_index_failure_counts(job: Job, replaced: Pod | None, gates: FeatureG
             ignored += 1
     else:
         failures += 1
-    return failures, ignored
+    return int32(failures), int32(ignored)  # int32 counts upstream: MaxInt32 + 1 wraps
 
 
 # --- trackJobStatusAndRemoveFinalizers -----------------------------------------------------------
@@ -1133,9 +1148,9 @@ def clean_uncounted_pods_without_finalizers(status: JobStatus, uids_with_finaliz
     failed = tuple(u for u in uncounted.failed if u in uids_with_finalizer)
     changes: dict[str, Any] = {}
     if len(succeeded) != len(uncounted.succeeded):
-        changes["succeeded"] = status.succeeded + len(uncounted.succeeded) - len(succeeded)
+        changes["succeeded"] = int32(status.succeeded + len(uncounted.succeeded) - len(succeeded))
     if len(failed) != len(uncounted.failed):
-        changes["failed"] = status.failed + len(uncounted.failed) - len(failed)
+        changes["failed"] = int32(status.failed + len(uncounted.failed) - len(failed))
     if not changes:
         return status, False
     kept = UncountedTerminatedPods(succeeded, failed)

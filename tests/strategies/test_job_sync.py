@@ -71,6 +71,13 @@ def test_case_features_names_what_a_case_has() -> None:
     }
 
 
+def test_case_features_names_a_reversed_range_of_completed_indexes() -> None:
+    job = {"spec": {"completionMode": "Indexed", "completions": 3}, "status": {"completedIndexes": "0,2-1"}}
+    assert "completedIndexes with a reversed range" in case_features({"job": job, "pods": []})
+    job["status"]["completedIndexes"] = "0,1-2"
+    assert "completedIndexes with a reversed range" not in case_features({"job": job, "pods": []})
+
+
 def _use_ranking(monkeypatch: pytest.MonkeyPatch, less: Callable[[Pod, Pod], bool]) -> None:
     monkeypatch.setattr(sync_job, "active_pods_less", less)
     monkeypatch.setattr(indexes, "active_pods_less", less)

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import attrs
 from hypothesis import given
 from hypothesis import strategies as st
 
 from jobmodel.features import FeatureGates
-from jobmodel.state import BackoffRecord
+from jobmodel.state import (
+    JOB_INDEX_FAILURE_COUNT_ANNOTATION,
+    JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION,
+    BackoffRecord,
+)
 from jobmodel.timeutil import parse_time
 from jobmodel.transitions import backoff as bo
 from tests.builders import make_pod
@@ -36,6 +41,13 @@ def test_remaining_time_counts_from_the_last_failure() -> None:
     assert bo.remaining_time(record, T0 + timedelta(seconds=5), 10, 600) == 0
 
 
+def test_an_index_whose_failure_count_wraps_waits_only_the_base_delay() -> None:
+    # getRemainingTimePerIndex adds one to an int32 count of MaxInt32: MinInt32, so no doubling.
+    notes = {JOB_INDEX_FAILURE_COUNT_ANNOTATION: "0", JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION: str(2**31 - 1)}
+    failed = make_pod("f", "Failed", exit_code=1, finished="2024-06-01T11:59:55Z", annotations=notes)
+    assert bo.remaining_time_per_index(T0, 10, 600, failed, GATES) == 5
+
+
 def test_new_failures_add_to_the_record() -> None:
     failed = [make_pod("f", "Failed", exit_code=1, finished="2024-06-01T11:59:30Z")]
     record = bo.new_backoff_record(BackoffRecord(1, T0), [], failed, GATES)
@@ -58,3 +70,19 @@ def test_finish_time_falls_back_to_deletion_then_creation() -> None:
     assert bo.get_finished_time(deleted, GATES) == parse_time("2024-06-01T11:50:00Z", "t")
     fresh = make_pod("c", "Running", created="2024-06-01T10:00:00Z")
     assert bo.get_finished_time(fresh, GATES) == parse_time("2024-06-01T10:00:00Z", "t")
+
+
+def test_a_grace_period_past_max_duration_wraps_the_estimated_finish_time() -> None:
+    # getFinishTimeFromDeletionTimestamp subtracts time.Duration(grace) * time.Second, an int64 of
+    # nanoseconds: 10^10 s wraps, so the pod "finished" about 267 years after its deletion.
+    pod = make_pod("d", "Failed", deleted="2024-06-01T11:50:00Z")
+    pod = attrs.evolve(pod, metadata=attrs.evolve(pod.metadata, deletion_grace_period_seconds=10**10))
+    wrapped_ns = 2**64 - 10**19
+    assert bo.get_finished_time(pod, GATES) == parse_time("2024-06-01T11:50:00Z", "t") + timedelta(microseconds=wrapped_ns // 1000)
+
+
+def test_remaining_time_wraps_when_the_last_failure_is_centuries_ahead() -> None:
+    # getRemainingTimeForFailuresCount: 10 s less an elapsed time of about -292 years overflows int64.
+    ahead = T0 + timedelta(microseconds=(2**63 - 5 * 10**9) // 1000)
+    assert bo.remaining_time(BackoffRecord(1, ahead), T0, 10, 600) < 0
+    assert bo.remaining_time(BackoffRecord(1, T0 + timedelta(days=365)), T0, 10, 600) == 10 + 365 * 86400

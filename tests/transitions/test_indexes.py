@@ -51,6 +51,20 @@ def test_has_is_membership(indexes: set[int], probe: int) -> None:
     assert ix.has(intervals_of(indexes), probe) == (probe in indexes)
 
 
+def test_has_searches_intervals_as_if_sorted_like_upstream() -> None:
+    # "0-9,11-3,5" in status parses and merges into intervals whose ends are not sorted: upstream's
+    # binary search (orderedIntervals.has) stops at the first end >= 7 and misses 7 in 0-9.
+    assert ix.has(((0, 9), (11, 3), (5, 5)), 5)
+    assert not ix.has(((0, 9), (11, 3), (5, 5)), 7)
+    assert not ix.has(((3, 3), (1, 1)), 1)
+
+
+def test_a_reversed_range_is_written_as_its_first_index() -> None:
+    # orderedIntervals.String writes the end only when it is past the start: "5-3" becomes "5".
+    assert ix.format_intervals(((1, 1), (5, 3))) == "1,5"
+    assert ix.format_intervals(ix.parse_indexes_from_string("0-9,11-3,5", 12)) == "0-9,11,5"
+
+
 def test_parse_drops_indexes_past_completions_and_skips_corrupt_parts() -> None:
     assert ix.parse_indexes_from_string("0-2,x,5,8-12", 10) == ((0, 2), (5, 5), (8, 9))
     assert ix.parse_indexes_from_string("1,12", 10) == ((1, 1),)
@@ -81,6 +95,13 @@ def test_failure_count_annotations_are_read_as_int32() -> None:
     assert ix.index_failure_count(pod) == 2
     assert ix.index_ignored_failure_count(pod) == 0
     assert ix.index_absolute_failure_count(pod) == 2
+
+
+def test_absolute_failure_count_is_an_int32_sum() -> None:
+    # getIndexAbsoluteFailureCount adds two int32s: MaxInt32 - 1 and MaxInt32 wrap to -3.
+    top = str(2**31 - 1)
+    pod = make_pod("p", annotations={JOB_INDEX_FAILURE_COUNT_ANNOTATION: str(2**31 - 2), JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION: top})
+    assert ix.index_absolute_failure_count(pod) == -3
 
 
 def test_pods_of_equal_index_are_ordered_by_the_sort_of_the_release_s_go() -> None:

@@ -24,7 +24,7 @@ from jobmodel.state import (
     Pod,
 )
 from jobmodel.timeutil import parse_time
-from jobmodel.transitions.sync_job import JobSyncResult, pods_by_owner, sync_job
+from jobmodel.transitions.sync_job import JobSyncResult, pods_by_owner, sync_job, want_active_pods
 from tests.builders import JOB_UID, NOW, make_job, make_pod, make_pods
 
 T0 = parse_time(NOW, "now")
@@ -383,6 +383,33 @@ def test_on_failure_restarts_count_against_the_backoff_limit() -> None:
     assert condition_types(result).get("FailureTarget") == "BackoffLimitExceeded"
 
 
+def test_on_failure_restarts_are_summed_as_int32() -> None:
+    # pastBackoffLimitOnFailure sums restart counts in an int32: two at MaxInt32 wrap to -2, short of the limit.
+    job_json_template = {
+        "metadata": {"labels": {"foo": "bar"}},
+        "spec": {"containers": [{"name": "main", "image": "x"}], "restartPolicy": "OnFailure"},
+    }
+    pods = [make_pod("a", restarts=2**31 - 1), make_pod("b", restarts=2**31 - 1)]
+    result = run(make_job(parallelism=2, backoffLimit=6, template=job_json_template), pods)
+    assert "FailureTarget" not in condition_types(result)
+
+
+def test_failed_counter_wraps_around_as_int32() -> None:
+    # jobCtx.failed and status.failed are int32 upstream: MaxInt32 failures and one more is MinInt32,
+    # which is not past any backoffLimit, so the Job replaces the pod.
+    job = make_job(parallelism=1, backoffLimit=2**31 - 1, status={"failed": 2**31 - 1})
+    result = run(job, [make_pod("f", "Failed", exit_code=1)])
+    assert "FailureTarget" not in condition_types(result)
+    assert len(created(result)) == 1
+    assert result.status is not None and result.status.failed == -(2**31)
+
+
+def test_wanted_active_pods_are_an_int32_difference() -> None:
+    # manageJob's wantActive = completions - succeeded in int32: MaxInt32 - (-1) wraps below zero.
+    assert want_active_pods(2**31 - 1, 3, -1, 0) == 0
+    assert want_active_pods(2**31 - 1, 3, 0, 0) == 3
+
+
 # --- deadlines ----------------------------------------------------------------------------------------
 
 
@@ -391,6 +418,18 @@ def test_active_deadline_exceeded_fails_the_job() -> None:
     result = run(job, make_pods("p", 2))
     assert condition_types(result).get("FailureTarget") == "DeadlineExceeded"
     assert sorted(deleted(result)) == ["p-0", "p-1"]
+
+
+def test_an_active_deadline_past_max_duration_wraps_and_is_already_past() -> None:
+    # pastActiveDeadline compares time.Duration(activeDeadlineSeconds) * time.Second, an int64 of
+    # nanoseconds: 10^10 s wraps to a negative duration, so a running Job fails at once, while the
+    # largest deadline that fits (9223372036 s) is far ahead.
+    job = make_job(activeDeadlineSeconds=10**10, status={"startTime": "2024-06-01T11:59:00Z"})
+    assert condition_types(run(job, make_pods("p", 2))).get("FailureTarget") == "DeadlineExceeded"
+    job = make_job(activeDeadlineSeconds=9223372036, status={"startTime": "2024-06-01T11:59:00Z"})
+    result = run(job, make_pods("p", 2))
+    assert "FailureTarget" not in condition_types(result)
+    assert result.requeue_after_seconds == pytest.approx(9223372036 - 60)
 
 
 def test_active_deadline_not_yet_reached_requeues_at_the_deadline() -> None:
@@ -541,6 +580,22 @@ def test_failed_index_is_retried_with_its_failure_count_annotation() -> None:
     assert create.pod.metadata.annotations["batch.kubernetes.io/job-index-failure-count"] == "1"
     # The failed pod keeps its finalizer until the replacement is seen.
     assert "i1" not in patched(result)
+
+
+def test_an_ignored_failure_count_at_max_int32_wraps_and_is_not_written() -> None:
+    # getNewIndexFailureCounts adds one to an int32 MaxInt32: MinInt32, which is not > 0, so the
+    # replacement carries no ignored-failure count.
+    ignore = {"rules": [{"action": "Ignore", "onExitCodes": {"operator": "In", "values": [1]}}]}
+    notes = {"batch.kubernetes.io/job-index-ignored-failure-count": str(2**31 - 1)}
+    pods = [
+        make_pod("i0", index=0),
+        make_pod("i1", "Failed", index=1, exit_code=1, finished="2024-06-01T11:00:00Z", annotations=notes),
+        make_pod("i2", index=2),
+    ]
+    result = run(make_job(**PER_INDEX, podFailurePolicy=ignore, podReplacementPolicy="Failed"), pods)
+    (create,) = created(result)
+    assert create.index == 1
+    assert "batch.kubernetes.io/job-index-ignored-failure-count" not in create.pod.metadata.annotations
 
 
 def test_index_that_used_up_its_backoff_limit_is_failed() -> None:

@@ -79,8 +79,8 @@ succeeded_counts_every_pod = Mutant(
     "The succeeded count adds every Succeeded pod the controller sees, counted already or not.",
     (
         SJ,
-        "    ctx.succeeded = job.status.succeeded + len(new_succeeded) + len(ctx.uncounted_succeeded)",
-        "    ctx.succeeded = job.status.succeeded + sum(p.phase == SUCCEEDED for p in pods) + len(ctx.uncounted_succeeded)",
+        "    ctx.succeeded = int32(job.status.succeeded + len(new_succeeded) + len(ctx.uncounted_succeeded))",
+        "    ctx.succeeded = int32(job.status.succeeded + sum(p.phase == SUCCEEDED for p in pods) + len(ctx.uncounted_succeeded))",
     ),
 )
 work_queue_completes_early = Mutant(
@@ -112,7 +112,7 @@ finalizers_removed_before_status_write = Mutant(
 )
 failed_counter_reset = Mutant(
     "status.failed is set to the failures counted in this sync, not added to.",
-    (SJ, '        changes["failed"] = status.failed + len(uncounted.failed) - len(failed)', '        changes["failed"] = len(uncounted.failed) - len(failed)'),
+    (SJ, '        changes["failed"] = int32(status.failed + len(uncounted.failed) - len(failed))', '        changes["failed"] = int32(len(uncounted.failed) - len(failed))'),
 )
 completed_indexes_forgotten = Mutant(
     "calculateSucceededIndexes starts from the pods alone, forgetting completedIndexes of pods already released.",
@@ -209,11 +209,11 @@ backoff_not_requeued = Mutant(
 )
 deadline_in_minutes = Mutant(
     "activeDeadlineSeconds is read as minutes when the deadline is checked.",
-    (SJ, "    return (now - job.status.start_time).total_seconds() >= ads", "    return (now - job.status.start_time).total_seconds() >= ads * 60"),
+    (SJ, "    return _since_ns(now, job.status.start_time) >= _allowed_duration_ns(ads)", "    return _since_ns(now, job.status.start_time) >= _allowed_duration_ns(ads * 60)"),
 )
 deadline_not_requeued = Mutant(
     "The controller does not ask to be woken at the active deadline.",
-    (SJ, "            step.requeue_after(job.spec.active_deadline_seconds - elapsed)", "            pass"),
+    (SJ, "            step.requeue_after(sync_duration / 1e9)", "            pass"),
 )
 condition_status_ignored = Mutant(
     "onPodConditions patterns match a condition of their type whatever its status.",
