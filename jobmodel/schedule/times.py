@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 
 import attrs
 
-from jobmodel.schedule.cron import Schedule
+from jobmodel.schedule.cron import ConstantDelaySchedule, Schedule
 from jobmodel.timeutil import GO_ZERO_TIME
 
 NANOS = 1_000_000_000
@@ -158,6 +158,11 @@ def most_recent_schedule_time(
     # schedule find the exact times; for evenly spaced schedules this is one or two steps.
     jump = wrap_int64(wrap_int64((missed_count - 2) * between) * NANOS)
     t = _next(schedule, t1 + jump)
+    if isinstance(schedule, ConstantDelaySchedule) and t <= now_ns:
+        # `@every`: each Next adds the delay to a whole second, so the walk's last time before
+        # `now` is one multiple away (a saturated estimate leaves years of steps to walk).
+        period = schedule.delay * NANOS
+        t += (now_ns - t) // period * period
     most_recent = _ZERO
     steps, zeros = 0, 0
     while t <= now_ns:
@@ -193,6 +198,13 @@ def next_schedule_time_duration(
 ) -> float:
     """nextScheduleTimeDuration: seconds until 100 ms after the next schedule time (deadline not
     applied); after an error or missed starts it counts from now."""
+    return next_schedule_time_duration_nanos(schedule, now, creation, last_schedule) / NANOS
+
+
+def next_schedule_time_duration_nanos(
+    schedule: Schedule, now: datetime, creation: datetime, last_schedule: datetime | None = None
+) -> int:
+    """nextScheduleTimeDuration as the time.Duration it returns: int64 nanoseconds, saturated."""
     result = most_recent_schedule_time(schedule, now, creation, last_schedule)
     now_ns = to_nanos(now)
     if result.error is not None:
@@ -201,8 +213,7 @@ def next_schedule_time_duration(
         base = to_nanos(result.earliest) if result.missed is MissedSchedules.NONE else now_ns
     else:
         base = to_nanos(result.most_recent)
-    delay = saturate_int64(_next(schedule, base) + NEXT_SCHEDULE_DELTA_NANOS - now_ns)
-    return delay / NANOS
+    return saturate_int64(_next(schedule, base) + NEXT_SCHEDULE_DELTA_NANOS - now_ns)
 
 
 @attrs.frozen
