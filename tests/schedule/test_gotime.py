@@ -8,7 +8,14 @@ from pathlib import Path
 import pytest
 
 from jobmodel.schedule import gotime
-from jobmodel.schedule.gotime import LocationError, Zone, from_unix, load_location, tzdata_zoneinfo_dir, unix_seconds
+from jobmodel.schedule.gotime import (
+    LocationError,
+    Zone,
+    from_unix,
+    load_location,
+    tzdata_zoneinfo_dir,
+    unix_seconds,
+)
 
 
 def test_date_in_a_gap_takes_the_offset_after_the_change() -> None:
