@@ -42,7 +42,8 @@ def tzdata_zoneinfo_dir() -> Path:
 
 
 def _contains_dot_dot(name: str) -> bool:
-    return any(part == ".." for part in name.split("/"))
+    """containsDotDot: ".." anywhere in the name, not only as a path element."""
+    return ".." in name
 
 
 # Go's platformZoneSources (time/zoneinfo_unix.go): searched after $ZONEINFO, which the model
@@ -81,7 +82,9 @@ def load_location(name: str) -> tzinfo:
         try:
             return ZoneInfo.from_file(io.BytesIO(data), key=name)
         except (OSError, ValueError):
-            if first is None:
+            # Go drops the error of a $ZONEINFO file that is no zone (its `firstErr = err`
+            # assigns the read's nil error: the parse error is shadowed), not a platform one's.
+            if first is None and not source.startswith(str(tzdata_zoneinfo_dir())):
                 first = "malformed time zone information"
     raise LocationError(first or f"unknown time zone {printable(name)}")
 
