@@ -58,8 +58,10 @@ class ProtocolEngine:
         command: Sequence[str],
         name: str | None = None,
         timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        env: Mapping[str, str] | None = None,
     ) -> None:
         self.command = list(command)
+        self.env = None if env is None else dict(env)
         self.name = name or CMD_PREFIX + shlex.join(self.command)
         self.timeout = timeout
         self._lock = threading.Lock()
@@ -87,6 +89,7 @@ class ProtocolEngine:
                 text=True,
                 encoding="utf-8",
                 bufsize=1,
+                env=self.env,
             )
         except OSError as err:
             raise self._error(f"cannot start {self.command[0]}: {err}") from None

@@ -8,12 +8,14 @@ protocol (docs/oracle-protocol.md) like any other implementation; this module bu
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
 from jobmodel.adapters.gobuild import HARNESS_ROOT, run_build_script
 from jobmodel.adapters.oracle import DEFAULT_TIMEOUT_SECONDS, OracleError, ProtocolEngine
 from jobmodel.errors import InputError
+from jobmodel.schedule.gotime import tzdata_zoneinfo_dir
 
 HARNESS_DIR = HARNESS_ROOT / "upstream"
 BUILD_SCRIPT = HARNESS_DIR / "build.py"
@@ -48,6 +50,13 @@ def build_harness(kube_version: str | None = None, on_line: Callable[[str], None
         raise HarnessError(err.reason) from None
 
 
+def harness_environment() -> dict[str, str]:
+    """The harness's environment: Go's time.LoadLocation reads the model's IANA data (ZONEINFO =
+    the `tzdata` package, as docs/cron.md says) before the machine's, and time.Local is UTC, as
+    the model takes it to be."""
+    return {**os.environ, "ZONEINFO": str(tzdata_zoneinfo_dir()), "TZ": "UTC"}
+
+
 class UpstreamEngine(ProtocolEngine):
     """An Engine (jobmodel.conformance.engines) backed by one harness process: the harness speaks
     the oracle protocol, so it is a ProtocolEngine whose failures are HarnessErrors."""
@@ -58,7 +67,7 @@ class UpstreamEngine(ProtocolEngine):
         timeout: float = DEFAULT_TIMEOUT_SECONDS,
         kube_version: str | None = None,
     ) -> None:
-        super().__init__([str(binary or build_harness(kube_version))], name="upstream", timeout=timeout)
+        super().__init__([str(binary or build_harness(kube_version))], name="upstream", timeout=timeout, env=harness_environment())
 
     def _error(self, reason: str) -> OracleError:
         return HarnessError(f"the upstream harness {reason}")

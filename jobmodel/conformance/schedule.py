@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import datetime, timedelta
 from typing import Any
 
 from jobmodel.api.schema import obj
@@ -19,10 +18,15 @@ from jobmodel.schedule.cron import (
 )
 from jobmodel.schedule.gotime import LocationError, load_location
 from jobmodel.schedule.times import (
+    NANOS,
+    NEXT_SCHEDULE_DELTA_NANOS,
     MissedSchedules,
     ScheduleError,
+    from_nanos,
     most_recent_schedule_time,
-    next_schedule_time_duration,
+    next_schedule_time_duration_nanos,
+    to_nanos,
+    wrap_int64,
 )
 from jobmodel.timeutil import format_time, parse_time
 from jobmodel.util.jsondiff import exact_diff
@@ -106,20 +110,32 @@ def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:
         return {"error": True, "reason": f"API server: panic in upstream code: {err}"}
     except CronParseError as err:
         return {"error": True, "reason": f"API validation: {err}"}
+    if deadline is not None and deadline < 0:
+        # validateCronJobSpec: ValidateNonnegativeField on the CronJob carrying the deadline.
+        return {"error": True, "reason": "API validation: spec.startingDeadlineSeconds: must be greater than or equal to 0"}
     try:
         result = most_recent_schedule_time(schedule, now, earliest, None, deadline)
-        delay = next_schedule_time_duration(schedule, now, earliest)
+        delay = next_schedule_time_duration_nanos(schedule, now, earliest)
     except ScheduleError as err:
         return {"error": True, "reason": f"controller: {err}"}
     if result.error is not None:
         return {"error": True, "reason": f"controller: {result.error}"}
-    wake: datetime = now + timedelta(seconds=delay) - timedelta(milliseconds=100)
+    # now.Add(*delay - nextScheduleDelta), in Duration's int64 nanoseconds: a saturated delay
+    # leaves a fraction of a second, which the harness writes (RFC3339Nano).
+    wake = to_nanos(now) + wrap_int64(delay - NEXT_SCHEDULE_DELTA_NANOS)
     return {
         "error": False,
         "mostRecent": format_time(result.most_recent) if result.most_recent is not None else None,
         "tooManyMissed": result.missed is MissedSchedules.MANY,
-        "next": format_time(wake),
+        "next": format_rfc3339_nano(wake),
     }
+
+
+def format_rfc3339_nano(unix_nanos: int) -> str:
+    """t.UTC().Format(time.RFC3339Nano): whole seconds, then the fraction without trailing zeros."""
+    secs, frac = divmod(unix_nanos, NANOS)
+    whole = format_time(from_nanos(secs * NANOS))
+    return whole if frac == 0 else f"{whole[:-1]}.{frac:09d}".rstrip("0") + "Z"
 
 
 def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:

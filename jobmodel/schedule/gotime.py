@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import io
 from datetime import UTC, datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import NamedTuple
@@ -41,31 +42,51 @@ def tzdata_zoneinfo_dir() -> Path:
 
 
 def _contains_dot_dot(name: str) -> bool:
-    return any(part == ".." for part in name.split("/"))
+    """containsDotDot: ".." anywhere in the name, not only as a path element."""
+    return ".." in name
+
+
+# Go's platformZoneSources (time/zoneinfo_unix.go): searched after $ZONEINFO, which the model
+# takes to be the `tzdata` package (the upstream harness runs with ZONEINFO pointing at it).
+PLATFORM_ZONE_SOURCES = ("/usr/share/zoneinfo/", "/usr/share/lib/zoneinfo/", "/usr/lib/locale/TZ/", "/etc/zoneinfo/")
+_ENOENT = 2
+
+
+def _read_zone_file(path: str) -> bytes:
+    """readFile: the raw path, never normalised (`America/New_York/` is ENOTDIR, not the zone)."""
+    try:
+        # A plain open, as Go's: pathlib would drop a trailing "/" or "/." and find the zone.
+        with open(path, "rb") as handle:
+            return handle.read()
+    except ValueError:  # NUL or what the file system cannot encode: EINVAL
+        raise OSError(22, "invalid argument") from None
 
 
 @functools.lru_cache(maxsize=512)
 def load_location(name: str) -> tzinfo:
     """time.LoadLocation: "" and "UTC" are UTC; "Local" is the controller's local zone, UTC in
-    the model (kube-controller-manager images carry no /etc/localtime); else an IANA name."""
+    the model (kube-controller-manager images carry no /etc/localtime); else the file of that
+    name in $ZONEINFO (the `tzdata` package), then in Go's platform directories."""
     if name in ("", "UTC", "Local"):
         return UTC
     if _contains_dot_dot(name) or name[0] in "/\\":
         raise LocationError("time: invalid location name")
-    path = tzdata_zoneinfo_dir() / name
-    try:
-        # A name too long for the file system, or holding NUL or what UTF-8 cannot encode, names
-        # no zone either.
-        found = path.is_file()
-    except (OSError, ValueError):
-        found = False
-    if not found:
-        raise LocationError(f"unknown time zone {printable(name)}")
-    try:
-        with path.open("rb") as handle:
-            return ZoneInfo.from_file(handle, key=name)
-    except (OSError, ValueError):
-        raise LocationError("time: malformed time zone information") from None
+    first: str | None = None
+    for source in (f"{tzdata_zoneinfo_dir()}/", *PLATFORM_ZONE_SOURCES):
+        try:
+            data = _read_zone_file(source + name)
+        except OSError as err:
+            if first is None and err.errno != _ENOENT:
+                first = (err.strerror or str(err)).lower()
+            continue
+        try:
+            return ZoneInfo.from_file(io.BytesIO(data), key=name)
+        except (OSError, ValueError):
+            # Go drops the error of a $ZONEINFO file that is no zone (its `firstErr = err`
+            # assigns the read's nil error: the parse error is shadowed), not a platform one's.
+            if first is None and not source.startswith(str(tzdata_zoneinfo_dir())):
+                first = "malformed time zone information"
+    raise LocationError(first or f"unknown time zone {printable(name)}")
 
 
 def days_from_civil(year: int, month: int, day: int) -> int:

@@ -13,7 +13,15 @@ from datetime import UTC, datetime, timedelta
 
 import attrs
 
-from jobmodel.schedule.cron import Schedule
+from jobmodel.schedule.cron import (
+    STAR_BIT,
+    ConstantDelaySchedule,
+    Schedule,
+    SpecSchedule,
+    _utc_next,
+    day_matches,
+)
+from jobmodel.schedule.gotime import civil_from_days, days_from_civil
 from jobmodel.timeutil import GO_ZERO_TIME
 
 NANOS = 1_000_000_000
@@ -158,6 +166,11 @@ def most_recent_schedule_time(
     # schedule find the exact times; for evenly spaced schedules this is one or two steps.
     jump = wrap_int64(wrap_int64((missed_count - 2) * between) * NANOS)
     t = _next(schedule, t1 + jump)
+    if isinstance(schedule, ConstantDelaySchedule) and t <= now_ns:
+        # `@every`: each Next adds the delay to a whole second, so the walk's last time before
+        # `now` is one multiple away (a saturated estimate leaves years of steps to walk).
+        period = schedule.delay * NANOS
+        t += (now_ns - t) // period * period
     most_recent = _ZERO
     steps, zeros = 0, 0
     while t <= now_ns:
@@ -170,6 +183,11 @@ def most_recent_schedule_time(
             raise ScheduleError("mostRecentScheduleTime does not terminate for this schedule (upstream loops forever)")
         if steps > _MAX_WALK:
             raise ScheduleError(f"the model stops mostRecentScheduleTime's walk after {_MAX_WALK} steps (upstream walks on)")
+        if steps == _LONG_WALK and zeros == 0 and isinstance(schedule, SpecSchedule) and _walks_every_match_in_utc(schedule):
+            # Years of steps left (a saturated estimate): the walk meets every match up to now,
+            # so its last step is the last match not after now, found by bisection.
+            t = _last_utc_match(schedule, t, now_ns)
+            most_recent = t
         t = _next(schedule, t)
 
     missed = MissedSchedules.NONE
@@ -180,6 +198,41 @@ def most_recent_schedule_time(
     if most_recent == _ZERO:
         return MostRecent(earliest_dt, None, missed)
     return MostRecent(earliest_dt, from_nanos(most_recent), missed)
+
+
+_LONG_WALK = 1000
+
+
+@functools.lru_cache(maxsize=256)
+def _walks_every_match_in_utc(schedule: Schedule) -> bool:
+    """Whether Next, in UTC, steps from match to match with no zero time between: a schedule
+    with a day other than February 29 matches every year, well within Next's five-year limit."""
+    if not isinstance(schedule, SpecSchedule) or schedule.location not in (None, UTC):
+        return False
+    if any(bits & ~STAR_BIT == 0 for bits in (schedule.second, schedule.minute, schedule.hour)):
+        return False
+    days = range(days_from_civil(2023, 1, 1), days_from_civil(2024, 1, 1))  # not a leap year
+    return any(
+        (1 << (date := civil_from_days(d))[1]) & schedule.month and day_matches(schedule, date[2], (d + 4) % 7) for d in days
+    )
+
+
+def _last_utc_match(schedule: SpecSchedule, t: int, now_ns: int) -> int:
+    """The last match from `t` (a match, in nanoseconds) to `now_ns`: bisect for the second `lo`
+    with Next(lo) <= now < Next(lo + 1); Next(lo) is then lo + 1, the last match."""
+    now_s = now_ns // NANOS
+    lo, hi = t // NANOS, now_s
+    if lo >= hi:
+        return t
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        found = _utc_next(schedule, mid + 1)
+        if found is not None and found <= now_s:
+            lo = mid
+        else:
+            hi = mid
+    found = _utc_next(schedule, lo + 1)
+    return t if found is None or found > now_s else found * NANOS
 
 
 def _go_div(a: int, b: int) -> int:
@@ -193,6 +246,13 @@ def next_schedule_time_duration(
 ) -> float:
     """nextScheduleTimeDuration: seconds until 100 ms after the next schedule time (deadline not
     applied); after an error or missed starts it counts from now."""
+    return next_schedule_time_duration_nanos(schedule, now, creation, last_schedule) / NANOS
+
+
+def next_schedule_time_duration_nanos(
+    schedule: Schedule, now: datetime, creation: datetime, last_schedule: datetime | None = None
+) -> int:
+    """nextScheduleTimeDuration as the time.Duration it returns: int64 nanoseconds, saturated."""
     result = most_recent_schedule_time(schedule, now, creation, last_schedule)
     now_ns = to_nanos(now)
     if result.error is not None:
@@ -201,8 +261,7 @@ def next_schedule_time_duration(
         base = to_nanos(result.earliest) if result.missed is MissedSchedules.NONE else now_ns
     else:
         base = to_nanos(result.most_recent)
-    delay = saturate_int64(_next(schedule, base) + NEXT_SCHEDULE_DELTA_NANOS - now_ns)
-    return delay / NANOS
+    return saturate_int64(_next(schedule, base) + NEXT_SCHEDULE_DELTA_NANOS - now_ns)
 
 
 @attrs.frozen

@@ -11,6 +11,7 @@ import pytest
 from jobmodel.conformance.engines import ModelEngine
 from jobmodel.conformance.runner import run_case
 from jobmodel.conformance.schedule import compare as schedule_compare
+from jobmodel.conformance.schedule import format_rfc3339_nano
 from jobmodel.conformance.schedule import model_outcome as schedule_model_outcome
 from tests.conftest import find_conformance_dir
 
@@ -90,3 +91,19 @@ def test_a_tz_prefix_with_a_space_is_refused_by_validation_not_a_panic() -> None
     outcome = schedule_model_outcome(case)
     assert outcome["error"] is True
     assert "use timeZone field instead" in outcome["reason"] and "panic" not in outcome["reason"]
+
+
+def test_a_negative_starting_deadline_fails_create_validation() -> None:
+    case = {"schedule": "0 * * * *", "earliestTime": "2024-03-01T00:00:00Z", "now": "2024-03-10T12:00:00Z", "startingDeadlineSeconds": -1}
+    outcome = schedule_model_outcome(case)
+    assert outcome["error"] is True
+    assert "startingDeadlineSeconds" in outcome["reason"]
+    assert schedule_model_outcome({**case, "startingDeadlineSeconds": 0})["error"] is False
+
+
+@pytest.mark.parametrize(
+    ("nanos", "text"),
+    [(0, "1970-01-01T00:00:00Z"), (1_500_000_000, "1970-01-01T00:00:01.5Z"), (-1, "1969-12-31T23:59:59.999999999Z"), (10**9 + 7, "1970-01-01T00:00:01.000000007Z")],
+)
+def test_next_is_written_as_go_writes_rfc3339nano(nanos: int, text: str) -> None:
+    assert format_rfc3339_nano(nanos) == text

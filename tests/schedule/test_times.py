@@ -15,9 +15,11 @@ from jobmodel.schedule.times import (
     most_recent_schedule_time,
     next_schedule_time,
     next_schedule_time_duration,
+    next_schedule_time_duration_nanos,
     round_second,
     wrap_int64,
 )
+from jobmodel.timeutil import GO_ZERO_TIME
 
 TOP = datetime(2016, 5, 19, 10, 0, 0, tzinfo=UTC)
 HOURLY = parse_standard("0 * * * *")
@@ -120,3 +122,44 @@ def test_leap_day_schedule_near_2100_never_terminates_upstream() -> None:
     s = parse_standard("0 0 29 2 *")
     with pytest.raises(ScheduleError, match="does not terminate"):
         most_recent_schedule_time(s, datetime(2097, 6, 1, tzinfo=UTC), datetime(2096, 3, 1, tzinfo=UTC))
+
+
+def test_counted_from_the_zero_time_the_walk_ends_on_the_last_weekday_run() -> None:
+    # A CronJob without creationTimestamp: the estimate saturates near 292 years, leaving about
+    # 1,700 years of weekday runs to walk; upstream ends on Friday 2024-03-08 02:30 (Sunday now).
+    s = parse_standard("30 2 * * 1-5")
+    r = most_recent_schedule_time(s, datetime(2024, 3, 10, 12, 0, tzinfo=UTC), GO_ZERO_TIME)
+    assert r.most_recent == datetime(2024, 3, 8, 2, 30, tzinfo=UTC)
+    assert r.missed is MissedSchedules.MANY
+
+
+@given(
+    spec=st.sampled_from(["* * * * *", "*/5 * * * *", "0 */6 * * *", "5 4 * * 1", "0 0 1 * *"]),
+    years=st.integers(293, 320),
+    offset=st.integers(0, 400 * 86400),
+)
+def test_a_long_walk_ends_on_the_last_time_not_after_now(spec: str, years: int, offset: int) -> None:
+    # Beyond 292 years the estimate saturates and years of steps remain: for schedules whose
+    # gaps are at most the estimated interval, the walk ends on the last time not after now.
+    s = parse_standard(spec)
+    creation = datetime(2001, 1, 1, tzinfo=UTC)
+    now = creation + timedelta(days=365 * years, seconds=offset)
+    r = most_recent_schedule_time(s, now, creation)
+    assert r.most_recent is not None
+    assert r.most_recent <= now < s.next(r.most_recent)
+    assert s.next(r.most_recent - timedelta(seconds=1)) == r.most_recent
+
+
+def test_every_missed_for_300_years_ends_within_one_delay_of_now() -> None:
+    # Upstream's answer (tests/differential/vectors/schedule-divergences.json): 01:40:42.
+    s = parse_standard("@every 7s")
+    now = datetime(2323, 12, 29, 1, 40, 44, 1, tzinfo=UTC)
+    r = most_recent_schedule_time(s, now, datetime(2024, 3, 10, 0, 8, 55, 1, tzinfo=UTC), None, 3600)
+    assert r.most_recent == datetime(2323, 12, 29, 1, 40, 42, tzinfo=UTC)
+    assert r.missed is MissedSchedules.MANY
+
+
+def test_a_saturated_delay_is_the_largest_duration() -> None:
+    s = parse_standard("0 * * * *")
+    delay = next_schedule_time_duration_nanos(s, datetime(2024, 3, 10, tzinfo=UTC), datetime(2400, 1, 1, tzinfo=UTC))
+    assert delay == (1 << 63) - 1
