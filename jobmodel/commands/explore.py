@@ -278,7 +278,7 @@ def print_against(args: argparse.Namespace, compared: CheckResult) -> None:
     steps = f"{compared.cases} sync steps reached"
     unsupported = f" ({compared.unsupported} unsupported)" if compared.unsupported else ""
     if compared.aborted is not None:
-        print(f"the comparison with {args.against} stopped after {compared.cases} of the {steps}; the case that caused it is in {args.out}")
+        print(f"the comparison with {args.against} stopped at reached sync step {compared.cases}; the case that caused it is in {args.out}")
     elif not compared.divergences:
         print(f"{args.against} agrees with the model on all {steps}{unsupported}")
     else:

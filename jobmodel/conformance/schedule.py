@@ -18,7 +18,6 @@ from jobmodel.schedule.cron import (
 )
 from jobmodel.schedule.gotime import LocationError, load_location
 from jobmodel.schedule.times import (
-    NANOS,
     NEXT_SCHEDULE_DELTA_NANOS,
     MissedSchedules,
     ScheduleError,
@@ -26,9 +25,9 @@ from jobmodel.schedule.times import (
     most_recent_schedule_time,
     next_schedule_time_duration_nanos,
     to_nanos,
-    wrap_int64,
 )
 from jobmodel.timeutil import format_time, parse_time
+from jobmodel.util.goint import NANOS, int64
 from jobmodel.util.jsondiff import exact_diff
 
 EXPECT_KEYS = ("error", "mostRecent", "tooManyMissed", "next")
@@ -122,7 +121,7 @@ def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:
         return {"error": True, "reason": f"controller: {result.error}"}
     # now.Add(*delay - nextScheduleDelta), in Duration's int64 nanoseconds: a saturated delay
     # leaves a fraction of a second, which the harness writes (RFC3339Nano).
-    wake = to_nanos(now) + wrap_int64(delay - NEXT_SCHEDULE_DELTA_NANOS)
+    wake = to_nanos(now) + int64(delay - NEXT_SCHEDULE_DELTA_NANOS)
     return {
         "error": False,
         "mostRecent": format_time(result.most_recent) if result.most_recent is not None else None,

@@ -23,9 +23,8 @@ from jobmodel.schedule.cron import (
 )
 from jobmodel.schedule.gotime import civil_from_days, days_from_civil
 from jobmodel.timeutil import GO_ZERO_TIME
+from jobmodel.util.goint import MAX_INT64, MIN_INT64, NANOS, duration_nanos, int64, saturated_int64
 
-NANOS = 1_000_000_000
-_MIN_INT64, _MAX_INT64 = -(1 << 63), (1 << 63) - 1
 # nextScheduleDelta: the controller wakes 100 ms after a schedule time, against clock skew.
 NEXT_SCHEDULE_DELTA_NANOS = 100_000_000
 TOO_MANY_MISSED = 100
@@ -51,21 +50,10 @@ class ScheduleError(ValueError):
 # --- Go durations and times, in integer nanoseconds -------------------------------------------
 
 
-def wrap_int64(value: int) -> int:
-    """Go's int64 arithmetic: results wrap around."""
-    return (value - _MIN_INT64) % (1 << 64) + _MIN_INT64
-
-
-def saturate_int64(value: int) -> int:
-    """Time.Sub: a difference beyond the Duration range is clamped to it."""
-    return max(_MIN_INT64, min(_MAX_INT64, value))
-
-
 def to_nanos(t: datetime) -> int:
     """An aware datetime as nanoseconds since the Unix epoch."""
     aware = t if t.tzinfo is not None else t.replace(tzinfo=UTC)
-    delta = aware - _EPOCH
-    return (delta.days * 86400 + delta.seconds) * NANOS + delta.microseconds * 1000
+    return duration_nanos(aware - _EPOCH)
 
 
 def from_nanos(ns: int) -> datetime:
@@ -84,11 +72,11 @@ def round_second(d: int) -> int:
         if r + r < NANOS:
             return d + r
         d1 = d - NANOS + r
-        return d1 if d1 >= _MIN_INT64 else _MIN_INT64
+        return d1 if d1 >= MIN_INT64 else MIN_INT64
     if r + r < NANOS:
         return d - r
     d1 = d + NANOS - r
-    return d1 if d1 <= _MAX_INT64 else _MAX_INT64
+    return d1 if d1 <= MAX_INT64 else MAX_INT64
 
 
 def duration_seconds_int(d: int) -> int:
@@ -129,7 +117,7 @@ def earliest_time(
     earliest = to_nanos(last_schedule if last_schedule is not None else creation)
     if starting_deadline_seconds is not None:
         # now.Add(-time.Second * time.Duration(sds)): the product wraps like any int64.
-        deadline = to_nanos(now) + wrap_int64(-NANOS * starting_deadline_seconds)
+        deadline = to_nanos(now) + int64(-NANOS * starting_deadline_seconds)
         if deadline > earliest:
             earliest = deadline
     return earliest
@@ -154,17 +142,17 @@ def most_recent_schedule_time(
     if now_ns < t2:
         return MostRecent(earliest_dt, from_nanos(t1), MissedSchedules.NONE)
 
-    between = duration_seconds_int(round_second(saturate_int64(t2 - t1)))
+    between = duration_seconds_int(round_second(saturated_int64(t2 - t1)))
     if between < 1:
         return MostRecent(
             earliest_dt, None, MissedSchedules.NONE, "time difference between two schedules is less than 1 second"
         )
-    elapsed = duration_seconds_int(saturate_int64(now_ns - t1))
-    missed_count = wrap_int64(_go_div(elapsed, between) + 1)
+    elapsed = duration_seconds_int(saturated_int64(now_ns - t1))
+    missed_count = int64(_go_div(elapsed, between) + 1)
 
     # The fast path: jump to one interval before the estimated last start, then let the
     # schedule find the exact times; for evenly spaced schedules this is one or two steps.
-    jump = wrap_int64(wrap_int64((missed_count - 2) * between) * NANOS)
+    jump = int64(int64((missed_count - 2) * between) * NANOS)
     t = _next(schedule, t1 + jump)
     if isinstance(schedule, ConstantDelaySchedule) and t <= now_ns:
         # `@every`: each Next adds the delay to a whole second, so the walk's last time before
@@ -261,7 +249,7 @@ def next_schedule_time_duration_nanos(
         base = to_nanos(result.earliest) if result.missed is MissedSchedules.NONE else now_ns
     else:
         base = to_nanos(result.most_recent)
-    return saturate_int64(_next(schedule, base) + NEXT_SCHEDULE_DELTA_NANOS - now_ns)
+    return saturated_int64(_next(schedule, base) + NEXT_SCHEDULE_DELTA_NANOS - now_ns)
 
 
 @attrs.frozen

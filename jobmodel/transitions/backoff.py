@@ -10,7 +10,7 @@ from jobmodel.state import BackoffRecord, Pod
 from jobmodel.timeutil import GO_ZERO_TIME, is_zero
 from jobmodel.transitions.indexes import index_absolute_failure_count
 from jobmodel.transitions.pod_utils import get_pod_condition
-from jobmodel.util.goint import int32, int64, saturated_int64
+from jobmodel.util.goint import NANOS, duration_nanos, int32, int64, saturated_int64
 from jobmodel.util.gosort import go_sort_by_key, shifts_for_release
 
 
@@ -103,7 +103,7 @@ def _finish_time_from_deletion(pod: Pod) -> datetime | None:
     grace = pod.metadata.deletion_grace_period_seconds or 0
     # Add(-time.Duration(grace) * time.Second): int64 nanoseconds, which wrap (and so does their
     # negation) for a grace period past about 292 years.
-    back = int64(-int64(grace * 10**9))
+    back = int64(-int64(grace * NANOS))
     try:
         return deleted + timedelta(microseconds=back // 1000)
     except OverflowError:
@@ -131,7 +131,7 @@ def remaining_time_for_failures(
     delta = now - last_failure
     # In time.Duration nanoseconds as upstream: Since saturates, the difference wraps (a last
     # failure centuries ahead leaves a negative remaining time).
-    elapsed = saturated_int64((delta.days * 86400 + delta.seconds) * 10**9 + delta.microseconds * 1000)
+    elapsed = saturated_int64(duration_nanos(delta))
     if duration < elapsed:
         return 0.0
     return int64(duration - elapsed) / 1e9

@@ -25,12 +25,10 @@ from jobmodel.schedule.cron import (
 )
 from jobmodel.schedule.gotime import LocationError, load_location
 from jobmodel.schedule.times import (
-    NANOS,
     ScheduleError,
     next_schedule_time,
     next_schedule_time_duration,
     to_nanos,
-    wrap_int64,
 )
 from jobmodel.state import (
     COMPLETE,
@@ -46,6 +44,7 @@ from jobmodel.state import (
     ObjectReference,
     OwnerReference,
 )
+from jobmodel.util.goint import NANOS, int64
 
 NORMAL, WARNING = "Normal", "Warning"
 ALREADY_EXISTS, NAMESPACE_TERMINATING = "AlreadyExists", "NamespaceTerminating"
@@ -431,7 +430,7 @@ def sync_cron_job(step: _Step, jobs: tuple[Job, ...]) -> tuple[float | None, boo
 
     if cj.spec.starting_deadline_seconds is not None:
         # scheduledTime.Add(time.Second * time.Duration(sds)).Before(now), the product wrapping.
-        deadline = to_nanos(scheduled) + wrap_int64(NANOS * cj.spec.starting_deadline_seconds)
+        deadline = to_nanos(scheduled) + int64(NANOS * cj.spec.starting_deadline_seconds)
         if deadline < to_nanos(now):
             step.event(
                 WARNING,

@@ -78,7 +78,7 @@ from jobmodel.transitions.success_policy import (
     is_success_criteria_met_condition,
     match_success_policy,
 )
-from jobmodel.util.goint import int32, int64, saturated_int64
+from jobmodel.util.goint import NANOS, duration_nanos, int32, int64, saturated_int64
 from jobmodel.util.gosort import XORSHIFT_GO1_23, XorshiftShifts, go_sort, shifts_for_release
 
 # Job condition reasons (batch/v1 types.go)
@@ -595,13 +595,12 @@ def past_active_deadline(job: Job, now: datetime) -> bool:
 def _allowed_duration_ns(active_deadline_seconds: int) -> int:
     """time.Duration(activeDeadlineSeconds) * time.Second: int64 nanoseconds, which wrap past about
     292 years (an activeDeadlineSeconds of 10^10 is a negative duration, already past)."""
-    return int64(active_deadline_seconds * 10**9)
+    return int64(active_deadline_seconds * NANOS)
 
 
 def _since_ns(now: datetime, start: datetime) -> int:
     """clock.Since(start) in nanoseconds: Time.Sub saturates at the int64 range."""
-    delta = now - start
-    return saturated_int64((delta.days * 86400 + delta.seconds) * 10**9 + delta.microseconds * 1000)
+    return saturated_int64(duration_nanos(now - start))
 
 
 def get_fail_job_message(job: Job, pods: Sequence[Pod], gates: FeatureGates) -> str | None:

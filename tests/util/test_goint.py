@@ -1,4 +1,4 @@
-"""Go's int32 wrap-around (jobmodel/util/goint.py)."""
+"""Go's int32 and int64 wrap-around and Duration nanoseconds (jobmodel/util/goint.py)."""
 
 from __future__ import annotations
 
@@ -16,5 +16,7 @@ def test_int32_keeps_values_in_range_and_wraps_past_it() -> None:
 def test_int64_wraps_and_saturated_int64_clamps() -> None:
     assert int64(10**10 * 10**9) == 10**19 - 2**64
     assert int64(2**63 - 1) == 2**63 - 1
+    assert int64(1 << 63) == -(1 << 63)
+    assert int64(-(10**19)) == 2**64 - 10**19
     assert saturated_int64(10**19) == 2**63 - 1
     assert saturated_int64(-(10**19)) == -(2**63)
