@@ -127,11 +127,11 @@ def register(subparsers: Any) -> None:
         ),
     )
     parser.add_argument(
-        "--out", type=Path, default=Path("divergences.json"), metavar="FILE",
+        "--out", type=Path, default=None, metavar="FILE",
         help="with --against: the vector file divergences are written to (default divergences.json)",
     )
     parser.add_argument(
-        "--timeout", type=float, default=60.0, metavar="SECONDS",
+        "--timeout", type=float, default=None, metavar="SECONDS",
         help="with --against: the longest wait for one answer (default 60)",
     )
     add_output_option(parser)
@@ -239,12 +239,18 @@ def against_recorder(args: argparse.Namespace, config: Config, workers: int | No
     """With --against: the configuration's sync step, keeping every input it is given (the
     exploration then runs in one process, where it can keep them)."""
     if args.against is None:
+        for flag, given in (("--out", args.out), ("--timeout", args.timeout)):
+            if given is not None:
+                raise InputError(flag, "only with --against (it names where divergences go and how long to wait for an answer)")
         return None
+    # The default applied here, so that --out given without --against can be told from it.
+    args.out = Path("divergences.json") if args.out is None else args.out
     if args.against in ("model", "live"):
         raise InputError("--against", f"expected upstream or cmd:PROGRAM [ARGS...], got {args.against}")
     if workers not in (None, 1) or args.engine != "processes":
         raise InputError("--workers", "--against explores in one process (it keeps the sync steps the model computes)")
-    check_timeout(args.timeout)
+    if args.timeout is not None:  # else make_engine's default
+        check_timeout(args.timeout)
     check_output_path(args.out, "--out")
     if isinstance(config, CheckConfig):
         return recording_job_sync(config.sync_impl())

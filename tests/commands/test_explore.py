@@ -314,8 +314,10 @@ def test_explore_against_a_broken_program_writes_its_divergence(scaled_down: Pat
         (["--against", "live"], "--against"),
         (["--against", SERVED_MODEL, "--workers", "2"], "--workers"),
         (["--against", SERVED_MODEL, "--timeout", "0"], "--timeout"),
+        (["--out", "divergences.json"], "--out"),
+        (["--timeout", "5"], "--timeout"),
     ],
-    ids=["model", "live", "workers", "timeout"],
+    ids=["model", "live", "workers", "timeout", "out-without-against", "timeout-without-against"],
 )
 def test_explore_against_refuses_what_it_cannot_do(manifest: Path, capsys: pytest.CaptureFixture[str], extra: list[str], field: str) -> None:
     assert main(["explore", str(manifest), "--depth", "2", *extra]) == 2
