@@ -89,84 +89,507 @@ class Tc:
     job_present_in_cj_active_status: bool = False
 
 
-# fmt: off
+# Every row of the table, in upstream's order; times and durations as upstream writes them.
 TABLE: dict[str, Tc] = {
-    'never ran, not valid schedule, A': Tc(concurrency_policy="Allow", schedule=ERROR_SCHEDULE, deadline=NO_DEAD, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR, expected_warnings=1, job_present_in_cj_active_status=True),
-    'never ran, not valid schedule, F': Tc(concurrency_policy="Forbid", schedule=ERROR_SCHEDULE, deadline=NO_DEAD, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR, expected_warnings=1, job_present_in_cj_active_status=True),
-    'never ran, not valid schedule, R': Tc(concurrency_policy="Forbid", schedule=ERROR_SCHEDULE, deadline=NO_DEAD, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR, expected_warnings=1, job_present_in_cj_active_status=True),
-    'never ran, not valid time zone': Tc(concurrency_policy="Allow", schedule=ON_THE_HOUR, time_zone=ERROR_TIME_ZONE, deadline=NO_DEAD, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR, expected_warnings=1, job_present_in_cj_active_status=True),
-    'never ran, not time, A': Tc(concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=NO_DEAD, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR, expect_requeue_after=True, expected_requeue_duration=1 * MINUTE + NEXT_SCHEDULE_DELTA, job_present_in_cj_active_status=True),
-    'never ran, not time, F': Tc(concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=NO_DEAD, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR, expect_requeue_after=True, expected_requeue_duration=1 * MINUTE + NEXT_SCHEDULE_DELTA, job_present_in_cj_active_status=True),
-    'never ran, not time, R': Tc(concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=NO_DEAD, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR, expect_requeue_after=True, expected_requeue_duration=1 * MINUTE + NEXT_SCHEDULE_DELTA, job_present_in_cj_active_status=True),
-    'never ran, not time in zone': Tc(concurrency_policy="Allow", schedule=ON_THE_HOUR, time_zone=NEW_YORK, deadline=NO_DEAD, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR, expect_requeue_after=True, expected_requeue_duration=1 * MINUTE + NEXT_SCHEDULE_DELTA, job_present_in_cj_active_status=True),
-    'never ran, is time, A': Tc(concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=NO_DEAD, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True),
-    'never ran, is time, F': Tc(concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=NO_DEAD, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True),
-    'never ran, is time, R': Tc(concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=NO_DEAD, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True),
-    'never ran, is time in zone, but time zone disabled': Tc(concurrency_policy="Allow", schedule=ON_THE_HOUR, time_zone=NEW_YORK, deadline=NO_DEAD, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True),
-    'never ran, is time in zone': Tc(concurrency_policy="Allow", schedule=ON_THE_HOUR, time_zone=NEW_YORK, deadline=NO_DEAD, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True),
-    'never ran, is time in zone, but TZ is also set in schedule': Tc(concurrency_policy="Allow", schedule="TZ=UTC " + ON_THE_HOUR, time_zone=NEW_YORK, deadline=NO_DEAD, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True, expected_warnings=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True),
-    'never ran, is time, suspended': Tc(concurrency_policy="Allow", suspend=True, schedule=ON_THE_HOUR, deadline=NO_DEAD, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, job_present_in_cj_active_status=True),
-    'never ran, is time, past deadline': Tc(concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=SHORT_DEAD, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR+(MINUTE * (SHORT_DEAD + 1)), expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE - MINUTE*(SHORT_DEAD + 1) + NEXT_SCHEDULE_DELTA, job_present_in_cj_active_status=True),
-    'never ran, is time, not past deadline': Tc(concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=LONG_DEAD, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True),
-    'prev ran but done, not time, A': Tc(concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR, expect_requeue_after=True, expected_requeue_duration=1 * MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'prev ran but done, not time, F': Tc(concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR, expect_requeue_after=True, expected_requeue_duration=1 * MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'prev ran but done, not time, R': Tc(concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR, expect_requeue_after=True, expected_requeue_duration=1 * MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'prev ran but done, is time, A': Tc(concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'prev ran but done, is time, create job failed, A': Tc(concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, job_create_error="AlreadyExists", expect_err=False, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'prev ran but done, is time, job not present in CJ active status, create job failed, A': Tc(concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, job_create_error="AlreadyExists", expect_err=False, expect_update_status=True, job_present_in_cj_active_status=False),
-    'prev ran but done, is time, F': Tc(concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'prev ran but done, is time, R': Tc(concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'prev ran but done, is time, suspended': Tc(concurrency_policy="Allow", suspend=True, schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'prev ran but done, is time, past deadline': Tc(concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=SHORT_DEAD, ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'prev ran but done, is time, not past deadline': Tc(concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=LONG_DEAD, ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'still active, not time, A': Tc(concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True, still_active=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * MINUTE + NEXT_SCHEDULE_DELTA, job_present_in_cj_active_status=True),
-    'still active, not time, F': Tc(concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True, still_active=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * MINUTE + NEXT_SCHEDULE_DELTA, job_present_in_cj_active_status=True),
-    'still active, not time, R': Tc(concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True, still_active=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * MINUTE + NEXT_SCHEDULE_DELTA, job_present_in_cj_active_status=True),
-    'still active, is time, A': Tc(concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True, still_active=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True, expect_active=2, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True),
-    'still active, is time, F': Tc(concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True, still_active=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE + NEXT_SCHEDULE_DELTA, job_present_in_cj_active_status=True),
-    'still active, is time, R': Tc(concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True, still_active=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True, expect_delete=True, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True),
-    'still active, is time, get job failed, R': Tc(concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True, still_active=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, job_get_err="request is invalid", expect_active=1, expected_warnings=1, job_present_in_cj_active_status=True),
-    'still active, is time, suspended': Tc(concurrency_policy="Allow", suspend=True, schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True, still_active=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_active=1, job_present_in_cj_active_status=True),
-    'still active, is time, past deadline': Tc(concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=SHORT_DEAD, ran_previously=True, still_active=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE + NEXT_SCHEDULE_DELTA, job_present_in_cj_active_status=True),
-    'still active, is time, not past deadline': Tc(concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=LONG_DEAD, ran_previously=True, still_active=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True, expect_active=2, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True),
-    'prev ran but done, long overdue, not past deadline, A': Tc(concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=LONG_DEAD, ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR, expect_create=True, expect_active=1, expected_warnings=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'prev ran but done, long overdue, not past deadline, R': Tc(concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=LONG_DEAD, ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR, expect_create=True, expect_active=1, expected_warnings=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'prev ran but done, long overdue, not past deadline, F': Tc(concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=LONG_DEAD, ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR, expect_create=True, expect_active=1, expected_warnings=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'prev ran but done, long overdue, no deadline, A': Tc(concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR, expect_create=True, expect_active=1, expected_warnings=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'prev ran but done, long overdue, no deadline, R': Tc(concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR, expect_create=True, expect_active=1, expected_warnings=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'prev ran but done, long overdue, no deadline, F': Tc(concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR, expect_create=True, expect_active=1, expected_warnings=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'prev ran but done, long overdue, past medium deadline, A': Tc(concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=MEDIUM_DEAD, ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR, expect_create=True, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'prev ran but done, long overdue, past short deadline, A': Tc(concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=SHORT_DEAD, ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR, expect_create=True, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'prev ran but done, long overdue, past medium deadline, R': Tc(concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=MEDIUM_DEAD, ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR, expect_create=True, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'prev ran but done, long overdue, past short deadline, R': Tc(concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=SHORT_DEAD, ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR, expect_create=True, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'prev ran but done, long overdue, past medium deadline, F': Tc(concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=MEDIUM_DEAD, ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR, expect_create=True, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'prev ran but done, long overdue, past short deadline, F': Tc(concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=SHORT_DEAD, ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR, expect_create=True, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'this ran but done, time drifted back, F': Tc(concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True, job_creation_time=JUST_AFTER_THE_HOUR, now=JUST_BEFORE_THE_HOUR, job_create_error="AlreadyExists", expect_requeue_after=True, expected_requeue_duration=1 * MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True),
-    'this started but went missing, not past deadline, A': Tc(concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=LONG_DEAD, ran_previously=True, still_active=True, job_creation_time=TOP_OF_THE_HOUR+(MS * 100), now=JUST_AFTER_THE_HOUR+(MS * 100), expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE - MS*100 + NEXT_SCHEDULE_DELTA, job_still_not_found_in_lister=True, job_present_in_cj_active_status=True),
-    'this started but went missing, not past deadline, f': Tc(concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=LONG_DEAD, ran_previously=True, still_active=True, job_creation_time=TOP_OF_THE_HOUR+(MS * 100), now=JUST_AFTER_THE_HOUR+(MS * 100), expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE - MS*100 + NEXT_SCHEDULE_DELTA, job_still_not_found_in_lister=True, job_present_in_cj_active_status=True),
-    'this started but went missing, not past deadline, R': Tc(concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=LONG_DEAD, ran_previously=True, still_active=True, job_creation_time=TOP_OF_THE_HOUR+(MS * 100), now=JUST_AFTER_THE_HOUR+(MS * 100), expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE - MS*100 + NEXT_SCHEDULE_DELTA, job_still_not_found_in_lister=True, job_present_in_cj_active_status=True),
-    'this started but is not present in cronjob active list, not past deadline, A': Tc(concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=LONG_DEAD, ran_previously=True, still_active=True, job_creation_time=TOP_OF_THE_HOUR+(MS * 100), now=JUST_AFTER_THE_HOUR+(MS * 100), expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE - MS*100 + NEXT_SCHEDULE_DELTA),
-    'this started but is not present in cronjob active list, not past deadline, f': Tc(concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=LONG_DEAD, ran_previously=True, still_active=True, job_creation_time=TOP_OF_THE_HOUR+(MS * 100), now=JUST_AFTER_THE_HOUR+(MS * 100), expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE - MS*100 + NEXT_SCHEDULE_DELTA),
-    'this started but is not present in cronjob active list, not past deadline, R': Tc(concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=LONG_DEAD, ran_previously=True, still_active=True, job_creation_time=TOP_OF_THE_HOUR+(MS * 100), now=JUST_AFTER_THE_HOUR+(MS * 100), expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE - MS*100 + NEXT_SCHEDULE_DELTA),
-    'with @every schedule, never ran, not time': Tc(concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=NO_DEAD, cronjob_creation_time=JUST_BEFORE_THE_HOUR, job_creation_time=JUST_BEFORE_THE_HOUR, now=TOP_OF_THE_HOUR, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE + NEXT_SCHEDULE_DELTA, job_present_in_cj_active_status=True),
-    'with @every schedule, never ran, is time': Tc(concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=NO_DEAD, cronjob_creation_time=JUST_BEFORE_THE_PRIOR_HOUR, job_creation_time=JUST_BEFORE_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR, expect_requeue_after=True, expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, job_present_in_cj_active_status=True, expect_create=True, expect_active=1, expect_update_status=True),
-    'with @every schedule, never ran, is time, past deadline': Tc(concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=SHORT_DEAD, cronjob_creation_time=JUST_BEFORE_THE_PRIOR_HOUR, job_creation_time=JUST_BEFORE_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR+(SECOND * (SHORT_DEAD + 1)), expect_requeue_after=True, expected_requeue_duration=1 * HOUR - SECOND*(SHORT_DEAD + 1) + NEXT_SCHEDULE_DELTA, job_present_in_cj_active_status=True),
-    'with @every schedule, never ran, is time, not past deadline': Tc(concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=LONG_DEAD, cronjob_creation_time=JUST_BEFORE_THE_PRIOR_HOUR, job_creation_time=JUST_BEFORE_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR+(SECOND * (SHORT_DEAD - 1)), expect_create=True, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - SECOND*(SHORT_DEAD - 1) + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True),
-    'with @every schedule, prev ran but done, not time': Tc(concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=NO_DEAD, ran_previously=True, cronjob_creation_time=JUST_BEFORE_THE_PRIOR_HOUR, job_creation_time=JUST_BEFORE_THE_PRIOR_HOUR, last_schedule_time=JUST_BEFORE_THE_HOUR, now=TOP_OF_THE_HOUR, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'with @every schedule, prev ran but done, is time': Tc(concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=NO_DEAD, ran_previously=True, cronjob_creation_time=JUST_BEFORE_THE_PRIOR_HOUR, job_creation_time=JUST_BEFORE_THE_PRIOR_HOUR, last_schedule_time=JUST_BEFORE_THE_HOUR, now=TOP_OF_THE_HOUR+(1 * HOUR), expect_create=True, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'with @every schedule, prev ran but done, is time, past deadline': Tc(concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=SHORT_DEAD, ran_previously=True, cronjob_creation_time=JUST_BEFORE_THE_PRIOR_HOUR, job_creation_time=JUST_BEFORE_THE_PRIOR_HOUR, last_schedule_time=JUST_BEFORE_THE_HOUR, now=JUST_BEFORE_THE_NEXT_HOUR+(SECOND * (SHORT_DEAD + 1)), expect_requeue_after=True, expected_requeue_duration=1 * HOUR - SECOND*(SHORT_DEAD + 1) + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'with @every schedule, still active, not time': Tc(concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=NO_DEAD, ran_previously=True, still_active=True, cronjob_creation_time=JUST_BEFORE_THE_PRIOR_HOUR, job_creation_time=JUST_BEFORE_THE_HOUR, last_schedule_time=JUST_BEFORE_THE_HOUR, now=TOP_OF_THE_HOUR, expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 1*MINUTE + NEXT_SCHEDULE_DELTA, job_present_in_cj_active_status=True),
-    'with @every schedule, still active, is time': Tc(concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=NO_DEAD, ran_previously=True, still_active=True, cronjob_creation_time=JUST_BEFORE_THE_PRIOR_HOUR, job_creation_time=JUST_BEFORE_THE_PRIOR_HOUR, last_schedule_time=JUST_BEFORE_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True, expect_active=2, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - 2*MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True),
-    'with @every schedule, still active, is time, past deadline': Tc(concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=SHORT_DEAD, ran_previously=True, still_active=True, cronjob_creation_time=JUST_BEFORE_THE_PRIOR_HOUR, job_creation_time=JUST_BEFORE_THE_HOUR, last_schedule_time=JUST_BEFORE_THE_HOUR, now=JUST_BEFORE_THE_NEXT_HOUR+(SECOND * (SHORT_DEAD + 1)), expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - SECOND*(SHORT_DEAD + 1) + NEXT_SCHEDULE_DELTA, job_present_in_cj_active_status=True),
-    'with @every schedule, still active, is time, not past deadline': Tc(concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=LONG_DEAD, ran_previously=True, still_active=True, cronjob_creation_time=JUST_BEFORE_THE_PRIOR_HOUR, job_creation_time=JUST_BEFORE_THE_HOUR, last_schedule_time=JUST_BEFORE_THE_HOUR, now=JUST_BEFORE_THE_NEXT_HOUR+(SECOND * (SHORT_DEAD - 1)), expect_create=True, expect_active=2, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - SECOND*(SHORT_DEAD - 1) + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True),
-    'with @every schedule, prev ran but done, long overdue, no deadline': Tc(concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=NO_DEAD, ran_previously=True, cronjob_creation_time=JUST_AFTER_THE_PRIOR_HOUR, last_schedule_time=JUST_AFTER_THE_HOUR, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR, expect_create=True, expect_active=1, expected_warnings=1, expect_requeue_after=True, expected_requeue_duration=1 * MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'with @every schedule, prev ran but done, long overdue, past deadline': Tc(concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=SHORT_DEAD, ran_previously=True, cronjob_creation_time=JUST_AFTER_THE_PRIOR_HOUR, last_schedule_time=JUST_AFTER_THE_HOUR, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR+(1 * MINUTE)+(SECOND * (SHORT_DEAD + 1)), expect_active=1, expect_requeue_after=True, expected_requeue_duration=1 * HOUR - SECOND*(SHORT_DEAD + 1) + NEXT_SCHEDULE_DELTA, expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True),
-    'do nothing if the namespace is terminating': Tc(job_create_error="NamespaceTerminating", concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True, still_active=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_active=0, expect_requeue_after=False, expect_update_status=False, expect_err=True, job_present_in_cj_active_status=False),
-    'set lastsuccessfultime if successfulJobHistoryLimit is zero': Tc(successful_jobs_history_limit=0, ran_previously=True, schedule=ON_THE_HOUR, expect_update_status=True, expect_completed=True, job_present_in_cj_active_status=True),
-    'set lastsuccessfultime if successfulJobHistoryLimit is ten': Tc(successful_jobs_history_limit=10, ran_previously=True, schedule=ON_THE_HOUR, expect_update_status=True, expect_completed=True, job_present_in_cj_active_status=True),
-    'set lastsuccessfultime if successfulJobHistoryLimit is nil': Tc(ran_previously=True, schedule=ON_THE_HOUR, expect_update_status=True, expect_completed=True, job_present_in_cj_active_status=True),
+    "never ran, not valid schedule, A": Tc(
+        concurrency_policy="Allow", schedule=ERROR_SCHEDULE, deadline=NO_DEAD,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR, expected_warnings=1,
+        job_present_in_cj_active_status=True,
+    ),
+    "never ran, not valid schedule, F": Tc(
+        concurrency_policy="Forbid", schedule=ERROR_SCHEDULE, deadline=NO_DEAD,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR, expected_warnings=1,
+        job_present_in_cj_active_status=True,
+    ),
+    "never ran, not valid schedule, R": Tc(
+        concurrency_policy="Forbid", schedule=ERROR_SCHEDULE, deadline=NO_DEAD,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR, expected_warnings=1,
+        job_present_in_cj_active_status=True,
+    ),
+    "never ran, not valid time zone": Tc(
+        concurrency_policy="Allow", schedule=ON_THE_HOUR, time_zone=ERROR_TIME_ZONE,
+        deadline=NO_DEAD, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR,
+        expected_warnings=1, job_present_in_cj_active_status=True,
+    ),
+    "never ran, not time, A": Tc(
+        concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=NO_DEAD,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR,
+        expect_requeue_after=True, expected_requeue_duration=1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        job_present_in_cj_active_status=True,
+    ),
+    "never ran, not time, F": Tc(
+        concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=NO_DEAD,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR,
+        expect_requeue_after=True, expected_requeue_duration=1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        job_present_in_cj_active_status=True,
+    ),
+    "never ran, not time, R": Tc(
+        concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=NO_DEAD,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR,
+        expect_requeue_after=True, expected_requeue_duration=1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        job_present_in_cj_active_status=True,
+    ),
+    "never ran, not time in zone": Tc(
+        concurrency_policy="Allow", schedule=ON_THE_HOUR, time_zone=NEW_YORK, deadline=NO_DEAD,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR,
+        expect_requeue_after=True, expected_requeue_duration=1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        job_present_in_cj_active_status=True,
+    ),
+    "never ran, is time, A": Tc(
+        concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=NO_DEAD,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True,
+        expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True,
+    ),
+    "never ran, is time, F": Tc(
+        concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=NO_DEAD,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True,
+        expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True,
+    ),
+    "never ran, is time, R": Tc(
+        concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=NO_DEAD,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True,
+        expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True,
+    ),
+    "never ran, is time in zone, but time zone disabled": Tc(
+        concurrency_policy="Allow", schedule=ON_THE_HOUR, time_zone=NEW_YORK, deadline=NO_DEAD,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True,
+        expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True,
+    ),
+    "never ran, is time in zone": Tc(
+        concurrency_policy="Allow", schedule=ON_THE_HOUR, time_zone=NEW_YORK, deadline=NO_DEAD,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True,
+        expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True,
+    ),
+    "never ran, is time in zone, but TZ is also set in schedule": Tc(
+        concurrency_policy="Allow", schedule="TZ=UTC " + ON_THE_HOUR, time_zone=NEW_YORK,
+        deadline=NO_DEAD, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR,
+        expect_create=True, expected_warnings=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True,
+    ),
+    "never ran, is time, suspended": Tc(
+        concurrency_policy="Allow", suspend=True, schedule=ON_THE_HOUR, deadline=NO_DEAD,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR,
+        job_present_in_cj_active_status=True,
+    ),
+    "never ran, is time, past deadline": Tc(
+        concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=SHORT_DEAD,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR,
+        now=JUST_AFTER_THE_HOUR + (MINUTE * (SHORT_DEAD + 1)), expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE - MINUTE * (SHORT_DEAD + 1) + NEXT_SCHEDULE_DELTA,
+        job_present_in_cj_active_status=True,
+    ),
+    "never ran, is time, not past deadline": Tc(
+        concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=LONG_DEAD,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True,
+        expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True,
+    ),
+    "prev ran but done, not time, A": Tc(
+        concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR,
+        expect_requeue_after=True, expected_requeue_duration=1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "prev ran but done, not time, F": Tc(
+        concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR,
+        expect_requeue_after=True, expected_requeue_duration=1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "prev ran but done, not time, R": Tc(
+        concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR,
+        expect_requeue_after=True, expected_requeue_duration=1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "prev ran but done, is time, A": Tc(
+        concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True,
+        expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "prev ran but done, is time, create job failed, A": Tc(
+        concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR,
+        job_create_error="AlreadyExists", expect_err=False, expect_update_status=True,
+        job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "prev ran but done, is time, job not present in CJ active status, create job failed, A": Tc(
+        concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR,
+        job_create_error="AlreadyExists", expect_err=False, expect_update_status=True,
+        job_present_in_cj_active_status=False,
+    ),
+    "prev ran but done, is time, F": Tc(
+        concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True,
+        expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "prev ran but done, is time, R": Tc(
+        concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True,
+        expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "prev ran but done, is time, suspended": Tc(
+        concurrency_policy="Allow", suspend=True, schedule=ON_THE_HOUR, deadline=NO_DEAD,
+        ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR,
+        expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "prev ran but done, is time, past deadline": Tc(
+        concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=SHORT_DEAD, ran_previously=True,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR,
+        expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "prev ran but done, is time, not past deadline": Tc(
+        concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=LONG_DEAD, ran_previously=True,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_create=True,
+        expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "still active, not time, A": Tc(
+        concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True,
+        still_active=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR,
+        expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        job_present_in_cj_active_status=True,
+    ),
+    "still active, not time, F": Tc(
+        concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True,
+        still_active=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR,
+        expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        job_present_in_cj_active_status=True,
+    ),
+    "still active, not time, R": Tc(
+        concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True,
+        still_active=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR,
+        expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        job_present_in_cj_active_status=True,
+    ),
+    "still active, is time, A": Tc(
+        concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True,
+        still_active=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR,
+        expect_create=True, expect_active=2, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True,
+    ),
+    "still active, is time, F": Tc(
+        concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True,
+        still_active=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR,
+        expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        job_present_in_cj_active_status=True,
+    ),
+    "still active, is time, R": Tc(
+        concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True,
+        still_active=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR,
+        expect_create=True, expect_delete=True, expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True,
+    ),
+    "still active, is time, get job failed, R": Tc(
+        concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True,
+        still_active=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR,
+        job_get_err="request is invalid", expect_active=1, expected_warnings=1,
+        job_present_in_cj_active_status=True,
+    ),
+    "still active, is time, suspended": Tc(
+        concurrency_policy="Allow", suspend=True, schedule=ON_THE_HOUR, deadline=NO_DEAD,
+        ran_previously=True, still_active=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR,
+        now=JUST_AFTER_THE_HOUR, expect_active=1, job_present_in_cj_active_status=True,
+    ),
+    "still active, is time, past deadline": Tc(
+        concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=SHORT_DEAD, ran_previously=True,
+        still_active=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR,
+        expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        job_present_in_cj_active_status=True,
+    ),
+    "still active, is time, not past deadline": Tc(
+        concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=LONG_DEAD, ran_previously=True,
+        still_active=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR,
+        expect_create=True, expect_active=2, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True,
+    ),
+    "prev ran but done, long overdue, not past deadline, A": Tc(
+        concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=LONG_DEAD, ran_previously=True,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR, expect_create=True,
+        expect_active=1, expected_warnings=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, expect_update_status=True,
+        job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "prev ran but done, long overdue, not past deadline, R": Tc(
+        concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=LONG_DEAD, ran_previously=True,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR, expect_create=True,
+        expect_active=1, expected_warnings=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, expect_update_status=True,
+        job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "prev ran but done, long overdue, not past deadline, F": Tc(
+        concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=LONG_DEAD, ran_previously=True,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR, expect_create=True,
+        expect_active=1, expected_warnings=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, expect_update_status=True,
+        job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "prev ran but done, long overdue, no deadline, A": Tc(
+        concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR, expect_create=True,
+        expect_active=1, expected_warnings=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, expect_update_status=True,
+        job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "prev ran but done, long overdue, no deadline, R": Tc(
+        concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR, expect_create=True,
+        expect_active=1, expected_warnings=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, expect_update_status=True,
+        job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "prev ran but done, long overdue, no deadline, F": Tc(
+        concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR, expect_create=True,
+        expect_active=1, expected_warnings=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, expect_update_status=True,
+        job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "prev ran but done, long overdue, past medium deadline, A": Tc(
+        concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=MEDIUM_DEAD, ran_previously=True,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR, expect_create=True,
+        expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, expect_update_status=True,
+        job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "prev ran but done, long overdue, past short deadline, A": Tc(
+        concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=SHORT_DEAD, ran_previously=True,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR, expect_create=True,
+        expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, expect_update_status=True,
+        job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "prev ran but done, long overdue, past medium deadline, R": Tc(
+        concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=MEDIUM_DEAD,
+        ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR,
+        expect_create=True, expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, expect_update_status=True,
+        job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "prev ran but done, long overdue, past short deadline, R": Tc(
+        concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=SHORT_DEAD,
+        ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR,
+        expect_create=True, expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, expect_update_status=True,
+        job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "prev ran but done, long overdue, past medium deadline, F": Tc(
+        concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=MEDIUM_DEAD,
+        ran_previously=True, job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR,
+        expect_create=True, expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, expect_update_status=True,
+        job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "prev ran but done, long overdue, past short deadline, F": Tc(
+        concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=SHORT_DEAD, ran_previously=True,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR, expect_create=True,
+        expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA, expect_update_status=True,
+        job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "this ran but done, time drifted back, F": Tc(
+        concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=NO_DEAD, ran_previously=True,
+        job_creation_time=JUST_AFTER_THE_HOUR, now=JUST_BEFORE_THE_HOUR,
+        job_create_error="AlreadyExists", expect_requeue_after=True,
+        expected_requeue_duration=1 * MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True,
+    ),
+    "this started but went missing, not past deadline, A": Tc(
+        concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=LONG_DEAD, ran_previously=True,
+        still_active=True, job_creation_time=TOP_OF_THE_HOUR + (MS * 100),
+        now=JUST_AFTER_THE_HOUR + (MS * 100), expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE - MS * 100 + NEXT_SCHEDULE_DELTA,
+        job_still_not_found_in_lister=True, job_present_in_cj_active_status=True,
+    ),
+    "this started but went missing, not past deadline, f": Tc(
+        concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=LONG_DEAD, ran_previously=True,
+        still_active=True, job_creation_time=TOP_OF_THE_HOUR + (MS * 100),
+        now=JUST_AFTER_THE_HOUR + (MS * 100), expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE - MS * 100 + NEXT_SCHEDULE_DELTA,
+        job_still_not_found_in_lister=True, job_present_in_cj_active_status=True,
+    ),
+    "this started but went missing, not past deadline, R": Tc(
+        concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=LONG_DEAD, ran_previously=True,
+        still_active=True, job_creation_time=TOP_OF_THE_HOUR + (MS * 100),
+        now=JUST_AFTER_THE_HOUR + (MS * 100), expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE - MS * 100 + NEXT_SCHEDULE_DELTA,
+        job_still_not_found_in_lister=True, job_present_in_cj_active_status=True,
+    ),
+    "this started but is not present in cronjob active list, not past deadline, A": Tc(
+        concurrency_policy="Allow", schedule=ON_THE_HOUR, deadline=LONG_DEAD, ran_previously=True,
+        still_active=True, job_creation_time=TOP_OF_THE_HOUR + (MS * 100),
+        now=JUST_AFTER_THE_HOUR + (MS * 100), expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE - MS * 100 + NEXT_SCHEDULE_DELTA,
+    ),
+    "this started but is not present in cronjob active list, not past deadline, f": Tc(
+        concurrency_policy="Forbid", schedule=ON_THE_HOUR, deadline=LONG_DEAD, ran_previously=True,
+        still_active=True, job_creation_time=TOP_OF_THE_HOUR + (MS * 100),
+        now=JUST_AFTER_THE_HOUR + (MS * 100), expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE - MS * 100 + NEXT_SCHEDULE_DELTA,
+    ),
+    "this started but is not present in cronjob active list, not past deadline, R": Tc(
+        concurrency_policy="Replace", schedule=ON_THE_HOUR, deadline=LONG_DEAD, ran_previously=True,
+        still_active=True, job_creation_time=TOP_OF_THE_HOUR + (MS * 100),
+        now=JUST_AFTER_THE_HOUR + (MS * 100), expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE - MS * 100 + NEXT_SCHEDULE_DELTA,
+    ),
+    "with @every schedule, never ran, not time": Tc(
+        concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=NO_DEAD,
+        cronjob_creation_time=JUST_BEFORE_THE_HOUR, job_creation_time=JUST_BEFORE_THE_HOUR,
+        now=TOP_OF_THE_HOUR, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        job_present_in_cj_active_status=True,
+    ),
+    "with @every schedule, never ran, is time": Tc(
+        concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=NO_DEAD,
+        cronjob_creation_time=JUST_BEFORE_THE_PRIOR_HOUR,
+        job_creation_time=JUST_BEFORE_THE_PRIOR_HOUR, now=JUST_BEFORE_THE_HOUR,
+        expect_requeue_after=True, expected_requeue_duration=1 * HOUR + NEXT_SCHEDULE_DELTA,
+        job_present_in_cj_active_status=True, expect_create=True, expect_active=1,
+        expect_update_status=True,
+    ),
+    "with @every schedule, never ran, is time, past deadline": Tc(
+        concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=SHORT_DEAD,
+        cronjob_creation_time=JUST_BEFORE_THE_PRIOR_HOUR,
+        job_creation_time=JUST_BEFORE_THE_PRIOR_HOUR,
+        now=JUST_BEFORE_THE_HOUR + (SECOND * (SHORT_DEAD + 1)), expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - SECOND * (SHORT_DEAD + 1) + NEXT_SCHEDULE_DELTA,
+        job_present_in_cj_active_status=True,
+    ),
+    "with @every schedule, never ran, is time, not past deadline": Tc(
+        concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=LONG_DEAD,
+        cronjob_creation_time=JUST_BEFORE_THE_PRIOR_HOUR,
+        job_creation_time=JUST_BEFORE_THE_PRIOR_HOUR,
+        now=JUST_BEFORE_THE_HOUR + (SECOND * (SHORT_DEAD - 1)), expect_create=True, expect_active=1,
+        expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - SECOND * (SHORT_DEAD - 1) + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True,
+    ),
+    "with @every schedule, prev ran but done, not time": Tc(
+        concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=NO_DEAD, ran_previously=True,
+        cronjob_creation_time=JUST_BEFORE_THE_PRIOR_HOUR,
+        job_creation_time=JUST_BEFORE_THE_PRIOR_HOUR, last_schedule_time=JUST_BEFORE_THE_HOUR,
+        now=TOP_OF_THE_HOUR, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "with @every schedule, prev ran but done, is time": Tc(
+        concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=NO_DEAD, ran_previously=True,
+        cronjob_creation_time=JUST_BEFORE_THE_PRIOR_HOUR,
+        job_creation_time=JUST_BEFORE_THE_PRIOR_HOUR, last_schedule_time=JUST_BEFORE_THE_HOUR,
+        now=TOP_OF_THE_HOUR + (1 * HOUR), expect_create=True, expect_active=1,
+        expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "with @every schedule, prev ran but done, is time, past deadline": Tc(
+        concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=SHORT_DEAD, ran_previously=True,
+        cronjob_creation_time=JUST_BEFORE_THE_PRIOR_HOUR,
+        job_creation_time=JUST_BEFORE_THE_PRIOR_HOUR, last_schedule_time=JUST_BEFORE_THE_HOUR,
+        now=JUST_BEFORE_THE_NEXT_HOUR + (SECOND * (SHORT_DEAD + 1)), expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - SECOND * (SHORT_DEAD + 1) + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "with @every schedule, still active, not time": Tc(
+        concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=NO_DEAD, ran_previously=True,
+        still_active=True, cronjob_creation_time=JUST_BEFORE_THE_PRIOR_HOUR,
+        job_creation_time=JUST_BEFORE_THE_HOUR, last_schedule_time=JUST_BEFORE_THE_HOUR,
+        now=TOP_OF_THE_HOUR, expect_active=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 1 * MINUTE + NEXT_SCHEDULE_DELTA,
+        job_present_in_cj_active_status=True,
+    ),
+    "with @every schedule, still active, is time": Tc(
+        concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=NO_DEAD, ran_previously=True,
+        still_active=True, cronjob_creation_time=JUST_BEFORE_THE_PRIOR_HOUR,
+        job_creation_time=JUST_BEFORE_THE_PRIOR_HOUR, last_schedule_time=JUST_BEFORE_THE_PRIOR_HOUR,
+        now=JUST_AFTER_THE_HOUR, expect_create=True, expect_active=2, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - 2 * MINUTE + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True,
+    ),
+    "with @every schedule, still active, is time, past deadline": Tc(
+        concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=SHORT_DEAD, ran_previously=True,
+        still_active=True, cronjob_creation_time=JUST_BEFORE_THE_PRIOR_HOUR,
+        job_creation_time=JUST_BEFORE_THE_HOUR, last_schedule_time=JUST_BEFORE_THE_HOUR,
+        now=JUST_BEFORE_THE_NEXT_HOUR + (SECOND * (SHORT_DEAD + 1)), expect_active=1,
+        expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - SECOND * (SHORT_DEAD + 1) + NEXT_SCHEDULE_DELTA,
+        job_present_in_cj_active_status=True,
+    ),
+    "with @every schedule, still active, is time, not past deadline": Tc(
+        concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=LONG_DEAD, ran_previously=True,
+        still_active=True, cronjob_creation_time=JUST_BEFORE_THE_PRIOR_HOUR,
+        job_creation_time=JUST_BEFORE_THE_HOUR, last_schedule_time=JUST_BEFORE_THE_HOUR,
+        now=JUST_BEFORE_THE_NEXT_HOUR + (SECOND * (SHORT_DEAD - 1)), expect_create=True,
+        expect_active=2, expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - SECOND * (SHORT_DEAD - 1) + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True,
+    ),
+    "with @every schedule, prev ran but done, long overdue, no deadline": Tc(
+        concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=NO_DEAD, ran_previously=True,
+        cronjob_creation_time=JUST_AFTER_THE_PRIOR_HOUR, last_schedule_time=JUST_AFTER_THE_HOUR,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=WEEK_AFTER_THE_HOUR, expect_create=True,
+        expect_active=1, expected_warnings=1, expect_requeue_after=True,
+        expected_requeue_duration=1 * MINUTE + NEXT_SCHEDULE_DELTA, expect_update_status=True,
+        job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "with @every schedule, prev ran but done, long overdue, past deadline": Tc(
+        concurrency_policy="Allow", schedule=EVERY_HOUR, deadline=SHORT_DEAD, ran_previously=True,
+        cronjob_creation_time=JUST_AFTER_THE_PRIOR_HOUR, last_schedule_time=JUST_AFTER_THE_HOUR,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR,
+        now=WEEK_AFTER_THE_HOUR + (1 * MINUTE) + (SECOND * (SHORT_DEAD + 1)), expect_active=1,
+        expect_requeue_after=True,
+        expected_requeue_duration=1 * HOUR - SECOND * (SHORT_DEAD + 1) + NEXT_SCHEDULE_DELTA,
+        expect_update_status=True, job_present_in_cj_active_status=True, expect_completed=True,
+    ),
+    "do nothing if the namespace is terminating": Tc(
+        job_create_error="NamespaceTerminating", concurrency_policy="Allow", schedule=ON_THE_HOUR,
+        deadline=NO_DEAD, ran_previously=True, still_active=True,
+        job_creation_time=JUST_AFTER_THE_PRIOR_HOUR, now=JUST_AFTER_THE_HOUR, expect_active=0,
+        expect_requeue_after=False, expect_update_status=False, expect_err=True,
+        job_present_in_cj_active_status=False,
+    ),
+    "set lastsuccessfultime if successfulJobHistoryLimit is zero": Tc(
+        successful_jobs_history_limit=0, ran_previously=True, schedule=ON_THE_HOUR,
+        expect_update_status=True, expect_completed=True, job_present_in_cj_active_status=True,
+    ),
+    "set lastsuccessfultime if successfulJobHistoryLimit is ten": Tc(
+        successful_jobs_history_limit=10, ran_previously=True, schedule=ON_THE_HOUR,
+        expect_update_status=True, expect_completed=True, job_present_in_cj_active_status=True,
+    ),
+    "set lastsuccessfultime if successfulJobHistoryLimit is nil": Tc(
+        ran_previously=True, schedule=ON_THE_HOUR, expect_update_status=True, expect_completed=True,
+        job_present_in_cj_active_status=True,
+    ),
 }
-# fmt: on
 
 
 def _go_time(t: datetime) -> str:
@@ -205,17 +628,22 @@ def _job_spec() -> Json:
     return {
         "parallelism": 1,
         "completions": 1,
-        "template": {"metadata": {"labels": {"foo": "bar"}}, "spec": {"containers": [{"image": "foo/bar"}]}},
+        "template": {
+            "metadata": {"labels": {"foo": "bar"}},
+            "spec": {"containers": [{"image": "foo/bar"}]},
+        },
     }
 
 
 def _job(tc: Tc) -> Json:
     """getJobFromTemplate2(&cj, tc.jobCreationTime) with UID 1234, finished unless still active."""
-    metadata: Json = {"name": f"mycronjob-{_minutes(tc.job_creation_time)}", "namespace": "snazzycats", "uid": "1234"}
+    name = f"mycronjob-{_minutes(tc.job_creation_time)}"
+    metadata: Json = {"name": name, "namespace": "snazzycats", "uid": "1234"}
     if tc.job_creation_time != ZERO_TIME:
         metadata["creationTimestamp"] = _go_time(tc.job_creation_time)
     metadata["labels"] = {"a": "b"}
-    metadata["annotations"] = {"x": "y", SCHEDULED_ANNOTATION: _rfc3339_in(tc.job_creation_time, tc.time_zone)}
+    scheduled = _rfc3339_in(tc.job_creation_time, tc.time_zone)
+    metadata["annotations"] = {"x": "y", SCHEDULED_ANNOTATION: scheduled}
     metadata["ownerReferences"] = [_owner()]
     status: Json = {}
     if not tc.still_active:
@@ -223,7 +651,10 @@ def _job(tc: Tc) -> Json:
             "conditions": [{"type": "Complete", "status": "True"}],
             "completionTime": _go_time(tc.job_creation_time + 10 * SECOND),
         }
-    return {"apiVersion": "batch/v1", "kind": "Job", "metadata": metadata, "spec": _job_spec(), "status": status}
+    return {
+        "apiVersion": "batch/v1", "kind": "Job", "metadata": metadata, "spec": _job_spec(),
+        "status": status,
+    }
 
 
 def _ref(job: Json) -> Json:
@@ -242,13 +673,17 @@ def _cron_job(tc: Tc, created: datetime, status: Json) -> Json:
     if tc.concurrency_policy:
         spec["concurrencyPolicy"] = tc.concurrency_policy
     spec["suspend"] = tc.suspend
-    spec["jobTemplate"] = {"metadata": {"labels": {"a": "b"}, "annotations": {"x": "y"}}, "spec": _job_spec()}
+    template_metadata = {"labels": {"a": "b"}, "annotations": {"x": "y"}}
+    spec["jobTemplate"] = {"metadata": template_metadata, "spec": _job_spec()}
     if tc.successful_jobs_history_limit is not None:
         spec["successfulJobsHistoryLimit"] = tc.successful_jobs_history_limit
     return {
         "apiVersion": "batch/v1",
         "kind": "CronJob",
-        "metadata": {"name": "mycronjob", "namespace": "snazzycats", "uid": "1a2b3c", "creationTimestamp": _go_time(created)},
+        "metadata": {
+            "name": "mycronjob", "namespace": "snazzycats", "uid": "1a2b3c",
+            "creationTimestamp": _go_time(created),
+        },
         "spec": spec,
         "status": status,
     }
@@ -259,13 +694,17 @@ def _created_at(tc: Tc) -> datetime:
     return default if tc.cronjob_creation_time == ZERO_TIME else tc.cronjob_creation_time
 
 
+def _last_schedule_time(tc: Tc) -> datetime:
+    return JUST_AFTER_THE_PRIOR_HOUR if tc.last_schedule_time == ZERO_TIME else tc.last_schedule_time
+
+
 def _scheduled_time(tc: Tc) -> datetime:
     """The start time a creating row's sync schedules (mostRecentScheduleTime of the schedule)."""
     if tc.schedule != EVERY_HOUR:  # on the hour, in UTC or New York alike
         return tc.now.replace(minute=0, second=0, microsecond=0)
     earliest = _created_at(tc)
     if tc.ran_previously:
-        earliest = JUST_AFTER_THE_PRIOR_HOUR if tc.last_schedule_time == ZERO_TIME else tc.last_schedule_time
+        earliest = _last_schedule_time(tc)
     if tc.deadline != NO_DEAD:
         earliest = max(earliest, tc.now - tc.deadline * SECOND)
     return earliest + (tc.now - earliest) // HOUR * HOUR
@@ -314,9 +753,8 @@ def _expect(name: str, tc: Tc) -> Json:
     expect["creations"] = 1 if tc.expect_create else 0
     if tc.expect_create:
         scheduled = _scheduled_time(tc)
-        expect["jobsCreated"] = [
-            {"metadata": {"name": f"mycronjob-{_minutes(scheduled)}", "ownerReferences": [_owner()]}, "scheduledTime": _go_time(scheduled)}
-        ]
+        metadata = {"name": f"mycronjob-{_minutes(scheduled)}", "ownerReferences": [_owner()]}
+        expect["jobsCreated"] = [{"metadata": metadata, "scheduledTime": _go_time(scheduled)}]
     if not _cleanup_deletes(tc):  # the test counts syncCronJob's deletions only
         expect["deletions"] = 1 if tc.expect_delete else 0
     if tc.ran_previously and not tc.still_active:
@@ -331,7 +769,8 @@ def _expect(name: str, tc: Tc) -> Json:
 
 def sync_case(name: str, tc: Tc) -> Json:
     """The row as one cronjob-sync case, set up as the test's body sets it up."""
-    case: Json = {"name": f"{TEST}: {name}", "origin": f"{ORIGIN} {TEST}: {name}", "now": _now(tc.now)}
+    case: Json = {"name": f"{TEST}: {name}", "origin": f"{ORIGIN} {TEST}: {name}"}
+    case["now"] = _now(tc.now)
     status: Json = {}
     jobs: list[Json] = []
     controller: Json = {}
@@ -339,8 +778,7 @@ def sync_case(name: str, tc: Tc) -> Json:
         job = _job(tc)
         if tc.job_present_in_cj_active_status:
             status["active"] = [_ref(job)]
-        last = JUST_AFTER_THE_PRIOR_HOUR if tc.last_schedule_time == ZERO_TIME else tc.last_schedule_time
-        status["lastScheduleTime"] = _go_time(last)
+        status["lastScheduleTime"] = _go_time(_last_schedule_time(tc))
         if tc.job_still_not_found_in_lister:
             if tc.job_present_in_cj_active_status:
                 controller["apiJobs"] = [job]  # GetJob of the active Job the lister misses
@@ -378,7 +816,8 @@ def document(shared_dir: Path) -> Json:
 
 
 def main() -> None:
-    shared = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parents[3].parent / "shared" / "conformance"
+    default = Path(__file__).parents[3].parent / "shared" / "conformance"
+    shared = Path(sys.argv[1]) if len(sys.argv) > 1 else default
     OUT.write_text(json.dumps(document(shared), indent=1) + "\n")
 
 
