@@ -1,0 +1,512 @@
+"""Writes tests/conformance/vectors/validation_newer_extra.json: the `validation` cases upstream
+added or changed after v1.32.3 in the batch API's unit tests, each pinned (`kubeVersion`) to the
+earliest pinned release whose test has it in that form, its `origin` naming the test and release.
+
+The cases of TestStatusStrategy_ValidateUpdate whose entry changed only in the gates the test sets
+(JobSuccessPolicy and JobPodReplacementPolicy gone at 1.37, the test emulating 1.33 when it turns
+JobManagedBy off) are the v1.32.3 translations (tests/conformance/gen/validation_status_extra.py)
+with the newer release's gates. Upstream's `metav1.Now()` is NOW.
+
+    .venv/bin/python -m tests.conformance.gen.validation_newer_extra
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tests.conformance.gen import validation_status_extra as status
+
+Json = dict[str, Any]
+
+OUT = Path(__file__).parent.parent / "vectors" / "validation_newer_extra.json"
+PINS = {"1.33": "v1.33.13", "1.34": "v1.34.4", "1.35": "v1.35.4", "1.36": "v1.36.3", "1.37": "v1.37.2"}
+JOB_STRATEGY = "pkg/registry/batch/job/strategy_test.go"
+CRONJOB_STRATEGY_DV = "pkg/registry/batch/cronjob/declarative_validation_test.go"
+VALIDATION = "pkg/apis/batch/validation/validation_test.go"
+NOW = status.NOW
+NOW_PLUS_MINUTE = status.NOW_PLUS_MINUTE
+
+
+def origin(path: str, release: str, test: str, name: str) -> str:
+    return f"kubernetes {path} {PINS[release]} {test}: {name}"
+
+
+def case(path: str, release: str, test: str, name: str, body: Json, suffix: str = "") -> Json:
+    """A case named after its upstream test case (`suffix` tells two translations of one apart)."""
+    return {
+        "name": f"{test}: {name}{suffix}",
+        "origin": origin(path, release, test, name),
+        **body,
+        "kubeVersion": release,
+    }
+
+
+def expect(errors: list[Json] | None = None, *, include: bool = False) -> Json:
+    if not errors:
+        return {"valid": True}
+    return {"valid": False, ("errorsInclude" if include else "errors"): errors}
+
+
+def err(field: str, etype: str = "FieldValueInvalid", detail: str | None = None) -> Json:
+    out = {"field": field, "type": etype}
+    if detail is not None:
+        out["detail"] = detail
+    return out
+
+
+# --- TestStatusStrategy_ValidateUpdate (pkg/registry/batch/job/strategy_test.go) ---
+
+STATUS_TEST = "TestStatusStrategy_ValidateUpdate"
+
+
+def _status_case(release: str, name: str, old: Json, new: Json, errors: list[Json] | None, gates: Json) -> Json:
+    return case(
+        JOB_STRATEGY,
+        release,
+        STATUS_TEST,
+        name,
+        {
+            "kind": "Job",
+            "operation": "update",
+            "subresource": "status",
+            "object": new,
+            "oldObject": old,
+            "features": gates,
+            "expect": expect(errors),
+        },
+    )
+
+
+def _v132_status_case(name: str) -> Json:
+    return next(c for c in status.status_strategy_cases() if c["name"] == f"{STATUS_TEST}: {name}")
+
+
+def _regated(release: str, name: str, gates: Json, errors: list[Json] | None = None) -> Json:
+    """A v1.32.3 case whose entry changed in the gates it sets (or, given, its expected errors)."""
+    old = _v132_status_case(name)
+    want = old["expect"].get("errors") if errors is None else errors
+    return _status_case(release, name, old["oldObject"], old["object"], want, gates)
+
+
+# v1.33: the test emulates 1.32 where it turns JobSuccessPolicy off (all these cases do)
+GATES_133_MANAGED_BY = {"JobManagedBy": True, "JobSuccessPolicy": False, "JobPodReplacementPolicy": False}
+# v1.36: the test emulates 1.32 to turn JobSuccessPolicy and JobPodReplacementPolicy off, which
+# a vector cannot (features turn off only a gate locked in that very release, at the release
+# before it); the startTime rule these cases check reads neither gate.
+GATES_136_MANAGED_BY = {"JobManagedBy": True}
+
+
+def status_strategy_cases() -> list[Json]:
+    meta = status.meta()
+    job = status.job
+    cond = status.cond
+    return [
+        _status_case(
+            "1.33",
+            "verify startTime can be updated when resuming job (JobSuspended: True -> False)",
+            job({"startTime": NOW, "conditions": [cond("Suspended")]}, metadata=meta),
+            job({"startTime": NOW_PLUS_MINUTE, "conditions": [cond("Suspended", "False")]}, metadata=meta),
+            None,
+            GATES_133_MANAGED_BY,
+        ),
+        _status_case(
+            "1.33",
+            "valid transition to Complete for suspended Job with completions=0; without startTime",
+            job(spec={"completions": 0, "suspend": True}, metadata=meta),
+            job(
+                {"completionTime": NOW, "conditions": [cond("SuccessCriteriaMet"), cond("Complete")]},
+                spec={"completions": 0, "suspend": True},
+                metadata=meta,
+            ),
+            None,
+            GATES_133_MANAGED_BY,
+        ),
+        # v1.36: a changed startTime of an unsuspended Job is Invalid (was Required)
+        *(
+            _regated("1.36", name, GATES_136_MANAGED_BY, [err("status.startTime")])
+            for name in (
+                "verify startTime cannot be removed for unsuspended job",
+                "verify startTime cannot be updated for unsuspended job",
+            )
+        ),
+    ]
+
+
+# --- TestValidateJobUpdateStatus (pkg/apis/batch/validation/validation_test.go), v1.36 ---
+
+UPDATE_STATUS_TEST = "TestValidateJobUpdateStatus"
+IMMUTABLE_START = "field is immutable for unsuspended job once set"
+
+
+def validate_job_update_status_cases() -> list[Json]:
+    """The options RejectStartTimeUpdateForUnsuspendedJob: through the status subresource,
+    JobManagedBy on (getStatusValidationOptions sets it when the startTime changes)."""
+    meta = {"name": "abc", "namespace": "default", "resourceVersion": "1"}
+    spec = {"suspend": False}
+    old = status.job({"startTime": NOW, "active": 1}, spec=spec, metadata=meta)
+
+    def one(name: str, new_status: Json) -> Json:
+        return case(
+            VALIDATION,
+            "1.36",
+            UPDATE_STATUS_TEST,
+            name,
+            {
+                "kind": "Job",
+                "operation": "update",
+                "subresource": "status",
+                "object": status.job(new_status, spec=spec, metadata=meta),
+                "oldObject": old,
+                "features": {"JobManagedBy": True},
+                "expect": expect([err("status.startTime", detail=IMMUTABLE_START)]),
+            },
+        )
+
+    return [
+        one("immutable startTime for unsuspended job: with non-nil startTime", {"startTime": "2024-06-01T12:00:01Z", "active": 1}),
+        one("immutable startTime for unsuspended job: with nil startTime", {"active": 1}),
+    ]
+
+
+# --- CronJob schedules: TestValidateScheduleFormat* (v1.35) and the declarative tests (v1.36) ---
+
+CONTAINER = {
+    "name": "ctr",
+    "image": "image",
+    "imagePullPolicy": "IfNotPresent",
+    "terminationMessagePolicy": "File",
+    "terminationMessagePath": "/dev/termination-log",
+}
+POD_SPEC = {  # podtest.MakePodSpec(SetRestartPolicy(OnFailure))
+    "containers": [CONTAINER],
+    "dnsPolicy": "ClusterFirst",
+    "restartPolicy": "OnFailure",
+    "terminationGracePeriodSeconds": 30,
+}
+
+
+def cronjob(spec: Json, name: str = "mycronjob", namespace: str = "default", resource_version: str | None = None) -> Json:
+    metadata: Json = {"name": name, "namespace": namespace}
+    if resource_version is not None:
+        metadata["resourceVersion"] = resource_version
+    return {"apiVersion": "batch/v1", "kind": "CronJob", "metadata": metadata, "spec": spec}
+
+
+def schedule_spec(schedule: str, time_zone: str | None = None) -> Json:
+    spec: Json = {"schedule": schedule, "concurrencyPolicy": "Allow"}
+    if time_zone is not None:
+        spec["timeZone"] = time_zone
+    spec["jobTemplate"] = {"spec": {"template": {"spec": POD_SPEC}}}
+    return spec
+
+
+INVALID_FORMAT = "invalid schedule format"
+
+
+def schedule_format_cases() -> list[Json]:
+    """validateScheduleFormat(schedule, allowTZInSchedule, timeZone) through a CronJob's validation:
+    a create when TZ in the schedule is not allowed, an update of a CronJob whose schedule already
+    has it when it is. The tests check the first error (its type and a part of its message)."""
+    panic_test = "TestValidateScheduleFormatPanicRecovery"
+    normal_test = "TestValidateScheduleFormatNormalCases"
+
+    def create(test: str, name: str, spec: Json, errors: list[Json] | None, include: bool) -> Json:
+        body = {"kind": "CronJob", "operation": "create", "object": cronjob(spec), "expect": expect(errors, include=include)}
+        return case(VALIDATION, "1.35", test, name, body)
+
+    def update(test: str, name: str, spec: Json, errors: list[Json] | None) -> Json:
+        body = {
+            "kind": "CronJob",
+            "operation": "update",
+            "object": cronjob(spec, resource_version="1"),
+            "oldObject": cronjob(schedule_spec("TZ=UTC 0 0 * * *"), resource_version="1"),
+            "expect": expect(errors),
+        }
+        return case(VALIDATION, "1.35", test, name, body)
+
+    bad = [err("spec.schedule", detail=INVALID_FORMAT)]
+    return [
+        *(
+            create(panic_test, name, schedule_spec(schedule), bad, True)
+            for name, schedule in (
+                ("TZ=0 without space should not panic", "TZ=0"),
+                ("TZ= without value should not panic", "TZ="),
+                ("CRON_TZ= without space should not panic", "CRON_TZ=UTC"),
+                ("malformed timezone spec should not panic", "TZ=Invalid/Timezone"),
+            )
+        ),
+        create(normal_test, "valid schedule without timezone", schedule_spec("0 0 * * *"), None, False),
+        create(normal_test, "valid schedule with timezone field", schedule_spec("0 0 * * *", "UTC"), None, False),
+        create(
+            normal_test,
+            "TZ in schedule when not allowed",
+            schedule_spec("TZ=UTC 0 0 * * *"),
+            [err("spec.schedule", detail="cannot use TZ or CRON_TZ in schedule")],
+            False,
+        ),
+        update(normal_test, "TZ in schedule when allowed", schedule_spec("TZ=UTC 0 0 * * *"), None),
+        update(
+            normal_test,
+            "TZ in schedule with timezone field",
+            schedule_spec("TZ=UTC 0 0 * * *", "UTC"),
+            [err("spec.schedule", detail="cannot use both timeZone field and TZ or CRON_TZ in schedule")],
+        ),
+    ]
+
+
+def declarative_cases() -> list[Json]:
+    """pkg/registry/batch/cronjob/declarative_validation_test.go (v1.36 only): Strategy.Validate and
+    ValidateUpdate of mkCronJob (validCronjobSpec of strategy_test.go) through batch/v1."""
+    spec = {
+        "schedule": "5 5 * * ?",
+        "concurrencyPolicy": "Allow",
+        "timeZone": "Asia/Shanghai",
+        "jobTemplate": {
+            "spec": {"template": {"spec": POD_SPEC}, "completionMode": "Indexed", "completions": 10, "parallelism": 10}
+        },
+    }
+    empty = {**spec, "schedule": ""}
+
+    def mk(s: Json, rv: str | None = None) -> Json:
+        return cronjob(s, name="test-class", namespace="test-namespace", resource_version=rv)
+
+    create_test = "TestDeclarativeValidateForDeclarative"
+    update_test = "TestValidateUpdateForDeclarative"
+    required = [err("spec.schedule", "FieldValueRequired")]
+    return [
+        case(CRONJOB_STRATEGY_DV, "1.36", create_test, "valid", {"kind": "CronJob", "operation": "create", "object": mk(spec), "expect": expect()}),
+        case(
+            CRONJOB_STRATEGY_DV,
+            "1.36",
+            create_test,
+            "schedule: empty",
+            {"kind": "CronJob", "operation": "create", "object": mk(empty), "expect": expect(required)},
+        ),
+        case(
+            CRONJOB_STRATEGY_DV,
+            "1.36",
+            update_test,
+            "valid (no changes)",
+            {"kind": "CronJob", "operation": "update", "object": mk(spec, "2"), "oldObject": mk(spec, "1"), "expect": expect()},
+        ),
+        case(
+            CRONJOB_STRATEGY_DV,
+            "1.36",
+            update_test,
+            "schedule: updated to empty",
+            {
+                "kind": "CronJob",
+                "operation": "update",
+                "object": mk(empty, "2"),
+                "oldObject": mk(spec, "1"),
+                "expect": expect(required),
+            },
+        ),
+    ]
+
+
+# --- TestJobStrategy_ValidateUpdate_MutablePodResources / _MutableSchedulingDirectives (v1.35, v1.36) ---
+
+RESOURCES_TEST = "TestJobStrategy_ValidateUpdate_MutablePodResources"
+DIRECTIVES_TEST = "TestJobStrategy_ValidateUpdate_MutableSchedulingDirectives"
+SUSPENDED = "Suspended"
+
+
+def _mutable_job(suspend: bool, active: int, started: bool, suspended_condition: str | None) -> Json:
+    """The test's Job: manual selector a=b, the template podtest.MakePodSpec(OnFailure), parallelism 1."""
+    job_status: Json = {"active": active} if active else {}
+    if started:
+        job_status["startTime"] = NOW
+    if suspended_condition is not None:
+        job_status["conditions"] = [status.cond(SUSPENDED, suspended_condition)]
+    return status.job(
+        job_status or None,
+        spec={
+            "selector": {"matchLabels": {"a": "b"}},
+            "template": {"metadata": {"labels": {"a": "b"}}, "spec": POD_SPEC},
+            "manualSelector": True,
+            "parallelism": 1,
+            "suspend": suspend,
+        },
+        metadata={"name": "myjob", "namespace": "default", "resourceVersion": "0"},
+    )
+
+
+def _with_cpu_request(job: Json) -> Json:
+    new = json.loads(json.dumps(job))
+    new["spec"]["template"]["spec"]["containers"][0]["resources"] = {"requests": {"cpu": "200m"}}
+    return new
+
+
+def _with_image(job: Json) -> Json:
+    new = json.loads(json.dumps(job))
+    new["spec"]["template"]["spec"]["containers"][0]["image"] = "different-image"
+    return new
+
+
+def _with_node_selector(job: Json) -> Json:
+    new = json.loads(json.dumps(job))
+    new["spec"]["template"]["spec"]["nodeSelector"] = {"key": "value"}
+    return new
+
+
+def mutable_template_cases() -> list[Json]:
+    """Each test sets its gate and, from v1.36, emulates 1.35, where the other gate is off (alpha):
+    both gates are in `features`."""
+
+    def one(test: str, release: str, name: str, gate: bool, old: Json, change: Any, errors: list[Json] | None) -> Json:
+        own, other = (
+            ("MutablePodResourcesForSuspendedJobs", "MutableSchedulingDirectivesForSuspendedJobs")
+            if test == RESOURCES_TEST
+            else ("MutableSchedulingDirectivesForSuspendedJobs", "MutablePodResourcesForSuspendedJobs")
+        )
+        body = {
+            "kind": "Job",
+            "operation": "update",
+            "object": change(old),
+            "oldObject": old,
+            "features": {own: gate, other: False},
+            "expect": expect(errors),
+        }
+        return case(JOB_STRATEGY, release, test, name, body)
+
+    template = [err("spec.template")]
+    template_spec = [err("spec.template.spec")]
+    r, d = RESOURCES_TEST, DIRECTIVES_TEST
+    cpu, image, nodes = _with_cpu_request, _with_image, _with_node_selector
+    mj = _mutable_job
+    return [
+        one(r, "1.35", "feature gate disabled - pod resource updates rejected", False, mj(True, 0, False, "True"), cpu, template),
+        one(
+            r,
+            "1.35",
+            "feature gate enabled - job suspended, but with remaining active Pods  resource updates rejected",
+            True,
+            mj(True, 1, False, "False"),
+            cpu,
+            template,
+        ),
+        one(
+            r,
+            "1.35",
+            "feature gate enabled - job suspended, with the suspended condition, but pods remain active - reject",
+            True,
+            mj(True, 1, False, "True"),
+            cpu,
+            template,
+        ),
+        one(r, "1.35", "feature gate enabled - unsuspended job resource updates rejected", True, mj(False, 1, False, "False"), cpu, template),
+        one(r, "1.35", "feature gate enabled - suspended but started job resource updates allowed", True, mj(True, 0, True, "True"), cpu, None),
+        one(r, "1.35", "feature gate enabled - suspended and not started job resource updates allowed", True, mj(True, 0, False, "True"), cpu, None),
+        one(r, "1.35", "feature gate enabled - non-resource field updates still rejected", True, mj(True, 0, False, "True"), image, template_spec),
+        one(
+            r,
+            "1.36",
+            "feature gate enabled - pod resource update allowed for suspended Job without Suspended condition but never started",
+            True,
+            mj(True, 0, False, None),
+            cpu,
+            None,
+        ),
+        one(
+            r,
+            "1.36",
+            "feature gate enabled - job resuming (suspend=false) but JobSuspended condition still true - resource updates rejected",
+            True,
+            mj(False, 0, False, "True"),
+            cpu,
+            template,
+        ),
+        one(d, "1.35", "feature gate disabled - scheduling directives update allowed for suspended job never started", False, mj(True, 0, False, "True"), nodes, None),
+        one(d, "1.35", "feature gate enabled - scheduling directives update allowed for suspended job never started", True, mj(True, 0, False, "True"), nodes, None),
+        one(d, "1.35", "feature gate disabled - scheduling directives update rejected for unsuspended Job", False, mj(True, 1, True, None), nodes, template),
+        one(d, "1.35", "feature gate enabled - scheduling directives update rejected for unsuspended Job", True, mj(False, 1, True, None), nodes, template),
+        one(
+            d,
+            "1.35",
+            "feature gate disabled - scheduling directives update rejected for suspended Job which was running in the past",
+            False,
+            mj(True, 0, True, "True"),
+            nodes,
+            template,
+        ),
+        one(
+            d,
+            "1.35",
+            "feature gate enabled - scheduling directives update allowed for suspended Job which was running in the past",
+            True,
+            mj(True, 0, True, "True"),
+            nodes,
+            None,
+        ),
+        one(
+            d,
+            "1.35",
+            "feature gate enabled - scheduling directives update rejected for suspended Job still have active pods",
+            True,
+            mj(True, 1, True, "True"),
+            nodes,
+            template,
+        ),
+        one(
+            d,
+            "1.35",
+            "feature gate enabled - scheduling directives update rejected for suspended Job without Suspended condition",
+            True,
+            mj(True, 1, True, "False"),
+            nodes,
+            template,
+        ),
+        one(
+            d,
+            "1.36",
+            "feature gate enabled - job resuming (suspend=false) but JobSuspended condition still true - scheduling directives update rejected",
+            True,
+            mj(False, 0, False, "True"),
+            nodes,
+            template,
+        ),
+        one(
+            d,
+            "1.36",
+            "feature gate enabled - scheduling directives update allowed for suspended Job without Suspended condition but never started",
+            True,
+            mj(True, 0, False, None),
+            nodes,
+            None,
+        ),
+    ]
+
+
+def document() -> Json:
+    return {
+        "format": "jobmodel-conformance/1",
+        "suite": "validation",
+        "source": (
+            "validation cases upstream added or changed after v1.32.3 (pkg/apis/batch/validation/validation_test.go, "
+            "pkg/registry/batch/job/strategy_test.go, pkg/registry/batch/cronjob/declarative_validation_test.go), "
+            "each pinned to the earliest pinned release whose test has it in that form; written by "
+            "tests/conformance/gen/validation_newer_extra.py"
+        ),
+        "cases": [
+            *status_strategy_cases(),
+            *validate_job_update_status_cases(),
+            *schedule_format_cases(),
+            *declarative_cases(),
+            *mutable_template_cases(),
+        ],
+    }
+
+
+def render() -> str:
+    return json.dumps(document(), indent=1) + "\n"
+
+
+def main() -> None:
+    OUT.write_text(render())
+
+
+if __name__ == "__main__":
+    main()
