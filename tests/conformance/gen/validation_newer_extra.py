@@ -480,6 +480,153 @@ def mutable_template_cases() -> list[Json]:
     ]
 
 
+# --- TestValidateJobUpdate: AllowMutablePodResources (v1.35) ---
+
+JOB_UPDATE_TEST = "TestValidateJobUpdate"
+GENERATED_LABELS = {
+    "batch.kubernetes.io/controller-uid": "1a2b3c",
+    "controller-uid": "1a2b3c",
+    "batch.kubernetes.io/job-name": "myjob",
+    "job-name": "myjob",
+}
+
+
+def container(name: str, resources: Json | None = None) -> Json:
+    """podtest.MakeContainer(name[, SetContainerResources(resources)])."""
+    return {**CONTAINER, "name": name, **({"resources": resources} if resources is not None else {})}
+
+
+def _requests(cpu: str, memory: str) -> Json:
+    return {"cpu": cpu, "memory": memory}
+
+
+def _generated_job(containers: list[Json] | None = None, init_containers: list[Json] | None = None) -> Json:
+    """A suspended Job (condition Suspended=True) with getValidPodTemplateSpecForGenerated's template (`ctr`, init `def`),
+    named and identified as the shared TestValidateJobUpdate vectors are (the update also runs
+    ValidateJob, whose generated-selector check needs the uid)."""
+    pod_spec = {
+        **POD_SPEC,
+        "containers": containers or [container("ctr")],
+        "initContainers": init_containers or [container("def")],
+    }
+    return status.job(
+        {"conditions": [status.cond(SUSPENDED)]},
+        spec={
+            "selector": {"matchLabels": dict(GENERATED_LABELS)},
+            "template": {"metadata": {"labels": dict(GENERATED_LABELS)}, "spec": pod_spec},
+            "suspend": True,
+        },
+        metadata={"name": "myjob", "namespace": "default", "uid": "1a2b3c", "resourceVersion": "1"},
+    )
+
+
+def _edit(job: Json, *edits: tuple[str, int, str, Any]) -> Json:
+    """A copy with, for each (list, index, key, value), template.spec.<list>[index].<key> = value."""
+    new = json.loads(json.dumps(job))
+    pod_spec = new["spec"]["template"]["spec"]
+    for lst, index, key, value in edits:
+        if index == len(pod_spec[lst]):
+            pod_spec[lst].append(value)
+        else:
+            pod_spec[lst][index] = {**pod_spec[lst][index], key: value} if key else value
+    return new
+
+
+def mutable_resources_update_cases() -> list[Json]:
+    """The test passes AllowMutablePodResources itself; here the gate (alpha, off at 1.35) is set and
+    the update's options come from the old Job as the API server derives them: suspended, with the
+    `Suspended` condition (which v1.35 requires) and no active pods."""
+
+    def one(name: str, old: Json, new: Json, errors: list[Json] | None, gate: bool = True) -> Json:
+        body = {
+            "kind": "Job",
+            "operation": "update",
+            "object": new,
+            "oldObject": old,
+            "features": {"MutablePodResourcesForSuspendedJobs": gate},
+            "expect": expect(errors),
+        }
+        return case(VALIDATION, "1.35", JOB_UPDATE_TEST, name, body)
+
+    plain = _generated_job()
+    big = {"requests": _requests("200m", "256Mi"), "limits": _requests("500m", "512Mi")}
+    small = {"requests": _requests("100m", "64Mi")}
+    with_init = _generated_job(init_containers=[container("init-container", small)])
+    template = [err("spec.template")]
+    template_spec = [err("spec.template.spec")]
+    two_inits = _generated_job(init_containers=[container("init-container", small), container("init-container-2", small)])
+    two_ctrs = _generated_job(containers=[container("container", small), container("container-2", small)])
+    return [
+        one("allow container resource updates only", plain, _edit(plain, ("containers", 0, "resources", big)), None),
+        one(
+            "reject container resource updates only with feature gate off",
+            plain,
+            _edit(plain, ("containers", 0, "resources", big)),
+            template,
+            gate=False,
+        ),
+        one(
+            "allow init container resource updates only",
+            with_init,
+            _edit(
+                with_init,
+                ("initContainers", 0, "resources", {"requests": _requests("200m", "128Mi"), "limits": _requests("400m", "256Mi")}),
+            ),
+            None,
+        ),
+        one(
+            "allow both container and init container resource updates",
+            with_init,
+            _edit(
+                with_init,
+                ("containers", 0, "resources", {"requests": _requests("200m", "256Mi")}),
+                ("initContainers", 0, "resources", {"requests": _requests("150m", "128Mi")}),
+            ),
+            None,
+        ),
+        one(
+            "reject container resource update with other field changes",
+            plain,
+            _edit(plain, ("containers", 0, "resources", {"requests": _requests("200m", "256Mi")}), ("containers", 0, "image", "nginx:latest")),
+            template_spec,
+        ),
+        one(
+            "reject non-resource field updates when AllowMutablePodResources is true",
+            plain,
+            _edit(plain, ("containers", 0, "image", "nginx:latest")),
+            template_spec,
+        ),
+        one(
+            "reject pod spec changes when container count differs",
+            plain,
+            _edit(plain, ("containers", 1, "", container("sidecar"))),
+            template_spec,
+        ),
+        one(
+            "reject pod spec changes when init container count differs",
+            plain,
+            _edit(plain, ("initContainers", 0, "", container("init-container"))),
+            template_spec,
+        ),
+        one(
+            "reject pod spec changes if update reorders init containers",
+            two_inits,
+            _edit(
+                two_inits,
+                ("initContainers", 0, "", container("init-container-2", small)),
+                ("initContainers", 1, "", container("init-container", small)),
+            ),
+            template_spec,
+        ),
+        one(
+            "reject pod spec changes if update reorders containers",
+            two_ctrs,
+            _edit(two_ctrs, ("containers", 0, "", container("container-2", small)), ("containers", 1, "", container("container", small))),
+            template_spec,
+        ),
+    ]
+
+
 def document() -> Json:
     return {
         "format": "jobmodel-conformance/1",
@@ -496,6 +643,7 @@ def document() -> Json:
             *schedule_format_cases(),
             *declarative_cases(),
             *mutable_template_cases(),
+            *mutable_resources_update_cases(),
         ],
     }
 
