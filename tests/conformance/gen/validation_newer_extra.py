@@ -7,12 +7,13 @@ The cases of TestStatusStrategy_ValidateUpdate whose entry changed only in the g
 JobManagedBy off) are the v1.32.3 translations (tests/conformance/gen/validation_status_extra.py)
 with the newer release's gates. Upstream's `metav1.Now()` is NOW.
 
-    .venv/bin/python -m tests.conformance.gen.validation_newer_extra
+    .venv/bin/python -m tests.conformance.gen.validation_newer_extra [SHARED_CONFORMANCE_DIR]
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -627,7 +628,48 @@ def mutable_resources_update_cases() -> list[Json]:
     ]
 
 
-def document() -> Json:
+# --- TestJobStrategy_ValidateUpdate: the node-selector cases renamed at v1.35, changed at v1.37 ---
+
+STRATEGY_UPDATE_TEST = "TestJobStrategy_ValidateUpdate"
+NODE_SELECTOR_CASES = {  # v1.32.3 name (the shared validation.json) -> v1.35 name
+    "updating node selector for unsuspended job disallowed": (
+        "updating node selector for unsuspended job disallowed with MutablePodResourcesForSuspendedJobs disabled"
+    ),
+    "updating node selector for suspended but previously started job disallowed": (
+        "updating node selector for suspended but previously started job disallowed with "
+        "MutablePodResourcesForSuspendedJobs disabled"
+    ),
+    "updating node selector for suspended and not previously started job allowed": (
+        "updating node selector for suspended and not previously started job allowed with "
+        "MutablePodResourcesForSuspendedJobs disabled"
+    ),
+}
+
+
+def _shared_case(conformance_dir: Path, name: str) -> Json:
+    cases = json.loads((conformance_dir / "validation.json").read_text())["cases"]
+    return next(c for c in cases if c["name"] == name)
+
+
+def node_selector_cases(conformance_dir: Path) -> list[Json]:
+    """v1.35 renames the shared cases and sets MutablePodResourcesForSuspendedJobs off (its default
+    there); v1.37 gives the not-yet-started Job the Suspended condition."""
+    out = []
+    for old_name, name in NODE_SELECTOR_CASES.items():
+        shared = _shared_case(conformance_dir, f"{STRATEGY_UPDATE_TEST}: {old_name}")
+        body = {k: shared[k] for k in ("kind", "operation", "object", "oldObject", "expect")}
+        body["features"] = {"MutablePodResourcesForSuspendedJobs": False}
+        out.append(case(JOB_STRATEGY, "1.35", STRATEGY_UPDATE_TEST, name, body))
+    last = json.loads(json.dumps(out[-1]))
+    for side in ("object", "oldObject"):
+        last[side]["status"] = {"conditions": [status.cond(SUSPENDED)]}
+    name = NODE_SELECTOR_CASES["updating node selector for suspended and not previously started job allowed"]
+    body = {k: last[k] for k in ("kind", "operation", "object", "oldObject", "features", "expect")}
+    out.append(case(JOB_STRATEGY, "1.37", STRATEGY_UPDATE_TEST, name, body, suffix=" (v1.37)"))
+    return out
+
+
+def document(conformance_dir: Path) -> Json:
     return {
         "format": "jobmodel-conformance/1",
         "suite": "validation",
@@ -644,16 +686,15 @@ def document() -> Json:
             *declarative_cases(),
             *mutable_template_cases(),
             *mutable_resources_update_cases(),
+            *node_selector_cases(conformance_dir),
         ],
     }
 
 
-def render() -> str:
-    return json.dumps(document(), indent=1) + "\n"
-
-
 def main() -> None:
-    OUT.write_text(render())
+    default = Path(__file__).parents[3].parent / "shared" / "conformance"
+    shared = Path(sys.argv[1]) if len(sys.argv) > 1 else default
+    OUT.write_text(json.dumps(document(shared), indent=1) + "\n")
 
 
 if __name__ == "__main__":
