@@ -885,6 +885,28 @@ SCHEDULING_LEFT_OUT = frozenset(
 )
 
 
+# --- TestJobStrategy_Validate: the FailIndex cases renamed at v1.37 (JobBackoffLimitPerIndex gone) ---
+
+VALIDATE_TEST = "TestJobStrategy_Validate"
+FAIL_INDEX_CASES = {  # v1.32.3 name (the shared validation.json) -> v1.37 name, the errors the test counts
+    "FailIndex action; when JobBackoffLimitPerIndex is enabled, but not used - validation error": (
+        "FailIndex action; not used - validation error",
+        [err("spec.podFailurePolicy.rules[0].action")],
+    ),
+    "FailIndex action; when JobBackoffLimitPerIndex is enabled and used - no error": ("FailIndex action; used - no error", None),
+}
+
+
+def fail_index_cases(conformance_dir: Path) -> list[Json]:
+    """The test counts the errors (one, or none): the one error is upstream's."""
+    out = []
+    for old_name, (name, errors) in FAIL_INDEX_CASES.items():
+        shared = _shared_case(conformance_dir, f"{VALIDATE_TEST}: {old_name}")
+        body = {"kind": "Job", "operation": "create", "object": shared["object"], "expect": expect(errors)}
+        out.append(case(JOB_STRATEGY, "1.37", VALIDATE_TEST, name, body))
+    return out
+
+
 def document(conformance_dir: Path) -> Json:
     return {
         "format": "jobmodel-conformance/1",
@@ -904,6 +926,7 @@ def document(conformance_dir: Path) -> Json:
             *mutable_resources_update_cases(),
             *node_selector_cases(conformance_dir),
             *scheduling_cases(),
+            *fail_index_cases(conformance_dir),
         ],
     }
 
