@@ -86,6 +86,25 @@ class FieldError:
         return {"field": self.field, "type": self.type}
 
 
+@attrs.frozen
+class GoStruct:
+    """A bad value of an internal Go struct, which has no json tags: json.Marshal writes its Go
+    field names in declaration order (a nil pointer as `null`), not the wire names."""
+
+    fields: tuple[tuple[str, Any], ...]
+
+
+def _marshal(value: Any) -> str:
+    """json.Marshal of a bad value: maps with sorted keys, GoStruct fields in their order."""
+    if isinstance(value, GoStruct):
+        return "{" + ",".join(f"{json.dumps(k)}:{_marshal(v)}" for k, v in value.fields) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(_marshal(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{json.dumps(k, ensure_ascii=False)}:{_marshal(value[k])}" for k in sorted(value)) + "}"
+    return json.dumps(value, ensure_ascii=False)
+
+
 def render_value(value: Any) -> str:
     """How Go's `%v`/`%q`/json.Marshal print a bad value (a nil pointer prints as `null`)."""
     if value is None:
@@ -96,6 +115,8 @@ def render_value(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False)
     if isinstance(value, int | float):
         return str(value)
+    if isinstance(value, GoStruct):
+        return _marshal(value)
     return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
 
 

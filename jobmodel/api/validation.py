@@ -228,7 +228,7 @@ def _validate_job_spec(
             errs.append(
                 fe.invalid(
                     fe.child(path, "successPolicy"),
-                    spec["successPolicy"],
+                    internal_success_policy(spec["successPolicy"]),
                     "requires indexed completion mode",
                 )
             )
@@ -434,6 +434,21 @@ def validate_pod_failure_policy_rule_on_exit_codes(
     if not ordered:
         errs.append(fe.invalid(values_path, values, "must be ordered"))
     return errs
+
+
+def internal_success_policy(policy: Mapping[str, Any]) -> fe.GoStruct:
+    """The internal batch.SuccessPolicy (`pkg/apis/batch/types.go`) that validateJobSpec reports as
+    the bad value; from v1.34 field.Error renders it with json.Marshal (apimachinery `ErrorBody`)."""
+    rules = policy.get("rules")
+    internal_rules = (
+        None
+        if rules is None
+        else [
+            fe.GoStruct((("SucceededIndexes", rule.get("succeededIndexes")), ("SucceededCount", rule.get("succeededCount"))))
+            for rule in rules
+        ]
+    )
+    return fe.GoStruct((("Rules", internal_rules),))
 
 
 def validate_success_policy(spec: Mapping[str, Any], path: str) -> list[FieldError]:

@@ -17,6 +17,11 @@ def test_string_values_are_quoted_and_objects_are_json() -> None:
     assert str(fe.invalid("a", True, "bad")) == "a: Invalid value: true: bad"
 
 
+def test_an_internal_struct_keeps_its_go_field_order_and_maps_their_sorted_keys() -> None:
+    value = fe.GoStruct((("Zeta", None), ("Alpha", [fe.GoStruct((("M", {"b": 1, "a": "x"}),))])))
+    assert fe.render_value(value) == '{"Zeta":null,"Alpha":[{"M":{"a":"x","b":1}}]}'
+
+
 def test_required_and_forbidden_never_show_a_value() -> None:
     assert str(fe.required("spec.selector")) == "spec.selector: Required value"
     assert str(fe.required("x", "why")) == "x: Required value: why"

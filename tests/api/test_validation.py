@@ -117,6 +117,15 @@ def test_success_policy_rules() -> None:
     assert "(the number of indexes in the specified succeededIndexes field)" in errs[0].detail
 
 
+def test_a_success_policy_without_indexed_mode_shows_the_internal_struct() -> None:
+    # v1.34.4 validation_test.go TestValidateJob: 'spec.successPolicy: Invalid value: {"Rules":[]}: ...'
+    errs = bv.validate_job(job(successPolicy={"rules": []}), OPTS)
+    assert [str(e) for e in errs] == ['spec.successPolicy: Invalid value: {"Rules":[]}: requires indexed completion mode']
+    rule = {"rules": [{"succeededIndexes": "0-2"}]}
+    [err] = bv.validate_job(job(successPolicy=rule), OPTS)
+    assert '{"Rules":[{"SucceededIndexes":"0-2","SucceededCount":null}]}' in str(err)
+
+
 def test_generated_selector_needs_uid_and_labels() -> None:
     obj = job()
     obj["metadata"]["uid"] = ""

@@ -907,6 +907,53 @@ def fail_index_cases(conformance_dir: Path) -> list[Json]:
     return out
 
 
+# --- TestValidateJob: v1.34 renders an invalid value as JSON in the message its keys check ---
+
+VALIDATE_JOB_TEST = "TestValidateJob"
+RENDERED_AS_JSON = {  # v1.32.3 key (the shared and project vectors) -> v1.34 key
+    "spec.successPolicy: Invalid value: batch.SuccessPolicy{Rules:[]batch.SuccessPolicyRule{}}: requires indexed completion mode": (
+        'spec.successPolicy: Invalid value: {"Rules":[]}: requires indexed completion mode'
+    ),
+    "spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: []int32{19, 11}: must be ordered": (
+        "spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: [19,11]: must be ordered"
+    ),
+    "spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: []int32{}: at least one value is required": (
+        "spec.podFailurePolicy.rules[0].onExitCodes.values: Invalid value: []: at least one value is required"
+    ),
+    'spec.template.metadata.labels: Invalid value: map[string]string{"y":"z"}: `selector` does not match template `labels`': (
+        'spec.template.metadata.labels: Invalid value: {"y":"z"}: `selector` does not match template `labels`'
+    ),
+    'spec.template.metadata.labels: Invalid value: map[string]string{"controller-uid":"4d5e6f"}: '
+    "`selector` does not match template `labels`": (
+        'spec.template.metadata.labels: Invalid value: {"controller-uid":"4d5e6f"}: `selector` does not match template `labels`'
+    ),
+    'spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"a":"b"}, '
+    "MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: `selector` not auto-generated": (
+        'spec.selector: Invalid value: {"matchLabels":{"a":"b"}}: `selector` not auto-generated'
+    ),
+}
+
+
+def rendered_as_json_cases(conformance_dir: Path) -> list[Json]:
+    """The test checks that the first error is at the key's field and that its message contains the
+    rest of the key (strings.SplitN(k, ":", 2)): that rest is the error's `detail` here, the
+    other errors of the v1.32.3 translation kept."""
+    cases = {}
+    for path in (conformance_dir / "validation.json", Path(__file__).parent.parent / "vectors" / "validation_extra.json"):
+        for c in json.loads(path.read_text())["cases"]:
+            cases.setdefault(c["name"], c)
+    out = []
+    for old_key, key in RENDERED_AS_JSON.items():
+        shared = cases[f"{VALIDATE_JOB_TEST}: {old_key}"]
+        field, message = key.split(":", 1)
+        errors = json.loads(json.dumps(shared["expect"]["errors"]))
+        first = next(e for e in errors if e["field"] == field)
+        first["detail"] = message.strip()
+        body = {"kind": "Job", "operation": "create", "object": shared["object"], "expect": expect(errors)}
+        out.append(case(VALIDATION, "1.34", VALIDATE_JOB_TEST, key, body))
+    return out
+
+
 def document(conformance_dir: Path) -> Json:
     return {
         "format": "jobmodel-conformance/1",
@@ -927,6 +974,7 @@ def document(conformance_dir: Path) -> Json:
             *node_selector_cases(conformance_dir),
             *scheduling_cases(),
             *fail_index_cases(conformance_dir),
+            *rendered_as_json_cases(conformance_dir),
         ],
     }
 
