@@ -1,0 +1,46 @@
+"""The generator of tests/conformance/vectors/job_scenario_newer_extra.json (integration tests added
+after v1.32.3; tests/conformance/gen/job_scenario_newer_extra.py). test_extra_vectors runs the file
+through the model; the local control plane runs v1.32 only, so `test_job_scenario_live` does not
+run these cases (live_scenario.unsupported_reason: a case of another release)."""
+
+from __future__ import annotations
+
+import json
+
+from jobmodel.conformance.engines import ModelEngine
+from jobmodel.conformance.runner import run_case
+from jobmodel.features import RELEASE_PINS
+from jobmodel.simulation.live_scenario import unsupported_reason
+from tests.conformance.gen.job_scenario_extra import OUT as OLDER
+from tests.conformance.gen.job_scenario_newer_extra import OUT, render
+
+CASES = json.loads(OUT.read_text())["cases"]
+
+
+def test_the_file_is_what_the_generator_writes() -> None:
+    assert render() == OUT.read_text(), "run .venv/bin/python -m tests.conformance.gen.job_scenario_newer_extra"
+    assert len(CASES) == 9
+
+
+def test_each_case_is_pinned_to_a_newer_release_and_names_it_in_its_origin() -> None:
+    for case in CASES:
+        minor = int(case["kubeVersion"].removeprefix("1."))
+        assert minor > 32
+        assert f" at {RELEASE_PINS[minor]} " in case["origin"]
+        assert "the local control plane runs 1.32" in str(unsupported_reason(case))
+
+
+def test_the_names_are_new() -> None:
+    older = {c["name"] for c in json.loads(OLDER.read_text())["cases"]}
+    names = [c["name"] for c in CASES]
+    assert older.isdisjoint(names)
+    assert len(set(names)) == len(names)
+
+
+def test_a_resource_update_the_release_refuses_fails_the_case() -> None:
+    # At v1.35 the update needs the Suspended condition: without the settle before it, it is refused.
+    (case,) = [c for c in CASES if c["name"].startswith("TestUpdateJobPodResources: suspended job, feature gate enabled")]
+    steps = [s for i, s in enumerate(case["steps"]) if not (i == 0 and s["do"] == "settle")]
+    assert len(steps) == len(case["steps"]) - 1
+    assert run_case("job-scenario", {**case, "steps": steps}, ModelEngine()) != ()
+    assert run_case("job-scenario", case, ModelEngine()) == ()
