@@ -6,6 +6,7 @@ run these cases (live_scenario.unsupported_reason: a case of another release).""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from jobmodel.conformance.engines import ModelEngine
 from jobmodel.conformance.runner import run_case
@@ -17,9 +18,9 @@ from tests.conformance.gen.job_scenario_newer_extra import OUT, render
 CASES = json.loads(OUT.read_text())["cases"]
 
 
-def test_the_file_is_what_the_generator_writes() -> None:
-    assert render() == OUT.read_text(), "run .venv/bin/python -m tests.conformance.gen.job_scenario_newer_extra"
-    assert len(CASES) == 9
+def test_the_file_is_what_the_generator_writes(conformance_dir: Path) -> None:
+    assert render(conformance_dir) == OUT.read_text(), "run .venv/bin/python -m tests.conformance.gen.job_scenario_newer_extra"
+    assert len(CASES) == 9 + 14
 
 
 def test_each_case_is_pinned_to_a_newer_release_and_names_it_in_its_origin() -> None:
@@ -30,8 +31,8 @@ def test_each_case_is_pinned_to_a_newer_release_and_names_it_in_its_origin() -> 
         assert "the local control plane runs 1.32" in str(unsupported_reason(case))
 
 
-def test_the_names_are_new() -> None:
-    older = {c["name"] for c in json.loads(OLDER.read_text())["cases"]}
+def test_the_names_are_new(conformance_dir: Path) -> None:
+    older = {c["name"] for p in (OLDER, conformance_dir / "job_scenario.json") for c in json.loads(p.read_text())["cases"]}
     names = [c["name"] for c in CASES]
     assert older.isdisjoint(names)
     assert len(set(names)) == len(names)
@@ -44,3 +45,13 @@ def test_a_resource_update_the_release_refuses_fails_the_case() -> None:
     assert len(steps) == len(case["steps"]) - 1
     assert run_case("job-scenario", {**case, "steps": steps}, ModelEngine()) != ()
     assert run_case("job-scenario", case, ModelEngine()) == ()
+
+
+def test_the_v137_change_matters_there(conformance_dir: Path) -> None:
+    # The v1.32.3 translation, only pinned to 1.37 (its gates as 1.37 has them), fails: v1.37
+    # counts the pod the Job deletes as terminating, which the older test expects as null.
+    name = "TestDelayTerminalPhaseCondition: job backoff limit exceeded; JobManagedBy enabled"
+    (older,) = [c for c in json.loads((conformance_dir / "job_scenario.json").read_text())["cases"] if c["name"] == name]
+    (newer,) = [c for c in CASES if c["name"] == f"{name} (1.37)"]
+    assert run_case("job-scenario", {**older, "kubeVersion": "1.37", "features": newer["features"]}, ModelEngine()) != ()
+    assert run_case("job-scenario", newer, ModelEngine()) == ()

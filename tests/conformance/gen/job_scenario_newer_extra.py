@@ -5,12 +5,15 @@ style (its helpers). The expectations are the tests' own assertions; where a tes
 `status.startTime` is set, the scenario's clock stands still, so it is the clock at the Job's
 creation.
 
-    .venv/bin/python -m tests.conformance.gen.job_scenario_newer_extra
+    .venv/bin/python -m tests.conformance.gen.job_scenario_newer_extra [SHARED_CONFORMANCE_DIR]
 """
 
 from __future__ import annotations
 
+import copy
 import json
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +24,9 @@ from tests.conformance.gen.job_scenario_extra import (
     case,
     condition,
     settle,
+)
+from tests.conformance.gen.job_scenario_extra import (
+    OUT as EXTRA_OUT,
 )
 
 OUT = Path(__file__).parents[1] / "vectors" / "job_scenario_newer_extra.json"
@@ -174,13 +180,99 @@ def not_yet_started() -> list[dict[str, Any]]:
     ]
 
 
-def build() -> dict[str, Any]:
+# --- tests whose v1.32.3 translation (shared job_scenario.json or job_scenario_extra.json) a newer
+# release changed: the translation, pinned, with exactly the changes upstream made.
+
+
+def _same(case: dict[str, Any]) -> None:
+    """The entry changed only in how the test sets the gates (an emulation version one release
+    back, as the harness does for a gate the release locks): the case's gates are the same."""
+
+
+def _without_gates(case: dict[str, Any]) -> None:
+    """v1.37 removed the gates JobSuccessPolicy and JobBackoffLimitPerIndex (always on); the test no
+    longer sets them, and sets no other."""
+    case.pop("features", None)
+
+
+def _node_selector_waits(case: dict[str, Any]) -> None:
+    """v1.36: before the update, waitForPodsToBeActive(0) and validateJobCondition(JobSuspended)."""
+    waits = [{"do": "expect", "status": {"active": 0}}, {"do": "expect", "conditionsInclude": [{"type": "Suspended", "status": "True"}]}]
+    case["steps"][1:1] = waits
+
+
+def _delay_terminal_137(interim: dict[str, Any], reason: str | None) -> Callable[[dict[str, Any]], None]:
+    """v1.37: the test sets only JobManagedBy (on); the interim and terminal statuses expect
+    `terminating` (`interim` the interim's) and, where given, the conditions' reason."""
+
+    def edit(case: dict[str, Any]) -> None:
+        case["features"] = {"JobManagedBy": True}
+        checks = [s for s in case["steps"] if s["do"] == "expect" and "conditions" in s]
+        assert len(checks) == 2
+        checks[0]["status"].update(interim)
+        checks[1]["status"]["terminating"] = 0
+        if reason is not None:
+            for check in checks:
+                for cond in check["conditions"]:
+                    cond["reason"] = reason
+
+    return edit
+
+
+SP_SOME_PENDING = "job with successPolicy with {}; job has SuccessCriteriaMet and Complete conditions even if some indexes remain pending"
+# (release, the test's name at the release, the v1.32.3 translation's name, the changes)
+DERIVED: list[tuple[str, str, str, Callable[[dict[str, Any]], None]]] = [
+    ("1.33", "TestSuccessPolicy_ReEnabling", "TestSuccessPolicy_ReEnabling", _same),
+    ("1.33", "TestBackoffLimitPerIndex_Reenabling", "TestBackoffLimitPerIndex_Reenabling", _same),
+    ("1.34", "TestJobPodReplacementPolicyFeatureToggling", "TestJobPodReplacementPolicyFeatureToggling", _same),
+    ("1.35", "TestManagedBy_Reenabling", "TestManagedBy_Reenabling", _same),
+    ("1.36", "TestNodeSelectorUpdate", "TestNodeSelectorUpdate", _node_selector_waits),
+    ("1.37", "TestSuccessPolicy: all indexes succeeded", "TestSuccessPolicy: all indexes succeeded; JobSuccessPolicy is enabled",
+     _without_gates),
+    *[
+        ("1.37", f"TestSuccessPolicy: {name}", f"TestSuccessPolicy: {name}", _without_gates)
+        for name in (
+            "job without successPolicy; incremented the jobs_finished_total metric with CompletionsReached reason",
+            SP_SOME_PENDING.format("succeededIndexes"),
+            SP_SOME_PENDING.format("succeededCount"),
+            "job with successPolicy and backoffLimitPerIndex; job has a Failed condition if job meets backoffLimitPerIndex",
+        )
+    ],
+    ("1.37", "TestBackoffLimitPerIndex_DelayedPodDeletion", "TestBackoffLimitPerIndex_DelayedPodDeletion", _without_gates),
+    ("1.37", "TestBackoffLimitPerIndex_JobPodsCreatedWithExponentialBackoff",
+     "TestBackoffLimitPerIndex_JobPodsCreatedWithExponentialBackoff", _without_gates),
+    ("1.37", "TestDelayTerminalPhaseCondition: job backoff limit exceeded; JobManagedBy enabled",
+     "TestDelayTerminalPhaseCondition: job backoff limit exceeded; JobManagedBy enabled",
+     _delay_terminal_137({"terminating": 1}, None)),
+    ("1.37", "TestDelayTerminalPhaseCondition: job scale down to meet completions; JobManagedBy enabled",
+     "TestDelayTerminalPhaseCondition: job scale down to meet completions; JobManagedBy enabled",
+     _delay_terminal_137({"terminating": 1}, "CompletionsReached")),
+]
+
+
+def derived(shared_dir: Path) -> list[dict[str, Any]]:
+    """The DERIVED cases, from the shared job_scenario.json and job_scenario_extra.json."""
+    older: dict[str, dict[str, Any]] = {}
+    for path in (shared_dir / "job_scenario.json", EXTRA_OUT):
+        older.update((c["name"], c) for c in json.loads(path.read_text())["cases"])
+    out = []
+    for release, name, since, edit in DERIVED:
+        c = copy.deepcopy(older[since])
+        edit(c)
+        head = {"name": f"{name} ({release})", "origin": f"kubernetes {TEST_FILE} at {PINS[release]} {name}",
+                "kubeVersion": release}
+        out.append({**head, **{k: v for k, v in c.items() if k not in head}})
+    return out
+
+
+def build(shared_dir: Path) -> dict[str, Any]:
     return {
         "format": "jobmodel-conformance/1",
         "suite": "job-scenario",
         "source": (
             "kubernetes/kubernetes test/integration/job/job_test.go at the releases each case's kubeVersion "
-            "names: the tests added after v1.32.3 that the format can state; generated by "
+            "names: the tests added or changed after v1.32.3 that the format can state (a changed one built "
+            "from its v1.32.3 translation); generated by "
             "tests/conformance/gen/job_scenario_newer_extra.py"
         ),
         "cases": [
@@ -189,13 +281,15 @@ def build() -> dict[str, Any]:
             mutable_scheduling_directives(),
             *update_job_pod_resources(),
             *not_yet_started(),
+            *derived(shared_dir),
         ],
     }
 
 
-def render() -> str:
-    return json.dumps(build(), indent=1) + "\n"
+def render(shared_dir: Path) -> str:
+    return json.dumps(build(shared_dir), indent=1) + "\n"
 
 
 if __name__ == "__main__":
-    OUT.write_text(render())
+    shared = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parents[3].parent / "shared" / "conformance"
+    OUT.write_text(render(shared))
