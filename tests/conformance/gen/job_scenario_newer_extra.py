@@ -190,8 +190,8 @@ def _same(case: dict[str, Any]) -> None:
 
 
 def _without_gates(case: dict[str, Any]) -> None:
-    """v1.37 removed the gates JobSuccessPolicy and JobBackoffLimitPerIndex (always on); the test no
-    longer sets them, and sets no other."""
+    """v1.37 removed the gates JobSuccessPolicy, JobBackoffLimitPerIndex and JobPodReplacementPolicy
+    (always on); the test no longer sets them, and sets no other."""
     case.pop("features", None)
 
 
@@ -219,6 +219,18 @@ def _delay_terminal_137(interim: dict[str, Any], reason: str | None) -> Callable
     return edit
 
 
+def _replacement_default_137(case: dict[str, Any]) -> None:
+    """v1.37 (JobPodReplacementPolicy gone, always on): the Indexed Job without podReplacementPolicy
+    (TerminatingOrFailed by default) counts its deleted pods as terminating, 2, then 0 once they
+    failed; 2 new pods and 2 replacements are created, 4 in all as before."""
+    case.pop("features")
+    checks = [s for s in case["steps"] if s["do"] == "expect" and "terminating" in s.get("status", {})]
+    assert len(checks) == 2
+    checks[0]["status"]["terminating"] = 2
+    checks[1]["status"]["terminating"] = 0
+
+
+PRP = "TestJobPodReplacementPolicy: {}, delete & fail pods, recreate {} pods, and verify job status counters"
 SP_SOME_PENDING = "job with successPolicy with {}; job has SuccessCriteriaMet and Complete conditions even if some indexes remain pending"
 # (release, the test's name at the release, the v1.32.3 translation's name, the changes)
 DERIVED: list[tuple[str, str, str, Callable[[dict[str, Any]], None]]] = [
@@ -236,6 +248,18 @@ DERIVED: list[tuple[str, str, str, Callable[[dict[str, Any]], None]]] = [
             SP_SOME_PENDING.format("succeededIndexes"),
             SP_SOME_PENDING.format("succeededCount"),
             "job with successPolicy and backoffLimitPerIndex; job has a Failed condition if job meets backoffLimitPerIndex",
+        )
+    ],
+    # Renamed from "feature flag off, ..." (the gate is gone).
+    ("1.37", "TestJobPodReplacementPolicy: delete & fail pods, recreate terminating pods, and verify job status counters",
+     PRP.format("feature flag off", "terminating"), _replacement_default_137),
+    *[
+        ("1.37", PRP.format(name, pods), PRP.format(f"feature flag true{old}", pods), _without_gates)
+        for name, old, pods in (
+            ("IndexedJob, TerminatingOrFailed policy", " with IndexedJob, TerminatingOrFailed policy", "terminating"),
+            ("NonIndexedJob, TerminatingOrFailed policy", " with NonIndexedJob, TerminatingOrFailed policy", "terminating"),
+            ("Failed policy", ", Failed policy", "failed"),
+            ("NonIndexedJob, Failed policy", " with NonIndexedJob, Failed policy", "failed"),
         )
     ],
     ("1.37", "TestBackoffLimitPerIndex_DelayedPodDeletion", "TestBackoffLimitPerIndex_DelayedPodDeletion", _without_gates),
