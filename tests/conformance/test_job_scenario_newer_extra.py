@@ -20,7 +20,7 @@ CASES = json.loads(OUT.read_text())["cases"]
 
 def test_the_file_is_what_the_generator_writes(conformance_dir: Path) -> None:
     assert render(conformance_dir) == OUT.read_text(), "run .venv/bin/python -m tests.conformance.gen.job_scenario_newer_extra"
-    assert len(CASES) == 9 + 19
+    assert len(CASES) == 12 + 19
 
 
 def test_each_case_is_pinned_to_a_newer_release_and_names_it_in_its_origin() -> None:
@@ -40,7 +40,7 @@ def test_the_names_are_new(conformance_dir: Path) -> None:
 
 def test_a_resource_update_the_release_refuses_fails_the_case() -> None:
     # At v1.35 the update needs the Suspended condition: without the settle before it, it is refused.
-    (case,) = [c for c in CASES if c["name"].startswith("TestUpdateJobPodResources: suspended job, feature gate enabled")]
+    (case,) = [c for c in CASES if c["name"] == "TestUpdateJobPodResources: suspended job, feature gate enabled, update resources (1.35)"]
     steps = [s for i, s in enumerate(case["steps"]) if not (i == 0 and s["do"] == "settle")]
     assert len(steps) == len(case["steps"]) - 1
     assert run_case("job-scenario", {**case, "steps": steps}, ModelEngine()) != ()

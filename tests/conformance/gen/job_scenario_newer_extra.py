@@ -110,14 +110,16 @@ def mutable_scheduling_directives() -> dict[str, Any]:
 RESOURCES = {"requests": {"cpu": "200m", "memory": "256Mi"}, "limits": {"cpu": "400m", "memory": "512Mi"}}
 
 
-def update_job_pod_resources() -> list[dict[str, Any]]:
+def update_job_pod_resources(release: str) -> list[dict[str, Any]]:
     """TestUpdateJobPodResources (added in v1.35), its four subtests: an update of the container's
     resources is accepted only where the test expects it (an unexpected failure fails the test;
-    otherwise the pod shows the update did not happen); the one pod then has the resources or none."""
+    otherwise the pod shows the update did not happen); the one pod then has the resources or none.
+    v1.36 changed the three subtests with a suspended Job: before the update they wait for the
+    Suspended condition too (the non-suspended one reads as at v1.35 and is not repeated)."""
     container = {"name": "test-container", "image": "busybox"}
     template = {"spec": {"containers": [container], "restartPolicy": "Never"}}
     resources = {"spec": {"template": {"spec": {"containers": [{**container, "resources": RESOURCES}]}}}}
-    # (subtest, namespace, gate, suspend, startThenSuspend, expectUpdate)
+    # (subtest, gate, suspend, startThenSuspend, expectUpdate)
     rows = [
         ("suspended job, feature gate enabled, update resources", True, True, False, True),
         ("non-suspended job, feature gate enabled, update resources", True, False, False, False),
@@ -126,6 +128,8 @@ def update_job_pod_resources() -> list[dict[str, Any]]:
     ]
     out = []
     for subtest, gate, suspend_at_start, start_then_suspend, expect_update in rows:
+        if release != "1.35" and not (suspend_at_start or start_then_suspend):
+            continue
         steps: list[Step] = []
         if start_then_suspend:
             steps += [settle(), {"do": "expect", "status": {"active": 1}}, suspend(True), settle()]
@@ -137,6 +141,8 @@ def update_job_pod_resources() -> list[dict[str, Any]]:
             steps.append(settle())
         # waitForPodsToBeActive(0): a running Job before its first sync, or a suspended one.
         steps.append({"do": "expect", "status": {"active": 0}})
+        if release != "1.35" and (suspend_at_start or start_then_suspend):
+            steps.append(condition("Suspended"))  # validateJobCondition(JobSuspended)
         steps.append(update(resources, rejected=not expect_update))
         if suspend_at_start or start_then_suspend:
             steps.append(suspend(False))
@@ -152,7 +158,7 @@ def update_job_pod_resources() -> list[dict[str, Any]]:
             },
         ]
         out.append(pinned(
-            "1.35", f"TestUpdateJobPodResources: {subtest}", "update-job-pod-resources",
+            release, f"TestUpdateJobPodResources: {subtest}", "update-job-pod-resources",
             {"parallelism": 1, "completions": 1, "suspend": suspend_at_start, "template": template},
             steps, features={"MutablePodResourcesForSuspendedJobs": gate},
         ))
@@ -303,7 +309,8 @@ def build(shared_dir: Path) -> dict[str, Any]:
             suspend_zero_completions(),
             start_time_update_on_resume(),
             mutable_scheduling_directives(),
-            *update_job_pod_resources(),
+            *update_job_pod_resources("1.35"),
+            *update_job_pod_resources("1.36"),
             *not_yet_started(),
             *derived(shared_dir),
         ],
