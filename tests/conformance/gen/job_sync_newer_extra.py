@@ -1,0 +1,131 @@
+"""Writes tests/conformance/vectors/job_sync_newer_extra.json: the syncJob-level cases of upstream's
+pkg/controller/job/job_controller_test.go that a release after v1.32.3 added or changed, each pinned
+(`kubeVersion`) to the earliest harness release whose test has the case in that form.
+
+Each case starts from the v1.32.3 translation of the same table entry (the shared
+job_sync_core.json / job_sync_policies.json or the project's job_sync_extra.json) and makes exactly
+the changes upstream made to the entry (`_edit` functions say which), so what stays is what the
+v1.32.3 translation was checked for. The expectations are the newer table's own fields, never an
+engine's answer. Which entries changed was found by listing every table case of the test at v1.32.3
+and at each pinned release and comparing them (docs/conformance.md says which the format cannot
+state, and why).
+
+    .venv/bin/python -m tests.conformance.gen.job_sync_newer_extra [SHARED_CONFORMANCE_DIR]
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from tests.conformance.gen.job_sync_extra import OUT as EXTRA_OUT
+
+Json = dict[str, Any]
+TEST_FILE = "kubernetes pkg/controller/job/job_controller_test.go"
+OUT = Path(__file__).parent.parent / "vectors" / "job_sync_newer_extra.json"
+PINS = {"1.33": "v1.33.13", "1.34": "v1.34.4", "1.35": "v1.35.4", "1.36": "v1.36.3", "1.37": "v1.37.2"}
+
+
+@attrs.frozen
+class Newer:
+    """One added or changed table entry: its test, its name in `release`, the release, the name of
+    the v1.32.3 translation it starts from (the same entry, or the one it was renamed from), and the
+    changes upstream made."""
+
+    test: str
+    name: str
+    release: str
+    since: str
+    edit: Callable[[Json], None]
+
+
+def _at_137_managed_by(status: Json) -> Callable[[Json], None]:
+    """v1.37 removed the gates JobPodReplacementPolicy, JobSuccessPolicy and JobBackoffLimitPerIndex
+    (always on) and with them the entries' fields for them; the test sets only JobManagedBy (on:
+    no emulation version) and expects the status fields given."""
+
+    def edit(case: Json) -> None:
+        case["features"] = {"JobManagedBy": True}
+        case["expect"]["status"].update(status)
+
+    return edit
+
+
+CSJ = "TestControllerSyncJob"
+PFP = "TestSyncJobWithJobPodFailurePolicy"
+SP = "TestSyncJobWithJobSuccessPolicy"
+BLPI = "TestSyncJobWithJobBackoffLimitPerIndex"
+SP_RUNNING = (
+    "job with successPolicy; JobManagedBy feature enabled; job has SuccessCriteriaMet condition when job meets to "
+    "successPolicy and some pods still are running"
+)
+SP_WITHOUT = "job without successPolicy; {}job got SuccessCriteriaMet and Completion with CompletionsReached reason conditions"
+
+NEWER: list[Newer] = [
+    # expectedTerminating: 1 added (the Running pod of index 2 is deleted).
+    Newer(CSJ, "backoff limit exceeded; JobManagedBy enabled", "1.37", "backoff limit exceeded; JobManagedBy enabled",
+          _at_137_managed_by({"terminating": 1})),
+    # wantStatusTerminating: 1 added (the Running pod is deleted).
+    Newer(PFP, "fail job with multiple pods; JobManagedBy enabled delays setting terminal condition", "1.37",
+          f"{PFP}: fail job with multiple pods; JobManagedBy enabled delays setting terminal condition",
+          _at_137_managed_by({"terminating": 1})),
+    # enableJobSuccessPolicy and enableJobPodReplacementPolicy dropped; Terminating 2 (the two
+    # Running pods) and FailedIndexes "" (backoffLimitPerIndex is set and the gate is gone).
+    Newer(SP, SP_RUNNING, "1.37", f"{SP}: {SP_RUNNING}", _at_137_managed_by({"terminating": 2, "failedIndexes": ""})),
+    # Renamed from "...; jobSuccessPolicy is enabled; ..." (enableJobSuccessPolicy dropped); Terminating 0.
+    Newer(SP, SP_WITHOUT.format(""), "1.37", f"{SP}: {SP_WITHOUT.format('jobSuccessPolicy is enabled; ')}",
+          _at_137_managed_by({"terminating": 0})),
+    # enableJobBackoffLimitPerIndex dropped; Terminating 0.
+    Newer(BLPI, "job failed due to failed indexes; JobManagedBy enabled", "1.37",
+          f"{BLPI}: job failed due to failed indexes; JobManagedBy enabled", _at_137_managed_by({"terminating": 0})),
+    # enableJobBackoffLimitPerIndex dropped; Terminating 1 (the Running pod of index 3 is deleted).
+    Newer(BLPI, "job failed due to exceeding max failed indexes; JobManagedBy enabled", "1.37",
+          f"{BLPI}: job failed due to exceeding max failed indexes; JobManagedBy enabled",
+          _at_137_managed_by({"terminating": 1})),
+]
+
+
+def newer_case(entry: Newer, sibling: Json) -> Json:
+    """The entry as a `job-sync` vector, from the v1.32.3 translation `sibling`."""
+    case = copy.deepcopy(sibling)
+    entry.edit(case)
+    label = entry.name if entry.test == CSJ else f"{entry.test}: {entry.name}"
+    head = {
+        "name": f"{label} ({entry.release})",
+        "origin": f"{TEST_FILE} at {PINS[entry.release]} {entry.test}: {entry.name}",
+        "kubeVersion": entry.release,
+    }
+    return {**head, **{k: v for k, v in case.items() if k not in head}}
+
+
+def document(shared_dir: Path) -> Json:
+    """The file's document; shared_dir holds the shared job_sync_core.json and job_sync_policies.json."""
+    translations: dict[str, Json] = {}
+    for path in (shared_dir / "job_sync_core.json", shared_dir / "job_sync_policies.json", EXTRA_OUT):
+        translations.update((c["name"], c) for c in json.loads(path.read_text())["cases"])
+    return {
+        "format": "jobmodel-conformance/1",
+        "suite": "job-sync",
+        "source": (
+            "kubernetes/kubernetes pkg/controller/job/job_controller_test.go at the releases each case's "
+            "kubeVersion names (v1.33.13, v1.34.4, v1.35.4, v1.36.3, v1.37.2): the syncJob-level table "
+            "entries added or changed after v1.32.3 that the format can state, each built from the "
+            "v1.32.3 translation of the same entry; generated by tests/conformance/gen/job_sync_newer_extra.py"
+        ),
+        "cases": [newer_case(entry, translations[entry.since]) for entry in NEWER],
+    }
+
+
+def main() -> None:
+    shared = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parents[3].parent / "shared" / "conformance"
+    OUT.write_text(json.dumps(document(shared), indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
