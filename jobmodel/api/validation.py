@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 import attrs
@@ -773,10 +773,21 @@ def _validate_uncounted(status: Mapping[str, Any], path: str) -> list[FieldError
     return errs
 
 
-def _time(status: Mapping[str, Any], name: str) -> datetime | None:
-    """A metav1.Time of the status as a point in time (compared as times, not strings)."""
+_UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_FRACTION = re.compile(r"T\d\d:\d\d:\d\d[.,](\d+)")
+
+
+def status_time(status: Mapping[str, Any], name: str) -> int | None:
+    """A metav1.Time of the status as a point in time (compared as times, not strings), in
+    nanoseconds since the Unix epoch: Go's time.Parse keeps nine fractional digits, a datetime six,
+    so 00:00:00Z and 00:00:00.000000001Z differ upstream (immutability, order)."""
     value = status.get(name)
-    return None if value is None else parse_time(value, f"status.{name}")
+    if value is None:
+        return None
+    whole = parse_time(value, f"status.{name}").replace(microsecond=0)
+    fraction = _FRACTION.search(value)
+    nanos = int((fraction.group(1) if fraction else "")[:9].ljust(9, "0"))
+    return (whole - _UNIX_EPOCH) // timedelta(seconds=1) * 1_000_000_000 + nanos
 
 
 def validate_job_status(
@@ -798,7 +809,7 @@ def validate_job_status(
     success_met = is_condition_true(job, "SuccessCriteriaMet")
     finished = complete or failed
     conditions = fe.child(path, "conditions")
-    start, completion = _time(status, "startTime"), _time(status, "completionTime")
+    start, completion = status_time(status, "startTime"), status_time(status, "completionTime")
     if opts.reject_complete_job_with_failed_condition and complete and failed:
         errs.append(
             fe.invalid(conditions, fe.OMIT, "cannot set Complete=True and Failed=true conditions")
@@ -1035,8 +1046,8 @@ def validate_job_status_update(
                 )
             )
     completion, old_completion = (
-        _time(status, "completionTime"),
-        _time(old_status, "completionTime"),
+        status_time(status, "completionTime"),
+        status_time(old_status, "completionTime"),
     )
     if (
         opts.reject_mutating_completion_time
@@ -1051,7 +1062,7 @@ def validate_job_status_update(
                 "field is immutable" if opts.release >= 34 else "completionTime cannot be mutated",
             )
         )
-    start, old_start = _time(status, "startTime"), _time(old_status, "startTime")
+    start, old_start = status_time(status, "startTime"), status_time(old_status, "startTime")
     suspended = (job.get("spec") or {}).get("suspend") is True
     if (
         opts.reject_start_time_update_for_unsuspended_job
