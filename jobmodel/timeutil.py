@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 
 from jobmodel.errors import InputError, quote
@@ -27,6 +28,19 @@ def parse_time(text: object, field: str) -> datetime:
         return value.astimezone(UTC)
     except OverflowError:
         raise InputError(field, f"a time out of range (years 1 to 9999 in UTC): {quote(text)}") from None
+
+
+UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_FRACTION = re.compile(r"T\d\d:\d\d:\d\d[.,](\d+)")
+
+
+def parse_time_nanos(text: object, field: str) -> int:
+    """An RFC 3339 time as Go's time.Parse reads it, in nanoseconds since the Unix epoch: Go keeps
+    nine fractional digits (a datetime six), so `00:00:00Z` and `00:00:00.000000001Z` differ."""
+    whole = parse_time(text, field).replace(microsecond=0)
+    fraction = _FRACTION.search(str(text))
+    nanos = int((fraction.group(1) if fraction else "")[:9].ljust(9, "0"))
+    return (whole - UNIX_EPOCH) // timedelta(seconds=1) * 1_000_000_000 + nanos
 
 
 # The clocks a run may start at or run to: wide enough for any schedule, far enough from the

@@ -205,9 +205,9 @@ def validate_nonnegative_field(value: int, path: str) -> list[FieldError]:
     return [fe.invalid(path, value, IS_NEGATIVE_ERROR_MSG)] if value < 0 else []
 
 
-def validate_immutable_field(new: Any, old: Any, path: str) -> list[FieldError]:
-    """ValidateImmutableField: new and old must be semantically equal."""
-    if semantic_equal(new, old):
+def validate_immutable_field(new: Any, old: Any, path: str, key: str | None = None) -> list[FieldError]:
+    """ValidateImmutableField: new and old must be semantically equal (`key`: the field they are of)."""
+    if semantic_equal(new, old, key):
         return []
     return [fe.invalid(path, new, FIELD_IMMUTABLE_ERROR_MSG)]
 
@@ -584,7 +584,7 @@ def validate_object_meta_update(
         ("deletionGracePeriodSeconds", None),
     ):
         errs.extend(
-            validate_immutable_field(new.get(name, zero), old.get(name, zero), fe.child(path, name))
+            validate_immutable_field(new.get(name, zero), old.get(name, zero), fe.child(path, name), name)
         )
     errs.extend(validate_labels(new.get("labels"), fe.child(path, "labels"), release))
     errs.extend(validate_annotations(new.get("annotations"), fe.child(path, "annotations"), release))

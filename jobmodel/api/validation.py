@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Mapping
-from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 import attrs
@@ -34,7 +33,7 @@ from jobmodel.api.pod_validation import (
 )
 from jobmodel.api.timezones import load_location_error
 from jobmodel.features import DEFAULT_GATES, NEWEST_MINOR, FeatureGates
-from jobmodel.timeutil import parse_time
+from jobmodel.timeutil import parse_time_nanos
 
 MAX_PARALLELISM_FOR_INDEXED_JOB: Final = 100_000
 MAX_FAILED_INDEXES_FOR_INDEXED_JOB: Final = 100_000
@@ -773,21 +772,11 @@ def _validate_uncounted(status: Mapping[str, Any], path: str) -> list[FieldError
     return errs
 
 
-_UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_FRACTION = re.compile(r"T\d\d:\d\d:\d\d[.,](\d+)")
-
-
 def status_time(status: Mapping[str, Any], name: str) -> int | None:
-    """A metav1.Time of the status as a point in time (compared as times, not strings), in
-    nanoseconds since the Unix epoch: Go's time.Parse keeps nine fractional digits, a datetime six,
-    so 00:00:00Z and 00:00:00.000000001Z differ upstream (immutability, order)."""
+    """A metav1.Time of the status as a point in time (compared as times, not strings), at Go's
+    nanosecond precision: 1 ns apart is a change, and before (immutability, order)."""
     value = status.get(name)
-    if value is None:
-        return None
-    whole = parse_time(value, f"status.{name}").replace(microsecond=0)
-    fraction = _FRACTION.search(value)
-    nanos = int((fraction.group(1) if fraction else "")[:9].ljust(9, "0"))
-    return (whole - _UNIX_EPOCH) // timedelta(seconds=1) * 1_000_000_000 + nanos
+    return None if value is None else parse_time_nanos(value, f"status.{name}")
 
 
 def validate_job_status(
