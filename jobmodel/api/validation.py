@@ -514,30 +514,30 @@ def _atoi(text: str) -> int:
 
 
 def parse_index_interval(interval: str, completions: int) -> tuple[int, int]:
-    """parseIndexInterval: `x` or `x-y`, each below completions, x < y."""
+    """parseIndexInterval: `x` or `x-y`, each below completions, x < y (the fragments `%q`-quoted)."""
     limits = interval.split("-")
     if len(limits) > 2:
         raise IndexesFormatError(
-            f"the fragment \"{interval}\" violates the requirement that an index interval can have at most two parts separated by '-'"
+            f"the fragment {fe.go_quote(interval)} violates the requirement that an index interval can have at most two parts separated by '-'"
         )
     try:
         x = _atoi(limits[0])
     except ValueError:
         raise IndexesFormatError(
-            f'cannot convert string to integer for index: "{limits[0]}"'
+            f"cannot convert string to integer for index: {fe.go_quote(limits[0])}"
         ) from None
     if x >= completions:
-        raise IndexesFormatError(f'too large index: "{limits[0]}"')
+        raise IndexesFormatError(f"too large index: {fe.go_quote(limits[0])}")
     if len(limits) == 1:
         return x, x
     try:
         y = _atoi(limits[1])
     except ValueError:
         raise IndexesFormatError(
-            f'cannot convert string to integer for index: "{limits[1]}"'
+            f"cannot convert string to integer for index: {fe.go_quote(limits[1])}"
         ) from None
     if y >= completions:
-        raise IndexesFormatError(f'too large index: "{limits[1]}"')
+        raise IndexesFormatError(f"too large index: {fe.go_quote(limits[1])}")
     if x >= y:
         raise IndexesFormatError(f"non-increasing order, previous: {x}, current: {y}")
     return x, y

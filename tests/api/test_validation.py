@@ -390,6 +390,17 @@ def test_status_times_keep_go_nanoseconds() -> None:
     assert bv.validate_job_status_update(new, old, opts) == []
 
 
+def test_index_interval_errors_quote_the_fragment_as_go_does() -> None:
+    """parseIndexInterval's %q: a quote, backslash or control character in the fragment is escaped."""
+    for text, shown in (('a"b', '"a\\"b"'), ("\t", '"\\t"'), ("1\\", '"1\\\\"')):
+        with pytest.raises(bv.IndexesFormatError) as raised:
+            bv.parse_index_interval(text, 4)
+        assert str(raised.value) == f"cannot convert string to integer for index: {shown}"
+    with pytest.raises(bv.IndexesFormatError) as raised:
+        bv.parse_index_interval('0-1-"', 4)
+    assert str(raised.value).startswith('the fragment "0-1-\\"" violates')
+
+
 # Found by tests/differential/test_api.py against upstream's code (docs/validation.md).
 
 
