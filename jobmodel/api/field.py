@@ -99,29 +99,6 @@ def render_value(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
 
 
-_GO_ESCAPES: Final = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
-
-
-def go_quote(text: str) -> str:
-    """strconv.Quote (Go's `%q` of a string): `"` and `\\` escaped, and every rune strconv.IsPrint
-    refuses (the same classes as str.isprintable) as `\\t`, `\\x7f`, `\\u00a0` or `\\U000e0001`."""
-    out = ['"']
-    for char in text:
-        code = ord(char)
-        if char in '"\\':
-            out.append("\\" + char)
-        elif char.isprintable():
-            out.append(char)
-        elif char in _GO_ESCAPES:
-            out.append(_GO_ESCAPES[char])
-        elif code < 0x20 or code == 0x7F:
-            out.append(f"\\x{code:02x}")
-        else:
-            out.append(f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
-    out.append('"')
-    return "".join(out)
-
-
 def required(path: str, detail: str = "") -> FieldError:
     return FieldError(REQUIRED, path, "", detail)
 

@@ -17,6 +17,7 @@ from jobmodel.api.field import FieldError
 from jobmodel.api.wire import label_selector_from_json
 from jobmodel.features import NEWEST_MINOR
 from jobmodel.state import selector_matches
+from jobmodel.util.goquote import go_quote
 
 IS_NEGATIVE_ERROR_MSG: Final = "must be greater than or equal to 0"
 FIELD_IMMUTABLE_ERROR_MSG: Final = "field is immutable"
@@ -554,7 +555,7 @@ def validate_object_meta_update(
     if old.get("deletionTimestamp") is not None:
         extra = sorted(set(new.get("finalizers") or []) - set(old.get("finalizers") or []))
         if extra:
-            listed = "[]string{" + ", ".join(f'"{f}"' for f in extra) + "}"
+            listed = "[]string{" + ", ".join(go_quote(f) for f in extra) + "}"  # %#v
             errs.append(
                 fe.forbidden(
                     fe.child(path, "finalizers"),

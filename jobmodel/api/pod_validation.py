@@ -501,7 +501,8 @@ def validate_init_container_restart_policy(
     with it any container restart policy, and rules (for `Always` only with RestartAllContainersOnContainerExits)."""
     policy, rules = ctr.get("restartPolicy"), ctr.get("restartPolicyRules") or []
     if policy is None:
-        if rules:
+        # 1.34 calls it only for a container with a restart policy: rules alone pass.
+        if rules and opts.release >= 35:
             return [fe.required(fe.child(path, "restartPolicy"), "must specify restartPolicy when restart rules are used")]
         return []
     if not opts.allow_container_restart_policy_rules:

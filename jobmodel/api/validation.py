@@ -34,6 +34,7 @@ from jobmodel.api.pod_validation import (
 from jobmodel.api.timezones import load_location_error
 from jobmodel.features import DEFAULT_GATES, NEWEST_MINOR, FeatureGates
 from jobmodel.timeutil import parse_time_nanos
+from jobmodel.util.goquote import go_quote
 
 MAX_PARALLELISM_FOR_INDEXED_JOB: Final = 100_000
 MAX_FAILED_INDEXES_FOR_INDEXED_JOB: Final = 100_000
@@ -518,26 +519,26 @@ def parse_index_interval(interval: str, completions: int) -> tuple[int, int]:
     limits = interval.split("-")
     if len(limits) > 2:
         raise IndexesFormatError(
-            f"the fragment {fe.go_quote(interval)} violates the requirement that an index interval can have at most two parts separated by '-'"
+            f"the fragment {go_quote(interval)} violates the requirement that an index interval can have at most two parts separated by '-'"
         )
     try:
         x = _atoi(limits[0])
     except ValueError:
         raise IndexesFormatError(
-            f"cannot convert string to integer for index: {fe.go_quote(limits[0])}"
+            f"cannot convert string to integer for index: {go_quote(limits[0])}"
         ) from None
     if x >= completions:
-        raise IndexesFormatError(f"too large index: {fe.go_quote(limits[0])}")
+        raise IndexesFormatError(f"too large index: {go_quote(limits[0])}")
     if len(limits) == 1:
         return x, x
     try:
         y = _atoi(limits[1])
     except ValueError:
         raise IndexesFormatError(
-            f"cannot convert string to integer for index: {fe.go_quote(limits[1])}"
+            f"cannot convert string to integer for index: {go_quote(limits[1])}"
         ) from None
     if y >= completions:
-        raise IndexesFormatError(f"too large index: {fe.go_quote(limits[1])}")
+        raise IndexesFormatError(f"too large index: {go_quote(limits[1])}")
     if x >= y:
         raise IndexesFormatError(f"non-increasing order, previous: {x}, current: {y}")
     return x, y

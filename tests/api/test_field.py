@@ -63,11 +63,3 @@ def test_render_errors_one_and_many() -> None:
         "* spec.selector: Required value",
     ]
 
-
-def test_go_quote_is_strconv_quote() -> None:
-    """Go's %q: quotes and backslashes escaped, the short escapes, \\x for other ASCII controls,
-    \\u / \\U for the other runes strconv.IsPrint refuses; printable runes as they are."""
-    assert fe.go_quote('a"b\\c') == '"a\\"b\\\\c"'
-    assert fe.go_quote("\t\n\x00\x7f") == '"\\t\\n\\x00\\x7f"'
-    assert fe.go_quote("\u00a0\u2028\U000e0001") == '"\\u00a0\\u2028\\U000e0001"'
-    assert fe.go_quote("é ٣😀") == '"é ٣😀"'

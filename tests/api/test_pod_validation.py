@@ -90,6 +90,16 @@ def test_restart_rules_in_use_in_the_old_template_stay_allowed_in_1_34() -> None
     assert _errors(pod_validation_options(34, old), initContainers=[_init(restartPolicy="Never")]) == set()
 
 
+@pytest.mark.parametrize(("release", "required"), [(34, False), (35, True), (37, True)])
+def test_init_container_rules_without_a_policy_are_refused_from_1_35(release: int, required: bool) -> None:
+    """1.34's validateInitContainers calls validateInitContainerRestartPolicy only for a container
+    with a restart policy; from 1.35 it is called for every init container."""
+    old = {"initContainers": [_init(restartPolicy="Never")]}  # rules allowed at 1.34 too
+    rules = [{"action": "Restart", "exitCodes": {"operator": "In", "values": [42]}}]
+    errors = _errors(pod_validation_options(release, old), initContainers=[_init(restartPolicyRules=rules)])
+    assert errors == ({("spec.template.spec.initContainers[0].restartPolicy", "FieldValueRequired")} if required else set())
+
+
 def test_container_restart_rules_are_validated_from_1_35() -> None:
     rules = [{"action": "Bogus", "exitCodes": {"operator": "In", "values": [1]}}, {"action": "Restart"}]
     ctr = {**pod_template()["spec"]["containers"][0], "restartPolicyRules": rules}
