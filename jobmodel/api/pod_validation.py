@@ -43,6 +43,7 @@ from jobmodel.api.pod_resources import (
     validate_pod_resources,
 )
 from jobmodel.features import NEWEST_MINOR
+from jobmodel.util.goquote import go_quote
 
 # What the API server checks in a pod template and this model does not (docs/validation.md).
 NOT_CHECKED: Final[tuple[str, ...]] = ()
@@ -829,9 +830,9 @@ def validate_toleration_comparison(op: str, value: str, path: str, allowed: bool
     elif re.fullmatch(r"-?(0|[1-9][0-9]*)", value) is None or value == "-0":
         errs.append(fe.invalid(fe.child(path, "value"), value, "must be a valid decimal integer in canonical form"))
     if re.fullmatch(r"[+-]?[0-9]+", value) is None:
-        errs.append(fe.invalid(fe.child(path, "value"), value, f"strconv.ParseInt: parsing {json.dumps(value)}: invalid syntax"))
+        errs.append(fe.invalid(fe.child(path, "value"), value, f"strconv.ParseInt: parsing {go_quote(value)}: invalid syntax"))
     elif not -(2**63) <= int(value) <= 2**63 - 1:
-        errs.append(fe.invalid(fe.child(path, "value"), value, f"strconv.ParseInt: parsing {json.dumps(value)}: value out of range"))
+        errs.append(fe.invalid(fe.child(path, "value"), value, f"strconv.ParseInt: parsing {go_quote(value)}: value out of range"))
     return errs
 
 

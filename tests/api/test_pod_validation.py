@@ -235,6 +235,16 @@ def test_toleration_comparison_operators_from_1_35() -> None:
     ]
 
 
+def test_toleration_value_parse_error_quotes_as_strconv() -> None:
+    """strconv.NumError quotes the value with strconv.Quote: é as it is, DEL as \\x7f."""
+    tolerations = [{"key": "k", "operator": "Lt", "value": v} for v in ("é", "\x7f")]
+    errors = validate_tolerations(tolerations, "t", 37, allow_comparison_operators=True)
+    assert [e.detail for e in errors if e.detail.startswith("strconv")] == [
+        'strconv.ParseInt: parsing "é": invalid syntax',
+        'strconv.ParseInt: parsing "\\x7f": invalid syntax',
+    ]
+
+
 def test_tolerations_annotation_in_a_template() -> None:
     template = pod_template()
     key = "scheduler.alpha.kubernetes.io/tolerations"
