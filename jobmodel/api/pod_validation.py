@@ -19,7 +19,6 @@ every "valid" verdict, should a release add checks that are not modelled yet).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any, Final
@@ -320,8 +319,7 @@ def validate_service_account(spec: Mapping[str, Any], path: str, release: int) -
             fe.invalid(
                 fe.child(path, "deprecatedServiceAccount"),
                 deprecated,
-                # Go's %q: as JSON for the printable names that reach it.
-                f"must be the same as serviceAccountName: {json.dumps(name, ensure_ascii=False)}",
+                f"must be the same as serviceAccountName: {go_quote(name)}",
             )
         )
     return errs

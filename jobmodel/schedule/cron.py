@@ -547,7 +547,7 @@ def parse_go_duration(text: str) -> int:
         unit_text, s = s[:i], s[i:]
         unit = _UNITS.get(unit_text)
         if unit is None:
-            raise ValueError(f'time: unknown unit "{unit_text.decode(errors="replace")}" in duration {quoted}')
+            raise ValueError(f"time: unknown unit {go_time_quote(unit_text.decode())} in duration {quoted}")
         if v > _LIMIT // unit:
             raise ValueError(f"time: invalid duration {quoted}")
         v *= unit

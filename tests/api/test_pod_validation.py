@@ -192,6 +192,15 @@ def test_service_account_alias_by_release(release: int, spec: dict[str, str], er
     assert _errors(pod_validation_options(release, None), **spec) == errors
 
 
+def test_service_account_mismatch_quotes_the_name_as_go() -> None:
+    """v1.37's "must be the same as serviceAccountName: %q": strconv.Quote (U+00A0 escaped, é not)."""
+    template = pod_template()
+    template["spec"].update(serviceAccountName="é\u00a0", serviceAccount="b")
+    errs = validate_pod_template_spec(template, "spec.template", pod_validation_options(37, None))
+    details = [e.detail for e in errs if e.field.endswith("deprecatedServiceAccount")]
+    assert details == ['must be the same as serviceAccountName: "é\\u00a0"']
+
+
 def test_node_and_priority_class_names_are_dns_subdomains() -> None:
     """ValidatePodSpec: ValidateNodeName and ValidatePriorityClassName (NameIsDNSSubdomain)."""
     assert _errors(nodeName="Bad_Node", priorityClassName="Bad_PC") == {
