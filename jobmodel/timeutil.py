@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+import re
+from datetime import UTC, datetime, timedelta, timezone
 
 from jobmodel.errors import InputError, quote
 
@@ -10,23 +11,51 @@ from jobmodel.errors import InputError, quote
 GO_ZERO_TIME = datetime(1, 1, 1, tzinfo=UTC)
 
 
+# time.Parse(time.RFC3339, ...) as metav1.Time.UnmarshalJSON calls it: when its strict fast path
+# fails, the general parser takes a one- or two-digit hour, any number of fractional digits after
+# `.` or `,`, and an offset of `Z` or `±hh:mm` (never `z`, a space for `T` or surrounding blanks).
+_RFC3339 = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d?):(\d\d):(\d\d)(?:[.,](\d+))?(?:Z|([+-])(\d\d):(\d\d))", re.ASCII)
+
+
 def parse_time(text: object, field: str) -> datetime:
-    """Parse an RFC 3339 time (`2024-06-01T12:00:00Z`, fractions allowed) into an aware UTC datetime."""
+    """Parse an RFC 3339 time (`2024-06-01T12:00:00Z`, fractions allowed) into an aware UTC
+    datetime, accepting what Go's time.Parse(time.RFC3339, ...) accepts."""
     if not isinstance(text, str):
         raise InputError(field, f"expected an RFC 3339 time string, got {type(text).__name__}")
-    raw = text.strip()
-    if raw.endswith(("Z", "z")):
-        raw = raw[:-1] + "+00:00"
+    match = _RFC3339.fullmatch(text)
+    if match is None:
+        raise InputError(field, f"not an RFC 3339 time: {quote(text)}")
+    year, month, day, hour, minute, second = (int(g) for g in match.groups()[:6])
+    fraction, sign, zone_hours, zone_minutes = match.groups()[6:]
+    # Go's range checks: the offset's hour may be 24 and its minute 60.
+    offset = timedelta(hours=int(zone_hours or 0), minutes=int(zone_minutes or 0))
+    if hour > 23 or minute > 59 or second > 59 or int(zone_hours or 0) > 24 or int(zone_minutes or 0) > 60:
+        raise InputError(field, f"not an RFC 3339 time: {quote(text)}")
     try:
-        value = datetime.fromisoformat(raw)
+        value = datetime(year, month, day, hour, minute, second, int(((fraction or "") + "000000")[:6]),
+                         tzinfo=timezone(-offset if sign == "-" else offset))
     except ValueError:
-        raise InputError(field, f"not an RFC 3339 time: {quote(text)}") from None
-    if value.tzinfo is None:
-        raise InputError(field, f"time without an offset: {quote(text)}")
+        if offset >= timedelta(hours=24):
+            raise InputError(field, f"an offset of 24 hours (Go's time.Parse takes it, the model cannot): {quote(text)}") from None
+        if year == 0:
+            raise InputError(field, f"a time out of range (years 1 to 9999 in UTC): {quote(text)}") from None
+        raise InputError(field, f"not an RFC 3339 time: {quote(text)}") from None  # Go's month or day out of range
     try:
         return value.astimezone(UTC)
     except OverflowError:
         raise InputError(field, f"a time out of range (years 1 to 9999 in UTC): {quote(text)}") from None
+
+
+UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def parse_time_nanos(text: object, field: str) -> int:
+    """An RFC 3339 time as Go's time.Parse reads it, in nanoseconds since the Unix epoch: Go keeps
+    nine fractional digits (a datetime six), so `00:00:00Z` and `00:00:00.000000001Z` differ."""
+    whole = parse_time(text, field).replace(microsecond=0)
+    match = _RFC3339.fullmatch(str(text))  # parse_time matched it
+    nanos = int(((match.group(7) if match else None) or "")[:9].ljust(9, "0"))
+    return (whole - UNIX_EPOCH) // timedelta(seconds=1) * 1_000_000_000 + nanos
 
 
 # The clocks a run may start at or run to: wide enough for any schedule, far enough from the

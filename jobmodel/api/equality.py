@@ -9,9 +9,12 @@ comparing, nulls, empty lists, empty maps, empty structs that are values, and th
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any, Final
 
 from jobmodel.api.quantity import quantity_of
+from jobmodel.errors import InputError
+from jobmodel.timeutil import GO_ZERO_TIME, UNIX_EPOCH, parse_time_nanos
 
 # Fields that are pointers (or have no zero-value elision) in the batch/v1 and core/v1 types that
 # Job validation compares: their zero values are kept.
@@ -48,6 +51,14 @@ STRING_MAPS: Final = frozenset(
 )
 
 
+# The metav1.Time fields: Semantic compares them as instants (`a.UTC() == b.UTC()`), so
+# `00:00:00Z`, `01:00:00+01:00` and `00:00:00.000Z` are equal; those that are values (not
+# pointers) holding Go's zero time equal absence.
+TIME_FIELDS: Final = frozenset({"creationTimestamp", "deletionTimestamp", "lastProbeTime", "lastTransitionTime", "startTime", "completionTime"})
+VALUE_TIMES: Final = frozenset({"creationTimestamp", "lastProbeTime", "lastTransitionTime"})
+_ZERO_NANOS: Final = (GO_ZERO_TIME - UNIX_EPOCH) // timedelta(microseconds=1) * 1000
+
+
 # Struct fields that are not pointers: an empty one equals absence. Every other struct field of
 # the Job and Pod types is a pointer (`securityContext`, `affinity`, probes, volume sources, label
 # selectors, policies, ...): nil differs from a pointer to an empty struct, so `{}` is kept.
@@ -72,6 +83,8 @@ def normalize(value: Any, key: str | None = None, where: tuple[str | None, ...] 
         return {k: _quantity_value(v) for k, v in value.items()}
     if key in STRING_MAPS and isinstance(value, dict):
         return dict(value)
+    if key in TIME_FIELDS and isinstance(value, str):
+        return _instant(value, key)
     if isinstance(value, dict):
         holder = (*where, key)
         out = {}
@@ -90,9 +103,18 @@ def normalize(value: Any, key: str | None = None, where: tuple[str | None, ...] 
     return value
 
 
-def semantic_equal(a: Any, b: Any) -> bool:
-    """Semantic.DeepEqual on wire-format values (numbers and quantities compare by value)."""
-    return bool(normalize(a) == normalize(b))
+def semantic_equal(a: Any, b: Any, key: str | None = None) -> bool:
+    """Semantic.DeepEqual on wire-format values (numbers, quantities and times compare by value);
+    `key` is the field the values are of."""
+    return bool(normalize(a, key) == normalize(b, key))
+
+
+def _instant(value: str, key: str) -> Any:
+    try:
+        nanos = parse_time_nanos(value, key)
+    except InputError:
+        return value
+    return None if nanos == _ZERO_NANOS and key in VALUE_TIMES else ("time", nanos)
 
 
 def _quantity_value(value: Any) -> Any:

@@ -17,6 +17,7 @@ from jobmodel.api.field import FieldError
 from jobmodel.api.wire import label_selector_from_json
 from jobmodel.features import NEWEST_MINOR
 from jobmodel.state import selector_matches
+from jobmodel.util.goquote import go_quote
 
 IS_NEGATIVE_ERROR_MSG: Final = "must be greater than or equal to 0"
 FIELD_IMMUTABLE_ERROR_MSG: Final = "field is immutable"
@@ -205,9 +206,9 @@ def validate_nonnegative_field(value: int, path: str) -> list[FieldError]:
     return [fe.invalid(path, value, IS_NEGATIVE_ERROR_MSG)] if value < 0 else []
 
 
-def validate_immutable_field(new: Any, old: Any, path: str) -> list[FieldError]:
-    """ValidateImmutableField: new and old must be semantically equal."""
-    if semantic_equal(new, old):
+def validate_immutable_field(new: Any, old: Any, path: str, key: str | None = None) -> list[FieldError]:
+    """ValidateImmutableField: new and old must be semantically equal (`key`: the field they are of)."""
+    if semantic_equal(new, old, key):
         return []
     return [fe.invalid(path, new, FIELD_IMMUTABLE_ERROR_MSG)]
 
@@ -554,7 +555,7 @@ def validate_object_meta_update(
     if old.get("deletionTimestamp") is not None:
         extra = sorted(set(new.get("finalizers") or []) - set(old.get("finalizers") or []))
         if extra:
-            listed = "[]string{" + ", ".join(f'"{f}"' for f in extra) + "}"
+            listed = "[]string{" + ", ".join(go_quote(f) for f in extra) + "}"  # %#v
             errs.append(
                 fe.forbidden(
                     fe.child(path, "finalizers"),
@@ -584,7 +585,7 @@ def validate_object_meta_update(
         ("deletionGracePeriodSeconds", None),
     ):
         errs.extend(
-            validate_immutable_field(new.get(name, zero), old.get(name, zero), fe.child(path, name))
+            validate_immutable_field(new.get(name, zero), old.get(name, zero), fe.child(path, name), name)
         )
     errs.extend(validate_labels(new.get("labels"), fe.child(path, "labels"), release))
     errs.extend(validate_annotations(new.get("annotations"), fe.child(path, "annotations"), release))

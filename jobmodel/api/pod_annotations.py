@@ -21,6 +21,7 @@ from jobmodel.api import go_json
 from jobmodel.api.field import FieldError
 from jobmodel.api.pod_security import validate_local_descending_path
 from jobmodel.api.pod_util import visit_containers_with_path
+from jobmodel.util.goquote import go_quote
 
 MIRROR_POD_ANNOTATION: Final = "kubernetes.io/config.mirror"
 TOLERATIONS_ANNOTATION: Final = "scheduler.alpha.kubernetes.io/tolerations"
@@ -149,7 +150,7 @@ def validate_app_armor_profile_format(profile: str) -> str | None:
     """ValidateAppArmorProfileFormat: the error's text, or None."""
     if profile in ("", RUNTIME_DEFAULT, APPARMOR_UNCONFINED) or profile.startswith(LOCALHOST_PREFIX):
         return None
-    return f"invalid AppArmor profile name: {fe.render_value(profile)}"
+    return f"invalid AppArmor profile name: {go_quote(profile)}"
 
 
 def pod_spec_has_container(spec: Mapping[str, Any], name: str) -> bool:

@@ -19,7 +19,6 @@ every "valid" verdict, should a release add checks that are not modelled yet).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any, Final
@@ -43,6 +42,7 @@ from jobmodel.api.pod_resources import (
     validate_pod_resources,
 )
 from jobmodel.features import NEWEST_MINOR
+from jobmodel.util.goquote import go_quote
 
 # What the API server checks in a pod template and this model does not (docs/validation.md).
 NOT_CHECKED: Final[tuple[str, ...]] = ()
@@ -319,8 +319,7 @@ def validate_service_account(spec: Mapping[str, Any], path: str, release: int) -
             fe.invalid(
                 fe.child(path, "deprecatedServiceAccount"),
                 deprecated,
-                # Go's %q: as JSON for the printable names that reach it.
-                f"must be the same as serviceAccountName: {json.dumps(name, ensure_ascii=False)}",
+                f"must be the same as serviceAccountName: {go_quote(name)}",
             )
         )
     return errs
@@ -501,7 +500,8 @@ def validate_init_container_restart_policy(
     with it any container restart policy, and rules (for `Always` only with RestartAllContainersOnContainerExits)."""
     policy, rules = ctr.get("restartPolicy"), ctr.get("restartPolicyRules") or []
     if policy is None:
-        if rules:
+        # 1.34 calls it only for a container with a restart policy: rules alone pass.
+        if rules and opts.release >= 35:
             return [fe.required(fe.child(path, "restartPolicy"), "must specify restartPolicy when restart rules are used")]
         return []
     if not opts.allow_container_restart_policy_rules:
@@ -828,9 +828,9 @@ def validate_toleration_comparison(op: str, value: str, path: str, allowed: bool
     elif re.fullmatch(r"-?(0|[1-9][0-9]*)", value) is None or value == "-0":
         errs.append(fe.invalid(fe.child(path, "value"), value, "must be a valid decimal integer in canonical form"))
     if re.fullmatch(r"[+-]?[0-9]+", value) is None:
-        errs.append(fe.invalid(fe.child(path, "value"), value, f"strconv.ParseInt: parsing {json.dumps(value)}: invalid syntax"))
+        errs.append(fe.invalid(fe.child(path, "value"), value, f"strconv.ParseInt: parsing {go_quote(value)}: invalid syntax"))
     elif not -(2**63) <= int(value) <= 2**63 - 1:
-        errs.append(fe.invalid(fe.child(path, "value"), value, f"strconv.ParseInt: parsing {json.dumps(value)}: value out of range"))
+        errs.append(fe.invalid(fe.child(path, "value"), value, f"strconv.ParseInt: parsing {go_quote(value)}: value out of range"))
     return errs
 
 

@@ -23,7 +23,6 @@ named after its volume, not its index) are kept.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
@@ -39,6 +38,7 @@ from jobmodel.api.image_reference import parse_image_name
 from jobmodel.api.pod_security import validate_local_descending_path
 from jobmodel.api.pod_util import visit_containers_with_path
 from jobmodel.api.quantity import quantity_of, quantity_string, set_defaults_resource_list
+from jobmodel.util.goquote import go_quote
 
 if TYPE_CHECKING:
     from jobmodel.api.pod_validation import PodValidationOptions
@@ -489,13 +489,13 @@ def validate_signer_name(path: str, signer: str) -> list[FieldError]:
     labels = domain.split(".")
     for label in labels:
         if found := mv.is_dns1123_label(label):
-            errs.extend(fe.invalid(path, domain, f"validating label {json.dumps(label)}: {m}") for m in found)
+            errs.extend(fe.invalid(path, domain, f"validating label {go_quote(label)}: {m}") for m in found)
             break
     if len(labels) < 2:
         errs.append(fe.invalid(path, domain, "should be a domain with at least two segments separated by dots"))
     for label in rest.split("."):
         if found := mv.is_dns1123_subdomain(label):
-            errs.extend(fe.invalid(path, rest, f"validating label {json.dumps(label)}: {m}") for m in found)
+            errs.extend(fe.invalid(path, rest, f"validating label {go_quote(label)}: {m}") for m in found)
             break
     most = 2 * mv.DNS1123_SUBDOMAIN_MAX_LENGTH + mv.DNS1123_LABEL_MAX_LENGTH + 2
     if len(signer) > most:

@@ -47,7 +47,6 @@ from jobmodel.api.pod_volumes import drop_disabled_volume_fields
 from jobmodel.api.schema import decode_object, describe
 from jobmodel.errors import InputError, printable
 from jobmodel.features import DEFAULT_GATES, FeatureGates
-from jobmodel.timeutil import parse_time
 
 Obj = dict[str, Any]
 
@@ -328,8 +327,8 @@ def get_status_validation_options(
     completed_changed = changed("completedIndexes", "")
     failed_indexes_changed = changed("failedIndexes")
     active_changed = changed("active", 0)
-    start_changed = _time_of(st, "startTime") != _time_of(old_st, "startTime")
-    completion_changed = _time_of(st, "completionTime") != _time_of(old_st, "completionTime")
+    start_changed = bv.status_time(st, "startTime") != bv.status_time(old_st, "startTime")
+    completion_changed = bv.status_time(st, "completionTime") != bv.status_time(old_st, "completionTime")
     uncounted_changed = not semantic_equal(
         st.get("uncountedTerminatedPods"), old_st.get("uncountedTerminatedPods")
     )
@@ -373,11 +372,6 @@ def get_status_validation_options(
 def _condition_false(job: Mapping[str, Any], ctype: str) -> bool:
     """IsConditionFalse: a condition of that type with status False."""
     return any(c.get("type") == ctype and c.get("status") == "False" for c in (job.get("status") or {}).get("conditions") or [])
-
-
-def _time_of(status: Mapping[str, Any], name: str) -> Any:
-    value = status.get(name)
-    return None if value is None else parse_time(value, f"status.{name}")
 
 
 def job_status_validate_update(

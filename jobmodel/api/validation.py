@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Mapping
-from datetime import datetime
 from typing import Any, Final
 
 import attrs
@@ -34,7 +33,8 @@ from jobmodel.api.pod_validation import (
 )
 from jobmodel.api.timezones import load_location_error
 from jobmodel.features import DEFAULT_GATES, NEWEST_MINOR, FeatureGates
-from jobmodel.timeutil import parse_time
+from jobmodel.timeutil import parse_time_nanos
+from jobmodel.util.goquote import go_quote
 
 MAX_PARALLELISM_FOR_INDEXED_JOB: Final = 100_000
 MAX_FAILED_INDEXES_FOR_INDEXED_JOB: Final = 100_000
@@ -530,30 +530,30 @@ def _atoi(text: str) -> int:
 
 
 def parse_index_interval(interval: str, completions: int) -> tuple[int, int]:
-    """parseIndexInterval: `x` or `x-y`, each below completions, x < y."""
+    """parseIndexInterval: `x` or `x-y`, each below completions, x < y (the fragments `%q`-quoted)."""
     limits = interval.split("-")
     if len(limits) > 2:
         raise IndexesFormatError(
-            f"the fragment \"{interval}\" violates the requirement that an index interval can have at most two parts separated by '-'"
+            f"the fragment {go_quote(interval)} violates the requirement that an index interval can have at most two parts separated by '-'"
         )
     try:
         x = _atoi(limits[0])
     except ValueError:
         raise IndexesFormatError(
-            f'cannot convert string to integer for index: "{limits[0]}"'
+            f"cannot convert string to integer for index: {go_quote(limits[0])}"
         ) from None
     if x >= completions:
-        raise IndexesFormatError(f'too large index: "{limits[0]}"')
+        raise IndexesFormatError(f"too large index: {go_quote(limits[0])}")
     if len(limits) == 1:
         return x, x
     try:
         y = _atoi(limits[1])
     except ValueError:
         raise IndexesFormatError(
-            f'cannot convert string to integer for index: "{limits[1]}"'
+            f"cannot convert string to integer for index: {go_quote(limits[1])}"
         ) from None
     if y >= completions:
-        raise IndexesFormatError(f'too large index: "{limits[1]}"')
+        raise IndexesFormatError(f"too large index: {go_quote(limits[1])}")
     if x >= y:
         raise IndexesFormatError(f"non-increasing order, previous: {x}, current: {y}")
     return x, y
@@ -788,10 +788,11 @@ def _validate_uncounted(status: Mapping[str, Any], path: str) -> list[FieldError
     return errs
 
 
-def _time(status: Mapping[str, Any], name: str) -> datetime | None:
-    """A metav1.Time of the status as a point in time (compared as times, not strings)."""
+def status_time(status: Mapping[str, Any], name: str) -> int | None:
+    """A metav1.Time of the status as a point in time (compared as times, not strings), at Go's
+    nanosecond precision: 1 ns apart is a change, and before (immutability, order)."""
     value = status.get(name)
-    return None if value is None else parse_time(value, f"status.{name}")
+    return None if value is None else parse_time_nanos(value, f"status.{name}")
 
 
 def validate_job_status(
@@ -813,7 +814,7 @@ def validate_job_status(
     success_met = is_condition_true(job, "SuccessCriteriaMet")
     finished = complete or failed
     conditions = fe.child(path, "conditions")
-    start, completion = _time(status, "startTime"), _time(status, "completionTime")
+    start, completion = status_time(status, "startTime"), status_time(status, "completionTime")
     if opts.reject_complete_job_with_failed_condition and complete and failed:
         errs.append(
             fe.invalid(conditions, fe.OMIT, "cannot set Complete=True and Failed=true conditions")
@@ -1050,8 +1051,8 @@ def validate_job_status_update(
                 )
             )
     completion, old_completion = (
-        _time(status, "completionTime"),
-        _time(old_status, "completionTime"),
+        status_time(status, "completionTime"),
+        status_time(old_status, "completionTime"),
     )
     if (
         opts.reject_mutating_completion_time
@@ -1066,7 +1067,7 @@ def validate_job_status_update(
                 "field is immutable" if opts.release >= 34 else "completionTime cannot be mutated",
             )
         )
-    start, old_start = _time(status, "startTime"), _time(old_status, "startTime")
+    start, old_start = status_time(status, "startTime"), status_time(old_status, "startTime")
     suspended = (job.get("spec") or {}).get("suspend") is True
     if (
         opts.reject_start_time_update_for_unsuspended_job

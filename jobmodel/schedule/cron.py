@@ -27,6 +27,7 @@ from jobmodel.schedule.gotime import (
     zone_of,
 )
 from jobmodel.timeutil import GO_ZERO_TIME
+from jobmodel.util.goquote import go_quote, go_time_quote
 
 STAR_BIT = 1 << 63
 _MAX_INT64 = (1 << 63) - 1
@@ -316,10 +317,10 @@ _ATOI = re.compile(r"[+-]?[0-9]+\Z", re.ASCII)
 def must_parse_int(expr: str) -> int:
     """mustParseInt: strconv.Atoi (ASCII digits, optional sign, int64 range), then no negatives."""
     if not _ATOI.match(expr):
-        raise CronParseError(f'failed to parse int from {expr}: strconv.Atoi: parsing "{expr}": invalid syntax')
+        raise CronParseError(f"failed to parse int from {expr}: strconv.Atoi: parsing {go_quote(expr)}: invalid syntax")
     num = int(expr)
     if not -_MAX_INT64 - 1 <= num <= _MAX_INT64:
-        raise CronParseError(f'failed to parse int from {expr}: strconv.Atoi: parsing "{expr}": value out of range')
+        raise CronParseError(f"failed to parse int from {expr}: strconv.Atoi: parsing {go_quote(expr)}: value out of range")
     if num < 0:
         raise CronParseError(f"negative number ({num}) not allowed: {expr}")
     return num
@@ -510,7 +511,7 @@ def _leading_fraction(s: bytes) -> tuple[int, float, bytes]:
 
 def parse_go_duration(text: str) -> int:
     """time.ParseDuration, in nanoseconds: `1h30m`, `1.5s`, `-2m`, units ns us µs ms s m h."""
-    quoted = '"' + text + '"'
+    quoted = go_time_quote(text)
     s = text.encode()
     neg = False
     if s[:1] in (b"-", b"+"):
@@ -546,7 +547,7 @@ def parse_go_duration(text: str) -> int:
         unit_text, s = s[:i], s[i:]
         unit = _UNITS.get(unit_text)
         if unit is None:
-            raise ValueError(f'time: unknown unit "{unit_text.decode(errors="replace")}" in duration {quoted}')
+            raise ValueError(f"time: unknown unit {go_time_quote(unit_text.decode())} in duration {quoted}")
         if v > _LIMIT // unit:
             raise ValueError(f"time: invalid duration {quoted}")
         v *= unit

@@ -13,7 +13,8 @@ INTS = st.sampled_from([-1, 0, 1, 2, 3, 5, 10, 100_000, 2**31 - 1])
 SMALL = st.one_of(st.none(), st.integers(-1, 6))
 NAMES = st.sampled_from(["job", "a" * 63, "a" * 64, "Bad_Name", "x-", "job.example"])
 LABEL_VALUES = st.sampled_from(["a", "", "x" * 64, "bad value", "ok-1"])
-INDEX_STRINGS = st.sampled_from(["0", "0-2", "1,3", "3-1", "x", "0,0", "-1", "10", "0-1,2"])
+# 'a"b' and a tab: parseIndexInterval quotes a bad fragment with Go's %q.
+INDEX_STRINGS = st.sampled_from(["0", "0-2", "1,3", "3-1", "x", "0,0", "-1", "10", "0-1,2", 'a"b', "1,\t"])
 
 
 @st.composite
@@ -866,7 +867,8 @@ def cron_job_manifests(draw: st.DrawFn) -> dict[str, Any]:
 
 
 SCHEDULES = st.sampled_from(
-    ["*/5 * * * *", "@hourly", "@every 1h", "0 0 31 2 *", "61 * * * *", "TZ=UTC * * * * *", "CRON_TZ=Europe/Berlin 0 * * * *", "", "* * * *", "5-2 * * * 7"]
+    ["*/5 * * * *", "@hourly", "@every 1h", "0 0 31 2 *", "61 * * * *", "TZ=UTC * * * * *", "CRON_TZ=Europe/Berlin 0 * * * *", "", "* * * *", "5-2 * * * 7",
+     'a"b * * * *', "@every 1\u03bc\u00a0"]  # Go quotes the bad field (strconv.Quote) and duration (time's quote)
 )
 TIME_ZONES = st.sampled_from(["Europe/Berlin", "UTC", "Mars/Olympus", " Europe/Berlin", "Local", "", "America/Argentina/Buenos_Aires", "../etc"])
 
@@ -997,7 +999,8 @@ def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 CONDITION_TYPES = st.sampled_from(["Complete", "Failed", "SuccessCriteriaMet", "FailureTarget", "Suspended"])
-TIMES = st.sampled_from(["2024-01-01T00:00:00Z", "2024-01-01T00:01:00Z", "2023-12-31T23:59:00Z"])
+# The same instant written otherwise, and 1 ns later: metav1.Time compares instants, to the nanosecond.
+TIMES = st.sampled_from(["2024-01-01T00:00:00Z", "2024-01-01T00:01:00Z", "2023-12-31T23:59:00Z", "2024-01-01T01:00:00.000+01:00", "2024-01-01T00:00:00.000000001Z"])
 
 
 @st.composite

@@ -49,3 +49,14 @@ def test_resources_is_a_pointer_in_a_pod_spec_only() -> None:
     assert not semantic_equal({"resources": {}}, {})  # a pod spec compared on its own
     claim = {"volumeClaimTemplate": {"spec": {"resources": {}}}}
     assert semantic_equal({"ephemeral": claim}, {"ephemeral": {"volumeClaimTemplate": {}}})
+
+
+def test_times_compare_as_instants_at_nanosecond_precision() -> None:
+    """Semantic's metav1.Time equality is `a.UTC() == b.UTC()`: the same instant written with
+    another offset or trailing zeros is equal, 1 ns apart is not; a value field's zero time is absence."""
+    assert semantic_equal({"metadata": {"creationTimestamp": "2024-01-01T00:00:00Z"}}, {"metadata": {"creationTimestamp": "2024-01-01T01:00:00.000+01:00"}})
+    assert not semantic_equal({"creationTimestamp": "2024-01-01T00:00:00Z"}, {"creationTimestamp": "2024-01-01T00:00:00.000000001Z"})
+    assert semantic_equal({"metadata": {"creationTimestamp": "0001-01-01T00:00:00Z"}}, {"metadata": {}})
+    assert not semantic_equal({"deletionTimestamp": "0001-01-01T00:00:00Z"}, {})  # a pointer
+    assert semantic_equal("2024-01-01T00:00:00Z", "2024-01-01T01:00:00+01:00", "deletionTimestamp")
+    assert not semantic_equal("2024-01-01T00:00:00Z", "2024-01-01T01:00:00+01:00")  # not a time field

@@ -67,3 +67,4 @@ def test_render_errors_one_and_many() -> None:
         "* spec.completions: Invalid value: -1: must be greater than or equal to 0",
         "* spec.selector: Required value",
     ]
+

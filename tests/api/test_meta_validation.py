@@ -135,6 +135,26 @@ def test_object_meta_update_immutable_name_and_resource_version() -> None:
     }
 
 
+def test_object_meta_update_compares_timestamps_as_instants() -> None:
+    """ValidateImmutableField uses Semantic.DeepEqual, whose metav1.Time equality is `a.UTC() == b.UTC()`."""
+    old = {"name": "a", "namespace": "ns", "resourceVersion": "1", "creationTimestamp": "2024-01-01T00:00:00Z",
+           "deletionTimestamp": "2024-01-01T00:00:00Z"}
+    same = {**old, "creationTimestamp": "2024-01-01T01:00:00+01:00", "deletionTimestamp": "2024-01-01T00:00:00.000Z"}
+    assert mv.validate_object_meta_update(same, old) == []
+    moved = {**old, "creationTimestamp": "2024-01-01T00:00:00.000000001Z"}
+    assert [(e.field, e.detail) for e in mv.validate_object_meta_update(moved, old)] == [("metadata.creationTimestamp", "field is immutable")]
+    zero = {**old, "creationTimestamp": "0001-01-01T00:00:00Z"}
+    assert mv.validate_object_meta_update(zero, {**old, "creationTimestamp": None}) == []
+
+
+def test_new_finalizers_of_a_deleted_object_are_listed_as_go_prints_them() -> None:
+    """The message's %#v of the sorted []string quotes each name as strconv.Quote does."""
+    old = {"name": "a", "namespace": "ns", "resourceVersion": "1", "deletionTimestamp": "2024-01-01T00:00:00Z"}
+    errs = mv.validate_object_meta_update({**old, "finalizers": ["example.com/\t", 'a"b/c']}, old)
+    forbidden = [e.detail for e in errs if e.field == "metadata.finalizers" and e.type == "FieldValueForbidden"]
+    assert forbidden == ['no new finalizers can be added if the object is being deleted, found new finalizers []string{"a\\"b/c", "example.com/\\t"}']
+
+
 def test_object_meta_update_checks_the_generation_sign_from_1_37() -> None:
     """apimachinery v0.37's ValidateObjectMetaAccessorUpdate: ValidateNonnegativeField, then the
     decrement check; v0.36 has the decrement check alone."""

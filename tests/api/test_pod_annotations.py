@@ -163,3 +163,8 @@ def test_tolerations_annotation_refused(value: str, message: str) -> None:
     with pytest.raises(ValueError) as err:
         get_tolerations_from_pod_annotations({"scheduler.alpha.kubernetes.io/tolerations": value})
     assert str(err.value) == message
+
+
+def test_app_armor_profile_format_error_quotes_as_go() -> None:
+    """ValidateAppArmorProfileFormat's %q: strconv.Quote (DEL as \\x7f, U+00A0 as \\u00a0, é kept)."""
+    assert validate_app_armor_profile_format("é\u00a0\x7f") == 'invalid AppArmor profile name: "é\\u00a0\\x7f"'

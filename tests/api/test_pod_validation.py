@@ -90,6 +90,16 @@ def test_restart_rules_in_use_in_the_old_template_stay_allowed_in_1_34() -> None
     assert _errors(pod_validation_options(34, old), initContainers=[_init(restartPolicy="Never")]) == set()
 
 
+@pytest.mark.parametrize(("release", "required"), [(34, False), (35, True), (37, True)])
+def test_init_container_rules_without_a_policy_are_refused_from_1_35(release: int, required: bool) -> None:
+    """1.34's validateInitContainers calls validateInitContainerRestartPolicy only for a container
+    with a restart policy; from 1.35 it is called for every init container."""
+    old = {"initContainers": [_init(restartPolicy="Never")]}  # rules allowed at 1.34 too
+    rules = [{"action": "Restart", "exitCodes": {"operator": "In", "values": [42]}}]
+    errors = _errors(pod_validation_options(release, old), initContainers=[_init(restartPolicyRules=rules)])
+    assert errors == ({("spec.template.spec.initContainers[0].restartPolicy", "FieldValueRequired")} if required else set())
+
+
 def test_container_restart_rules_are_validated_from_1_35() -> None:
     rules = [{"action": "Bogus", "exitCodes": {"operator": "In", "values": [1]}}, {"action": "Restart"}]
     ctr = {**pod_template()["spec"]["containers"][0], "restartPolicyRules": rules}
@@ -182,6 +192,15 @@ def test_service_account_alias_by_release(release: int, spec: dict[str, str], er
     assert _errors(pod_validation_options(release, None), **spec) == errors
 
 
+def test_service_account_mismatch_quotes_the_name_as_go() -> None:
+    """v1.37's "must be the same as serviceAccountName: %q": strconv.Quote (U+00A0 escaped, é not)."""
+    template = pod_template()
+    template["spec"].update(serviceAccountName="é\u00a0", serviceAccount="b")
+    errs = validate_pod_template_spec(template, "spec.template", pod_validation_options(37, None))
+    details = [e.detail for e in errs if e.field.endswith("deprecatedServiceAccount")]
+    assert details == ['must be the same as serviceAccountName: "é\\u00a0"']
+
+
 def test_node_and_priority_class_names_are_dns_subdomains() -> None:
     """ValidatePodSpec: ValidateNodeName and ValidatePriorityClassName (NameIsDNSSubdomain)."""
     assert _errors(nodeName="Bad_Node", priorityClassName="Bad_PC") == {
@@ -222,6 +241,16 @@ def test_toleration_comparison_operators_from_1_35() -> None:
         ("t[2].value", 'strconv.ParseInt: parsing "": invalid syntax'),
         ("t[3].value", "must be a valid decimal integer in canonical form"),
         ("t[4].value", 'strconv.ParseInt: parsing "99999999999999999999": value out of range'),
+    ]
+
+
+def test_toleration_value_parse_error_quotes_as_strconv() -> None:
+    """strconv.NumError quotes the value with strconv.Quote: é as it is, DEL as \\x7f."""
+    tolerations = [{"key": "k", "operator": "Lt", "value": v} for v in ("é", "\x7f")]
+    errors = validate_tolerations(tolerations, "t", 37, allow_comparison_operators=True)
+    assert [e.detail for e in errors if e.detail.startswith("strconv")] == [
+        'strconv.ParseInt: parsing "é": invalid syntax',
+        'strconv.ParseInt: parsing "\\x7f": invalid syntax',
     ]
 
 

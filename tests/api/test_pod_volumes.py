@@ -463,6 +463,12 @@ def test_cluster_trust_bundle_projection(bundle: dict[str, Any], want: list[tupl
     assert [(e.type, e.field) for e in errs] == want
 
 
+def test_signer_name_label_errors_quote_as_go() -> None:
+    """ValidateSignerName's "validating label %q": strconv.Quote, not JSON."""
+    errs = pv.validate_signer_name("f", "a.b/é") + pv.validate_signer_name("f", "example.com/a\x7f")
+    assert [e.detail.split(":")[0] for e in errs] == ['validating label "é"', 'validating label "a\\x7f"']
+
+
 def test_in_tree_defaults() -> None:
     # SetObjectDefaults_Job's `+default` tags; azureDisk's are pointers, an empty string is kept.
     volumes = [

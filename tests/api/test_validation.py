@@ -380,6 +380,36 @@ def test_completion_time_before_start_time_compares_times_not_strings() -> None:
     ]
 
 
+def test_status_times_keep_go_nanoseconds() -> None:
+    """metav1.Time keeps time.Parse's nine fractional digits: 1 ns apart is a change, and before."""
+    assert bv.status_time({"startTime": "2024-01-01T00:00:00.000000001Z"}, "startTime") == 1_704_067_200_000_000_001
+    assert bv.status_time({"startTime": "2024-01-01T01:00:00.5+01:00"}, "startTime") == 1_704_067_200_500_000_000
+    assert bv.status_time({}, "startTime") is None
+    old, new = job(), job()
+    old["status"] = {"startTime": "2024-01-01T00:00:00Z"}
+    new["status"] = {"startTime": "2024-01-01T00:00:00.000000001Z", "completionTime": "2023-12-31T19:00:00-05:00"}
+    opts = bv.JobStatusValidationOptions(
+        release=37, reject_start_time_update_for_unsuspended_job=True, reject_completion_time_before_start_time=True
+    )
+    assert pairs(bv.validate_job_status_update(new, old, opts)) == {
+        ("status.startTime", "FieldValueInvalid"),
+        ("status.completionTime", "FieldValueInvalid"),
+    }
+    new["status"] = {"startTime": "2024-01-01T01:00:00.000000000+01:00"}  # the same instant
+    assert bv.validate_job_status_update(new, old, opts) == []
+
+
+def test_index_interval_errors_quote_the_fragment_as_go_does() -> None:
+    """parseIndexInterval's %q: a quote, backslash or control character in the fragment is escaped."""
+    for text, shown in (('a"b', '"a\\"b"'), ("\t", '"\\t"'), ("1\\", '"1\\\\"')):
+        with pytest.raises(bv.IndexesFormatError) as raised:
+            bv.parse_index_interval(text, 4)
+        assert str(raised.value) == f"cannot convert string to integer for index: {shown}"
+    with pytest.raises(bv.IndexesFormatError) as raised:
+        bv.parse_index_interval('0-1-"', 4)
+    assert str(raised.value).startswith('the fragment "0-1-\\"" violates')
+
+
 # Found by tests/differential/test_api.py against upstream's code (docs/validation.md).
 
 

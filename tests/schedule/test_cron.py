@@ -127,6 +127,13 @@ def test_bad_go_durations(text: str) -> None:
         parse_go_duration(text)
 
 
+def test_go_duration_errors_quote_as_the_time_package() -> None:
+    """ParseDuration's errors quote the unit and the text with time's quote: non-ASCII bytes as \\xNN."""
+    with pytest.raises(ValueError) as raised:
+        parse_go_duration('1\u03bc"')
+    assert str(raised.value) == 'time: unknown unit "\\xce\\xbc\\"" in duration "1\\xce\\xbc\\""'
+
+
 def test_fields_split_on_go_whitespace_only() -> None:
     assert go_fields("0\t0\u00a0* *\n*") == ["0", "0", "*", "*", "*"]
     # U+001C is whitespace to Python's str.split but not to Go.
