@@ -165,6 +165,7 @@ class FeatureGates:
             if value and name in NOT_MODELLED:
                 raise InputError(f"{field}.{name}", f"not modelled: {NOT_MODELLED[name]}")
             changes[name] = value
+        _check_emulated_together(self.release, changes, field)
         return attrs.evolve(self, **changes)
 
 
@@ -186,6 +187,22 @@ _GA_SINCE: Mapping[str, int] = {
 # The Kubernetes release whose controllers the model reproduces (the oracle protocol's handshake
 # names it).
 MODEL_RELEASE = "v1.32.3"
+
+
+def _check_emulated_together(minor: int, changes: Mapping[str, bool], field: str) -> None:
+    """At the previous emulation version (a GA gate turned off) every gate of the request is set
+    there, as featuregate's SetEmulationVersion re-applies them: one the release introduced is
+    PreAlpha there and refused, whatever its value."""
+    fallback = [n for n, v in changes.items() if (st := gate_stage(n, minor)) is not None and st.locked and v != st.default]
+    if not fallback or minor - 1 < OLDEST_MINOR:
+        return
+    for name, value in changes.items():
+        if gate_stage(name, minor - 1) is None and min(GATE_TABLE[name]) > minor - 1:
+            raise InputError(
+                f"{field}.{name}",
+                f"cannot set feature gate {name} to {str(value).lower()}, feature is PreAlpha at emulated version "
+                f"1.{minor - 1}, where turning off {fallback[0]} puts Kubernetes 1.{minor}",
+            )
 
 
 def _was_unlocked_before(name: str, minor: int) -> bool:

@@ -69,3 +69,13 @@ def test_vectors_may_turn_off_a_gate_that_became_ga_in_their_release() -> None:
     with pytest.raises(InputError, match="locked"):
         gates_from_options("1.32", "PodIndexLabel=false")  # the command line is strict
     assert vector_gates(None, {}).release == 32  # a vector without kubeVersion is a 1.32 case
+
+
+def test_a_gate_the_release_introduced_cannot_be_set_with_a_ga_gate_turned_off() -> None:
+    """Turning off JobManagedBy (GA in 1.35) puts the gates at emulation version 1.34, where a
+    gate new in 1.35 is PreAlpha and refused whatever its value (upstream's featuregate)."""
+    assert vector_gates("1.35", {"JobManagedBy": False}).JobManagedBy is False
+    for value in (True, False):
+        with pytest.raises(InputError, match=r"MutablePodResourcesForSuspendedJobs to .*PreAlpha at emulated version 1\.34"):
+            vector_gates("1.35", {"JobManagedBy": False, "MutablePodResourcesForSuspendedJobs": value})
+    assert vector_gates("1.35", {"MutablePodResourcesForSuspendedJobs": True}).MutablePodResourcesForSuspendedJobs

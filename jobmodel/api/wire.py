@@ -195,8 +195,10 @@ def _pod_failure_policy(m: Decoded, path: str) -> PodFailurePolicy:
             )
         on_conditions = None
         if "onPodConditions" in r:
+            # Decoded as Go does (no defaulting): a pattern without status matches only a pod
+            # condition whose status is empty too (matchOnPodConditions compares them as given).
             on_conditions = _items(
-                r, "onPodConditions", p, lambda c, cp: OnPodConditionsPattern(_required(c, "type", cp), c.get("status", "True"))
+                r, "onPodConditions", p, lambda c, cp: OnPodConditionsPattern(_required(c, "type", cp), c.get("status", ""))
             )
         return PodFailurePolicyRule(action=_required(r, "action", p), on_exit_codes=on_exit, on_pod_conditions=on_conditions)
 

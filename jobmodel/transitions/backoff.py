@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+from jobmodel.errors import InputError
 from jobmodel.features import FeatureGates
 from jobmodel.state import BackoffRecord, Pod
 from jobmodel.timeutil import GO_ZERO_TIME, is_zero
@@ -127,7 +128,10 @@ def remaining_time_for_failures(
     if failures == 0:
         return 0.0
     duration = round(backoff_duration(failures, base, cap) * 1e9)
-    assert last_failure is not None
+    if last_failure is None:
+        # Upstream dereferences the nil pointer here and panics; its own bookkeeping never holds
+        # failures without a time, so only a hand-written case reaches this.
+        raise InputError("controller.backoff.lastFailureTime", "unset with failures after the last success (upstream's getRemainingTimeForFailuresCount panics on it)")
     delta = now - last_failure
     # In time.Duration nanoseconds as upstream: Since saturates, the difference wraps (a last
     # failure centuries ahead leaves a negative remaining time).

@@ -25,6 +25,7 @@ from jobmodel.actions import (
     Requeue,
     UpdateJobStatus,
 )
+from jobmodel.api.meta_validation import is_qualified_name, is_valid_label_value
 from jobmodel.errors import InputError
 from jobmodel.features import FeatureGates
 from jobmodel.frozen import FrozenDict, evolve, freeze
@@ -53,6 +54,7 @@ from jobmodel.state import (
     JobControllerState,
     JobStatus,
     JobSyncInput,
+    LabelSelector,
     ObjectMeta,
     OwnerReference,
     Pod,
@@ -738,9 +740,9 @@ def get_pods_for_job(step: _Step, job: Job) -> list[Pod]:
     """getPodsForJob: the namespace's pods this Job controls, adopting matching orphans (with the
     tracking finalizer) and releasing owned pods that no longer match (PodControllerRefManager.ClaimPods)."""
     if job.spec.selector is not None:
-        for req in job.spec.selector.match_expressions:
-            if req.operator not in ("In", "NotIn", "Exists", "DoesNotExist"):
-                raise _StepError(f"couldn't convert Job selector: {req.operator!r} is not a valid label selector operator")
+        problem = label_selector_as_selector_error(job.spec.selector, step.gates.release)
+        if problem is not None:
+            raise _StepError(f"couldn't convert Job selector: {problem}")
     by_owner_index = step.gates.at_least(34)
     if by_owner_index:
         # controller.FilterPodsByOwner
@@ -793,6 +795,25 @@ def get_pods_for_job(step: _Step, job: Job) -> list[Pod]:
             pod = evolve(pod, metadata=meta)
         result.append(pod)
     return result
+
+
+def label_selector_as_selector_error(selector: LabelSelector, release: int) -> str | None:
+    """metav1.LabelSelectorAsSelector's error, None when the selector converts: an unknown
+    operator, or what labels.NewRequirement refuses (a bad key or value, values where the
+    operator takes none, none where it needs some)."""
+    problems = [
+        f"key: {m}" for key in selector.match_labels for m in is_qualified_name(key, release)
+    ] + [f"values: {m}" for value in selector.match_labels.values() for m in is_valid_label_value(value, release)]
+    for req in selector.match_expressions:
+        if req.operator not in ("In", "NotIn", "Exists", "DoesNotExist"):
+            return f"{req.operator!r} is not a valid label selector operator"
+        problems += [f"key: {m}" for m in is_qualified_name(req.key, release)]
+        if req.operator in ("In", "NotIn") and not req.values:
+            problems.append("values: for 'in', 'notin' operators, values set can't be empty")
+        if req.operator in ("Exists", "DoesNotExist") and req.values:
+            problems.append("values: values set must be empty for exists and does not exist")
+        problems += [f"values: {m}" for v in req.values for m in is_valid_label_value(v, release)]
+    return "; ".join(problems) or None
 
 
 def pods_by_owner(pods: Sequence[Pod], job: Job) -> list[Pod]:

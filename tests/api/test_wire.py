@@ -138,3 +138,14 @@ def test_malformed_cron_job_names_the_field(patch: dict[str, Any], field: str) -
     with pytest.raises(InputError) as err:
         cron_job_from_json({**CRON_JOB, **patch})
     assert err.value.field == field
+
+
+def test_a_pod_condition_pattern_without_status_is_read_as_go_decodes_it() -> None:
+    """No defaulting on the wire: Go's zero status, which matchOnPodConditions compares as given
+    (the API server's defaulting, not the decoder, makes it True)."""
+    doc = job_json(podFailurePolicy={"rules": [{"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]}]})
+    job = job_from_json(doc)
+    assert job.spec.pod_failure_policy is not None
+    rule = job.spec.pod_failure_policy.rules[0]
+    assert rule.on_pod_conditions is not None and rule.on_pod_conditions[0].status == ""
+    assert job_to_json(job)["spec"]["podFailurePolicy"]["rules"][0]["onPodConditions"] == [{"type": "DisruptionTarget", "status": ""}]

@@ -5,9 +5,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 import attrs
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from jobmodel.errors import InputError
 from jobmodel.features import FeatureGates
 from jobmodel.state import (
     JOB_INDEX_FAILURE_COUNT_ANNOTATION,
@@ -39,6 +41,12 @@ def test_remaining_time_counts_from_the_last_failure() -> None:
     record = BackoffRecord(2, T0 - timedelta(seconds=15))
     assert bo.remaining_time(record, T0, 10, 600) == 5
     assert bo.remaining_time(record, T0 + timedelta(seconds=5), 10, 600) == 0
+
+
+def test_failures_without_a_last_failure_time_are_refused_with_one_line() -> None:
+    # Upstream's getRemainingTimeForFailuresCount dereferences the nil time (a panic).
+    with pytest.raises(InputError, match="lastFailureTime"):
+        bo.remaining_time(BackoffRecord(2, None), T0, 10, 600)
 
 
 def test_an_index_whose_failure_count_wraps_waits_only_the_base_delay() -> None:

@@ -42,7 +42,7 @@ def test_a_job_without_a_policy_fails_one_way() -> None:
 def test_each_code_in_its_container_the_same_code_elsewhere_each_condition_and_a_neutral_code() -> None:
     rules = [
         {"action": "FailJob", "onExitCodes": {"containerName": "main", "operator": "In", "values": [42, 43, 44]}},
-        {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]},
+        {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}]},
     ]
     modes = failure_modes(job(rules, containers=("main", "side")))
     # Two codes of an In rule tell it apart; the same code in `side` must not match the rule.
@@ -70,7 +70,7 @@ def test_a_failure_in_an_init_container_leaves_the_containers_unstarted() -> Non
 
 
 def test_a_condition_failure_exits_with_a_code_no_rule_matches() -> None:
-    j = job([{"action": "FailJob", "onExitCodes": {"operator": "In", "values": [1]}}, {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]}])
+    j = job([{"action": "FailJob", "onExitCodes": {"operator": "In", "values": [1]}}, {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}]}])
     failure = parse_failure(j, "cond=DisruptionTarget")
     assert failure.conditions == (("DisruptionTarget", "True"),) and failure.exit_code == 2
 

@@ -127,6 +127,22 @@ def test_orphan_matching_the_selector_is_adopted() -> None:
     assert created(result) == []
 
 
+@pytest.mark.parametrize(
+    "selector",
+    [
+        {"matchExpressions": [{"key": "foo", "operator": "NotIn"}]},  # In/NotIn need values
+        {"matchExpressions": [{"key": "foo", "operator": "Exists", "values": ["bar"]}]},
+        {"matchExpressions": [{"key": "a b", "operator": "Exists"}]},  # not a qualified name
+        {"matchLabels": {"foo": "-bar"}},  # not a label value
+    ],
+)
+def test_a_selector_that_does_not_convert_fails_the_sync(selector: dict[str, Any]) -> None:
+    # getPodsForJob: LabelSelectorAsSelector (labels.NewRequirement) refuses it before any pod is listed.
+    result = run(make_job(parallelism=1, selector=selector), [make_pod("running")])
+    assert result.error is not None and result.error.startswith("couldn't convert Job selector")
+    assert created(result) == [] and result.status is None
+
+
 def test_owned_pod_that_no_longer_matches_is_released() -> None:
     stray = make_pod("stray", labels={"foo": "other"})
     result = run(make_job(parallelism=1), [stray])
