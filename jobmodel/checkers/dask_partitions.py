@@ -39,6 +39,9 @@ from jobmodel.checkers.system import System
 from jobmodel.checkers.trace import CONFIGS, Config
 
 CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler (and for it to have a worker)
+# Seconds for a worker to build its partition: a spawned worker imports jobmodel and builds the
+# system first, which took over 10 s on a loaded machine.
+PLACE_TIMEOUT = 60.0
 
 
 class EngineError(RuntimeError):
@@ -139,7 +142,7 @@ class DaskPool:
                 )
                 for i, w in enumerate(placed)
             ]
-            actors = [f.result(timeout=CONNECT_TIMEOUT) for f in futures]
+            actors = [f.result(timeout=PLACE_TIMEOUT) for f in futures]
         except Exception as e:
             raise EngineError(f"could not place the partitions on the Dask workers: {one_line(e)}") from None
         self.drivers: list[Driver] = [ActorDriver(a, w) for a, w in zip(actors, placed, strict=True)]
