@@ -89,7 +89,11 @@ def duration_seconds_int(d: int) -> int:
 def _next(schedule: Schedule, ns: int) -> int:
     # Memoised: a controller syncing a CronJob again and again asks for the same few times
     # (schedules are frozen, so the answer is a function of its arguments).
-    return to_nanos(schedule.next(from_nanos(ns)))
+    try:
+        return to_nanos(schedule.next(from_nanos(ns)))
+    except OverflowError:
+        # Go's time goes on past the year 9999; Python's datetime, and so the model, stops there.
+        raise ScheduleError("the next run is after the year 9999, which the model does not represent") from None
 
 
 _ZERO = to_nanos(GO_ZERO_TIME)

@@ -155,12 +155,24 @@ def cronjob_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
         )
     )
     jobs = [_job(draw, n, draw(st.sampled_from(["cj", "cj", "cj", "other", "stale-uid", "none"]))) for n in names]
+    # Now and then a Job of the same name in another namespace (a delete frees a name in its own
+    # namespace only; from 1.37 the CronJob's Jobs are found in every namespace).
+    twins = [n for n in names if draw(st.integers(0, 5)) == 0]
+    for n in twins:
+        twin = _job(draw, n, "cj")
+        twin["metadata"].update(namespace="other-ns", uid=f"{n}-twin-uid")
+        jobs.append(twin)
     active_names = [n for n in names if draw(st.booleans())] + draw(st.lists(st.sampled_from(["gone-1", "gone-2"]), unique=True, max_size=1))
     # Now and then a reference to an earlier Job of the name, since re-created (another UID).
     uids = {n: draw(st.sampled_from([f"{n}-uid", f"{n}-uid", f"{n}-old-uid"])) for n in active_names}
     status: dict[str, Any] = {
         "active": [{"kind": "Job", "apiVersion": "batch/v1", "namespace": "ns", "name": n, "uid": uids[n]} for n in active_names]
     }
+    status["active"] += [
+        {"kind": "Job", "apiVersion": "batch/v1", "namespace": "other-ns", "name": n, "uid": f"{n}-twin-uid"}
+        for n in twins
+        if draw(st.booleans())
+    ]
     last = draw(st.one_of(st.none(), st.integers(-3 * 86400, now_offset)))
     if last is not None:
         status["lastScheduleTime"] = when(last - last % 60)

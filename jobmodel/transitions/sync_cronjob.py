@@ -79,6 +79,8 @@ class _Step:
     local: CronJob
     written: CronJob | None = None
     actions: list[Action] = attrs.Factory(list)
+    # (namespace, name) of the Jobs deleted so far: a delete frees the name in its namespace only.
+    deleted: set[tuple[str, str]] = attrs.Factory(set)
 
     def event(self, etype: str, reason: str, message: str) -> None:
         self.actions.append(RecordEvent(etype, reason, message))
@@ -109,10 +111,11 @@ def _get_job(step: _Step, namespace: str, name: str) -> Job:
         raise _NotFound(f'jobs.batch "{name}" not found')
     jobs = faults.api_jobs if faults.api_jobs is not None else step.inp.jobs
     # deleteJob deletes with background propagation: a Job (no finalizer of its own) is gone
-    # before the next call, so a Job this sync deleted is not found by name any more.
-    deleted = deleted_job_names(step.actions)
+    # before the next call, so a Job this sync deleted is not found any more (in its namespace:
+    # jobControl.DeleteJob(job.Namespace, job.Name)).
     for job in jobs:
-        if job.metadata.name == name and job.metadata.namespace in (namespace, "") and name not in deleted:
+        meta = job.metadata
+        if meta.name == name and meta.namespace in (namespace, "") and (meta.namespace, name) not in step.deleted:
             return job
     raise _NotFound(f'jobs.batch "{name}" not found')
 
@@ -268,6 +271,7 @@ def get_cron_job_jobs_by_indexer(cj: CronJob, jobs: tuple[Job, ...]) -> tuple[Jo
 def delete_job(step: _Step, job: Job) -> bool:
     """deleteJob: delete the Job, drop it from the active list, record SuccessfulDelete."""
     step.actions.append(DeleteJob(job.metadata.name, accepted=True))
+    step.deleted.add((job.metadata.namespace, job.metadata.name))
     step.set_status(attrs.evolve(step.local.status, active=delete_from_active_list(step.local, job.metadata.uid)))
     step.event(NORMAL, "SuccessfulDelete", f"Deleted job {job.metadata.name}")
     return True

@@ -121,6 +121,13 @@ def test_leap_day_schedule_near_2100_never_terminates_upstream() -> None:
         most_recent_schedule_time(s, datetime(2097, 6, 1, tzinfo=UTC), datetime(2096, 3, 1, tzinfo=UTC))
 
 
+def test_a_next_run_after_the_year_9999_is_a_schedule_error() -> None:
+    # Upstream (Go's time) computes it; the model's datetimes end with 9999, so it says so.
+    last_hour = datetime(9999, 12, 31, 23, 0, tzinfo=UTC)
+    with pytest.raises(ScheduleError, match="year 9999"):
+        next_schedule_time_duration(HOURLY, last_hour + timedelta(minutes=30), last_hour - timedelta(hours=1), None)
+
+
 def test_counted_from_the_zero_time_the_walk_ends_on_the_last_weekday_run() -> None:
     # A CronJob without creationTimestamp: the estimate saturates near 292 years, leaving about
     # 1,700 years of weekday runs to walk; upstream ends on Friday 2024-03-08 02:30 (Sunday now).

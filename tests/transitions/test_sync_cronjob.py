@@ -369,6 +369,21 @@ def test_replace_deletes_every_active_job_before_creating() -> None:
     assert [r.name for r in result.cron_job.status.active] == ["cj-24394200"]
 
 
+def test_a_delete_frees_the_name_in_its_own_namespace_only() -> None:
+    """deleteJob deletes in the Job's namespace (jobControl.DeleteJob(job.Namespace, job.Name)):
+    after Replace deletes `x` in one namespace, GetJob still finds `x` in another."""
+    here = job("x", start=TOP - timedelta(hours=1))
+    there = attrs.evolve(here, metadata=attrs.evolve(here.metadata, namespace="other-ns", uid="x2-uid"))
+    cj = cronjob("Replace", active=("x",), last=TOP - timedelta(hours=1))
+    refs = (*cj.status.active, ObjectReference(name="x", namespace="other-ns", uid="x2-uid"))
+    cj = attrs.evolve(cj, status=attrs.evolve(cj.status, active=refs))
+    result = sync(cj, (), TOP + timedelta(seconds=5), CronJobFaults(api_jobs=(here, there)))
+    assert result.error is None
+    assert [a.name for a in result.actions if isinstance(a, DeleteJob)] == ["x", "x"]
+    assert "FailedGet" not in reasons(result.actions)
+    assert [a.job.metadata.name for a in result.actions if isinstance(a, CreateJob)] == ["cj-24394200"]
+
+
 def test_replace_deletes_nothing_once_the_active_job_has_finished() -> None:
     done = job("cj-24394140", "Failed", start=TOP - timedelta(hours=1))
     cj = cronjob("Replace", active=("cj-24394140",), last=TOP - timedelta(hours=1))
