@@ -13,13 +13,14 @@ cronjob_controllerv2.go, as in the shared file.
 from __future__ import annotations
 
 import json
-import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import attrs
+
+from tests.conformance.gen import shared_dir_argument, write_vectors
 
 Json = dict[str, Any]
 TEST = "TestControllerV2SyncCronJob"
@@ -816,9 +817,7 @@ def document(shared_dir: Path) -> Json:
 
 
 def main() -> None:
-    default = Path(__file__).parents[3].parent / "shared" / "conformance"
-    shared = Path(sys.argv[1]) if len(sys.argv) > 1 else default
-    OUT.write_text(json.dumps(document(shared), indent=1) + "\n")
+    write_vectors(OUT, document(shared_dir_argument()))
 
 
 if __name__ == "__main__":

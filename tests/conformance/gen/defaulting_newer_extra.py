@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import copy
 import json
-import sys
 from pathlib import Path
 from typing import Any
+
+from tests.conformance.gen import shared_dir_argument, write_vectors
 
 Json = dict[str, Any]
 
@@ -167,9 +168,7 @@ def document(conformance_dir: Path) -> Json:
 
 
 def main() -> None:
-    default = Path(__file__).parents[3].parent / "shared" / "conformance"
-    shared = Path(sys.argv[1]) if len(sys.argv) > 1 else default
-    OUT.write_text(json.dumps(document(shared), indent=1) + "\n")
+    write_vectors(OUT, document(shared_dir_argument()))
 
 
 if __name__ == "__main__":

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import copy
 import json
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tests.conformance.gen import shared_dir_argument
 from tests.conformance.gen.job_scenario_extra import (
     DEFAULT_TEMPLATE,
     START,
@@ -322,5 +322,4 @@ def render(shared_dir: Path) -> str:
 
 
 if __name__ == "__main__":
-    shared = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parents[3].parent / "shared" / "conformance"
-    OUT.write_text(render(shared))
+    OUT.write_text(render(shared_dir_argument()))

@@ -12,13 +12,12 @@ the upstream tables' own fields, never an engine's answer.
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from tests.conformance.gen import shared_dir_argument, write_vectors
 from tests.conformance.gen.job_sync_policies_extra import derived_cases
 
 NOW = "2024-06-01T12:00:00Z"
@@ -393,8 +392,7 @@ def document(shared_dir: Path) -> Json:
 
 
 def main() -> None:
-    shared = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parents[3].parent / "shared" / "conformance"
-    OUT.write_text(json.dumps(document(shared), indent=1) + "\n")
+    write_vectors(OUT, document(shared_dir_argument()))
 
 
 if __name__ == "__main__":

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import copy
 import json
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from tests.conformance.gen import shared_dir_argument, write_vectors
 from tests.conformance.gen.job_sync_extra import OUT as EXTRA_OUT
 
 Json = dict[str, Any]
@@ -123,8 +123,7 @@ def document(shared_dir: Path) -> Json:
 
 
 def main() -> None:
-    shared = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parents[3].parent / "shared" / "conformance"
-    OUT.write_text(json.dumps(document(shared), indent=1) + "\n")
+    write_vectors(OUT, document(shared_dir_argument()))
 
 
 if __name__ == "__main__":

@@ -13,10 +13,10 @@ with the newer release's gates. Upstream's `metav1.Now()` is NOW.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
+from tests.conformance.gen import shared_dir_argument, write_vectors
 from tests.conformance.gen import validation_status_extra as status
 
 Json = dict[str, Any]
@@ -980,9 +980,7 @@ def document(conformance_dir: Path) -> Json:
 
 
 def main() -> None:
-    default = Path(__file__).parents[3].parent / "shared" / "conformance"
-    shared = Path(sys.argv[1]) if len(sys.argv) > 1 else default
-    OUT.write_text(json.dumps(document(shared), indent=1) + "\n")
+    write_vectors(OUT, document(shared_dir_argument()))
 
 
 if __name__ == "__main__":
