@@ -73,8 +73,9 @@ class CreateJob:
 
 @attrs.frozen
 class DeleteJob:
-    """jobControl.DeleteJob (CronJob controller)."""
+    """jobControl.DeleteJob (CronJob controller): the Job `namespace/name`."""
 
+    namespace: str
     name: str
     accepted: bool
 

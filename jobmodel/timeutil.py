@@ -20,6 +20,11 @@ _RFC3339 = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d?):(\d\d):(\d\d)(?:[.,](\d+))
 def parse_time(text: object, field: str) -> datetime:
     """Parse an RFC 3339 time (`2024-06-01T12:00:00Z`, fractions allowed) into an aware UTC
     datetime, accepting what Go's time.Parse(time.RFC3339, ...) accepts."""
+    return _parse_rfc3339(text, field)[0]
+
+
+def _parse_rfc3339(text: object, field: str) -> tuple[datetime, str]:
+    """`parse_time`'s datetime (microseconds) and the fraction's digits as written."""
     if not isinstance(text, str):
         raise InputError(field, f"expected an RFC 3339 time string, got {type(text).__name__}")
     match = _RFC3339.fullmatch(text)
@@ -41,7 +46,7 @@ def parse_time(text: object, field: str) -> datetime:
             raise InputError(field, f"a time out of range (years 1 to 9999 in UTC): {quote(text)}") from None
         raise InputError(field, f"not an RFC 3339 time: {quote(text)}") from None  # Go's month or day out of range
     try:
-        return value.astimezone(UTC)
+        return value.astimezone(UTC), fraction or ""
     except OverflowError:
         raise InputError(field, f"a time out of range (years 1 to 9999 in UTC): {quote(text)}") from None
 
@@ -52,9 +57,9 @@ UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 def parse_time_nanos(text: object, field: str) -> int:
     """An RFC 3339 time as Go's time.Parse reads it, in nanoseconds since the Unix epoch: Go keeps
     nine fractional digits (a datetime six), so `00:00:00Z` and `00:00:00.000000001Z` differ."""
-    whole = parse_time(text, field).replace(microsecond=0)
-    match = _RFC3339.fullmatch(str(text))  # parse_time matched it
-    nanos = int(((match.group(7) if match else None) or "")[:9].ljust(9, "0"))
+    value, fraction = _parse_rfc3339(text, field)
+    whole = value.replace(microsecond=0)
+    nanos = int(fraction[:9].ljust(9, "0"))
     return (whole - UNIX_EPOCH) // timedelta(seconds=1) * 1_000_000_000 + nanos
 
 

@@ -37,7 +37,7 @@ from jobmodel.state import (
 from jobmodel.timeutil import parse_time
 from jobmodel.transitions.cron_environment import CronWorld, apply_cron_move
 from jobmodel.transitions.move import Move
-from jobmodel.transitions.sync_cronjob import CronJobSyncResult, deleted_job_names, is_job_finished
+from jobmodel.transitions.sync_cronjob import CronJobSyncResult, deleted_jobs, is_job_finished
 
 CronTransition = Transition[CronWorld, CronJobSyncResult]
 CRON_LAWS: Laws[CronWorld, CronJobSyncResult] = Laws()
@@ -274,7 +274,7 @@ def replaced_by_name(t: CronTransition, ref: ObjectReference) -> bool:
     drops the found Job's UID (deleteJob, deleteFromActiveList: v1.32.3 lines 584-595, 743-751;
     v1.37.2 lines 611-622, 770-778), so the reference stays until the next sync's GetJob says
     NotFound (MissingJob)."""
-    return ref.name in deleted_job_names(t.sync.actions if t.sync else ()) and kept_by_name(t.before, ref)
+    return (ref.namespace, ref.name) in deleted_jobs(t.sync.actions if t.sync else ()) and kept_by_name(t.before, ref)
 
 
 def adopted_after_already_exists(t: CronTransition, job: Job) -> bool:

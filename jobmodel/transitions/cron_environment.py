@@ -45,7 +45,7 @@ from jobmodel.transitions.sync_cronjob import (
     ALREADY_EXISTS,
     CronJobSyncResult,
     assigned_uid,
-    deleted_job_names,
+    deleted_jobs,
     is_job_finished,
 )
 
@@ -244,7 +244,7 @@ def _name_taken(jobs: tuple[Job, ...], actions: Sequence[object], index: int) ->
     if not isinstance(action, CreateJob) or not action.accepted:
         return False
     name = action.job.metadata.name
-    return name not in deleted_job_names(actions[:index]) and any(j.metadata.name == name for j in jobs)
+    return (action.job.metadata.namespace, name) not in deleted_jobs(actions[:index]) and any(j.metadata.name == name for j in jobs)
 
 
 def controller_sync(world: CronWorld, impl: CronSyncImpl, write_status: bool = True) -> tuple[CronWorld, CronJobSyncResult]:

@@ -79,8 +79,6 @@ class _Step:
     local: CronJob
     written: CronJob | None = None
     actions: list[Action] = attrs.Factory(list)
-    # (namespace, name) of the Jobs deleted so far: a delete frees the name in its namespace only.
-    deleted: set[tuple[str, str]] = attrs.Factory(set)
 
     def event(self, etype: str, reason: str, message: str) -> None:
         self.actions.append(RecordEvent(etype, reason, message))
@@ -113,9 +111,10 @@ def _get_job(step: _Step, namespace: str, name: str) -> Job:
     # deleteJob deletes with background propagation: a Job (no finalizer of its own) is gone
     # before the next call, so a Job this sync deleted is not found any more (in its namespace:
     # jobControl.DeleteJob(job.Namespace, job.Name)).
+    deleted = deleted_jobs(step.actions)
     for job in jobs:
         meta = job.metadata
-        if meta.name == name and meta.namespace in (namespace, "") and (meta.namespace, name) not in step.deleted:
+        if meta.name == name and meta.namespace in (namespace, "") and (meta.namespace, name) not in deleted:
             return job
     raise _NotFound(f'jobs.batch "{name}" not found')
 
@@ -209,9 +208,10 @@ def get_job_from_template2(cj: CronJob, scheduled: datetime, scheduled_annotatio
     return Job(metadata=meta, spec=template.spec)
 
 
-def deleted_job_names(actions: Sequence[object]) -> set[str]:
-    """The names of the Jobs the API server accepted to delete among `actions`."""
-    return {a.name for a in actions if isinstance(a, DeleteJob) and a.accepted}
+def deleted_jobs(actions: Sequence[object]) -> set[tuple[str, str]]:
+    """(namespace, name) of the Jobs the API server accepted to delete among `actions` (a delete
+    frees a name in its own namespace only)."""
+    return {(a.namespace, a.name) for a in actions if isinstance(a, DeleteJob) and a.accepted}
 
 
 def assigned_uid(job: Job, inp: CronJobSyncInput, actions: Sequence[Action]) -> str:
@@ -222,7 +222,7 @@ def assigned_uid(job: Job, inp: CronJobSyncInput, actions: Sequence[Action]) -> 
     Job not deleted so far, an active reference of the cached or the API server's CronJob), so
     the first one free is as good, and keeps equal states equal."""
     base = f"{job.metadata.namespace}/{job.metadata.name}"
-    taken = _uids_in_sight(inp, deleted_job_names(actions))
+    taken = _uids_in_sight(inp, deleted_jobs(actions))
     if base not in taken:
         return base
     n = 2
@@ -231,10 +231,10 @@ def assigned_uid(job: Job, inp: CronJobSyncInput, actions: Sequence[Action]) -> 
     return f"{base}#{n}"
 
 
-def _uids_in_sight(inp: CronJobSyncInput, deleted: set[str]) -> set[str]:
+def _uids_in_sight(inp: CronJobSyncInput, deleted: set[tuple[str, str]]) -> set[str]:
     jobs = (*inp.jobs, *(inp.faults.api_jobs or ()))
     cron_jobs = [cj for cj in (inp.cron_job, inp.faults.api_cron_job) if cj is not None]
-    live = {j.metadata.uid for j in jobs if j.metadata.name not in deleted}
+    live = {j.metadata.uid for j in jobs if (j.metadata.namespace, j.metadata.name) not in deleted}
     return live | {ref.uid for cj in cron_jobs for ref in cj.status.active}
 
 
@@ -270,8 +270,7 @@ def get_cron_job_jobs_by_indexer(cj: CronJob, jobs: tuple[Job, ...]) -> tuple[Jo
 
 def delete_job(step: _Step, job: Job) -> bool:
     """deleteJob: delete the Job, drop it from the active list, record SuccessfulDelete."""
-    step.actions.append(DeleteJob(job.metadata.name, accepted=True))
-    step.deleted.add((job.metadata.namespace, job.metadata.name))
+    step.actions.append(DeleteJob(job.metadata.namespace, job.metadata.name, accepted=True))
     step.set_status(attrs.evolve(step.local.status, active=delete_from_active_list(step.local, job.metadata.uid)))
     step.event(NORMAL, "SuccessfulDelete", f"Deleted job {job.metadata.name}")
     return True
