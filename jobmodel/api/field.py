@@ -14,6 +14,7 @@ from typing import Any, Final
 import attrs
 
 from jobmodel.errors import InputError
+from jobmodel.util.goquote import go_json_string, go_quote
 
 REQUIRED: Final = "FieldValueRequired"
 INVALID: Final = "FieldValueInvalid"
@@ -94,30 +95,49 @@ class GoStruct:
     fields: tuple[tuple[str, Any], ...]
 
 
+@attrs.frozen
+class Marshalled:
+    """A bad value ErrorBody prints with json.Marshal although it is a string: a value of a named
+    string type (batch.CompletionMode) or a *string, which its `case string` does not take."""
+
+    value: Any
+
+
+def named(value: Any, release: int) -> Any:
+    """A bad value of a named Go string type (or a *string) as ErrorBody prints it at `release`:
+    with `%#v` (quoted as `%q`) or, dereferenced, `%q` before v1.34; with json.Marshal from v1.34
+    (apimachinery `pkg/util/validation/field/errors.go`)."""
+    return Marshalled(value) if release >= 34 and isinstance(value, str) else value
+
+
 def _marshal(value: Any) -> str:
-    """json.Marshal of a bad value: maps with sorted keys, GoStruct fields in their order."""
+    """json.Marshal of a bad value: maps with sorted keys, GoStruct fields in their order, strings
+    HTML-escaped (go_json_string)."""
     if isinstance(value, GoStruct):
-        return "{" + ",".join(f"{json.dumps(k)}:{_marshal(v)}" for k, v in value.fields) + "}"
+        return "{" + ",".join(f"{go_json_string(k)}:{_marshal(v)}" for k, v in value.fields) + "}"
+    if isinstance(value, Marshalled):
+        return _marshal(value.value)
     if isinstance(value, list | tuple):
         return "[" + ",".join(_marshal(v) for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ",".join(f"{json.dumps(k, ensure_ascii=False)}:{_marshal(value[k])}" for k in sorted(value)) + "}"
-    return json.dumps(value, ensure_ascii=False)
+        return "{" + ",".join(f"{go_json_string(k)}:{_marshal(value[k])}" for k in sorted(value)) + "}"
+    if isinstance(value, str):
+        return go_json_string(value)
+    return json.dumps(value)
 
 
 def render_value(value: Any) -> str:
-    """How Go's `%v`/`%q`/json.Marshal print a bad value (a nil pointer prints as `null`)."""
+    """How ErrorBody prints a bad value: `%v` for numbers and booleans, `%q` for a string,
+    json.Marshal for anything else (a nil pointer prints as `null`)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        return go_quote(value)
     if isinstance(value, int | float):
         return str(value)
-    if isinstance(value, GoStruct):
-        return _marshal(value)
-    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    return _marshal(value)
 
 
 def required(path: str, detail: str = "") -> FieldError:
@@ -150,7 +170,7 @@ def not_found(path: str, value: Any) -> FieldError:
 
 def not_supported(path: str, value: Any, valid: Sequence[str]) -> FieldError:
     """field.NotSupported: the detail lists the supported values, each quoted."""
-    detail = "supported values: " + ", ".join(json.dumps(v) for v in valid) if valid else ""
+    detail = "supported values: " + ", ".join(go_quote(v) for v in valid) if valid else ""
     return FieldError(NOT_SUPPORTED, path, value, detail)
 
 

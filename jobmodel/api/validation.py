@@ -200,7 +200,7 @@ def _validate_job_spec(
     if mode is not None:
         if mode not in ("NonIndexed", "Indexed"):
             errs.append(
-                fe.not_supported(fe.child(path, "completionMode"), mode, ["NonIndexed", "Indexed"])
+                fe.not_supported(fe.child(path, "completionMode"), fe.named(mode, release), ["NonIndexed", "Indexed"])
             )
         if mode == "Indexed":
             errs.extend(_validate_indexed_limits(spec, path))
@@ -234,7 +234,7 @@ def _validate_job_spec(
             )
         else:
             errs.extend(validate_success_policy(spec, fe.child(path, "successPolicy")))
-    errs.extend(validate_pod_replacement_policy(spec, fe.child(path, "podReplacementPolicy")))
+    errs.extend(validate_pod_replacement_policy(spec, fe.child(path, "podReplacementPolicy"), release))
     errs.extend(validate_gang_min_count(spec, fe.child(path, "scheduling")))
     errs.extend(validate_job_scheduling(spec, fe.child(path, "scheduling")))
     template = spec.get("template") or {}
@@ -245,12 +245,12 @@ def _validate_job_spec(
     if restart in ("Always", ""):
         errs.append(fe.required(restart_path, 'valid values: "OnFailure", "Never"'))
     elif restart not in ("OnFailure", "Never"):
-        errs.append(fe.not_supported(restart_path, restart, ["OnFailure", "Never"]))
+        errs.append(fe.not_supported(restart_path, fe.named(restart, release), ["OnFailure", "Never"]))
     elif spec.get("podFailurePolicy") is not None and restart != "Never":
         errs.append(
             fe.invalid(
                 restart_path,
-                restart,
+                fe.named(restart, release),
                 'only "Never" is supported when podFailurePolicy is specified',
             )
         )
@@ -311,17 +311,17 @@ def validate_pod_failure_policy(
     return errs
 
 
-def validate_pod_replacement_policy(spec: Mapping[str, Any], path: str) -> list[FieldError]:
+def validate_pod_replacement_policy(spec: Mapping[str, Any], path: str, release: int = NEWEST_MINOR) -> list[FieldError]:
     """validatePodReplacementPolicy: only `Failed` together with a podFailurePolicy."""
     policy = spec.get("podReplacementPolicy")
     if policy is None:
         return []
     if spec.get("podFailurePolicy") is not None:
-        return [] if policy == "Failed" else [fe.not_supported(path, policy, ["Failed"])]
+        return [] if policy == "Failed" else [fe.not_supported(path, fe.named(policy, release), ["Failed"])]
     return (
         []
         if policy in POD_REPLACEMENT_POLICIES
-        else [fe.not_supported(path, policy, POD_REPLACEMENT_POLICIES)]
+        else [fe.not_supported(path, fe.named(policy, release), POD_REPLACEMENT_POLICIES)]
     )
 
 
@@ -330,11 +330,12 @@ def _quoted_list(values: tuple[str, ...]) -> str:
     return "[" + " ".join(f'"{v}"' for v in values) + "]"
 
 
-def _one_of(value: str, path: str, valid: tuple[str, ...]) -> list[FieldError]:
-    """Required (naming the valid values) when empty, NotSupported when not one of them."""
+def _one_of(value: str, path: str, valid: tuple[str, ...], release: int) -> list[FieldError]:
+    """Required (naming the valid values) when empty, NotSupported when not one of them (the
+    value is of a named string type)."""
     if value == "":
         return [fe.required(path, f"valid values: {_quoted_list(valid)}")]
-    return [] if value in valid else [fe.not_supported(path, value, valid)]
+    return [] if value in valid else [fe.not_supported(path, fe.named(value, release), valid)]
 
 
 def validate_pod_failure_policy_rule(
@@ -348,15 +349,15 @@ def validate_pod_failure_policy_rule(
     errs: list[FieldError] = []
     action = rule.get("action", "")
     action_path = fe.child(path, "action")
-    errs.extend(_one_of(action, action_path, POD_FAILURE_POLICY_ACTIONS))
+    errs.extend(_one_of(action, action_path, POD_FAILURE_POLICY_ACTIONS, release))
     if action == "FailIndex" and spec.get("backoffLimitPerIndex") is None:
-        errs.append(fe.invalid(action_path, action, "requires the backoffLimitPerIndex to be set"))
+        errs.append(fe.invalid(action_path, fe.named(action, release), "requires the backoffLimitPerIndex to be set"))
     on_exit = rule.get("onExitCodes")
     on_conditions = rule.get("onPodConditions") or []
     if on_exit is not None:
         errs.extend(
             validate_pod_failure_policy_rule_on_exit_codes(
-                on_exit, fe.child(path, "onExitCodes"), container_names
+                on_exit, fe.child(path, "onExitCodes"), container_names, release
             )
         )
     if on_conditions:
@@ -394,17 +395,17 @@ def validate_pod_failure_policy_rule_on_pod_conditions(
         errs.extend(
             mv.validate_qualified_name(pattern.get("type", ""), fe.child(pattern_path, "type"), release)
         )
-        errs.extend(_one_of(pattern.get("status", ""), fe.child(pattern_path, "status"), CONDITION_STATUSES))
+        errs.extend(_one_of(pattern.get("status", ""), fe.child(pattern_path, "status"), CONDITION_STATUSES, release))
     return errs
 
 
 def validate_pod_failure_policy_rule_on_exit_codes(
-    on_exit: Mapping[str, Any], path: str, container_names: set[str]
+    on_exit: Mapping[str, Any], path: str, container_names: set[str], release: int = NEWEST_MINOR
 ) -> list[FieldError]:
     """validatePodFailurePolicyRuleOnExitCodes."""
     errs: list[FieldError] = []
     operator = on_exit.get("operator", "")
-    errs.extend(_one_of(operator, fe.child(path, "operator"), ON_EXIT_CODES_OPERATORS))
+    errs.extend(_one_of(operator, fe.child(path, "operator"), ON_EXIT_CODES_OPERATORS, release))
     container = on_exit.get("containerName")
     if container is not None and container not in container_names:
         errs.append(
@@ -1159,7 +1160,7 @@ def validate_cron_job_spec(
         errs.extend(validate_time_zone(spec.get("timeZone"), fe.child(path, "timeZone")))
     errs.extend(
         validate_concurrency_policy(
-            spec.get("concurrencyPolicy") or "", fe.child(path, "concurrencyPolicy")
+            spec.get("concurrencyPolicy") or "", fe.child(path, "concurrencyPolicy"), gates.release
         )
     )
     errs.extend(
@@ -1175,13 +1176,13 @@ def validate_cron_job_spec(
     return errs
 
 
-def validate_concurrency_policy(policy: str, path: str) -> list[FieldError]:
+def validate_concurrency_policy(policy: str, path: str, release: int = NEWEST_MINOR) -> list[FieldError]:
     """validateConcurrencyPolicy."""
     if policy in CONCURRENCY_POLICIES:
         return []
     if policy == "":
         return [fe.required(path)]
-    return [fe.not_supported(path, policy, CONCURRENCY_POLICIES)]
+    return [fe.not_supported(path, fe.named(policy, release), CONCURRENCY_POLICIES)]
 
 
 def validate_schedule_format(
