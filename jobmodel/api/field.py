@@ -8,7 +8,7 @@ renders it as `field.Error.Error()` does, which is what `kubectl` prints.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
 import attrs
@@ -110,6 +110,25 @@ def named(value: Any, release: int) -> Any:
     return Marshalled(value) if release >= 34 and isinstance(value, str) else value
 
 
+@attrs.frozen
+class GoSyntax:
+    """A bad value ErrorBody prints with `%#v` (before v1.34): that text."""
+
+    text: str
+
+
+def string_map(value: Mapping[str, str] | None, release: int) -> Any:
+    """A map[string]string bad value as ErrorBody prints it at `release`: `%#v` before v1.34
+    (`map[string]string{"k":"v", ...}`, nil as `map[string]string(nil)`), json.Marshal from v1.34
+    (nil as `null`)."""
+    if release >= 34:
+        return None if value is None else dict(value)
+    if value is None:
+        return GoSyntax("map[string]string(nil)")
+    pairs = ", ".join(f"{go_quote(k)}:{go_quote(value[k])}" for k in sorted(value))
+    return GoSyntax(f"map[string]string{{{pairs}}}")
+
+
 def _marshal(value: Any) -> str:
     """json.Marshal of a bad value: maps with sorted keys, GoStruct fields in their order, strings
     HTML-escaped (go_json_string)."""
@@ -137,6 +156,8 @@ def render_value(value: Any) -> str:
         return go_quote(value)
     if isinstance(value, int | float):
         return str(value)
+    if isinstance(value, GoSyntax):
+        return value.text
     return _marshal(value)
 
 

@@ -602,7 +602,7 @@ def validate_object_meta_update(
 
 
 def validate_has_label(
-    meta: Mapping[str, Any], path: str, key: str, expected: str
+    meta: Mapping[str, Any], path: str, key: str, expected: str, release: int = NEWEST_MINOR
 ) -> list[FieldError]:
     """ValidateHasLabel (core validation)."""
     labels = meta.get("labels") or {}
@@ -610,7 +610,7 @@ def validate_has_label(
     if key not in labels:
         return [fe.required(label_path, f"must be '{expected}'")]
     if labels[key] != expected:
-        return [fe.invalid(label_path, dict(labels), f"must be '{expected}'")]
+        return [fe.invalid(label_path, fe.string_map(labels, release), f"must be '{expected}'")]
     return []
 
 

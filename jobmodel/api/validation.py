@@ -81,7 +81,7 @@ class JobValidationOptions:
 
 
 def validate_generated_selector(
-    job: Mapping[str, Any], validate_batch_labels: bool
+    job: Mapping[str, Any], validate_batch_labels: bool, release: int = NEWEST_MINOR
 ) -> list[FieldError]:
     """validateGeneratedSelector: an automatic selector must be the generated one."""
     spec = job.get("spec") or {}
@@ -94,12 +94,12 @@ def validate_generated_selector(
         errs.append(fe.required("metadata.uid"))
     template_meta = (spec.get("template") or {}).get("metadata") or {}
     tpath = "spec.template.metadata"
-    errs.extend(mv.validate_has_label(template_meta, tpath, LEGACY_CONTROLLER_UID_LABEL, uid))
-    errs.extend(mv.validate_has_label(template_meta, tpath, LEGACY_JOB_NAME_LABEL, name))
+    errs.extend(mv.validate_has_label(template_meta, tpath, LEGACY_CONTROLLER_UID_LABEL, uid, release))
+    errs.extend(mv.validate_has_label(template_meta, tpath, LEGACY_JOB_NAME_LABEL, name, release))
     expected: dict[str, str] = {}
     if validate_batch_labels:
-        errs.extend(mv.validate_has_label(template_meta, tpath, CONTROLLER_UID_LABEL, uid))
-        errs.extend(mv.validate_has_label(template_meta, tpath, JOB_NAME_LABEL, name))
+        errs.extend(mv.validate_has_label(template_meta, tpath, CONTROLLER_UID_LABEL, uid, release))
+        errs.extend(mv.validate_has_label(template_meta, tpath, JOB_NAME_LABEL, name, release))
         expected = {CONTROLLER_UID_LABEL: uid, JOB_NAME_LABEL: name}
     expected |= {LEGACY_CONTROLLER_UID_LABEL: uid, LEGACY_JOB_NAME_LABEL: name}
     if mv.label_selector_matches(spec["selector"], expected) is False:
@@ -112,7 +112,7 @@ def validate_job(job: Mapping[str, Any], opts: JobValidationOptions) -> list[Fie
     meta = job.get("metadata") or {}
     spec = job.get("spec") or {}
     errs = mv.validate_object_meta(meta, release=opts.release)
-    errs.extend(validate_generated_selector(job, opts.require_prefixed_labels))
+    errs.extend(validate_generated_selector(job, opts.require_prefixed_labels, opts.release))
     errs.extend(validate_job_spec(spec, "spec", opts))
     errs.extend(validate_name_allows_completions(job))
     return errs
@@ -158,7 +158,7 @@ def validate_job_spec(
         errs.append(
             fe.invalid(
                 fe.child(path, "template", "metadata", "labels"),
-                labels or {},
+                fe.string_map(labels, opts.release),
                 "`selector` does not match template `labels`",
             )
         )

@@ -98,3 +98,15 @@ def test_render_errors_one_and_many() -> None:
         "* spec.selector: Required value",
     ]
 
+
+
+def test_a_string_map_is_printed_with_percent_sharp_v_before_1_34() -> None:
+    """ErrorBody of a map[string]string: `%#v` up to 1.33, json.Marshal from 1.34; a nil map is
+    `map[string]string(nil)`, then `null` (upstream's messages at 1.32 and 1.37 for a Job's
+    template labels that miss the selector, and that are absent)."""
+    labels = {"job-name": "job", "controller-uid": "<uid&>"}
+    assert fe.render_value(fe.string_map(labels, 33)) == 'map[string]string{"controller-uid":"<uid&>", "job-name":"job"}'
+    assert fe.render_value(fe.string_map(labels, 34)) == r'{"controller-uid":"\u003cuid\u0026\u003e","job-name":"job"}'
+    assert fe.render_value(fe.string_map(None, 32)) == "map[string]string(nil)"
+    assert fe.render_value(fe.string_map(None, 37)) == "null"
+    assert fe.render_value(fe.string_map({}, 32)) == "map[string]string{}"
