@@ -892,7 +892,7 @@ def validate_tolerations(
                 errs.append(
                     fe.invalid(
                         fe.child(idx, "operator"),
-                        tol,
+                        value,
                         "value must be empty when `operator` is 'Exists'",
                     )
                 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any, Final
 
 import attrs
@@ -33,7 +34,7 @@ from jobmodel.api.pod_validation import (
 )
 from jobmodel.api.timezones import load_location_error
 from jobmodel.features import DEFAULT_GATES, NEWEST_MINOR, FeatureGates
-from jobmodel.timeutil import parse_time_nanos
+from jobmodel.timeutil import GO_ZERO_TIME, UNIX_EPOCH, parse_time_nanos
 from jobmodel.util.goquote import go_quote
 
 MAX_PARALLELISM_FOR_INDEXED_JOB: Final = 100_000
@@ -796,6 +797,23 @@ def status_time(status: Mapping[str, Any], name: str) -> int | None:
     return None if value is None else parse_time_nanos(value, f"status.{name}")
 
 
+def status_time_value(status: Mapping[str, Any], name: str, release: int) -> Any:
+    """A *metav1.Time bad value as ErrorBody prints it: before v1.34 time.Time's String() (in the
+    API server's zone, UTC), from v1.34 json.Marshal (Time.MarshalJSON: RFC 3339 in UTC, whole
+    seconds; the zero time as null); nil as null."""
+    nanos = status_time(status, name)
+    if nanos is None:
+        return None
+    seconds, fraction = divmod(nanos, 10**9)
+    t = UNIX_EPOCH + timedelta(seconds=seconds)
+    date = f"{t.year:04d}-{t.month:02d}-{t.day:02d}"
+    clock = f"{t.hour:02d}:{t.minute:02d}:{t.second:02d}"
+    if release >= 34:
+        return None if (t, fraction) == (GO_ZERO_TIME, 0) else fe.Marshalled(f"{date}T{clock}Z")
+    digits = f".{fraction:09d}".rstrip("0") if fraction else ""
+    return fe.GoSyntax(f"{date} {clock}{digits} +0000 UTC")
+
+
 def validate_job_status(
     job: Mapping[str, Any], path: str, opts: JobStatusValidationOptions
 ) -> list[FieldError]:
@@ -834,7 +852,7 @@ def validate_job_status(
         errs.append(
             fe.invalid(
                 fe.child(path, "completionTime"),
-                status.get("completionTime"),
+                status_time_value(status, "completionTime", opts.release),
                 "cannot set completionTime when there is no Complete=True condition",
             )
         )
@@ -853,7 +871,7 @@ def validate_job_status(
         errs.append(
             fe.invalid(
                 fe.child(path, "completionTime"),
-                status.get("completionTime"),
+                status_time_value(status, "completionTime", opts.release),
                 "must be equal to or after `startTime`" if opts.release >= 34 else "completionTime cannot be set before startTime",
             )
         )
@@ -1064,7 +1082,7 @@ def validate_job_status_update(
         errs.append(
             fe.invalid(
                 fe.child(path, "completionTime"),
-                status.get("completionTime"),
+                status_time_value(status, "completionTime", opts.release),
                 "field is immutable" if opts.release >= 34 else "completionTime cannot be mutated",
             )
         )
@@ -1079,7 +1097,7 @@ def validate_job_status_update(
         if opts.release >= 36:
             errs.append(
                 fe.invalid(
-                    fe.child(path, "startTime"), status.get("startTime"), "field is immutable for unsuspended job once set"
+                    fe.child(path, "startTime"), status_time_value(status, "startTime", opts.release), "field is immutable for unsuspended job once set"
                 )
             )
         else:

@@ -228,6 +228,14 @@ def test_toleration_comparison_operators_unknown_before_1_35(release: int) -> No
     assert [str(e) for e in errors] == ['t[0].operator: Unsupported value: "Lt": supported values: "Equal", "Exists"']
 
 
+@pytest.mark.parametrize("release", [32, 37])
+def test_exists_toleration_reports_its_value(release: int) -> None:
+    """ValidateTolerations reports toleration.Value (a string, %q), not the toleration (upstream's
+    message at 1.32 and 1.37)."""
+    errors = validate_tolerations([{"key": "k", "operator": "Exists", "value": "<v>"}], "t", release)
+    assert [str(e) for e in errors] == ['t[0].operator: Invalid value: "<v>": value must be empty when `operator` is \'Exists\'']
+
+
 def test_toleration_comparison_operators_from_1_35() -> None:
     # ValidateTolerations (1.35+): Lt/Gt named but refused while TaintTolerationComparisonOperators is off ...
     errors = validate_tolerations([{"key": "k", "operator": "Gt", "value": "5"}], "t", 35)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import attrs
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -375,8 +376,19 @@ def test_completion_time_before_start_time_compares_times_not_strings() -> None:
     assert bv.validate_job_status(obj, "status", opts) == []
     obj["status"]["completionTime"] = "2024-01-01T07:59:59Z"
     errs = bv.validate_job_status(obj, "status", opts)
+    # The bad value, a *metav1.Time, as upstream prints it (harness at 1.32 and 1.37): time.Time's
+    # String() up to 1.33, json.Marshal (RFC 3339 in UTC, whole seconds) from 1.34.
     assert [str(e) for e in errs] == [
-        'status.completionTime: Invalid value: "2024-01-01T07:59:59Z": completionTime cannot be set before startTime'
+        "status.completionTime: Invalid value: 2024-01-01 07:59:59 +0000 UTC: completionTime cannot be set before startTime"
+    ]
+    obj["status"]["completionTime"] = "2024-01-01T08:59:59.25+01:00"
+    errs = bv.validate_job_status(obj, "status", opts)
+    assert [str(e) for e in errs] == [
+        "status.completionTime: Invalid value: 2024-01-01 07:59:59.25 +0000 UTC: completionTime cannot be set before startTime"
+    ]
+    errs = bv.validate_job_status(obj, "status", attrs.evolve(opts, release=37))
+    assert [str(e) for e in errs] == [
+        'status.completionTime: Invalid value: "2024-01-01T07:59:59Z": must be equal to or after `startTime`'
     ]
 
 
