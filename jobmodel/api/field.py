@@ -95,6 +95,14 @@ class GoStruct:
     fields: tuple[tuple[str, Any], ...]
 
 
+def json_struct(value: Mapping[str, Any], names: Sequence[str], omitempty: frozenset[str] = frozenset()) -> GoStruct:
+    """A wire struct (json tags) as json.Marshal writes it: its fields in declaration order
+    (`names`), an `omitempty` one left out when nil or an empty string, slice or map (the ones
+    modelled are pointers, strings, slices and maps), any other absent one as "" (strings)."""
+    fields = [(n, value.get(n)) for n in names]
+    return GoStruct(tuple((n, "" if v is None else v) for n, v in fields if not (n in omitempty and v in (None, "", [], {}))))
+
+
 @attrs.frozen
 class Marshalled:
     """A bad value ErrorBody prints with json.Marshal although it is a string: a value of a named
@@ -123,10 +131,15 @@ def string_map(value: Mapping[str, str] | None, release: int) -> Any:
     (nil as `null`)."""
     if release >= 34:
         return None if value is None else dict(value)
+    return GoSyntax(go_syntax_string_map(value))
+
+
+def go_syntax_string_map(value: Mapping[str, str] | None) -> str:
+    """`%#v` of a map[string]string: keys sorted, nil as `map[string]string(nil)`."""
     if value is None:
-        return GoSyntax("map[string]string(nil)")
+        return "map[string]string(nil)"
     pairs = ", ".join(f"{go_quote(k)}:{go_quote(value[k])}" for k in sorted(value))
-    return GoSyntax(f"map[string]string{{{pairs}}}")
+    return f"map[string]string{{{pairs}}}"
 
 
 def _marshal(value: Any) -> str:

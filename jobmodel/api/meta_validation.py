@@ -305,6 +305,31 @@ def validate_label_selector_requirement(
     return errs
 
 
+def label_selector_value(selector: Mapping[str, Any], release: int) -> Any:
+    """A *metav1.LabelSelector bad value as ErrorBody prints it: `%#v` before v1.34, json.Marshal
+    (json tags in declaration order, omitempty) from v1.34."""
+    labels, expressions = selector.get("matchLabels"), selector.get("matchExpressions")
+    if release >= 34:
+        requirements = [fe.json_struct(r, ("key", "operator", "values"), frozenset({"values"})) for r in expressions or []]
+        return fe.json_struct({"matchLabels": labels, "matchExpressions": requirements}, ("matchLabels", "matchExpressions"),
+                              frozenset({"matchLabels", "matchExpressions"}))
+    return fe.GoSyntax(f"v1.LabelSelector{{MatchLabels:{fe.go_syntax_string_map(labels)}, "
+                       f"MatchExpressions:{_go_syntax_requirements(expressions)}}}")
+
+
+def _go_syntax_requirements(expressions: list[Mapping[str, Any]] | None) -> str:
+    """`%#v` of a []metav1.LabelSelectorRequirement."""
+    if expressions is None:
+        return "[]v1.LabelSelectorRequirement(nil)"
+    items = []
+    for r in expressions:
+        values = r.get("values")
+        shown = "[]string(nil)" if values is None else "[]string{" + ", ".join(go_quote(v) for v in values) + "}"
+        items.append(f"v1.LabelSelectorRequirement{{Key:{go_quote(r.get('key', ''))}, "
+                     f"Operator:{go_quote(r.get('operator', ''))}, Values:{shown}}}")
+    return "[]v1.LabelSelectorRequirement{" + ", ".join(items) + "}"
+
+
 def label_selector_has_invalid_label_value(selector: Mapping[str, Any] | None) -> bool:
     """LabelSelectorHasInvalidLabelValue."""
     if selector is None:
@@ -479,6 +504,13 @@ def parse_group_version(api_version: str) -> tuple[str, str]:
     return "", ""
 
 
+def owner_references_value(refs: list[Mapping[str, Any]]) -> list[fe.GoStruct]:
+    """A []metav1.OwnerReference bad value as json.Marshal prints it (ErrorBody from 1.34; before,
+    `%#v` shows the *bool pointers' addresses, which the model does not reproduce: it prints this)."""
+    names = ("apiVersion", "kind", "name", "uid", "controller", "blockOwnerDeletion")
+    return [fe.json_struct(r, names, frozenset({"controller", "blockOwnerDeletion"})) for r in refs]
+
+
 def validate_owner_references(
     refs: list[Mapping[str, Any]], path: str, release: int = NEWEST_MINOR
 ) -> list[FieldError]:
@@ -494,7 +526,7 @@ def validate_owner_references(
                 errs.append(
                     fe.invalid(
                         path,
-                        list(refs),
+                        owner_references_value(refs),
                         'Only one reference can have Controller set to true. Found "true" in references for '
                         f"{first_controller} and {current}",
                     )

@@ -104,7 +104,7 @@ def validate_generated_selector(
         expected = {CONTROLLER_UID_LABEL: uid, JOB_NAME_LABEL: name}
     expected |= {LEGACY_CONTROLLER_UID_LABEL: uid, LEGACY_JOB_NAME_LABEL: name}
     if mv.label_selector_matches(spec["selector"], expected) is False:
-        errs.append(fe.invalid("spec.selector", spec["selector"], "`selector` not auto-generated"))
+        errs.append(fe.invalid("spec.selector", mv.label_selector_value(spec["selector"], release), "`selector` not auto-generated"))
     return errs
 
 
@@ -1278,7 +1278,7 @@ def validate_job_template_spec(
         errs.append(
             fe.invalid(
                 fe.child(path, "spec", "selector"),
-                spec["selector"],
+                mv.label_selector_value(spec["selector"], pod_opts.release),
                 "`selector` will be auto-generated",
             )
         )

@@ -110,3 +110,11 @@ def test_a_string_map_is_printed_with_percent_sharp_v_before_1_34() -> None:
     assert fe.render_value(fe.string_map(None, 32)) == "map[string]string(nil)"
     assert fe.render_value(fe.string_map(None, 37)) == "null"
     assert fe.render_value(fe.string_map({}, 32)) == "map[string]string{}"
+
+
+def test_a_wire_struct_keeps_its_declaration_order_and_omits_empty_omitempty_fields() -> None:
+    """json.Marshal of a struct with json tags (metav1.OwnerReference): declaration order, an
+    omitempty *bool left out only when nil; an absent string field written as ""."""
+    names = ("apiVersion", "kind", "name", "uid", "controller", "blockOwnerDeletion")
+    ref = fe.json_struct({"uid": "u", "kind": "K", "blockOwnerDeletion": False}, names, frozenset(names[4:]))
+    assert fe.render_value(ref) == '{"apiVersion":"","kind":"K","name":"","uid":"u","blockOwnerDeletion":false}'
