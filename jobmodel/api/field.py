@@ -134,6 +134,22 @@ def string_map(value: Mapping[str, str] | None, release: int) -> Any:
     return GoSyntax(go_syntax_string_map(value))
 
 
+def go_slice(values: Sequence[Any] | None, go_type: str, release: int) -> Any:
+    """A slice bad value (`[]int32`, `[]string`) as ErrorBody prints it: `%#v` before v1.34,
+    json.Marshal from v1.34 (nil as `null`)."""
+    if release >= 34:
+        return None if values is None else list(values)
+    return GoSyntax(go_syntax_slice(values, go_type))
+
+
+def go_syntax_slice(values: Sequence[Any] | None, go_type: str) -> str:
+    """`%#v` of a slice of strings (or of a named string type) or integers: `[]int32{1, 2}`,
+    nil as `[]int32(nil)`."""
+    if values is None:
+        return f"{go_type}(nil)"
+    return go_type + "{" + ", ".join(go_quote(v) if isinstance(v, str) else str(v) for v in values) + "}"
+
+
 def go_syntax_string_map(value: Mapping[str, str] | None) -> str:
     """`%#v` of a map[string]string: keys sorted, nil as `map[string]string(nil)`."""
     if value is None:

@@ -8,7 +8,7 @@ Everything works on plain JSON dicts in wire format; types are checked beforehan
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from jobmodel.api import field as fe
@@ -206,11 +206,14 @@ def validate_nonnegative_field(value: int, path: str) -> list[FieldError]:
     return [fe.invalid(path, value, IS_NEGATIVE_ERROR_MSG)] if value < 0 else []
 
 
-def validate_immutable_field(new: Any, old: Any, path: str, key: str | None = None) -> list[FieldError]:
-    """ValidateImmutableField: new and old must be semantically equal (`key`: the field they are of)."""
+def validate_immutable_field(
+    new: Any, old: Any, path: str, key: str | None = None, shown: Callable[[Any], Any] | None = None
+) -> list[FieldError]:
+    """ValidateImmutableField: new and old must be semantically equal (`key`: the field they are
+    of); `shown` gives the bad value as upstream's Go type of `new` prints (default: `new`)."""
     if semantic_equal(new, old, key):
         return []
-    return [fe.invalid(path, new, FIELD_IMMUTABLE_ERROR_MSG)]
+    return [fe.invalid(path, new if shown is None else shown(new), FIELD_IMMUTABLE_ERROR_MSG)]
 
 
 def validate_qualified_name(value: str, path: str, release: int = NEWEST_MINOR) -> list[FieldError]:
@@ -573,7 +576,7 @@ def validate_finalizers(finalizers: list[str], path: str, release: int = NEWEST_
     if "orphan" in finalizers and "foregroundDeletion" in finalizers:
         errs.append(
             fe.invalid(
-                path, finalizers, "finalizer orphan and foregroundDeletion cannot be both set"
+                path, fe.go_slice(finalizers, "[]string", release), "finalizer orphan and foregroundDeletion cannot be both set"
             )
         )
     return errs

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Any, Final
 
@@ -419,7 +419,7 @@ def validate_pod_failure_policy_rule_on_exit_codes(
     values: list[int] = on_exit.get("values") or []
     values_path = fe.child(path, "values")
     if not values:
-        errs.append(fe.invalid(values_path, values, "at least one value is required"))
+        errs.append(fe.invalid(values_path, fe.go_slice(on_exit.get("values"), "[]int32", release), "at least one value is required"))
     elif len(values) > MAX_POD_FAILURE_POLICY_ON_EXIT_CODES_VALUES:
         errs.append(
             fe.too_many(values_path, len(values), MAX_POD_FAILURE_POLICY_ON_EXIT_CODES_VALUES)
@@ -434,8 +434,26 @@ def validate_pod_failure_policy_rule_on_exit_codes(
         if j > 0 and values[j - 1] > value:
             ordered = False
     if not ordered:
-        errs.append(fe.invalid(values_path, values, "must be ordered"))
+        errs.append(fe.invalid(values_path, fe.go_slice(values, "[]int32", release), "must be ordered"))
     return errs
+
+
+def internal_pod_failure_policy(policy: Mapping[str, Any]) -> fe.GoStruct:
+    """The internal batch.PodFailurePolicy (`pkg/apis/batch/types.go`, no json tags) as json.Marshal
+    prints it (ErrorBody from v1.34; before, `%#v` shows pointers' addresses: the model prints this)."""
+
+    def on_exit(req: Mapping[str, Any] | None) -> fe.GoStruct | None:
+        if req is None:
+            return None
+        return fe.GoStruct((("ContainerName", req.get("containerName")), ("Operator", req.get("operator", "")), ("Values", req.get("values"))))
+
+    def rule(r: Mapping[str, Any]) -> fe.GoStruct:
+        patterns = r.get("onPodConditions")
+        shown = None if patterns is None else [fe.GoStruct((("Type", p.get("type", "")), ("Status", p.get("status", "")))) for p in patterns]
+        return fe.GoStruct((("Action", r.get("action", "")), ("OnExitCodes", on_exit(r.get("onExitCodes"))), ("OnPodConditions", shown)))
+
+    rules = policy.get("rules")
+    return fe.GoStruct((("Rules", None if rules is None else [rule(r) for r in rules]),))
 
 
 def internal_success_policy(policy: Mapping[str, Any]) -> fe.GoStruct:
@@ -627,21 +645,25 @@ def validate_job_spec_update(
     """ValidateJobSpecUpdate: the spec again, then the immutable fields."""
     errs = validate_job_spec(spec, path, opts)
     errs.extend(validate_completions(spec, old, fe.child(path, "completions")))
+    release = opts.release
     errs.extend(
         mv.validate_immutable_field(
-            spec.get("selector"), old.get("selector"), fe.child(path, "selector")
+            spec.get("selector"), old.get("selector"), fe.child(path, "selector"),
+            shown=lambda s: None if s is None else mv.label_selector_value(s, release),
         )
     )
     errs.extend(validate_pod_template_update(spec, old, path, opts))
-    for name in (
-        "completionMode",
-        "podFailurePolicy",
-        "backoffLimitPerIndex",
-        "managedBy",
-        "successPolicy",
-    ):
+    # Each field's bad value as its Go type prints (all pointers: nil is null).
+    shown: dict[str, Callable[[Any], Any]] = {
+        "completionMode": lambda v: fe.named(v, release),
+        "podFailurePolicy": lambda v: None if v is None else internal_pod_failure_policy(v),
+        "backoffLimitPerIndex": lambda v: v,
+        "managedBy": lambda v: fe.named(v, release),  # a *string
+        "successPolicy": lambda v: None if v is None else internal_success_policy(v),
+    }
+    for name, show in shown.items():
         errs.extend(
-            mv.validate_immutable_field(spec.get(name), old.get(name), fe.child(path, name))
+            mv.validate_immutable_field(spec.get(name), old.get(name), fe.child(path, name), shown=show)
         )
     errs.extend(validate_job_scheduling_update(spec, old, fe.child(path, "scheduling")))
     return errs
@@ -814,6 +836,18 @@ def status_time_value(status: Mapping[str, Any], name: str, release: int) -> Any
     return fe.GoSyntax(f"{date} {clock}{digits} +0000 UTC")
 
 
+def uncounted_value(uncounted: Mapping[str, Any], release: int) -> Any:
+    """The internal *batch.UncountedTerminatedPods bad value as ErrorBody prints it: `%#v` before
+    v1.34, json.Marshal (Go field names, no json tags) from v1.34."""
+    succeeded, failed = uncounted.get("succeeded"), uncounted.get("failed")
+    if release >= 34:
+        return fe.GoStruct((("Succeeded", succeeded), ("Failed", failed)))
+    return fe.GoSyntax(
+        f"batch.UncountedTerminatedPods{{Succeeded:{fe.go_syntax_slice(succeeded, '[]types.UID')}, "
+        f"Failed:{fe.go_syntax_slice(failed, '[]types.UID')}}}"
+    )
+
+
 def validate_job_status(
     job: Mapping[str, Any], path: str, opts: JobStatusValidationOptions
 ) -> list[FieldError]:
@@ -908,7 +942,7 @@ def validate_job_status(
         errs.append(
             fe.invalid(
                 fe.child(path, "uncountedTerminatedPods"),
-                uncounted,
+                uncounted_value(uncounted, opts.release),
                 "must be empty for finished job" if opts.release >= 34 else "uncountedTerminatedPods needs to be empty for finished job",
             )
         )

@@ -118,3 +118,15 @@ def test_a_wire_struct_keeps_its_declaration_order_and_omits_empty_omitempty_fie
     names = ("apiVersion", "kind", "name", "uid", "controller", "blockOwnerDeletion")
     ref = fe.json_struct({"uid": "u", "kind": "K", "blockOwnerDeletion": False}, names, frozenset(names[4:]))
     assert fe.render_value(ref) == '{"apiVersion":"","kind":"K","name":"","uid":"u","blockOwnerDeletion":false}'
+
+
+def test_a_slice_is_printed_with_percent_sharp_v_before_1_34() -> None:
+    """Upstream's messages (harness at 1.32 and 1.37) for finalizers orphan and foregroundDeletion
+    and for onExitCodes values that are empty or out of order."""
+    finalizers = ["orphan", "foregroundDeletion"]
+    assert fe.render_value(fe.go_slice(finalizers, "[]string", 32)) == '[]string{"orphan", "foregroundDeletion"}'
+    assert fe.render_value(fe.go_slice(finalizers, "[]string", 37)) == '["orphan","foregroundDeletion"]'
+    assert fe.render_value(fe.go_slice([], "[]int32", 32)) == "[]int32{}"
+    assert fe.render_value(fe.go_slice([3, 1], "[]int32", 32)) == "[]int32{3, 1}"
+    assert fe.render_value(fe.go_slice(None, "[]int32", 32)) == "[]int32(nil)"
+    assert fe.render_value(fe.go_slice(None, "[]int32", 37)) == "null"
