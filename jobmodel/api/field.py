@@ -8,12 +8,13 @@ renders it as `field.Error.Error()` does, which is what `kubectl` prints.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
 import attrs
 
 from jobmodel.errors import InputError
+from jobmodel.util.goquote import go_json_string, go_quote
 
 REQUIRED: Final = "FieldValueRequired"
 INVALID: Final = "FieldValueInvalid"
@@ -94,30 +95,99 @@ class GoStruct:
     fields: tuple[tuple[str, Any], ...]
 
 
+def json_struct(value: Mapping[str, Any], names: Sequence[str], omitempty: frozenset[str] = frozenset()) -> GoStruct:
+    """A wire struct (json tags) as json.Marshal writes it: its fields in declaration order
+    (`names`), an `omitempty` one left out when nil or an empty string, slice or map (the ones
+    modelled are pointers, strings, slices and maps), any other absent one as "" (strings)."""
+    fields = [(n, value.get(n)) for n in names]
+    return GoStruct(tuple((n, "" if v is None else v) for n, v in fields if not (n in omitempty and v in (None, "", [], {}))))
+
+
+@attrs.frozen
+class Marshalled:
+    """A bad value ErrorBody prints with json.Marshal although it is a string: a value of a named
+    string type (batch.CompletionMode) or a *string, which its `case string` does not take."""
+
+    value: Any
+
+
+def named(value: Any, release: int) -> Any:
+    """A bad value of a named Go string type (or a *string) as ErrorBody prints it at `release`:
+    with `%#v` (quoted as `%q`) or, dereferenced, `%q` before v1.34; with json.Marshal from v1.34
+    (apimachinery `pkg/util/validation/field/errors.go`)."""
+    return Marshalled(value) if release >= 34 and isinstance(value, str) else value
+
+
+@attrs.frozen
+class GoSyntax:
+    """A bad value ErrorBody prints with `%#v` (before v1.34): that text."""
+
+    text: str
+
+
+def string_map(value: Mapping[str, str] | None, release: int) -> Any:
+    """A map[string]string bad value as ErrorBody prints it at `release`: `%#v` before v1.34
+    (`map[string]string{"k":"v", ...}`, nil as `map[string]string(nil)`), json.Marshal from v1.34
+    (nil as `null`)."""
+    if release >= 34:
+        return None if value is None else dict(value)
+    return GoSyntax(go_syntax_string_map(value))
+
+
+def go_slice(values: Sequence[Any] | None, go_type: str, release: int) -> Any:
+    """A slice bad value (`[]int32`, `[]string`) as ErrorBody prints it: `%#v` before v1.34,
+    json.Marshal from v1.34 (nil as `null`)."""
+    if release >= 34:
+        return None if values is None else list(values)
+    return GoSyntax(go_syntax_slice(values, go_type))
+
+
+def go_syntax_slice(values: Sequence[Any] | None, go_type: str) -> str:
+    """`%#v` of a slice of strings (or of a named string type) or integers: `[]int32{1, 2}`,
+    nil as `[]int32(nil)`."""
+    if values is None:
+        return f"{go_type}(nil)"
+    return go_type + "{" + ", ".join(go_quote(v) if isinstance(v, str) else str(v) for v in values) + "}"
+
+
+def go_syntax_string_map(value: Mapping[str, str] | None) -> str:
+    """`%#v` of a map[string]string: keys sorted, nil as `map[string]string(nil)`."""
+    if value is None:
+        return "map[string]string(nil)"
+    pairs = ", ".join(f"{go_quote(k)}:{go_quote(value[k])}" for k in sorted(value))
+    return f"map[string]string{{{pairs}}}"
+
+
 def _marshal(value: Any) -> str:
-    """json.Marshal of a bad value: maps with sorted keys, GoStruct fields in their order."""
+    """json.Marshal of a bad value: maps with sorted keys, GoStruct fields in their order, strings
+    HTML-escaped (go_json_string)."""
     if isinstance(value, GoStruct):
-        return "{" + ",".join(f"{json.dumps(k)}:{_marshal(v)}" for k, v in value.fields) + "}"
+        return "{" + ",".join(f"{go_json_string(k)}:{_marshal(v)}" for k, v in value.fields) + "}"
+    if isinstance(value, Marshalled):
+        return _marshal(value.value)
     if isinstance(value, list | tuple):
         return "[" + ",".join(_marshal(v) for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ",".join(f"{json.dumps(k, ensure_ascii=False)}:{_marshal(value[k])}" for k in sorted(value)) + "}"
-    return json.dumps(value, ensure_ascii=False)
+        return "{" + ",".join(f"{go_json_string(k)}:{_marshal(value[k])}" for k in sorted(value)) + "}"
+    if isinstance(value, str):
+        return go_json_string(value)
+    return json.dumps(value)
 
 
 def render_value(value: Any) -> str:
-    """How Go's `%v`/`%q`/json.Marshal print a bad value (a nil pointer prints as `null`)."""
+    """How ErrorBody prints a bad value: `%v` for numbers and booleans, `%q` for a string,
+    json.Marshal for anything else (a nil pointer prints as `null`)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        return go_quote(value)
     if isinstance(value, int | float):
         return str(value)
-    if isinstance(value, GoStruct):
-        return _marshal(value)
-    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    if isinstance(value, GoSyntax):
+        return value.text
+    return _marshal(value)
 
 
 def required(path: str, detail: str = "") -> FieldError:
@@ -150,7 +220,7 @@ def not_found(path: str, value: Any) -> FieldError:
 
 def not_supported(path: str, value: Any, valid: Sequence[str]) -> FieldError:
     """field.NotSupported: the detail lists the supported values, each quoted."""
-    detail = "supported values: " + ", ".join(json.dumps(v) for v in valid) if valid else ""
+    detail = "supported values: " + ", ".join(go_quote(v) for v in valid) if valid else ""
     return FieldError(NOT_SUPPORTED, path, value, detail)
 
 

@@ -8,7 +8,7 @@ Everything works on plain JSON dicts in wire format; types are checked beforehan
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from jobmodel.api import field as fe
@@ -206,11 +206,14 @@ def validate_nonnegative_field(value: int, path: str) -> list[FieldError]:
     return [fe.invalid(path, value, IS_NEGATIVE_ERROR_MSG)] if value < 0 else []
 
 
-def validate_immutable_field(new: Any, old: Any, path: str, key: str | None = None) -> list[FieldError]:
-    """ValidateImmutableField: new and old must be semantically equal (`key`: the field they are of)."""
+def validate_immutable_field(
+    new: Any, old: Any, path: str, key: str | None = None, shown: Callable[[Any], Any] | None = None
+) -> list[FieldError]:
+    """ValidateImmutableField: new and old must be semantically equal (`key`: the field they are
+    of); `shown` gives the bad value as upstream's Go type of `new` prints (default: `new`)."""
     if semantic_equal(new, old, key):
         return []
-    return [fe.invalid(path, new, FIELD_IMMUTABLE_ERROR_MSG)]
+    return [fe.invalid(path, new if shown is None else shown(new), FIELD_IMMUTABLE_ERROR_MSG)]
 
 
 def validate_qualified_name(value: str, path: str, release: int = NEWEST_MINOR) -> list[FieldError]:
@@ -303,6 +306,31 @@ def validate_label_selector_requirement(
                 for m in is_valid_label_value(v, release)
             )
     return errs
+
+
+def label_selector_value(selector: Mapping[str, Any], release: int) -> Any:
+    """A *metav1.LabelSelector bad value as ErrorBody prints it: `%#v` before v1.34, json.Marshal
+    (json tags in declaration order, omitempty) from v1.34."""
+    labels, expressions = selector.get("matchLabels"), selector.get("matchExpressions")
+    if release >= 34:
+        requirements = [fe.json_struct(r, ("key", "operator", "values"), frozenset({"values"})) for r in expressions or []]
+        return fe.json_struct({"matchLabels": labels, "matchExpressions": requirements}, ("matchLabels", "matchExpressions"),
+                              frozenset({"matchLabels", "matchExpressions"}))
+    return fe.GoSyntax(f"v1.LabelSelector{{MatchLabels:{fe.go_syntax_string_map(labels)}, "
+                       f"MatchExpressions:{_go_syntax_requirements(expressions)}}}")
+
+
+def _go_syntax_requirements(expressions: list[Mapping[str, Any]] | None) -> str:
+    """`%#v` of a []metav1.LabelSelectorRequirement."""
+    if expressions is None:
+        return "[]v1.LabelSelectorRequirement(nil)"
+    items = []
+    for r in expressions:
+        values = r.get("values")
+        shown = "[]string(nil)" if values is None else "[]string{" + ", ".join(go_quote(v) for v in values) + "}"
+        items.append(f"v1.LabelSelectorRequirement{{Key:{go_quote(r.get('key', ''))}, "
+                     f"Operator:{go_quote(r.get('operator', ''))}, Values:{shown}}}")
+    return "[]v1.LabelSelectorRequirement{" + ", ".join(items) + "}"
 
 
 def label_selector_has_invalid_label_value(selector: Mapping[str, Any] | None) -> bool:
@@ -479,6 +507,13 @@ def parse_group_version(api_version: str) -> tuple[str, str]:
     return "", ""
 
 
+def owner_references_value(refs: list[Mapping[str, Any]]) -> list[fe.GoStruct]:
+    """A []metav1.OwnerReference bad value as json.Marshal prints it (ErrorBody from 1.34; before,
+    `%#v` shows the *bool pointers' addresses, which the model does not reproduce: it prints this)."""
+    names = ("apiVersion", "kind", "name", "uid", "controller", "blockOwnerDeletion")
+    return [fe.json_struct(r, names, frozenset({"controller", "blockOwnerDeletion"})) for r in refs]
+
+
 def validate_owner_references(
     refs: list[Mapping[str, Any]], path: str, release: int = NEWEST_MINOR
 ) -> list[FieldError]:
@@ -494,7 +529,7 @@ def validate_owner_references(
                 errs.append(
                     fe.invalid(
                         path,
-                        list(refs),
+                        owner_references_value(refs),
                         'Only one reference can have Controller set to true. Found "true" in references for '
                         f"{first_controller} and {current}",
                     )
@@ -541,7 +576,7 @@ def validate_finalizers(finalizers: list[str], path: str, release: int = NEWEST_
     if "orphan" in finalizers and "foregroundDeletion" in finalizers:
         errs.append(
             fe.invalid(
-                path, finalizers, "finalizer orphan and foregroundDeletion cannot be both set"
+                path, fe.go_slice(finalizers, "[]string", release), "finalizer orphan and foregroundDeletion cannot be both set"
             )
         )
     return errs
@@ -602,7 +637,7 @@ def validate_object_meta_update(
 
 
 def validate_has_label(
-    meta: Mapping[str, Any], path: str, key: str, expected: str
+    meta: Mapping[str, Any], path: str, key: str, expected: str, release: int = NEWEST_MINOR
 ) -> list[FieldError]:
     """ValidateHasLabel (core validation)."""
     labels = meta.get("labels") or {}
@@ -610,7 +645,7 @@ def validate_has_label(
     if key not in labels:
         return [fe.required(label_path, f"must be '{expected}'")]
     if labels[key] != expected:
-        return [fe.invalid(label_path, dict(labels), f"must be '{expected}'")]
+        return [fe.invalid(label_path, fe.string_map(labels, release), f"must be '{expected}'")]
     return []
 
 

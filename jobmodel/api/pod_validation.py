@@ -211,11 +211,11 @@ def validate_pod_spec(
     errs.extend(validate_overhead(spec.get("overhead"), fe.child(path, "overhead"), opts.release, opts.allow_indivisible_huge_pages_values))
     errs.extend(
         _validate_enum(
-            spec.get("restartPolicy", ""), RESTART_POLICIES, fe.child(path, "restartPolicy")
+            spec.get("restartPolicy", ""), RESTART_POLICIES, fe.child(path, "restartPolicy"), opts.release
         )
     )
     errs.extend(
-        _validate_enum(spec.get("dnsPolicy", ""), DNS_POLICIES, fe.child(path, "dnsPolicy"))
+        _validate_enum(spec.get("dnsPolicy", ""), DNS_POLICIES, fe.child(path, "dnsPolicy"), opts.release)
     )
     errs.extend(
         validate_pod_dns_config(
@@ -294,7 +294,7 @@ def validate_pod_spec(
         # ValidatePreemptionPolicy
         errs.extend(
             _validate_enum(
-                spec["preemptionPolicy"], PREEMPTION_POLICIES, fe.child(path, "preemptionPolicy")
+                spec["preemptionPolicy"], PREEMPTION_POLICIES, fe.child(path, "preemptionPolicy"), opts.release
             )
         )
     errs.extend(pod_os.validate_pod_os(spec, path, release))
@@ -355,18 +355,19 @@ def internal_pod_security_context(spec: dict[str, Any], release: int) -> None:
         spec["securityContext"] = {}
 
 
-def validate_pull_policy(policy: str, path: str) -> list[FieldError]:
+def validate_pull_policy(policy: str, path: str, release: int = NEWEST_MINOR) -> list[FieldError]:
     """validatePullPolicy."""
-    return _validate_enum(policy, PULL_POLICIES, path)
+    return _validate_enum(policy, PULL_POLICIES, path, release)
 
 
-def _validate_enum(value: str, allowed: tuple[str, ...], path: str) -> list[FieldError]:
-    """The shape shared by validateRestartPolicy, validateDNSPolicy, validatePullPolicy: "" is Required."""
+def _validate_enum(value: str, allowed: tuple[str, ...], path: str, release: int) -> list[FieldError]:
+    """The shape shared by validateRestartPolicy, validateDNSPolicy, validatePullPolicy: "" is
+    Required; the value is of a named string type (core.RestartPolicy, ...)."""
     if value in allowed:
         return []
     if value == "":
         return [fe.required(path)]
-    return [fe.not_supported(path, value, allowed)]
+    return [fe.not_supported(path, fe.named(value, release), allowed)]
 
 
 def validate_container_common(
@@ -389,6 +390,7 @@ def validate_container_common(
             ctr.get("terminationMessagePolicy", ""),
             TERMINATION_MESSAGE_POLICIES,
             fe.child(path, "terminationMessagePolicy"),
+            opts.release,
         )
     )
     errs.extend(validate_container_ports(ctr.get("ports") or [], fe.child(path, "ports")))
@@ -398,7 +400,7 @@ def validate_container_common(
     errs.extend(pv.validate_volume_devices(ctr, volumes, fe.child(path, "volumeDevices")))
     errs.extend(
         _validate_enum(
-            ctr.get("imagePullPolicy", ""), PULL_POLICIES, fe.child(path, "imagePullPolicy")
+            ctr.get("imagePullPolicy", ""), PULL_POLICIES, fe.child(path, "imagePullPolicy"), opts.release
         )
     )
     errs.extend(
@@ -892,7 +894,7 @@ def validate_tolerations(
                 errs.append(
                     fe.invalid(
                         fe.child(idx, "operator"),
-                        tol,
+                        value,
                         "value must be empty when `operator` is 'Exists'",
                     )
                 )

@@ -634,7 +634,7 @@ def validate_image_volume_source(source: Mapping[str, Any], path: str, opts: Pod
         and not source.get("reference")
     ):
         errs.append(fe.required(fe.child(path, "reference")))
-    return errs + validate_pull_policy(str(source.get("pullPolicy") or ""), fe.child(path, "pullPolicy"))
+    return errs + validate_pull_policy(str(source.get("pullPolicy") or ""), fe.child(path, "pullPolicy"), opts.release)
 
 
 # --- the other in-tree sources ------------------------------------------------------------------

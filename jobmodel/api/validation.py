@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from datetime import timedelta
 from typing import Any, Final
 
 import attrs
@@ -33,7 +34,7 @@ from jobmodel.api.pod_validation import (
 )
 from jobmodel.api.timezones import load_location_error
 from jobmodel.features import DEFAULT_GATES, NEWEST_MINOR, FeatureGates
-from jobmodel.timeutil import parse_time_nanos
+from jobmodel.timeutil import GO_ZERO_TIME, UNIX_EPOCH, parse_time_nanos
 from jobmodel.util.goquote import go_quote
 
 MAX_PARALLELISM_FOR_INDEXED_JOB: Final = 100_000
@@ -81,7 +82,7 @@ class JobValidationOptions:
 
 
 def validate_generated_selector(
-    job: Mapping[str, Any], validate_batch_labels: bool
+    job: Mapping[str, Any], validate_batch_labels: bool, release: int = NEWEST_MINOR
 ) -> list[FieldError]:
     """validateGeneratedSelector: an automatic selector must be the generated one."""
     spec = job.get("spec") or {}
@@ -94,16 +95,16 @@ def validate_generated_selector(
         errs.append(fe.required("metadata.uid"))
     template_meta = (spec.get("template") or {}).get("metadata") or {}
     tpath = "spec.template.metadata"
-    errs.extend(mv.validate_has_label(template_meta, tpath, LEGACY_CONTROLLER_UID_LABEL, uid))
-    errs.extend(mv.validate_has_label(template_meta, tpath, LEGACY_JOB_NAME_LABEL, name))
+    errs.extend(mv.validate_has_label(template_meta, tpath, LEGACY_CONTROLLER_UID_LABEL, uid, release))
+    errs.extend(mv.validate_has_label(template_meta, tpath, LEGACY_JOB_NAME_LABEL, name, release))
     expected: dict[str, str] = {}
     if validate_batch_labels:
-        errs.extend(mv.validate_has_label(template_meta, tpath, CONTROLLER_UID_LABEL, uid))
-        errs.extend(mv.validate_has_label(template_meta, tpath, JOB_NAME_LABEL, name))
+        errs.extend(mv.validate_has_label(template_meta, tpath, CONTROLLER_UID_LABEL, uid, release))
+        errs.extend(mv.validate_has_label(template_meta, tpath, JOB_NAME_LABEL, name, release))
         expected = {CONTROLLER_UID_LABEL: uid, JOB_NAME_LABEL: name}
     expected |= {LEGACY_CONTROLLER_UID_LABEL: uid, LEGACY_JOB_NAME_LABEL: name}
     if mv.label_selector_matches(spec["selector"], expected) is False:
-        errs.append(fe.invalid("spec.selector", spec["selector"], "`selector` not auto-generated"))
+        errs.append(fe.invalid("spec.selector", mv.label_selector_value(spec["selector"], release), "`selector` not auto-generated"))
     return errs
 
 
@@ -112,7 +113,7 @@ def validate_job(job: Mapping[str, Any], opts: JobValidationOptions) -> list[Fie
     meta = job.get("metadata") or {}
     spec = job.get("spec") or {}
     errs = mv.validate_object_meta(meta, release=opts.release)
-    errs.extend(validate_generated_selector(job, opts.require_prefixed_labels))
+    errs.extend(validate_generated_selector(job, opts.require_prefixed_labels, opts.release))
     errs.extend(validate_job_spec(spec, "spec", opts))
     errs.extend(validate_name_allows_completions(job))
     return errs
@@ -158,7 +159,7 @@ def validate_job_spec(
         errs.append(
             fe.invalid(
                 fe.child(path, "template", "metadata", "labels"),
-                labels or {},
+                fe.string_map(labels, opts.release),
                 "`selector` does not match template `labels`",
             )
         )
@@ -200,7 +201,7 @@ def _validate_job_spec(
     if mode is not None:
         if mode not in ("NonIndexed", "Indexed"):
             errs.append(
-                fe.not_supported(fe.child(path, "completionMode"), mode, ["NonIndexed", "Indexed"])
+                fe.not_supported(fe.child(path, "completionMode"), fe.named(mode, release), ["NonIndexed", "Indexed"])
             )
         if mode == "Indexed":
             errs.extend(_validate_indexed_limits(spec, path))
@@ -234,7 +235,7 @@ def _validate_job_spec(
             )
         else:
             errs.extend(validate_success_policy(spec, fe.child(path, "successPolicy")))
-    errs.extend(validate_pod_replacement_policy(spec, fe.child(path, "podReplacementPolicy")))
+    errs.extend(validate_pod_replacement_policy(spec, fe.child(path, "podReplacementPolicy"), release))
     errs.extend(validate_gang_min_count(spec, fe.child(path, "scheduling")))
     errs.extend(validate_job_scheduling(spec, fe.child(path, "scheduling")))
     template = spec.get("template") or {}
@@ -245,12 +246,12 @@ def _validate_job_spec(
     if restart in ("Always", ""):
         errs.append(fe.required(restart_path, 'valid values: "OnFailure", "Never"'))
     elif restart not in ("OnFailure", "Never"):
-        errs.append(fe.not_supported(restart_path, restart, ["OnFailure", "Never"]))
+        errs.append(fe.not_supported(restart_path, fe.named(restart, release), ["OnFailure", "Never"]))
     elif spec.get("podFailurePolicy") is not None and restart != "Never":
         errs.append(
             fe.invalid(
                 restart_path,
-                restart,
+                fe.named(restart, release),
                 'only "Never" is supported when podFailurePolicy is specified',
             )
         )
@@ -311,17 +312,17 @@ def validate_pod_failure_policy(
     return errs
 
 
-def validate_pod_replacement_policy(spec: Mapping[str, Any], path: str) -> list[FieldError]:
+def validate_pod_replacement_policy(spec: Mapping[str, Any], path: str, release: int = NEWEST_MINOR) -> list[FieldError]:
     """validatePodReplacementPolicy: only `Failed` together with a podFailurePolicy."""
     policy = spec.get("podReplacementPolicy")
     if policy is None:
         return []
     if spec.get("podFailurePolicy") is not None:
-        return [] if policy == "Failed" else [fe.not_supported(path, policy, ["Failed"])]
+        return [] if policy == "Failed" else [fe.not_supported(path, fe.named(policy, release), ["Failed"])]
     return (
         []
         if policy in POD_REPLACEMENT_POLICIES
-        else [fe.not_supported(path, policy, POD_REPLACEMENT_POLICIES)]
+        else [fe.not_supported(path, fe.named(policy, release), POD_REPLACEMENT_POLICIES)]
     )
 
 
@@ -330,11 +331,12 @@ def _quoted_list(values: tuple[str, ...]) -> str:
     return "[" + " ".join(f'"{v}"' for v in values) + "]"
 
 
-def _one_of(value: str, path: str, valid: tuple[str, ...]) -> list[FieldError]:
-    """Required (naming the valid values) when empty, NotSupported when not one of them."""
+def _one_of(value: str, path: str, valid: tuple[str, ...], release: int) -> list[FieldError]:
+    """Required (naming the valid values) when empty, NotSupported when not one of them (the
+    value is of a named string type)."""
     if value == "":
         return [fe.required(path, f"valid values: {_quoted_list(valid)}")]
-    return [] if value in valid else [fe.not_supported(path, value, valid)]
+    return [] if value in valid else [fe.not_supported(path, fe.named(value, release), valid)]
 
 
 def validate_pod_failure_policy_rule(
@@ -348,15 +350,15 @@ def validate_pod_failure_policy_rule(
     errs: list[FieldError] = []
     action = rule.get("action", "")
     action_path = fe.child(path, "action")
-    errs.extend(_one_of(action, action_path, POD_FAILURE_POLICY_ACTIONS))
+    errs.extend(_one_of(action, action_path, POD_FAILURE_POLICY_ACTIONS, release))
     if action == "FailIndex" and spec.get("backoffLimitPerIndex") is None:
-        errs.append(fe.invalid(action_path, action, "requires the backoffLimitPerIndex to be set"))
+        errs.append(fe.invalid(action_path, fe.named(action, release), "requires the backoffLimitPerIndex to be set"))
     on_exit = rule.get("onExitCodes")
     on_conditions = rule.get("onPodConditions") or []
     if on_exit is not None:
         errs.extend(
             validate_pod_failure_policy_rule_on_exit_codes(
-                on_exit, fe.child(path, "onExitCodes"), container_names
+                on_exit, fe.child(path, "onExitCodes"), container_names, release
             )
         )
     if on_conditions:
@@ -394,17 +396,17 @@ def validate_pod_failure_policy_rule_on_pod_conditions(
         errs.extend(
             mv.validate_qualified_name(pattern.get("type", ""), fe.child(pattern_path, "type"), release)
         )
-        errs.extend(_one_of(pattern.get("status", ""), fe.child(pattern_path, "status"), CONDITION_STATUSES))
+        errs.extend(_one_of(pattern.get("status", ""), fe.child(pattern_path, "status"), CONDITION_STATUSES, release))
     return errs
 
 
 def validate_pod_failure_policy_rule_on_exit_codes(
-    on_exit: Mapping[str, Any], path: str, container_names: set[str]
+    on_exit: Mapping[str, Any], path: str, container_names: set[str], release: int = NEWEST_MINOR
 ) -> list[FieldError]:
     """validatePodFailurePolicyRuleOnExitCodes."""
     errs: list[FieldError] = []
     operator = on_exit.get("operator", "")
-    errs.extend(_one_of(operator, fe.child(path, "operator"), ON_EXIT_CODES_OPERATORS))
+    errs.extend(_one_of(operator, fe.child(path, "operator"), ON_EXIT_CODES_OPERATORS, release))
     container = on_exit.get("containerName")
     if container is not None and container not in container_names:
         errs.append(
@@ -417,7 +419,7 @@ def validate_pod_failure_policy_rule_on_exit_codes(
     values: list[int] = on_exit.get("values") or []
     values_path = fe.child(path, "values")
     if not values:
-        errs.append(fe.invalid(values_path, values, "at least one value is required"))
+        errs.append(fe.invalid(values_path, fe.go_slice(on_exit.get("values"), "[]int32", release), "at least one value is required"))
     elif len(values) > MAX_POD_FAILURE_POLICY_ON_EXIT_CODES_VALUES:
         errs.append(
             fe.too_many(values_path, len(values), MAX_POD_FAILURE_POLICY_ON_EXIT_CODES_VALUES)
@@ -432,8 +434,26 @@ def validate_pod_failure_policy_rule_on_exit_codes(
         if j > 0 and values[j - 1] > value:
             ordered = False
     if not ordered:
-        errs.append(fe.invalid(values_path, values, "must be ordered"))
+        errs.append(fe.invalid(values_path, fe.go_slice(values, "[]int32", release), "must be ordered"))
     return errs
+
+
+def internal_pod_failure_policy(policy: Mapping[str, Any]) -> fe.GoStruct:
+    """The internal batch.PodFailurePolicy (`pkg/apis/batch/types.go`, no json tags) as json.Marshal
+    prints it (ErrorBody from v1.34; before, `%#v` shows pointers' addresses: the model prints this)."""
+
+    def on_exit(req: Mapping[str, Any] | None) -> fe.GoStruct | None:
+        if req is None:
+            return None
+        return fe.GoStruct((("ContainerName", req.get("containerName")), ("Operator", req.get("operator", "")), ("Values", req.get("values"))))
+
+    def rule(r: Mapping[str, Any]) -> fe.GoStruct:
+        patterns = r.get("onPodConditions")
+        shown = None if patterns is None else [fe.GoStruct((("Type", p.get("type", "")), ("Status", p.get("status", "")))) for p in patterns]
+        return fe.GoStruct((("Action", r.get("action", "")), ("OnExitCodes", on_exit(r.get("onExitCodes"))), ("OnPodConditions", shown)))
+
+    rules = policy.get("rules")
+    return fe.GoStruct((("Rules", None if rules is None else [rule(r) for r in rules]),))
 
 
 def internal_success_policy(policy: Mapping[str, Any]) -> fe.GoStruct:
@@ -625,21 +645,25 @@ def validate_job_spec_update(
     """ValidateJobSpecUpdate: the spec again, then the immutable fields."""
     errs = validate_job_spec(spec, path, opts)
     errs.extend(validate_completions(spec, old, fe.child(path, "completions")))
+    release = opts.release
     errs.extend(
         mv.validate_immutable_field(
-            spec.get("selector"), old.get("selector"), fe.child(path, "selector")
+            spec.get("selector"), old.get("selector"), fe.child(path, "selector"),
+            shown=lambda s: None if s is None else mv.label_selector_value(s, release),
         )
     )
     errs.extend(validate_pod_template_update(spec, old, path, opts))
-    for name in (
-        "completionMode",
-        "podFailurePolicy",
-        "backoffLimitPerIndex",
-        "managedBy",
-        "successPolicy",
-    ):
+    # Each field's bad value as its Go type prints (all pointers: nil is null).
+    shown: dict[str, Callable[[Any], Any]] = {
+        "completionMode": lambda v: fe.named(v, release),
+        "podFailurePolicy": lambda v: None if v is None else internal_pod_failure_policy(v),
+        "backoffLimitPerIndex": lambda v: v,
+        "managedBy": lambda v: fe.named(v, release),  # a *string
+        "successPolicy": lambda v: None if v is None else internal_success_policy(v),
+    }
+    for name, show in shown.items():
         errs.extend(
-            mv.validate_immutable_field(spec.get(name), old.get(name), fe.child(path, name))
+            mv.validate_immutable_field(spec.get(name), old.get(name), fe.child(path, name), shown=show)
         )
     errs.extend(validate_job_scheduling_update(spec, old, fe.child(path, "scheduling")))
     return errs
@@ -795,6 +819,35 @@ def status_time(status: Mapping[str, Any], name: str) -> int | None:
     return None if value is None else parse_time_nanos(value, f"status.{name}")
 
 
+def status_time_value(status: Mapping[str, Any], name: str, release: int) -> Any:
+    """A *metav1.Time bad value as ErrorBody prints it: before v1.34 time.Time's String() (in the
+    API server's zone, UTC), from v1.34 json.Marshal (Time.MarshalJSON: RFC 3339 in UTC, whole
+    seconds; the zero time as null); nil as null."""
+    nanos = status_time(status, name)
+    if nanos is None:
+        return None
+    seconds, fraction = divmod(nanos, 10**9)
+    t = UNIX_EPOCH + timedelta(seconds=seconds)
+    date = f"{t.year:04d}-{t.month:02d}-{t.day:02d}"
+    clock = f"{t.hour:02d}:{t.minute:02d}:{t.second:02d}"
+    if release >= 34:
+        return None if (t, fraction) == (GO_ZERO_TIME, 0) else fe.Marshalled(f"{date}T{clock}Z")
+    digits = f".{fraction:09d}".rstrip("0") if fraction else ""
+    return fe.GoSyntax(f"{date} {clock}{digits} +0000 UTC")
+
+
+def uncounted_value(uncounted: Mapping[str, Any], release: int) -> Any:
+    """The internal *batch.UncountedTerminatedPods bad value as ErrorBody prints it: `%#v` before
+    v1.34, json.Marshal (Go field names, no json tags) from v1.34."""
+    succeeded, failed = uncounted.get("succeeded"), uncounted.get("failed")
+    if release >= 34:
+        return fe.GoStruct((("Succeeded", succeeded), ("Failed", failed)))
+    return fe.GoSyntax(
+        f"batch.UncountedTerminatedPods{{Succeeded:{fe.go_syntax_slice(succeeded, '[]types.UID')}, "
+        f"Failed:{fe.go_syntax_slice(failed, '[]types.UID')}}}"
+    )
+
+
 def validate_job_status(
     job: Mapping[str, Any], path: str, opts: JobStatusValidationOptions
 ) -> list[FieldError]:
@@ -833,7 +886,7 @@ def validate_job_status(
         errs.append(
             fe.invalid(
                 fe.child(path, "completionTime"),
-                status.get("completionTime"),
+                status_time_value(status, "completionTime", opts.release),
                 "cannot set completionTime when there is no Complete=True condition",
             )
         )
@@ -852,7 +905,7 @@ def validate_job_status(
         errs.append(
             fe.invalid(
                 fe.child(path, "completionTime"),
-                status.get("completionTime"),
+                status_time_value(status, "completionTime", opts.release),
                 "must be equal to or after `startTime`" if opts.release >= 34 else "completionTime cannot be set before startTime",
             )
         )
@@ -889,7 +942,7 @@ def validate_job_status(
         errs.append(
             fe.invalid(
                 fe.child(path, "uncountedTerminatedPods"),
-                uncounted,
+                uncounted_value(uncounted, opts.release),
                 "must be empty for finished job" if opts.release >= 34 else "uncountedTerminatedPods needs to be empty for finished job",
             )
         )
@@ -1063,7 +1116,7 @@ def validate_job_status_update(
         errs.append(
             fe.invalid(
                 fe.child(path, "completionTime"),
-                status.get("completionTime"),
+                status_time_value(status, "completionTime", opts.release),
                 "field is immutable" if opts.release >= 34 else "completionTime cannot be mutated",
             )
         )
@@ -1078,7 +1131,7 @@ def validate_job_status_update(
         if opts.release >= 36:
             errs.append(
                 fe.invalid(
-                    fe.child(path, "startTime"), status.get("startTime"), "field is immutable for unsuspended job once set"
+                    fe.child(path, "startTime"), status_time_value(status, "startTime", opts.release), "field is immutable for unsuspended job once set"
                 )
             )
         else:
@@ -1159,7 +1212,7 @@ def validate_cron_job_spec(
         errs.extend(validate_time_zone(spec.get("timeZone"), fe.child(path, "timeZone")))
     errs.extend(
         validate_concurrency_policy(
-            spec.get("concurrencyPolicy") or "", fe.child(path, "concurrencyPolicy")
+            spec.get("concurrencyPolicy") or "", fe.child(path, "concurrencyPolicy"), gates.release
         )
     )
     errs.extend(
@@ -1175,13 +1228,13 @@ def validate_cron_job_spec(
     return errs
 
 
-def validate_concurrency_policy(policy: str, path: str) -> list[FieldError]:
+def validate_concurrency_policy(policy: str, path: str, release: int = NEWEST_MINOR) -> list[FieldError]:
     """validateConcurrencyPolicy."""
     if policy in CONCURRENCY_POLICIES:
         return []
     if policy == "":
         return [fe.required(path)]
-    return [fe.not_supported(path, policy, CONCURRENCY_POLICIES)]
+    return [fe.not_supported(path, fe.named(policy, release), CONCURRENCY_POLICIES)]
 
 
 def validate_schedule_format(
@@ -1259,7 +1312,7 @@ def validate_job_template_spec(
         errs.append(
             fe.invalid(
                 fe.child(path, "spec", "selector"),
-                spec["selector"],
+                mv.label_selector_value(spec["selector"], pod_opts.release),
                 "`selector` will be auto-generated",
             )
         )

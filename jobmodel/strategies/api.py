@@ -13,14 +13,16 @@ INTS = st.sampled_from([-1, 0, 1, 2, 3, 5, 10, 100_000, 2**31 - 1])
 SMALL = st.one_of(st.none(), st.integers(-1, 6))
 NAMES = st.sampled_from(["job", "a" * 63, "a" * 64, "Bad_Name", "x-", "job.example"])
 LABEL_VALUES = st.sampled_from(["a", "", "x" * 64, "bad value", "ok-1"])
+# Characters Go's %q and json.Marshal print differently in a bad value (field.Error's ErrorBody).
+ODD_TEXT = "<&>\u2028\u00a0\x01\x7f"
 # 'a"b' and a tab: parseIndexInterval quotes a bad fragment with Go's %q.
-INDEX_STRINGS = st.sampled_from(["0", "0-2", "1,3", "3-1", "x", "0,0", "-1", "10", "0-1,2", 'a"b', "1,\t"])
+INDEX_STRINGS = st.sampled_from(["0", "0-2", "1,3", "3-1", "x", "0,0", "-1", "10", "0-1,2", 'a"b', "1,\t", ODD_TEXT])
 
 
 @st.composite
 def pod_condition_pattern(draw: st.DrawFn) -> dict[str, Any]:
     pattern = {"type": draw(st.sampled_from(["DisruptionTarget", "Ready", "bad type!", "example.com/x"]))}
-    status = draw(st.sampled_from(["True", "False", "Unknown", "Maybe", None]))  # None: defaulted on decode
+    status = draw(st.sampled_from(["True", "False", "Unknown", "Maybe", ODD_TEXT, None]))  # None: defaulted on decode
     if status is not None:
         pattern["status"] = status
     return pattern
@@ -797,7 +799,7 @@ def job_manifests(draw: st.DrawFn) -> dict[str, Any]:
             if value is not None:
                 spec[key] = value
     if draw(st.booleans()):
-        spec["completionMode"] = draw(st.sampled_from(["Indexed", "NonIndexed", "Bogus"]))
+        spec["completionMode"] = draw(st.sampled_from(["Indexed", "NonIndexed", "Bogus", ODD_TEXT]))
     if draw(st.booleans()):
         spec["backoffLimitPerIndex"] = draw(st.integers(-1, 3))
     if draw(st.booleans()):
@@ -805,7 +807,7 @@ def job_manifests(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.booleans()):
         spec["suspend"] = draw(st.booleans())
     if draw(st.booleans()):
-        spec["podReplacementPolicy"] = draw(st.sampled_from(["Failed", "TerminatingOrFailed", "Bogus"]))
+        spec["podReplacementPolicy"] = draw(st.sampled_from(["Failed", "TerminatingOrFailed", "Bogus", ODD_TEXT]))
     if draw(st.booleans()):
         spec["podFailurePolicy"] = draw(pod_failure_policy())
     if draw(st.booleans()):
@@ -860,7 +862,7 @@ def cron_job_manifests(draw: st.DrawFn) -> dict[str, Any]:
         if draw(st.booleans()):
             cron["spec"][key] = draw(st.integers(-1, 3))
     if draw(st.booleans()):
-        cron["spec"]["concurrencyPolicy"] = draw(st.sampled_from(["Allow", "Forbid", "Replace", "Bogus"]))
+        cron["spec"]["concurrencyPolicy"] = draw(st.sampled_from(["Allow", "Forbid", "Replace", "Bogus", ODD_TEXT]))
     if draw(st.booleans()):
         cron["spec"]["suspend"] = draw(st.booleans())
     return cron

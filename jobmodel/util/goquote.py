@@ -1,10 +1,11 @@
-"""Go's quoting of strings in messages: strconv.Quote (`%q`, strconv's NumError) and the time
-package's own `quote` (time.ParseDuration's errors)."""
+"""Go's quoting of strings in messages: strconv.Quote (`%q`, strconv's NumError), the time
+package's own `quote` (time.ParseDuration's errors) and encoding/json's (json.Marshal of a string)."""
 
 from __future__ import annotations
 
 from typing import Final
 
+_JSON_ESCAPES: Final = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _GO_ESCAPES: Final = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
 
 
@@ -37,5 +38,24 @@ def go_time_quote(text: str) -> str:
             out.extend(f"\\x{byte:02x}" for byte in char.encode("utf-8", "surrogatepass"))
         else:
             out.append("\\" + char if char in '"\\' else char)
+    out.append('"')
+    return "".join(out)
+
+
+def go_json_string(text: str) -> str:
+    """encoding/json's appendString as json.Marshal calls it (escapeHTML): `"`, `\\` and the short
+    escapes, other controls below space, `<`, `>`, `&`, U+2028 and U+2029 as `\\uXXXX`; invalid
+    UTF-8 (a lone surrogate's three bytes) as one `\\ufffd` a byte; everything else as it is."""
+    out = ['"']
+    for char in text:
+        code = ord(char)
+        if char in _JSON_ESCAPES:
+            out.append(_JSON_ESCAPES[char])
+        elif code < 0x20 or char in "<>&" or code in (0x2028, 0x2029):
+            out.append(f"\\u{code:04x}")
+        elif 0xD800 <= code <= 0xDFFF:
+            out.append("\\ufffd" * len(char.encode("utf-8", "surrogatepass")))
+        else:
+            out.append(char)
     out.append('"')
     return "".join(out)

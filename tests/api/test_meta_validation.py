@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from jobmodel.api import meta_validation as mv
+from jobmodel.api.field import render_value
 
 
 @pytest.mark.parametrize("name", ["a", "my-job", "0abc", "a" * 63])
@@ -229,3 +230,36 @@ def test_port_name_errors_all_come() -> None:
         "must not contain consecutive hyphens",
         "must not begin or end with a hyphen",
     ]
+
+
+SELECTOR = {"matchLabels": {"a": "<b>"}, "matchExpressions": [{"key": "k", "operator": "In", "values": ["v&", "w"]}, {"key": "e", "operator": "Exists"}]}
+
+
+def test_a_label_selector_bad_value_as_upstream_prints_it() -> None:
+    """Upstream's messages for a CronJob's jobTemplate selector (harness at 1.32 and 1.37): `%#v`
+    up to 1.33, json.Marshal (declaration order, omitempty, HTML-escaped) from 1.34."""
+    assert render_value(mv.label_selector_value(SELECTOR, 32)) == (
+        'v1.LabelSelector{MatchLabels:map[string]string{"a":"<b>"}, MatchExpressions:[]v1.LabelSelectorRequirement{'
+        'v1.LabelSelectorRequirement{Key:"k", Operator:"In", Values:[]string{"v&", "w"}}, '
+        'v1.LabelSelectorRequirement{Key:"e", Operator:"Exists", Values:[]string(nil)}}}'
+    )
+    assert render_value(mv.label_selector_value(SELECTOR, 37)) == (
+        r'{"matchLabels":{"a":"\u003cb\u003e"},"matchExpressions":[{"key":"k","operator":"In","values":["v\u0026","w"]},'
+        r'{"key":"e","operator":"Exists"}]}'
+    )
+    assert render_value(mv.label_selector_value({"matchLabels": {}}, 32)) == (
+        "v1.LabelSelector{MatchLabels:map[string]string{}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}"
+    )
+    assert render_value(mv.label_selector_value({"matchLabels": {}}, 37)) == "{}"
+
+
+def test_owner_references_bad_value_is_json_marshal() -> None:
+    """Upstream's message at 1.37 for two controller references (json tags' order, not sorted)."""
+    refs = [
+        {"apiVersion": "batch/v1", "kind": "CronJob", "name": "c<", "uid": "u1", "controller": True},
+        {"apiVersion": "batch/v1", "kind": "CronJob", "name": "d", "uid": "u2", "controller": True, "blockOwnerDeletion": False},
+    ]
+    assert render_value(mv.owner_references_value(refs)) == (
+        r'[{"apiVersion":"batch/v1","kind":"CronJob","name":"c\u003c","uid":"u1","controller":true},'
+        r'{"apiVersion":"batch/v1","kind":"CronJob","name":"d","uid":"u2","controller":true,"blockOwnerDeletion":false}]'
+    )

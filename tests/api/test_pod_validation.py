@@ -12,6 +12,7 @@ from jobmodel.api.pod_validation import (
     pod_validation_options,
     validate_ephemeral_containers,
     validate_pod_template_spec,
+    validate_pull_policy,
     validate_tolerations,
 )
 from tests.api.helpers import pairs, pod_template
@@ -226,6 +227,25 @@ def test_readiness_gates_runtime_class_and_preemption_policy() -> None:
 def test_toleration_comparison_operators_unknown_before_1_35(release: int) -> None:
     errors = validate_tolerations([{"key": "k", "operator": "Lt", "value": "5"}], "t", release)
     assert [str(e) for e in errors] == ['t[0].operator: Unsupported value: "Lt": supported values: "Equal", "Exists"']
+
+
+@pytest.mark.parametrize("release", [32, 37])
+def test_exists_toleration_reports_its_value(release: int) -> None:
+    """ValidateTolerations reports toleration.Value (a string, %q), not the toleration (upstream's
+    message at 1.32 and 1.37)."""
+    errors = validate_tolerations([{"key": "k", "operator": "Exists", "value": "<v>"}], "t", release)
+    assert [str(e) for e in errors] == ['t[0].operator: Invalid value: "<v>": value must be empty when `operator` is \'Exists\'']
+
+
+@pytest.mark.parametrize(
+    ("release", "shown"),
+    [(33, r'"<&>\u2028\x01"'), (34, '"\\u003c\\u0026\\u003e\\u2028\\u0001"')],
+)
+def test_a_named_enum_bad_value_is_marshalled_from_1_34(release: int, shown: str) -> None:
+    """validatePullPolicy's core.PullPolicy: `%#v` (as %q) up to 1.33, json.Marshal from 1.34
+    (upstream's messages for the same characters at 1.32 and 1.37)."""
+    errors = validate_pull_policy("<&>\u2028\x01", "p", release)
+    assert [str(e) for e in errors] == [f'p: Unsupported value: {shown}: supported values: "Always", "IfNotPresent", "Never"']
 
 
 def test_toleration_comparison_operators_from_1_35() -> None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import attrs
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
 from jobmodel.api import validation as bv
-from jobmodel.api.field import ServerPanic
+from jobmodel.api.field import ServerPanic, render_value
 from jobmodel.api.pod_validation import pod_validation_options
 from jobmodel.api.validation import JobValidationOptions
 from tests.api.helpers import cron_job, job, pairs, pod_template
@@ -375,8 +376,19 @@ def test_completion_time_before_start_time_compares_times_not_strings() -> None:
     assert bv.validate_job_status(obj, "status", opts) == []
     obj["status"]["completionTime"] = "2024-01-01T07:59:59Z"
     errs = bv.validate_job_status(obj, "status", opts)
+    # The bad value, a *metav1.Time, as upstream prints it (harness at 1.32 and 1.37): time.Time's
+    # String() up to 1.33, json.Marshal (RFC 3339 in UTC, whole seconds) from 1.34.
     assert [str(e) for e in errs] == [
-        'status.completionTime: Invalid value: "2024-01-01T07:59:59Z": completionTime cannot be set before startTime'
+        "status.completionTime: Invalid value: 2024-01-01 07:59:59 +0000 UTC: completionTime cannot be set before startTime"
+    ]
+    obj["status"]["completionTime"] = "2024-01-01T08:59:59.25+01:00"
+    errs = bv.validate_job_status(obj, "status", opts)
+    assert [str(e) for e in errs] == [
+        "status.completionTime: Invalid value: 2024-01-01 07:59:59.25 +0000 UTC: completionTime cannot be set before startTime"
+    ]
+    errs = bv.validate_job_status(obj, "status", attrs.evolve(opts, release=37))
+    assert [str(e) for e in errs] == [
+        'status.completionTime: Invalid value: "2024-01-01T07:59:59Z": must be equal to or after `startTime`'
     ]
 
 
@@ -441,4 +453,21 @@ def test_selector_with_an_invalid_label_value_is_not_checked_against_generated_l
     obj["spec"]["selector"] = {"matchLabels": {"app": "y"}}
     assert ("spec.selector", "FieldValueInvalid") in pairs(
         bv.validate_generated_selector(obj, True)
+    )
+
+
+def test_internal_bad_values_as_upstream_prints_them() -> None:
+    """Upstream's messages (harness at 1.32 and 1.37): a finished Job's uncountedTerminatedPods
+    (%#v up to 1.33, then json.Marshal with Go field names) and a changed podFailurePolicy (json.Marshal
+    of the internal batch.PodFailurePolicy from 1.34)."""
+    uncounted = {"failed": ["a<"], "succeeded": []}
+    assert render_value(bv.uncounted_value(uncounted, 32)) == 'batch.UncountedTerminatedPods{Succeeded:[]types.UID{}, Failed:[]types.UID{"a<"}}'
+    assert render_value(bv.uncounted_value(uncounted, 37)) == r'{"Succeeded":[],"Failed":["a\u003c"]}'
+    policy = {"rules": [
+        {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}]},
+        {"action": "FailJob", "onExitCodes": {"containerName": "main", "operator": "In", "values": [1, 2]}},
+    ]}
+    assert render_value(bv.internal_pod_failure_policy(policy)) == (
+        '{"Rules":[{"Action":"Ignore","OnExitCodes":null,"OnPodConditions":[{"Type":"DisruptionTarget","Status":"True"}]},'
+        '{"Action":"FailJob","OnExitCodes":{"ContainerName":"main","Operator":"In","Values":[1,2]},"OnPodConditions":null}]}'
     )
