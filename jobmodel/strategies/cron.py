@@ -103,16 +103,30 @@ def schedule_cases(draw: st.DrawFn) -> dict[str, Any]:
     return case
 
 
+EXTRA_JOB_CONDITIONS = [
+    ("Complete", "False"), ("Failed", "False"), ("Failed", "True"), ("Complete", "True"),
+    ("SuccessCriteriaMet", "True"), ("FailureTarget", "True"), ("Suspended", "True"),
+]
+
+
 def _job(draw: st.DrawFn, name: str, owner: str) -> dict[str, Any]:
     state = draw(st.sampled_from(["running", "Complete", "Failed"]))
-    started = draw(st.integers(-3 * 86400, 0))
+    # Now and then on the hour: Jobs started at the same time are ordered by name (byJobStartTime).
+    started = draw(st.one_of(st.integers(-3 * 86400, 0), st.sampled_from([-7200, -3600])))
     status: dict[str, Any] = {}
     if draw(st.booleans()):
         status["startTime"] = when(started)
-    if state != "running":
-        status["conditions"] = [{"type": state, "status": "True"}]
-        if state == "Complete" and draw(st.booleans()):
-            status["completionTime"] = when(started + draw(st.integers(0, 7200)))
+    conditions = [{"type": state, "status": "True"}] if state != "running" else []
+    if draw(st.integers(0, 3)) == 3:
+        # Conditions that do not finish a Job (a False one, the interim ones of the Job
+        # controller), or both finishing ones (a cache may hold them): the first decides.
+        extra = draw(st.lists(st.sampled_from(EXTRA_JOB_CONDITIONS), min_size=1, max_size=2, unique=True))
+        conditions += [{"type": t, "status": s} for t, s in extra]
+        conditions = draw(st.permutations(conditions))
+    if conditions:
+        status["conditions"] = list(conditions)
+    if state == "Complete" and draw(st.booleans()):
+        status["completionTime"] = when(started + draw(st.integers(0, 7200)))
     meta: dict[str, Any] = {"name": name, "namespace": "ns", "uid": f"{name}-uid"}
     if owner != "none":
         uid = "cj-uid" if owner == "cj" else "other-uid"
@@ -175,7 +189,8 @@ def cronjob_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
     ]
     last = draw(st.one_of(st.none(), st.integers(-3 * 86400, now_offset)))
     if last is not None:
-        status["lastScheduleTime"] = when(last - last % 60)
+        # On the minute as the controller writes it, now and then not (an edited status).
+        status["lastScheduleTime"] = when(last - last % 60 if draw(st.integers(0, 5)) else last)
     if draw(st.booleans()):
         status["lastSuccessfulTime"] = when(draw(st.integers(-3 * 86400, 0)))
     if not status["active"]:

@@ -45,7 +45,9 @@ SUCCESS_CRITERIA_REASONS = ("CompletionsReached", "SuccessPolicy")
 RANKED_SHAPE = "active pods to rank"
 POD_SHAPES = ("any pods", "any pods", RANKED_SHAPE)
 FINISHING_CONDITIONS = ("FailureTarget", "Failed", "SuccessCriteriaMet", "Complete")
-GATES = ("JobPodReplacementPolicy", "JobSuccessPolicy", "JobManagedBy", "JobBackoffLimitPerIndex", "PodIndexLabel")
+# Gates 1.32 registers (a case is valid input at any release once case_at_release has dropped
+# the gates that release cannot set).
+GATES = ("JobPodReplacementPolicy", "JobSuccessPolicy", "JobManagedBy", "JobBackoffLimitPerIndex", "PodIndexLabel", "SidecarContainers")
 
 
 def ago(seconds: int) -> str:
@@ -351,7 +353,8 @@ def job_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
         uncounted = draw(st.sets(st.sampled_from(uids), min_size=1, max_size=2))
         key = draw(st.sampled_from(["succeeded", "failed"]))
         job["status"]["uncountedTerminatedPods"] = {key: sorted(uncounted)}
-    features = {g: False for g in draw(st.sets(st.sampled_from(GATES), max_size=2))}
+    # As many gates off as upstream's sync tests turn off together (up to four).
+    features = {g: False for g in draw(st.sets(st.sampled_from(GATES), max_size=4))}
     if features:
         case["features"] = features
     controller: dict[str, Any] = {}
@@ -362,6 +365,8 @@ def job_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
             "failuresAfterLastSuccess": draw(st.integers(1, 4)),
             "lastFailureTime": ago(draw(st.sampled_from([1, 15, 70]))),
         }
+    if draw(st.integers(0, 3)) == 3:
+        as_upstream_tests_build(draw, case)
     fault = draw(st.integers(0, 11))
     if fault == 11:
         controller["podControlError"] = "fake pod control error"
@@ -372,6 +377,54 @@ def job_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
     if controller:
         case["controller"] = controller
     return case
+
+
+# What the API server defaults and upstream's sync tests leave unset (newJobWithName): the
+# controller reads each of them unset.
+UNDEFAULTED_SPEC_FIELDS = ("completionMode", "podReplacementPolicy", "manualSelector", "suspend")
+# testFinishedAt of upstream's job_controller_test.go: a second after the zero time.
+TEST_FINISHED_AT = "0001-01-01T00:00:01Z"
+
+
+def as_upstream_tests_build(draw: st.DrawFn, case: dict[str, Any]) -> None:
+    """Reshape a case the way upstream's sync tests build their Jobs and pods (newJobWithName,
+    newPodList, setPodsStatuses): spec fields the API server would default left unset, unnamed
+    containers, pods without a creation time, Running and Pending pods carrying a terminated
+    container state, finish times at `testFinishedAt`, Ready conditions without a transition
+    time, failed pods whose containers exited 0."""
+    spec = case["job"]["spec"]
+    template = spec["template"]["spec"]
+    for field in UNDEFAULTED_SPEC_FIELDS:
+        if field in spec and (field != "completionMode" or spec[field] == "NonIndexed") and draw(st.booleans()):
+            del spec[field]
+    if draw(st.booleans()):
+        template.pop("restartPolicy", None)
+    rules = (spec.get("podFailurePolicy") or {}).get("rules") or []
+    unnamed = not any("containerName" in (r.get("onExitCodes") or {}) for r in rules) and draw(st.booleans())
+    if unnamed:
+        for container in template["containers"]:
+            container.pop("name", None)
+    for pod in case["pods"]:
+        if draw(st.booleans()):
+            pod["metadata"].pop("creationTimestamp", None)
+        status = pod["status"]
+        for condition in status.get("conditions") or []:
+            if condition["type"] == "Ready":
+                condition.pop("lastTransitionTime", None)
+        if status["phase"] in ("Pending", "Running") and "containerStatuses" not in status and draw(st.booleans()):
+            status["containerStatuses"] = [{"state": {"terminated": {"exitCode": 0, "finishedAt": TEST_FINISHED_AT}}}]
+        exit_zero = status["phase"] == "Failed" and draw(st.integers(0, 2)) == 2
+        for container in status.get("containerStatuses") or []:
+            terminated = container.get("state", {}).get("terminated")
+            if terminated is not None:
+                terminated["finishedAt"] = TEST_FINISHED_AT
+                if exit_zero:
+                    terminated["exitCode"] = 0
+            if unnamed:
+                container.pop("name", None)
+        if unnamed:
+            for container in pod["spec"].get("containers") or []:
+                container.pop("name", None)
 
 
 # (Optional parts are drawn so that the simplest draw leaves them out: Hypothesis shrinks towards
@@ -398,6 +451,10 @@ FEATURE_SHARES: dict[str, float] = {
     "a counter at MaxInt32": 0.015,
     "a duration past int64 nanoseconds": 0.025,
     "uncounted pods of an Indexed Job": 0.01,
+    # Jobs and pods as upstream's sync tests build them (as_upstream_tests_build).
+    "Job spec without API defaults": 0.05,
+    "pods without a creation time": 0.03,
+    "active pods with a terminated container state": 0.02,
     # A scale-down that keeps some of the Job's active pods, where a key of the deletion ranking
     # (controller.ActivePods) decides between two of them: a wrong ranking deletes other pods.
     "scale-down choosing between scheduled and unscheduled pods": 0.015,
@@ -454,6 +511,12 @@ def case_features(case: dict[str, Any]) -> set[str]:
     uncounted = status.get("uncountedTerminatedPods") or {}
     if indexed and any(uncounted.get(k) for k in ("succeeded", "failed")):
         found.add("uncounted pods of an Indexed Job")
+    if any(f not in spec for f in UNDEFAULTED_SPEC_FIELDS if f != "completionMode") or "restartPolicy" not in template:
+        found.add("Job spec without API defaults")
+    if any("creationTimestamp" not in p["metadata"] for p in pods):
+        found.add("pods without a creation time")
+    if any(p["status"].get("phase") in ("Pending", "Running") and any("terminated" in (c.get("state") or {}) for c in p["status"].get("containerStatuses") or []) for p in pods):
+        found.add("active pods with a terminated container state")
     active = [p for p in pods if is_active_pod_of_job(p)]
     running = not spec.get("suspend") and not any(c["type"] in FINISHING_CONDITIONS for c in conditions)
     if running and 0 < spec.get("parallelism", 1) < len(active):
@@ -478,7 +541,7 @@ def _ranking_choices(active: list[dict[str, Any]]) -> set[str]:
     """Which keys of the deletion ranking tell two of these pods apart, the keys before it equal."""
     def keys(pod: dict[str, Any]) -> tuple[bool, str, bool, str]:
         ready = any(c["type"] == "Ready" and c["status"] == "True" for c in pod["status"].get("conditions") or [])
-        return bool(pod["spec"].get("nodeName")), pod["status"]["phase"], ready, pod["metadata"]["creationTimestamp"]
+        return bool(pod["spec"].get("nodeName")), pod["status"]["phase"], ready, pod["metadata"].get("creationTimestamp") or ""
 
     found = set()
     for a, b in ((keys(p), keys(q)) for i, p in enumerate(active) for q in active[i + 1 :]):
