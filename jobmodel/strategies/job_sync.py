@@ -78,7 +78,8 @@ def pod_failure_policies(draw: st.DrawFn, indexed_per_index: bool, containers: t
 @st.composite
 def jobs(draw: st.DrawFn) -> dict[str, Any]:
     indexed = draw(st.booleans())
-    completions = draw(st.integers(1, 5)) if indexed else draw(st.one_of(st.none(), st.integers(0, 5)))
+    # An Indexed Job of no completions now and then (an elastic Job scaled to zero).
+    completions = (draw(st.integers(1, 5)) if draw(st.integers(0, 11)) else 0) if indexed else draw(st.one_of(st.none(), st.integers(0, 5)))
     per_index = indexed and draw(st.booleans())
     restart_policy = "Never" if per_index else draw(st.sampled_from(["Never", "Never", "OnFailure"]))
     containers = [{"name": n, "image": "busybox"} for n in CONTAINERS[: draw(st.integers(1, 2))]]
@@ -142,7 +143,7 @@ def statuses(draw: st.DrawFn, spec: dict[str, Any]) -> dict[str, Any]:
     if draw(st.booleans()):
         status["terminating"] = draw(st.integers(0, 2))
     indexed = spec["completionMode"] == "Indexed"
-    if indexed and draw(st.booleans()):
+    if indexed and spec["completions"] > 0 and draw(st.booleans()):
         done_set = draw(st.sets(st.integers(0, spec["completions"] - 1), max_size=3))
         if draw(st.integers(0, 2)) == 2:
             # Beyond `completions`: an elastic Indexed Job scaled down after this index succeeded.
@@ -221,7 +222,7 @@ def active_pod(draw: st.DrawFn, job: dict[str, Any], scheduled: bool, running: b
         "finalizers": ["batch.kubernetes.io/job-tracking"],
     }
     if spec["completionMode"] == "Indexed":
-        meta["annotations"] = {"batch.kubernetes.io/job-completion-index": str(draw(st.integers(0, spec["completions"] - 1)))}
+        meta["annotations"] = {"batch.kubernetes.io/job-completion-index": str(draw(st.integers(0, max(0, spec["completions"] - 1))))}
     phase = "Running" if running else draw(st.sampled_from(["Running", "Pending", "Unknown"]))
     status: dict[str, Any] = {"phase": phase}
     if phase == "Running" and draw(st.booleans()):
