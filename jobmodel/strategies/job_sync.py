@@ -123,7 +123,7 @@ def jobs(draw: st.DrawFn) -> dict[str, Any]:
         spec["successPolicy"] = {"rules": rules}
     if draw(st.booleans()) and not draw(st.booleans()):
         # 10^10 s is valid, but past time.Duration's int64 nanoseconds: upstream's deadline wraps.
-        spec["activeDeadlineSeconds"] = draw(st.sampled_from([10, 60, 600, 10**10]))
+        spec["activeDeadlineSeconds"] = draw(st.sampled_from([10, 60, 600, 10**10, 1]))
     if draw(st.integers(0, 9)) == 9:
         spec["managedBy"] = draw(st.sampled_from(["kubernetes.io/job-controller", "example.com/other"]))
     metadata: dict[str, Any] = {"name": "job", "namespace": "default", "uid": JOB_UID, "labels": dict(LABELS)}
@@ -136,7 +136,8 @@ def jobs(draw: st.DrawFn) -> dict[str, Any]:
 def statuses(draw: st.DrawFn, spec: dict[str, Any]) -> dict[str, Any]:
     status: dict[str, Any] = {}
     if draw(st.booleans()):
-        status["startTime"] = ago(draw(st.sampled_from([5, 30, 120, 900])))
+        # Now and then ahead of the controller's clock (a skewed clock wrote it).
+        status["startTime"] = ago(draw(st.sampled_from([5, 30, 120, 900, -30])))
     status["active"] = draw(st.integers(0, 3))
     if draw(st.booleans()):
         status["ready"] = draw(st.integers(0, status["active"]))
@@ -162,7 +163,8 @@ def statuses(draw: st.DrawFn, spec: dict[str, Any]) -> dict[str, Any]:
     # Now and then at MaxInt32: upstream adds failures in int32 and wraps around.
     status["failed"] = MAX_INT32 if draw(st.integers(0, 15)) == 15 else draw(st.integers(0, 1))
     if "backoffLimitPerIndex" in spec and draw(st.booleans()):
-        status["failedIndexes"] = draw(st.sampled_from(["", "0", "1"]))
+        # Ranges, indexes beyond completions and indexes also completed, as a cache may hold them.
+        status["failedIndexes"] = draw(st.sampled_from(["", "0", "1", "0-2", "1,7", "4"]))
     conditions = []
     if (spec["suspend"] and draw(st.booleans())) or draw(st.integers(0, 5)) == 5:
         conditions.append({"type": "Suspended", "status": "True", "reason": "JobSuspended", "message": "Job suspended"})
@@ -179,6 +181,10 @@ def statuses(draw: st.DrawFn, spec: dict[str, Any]) -> dict[str, Any]:
             conditions.append({"type": "Complete", "status": "True", "reason": reason, "message": f"Job succeeded: {reason}"})
             status["completionTime"] = ago(20)
             status.setdefault("startTime", ago(900))
+    if draw(st.integers(0, 7)) == 7:
+        # A condition of status False: a resumed Job's Suspended, or one added by hand (ignored).
+        kind = draw(st.sampled_from(["Suspended", "Complete", "Failed", "FailureTarget", "SuccessCriteriaMet"]))
+        conditions.insert(draw(st.integers(0, len(conditions))), {"type": kind, "status": "False", "reason": "Manual", "message": "set by hand"})
     if conditions:
         status["conditions"] = [{**c, "lastProbeTime": ago(50), "lastTransitionTime": ago(50)} for c in conditions]
     return status
@@ -269,9 +275,10 @@ def pod(draw: st.DrawFn, job: dict[str, Any]) -> dict[str, Any]:
         if choice < 8:
             annotations["batch.kubernetes.io/job-completion-index"] = str(draw(st.integers(0, spec["completions"])))
         elif choice == 8:
-            annotations["batch.kubernetes.io/job-completion-index"] = "x"
+            # Not a number, negative, or a number strconv.Atoi reads (a sign, a leading zero).
+            annotations["batch.kubernetes.io/job-completion-index"] = draw(st.sampled_from(["x", "-1", "01", "+1", ""]))
         if "backoffLimitPerIndex" in spec and draw(st.booleans()):
-            annotations["batch.kubernetes.io/job-index-failure-count"] = str(draw(st.integers(0, 2)))
+            annotations["batch.kubernetes.io/job-index-failure-count"] = draw(st.sampled_from(["0", "1", "2", "x", "-1"]))
             if draw(st.booleans()):
                 ignored = MAX_INT32 if draw(st.integers(0, 5)) == 5 else draw(st.integers(0, 2))
                 annotations["batch.kubernetes.io/job-index-ignored-failure-count"] = str(ignored)
@@ -351,21 +358,25 @@ def job_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
             status.pop("conditions", None)
     uids = [p["metadata"]["uid"] for p in case["pods"]]
     if uids and draw(st.integers(0, 4)) == 4:
-        uncounted = draw(st.sets(st.sampled_from(uids), min_size=1, max_size=2))
-        key = draw(st.sampled_from(["succeeded", "failed"]))
-        job["status"]["uncountedTerminatedPods"] = {key: sorted(uncounted)}
+        # Now and then a pod listed under both keys, or one the cache no longer has.
+        known = st.sampled_from([*uids, "gone-uid"]) if draw(st.integers(0, 3)) == 3 else st.sampled_from(uids)
+        keys = draw(st.sets(st.sampled_from(["succeeded", "failed"]), min_size=1))
+        job["status"]["uncountedTerminatedPods"] = {key: sorted(draw(st.sets(known, min_size=1, max_size=2))) for key in sorted(keys)}
     # As many gates off as upstream's sync tests turn off together (up to four).
     features = {g: False for g in draw(st.sets(st.sampled_from(GATES), max_size=4))}
     if features:
         case["features"] = features
     controller: dict[str, Any] = {}
     if draw(st.integers(0, 4)) == 4:
-        controller["expectations"] = {"add": draw(st.integers(0, 1)), "del": draw(st.integers(0, 1))}
+        controller["expectations"] = {"add": draw(st.integers(0, 3)), "del": draw(st.integers(0, 3))}
     if draw(st.integers(0, 2)) == 2:
         controller["backoff"] = {
             "failuresAfterLastSuccess": draw(st.integers(1, 4)),
             "lastFailureTime": ago(draw(st.sampled_from([1, 15, 70]))),
         }
+        if draw(st.integers(0, 4)) == 4:
+            # The record after a success: no failures since, no failure time.
+            controller["backoff"] = {"failuresAfterLastSuccess": 0}
     if draw(st.integers(0, 3)) == 3:
         as_upstream_tests_build(draw, case)
     fault = draw(st.integers(0, 11))
