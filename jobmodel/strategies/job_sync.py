@@ -255,15 +255,19 @@ def pod(draw: st.DrawFn, job: dict[str, Any]) -> dict[str, Any]:
         "namespace": "default",
         "labels": {"other": "x"} if draw(st.integers(0, 9)) == 9 else dict(LABELS),
     }
-    owner = draw(st.sampled_from(["job", "job", "job", "job", "none", "other"]))
+    if draw(st.integers(0, 19)) == 19:
+        # Another namespace's pod: the Job's selector and owner, not its namespace.
+        meta["namespace"] = "other"
+    owner = draw(st.sampled_from(["job", "job", "job", "job", "none", "other", "not controller"]))
     if owner != "none":
         meta["ownerReferences"] = [
             {
                 "apiVersion": "batch/v1",
                 "kind": "Job",
                 "name": "job",
-                "uid": JOB_UID if owner == "job" else "other-uid",
-                "controller": True,
+                "uid": "other-uid" if owner == "other" else JOB_UID,
+                # An owner that is not the controller: the pod is an orphan to adopt.
+                "controller": owner != "not controller",
                 "blockOwnerDeletion": True,
             }
         ]
