@@ -86,6 +86,9 @@ def jobs(draw: st.DrawFn) -> dict[str, Any]:
     template_spec: dict[str, Any] = {"containers": containers, "restartPolicy": restart_policy}
     if draw(st.integers(0, 3)) == 3:
         template_spec["initContainers"] = [{"name": INIT_CONTAINER, "image": "busybox"}]
+        if draw(st.booleans()):
+            # A sidecar (restartable init container): its finish counts in the pod's (SidecarContainers).
+            template_spec["initContainers"][0]["restartPolicy"] = "Always"
     names = tuple(c["name"] for c in containers) + tuple(c["name"] for c in template_spec.get("initContainers", []))
     spec: dict[str, Any] = {
         "parallelism": draw(st.integers(0, 4)),
@@ -309,6 +312,22 @@ def pod(draw: st.DrawFn, job: dict[str, Any]) -> dict[str, Any]:
             status["initContainerStatuses"] = [
                 {"name": INIT_CONTAINER, "restartCount": 0, "state": {"terminated": {"exitCode": init_code, "finishedAt": finished}}}
             ]
+        for container in [*status["containerStatuses"], *status.get("initContainerStatuses", [])]:
+            # The latest finish of all containers is the pod's (getFinishedTime); one not
+            # finished, or without a finish time, leaves it to the Ready=False condition, the
+            # deletion or the creation time.
+            shape = draw(st.integers(0, 11))
+            if shape == 11:
+                container["state"] = {"running": {"startedAt": ago(500)}}
+            elif shape == 10:
+                del container["state"]["terminated"]["finishedAt"]
+            elif shape >= 8:
+                container["state"]["terminated"]["finishedAt"] = ago(draw(st.sampled_from([2, 30, 600])))
+        if draw(st.integers(0, 3)) == 3:
+            conditions.append({"type": "Ready", "status": "False", "lastTransitionTime": ago(draw(st.sampled_from([3, 45, 700])))})
+        if draw(st.integers(0, 7)) == 7:
+            del status["containerStatuses"]
+            status.pop("initContainerStatuses", None)
         if phase == "Failed" and draw(st.integers(0, 2)) == 2:
             pattern = draw(st.sampled_from(POD_CONDITIONS))
             conditions.append({**pattern, "lastTransitionTime": finished})
