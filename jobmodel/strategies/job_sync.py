@@ -79,7 +79,7 @@ def pod_failure_policies(draw: st.DrawFn, indexed_per_index: bool, containers: t
 def jobs(draw: st.DrawFn) -> dict[str, Any]:
     indexed = draw(st.booleans())
     # An Indexed Job of no completions now and then (an elastic Job scaled to zero).
-    completions = (draw(st.integers(1, 5)) if draw(st.integers(0, 11)) else 0) if indexed else draw(st.one_of(st.none(), st.integers(0, 5)))
+    completions = (draw(st.integers(1, 5)) if draw(st.integers(0, 11)) else 0) if indexed else draw(st.one_of(st.none(), st.integers(0, 5), st.just(9)))
     per_index = indexed and draw(st.booleans())
     restart_policy = "Never" if per_index else draw(st.sampled_from(["Never", "Never", "OnFailure"]))
     containers = [{"name": n, "image": "busybox"} for n in CONTAINERS[: draw(st.integers(1, 2))]]
@@ -91,7 +91,8 @@ def jobs(draw: st.DrawFn) -> dict[str, Any]:
             template_spec["initContainers"][0]["restartPolicy"] = "Always"
     names = tuple(c["name"] for c in containers) + tuple(c["name"] for c in template_spec.get("initContainers", []))
     spec: dict[str, Any] = {
-        "parallelism": draw(st.integers(0, 4)),
+        # Now and then more than one slow-start batch of creations (1, 2, 4, ...).
+        "parallelism": draw(st.integers(0, 4)) if draw(st.integers(0, 7)) else draw(st.sampled_from([7, 12])),
         "backoffLimit": MAX_INT32 if per_index else draw(st.integers(0, 6)),
         "completionMode": "Indexed" if indexed else "NonIndexed",
         "suspend": draw(st.booleans()) and draw(st.booleans()),
