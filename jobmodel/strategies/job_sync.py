@@ -412,6 +412,9 @@ def job_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
         controller["statusUpdateError"] = "fake status update error"
     if controller:
         case["controller"] = controller
+    if draw(st.integers(0, 29)) == 29:
+        # The Job gone from the cache: the sync forgets its expectations and back-off record.
+        case["job"] = None
     return case
 
 
