@@ -410,6 +410,9 @@ def job_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
         controller["podCreateLimit"] = draw(st.integers(1, 2))
     elif fault == 9:
         controller["statusUpdateError"] = "fake status update error"
+    if fault >= 10 and draw(st.integers(0, 3)) == 3:
+        # A failing status update after the pod calls' faults.
+        controller["statusUpdateError"] = "fake status update error"
     if controller:
         case["controller"] = controller
     if draw(st.integers(0, 29)) == 29:
