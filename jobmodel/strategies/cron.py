@@ -139,9 +139,10 @@ def _job(draw: st.DrawFn, name: str, owner: str) -> dict[str, Any]:
         status["completionTime"] = when(started + draw(st.integers(0, 7200)))
     meta: dict[str, Any] = {"name": name, "namespace": "ns", "uid": f"{name}-uid"}
     if owner != "none":
-        uid = "cj-uid" if owner == "cj" else "other-uid"
+        uid = "cj-uid" if owner in ("cj", "not controller") else "other-uid"
+        # An owner reference to the CronJob that is not the controller's: not one of its Jobs.
         meta["ownerReferences"] = [
-            {"apiVersion": "batch/v1", "kind": "CronJob", "name": "cj" if owner != "other" else "other", "uid": uid, "controller": True}
+            {"apiVersion": "batch/v1", "kind": "CronJob", "name": "cj" if owner != "other" else "other", "uid": uid, "controller": owner != "not controller"}
         ]
     return {"apiVersion": "batch/v1", "kind": "Job", "metadata": meta, "spec": {"template": {"spec": {}}}, "status": status}
 
@@ -179,7 +180,7 @@ def cronjob_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
             max_size=4,
         )
     )
-    jobs = [_job(draw, n, draw(st.sampled_from(["cj", "cj", "cj", "other", "stale-uid", "none"]))) for n in names]
+    jobs = [_job(draw, n, draw(st.sampled_from(["cj", "cj", "cj", "other", "stale-uid", "none", "not controller"]))) for n in names]
     # Now and then a Job of the same name in another namespace (a delete frees a name in its own
     # namespace only; from 1.37 the CronJob's Jobs are found in every namespace).
     twins = [n for n in names if draw(st.integers(0, 5)) == 0]
