@@ -54,22 +54,34 @@ def case_gates(case: Mapping[str, Any]) -> FeatureGates:
     return vector_gates(case.get("kubeVersion"), case.get("features"))
 
 
-def gate_settable(release: str, name: str, value: bool) -> bool:
-    """Whether the release lets a gate be set to `value` (registered, not locked the other way)."""
+def gate_settable(release: str, name: str, value: bool, *, emulation: bool = False) -> bool:
+    """Whether the release lets a gate be set to `value` (registered, not locked the other way;
+    with `emulation`, also a gate locked only since this release, at the previous emulation version)."""
+    return gates_settable(release, {name: value}, emulation=emulation)
+
+
+def gates_settable(release: str, features: Mapping[str, bool], *, emulation: bool = False) -> bool:
+    """Whether the release lets these gates be set together."""
     try:
-        FeatureGates.for_release(parse_kube_version(release, "kubeVersion")).with_overrides({name: value}, emulation_fallback=False)
+        FeatureGates.for_release(parse_kube_version(release, "kubeVersion")).with_overrides(features, emulation_fallback=emulation)
     except InputError:
         return False
     return True
 
 
-def case_at_release(case: Mapping[str, Any], release: str) -> dict[str, Any]:
+def case_at_release(case: Mapping[str, Any], release: str, *, emulation: bool = False) -> dict[str, Any]:
     """A generated case put at a release: `kubeVersion` set, and the gates it asks for that the
-    release cannot set dropped (a removed gate's code is always on; a locked gate keeps its value)."""
+    release cannot set dropped (a removed gate's code is always on; a locked gate keeps its value).
+    With `emulation`, a gate locked only since this release may be turned off as upstream's tests
+    do it (at the previous emulation version), when the case's other gates allow that."""
     out = {**case, "kubeVersion": release}
     features = case.get("features")
     if isinstance(features, Mapping):
         out["features"] = {k: v for k, v in features.items() if gate_settable(release, k, bool(v))}
+        if emulation:
+            emulated = {k: bool(v) for k, v in features.items() if gate_settable(release, k, bool(v), emulation=True)}
+            if gates_settable(release, emulated, emulation=True):
+                out["features"] = emulated
         if not out["features"]:
             del out["features"]
     return out

@@ -45,7 +45,9 @@ SUCCESS_CRITERIA_REASONS = ("CompletionsReached", "SuccessPolicy")
 RANKED_SHAPE = "active pods to rank"
 POD_SHAPES = ("any pods", "any pods", RANKED_SHAPE)
 FINISHING_CONDITIONS = ("FailureTarget", "Failed", "SuccessCriteriaMet", "Complete")
-GATES = ("JobPodReplacementPolicy", "JobSuccessPolicy", "JobManagedBy", "JobBackoffLimitPerIndex", "PodIndexLabel")
+# Gates 1.32 registers (a case is valid input at any release once case_at_release has dropped
+# the gates that release cannot set).
+GATES = ("JobPodReplacementPolicy", "JobSuccessPolicy", "JobManagedBy", "JobBackoffLimitPerIndex", "PodIndexLabel", "SidecarContainers")
 
 
 def ago(seconds: int) -> str:
@@ -76,16 +78,21 @@ def pod_failure_policies(draw: st.DrawFn, indexed_per_index: bool, containers: t
 @st.composite
 def jobs(draw: st.DrawFn) -> dict[str, Any]:
     indexed = draw(st.booleans())
-    completions = draw(st.integers(1, 5)) if indexed else draw(st.one_of(st.none(), st.integers(0, 5)))
+    # An Indexed Job of no completions now and then (an elastic Job scaled to zero).
+    completions = (draw(st.integers(1, 5)) if draw(st.integers(0, 11)) else 0) if indexed else draw(st.one_of(st.none(), st.integers(0, 5), st.just(9)))
     per_index = indexed and draw(st.booleans())
     restart_policy = "Never" if per_index else draw(st.sampled_from(["Never", "Never", "OnFailure"]))
     containers = [{"name": n, "image": "busybox"} for n in CONTAINERS[: draw(st.integers(1, 2))]]
     template_spec: dict[str, Any] = {"containers": containers, "restartPolicy": restart_policy}
     if draw(st.integers(0, 3)) == 3:
         template_spec["initContainers"] = [{"name": INIT_CONTAINER, "image": "busybox"}]
+        if draw(st.booleans()):
+            # A sidecar (restartable init container): its finish counts in the pod's (SidecarContainers).
+            template_spec["initContainers"][0]["restartPolicy"] = "Always"
     names = tuple(c["name"] for c in containers) + tuple(c["name"] for c in template_spec.get("initContainers", []))
     spec: dict[str, Any] = {
-        "parallelism": draw(st.integers(0, 4)),
+        # Now and then more than one slow-start batch of creations (1, 2, 4, ...).
+        "parallelism": draw(st.integers(0, 4)) if draw(st.integers(0, 7)) else draw(st.sampled_from([7, 12])),
         "backoffLimit": MAX_INT32 if per_index else draw(st.integers(0, 6)),
         "completionMode": "Indexed" if indexed else "NonIndexed",
         "suspend": draw(st.booleans()) and draw(st.booleans()),
@@ -120,7 +127,7 @@ def jobs(draw: st.DrawFn) -> dict[str, Any]:
         spec["successPolicy"] = {"rules": rules}
     if draw(st.booleans()) and not draw(st.booleans()):
         # 10^10 s is valid, but past time.Duration's int64 nanoseconds: upstream's deadline wraps.
-        spec["activeDeadlineSeconds"] = draw(st.sampled_from([10, 60, 600, 10**10]))
+        spec["activeDeadlineSeconds"] = draw(st.sampled_from([10, 60, 600, 10**10, 1]))
     if draw(st.integers(0, 9)) == 9:
         spec["managedBy"] = draw(st.sampled_from(["kubernetes.io/job-controller", "example.com/other"]))
     metadata: dict[str, Any] = {"name": "job", "namespace": "default", "uid": JOB_UID, "labels": dict(LABELS)}
@@ -133,14 +140,15 @@ def jobs(draw: st.DrawFn) -> dict[str, Any]:
 def statuses(draw: st.DrawFn, spec: dict[str, Any]) -> dict[str, Any]:
     status: dict[str, Any] = {}
     if draw(st.booleans()):
-        status["startTime"] = ago(draw(st.sampled_from([5, 30, 120, 900])))
+        # Now and then ahead of the controller's clock (a skewed clock wrote it).
+        status["startTime"] = ago(draw(st.sampled_from([5, 30, 120, 900, -30])))
     status["active"] = draw(st.integers(0, 3))
     if draw(st.booleans()):
         status["ready"] = draw(st.integers(0, status["active"]))
     if draw(st.booleans()):
         status["terminating"] = draw(st.integers(0, 2))
     indexed = spec["completionMode"] == "Indexed"
-    if indexed and draw(st.booleans()):
+    if indexed and spec["completions"] > 0 and draw(st.booleans()):
         done_set = draw(st.sets(st.integers(0, spec["completions"] - 1), max_size=3))
         if draw(st.integers(0, 2)) == 2:
             # Beyond `completions`: an elastic Indexed Job scaled down after this index succeeded.
@@ -159,7 +167,8 @@ def statuses(draw: st.DrawFn, spec: dict[str, Any]) -> dict[str, Any]:
     # Now and then at MaxInt32: upstream adds failures in int32 and wraps around.
     status["failed"] = MAX_INT32 if draw(st.integers(0, 15)) == 15 else draw(st.integers(0, 1))
     if "backoffLimitPerIndex" in spec and draw(st.booleans()):
-        status["failedIndexes"] = draw(st.sampled_from(["", "0", "1"]))
+        # Ranges, indexes beyond completions and indexes also completed, as a cache may hold them.
+        status["failedIndexes"] = draw(st.sampled_from(["", "0", "1", "0-2", "1,7", "4"]))
     conditions = []
     if (spec["suspend"] and draw(st.booleans())) or draw(st.integers(0, 5)) == 5:
         conditions.append({"type": "Suspended", "status": "True", "reason": "JobSuspended", "message": "Job suspended"})
@@ -176,6 +185,10 @@ def statuses(draw: st.DrawFn, spec: dict[str, Any]) -> dict[str, Any]:
             conditions.append({"type": "Complete", "status": "True", "reason": reason, "message": f"Job succeeded: {reason}"})
             status["completionTime"] = ago(20)
             status.setdefault("startTime", ago(900))
+    if draw(st.integers(0, 7)) == 7:
+        # A condition of status False: a resumed Job's Suspended, or one added by hand (ignored).
+        kind = draw(st.sampled_from(["Suspended", "Complete", "Failed", "FailureTarget", "SuccessCriteriaMet"]))
+        conditions.insert(draw(st.integers(0, len(conditions))), {"type": kind, "status": "False", "reason": "Manual", "message": "set by hand"})
     if conditions:
         status["conditions"] = [{**c, "lastProbeTime": ago(50), "lastTransitionTime": ago(50)} for c in conditions]
     return status
@@ -219,7 +232,7 @@ def active_pod(draw: st.DrawFn, job: dict[str, Any], scheduled: bool, running: b
         "finalizers": ["batch.kubernetes.io/job-tracking"],
     }
     if spec["completionMode"] == "Indexed":
-        meta["annotations"] = {"batch.kubernetes.io/job-completion-index": str(draw(st.integers(0, spec["completions"] - 1)))}
+        meta["annotations"] = {"batch.kubernetes.io/job-completion-index": str(draw(st.integers(0, max(0, spec["completions"] - 1))))}
     phase = "Running" if running else draw(st.sampled_from(["Running", "Pending", "Unknown"]))
     status: dict[str, Any] = {"phase": phase}
     if phase == "Running" and draw(st.booleans()):
@@ -246,15 +259,19 @@ def pod(draw: st.DrawFn, job: dict[str, Any]) -> dict[str, Any]:
         "namespace": "default",
         "labels": {"other": "x"} if draw(st.integers(0, 9)) == 9 else dict(LABELS),
     }
-    owner = draw(st.sampled_from(["job", "job", "job", "job", "none", "other"]))
+    if draw(st.integers(0, 19)) == 19:
+        # Another namespace's pod: the Job's selector and owner, not its namespace.
+        meta["namespace"] = "other"
+    owner = draw(st.sampled_from(["job", "job", "job", "job", "none", "other", "not controller"]))
     if owner != "none":
         meta["ownerReferences"] = [
             {
                 "apiVersion": "batch/v1",
                 "kind": "Job",
                 "name": "job",
-                "uid": JOB_UID if owner == "job" else "other-uid",
-                "controller": True,
+                "uid": "other-uid" if owner == "other" else JOB_UID,
+                # An owner that is not the controller: the pod is an orphan to adopt.
+                "controller": owner != "not controller",
                 "blockOwnerDeletion": True,
             }
         ]
@@ -266,9 +283,10 @@ def pod(draw: st.DrawFn, job: dict[str, Any]) -> dict[str, Any]:
         if choice < 8:
             annotations["batch.kubernetes.io/job-completion-index"] = str(draw(st.integers(0, spec["completions"])))
         elif choice == 8:
-            annotations["batch.kubernetes.io/job-completion-index"] = "x"
+            # Not a number, negative, or a number strconv.Atoi reads (a sign, a leading zero).
+            annotations["batch.kubernetes.io/job-completion-index"] = draw(st.sampled_from(["x", "-1", "01", "+1", ""]))
         if "backoffLimitPerIndex" in spec and draw(st.booleans()):
-            annotations["batch.kubernetes.io/job-index-failure-count"] = str(draw(st.integers(0, 2)))
+            annotations["batch.kubernetes.io/job-index-failure-count"] = draw(st.sampled_from(["0", "1", "2", "x", "-1"]))
             if draw(st.booleans()):
                 ignored = MAX_INT32 if draw(st.integers(0, 5)) == 5 else draw(st.integers(0, 2))
                 annotations["batch.kubernetes.io/job-index-ignored-failure-count"] = str(ignored)
@@ -295,6 +313,22 @@ def pod(draw: st.DrawFn, job: dict[str, Any]) -> dict[str, Any]:
             status["initContainerStatuses"] = [
                 {"name": INIT_CONTAINER, "restartCount": 0, "state": {"terminated": {"exitCode": init_code, "finishedAt": finished}}}
             ]
+        for container in [*status["containerStatuses"], *status.get("initContainerStatuses", [])]:
+            # The latest finish of all containers is the pod's (getFinishedTime); one not
+            # finished, or without a finish time, leaves it to the Ready=False condition, the
+            # deletion or the creation time.
+            shape = draw(st.integers(0, 11))
+            if shape == 11:
+                container["state"] = {"running": {"startedAt": ago(500)}}
+            elif shape == 10:
+                del container["state"]["terminated"]["finishedAt"]
+            elif shape >= 8:
+                container["state"]["terminated"]["finishedAt"] = ago(draw(st.sampled_from([2, 30, 600])))
+        if draw(st.integers(0, 3)) == 3:
+            conditions.append({"type": "Ready", "status": "False", "lastTransitionTime": ago(draw(st.sampled_from([3, 45, 700])))})
+        if draw(st.integers(0, 7)) == 7:
+            del status["containerStatuses"]
+            status.pop("initContainerStatuses", None)
         if phase == "Failed" and draw(st.integers(0, 2)) == 2:
             pattern = draw(st.sampled_from(POD_CONDITIONS))
             conditions.append({**pattern, "lastTransitionTime": finished})
@@ -348,20 +382,27 @@ def job_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
             status.pop("conditions", None)
     uids = [p["metadata"]["uid"] for p in case["pods"]]
     if uids and draw(st.integers(0, 4)) == 4:
-        uncounted = draw(st.sets(st.sampled_from(uids), min_size=1, max_size=2))
-        key = draw(st.sampled_from(["succeeded", "failed"]))
-        job["status"]["uncountedTerminatedPods"] = {key: sorted(uncounted)}
-    features = {g: False for g in draw(st.sets(st.sampled_from(GATES), max_size=2))}
+        # Now and then a pod listed under both keys, or one the cache no longer has.
+        known = st.sampled_from([*uids, "gone-uid"]) if draw(st.integers(0, 3)) == 3 else st.sampled_from(uids)
+        keys = draw(st.sets(st.sampled_from(["succeeded", "failed"]), min_size=1))
+        job["status"]["uncountedTerminatedPods"] = {key: sorted(draw(st.sets(known, min_size=1, max_size=2))) for key in sorted(keys)}
+    # As many gates off as upstream's sync tests turn off together (up to four).
+    features = {g: False for g in draw(st.sets(st.sampled_from(GATES), max_size=4))}
     if features:
         case["features"] = features
     controller: dict[str, Any] = {}
     if draw(st.integers(0, 4)) == 4:
-        controller["expectations"] = {"add": draw(st.integers(0, 1)), "del": draw(st.integers(0, 1))}
+        controller["expectations"] = {"add": draw(st.integers(0, 3)), "del": draw(st.integers(0, 3))}
     if draw(st.integers(0, 2)) == 2:
         controller["backoff"] = {
             "failuresAfterLastSuccess": draw(st.integers(1, 4)),
             "lastFailureTime": ago(draw(st.sampled_from([1, 15, 70]))),
         }
+        if draw(st.integers(0, 4)) == 4:
+            # The record after a success: no failures since, no failure time.
+            controller["backoff"] = {"failuresAfterLastSuccess": 0}
+    if draw(st.integers(0, 3)) == 3:
+        as_upstream_tests_build(draw, case)
     fault = draw(st.integers(0, 11))
     if fault == 11:
         controller["podControlError"] = "fake pod control error"
@@ -369,9 +410,63 @@ def job_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
         controller["podCreateLimit"] = draw(st.integers(1, 2))
     elif fault == 9:
         controller["statusUpdateError"] = "fake status update error"
+    if fault >= 10 and draw(st.integers(0, 3)) == 3:
+        # A failing status update after the pod calls' faults.
+        controller["statusUpdateError"] = "fake status update error"
     if controller:
         case["controller"] = controller
+    if draw(st.integers(0, 29)) == 29:
+        # The Job gone from the cache: the sync forgets its expectations and back-off record.
+        case["job"] = None
     return case
+
+
+# What the API server defaults and upstream's sync tests leave unset (newJobWithName): the
+# controller reads each of them unset.
+UNDEFAULTED_SPEC_FIELDS = ("completionMode", "podReplacementPolicy", "manualSelector", "suspend")
+# testFinishedAt of upstream's job_controller_test.go: a second after the zero time.
+TEST_FINISHED_AT = "0001-01-01T00:00:01Z"
+
+
+def as_upstream_tests_build(draw: st.DrawFn, case: dict[str, Any]) -> None:
+    """Reshape a case the way upstream's sync tests build their Jobs and pods (newJobWithName,
+    newPodList, setPodsStatuses): spec fields the API server would default left unset, unnamed
+    containers, pods without a creation time, Running and Pending pods carrying a terminated
+    container state, finish times at `testFinishedAt`, Ready conditions without a transition
+    time, failed pods whose containers exited 0."""
+    spec = case["job"]["spec"]
+    template = spec["template"]["spec"]
+    for field in UNDEFAULTED_SPEC_FIELDS:
+        if field in spec and (field != "completionMode" or spec[field] == "NonIndexed") and draw(st.booleans()):
+            del spec[field]
+    if draw(st.booleans()):
+        template.pop("restartPolicy", None)
+    rules = (spec.get("podFailurePolicy") or {}).get("rules") or []
+    unnamed = not any("containerName" in (r.get("onExitCodes") or {}) for r in rules) and draw(st.booleans())
+    if unnamed:
+        for container in template["containers"]:
+            container.pop("name", None)
+    for pod in case["pods"]:
+        if draw(st.booleans()):
+            pod["metadata"].pop("creationTimestamp", None)
+        status = pod["status"]
+        for condition in status.get("conditions") or []:
+            if condition["type"] == "Ready":
+                condition.pop("lastTransitionTime", None)
+        if status["phase"] in ("Pending", "Running") and "containerStatuses" not in status and draw(st.booleans()):
+            status["containerStatuses"] = [{"state": {"terminated": {"exitCode": 0, "finishedAt": TEST_FINISHED_AT}}}]
+        exit_zero = status["phase"] == "Failed" and draw(st.integers(0, 2)) == 2
+        for container in status.get("containerStatuses") or []:
+            terminated = container.get("state", {}).get("terminated")
+            if terminated is not None:
+                terminated["finishedAt"] = TEST_FINISHED_AT
+                if exit_zero:
+                    terminated["exitCode"] = 0
+            if unnamed:
+                container.pop("name", None)
+        if unnamed:
+            for container in pod["spec"].get("containers") or []:
+                container.pop("name", None)
 
 
 # (Optional parts are drawn so that the simplest draw leaves them out: Hypothesis shrinks towards
@@ -398,6 +493,10 @@ FEATURE_SHARES: dict[str, float] = {
     "a counter at MaxInt32": 0.015,
     "a duration past int64 nanoseconds": 0.025,
     "uncounted pods of an Indexed Job": 0.01,
+    # Jobs and pods as upstream's sync tests build them (as_upstream_tests_build).
+    "Job spec without API defaults": 0.05,
+    "pods without a creation time": 0.03,
+    "active pods with a terminated container state": 0.02,
     # A scale-down that keeps some of the Job's active pods, where a key of the deletion ranking
     # (controller.ActivePods) decides between two of them: a wrong ranking deletes other pods.
     "scale-down choosing between scheduled and unscheduled pods": 0.015,
@@ -454,6 +553,12 @@ def case_features(case: dict[str, Any]) -> set[str]:
     uncounted = status.get("uncountedTerminatedPods") or {}
     if indexed and any(uncounted.get(k) for k in ("succeeded", "failed")):
         found.add("uncounted pods of an Indexed Job")
+    if any(f not in spec for f in UNDEFAULTED_SPEC_FIELDS if f != "completionMode") or "restartPolicy" not in template:
+        found.add("Job spec without API defaults")
+    if any("creationTimestamp" not in p["metadata"] for p in pods):
+        found.add("pods without a creation time")
+    if any(p["status"].get("phase") in ("Pending", "Running") and any("terminated" in (c.get("state") or {}) for c in p["status"].get("containerStatuses") or []) for p in pods):
+        found.add("active pods with a terminated container state")
     active = [p for p in pods if is_active_pod_of_job(p)]
     running = not spec.get("suspend") and not any(c["type"] in FINISHING_CONDITIONS for c in conditions)
     if running and 0 < spec.get("parallelism", 1) < len(active):
@@ -478,7 +583,7 @@ def _ranking_choices(active: list[dict[str, Any]]) -> set[str]:
     """Which keys of the deletion ranking tell two of these pods apart, the keys before it equal."""
     def keys(pod: dict[str, Any]) -> tuple[bool, str, bool, str]:
         ready = any(c["type"] == "Ready" and c["status"] == "True" for c in pod["status"].get("conditions") or [])
-        return bool(pod["spec"].get("nodeName")), pod["status"]["phase"], ready, pod["metadata"]["creationTimestamp"]
+        return bool(pod["spec"].get("nodeName")), pod["status"]["phase"], ready, pod["metadata"].get("creationTimestamp") or ""
 
     found = set()
     for a, b in ((keys(p), keys(q)) for i, p in enumerate(active) for q in active[i + 1 :]):

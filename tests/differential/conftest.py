@@ -32,8 +32,8 @@ class ReleaseUpstream:
         self.release = release
         self.engine = UpstreamEngine(kube_version=release)
 
-    def case(self, case: Mapping[str, Any]) -> dict[str, Any]:
-        return case_at_release(case, self.release)
+    def case(self, case: Mapping[str, Any], *, emulation: bool = False) -> dict[str, Any]:
+        return case_at_release(case, self.release, emulation=emulation)
 
     def outcome(self, suite: str, case: Mapping[str, Any]) -> dict[str, Any]:
         return self.engine.outcome(suite, case)

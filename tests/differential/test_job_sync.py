@@ -58,7 +58,8 @@ def check(upstream: ReleaseUpstream, case: dict[str, Any], label: str) -> None:
 @settings(max_examples=EXAMPLES)
 @given(job_sync_cases())
 def test_sync_job_agrees_with_upstream(upstream: ReleaseUpstream, case: dict[str, Any]) -> None:
-    case = upstream.case(case)
+    # A gate locked only since the release is turned off as upstream's sync tests turn it off.
+    case = upstream.case(case, emulation=True)
     for feature in sorted(case_features(case)):
         event(f"feature: {feature}")
     check(upstream, case, "as generated")

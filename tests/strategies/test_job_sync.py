@@ -68,6 +68,23 @@ def test_case_features_names_what_a_case_has() -> None:
         "completedIndexes beyond completions",
         "uncounted pods of an Indexed Job",
         "pod condition other than DisruptionTarget=True",
+        # The spec sets none of the fields the API server defaults.
+        "Job spec without API defaults",
+    }
+
+
+def test_case_features_names_jobs_and_pods_as_upstreams_tests_build_them() -> None:
+    spec = {"completionMode": "NonIndexed", "podReplacementPolicy": "Failed", "manualSelector": False, "suspend": False,
+            "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "a"}]}}}
+    running = {"metadata": {"creationTimestamp": "t"}, "status": {"phase": "Running"}}
+    defaulted = {"job": {"spec": spec, "status": {}}, "pods": [running]}
+    assert case_features(defaulted) == set()
+    bare_spec = {**spec, "template": {"spec": {"containers": [{"name": "a"}]}}}
+    terminated = {"metadata": {}, "status": {"phase": "Running", "containerStatuses": [{"state": {"terminated": {"exitCode": 0}}}]}}
+    assert case_features({"job": {"spec": bare_spec, "status": {}}, "pods": [terminated]}) == {
+        "Job spec without API defaults",
+        "pods without a creation time",
+        "active pods with a terminated container state",
     }
 
 

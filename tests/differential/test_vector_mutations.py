@@ -1,0 +1,193 @@
+"""The model against upstream's code on small mutations of upstream's own sync test cases (the
+job-sync and cronjob-sync conformance vectors: TestControllerSyncJob, TestSyncJobWith*,
+TestControllerV2SyncCronJob, ...), so that the neighbourhood of the cases upstream thought worth
+testing, built as its tests build them, is compared too: a pod's phase, exit code, index,
+deletion or finalizer changed, a pod repeated or dropped, a gate flipped, the Job suspended,
+resized or past its deadline, expectations and back-off records; a CronJob's policy, deadline,
+history limits, time zone, clock, Jobs finished or gone, create errors.
+
+A divergence is written to tests/differential/found/ as a vector of upstream's answer.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+from jobmodel.conformance import cronjob_sync, job_sync
+from jobmodel.conformance.agreement import judge
+from jobmodel.timeutil import format_time, parse_time
+from tests.differential.conftest import ReleaseUpstream
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+EXAMPLES = 10_000 if os.environ.get("HYPOTHESIS_PROFILE") == "long" else 1000
+GATES = ("JobPodReplacementPolicy", "JobSuccessPolicy", "JobManagedBy", "JobBackoffLimitPerIndex", "PodIndexLabel")
+
+
+def vectors(*names: str) -> list[dict[str, Any]]:
+    """The cases of the bundled and extra vector files of a suite written for upstream's tests
+    of the model's reference release (no other `kubeVersion`)."""
+    files = [ROOT / "jobmodel" / "conformance" / "vectors" / n for n in names] + [ROOT / "tests" / "conformance" / "vectors" / n for n in names]
+    cases = [c for f in files if f.exists() for c in json.loads(f.read_text())["cases"]]
+    return [{k: v for k, v in c.items() if k != "expect"} for c in cases if c.get("kubeVersion") in (None, "1.32")]
+
+
+# (The cases of a Job gone from the cache have nothing to mutate.)
+JOB_SYNC = [c for c in vectors("job_sync_core.json", "job_sync_policies.json", "job_sync_extra.json") if c.get("job")]
+CRONJOB_SYNC = vectors("cronjob_sync.json", "cronjob_sync_extra.json")
+
+
+def shifted(value: str, seconds: int) -> str:
+    try:
+        return format_time(parse_time(value, "time") + timedelta(seconds=seconds))
+    except OverflowError:
+        return value
+
+
+@st.composite
+def job_sync_mutation(draw: st.DrawFn, case: dict[str, Any]) -> str:
+    """One change to a job-sync case (in place); its name, for event()."""
+    job = case["job"]
+    pods = case["pods"] = case.get("pods") or []
+    status = job["status"] = job.get("status") or {}
+    spec = job["spec"]
+    kinds = ["gate", "suspend", "parallelism", "failed", "expectations", "backoffLimit", "deadline", "backoff"]
+    kinds += ["phase", "drop pod", "repeat pod", "terminating", "no finalizer", "exit code", "disruption", "index"] if pods else []
+    kind = draw(st.sampled_from(kinds))
+    pod = draw(st.sampled_from(pods)) if pods else {}
+    if kind == "gate":
+        features = dict(case.get("features") or {})
+        gate = draw(st.sampled_from(GATES))
+        features[gate] = not features.get(gate, True)
+        case["features"] = features
+    elif kind == "suspend":
+        spec["suspend"] = not spec.get("suspend", False)
+    elif kind == "parallelism":
+        spec["parallelism"] = draw(st.integers(0, 5))
+    elif kind == "failed":
+        status["failed"] = draw(st.integers(0, 7))
+    elif kind == "expectations":
+        case.setdefault("controller", {})["expectations"] = {"add": draw(st.integers(0, 2)), "del": draw(st.integers(0, 2))}
+    elif kind == "backoffLimit":
+        spec["backoffLimit"] = draw(st.integers(0, 3))
+    elif kind == "deadline":
+        status["startTime"] = shifted(case["now"], -draw(st.sampled_from([5, 60, 7200])))
+        spec["activeDeadlineSeconds"] = draw(st.sampled_from([10, 100, 10000]))
+    elif kind == "backoff":
+        failures = draw(st.integers(0, 3))
+        case.setdefault("controller", {})["backoff"] = {"failuresAfterLastSuccess": failures, "lastFailureTime": shifted(case["now"], -10)}
+    elif kind == "phase":
+        pod["status"]["phase"] = draw(st.sampled_from(["Pending", "Running", "Succeeded", "Failed", "Unknown"]))
+    elif kind == "drop pod":
+        pods.remove(pod)
+    elif kind == "repeat pod":
+        twin = copy.deepcopy(pod)
+        suffix = f"-{len(pods)}"
+        twin["metadata"]["name"] += suffix
+        twin["metadata"]["uid"] = str(twin["metadata"].get("uid", "")) + suffix
+        pods.append(twin)
+    elif kind == "terminating":
+        pod["metadata"]["deletionTimestamp"] = case["now"]
+    elif kind == "no finalizer":
+        pod["metadata"].pop("finalizers", None)
+    elif kind == "exit code":
+        code = draw(st.sampled_from([0, 1, 5, 42, 137]))
+        for container in pod["status"].get("containerStatuses") or []:
+            if "terminated" in (container.get("state") or {}):
+                container["state"]["terminated"]["exitCode"] = code
+    elif kind == "disruption":
+        condition = {"type": "DisruptionTarget", "status": "True", "lastTransitionTime": case["now"]}
+        pod["status"]["conditions"] = [*(pod["status"].get("conditions") or []), condition]
+    else:
+        pod["metadata"].setdefault("annotations", {})["batch.kubernetes.io/job-completion-index"] = str(draw(st.integers(0, 4)))
+    return kind
+
+
+@st.composite
+def cronjob_sync_mutation(draw: st.DrawFn, case: dict[str, Any]) -> str:
+    """One change to a cronjob-sync case (in place); its name, for event()."""
+    cron_job = case["cronJob"]
+    jobs = case["jobs"] = case.get("jobs") or []
+    status = cron_job["status"] = cron_job.get("status") or {}
+    spec = cron_job["spec"]
+    kinds = ["policy", "suspend", "deadline", "clock", "no active", "history", "zone", "last schedule", "create error", "last success"]
+    kinds += ["finish job", "drop job"] if jobs else []
+    kind = draw(st.sampled_from(kinds))
+    if kind == "policy":
+        spec["concurrencyPolicy"] = draw(st.sampled_from(["Allow", "Forbid", "Replace"]))
+    elif kind == "suspend":
+        spec["suspend"] = not spec.get("suspend", False)
+    elif kind == "deadline":
+        spec["startingDeadlineSeconds"] = draw(st.sampled_from([0, 10, 100, 3600, 200000]))
+    elif kind == "clock":
+        case["now"] = shifted(case["now"], draw(st.sampled_from([-3600, -61, -1, 1, 59, 3600, 86400])))
+    elif kind == "no active":
+        status.pop("active", None)
+    elif kind == "history":
+        spec["successfulJobsHistoryLimit"], spec["failedJobsHistoryLimit"] = draw(st.integers(0, 2)), draw(st.integers(0, 2))
+    elif kind == "zone":
+        spec["timeZone"] = draw(st.sampled_from(["America/New_York", "Asia/Kolkata", "UTC"]))
+    elif kind == "last schedule":
+        if status.get("lastScheduleTime"):
+            status["lastScheduleTime"] = shifted(status["lastScheduleTime"], draw(st.sampled_from([-86400, -3600, 60])))
+    elif kind == "create error":
+        case.setdefault("controller", {})["jobCreateError"] = draw(st.sampled_from(["AlreadyExists", "quota exceeded"]))
+    elif kind == "last success":
+        status["lastSuccessfulTime"] = shifted(case["now"], -draw(st.sampled_from([0, 600, 7200])))
+    elif kind == "finish job":
+        job = draw(st.sampled_from(jobs))
+        job.setdefault("status", {})["conditions"] = [{"type": draw(st.sampled_from(["Complete", "Failed"])), "status": "True"}]
+        if draw(st.booleans()):
+            job["status"]["completionTime"] = case["now"]
+    else:
+        jobs.remove(draw(st.sampled_from(jobs)))
+    return kind
+
+
+@st.composite
+def mutated(draw: st.DrawFn, cases: list[dict[str, Any]], mutation: Callable[[dict[str, Any]], st.SearchStrategy[str]]) -> dict[str, Any]:
+    case = copy.deepcopy(draw(st.sampled_from(cases)))
+    for _ in range(draw(st.integers(1, 3))):
+        event(f"mutation: {draw(mutation(case))}")
+    case["name"] = f"mutated: {case['name']}"
+    return case
+
+
+def check(upstream: ReleaseUpstream, suite: str, case: dict[str, Any], model: dict[str, Any]) -> None:
+    verdict = judge(suite, case, model, lambda c: upstream.outcome(suite, c))
+    event(f"{suite}: {verdict.path}")
+    if not verdict.agrees:
+        found = HERE / "found"
+        found.mkdir(exist_ok=True)
+        path = found / f"{suite}-mutation-divergence.json"
+        doc = {"format": "jobmodel-conformance/1", "suite": suite, "source": "tests/differential", "cases": [{**case, "expect": dict(verdict.reference)}]}
+        path.write_text(json.dumps(doc, indent=1))
+        pytest.fail(f"model != upstream ({verdict.path}): {list(verdict.differences)}; case saved in {path}")
+
+
+@settings(max_examples=EXAMPLES)
+@given(mutated(JOB_SYNC, job_sync_mutation))
+def test_mutated_job_sync_vectors_agree_with_upstream(upstream: ReleaseUpstream, case: dict[str, Any]) -> None:
+    case = upstream.case(case, emulation=True)
+    check(upstream, "job-sync", case, job_sync.model_outcome(case))
+
+
+@settings(max_examples=EXAMPLES)
+@given(mutated(CRONJOB_SYNC, cronjob_sync_mutation))
+def test_mutated_cronjob_sync_vectors_agree_with_upstream(upstream: ReleaseUpstream, case: dict[str, Any]) -> None:
+    case = upstream.case(case)
+    check(upstream, "cronjob-sync", case, cronjob_sync.model_outcome(case))
+
+
+def test_the_vectors_are_found() -> None:
+    assert len(JOB_SYNC) > 100 and len(CRONJOB_SYNC) > 50
