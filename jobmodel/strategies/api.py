@@ -16,7 +16,7 @@ SMALL = st.one_of(st.none(), st.integers(-1, 6))
 NAMES = st.sampled_from(["job", "a" * 63, "a" * 64, "Bad_Name", "x-", "job.example"])
 LABEL_VALUES = st.sampled_from(["a", "", "x" * 64, "bad value", "ok-1"])
 # 'a"b' and a tab: parseIndexInterval quotes a bad fragment with Go's %q.
-INDEX_STRINGS = st.sampled_from(["0", "0-2", "1,3", "3-1", "x", "0,0", "-1", "10", "0-1,2", 'a"b', "1,\t"])
+INDEX_STRINGS = st.sampled_from(["0", "0-2", "1,3", "3-1", "x", "0,0", "-1", "10", "0-1,2", 'a"b', "1,\t", "+1", "01,2", "0-+2", ",0", "2,1", "1,", "0-0", " 1"])
 
 
 @st.composite
@@ -55,7 +55,8 @@ def success_policy(draw: st.DrawFn) -> dict[str, Any]:
     for _ in range(draw(st.integers(0, 2))):
         rule: dict[str, Any] = {}
         if draw(st.booleans()):
-            rule["succeededIndexes"] = draw(INDEX_STRINGS)
+            # Now and then beyond the 64 KiB limit (a valid list, or one that also fails to parse).
+            rule["succeededIndexes"] = draw(INDEX_STRINGS) if draw(st.integers(0, 30)) else draw(st.sampled_from(["0," * 33000, "1" * 65537]))
         if draw(st.booleans()):
             rule["succeededCount"] = draw(st.integers(-1, 6))
         rules.append(rule)
@@ -1328,7 +1329,7 @@ def cron_job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
                 template_spec["podFailurePolicy"] = draw(pod_failure_policy())
             elif change == "image":
                 for ctr in template_spec.setdefault("template", {}).setdefault("spec", {}).setdefault("containers", [{"name": "main"}])[:1]:
-                    ctr["image"] = draw(st.sampled_from(["other", ""]))
+                    _set_or_drop(ctr, "image", draw(st.sampled_from(["other", None])))  # none: Go writes no empty string (omitempty)
             elif change == "scheduling":
                 if draw(st.booleans()):
                     old["spec"].setdefault("jobTemplate", {}).setdefault("spec", {})["scheduling"] = draw(job_scheduling())
