@@ -858,6 +858,8 @@ def job_manifests(draw: st.DrawFn) -> dict[str, Any]:
         spec["template"].setdefault("metadata", {})["annotations"] = draw(st.one_of(st.sampled_from([{"a": "b"}, {"bad key!": "b"}]), pod_specific_annotations(template_spec)))
     if draw(st.integers(0, 15)) == 0:
         del spec["template"]["spec"]  # Go defaults and validates a zero PodSpec
+    if draw(st.integers(0, 15)) == 0:
+        job["status"] = draw(job_status(spec.get("completions")))  # cleared on create (PrepareForCreate)
     return job
 
 
@@ -877,6 +879,11 @@ def cron_job_manifests(draw: st.DrawFn) -> dict[str, Any]:
         "metadata": {"name": draw(st.sampled_from(["cron", "c" * 52, "c" * 53, "Bad"])), "namespace": "default"},
         "spec": {"schedule": draw(SCHEDULES), "jobTemplate": {"spec": job["spec"]}},
     }
+    if draw(st.integers(0, 5)) == 0:
+        draw(job_metadata(cron["metadata"]))
+    if draw(st.integers(0, 12)) == 0:
+        # Cleared on create (PrepareForCreate), kept from the old one on update.
+        cron["status"] = draw(st.sampled_from([{"lastScheduleTime": "2024-01-01T00:00:00Z"}, {"active": [{"name": "j", "namespace": "default"}], "lastSuccessfulTime": "2024-01-01T00:00:00Z"}]))
     if draw(st.integers(0, 3)) == 0:
         cron["spec"]["jobTemplate"]["metadata"] = copy.deepcopy(draw(JOB_TEMPLATE_METADATA))
     if draw(st.booleans()):
