@@ -16,7 +16,7 @@ SMALL = st.one_of(st.none(), st.integers(-1, 6))
 NAMES = st.sampled_from(["job", "a" * 63, "a" * 64, "Bad_Name", "x-", "job.example"])
 LABEL_VALUES = st.sampled_from(["a", "", "x" * 64, "bad value", "ok-1"])
 # 'a"b' and a tab: parseIndexInterval quotes a bad fragment with Go's %q.
-INDEX_STRINGS = st.sampled_from(["0", "0-2", "1,3", "3-1", "x", "0,0", "-1", "10", "0-1,2", 'a"b', "1,\t", "+1", "01,2", "0-+2", ",0", "2,1", "1,", "0-0", " 1"])
+INDEX_STRINGS = st.sampled_from(["0", "0-2", "1,3", "3-1", "x", "0,0", "-1", "10", "0-1,2", 'a"b', "1,\t", "+1", "01,2", "0-+2", ",0", "2,1", "1,", "0-0", " 1", "0-1-2", "1-x", "0-10"])
 
 
 @st.composite
@@ -43,6 +43,8 @@ def pod_failure_policy(draw: st.DrawFn) -> dict[str, Any]:
                 rule["onExitCodes"]["containerName"] = draw(st.sampled_from(["main", "nope", "init"]))
         if kind in (1, 2):
             rule["onPodConditions"] = [draw(pod_condition_pattern()) for _ in range(draw(st.integers(0, 2)))]
+            if rule["onPodConditions"] and draw(st.integers(0, 20)) == 0:
+                rule["onPodConditions"] *= 21  # TooMany
         rules.append(rule)
     if draw(st.integers(0, 20)) == 0:
         rules = rules[:1] * 21  # TooMany
@@ -839,6 +841,11 @@ def job_manifests(draw: st.DrawFn) -> dict[str, Any]:
         spec["managedBy"] = draw(st.sampled_from(["kubernetes.io/job-controller", "example.com/x", "bad", "x" * 70]))
     if draw(st.integers(0, 9)) == 0:
         spec["scheduling"] = draw(job_scheduling())
+    if draw(st.integers(0, 12)) == 0:
+        # Above the completions soft limit with a backoff limit per index (the high-completions limits).
+        spec.update({"completionMode": "Indexed", "backoffLimitPerIndex": 1, "completions": draw(st.sampled_from([100_001, 2**31 - 1, 100_000]))})
+        for key, values in (("parallelism", [10_000, 10_001, 1]), ("maxFailedIndexes", [10_000, 10_001, 100_001])):
+            _set_or_drop(spec, key, draw(st.sampled_from([None, *values])))
     template_spec["restartPolicy"] = draw(st.sampled_from(["Never", "OnFailure", "Always", "Bogus"]))
     if draw(st.integers(0, 3)) == 0:
         template_spec["initContainers"] = [{"name": "init", "image": "busybox"}]
@@ -1081,7 +1088,7 @@ def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
             spec["completions"] = draw(st.sampled_from([count + 1, count - 1, 0, count]))
             spec["parallelism"] = draw(st.sampled_from([spec["completions"], spec["completions"], count, count + 2]))
             if draw(st.integers(0, 5)) == 0:
-                spec.pop("completions")
+                spec.pop(draw(st.sampled_from(["completions", "parallelism"])))  # no parallelism: validateCompletions dereferences nil
         elif field == "unset":
             # An immutable field set before and cleared now, or the other way round.
             key = draw(st.sampled_from(["podFailurePolicy", "successPolicy", "backoffLimitPerIndex", "managedBy", "maxFailedIndexes", "completionMode", "selector",
@@ -1239,8 +1246,9 @@ def status_edit(draw: st.DrawFn, status: dict[str, Any]) -> dict[str, Any]:
             key = draw(st.sampled_from(["startTime", "completionTime"]))
             _set_or_drop(status, key, draw(st.one_of(st.none(), TIMES)))
         elif edit == "indexes":
-            key = draw(st.sampled_from(["completedIndexes", "failedIndexes"]))
-            _set_or_drop(status, key, draw(st.one_of(st.none(), INDEX_STRINGS, st.sampled_from(["", "0-2", "2", "0,2"]))))
+            for key in draw(st.sampled_from([["completedIndexes"], ["failedIndexes"], ["completedIndexes", "failedIndexes"]])):
+                # Overlapping or not, the intervals walked in step (validateFailedIndexesNotOverlapCompleted).
+                _set_or_drop(status, key, draw(st.one_of(st.none(), INDEX_STRINGS, st.sampled_from(["", "0-2", "2", "0,2", "1", "1-2", "0,x,2"]))))
         elif edit == "uncounted":
             _set_or_drop(status, "uncountedTerminatedPods", draw(st.sampled_from([None, {}, {"succeeded": ["a"]}, {"failed": ["b"], "succeeded": []}])))
         elif edit == "finish":
