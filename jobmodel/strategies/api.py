@@ -13,7 +13,7 @@ from jobmodel.strategies.cron import GENERATED_SCHEDULES, TZ_PREFIXED_SCHEDULES
 
 INTS = st.sampled_from([-1, 0, 1, 2, 3, 5, 10, 100_000, 2**31 - 1])
 SMALL = st.one_of(st.none(), st.integers(-1, 6))
-NAMES = st.sampled_from(["job", "a" * 63, "a" * 64, "Bad_Name", "x-", "job.example"])
+NAMES = st.sampled_from(["job", "a" * 63, "a" * 64, "Bad_Name", "x-", "job.example", "\u00fc" * 27])  # 27 'ü': 54 bytes (Go's len)
 LABEL_VALUES = st.sampled_from(["a", "", "x" * 64, "bad value", "ok-1"])
 # 'a"b' and a tab: parseIndexInterval quotes a bad fragment with Go's %q.
 INDEX_STRINGS = st.sampled_from(["0", "0-2", "1,3", "3-1", "x", "0,0", "-1", "10", "0-1,2", 'a"b', "1,\t", "+1", "01,2", "0-+2", ",0", "2,1", "1,", "0-0", " 1", "0-1-2", "1-x", "0-10"])
@@ -489,7 +489,7 @@ def recent_pod_fields(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
 POD_NAMING: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
     [{"hostname": "host"}, {"hostname": "Bad_Host"}, {"hostname": "h" * 64}, {"subdomain": "sub"}, {"subdomain": "a.b"}, {"hostname": "h", "subdomain": "s" * 64},
      {"hostname": "h", "setHostnameAsFQDN": True}, {"setHostnameAsFQDN": True, "hostname": "h" * 63, "subdomain": "s" * 63}, {"subdomain": "-s"},
-     {"setHostnameAsFQDN": False}, {"hostname": "0"}]
+     {"setHostnameAsFQDN": False}, {"hostname": "0"}, {"hostname": "\u00fc" * 32}]
 )  # fmt: skip
 # Other pod-spec fields ValidatePodSpec checks or the strategy keeps.
 POD_MISC: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
@@ -838,7 +838,7 @@ def job_manifests(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.booleans()):
         spec["successPolicy"] = draw(success_policy())
     if draw(st.integers(0, 4)) == 0:
-        spec["managedBy"] = draw(st.sampled_from(["kubernetes.io/job-controller", "example.com/x", "bad", "x" * 70]))
+        spec["managedBy"] = draw(st.sampled_from(["kubernetes.io/job-controller", "example.com/x", "bad", "x" * 70, "example.com/" + "\u00fc" * 26]))
     if draw(st.integers(0, 9)) == 0:
         spec["scheduling"] = draw(job_scheduling())
     if draw(st.integers(0, 12)) == 0:
@@ -883,7 +883,7 @@ def cron_job_manifests(draw: st.DrawFn) -> dict[str, Any]:
     cron: dict[str, Any] = {
         "apiVersion": "batch/v1",
         "kind": "CronJob",
-        "metadata": {"name": draw(st.sampled_from(["cron", "c" * 52, "c" * 53, "Bad"])), "namespace": "default"},
+        "metadata": {"name": draw(st.sampled_from(["cron", "c" * 52, "c" * 53, "Bad", "\u00fc" * 27])), "namespace": "default"},
         "spec": {"schedule": draw(SCHEDULES), "jobTemplate": {"spec": job["spec"]}},
     }
     if draw(st.integers(0, 5)) == 0:

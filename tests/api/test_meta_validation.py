@@ -229,3 +229,21 @@ def test_port_name_errors_all_come() -> None:
         "must not contain consecutive hyphens",
         "must not begin or end with a hyphen",
     ]
+
+
+@pytest.mark.parametrize(
+    ("value", "too_long"),
+    [("ü" * 31, False), ("ü" * 32, True), ("a" * 61 + "ü", False), ("a" * 62 + "ü", True), ("\ud800" * 21, False), ("\ud800" * 22, True)],
+)
+def test_name_lengths_count_bytes_as_go_does(value: str, too_long: bool) -> None:
+    """Go's len counts UTF-8 bytes (a lone surrogate decodes to U+FFFD, three bytes): a name of
+    32 `ü` is 64 bytes, beyond a DNS-1123 label's 63, though 32 characters."""
+    assert (mv.max_len_error(63) in mv.is_dns1123_label(value)) is too_long
+    assert mv.go_len(value) == len(value.encode("utf-8", "surrogatepass"))
+
+
+def test_annotation_size_counts_bytes() -> None:
+    """ValidateAnnotations' total size (256 KiB) in bytes: 131072 `ü` are 262144 bytes."""
+    limit = mv.TOTAL_ANNOTATION_SIZE_LIMIT
+    assert [e.type for e in mv.validate_annotations({"a": "ü" * (limit // 2)}, "metadata.annotations")] == ["FieldValueTooLong"]
+    assert mv.validate_annotations({"a": "ü" * ((limit - 1) // 2)}, "metadata.annotations") == []

@@ -442,3 +442,22 @@ def test_selector_with_an_invalid_label_value_is_not_checked_against_generated_l
     assert ("spec.selector", "FieldValueInvalid") in pairs(
         bv.validate_generated_selector(obj, True)
     )
+
+
+def test_cron_job_name_limit_counts_bytes() -> None:
+    """ValidateCronJobCreate's 52 are Go's len, bytes: 27 `ü` (54 bytes) are too long."""
+    long_name = cron_job()
+    long_name["metadata"]["name"] = "ü" * 27
+    details = [e.detail for e in bv.validate_cron_job_create(long_name) if e.field == "metadata.name"]
+    assert "must be no more than 52 characters" in details
+    short = cron_job()
+    short["metadata"]["name"] = "ü" * 26
+    assert "must be no more than 52 characters" not in [e.detail for e in bv.validate_cron_job_create(short)]
+
+
+def test_managed_by_limit_counts_bytes() -> None:
+    """validateJobSpec's managedBy limit (63) is Go's len, bytes."""
+    over = job(managedBy="example.com/" + "ü" * 26)  # 12 + 52 = 64 bytes, 38 characters
+    assert "FieldValueTooLong" in [e.type for e in bv.validate_job(over, OPTS) if e.field == "spec.managedBy"]
+    at = job(managedBy="example.com/" + "ü" * 25 + "a")  # 63 bytes
+    assert "FieldValueTooLong" not in [e.type for e in bv.validate_job(at, OPTS) if e.field == "spec.managedBy"]
