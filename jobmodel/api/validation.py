@@ -489,7 +489,7 @@ def validate_success_policy_rule(
     total = 0
     if indexes is not None:
         indexes_path = fe.child(path, "succeededIndexes")
-        if len(indexes) > MAX_SUCCEEDED_INDEXES_LENGTH:
+        if mv.go_len(indexes) > MAX_SUCCEEDED_INDEXES_LENGTH:
             errs.append(fe.too_long(indexes_path, MAX_SUCCEEDED_INDEXES_LENGTH))
         try:
             total = validate_indexes_format(indexes, completions)

@@ -461,3 +461,10 @@ def test_managed_by_limit_counts_bytes() -> None:
     assert "FieldValueTooLong" in [e.type for e in bv.validate_job(over, OPTS) if e.field == "spec.managedBy"]
     at = job(managedBy="example.com/" + "ü" * 25 + "a")  # 63 bytes
     assert "FieldValueTooLong" not in [e.type for e in bv.validate_job(at, OPTS) if e.field == "spec.managedBy"]
+
+
+def test_succeeded_indexes_limit_counts_bytes() -> None:
+    """validateSuccessPolicyRule's 64 KiB are Go's len, bytes: 32769 `ü` are 65538."""
+    policy = {"rules": [{"succeededIndexes": "ü" * 32769}]}
+    errs = bv.validate_job(job(completionMode="Indexed", completions=3, parallelism=3, successPolicy=policy), OPTS)
+    assert "FieldValueTooLong" in [e.type for e in errs if e.field.endswith("succeededIndexes")]
