@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -257,8 +258,11 @@ func wire(v any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	// json.Number keeps an int64 beyond 2^53 exact (a float64 would round it).
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
 	var out any
-	if err := json.Unmarshal(data, &out); err != nil {
+	if err := dec.Decode(&out); err != nil {
 		return nil, err
 	}
 	return dropNulls(out), nil

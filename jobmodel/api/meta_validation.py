@@ -72,10 +72,15 @@ def regex_error(msg: str, fmt: str, *examples: str) -> str:
     return f"{msg} (e.g. {shown}regex used for validation is '{fmt}')"
 
 
+def go_len(value: str) -> int:
+    """Go's len of a string: its UTF-8 bytes (a lone surrogate, U+FFFD once decoded, is 3 too)."""
+    return len(value.encode("utf-8", "surrogatepass"))
+
+
 def is_dns1123_label(value: str) -> list[str]:
     """IsDNS1123Label."""
     errs: list[str] = []
-    if len(value) > DNS1123_LABEL_MAX_LENGTH:
+    if go_len(value) > DNS1123_LABEL_MAX_LENGTH:
         errs.append(max_len_error(DNS1123_LABEL_MAX_LENGTH))
     if not _full(_DNS1123_LABEL_RE, value):
         if _full(_DNS1123_SUBDOMAIN_RE, value):
@@ -98,7 +103,7 @@ def _length_and_format(
 ) -> list[str]:
     """The two checks of a name format: at most `max_length` characters (`too_long` words the
     error, MaxLenError's by default), and the whole value matching."""
-    errs = [too_long or max_len_error(max_length)] if len(value) > max_length else []
+    errs = [too_long or max_len_error(max_length)] if go_len(value) > max_length else []
     if not _full(pattern, value):
         errs.append(regex_error(message, fmt, *examples))
     return errs
@@ -248,7 +253,7 @@ def validate_annotations(
     annotations = annotations or {}
     for k in annotations:
         errs.extend(fe.invalid(path, k, m) for m in is_qualified_name(k.lower(), release))
-    if sum(len(k) + len(v) for k, v in annotations.items()) > TOTAL_ANNOTATION_SIZE_LIMIT:
+    if sum(go_len(k) + go_len(v) for k, v in annotations.items()) > TOTAL_ANNOTATION_SIZE_LIMIT:
         errs.append(fe.too_long(path, TOTAL_ANNOTATION_SIZE_LIMIT))
     return errs
 

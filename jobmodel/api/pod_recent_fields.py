@@ -40,7 +40,7 @@ def validate_pod_host_name(spec: Mapping[str, Any], path: str) -> list[FieldErro
         errs.append(fe.forbidden(at, "may not be specified when setHostnameAsFQDN is true"))
     if spec.get("hostNetwork") is True:
         errs.append(fe.forbidden(at, "may not be specified when hostNetwork is true"))
-    if len(override) > HOSTNAME_OVERRIDE_MAX_LENGTH:
+    if mv.go_len(override) > HOSTNAME_OVERRIDE_MAX_LENGTH:
         errs.append(fe.too_long(at, HOSTNAME_OVERRIDE_MAX_LENGTH))
     errs.extend(fe.invalid(at, override, m) for m in mv.is_dns1123_subdomain(override))
     return errs

@@ -458,7 +458,7 @@ def validate_user_annotations(annotations: Mapping[str, str], path: str, release
             errs.extend(fe.invalid(path, lowered, m) for m in found)
         elif len(lowered.split("/")) != 2:
             errs.append(fe.invalid(path, lowered, 'must be a domain-prefixed key (such as "acme.io/foo")'))
-    if sum(len(k) + len(v) for k, v in annotations.items()) > mv.TOTAL_ANNOTATION_SIZE_LIMIT:
+    if sum(mv.go_len(k) + mv.go_len(v) for k, v in annotations.items()) > mv.TOTAL_ANNOTATION_SIZE_LIMIT:
         errs.append(fe.too_long(path, mv.TOTAL_ANNOTATION_SIZE_LIMIT))
     return errs
 
@@ -498,7 +498,7 @@ def validate_signer_name(path: str, signer: str) -> list[FieldError]:
             errs.extend(fe.invalid(path, rest, f"validating label {go_quote(label)}: {m}") for m in found)
             break
     most = 2 * mv.DNS1123_SUBDOMAIN_MAX_LENGTH + mv.DNS1123_LABEL_MAX_LENGTH + 2
-    if len(signer) > most:
+    if mv.go_len(signer) > most:
         errs.append(fe.too_long(path, most))
     return errs
 
@@ -518,7 +518,7 @@ def validate_csi_driver_name(driver: str, path: str, release: int) -> list[Field
         errs.append(fe.required(path))
         if release >= CSI_REQUIRED_RETURNS_RELEASE:
             return errs
-    if len(driver) > 63:
+    if mv.go_len(driver) > 63:
         errs.append(fe.too_long(path, 63))
     errs.extend(fe.invalid(path, driver, m) for m in mv.is_dns1123_subdomain(driver.lower()))
     return errs

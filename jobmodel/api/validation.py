@@ -195,7 +195,7 @@ def _validate_job_spec(
     managed_by = spec.get("managedBy")
     if managed_by is not None:
         errs.extend(mv.is_domain_prefixed_path(fe.child(path, "managedBy"), managed_by))
-        if len(managed_by) > MAX_MANAGED_BY_LENGTH:
+        if mv.go_len(managed_by) > MAX_MANAGED_BY_LENGTH:
             errs.append(fe.too_long(fe.child(path, "managedBy"), MAX_MANAGED_BY_LENGTH))
     mode = spec.get("completionMode")
     if mode is not None:
@@ -509,7 +509,7 @@ def validate_success_policy_rule(
     total = 0
     if indexes is not None:
         indexes_path = fe.child(path, "succeededIndexes")
-        if len(indexes) > MAX_SUCCEEDED_INDEXES_LENGTH:
+        if mv.go_len(indexes) > MAX_SUCCEEDED_INDEXES_LENGTH:
             errs.append(fe.too_long(indexes_path, MAX_SUCCEEDED_INDEXES_LENGTH))
         try:
             total = validate_indexes_format(indexes, completions)
@@ -1171,7 +1171,7 @@ def validate_cron_job_create(cron_job: Mapping[str, Any], gates: FeatureGates = 
     errs.extend(validate_cron_job_spec(cron_job.get("spec") or {}, None, "spec", gates))
     name = str(meta.get("name") or "")
     # The controller appends an 11-character `-<timestamp>` to name its Jobs (at most 63 long).
-    if len(name) > mv.DNS1035_LABEL_MAX_LENGTH - 11:
+    if mv.go_len(name) > mv.DNS1035_LABEL_MAX_LENGTH - 11:
         errs.append(fe.invalid("metadata.name", name, "must be no more than 52 characters"))
     return errs
 

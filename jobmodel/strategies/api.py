@@ -9,14 +9,16 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from jobmodel.strategies.cron import GENERATED_SCHEDULES, TZ_PREFIXED_SCHEDULES
+
 INTS = st.sampled_from([-1, 0, 1, 2, 3, 5, 10, 100_000, 2**31 - 1])
 SMALL = st.one_of(st.none(), st.integers(-1, 6))
-NAMES = st.sampled_from(["job", "a" * 63, "a" * 64, "Bad_Name", "x-", "job.example"])
+NAMES = st.sampled_from(["job", "a" * 63, "a" * 64, "Bad_Name", "x-", "job.example", "\u00fc" * 27])  # 27 'ü': 54 bytes (Go's len)
 LABEL_VALUES = st.sampled_from(["a", "", "x" * 64, "bad value", "ok-1"])
 # Characters Go's %q and json.Marshal print differently in a bad value (field.Error's ErrorBody).
 ODD_TEXT = "<&>\u2028\u00a0\x01\x7f"
 # 'a"b' and a tab: parseIndexInterval quotes a bad fragment with Go's %q.
-INDEX_STRINGS = st.sampled_from(["0", "0-2", "1,3", "3-1", "x", "0,0", "-1", "10", "0-1,2", 'a"b', "1,\t", ODD_TEXT])
+INDEX_STRINGS = st.sampled_from(["0", "0-2", "1,3", "3-1", "x", "0,0", "-1", "10", "0-1,2", 'a"b', "1,\t", "+1", "01,2", "0-+2", ",0", "2,1", "1,", "0-0", " 1", "0-1-2", "1-x", "0-10", ODD_TEXT])
 
 
 @st.composite
@@ -43,6 +45,8 @@ def pod_failure_policy(draw: st.DrawFn) -> dict[str, Any]:
                 rule["onExitCodes"]["containerName"] = draw(st.sampled_from(["main", "nope", "init"]))
         if kind in (1, 2):
             rule["onPodConditions"] = [draw(pod_condition_pattern()) for _ in range(draw(st.integers(0, 2)))]
+            if rule["onPodConditions"] and draw(st.integers(0, 20)) == 0:
+                rule["onPodConditions"] *= 21  # TooMany
         rules.append(rule)
     if draw(st.integers(0, 20)) == 0:
         rules = rules[:1] * 21  # TooMany
@@ -55,7 +59,8 @@ def success_policy(draw: st.DrawFn) -> dict[str, Any]:
     for _ in range(draw(st.integers(0, 2))):
         rule: dict[str, Any] = {}
         if draw(st.booleans()):
-            rule["succeededIndexes"] = draw(INDEX_STRINGS)
+            # Now and then beyond the 64 KiB limit (a valid list, or one that also fails to parse).
+            rule["succeededIndexes"] = draw(INDEX_STRINGS) if draw(st.integers(0, 30)) else draw(st.sampled_from(["0," * 33000, "1" * 65537]))
         if draw(st.booleans()):
             rule["succeededCount"] = draw(st.integers(-1, 6))
         rules.append(rule)
@@ -482,16 +487,33 @@ def recent_pod_fields(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
         mounts[0]["bindMountOptions"] = draw(st.sampled_from([["nosuid"], ["bogus", "nodev", "nodev"]]))
 
 
+# ValidatePodSpec's hostname and subdomain (DNS-1123 labels), with setHostnameAsFQDN.
+POD_NAMING: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
+    [{"hostname": "host"}, {"hostname": "Bad_Host"}, {"hostname": "h" * 64}, {"subdomain": "sub"}, {"subdomain": "a.b"}, {"hostname": "h", "subdomain": "s" * 64},
+     {"hostname": "h", "setHostnameAsFQDN": True}, {"setHostnameAsFQDN": True, "hostname": "h" * 63, "subdomain": "s" * 63}, {"subdomain": "-s"},
+     {"setHostnameAsFQDN": False}, {"hostname": "0"}, {"hostname": "\u00fc" * 32}]
+)  # fmt: skip
+# Other pod-spec fields ValidatePodSpec checks or the strategy keeps.
+POD_MISC: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
+    [{"imagePullSecrets": [{"name": "s"}]}, {"imagePullSecrets": [{}, {"name": "Bad_S"}]}, {"activeDeadlineSeconds": 0}, {"activeDeadlineSeconds": 10},
+     {"activeDeadlineSeconds": 2**31}, {"activeDeadlineSeconds": -1}, {"enableServiceLinks": False}, {"automountServiceAccountToken": False},
+     {"priority": 5}, {"priorityClassName": "high"}, {"runtimeClassName": "Bad_RC"}, {"shareProcessNamespace": False}]
+)  # fmt: skip
+
+
 @st.composite
 def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
     """Extra pod-spec fields (in place): containers, volumes, scheduling directives."""
     names = draw(st.sampled_from([["main"], ["main", "side"], ["main", "main"], ["Main"], []]))
     template_spec["containers"] = [draw(container(n)) for n in names]
     if draw(st.integers(0, 3)) == 0:
-        init = draw(container(draw(st.sampled_from(["init", "main"]))))
-        if draw(st.integers(0, 2)) == 0:
-            init["restartPolicy"] = draw(st.sampled_from(["Always", "Never"]))
-        template_spec["initContainers"] = [init]
+        template_spec["initContainers"] = []
+        for name in draw(st.sampled_from([["init"], ["main"], ["init", "sidecar"], ["sidecar", "init"]])):
+            init = draw(container(name))
+            if draw(st.integers(0, 2)) == 0 or name == "sidecar":
+                # Sidecars (restartPolicy Always) and the values an init container may not have.
+                init["restartPolicy"] = draw(st.sampled_from(["Always", "Always", "Never", "OnFailure", ""]))
+            template_spec["initContainers"].append(init)
     if draw(st.integers(0, 4)) == 0:
         template_spec["volumes"] = [
             {"name": draw(st.sampled_from(["data", "Data", "data", "claim"])), **draw(volume_source())}
@@ -530,10 +552,15 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
     for ctr in template_spec["containers"][:1] + template_spec.get("initContainers", [])[:1]:
         if draw(st.integers(0, 3)) == 0:
             ctr["securityContext"] = draw(security_context())
-    for ctr in template_spec["containers"][:1] + [c for c in template_spec.get("initContainers", []) if c.get("restartPolicy") == "Always"]:
+    for ctr in template_spec["containers"][:1] + [c for c in template_spec.get("initContainers", []) if c.get("restartPolicy") == "Always" or draw(st.integers(0, 5)) == 0]:
+        # Probes and lifecycle on containers and sidecars, now and then on an init container that may not have them.
         for key in ("livenessProbe", "readinessProbe", "startupProbe", "lifecycle"):
             if draw(st.integers(0, 5)) == 0:
                 ctr[key] = draw(lifecycle() if key == "lifecycle" else probe())
+    if draw(st.integers(0, 5)) == 0:
+        template_spec.update(draw(POD_NAMING))
+    if draw(st.integers(0, 6)) == 0:
+        template_spec.update(copy.deepcopy(draw(POD_MISC)))
     if draw(st.integers(0, 5)) == 0:
         template_spec["terminationGracePeriodSeconds"] = draw(st.sampled_from([-1, 0, 30]))
     if draw(st.integers(0, 6)) == 0:
@@ -813,9 +840,14 @@ def job_manifests(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.booleans()):
         spec["successPolicy"] = draw(success_policy())
     if draw(st.integers(0, 4)) == 0:
-        spec["managedBy"] = draw(st.sampled_from(["kubernetes.io/job-controller", "example.com/x", "bad", "x" * 70]))
+        spec["managedBy"] = draw(st.sampled_from(["kubernetes.io/job-controller", "example.com/x", "bad", "x" * 70, "example.com/" + "\u00fc" * 26]))
     if draw(st.integers(0, 9)) == 0:
         spec["scheduling"] = draw(job_scheduling())
+    if draw(st.integers(0, 12)) == 0:
+        # Above the completions soft limit with a backoff limit per index (the high-completions limits).
+        spec.update({"completionMode": "Indexed", "backoffLimitPerIndex": 1, "completions": draw(st.sampled_from([100_001, 2**31 - 1, 100_000]))})
+        for key, values in (("parallelism", [10_000, 10_001, 1]), ("maxFailedIndexes", [10_000, 10_001, 100_001])):
+            _set_or_drop(spec, key, draw(st.sampled_from([None, *values])))
     template_spec["restartPolicy"] = draw(st.sampled_from(["Never", "OnFailure", "Always", "Bogus"]))
     if draw(st.integers(0, 3)) == 0:
         template_spec["initContainers"] = [{"name": "init", "image": "busybox"}]
@@ -835,6 +867,8 @@ def job_manifests(draw: st.DrawFn) -> dict[str, Any]:
         spec["template"].setdefault("metadata", {})["annotations"] = draw(st.one_of(st.sampled_from([{"a": "b"}, {"bad key!": "b"}]), pod_specific_annotations(template_spec)))
     if draw(st.integers(0, 15)) == 0:
         del spec["template"]["spec"]  # Go defaults and validates a zero PodSpec
+    if draw(st.integers(0, 15)) == 0:
+        job["status"] = draw(job_status(spec.get("completions")))  # cleared on create (PrepareForCreate)
     return job
 
 
@@ -851,16 +885,28 @@ def cron_job_manifests(draw: st.DrawFn) -> dict[str, Any]:
     cron: dict[str, Any] = {
         "apiVersion": "batch/v1",
         "kind": "CronJob",
-        "metadata": {"name": draw(st.sampled_from(["cron", "c" * 52, "c" * 53, "Bad"])), "namespace": "default"},
+        "metadata": {"name": draw(st.sampled_from(["cron", "c" * 52, "c" * 53, "Bad", "\u00fc" * 27])), "namespace": "default"},
         "spec": {"schedule": draw(SCHEDULES), "jobTemplate": {"spec": job["spec"]}},
     }
+    if draw(st.integers(0, 5)) == 0:
+        draw(job_metadata(cron["metadata"]))
+    if draw(st.integers(0, 12)) == 0:
+        # Cleared on create (PrepareForCreate), kept from the old one on update.
+        cron["status"] = draw(st.sampled_from([{"lastScheduleTime": "2024-01-01T00:00:00Z"}, {"active": [{"name": "j", "namespace": "default"}], "lastSuccessfulTime": "2024-01-01T00:00:00Z"}]))
     if draw(st.integers(0, 3)) == 0:
-        cron["spec"]["jobTemplate"]["metadata"] = {"labels": draw(st.sampled_from([{"a": "b"}, {"bad key!": "b"}])), "annotations": {"x": "y"}}
+        cron["spec"]["jobTemplate"]["metadata"] = copy.deepcopy(draw(JOB_TEMPLATE_METADATA))
     if draw(st.booleans()):
         cron["spec"]["timeZone"] = draw(TIME_ZONES)
     for key in ("startingDeadlineSeconds", "successfulJobsHistoryLimit", "failedJobsHistoryLimit"):
         if draw(st.booleans()):
-            cron["spec"][key] = draw(st.integers(-1, 3))
+            cron["spec"][key] = draw(st.one_of(st.integers(-1, 3), st.sampled_from([-(2**31), 2**31 - 1, 2**63 - 1] if key == "startingDeadlineSeconds" else [-(2**31), 2**31 - 1])))
+    if draw(st.integers(0, 15)) == 0:
+        # Unset at each level: Go defaults and validates a zero JobTemplateSpec, JobSpec, PodTemplateSpec.
+        level = draw(st.sampled_from([("jobTemplate",), ("jobTemplate", "spec"), ("jobTemplate", "spec", "template")]))
+        parent = cron["spec"]
+        for key in level[:-1]:
+            parent = parent[key]
+        parent.pop(level[-1], None)
     if draw(st.booleans()):
         cron["spec"]["concurrencyPolicy"] = draw(st.sampled_from(["Allow", "Forbid", "Replace", "Bogus", ODD_TEXT]))
     if draw(st.booleans()):
@@ -868,11 +914,47 @@ def cron_job_manifests(draw: st.DrawFn) -> dict[str, Any]:
     return cron
 
 
-SCHEDULES = st.sampled_from(
+# A CronJob's jobTemplate metadata (not validated through the CronJob, defaulted as given).
+JOB_TEMPLATE_METADATA: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
+    [{"labels": {"a": "b"}, "annotations": {"x": "y"}}, {"labels": {"bad key!": "b"}, "annotations": {"x": "y"}}, {"labels": {"a": "x" * 64}},
+     {"annotations": {"bad key!": "v"}}, {"name": "Bad_Name"}, {"generateName": "x-"}, {"namespace": "other"}, {"finalizers": ["bad finalizer"]}, {}]
+)  # fmt: skip
+SCHEDULES_LISTED = st.sampled_from(
     ["*/5 * * * *", "@hourly", "@every 1h", "0 0 31 2 *", "61 * * * *", "TZ=UTC * * * * *", "CRON_TZ=Europe/Berlin 0 * * * *", "", "* * * *", "5-2 * * * 7",
      'a"b * * * *', "@every 1\u03bc\u00a0"]  # Go quotes the bad field (strconv.Quote) and duration (time's quote)
 )
-TIME_ZONES = st.sampled_from(["Europe/Berlin", "UTC", "Mars/Olympus", " Europe/Berlin", "Local", "", "America/Argentina/Buenos_Aires", "../etc"])
+# robfig/cron's standard parser at its edges: descriptors (and ones it lacks), month and weekday
+# names, `?`, steps of every form, values out of range, field counts, blanks, huge numbers.
+SCHEDULES_EDGES = st.sampled_from(
+    ["@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@reboot", "@Daily", "@every 0s", "@every -1m", "@every 1.5h", "@every",
+     "@every 1h30m", "@every 1d", "@every 500ms", "0 0 * JAN MON", "0 0 * jan-mar mon-fri", "0 0 * * SUN-SAT", "0 0 * FOO *", "0 0 ? * *", "0 0 * * ?",
+     "0 0 * DEC-JAN *", "0 0 * * 8", "0 0 * 13 *", "0 0 0 * *", "0 0 32 * *", "0 24 * * *", "*/0 * * * *", "0/15 * * * *", "5/15 * * * *",
+     "1-5/0 * * * *", "*/61 * * * *", "1-2-3 * * * *", ",1 * * * *", "1,,2 * * * *", "-1 * * * *", "* * * * * *", "  0 0 * * *  ", "0\t0 * * *\t*",
+     "0 0 1/2 * *", "1-60 * * * *", "a-b * * * *", "1/2/3 * * * *", "*/2-3 * * * *", "0 0 * * mon,WED", "0 0 * * MON-7", "99999999999999999999 * * * *",
+     "0 0 * * 1-", "0 0 L * *", "0 0 * * 5L", "0 0 * * 1#2", "TZ=", "CRON_TZ=UTC", "TZ=Mars/Olympus 0 * * * *", "0 0 * * * TZ", "tz=UTC 0 * * * *",
+     "0 0 ** * *", "0 0 * */13 *", "0 0 * * */8", "0 0 * 2-FEB *", "0 0 * * sat-sun", "0\n0 * * *"]
+)  # fmt: skip
+
+
+@st.composite
+def schedules(draw: st.DrawFn) -> str:
+    """A schedule: the listed awkward ones, robfig's edges, generated fields, TZ prefixes."""
+    kind = draw(st.integers(0, 5))
+    if kind == 0:
+        return draw(SCHEDULES_EDGES)
+    if kind == 1:
+        return draw(GENERATED_SCHEDULES)
+    if kind == 2:
+        return draw(TZ_PREFIXED_SCHEDULES)
+    return draw(SCHEDULES_LISTED)
+
+
+SCHEDULES = schedules()
+TIME_ZONES = st.sampled_from(
+    ["Europe/Berlin", "UTC", "Mars/Olympus", " Europe/Berlin", "Local", "", "America/Argentina/Buenos_Aires", "../etc", "local", "Etc/GMT+5", "Etc/GMT-14",
+     "EST", "europe/berlin", "Europe/Berlin/", "America/New_York/.", "America//New_York", "a" * 15, "Asia/Calcutta", "EST5EDT", "America", "zone.tab",
+     "posixrules", "-UTC", "America/../UTC", "US/Pacific", "Etc/UTC", "GMT0", "Factory", "Europe/Ber lin", "+0100"]
+)  # fmt: skip
 
 
 def _stored(obj: dict[str, Any]) -> dict[str, Any]:
@@ -884,9 +966,51 @@ def _stored(obj: dict[str, Any]) -> dict[str, Any]:
 
 
 @st.composite
+def generated_selector(draw: st.DrawFn, job: dict[str, Any]) -> None:
+    """The selector and template labels PrepareForCreate generates (in place), as a stored Job
+    has them: sometimes without the prefixed labels (Jobs created before 1.27), or with a label
+    that disagrees with the Job's name or uid."""
+    meta = job["metadata"]
+    spec = job["spec"]
+    uid, name = meta.get("uid", "uid-1"), meta.get("name", "job")
+    labels = {"controller-uid": uid, "job-name": name}
+    if draw(st.integers(0, 3)):
+        labels.update({"batch.kubernetes.io/controller-uid": uid, "batch.kubernetes.io/job-name": name})
+    if draw(st.integers(0, 5)) == 0:
+        labels[draw(st.sampled_from(sorted(labels)))] = "other"
+    spec.setdefault("template", {}).setdefault("metadata", {})["labels"] = labels
+    key = "batch.kubernetes.io/controller-uid" if "batch.kubernetes.io/controller-uid" in labels and draw(st.integers(0, 3)) else "controller-uid"
+    spec["selector"] = {"matchLabels": {key: uid}}
+    choice = draw(st.sampled_from([None, None, False, True]))
+    if choice is None:
+        spec.pop("manualSelector", None)
+    else:
+        spec["manualSelector"] = choice
+
+
+AFFINITIES: st.SearchStrategy[dict[str, Any] | None] = st.sampled_from(
+    [None, {}, {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a"]}]}]}}},
+     {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 1, "preference": {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["b"]}]}}]}},
+     {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [{"topologyKey": "zone", "labelSelector": {"matchLabels": {"app": "a"}}}]}},
+     {"podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 1, "podAffinityTerm": {"topologyKey": "zone"}}]},
+      "nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["n"]}]}]}}},
+     {"nodeAffinity": {}}]
+)  # fmt: skip
+
+
+def _set_or_drop(obj: dict[str, Any], key: str, value: Any) -> None:
+    if value is None:
+        obj.pop(key, None)
+    else:
+        obj[key] = copy.deepcopy(value)
+
+
+@st.composite
 def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
     """(old, new): a stored-looking Job and an edit of it."""
     old = _stored(draw(job_manifests()))
+    if draw(st.booleans()):
+        draw(generated_selector(old))
     new = copy.deepcopy(old)
     spec = new["spec"]
     for _ in range(draw(st.integers(1, 3))):
@@ -895,7 +1019,7 @@ def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
                 ["parallelism", "completions", "suspend", "backoffLimit", "activeDeadlineSeconds", "template", "managedBy", "completionMode",
                  "scheduling", "selector", "podFailurePolicy", "successPolicy", "backoffLimitPerIndex", "labels", "name", "meta",
                  "maxFailedIndexes", "podReplacementPolicy", "ttlSecondsAfterFinished", "serviceAccount", "resources", "jobScheduling",
-                 "emptyStruct"]
+                 "emptyStruct", "elastic", "unset", "affinity", "immutablePolicies", "manualSelector"]
             )
         )
         template = spec.setdefault("template", {})
@@ -909,18 +1033,26 @@ def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
                 template["spec"]["restartPolicy"] = "OnFailure"
         elif field == "scheduling":
             # Mutable while a suspended Job never started (validatePodTemplateUpdate).
-            target = draw(st.sampled_from(["nodeSelector", "tolerations", "labels", "annotations", "schedulingGates"]))
+            target = draw(st.sampled_from(["nodeSelector", "tolerations", "labels", "annotations", "schedulingGates", "nodeSelectorOld", "priorityClassName"]))
             if target in ("labels", "annotations"):
                 # An entry with an empty value is a change too (Semantic.DeepEqual on the map).
                 template.setdefault("metadata", {}).setdefault(target, {})["extra"] = draw(st.sampled_from(["1", ""]))
             elif target == "nodeSelector":
                 template.setdefault("spec", {})["nodeSelector"] = {"disk": draw(st.sampled_from(["ssd", ""]))}
+            elif target == "nodeSelectorOld":
+                # Cleared, or set where the stored template had none.
+                old["spec"].setdefault("template", {}).setdefault("spec", {})["nodeSelector"] = {"disk": "hdd"}
+                template.setdefault("spec", {}).pop("nodeSelector", None)
+            elif target == "priorityClassName":
+                template.setdefault("spec", {})["priorityClassName"] = "high"  # not a scheduling directive: immutable
             elif target == "tolerations":
                 template.setdefault("spec", {})["tolerations"] = [{"key": "k", "operator": "Exists"}]
             else:
                 template.setdefault("spec", {})["schedulingGates"] = [{"name": "example.com/g"}]
             if draw(st.booleans()):
                 old.setdefault("status", {})["startTime"] = "2024-01-01T00:00:00Z"
+            if draw(st.booleans()):
+                spec["suspend"] = old["spec"]["suspend"] = draw(st.sampled_from([True, True, False]))
         elif field == "serviceAccount":
             # The account moved between the deprecated alias and serviceAccountName (the same
             # internal template up to 1.36: Convert_v1_PodSpec_To_core_PodSpec).
@@ -949,6 +1081,53 @@ def job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
                     ctr[target] = {}
             else:
                 pod[target] = {}
+        elif field == "elastic":
+            # Indexed completions change only in tandem with parallelism (validateCompletions).
+            count = draw(st.sampled_from([1, 2, 3, 5]))
+            for job in (old, new):
+                job["spec"]["completionMode"] = "Indexed"
+                job["spec"]["completions"] = job["spec"]["parallelism"] = count
+            spec["completions"] = draw(st.sampled_from([count + 1, count - 1, 0, count]))
+            spec["parallelism"] = draw(st.sampled_from([spec["completions"], spec["completions"], count, count + 2]))
+            if draw(st.integers(0, 5)) == 0:
+                spec.pop(draw(st.sampled_from(["completions", "parallelism"])))  # no parallelism: validateCompletions dereferences nil
+        elif field == "unset":
+            # An immutable field set before and cleared now, or the other way round.
+            key = draw(st.sampled_from(["podFailurePolicy", "successPolicy", "backoffLimitPerIndex", "managedBy", "maxFailedIndexes", "completionMode", "selector",
+                                        "completions", "podReplacementPolicy", "suspend", "template"]))  # fmt: skip
+            values = {"podFailurePolicy": {"rules": []}, "successPolicy": {"rules": [{"succeededCount": 1}]}, "backoffLimitPerIndex": 1, "managedBy": "example.com/x",
+                      "maxFailedIndexes": 1, "completionMode": "NonIndexed", "selector": {}, "completions": 1, "podReplacementPolicy": "Failed", "suspend": True,
+                      "template": {}}  # fmt: skip
+            if draw(st.booleans()):
+                old["spec"][key] = copy.deepcopy(values[key])
+                spec.pop(key, None)
+            else:
+                old["spec"].pop(key, None)
+                spec[key] = copy.deepcopy(values[key])
+        elif field == "affinity":
+            # Node affinity is mutable while a suspended Job never started; the rest of the affinity is not.
+            old_pod = old["spec"].setdefault("template", {}).setdefault("spec", {})
+            _set_or_drop(old_pod, "affinity", draw(AFFINITIES))
+            _set_or_drop(template.setdefault("spec", {}), "affinity", draw(AFFINITIES))
+            if draw(st.integers(0, 2)):
+                spec["suspend"] = old["spec"]["suspend"] = True
+            if draw(st.integers(0, 3)) == 0:
+                old.setdefault("status", {})["startTime"] = "2024-01-01T00:00:00Z"
+        elif field == "immutablePolicies":
+            # The same policy written otherwise (Semantic.DeepEqual of the internal values), or edited.
+            key = draw(st.sampled_from(["podFailurePolicy", "successPolicy"]))
+            policy = draw(pod_failure_policy() if key == "podFailurePolicy" else success_policy())
+            old["spec"][key] = copy.deepcopy(policy)
+            spec[key] = copy.deepcopy(policy)
+            rules = spec[key]["rules"]
+            if rules and draw(st.booleans()):
+                rules[-1] = {**rules[-1], **draw(st.sampled_from([{"action": "Ignore"}, {"onPodConditions": []}, {"succeededCount": 2}, {"succeededIndexes": "0"}]))}
+            elif draw(st.booleans()):
+                rules.append({"action": "Count", "onExitCodes": {"operator": "In", "values": [1]}} if key == "podFailurePolicy" else {"succeededCount": 1})
+        elif field == "manualSelector":
+            spec["manualSelector"] = draw(st.sampled_from([True, False, None]))
+            if spec["manualSelector"] is None:
+                del spec["manualSelector"]
         elif field == "managedBy":
             spec["managedBy"] = "example.com/x"
         elif field == "completionMode":
@@ -1035,14 +1214,93 @@ def job_status(draw: st.DrawFn, completions: Any) -> dict[str, Any]:
     return status
 
 
+def _condition(ctype: str, status: str = "True", when: str = "2024-01-01T00:00:00Z") -> dict[str, Any]:
+    return {"type": ctype, "status": status, "lastTransitionTime": when}
+
+
+# A Job's end as the controller (or another one, managedBy) writes it, and half-written ends.
+FINISHES: list[list[str]] = [
+    ["SuccessCriteriaMet", "Complete"], ["FailureTarget", "Failed"], ["Complete"], ["Failed"], ["SuccessCriteriaMet"], ["FailureTarget"],
+    ["SuccessCriteriaMet", "Complete", "FailureTarget"], ["FailureTarget", "Failed", "SuccessCriteriaMet"], ["Complete", "Failed"],
+]  # fmt: skip
+
+
+@st.composite
+def status_edit(draw: st.DrawFn, status: dict[str, Any]) -> dict[str, Any]:
+    """A few edits of a status (a copy): conditions added, removed, flipped; counters up and
+    down; times set, moved, cleared; index strings; uncounted pods; a finish."""
+    status = copy.deepcopy(status)
+    for _ in range(draw(st.integers(1, 3))):
+        edit = draw(st.sampled_from(["addCondition", "dropCondition", "flipCondition", "counter", "time", "indexes", "uncounted", "finish", "readiness"]))
+        conditions = status.setdefault("conditions", [])
+        if edit == "addCondition":
+            ctype = draw(st.sampled_from(["Complete", "Failed", "SuccessCriteriaMet", "FailureTarget", "Suspended", "Custom"]))
+            conditions.append(_condition(ctype, draw(st.sampled_from(["True", "False", "Unknown"])), draw(TIMES)))
+        elif edit == "dropCondition" and conditions:
+            conditions.pop(draw(st.integers(0, len(conditions) - 1)))
+        elif edit == "flipCondition" and conditions:
+            cond = conditions[draw(st.integers(0, len(conditions) - 1))]
+            cond["status"] = {"True": "False"}.get(cond["status"], "True")
+        elif edit == "counter":
+            key = draw(st.sampled_from(["active", "succeeded", "failed"]))
+            status[key] = max(-1, status.get(key, 0) + draw(st.sampled_from([-1, 1, 2])))
+        elif edit == "time":
+            key = draw(st.sampled_from(["startTime", "completionTime"]))
+            _set_or_drop(status, key, draw(st.one_of(st.none(), TIMES)))
+        elif edit == "indexes":
+            for key in draw(st.sampled_from([["completedIndexes"], ["failedIndexes"], ["completedIndexes", "failedIndexes"]])):
+                # Overlapping or not, the intervals walked in step (validateFailedIndexesNotOverlapCompleted).
+                _set_or_drop(status, key, draw(st.one_of(st.none(), INDEX_STRINGS, st.sampled_from(["", "0-2", "2", "0,2", "1", "1-2", "0,x,2"]))))
+        elif edit == "uncounted":
+            _set_or_drop(status, "uncountedTerminatedPods", draw(st.sampled_from([None, {}, {"succeeded": ["a"]}, {"failed": ["b"], "succeeded": []}])))
+        elif edit == "finish":
+            when = draw(TIMES)
+            conditions.extend(_condition(t, when=when) for t in draw(st.sampled_from(FINISHES)))
+            status.setdefault("startTime", draw(TIMES))
+            if draw(st.booleans()):
+                status["completionTime"] = when
+            if draw(st.booleans()):
+                status["active"] = 0
+        else:
+            key = draw(st.sampled_from(["ready", "terminating"]))
+            _set_or_drop(status, key, draw(st.one_of(st.none(), st.integers(0, 3))))
+        if not conditions:
+            del status["conditions"]
+    return status
+
+
+@st.composite
+def status_spec(draw: st.DrawFn, spec: dict[str, Any]) -> None:
+    """The spec fields the status rules read (in place): Indexed, completions and parallelism
+    equal or not (a scale-down may lower succeeded), backoffLimitPerIndex, a successPolicy, suspend."""
+    if draw(st.booleans()):
+        spec["completionMode"] = "Indexed"
+        spec["completions"] = draw(st.sampled_from([3, 3, 1, 0]))
+        spec["parallelism"] = draw(st.sampled_from([spec["completions"], 2]))
+    if draw(st.integers(0, 2)) == 0:
+        _set_or_drop(spec, "backoffLimitPerIndex", draw(st.sampled_from([None, 1])))
+    if draw(st.integers(0, 3)) == 0:
+        _set_or_drop(spec, "successPolicy", draw(st.sampled_from([None, {"rules": [{"succeededCount": 1}]}])))
+    if draw(st.integers(0, 3)) == 0:
+        spec["suspend"] = draw(st.booleans())
+
+
 @st.composite
 def job_status_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(old, new) for the status subresource: a stored Job with a status, and a new status."""
+    """(old, new) for the status subresource: a stored Job with a status, and a new status
+    (drawn afresh, or an edit of the old one)."""
     old = _stored(draw(job_manifests()))
     if draw(st.booleans()):
+        draw(status_spec(old["spec"]))
+    if draw(st.booleans()):
         old["status"] = draw(job_status(old["spec"].get("completions")))
+    if draw(st.integers(0, 3)) == 0:
+        old["status"] = draw(status_edit(old.get("status") or {}))
     new = copy.deepcopy(old)
-    new["status"] = draw(job_status(old["spec"].get("completions")))
+    if draw(st.booleans()):
+        new["status"] = draw(status_edit(old.get("status") or {}))
+    else:
+        new["status"] = draw(job_status(old["spec"].get("completions")))
     if draw(st.integers(0, 4)) == 0:
         new["status"] = copy.deepcopy(old.get("status") or {})
         new["status"]["succeeded"] = new["status"].get("succeeded", 0) + 1
@@ -1059,9 +1317,51 @@ def cron_job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
     old["metadata"]["resourceVersion"] = "1"
     new = copy.deepcopy(old)
     for _ in range(draw(st.integers(1, 2))):
-        field = draw(st.sampled_from(["schedule", "timeZone", "jobTemplate", "suspend", "concurrencyPolicy", "name"]))
+        field = draw(
+            st.sampled_from(
+                ["schedule", "timeZone", "jobTemplate", "suspend", "concurrencyPolicy", "name", "tzSchedule", "limits", "templateSpec", "templateMeta"]
+            )
+        )
+        template_spec = new["spec"].setdefault("jobTemplate", {}).setdefault("spec", {})
         if field == "schedule":
             new["spec"]["schedule"] = draw(SCHEDULES)
+        elif field == "tzSchedule":
+            # A stored TZ=/CRON_TZ= schedule allows one in the update, unless timeZone is set too.
+            old["spec"]["schedule"] = draw(st.sampled_from(["TZ=UTC 0 * * * *", "CRON_TZ=Europe/Berlin 0 * * * *", "TZ=Mars/Olympus 0 * * * *", "TZ"]))
+            new["spec"]["schedule"] = draw(st.sampled_from([old["spec"]["schedule"], "CRON_TZ=UTC */5 * * * *", "TZ=UTC 61 * * * *", "0 * * * *"]))
+        elif field == "limits":
+            key = draw(st.sampled_from(["startingDeadlineSeconds", "successfulJobsHistoryLimit", "failedJobsHistoryLimit"]))
+            value = draw(st.one_of(st.none(), st.integers(-1, 3)))
+            if value is None:
+                new["spec"].pop(key, None)
+            else:
+                new["spec"][key] = value
+        elif field == "templateSpec":
+            # The job template's own rules against the old one (1.37's scheduling, ratcheting).
+            change = draw(st.sampled_from(["completionMode", "podFailurePolicy", "image", "scheduling", "nodeAffinity", "selector"]))
+            if change == "completionMode":
+                template_spec["completionMode"] = "Indexed"
+                template_spec["completions"] = draw(st.sampled_from([None, 3]))
+            elif change == "podFailurePolicy":
+                template_spec["podFailurePolicy"] = draw(pod_failure_policy())
+            elif change == "image":
+                for ctr in template_spec.setdefault("template", {}).setdefault("spec", {}).setdefault("containers", [{"name": "main"}])[:1]:
+                    _set_or_drop(ctr, "image", draw(st.sampled_from(["other", None])))  # none: Go writes no empty string (omitempty)
+            elif change == "scheduling":
+                if draw(st.booleans()):
+                    old["spec"].setdefault("jobTemplate", {}).setdefault("spec", {})["scheduling"] = draw(job_scheduling())
+                template_spec["scheduling"] = draw(job_scheduling())
+            elif change == "nodeAffinity":
+                # No label values: refused from 1.33 unless the old template had one.
+                term = {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["bad value!"]}]}
+                affinity = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [term]}}}
+                if draw(st.booleans()):
+                    old["spec"].setdefault("jobTemplate", {}).setdefault("spec", {}).setdefault("template", {}).setdefault("spec", {})["affinity"] = copy.deepcopy(affinity)
+                template_spec.setdefault("template", {}).setdefault("spec", {})["affinity"] = affinity
+            else:
+                template_spec["selector"] = {"matchLabels": {"app": "a"}}
+        elif field == "templateMeta":
+            new["spec"]["jobTemplate"]["metadata"] = copy.deepcopy(draw(JOB_TEMPLATE_METADATA))
         elif field == "timeZone":
             zone = draw(st.one_of(st.none(), TIME_ZONES))
             if zone is None:
@@ -1069,7 +1369,7 @@ def cron_job_updates(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
             else:
                 new["spec"]["timeZone"] = zone
         elif field == "jobTemplate":
-            new["spec"]["jobTemplate"]["spec"]["parallelism"] = draw(st.integers(-1, 3))
+            template_spec["parallelism"] = draw(st.integers(-1, 3))
         elif field == "suspend":
             new["spec"]["suspend"] = draw(st.booleans())
         elif field == "concurrencyPolicy":

@@ -263,3 +263,21 @@ def test_owner_references_bad_value_is_json_marshal() -> None:
         r'[{"apiVersion":"batch/v1","kind":"CronJob","name":"c\u003c","uid":"u1","controller":true},'
         r'{"apiVersion":"batch/v1","kind":"CronJob","name":"d","uid":"u2","controller":true,"blockOwnerDeletion":false}]'
     )
+
+
+@pytest.mark.parametrize(
+    ("value", "too_long"),
+    [("ü" * 31, False), ("ü" * 32, True), ("a" * 61 + "ü", False), ("a" * 62 + "ü", True), ("\ud800" * 21, False), ("\ud800" * 22, True)],
+)
+def test_name_lengths_count_bytes_as_go_does(value: str, too_long: bool) -> None:
+    """Go's len counts UTF-8 bytes (a lone surrogate decodes to U+FFFD, three bytes): a name of
+    32 `ü` is 64 bytes, beyond a DNS-1123 label's 63, though 32 characters."""
+    assert (mv.max_len_error(63) in mv.is_dns1123_label(value)) is too_long
+    assert mv.go_len(value) == len(value.encode("utf-8", "surrogatepass"))
+
+
+def test_annotation_size_counts_bytes() -> None:
+    """ValidateAnnotations' total size (256 KiB) in bytes: 131072 `ü` are 262144 bytes."""
+    limit = mv.TOTAL_ANNOTATION_SIZE_LIMIT
+    assert [e.type for e in mv.validate_annotations({"a": "ü" * (limit // 2)}, "metadata.annotations")] == ["FieldValueTooLong"]
+    assert mv.validate_annotations({"a": "ü" * ((limit - 1) // 2)}, "metadata.annotations") == []

@@ -553,3 +553,10 @@ def test_every_volume_source_has_its_validator() -> None:
     keys = [key for key, _, _ in pv.SOURCE_VALIDATORS]
     assert len(keys) == len(set(keys)) == 30
     assert set(keys) == VOLUME_SOURCES
+
+
+@pytest.mark.parametrize(("driver", "too_long"), [("ü" * 31 + "a", False), ("ü" * 32, True)])
+def test_csi_driver_name_limit_counts_bytes(driver: str, too_long: bool) -> None:
+    """ValidateCSIDriverName's 63 are Go's len, bytes: 32 `ü` are 64."""
+    errs = pv.validate_csi_driver_name(driver, "csi.driver", 32)
+    assert (fe.TOO_LONG in [e.type for e in errs]) is too_long

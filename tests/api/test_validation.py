@@ -471,3 +471,29 @@ def test_internal_bad_values_as_upstream_prints_them() -> None:
         '{"Rules":[{"Action":"Ignore","OnExitCodes":null,"OnPodConditions":[{"Type":"DisruptionTarget","Status":"True"}]},'
         '{"Action":"FailJob","OnExitCodes":{"ContainerName":"main","Operator":"In","Values":[1,2]},"OnPodConditions":null}]}'
     )
+
+
+def test_cron_job_name_limit_counts_bytes() -> None:
+    """ValidateCronJobCreate's 52 are Go's len, bytes: 27 `ü` (54 bytes) are too long."""
+    long_name = cron_job()
+    long_name["metadata"]["name"] = "ü" * 27
+    details = [e.detail for e in bv.validate_cron_job_create(long_name) if e.field == "metadata.name"]
+    assert "must be no more than 52 characters" in details
+    short = cron_job()
+    short["metadata"]["name"] = "ü" * 26
+    assert "must be no more than 52 characters" not in [e.detail for e in bv.validate_cron_job_create(short)]
+
+
+def test_managed_by_limit_counts_bytes() -> None:
+    """validateJobSpec's managedBy limit (63) is Go's len, bytes."""
+    over = job(managedBy="example.com/" + "ü" * 26)  # 12 + 52 = 64 bytes, 38 characters
+    assert "FieldValueTooLong" in [e.type for e in bv.validate_job(over, OPTS) if e.field == "spec.managedBy"]
+    at = job(managedBy="example.com/" + "ü" * 25 + "a")  # 63 bytes
+    assert "FieldValueTooLong" not in [e.type for e in bv.validate_job(at, OPTS) if e.field == "spec.managedBy"]
+
+
+def test_succeeded_indexes_limit_counts_bytes() -> None:
+    """validateSuccessPolicyRule's 64 KiB are Go's len, bytes: 32769 `ü` are 65538."""
+    policy = {"rules": [{"succeededIndexes": "ü" * 32769}]}
+    errs = bv.validate_job(job(completionMode="Indexed", completions=3, parallelism=3, successPolicy=policy), OPTS)
+    assert "FieldValueTooLong" in [e.type for e in errs if e.field.endswith("succeededIndexes")]

@@ -129,6 +129,23 @@ def test_job_update_defaulting_agrees(
     check_defaulting(upstream, {"name": "g", "kind": "Job", "object": new, "oldObject": old, "features": gates, "expect": {}})
 
 
+@settings(max_examples=EXAMPLES // 6)
+@given(cron_job_updates())
+def test_cron_job_update_defaulting_agrees(upstream: ReleaseUpstream, pair: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    """PrepareForUpdate of a CronJob against the old one as upstream stores it (defaulted, with a status)."""
+    raw_old, new = pair
+    old_case = upstream.case({"name": "g", "kind": "CronJob", "object": raw_old, "expect": {}})
+    try:
+        defaulting_outcome(old_case)
+    except InputError as err:
+        check_decoding_refused("defaulting", old_case, err, upstream)
+        return
+    old = upstream.outcome("defaulting", old_case)["object"]
+    old.update({"apiVersion": "batch/v1", "kind": "CronJob", "status": {"lastScheduleTime": "2024-01-01T00:00:00Z"}})
+    old["metadata"]["resourceVersion"] = "1"
+    check_defaulting(upstream, {"name": "g", "kind": "CronJob", "object": new, "oldObject": old, "expect": {}})
+
+
 @settings(max_examples=EXAMPLES // 4)
 @given(cron_job_manifests())
 def test_cron_job_defaulting_agrees(upstream: ReleaseUpstream, cron: dict[str, Any]) -> None:
