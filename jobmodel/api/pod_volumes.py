@@ -48,6 +48,9 @@ EMPTY_DIR_MODE_ERROR: Final = "must be a number between 0 and 01777 (octal), bot
 MORE_THAN_ONE: Final = "may not specify more than 1 volume type"
 DEFAULT_FILE_MODE: Final = 0o644  # SecretVolumeSourceDefaultMode and its siblings
 TOKEN_DEFAULT_EXPIRATION: Final = 3600
+# Upstream passes a *field.Path (fldPath.Child("dataSource")) as the bad value: json.Marshal of its
+# unexported fields is {} from v1.34; %#v before prints pointer addresses, which no model can repeat.
+FIELD_PATH_VALUE: Final = fe.GoStruct(())
 # The `+default` tags of the in-tree sources, applied when the field is unset.
 IN_TREE_DEFAULTS: Final[Mapping[str, Mapping[str, Any]]] = {
     "iscsi": {"iscsiInterface": "default"},
@@ -598,9 +601,9 @@ def validate_persistent_volume_claim_spec(spec: Mapping[str, Any], path: str, re
         errs.extend(validate_data_source(ref, fe.child(path, "dataSourceRef")))
     if ref is not None and ref.get("namespace"):
         if source is not None:
-            errs.append(fe.invalid(path, fe.child(path, "dataSource"), "may not be specified when dataSourceRef.namespace is specified"))
+            errs.append(fe.invalid(path, FIELD_PATH_VALUE, "may not be specified when dataSourceRef.namespace is specified"))
     elif source is not None and ref is not None and any(source.get(k) != ref.get(k) for k in ("apiGroup", "kind", "name")):
-        errs.append(fe.invalid(path, fe.child(path, "dataSource"), "must match dataSourceRef"))
+        errs.append(fe.invalid(path, FIELD_PATH_VALUE, "must match dataSourceRef"))
     class_name = spec.get("volumeAttributesClassName")
     if class_name and release >= VOLUME_ATTRIBUTES_CLASS_RELEASE:
         errs.extend(fe.invalid(fe.child(path, "volumeAttributesClassName"), class_name, m) for m in mv.name_is_dns_subdomain(class_name, False))

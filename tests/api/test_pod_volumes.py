@@ -539,6 +539,16 @@ def test_ephemeral_claim_template_metadata_and_data_sources() -> None:
     assert errors_of({"ephemeral": {"volumeClaimTemplate": {"spec": {**spec, **unmatched}}}}) == [(fe.INVALID, "field[0].ephemeral.volumeClaimTemplate.spec")]
 
 
+def test_data_source_mismatch_prints_the_field_path_as_json_marshal_does() -> None:
+    """Upstream's bad value is fldPath.Child("dataSource"), a *field.Path: json.Marshal prints its
+    unexported fields as {} (the 1.37 harness: "...spec: Invalid value: {}: must match dataSourceRef")."""
+    spec = {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}
+    unmatched = {"dataSource": {"kind": "PersistentVolumeClaim", "name": "a"}, "dataSourceRef": {"kind": "PersistentVolumeClaim", "name": "b"}}
+    vol = {"name": "v", "ephemeral": {"volumeClaimTemplate": {"spec": {**spec, **unmatched}}}}
+    errs, _ = pv.validate_volumes([vol], "field", pod_validation_options(37, None))
+    assert [str(e) for e in errs] == ["field[0].ephemeral.volumeClaimTemplate.spec: Invalid value: {}: must match dataSourceRef"]
+
+
 def test_volume_attributes_class_checked_from_1_34() -> None:
     spec = {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}, "volumeAttributesClassName": "Bad_VAC"}
     vol = {"ephemeral": {"volumeClaimTemplate": {"spec": spec}}}
