@@ -331,10 +331,9 @@ def _go_syntax_requirements(expressions: list[Mapping[str, Any]] | None) -> str:
         return "[]v1.LabelSelectorRequirement(nil)"
     items = []
     for r in expressions:
-        values = r.get("values")
-        shown = "[]string(nil)" if values is None else "[]string{" + ", ".join(go_quote(v) for v in values) + "}"
+        values = fe.go_syntax_slice(r.get("values"), "[]string")
         items.append(f"v1.LabelSelectorRequirement{{Key:{go_quote(r.get('key', ''))}, "
-                     f"Operator:{go_quote(r.get('operator', ''))}, Values:{shown}}}")
+                     f"Operator:{go_quote(r.get('operator', ''))}, Values:{values}}}")
     return "[]v1.LabelSelectorRequirement{" + ", ".join(items) + "}"
 
 

@@ -34,7 +34,7 @@ from jobmodel.api.pod_validation import (
 )
 from jobmodel.api.timezones import load_location_error
 from jobmodel.features import DEFAULT_GATES, NEWEST_MINOR, FeatureGates
-from jobmodel.timeutil import GO_ZERO_TIME, UNIX_EPOCH, parse_time_nanos
+from jobmodel.timeutil import UNIX_EPOCH, format_time, is_zero, parse_time_nanos
 from jobmodel.util.goquote import go_quote
 
 MAX_PARALLELISM_FOR_INDEXED_JOB: Final = 100_000
@@ -828,12 +828,11 @@ def status_time_value(status: Mapping[str, Any], name: str, release: int) -> Any
         return None
     seconds, fraction = divmod(nanos, 10**9)
     t = UNIX_EPOCH + timedelta(seconds=seconds)
-    date = f"{t.year:04d}-{t.month:02d}-{t.day:02d}"
-    clock = f"{t.hour:02d}:{t.minute:02d}:{t.second:02d}"
+    wire = format_time(t)  # 2024-01-01T00:04:59Z
     if release >= 34:
-        return None if (t, fraction) == (GO_ZERO_TIME, 0) else fe.Marshalled(f"{date}T{clock}Z")
+        return None if is_zero(t) and fraction == 0 else fe.Marshalled(wire)
     digits = f".{fraction:09d}".rstrip("0") if fraction else ""
-    return fe.GoSyntax(f"{date} {clock}{digits} +0000 UTC")
+    return fe.GoSyntax(f"{wire[:10]} {wire[11:19]}{digits} +0000 UTC")
 
 
 def uncounted_value(uncounted: Mapping[str, Any], release: int) -> Any:
