@@ -25,6 +25,7 @@ from jobmodel.features import (
     emulation_version,
     gate_stage,
     parse_kube_version,
+    release_defaults,
     vector_gates,
 )
 
@@ -105,15 +106,10 @@ def case_at(gates: FeatureGates, now: str, **inputs: Any) -> dict[str, Any]:
 def case_features(gates: FeatureGates) -> dict[str, bool]:
     """A case's `features` for `gates`: the gates whose values differ from their release's
     defaults; when some of them are locked in the release (set at an earlier emulation version),
-    the others only where they differ from their defaults at that version."""
-    defaults = FeatureGates.for_release(gates.release)
-    differ = {
-        name: value
-        for name, value in ((f.name, getattr(gates, f.name)) for f in attrs.fields(FeatureGates) if f.name != "release")
-        if value != getattr(defaults, name)
-    }
-    locked = {n: v for n, v in differ.items() if (st := gate_stage(n, gates.release)) is not None and st.locked}
-    if not locked:
-        return differ
-    at_version = defaults_at_emulation(gates.release, emulation_version(gates.release, locked))
-    return {n: v for n, v in differ.items() if n in locked or v != at_version[n]}
+    those and the gates whose values differ from their defaults at that version."""
+    values = {f.name: getattr(gates, f.name) for f in attrs.fields(FeatureGates) if f.name != "release"}
+    defaults = release_defaults(gates.release)
+    locked = {n: v for n, v in values.items() if v != defaults[n] and (st := gate_stage(n, gates.release)) is not None and st.locked}
+    if locked:
+        defaults = defaults_at_emulation(gates.release, emulation_version(gates.release, locked))
+    return {n: v for n, v in values.items() if n in locked or v != defaults[n]}
