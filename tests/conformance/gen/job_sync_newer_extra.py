@@ -57,10 +57,39 @@ def _at_137_managed_by(status: Json) -> Callable[[Json], None]:
     return edit
 
 
+def _at_137_managed_by_off(conditions: list[Json] | None = None, status: Json | None = None) -> Callable[[Json], None]:
+    """v1.37's entries that run with JobManagedBy off: the test sets an emulation version (1.32,
+    1.33 or 1.34) and JobManagedBy off; `features` turns it off, which puts the gates at 1.34 (the
+    newest emulation version where it is settable), where every gate the v1.37 code reads
+    (JobManagedBy, the Mutable* gates, StaleControllerConsistencyJob, WorkloadWithJob,
+    GenericWorkload) has the value it has at 1.32 and 1.33. JobPodReplacementPolicy and the other
+    removed gates are always on. `conditions` replaces the expected conditions (the table's
+    own list), `status` updates the expected status fields."""
+
+    def edit(case: Json) -> None:
+        case["features"] = {"JobManagedBy": False}
+        if conditions is not None:
+            case["expect"]["conditions"] = conditions
+        case["expect"]["status"].update(status or {})
+
+    return edit
+
+
+def _cond(kind: str, reason: str, message: str) -> Json:
+    """A True condition as the tables list it (type, reason, message)."""
+    return {"type": kind, "status": "True", "reason": reason, "message": message}
+
+
+DEADLINE = "Job was active longer than specified deadline"
+BACKOFF = "Job has reached the specified backoff limit"
+COMPLETIONS = "Reached expected number of succeeded pods"
+
 CSJ = "TestControllerSyncJob"
 PFP = "TestSyncJobWithJobPodFailurePolicy"
 SP = "TestSyncJobWithJobSuccessPolicy"
 BLPI = "TestSyncJobWithJobBackoffLimitPerIndex"
+PD = "TestSyncJobPastDeadline"
+OF = "TestJobBackoffForOnFailure"
 SP_RUNNING = (
     "job with successPolicy; JobManagedBy feature enabled; job has SuccessCriteriaMet condition when job meets to "
     "successPolicy and some pods still are running"
@@ -88,6 +117,53 @@ NEWER: list[Newer] = [
     Newer(BLPI, "job failed due to exceeding max failed indexes; JobManagedBy enabled", "1.37",
           f"{BLPI}: job failed due to exceeding max failed indexes; JobManagedBy enabled",
           _at_137_managed_by({"terminating": 1})),
+    # v1.37 entries that turn JobManagedBy off (see _at_137_managed_by_off); the changes are the
+    # expected conditions (FailureTarget first, or alone while pods terminate; SuccessCriteriaMet
+    # before Complete) and, where the test checks it, `terminating`.
+    # TestSyncJobPastDeadline: enableJobPodReplacementPolicy dropped (it checks no terminating).
+    Newer(PD, "activeDeadlineSeconds less than single pod execution", "1.37",
+          f"{PD}: activeDeadlineSeconds less than single pod execution",
+          _at_137_managed_by_off([_cond("FailureTarget", "DeadlineExceeded", DEADLINE)])),
+    Newer(PD, "activeDeadlineSeconds bigger than single pod execution", "1.37",
+          f"{PD}: activeDeadlineSeconds bigger than single pod execution",
+          _at_137_managed_by_off([_cond("FailureTarget", "DeadlineExceeded", DEADLINE)])),
+    Newer(PD, "activeDeadlineSeconds times-out before any pod starts", "1.37",
+          f"{PD}: activeDeadlineSeconds times-out before any pod starts",
+          _at_137_managed_by_off([_cond("FailureTarget", "DeadlineExceeded", DEADLINE), _cond("Failed", "DeadlineExceeded", DEADLINE)])),
+    Newer(PD, "activeDeadlineSeconds with backofflimit reach", "1.37", f"{PD}: activeDeadlineSeconds with backofflimit reach",
+          _at_137_managed_by_off([_cond("FailureTarget", "BackoffLimitExceeded", BACKOFF), _cond("Failed", "BackoffLimitExceeded", BACKOFF)])),
+    # Renamed from "...; JobPodReplacementPolicy enabled" (enableJobPodReplacementPolicy dropped).
+    Newer(PD, "activeDeadlineSeconds exceeded", "1.37", f"{PD}: activeDeadlineSeconds exceeded; JobPodReplacementPolicy enabled",
+          _at_137_managed_by_off([_cond("FailureTarget", "DeadlineExceeded", DEADLINE)])),
+    # TestJobBackoffForOnFailure (it checks no terminating).
+    *(
+        Newer(OF, name, "1.37", f"{OF}: {name}", _at_137_managed_by_off([_cond("FailureTarget", "BackoffLimitExceeded", BACKOFF)]))
+        for name in (
+            "backoffLimit 1 with restartCount 1 and podRunning should have 0 pod active",
+            "backoffLimit 1 with restartCount 1 and podPending should have 0 pod active",
+            "too many job failures with podRunning - single pod",
+            "too many job failures with podPending - single pod",
+            "too many job failures with podPending - multiple pods",
+            "too many job failures with podRunning - multiple pods",
+        )
+    ),
+    Newer(OF, "finished job", "1.37", f"{OF}: finished job",
+          _at_137_managed_by_off([_cond("SuccessCriteriaMet", "CompletionsReached", COMPLETIONS), _cond("Complete", "CompletionsReached", COMPLETIONS)])),
+    # TestSyncJobWithJobPodFailurePolicy (emulation version 1.33 in the test): it compares
+    # terminating as ptr.Deref(.., 0), so an entry without wantStatusTerminating expects 0.
+    Newer(PFP, "fail job with multiple pods", "1.37", f"{PFP}: fail job with multiple pods",
+          _at_137_managed_by_off(
+              [_cond("FailureTarget", "PodFailurePolicy",
+                     "Container main-container for pod default/mypod-1 failed with exit code 5 matching FailJob rule at index 1")],
+              {"terminating": 1},
+          )),
+    Newer(PFP, "default job based on OnExitCodes", "1.37", f"{PFP}: default job based on OnExitCodes",
+          _at_137_managed_by_off([_cond("FailureTarget", "BackoffLimitExceeded", BACKOFF), _cond("Failed", "BackoffLimitExceeded", BACKOFF)],
+                                 {"terminating": 0})),
+    # Renamed from "... is enabled and used"; wantStatusTerminating 1 added.
+    Newer(PFP, "terminating Pod not considered failed when JobPodFailurePolicy is used", "1.37",
+          f"{PFP}: terminating Pod not considered failed when JobPodFailurePolicy is enabled and used",
+          _at_137_managed_by_off(status={"terminating": 1})),
 ]
 
 
