@@ -96,6 +96,34 @@ SP_RUNNING = (
 )
 SP_WITHOUT = "job without successPolicy; {}job got SuccessCriteriaMet and Completion with CompletionsReached reason conditions"
 
+SP_JPRP = "jobPodReplacementPolicy feature enabled; "
+SP_FAILED_INDEXES = (
+    "job with successPolicy; {}job has both Complete and SuccessCriteriaMet condition when job meets to successPolicy and all "
+    "pods have been already removed",
+    "job with successPolicy; {}job has SuccessCriteriaMet condition when job meets to successPolicy and some pods still are running",
+)
+SP_RENAMED = (
+    "job with successPolicy; {}job has SuccessCriteriaMet condition if job meets to successPolicy and some indexes fail",
+    "job with podFailurePolicy and successPolicy; {}job has SuccessCriteriaMet condition if job meets to successPolicy and "
+    "doesn't meet to podFailurePolicy",
+    "job with backoffLimitPerIndex and successPolicy; {}job has SuccessCriteriaMet condition if job meets to successPolicy "
+    "and doesn't meet backoffLimitPerIndex",
+    *SP_FAILED_INDEXES,
+    "job with successPolicy and podFailurePolicy; {}job has a failed condition when job meets to both successPolicy and "
+    "podFailurePolicy",
+    "job with successPolicy and backoffLimitPerIndex; {}job has a failed condition when job meets to both successPolicy and "
+    "backoffLimitPerIndex",
+    "job with successPolicy and backoffLimit; {}job has a failed condition when job meets to both successPolicy and backoffLimit",
+    "job with successPolicy and podFailurePolicy; {}job with SuccessCriteriaMet has never been transitioned to FailureTarget "
+    "and Failed even if job meets podFailurePolicy",
+    "job with successPolicy and backoffLimitPerIndex; {}job with SuccessCriteriaMet has never been transitioned to "
+    "FailureTarget and Failed even if job meet backoffLimitPerIndex",
+    "job with successPolicy and backoffLimit; {}job with SuccessCriteriaMet has never been transitioned to FailureTarget and "
+    "Failed even if job meets backoffLimit",
+    "job with successPolicy and podFailureTarget; {}job with FailureTarget has never been transitioned to SuccessCriteriaMet "
+    "even if job meets successPolicy",
+)
+
 NEWER: list[Newer] = [
     # expectedTerminating: 1 added (the Running pod of index 2 is deleted).
     Newer(CSJ, "backoff limit exceeded; JobManagedBy enabled", "1.37", "backoff limit exceeded; JobManagedBy enabled",
@@ -164,6 +192,15 @@ NEWER: list[Newer] = [
     Newer(PFP, "terminating Pod not considered failed when JobPodFailurePolicy is used", "1.37",
           f"{PFP}: terminating Pod not considered failed when JobPodFailurePolicy is enabled and used",
           _at_137_managed_by_off(status={"terminating": 1})),
+    # TestSyncJobWithJobSuccessPolicy (it compares the whole status): each renamed from the entry
+    # with "jobPodReplacementPolicy feature enabled; " in its name (enableJobSuccessPolicy,
+    # enableJobPodReplacementPolicy and enableBackoffLimitPerIndex dropped); two also expect
+    # FailedIndexes "".
+    *(
+        Newer(SP, name.format(""), "1.37", f"{SP}: {name.format(SP_JPRP)}",
+              _at_137_managed_by_off(status={"failedIndexes": ""} if name in SP_FAILED_INDEXES else None))
+        for name in SP_RENAMED
+    ),
 ]
 
 
