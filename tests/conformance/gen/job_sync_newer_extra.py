@@ -124,6 +124,19 @@ SP_RENAMED = (
     "even if job meets successPolicy",
 )
 
+BLPI_UNCHANGED = (
+    "successful job after a single failure within index",
+    "single failed pod, not counted as the replacement pod creation is delayed",
+    "single failed pod replaced already",
+    "single failed index due to exceeding the backoff limit per index, the job continues",
+    "single failed index due to FailIndex action, the job continues",
+    "job failed index due to FailJob action",
+    "job pod failure ignored due to matching Ignore action",
+    "job failed due to exceeding backoffLimit before backoffLimitPerIndex",
+    "job failed due to failed indexes",
+    "job failed due to exceeding max failed indexes",
+)
+
 NEWER: list[Newer] = [
     # expectedTerminating: 1 added (the Running pod of index 2 is deleted).
     Newer(CSJ, "backoff limit exceeded; JobManagedBy enabled", "1.37", "backoff limit exceeded; JobManagedBy enabled",
@@ -200,6 +213,15 @@ NEWER: list[Newer] = [
         Newer(SP, name.format(""), "1.37", f"{SP}: {name.format(SP_JPRP)}",
               _at_137_managed_by_off(status={"failedIndexes": ""} if name in SP_FAILED_INDEXES else None))
         for name in SP_RENAMED
+    ),
+    # TestSyncJobWithJobBackoffLimitPerIndex (it compares the whole status): only
+    # enableJobBackoffLimitPerIndex and enableJobPodReplacementPolicy dropped.
+    *(Newer(BLPI, name, "1.37", f"{BLPI}: {name}", _at_137_managed_by_off()) for name in BLPI_UNCHANGED),
+    # Added beside the entries of the same name without the suffix, which they repeat (the
+    # status's fields listed in another order).
+    *(
+        Newer(BLPI, f"{name}; JobManagedBy disabled", "1.37", f"{BLPI}: {name}", _at_137_managed_by_off())
+        for name in ("job failed due to failed indexes", "job failed due to exceeding max failed indexes")
     ),
 ]
 
