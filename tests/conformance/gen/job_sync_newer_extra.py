@@ -75,6 +75,66 @@ def _at_137_managed_by_off(conditions: list[Json] | None = None, status: Json | 
     return edit
 
 
+def _owned_pod(case: Json, name: str, uid: str, status: Json, annotations: Json | None = None) -> Json:
+    """A pod of the case's Job with the tracking finalizer, as the tests' pod builders make it."""
+    job = case["job"]["metadata"]
+    metadata: Json = {
+        "name": name,
+        "namespace": job["namespace"],
+        "uid": uid,
+        "labels": dict(case["job"]["spec"]["selector"]["matchLabels"]),
+        "ownerReferences": [
+            {"apiVersion": "batch/v1", "kind": "Job", "name": job["name"], "uid": job["uid"], "controller": True, "blockOwnerDeletion": True}
+        ],
+        "finalizers": ["batch.kubernetes.io/job-tracking"],
+    }
+    if annotations:
+        metadata["annotations"] = annotations
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "status": status}
+
+
+def _csj_back_off_with_running_pod(case: Json) -> None:
+    """v1.36's "too few active pods and active back-off with running pods", from "too few active
+    pods and active back-off": parallelism and completions 2, one Running and ready pod
+    (setPodsStatuses: newPodList's terminated container state at testFinishedAt, then the Ready
+    condition), expectedActive and expectedReady 1. The gates as at v1.32.3 (jobSuccessPolicy
+    unset: the test sets emulation version 1.32, which `features` reaches too)."""
+    case["job"]["spec"].update({"parallelism": 2, "completions": 2})
+    status = {
+        "phase": "Running",
+        "containerStatuses": [{"state": {"terminated": {"exitCode": 0, "finishedAt": "0001-01-01T00:00:01Z"}}}],
+        "conditions": [{"type": "Ready", "status": "True"}],
+    }
+    case["pods"] = [_owned_pod(case, "pod-running-0", "pod-running-0", status)]
+    case["expect"]["status"].update({"active": 1, "ready": 1})
+
+
+def _blpi_delayed_while_another_index_runs(case: Json) -> None:
+    """v1.36's "replacement pod creation delayed by per-index backoff while another index runs",
+    from "single failed pod, not counted as the replacement pod creation is delayed": pod a
+    (index 0) Running, pod b (index 1) Failed with container x terminated at `now`, both with
+    index failure count 0; wantStatus Active 1. The test sets emulation version 1.34 with
+    JobManagedBy off (JobBackoffLimitPerIndex and JobPodReplacementPolicy on)."""
+    index = "batch.kubernetes.io/job-completion-index"
+    failures = "batch.kubernetes.io/job-index-failure-count"
+    failed = {"phase": "Failed", "containerStatuses": [{"name": "x", "state": {"terminated": {"exitCode": 0, "finishedAt": case["now"]}}}]}
+    case["pods"] = [
+        _owned_pod(case, "mypod-0", "a", {"phase": "Running"}, {index: "0", failures: "0"}),
+        _owned_pod(case, "mypod-1", "b", failed, {index: "1", failures: "0"}),
+    ]
+    case["expect"]["status"]["active"] = 1
+
+
+def _at_137(edit: Callable[[Json], None]) -> Callable[[Json], None]:
+    """An entry v1.37 keeps but for the gates it no longer sets (removed): JobManagedBy off."""
+
+    def both(case: Json) -> None:
+        edit(case)
+        _at_137_managed_by_off()(case)
+
+    return both
+
+
 def _cond(kind: str, reason: str, message: str) -> Json:
     """A True condition as the tables list it (type, reason, message)."""
     return {"type": kind, "status": "True", "reason": reason, "message": message}
@@ -137,7 +197,17 @@ BLPI_UNCHANGED = (
     "job failed due to exceeding max failed indexes",
 )
 
+BLPI_DELAYED = "replacement pod creation delayed by per-index backoff while another index runs"
+
 NEWER: list[Newer] = [
+    # v1.36 added these two.
+    Newer(CSJ, "too few active pods and active back-off with running pods", "1.36", "too few active pods and active back-off",
+          _csj_back_off_with_running_pod),
+    Newer(BLPI, BLPI_DELAYED, "1.36", f"{BLPI}: single failed pod, not counted as the replacement pod creation is delayed",
+          _blpi_delayed_while_another_index_runs),
+    # v1.37 dropped enableJobBackoffLimitPerIndex and enableJobPodReplacementPolicy from it.
+    Newer(BLPI, BLPI_DELAYED, "1.37", f"{BLPI}: single failed pod, not counted as the replacement pod creation is delayed",
+          _at_137(_blpi_delayed_while_another_index_runs)),
     # expectedTerminating: 1 added (the Running pod of index 2 is deleted).
     Newer(CSJ, "backoff limit exceeded; JobManagedBy enabled", "1.37", "backoff limit exceeded; JobManagedBy enabled",
           _at_137_managed_by({"terminating": 1})),
