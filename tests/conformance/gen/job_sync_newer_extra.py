@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -125,14 +125,19 @@ def _blpi_delayed_while_another_index_runs(case: Json) -> None:
     case["expect"]["status"]["active"] = 1
 
 
+def _both(first: Callable[[Json], None], then: Callable[[Json], None]) -> Callable[[Json], None]:
+    """Two edits, in order."""
+
+    def edit(case: Json) -> None:
+        first(case)
+        then(case)
+
+    return edit
+
+
 def _at_137(edit: Callable[[Json], None]) -> Callable[[Json], None]:
     """An entry v1.37 keeps but for the gates it no longer sets (removed): JobManagedBy off."""
-
-    def both(case: Json) -> None:
-        edit(case)
-        _at_137_managed_by_off()(case)
-
-    return both
+    return _both(edit, _at_137_managed_by_off())
 
 
 def _cond(kind: str, reason: str, message: str) -> Json:
@@ -199,12 +204,108 @@ BLPI_UNCHANGED = (
 
 BLPI_DELAYED = "replacement pod creation delayed by per-index backoff while another index runs"
 
+# TestControllerSyncJob at v1.37: the entries that run with JobManagedBy off (the test sets
+# emulation version 1.33) and changed from v1.32.3 in what they expect: expectedTerminating
+# (added, or kept where jobPodReplacementPolicy was set, which v1.37 dropped) and, for some,
+# the conditions (SuccessCriteriaMet before Complete, FailureTarget first or alone).
+CSJ_137: tuple[tuple[str, int], ...] = (
+    ("job start", 0),
+    ("WQ job start", 0),
+    ("pending pods", 0),
+    ("correct # of pods", 0),
+    ("WQ job: correct # of pods", 0),
+    ("too few active pods", 0),
+    ("WQ job: recreate pods when failed", 1),
+    ("WQ job: turn on PodReplacementPolicy but not set PodReplacementPolicy", 1),
+    ("WQ job: recreate pods when terminating or failed", 1),
+    ("more terminating pods than parallelism", 5),
+    ("more terminating pods than parallelism; PodFailurePolicy used", 5),
+    ("too few active pods and active back-off", 0),
+    ("too few active pods and no back-offs", 0),
+    ("too few active pods with a dynamic job", 0),
+    ("too few active pods, with controller error", 0),
+    ("too many active pods", 1),
+    ("too many active pods, with controller error", 0),
+    ("count ready pods when too many active pods", 1),
+    ("failed + succeed pods: reset backoff delay", 0),
+    ("new failed pod", 0),
+    ("no new pod; possible finalizer update of failed pod", 0),
+    ("only new failed pod with controller error", 0),
+    ("job finish", 0),
+    ("WQ job finishing", 0),
+    ("WQ job all finished", 0),
+    ("WQ job all finished despite one failure", 0),
+    ("more active pods than parallelism", 8),
+    ("more active pods than remaining completions", 1),
+    ("status change", 0),
+    ("deleting job", 0),
+    ("limited pods", 0),
+    ("too many job failures", 0),
+    ("job failures, unsatisfied expectations", 0),
+    ("indexed job start", 0),
+    ("indexed job with some pods deleted, podReplacementPolicy Failed", 1),
+    ("indexed job with some pods deleted, podReplacementPolicy TerminatingOrFailed", 1),
+    ("indexed job completed", 0),
+    ("indexed job failed", 1),
+    ("count ready pods when job fails", 2),
+    ("indexed job repeated completed index", 0),
+    ("indexed job some running and completed pods", 0),
+    ("indexed job some failed pods", 0),
+    ("indexed job some pods without index", 3),
+    ("indexed job repeated indexes", 2),
+    ("indexed job with indexes outside of range", 2),
+    ("suspending a job with satisfied expectations", 2),
+    ("suspending a job with satisfied expectations; PodReplacementPolicy enabled", 2),
+    ("count ready pods when suspending a job with satisfied expectations", 2),
+    ("suspending a job with unsatisfied expectations", 0),
+    ("count ready pods when suspending a job with unsatisfied expectations", 0),
+    ("suspending a job with unsatisfied expectations; PodReplacementPolicy enabled", 0),
+    ("resuming a suspended job", 0),
+    ("suspending a deleted job", 0),
+    ("FailureTarget=False condition added manually is ignored", 0),
+    ("SuccessCriteriaMet=False condition added manually is ignored", 0),
+)
+CSJ_137_CONDITIONS: Mapping[str, list[Json]] = {
+    "job finish": [_cond("SuccessCriteriaMet", "CompletionsReached", COMPLETIONS), _cond("Complete", "CompletionsReached", COMPLETIONS)],
+    "WQ job all finished": [_cond("SuccessCriteriaMet", "CompletionsReached", COMPLETIONS), _cond("Complete", "CompletionsReached", COMPLETIONS)],
+    "WQ job all finished despite one failure": [_cond("SuccessCriteriaMet", "CompletionsReached", COMPLETIONS), _cond("Complete", "CompletionsReached", COMPLETIONS)],
+    "too many job failures": [_cond("FailureTarget", "BackoffLimitExceeded", BACKOFF), _cond("Failed", "BackoffLimitExceeded", BACKOFF)],
+    "indexed job completed": [_cond("SuccessCriteriaMet", "CompletionsReached", COMPLETIONS), _cond("Complete", "CompletionsReached", COMPLETIONS)],
+    "indexed job failed": [_cond("FailureTarget", "BackoffLimitExceeded", BACKOFF)],
+    "count ready pods when job fails": [_cond("FailureTarget", "BackoffLimitExceeded", BACKOFF)],
+}
+
+
+def _csj_137(terminating: int, conditions: list[Json] | None) -> Callable[[Json], None]:
+    """A TestControllerSyncJob entry at v1.37: expectedTerminating, and the conditions when they changed."""
+    return _at_137_managed_by_off(conditions, {"terminating": terminating})
+
+
+def _pod_replacement_policy_failed(case: Json) -> None:
+    """v1.37 gives "more terminating pods than parallelism; PodFailurePolicy used" podReplacementPolicy
+    Failed (the policy a podFailurePolicy requires)."""
+    case["job"]["spec"]["podReplacementPolicy"] = "Failed"
+
 NEWER: list[Newer] = [
     # v1.36 added these two.
     Newer(CSJ, "too few active pods and active back-off with running pods", "1.36", "too few active pods and active back-off",
           _csj_back_off_with_running_pod),
     Newer(BLPI, BLPI_DELAYED, "1.36", f"{BLPI}: single failed pod, not counted as the replacement pod creation is delayed",
           _blpi_delayed_while_another_index_runs),
+    *(
+        Newer(CSJ, name, "1.37", name, _csj_137(terminating, CSJ_137_CONDITIONS.get(name)))
+        for name, terminating in CSJ_137
+        if name != "more terminating pods than parallelism; PodFailurePolicy used"
+    ),
+    Newer(CSJ, "more terminating pods than parallelism; PodFailurePolicy used", "1.37",
+          "more terminating pods than parallelism; PodFailurePolicy used",
+          _both(_pod_replacement_policy_failed, _csj_137(5, None))),
+    # Renamed from "... and PodReplacementPolicy enabled" (jobPodReplacementPolicy dropped).
+    Newer(CSJ, "count terminating pods when indexed job fails", "1.37",
+          "count terminating pods when indexed job fails and PodReplacementPolicy enabled", _at_137_managed_by_off()),
+    # v1.36's entry at v1.37: expectedTerminating 0 added.
+    Newer(CSJ, "too few active pods and active back-off with running pods", "1.37", "too few active pods and active back-off",
+          _both(_csj_back_off_with_running_pod, _csj_137(0, None))),
     # v1.37 dropped enableJobBackoffLimitPerIndex and enableJobPodReplacementPolicy from it.
     Newer(BLPI, BLPI_DELAYED, "1.37", f"{BLPI}: single failed pod, not counted as the replacement pod creation is delayed",
           _at_137(_blpi_delayed_while_another_index_runs)),
