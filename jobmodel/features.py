@@ -200,7 +200,16 @@ class FeatureGates:
         version = emulation_version(self.release, changes, field, fallback=emulation_fallback)
         if version == self.release:
             return attrs.evolve(self, **changes)
-        return attrs.evolve(self, **{**defaults_at_emulation(self.release, version), **changes})
+        # A gate this value already set (it differs from the release's default: a scenario's
+        # earlier step) keeps its value where the emulation version lets it be set, as featuregate
+        # re-applies the values it was given at a new emulation version.
+        release = release_defaults(self.release)
+        kept = {
+            n: v
+            for n in release_gates(self.release)
+            if (v := getattr(self, n)) != release[n] and _unsettable(n, v, version) is None
+        }
+        return attrs.evolve(self, **{**defaults_at_emulation(self.release, version), **kept, **changes})
 
 
 def _unsettable(name: str, value: bool, version: int) -> str | None:

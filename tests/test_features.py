@@ -124,3 +124,12 @@ def test_a_case_states_emulated_gates_by_the_locked_ones_and_what_differs_there(
     gates = vector_gates("1.33", {"PodIndexLabel": False, "JobManagedBy": True})
     assert case_features(gates) == {"PodIndexLabel": False, "JobManagedBy": True}
     assert vector_gates("1.33", case_features(gates)) == gates
+
+
+def test_a_later_step_keeps_the_gates_an_earlier_one_set_where_its_emulation_version_allows() -> None:
+    """featuregate re-applies the values it was given at a new emulation version: a scenario that
+    turned JobPodReplacementPolicy off (Beta at 1.33) and then PodIndexLabel (GA from 1.32) is at
+    1.31, where JobPodReplacementPolicy is Beta (kept off) and JobManagedBy Alpha (off)."""
+    gates = vector_gates("1.33", {"JobPodReplacementPolicy": False}).with_overrides({"PodIndexLabel": False})
+    assert not gates.JobPodReplacementPolicy and not gates.PodIndexLabel and not gates.JobManagedBy
+    assert gates.JobSuccessPolicy  # Beta (on) at 1.31
