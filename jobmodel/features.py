@@ -43,24 +43,63 @@ _A_OFF = GateStage(False, False, "Alpha")
 _B_ON = GateStage(True, False, "Beta")
 _GA = GateStage(True, True, "GA")
 
-# gate -> {minor: stage} for the releases that register it; a release absent from a gate's row
-# either predates the gate (its code is not there: the value is False) or removed it (the code
-# is unconditional: the value is True).
-GATE_TABLE: Mapping[str, Mapping[int, GateStage]] = {
-    "JobPodFailurePolicy": {32: _GA},
-    "ElasticIndexedJob": {32: _GA, 33: _GA},
-    "JobBackoffLimitPerIndex": {32: _B_ON, 33: _GA, 34: _GA, 35: _GA, 36: _GA},
-    "JobPodReplacementPolicy": {32: _B_ON, 33: _B_ON, 34: _GA, 35: _GA, 36: _GA},
-    "JobSuccessPolicy": {32: _B_ON, 33: _GA, 34: _GA, 35: _GA, 36: _GA},
-    "PodIndexLabel": {32: _GA, 33: _GA, 34: _GA},
-    "CronJobsScheduledAnnotation": {32: _GA, 33: _GA, 34: _GA},
-    "JobManagedBy": {32: _B_ON, 33: _B_ON, 34: _B_ON, 35: _GA, 36: _GA, 37: _GA},
-    "SidecarContainers": {32: _B_ON, 33: _GA, 34: _GA, 35: _GA, 36: _GA},
-    "MutableSchedulingDirectivesForSuspendedJobs": {35: _A_OFF, 36: _B_ON, 37: _B_ON},
-    "MutablePodResourcesForSuspendedJobs": {35: _A_OFF, 36: _B_ON, 37: _B_ON},
-    "StaleControllerConsistencyJob": {36: _B_ON, 37: _B_ON},
-    "WorkloadWithJob": {36: _A_OFF, 37: _A_OFF},
+# gate -> its versioned specs, oldest first: {minor: stage from that version on}, as every
+# release's pkg/features/kube_features.go lists them (the releases 1.32..1.37 agree on each
+# gate's history; a release that removed a gate drops the whole list). At emulation version 1.V
+# a gate has the spec of its newest entry <= V, and none (PreAlpha: off, not settable) before
+# its first (featuregate's featureSpecAtEmulationAndMinCompatVersion).
+GATE_SPECS: Mapping[str, Mapping[int, GateStage]] = {
+    "JobPodFailurePolicy": {25: _A_OFF, 26: _B_ON, 31: _GA},
+    "ElasticIndexedJob": {27: _B_ON, 31: _GA},
+    "JobBackoffLimitPerIndex": {28: _A_OFF, 29: _B_ON, 33: _GA},
+    "JobPodReplacementPolicy": {28: _A_OFF, 29: _B_ON, 34: _GA},
+    "JobSuccessPolicy": {30: _A_OFF, 31: _B_ON, 33: _GA},
+    "PodIndexLabel": {28: _B_ON, 32: _GA},
+    "CronJobsScheduledAnnotation": {28: _B_ON, 32: _GA},
+    "JobManagedBy": {30: _A_OFF, 32: _B_ON, 35: _GA},
+    "SidecarContainers": {28: _A_OFF, 29: _B_ON, 33: _GA},
+    "MutableSchedulingDirectivesForSuspendedJobs": {35: _A_OFF, 36: _B_ON},
+    "MutablePodResourcesForSuspendedJobs": {35: _A_OFF, 36: _B_ON},
+    "StaleControllerConsistencyJob": {36: _B_ON},
+    "WorkloadWithJob": {36: _A_OFF},
 }
+
+# gate -> the supported releases that register it (before: its code is not there, the value
+# is False; after: removed, its code is unconditional, the value is True).
+GATE_RELEASES: Mapping[str, range] = {
+    "JobPodFailurePolicy": range(32, 33),
+    "ElasticIndexedJob": range(32, 34),
+    "JobBackoffLimitPerIndex": range(32, 37),
+    "JobPodReplacementPolicy": range(32, 37),
+    "JobSuccessPolicy": range(32, 37),
+    "PodIndexLabel": range(32, 35),
+    "CronJobsScheduledAnnotation": range(32, 35),
+    "JobManagedBy": range(32, 38),
+    "SidecarContainers": range(32, 37),
+    "MutableSchedulingDirectivesForSuspendedJobs": range(35, 38),
+    "MutablePodResourcesForSuspendedJobs": range(35, 38),
+    "StaleControllerConsistencyJob": range(36, 38),
+    "WorkloadWithJob": range(36, 38),
+}
+
+
+def spec_at(name: str, version: int) -> GateStage | None:
+    """A gate's spec at emulation version 1.<version>: its newest entry not after it (None: PreAlpha)."""
+    entries = [v for v in GATE_SPECS[name] if v <= version]
+    return GATE_SPECS[name][max(entries)] if entries else None
+
+
+# gate -> {minor: stage} for the releases that register it (each at its own version).
+GATE_TABLE: Mapping[str, Mapping[int, GateStage]] = {
+    name: {minor: stage for minor in GATE_RELEASES[name] if (stage := spec_at(name, minor)) is not None} for name in GATE_SPECS
+}
+
+# The oldest emulation version: the first release that has one (k8s.io/apiserver
+# pkg/util/compatibility minimumKubeEmulationVersion). kube-apiserver and kube-controller-manager
+# accept 1.<R-3> at the oldest, but upstream's own tests set the emulation version with no floor
+# (featuregatetesting.SetFeatureGateEmulationVersionDuringTest; DefaultKubeEffectiveVersionForTest:
+# floor 0.0) and go as far back as 1.32 at 1.37, so the fallback goes back to this one.
+OLDEST_EMULATION_MINOR = 31
 
 # Gates the model registers but does not model: turning one on is refused.
 NOT_MODELLED = {"WorkloadWithJob": "Workload and PodGroup objects for gang scheduling are not modelled"}
@@ -139,8 +178,9 @@ class FeatureGates:
         """A copy with the given gates set, checked as the release's gate flag parsing does.
 
         A gate the release does not register is `unrecognized`; a locked gate set to the other
-        value is refused, unless `emulation_fallback` and the gate was not yet locked one release
-        earlier: then it is set as at emulation version 1.<release-1>, as upstream's tests do
+        value is refused, unless `emulation_fallback`: then the gates are set at the newest
+        earlier emulation version (back to OLDEST_EMULATION_MINOR) where every value asked for is
+        settable, and every other gate takes its default there, as upstream's tests do
         (SetFeatureGateEmulationVersionDuringTest) and the upstream harness does for vectors.
         """
         changes: dict[str, bool] = {}
@@ -148,66 +188,90 @@ class FeatureGates:
         for name, value in overrides.items():
             if not isinstance(value, bool):
                 raise InputError(f"{field}.{name}", "a feature gate value must be true or false")
-            stage = gate_stage(name, self.release) if name in GATE_TABLE else None
-            if stage is None:
+            if name not in GATE_TABLE or gate_stage(name, self.release) is None:
                 raise InputError(
                     f"{field}.{name}",
                     f"unrecognized feature gate in Kubernetes {self.kube_version} "
                     f"(its gates: {', '.join(sorted(registered))})",
                 )
-            settable_earlier = emulation_fallback and _was_unlocked_before(name, self.release)
-            if stage.locked and value != stage.default and not settable_earlier:
-                raise InputError(
-                    f"{field}.{name}",
-                    f"cannot set feature gate {name} to {str(value).lower()}, feature is locked to "
-                    f"{str(stage.default).lower()} in Kubernetes {self.kube_version} ({stage.stage})",
-                )
             if value and name in NOT_MODELLED:
                 raise InputError(f"{field}.{name}", f"not modelled: {NOT_MODELLED[name]}")
             changes[name] = value
-        _check_emulated_together(self.release, changes, field)
-        return attrs.evolve(self, **changes)
+        version = emulation_version(self.release, changes, field, fallback=emulation_fallback)
+        if version == self.release:
+            return attrs.evolve(self, **changes)
+        # A gate this value already set (it differs from the release's default: a scenario's
+        # earlier step) keeps its value where the emulation version lets it be set, as featuregate
+        # re-applies the values it was given at a new emulation version.
+        release = release_defaults(self.release)
+        kept = {
+            n: v
+            for n in release_gates(self.release)
+            if (v := getattr(self, n)) != release[n] and _unsettable(n, v, version) is None
+        }
+        return attrs.evolve(self, **{**defaults_at_emulation(self.release, version), **kept, **changes})
 
 
-# Releases before 1.32 as far as the emulation fallback needs them: the gates that became GA
-# (locked) in 1.32 itself (PodIndexLabel, CronJobsScheduledAnnotation); JobPodFailurePolicy and
-# ElasticIndexedJob were GA already in 1.31.
-_GA_SINCE: Mapping[str, int] = {
-    "JobPodFailurePolicy": 31,
-    "ElasticIndexedJob": 31,
-    "PodIndexLabel": 32,
-    "CronJobsScheduledAnnotation": 32,
-    "JobBackoffLimitPerIndex": 33,
-    "JobSuccessPolicy": 33,
-    "SidecarContainers": 33,
-    "JobPodReplacementPolicy": 34,
-    "JobManagedBy": 35,
-}
+def _unsettable(name: str, value: bool, version: int) -> str | None:
+    """Why a registered gate cannot be set to `value` at emulation version 1.<version> (None: it
+    can): PreAlpha there whatever the value, or locked to the other value (featuregate's
+    unsafeSetFromMap)."""
+    spec = spec_at(name, version)
+    if spec is None:
+        return f"feature is PreAlpha at emulated version 1.{version}"
+    if spec.locked and spec.default != value:
+        return f"feature is locked to {str(spec.default).lower()}"
+    return None
+
+
+def emulation_version(minor: int, changes: Mapping[str, bool], field: str = "features", *, fallback: bool = True) -> int:
+    """The emulation version the gates of Kubernetes 1.<minor> are set at for `changes` (gates
+    the release registers): the release's own when every value is settable there, else (with
+    `fallback`) the newest earlier one, back to OLDEST_EMULATION_MINOR, where every value is;
+    otherwise an error naming the gate and the reason."""
+    refused = {n: why for n, v in changes.items() if (why := _unsettable(n, v, minor)) is not None}
+    if not refused:
+        return minor
+    name, why = next(iter(refused.items()))
+    locked_error = InputError(
+        f"{field}.{name}",
+        f"cannot set feature gate {name} to {str(changes[name]).lower()}, {why} in Kubernetes 1.{minor} "
+        f"({GATE_TABLE[name][minor].stage})",
+    )
+    if not fallback:
+        raise locked_error
+    for version in range(minor - 1, OLDEST_EMULATION_MINOR - 1, -1):
+        if all(_unsettable(n, v, version) is None for n, v in changes.items()):
+            return version
+    # None works: the gates locked in the release alone, if some version allows them, have the
+    # others refused there; else the first of them cannot be turned at any version.
+    for version in range(minor - 1, OLDEST_EMULATION_MINOR - 1, -1):
+        if all(_unsettable(n, changes[n], version) is None for n in refused):
+            other, reason = next((n, r) for n, v in changes.items() if (r := _unsettable(n, v, version)) is not None)
+            raise InputError(
+                f"{field}.{other}",
+                f"cannot set feature gate {other} to {str(changes[other]).lower()}, {reason}, where setting "
+                f"{name} to {str(changes[name]).lower()} puts Kubernetes 1.{minor}",
+            )
+    raise InputError(
+        locked_error.field,
+        f"{locked_error.reason}, and at every emulation version back to 1.{OLDEST_EMULATION_MINOR}",
+    )
+
+
+def defaults_at_emulation(minor: int, version: int) -> dict[str, bool]:
+    """The values of Kubernetes 1.<minor>'s gates at emulation version 1.<version>: each gate the
+    release registers at its spec's default there (off when PreAlpha), the others as in the release."""
+    values = release_defaults(minor)
+    for name in release_gates(minor):
+        spec = spec_at(name, version)
+        values[name] = spec is not None and spec.default
+    return values
+
 
 # The Kubernetes release whose controllers the model reproduces (the oracle protocol's handshake
 # names it).
 MODEL_RELEASE = "v1.32.3"
-
-
-def _check_emulated_together(minor: int, changes: Mapping[str, bool], field: str) -> None:
-    """At the previous emulation version (a GA gate turned off) every gate of the request is set
-    there, as featuregate's SetEmulationVersion re-applies them: one the release introduced is
-    PreAlpha there and refused, whatever its value."""
-    fallback = [n for n, v in changes.items() if (st := gate_stage(n, minor)) is not None and st.locked and v != st.default]
-    if not fallback or minor - 1 < OLDEST_MINOR:
-        return
-    for name, value in changes.items():
-        if gate_stage(name, minor - 1) is None and min(GATE_TABLE[name]) > minor - 1:
-            raise InputError(
-                f"{field}.{name}",
-                f"cannot set feature gate {name} to {str(value).lower()}, feature is PreAlpha at emulated version "
-                f"1.{minor - 1}, where turning off {fallback[0]} puts Kubernetes 1.{minor}",
-            )
-
-
-def _was_unlocked_before(name: str, minor: int) -> bool:
-    """Whether the gate was still settable at emulation version 1.<minor-1>."""
-    return _GA_SINCE.get(name, minor + 1) >= minor
 
 
 DEFAULT_GATES = FeatureGates.for_release(NEWEST_MINOR)
@@ -224,8 +288,8 @@ VECTOR_DEFAULT_RELEASE = "1.32"
 
 def vector_gates(kube_version: object, features: object) -> FeatureGates:
     """The gates a vector case runs with: its release's defaults (`kubeVersion`, 1.32 when absent),
-    then its `features`, set as upstream's tests set them (a gate GA in that very release at the
-    previous emulation version)."""
+    then its `features`, set as upstream's tests set them (a gate the release locked at the newest
+    earlier emulation version that has it settable, the other gates at their defaults there)."""
     if kube_version is None:
         kube_version = VECTOR_DEFAULT_RELEASE
     if not isinstance(kube_version, str):

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from jobmodel.conformance.suites import case_features
 from jobmodel.errors import InputError
 from jobmodel.features import (
     DEFAULT_GATES,
     FeatureGates,
+    emulation_version,
     gates_from_options,
     parse_kube_version,
     vector_gates,
@@ -79,3 +81,55 @@ def test_a_gate_the_release_introduced_cannot_be_set_with_a_ga_gate_turned_off()
         with pytest.raises(InputError, match=r"MutablePodResourcesForSuspendedJobs to .*PreAlpha at emulated version 1\.34"):
             vector_gates("1.35", {"JobManagedBy": False, "MutablePodResourcesForSuspendedJobs": value})
     assert vector_gates("1.35", {"MutablePodResourcesForSuspendedJobs": True}).MutablePodResourcesForSuspendedJobs
+
+
+def test_a_locked_gate_is_turned_at_the_newest_emulation_version_that_has_it_settable() -> None:
+    """Upstream's versioned specs: JobManagedBy Beta from 1.32, GA from 1.35; JobSuccessPolicy Beta
+    from 1.31, GA from 1.33; JobPodReplacementPolicy Beta from 1.29, GA from 1.34; PodIndexLabel GA
+    from 1.32; the Mutable* gates Alpha from 1.35; StaleControllerConsistencyJob Beta from 1.36."""
+    assert emulation_version(37, {"JobManagedBy": False}) == 34
+    assert emulation_version(36, {"JobSuccessPolicy": False}) == 32
+    assert emulation_version(36, {"JobPodReplacementPolicy": False}) == 33
+    assert emulation_version(36, {"JobPodReplacementPolicy": False, "JobSuccessPolicy": False}) == 32
+    assert emulation_version(35, {"JobManagedBy": False}) == 34
+    assert emulation_version(33, {"PodIndexLabel": False}) == 31
+    assert emulation_version(37, {"MutablePodResourcesForSuspendedJobs": False}) == 37  # Beta: no fallback
+
+
+def test_the_other_gates_take_their_defaults_at_the_emulation_version() -> None:
+    at_34 = vector_gates("1.37", {"JobManagedBy": False})
+    assert at_34.release == 37 and not at_34.JobManagedBy
+    # PreAlpha at 1.34: off.
+    assert not at_34.MutableSchedulingDirectivesForSuspendedJobs and not at_34.MutablePodResourcesForSuspendedJobs
+    assert not at_34.StaleControllerConsistencyJob
+    at_32 = vector_gates("1.36", {"JobSuccessPolicy": False})
+    assert at_32.JobManagedBy and at_32.JobPodReplacementPolicy and not at_32.JobSuccessPolicy
+    # JobManagedBy is Alpha (off) at 1.31, where PodIndexLabel is not yet locked; set, it stays.
+    assert not vector_gates("1.33", {"PodIndexLabel": False}).JobManagedBy
+    assert vector_gates("1.33", {"PodIndexLabel": False, "JobManagedBy": True}).JobManagedBy
+
+
+def test_no_emulation_version_back_to_1_31_takes_the_gates() -> None:
+    # ElasticIndexedJob is GA since 1.31, the oldest emulation version.
+    with pytest.raises(InputError, match=r"features\.ElasticIndexedJob: .*locked to true in Kubernetes 1\.33 .*back to 1\.31"):
+        vector_gates("1.33", {"ElasticIndexedJob": False})
+    # Turning JobSuccessPolicy off at 1.36 puts the gates at 1.32, before the Mutable* gates.
+    with pytest.raises(InputError, match=r"features\.MutablePodResourcesForSuspendedJobs: .*PreAlpha at emulated version 1\.32"):
+        vector_gates("1.36", {"JobSuccessPolicy": False, "MutablePodResourcesForSuspendedJobs": False})
+
+
+def test_a_case_states_emulated_gates_by_the_locked_ones_and_what_differs_there() -> None:
+    gates = vector_gates("1.37", {"JobManagedBy": False})
+    assert case_features(gates) == {"JobManagedBy": False}
+    gates = vector_gates("1.33", {"PodIndexLabel": False, "JobManagedBy": True})
+    assert case_features(gates) == {"PodIndexLabel": False, "JobManagedBy": True}
+    assert vector_gates("1.33", case_features(gates)) == gates
+
+
+def test_a_later_step_keeps_the_gates_an_earlier_one_set_where_its_emulation_version_allows() -> None:
+    """featuregate re-applies the values it was given at a new emulation version: a scenario that
+    turned JobPodReplacementPolicy off (Beta at 1.33) and then PodIndexLabel (GA from 1.32) is at
+    1.31, where JobPodReplacementPolicy is Beta (kept off) and JobManagedBy Alpha (off)."""
+    gates = vector_gates("1.33", {"JobPodReplacementPolicy": False}).with_overrides({"PodIndexLabel": False})
+    assert not gates.JobPodReplacementPolicy and not gates.PodIndexLabel and not gates.JobManagedBy
+    assert gates.JobSuccessPolicy  # Beta (on) at 1.31

@@ -74,7 +74,7 @@ func runSchedule(ctx context.Context, raw json.RawMessage) (map[string]any, erro
 	if err != nil {
 		return nil, err
 	}
-	if err := setFeatures(nil); err != nil {
+	if _, err := setFeatures(nil); err != nil {
 		return nil, err
 	}
 	cj := scheduleCronJob(c, earliest)

@@ -1,94 +1,79 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 
 	"k8s.io/apimachinery/pkg/util/version"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/component-base/featuregate"
 	_ "k8s.io/kubernetes/pkg/features" // registers the Kubernetes gates
 )
 
-// jobGates are the gates of the Job and CronJob code paths. The model's default is every one
-// of them on; a case's `features` turn some off.
-var jobGates = []string{
-	"CronJobsScheduledAnnotation",
-	"ElasticIndexedJob",
-	"JobBackoffLimitPerIndex",
-	"JobManagedBy",
-	"JobPodFailurePolicy",
-	"JobPodReplacementPolicy",
-	"JobSuccessPolicy",
-	"PodIndexLabel",
-}
+// oldestEmulationVersion is the oldest emulation version a case's gates fall back to: the first
+// release that has one (k8s.io/apiserver pkg/util/compatibility minimumKubeEmulationVersion).
+// Upstream's tests set emulation versions with no floor (as far back as 1.32 at 1.37); the
+// components accept 1.<R-3> at the oldest. jobmodel/features.py OLDEST_EMULATION_MINOR.
+var oldestEmulationVersion = version.MajorMinor(1, 31)
 
 // binaryVersion is the gates' emulation version at start (the release's own version).
 var binaryVersion *version.Version
 
-// previousVersion is the emulation version used when a case turns off a gate that the release
-// locked on (GA): upstream's tests do the same (SetFeatureGateEmulationVersionDuringTest).
-var previousVersion *version.Version
+// pristine is the gate as the release registers it, before any case set a gate: each case
+// starts from a copy, so that a gate it does not set has its default at the case's emulation
+// version (the gate keeps every value it was once given and re-applies it at a new version).
+var pristine featuregate.MutableVersionedFeatureGate
 
 func initFeatureGates() error {
 	binaryVersion = utilfeature.DefaultMutableFeatureGate.EmulationVersion()
-	previousVersion = version.MajorMinor(binaryVersion.Major(), binaryVersion.Minor()-1)
-	return setFeatures(nil)
+	pristine = utilfeature.DefaultMutableFeatureGate.DeepCopy()
+	_, err := setFeatures(nil)
+	return err
 }
 
-// startDefaults are the gates' values at start, to put back a gate an earlier case overrode.
-var startDefaults map[string]bool
-
-// overridden are the gates outside jobGates that some case has set.
-var overridden = map[string]bool{}
-
-// setFeatures sets every Job gate on, every other gate a case has touched back to its
-// default, then the case's overrides.
-func setFeatures(overrides map[string]bool) error {
-	gate := utilfeature.DefaultMutableFeatureGate
-	if startDefaults == nil {
-		startDefaults = map[string]bool{}
-		for name, spec := range gate.GetAll() {
-			startDefaults[string(name)] = spec.Default
-		}
-	}
-	gates := map[string]bool{}
-	for name := range overridden {
-		gates[name] = startDefaults[name]
-	}
-	for _, name := range jobGates {
-		// A release registers only the gates it still has (later ones removed some, always on).
-		if _, registered := startDefaults[name]; registered {
-			gates[name] = true
-		}
-	}
-	for name, value := range overrides {
+// setFeatures puts a fresh copy of the release's gates in place (the code reads the gate
+// through utilfeature.DefaultFeatureGate at each check) with the case's overrides. When the
+// release refuses one (a gate it locked), the gates are set at the newest earlier emulation
+// version, back to oldestEmulationVersion, that takes them all, as upstream's tests do
+// (featuregatetesting.SetFeatureGateEmulationVersionDuringTest): the other gates then have
+// their defaults at that version. It returns the emulation version used.
+func setFeatures(overrides map[string]bool) (*version.Version, error) {
+	known := pristine.GetAll()
+	for name := range overrides {
 		// The gate keeps every name it was given, so an unknown one is refused before it is set.
-		if _, known := startDefaults[name]; !known {
-			return fmt.Errorf("features: unknown feature gate %q", name)
+		if _, ok := known[featuregate.Feature(name)]; !ok {
+			return nil, fmt.Errorf("features: unknown feature gate %q", name)
 		}
-		gates[name] = value
-		overridden[name] = true
 	}
+	gate := pristine.DeepCopy()
+	install(gate)
 	// SetFromMap records the raw values even when it refuses them, so a later change of the
 	// emulation version re-applies them.
-	err := gate.SetFromMap(gates)
+	err := gate.SetFromMap(overrides)
 	if err == nil {
-		if !gate.EmulationVersion().EqualTo(binaryVersion) {
-			// Back to the release's own version when the gates allow it.
-			_ = gate.SetEmulationVersion(binaryVersion)
+		return binaryVersion, nil
+	}
+	for v := binaryVersion.SubtractMinor(1); !v.LessThan(oldestEmulationVersion); v = v.SubtractMinor(1) {
+		earlier := pristine.DeepCopy()
+		_ = earlier.SetFromMap(overrides)
+		if earlier.SetEmulationVersion(v) == nil {
+			install(earlier)
+			return v, nil
 		}
-		return nil
 	}
-	if gate.EmulationVersion().EqualTo(previousVersion) {
-		return fmt.Errorf("features: %w", err)
-	}
-	if err2 := gate.SetEmulationVersion(previousVersion); err2 != nil {
-		return fmt.Errorf("features: %v (and at emulation version %s: %v)", err, previousVersion, err2)
-	}
-	return nil
+	return nil, fmt.Errorf("features: %w (and at every emulation version back to %s)", err, oldestEmulationVersion)
 }
 
-// caseFeatures reads a case's `features` and applies them.
+// install makes gate the one upstream's code reads.
+func install(gate featuregate.MutableVersionedFeatureGate) {
+	utilfeature.DefaultMutableFeatureGate = gate
+	utilfeature.DefaultFeatureGate = gate
+}
+
+// applyCaseFeatures reads a case's `features` and applies them.
 func applyCaseFeatures(raw json.RawMessage) error {
 	var overrides map[string]bool
 	if len(raw) > 0 && string(raw) != "null" {
@@ -96,5 +81,54 @@ func applyCaseFeatures(raw json.RawMessage) error {
 			return fmt.Errorf("features: %v", err)
 		}
 	}
-	return setFeatures(overrides)
+	_, err := setFeatures(overrides)
+	return err
+}
+
+// resolveFeaturesMain answers `upstream-harness --resolve-features`: for each input line
+// {"features": {...}, "gates": [names]} one line {"emulationVersion": "1.34", "gates": {name:
+// value}} (a gate the release does not register is left out) or {"error": "..."}. The
+// differential tests compare it with the model's resolution (jobmodel/features.py).
+func resolveFeaturesMain(in io.Reader, out io.Writer) error {
+	type request struct {
+		Features map[string]bool `json:"features"`
+		Gates    []string        `json:"gates"`
+	}
+	type answer struct {
+		EmulationVersion string          `json:"emulationVersion,omitempty"`
+		Gates            map[string]bool `json:"gates,omitempty"`
+		Error            string          `json:"error,omitempty"`
+	}
+	scanner := bufio.NewScanner(in)
+	enc := json.NewEncoder(out)
+	for scanner.Scan() {
+		var req request
+		var ans answer
+		if err := json.Unmarshal(scanner.Bytes(), &req); err != nil {
+			ans.Error = err.Error()
+		} else if v, err := setFeatures(req.Features); err != nil {
+			ans.Error = err.Error()
+		} else {
+			ans.EmulationVersion = v.String()
+			ans.Gates = map[string]bool{}
+			known := pristine.GetAll() // every gate the release registers (at a version, GetAll leaves out the PreAlpha ones)
+			for _, name := range req.Gates {
+				if _, ok := known[featuregate.Feature(name)]; ok {
+					ans.Gates[name] = utilfeature.DefaultFeatureGate.Enabled(featuregate.Feature(name))
+				}
+			}
+		}
+		if err := enc.Encode(ans); err != nil {
+			return err
+		}
+	}
+	return scanner.Err()
+}
+
+// runResolveFeatures is main's entry for --resolve-features.
+func runResolveFeatures() {
+	if err := resolveFeaturesMain(os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "upstream-harness:", err)
+		os.Exit(2)
+	}
 }

@@ -97,6 +97,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, "upstream-harness:", err)
 		os.Exit(2)
 	}
+	if len(os.Args) == 2 && os.Args[1] == "--resolve-features" {
+		runResolveFeatures()
+		return
+	}
 	in := bufio.NewReader(os.Stdin)
 	out := bufio.NewWriter(os.Stdout)
 	enc := json.NewEncoder(out)

@@ -18,7 +18,16 @@ from typing import Any, Protocol, cast
 import attrs
 
 from jobmodel.errors import InputError
-from jobmodel.features import VECTOR_DEFAULT_RELEASE, FeatureGates, parse_kube_version, vector_gates
+from jobmodel.features import (
+    VECTOR_DEFAULT_RELEASE,
+    FeatureGates,
+    defaults_at_emulation,
+    emulation_version,
+    gate_stage,
+    parse_kube_version,
+    release_defaults,
+    vector_gates,
+)
 
 __all__ = ["VECTOR_DEFAULT_RELEASE", "case_at", "case_at_release", "case_features", "case_gates", "suite_module"]
 
@@ -56,7 +65,7 @@ def case_gates(case: Mapping[str, Any]) -> FeatureGates:
 
 def gate_settable(release: str, name: str, value: bool, *, emulation: bool = False) -> bool:
     """Whether the release lets a gate be set to `value` (registered, not locked the other way;
-    with `emulation`, also a gate locked only since this release, at the previous emulation version)."""
+    with `emulation`, also a locked gate at an earlier emulation version that still has it settable)."""
     return gates_settable(release, {name: value}, emulation=emulation)
 
 
@@ -72,8 +81,8 @@ def gates_settable(release: str, features: Mapping[str, bool], *, emulation: boo
 def case_at_release(case: Mapping[str, Any], release: str, *, emulation: bool = False) -> dict[str, Any]:
     """A generated case put at a release: `kubeVersion` set, and the gates it asks for that the
     release cannot set dropped (a removed gate's code is always on; a locked gate keeps its value).
-    With `emulation`, a gate locked only since this release may be turned off as upstream's tests
-    do it (at the previous emulation version), when the case's other gates allow that."""
+    With `emulation`, a gate the release locked may be turned off as upstream's tests do it (at
+    the newest earlier emulation version that has it settable), when the case's other gates allow that."""
     out = {**case, "kubeVersion": release}
     features = case.get("features")
     if isinstance(features, Mapping):
@@ -95,10 +104,12 @@ def case_at(gates: FeatureGates, now: str, **inputs: Any) -> dict[str, Any]:
 
 
 def case_features(gates: FeatureGates) -> dict[str, bool]:
-    """A case's `features` for `gates`: the gates whose values differ from their release's defaults."""
-    defaults = FeatureGates.for_release(gates.release)
-    return {
-        name: value
-        for name, value in ((f.name, getattr(gates, f.name)) for f in attrs.fields(FeatureGates) if f.name != "release")
-        if value != getattr(defaults, name)
-    }
+    """A case's `features` for `gates`: the gates whose values differ from their release's
+    defaults; when some of them are locked in the release (set at an earlier emulation version),
+    those and the gates whose values differ from their defaults at that version."""
+    values = {f.name: getattr(gates, f.name) for f in attrs.fields(FeatureGates) if f.name != "release"}
+    defaults = release_defaults(gates.release)
+    locked = {n: v for n, v in values.items() if v != defaults[n] and (st := gate_stage(n, gates.release)) is not None and st.locked}
+    if locked:
+        defaults = defaults_at_emulation(gates.release, emulation_version(gates.release, locked))
+    return {n: v for n, v in values.items() if n in locked or v != defaults[n]}

@@ -19,7 +19,7 @@ DOC = json.loads(OUT.read_text())
 
 def test_the_file_is_what_the_generator_writes(conformance_dir: Path) -> None:
     assert document(conformance_dir) == DOC
-    assert len(DOC["cases"]) == len(NEWER) == 6
+    assert len(DOC["cases"]) == len(NEWER) == 105
 
 
 def test_each_case_is_pinned_to_a_newer_release_and_names_it_in_its_origin() -> None:
@@ -50,8 +50,10 @@ def test_the_names_are_new(conformance_dir: Path) -> None:
 
 
 def test_each_change_matters_at_its_release(conformance_dir: Path) -> None:
-    # Each case with the status fields upstream changed put back as the v1.32.3 translation has them
-    # (a field it did not check: another value) fails in the model at the newer release.
+    # Each case with the status fields or conditions upstream changed put back as the v1.32.3
+    # translation has them (a field it did not check: another value) fails in the model at the
+    # newer release; a case whose expectations did not change is one whose gate fields v1.37
+    # dropped.
     older = {
         c["name"]: c
         for path in (conformance_dir / "job_sync_core.json", conformance_dir / "job_sync_policies.json",
@@ -59,12 +61,21 @@ def test_each_change_matters_at_its_release(conformance_dir: Path) -> None:
         for c in json.loads(path.read_text())["cases"]
     }
     for entry, case in zip(NEWER, DOC["cases"], strict=True):
-        old_status = older[entry.since]["expect"]["status"]
+        old = older[entry.since]
+        old_status = old["expect"]["status"]
         changed = {k: v for k, v in case["expect"]["status"].items() if old_status.get(k, "unset") != v}
-        assert changed, entry.name
         for key, value in changed.items():
             back = old_status.get(key, 0 if value != 0 else 1)
             reverted = copy.deepcopy(case)
             reverted["expect"]["status"][key] = back
             assert run_case("job-sync", reverted, ModelEngine()) != (), (entry.name, key)
+        conditions_changed = case["expect"].get("conditions") != old["expect"].get("conditions")
+        if conditions_changed:
+            reverted = copy.deepcopy(case)
+            reverted["expect"]["conditions"] = old["expect"].get("conditions", [])
+            assert run_case("job-sync", reverted, ModelEngine()) != (), (entry.name, "conditions")
+        if not changed and not conditions_changed:
+            # Only the gate fields changed: v1.37 dropped the removed gates' (always on), and
+            # the test turns JobManagedBy off at an emulation version.
+            assert entry.release == "1.37" and case["features"] == {"JobManagedBy": False}, entry.name
         assert run_case("job-sync", case, ModelEngine()) == (), entry.name

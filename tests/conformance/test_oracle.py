@@ -37,13 +37,15 @@ def test_bad_requests_get_error_answers_naming_the_problem() -> None:
 def test_serve_level_gates_sit_under_the_case_gates() -> None:
     job = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"}, "spec": {"managedBy": "example.com/x", "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "i"}]}}}}
     case = {"kind": "Job", "object": job}
-    # JobManagedBy can be turned off up to 1.34 (GA and locked from 1.35).
+    # JobManagedBy can be turned off (GA and locked from 1.35: at emulation version 1.34 then).
     gated = model_answer("defaulting", case, {"JobManagedBy": False}, minor=34)["outcome"]["object"]["spec"]
     ungated = model_answer("defaulting", {**case, "features": {"JobManagedBy": True}}, {"JobManagedBy": False}, minor=34)["outcome"]["object"]["spec"]
     assert "managedBy" not in gated and ungated["managedBy"] == "example.com/x"
     assert model_handshake({"JobManagedBy": False}, minor=34)["features"] == {"JobManagedBy": False}
     assert model_handshake(minor=34)["kubernetesVersion"] == "v1.34.4"
-    assert "error" in model_answer("defaulting", case, {"JobManagedBy": False}, minor=37)
+    assert "managedBy" not in model_answer("defaulting", case, {"JobManagedBy": False}, minor=37)["outcome"]["object"]["spec"]
+    # ElasticIndexedJob is GA from 1.31, the oldest emulation version: it cannot be turned off.
+    assert "ElasticIndexedJob" in model_answer("defaulting", case, {"ElasticIndexedJob": False}, minor=33)["error"]
 
 
 def test_the_served_release_is_the_release_of_every_case() -> None:

@@ -191,8 +191,8 @@ def not_yet_started() -> list[dict[str, Any]]:
 
 
 def _same(case: dict[str, Any]) -> None:
-    """The entry changed only in how the test sets the gates (an emulation version one release
-    back, as the harness does for a gate the release locks): the case's gates are the same."""
+    """The entry changed only in how the test sets the gates (an emulation version, as `features`
+    sets a gate the release locks): the case's gates are the same."""
 
 
 def _without_gates(case: dict[str, Any]) -> None:
@@ -223,6 +223,25 @@ def _delay_terminal_137(interim: dict[str, Any], reason: str | None) -> Callable
                     cond["reason"] = reason
 
     return edit
+
+
+def _managed_by_off_137(case: dict[str, Any]) -> None:
+    """v1.37: the test sets only JobManagedBy, off, at emulation version 1.34 (the other gates it set
+    are gone, always on); `features` turns it off there too."""
+    case["features"] = {"JobManagedBy": False}
+
+
+def _managed_by_reenabling_137(case: dict[str, Any]) -> None:
+    """v1.37: the whole test runs at emulation version 1.34, JobManagedBy on, then off, then on.
+    `features` with JobManagedBy off is at 1.34; with it on, at 1.37 itself, so the case also turns
+    off the gates the v1.37 code reads that are PreAlpha (off) at 1.34: StaleControllerConsistencyJob
+    and the Mutable* gates (a later step's JobManagedBy off keeps them off: PreAlpha there)."""
+    case["features"] = {
+        "JobManagedBy": True,
+        "StaleControllerConsistencyJob": False,
+        "MutableSchedulingDirectivesForSuspendedJobs": False,
+        "MutablePodResourcesForSuspendedJobs": False,
+    }
 
 
 def _replacement_default_137(case: dict[str, Any]) -> None:
@@ -277,6 +296,14 @@ DERIVED: list[tuple[str, str, str, Callable[[dict[str, Any]], None]]] = [
     ("1.37", "TestDelayTerminalPhaseCondition: job scale down to meet completions; JobManagedBy enabled",
      "TestDelayTerminalPhaseCondition: job scale down to meet completions; JobManagedBy enabled",
      _delay_terminal_137({"terminating": 1}, "CompletionsReached")),
+    # Renamed from the entries with JobPodReplacementPolicy (and JobSuccessPolicy) enabled, their
+    # gate fields dropped (the conditions' messages added, which the test's comparison ignores).
+    ("1.37", "TestDelayTerminalPhaseCondition: job backoff limit exceeded; JobManagedBy disabled",
+     "TestDelayTerminalPhaseCondition: job backoff limit exceeded; JobPodReplacementPolicy enabled", _managed_by_off_137),
+    ("1.37", "TestDelayTerminalPhaseCondition: job scale down to meet completions; JobManagedBy disabled",
+     "TestDelayTerminalPhaseCondition: job scale down to meet completions; JobPodReplacementPolicy and JobSuccessPolicy are enabled",
+     _managed_by_off_137),
+    ("1.37", "TestManagedBy_Reenabling", "TestManagedBy_Reenabling", _managed_by_reenabling_137),
 ]
 
 

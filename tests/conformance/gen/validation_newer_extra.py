@@ -4,7 +4,8 @@ earliest pinned release whose test has it in that form, its `origin` naming the 
 
 The cases of TestStatusStrategy_ValidateUpdate whose entry changed only in the gates the test sets
 (JobSuccessPolicy and JobPodReplacementPolicy gone at 1.37, the test emulating 1.33 when it turns
-JobManagedBy off) are the v1.32.3 translations (tests/conformance/gen/validation_status_extra.py)
+JobManagedBy off: `features` does it at 1.34, the newest emulation version that allows it) are the
+v1.32.3 translations (tests/conformance/gen/validation_status_extra.py)
 with the newer release's gates. Upstream's `metav1.Now()` is NOW.
 
     .venv/bin/python -m tests.conformance.gen.validation_newer_extra [SHARED_CONFORMANCE_DIR]
@@ -84,19 +85,48 @@ def _v132_status_case(name: str) -> Json:
     return next(c for c in status.status_strategy_cases() if c["name"] == f"{STATUS_TEST}: {name}")
 
 
-def _regated(release: str, name: str, gates: Json, errors: list[Json] | None = None) -> Json:
-    """A v1.32.3 case whose entry changed in the gates it sets (or, given, its expected errors)."""
-    old = _v132_status_case(name)
+def _regated(release: str, name: str, gates: Json, errors: list[Json] | None = None, since: str | None = None) -> Json:
+    """A v1.32.3 case (named `since` there, when renamed) whose entry changed in the gates it sets
+    (or, given, its expected errors)."""
+    old = _v132_status_case(since or name)
     want = old["expect"].get("errors") if errors is None else errors
     return _status_case(release, name, old["oldObject"], old["object"], want, gates)
 
 
-# v1.33: the test emulates 1.32 where it turns JobSuccessPolicy off (all these cases do)
-GATES_133_MANAGED_BY = {"JobManagedBy": True, "JobSuccessPolicy": False, "JobPodReplacementPolicy": False}
-# v1.36: the test emulates 1.32 to turn JobSuccessPolicy and JobPodReplacementPolicy off, which
-# a vector cannot (features turn off only a gate locked in that very release, at the release
-# before it); the startTime rule these cases check reads neither gate.
-GATES_136_MANAGED_BY = {"JobManagedBy": True}
+# v1.37: entries whose only change is the gates (enableJobSuccessPolicy, and in the renamed
+# ones enableJobPodReplacementPolicy, dropped): (name at v1.37, name at v1.32.3).
+STATUS_137_REGATED: tuple[tuple[str, str], ...] = (
+    *(
+        (name, name)
+        for name in (
+            "invalid addition of SuccessCriteriaMet for Job with Failed",
+            "invalid addition of Failed for Job with SuccessCriteriaMet",
+            "invalid addition of SuccessCriteriaMet for Job with FailureTarget",
+            "invalid addition of FailureTarget for Job with SuccessCriteriaMet",
+            "invalid addition of SuccessCriteriaMet for Job with Complete",
+            "valid addition of Complete for Job with SuccessCriteriaMet",
+            "invalid addition of Complete for Job with SuccessPolicy unless SuccessCriteriaMet",
+            "invalid disabling of SuccessCriteriaMet for Job",
+            "invalid removing of SuccessCriteriaMet for Job",
+        )
+    ),
+    (
+        "valid update of Job if SuccessCriteriaMet already present for NonIndexed Jobs; JobManagedBy disabled",
+        "valid update of Job if SuccessCriteriaMet already present for NonIndexed Jobs; JobSuccessPolicy enabled, while "
+        "JobManagedBy and JobPodReplacementPolicy disabled",
+    ),
+    ("valid addition of SuccessCriteriaMet", "valid addition of SuccessCriteriaMet when JobPodReplacementPolicy is enabled"),
+)
+
+
+# v1.33 and v1.36: the test emulates 1.32 where it turns JobSuccessPolicy off (all these cases
+# do); `features` reaches 1.32 too (the newest emulation version where JobSuccessPolicy is not
+# locked).
+GATES_MANAGED_BY_AT_132 = {"JobManagedBy": True, "JobSuccessPolicy": False, "JobPodReplacementPolicy": False}
+# v1.37: the test emulates 1.33 to turn JobManagedBy off (its cases without enableJobManagedBy);
+# `features` puts it at 1.34, where the gates the v1.37 strategy reads (JobManagedBy, the Mutable*
+# gates) are as at 1.33.
+GATES_137_MANAGED_BY_OFF = {"JobManagedBy": False}
 
 
 def status_strategy_cases() -> list[Json]:
@@ -110,7 +140,7 @@ def status_strategy_cases() -> list[Json]:
             job({"startTime": NOW, "conditions": [cond("Suspended")]}, metadata=meta),
             job({"startTime": NOW_PLUS_MINUTE, "conditions": [cond("Suspended", "False")]}, metadata=meta),
             None,
-            GATES_133_MANAGED_BY,
+            GATES_MANAGED_BY_AT_132,
         ),
         _status_case(
             "1.33",
@@ -122,16 +152,17 @@ def status_strategy_cases() -> list[Json]:
                 metadata=meta,
             ),
             None,
-            GATES_133_MANAGED_BY,
+            GATES_MANAGED_BY_AT_132,
         ),
         # v1.36: a changed startTime of an unsuspended Job is Invalid (was Required)
         *(
-            _regated("1.36", name, GATES_136_MANAGED_BY, [err("status.startTime")])
+            _regated("1.36", name, GATES_MANAGED_BY_AT_132, [err("status.startTime")])
             for name in (
                 "verify startTime cannot be removed for unsuspended job",
                 "verify startTime cannot be updated for unsuspended job",
             )
         ),
+        *(_regated("1.37", name, GATES_137_MANAGED_BY_OFF, since=since) for name, since in STATUS_137_REGATED),
     ]
 
 
