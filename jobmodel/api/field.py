@@ -120,9 +120,17 @@ def named(value: Any, release: int) -> Any:
 
 @attrs.frozen
 class GoSyntax:
-    """A bad value ErrorBody prints with `%#v` (before v1.34): that text."""
+    """A bad value ErrorBody prints as a text before v1.34 (`%#v`, or a fmt.Stringer's String()):
+    that text."""
 
     text: str
+
+
+def stringer(value: str, release: int) -> Any:
+    """A bad value of a named string type with a String() method (core.ResourceName) as ErrorBody
+    prints it at `release`: its String(), unquoted, before v1.34 (the `fmt.Stringer` case comes
+    before `%#v`); json.Marshal from v1.34, as any named string type (`named`)."""
+    return GoSyntax(value) if release < 34 else named(value, release)
 
 
 def string_map(value: Mapping[str, str] | None, release: int) -> Any:

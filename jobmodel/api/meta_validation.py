@@ -301,7 +301,7 @@ def validate_label_selector_requirement(
             )
     else:
         errs.append(
-            fe.invalid(fe.child(path, "operator"), operator, "not a valid selector operator")
+            fe.invalid(fe.child(path, "operator"), fe.named(operator, release), "not a valid selector operator")
         )
     errs.extend(validate_label_name(req.get("key", ""), fe.child(path, "key"), release))
     if not allow_invalid_label_value:
