@@ -396,6 +396,47 @@ def validate_pod_spec_security_context(
     return errs
 
 
+def internal_security_context(sc: Mapping[str, Any]) -> fe.GoStruct:
+    """The internal *core.SecurityContext (`pkg/apis/core/types.go`, the same fields 1.32 … 1.37)
+    as json.Marshal prints it: Go field names in declaration order, nil pointers as null. Up to
+    1.33 `%#v` prints its set pointers' addresses (allowPrivilegeEscalation is set wherever it is
+    reported): the model prints this form."""
+
+    def struct(value: Mapping[str, Any] | None, names: tuple[tuple[str, str, Any], ...]) -> fe.GoStruct | None:
+        if value is None:
+            return None
+        return fe.GoStruct(tuple((go, value.get(wire, zero)) for go, wire, zero in names))
+
+    capabilities = struct(sc.get("capabilities"), (("Add", "add", None), ("Drop", "drop", None)))
+    se_linux = struct(sc.get("seLinuxOptions"), tuple((w.capitalize(), w, "") for w in ("user", "role", "type", "level")))
+    windows = struct(
+        sc.get("windowsOptions"),
+        (
+            ("GMSACredentialSpecName", "gmsaCredentialSpecName", None),
+            ("GMSACredentialSpec", "gmsaCredentialSpec", None),
+            ("RunAsUserName", "runAsUserName", None),
+            ("HostProcess", "hostProcess", None),
+        ),
+    )
+    profile = (("Type", "type", ""), ("LocalhostProfile", "localhostProfile", None))
+    return fe.GoStruct(
+        (
+            ("Capabilities", capabilities),
+            ("Privileged", sc.get("privileged")),
+            ("SELinuxOptions", se_linux),
+            ("WindowsOptions", windows),
+            ("RunAsUser", sc.get("runAsUser")),
+            ("RunAsGroup", sc.get("runAsGroup")),
+            ("RunAsNonRoot", sc.get("runAsNonRoot")),
+            ("ReadOnlyRootFilesystem", sc.get("readOnlyRootFilesystem")),
+            ("AllowPrivilegeEscalation", sc.get("allowPrivilegeEscalation")),
+            ("ProcMount", sc.get("procMount")),
+            ("SeccompProfile", struct(sc.get("seccompProfile"), profile)),
+            ("AppArmorProfile", struct(sc.get("appArmorProfile"), profile)),
+        )
+    )
+
+
 def validate_security_context(
     sc: Mapping[str, Any] | None,
     path: str,
@@ -420,10 +461,10 @@ def validate_security_context(
     errs.extend(validate_seccomp_profile_field(sc.get("seccompProfile"), fe.child(path, "seccompProfile"), release))
     if sc.get("allowPrivilegeEscalation") is False:
         if sc.get("privileged"):
-            errs.append(fe.invalid(path, sc, "cannot set `allowPrivilegeEscalation` to false and `privileged` to true"))
+            errs.append(fe.invalid(path, internal_security_context(sc), "cannot set `allowPrivilegeEscalation` to false and `privileged` to true"))
         if not allow_sys_admin_when_privilege_escalation_false and sc.get("capabilities") is not None:
             errs.extend(
-                fe.invalid(path, sc, "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN")
+                fe.invalid(path, internal_security_context(sc), "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN")
                 for cap in (sc["capabilities"].get("add") or [])
                 if cap == "CAP_SYS_ADMIN"
             )
