@@ -334,28 +334,30 @@ def _run_as_user_name_errors(name: str) -> list[str]:
     return msgs
 
 
-def validate_windows_security_context_options(options: Mapping[str, Any] | None, path: str) -> list[FieldError]:
-    """validateWindowsSecurityContextOptions."""
+def validate_windows_security_context_options(
+    options: Mapping[str, Any] | None, path: str, release: int = NEWEST_MINOR
+) -> list[FieldError]:
+    """validateWindowsSecurityContextOptions (the bad values are *string: fe.named)."""
     if options is None:
         return []
     errs: list[FieldError] = []
     name = options.get("gmsaCredentialSpecName")
     if name is not None:
-        errs.extend(fe.invalid(fe.child(path, "gmsaCredentialSpecName"), name, m) for m in mv.is_dns1123_subdomain(name))
+        errs.extend(fe.invalid(fe.child(path, "gmsaCredentialSpecName"), fe.named(name, release), m) for m in mv.is_dns1123_subdomain(name))
     spec = options.get("gmsaCredentialSpec")
     if spec is not None:
         size = len(spec.encode())
         if size == 0:
-            errs.append(fe.invalid(fe.child(path, "gmsaCredentialSpec"), spec, "gmsaCredentialSpec cannot be an empty string"))
+            errs.append(fe.invalid(fe.child(path, "gmsaCredentialSpec"), fe.named(spec, release), "gmsaCredentialSpec cannot be an empty string"))
         elif size > MAX_GMSA_CREDENTIAL_SPEC_KIB * 1024:
             errs.append(
                 fe.invalid(
-                    fe.child(path, "gmsaCredentialSpec"), spec, f"gmsaCredentialSpec size must be under {MAX_GMSA_CREDENTIAL_SPEC_KIB} KiB"
+                    fe.child(path, "gmsaCredentialSpec"), fe.named(spec, release), f"gmsaCredentialSpec size must be under {MAX_GMSA_CREDENTIAL_SPEC_KIB} KiB"
                 )
             )
     user = options.get("runAsUserName")
     if user is not None:
-        errs.extend(fe.invalid(fe.child(path, "runAsUserName"), user, m) for m in _run_as_user_name_errors(user))
+        errs.extend(fe.invalid(fe.child(path, "runAsUserName"), fe.named(user, release), m) for m in _run_as_user_name_errors(user))
     return errs
 
 
@@ -383,7 +385,7 @@ def validate_pod_spec_security_context(
     if sc.get("fsGroupChangePolicy") is not None:
         errs.extend(_enum(sc["fsGroupChangePolicy"], FS_GROUP_CHANGE_POLICIES, fe.child(sc_path, "fsGroupChangePolicy"), release))
     errs.extend(validate_seccomp_profile_field(sc.get("seccompProfile"), fe.child(sc_path, "seccompProfile"), release))
-    errs.extend(validate_windows_security_context_options(sc.get("windowsOptions"), fe.child(sc_path, "windowsOptions")))
+    errs.extend(validate_windows_security_context_options(sc.get("windowsOptions"), fe.child(sc_path, "windowsOptions"), release))
     errs.extend(validate_app_armor_profile_field(sc.get("appArmorProfile"), fe.child(sc_path, "appArmorProfile"), release))
     if sc.get("supplementalGroupsPolicy") is not None:
         errs.extend(
@@ -468,7 +470,7 @@ def validate_security_context(
                 for cap in (sc["capabilities"].get("add") or [])
                 if cap == "CAP_SYS_ADMIN"
             )
-    errs.extend(validate_windows_security_context_options(sc.get("windowsOptions"), fe.child(path, "windowsOptions")))
+    errs.extend(validate_windows_security_context_options(sc.get("windowsOptions"), fe.child(path, "windowsOptions"), release))
     errs.extend(validate_app_armor_profile_field(sc.get("appArmorProfile"), fe.child(path, "appArmorProfile"), release))
     return errs
 
