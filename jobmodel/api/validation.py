@@ -984,7 +984,7 @@ def validate_job_status(
             errs.append(
                 fe.invalid(
                     fe.child(path, "failedIndexes"),
-                    failed_indexes,
+                    fe.named(failed_indexes, opts.release),  # a *string
                     f"error parsing failedIndexes: {err}",
                 )
             )
