@@ -90,9 +90,52 @@ class FieldError:
 @attrs.frozen
 class GoStruct:
     """A bad value of an internal Go struct, which has no json tags: json.Marshal writes its Go
-    field names in declaration order (a nil pointer as `null`), not the wire names."""
+    field names in declaration order (a nil pointer as `null`), not the wire names. With its Go
+    type (`batch.SuccessPolicy`) and its fields' (`*string`, `[]batch.SuccessPolicyRule`) it can
+    also be printed with `%#v` (`go_struct`)."""
 
     fields: tuple[tuple[str, Any], ...]
+    go_type: str = ""
+    types: tuple[str, ...] = ()
+
+
+def go_struct(value: GoStruct, release: int) -> Any:
+    """A struct bad value as ErrorBody prints it at `release`: json.Marshal from v1.34; before,
+    `%#v` (a top-level pointer dereferenced), unless it holds a set pointer, whose address `%#v`
+    prints and no model can repeat: the model then prints the 1.34 form."""
+    if release >= 34:
+        return value
+    text = go_syntax_value(value, value.go_type)
+    return value if text is None else GoSyntax(text)
+
+
+def go_syntax_value(value: Any, go_type: str) -> str | None:
+    """`%#v` of a value of `go_type` (a struct given as a GoStruct with its types, a slice, a
+    pointer, a string or named string type, an integer, a bool), or None where it would print a
+    set pointer's address."""
+    if isinstance(value, Marshalled):
+        value = value.value
+    if go_type.startswith("*"):
+        return f"({go_type})(nil)" if value is None else None
+    if go_type.startswith("[]"):
+        if value is None:
+            return f"{go_type}(nil)"
+        items = [go_syntax_value(v, go_type[2:]) for v in value]
+        return None if None in items else go_type + "{" + ", ".join(i for i in items if i is not None) + "}"
+    if isinstance(value, GoStruct):
+        if not value.go_type or len(value.types) != len(value.fields):
+            return None
+        shown = [(n, go_syntax_value(v, t)) for (n, v), t in zip(value.fields, value.types, strict=True)]
+        if any(text is None for _, text in shown):
+            return None
+        return value.go_type + "{" + ", ".join(f"{n}:{text}" for n, text in shown) + "}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return go_quote(value)
+    if isinstance(value, int):
+        return str(value)
+    return None
 
 
 def json_struct(value: Mapping[str, Any], names: Sequence[str], omitempty: frozenset[str] = frozenset()) -> GoStruct:
@@ -118,11 +161,25 @@ def named(value: Any, release: int) -> Any:
     return Marshalled(value) if release >= 34 and isinstance(value, str) else value
 
 
+def pointer(value: Any, release: int) -> Any:
+    """A pointer bad value as ErrorBody prints it at `release`: a nil one as `null` (json.Marshal)
+    from v1.34; before, ErrorBody replaces it by the string "null", which it quotes (`"null"`)."""
+    return "null" if value is None and release < 34 else value
+
+
 @attrs.frozen
 class GoSyntax:
-    """A bad value ErrorBody prints with `%#v` (before v1.34): that text."""
+    """A bad value ErrorBody prints as a text before v1.34 (`%#v`, or a fmt.Stringer's String()):
+    that text."""
 
     text: str
+
+
+def stringer(value: str, release: int) -> Any:
+    """A bad value of a named string type with a String() method (core.ResourceName) as ErrorBody
+    prints it at `release`: its String(), unquoted, before v1.34 (the `fmt.Stringer` case comes
+    before `%#v`); json.Marshal from v1.34, as any named string type (`named`)."""
+    return GoSyntax(value) if release < 34 else named(value, release)
 
 
 def string_map(value: Mapping[str, str] | None, release: int) -> Any:

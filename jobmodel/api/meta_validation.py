@@ -301,7 +301,7 @@ def validate_label_selector_requirement(
             )
     else:
         errs.append(
-            fe.invalid(fe.child(path, "operator"), operator, "not a valid selector operator")
+            fe.invalid(fe.child(path, "operator"), fe.named(operator, release), "not a valid selector operator")
         )
     errs.extend(validate_label_name(req.get("key", ""), fe.child(path, "key"), release))
     if not allow_invalid_label_value:
@@ -518,6 +518,20 @@ def owner_references_value(refs: list[Mapping[str, Any]]) -> list[fe.GoStruct]:
     return [fe.json_struct(r, names, frozenset({"controller", "blockOwnerDeletion"})) for r in refs]
 
 
+def owner_reference_value(ref: Mapping[str, Any], release: int) -> Any:
+    """A metav1.OwnerReference bad value: json.Marshal (json tags) from 1.34; before, `%#v` with
+    the Go field names, unless a *bool is set (its address: then the 1.34 form)."""
+    go_names = ("APIVersion", "Kind", "Name", "UID", "Controller", "BlockOwnerDeletion")
+    wire = ("apiVersion", "kind", "name", "uid", "controller", "blockOwnerDeletion")
+    go_value = fe.GoStruct(
+        tuple((g, ref.get(w, "") if i < 4 else ref.get(w)) for i, (g, w) in enumerate(zip(go_names, wire, strict=True))),
+        "v1.OwnerReference",
+        ("string", "string", "string", "types.UID", "*bool", "*bool"),
+    )
+    text = None if release >= 34 else fe.go_syntax_value(go_value, go_value.go_type)
+    return owner_references_value([ref])[0] if text is None else fe.GoSyntax(text)
+
+
 def validate_owner_references(
     refs: list[Mapping[str, Any]], path: str, release: int = NEWEST_MINOR
 ) -> list[FieldError]:
@@ -570,7 +584,7 @@ def validate_owner_reference(ref: Mapping[str, Any], path: str, release: int) ->
             message = "must not be empty" if release >= 34 else f"{key} must not be empty"
             errs.append(fe.invalid(fe.child(path, key), ref.get(key, ""), message))
     if ref.get("kind") == "Event" and (group, version) == ("", "v1"):
-        errs.append(fe.invalid(path, dict(ref), "/v1, Kind=Event is disallowed from being an owner"))
+        errs.append(fe.invalid(path, owner_reference_value(ref, release), "/v1, Kind=Event is disallowed from being an owner"))
     return errs
 
 

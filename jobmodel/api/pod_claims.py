@@ -39,18 +39,18 @@ def drop_disabled_dynamic_resource_allocation_fields(spec: dict[str, Any], old_s
     spec.pop("resourceClaims", None)
 
 
-def _internal_claim(claim: Mapping[str, Any]) -> dict[str, Any]:
-    """The internal PodResourceClaim as the bad value. Upstream's json.Marshal refuses internal
-    types, so field.Error prints it with `%#v`, pointers as addresses (`(*string)(0xc000...)`),
-    which no model can repeat: the model prints the same fields as JSON (only the message differs)."""
-    return {
-        "Name": claim.get("name") or "",
-        "ResourceClaimName": claim.get("resourceClaimName"),
-        "ResourceClaimTemplateName": claim.get("resourceClaimTemplateName"),
-    }
+def _internal_claim(claim: Mapping[str, Any], release: int) -> Any:
+    """The internal core.PodResourceClaim as the bad value (fe.go_struct: json.Marshal with its Go
+    field names from v1.34, `%#v` before unless a source pointer is set)."""
+    fields = (
+        ("Name", claim.get("name") or ""),
+        ("ResourceClaimName", claim.get("resourceClaimName")),
+        ("ResourceClaimTemplateName", claim.get("resourceClaimTemplateName")),
+    )
+    return fe.go_struct(fe.GoStruct(fields, "core.PodResourceClaim", ("string", "*string", "*string")), release)
 
 
-def validate_pod_resource_claim(claim: Mapping[str, Any], names: set[str], path: str) -> list[FieldError]:
+def validate_pod_resource_claim(claim: Mapping[str, Any], names: set[str], path: str, release: int) -> list[FieldError]:
     """validatePodResourceClaim: a unique DNS-label name, exactly one source, each a DNS subdomain."""
     errs: list[FieldError] = []
     name = claim.get("name") or ""
@@ -63,9 +63,9 @@ def validate_pod_resource_claim(claim: Mapping[str, Any], names: set[str], path:
         names.add(name)
     claim_name, template_name = claim.get("resourceClaimName"), claim.get("resourceClaimTemplateName")
     if claim_name is not None and template_name is not None:
-        errs.append(fe.invalid(path, _internal_claim(claim), "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified"))
+        errs.append(fe.invalid(path, _internal_claim(claim, release), "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified"))
     if claim_name is None and template_name is None:
-        errs.append(fe.invalid(path, _internal_claim(claim), "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`"))
+        errs.append(fe.invalid(path, _internal_claim(claim, release), "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`"))
     for key, value in (("resourceClaimName", claim_name), ("resourceClaimTemplateName", template_name)):
         if value is not None:
             # ValidateResourceClaimName, ValidateResourceClaimTemplateName: NameIsDNSSubdomain
@@ -73,10 +73,10 @@ def validate_pod_resource_claim(claim: Mapping[str, Any], names: set[str], path:
     return errs
 
 
-def validate_pod_resource_claims(claims: list[Mapping[str, Any]], path: str) -> list[FieldError]:
+def validate_pod_resource_claims(claims: list[Mapping[str, Any]], path: str, release: int) -> list[FieldError]:
     """validatePodResourceClaims."""
     names: set[str] = set()
-    return [e for i, claim in enumerate(claims) for e in validate_pod_resource_claim(claim, names, fe.index(path, i))]
+    return [e for i, claim in enumerate(claims) for e in validate_pod_resource_claim(claim, names, fe.index(path, i), release)]
 
 
 def gather_pod_resource_claim_names(claims: list[Mapping[str, Any]]) -> set[str]:
@@ -117,7 +117,7 @@ def validate_pod_claims(spec: Mapping[str, Any], path: str, release: int = NEWES
     (validateResourceRequirements' last check) for each container and for the pod-level resources
     where validatePodResources checks them (from 1.34, not for a Windows pod)."""
     pod_claims = spec.get("resourceClaims") or []
-    errs = validate_pod_resource_claims(pod_claims, fe.child(path, "resourceClaims"))
+    errs = validate_pod_resource_claims(pod_claims, fe.child(path, "resourceClaims"), release)
     pod_claim_names = gather_pod_resource_claim_names(pod_claims)
     requirements = [((ctr.get("resources") or {}), fe.child(ctr_path, "resources")) for ctr, ctr_path in visit_containers_with_path(spec, path)]
     pod_resources = spec.get("resources")

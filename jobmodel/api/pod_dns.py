@@ -82,18 +82,18 @@ def validate_pod_dns_config(
     nameservers = dns_config.get("nameservers") or []
     ns_path = fe.child(path, "nameservers")
     if len(nameservers) > MAX_DNS_NAMESERVERS:
-        errs.append(fe.invalid(ns_path, nameservers, f"must not have more than {MAX_DNS_NAMESERVERS} nameservers"))
+        errs.append(fe.invalid(ns_path, fe.go_slice(nameservers, "[]string", release), f"must not have more than {MAX_DNS_NAMESERVERS} nameservers"))
     for i, ns in enumerate(nameservers):
         errs.extend(is_valid_ip_for_legacy_field(fe.index(ns_path, i), ns, strict=release >= 36))
     searches = dns_config.get("searches") or []
     search_path = fe.child(path, "searches")
     if len(searches) > MAX_DNS_SEARCH_PATHS:
-        errs.append(fe.invalid(search_path, searches, f"must not have more than {MAX_DNS_SEARCH_PATHS} search paths"))
+        errs.append(fe.invalid(search_path, fe.go_slice(searches, "[]string", release), f"must not have more than {MAX_DNS_SEARCH_PATHS} search paths"))
     if len(" ".join(searches).encode()) > MAX_DNS_SEARCH_LIST_CHARS:
         errs.append(
             fe.invalid(
                 search_path,
-                searches,
+                fe.go_slice(searches, "[]string", release),
                 f"must not have more than {MAX_DNS_SEARCH_LIST_CHARS} characters (including spaces) in the search list",
             )
         )

@@ -39,7 +39,7 @@ def validate_os(os: Mapping[str, Any], path: str, release: int = NEWEST_MINOR) -
     name = os.get("name") or ""
     if not name:
         return [fe.required(fe.child(path, "name"), "cannot be empty" if release <= 33 else "")]
-    return [] if name in VALID_OS else [fe.not_supported(path, name, VALID_OS)]
+    return [] if name in VALID_OS else [fe.not_supported(path, fe.named(name, release), VALID_OS)]
 
 
 def validate_linux(spec: Mapping[str, Any], path: str) -> list[FieldError]:

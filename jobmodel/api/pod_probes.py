@@ -49,7 +49,7 @@ def validate_http_get_action(http: Mapping[str, Any], path: str, release: int) -
     errs.extend(validate_port_num_or_name(http.get("port"), fe.child(path, "port")))
     scheme = http.get("scheme") or ""
     if scheme not in URI_SCHEMES:
-        errs.append(fe.not_supported(fe.child(path, "scheme"), scheme, URI_SCHEMES))
+        errs.append(fe.not_supported(fe.child(path, "scheme"), fe.named(scheme, release), URI_SCHEMES))
     for header in http.get("httpHeaders") or []:
         name = header.get("name") or ""
         if _HTTP_HEADER_NAME_RE.fullmatch(name) is None:
@@ -58,9 +58,9 @@ def validate_http_get_action(http: Mapping[str, Any], path: str, release: int) -
     protocol = http.get("protocol")
     if release >= 37 and protocol is not None:
         if protocol not in HTTP_PROTOCOLS:
-            errs.append(fe.not_supported(fe.child(path, "protocol"), protocol, HTTP_PROTOCOLS))
+            errs.append(fe.not_supported(fe.child(path, "protocol"), fe.named(protocol, release), HTTP_PROTOCOLS))
         elif protocol == "HTTP2" and scheme != "HTTP":
-            errs.append(fe.invalid(fe.child(path, "protocol"), protocol, "is only supported with HTTP (H2C)"))
+            errs.append(fe.invalid(fe.child(path, "protocol"), fe.named(protocol, release), "is only supported with HTTP (H2C)"))
         elif protocol == "HTTP2" and http.get("host"):
             errs.append(fe.invalid(fe.child(path, "host"), http["host"], 'must be empty when `protocol` is "HTTP2"'))
     return errs
@@ -71,7 +71,7 @@ def validate_grpc_action(grpc: Mapping[str, Any], path: str, release: int) -> li
     errs = validate_port_num_or_name(grpc.get("port") or 0, fe.child(path, "port"))
     mode = grpc.get("mode")
     if release >= 37 and mode is not None and mode not in GRPC_PROBE_MODES:
-        errs.append(fe.not_supported(fe.child(path, "mode"), mode, GRPC_PROBE_MODES))
+        errs.append(fe.not_supported(fe.child(path, "mode"), fe.named(mode, release), GRPC_PROBE_MODES))
     return errs
 
 
@@ -171,14 +171,14 @@ def validate_container_probes(ctr: Mapping[str, Any], grace_period: int | None, 
     return errs
 
 
-def validate_stop_signal(signal: str, path: str, os: Mapping[str, Any] | None) -> list[FieldError]:
+def validate_stop_signal(signal: str, path: str, os: Mapping[str, Any] | None, release: int) -> list[FieldError]:
     """validateStopSignal (1.33+)."""
     if os is None:
         return [fe.forbidden(path, "may not be set for containers with empty `spec.os.name`")]
     allowed = {"windows": WINDOWS_STOP_SIGNALS, "linux": LINUX_STOP_SIGNALS}.get(os.get("name") or "")
     if allowed is None or signal in allowed:
         return []
-    return [fe.not_supported(path, signal, allowed)]
+    return [fe.not_supported(path, fe.named(signal, release), allowed)]
 
 
 def validate_lifecycle(
@@ -195,7 +195,7 @@ def validate_lifecycle(
                 )
             )
     if release >= 33 and lifecycle.get("stopSignal") is not None:
-        errs.extend(validate_stop_signal(lifecycle["stopSignal"], fe.child(path, "stopSignal"), os))
+        errs.extend(validate_stop_signal(lifecycle["stopSignal"], fe.child(path, "stopSignal"), os, release))
     return errs
 
 

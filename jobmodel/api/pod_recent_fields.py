@@ -172,7 +172,12 @@ def validate_eviction_responders_declaratively(
     if len(items) > MAX_POD_EVICTION_RESPONDERS:
         return [fe.too_many(at, len(items), MAX_POD_EVICTION_RESPONDERS)]
     names = [item.get("name", "") for item in items]
-    errs = [fe.duplicate(fe.index(at, j), items[j]) for j in range(len(items)) if names[j] in names[:j]]
+    # The bad value is a v1.EvictionResponder: json tags without omitempty, a nil priority as null.
+    errs = [
+        fe.duplicate(fe.index(at, j), fe.GoStruct((("name", names[j]), ("priority", items[j].get("priority")))))
+        for j in range(len(items))
+        if names[j] in names[:j]
+    ]
     for i, item in enumerate(items):
         match = next((o for o in old_items or [] if o.get("name", "") == names[i]), None)
         if match is not None and semantic_equal(item, match):

@@ -125,11 +125,12 @@ def _go_rem(a: int, b: int) -> int:
 
 def validate_resource_name(name: str, path: str, release: int) -> list[FieldError]:
     """validateResourceName: a qualified name, and a standard one when not prefixed."""
-    errs = [fe.invalid(path, name, m) for m in mv.is_qualified_name(name, release)]
+    bad = fe.stringer(name, release)  # a core.ResourceName
+    errs = [fe.invalid(path, bad, m) for m in mv.is_qualified_name(name, release)]
     if errs:
         return errs
     if "/" not in name and not is_standard_resource_name(name):
-        return [fe.invalid(path, name, "must be a standard resource type or fully qualified")]
+        return [fe.invalid(path, bad, "must be a standard resource type or fully qualified")]
     return []
 
 
@@ -138,9 +139,9 @@ def validate_container_resource_name(name: str, path: str, release: int) -> list
     errs = validate_resource_name(name, path, release)
     if "/" not in name:
         if name not in STANDARD_CONTAINER_RESOURCES and not is_huge_page_resource_name(name):
-            errs.append(fe.invalid(path, name, "must be a standard resource for containers"))
+            errs.append(fe.invalid(path, fe.stringer(name, release), "must be a standard resource for containers"))
     elif not is_native_resource(name) and not is_extended_resource_name(name):
-        errs.append(fe.invalid(path, name, "doesn't follow extended resource name standard"))
+        errs.append(fe.invalid(path, fe.stringer(name, release), "doesn't follow extended resource name standard"))
     return errs
 
 
@@ -273,7 +274,7 @@ def validate_pod_resource_name(name: str, path: str, release: int) -> list[Field
     if errs:
         return errs
     if name not in ("cpu", "memory") and not is_huge_page_resource_name(name):
-        return [fe.not_supported(path, name, SUPPORTED_POD_LEVEL_RESOURCES)]
+        return [fe.not_supported(path, fe.stringer(name, release), SUPPORTED_POD_LEVEL_RESOURCES)]
     return []
 
 

@@ -24,6 +24,7 @@ from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
 from jobmodel.api.field import FieldError
 from jobmodel.api.pod_util import visit_containers_with_path
+from jobmodel.features import NEWEST_MINOR
 
 MAX_ID: Final = 2**31 - 1
 ID_RANGE_ERROR: Final = mv.inclusive_range_error(0, MAX_ID)
@@ -220,8 +221,9 @@ def _ids(value: Any, path: str) -> list[FieldError]:
     return [] if value is None or 0 <= value <= MAX_ID else [fe.invalid(path, value, ID_RANGE_ERROR)]
 
 
-def _enum(value: str, allowed: tuple[str, ...], path: str) -> list[FieldError]:
-    return [] if value in allowed else [fe.not_supported(path, value, allowed)]
+def _enum(value: str, allowed: tuple[str, ...], path: str, release: int) -> list[FieldError]:
+    """field.NotSupported of a value of a named string type (core.ProcMountType, ...)."""
+    return [] if value in allowed else [fe.not_supported(path, fe.named(value, release), allowed)]
 
 
 def use_only_recursive_selinux_change_policy(release: int, old_pod_spec: Mapping[str, Any] | None) -> bool:
@@ -255,7 +257,7 @@ def validate_local_descending_path(target: str, path: str) -> list[FieldError]:
     return errs
 
 
-def validate_seccomp_profile_field(profile: Mapping[str, Any] | None, path: str) -> list[FieldError]:
+def validate_seccomp_profile_field(profile: Mapping[str, Any] | None, path: str, release: int = NEWEST_MINOR) -> list[FieldError]:
     """validateSeccompProfileField (with validateSeccompProfileType)."""
     if profile is None:
         return []
@@ -265,18 +267,21 @@ def validate_seccomp_profile_field(profile: Mapping[str, Any] | None, path: str)
     if not kind:
         errs.append(fe.required(type_path, "type is required when seccompProfile is set"))
     elif kind not in SECCOMP_PROFILE_TYPES:
-        errs.append(fe.not_supported(type_path, kind, SECCOMP_PROFILE_TYPES))
+        errs.append(fe.not_supported(type_path, fe.named(kind, release), SECCOMP_PROFILE_TYPES))
     if kind == "Localhost":
         if localhost is None:
             errs.append(fe.required(local_path, "must be set when seccomp type is Localhost"))
         else:
             errs.extend(validate_local_descending_path(localhost, local_path))
     elif localhost is not None:
-        errs.append(fe.invalid(local_path, profile, "can only be set when seccomp type is Localhost"))
+        # The internal *core.SeccompProfile (Go field names; up to 1.33 %#v prints the
+        # LocalhostProfile pointer's address, where the model prints the 1.34 form).
+        bad = fe.GoStruct((("Type", fe.Marshalled(kind)), ("LocalhostProfile", localhost)))
+        errs.append(fe.invalid(local_path, bad, "can only be set when seccomp type is Localhost"))
     return errs
 
 
-def validate_app_armor_profile_field(profile: Mapping[str, Any] | None, path: str) -> list[FieldError]:
+def validate_app_armor_profile_field(profile: Mapping[str, Any] | None, path: str, release: int = NEWEST_MINOR) -> list[FieldError]:
     """ValidateAppArmorProfileField."""
     if profile is None:
         return []
@@ -296,11 +301,11 @@ def validate_app_armor_profile_field(profile: Mapping[str, Any] | None, path: st
         return errs
     if kind in ("RuntimeDefault", "Unconfined"):
         if localhost is not None:
-            return [fe.invalid(local_path, localhost, "can only be set when AppArmor type is Localhost")]
+            return [fe.invalid(local_path, fe.named(localhost, release), "can only be set when AppArmor type is Localhost")]
         return []
     if not kind:
         return [fe.required(fe.child(path, "type"), "type is required when appArmorProfile is set")]
-    return [fe.not_supported(fe.child(path, "type"), kind, APPARMOR_PROFILE_TYPES)]
+    return [fe.not_supported(fe.child(path, "type"), fe.named(kind, release), APPARMOR_PROFILE_TYPES)]
 
 
 def _run_as_user_name_errors(name: str) -> list[str]:
@@ -329,28 +334,30 @@ def _run_as_user_name_errors(name: str) -> list[str]:
     return msgs
 
 
-def validate_windows_security_context_options(options: Mapping[str, Any] | None, path: str) -> list[FieldError]:
-    """validateWindowsSecurityContextOptions."""
+def validate_windows_security_context_options(
+    options: Mapping[str, Any] | None, path: str, release: int = NEWEST_MINOR
+) -> list[FieldError]:
+    """validateWindowsSecurityContextOptions (the bad values are *string: fe.named)."""
     if options is None:
         return []
     errs: list[FieldError] = []
     name = options.get("gmsaCredentialSpecName")
     if name is not None:
-        errs.extend(fe.invalid(fe.child(path, "gmsaCredentialSpecName"), name, m) for m in mv.is_dns1123_subdomain(name))
+        errs.extend(fe.invalid(fe.child(path, "gmsaCredentialSpecName"), fe.named(name, release), m) for m in mv.is_dns1123_subdomain(name))
     spec = options.get("gmsaCredentialSpec")
     if spec is not None:
         size = len(spec.encode())
         if size == 0:
-            errs.append(fe.invalid(fe.child(path, "gmsaCredentialSpec"), spec, "gmsaCredentialSpec cannot be an empty string"))
+            errs.append(fe.invalid(fe.child(path, "gmsaCredentialSpec"), fe.named(spec, release), "gmsaCredentialSpec cannot be an empty string"))
         elif size > MAX_GMSA_CREDENTIAL_SPEC_KIB * 1024:
             errs.append(
                 fe.invalid(
-                    fe.child(path, "gmsaCredentialSpec"), spec, f"gmsaCredentialSpec size must be under {MAX_GMSA_CREDENTIAL_SPEC_KIB} KiB"
+                    fe.child(path, "gmsaCredentialSpec"), fe.named(spec, release), f"gmsaCredentialSpec size must be under {MAX_GMSA_CREDENTIAL_SPEC_KIB} KiB"
                 )
             )
     user = options.get("runAsUserName")
     if user is not None:
-        errs.extend(fe.invalid(fe.child(path, "runAsUserName"), user, m) for m in _run_as_user_name_errors(user))
+        errs.extend(fe.invalid(fe.child(path, "runAsUserName"), fe.named(user, release), m) for m in _run_as_user_name_errors(user))
     return errs
 
 
@@ -376,23 +383,68 @@ def validate_pod_spec_security_context(
         )
     errs.extend(validate_sysctls(spec, fe.child(sc_path, "sysctls"), opts.allow_namespaced_sysctls_for_host_net_and_host_ipc))
     if sc.get("fsGroupChangePolicy") is not None:
-        errs.extend(_enum(sc["fsGroupChangePolicy"], FS_GROUP_CHANGE_POLICIES, fe.child(sc_path, "fsGroupChangePolicy")))
-    errs.extend(validate_seccomp_profile_field(sc.get("seccompProfile"), fe.child(sc_path, "seccompProfile")))
-    errs.extend(validate_windows_security_context_options(sc.get("windowsOptions"), fe.child(sc_path, "windowsOptions")))
-    errs.extend(validate_app_armor_profile_field(sc.get("appArmorProfile"), fe.child(sc_path, "appArmorProfile")))
+        errs.extend(_enum(sc["fsGroupChangePolicy"], FS_GROUP_CHANGE_POLICIES, fe.child(sc_path, "fsGroupChangePolicy"), release))
+    errs.extend(validate_seccomp_profile_field(sc.get("seccompProfile"), fe.child(sc_path, "seccompProfile"), release))
+    errs.extend(validate_windows_security_context_options(sc.get("windowsOptions"), fe.child(sc_path, "windowsOptions"), release))
+    errs.extend(validate_app_armor_profile_field(sc.get("appArmorProfile"), fe.child(sc_path, "appArmorProfile"), release))
     if sc.get("supplementalGroupsPolicy") is not None:
         errs.extend(
-            _enum(sc["supplementalGroupsPolicy"], SUPPLEMENTAL_GROUPS_POLICIES, fe.child(sc_path, "supplementalGroupsPolicy"))
+            _enum(sc["supplementalGroupsPolicy"], SUPPLEMENTAL_GROUPS_POLICIES, fe.child(sc_path, "supplementalGroupsPolicy"), release)
         )
     if sc.get("seLinuxChangePolicy") is not None:
         # validateSELinuxChangePolicy
         allowed = ("Recursive",) if opts.only_recursive_selinux_change_policy else SELINUX_CHANGE_POLICIES
-        errs.extend(_enum(sc["seLinuxChangePolicy"], allowed, fe.child(sc_path, "seLinuxChangePolicy")))
+        errs.extend(_enum(sc["seLinuxChangePolicy"], allowed, fe.child(sc_path, "seLinuxChangePolicy"), release))
     return errs
 
 
+def internal_security_context(sc: Mapping[str, Any]) -> fe.GoStruct:
+    """The internal *core.SecurityContext (`pkg/apis/core/types.go`, the same fields 1.32 … 1.37)
+    as json.Marshal prints it: Go field names in declaration order, nil pointers as null. Up to
+    1.33 `%#v` prints its set pointers' addresses (allowPrivilegeEscalation is set wherever it is
+    reported): the model prints this form."""
+
+    def struct(value: Mapping[str, Any] | None, names: tuple[tuple[str, str, Any], ...]) -> fe.GoStruct | None:
+        if value is None:
+            return None
+        return fe.GoStruct(tuple((go, value.get(wire, zero)) for go, wire, zero in names))
+
+    capabilities = struct(sc.get("capabilities"), (("Add", "add", None), ("Drop", "drop", None)))
+    se_linux = struct(sc.get("seLinuxOptions"), tuple((w.capitalize(), w, "") for w in ("user", "role", "type", "level")))
+    windows = struct(
+        sc.get("windowsOptions"),
+        (
+            ("GMSACredentialSpecName", "gmsaCredentialSpecName", None),
+            ("GMSACredentialSpec", "gmsaCredentialSpec", None),
+            ("RunAsUserName", "runAsUserName", None),
+            ("HostProcess", "hostProcess", None),
+        ),
+    )
+    profile = (("Type", "type", ""), ("LocalhostProfile", "localhostProfile", None))
+    return fe.GoStruct(
+        (
+            ("Capabilities", capabilities),
+            ("Privileged", sc.get("privileged")),
+            ("SELinuxOptions", se_linux),
+            ("WindowsOptions", windows),
+            ("RunAsUser", sc.get("runAsUser")),
+            ("RunAsGroup", sc.get("runAsGroup")),
+            ("RunAsNonRoot", sc.get("runAsNonRoot")),
+            ("ReadOnlyRootFilesystem", sc.get("readOnlyRootFilesystem")),
+            ("AllowPrivilegeEscalation", sc.get("allowPrivilegeEscalation")),
+            ("ProcMount", sc.get("procMount")),
+            ("SeccompProfile", struct(sc.get("seccompProfile"), profile)),
+            ("AppArmorProfile", struct(sc.get("appArmorProfile"), profile)),
+        )
+    )
+
+
 def validate_security_context(
-    sc: Mapping[str, Any] | None, path: str, host_users: bool, allow_sys_admin_when_privilege_escalation_false: bool
+    sc: Mapping[str, Any] | None,
+    path: str,
+    host_users: bool,
+    allow_sys_admin_when_privilege_escalation_false: bool,
+    release: int = NEWEST_MINOR,
 ) -> list[FieldError]:
     """ValidateSecurityContext. Privileged containers are refused as by an API server without
     --allow-privileged (capabilities.Get's default, and the harness's)."""
@@ -405,21 +457,21 @@ def validate_security_context(
     errs.extend(_ids(sc.get("runAsGroup"), fe.child(path, "runAsGroup")))
     proc_mount = sc.get("procMount")
     if proc_mount is not None:
-        errs.extend(_enum(proc_mount, PROC_MOUNT_TYPES, fe.child(path, "procMount")))
+        errs.extend(_enum(proc_mount, PROC_MOUNT_TYPES, fe.child(path, "procMount"), release))
         if host_users and proc_mount == "Unmasked":
-            errs.append(fe.invalid(fe.child(path, "procMount"), proc_mount, "`hostUsers` must be false to use `Unmasked`"))
-    errs.extend(validate_seccomp_profile_field(sc.get("seccompProfile"), fe.child(path, "seccompProfile")))
+            errs.append(fe.invalid(fe.child(path, "procMount"), fe.named(proc_mount, release), "`hostUsers` must be false to use `Unmasked`"))
+    errs.extend(validate_seccomp_profile_field(sc.get("seccompProfile"), fe.child(path, "seccompProfile"), release))
     if sc.get("allowPrivilegeEscalation") is False:
         if sc.get("privileged"):
-            errs.append(fe.invalid(path, sc, "cannot set `allowPrivilegeEscalation` to false and `privileged` to true"))
+            errs.append(fe.invalid(path, internal_security_context(sc), "cannot set `allowPrivilegeEscalation` to false and `privileged` to true"))
         if not allow_sys_admin_when_privilege_escalation_false and sc.get("capabilities") is not None:
             errs.extend(
-                fe.invalid(path, sc, "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN")
+                fe.invalid(path, internal_security_context(sc), "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN")
                 for cap in (sc["capabilities"].get("add") or [])
                 if cap == "CAP_SYS_ADMIN"
             )
-    errs.extend(validate_windows_security_context_options(sc.get("windowsOptions"), fe.child(path, "windowsOptions")))
-    errs.extend(validate_app_armor_profile_field(sc.get("appArmorProfile"), fe.child(path, "appArmorProfile")))
+    errs.extend(validate_windows_security_context_options(sc.get("windowsOptions"), fe.child(path, "windowsOptions"), release))
+    errs.extend(validate_app_armor_profile_field(sc.get("appArmorProfile"), fe.child(path, "appArmorProfile"), release))
     return errs
 
 
@@ -440,6 +492,7 @@ def validate_pod_security(
                 fe.child(ctr_path, "securityContext"),
                 host_users,
                 opts.allow_sys_admin_when_privilege_escalation_false,
+                release,
             )
         )
     return errs

@@ -94,11 +94,11 @@ def validate_spread_constraint_not_repeat(
     return []
 
 
-def validate_node_inclusion_policy(policy: str | None, path: str) -> list[FieldError]:
+def validate_node_inclusion_policy(policy: str | None, path: str, release: int = NEWEST_MINOR) -> list[FieldError]:
     """validateNodeInclusionPolicy."""
     if policy is None or policy in NODE_INCLUSION_POLICIES:
         return []
-    return [fe.not_supported(path, policy, NODE_INCLUSION_POLICIES)]
+    return [fe.not_supported(path, fe.named(policy, release), NODE_INCLUSION_POLICIES)]
 
 
 def _selector_keys(selector: Mapping[str, Any]) -> list[str]:
@@ -166,11 +166,11 @@ def validate_topology_spread_constraints(
             errs.append(fe.required(fe.child(idx, "topologyKey"), "can not be empty"))
         if action not in WHEN_UNSATISFIABLE:
             # ValidateWhenUnsatisfiable
-            errs.append(fe.not_supported(fe.child(idx, "whenUnsatisfiable"), action, WHEN_UNSATISFIABLE))
+            errs.append(fe.not_supported(fe.child(idx, "whenUnsatisfiable"), fe.named(action, release), WHEN_UNSATISFIABLE))
         errs.extend(validate_spread_constraint_not_repeat(constraint, constraints[i + 1 :], fe.child(idx, "{topologyKey, whenUnsatisfiable}")))
         errs.extend(validate_min_domains(constraint.get("minDomains"), action, fe.child(idx, "minDomains")))
         for key in ("nodeAffinityPolicy", "nodeTaintsPolicy"):
-            errs.extend(validate_node_inclusion_policy(constraint.get(key), fe.child(idx, key)))
+            errs.extend(validate_node_inclusion_policy(constraint.get(key), fe.child(idx, key), release))
         keys, selector = constraint.get("matchLabelKeys") or [], constraint.get("labelSelector")
         if opts.selector_merge and not opts.old_violates_match_label_keys:
             errs.extend(validate_match_label_keys_and_mismatch_label_keys(idx, keys, [], selector, release))

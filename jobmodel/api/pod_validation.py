@@ -393,7 +393,7 @@ def validate_container_common(
             opts.release,
         )
     )
-    errs.extend(validate_container_ports(ctr.get("ports") or [], fe.child(path, "ports")))
+    errs.extend(validate_container_ports(ctr.get("ports") or [], fe.child(path, "ports"), opts.release))
     errs.extend(pod_env.validate_env(ctr.get("env") or [], fe.child(path, "env"), opts))
     errs.extend(pod_env.validate_env_from(ctr.get("envFrom") or [], fe.child(path, "envFrom"), opts))
     errs.extend(pv.validate_volume_mounts(ctr, volumes, fe.child(path, "volumeMounts"), opts))
@@ -464,7 +464,7 @@ def validate_container_restart_policy(
             return []
         errs.append(fe.required(policy_path, "must specify restartPolicy when restart rules are used"))
     elif policy not in CONTAINER_RESTART_POLICIES:
-        errs.append(fe.not_supported(policy_path, policy, CONTAINER_RESTART_POLICIES))
+        errs.append(fe.not_supported(policy_path, fe.named(policy, opts.release), CONTAINER_RESTART_POLICIES))
     if len(rules) > MAX_CONTAINER_RESTART_RULES:
         errs.append(_too_many(rules_path, len(rules), MAX_CONTAINER_RESTART_RULES, opts.release))
     allowed = container_restart_rule_actions(opts)
@@ -473,7 +473,7 @@ def validate_container_restart_policy(
         rule_path = fe.index(rules_path, i)
         action = rule.get("action", "")
         if action not in allowed:
-            errs.append(fe.not_supported(fe.child(rule_path, "action"), action, listed))
+            errs.append(fe.not_supported(fe.child(rule_path, "action"), fe.named(action, opts.release), listed))
         exit_codes = rule.get("exitCodes")
         if exit_codes is None:
             errs.append(fe.required(fe.child(rule_path, "exitCodes"), "must be specified"))
@@ -481,7 +481,7 @@ def validate_container_restart_policy(
         codes_path = fe.child(rule_path, "exitCodes")
         operator = exit_codes.get("operator", "")
         if operator not in CONTAINER_RESTART_RULE_OPERATORS:
-            errs.append(fe.not_supported(fe.child(codes_path, "operator"), operator, CONTAINER_RESTART_RULE_OPERATORS))
+            errs.append(fe.not_supported(fe.child(codes_path, "operator"), fe.named(operator, opts.release), CONTAINER_RESTART_RULE_OPERATORS))
         values = exit_codes.get("values") or []
         if len(values) > MAX_CONTAINER_RESTART_RULE_EXIT_CODES:
             errs.append(
@@ -507,7 +507,7 @@ def validate_init_container_restart_policy(
             return [fe.required(fe.child(path, "restartPolicy"), "must specify restartPolicy when restart rules are used")]
         return []
     if not opts.allow_container_restart_policy_rules:
-        return [] if policy == "Always" else [fe.not_supported(fe.child(path, "restartPolicy"), policy, ["Always"])]
+        return [] if policy == "Always" else [fe.not_supported(fe.child(path, "restartPolicy"), fe.named(policy, opts.release), ["Always"])]
     if policy != "Always" or opts.allow_restart_all_containers:
         return validate_container_restart_policy(ctr, path, opts)
     if rules:
@@ -618,7 +618,7 @@ def validate_init_containers(
     return errs
 
 
-def validate_container_ports(ports: list[Mapping[str, Any]], path: str) -> list[FieldError]:
+def validate_container_ports(ports: list[Mapping[str, Any]], path: str, release: int = NEWEST_MINOR) -> list[FieldError]:
     """validateContainerPorts: names IANA service names (IsValidPortName) and unique."""
     errs: list[FieldError] = []
     names: set[str] = set()
@@ -641,7 +641,7 @@ def validate_container_ports(ports: list[Mapping[str, Any]], path: str) -> list[
         if not protocol:
             errs.append(fe.required(fe.child(idx, "protocol")))
         elif protocol not in PORT_PROTOCOLS:
-            errs.append(fe.not_supported(fe.child(idx, "protocol"), protocol, PORT_PROTOCOLS))
+            errs.append(fe.not_supported(fe.child(idx, "protocol"), fe.named(protocol, release), PORT_PROTOCOLS))
     return errs
 
 
@@ -711,7 +711,7 @@ def validate_preferred_scheduling_terms(terms: list[Mapping[str, Any]], path: st
         for j, req in enumerate(preference.get("matchExpressions") or []):
             errs.extend(validate_node_selector_requirement(req, fe.index(fe.child(pref_path, "matchExpressions"), j), release, True))
         for j, req in enumerate(preference.get("matchFields") or []):
-            errs.extend(validate_node_field_selector_requirement(req, fe.index(fe.child(pref_path, "matchFields"), j)))
+            errs.extend(validate_node_field_selector_requirement(req, fe.index(fe.child(pref_path, "matchFields"), j), release))
     return errs
 
 
@@ -741,7 +741,7 @@ def validate_node_selector(
         for j, req in enumerate(term.get("matchFields") or []):
             errs.extend(
                 validate_node_field_selector_requirement(
-                    req, fe.index(fe.child(term_path, "matchFields"), j)
+                    req, fe.index(fe.child(term_path, "matchFields"), j), release
                 )
             )
     return errs
@@ -751,7 +751,7 @@ def validate_node_selector(
 NODE_FIELD_SELECTOR_KEYS: Final = ("metadata.name",)
 
 
-def validate_node_field_selector_requirement(req: Mapping[str, Any], path: str) -> list[FieldError]:
+def validate_node_field_selector_requirement(req: Mapping[str, Any], path: str, release: int = NEWEST_MINOR) -> list[FieldError]:
     """ValidateNodeFieldSelectorRequirement: `In`/`NotIn` with exactly one value, `metadata.name`
     only, each value a DNS-1123 subdomain (ValidateNodeName)."""
     errs: list[FieldError] = []
@@ -765,7 +765,7 @@ def validate_node_field_selector_requirement(req: Mapping[str, Any], path: str) 
                 )
             )
     else:
-        errs.append(fe.invalid(fe.child(path, "operator"), op, "not a valid selector operator"))
+        errs.append(fe.invalid(fe.child(path, "operator"), fe.named(op, release), "not a valid selector operator"))
     key = req.get("key", "")
     if key not in NODE_FIELD_SELECTOR_KEYS:
         errs.append(fe.invalid(fe.child(path, "key"), key, "not a valid field selector key"))
@@ -809,7 +809,7 @@ def validate_node_selector_requirement(
                 )
             )
     else:
-        errs.append(fe.invalid(fe.child(path, "operator"), op, "not a valid selector operator"))
+        errs.append(fe.invalid(fe.child(path, "operator"), fe.named(op, release), "not a valid selector operator"))
     errs.extend(mv.validate_label_name(req.get("key", ""), fe.child(path, "key"), release))
     for k, v in enumerate([] if allow_invalid_label_value else values):
         errs.extend(
@@ -818,12 +818,12 @@ def validate_node_selector_requirement(
     return errs
 
 
-def validate_toleration_comparison(op: str, value: str, path: str, allowed: bool) -> list[FieldError]:
+def validate_toleration_comparison(op: str, value: str, path: str, allowed: bool, release: int = NEWEST_MINOR) -> list[FieldError]:
     """ValidateTolerations' `Lt` and `Gt` (1.35+): refused while TaintTolerationComparisonOperators
     (alpha) is off, unless the old template uses them; then a decimal integer (IsDecimalInteger)
     within int64 (strconv.ParseInt)."""
     if not allowed:
-        return [fe.not_supported(fe.child(path, "operator"), op, ["Equal", "Exists", "Lt", "Gt"])]
+        return [fe.not_supported(fe.child(path, "operator"), fe.named(op, release), ["Equal", "Exists", "Lt", "Gt"])]
     errs: list[FieldError] = []
     if not value:
         errs.append(fe.invalid(fe.child(path, "value"), value, "must be non-empty"))
@@ -872,7 +872,7 @@ def validate_tolerations(
             errs.append(
                 fe.invalid(
                     fe.child(idx, "operator"),
-                    op,
+                    fe.named(op, release),
                     'operator must be Exists when `key` is empty, which means "match all values and all keys"',
                 )
             )
@@ -880,7 +880,7 @@ def validate_tolerations(
             errs.append(
                 fe.invalid(
                     fe.child(idx, "effect"),
-                    effect,
+                    fe.named(effect, release),
                     "effect must be 'NoExecute' when `tolerationSeconds` is set",
                 )
             )
@@ -899,11 +899,11 @@ def validate_tolerations(
                     )
                 )
         elif op in ("Lt", "Gt") and release >= 35:
-            errs.extend(validate_toleration_comparison(op, value, idx, allow_comparison_operators))
+            errs.extend(validate_toleration_comparison(op, value, idx, allow_comparison_operators, release))
         else:
-            errs.append(fe.not_supported(fe.child(idx, "operator"), op, ["Equal", "Exists"]))
+            errs.append(fe.not_supported(fe.child(idx, "operator"), fe.named(op, release), ["Equal", "Exists"]))
         if effect and effect not in TOLERATION_EFFECTS:
-            errs.append(fe.not_supported(fe.child(idx, "effect"), effect, TOLERATION_EFFECTS))
+            errs.append(fe.not_supported(fe.child(idx, "effect"), fe.named(effect, release), TOLERATION_EFFECTS))
     return errs
 
 

@@ -206,7 +206,7 @@ def validate_empty_dir(source: Mapping[str, Any], path: str, opts: PodValidation
     return errs
 
 
-def validate_host_path_volume_source(source: Mapping[str, Any], path: str) -> list[FieldError]:
+def validate_host_path_volume_source(source: Mapping[str, Any], path: str, opts: PodValidationOptions) -> list[FieldError]:
     """validateHostPathVolumeSource: a path without `..`, a supported type (validateHostPathType)."""
     host_path = str(source.get("path") or "")
     if not host_path:
@@ -214,7 +214,7 @@ def validate_host_path_volume_source(source: Mapping[str, Any], path: str) -> li
     errs = validate_path_no_backsteps(host_path, fe.child(path, "path"))
     kind = source.get("type")
     if kind is not None and kind not in HOST_PATH_TYPES:
-        errs.append(fe.not_supported(fe.child(path, "type"), kind, HOST_PATH_TYPES))
+        errs.append(fe.not_supported(fe.child(path, "type"), fe.named(kind, opts.release), HOST_PATH_TYPES))
     return errs
 
 
@@ -577,7 +577,7 @@ def validate_persistent_volume_claim_spec(spec: Mapping[str, Any], path: str, re
     errs.extend(mv.validate_label_selector(spec.get("selector"), fe.child(path, "selector"), False, release))
     for mode in modes:
         if mode not in ACCESS_MODES:
-            errs.append(fe.not_supported(fe.child(path, "accessModes"), mode, ACCESS_MODES))
+            errs.append(fe.not_supported(fe.child(path, "accessModes"), fe.named(mode, release), ACCESS_MODES))
     if "ReadWriteOncePod" in modes and any(m in ACCESS_MODES and m != "ReadWriteOncePod" for m in modes):
         errs.append(fe.forbidden(fe.child(path, "accessModes"), "may not use ReadWriteOncePod with other access modes"))
     storage_path = fe.key(fe.child(path, "resources"), "storage")
@@ -593,7 +593,7 @@ def validate_persistent_volume_claim_spec(spec: Mapping[str, Any], path: str, re
         errs.extend(fe.invalid(fe.child(path, "storageClassName"), class_name, m) for m in mv.name_is_dns_subdomain(class_name, False))
     mode = spec.get("volumeMode")
     if mode is not None and mode not in VOLUME_MODES:
-        errs.append(fe.not_supported(fe.child(path, "volumeMode"), mode, VOLUME_MODES))
+        errs.append(fe.not_supported(fe.child(path, "volumeMode"), fe.named(mode, release), VOLUME_MODES))
     source, ref = spec.get("dataSource"), spec.get("dataSourceRef")
     if source is not None:
         errs.extend(validate_data_source(source, fe.child(path, "dataSource")))
@@ -687,14 +687,14 @@ def validate_iscsi_volume_source(source: Mapping[str, Any], path: str) -> list[F
     return errs
 
 
-def validate_fc_volume_source(source: Mapping[str, Any], path: str) -> list[FieldError]:
+def validate_fc_volume_source(source: Mapping[str, Any], path: str, opts: PodValidationOptions) -> list[FieldError]:
     """validateFCVolumeSource: target WWNs or WWIDs (not both); with WWNs a LUN in 0..255."""
     wwns, wwids = source.get("targetWWNs") or [], source.get("wwids") or []
     errs: list[FieldError] = []
     if not wwns and not wwids:
         errs.append(fe.required(fe.child(path, "targetWWNs"), "must specify either targetWWNs or wwids, but not both"))
     if wwns and wwids:
-        errs.append(fe.invalid(fe.child(path, "targetWWNs"), wwns, "targetWWNs and wwids can not be specified simultaneously"))
+        errs.append(fe.invalid(fe.child(path, "targetWWNs"), fe.go_slice(wwns, "[]string", opts.release), "targetWWNs and wwids can not be specified simultaneously"))
     if wwns:
         lun = source.get("lun")
         if lun is None:
@@ -774,14 +774,14 @@ def validate_flex_volume_source(source: Mapping[str, Any], path: str) -> list[Fi
     return errs
 
 
-def validate_azure_disk(source: Mapping[str, Any], path: str) -> list[FieldError]:
+def validate_azure_disk(source: Mapping[str, Any], path: str, opts: PodValidationOptions) -> list[FieldError]:
     """validateAzureDisk: name and URI, caching mode and kind, the URI's form for the kind."""
     errs = _required(source, path, "diskName", "diskURI")
     uri, caching, kind = str(source.get("diskURI") or ""), source.get("cachingMode"), source.get("kind")
     if caching is not None and caching not in AZURE_CACHING_MODES:
-        errs.append(fe.not_supported(fe.child(path, "cachingMode"), caching, AZURE_CACHING_MODES))
+        errs.append(fe.not_supported(fe.child(path, "cachingMode"), fe.named(caching, opts.release), AZURE_CACHING_MODES))
     if kind is not None and kind not in AZURE_DISK_KINDS:
-        errs.append(fe.not_supported(fe.child(path, "kind"), kind, AZURE_DISK_KINDS))
+        errs.append(fe.not_supported(fe.child(path, "kind"), fe.named(kind, opts.release), AZURE_DISK_KINDS))
     if kind == "Managed" and not uri.startswith("/subscriptions/"):
         managed = "/subscriptions/{sub-id}/resourcegroups/{group-name}/providers/microsoft.compute/disks/{disk-id}"
         errs.append(fe.not_supported(fe.child(path, "diskURI"), uri, (managed,)))
@@ -820,7 +820,7 @@ def _at_opts(child: str, validate: Validator) -> Validator:
 # (key, the path of its "more than 1" error, validator) in validateVolumeSource's order.
 SOURCE_VALIDATORS: Final[tuple[tuple[str, str, Validator], ...]] = (
     ("emptyDir", "emptyDir", validate_empty_dir),
-    ("hostPath", "hostPath", _at("hostPath", validate_host_path_volume_source)),
+    ("hostPath", "hostPath", _at_opts("hostPath", validate_host_path_volume_source)),
     ("gitRepo", "gitRepo", _at("gitRepo", validate_git_repo_volume_source)),
     ("gcePersistentDisk", "gcePersistentDisk", _at("persistentDisk", lambda s, p: _validate_disk(s, p, "pdName"))),
     ("awsElasticBlockStore", "awsElasticBlockStore", _at("awsElasticBlockStore", lambda s, p: _validate_disk(s, p, "volumeID"))),
@@ -835,14 +835,14 @@ SOURCE_VALIDATORS: Final[tuple[tuple[str, str, Validator], ...]] = (
     ("cephfs", "cephFS", _at("cephfs", _fields("monitors"))),
     ("quobyte", "quobyte", _at("quobyte", validate_quobyte_volume_source)),
     ("downwardAPI", "downwarAPI", _at_opts("downwardAPI", validate_downward_api_volume_source)),
-    ("fc", "fc", _at("fc", validate_fc_volume_source)),
+    ("fc", "fc", _at_opts("fc", validate_fc_volume_source)),
     ("flexVolume", "flexVolume", _at("flexVolume", validate_flex_volume_source)),
     ("configMap", "configMap", _at_opts("configMap", validate_config_map_volume_source)),
     ("azureFile", "azureFile", _at("azureFile", _fields("secretName", "shareName"))),
     ("vsphereVolume", "vsphereVolume", _at("vsphereVolume", _fields("volumePath"))),
     ("photonPersistentDisk", "photonPersistentDisk", _at("photonPersistentDisk", _fields("pdID"))),
     ("portworxVolume", "portworxVolume", _at("portworxVolume", _fields("volumeID"))),
-    ("azureDisk", "azureDisk", _at("azureDisk", validate_azure_disk)),
+    ("azureDisk", "azureDisk", _at_opts("azureDisk", validate_azure_disk)),
     ("storageos", "storageos", _at("storageos", validate_storage_os_volume_source)),
     ("projected", "projected", _at_opts("projected", validate_projected_volume_source)),
     ("scaleIO", "scaleIO", _at("scaleIO", _fields("gateway", "system", "volumeName"))),
@@ -894,27 +894,27 @@ def validate_volume_mounts(
                 errs.append(fe.invalid(fe.child(idx, "subPathExpr"), sub_path_expr, "subPathExpr and subPath are mutually exclusive"))
             errs.extend(validate_local_descending_path(sub_path_expr, fe.child(path, "subPathExpr")))
         if mount.get("mountPropagation") is not None:
-            errs.extend(validate_mount_propagation(mount["mountPropagation"], ctr, fe.child(path, "mountPropagation")))
-        errs.extend(validate_mount_recursive_read_only(mount, fe.child(path, "recursiveReadOnly")))
+            errs.extend(validate_mount_propagation(mount["mountPropagation"], ctr, fe.child(path, "mountPropagation"), opts.release))
+        errs.extend(validate_mount_recursive_read_only(mount, fe.child(path, "recursiveReadOnly"), opts.release))
     return errs
 
 
-def validate_mount_propagation(mode: str, ctr: Mapping[str, Any], path: str) -> list[FieldError]:
+def validate_mount_propagation(mode: str, ctr: Mapping[str, Any], path: str, release: int) -> list[FieldError]:
     """validateMountPropagation: a supported mode; Bidirectional only in a privileged container."""
-    errs = [] if mode in MOUNT_PROPAGATIONS else [fe.not_supported(path, mode, MOUNT_PROPAGATIONS)]
+    errs = [] if mode in MOUNT_PROPAGATIONS else [fe.not_supported(path, fe.named(mode, release), MOUNT_PROPAGATIONS)]
     if mode == "Bidirectional" and (ctr.get("securityContext") or {}).get("privileged") is not True:
         errs.append(fe.forbidden(path, "Bidirectional mount propagation is available only to privileged containers"))
     return errs
 
 
-def validate_mount_recursive_read_only(mount: Mapping[str, Any], path: str) -> list[FieldError]:
+def validate_mount_recursive_read_only(mount: Mapping[str, Any], path: str, release: int) -> list[FieldError]:
     """validateMountRecursiveReadOnly: Enabled and IfPossible only on a read-only mount without
     propagation (None or unset)."""
     mode = mount.get("recursiveReadOnly")
     if mode is None or mode == "Disabled":
         return []
     if mode not in RECURSIVE_READ_ONLY:
-        return [fe.not_supported(path, mode, RECURSIVE_READ_ONLY)]
+        return [fe.not_supported(path, fe.named(mode, release), RECURSIVE_READ_ONLY)]
     errs: list[FieldError] = []
     if mount.get("readOnly") is not True:
         errs.append(fe.forbidden(path, "may only be specified when readOnly is true"))

@@ -229,7 +229,7 @@ def _validate_job_spec(
             errs.append(
                 fe.invalid(
                     fe.child(path, "successPolicy"),
-                    internal_success_policy(spec["successPolicy"]),
+                    fe.go_struct(internal_success_policy(spec["successPolicy"]), release),
                     "requires indexed completion mode",
                 )
             )
@@ -439,36 +439,51 @@ def validate_pod_failure_policy_rule_on_exit_codes(
 
 
 def internal_pod_failure_policy(policy: Mapping[str, Any]) -> fe.GoStruct:
-    """The internal batch.PodFailurePolicy (`pkg/apis/batch/types.go`, no json tags) as json.Marshal
-    prints it (ErrorBody from v1.34; before, `%#v` shows pointers' addresses: the model prints this)."""
+    """The internal batch.PodFailurePolicy (`pkg/apis/batch/types.go`, no json tags), printed with
+    `fe.go_struct` (json.Marshal from v1.34, `%#v` before unless an onExitCodes pointer is set)."""
 
     def on_exit(req: Mapping[str, Any] | None) -> fe.GoStruct | None:
         if req is None:
             return None
-        return fe.GoStruct((("ContainerName", req.get("containerName")), ("Operator", req.get("operator", "")), ("Values", req.get("values"))))
+        return fe.GoStruct((("ContainerName", req.get("containerName")), ("Operator", req.get("operator", "")), ("Values", req.get("values"))))  # behind a pointer: %#v prints its address
 
     def rule(r: Mapping[str, Any]) -> fe.GoStruct:
         patterns = r.get("onPodConditions")
-        shown = None if patterns is None else [fe.GoStruct((("Type", p.get("type", "")), ("Status", p.get("status", "")))) for p in patterns]
-        return fe.GoStruct((("Action", r.get("action", "")), ("OnExitCodes", on_exit(r.get("onExitCodes"))), ("OnPodConditions", shown)))
+        shown = (
+            None
+            if patterns is None
+            else [
+                fe.GoStruct((("Type", p.get("type", "")), ("Status", p.get("status", ""))), "batch.PodFailurePolicyOnPodConditionsPattern", ("api.PodConditionType", "api.ConditionStatus"))
+                for p in patterns
+            ]
+        )
+        return fe.GoStruct(
+            (("Action", r.get("action", "")), ("OnExitCodes", on_exit(r.get("onExitCodes"))), ("OnPodConditions", shown)),
+            "batch.PodFailurePolicyRule",
+            ("batch.PodFailurePolicyAction", "*batch.PodFailurePolicyOnExitCodesRequirement", "[]batch.PodFailurePolicyOnPodConditionsPattern"),
+        )
 
     rules = policy.get("rules")
-    return fe.GoStruct((("Rules", None if rules is None else [rule(r) for r in rules]),))
+    return fe.GoStruct((("Rules", None if rules is None else [rule(r) for r in rules]),), "batch.PodFailurePolicy", ("[]batch.PodFailurePolicyRule",))
 
 
 def internal_success_policy(policy: Mapping[str, Any]) -> fe.GoStruct:
     """The internal batch.SuccessPolicy (`pkg/apis/batch/types.go`) that validateJobSpec reports as
-    the bad value; from v1.34 field.Error renders it with json.Marshal (apimachinery `ErrorBody`)."""
+    the bad value, printed with `fe.go_struct` (json.Marshal from v1.34, `%#v` before)."""
     rules = policy.get("rules")
     internal_rules = (
         None
         if rules is None
         else [
-            fe.GoStruct((("SucceededIndexes", rule.get("succeededIndexes")), ("SucceededCount", rule.get("succeededCount"))))
+            fe.GoStruct(
+                (("SucceededIndexes", rule.get("succeededIndexes")), ("SucceededCount", rule.get("succeededCount"))),
+                "batch.SuccessPolicyRule",
+                ("*string", "*int32"),
+            )
             for rule in rules
         ]
     )
-    return fe.GoStruct((("Rules", internal_rules),))
+    return fe.GoStruct((("Rules", internal_rules),), "batch.SuccessPolicy", ("[]batch.SuccessPolicyRule",))
 
 
 def validate_success_policy(spec: Mapping[str, Any], path: str) -> list[FieldError]:
@@ -644,38 +659,36 @@ def validate_job_spec_update(
 ) -> list[FieldError]:
     """ValidateJobSpecUpdate: the spec again, then the immutable fields."""
     errs = validate_job_spec(spec, path, opts)
-    errs.extend(validate_completions(spec, old, fe.child(path, "completions")))
+    errs.extend(validate_completions(spec, old, fe.child(path, "completions"), opts.release))
     release = opts.release
     errs.extend(
         mv.validate_immutable_field(
             spec.get("selector"), old.get("selector"), fe.child(path, "selector"),
-            shown=lambda s: None if s is None else mv.label_selector_value(s, release),
+            shown=lambda s: fe.pointer(None if s is None else mv.label_selector_value(s, release), release),
         )
     )
     errs.extend(validate_pod_template_update(spec, old, path, opts))
-    # Each field's bad value as its Go type prints (all pointers: nil is null).
+    # Each field's bad value as its Go type prints (all pointers: nil is fe.pointer's).
     shown: dict[str, Callable[[Any], Any]] = {
-        "completionMode": lambda v: fe.named(v, release),
-        "podFailurePolicy": lambda v: None if v is None else internal_pod_failure_policy(v),
-        "backoffLimitPerIndex": lambda v: v,
-        "managedBy": lambda v: fe.named(v, release),  # a *string
-        "successPolicy": lambda v: None if v is None else internal_success_policy(v),
+        "completionMode": lambda v: fe.pointer(fe.named(v, release), release),
+        "podFailurePolicy": lambda v: fe.pointer(None if v is None else fe.go_struct(internal_pod_failure_policy(v), release), release),
+        "backoffLimitPerIndex": lambda v: fe.pointer(v, release),
+        "managedBy": lambda v: fe.pointer(fe.named(v, release), release),  # a *string
+        "successPolicy": lambda v: fe.pointer(None if v is None else fe.go_struct(internal_success_policy(v), release), release),
     }
     for name, show in shown.items():
-        errs.extend(
-            mv.validate_immutable_field(spec.get(name), old.get(name), fe.child(path, name), shown=show)
-        )
+        errs.extend(mv.validate_immutable_field(spec.get(name), old.get(name), fe.child(path, name), shown=show))
     errs.extend(validate_job_scheduling_update(spec, old, fe.child(path, "scheduling")))
     return errs
 
 
 def validate_completions(
-    spec: Mapping[str, Any], old: Mapping[str, Any], path: str
+    spec: Mapping[str, Any], old: Mapping[str, Any], path: str, release: int = NEWEST_MINOR
 ) -> list[FieldError]:
     """validateCompletions: immutable, except that an Indexed Job scales completions with parallelism."""
     new_c, old_c = spec.get("completions"), old.get("completions")
     if spec.get("completionMode") != "Indexed":
-        return mv.validate_immutable_field(new_c, old_c, path)
+        return mv.validate_immutable_field(new_c, old_c, path, shown=lambda v: fe.pointer(v, release))  # a *int32
     if new_c == old_c or new_c is None:
         return []
     if spec.get("parallelism") is None:
@@ -971,7 +984,7 @@ def validate_job_status(
             errs.append(
                 fe.invalid(
                     fe.child(path, "failedIndexes"),
-                    failed_indexes,
+                    fe.named(failed_indexes, opts.release),  # a *string
                     f"error parsing failedIndexes: {err}",
                 )
             )

@@ -137,12 +137,12 @@ def container(draw: st.DrawFn, name: str) -> dict[str, Any]:
         if not ctr["image"]:
             del ctr["image"]
     if draw(st.integers(0, 3)) == 0:
-        ctr["imagePullPolicy"] = draw(st.sampled_from(["Always", "Never", "IfNotPresent", "Sometimes"]))
+        ctr["imagePullPolicy"] = draw(st.sampled_from(["Always", "Never", "IfNotPresent", "Sometimes", ODD_TEXT]))
     if draw(st.integers(0, 4)) == 0:
-        ctr["terminationMessagePolicy"] = draw(st.sampled_from(["File", "FallbackToLogsOnError", "Bogus"]))
+        ctr["terminationMessagePolicy"] = draw(st.sampled_from(["File", "FallbackToLogsOnError", "Bogus", ODD_TEXT]))
     if draw(st.integers(0, 3)) == 0:
         ctr["ports"] = [
-            {"containerPort": draw(st.sampled_from([0, 80, 65536])), **({"protocol": draw(st.sampled_from(["TCP", "UDP", "HTTP"]))} if draw(st.booleans()) else {})}
+            {"containerPort": draw(st.sampled_from([0, 80, 65536])), **({"protocol": draw(st.sampled_from(["TCP", "UDP", "HTTP", ODD_TEXT]))} if draw(st.booleans()) else {})}
             for _ in range(draw(st.integers(1, 2)))
         ]
     if draw(st.integers(0, 4)) == 0:
@@ -229,7 +229,7 @@ VOLUME_SOURCES_DRAWN: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
         {"csi": {"driver": "csi.example.com"}}, {"csi": {"driver": ""}}, {"csi": {"driver": "Bad_Driver", "nodePublishSecretRef": {"name": "Bad_S"}}},
         {"csi": {"driver": "d" * 64, "nodePublishSecretRef": {}}},
         {"ephemeral": {"volumeClaimTemplate": {"spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}}}},
-        {"ephemeral": {"volumeClaimTemplate": {"metadata": {"labels": {"bad key!": "v"}}, "spec": {"accessModes": ["ReadWriteOncePod", "ReadOnlyMany", "Bogus"],
+        {"ephemeral": {"volumeClaimTemplate": {"metadata": {"labels": {"bad key!": "v"}}, "spec": {"accessModes": ["ReadWriteOncePod", "ReadOnlyMany", ODD_TEXT],
          "resources": {"requests": {"storage": "0"}}, "storageClassName": "Bad_SC", "volumeMode": "Weird"}}}},
         {"ephemeral": {"volumeClaimTemplate": {"spec": {"resources": {}, "volumeMode": "Block"}}}}, {"ephemeral": {}},
         {"ephemeral": {"volumeClaimTemplate": {"metadata": {"name": "x", "annotations": {"a": "b"}}, "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}},
@@ -272,9 +272,9 @@ def volume_source(draw: st.DrawFn) -> dict[str, Any]:
 
 
 _MOUNT_OPTIONS: list[dict[str, Any]] = [
-    {"readOnly": True}, {"mountPropagation": "HostToContainer"}, {"mountPropagation": "Bidirectional"}, {"mountPropagation": "Bogus"},
+    {"readOnly": True}, {"mountPropagation": "HostToContainer"}, {"mountPropagation": "Bidirectional"}, {"mountPropagation": ODD_TEXT},
     {"readOnly": True, "recursiveReadOnly": "Enabled"}, {"recursiveReadOnly": "IfPossible"}, {"recursiveReadOnly": "Disabled"},
-    {"readOnly": True, "recursiveReadOnly": "IfPossible", "mountPropagation": "HostToContainer"}, {"recursiveReadOnly": "Maybe"},
+    {"readOnly": True, "recursiveReadOnly": "IfPossible", "mountPropagation": "HostToContainer"}, {"recursiveReadOnly": ODD_TEXT},
     {"readOnly": True, "recursiveReadOnly": "Enabled", "mountPropagation": "None"},
 ]  # fmt: skip
 
@@ -320,7 +320,7 @@ NODE_REQUIREMENTS = st.sampled_from(
         {"key": "zone", "operator": "Gt", "values": ["1"]},
         {"key": "zone", "operator": "Gt", "values": ["x"]},
         {"key": "bad key!", "operator": "DoesNotExist"},
-        {"key": "zone", "operator": "Near", "values": ["a"]},
+        {"key": "zone", "operator": ODD_TEXT, "values": ["a"]},
         # No label values: refused from 1.33 unless the stored template has one (v1.32 never checks).
         {"key": "zone", "operator": "In", "values": ["bad value!"]},
         {"key": "zone", "operator": "NotIn", "values": ["x" * 64]},
@@ -331,7 +331,7 @@ NODE_FIELD_REQUIREMENTS = st.sampled_from(
     [
         {"key": "metadata.name", "operator": "In", "values": ["node-1"]},
         {"key": "metadata.name", "operator": "NotIn", "values": ["a", "b"]},
-        {"key": "metadata.name", "operator": "Exists"},
+        {"key": "metadata.name", "operator": ODD_TEXT},
         {"key": "metadata.name", "operator": "In", "values": ["Bad_Node"]},
         {"key": "zone", "operator": "In", "values": ["a"]},
     ]
@@ -363,7 +363,7 @@ def dns_config(draw: st.DrawFn) -> dict[str, Any]:
 IDS = st.sampled_from([0, 1000, -1, 2**31 - 1, 2**31])
 PROFILES = st.sampled_from(
     [{"type": "RuntimeDefault"}, {"type": "Localhost", "localhostProfile": "p.json"}, {"type": "Localhost"}, {"type": "Localhost", "localhostProfile": "/abs"},
-     {"type": "Localhost", "localhostProfile": "../up"}, {"type": "Unconfined", "localhostProfile": "p"}, {"type": ""}, {"type": "Bogus"},
+     {"type": "Localhost", "localhostProfile": "../up"}, {"type": "Unconfined", "localhostProfile": "p"}, {"type": ""}, {"type": ODD_TEXT},
      {"type": "Localhost", "localhostProfile": " p"}, {"type": "Localhost", "localhostProfile": ""}]
 )
 WINDOWS_OPTIONS = st.sampled_from(
@@ -382,8 +382,8 @@ def pod_security_context(draw: st.DrawFn) -> dict[str, Any]:
             sc[key] = draw(IDS)
     if draw(st.integers(0, 3)) == 0:
         sc["supplementalGroups"] = draw(st.lists(IDS, min_size=1, max_size=2))
-    for key, values in (("fsGroupChangePolicy", ["Always", "OnRootMismatch", "Bogus"]), ("supplementalGroupsPolicy", ["Merge", "Strict", ""]),
-                        ("seLinuxChangePolicy", ["Recursive", "MountOption", "Bogus"])):
+    for key, values in (("fsGroupChangePolicy", ["Always", "OnRootMismatch", ODD_TEXT]), ("supplementalGroupsPolicy", ["Merge", "Strict", "", ODD_TEXT]),
+                        ("seLinuxChangePolicy", ["Recursive", "MountOption", ODD_TEXT])):
         if draw(st.integers(0, 4)) == 0:
             sc[key] = draw(st.sampled_from(values))
     for key, strategy in (("seccompProfile", PROFILES), ("appArmorProfile", PROFILES), ("windowsOptions", WINDOWS_OPTIONS)):
@@ -407,7 +407,7 @@ def security_context(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.integers(0, 2)) == 0:
         sc["capabilities"] = draw(st.sampled_from([{}, {"add": ["CAP_SYS_ADMIN"]}, {"add": ["NET_ADMIN", "CAP_SYS_ADMIN"]}, {"add": ["SYS_ADMIN"]}]))
     if draw(st.integers(0, 4)) == 0:
-        sc["procMount"] = draw(st.sampled_from(["Default", "Unmasked", "Bogus"]))
+        sc["procMount"] = draw(st.sampled_from(["Default", "Unmasked", ODD_TEXT]))
     for key, strategy in (("seccompProfile", PROFILES), ("appArmorProfile", PROFILES), ("windowsOptions", WINDOWS_OPTIONS)):
         if draw(st.integers(0, 5)) == 0:
             sc[key] = draw(strategy)
@@ -419,7 +419,7 @@ def security_context(draw: st.DrawFn) -> dict[str, Any]:
 # always given and never 0 where omitted.
 HANDLER_VALUES: list[dict[str, Any]] = (
     [{"exec": {"command": ["true"]}}, {"exec": {}}, {"httpGet": {"port": 8080}}, {"httpGet": {"path": "/healthz", "port": "http", "scheme": "HTTPS"}},
-     {"httpGet": {"port": 0, "scheme": "FTP"}}, {"httpGet": {"port": "Bad_Port", "httpHeaders": [{"name": "X-Ok", "value": "v"}, {"name": "bad header", "value": "v"}]}},
+     {"httpGet": {"port": 0, "scheme": ODD_TEXT}}, {"httpGet": {"port": "Bad_Port", "httpHeaders": [{"name": "X-Ok", "value": "v"}, {"name": "bad header", "value": "v"}]}},
      {"httpGet": {"port": "80"}}, {"tcpSocket": {"port": 70000}}, {"tcpSocket": {"port": "a--b"}}, {"tcpSocket": {"port": "x" * 16}},
      {"grpc": {"port": 9000}}, {"grpc": {"port": -1, "service": "svc"}}, {}, {"exec": {"command": ["true"]}, "tcpSocket": {"port": 80}},
      {"httpGet": {"port": 80}, "grpc": {"port": 80}}]
@@ -530,7 +530,9 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
                         {"key": "k", "operator": "Equal", "value": "v"},
                         {"operator": "Equal", "value": "v"},
                         {"key": "k", "operator": "Exists", "value": "v"},
-                        {"key": "k", "effect": "Sometimes"},
+                        {"key": "k", "effect": ODD_TEXT},
+                        {"key": "k", "operator": ODD_TEXT},
+                        {"operator": ODD_TEXT, "effect": ODD_TEXT, "tolerationSeconds": 5},
                         {"key": "k", "operator": "Exists", "effect": "NoSchedule", "tolerationSeconds": 5},
                         {"key": "k", "operator": "Lt", "value": "5"},  # a comparison operator (1.35+, alpha)
                         {"key": "k", "operator": "Gt", "value": "-0"},
@@ -541,7 +543,7 @@ def pod_spec(draw: st.DrawFn, template_spec: dict[str, Any]) -> None:
     if draw(st.integers(0, 5)) == 0:
         template_spec["schedulingGates"] = [{"name": draw(st.sampled_from(["example.com/gate", "bad gate", ""]))}]
     if draw(st.integers(0, 5)) == 0:
-        template_spec["dnsPolicy"] = draw(st.sampled_from(["ClusterFirst", "Default", "Bogus"]))
+        template_spec["dnsPolicy"] = draw(st.sampled_from(["ClusterFirst", "Default", "Bogus", ODD_TEXT]))
     if draw(st.integers(0, 4)) == 0:
         template_spec["dnsConfig"] = draw(st.one_of(dns_config(), st.none()))
         template_spec["dnsPolicy"] = draw(st.sampled_from(["None", "None", template_spec.get("dnsPolicy", "ClusterFirst")]))
@@ -676,7 +678,7 @@ def pod_affinity_term(draw: st.DrawFn) -> dict[str, Any]:
 def topology_spread_constraint(draw: st.DrawFn) -> dict[str, Any]:
     constraint: dict[str, Any] = {
         "topologyKey": draw(st.sampled_from(["zone", "zone", "kubernetes.io/hostname", ""])),
-        "whenUnsatisfiable": draw(st.sampled_from(["DoNotSchedule", "ScheduleAnyway", "Bogus"])),
+        "whenUnsatisfiable": draw(st.sampled_from(["DoNotSchedule", "ScheduleAnyway", "Bogus", ODD_TEXT])),
     }
     if draw(st.integers(0, 5)):
         constraint["maxSkew"] = draw(st.sampled_from([1, 1, 2, 0, -1]))
@@ -684,7 +686,7 @@ def topology_spread_constraint(draw: st.DrawFn) -> dict[str, Any]:
         constraint["minDomains"] = draw(st.sampled_from([1, 3, 0, -1]))
     for key in ("nodeAffinityPolicy", "nodeTaintsPolicy"):
         if draw(st.integers(0, 4)) == 0:
-            constraint[key] = draw(st.sampled_from(["Honor", "Ignore", "Bogus"]))
+            constraint[key] = draw(st.sampled_from(["Honor", "Ignore", ODD_TEXT]))
     selector = draw(SPREAD_SELECTORS)
     if selector is not None:
         constraint["labelSelector"] = selector
@@ -751,7 +753,7 @@ def label_selector(draw: st.DrawFn, labels: dict[str, str]) -> dict[str, Any]:
         return {}
     expressions = []
     for _ in range(draw(st.integers(1, 2))):
-        op = draw(st.sampled_from(["In", "NotIn", "Exists", "DoesNotExist", "Gt"]))
+        op = draw(st.sampled_from(["In", "NotIn", "Exists", "DoesNotExist", "Gt", ODD_TEXT]))
         expr: dict[str, Any] = {"key": draw(st.sampled_from(["app", "bad key!", "example.com/app"])), "operator": op}
         if draw(st.booleans()):
             expr["values"] = draw(st.lists(LABEL_VALUES, max_size=2))
@@ -848,7 +850,7 @@ def job_manifests(draw: st.DrawFn) -> dict[str, Any]:
         spec.update({"completionMode": "Indexed", "backoffLimitPerIndex": 1, "completions": draw(st.sampled_from([100_001, 2**31 - 1, 100_000]))})
         for key, values in (("parallelism", [10_000, 10_001, 1]), ("maxFailedIndexes", [10_000, 10_001, 100_001])):
             _set_or_drop(spec, key, draw(st.sampled_from([None, *values])))
-    template_spec["restartPolicy"] = draw(st.sampled_from(["Never", "OnFailure", "Always", "Bogus"]))
+    template_spec["restartPolicy"] = draw(st.sampled_from(["Never", "OnFailure", "Always", "Bogus", ODD_TEXT]))
     if draw(st.integers(0, 3)) == 0:
         template_spec["initContainers"] = [{"name": "init", "image": "busybox"}]
     if draw(st.integers(0, 2)) == 0:
