@@ -229,11 +229,20 @@ def test_a_trace_survives_kill_9(plane: ControlPlane, namespace: str, tmp_path: 
          "--namespace", namespace, "--trace", str(trace), "--run-seconds", "30"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
+    # The watches of Jobs and Pods are separate streams: under load the Job's may lag the Pods'
+    # (the API server holds a watch until its cache reaches the listed resourceVersion), so wait
+    # for both before the kill, then check that nothing recorded by then was lost.
+    def recorded_both() -> bool:
+        text = trace.read_text() if trace.exists() else ""
+        return '"kind":"event","resource":"jobs"' in text and '"Running"' in text
+
     try:
-        wait_for(lambda: trace.exists() and '"Running"' in trace.read_text(), 60, "a running pod in the trace")
+        wait_for(recorded_both, 60, "a Job event and a running pod in the trace")
+        seen = trace.read_text()
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
+    assert trace.read_text().startswith(seen[: seen.rfind("\n") + 1])
     header, records = read_trace(trace)
     assert header["namespace"] == namespace
     kinds = {(r.get("resource"), r.get("type")) for r in records if r["kind"] == "event"}
