@@ -32,10 +32,14 @@ def test_equal_frozen_dicts_are_equal_and_hash_alike() -> None:
 # --- evolve ---------------------------------------------------------------------------------------
 
 
+def _magnitude(value: int) -> int:
+    return abs(value)
+
+
 @attrs.frozen(cache_hash=True)
 class _Point:
     x: int
-    y: int = attrs.field(default=0, converter=abs)
+    y: int = attrs.field(default=0, converter=_magnitude)
     z: int = attrs.field(default=0, kw_only=True)
 
 

@@ -46,7 +46,7 @@ from tests.conftest import REPO_ROOT
 pytestmark = pytest.mark.live
 PI = str(REPO_ROOT / "specs" / "examples" / "pi.yaml")
 
-MANIFEST = {
+MANIFEST: dict[str, Any] = {
     "apiVersion": "batch/v1",
     "kind": "Job",
     "metadata": {"name": "work", "namespace": "default"},
@@ -216,7 +216,10 @@ def test_410_gone_relists_without_losing_or_repeating(plane: ControlPlane, names
     assert (deleted, "DELETED") in by_name
     assert not any(name == unchanged for name, _ in by_name)  # already recorded: not again
     assert any(t == "ADDED" for _, t in by_name)  # the replacement
-    current = {p.metadata.name for p in LiveCluster.connect(plane.kubeconfig).core.list_namespaced_pod(namespace).items}
+    current = set()
+    for pod in LiveCluster.connect(plane.kubeconfig).core.list_namespaced_pod(namespace).items:
+        assert pod.metadata is not None  # the API server always sends it
+        current.add(pod.metadata.name)
     assert {n.split("/", 1)[1] for n in recorder.view.objects["pods"]} == current
 
 

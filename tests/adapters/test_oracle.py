@@ -13,6 +13,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,7 +25,7 @@ from jobmodel.errors import InputError
 
 HERE = Path(__file__).resolve().parent
 SCRIPTED = HERE.parent / "oracle_impls" / "scripted.py"
-CASE = {"name": "start", "now": "2024-06-01T12:00:00Z", "job": None, "pods": []}
+CASE: dict[str, Any] = {"name": "start", "now": "2024-06-01T12:00:00Z", "job": None, "pods": []}
 
 
 def scripted(mode: str, timeout: float = 20.0) -> ProtocolEngine:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import jsonschema
 import pytest
 
@@ -16,7 +18,7 @@ def test_the_schema_is_a_valid_json_schema() -> None:
 
 
 def test_a_request_carries_the_inputs_without_the_expectation() -> None:
-    case = {"name": "c", "now": "2024-06-01T12:00:00Z", "job": None, "pods": [], "expect": {"error": False}}
+    case: dict[str, Any] = {"name": "c", "now": "2024-06-01T12:00:00Z", "job": None, "pods": [], "expect": {"error": False}}
     message = protocol.request(3, "job-sync", case)
     assert message == {"id": 3, "suite": "job-sync", "case": {"name": "c", "now": "2024-06-01T12:00:00Z", "job": None, "pods": []}}
     assert protocol.problems(message, "request") == []

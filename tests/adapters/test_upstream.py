@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from jobmodel.adapters import gobuild, protocol
+from jobmodel.adapters import protocol
 from jobmodel.adapters.oracle import CaseError
 from jobmodel.adapters.upstream import (
     SUPPORTED_SUITES,
@@ -86,7 +86,7 @@ def test_build_harness_is_cached(engine: UpstreamEngine) -> None:
 
 
 def test_missing_go_is_an_error_not_a_skip(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(gobuild.shutil, "which", lambda name: None)
+    monkeypatch.setattr(shutil, "which", lambda name: None)  # the module gobuild looks `go` up with
     with pytest.raises(HarnessError, match="`go` is not on PATH"):
         build_harness()
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from jobmodel.api.equality import semantic_equal
 
 
@@ -47,7 +49,7 @@ def test_resources_is_a_pointer_in_a_pod_spec_only() -> None:
     spec.resources are values."""
     assert not semantic_equal({"template": {"spec": {"resources": {}}}}, {"template": {"spec": {}}})
     assert not semantic_equal({"resources": {}}, {})  # a pod spec compared on its own
-    claim = {"volumeClaimTemplate": {"spec": {"resources": {}}}}
+    claim: dict[str, Any] = {"volumeClaimTemplate": {"spec": {"resources": {}}}}
     assert semantic_equal({"ephemeral": claim}, {"ephemeral": {"volumeClaimTemplate": {}}})
 
 

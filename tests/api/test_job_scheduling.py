@@ -111,7 +111,7 @@ def test_hand_written_checks(scheduling: dict[str, Any], parallelism: int | None
 
 
 def test_the_policy_variant_is_frozen_on_update() -> None:
-    new = {"scheduling": {"schedulingPolicy": {"basic": {}}}}
+    new: dict[str, Any] = {"scheduling": {"schedulingPolicy": {"basic": {}}}}
     old = {"scheduling": GANG_3}
     (err,) = js.validate_job_scheduling_update(new, old, "spec.scheduling")
     assert (err.field, err.type) == ("spec.scheduling.schedulingPolicy", INVALID)

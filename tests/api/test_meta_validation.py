@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -173,7 +176,7 @@ def test_object_meta_update_checks_the_generation_sign_from_1_37() -> None:
 def test_managed_fields_follow_validate_managed_fields() -> None:
     """ValidateManagedFields / ValidateFieldManager (apimachinery meta/v1/validation): expected
     values from their code; the operation's error changed in v0.37."""
-    entries = [
+    entries: list[Mapping[str, Any]] = [
         {"operation": "Bogus"},
         {"operation": ""},
         {"operation": "Apply", "fieldsType": "FieldsV2", "manager": "m" * 129, "subresource": "s" * 257},
@@ -255,7 +258,7 @@ def test_a_label_selector_bad_value_as_upstream_prints_it() -> None:
 
 def test_owner_references_bad_value_is_json_marshal() -> None:
     """Upstream's message at 1.37 for two controller references (json tags' order, not sorted)."""
-    refs = [
+    refs: list[Mapping[str, Any]] = [
         {"apiVersion": "batch/v1", "kind": "CronJob", "name": "c<", "uid": "u1", "controller": True},
         {"apiVersion": "batch/v1", "kind": "CronJob", "name": "d", "uid": "u2", "controller": True, "blockOwnerDeletion": False},
     ]

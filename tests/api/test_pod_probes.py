@@ -107,7 +107,7 @@ def test_stop_signal() -> None:
 
 
 def test_where_probes_are_validated() -> None:
-    bad = {"readinessProbe": {}}
+    bad: dict[str, Any] = {"readinessProbe": {}}
     spec = {"containers": [{"name": "a", **bad}], "initContainers": [{"name": "s", "restartPolicy": "Always", **bad}, {"name": "i", **bad}]}
     assert pairs(validate_pod_probes(spec, "spec", 37, True)) == {
         ("spec.containers[0].readinessProbe", "FieldValueRequired"),

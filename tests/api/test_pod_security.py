@@ -38,7 +38,7 @@ def test_id_ranges() -> None:
 
 
 def test_share_process_namespace_with_host_pid_moves_in_1_37() -> None:
-    spec = {"shareProcessNamespace": True, "hostPID": True}
+    spec: dict[str, Any] = {"shareProcessNamespace": True, "hostPID": True}
     assert _pod(36, **spec) == {(f"{S}.securityContext.shareProcessNamespace", "FieldValueInvalid")}
     assert _pod(37, **spec) == {(f"{S}.shareProcessNamespace", "FieldValueInvalid")}
     assert _pod(37, shareProcessNamespace=False, hostPID=True) == set()
@@ -144,7 +144,7 @@ def test_proc_mount() -> None:
 
 
 def test_host_users_false_forbids_host_namespaces() -> None:
-    spec = {"hostUsers": False, "hostNetwork": True, "hostPID": True, "hostIPC": True}
+    spec: dict[str, Any] = {"hostUsers": False, "hostNetwork": True, "hostPID": True, "hostIPC": True}
     assert _pod(**spec) == {
         (f"{S}.hostNetwork", "FieldValueForbidden"),
         (f"{S}.HostPID", "FieldValueForbidden"),
@@ -194,7 +194,7 @@ def test_sysctls() -> None:
         (f"{S}.securityContext.sysctls[3].name", "FieldValueDuplicate"),
         (f"{S}.securityContext.sysctls[4].name", "FieldValueInvalid"),  # a network sysctl with the host's network
     }
-    ipc = {"securityContext": {"sysctls": [{"name": "kernel.shm_rmid_forced"}, {"name": "fs.mqueue.msg_max"}]}, "hostIPC": True}
+    ipc: dict[str, Any] = {"securityContext": {"sysctls": [{"name": "kernel.shm_rmid_forced"}, {"name": "fs.mqueue.msg_max"}]}, "hostIPC": True}
     assert _pod(**ipc) == {
         (f"{S}.securityContext.sysctls[0].name", "FieldValueInvalid"),
         (f"{S}.securityContext.sysctls[1].name", "FieldValueInvalid"),
@@ -206,7 +206,7 @@ def test_windows_host_process_pod() -> None:
     def windows(host_process: bool | None) -> dict[str, Any]:
         return {"securityContext": {"windowsOptions": {"hostProcess": host_process}}} if host_process is not None else {}
 
-    spec = {"securityContext": {"windowsOptions": {"hostProcess": True}}, "containers": [{"name": "a"}, {"name": "b", **windows(False)}]}
+    spec: dict[str, Any] = {"securityContext": {"windowsOptions": {"hostProcess": True}}, "containers": [{"name": "a"}, {"name": "b", **windows(False)}]}
     assert _pod(**spec) == {
         (f"{S}.containers[1].securityContext.windowsOptions.hostProcess", "FieldValueInvalid"),
         (S, "FieldValueInvalid"),  # not all host-process containers

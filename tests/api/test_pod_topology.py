@@ -3,6 +3,7 @@ TestValidateTopologySpreadConstraints (`pkg/apis/core/validation/validation_test
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -25,7 +26,7 @@ def _ok(**extra: Any) -> dict[str, Any]:
     return {"maxSkew": 1, "topologyKey": "k8s.io/zone", "whenUnsatisfiable": "DoNotSchedule", **extra}
 
 
-def _errs(constraints: list[dict[str, Any]], opts: TopologyOptions = MERGE, release: int = 37) -> set[tuple[str, str]]:
+def _errs(constraints: list[Mapping[str, Any]], opts: TopologyOptions = MERGE, release: int = 37) -> set[tuple[str, str]]:
     return pairs(validate_topology_spread_constraints(constraints, P, release, opts))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -124,7 +125,7 @@ def test_tolerations_and_gates() -> None:
 
 
 def test_required_node_affinity_needs_terms() -> None:
-    affinity = {
+    affinity: dict[str, Any] = {
         "nodeAffinity": {
             "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": []}
         }
@@ -214,7 +215,7 @@ def test_node_and_priority_class_names_are_dns_subdomains() -> None:
 def test_readiness_gates_runtime_class_and_preemption_policy() -> None:
     """ValidatePodSpec: validateReadinessGates (qualified names), ValidateRuntimeClassName (a DNS
     subdomain, "" included: the field is a pointer), ValidatePreemptionPolicy."""
-    spec = {"readinessGates": [{"conditionType": "example.com/ready"}, {"conditionType": "bad type!"}], "runtimeClassName": "", "preemptionPolicy": "Sometimes"}
+    spec: dict[str, Any] = {"readinessGates": [{"conditionType": "example.com/ready"}, {"conditionType": "bad type!"}], "runtimeClassName": "", "preemptionPolicy": "Sometimes"}
     assert _errors(**spec) == {
         ("spec.template.spec.readinessGates[1].conditionType", "FieldValueInvalid"),
         ("spec.template.spec.runtimeClassName", "FieldValueInvalid"),
@@ -253,7 +254,7 @@ def test_toleration_comparison_operators_from_1_35() -> None:
     errors = validate_tolerations([{"key": "k", "operator": "Gt", "value": "5"}], "t", 35)
     assert [str(e) for e in errors] == ['t[0].operator: Unsupported value: "Gt": supported values: "Equal", "Exists", "Lt", "Gt"']
     # ... and, when the old template uses them, a decimal integer in canonical form within int64.
-    tolerations = [{"key": "k", "operator": "Lt", "value": v} for v in ("5", "-0", "", "+1", "99999999999999999999")]
+    tolerations: list[Mapping[str, Any]] = [{"key": "k", "operator": "Lt", "value": v} for v in ("5", "-0", "", "+1", "99999999999999999999")]
     errors = validate_tolerations(tolerations, "t", 37, allow_comparison_operators=True)
     assert [(e.field, e.detail) for e in errors] == [
         ("t[1].value", "must be a valid decimal integer in canonical form"),
@@ -266,7 +267,7 @@ def test_toleration_comparison_operators_from_1_35() -> None:
 
 def test_toleration_value_parse_error_quotes_as_strconv() -> None:
     """strconv.NumError quotes the value with strconv.Quote: é as it is, DEL as \\x7f."""
-    tolerations = [{"key": "k", "operator": "Lt", "value": v} for v in ("é", "\x7f")]
+    tolerations: list[Mapping[str, Any]] = [{"key": "k", "operator": "Lt", "value": v} for v in ("é", "\x7f")]
     errors = validate_tolerations(tolerations, "t", 37, allow_comparison_operators=True)
     assert [e.detail for e in errors if e.detail.startswith("strconv")] == [
         'strconv.ParseInt: parsing "é": invalid syntax',
@@ -287,7 +288,7 @@ def test_tolerations_annotation_in_a_template() -> None:
 def test_ephemeral_container_restart_rules_are_forbidden() -> None:
     """validateFieldAllowList: RestartPolicyRules (1.34+) is not in allowedEphemeralContainerFields,
     and an empty list is set (not the nil zero value); reported in the struct's field order."""
-    ephemeral = [{"name": "d", "image": "b", "restartPolicy": "Always", "restartPolicyRules": [], "livenessProbe": {}}]
+    ephemeral: list[Mapping[str, Any]] = [{"name": "d", "image": "b", "restartPolicy": "Always", "restartPolicyRules": [], "livenessProbe": {}}]
     errs = validate_ephemeral_containers(ephemeral, [{"name": "main"}], [], "e")
     forbidden = [e.field for e in errs if e.type == "FieldValueForbidden"]
     assert forbidden == ["e[0].restartPolicy", "e[0].restartPolicyRules", "e[0].livenessProbe"]

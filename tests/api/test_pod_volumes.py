@@ -6,6 +6,7 @@ its code where the tests do not reach (release differences)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -216,7 +217,7 @@ def test_ephemeral_claim_template() -> None:
     ]
 
 
-VOLUMES = [
+VOLUMES: list[Mapping[str, Any]] = [
     {"name": "abc", "persistentVolumeClaim": {"claimName": "testclaim1"}},
     {"name": "abc-123", "persistentVolumeClaim": {"claimName": "testclaim2"}},
     {"name": "123", "hostPath": {"path": "/foo/baz", "type": ""}},

@@ -114,7 +114,7 @@ def test_times_must_be_rfc3339() -> None:
 def test_a_pod_status_keeps_the_fields_the_model_does_not_read() -> None:
     from jobmodel.api.schema import decode_object
 
-    pod = {"apiVersion": "v1", "kind": "Pod", "status": {"phase": "Running", "podIP": "10.0.0.1", "hostIPs": [{"ip": "x"}]}}
+    pod: dict[str, Any] = {"apiVersion": "v1", "kind": "Pod", "status": {"phase": "Running", "podIP": "10.0.0.1", "hostIPs": [{"ip": "x"}]}}
     assert decode_object(pod, "Pod")["status"]["podIP"] == "10.0.0.1"
     pod["status"]["phase"] = 3
     with pytest.raises(InputError) as info:
@@ -144,7 +144,7 @@ def test_the_formats_around_objects_say_the_same_as_the_decoder() -> None:
 
 # Fields added after 1.32, with the first release whose k8s.io/api types have them (core/v1 and
 # batch/v1 types.go of v0.32.3 ... v0.37.2); 1.35's PodSpec.workloadRef is gone in 1.36.
-RELEASE_FIELDS = [
+RELEASE_FIELDS: list[tuple[dict[str, Any], str, int, int | None]] = [
     ({"template": {"spec": {"containers": [{"name": "a", "lifecycle": {"stopSignal": "SIGTERM"}}]}}}, "spec.template.spec.containers[0].lifecycle.stopSignal", 33, None),
     ({"template": {"spec": {"hostnameOverride": "h"}}}, "spec.template.spec.hostnameOverride", 34, None),
     ({"template": {"spec": {"containers": [{"name": "a", "restartPolicyRules": []}]}}}, "spec.template.spec.containers[0].restartPolicyRules", 34, None),

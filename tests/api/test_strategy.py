@@ -24,7 +24,7 @@ EXPECT = re.compile(r"^# expect: (\S+) (FieldValue\w+)\s*$", re.MULTILINE)
 
 
 def test_generate_selector_adds_all_four_labels_and_keeps_user_labels() -> None:
-    obj = {
+    obj: dict[str, Any] = {
         "metadata": {"name": "myjob", "uid": UID},
         "spec": {"template": {"metadata": {"labels": {"job-name": "mine"}}}},
     }
@@ -412,7 +412,7 @@ def test_success_criteria_met_on_non_indexed_job_without_managed_by_and_replacem
 def test_created_job_labels_carry_the_generated_labels_when_taken_from_the_template() -> None:
     """SetDefaults_Job shares the template's label map with the Job, so generateSelector's labels
     land on the Job too; storage then separates the two."""
-    raw = {
+    raw: dict[str, Any] = {
         "apiVersion": "batch/v1",
         "kind": "Job",
         "metadata": {"name": "pi", "namespace": "default"},

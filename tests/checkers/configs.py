@@ -39,7 +39,7 @@ BROKEN = "tests.checkers.broken"
 
 # Each broken variant with a configuration in which it goes wrong, and the invariant that catches it.
 # Ignoring expectations over-creates only up to 1.35: from 1.36 the consistency store waits too.
-BROKEN_CASES = {
+BROKEN_CASES: dict[str, tuple[dict[str, Any], dict[str, Any], str]] = {
     "ignore_expectations": (job_manifest(2, 2, 1), {"stale": 1, "kube_version": "1.35"}, "no-over-creation"),
     "skip_backoff_limit": (job_manifest(1, 1, 0), {"failures": 1}, "backoff-limit-enforced"),
     "count_duplicate_index": (job_manifest(1, 1, 0, indexed=True), {"faults": 3}, "indexed-succeeded-counts-each-index-once"),

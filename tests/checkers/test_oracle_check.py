@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -141,7 +142,7 @@ def test_a_crash_while_reducing_ends_the_check_and_keeps_the_divergence_found(
     assert saved[0]["pods"] and saved[0]["expect"]
 
 
-def divergence_on(case: dict[str, object]) -> Divergence:
+def divergence_on(case: Mapping[str, Any]) -> Divergence:
     return Divergence("status", case, {}, {}, Verdict(False, "status", ("status: differs",)))
 
 

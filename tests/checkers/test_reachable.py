@@ -30,7 +30,7 @@ from tests.checkers.configs import config, job_manifest
 RELEASES = [("1.32", {}), ("1.37", {"StaleControllerConsistencyJob": False})]
 
 
-def reached(manifest: dict[str, object], release: str, features: dict[str, bool], depth: int, **budget: Any) -> RecordingSync:
+def reached(manifest: dict[str, object], release: str, features: dict[str, bool], depth: int, **budget: Any) -> RecordingSync[JobSyncInput, JobSyncResult]:
     cfg = attrs.evolve(config(manifest, kube_version=release, **budget), features=freeze(features))
     recorder = recording_job_sync(sync_job)
     explore(cfg.system(recorder), depth)

@@ -106,7 +106,7 @@ def test_most_vectors_can_run_for_real(conformance_dir: Path) -> None:
 
 
 def test_a_case_inside_a_back_off_window_needs_a_clock_that_stands_still() -> None:
-    case = {
+    case: dict[str, Any] = {
         "name": "back-off window",
         "start": "2024-06-01T12:00:00Z",
         "jobUid": "00000000-0000-4000-8000-000000000009",

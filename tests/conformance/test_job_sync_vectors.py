@@ -18,7 +18,7 @@ def _cases() -> list[tuple[str, dict[str, object]]]:
     found = find_conformance_dir()
     if found is None:
         return []
-    out = []
+    out: list[tuple[str, dict[str, object]]] = []
     for name in FILES:
         doc = json.loads((found / name).read_text())
         out.extend((f"{name}:{case['name']}", case) for case in doc["cases"])

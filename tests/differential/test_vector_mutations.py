@@ -156,7 +156,7 @@ def cronjob_sync_mutation(draw: st.DrawFn, case: dict[str, Any]) -> str:
 
 @st.composite
 def mutated(draw: st.DrawFn, cases: list[dict[str, Any]], mutation: Callable[[dict[str, Any]], st.SearchStrategy[str]]) -> dict[str, Any]:
-    case = copy.deepcopy(draw(st.sampled_from(cases)))
+    case: dict[str, Any] = copy.deepcopy(draw(st.sampled_from(cases)))
     for _ in range(draw(st.integers(1, 3))):
         event(f"mutation: {draw(mutation(case))}")
     case["name"] = f"mutated: {case['name']}"

@@ -69,5 +69,5 @@ def test_an_earlier_last_schedule_time_breaks_never_goes_back() -> None:
     last = t.after.cron_job.status.last_schedule_time
     assert last is not None
     earlier = attrs.evolve(t.after.cron_job.status, last_schedule_time=last - timedelta(minutes=2))
-    back = Transition(t.after, Move("sync"), attrs.evolve(t.after, cron_job=attrs.evolve(t.after.cron_job, status=earlier)))
+    back: cron.CronTransition = Transition(t.after, Move("sync"), attrs.evolve(t.after, cron_job=attrs.evolve(t.after.cron_job, status=earlier)))
     assert cron.last_schedule_time_never_goes_back(back) is not None

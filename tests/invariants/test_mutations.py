@@ -43,7 +43,8 @@ def test_the_broken_variant_is_caught_by_its_invariant_and_the_model_is_not(name
     records = run_moves(system, alone.counterexample.moves)
     assert case.invariant in {v.invariant for v in records[-1].violations}
     # The control: the model on the same configuration breaks no invariant.
-    control = explore(mutation_config(name, broken=False).system(), depth=case.depth)
+    model: System[Any, Any] = mutation_config(name, broken=False).system()  # a Job or a CronJob system
+    control = explore(model, depth=case.depth)
     assert control.counterexample is None, control.counterexample
 
 

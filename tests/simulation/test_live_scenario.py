@@ -5,6 +5,7 @@ case's), the time shift of pod status patches, and which cases a real cluster ca
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from jobmodel.adapters.live import View
 from jobmodel.simulation.live_scenario import (
@@ -90,7 +91,7 @@ def test_real_objects_are_seen_in_the_cases_frame() -> None:
 
 
 def test_pod_status_times_move_to_the_real_clock() -> None:
-    patch = {
+    patch: dict[str, Any] = {
         "phase": "Failed",
         "containerStatuses": [{"name": "", "state": {"terminated": {"exitCode": 1, "finishedAt": "2024-06-01T12:00:05Z"}}}],
         "conditions": [{"type": "DisruptionTarget", "status": "True", "lastTransitionTime": "2024-06-01T12:00:00Z"}],

@@ -91,7 +91,10 @@ def test_case_features_names_jobs_and_pods_as_upstreams_tests_build_them() -> No
 
 
 def test_case_features_names_a_reversed_range_of_completed_indexes() -> None:
-    job = {"spec": {"completionMode": "Indexed", "completions": 3}, "status": {"completedIndexes": "0,2-1"}}
+    job: dict[str, Any] = {
+        "spec": {"completionMode": "Indexed", "completions": 3},
+        "status": {"completedIndexes": "0,2-1"},
+    }
     assert "completedIndexes with a reversed range" in case_features({"job": job, "pods": []})
     job["status"]["completedIndexes"] = "0,1-2"
     assert "completedIndexes with a reversed range" not in case_features({"job": job, "pods": []})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from jobmodel.api.names import MAX_GENERATED_NAME_LENGTH
 from jobmodel.state import (
     JOB_COMPLETION_INDEX_ANNOTATION,
     JOB_INDEX_FAILURE_COUNT_ANNOTATION,
@@ -80,7 +81,7 @@ def test_completion_index_annotation_must_be_a_non_negative_integer() -> None:
 def test_generated_name_is_cut_to_fit() -> None:
     assert ix.pod_generate_name_with_index("job", 3) == "job-3-"
     long = ix.pod_generate_name_with_index("j" * 70, 12)
-    assert len(long) == ix.MAX_GENERATED_NAME_LENGTH and long.endswith("-12-")
+    assert len(long) == MAX_GENERATED_NAME_LENGTH and long.endswith("-12-")
 
 
 def test_duplicated_indexes_keep_the_most_advanced_pod() -> None:

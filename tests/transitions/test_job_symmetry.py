@@ -4,6 +4,8 @@ interns pods and Jobs (equal means identical in canonical worlds)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 import pytest
 
@@ -14,7 +16,7 @@ from jobmodel.transitions.job_symmetry import canonical_world
 from tests.checkers.configs import config, job_manifest
 
 
-def reachable(**budget: int) -> list[World]:
+def reachable(**budget: Any) -> list[World]:
     seen: list[World] = []
     explore(config(job_manifest(2, 3, 1, indexed=True), **budget).system(), depth=7, on_state=seen.append)
     return seen

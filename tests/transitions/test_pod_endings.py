@@ -40,7 +40,7 @@ def test_a_job_without_a_policy_fails_one_way() -> None:
 
 
 def test_each_code_in_its_container_the_same_code_elsewhere_each_condition_and_a_neutral_code() -> None:
-    rules = [
+    rules: list[dict[str, Any]] = [
         {"action": "FailJob", "onExitCodes": {"containerName": "main", "operator": "In", "values": [42, 43, 44]}},
         {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}]},
     ]

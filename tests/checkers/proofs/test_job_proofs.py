@@ -16,7 +16,7 @@ from jobmodel.checkers.proofs import job_proofs as jp
 from jobmodel.checkers.proofs import traces
 from jobmodel.checkers.proofs.induction import Invariant, Proof, StepClaim, check
 from jobmodel.invariants import catalogue
-from jobmodel.invariants.laws import Transition
+from jobmodel.invariants.catalogue import Transition  # a step of the Job's environment
 from jobmodel.transitions import job_environment as env
 from tests.checkers.proofs.test_job_relation import COVERAGE_SEEDS, one_more_pod
 from tests.checkers.proofs.walks import seeded_walks
@@ -110,8 +110,8 @@ def test_the_claims_say_what_the_catalogue_says(dropped_traces: dict[tuple[str, 
         for proof in CATALOGUE_PROOFS:
             assert isinstance(proof.claim, StepClaim)
             holds = z3.is_true(model.eval(proof.claim.holds(pre, name, step), model_completion=True))
-            found = predicates[proof.catalogue](t_all)
-            assert holds == (found is None), f"{proof.name} after {t.move}: claim {holds}, catalogue {found}"
+            caught = predicates[proof.catalogue](t_all)
+            assert holds == (caught is None), f"{proof.name} after {t.move}: claim {holds}, catalogue {caught}"
             verdicts[proof.name].add(holds)
         assert isinstance(accounting.claim, StepClaim)
         holds = z3.is_true(model.eval(accounting.claim.holds(pre, name, step), model_completion=True))

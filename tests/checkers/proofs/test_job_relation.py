@@ -18,7 +18,7 @@ from jobmodel.checkers.proofs import abstraction as ab
 from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs.symbolic import Record, check_at
 from jobmodel.invariants import catalogue
-from jobmodel.invariants.laws import Transition
+from jobmodel.invariants.catalogue import Transition  # a step of the Job's environment
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.move import Move
 from tests.checkers.proofs.walks import (
@@ -44,7 +44,7 @@ def assert_admitted(t: Transition) -> None:
     assert ok, f"{t.move}: {message}"
 
 
-@settings(max_examples=max(10, settings.default.max_examples // 5))
+@settings(max_examples=max(10, settings().max_examples // 5))
 @given(job_settings(), st.lists(st.integers(0, 1 << 16), min_size=1, max_size=12))
 def test_every_move_of_the_model_is_a_move_of_the_relation(setting: JobSetting, picks: list[int]) -> None:
     choices = iter(picks)

@@ -9,6 +9,7 @@ from typing import Any
 
 import attrs
 import pytest
+import z3
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -35,8 +36,8 @@ def test_every_property_is_proved() -> None:
 def test_a_broken_encoding_gets_a_counterexample() -> None:
     # Creating up to the remaining completions, forgetting parallelism: the proof must fail.
     def broken(c: zm.Counts) -> Any:
-        diff = zm.z3.If(c.has_completions, c.completions - c.succeeded, c.parallelism) - c.active
-        created = zm.z3.If(diff > 0, diff, 0)
+        diff = z3.If(c.has_completions, c.completions - c.succeeded, c.parallelism) - c.active
+        created = z3.If(diff > 0, diff, 0)
         return c.active + created <= zm._max(c.active, c.parallelism)
 
     result = zm.prove(zm.PROPERTIES[0], broken)
@@ -151,7 +152,7 @@ def test_the_encoding_is_the_models_arithmetic_at_every_point_of_the_range(gates
 def test_a_broken_encoding_disagrees_with_the_model_somewhere_in_the_range(gates: FeatureGates) -> None:
     # Forgetting the terminating pods: creates replacements the model does not (yet) create.
     def ignores_terminating(c: zm.Counts) -> Any:
-        return zm.creations(attrs.evolve(c, terminating=zm.z3.IntVal(0)))
+        return zm.creations(attrs.evolve(c, terminating=z3.IntVal(0)))
 
     found = first_disagreement(ignores_terminating, zm.deletions, gates)
     assert found is not None
@@ -163,7 +164,7 @@ COMPARED_TERMS = (zm.creations, zm.deletions, zm.want_active, *(p.claim for p in
 COMPILED_TERMS = [zm.compiled(encoding) for encoding in COMPARED_TERMS]
 
 
-@settings(max_examples=max(20, settings.default.max_examples // 4))
+@settings(max_examples=max(20, settings().max_examples // 4))
 @given(counts())
 @example({"has_completions": True, "completions": 5, "parallelism": 2, "succeeded": 1, "active": 0, "terminating": 1, "max_per_sync": 4, "only_failed": True})
 def test_the_compiled_terms_are_z3_s_own_evaluation(values: dict[str, Any]) -> None:
@@ -174,8 +175,8 @@ def test_the_compiled_terms_are_z3_s_own_evaluation(values: dict[str, Any]) -> N
 
 
 def test_a_term_outside_the_compiled_operators_is_refused() -> None:
-    x = zm.z3.Int("x")
+    x = z3.Int("x")
     with pytest.raises(ValueError, match="cannot compile"):
         compile_term(x / 2, [x])
     with pytest.raises(ValueError, match="not among the inputs"):
-        compile_term(x + zm.z3.Int("y"), [x])
+        compile_term(x + z3.Int("y"), [x])

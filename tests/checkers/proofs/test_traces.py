@@ -129,7 +129,7 @@ def test_the_proof_s_counterexample_is_the_known_upstream_bug_checked_outside_th
     assert trace.config.without_assumptions
     system = trace.config.system()
     worlds = [system.start(), *(r.world for r in run_moves(system, trace.moves))]
-    steps = [Transition(b, m, a) for b, m, a in zip(worlds, trace.moves, worlds[1:], strict=False)]
+    steps: list[cat.Transition] = [Transition(b, m, a) for b, m, a in zip(worlds, trace.moves, worlds[1:], strict=False)]
     assert any(cat.succeeded_yet_recorded_failed(t) for t in steps)
 
 

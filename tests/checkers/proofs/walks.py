@@ -13,7 +13,7 @@ from jobmodel.checkers.proofs import PROOF_GATES
 from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs.symbolic import Record
 from jobmodel.features import NEWEST_RELEASE, OLDEST_MINOR, FeatureGates, parse_kube_version
-from jobmodel.invariants.laws import Transition
+from jobmodel.invariants.catalogue import Transition  # a step of the Job's environment
 from jobmodel.state import JobControllerTunables
 from jobmodel.timeutil import parse_time
 from jobmodel.transitions import job_environment as env
@@ -115,7 +115,7 @@ def seeded_walks(seeds: range, steps: int, indexed: bool = False, gates: Feature
             rng.choice([0.0, 10.0]),
             gates,
         )
-        yield from walk(setting.world(), lambda n, rng=rng: rng.randrange(n), steps)
+        yield from walk(setting.world(), rng.randrange, steps)
 
 
 def waited_for_the_cache(t: Transition) -> bool:
@@ -125,7 +125,7 @@ def waited_for_the_cache(t: Transition) -> bool:
 
 def unchanged(before: Record, after: Record) -> bool:
     """Two concrete abstractions are equal."""
-    return z3.is_true(z3.simplify(before.equals(after)))
+    return bool(z3.is_true(z3.simplify(before.equals(after))))
 
 
 def release_gates(release: str) -> FeatureGates:

@@ -109,7 +109,7 @@ def scheduling_cases(cases: dict[str, Json]) -> list[Json]:
     base = cases[f"{test}: update job with a new field: not update when JobSuccessPolicy disabled"]
 
     def job(scheduling: Json | None) -> Json:
-        out = copy.deepcopy(base["oldObject"])
+        out: Json = copy.deepcopy(base["oldObject"])
         if scheduling is not None:
             out["spec"]["scheduling"] = scheduling
         return out

@@ -34,7 +34,7 @@ MAIN_CONTAINER_TEMPLATE = {
         "restartPolicy": "Never",
     }
 }
-DEFAULT_TEMPLATE = {"spec": {"containers": [{"name": "foo", "image": "bar"}], "restartPolicy": "Never"}}  # createJobWithDefaults
+DEFAULT_TEMPLATE: dict[str, Any] = {"spec": {"containers": [{"name": "foo", "image": "bar"}], "restartPolicy": "Never"}}  # createJobWithDefaults
 
 
 def at(seconds: int) -> str:

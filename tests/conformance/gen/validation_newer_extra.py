@@ -367,19 +367,19 @@ def _mutable_job(suspend: bool, active: int, started: bool, suspended_condition:
 
 
 def _with_cpu_request(job: Json) -> Json:
-    new = json.loads(json.dumps(job))
+    new: Json = json.loads(json.dumps(job))
     new["spec"]["template"]["spec"]["containers"][0]["resources"] = {"requests": {"cpu": "200m"}}
     return new
 
 
 def _with_image(job: Json) -> Json:
-    new = json.loads(json.dumps(job))
+    new: Json = json.loads(json.dumps(job))
     new["spec"]["template"]["spec"]["containers"][0]["image"] = "different-image"
     return new
 
 
 def _with_node_selector(job: Json) -> Json:
-    new = json.loads(json.dumps(job))
+    new: Json = json.loads(json.dumps(job))
     new["spec"]["template"]["spec"]["nodeSelector"] = {"key": "value"}
     return new
 
@@ -554,7 +554,7 @@ def _generated_job(containers: list[Json] | None = None, init_containers: list[J
 
 def _edit(job: Json, *edits: tuple[str, int, str, Any]) -> Json:
     """A copy with, for each (list, index, key, value), template.spec.<list>[index].<key> = value."""
-    new = json.loads(json.dumps(job))
+    new: Json = json.loads(json.dumps(job))
     pod_spec = new["spec"]["template"]["spec"]
     for lst, index, key, value in edits:
         if index == len(pod_spec[lst]):
@@ -969,7 +969,7 @@ def rendered_as_json_cases(conformance_dir: Path) -> list[Json]:
     """The test checks that the first error is at the key's field and that its message contains the
     rest of the key (strings.SplitN(k, ":", 2)): that rest is the error's `detail` here, the
     other errors of the v1.32.3 translation kept."""
-    cases = {}
+    cases: dict[str, Json] = {}
     for path in (conformance_dir / "validation.json", Path(__file__).parent.parent / "vectors" / "validation_extra.json"):
         for c in json.loads(path.read_text())["cases"]:
             cases.setdefault(c["name"], c)
