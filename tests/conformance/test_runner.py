@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from jobmodel.conformance.runner import run_files
-from tests.builders import job_json
+from tests.builders import job_json, pod_json
 
 
 def write(tmp_path: Path, doc: Any, name: str = "v.json") -> Path:
@@ -52,6 +52,14 @@ def test_malformed_case_fails_with_the_field_named(tmp_path: Path) -> None:
     out = io.StringIO()
     assert run_files([write(tmp_path, doc(broken))], out) == (0, 1)
     assert "job.spec.completions: expected an integer" in out.getvalue()
+
+
+def test_two_pods_of_one_name_are_refused_with_the_field_named(tmp_path: Path) -> None:
+    twice = case(creations=0)
+    twice["pods"] = [pod_json("a"), pod_json("b"), pod_json("a")]
+    out = io.StringIO()
+    assert run_files([write(tmp_path, doc(twice))], out) == (0, 1)
+    assert "pods[2].metadata.name: 'a' repeats pods[0]" in out.getvalue()
 
 
 def test_unknown_expect_key_fails(tmp_path: Path) -> None:
