@@ -55,8 +55,9 @@ def shifted(value: str, seconds: int) -> str:
 
 
 def twin_suffix(name: str, taken: list[str]) -> str:
-    """A suffix giving a repeated pod a fresh name: a dropped pod's twin may hold the obvious one
-    (a case with two pods of one name describes no cluster, and the model refuses it)."""
+    """A suffix giving a repeated pod a fresh name: once a pod was dropped, an earlier twin may
+    hold the obvious one (a case with two pods of one name describes no cluster, and the model
+    refuses it)."""
     n = len(taken)
     while f"{name}-{n}" in taken:
         n += 1
