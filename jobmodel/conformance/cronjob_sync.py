@@ -8,7 +8,7 @@ from typing import Any
 from jobmodel.actions import CreateJob, DeleteJob, RecordEvent, Requeue, UpdateCronJobStatus
 from jobmodel.api.schema import OBJ, describe, member, obj
 from jobmodel.api.wire import cron_job_from_json, cron_job_to_json, job_from_json, job_to_json
-from jobmodel.conformance.suites import case_at, case_gates
+from jobmodel.conformance.suites import case_at, case_gates, check_names_unique
 from jobmodel.errors import InputError
 from jobmodel.state import CronJob, CronJobFaults, CronJobStatus, CronJobSyncInput, Job
 from jobmodel.timeutil import format_time, parse_time
@@ -23,7 +23,9 @@ def _jobs(value: object, path: str) -> tuple[Job, ...]:
         return ()
     if not isinstance(value, list):
         raise InputError(path, "expected a list of Jobs")
-    return tuple(job_from_json(item, f"{path}[{i}]") for i, item in enumerate(value))
+    jobs = tuple(job_from_json(item, f"{path}[{i}]") for i, item in enumerate(value))
+    check_names_unique([(j.metadata.namespace, j.metadata.name) for j in jobs], path, "Job")
+    return jobs
 
 
 def _opt_message(m: Mapping[str, Any], key: str) -> str | None:

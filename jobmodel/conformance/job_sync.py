@@ -24,7 +24,7 @@ from jobmodel.api.wire import (
     pod_from_json,
     pod_to_json,
 )
-from jobmodel.conformance.suites import case_at, case_gates
+from jobmodel.conformance.suites import case_at, case_gates, check_names_unique
 from jobmodel.errors import InputError, Unsupported
 from jobmodel.state import (
     BackoffRecord,
@@ -91,7 +91,7 @@ def sync_input_from_case(case: Mapping[str, Any]) -> JobSyncInput:
     if not isinstance(pods_value, list):
         raise InputError("pods", "expected a list of Pods")
     pods = tuple(pod_from_json(p, f"pods[{i}]") for i, p in enumerate(pods_value))
-    check_pod_names_unique(pods)
+    check_names_unique([(p.namespace, p.name) for p in pods], "pods", "pod")
     controller = obj(case.get("controller"), "controller")
     check_known(controller, CONTROLLER_KEYS, "controller")
     expectations = None
@@ -125,17 +125,6 @@ def sync_input_from_case(case: Mapping[str, Any]) -> JobSyncInput:
         features=features,
         faults=faults,
     )
-
-
-def check_pod_names_unique(pods: tuple[Pod, ...]) -> None:
-    """A cluster holds one pod of a namespace and name (the informer's store is keyed by them):
-    a case listing two describes no cluster, and upstream's store would keep only the last."""
-    first: dict[tuple[str, str], int] = {}
-    for i, pod in enumerate(pods):
-        key = (pod.namespace, pod.name)
-        if key in first:
-            raise InputError(f"pods[{i}].metadata.name", f"{pod.name!r} repeats pods[{first[key]}] (a namespace holds one pod of a name)")
-        first[key] = i
 
 
 def model_outcome(case: Mapping[str, Any], sync: Callable[[JobSyncInput], JobSyncResult] = sync_job) -> dict[str, Any]:

@@ -11,7 +11,7 @@ A suite module provides two functions:
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Any, Protocol, cast
 
@@ -94,6 +94,17 @@ def case_at_release(case: Mapping[str, Any], release: str, *, emulation: bool = 
         if not out["features"]:
             del out["features"]
     return out
+
+
+def check_names_unique(keys: Sequence[tuple[str, str]], path: str, kind: str) -> None:
+    """A cluster holds one object of a kind, namespace and name (an informer's store is keyed by
+    them): a case listing two at `path` describes no cluster, and upstream's store would keep
+    only the last."""
+    first: dict[tuple[str, str], int] = {}
+    for i, key in enumerate(keys):
+        if key in first:
+            raise InputError(f"{path}[{i}].metadata.name", f"{key[1]!r} repeats {path}[{first[key]}] (a namespace holds one {kind} of a name)")
+        first.setdefault(key, i)
 
 
 def case_at(gates: FeatureGates, now: str, **inputs: Any) -> dict[str, Any]:

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from jobmodel.conformance.suites import case_at_release, gate_settable
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from jobmodel.conformance.runner import run_files
+from jobmodel.conformance.suites import case_at_release, check_names_unique, gate_settable
+from jobmodel.errors import InputError
 
 
 def test_a_gate_locked_since_the_release_is_dropped_without_emulation() -> None:
@@ -31,3 +39,27 @@ def test_with_emulation_gates_the_previous_release_lacks_fall_back_to_no_emulati
     case = {"features": {"JobManagedBy": False, "MutableSchedulingDirectivesForSuspendedJobs": False}}
     assert case_at_release(case, "1.35", emulation=True)["features"] == {"MutableSchedulingDirectivesForSuspendedJobs": False}
     assert case_at_release({"features": {"JobManagedBy": False}}, "1.35", emulation=True)["features"] == {"JobManagedBy": False}
+
+
+def test_names_repeated_in_one_namespace_are_refused_naming_the_second() -> None:
+    with pytest.raises(InputError) as raised:
+        check_names_unique([("ns", "a"), ("ns", "b"), ("ns", "a")], "jobs", "Job")
+    assert raised.value.field == "jobs[2].metadata.name"
+    assert "repeats jobs[0]" in raised.value.reason
+
+
+def test_one_name_in_two_namespaces_is_two_objects() -> None:
+    check_names_unique([("ns", "a"), ("other-ns", "a")], "jobs", "Job")
+
+
+def test_a_cronjob_sync_case_with_two_jobs_of_one_name_is_refused(tmp_path: Path) -> None:
+    def job(uid: str) -> dict[str, object]:
+        return {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "c-1", "namespace": "ns", "uid": uid}, "spec": {}, "status": {}}
+
+    cron_job = {"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "c", "namespace": "ns", "uid": "c-uid"}, "spec": {"schedule": "0 * * * *"}, "status": {}}
+    case = {"name": "twice", "now": "2024-01-01T10:30:00Z", "cronJob": cron_job, "jobs": [job("u1"), job("u2")], "expect": {}}
+    path = tmp_path / "twice.json"
+    path.write_text(json.dumps({"format": "jobmodel-conformance/1", "suite": "cronjob-sync", "source": "test", "cases": [case]}))
+    out = io.StringIO()
+    assert run_files([path], out) == (0, 1)
+    assert "jobs[1].metadata.name: 'c-1' repeats jobs[0]" in out.getvalue()
