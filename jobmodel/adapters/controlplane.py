@@ -32,10 +32,12 @@ import socket
 import ssl
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Any
 
@@ -238,6 +240,27 @@ def _die_with_parent() -> None:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
+_SPAWNER: ThreadPoolExecutor | None = None
+_SPAWNER_LOCK = threading.Lock()
+
+
+def spawn_dying_with_us(argv: list[str], **popen: Any) -> subprocess.Popen[bytes]:
+    """Popen a child that is SIGTERMed when this process dies. PR_SET_PDEATHSIG fires when the
+    *thread* that forked the child ends, so every such child is forked by one thread that lives as
+    long as the process: a component (re)started from a short-lived worker thread would otherwise
+    die when that thread does."""
+    global _SPAWNER
+    with _SPAWNER_LOCK:
+        if _SPAWNER is None:
+            _SPAWNER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jobmodel-spawner")
+        spawner = _SPAWNER
+
+    def fork() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(argv, preexec_fn=_die_with_parent, **popen)
+
+    return spawner.submit(fork).result()
+
+
 def pid_alive(pid: int, binary: str) -> bool:
     """The PID is a live process running `binary` (not a reused PID, not a zombie)."""
     try:
@@ -438,16 +461,15 @@ class ControlPlane:
         env.update(extra_env)
         log: IO[bytes]
         with self.log(name).open("ab") as log:
-            proc = subprocess.Popen(
-                [binary, *args],
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                env=env,
-                cwd=self.dir,
-                start_new_session=True,
-                preexec_fn=None if self.detached else _die_with_parent,
-            )
+            options: dict[str, Any] = {
+                "stdin": subprocess.DEVNULL,
+                "stdout": log,
+                "stderr": subprocess.STDOUT,
+                "env": env,
+                "cwd": self.dir,
+                "start_new_session": True,
+            }
+            proc = subprocess.Popen([binary, *args], **options) if self.detached else spawn_dying_with_us([binary, *args], **options)
         component = Component(name, binary, args, extra_env, proc.pid, proc)
         self.components[name] = component
         self._save_state()

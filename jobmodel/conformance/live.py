@@ -13,6 +13,11 @@ from jobmodel.adapters.controlplane import ControlPlane
 from jobmodel.conformance.engines import Unsupported
 from jobmodel.simulation.live_scenario import CaseOutcome, LiveScenarioRunner, NotFaithful
 
+# Local control planes a file's cases may use at once: a case that restarts components needs a
+# plane to itself, and cases of another configuration another restart; a second plane lets them
+# run beside the rest (a plane takes ~3 s to start and a few hundred MB).
+LOCAL_PLANES = 2
+
 
 def progress(message: str) -> None:
     print(f"live: {message}", file=sys.stderr, flush=True)
@@ -21,14 +26,19 @@ def progress(message: str) -> None:
 class LiveEngine:
     """An Engine (jobmodel.conformance.engines): the `job-scenario` suite on a real control plane.
 
-    Without a kubeconfig it starts the local control plane (and stops it in `close()`); with
-    one it uses that cluster as it is."""
+    Without a kubeconfig it starts the local control plane, and for a file whose cases need
+    different configurations up to `planes - 1` more, so that those run side by side (all stopped
+    in `close()`); with one it uses that cluster as it is."""
 
     name = "live"
 
-    def __init__(self, kubeconfig: Path | None = None, trace_dir: Path | None = None, *, log: Any = progress) -> None:
+    def __init__(
+        self, kubeconfig: Path | None = None, trace_dir: Path | None = None, *, log: Any = progress, planes: int = LOCAL_PLANES
+    ) -> None:
         self.log = log
         self.plane: ControlPlane | None = None
+        self.planes = planes
+        self.more_planes: list[ControlPlane] = []
         self.trace_dir = trace_dir or Path(tempfile.mkdtemp(prefix="jobmodel-live-traces-"))
         self.trace_dir.mkdir(parents=True, exist_ok=True)
         self._kubeconfig = kubeconfig
@@ -50,7 +60,11 @@ class LiveEngine:
         if suite != "job-scenario":
             return
         runner = self.runner()
-        for case, outcome in zip(cases, runner.run_many(cases), strict=True):
+        if self.plane is not None:
+            wanted = min(self.planes, len(runner.batches(cases))) - 1
+            while len(self.more_planes) < wanted:
+                self.more_planes.append(ControlPlane.start())
+        for case, outcome in zip(cases, runner.run_many(cases, more_planes=self.more_planes), strict=True):
             self._prepared[id(case)] = outcome
 
     def outcome(self, suite: str, case: Mapping[str, Any]) -> dict[str, Any]:
@@ -72,6 +86,8 @@ class LiveEngine:
             raise Unsupported(str(reason)) from None
 
     def close(self) -> None:
+        while self.more_planes:
+            self.more_planes.pop().remove()
         if self.plane is not None:
             self.plane.remove()
             self.plane = None

@@ -35,6 +35,7 @@ import contextlib
 import copy
 import json
 import secrets
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
@@ -164,6 +165,30 @@ def restarts_components(case: Mapping[str, Any]) -> bool:
     return any(isinstance(s, Mapping) and s.get("do") in ("setFeatures", "restartController") for s in case.get("steps") or [])
 
 
+@attrs.frozen
+class CaseBatch:
+    """Cases run together on one control plane: `config` set once for all of them, or None for
+    one case that configures (and restarts) the plane itself."""
+
+    config: ControllerConfig | None
+    members: tuple[int, ...]
+
+
+def case_batches(cases: Sequence[tuple[int, Mapping[str, Any]]], *, shared: bool) -> list[CaseBatch]:
+    """The (index, case) pairs in batches: the cases that restart a component, or all of them
+    when the plane is not ours to configure (`shared` false), one by one, first (they take
+    longest); then one batch per configuration, the largest first."""
+    alone: list[CaseBatch] = []
+    groups: dict[str, list[int]] = {}  # configuration (as JSON) -> cases
+    for i, case in cases:
+        if not shared or restarts_components(case):
+            alone.append(CaseBatch(None, (i,)))
+        else:
+            groups.setdefault(json.dumps(config_of(case).to_json(), sort_keys=True), []).append(i)
+    together = [CaseBatch(ControllerConfig.from_json(json.loads(k)), tuple(v)) for k, v in groups.items()]
+    return alone + sorted(together, key=lambda b: -len(b.members))
+
+
 # --- the case's frame ---------------------------------------------------------------------------------
 
 
@@ -282,40 +307,66 @@ class LiveScenarioRunner:
         if self.log is not None:
             self.log(message)
 
-    def run_many(self, cases: Sequence[Mapping[str, Any]], workers: int = PARALLEL_CASES) -> list[CaseOutcome]:
+    def run_many(
+        self, cases: Sequence[Mapping[str, Any]], workers: int = PARALLEL_CASES, *, more_planes: Sequence[ControlPlane] = ()
+    ) -> list[CaseOutcome]:
         """Run many cases, several at a time where they can share the control plane: those with
         the same gates, tunables and garbage collector, none of which restarts a component
         (setFeatures, restartController), run together, each in its own namespace; the others
-        run one by one. The outcomes are in the order of `cases`."""
+        run one by one. With `more_planes` (local control planes besides this runner's), each
+        plane takes the next batch as it frees, so batches that need different configurations
+        run side by side. The outcomes are in the order of `cases`."""
         from concurrent.futures import ThreadPoolExecutor
 
         outcomes: dict[int, CaseOutcome] = {}
+        batches = self.batches(cases, outcomes)
+        runners = [self] + [LiveScenarioRunner(p.kubeconfig, p, self.trace_dir, log=self.log) for p in more_planes]
+        pending = list(reversed(batches))  # popped from the end: the first batch first
+        lock = threading.Lock()
 
-        def attempt(i: int, reconfigure: bool) -> None:
-            try:
-                outcomes[i] = self.run(cases[i], reconfigure=reconfigure)
-            except (NotFaithful, InputError, LiveError) as err:
-                outcomes[i] = err
+        def next_batch() -> CaseBatch | None:
+            with lock:
+                return pending.pop() if pending else None
 
-        groups: dict[str, list[int]] = {}  # configuration (as JSON) -> cases
-        alone: list[int] = []
+        def lane(runner: LiveScenarioRunner) -> None:
+            while (batch := next_batch()) is not None:
+                for i, outcome in runner.run_batch(batch, cases, workers):
+                    outcomes[i] = outcome
+
+        with ThreadPoolExecutor(max_workers=len(runners)) as lanes:
+            for future in [lanes.submit(lane, r) for r in runners]:
+                future.result()
+        return [outcomes[i] for i in range(len(cases))]
+
+    def batches(self, cases: Sequence[Mapping[str, Any]], unsupported: dict[int, CaseOutcome] | None = None) -> list[CaseBatch]:
+        """The batches (case_batches) of the cases this runner can run faithfully; the others
+        go into `unsupported` with the reason."""
+        supported = []
         for i, case in enumerate(cases):
             reason = unsupported_reason(case, reconfigurable=self.plane is not None)
-            if reason is not None:
-                outcomes[i] = NotFaithful(reason)
-            elif self.plane is None or restarts_components(case):
-                alone.append(i)
-            else:
-                groups.setdefault(json.dumps(config_of(case).to_json(), sort_keys=True), []).append(i)
-        for config, members in groups.items():
-            assert self.plane is not None
-            self.plane.reconfigure(ControllerConfig.from_json(json.loads(config)))
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                for future in [pool.submit(attempt, i, False) for i in members]:
-                    future.result()
-        for i in alone:
-            attempt(i, True)
-        return [outcomes[i] for i in range(len(cases))]
+            if reason is None:
+                supported.append((i, case))
+            elif unsupported is not None:
+                unsupported[i] = NotFaithful(reason)
+        return case_batches(supported, shared=self.plane is not None)
+
+    def run_batch(self, batch: CaseBatch, cases: Sequence[Mapping[str, Any]], workers: int) -> list[tuple[int, CaseOutcome]]:
+        """Run one batch of `case_batches` on this runner's control plane: a shared one after
+        configuring the plane once, its cases at once; a case alone configuring it itself."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        def attempt(i: int) -> tuple[int, CaseOutcome]:
+            try:
+                return i, self.run(cases[i], reconfigure=batch.config is None)
+            except (NotFaithful, InputError, LiveError) as err:
+                return i, err
+
+        if batch.config is None:
+            return [attempt(i) for i in batch.members]
+        assert self.plane is not None
+        self.plane.reconfigure(batch.config)
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            return list(pool.map(attempt, batch.members))
 
     def run(
         self, case: Mapping[str, Any], *, trace: Path | None = None, check_support: bool = True, reconfigure: bool = True

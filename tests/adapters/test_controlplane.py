@@ -3,6 +3,11 @@ tests/adapters/test_live.py and tests/commands/test_live_cluster.py)."""
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import subprocess
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -11,7 +16,9 @@ import yaml
 from jobmodel.adapters.controlplane import (
     ControllerConfig,
     ControlPlane,
+    _die_with_parent,
     free_port,
+    spawn_dying_with_us,
     write_credentials,
 )
 from jobmodel.errors import InputError
@@ -104,3 +111,31 @@ def test_a_component_that_exits_while_starting_names_its_exit_code_and_log(tmp_p
     plane._prepare()
     with pytest.raises(ControlPlaneError, match=r"etcd exited with code 3 while starting(.|\n)*etcdmain: bad flag"):
         plane.start_component("etcd")
+
+
+def _started_from_a_thread_that_ends(start: Callable[[], subprocess.Popen[bytes]]) -> subprocess.Popen[bytes]:
+    children: list[subprocess.Popen[bytes]] = []
+    thread = threading.Thread(target=lambda: children.append(start()))
+    thread.start()
+    thread.join()
+    return children[0]
+
+
+def _wait_exit(child: subprocess.Popen[bytes], seconds: float) -> int | None:
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        return child.wait(timeout=seconds)
+    return None
+
+
+def test_a_child_forked_by_a_worker_thread_outlives_the_thread() -> None:
+    """PR_SET_PDEATHSIG is about the forking thread: forked directly by a thread that then ends,
+    the child is SIGTERMed at once; through spawn_dying_with_us it lives on."""
+    direct = _started_from_a_thread_that_ends(lambda: subprocess.Popen(["sleep", "30"], preexec_fn=_die_with_parent))
+    spawned = _started_from_a_thread_that_ends(lambda: spawn_dying_with_us(["sleep", "30"]))
+    try:
+        assert _wait_exit(direct, 5) == -signal.SIGTERM
+        assert _wait_exit(spawned, 0.5) is None
+    finally:
+        for child in (direct, spawned):
+            child.kill()
+            child.wait()

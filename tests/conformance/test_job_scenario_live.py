@@ -10,6 +10,7 @@ and the catalogue's invariants hold on every observed state.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +31,12 @@ from tests.conformance.test_job_scenario_vectors import CASES, EXTRA_CASES
 
 
 def _run_live(
-    cases: list[dict[str, Any]], plane: ControlPlane, traces: Path
+    cases: list[dict[str, Any]], plane: ControlPlane, second: ControlPlane, traces: Path
 ) -> dict[str, tuple[Any, Path | None]]:
-    """Every case run once on the control plane, several at a time (run_many, as `conformance
-    --engine live` does): case name -> (differences or exception, its trace)."""
+    """Every case run once on the two control planes, several at a time (run_many, as
+    `conformance --engine live` does): case name -> (differences or exception, its trace)."""
     runner = LiveScenarioRunner(plane.kubeconfig, plane, traces)
-    outcomes = runner.run_many(cases)
+    outcomes = runner.run_many(cases, more_planes=[second])
     by_case: dict[str, Path] = {}
     for trace in traces.iterdir():
         header, _ = read_trace(trace)
@@ -44,17 +45,29 @@ def _run_live(
 
 
 @pytest.fixture(scope="module")
-def live_outcomes(session_plane: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, Path | None]]:
-    """The shared cases on the session's control plane."""
-    return _run_live(CASES, session_plane, tmp_path_factory.mktemp("traces"))
+def second_plane(session_plane: ControlPlane) -> Iterator[ControlPlane]:
+    """A second control plane for this module's cases (the session's one built the binaries)."""
+    plane = ControlPlane.start()
+    try:
+        yield plane
+    finally:
+        plane.remove()
+
+
+@pytest.fixture(scope="module")
+def live_outcomes(
+    session_plane: ControlPlane, second_plane: ControlPlane, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, tuple[Any, Path | None]]:
+    """The shared cases on the session's control plane and a second one."""
+    return _run_live(CASES, session_plane, second_plane, tmp_path_factory.mktemp("traces"))
 
 
 @pytest.fixture(scope="module")
 def extra_live_outcomes(
-    session_plane: ControlPlane, tmp_path_factory: pytest.TempPathFactory
+    session_plane: ControlPlane, second_plane: ControlPlane, tmp_path_factory: pytest.TempPathFactory
 ) -> dict[str, tuple[Any, Path | None]]:
-    """The extra cases (tests/conformance/vectors/job_scenario_extra.json) on the session's control plane."""
-    return _run_live(EXTRA_CASES, session_plane, tmp_path_factory.mktemp("extra-traces"))
+    """The extra cases (tests/conformance/vectors/job_scenario_extra.json) on the two control planes."""
+    return _run_live(EXTRA_CASES, session_plane, second_plane, tmp_path_factory.mktemp("extra-traces"))
 
 
 def _assert_passes_for_real(

@@ -7,9 +7,12 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from jobmodel.adapters.controlplane import ControllerConfig
 from jobmodel.adapters.live import View
 from jobmodel.simulation.live_scenario import (
+    CaseBatch,
     CaseFrame,
+    case_batches,
     observed_state,
     restarts_components,
     shift_times,
@@ -117,3 +120,20 @@ def test_cases_that_restart_components_run_alone() -> None:
     assert restarts_components({"steps": [{"do": "settle"}, {"do": "restartController"}]})
     assert restarts_components({"steps": [{"do": "setFeatures", "features": {}}]})
     assert not restarts_components({"steps": [{"do": "settle"}, {"do": "advance", "seconds": 1}]})
+
+
+def test_batches_put_restarting_cases_alone_first_then_one_batch_per_configuration_largest_first() -> None:
+    plain: dict[str, Any] = {"steps": [{"do": "settle"}]}
+    gated: dict[str, Any] = {"features": {"JobManagedBy": False}, "steps": [{"do": "settle"}]}
+    restarting: dict[str, Any] = {"steps": [{"do": "restartController"}]}
+    cases = [(0, gated), (1, plain), (2, restarting), (3, plain), (4, gated), (5, plain)]
+    assert case_batches(cases, shared=True) == [
+        CaseBatch(None, (2,)),
+        CaseBatch(ControllerConfig(), (1, 3, 5)),
+        CaseBatch(ControllerConfig({"JobManagedBy": False}), (0, 4)),
+    ]
+
+
+def test_on_a_cluster_not_ours_to_configure_every_case_runs_alone_in_order() -> None:
+    plain: dict[str, Any] = {"steps": [{"do": "settle"}]}
+    assert case_batches([(0, plain), (1, plain)], shared=False) == [CaseBatch(None, (0,)), CaseBatch(None, (1,))]
