@@ -329,9 +329,14 @@ class LiveScenarioRunner:
                 return pending.pop() if pending else None
 
         def lane(runner: LiveScenarioRunner) -> None:
-            while (batch := next_batch()) is not None:
-                for i, outcome in runner.run_batch(batch, cases, workers):
-                    outcomes[i] = outcome
+            try:
+                while (batch := next_batch()) is not None:
+                    for i, outcome in runner.run_batch(batch, cases, workers):
+                        outcomes[i] = outcome
+            except BaseException:
+                with lock:  # an unexpected failure (a plane that will not restart) ends the run soon
+                    pending.clear()
+                raise
 
         with ThreadPoolExecutor(max_workers=len(runners)) as lanes:
             for future in [lanes.submit(lane, r) for r in runners]:

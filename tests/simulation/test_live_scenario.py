@@ -4,14 +4,20 @@ case's), the time shift of pod status patches, and which cases a real cluster ca
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
+
+import pytest
 
 from jobmodel.adapters.controlplane import ControllerConfig
 from jobmodel.adapters.live import View
 from jobmodel.simulation.live_scenario import (
     CaseBatch,
     CaseFrame,
+    LiveScenarioRunner,
     case_batches,
     observed_state,
     restarts_components,
@@ -137,3 +143,23 @@ def test_batches_put_restarting_cases_alone_first_then_one_batch_per_configurati
 def test_on_a_cluster_not_ours_to_configure_every_case_runs_alone_in_order() -> None:
     plain: dict[str, Any] = {"steps": [{"do": "settle"}]}
     assert case_batches([(0, plain), (1, plain)], shared=False) == [CaseBatch(None, (0,)), CaseBatch(None, (1,))]
+
+
+def test_a_lane_that_fails_unexpectedly_ends_the_run_without_the_remaining_batches(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    batches = [CaseBatch(None, (i,)) for i in range(20)]
+    started: list[int] = []
+
+    def run_batch(self: LiveScenarioRunner, batch: CaseBatch, cases: object, workers: int) -> list[tuple[int, Any]]:
+        started.append(batch.members[0])
+        if batch.members[0] == 0:
+            raise RuntimeError("the plane will not restart")
+        time.sleep(0.2)
+        return [(batch.members[0], [])]
+
+    monkeypatch.setattr(LiveScenarioRunner, "batches", lambda self, cases, unsupported=None: batches)
+    monkeypatch.setattr(LiveScenarioRunner, "run_batch", run_batch)
+    second = SimpleNamespace(kubeconfig=tmp_path / "second.kubeconfig")
+    runner = LiveScenarioRunner(tmp_path / "kubeconfig", None, tmp_path)
+    with pytest.raises(RuntimeError, match="will not restart"):
+        runner.run_many([{} for _ in batches], more_planes=[cast(Any, second)])
+    assert 0 in started and len(started) <= 3
