@@ -60,11 +60,13 @@ class LiveEngine:
         if suite != "job-scenario":
             return
         runner = self.runner()
+        unsupported: dict[int, CaseOutcome] = {}
+        batches = runner.batches(cases, unsupported)
         if self.plane is not None:
-            wanted = min(self.planes, len(runner.batches(cases))) - 1
-            while len(self.more_planes) < wanted:
+            while len(self.more_planes) < min(self.planes, len(batches)) - 1:
                 self.more_planes.append(ControlPlane.start())
-        for case, outcome in zip(cases, runner.run_many(cases, more_planes=self.more_planes), strict=True):
+        outcomes = runner.run_batches(cases, batches, unsupported, more_planes=self.more_planes)
+        for case, outcome in zip(cases, outcomes, strict=True):
             self._prepared[id(case)] = outcome
 
     def outcome(self, suite: str, case: Mapping[str, Any]) -> dict[str, Any]:

@@ -104,7 +104,7 @@ def check_names_unique(keys: Sequence[tuple[str, str]], path: str, kind: str) ->
     for i, key in enumerate(keys):
         if key in first:
             raise InputError(f"{path}[{i}].metadata.name", f"{key[1]!r} repeats {path}[{first[key]}] (a namespace holds one {kind} of a name)")
-        first.setdefault(key, i)
+        first[key] = i
 
 
 def case_at(gates: FeatureGates, now: str, **inputs: Any) -> dict[str, Any]:

@@ -316,10 +316,23 @@ class LiveScenarioRunner:
         run one by one. With `more_planes` (local control planes besides this runner's), each
         plane takes the next batch as it frees, so batches that need different configurations
         run side by side. The outcomes are in the order of `cases`."""
+        unsupported: dict[int, CaseOutcome] = {}
+        batches = self.batches(cases, unsupported)
+        return self.run_batches(cases, batches, unsupported, workers, more_planes=more_planes)
+
+    def run_batches(
+        self,
+        cases: Sequence[Mapping[str, Any]],
+        batches: Sequence[CaseBatch],
+        unsupported: Mapping[int, CaseOutcome],
+        workers: int = PARALLEL_CASES,
+        *,
+        more_planes: Sequence[ControlPlane] = (),
+    ) -> list[CaseOutcome]:
+        """run_many on batches already made (`batches`, with what it found `unsupported`)."""
         from concurrent.futures import ThreadPoolExecutor
 
-        outcomes: dict[int, CaseOutcome] = {}
-        batches = self.batches(cases, outcomes)
+        outcomes: dict[int, CaseOutcome] = dict(unsupported)
         runners = [self] + [LiveScenarioRunner(p.kubeconfig, p, self.trace_dir, log=self.log) for p in more_planes]
         pending = list(reversed(batches))  # popped from the end: the first batch first
         lock = threading.Lock()
