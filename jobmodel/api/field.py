@@ -310,9 +310,21 @@ def key(path: str, k: str) -> str:
 
 
 def render_errors(kind: str, name: str, errors: Iterable[FieldError]) -> str:
-    """The API server's `StatusError` message for an invalid object, as `kubectl` prints it."""
+    """The API server's `StatusError` for an invalid object, as `kubectl` prints it (cmdutil's
+    checkErr: `The %s %q is invalid`, then each cause)."""
     errs = list(errors)
-    head = f'The {kind} "{name}" is invalid'
+    head = f"The {kind} {go_quote(name)} is invalid"
     if len(errs) == 1:
         return f"{head}: {errs[0]}"
     return head + ": \n" + "\n".join(f"* {e}" for e in errs)
+
+
+def invalid_status_message(group_kind: str, name: str, errors: Iterable[FieldError]) -> str:
+    """apierrors.NewInvalid's message, what a client such as the controller sees as the error:
+    `Job.batch "pi" is invalid: ` and the errors' aggregate (ErrorList.ToAggregate drops repeated
+    messages; one error alone, else `[a, b]`)."""
+    texts = list(dict.fromkeys(str(e) for e in errors))
+    head = f"{group_kind} {go_quote(name)} is invalid"
+    if not texts:
+        return head
+    return f"{head}: {texts[0] if len(texts) == 1 else '[' + ', '.join(texts) + ']'}"

@@ -24,7 +24,7 @@ import attrs
 
 from jobmodel.actions import CreatePod, DeletePod, PatchPod, RecordEvent, UpdateJobStatus
 from jobmodel.api import strategy as api_strategy
-from jobmodel.api.field import FieldError, render_errors
+from jobmodel.api.field import FieldError, invalid_status_message
 from jobmodel.api.names import generate_name, name_generated_before_create
 from jobmodel.api.wire import (
     job_from_json,
@@ -357,7 +357,7 @@ def api_status_check(gates: FeatureGates) -> Callable[[Job, JobStatus], str | No
     def check(stored: Job, status: JobStatus) -> str | None:
         old = job_to_json(stored)
         _, errors = api_strategy.update_job_status({**old, "status": job_status_to_json(status)}, old, gates)
-        return render_errors("Job", stored.name, errors) if errors else None
+        return invalid_status_message("Job.batch", stored.name, errors) if errors else None
 
     return check
 

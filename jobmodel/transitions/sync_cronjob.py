@@ -45,6 +45,7 @@ from jobmodel.state import (
     OwnerReference,
 )
 from jobmodel.util.goint import NANOS, int64
+from jobmodel.util.goquote import go_quote
 
 NORMAL, WARNING = "Normal", "Warning"
 ALREADY_EXISTS, NAMESPACE_TERMINATING = "AlreadyExists", "NamespaceTerminating"
@@ -106,7 +107,7 @@ def _get_job(step: _Step, namespace: str, name: str) -> Job:
         raise _ApiError(faults.job_get_error)
     if not namespace:
         # A GET of a namespaced object without a namespace finds nothing on a real API server.
-        raise _NotFound(f'jobs.batch "{name}" not found')
+        raise _NotFound(f"jobs.batch {go_quote(name)} not found")
     jobs = faults.api_jobs if faults.api_jobs is not None else step.inp.jobs
     # deleteJob deletes with background propagation: a Job (no finalizer of its own) is gone
     # before the next call, so a Job this sync deleted is not found any more (in its namespace:
@@ -116,7 +117,7 @@ def _get_job(step: _Step, namespace: str, name: str) -> Job:
         meta = job.metadata
         if meta.name == name and meta.namespace in (namespace, "") and (meta.namespace, name) not in deleted:
             return job
-    raise _NotFound(f'jobs.batch "{name}" not found')
+    raise _NotFound(f"jobs.batch {go_quote(name)} not found")
 
 
 def _get_cron_job(step: _Step) -> CronJob:

@@ -99,6 +99,23 @@ def test_render_errors_one_and_many() -> None:
     ]
 
 
+def test_render_errors_quotes_the_name_as_go_does() -> None:
+    # kubectl's `The %s %q is invalid`: a name with a control character is escaped, not printed raw.
+    text = fe.render_errors("Job", "a\x00b", [fe.required("spec.selector")])
+    assert text.startswith('The Job "a\\x00b" is invalid: ') and "\x00" not in text
+
+
+def test_invalid_status_message_is_the_api_servers_own() -> None:
+    # apierrors.NewInvalid: `<Kind>.<group> %q is invalid: ` and ErrorList.ToAggregate's text.
+    one = fe.invalid("status.ready", 2, "must be less than or equal to active")
+    other = fe.required("status.startTime")
+    assert fe.invalid_status_message("Job.batch", "pi", [one]) == f'Job.batch "pi" is invalid: {one}'
+    assert fe.invalid_status_message("Job.batch", "pi", [one, other, one]) == (
+        f'Job.batch "pi" is invalid: [{one}, {other}]'
+    )
+    assert fe.invalid_status_message("Job.batch", "pi", [one, one]) == f'Job.batch "pi" is invalid: {one}'
+
+
 
 def test_a_string_map_is_printed_with_percent_sharp_v_before_1_34() -> None:
     """ErrorBody of a map[string]string: `%#v` up to 1.33, json.Marshal from 1.34; a nil map is

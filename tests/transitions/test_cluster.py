@@ -185,3 +185,5 @@ def test_status_writes_are_validated_by_the_api_server() -> None:
     bad = attrs.evolve(job.status, ready=5, active=1)
     message = check(job, bad)
     assert message is not None and "cannot set more ready pods than active" in message
+    # The error the controller sees is the API server's StatusError text, not kubectl's rendering.
+    assert message.startswith('Job.batch "work" is invalid: status.ready: ')
