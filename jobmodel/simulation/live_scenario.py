@@ -47,6 +47,7 @@ import attrs
 from jobmodel.adapters.controlplane import CONTROL_PLANE_RELEASE, ControllerConfig, ControlPlane
 from jobmodel.adapters.live import LiveError, Rejected, Session, View, open_session, rv_number
 from jobmodel.api.field import FieldError
+from jobmodel.api.schema import obj
 from jobmodel.api.wire import job_from_json, pod_from_json
 from jobmodel.errors import InputError, quote
 from jobmodel.simulation.scenario import (
@@ -89,8 +90,11 @@ def unsupported_reason(case: Mapping[str, Any], *, reconfigurable: bool = True) 
     release = case.get("kubeVersion") or CONTROL_PLANE_RELEASE
     if release != CONTROL_PLANE_RELEASE:
         return f"the case is of Kubernetes {release}; the local control plane runs {CONTROL_PLANE_RELEASE}"
-    gate_sets = [case.get("features") or {}] + [
-        s.get("features") or {} for s in case.get("steps") or [] if isinstance(s, Mapping) and s.get("do") == "setFeatures"
+    steps = case.get("steps")
+    gate_sets = [obj(case.get("features"), "features")] + [
+        obj(s.get("features"), f"steps[{i}].features")
+        for i, s in enumerate(steps if isinstance(steps, list) else [])
+        if isinstance(s, Mapping) and s.get("do") == "setFeatures"
     ]
     for gates in gate_sets:
         for name, value in gates.items():
@@ -157,12 +161,19 @@ def with_restart_at_set_features(steps: Sequence[Any]) -> list[Any]:
 
 def config_of(case: Mapping[str, Any]) -> ControllerConfig:
     """The control plane's start-up configuration a case needs."""
-    return ControllerConfig(dict(case.get("features") or {}), dict(case.get("controller") or {}), bool(case.get("garbageCollector")))
+    return ControllerConfig(
+        dict(obj(case.get("features"), "features")),
+        dict(obj(case.get("controller"), "controller")),
+        bool(case.get("garbageCollector")),
+    )
 
 
 def restarts_components(case: Mapping[str, Any]) -> bool:
     """The case restarts kube-apiserver or kube-controller-manager (so it cannot share them)."""
-    return any(isinstance(s, Mapping) and s.get("do") in ("setFeatures", "restartController") for s in case.get("steps") or [])
+    steps = case.get("steps")
+    return isinstance(steps, list) and any(
+        isinstance(s, Mapping) and s.get("do") in ("setFeatures", "restartController") for s in steps
+    )
 
 
 @attrs.frozen
@@ -361,7 +372,13 @@ class LiveScenarioRunner:
         go into `unsupported` with the reason."""
         supported = []
         for i, case in enumerate(cases):
-            reason = unsupported_reason(case, reconfigurable=self.plane is not None)
+            try:
+                reason = unsupported_reason(case, reconfigurable=self.plane is not None)
+                config_of(case)  # a malformed configuration is this case's error, not the file's
+            except InputError as err:
+                if unsupported is not None:
+                    unsupported[i] = err
+                continue
             if reason is None:
                 supported.append((i, case))
             elif unsupported is not None:
@@ -445,7 +462,7 @@ class LiveScenarioRunner:
             datetime.now(UTC),
             real_uid=str(created["metadata"]["uid"]),
         )
-        runner = _CaseRun(self, session, frame, dict(case.get("features") or {}))
+        runner = _CaseRun(self, session, frame, dict(obj(case.get("features"), "features")))
         differences: list[str] = []
         for i, step in enumerate(steps):
             if not isinstance(step, Mapping):

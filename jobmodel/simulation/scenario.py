@@ -363,10 +363,10 @@ def run_scenario(case: Mapping[str, Any]) -> list[str]:
     if not isinstance(job_uid, str):
         raise InputError("jobUid", "required (a string)")
     state = start(
-        case.get("job") or {},
+        obj(case.get("job"), "job"),
         job_uid,
         parse_clock(case.get("start"), "start"),
-        features=case.get("features") or {},
+        features=obj(case.get("features"), "features"),
         gates=vector_gates(case.get("kubeVersion"), None),
         tunables=tunables_from(case.get("controller"), "controller"),
         garbage_collector=bool(case.get("garbageCollector")),

@@ -496,9 +496,12 @@ def _vector_cases() -> list[tuple[str, dict[str, Any]]]:
     cases: list[tuple[str, dict[str, Any]]] = []
     for path in sorted(found.glob("*.json")):
         doc = json.loads(path.read_text())
-        # A sample of each file, the scenarios left to test_simulate_script (they are slow).
+        # A sample of each file; of the scenarios (slow; their steps are test_simulate_script's)
+        # only the shortest few, for what a scenario case holds beside its steps.
         if doc["suite"] != "job-scenario":
             cases.extend((doc["suite"], c) for c in doc["cases"][:25])
+        else:
+            cases.extend((doc["suite"], c) for c in sorted(doc["cases"], key=lambda c: len(c["steps"]))[:5])
     return cases
 
 
@@ -522,6 +525,8 @@ def vector_files(draw: st.DrawFn) -> Any:
 @example(doc={"format": "jobmodel-conformance/1", "suite": "job-sync", "cases": [{"now": "2025-01-01T00:00:00Z", "job": JOB, "expect": {"statusSet": None, "status": None, "conditions": [None]}}]})
 @example(doc={"format": "jobmodel-conformance/1", "suite": "cronjob-sync", "cases": [{"now": "2025-01-01T00:00:00Z", "cronJob": CRON_JOB, "expect": {"jobsCreated": [None], "status": None, "requeueAfterSeconds": "1"}}]})
 @example(doc={"format": "jobmodel-conformance/1", "suite": "schedule", "cases": [{"schedule": "@every 1s", "now": "2025-01-01T00:00:00Z", "earliestTime": "0001-01-01T00:00:00Z", "expect": {}}]})
+@example(doc={"format": "jobmodel-conformance/1", "suite": "job-scenario", "cases": [{"jobUid": "u", "start": "2025-01-01T00:00:00Z", "job": "x", "steps": []}]})
+@example(doc={"format": "jobmodel-conformance/1", "suite": "job-scenario", "cases": [{"jobUid": "u", "start": "2025-01-01T00:00:00Z", "job": JOB, "features": "x", "steps": []}]})
 def test_conformance(tmp: Path, doc: Any) -> None:
     text = json.dumps(doc) if not _has_nan(doc) else "{}"
     outcome = run("conformance", ["conformance", _file(tmp, "v.json", text), _file(tmp, "empty.json", "{}")])

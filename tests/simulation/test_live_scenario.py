@@ -14,6 +14,7 @@ import pytest
 
 from jobmodel.adapters.controlplane import ControllerConfig
 from jobmodel.adapters.live import View
+from jobmodel.errors import InputError
 from jobmodel.simulation.live_scenario import (
     CaseBatch,
     CaseFrame,
@@ -163,3 +164,16 @@ def test_a_lane_that_fails_unexpectedly_ends_the_run_without_the_remaining_batch
     with pytest.raises(RuntimeError, match="will not restart"):
         runner.run_many([{} for _ in batches], more_planes=[cast(Any, second)])
     assert 0 in started and len(started) <= 3
+
+
+def test_a_malformed_case_is_its_own_error_and_the_others_are_still_batched(tmp_path: Path) -> None:
+    # Found by fuzzing: a case's `features` that is no object made the whole file's preparation fail.
+    plain: dict[str, Any] = {"steps": [{"do": "settle"}]}
+    runner = LiveScenarioRunner(tmp_path / "kubeconfig", None, tmp_path)
+    unsupported: dict[int, Any] = {}
+    cases = [{"features": "x", "steps": []}, plain, {"controller": [1], "steps": []}]
+    assert runner.batches(cases, unsupported) == [CaseBatch(None, (1,))]
+    assert sorted(unsupported) == [0, 2]
+    assert isinstance(unsupported[0], InputError) and str(unsupported[0]).startswith("features: expected an object")
+    assert isinstance(unsupported[2], InputError) and str(unsupported[2]).startswith("controller: expected an object")
+    assert not restarts_components({"steps": 3})
