@@ -8,9 +8,10 @@ from typing import Any
 
 from jobmodel.api import strategy
 from jobmodel.api.field import FieldError, ServerPanic
-from jobmodel.api.schema import OBJ, decode_object, member, obj
+from jobmodel.api.schema import decode_object, member, obj
 from jobmodel.conformance.suites import case_gates
 from jobmodel.errors import InputError, quote
+from jobmodel.simulation.scenario import FIELD_ERROR_PAIR
 
 KINDS = ("Job", "CronJob")
 
@@ -79,7 +80,7 @@ def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
     for key in ("errors", "errorsInclude"):
         if key in expect:
             # Decoded: a null item is an empty object, as Go's decoder makes it.
-            expect[key] = member(expect, key, ("list", OBJ), "expect") or []
+            expect[key] = member(expect, key, ("list", FIELD_ERROR_PAIR), "expect") or []
     got_errors: list[Mapping[str, Any]] = list(outcome.get("errors") or [])
     diffs: list[str] = []
     if "valid" in expect and bool(expect["valid"]) != bool(outcome.get("valid")):

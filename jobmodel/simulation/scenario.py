@@ -15,7 +15,18 @@ from typing import Any
 import attrs
 
 from jobmodel.api.field import FieldError
-from jobmodel.api.schema import ANY, BOOL, I32, OBJ, STR, check_known, check_value, describe, obj
+from jobmodel.api.schema import (
+    ANY,
+    BOOL,
+    I32,
+    OBJ,
+    OTHER,
+    STR,
+    check_known,
+    check_value,
+    describe,
+    obj,
+)
 from jobmodel.api.wire import job_status_to_json, pod_to_json
 from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES, FeatureGates, vector_gates
@@ -36,6 +47,9 @@ from jobmodel.util.jsondiff import conditions_diff, status_diff, subset_diff
 
 # Which pods a step means: every key given must hold.
 WHERE: dict[str, Any] = {"phase": ANY, "index": ANY, "terminating": BOOL, "finalizer": BOOL, "ready": BOOL}
+# An expected field error (FORMAT.md: `field` and `type`, optionally `detail`, a substring of its
+# message), in `updateJob` steps and in the validation suite; other keys are left alone.
+FIELD_ERROR_PAIR: dict[str, Any] = {"field": STR, "type": STR, "detail": STR, OTHER: ANY}
 # The fields of each step and their types (jobmodel.api.schema's vocabulary).
 STEP_TYPES: dict[str, dict[str, Any]] = {
     "settle": {},
@@ -43,7 +57,7 @@ STEP_TYPES: dict[str, dict[str, Any]] = {
     "advance": {"seconds": ANY},
     "setPods": {"where": WHERE, "count": ANY, "status": OBJ},
     "deletePods": {"where": WHERE, "count": ANY},
-    "updateJob": {"patch": OBJ, "rejected": BOOL, "errorsInclude": ("list", OBJ)},
+    "updateJob": {"patch": OBJ, "rejected": BOOL, "errorsInclude": ("list", FIELD_ERROR_PAIR)},
     "deleteJob": {"propagationPolicy": STR},
     "setFeatures": {"features": OBJ},
     "restartController": {},
@@ -251,7 +265,7 @@ def errors_include(wanted: Sequence[Mapping[str, Any]], errors: Sequence[FieldEr
         if not any(
             e.field == want.get("field")
             and e.type == want.get("type")
-            and str(want.get("detail", "")) in e.detail
+            and (want.get("detail") or "") in e.detail
             for e in errors
         ):
             got = [f"{e.field} {e.type}" for e in errors]

@@ -525,6 +525,8 @@ def vector_files(draw: st.DrawFn) -> Any:
 @example(doc={"format": "jobmodel-conformance/1", "suite": "job-sync", "cases": [{"now": "2025-01-01T00:00:00Z", "job": JOB, "expect": {"statusSet": None, "status": None, "conditions": [None]}}]})
 @example(doc={"format": "jobmodel-conformance/1", "suite": "cronjob-sync", "cases": [{"now": "2025-01-01T00:00:00Z", "cronJob": CRON_JOB, "expect": {"jobsCreated": [None], "status": None, "requeueAfterSeconds": "1"}}]})
 @example(doc={"format": "jobmodel-conformance/1", "suite": "schedule", "cases": [{"schedule": "@every 1s", "now": "2025-01-01T00:00:00Z", "earliestTime": "0001-01-01T00:00:00Z", "expect": {}}]})
+@example(doc={"format": "jobmodel-conformance/1", "suite": "validation", "cases": [{"kind": "Job", "operation": "create", "object": JOB, "expect": {"valid": False, "errors": [{"field": "metadata.namespace", "type": "FieldValueRequired", "detail": []}]}}]})
+@example(doc={"format": "jobmodel-conformance/1", "suite": "job-scenario", "cases": [{"jobUid": "u", "start": "2025-01-01T00:00:00Z", "job": JOB, "steps": [{"do": "updateJob", "patch": {}, "errorsInclude": [{"field": 1}]}]}]})
 @example(doc={"format": "jobmodel-conformance/1", "suite": "job-scenario", "cases": [{"jobUid": "u", "start": "2025-01-01T00:00:00Z", "job": "x", "steps": []}]})
 @example(doc={"format": "jobmodel-conformance/1", "suite": "job-scenario", "cases": [{"jobUid": "u", "start": "2025-01-01T00:00:00Z", "job": JOB, "features": "x", "steps": []}]})
 def test_conformance(tmp: Path, doc: Any) -> None:
