@@ -12,10 +12,13 @@ surface's own count (`fuzz(N)`), 106,000 inputs in all:
 count; JOBMODEL_FUZZ_PROGRESS=FILE writes the counts so far to FILE as they grow.) Every defect
 found is kept below as an `@example` of its surface.
 
-The last long run (2026-11-23, two processes at `nice 10` on a shared two-core machine at load
-6, 44 minutes) reached 29,314 inputs before it was stopped (validate 16,014, simulate 3,486,
-oracle serve 2,653, live check 4,006, live run 2,002, conformance --engine 1,153) with no
-traceback, internal error or hang; the full 106,000 is still to be run.
+Runs of 2026-11-29 (nice, beside a long differential run on the other core): 1,000 inputs a
+surface found two internal errors of `conformance` (a job-scenario case whose `job` or
+`features` is no object; a validation vector whose expected error's `detail` is a list), both
+fixed and kept below; then 1,500 a surface (19,578 inputs, 9 minutes) and the full long profile
+(106,078 inputs, 32 minutes: validate 16,015, simulate 10,008, simulate --script 4,005, cron next
+30,006, cron simulate 15,006, conformance 5,012, explore 4,004, replay 8,007, oracle serve 5,005,
+live check 4,006, live run 2,002, conformance --engine 3,002) found nothing more.
 """
 
 from __future__ import annotations
