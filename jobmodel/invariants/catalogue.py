@@ -38,6 +38,7 @@ from jobmodel.invariants.job_facts import (
     a_new_failure,
     a_new_success,
     a_sync_changed_the_job,
+    a_sync_or_a_job_change,
     active_pods,
     census,
     clean_sync,
@@ -125,7 +126,7 @@ KNOWN_FAILURE_REASONS = frozenset(
     }
 )
 
-LAWS: laws.Laws[World, JobSyncResult] = laws.Laws()
+LAWS: laws.Laws[World, JobSyncResult] = laws.Laws(any_guard=a_sync_or_a_job_change)
 STATE_INVARIANTS = LAWS.state
 STEP_INVARIANTS = LAWS.step
 SOMETIMES = LAWS.sometimes

@@ -443,6 +443,12 @@ def a_sync(t: Transition) -> bool:
     return t.sync is not None or t.move.kind in SYNC_MOVES
 
 
+def a_sync_or_a_job_change(t: Transition) -> bool:
+    """A controller sync, or a step that left a different Job object: every other guard implies
+    it (the catalogue's `any_guard`; most steps are pod moves, for which it fails)."""
+    return t.sync is not None or t.move.kind in SYNC_MOVES or t.before.job() is not t.after.job()
+
+
 def job_changed(t: Transition) -> bool:
     """The step left a different Job object (equal Jobs can be distinct objects: then the laws
     that compare the Job before and after run, and find nothing)."""

@@ -7,7 +7,9 @@ A step invariant may name its guard (`when`): a cheap predicate on the transitio
 whenever the invariant can fail (its own check returns None otherwise, and says so in its first
 lines), so that `check_step` skips what cannot fail: most moves are not controller syncs, and most
 laws are about what a sync did. Guards are evaluated once per transition, shared by the laws that
-name them, and the invariants still run in the catalogue's order.
+name them, and the invariants still run in the catalogue's order. A catalogue may also name the
+guard that every other guard implies (`Laws.any_guard`, e.g. "a sync, or the Job changed"): on a
+transition where it fails (most are pod moves) no other guard is evaluated.
 `sometimes` properties are states the checkers must reach, so that the invariants are not
 vacuously true (Stateright's `always` and `sometimes`). Entries register with the catalogue's
 decorators, each with its docstring and the upstream code it follows.
@@ -95,6 +97,8 @@ class Laws(Generic[W, R]):
     state: list[Invariant] = attrs.Factory(list)
     step: list[Invariant] = attrs.Factory(list)
     sometimes: list[Reachability] = attrs.Factory(list)
+    # A guard that holds whenever any step invariant's guard does (None: no such guard).
+    any_guard: Callable[[Any], bool] | None = None
     # The distinct guards, and the step invariants to run for each outcome of them, by the number
     # of step invariants registered (a catalogue grows while its module is imported).
     _plans: dict[int, tuple[Guards, dict[tuple[bool, ...], tuple[Invariant, ...]]]] = attrs.field(
@@ -136,6 +140,7 @@ class Laws(Generic[W, R]):
             [inv for inv in self.state if keep(inv.name)],
             [inv for inv in self.step if keep(inv.name)],
             list(self.sometimes),
+            self.any_guard,
         )
 
     def check_state(self, world: W) -> list[Violation]:
@@ -145,7 +150,10 @@ class Laws(Generic[W, R]):
     def check_step(self, transition: Transition[W, R]) -> list[Violation]:
         """Every step invariant on one transition (but those whose guard says they cannot fail)."""
         guards, plans = self._guarded()
-        outcomes = tuple([guard(transition) for guard in guards])
+        if self.any_guard is not None and not self.any_guard(transition):
+            outcomes = (False,) * len(guards)
+        else:
+            outcomes = tuple([guard(transition) for guard in guards])
         plan = plans.get(outcomes)
         if plan is None:
             holds = dict(zip(guards, outcomes, strict=True))

@@ -797,6 +797,7 @@ def get_pods_for_job(step: _Step, job: Job) -> list[Pod]:
     return result
 
 
+@lru_cache(maxsize=1 << 8)  # a pure function of the selector, read on every sync
 def label_selector_as_selector_error(selector: LabelSelector, release: int) -> str | None:
     """metav1.LabelSelectorAsSelector's error, None when the selector converts: an unknown
     operator, or what labels.NewRequirement refuses (a bad key or value, values where the
