@@ -61,7 +61,8 @@ def build_into(out: Path) -> None:
     version = pinned_version("k8s.io/kubernetes")
     gocache.say(
         f"building etcd, kube-apiserver and kube-controller-manager {version} into the cache "
-        "(cold on 2 cores: about 25 minutes; once built, reused by every checkout with these pins)"
+        "(cold on 2 cores: 2 to 17 minutes, the most with an empty Go build cache; "
+        "once built, reused by every checkout with these pins)"
     )
     env = dict(os.environ)
     env.setdefault("CGO_ENABLED", "0")

@@ -172,7 +172,7 @@ def build(release: str = NEWEST, force: bool = False) -> Path:
 def build_into(out: Path, release: str) -> None:
     gocache.say(
         f"building the upstream harness of Kubernetes {release} ({RELEASES[release][0]}) into the cache "
-        "(cold on 2 cores: about 5 to 10 minutes)"
+        "(cold on 2 cores: about 2 to 10 minutes)"
     )
     BIN.mkdir(exist_ok=True)
     overlay = write_overlay(link_kubernetes(release), release)
