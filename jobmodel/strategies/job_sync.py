@@ -476,27 +476,29 @@ def as_upstream_tests_build(draw: st.DrawFn, case: dict[str, Any]) -> None:
 # (tests/strategies/test_job_sync.py holds them to it; the differential tests count them with
 # event()).
 FEATURE_SHARES: dict[str, float] = {
-    # About a third of the least share measured over several seeds (600 cases each): a feature the
-    # generators stop reaching fails at once, and no seed fails by chance.
+    # At most about 0.6 of the least share measured over 60 seeds of 1,200 cases each (2026-12-01):
+    # a feature the generators stop reaching fails at once, and no seed fails by chance. (Over 600
+    # cases Hypothesis's first, simpler draws weigh more: 6 of 100 seeds fell under the thresholds
+    # then set, the rarest features down to 2 cases.)
     "finished Job": 0.05,
     "FailureTarget with another reason than BackoffLimitExceeded": 0.03,
     "SuccessCriteriaMet with another reason than CompletionsReached": 0.01,
     "several successPolicy rules": 0.03,
-    "pod condition other than DisruptionTarget=True": 0.05,
+    "pod condition other than DisruptionTarget=True": 0.04,
     "several containers": 0.2,
     "init containers": 0.08,
     "podFailurePolicy by containerName": 0.02,
     "Unknown pod phase": 0.07,
     "equal creation timestamps": 0.02,
-    "completedIndexes beyond completions": 0.01,
-    "completedIndexes with a reversed range": 0.008,
+    "completedIndexes beyond completions": 0.005,
+    "completedIndexes with a reversed range": 0.004,
     "a counter at MaxInt32": 0.015,
-    "a duration past int64 nanoseconds": 0.025,
+    "a duration past int64 nanoseconds": 0.02,
     "uncounted pods of an Indexed Job": 0.01,
     # Jobs and pods as upstream's sync tests build them (as_upstream_tests_build).
     "Job spec without API defaults": 0.05,
     "pods without a creation time": 0.03,
-    "active pods with a terminated container state": 0.02,
+    "active pods with a terminated container state": 0.015,
     # A scale-down that keeps some of the Job's active pods, where a key of the deletion ranking
     # (controller.ActivePods) decides between two of them: a wrong ranking deletes other pods.
     "scale-down choosing between scheduled and unscheduled pods": 0.015,
