@@ -446,7 +446,7 @@ def a_sync(t: Transition) -> bool:
 def a_sync_or_a_job_change(t: Transition) -> bool:
     """A controller sync, or a step that left a different Job object: every other guard implies
     it (the catalogue's `any_guard`; most steps are pod moves, for which it fails)."""
-    return t.sync is not None or t.move.kind in SYNC_MOVES or t.before.job() is not t.after.job()
+    return a_sync(t) or job_changed(t)
 
 
 def job_changed(t: Transition) -> bool:
