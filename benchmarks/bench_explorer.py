@@ -69,6 +69,11 @@ each world's pods once (a census remembered by the pods tuple) and what a transi
 (0.184 -> 0.112 s), `sync_job` on small Jobs 56 -> 42 us a call, renaming and the moves ~4%:
 `indexed` 1.22x, `pair` 1.36x. What remains: the moves alone (no law) run at ~12,000 states/s,
 and the laws take a third of the whole.
+
+Fifth round (from 72c7edb; docs/performance.md, "a move made once per state less its budget"):
+a state equal to one expanded in its own level or the one before but in its budget of hostile
+moves takes that expansion's results, respent (21% of the transitions of `indexed`, 32% of
+`pair`): `indexed` 1.06-1.10x, `pair` 1.21x, configurations with API faults or restarts 1.16x.
 """
 
 from __future__ import annotations

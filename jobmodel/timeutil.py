@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta, timezone
+from functools import lru_cache
+from typing import NoReturn
 
 from jobmodel.errors import InputError, quote
 
@@ -26,7 +28,21 @@ def parse_time(text: object, field: str) -> datetime:
 def _parse_rfc3339(text: object, field: str) -> tuple[datetime, str]:
     """`parse_time`'s datetime (microseconds) and the fraction's digits as written."""
     if not isinstance(text, str):
-        raise InputError(field, f"expected an RFC 3339 time string, got {type(text).__name__}")
+        _not_a_string(text, field)
+    return _parsed_rfc3339(text, field)
+
+
+def _not_a_string(text: object, field: str) -> NoReturn:
+    raise InputError(field, f"expected an RFC 3339 time string, got {type(text).__name__}")
+
+
+# The same few times are read again and again (the status checks convert each Job's status to
+# its wire form and read its times back): a pure function of the text, remembered.
+TIME_MEMO_SIZE = 1 << 12
+
+
+@lru_cache(maxsize=TIME_MEMO_SIZE)
+def _parsed_rfc3339(text: str, field: str) -> tuple[datetime, str]:
     match = _RFC3339.fullmatch(text)
     if match is None:
         raise InputError(field, f"not an RFC 3339 time: {quote(text)}")
@@ -57,7 +73,14 @@ UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 def parse_time_nanos(text: object, field: str) -> int:
     """An RFC 3339 time as Go's time.Parse reads it, in nanoseconds since the Unix epoch: Go keeps
     nine fractional digits (a datetime six), so `00:00:00Z` and `00:00:00.000000001Z` differ."""
-    value, fraction = _parse_rfc3339(text, field)
+    if not isinstance(text, str):
+        _not_a_string(text, field)
+    return _nanos(text, field)
+
+
+@lru_cache(maxsize=TIME_MEMO_SIZE)
+def _nanos(text: str, field: str) -> int:
+    value, fraction = _parsed_rfc3339(text, field)
     whole = value.replace(microsecond=0)
     nanos = int(fraction[:9].ljust(9, "0"))
     return (whole - UNIX_EPOCH) // timedelta(seconds=1) * 1_000_000_000 + nanos

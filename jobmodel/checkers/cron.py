@@ -17,6 +17,7 @@ import attrs
 
 from jobmodel.checkers.external import is_external
 from jobmodel.checkers.system import (
+    BudgetSplit,
     System,
     budget_from_json,
     budget_to_json,
@@ -38,7 +39,9 @@ from jobmodel.transitions.cron_environment import (
     apply_cron_move,
     enabled_cron_moves,
     initial_cron_world,
+    without_budget,
 )
+from jobmodel.transitions.move import budget_left, respent
 from jobmodel.transitions.sync_cronjob import CronJobSyncResult, is_job_finished, sync_cronjob
 
 DEFAULT_CRON_IMPL = "jobmodel.transitions.sync_cronjob:sync_cronjob"
@@ -79,6 +82,7 @@ class CronConfig:
             columns=("cronjob status", "jobs"),
             describe=lambda world: (describe_cron_job(world), describe_jobs(world)),
             liveness=partial(check_cron_liveness, sync_impl),
+            budget=BudgetSplit(without_budget, budget_left, respent),
         )
 
     def to_json(self) -> dict[str, Any]:

@@ -17,6 +17,7 @@ import attrs
 
 from jobmodel.checkers.external import external_sync, is_external
 from jobmodel.checkers.system import (
+    BudgetSplit,
     System,
     budget_from_json,
     budget_to_json,
@@ -35,6 +36,7 @@ from jobmodel.state import MAX_TUNABLE, JobControllerTunables
 from jobmodel.timeutil import format_time, parse_clock
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.job_symmetry import canonical_world, without_events
+from jobmodel.transitions.move import budget_left, respent
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_ready
 from jobmodel.transitions.sync_job import JobSyncResult, sync_job
 
@@ -107,6 +109,7 @@ class CheckConfig:
             canonical=canonical_world if self.symmetry else without_events,  # `normalise`, one call less
             liveness=partial(_liveness, sync_impl),
             without_assumptions=self.without_assumptions,
+            budget=BudgetSplit(env.without_budget, budget_left, respent),
         )
 
     def to_json(self) -> dict[str, Any]:

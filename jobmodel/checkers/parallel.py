@@ -51,6 +51,7 @@ from jobmodel.checkers.explorer import (
     FREEZE_EVERY,
     Counterexample,
     ExploreResult,
+    Successors,
     explored_states_kept,
 )
 from jobmodel.checkers.system import System
@@ -173,6 +174,7 @@ class Partition(Generic[S]):
         self.local: list[Arrival] = []
         self.encoders = [Encoder() for _ in range(partitions)]
         self.decoders = [Decoder() for _ in range(partitions)]
+        self.successors = Successors(system)
 
     def narrow(self, index: int, partitions: int) -> None:
         """Become partition `index` of `partitions`, keeping only the states it owns (a
@@ -183,6 +185,7 @@ class Partition(Generic[S]):
         self.frontier = [(k, s) for k, s in self.frontier if owner(s, partitions) == index]
         self.encoders = [Encoder() for _ in range(partitions)]
         self.decoders = [Decoder() for _ in range(partitions)]
+        self.successors = Successors(self.system)  # its moves made so far were of states now another's
 
     def seed(self, root: S) -> None:
         """Own the initial world (already checked by the coordinator)."""
@@ -193,15 +196,12 @@ class Partition(Generic[S]):
     def expand(self) -> Expansion:
         """The successors of this partition's frontier, in key order, and their step invariants.
         Expansion stops at the first step violation: every later transition has a greater key."""
-        system = self.system
         outboxes: list[list[Arrival]] = [[] for _ in range(self.partitions)]
         transitions = kept = 0
         found: Candidate | None = None
         for key, state in self.frontier:
-            for i, move in enumerate(system.enabled_moves(state)):
-                after, transition = system.successor(state, move)
+            for i, (_move, after, violations) in enumerate(self.successors.of(state)):
                 transitions += 1
-                violations = system.laws.check_step(transition)
                 if violations:
                     found = Candidate((*key, i), 0, violations[0])
                     break
@@ -216,6 +216,7 @@ class Partition(Generic[S]):
                     gc.freeze()  # as the explorer does: the successors kept, out of older collections' walks
             if found is not None:
                 break
+        self.successors.next_level()
         # This partition's own successors stay here.
         self.local, outboxes[self.index] = outboxes[self.index], []
         encoded = [b"" if j == self.index else self.encoders[j].encode(box) for j, box in enumerate(outboxes)]

@@ -14,7 +14,7 @@ import importlib
 import os
 import re
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 import attrs
@@ -35,6 +35,19 @@ def _same(world: W) -> W:
 
 
 @attrs.frozen
+class BudgetSplit(Generic[W]):
+    """A system's worlds as a budget of hostile moves, which only enables moves and is spent by
+    them (no move's effect and no law reads it), and the rest: `rest(world)`, the world less its
+    budget; `left(world)`, whether any of its budget is left; `respent(after, before, other)`, a
+    move's result `after` from `before` as its result from `other`, equal to `before` but in its
+    budget."""
+
+    rest: Callable[[W], Hashable]
+    left: Callable[[W], bool]
+    respent: Callable[[W, W, W], W]
+
+
+@attrs.frozen
 class System(Generic[W, R]):
     """A system under check. `describe` gives a world's columns of a step table (named by
     `columns`); `kind` names the system in traces ("Job", "CronJob")."""
@@ -49,6 +62,9 @@ class System(Generic[W, R]):
     canonical: Callable[[W], W] = _same
     liveness: Callable[[W], Violation | None] | None = None
     without_assumptions: bool = False  # check the laws outside their assumptions too
+    # How its worlds split into a budget of hostile moves and the rest (None: they do not): the
+    # explorer makes a move once per world less its budget (checkers.explorer.Successors).
+    budget: BudgetSplit[W] | None = None
 
     def start(self) -> W:
         """The initial world, in canonical form."""

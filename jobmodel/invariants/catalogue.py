@@ -646,9 +646,10 @@ def uncounted_entries_justified(t: Transition) -> str | None:
 
 def released(t: Transition) -> frozenset[str]:
     """The pods whose tracking finalizer the sync removed or the controller expects removed."""
-    return t.fact(_released)
+    return _released(t)
 
 
+@laws.transition_fact
 def _released(t: Transition) -> frozenset[str]:
     expected = t.before.cluster.controller_state(t.before.job_key).expected_finalizer_removals
     return finalizer_removed_uids(t) | frozenset(expected)

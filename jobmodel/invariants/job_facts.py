@@ -102,9 +102,10 @@ def newly_true(t: Transition, ctype: str) -> JobCondition | None:
 
 def newly_true_types(t: Transition) -> frozenset[str]:
     """The condition types the step made True (true after it, not before)."""
-    return t.fact(_newly_true_types)
+    return _newly_true_types(t)
 
 
+@laws.transition_fact
 def _newly_true_types(t: Transition) -> frozenset[str]:
     before, after = t.before.job(), t.after.job()
     if after is None:
@@ -130,18 +131,20 @@ def new_decision(t: Transition, interim: str, final: str) -> JobCondition | None
 
 def new_failure(t: Transition) -> JobCondition | None:
     """The failure the step decided: a new FailureTarget, or a new Failed without one."""
-    return t.fact(_new_failure)
+    return _new_failure(t)
 
 
+@laws.transition_fact
 def _new_failure(t: Transition) -> JobCondition | None:
     return new_decision(t, FAILURE_TARGET, FAILED_CONDITION) if newly_true_types(t) else None
 
 
 def new_success(t: Transition) -> JobCondition | None:
     """The success the step decided: a new SuccessCriteriaMet, or a new Complete without one."""
-    return t.fact(_new_success)
+    return _new_success(t)
 
 
+@laws.transition_fact
 def _new_success(t: Transition) -> JobCondition | None:
     return new_decision(t, SUCCESS_CRITERIA_MET, COMPLETE) if newly_true_types(t) else None
 
@@ -371,21 +374,21 @@ def counted_successes(job: Job) -> int:
 
 def written_statuses(t: Transition) -> tuple[JobStatus, ...]:
     """The statuses the sync wrote and the API server accepted, in order."""
-    return t.fact(_accepted)[0]
+    return _accepted(t)[0]
 
 
 def created(t: Transition) -> tuple[CreatePod, ...]:
     """The pods the sync created (accepted by the API server)."""
-    return t.fact(_accepted)[1]
+    return _accepted(t)[1]
 
 
 def deleted_uids(t: Transition) -> set[str]:
-    return set(t.fact(_accepted)[2])
+    return set(_accepted(t)[2])
 
 
 def finalizer_removed_uids(t: Transition) -> frozenset[str]:
     """The pods whose tracking finalizer the sync removed (accepted by the API server)."""
-    return t.fact(_accepted)[3]
+    return _accepted(t)[3]
 
 
 NOTHING_ACCEPTED: tuple[tuple[JobStatus, ...], tuple[CreatePod, ...], frozenset[str], frozenset[str]] = (
@@ -396,6 +399,7 @@ NOTHING_ACCEPTED: tuple[tuple[JobStatus, ...], tuple[CreatePod, ...], frozenset[
 )
 
 
+@laws.transition_fact
 def _accepted(t: Transition) -> tuple[tuple[JobStatus, ...], tuple[CreatePod, ...], frozenset[str], frozenset[str]]:
     """What the API server accepted of the sync's actions, in one pass over them: the statuses
     written, the pods created, the uids deleted, the uids whose tracking finalizer was removed."""
@@ -513,14 +517,11 @@ def expectations_satisfied(world: World) -> bool:
     return exp is None or exp.fulfilled() or exp.expired(world.cluster.now)
 
 
+@laws.transition_fact
 def settled(t: Transition) -> bool:
     """A settled sync: clean, over a cache that showed every pod, with the controller's
     expectations satisfied (so that manageJob ran), of a Job that exists and had not finished.
     The converse laws ("the facts demand this status") are stated after settled syncs."""
-    return t.fact(_settled)
-
-
-def _settled(t: Transition) -> bool:
     if not clean_sync(t) or t.before.hidden:
         return False  # most steps: decided without looking the Job up
     before, after = t.before.job(), t.after.job()
@@ -557,11 +558,9 @@ class SyncStep(NamedTuple):
     succeeded: int  # counted_successes
 
 
+@laws.transition_fact
 def sync_step(t: Transition) -> SyncStep:
-    return t.fact(_sync_step)
-
-
-def _sync_step(t: Transition) -> SyncStep:
+    """What most laws read first of the transition (SyncStep)."""
     before, after = t.before.job(), t.after.job()
     return SyncStep(
         before, after, t.move.kind in SYNC_MOVES, settled(t), created(t), census(t.after), *job_summary(after)

@@ -17,6 +17,7 @@ decorators, each with its docstring and the upstream code it follows.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -46,16 +47,23 @@ class Transition(Generic[W, R]):
     # upstream bugs that are runs outside one (a counterexample that breaks an assumption, from
     # `jobmodel prove --drop`, is replayed this way).
     without_assumptions: bool = False
-    # Facts several laws read of the same transition (`fact`), computed once.
+    # Facts several laws read of the same transition (`transition_fact`), computed once.
     _facts: dict[Callable[..., Any], Any] = attrs.field(factory=dict, init=False, eq=False, hash=False, repr=False)
 
-    def fact(self, compute: Callable[[Transition[W, R]], T]) -> T:
-        """`compute(self)`, computed once for this transition (a pure function of it)."""
-        facts = self._facts
+
+def transition_fact(compute: Callable[[Transition[Any, Any]], T]) -> Callable[[Transition[Any, Any]], T]:
+    """`compute`, a pure function of a transition that several laws read, computed once per
+    transition and kept on it (read directly: a fact is read some ten times a sync)."""
+
+    def read(t: Transition[Any, Any]) -> T:
+        facts = t._facts
         value = facts.get(compute, _UNKNOWN)
         if value is _UNKNOWN:
-            value = facts[compute] = compute(self)
+            value = facts[compute] = compute(t)
         return value  # type: ignore[no-any-return]
+
+    functools.update_wrapper(read, compute)
+    return read
 
 
 @attrs.frozen

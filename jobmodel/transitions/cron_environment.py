@@ -84,6 +84,12 @@ class CronWorld:
         return [j for j in self.jobs if _owned(j, self.cron_job)]
 
 
+def without_budget(world: CronWorld) -> tuple[Any, ...]:
+    """The world less its budget: all that a move's effect and the laws read (the budget only
+    enables hostile moves, each of which spends it; checkers.explorer.Successors)."""
+    return (world.now, world.cron_job, world.jobs, world.cached, world.gates)
+
+
 def _owned(job: Job, cj: CronJob) -> bool:
     ref = job.metadata.controller_ref()
     return ref is not None and ref.uid == cj.metadata.uid

@@ -154,6 +154,13 @@ class World:
 with_world = evolver(World)
 
 
+def without_budget(world: World) -> tuple[Any, ...]:
+    """The world less its budget: all that a move's effect and the laws read (the budget only
+    enables hostile moves, each of which spends it), so that worlds equal in it make the same
+    moves to the same results, budgets aside (checkers.explorer.Successors)."""
+    return (world.cluster, world.job_key, world.job_uid, world.hidden, world.wake_at)
+
+
 def _owned_by(pod: Pod, uid: str) -> bool:
     ref = pod.metadata.controller_ref()
     return ref is not None and ref.uid == uid

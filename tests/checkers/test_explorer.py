@@ -9,10 +9,12 @@ from typing import Any
 import attrs
 import pytest
 
-from jobmodel.checkers.explorer import explore
+from jobmodel.checkers.explorer import Successors, explore
+from jobmodel.checkers.system import System
 from jobmodel.checkers.trace import run_moves
 from jobmodel.transitions.job_environment import World
 from tests.checkers.configs import (
+    ALL_MUTATION_CASES,
     BROKEN_CASES,
     FAIL_INDEX_ON_42,
     FAIL_JOB_ON_42,
@@ -20,6 +22,7 @@ from tests.checkers.configs import (
     broken_config,
     config,
     job_manifest,
+    mutation_config,
 )
 
 PAIR = job_manifest(2, 2, 1)
@@ -134,3 +137,56 @@ def test_liveness_holds_from_every_state_of_a_small_job() -> None:
     result = explore(config(job_manifest(2, 2, 1), failures=1, stale=1).system(), depth=8, liveness=True)
     assert result.counterexample is None
     assert result.states == 186  # 187 at 1.32
+
+
+
+def expanded_both_ways(system: System[Any, Any], depth: int) -> int:
+    """Breadth-first to `depth`, every state's successors made move by move and by Successors,
+    which must agree (the states, in order, and the step violations); the moves it answered."""
+    successors = Successors(system)
+    frontier = [system.start()]
+    seen = set(frontier)
+    for _ in range(depth):
+        next_frontier = []
+        for state in frontier:
+            made = []
+            for move in system.enabled_moves(state):
+                after, transition = system.successor(state, move)
+                made.append((move, after, system.laws.check_step(transition)))
+            assert list(successors.of(state)) == made
+            for _move, after, _violations in made:
+                if after not in seen:
+                    seen.add(after)
+                    next_frontier.append(after)
+        successors.next_level()
+        frontier = next_frontier
+    return successors.answered
+
+
+@pytest.mark.parametrize("name", sorted(ALL_MUTATION_CASES))
+def test_a_move_answered_for_another_budget_is_the_move_made(name: str) -> None:
+    """Successors answers a move of a state from the expansion of a state equal but in its budget:
+    on every state of each broken variant's exploration and the model's on its configuration
+    (Job and CronJob, to the case's depth), every answer is the state and the step violations
+    that making the move gives."""
+    for broken in (True, False):
+        expanded_both_ways(mutation_config(name, broken=broken).system(), ALL_MUTATION_CASES[name].depth)
+
+
+@pytest.mark.parametrize(
+    ("cfg", "depth"),
+    [
+        (config(job_manifest(2, 3, 1, indexed=True), failures=1, stale=1, faults=1, restarts=1), 6),
+        (config(job_manifest(2, 3, 1), edits=("parallelism=1", "suspend=true"), stale=1, expiries=1), 6),
+        (mutation_config("cron_name_by_sync_time", broken=False), 8),
+    ],
+    ids=["job-faults", "job-edits", "cron-crash"],
+)
+def test_moves_are_answered_where_budgets_differ(cfg: Any, depth: int) -> None:
+    """Where hostile moves are spent (a lagging cache caught up, a failed call retried, a
+    restart, a Job edit), states equal but in their budget are met and their moves answered;
+    each answer is the move made, and the exploration finds the same as without answers."""
+    system = cfg.system()
+    assert expanded_both_ways(system, depth) > 0
+    answered, made = explore(system, depth), explore(attrs.evolve(system, budget=None), depth)
+    assert attrs.evolve(answered, seconds=0) == attrs.evolve(made, seconds=0)

@@ -3,6 +3,7 @@ are shown with the traces that break them, and the known upstream bugs are pinne
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
@@ -17,6 +18,7 @@ from jobmodel.checkers.system import System
 from jobmodel.checkers.trace import run_moves
 from jobmodel.features import gates_for
 from jobmodel.invariants import catalogue as cat
+from jobmodel.invariants import cron, job_facts, laws, upstream_bugs
 from jobmodel.invariants.catalogue import Transition
 from jobmodel.invariants.cron import CRON_LAWS
 from jobmodel.invariants.laws import Laws, Violation
@@ -489,3 +491,14 @@ def test_the_guards_skip_only_laws_that_cannot_fail(name: str) -> None:
         assert both.skipped > 0 or case.depth == 1  # a first sync: every guard holds
         if broken and caught_by_a_step_law:
             assert both.violations > 0, f"{name}: the exploration found nothing to compare"
+
+
+def test_no_law_reads_the_budget_of_hostile_moves() -> None:
+    """The explorer gives a transition equal to one already checked but in the budget the verdict
+    of that one (checkers.explorer.Successors): sound while the laws, the facts they read and the
+    known upstream bugs they excuse never read a world's budget (the liveness check, which
+    resets it, is no law)."""
+    for module in (cat, cron, job_facts, laws, upstream_bugs):
+        source = Path(str(module.__file__)).read_text()
+        reads = [node.lineno for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Attribute) and node.attr == "budget"]
+        assert reads == [], f"{module.__name__} reads a budget at lines {reads}"

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import attrs
+
 from jobmodel.checkers.cron import cron_manifest
 from jobmodel.state import CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION
 from jobmodel.transitions.cron_environment import (
@@ -14,8 +16,9 @@ from jobmodel.transitions.cron_environment import (
     apply_cron_move,
     enabled_cron_moves,
     initial_cron_world,
+    without_budget,
 )
-from jobmodel.transitions.move import Move
+from jobmodel.transitions.move import Move, respent
 from jobmodel.transitions.sync_cronjob import sync_cronjob
 
 
@@ -79,3 +82,18 @@ def test_the_clock_jumps_to_a_minute_before_the_next_daylight_saving_change_of_t
     assert world.now == datetime(2025, 10, 26, 1, 29, tzinfo=UTC)
     utc = initial_cron_world(cron_manifest("*/2 * * * *"), CronBudget(dst=1))
     assert "dst" not in [m.kind for m in enabled_cron_moves(utc)]  # no timeZone, no change
+
+
+def test_a_world_less_its_budget_is_every_other_field_of_it() -> None:
+    world = run(initial_cron_world(cron_manifest("*/2 * * * *"), CronBudget(ticks=2, crashes=1)), "tick", "sync")
+    others = tuple(getattr(world, f.name) for f in attrs.fields(CronWorld) if f.eq and f.name != "budget")
+    assert without_budget(world) == others
+
+
+def test_a_move_respent_from_a_world_with_another_budget_is_that_move_made_there() -> None:
+    manifest = cron_manifest("*/2 * * * *")
+    rich = initial_cron_world(manifest, CronBudget(ticks=3, crashes=1))
+    poor = initial_cron_world(manifest, CronBudget(ticks=1))
+    for kinds in (("tick",), ("sync",)):
+        assert respent(run(rich, *kinds), rich, poor) == run(poor, *kinds)
+    assert respent(run(rich, "tick"), rich, poor).budget == CronBudget(ticks=0)

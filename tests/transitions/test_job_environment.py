@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import attrs
 import pytest
 
 from jobmodel.errors import InputError
 from jobmodel.state import FAILED, RUNNING, SUCCEEDED
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.job_environment import Budget
-from jobmodel.transitions.move import Move
+from jobmodel.transitions.move import Move, respent
 from jobmodel.transitions.pod_utils import is_pod_ready
 
 NOW = datetime(2025, 1, 1, tzinfo=UTC)
@@ -235,3 +236,22 @@ def test_the_active_deadline_passes_whether_or_not_the_controller_asked() -> Non
     assert job is not None and job.status.start_time is not None
     assert (w.cluster.now - job.status.start_time).total_seconds() == 30
     assert "deadline-passes" not in kinds(w)
+
+
+def test_a_world_less_its_budget_is_every_other_field_of_it() -> None:
+    w = apply(world(Budget(stale=1)), Move("sync-stale"))
+    others = tuple(getattr(w, f.name) for f in attrs.fields(env.World) if f.eq and f.name != "budget")
+    assert env.without_budget(w) == others
+    assert env.without_budget(attrs.evolve(w, budget=Budget(failures=3))) == others
+
+
+def test_a_move_respent_from_a_world_with_another_budget_is_that_move_made_there() -> None:
+    rich, poor = world(Budget(failures=2, stale=1, edits=("suspend=true",))), world(Budget(failures=1))
+    rich, poor = apply(rich, Move("sync"), Move("start", "j-0")), apply(poor, Move("sync"), Move("start", "j-0"))
+    assert env.without_budget(rich) == env.without_budget(poor)
+    fail = Move("fail", "j-0")
+    assert fail in env.enabled_moves(rich) and fail in env.enabled_moves(poor)
+    after_rich, after_poor = apply(rich, fail), apply(poor, fail)
+    assert respent(after_rich, rich, poor) == after_poor
+    assert respent(after_poor, poor, rich) == after_rich
+    assert respent(after_poor, poor, rich).budget == Budget(failures=1, stale=1, edits=("suspend=true",))
