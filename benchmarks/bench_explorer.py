@@ -73,7 +73,7 @@ and the laws take a third of the whole.
 Fifth round (from 72c7edb; docs/performance.md, "a move made once per state less its budget"):
 a state equal to one expanded in its own level or the one before but in its budget of hostile
 moves takes that expansion's results, respent (21% of the transitions of `indexed`, 32% of
-`pair`): `indexed` 1.06-1.10x, `pair` 1.21x, configurations with API faults or restarts 1.16x.
+`pair`): `indexed` 1.06x, `pair` 1.16x, configurations with API faults 1.18x (instructions).
 """
 
 from __future__ import annotations

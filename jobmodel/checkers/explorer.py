@@ -54,6 +54,10 @@ class ExploreResult:
         return self.states / self.seconds if self.seconds > 0 else float("inf")
 
 
+def _itself(state: S) -> S:
+    return state
+
+
 NO_VIOLATIONS: list[Violation] = []  # of a move answered by another state's (never changed)
 # Levels back that an expansion is remembered: of the moves answered at depth 12 of `indexed`,
 # 97% by a state of the level before (a lagging cache's detour is one move longer), 3% two back.
@@ -71,12 +75,16 @@ class Successors(Generic[S]):
     are answered so, each by a state with more budget left (a lagging cache's detour, a failed
     call retried, is a move longer): only expansions of states with some budget left are kept."""
 
-    def __init__(self, system: System[S, Any]) -> None:
+    def __init__(self, system: System[S, Any], kept: Callable[[S], S | None] = _itself) -> None:
         self.system = system
+        # The object the search keeps for a state equal to a result (None: it keeps one that it
+        # cannot hand out), remembered instead of the result: a copy remembered would keep a
+        # second object alive for each (a fifth more memory at depth 16 of `indexed`).
+        self.kept = kept
         self.level = 0
         self.answered = 0  # moves answered by another state's expansion
-        # state less its budget -> (level, the state expanded, its moves, their results)
-        self.made: dict[Hashable, tuple[int, S, list[Move], list[S]]] = {}
+        # state less its budget -> (level, the state expanded, its moves, their results or None)
+        self.made: dict[Hashable, tuple[int, S, list[Move], list[S | None]]] = {}
 
     def next_level(self) -> None:
         """A level is done: forget the expansions too old to be met again."""
@@ -99,9 +107,9 @@ class Successors(Generic[S]):
         before, answers = state, dict[Move, S]()
         if found is not None:
             _, before, made_moves, results = found
-            answers = dict(zip(made_moves, results, strict=True))
+            answers = {move: after for move, after in zip(made_moves, results, strict=True) if after is not None}
         moves: list[Move] = []
-        afters: list[S] = []
+        afters: list[S | None] = []
         clean = True
         for move in system.enabled_moves(state):
             answer = answers.get(move)
@@ -112,7 +120,7 @@ class Successors(Generic[S]):
             after, transition = successor(state, move)
             violations = check_step(transition)
             moves.append(move)
-            afters.append(after)
+            afters.append(self.kept(after))
             clean = clean and not violations
             yield move, after, violations
         if found is None and clean and split.left(state):
@@ -154,7 +162,8 @@ def explore(
     the system's liveness property is checked from every new state."""
     started = time.perf_counter()
     root = system.start()
-    parents: dict[S, tuple[S | None, Move | None]] = {root: (None, None)}
+    # Each state: the object kept for it (handed to Successors), its parent and the move from it.
+    parents: dict[S, tuple[S, S | None, Move | None]] = {root: (root, None, None)}
     reached: set[str] = set()
     transitions = 0
 
@@ -172,7 +181,7 @@ def explore(
         return done(0, Counterexample((), root_violations[0]), False)
     _record_reached(system, root, reached)
     # Per transition, only what the search needs (the system's functions looked up once).
-    expanding = Successors(system)
+    expanding = Successors(system, lambda state: parents.get(state, (state,))[0])
     successors, next_level, check_state = expanding.of, expanding.next_level, system.laws.check_state
     with explored_states_kept() as keep:
         frontier = [root]
@@ -181,7 +190,7 @@ def explore(
             for state in frontier:
                 for move, after, violations in successors(state):
                     transitions += 1
-                    entry = (state, move)
+                    entry = (after, state, move)
                     if parents.setdefault(after, entry) is not entry:
                         # Known. The state invariants, pure functions of the state, held when it was new.
                         if violations:
@@ -212,11 +221,11 @@ def _record_reached(system: System[S, Any], state: S, reached: set[str]) -> None
             reached.add(prop.name)
 
 
-def _path(parents: dict[S, tuple[S | None, Move | None]], state: S) -> tuple[Move, ...]:
+def _path(parents: dict[S, tuple[S, S | None, Move | None]], state: S) -> tuple[Move, ...]:
     moves: list[Move] = []
     current: S | None = state
     while current is not None:
-        parent, move = parents[current]
+        _, parent, move = parents[current]
         if move is not None:
             moves.append(move)
         current = parent

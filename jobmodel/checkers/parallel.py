@@ -174,7 +174,7 @@ class Partition(Generic[S]):
         self.local: list[Arrival] = []
         self.encoders = [Encoder() for _ in range(partitions)]
         self.decoders = [Decoder() for _ in range(partitions)]
-        self.successors = Successors(system)
+        self.successors = Successors(system, self._kept)
 
     def narrow(self, index: int, partitions: int) -> None:
         """Become partition `index` of `partitions`, keeping only the states it owns (a
@@ -185,7 +185,11 @@ class Partition(Generic[S]):
         self.frontier = [(k, s) for k, s in self.frontier if owner(s, partitions) == index]
         self.encoders = [Encoder() for _ in range(partitions)]
         self.decoders = [Decoder() for _ in range(partitions)]
-        self.successors = Successors(self.system)  # its moves made so far were of states now another's
+        self.successors = Successors(self.system, self._kept)  # its moves so far: of states now another's
+
+    def _kept(self, state: S) -> S | None:
+        """`state` if it is new here (kept from now on), None if an equal one is known."""
+        return None if state in self.known else state
 
     def seed(self, root: S) -> None:
         """Own the initial world (already checked by the coordinator)."""
