@@ -110,7 +110,7 @@ class Successors(Generic[S]):
             answers = {move: after for move, after in zip(made_moves, results, strict=True) if after is not None}
         moves: list[Move] = []
         afters: list[S | None] = []
-        clean = True
+        remember = found is None and split.left(state)  # until a move breaks a law
         for move in system.enabled_moves(state):
             answer = answers.get(move)
             if answer is not None:
@@ -119,11 +119,12 @@ class Successors(Generic[S]):
                 continue
             after, transition = successor(state, move)
             violations = check_step(transition)
-            moves.append(move)
-            afters.append(self.kept(after))
-            clean = clean and not violations
+            if remember:
+                moves.append(move)
+                afters.append(self.kept(after))
+                remember = not violations
             yield move, after, violations
-        if found is None and clean and split.left(state):
+        if remember:
             self.made[key] = (self.level, state, moves, afters)
 
 
