@@ -46,7 +46,7 @@ def test_another_answer_of_the_reference_on_the_same_input_is_accepted() -> None
 
 
 def test_an_answer_the_reference_never_gives_is_refused() -> None:
-    asked = iter(["pod-1", "pod-0"] * 20)
+    asked = iter(["pod-1", "pod-0"] * 100)
     verdict = judge("job-sync", _case(), _outcome("pod-2"), _scripted(asked))
     assert not verdict.agrees and verdict.path == "order-dependent: none of the reference's answers"
 
@@ -56,5 +56,15 @@ def test_many_answers_of_a_reference_are_asked_for_longer() -> None:
     lister orders, the candidate's (the cache's order) about one call in eight, here the 40th."""
     others = [f"pod-{i}" for i in range(3, 40)]
     asked = iter(["pod-1"] * 3 + others + ["pod-0"] + ["pod-1"] * 300)
+    verdict = judge("job-sync", _case(), _outcome("pod-0"), _scripted(asked))
+    assert verdict.agrees and verdict.path == "order-dependent"
+
+
+def test_the_candidates_answer_among_four_at_one_call_in_eight_is_found() -> None:
+    """Eight pods of which five tie for three deletions (a mutated upstream case at 1.37):
+    upstream answered four ways, the candidate's way 53 calls of 400; here it first comes on
+    the 60th call, after the three others, where 32 asks would have given up."""
+    others = ["pod-1", "pod-2", "pod-3"]
+    asked = iter(others * 20 + ["pod-0"] + others * 100)
     verdict = judge("job-sync", _case(), _outcome("pod-0"), _scripted(asked))
     assert verdict.agrees and verdict.path == "order-dependent"
