@@ -644,13 +644,9 @@ def uncounted_entries_justified(t: Transition) -> str | None:
     return None
 
 
+@laws.transition_fact
 def released(t: Transition) -> frozenset[str]:
     """The pods whose tracking finalizer the sync removed or the controller expects removed."""
-    return _released(t)
-
-
-@laws.transition_fact
-def _released(t: Transition) -> frozenset[str]:
     expected = t.before.cluster.controller_state(t.before.job_key).expected_finalizer_removals
     return finalizer_removed_uids(t) | frozenset(expected)
 

@@ -100,13 +100,9 @@ def newly_true(t: Transition, ctype: str) -> JobCondition | None:
     return after.status.condition(ctype)
 
 
+@laws.transition_fact
 def newly_true_types(t: Transition) -> frozenset[str]:
     """The condition types the step made True (true after it, not before)."""
-    return _newly_true_types(t)
-
-
-@laws.transition_fact
-def _newly_true_types(t: Transition) -> frozenset[str]:
     before, after = t.before.job(), t.after.job()
     if after is None:
         return frozenset()
@@ -129,23 +125,15 @@ def new_decision(t: Transition, interim: str, final: str) -> JobCondition | None
     return None
 
 
+@laws.transition_fact
 def new_failure(t: Transition) -> JobCondition | None:
     """The failure the step decided: a new FailureTarget, or a new Failed without one."""
-    return _new_failure(t)
-
-
-@laws.transition_fact
-def _new_failure(t: Transition) -> JobCondition | None:
     return new_decision(t, FAILURE_TARGET, FAILED_CONDITION) if newly_true_types(t) else None
 
 
+@laws.transition_fact
 def new_success(t: Transition) -> JobCondition | None:
     """The success the step decided: a new SuccessCriteriaMet, or a new Complete without one."""
-    return _new_success(t)
-
-
-@laws.transition_fact
-def _new_success(t: Transition) -> JobCondition | None:
     return new_decision(t, SUCCESS_CRITERIA_MET, COMPLETE) if newly_true_types(t) else None
 
 
