@@ -4,8 +4,9 @@ and the JSON files around them (vectors, traces).
 Reading is bounded and total: a document larger than its limit, nested deeper than MAX_DEPTH,
 holding more than MAX_VALUES values once YAML aliases are expanded, a string longer than
 MAX_STRING, an integer wider than 64 bits, a number that is not finite, a string that is not
-valid Unicode, or a YAML timestamp outside the years 1 to 9999 raises `InputError` naming the
-file and the field path (or the line and column of a syntax error)."""
+valid Unicode, a YAML timestamp outside the years 1 to 9999, or an object that gives a key twice
+(the strict decoder's `duplicate field`) raises `InputError` naming the file and the field path
+(or the line and column of a syntax error)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from typing import Any, BinaryIO, Final, TextIO
 import yaml
 
 from jobmodel.api import field as fe
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, quote
 
 # The API server refuses requests above 3 MiB; files of vectors and traces may be larger.
 MAX_MANIFEST_BYTES: Final = 3 * 1024 * 1024
@@ -64,10 +65,14 @@ def _bounded(value: Any, path: str, depth: int, limits: _Limits) -> Any:
     if depth > MAX_DEPTH:
         raise limits.error(path, f"nested deeper than {MAX_DEPTH} levels")
     if isinstance(value, dict):
+        if isinstance(value, _RepeatedKey):
+            raise limits.error(fe.child(path, value.key), "duplicate field")
         out: dict[str, Any] = {}
         for k, v in value.items():
             key = k if isinstance(k, str) else _yaml_key(k)
             _check_string(key, path, limits)
+            if key in out:  # YAML keys that differ but are one JSON key (1 and "1")
+                raise limits.error(fe.child(path, key), "duplicate field")
             out[key] = _bounded(v, fe.child(path, key), depth + 1, limits)
         return out
     if isinstance(value, list):
@@ -106,8 +111,57 @@ def _yaml_key(key: Any) -> str:
     return str(key)
 
 
+class _RepeatedKey(dict[str, Any]):
+    """A JSON object that gives `key` more than once (the strict decoder's `duplicate field`):
+    refused by `_bounded`, which knows its path."""
+
+    key: str
+
+
+def _object_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) == len(pairs):
+        return value
+    repeated = _RepeatedKey(value)
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            repeated.key = key
+            break
+        seen.add(key)
+    return repeated
+
+
 class _Loader(yaml.SafeLoader):
-    """The safe loader, with timestamps outside Python's range refused as a YAML error."""
+    """The safe loader, with timestamps outside Python's range and a mapping key given twice
+    refused as a YAML error."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._keys_checked: set[yaml.Node] = set()
+
+    def flatten_mapping(self, node: yaml.MappingNode) -> None:
+        # Checked before the merge keys (`<<`) are flattened into the node: a key may override a
+        # merged one. Once per node: a merged mapping is flattened again where it is merged.
+        if node not in self._keys_checked:
+            self._keys_checked.add(node)
+            seen: dict[Any, yaml.Node] = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    first = seen.setdefault(key, key_node)
+                except TypeError:  # an unhashable key: construct_mapping refuses it
+                    continue
+                if first is not key_node:
+                    raise yaml.constructor.ConstructorError(
+                        None,
+                        None,
+                        f"duplicate field {quote(key)} (first at line {first.start_mark.line + 1})",
+                        key_node.start_mark,
+                    )
+        super().flatten_mapping(node)
 
     def construct_yaml_timestamp(self, node: yaml.ScalarNode) -> Any:
         try:
@@ -142,7 +196,7 @@ def _json_error(name: str, err: json.JSONDecodeError) -> InputError:
 def parse_json(name: str, text: str) -> Any:
     """One JSON document, within the limits; errors name the file and the place."""
     try:
-        value = json.loads(text, parse_constant=_refuse_constant)
+        value = json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_object_pairs)
     except json.JSONDecodeError as err:
         raise _json_error(name, err) from None
     except RecursionError:

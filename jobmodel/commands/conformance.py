@@ -134,13 +134,14 @@ def run(args: argparse.Namespace) -> int:
     files = vector_files(args.files)
     check_timeout(args.timeout)
     check_output_path(args.junit, "--junit")
+    # Checked before the run: a bad option must not overwrite an earlier --junit report.
+    release = None if args.kube_version is None else f"1.{parse_kube_version(args.kube_version)}"
     engine = make_engine(args.engine, args)
     unsupported: list[CaseResult] = []
     results: list[CaseResult] = []
     as_json = wants_json(args)
     out = io.StringIO() if as_json else sys.stdout
     try:
-        release = None if args.kube_version is None else f"1.{parse_kube_version(args.kube_version)}"
         if isinstance(engine, PerReleaseEngine):
             # Built before the run's own progress display (one display at a time).
             for needed in case_releases(files, release):
@@ -166,10 +167,11 @@ def run(args: argparse.Namespace) -> int:
     code = INTERNAL_ERROR if internal else INPUT_ERROR if bad_files else OK if failed == 0 else FINDING
     if as_json:
         print_json("ConformanceReport", report_json(args.engine, results))
-        return code
-    if unsupported:
-        print(f"{len(unsupported)} unsupported by the {engine.name} engine (not run; reasons above)")
-    print(f"{passed} passed, {failed} failed")
+    else:
+        if unsupported:
+            print(f"{len(unsupported)} unsupported by the {engine.name} engine (not run; reasons above)")
+        print(f"{passed} passed, {failed} failed")
+    # Also with -o json: an input error is said on standard error (docs/output.md).
     for case in bad_files:
         print(printable(f"error: {case.differences[0]}"), file=sys.stderr)
     for case in internal:

@@ -68,3 +68,33 @@ def test_a_file_larger_than_the_limit_is_refused_before_parsing(tmp_path: Path) 
         read_manifest(str(path), io.StringIO())
     with pytest.raises(InputError, match=r"STDIN: not a text file \(not UTF-8\)"):
         read_manifest("-", io.TextIOWrapper(io.BytesIO(b"\xff\xfe")))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"spec": {"b": 1, "b": 2}}', "m.yaml: spec.b: duplicate field"),
+        ('[{"kind": "Job"}, {"kind": "Job", "kind": "Job"}]', "m.yaml: [1].kind: duplicate field"),
+        (
+            "spec:\n  backoffLimit: 1\n  backoffLimit: 2\n",
+            'm.yaml: malformed YAML at line 3 column 3: duplicate field "backoffLimit" (first at line 2)',
+        ),
+        (
+            "x: {a: 1, a: 2}\n",
+            'm.yaml: malformed YAML at line 1 column 11: duplicate field "a" (first at line 1)',
+        ),
+        ("spec:\n  1: a\n  '1': b\n", "m.yaml: spec.1: duplicate field"),
+    ],
+)
+def test_a_key_given_twice_is_refused(text: str, message: str) -> None:
+    """A duplicate field is an error of Kubernetes' strict decoding (and of kubectl's YAML), not
+    a silent last-one-wins."""
+    with pytest.raises(InputError) as info:
+        load_documents("m.yaml", text)
+    assert str(info.value) == message
+
+
+def test_a_yaml_merge_key_may_be_overridden() -> None:
+    text = "base: &b {x: 1, y: 2}\nd:\n  <<: *b\n  x: 3\ne:\n  <<: [*b, {x: 4}]\n"
+    (doc,) = load_documents("m.yaml", text)
+    assert doc["d"] == {"x": 3, "y": 2} and doc["e"] == {"x": 1, "y": 2}

@@ -104,3 +104,31 @@ def test_a_run_stopped_half_way_keeps_the_verdicts_so_far_in_the_junit_report(
     assert main(["conformance", str(vector_file(tmp_path)), "--junit", str(junit)]) == 130
     cases = ET.parse(junit).getroot().findall(".//testcase")
     assert len(cases) == 1
+
+
+def test_a_bad_kube_version_leaves_an_earlier_junit_report_as_it_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bad option is an input error found before the run: it does not overwrite the report of
+    an earlier run with an empty one."""
+    junit = tmp_path / "report.xml"
+    junit.write_text("<testsuites>an earlier run</testsuites>")
+    vectors = str(vector_file(tmp_path))
+    assert main(["conformance", vectors, "--junit", str(junit), "--kube-version", "1.31"]) == 2
+    assert "error: --kube-version: unsupported Kubernetes release '1.31'" in capsys.readouterr().err
+    assert junit.read_text() == "<testsuites>an earlier run</testsuites>"
+
+
+def test_with_json_output_an_unreadable_file_is_also_an_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """-o json: the report names the file, and standard error says the input error in one
+    `error: ` line, as in text output (docs/output.md)."""
+    path = tmp_path / "cut.json"
+    path.write_text('{"format": ')
+    assert main(["conformance", str(path), "-o", "json"]) == 2
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert report["cases"][0]["result"] == "failed"
+    error = f"error: {path}: not JSON: Expecting value at line 1 column 12"
+    assert error in captured.err.splitlines()
