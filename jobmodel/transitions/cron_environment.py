@@ -40,7 +40,7 @@ from jobmodel.state import (
     JobCondition,
 )
 from jobmodel.timeutil import add_seconds, format_time
-from jobmodel.transitions.move import Move
+from jobmodel.transitions.move import Move, less_budget
 from jobmodel.transitions.sync_cronjob import (
     ALREADY_EXISTS,
     CronJobSyncResult,
@@ -84,10 +84,8 @@ class CronWorld:
         return [j for j in self.jobs if _owned(j, self.cron_job)]
 
 
-def without_budget(world: CronWorld) -> tuple[Any, ...]:
-    """The world less its budget: all that a move's effect and the laws read (the budget only
-    enables hostile moves, each of which spends it; checkers.explorer.Successors)."""
-    return (world.now, world.cron_job, world.jobs, world.cached, world.gates)
+# The world less its budget: all that a move's effect and the laws read (transitions.move).
+without_budget = less_budget(CronWorld)
 
 
 def _owned(job: Job, cj: CronJob) -> bool:

@@ -47,7 +47,7 @@ from jobmodel.state import (
 from jobmodel.timeutil import add_seconds
 from jobmodel.transitions import backoff as bo
 from jobmodel.transitions import cluster as cl
-from jobmodel.transitions.move import Move
+from jobmodel.transitions.move import Move, less_budget
 from jobmodel.transitions.pod_endings import (
     SIGTERM_EXIT_CODE,
     Failure,
@@ -154,11 +154,8 @@ class World:
 with_world = evolver(World)
 
 
-def without_budget(world: World) -> tuple[Any, ...]:
-    """The world less its budget: all that a move's effect and the laws read (the budget only
-    enables hostile moves, each of which spends it), so that worlds equal in it make the same
-    moves to the same results, budgets aside (checkers.explorer.Successors)."""
-    return (world.cluster, world.job_key, world.job_uid, world.hidden, world.wake_at)
+# The world less its budget: all that a move's effect and the laws read (transitions.move).
+without_budget = less_budget(World)
 
 
 def _owned_by(pod: Pod, uid: str) -> bool:

@@ -3,6 +3,8 @@ and save in traces; and the budget of hostile moves each environment spends."""
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, Protocol, TypeVar
 
@@ -59,6 +61,15 @@ class Budgeted(Protocol):
 
 
 W = TypeVar("W", bound=Budgeted)
+
+
+def less_budget(world_class: type[attrs.AttrsInstance]) -> Callable[[Any], tuple[Any, ...]]:
+    """For worlds of `world_class`: the world less its budget, every other field of its value in
+    order (the budget only enables hostile moves, each of which spends it, so worlds equal in the
+    rest make the same moves to the same results, budgets aside; checkers.explorer.Successors).
+    One C-level getter: it runs once per state expanded."""
+    names = [f.name for f in attrs.fields(world_class) if f.eq and f.name != "budget"]
+    return operator.attrgetter(*names)
 
 
 def budget_left(world: Budgeted) -> bool:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import attrs
+
 from jobmodel.transitions.cron_environment import CronBudget
 from jobmodel.transitions.job_environment import Budget
-from jobmodel.transitions.move import any_left, spent_like
+from jobmodel.transitions.move import any_left, less_budget, spent_like
 
 
 def test_what_a_move_spent_is_spent_from_another_budget() -> None:
@@ -28,3 +30,17 @@ def test_nothing_spent_leaves_the_other_budget_as_it_is() -> None:
 def test_a_budget_is_left_while_a_count_or_an_edit_is() -> None:
     assert not any_left(Budget()) and not any_left(CronBudget())
     assert any_left(Budget(edits=("suspend=true",))) and any_left(Budget(gc=1)) and any_left(CronBudget(dst=1))
+
+
+@attrs.frozen
+class _World:
+    first: int
+    budget: Budget
+    last: str
+    memo: int = attrs.field(default=0, eq=False)
+
+
+def test_a_world_less_its_budget_is_the_rest_of_its_value_in_order() -> None:
+    rest = less_budget(_World)
+    assert rest(_World(1, Budget(stale=1), "x", memo=7)) == (1, "x")
+    assert rest(_World(1, Budget(), "x")) == rest(_World(1, Budget(failures=2), "x", memo=3))
