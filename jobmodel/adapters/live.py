@@ -35,6 +35,8 @@ from jobmodel.adapters.manifests import parse_json, read_text
 from jobmodel.errors import InputError
 
 TRACE_FORMAT = "jobmodel-live-trace/1"
+# A trace file holds one recording: appending a second would mix two clusters' resourceVersions.
+EXISTING_TRACE = "exists: a trace file holds one recording (name a new file, or remove this one)"
 RESOURCES = ("jobs", "pods", "cronjobs", "events")
 NODE_NAME = "jobmodel-node"
 WATCH_SECONDS = 60  # server-side timeout of one watch request; the watch then resumes
@@ -160,7 +162,8 @@ def now_text() -> str:
 
 
 class TraceWriter:
-    """Appends one JSON object per line, flushed at once (readable after the process is killed).
+    """A new trace file (never one that exists: InputError), one JSON object per line, each
+    flushed at once (readable after the process is killed).
 
     Line kinds: the header (`format`), `event` (an object observed: `resource`, `type`,
     `rv`, `source` watch/list/relist, `object`), `action` (a call this client made), `error`,
@@ -173,7 +176,10 @@ class TraceWriter:
         self._seq = 0
         self._started = time.monotonic()
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._file: IO[str] = path.open("a", encoding="utf-8")
+        try:
+            self._file: IO[str] = path.open("x", encoding="utf-8")
+        except FileExistsError:
+            raise InputError(str(path), EXISTING_TRACE) from None
         self._write({"format": TRACE_FORMAT, "started": now_text(), **header})
 
     def _write(self, line: Mapping[str, Any]) -> None:

@@ -180,13 +180,23 @@ def check_trace_shape(header: Mapping[str, Any], records: Sequence[Mapping[str, 
             raise InputError(f"trace header.controller.{name}", f"expected an object, got {describe(value)}")
     if not isinstance(header.get("job"), str | None):
         raise InputError("trace header.job", f"expected a string, got {describe(header.get('job'))}")
+    last_seq, last_t = None, 0.0
     for number, record in enumerate(records, 2):
         where = f"trace line {number}"
+        if "format" in record:
+            raise InputError(where, "a second recording's header: a trace file holds one recording")
         seq, t = record.get("seq", 0), record.get("t", 0.0)
         if isinstance(seq, bool) or not isinstance(seq, int):
             raise InputError(f"{where}.seq", f"expected an integer, got {describe(seq)}")
         if isinstance(t, bool) or not isinstance(t, int | float) or not 0 <= t <= MAX_TRACE_SECONDS:
             raise InputError(f"{where}.t", f"expected seconds from 0 to {MAX_TRACE_SECONDS:g}, got {describe(t)}")
+        # The recorder numbers its lines and times them by one monotonic clock, under one lock:
+        # the gate changes are placed by `seq`, the observed clock read from `t`.
+        if last_seq is not None and seq <= last_seq:
+            raise InputError(f"{where}.seq", f"{seq} after {last_seq}: the lines of a trace are numbered in increasing order")
+        if t < last_t:
+            raise InputError(f"{where}.t", f"{t:g} after {last_t:g}: the lines of a trace are in the order of their times")
+        last_seq, last_t = seq, t
         for name in ("kind", "resource", "type", "actor"):
             if not isinstance(record.get(name), str | None):
                 raise InputError(f"{where}.{name}", f"expected a string, got {describe(record.get(name))}")

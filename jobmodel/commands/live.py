@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from jobmodel.adapters.controlplane import CONTROL_PLANE_RELEASE
+from jobmodel.adapters.live import EXISTING_TRACE
 from jobmodel.adapters.picture import PICTURE_SUFFIXES
 from jobmodel.commands.common import FINDING, OK, check_output_path, load_object
 from jobmodel.commands.output import add_output_option, print_json, wants_json
@@ -81,6 +82,8 @@ def run_run(args: argparse.Namespace) -> int:
 
     check_output_path(args.picture, "--picture", PICTURE_SUFFIXES)
     check_output_path(args.trace, "--trace")
+    if args.trace is not None and args.trace.exists():
+        raise InputError("--trace", f"{args.trace} {EXISTING_TRACE}")
     for option, seconds in (("--run-seconds", args.run_seconds), ("--timeout", args.timeout), ("--give-up", args.give_up)):
         if not 0 <= seconds <= MAX_SECONDS:  # also refuses NaN
             raise InputError(option, f"expected seconds from 0 to {MAX_SECONDS:g}, got {seconds}")

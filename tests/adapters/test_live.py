@@ -25,6 +25,7 @@ from jobmodel.adapters.controlplane import ControlPlane
 from jobmodel.adapters.live import (
     LiveCluster,
     Recorder,
+    TraceWriter,
     iter_events,
     open_session,
     read_trace,
@@ -351,3 +352,20 @@ def test_a_cronjob_is_created_run_as_the_model_schedules_it_updated_and_deleted(
     kinds = [r["type"] for r in records if r["kind"] == "event" and r["resource"] == "cronjobs"]
     assert kinds[0] == "ADDED" and "MODIFIED" in kinds and kinds[-1] == "DELETED"
     assert any(r["kind"] == "event" and r["resource"] == "events" and r["object"].get("reason") == "SuccessfulCreate" for r in records)
+
+
+def test_a_trace_writer_never_writes_into_an_existing_file(tmp_path: Path) -> None:
+    """What an earlier run recorded stays as it was (two recordings in one file would mix two
+    clusters' resourceVersions); the writer of a new file numbers its lines from 1."""
+    from jobmodel.errors import InputError
+
+    earlier = tmp_path / "t.jsonl"
+    earlier.write_text("recorded\n")
+    with pytest.raises(InputError, match="exists: a trace file holds one recording"):
+        TraceWriter(earlier, {"job": "work"})
+    assert earlier.read_text() == "recorded\n"
+    writer = TraceWriter(tmp_path / "new.jsonl", {"job": "work"})
+    assert [writer.append("note", text="a"), writer.append("note", text="b")] == [1, 2]
+    writer.close()
+    header, records = read_trace(tmp_path / "new.jsonl")
+    assert header["job"] == "work" and [r["seq"] for r in records] == [1, 2]

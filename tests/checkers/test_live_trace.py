@@ -12,9 +12,12 @@ import copy
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
+
 from jobmodel.adapters.live import TRACE_FORMAT
 from jobmodel.api.wire import job_to_json, pod_to_json
 from jobmodel.checkers.live_trace import check_trace, comparable, rebuilt_backoff
+from jobmodel.errors import InputError
 from jobmodel.state import (
     FAILED,
     SUCCEEDED,
@@ -179,3 +182,17 @@ def test_rebuilt_backoff_counts_failures_since_the_last_success() -> None:
     assert record.failures_after_last_success == 2
     assert record.last_failure_time == START.replace(second=4)
     assert rebuilt_backoff([_pod(FAILED, 1), _pod(SUCCEEDED, 2)]) is None
+
+
+def test_lines_out_of_their_recorded_order_are_refused() -> None:
+    """The recorder numbers and times its lines in one order; a trace edited out of it (or two
+    recordings in one file) would place gate changes and clocks wrongly, so it is refused,
+    naming the line (lines count from 1, the header's)."""
+    header, records = trace_of(model_run(RUN), [ACTORS[m] for m in RUN])
+    assert check_trace(header, records).ok  # lines of one time: an equal time is no step back
+    with pytest.raises(InputError, match=r"^trace line 3\.seq: 1 after 2: "):
+        check_trace(header, [records[1], records[0], *records[2:]])
+    with pytest.raises(InputError, match=r"^trace line 5\.t: 4 after 5: "):
+        check_trace(header, [*records[:2], {**records[2], "t": 5}, {**records[3], "t": 4}, *records[4:]])
+    with pytest.raises(InputError, match=rf"^trace line {len(records) + 2}: a second recording's header"):
+        check_trace(header, [*records, header, *records])

@@ -82,3 +82,13 @@ def test_impossible_options_are_refused_before_any_cluster(tmp_path: Path, args:
 def test_missing_kubeconfig_is_one_clear_line(tmp_path: Path) -> None:
     with pytest.raises(LiveError, match="no such file"):
         LiveCluster.connect(tmp_path / "absent")
+
+
+def test_an_existing_trace_file_is_refused_before_any_cluster_and_kept(tmp_path: Path) -> None:
+    """A second recording appended to a trace would mix two runs' resourceVersions."""
+    trace = tmp_path / "earlier.trace.jsonl"
+    trace.write_text('{"format": "jobmodel-live-trace/1"}\n')
+    proc = run_cli("live", "run", PI, "--kubeconfig", str(tmp_path / "absent-kubeconfig"), "--trace", str(trace))
+    assert proc.returncode == 2
+    assert error_lines(proc) == [f"error: --trace: {trace} exists: a trace file holds one recording (name a new file, or remove this one)"]
+    assert trace.read_text() == '{"format": "jobmodel-live-trace/1"}\n'
