@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
 from functools import lru_cache
-from typing import NoReturn
+from typing import TypeVar
 
 from jobmodel.errors import InputError, quote
 
@@ -22,65 +23,71 @@ _RFC3339 = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d?):(\d\d):(\d\d)(?:[.,](\d+))
 def parse_time(text: object, field: str) -> datetime:
     """Parse an RFC 3339 time (`2024-06-01T12:00:00Z`, fractions allowed) into an aware UTC
     datetime, accepting what Go's time.Parse(time.RFC3339, ...) accepts."""
-    return _parse_rfc3339(text, field)[0]
-
-
-def _parse_rfc3339(text: object, field: str) -> tuple[datetime, str]:
-    """`parse_time`'s datetime (microseconds) and the fraction's digits as written."""
-    if not isinstance(text, str):
-        _not_a_string(text, field)
-    return _parsed_rfc3339(text, field)
-
-
-def _not_a_string(text: object, field: str) -> NoReturn:
-    raise InputError(field, f"expected an RFC 3339 time string, got {type(text).__name__}")
-
-
-# The same few times are read again and again (the status checks convert each Job's status to
-# its wire form and read its times back): a pure function of the text, remembered.
-TIME_MEMO_SIZE = 1 << 12
-
-
-@lru_cache(maxsize=TIME_MEMO_SIZE)
-def _parsed_rfc3339(text: str, field: str) -> tuple[datetime, str]:
-    match = _RFC3339.fullmatch(text)
-    if match is None:
-        raise InputError(field, f"not an RFC 3339 time: {quote(text)}")
-    year, month, day, hour, minute, second = (int(g) for g in match.groups()[:6])
-    fraction, sign, zone_hours, zone_minutes = match.groups()[6:]
-    # Go's range checks: the offset's hour may be 24 and its minute 60.
-    offset = timedelta(hours=int(zone_hours or 0), minutes=int(zone_minutes or 0))
-    if hour > 23 or minute > 59 or second > 59 or int(zone_hours or 0) > 24 or int(zone_minutes or 0) > 60:
-        raise InputError(field, f"not an RFC 3339 time: {quote(text)}")
-    try:
-        value = datetime(year, month, day, hour, minute, second, int(((fraction or "") + "000000")[:6]),
-                         tzinfo=timezone(-offset if sign == "-" else offset))
-    except ValueError:
-        if offset >= timedelta(hours=24):
-            raise InputError(field, f"an offset of 24 hours (Go's time.Parse takes it, the model cannot): {quote(text)}") from None
-        if year == 0:
-            raise InputError(field, f"a time out of range (years 1 to 9999 in UTC): {quote(text)}") from None
-        raise InputError(field, f"not an RFC 3339 time: {quote(text)}") from None  # Go's month or day out of range
-    try:
-        return value.astimezone(UTC), fraction or ""
-    except OverflowError:
-        raise InputError(field, f"a time out of range (years 1 to 9999 in UTC): {quote(text)}") from None
-
-
-UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+    return _read(_parsed_rfc3339, text, field)[0]
 
 
 def parse_time_nanos(text: object, field: str) -> int:
     """An RFC 3339 time as Go's time.Parse reads it, in nanoseconds since the Unix epoch: Go keeps
     nine fractional digits (a datetime six), so `00:00:00Z` and `00:00:00.000000001Z` differ."""
+    return _read(_nanos, text, field)
+
+
+T = TypeVar("T")
+
+
+class _NotATime(ValueError):
+    """Why a text is no RFC 3339 time (named with its field by `_read`)."""
+
+
+def _read(parse: Callable[[str], T], text: object, field: str) -> T:
+    """`parse(text)` for a string, its refusal an InputError naming `field`."""
     if not isinstance(text, str):
-        _not_a_string(text, field)
-    return _nanos(text, field)
+        raise InputError(field, f"expected an RFC 3339 time string, got {type(text).__name__}")
+    try:
+        return parse(text)
+    except _NotATime as error:
+        raise InputError(field, str(error)) from None
+
+
+# The same few times are read again and again (the status checks convert each Job's status to
+# its wire form and read its times back): pure functions of the text, remembered by text alone
+# (a refusal is not remembered: it raises).
+TIME_MEMO_SIZE = 1 << 12
 
 
 @lru_cache(maxsize=TIME_MEMO_SIZE)
-def _nanos(text: str, field: str) -> int:
-    value, fraction = _parsed_rfc3339(text, field)
+def _parsed_rfc3339(text: str) -> tuple[datetime, str]:
+    """The time (microseconds, UTC) and its fraction's digits as written."""
+    match = _RFC3339.fullmatch(text)
+    if match is None:
+        raise _NotATime(f"not an RFC 3339 time: {quote(text)}")
+    year, month, day, hour, minute, second = (int(g) for g in match.groups()[:6])
+    fraction, sign, zone_hours, zone_minutes = match.groups()[6:]
+    # Go's range checks: the offset's hour may be 24 and its minute 60.
+    offset = timedelta(hours=int(zone_hours or 0), minutes=int(zone_minutes or 0))
+    if hour > 23 or minute > 59 or second > 59 or int(zone_hours or 0) > 24 or int(zone_minutes or 0) > 60:
+        raise _NotATime(f"not an RFC 3339 time: {quote(text)}")
+    try:
+        value = datetime(year, month, day, hour, minute, second, int(((fraction or "") + "000000")[:6]),
+                         tzinfo=timezone(-offset if sign == "-" else offset))
+    except ValueError:
+        if offset >= timedelta(hours=24):
+            raise _NotATime(f"an offset of 24 hours (Go's time.Parse takes it, the model cannot): {quote(text)}") from None
+        if year == 0:
+            raise _NotATime(f"a time out of range (years 1 to 9999 in UTC): {quote(text)}") from None
+        raise _NotATime(f"not an RFC 3339 time: {quote(text)}") from None  # Go's month or day out of range
+    try:
+        return value.astimezone(UTC), fraction or ""
+    except OverflowError:
+        raise _NotATime(f"a time out of range (years 1 to 9999 in UTC): {quote(text)}") from None
+
+
+UNIX_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+@lru_cache(maxsize=TIME_MEMO_SIZE)
+def _nanos(text: str) -> int:
+    value, fraction = _parsed_rfc3339(text)
     whole = value.replace(microsecond=0)
     nanos = int(fraction[:9].ljust(9, "0"))
     return (whole - UNIX_EPOCH) // timedelta(seconds=1) * 1_000_000_000 + nanos

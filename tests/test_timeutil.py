@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 import pytest
@@ -47,3 +48,23 @@ def test_nanoseconds_keep_nine_digits() -> None:
     assert parse_time_nanos("1970-01-01T00:00:01.0000000019Z", "t") == 1_000_000_001
     assert parse_time_nanos("1970-01-01T01:00:00+01:00", "t") == 0
     assert parse_time_nanos("1969-12-31T23:59:59.5Z", "t") == -500_000_000
+
+
+@pytest.mark.parametrize("parse", [parse_time, parse_time_nanos])
+def test_a_refusal_names_the_field_it_was_read_under(parse: Callable[[object, str], object]) -> None:
+    """The same bad text read under two fields (a memo keyed by text alone must not carry the
+    first field's name into the second's error)."""
+    for field in ("status.startTime", "status.completionTime"):
+        with pytest.raises(InputError) as error:
+            parse("2024-02-30T00:00:00Z", field)
+        assert error.value.field == field
+        with pytest.raises(InputError) as error:
+            parse(20240101, field)
+        assert error.value.field == field and "got int" in str(error.value)
+
+
+def test_a_text_read_under_two_fields_is_the_same_time() -> None:
+    text = "2024-06-01T12:00:00.123456789Z"
+    assert parse_time(text, "a") == parse_time(text, "b") == datetime(2024, 6, 1, 12, 0, 0, 123456, tzinfo=UTC)
+    unix_seconds = int((datetime(2024, 6, 1, 12, tzinfo=UTC) - datetime(1970, 1, 1, tzinfo=UTC)).total_seconds())
+    assert parse_time_nanos(text, "a") == parse_time_nanos(text, "b") == unix_seconds * 10**9 + 123_456_789
