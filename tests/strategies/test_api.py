@@ -10,12 +10,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import strategies as st
 
 from jobmodel.conformance.validation import model_outcome
 from jobmodel.errors import InputError
 from jobmodel.strategies import api
+from tests.strategies import drawn
 
 SAMPLES = 200
 
@@ -23,20 +22,7 @@ SAMPLES = 200
 @functools.cache
 def drawn_from(name: str) -> list[Any]:
     """SAMPLES values of the strategy `api.<name>()`, drawn once per run."""
-    return drawn(getattr(api, name)(), 2 * SAMPLES)
-
-
-def drawn(strategy: st.SearchStrategy[Any], count: int = SAMPLES) -> list[Any]:
-    out: list[Any] = []
-
-    # Derandomized: whether a rare draw is reached must not depend on the run's seed.
-    @settings(max_examples=count, phases=[Phase.generate], database=None, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
-    @given(strategy)
-    def collect(value: Any) -> None:
-        out.append(value)
-
-    collect()
-    return out
+    return drawn(getattr(api, name)(), 2 * SAMPLES, derandomize=True)
 
 
 def _pod(job: dict[str, Any]) -> dict[str, Any]:
@@ -74,7 +60,7 @@ def test_the_draws_reach(what: str) -> None:
 
 
 def test_the_model_answers_every_generated_validation_case() -> None:
-    for case in drawn(api.validation_cases()):
+    for case in drawn(api.validation_cases(), SAMPLES, derandomize=True):
         try:
             outcome = model_outcome(case)
         except InputError:

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
 
 from jobmodel.adapters import protocol
 from jobmodel.conformance.job_sync import model_outcome, sync_input_from_case
@@ -18,6 +17,7 @@ from jobmodel.features import NEWEST_RELEASE
 from jobmodel.state import Pod
 from jobmodel.strategies.job_sync import FEATURE_SHARES, case_features, job_sync_cases
 from jobmodel.transitions import indexes, pod_utils, sync_job
+from tests.strategies import drawn
 
 # 1,200, not 600: at 600 the first, simpler draws of a run weigh more, and a rare feature's share
 # varied from 2 to 65 cases over 100 seeds (FEATURE_SHARES).
@@ -29,15 +29,7 @@ RANKING_SAMPLES = 800
 
 def generated_cases(count: int) -> list[dict[str, Any]]:
     """`count` cases drawn as the differential tests draw them (from the run's seed)."""
-    drawn: list[dict[str, Any]] = []
-
-    @settings(max_examples=count, phases=[Phase.generate], database=None, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(job_sync_cases())
-    def collect(case: dict[str, Any]) -> None:
-        drawn.append(case)
-
-    collect()
-    return drawn
+    return drawn(job_sync_cases(), count)
 
 
 def test_every_feature_reaches_its_share_of_cases() -> None:
