@@ -216,6 +216,7 @@ class CaseFrame:
     real_uid: str = ""
     clock: datetime = attrs.field(default=None)
     pod_numbers: dict[str, int] = attrs.field(factory=dict)  # real pod uid -> n
+    pod_keys: dict[str, str] = attrs.field(factory=dict)  # real namespace/name -> the case's
     selector: LabelSelector | None = None
 
     def __attrs_post_init__(self) -> None:
@@ -226,10 +227,15 @@ class CaseFrame:
         return self.real_start + (scenario_time - self.case_start)
 
     def translate(self, obj: Mapping[str, Any]) -> dict[str, Any]:
-        """A real object in the case's frame: its namespace, the case's Job uid."""
+        """A real object in the case's frame: its namespace, the case's Job uid, and the pods
+        its text names as namespace/name (the controller's messages, e.g. a pod failure
+        policy's) named as the case names them."""
         text = json.dumps(obj)
         if self.real_uid:
             text = text.replace(self.real_uid, self.case_uid)
+        for real, case in sorted(self.pod_keys.items(), key=lambda item: -len(item[0])):
+            if real in text:
+                text = text.replace(real, case)
         out: dict[str, Any] = json.loads(text)
         meta = out.setdefault("metadata", {})
         if meta.get("namespace") == self.real_namespace:
@@ -242,6 +248,8 @@ class CaseFrame:
         new.sort(key=lambda p: (view.first_seen_rv.get(p["metadata"]["uid"], -1), p["metadata"].get("creationTimestamp", "")))
         for pod in new:
             self.pod_numbers[pod["metadata"]["uid"]] = len(self.pod_numbers)
+            real_key = json.dumps(f"{self.real_namespace}/{pod['metadata'].get('name', '')}")[1:-1]
+            self.pod_keys[real_key] = json.dumps(f"{self.case_namespace}/{self.model_name(pod)}")[1:-1]
 
     def model_name(self, pod: Mapping[str, Any]) -> str:
         return f"{self.job_name}-{self.pod_numbers[pod['metadata']['uid']]}"

@@ -43,7 +43,7 @@ from jobmodel.timeutil import parse_clock
 from jobmodel.transitions import cluster as cl
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_ready
 from jobmodel.transitions.sync_job import JobSyncResult
-from jobmodel.util.jsondiff import conditions_diff, status_diff, subset_diff
+from jobmodel.util.jsondiff import STATUS_ZERO_VALUES, conditions_diff, status_diff, subset_diff
 
 # Which pods a step means: every key given must hold.
 WHERE: dict[str, Any] = {"phase": ANY, "index": ANY, "terminating": BOOL, "finalizer": BOOL, "ready": BOOL}
@@ -318,14 +318,7 @@ def check_expect(state: ScenarioState, step: Mapping[str, Any], path: str) -> li
         if got != item.get("count"):
             out.append(f"{item_path}: {dict(where)}: expected {item.get('count')} pods, got {got}")
     if "activeIndexes" in step:
-        active = sorted(
-            {
-                int(p.metadata.annotations[JOB_COMPLETION_INDEX_ANNOTATION])
-                for p in job_pods(state)
-                if p.phase in ("Pending", "Running")
-                and p.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION, "").isdigit()
-            }
-        )
+        active = active_indexes(state)
         if active != step["activeIndexes"]:
             out.append(f"{path}.activeIndexes: expected {step['activeIndexes']}, got {active}")
     for i, item in enumerate(step.get("podsMatch") or []):
@@ -343,6 +336,41 @@ def check_expect(state: ScenarioState, step: Mapping[str, Any], path: str) -> li
             if reason not in reasons:
                 out.append(f"{path}.eventsInclude: no event {quote(reason)}; recorded: {reasons}")
     return out
+
+
+# What `predicted_expect` states of the Job's status: the counters and the index sets. Times are
+# left out (a real cluster's clock runs on), and so are uncountedTerminatedPods (pod uids).
+PREDICTED_STATUS_FIELDS = ("active", "succeeded", "failed", "ready", "terminating", "completedIndexes", "failedIndexes")
+POD_PHASES = ("Pending", "Running", "Succeeded", "Failed")
+
+
+def predicted_expect(state: ScenarioState) -> dict[str, Any]:
+    """An `expect` step that holds of `state` and states all of it that another cluster can be
+    held to: the status counters and index sets (a field absent here must be absent there), the
+    exact conditions with their reasons and messages, the Job's pods by phase, terminating or
+    still carrying the tracking finalizer, and an Indexed Job's active indexes."""
+    job = state.job()
+    step: dict[str, Any] = {"do": "expect"}
+    if job is not None:
+        status = job_status_to_json(job.status)
+        step["status"] = {key: status.get(key, STATUS_ZERO_VALUES.get(key)) for key in PREDICTED_STATUS_FIELDS}
+        step["conditions"] = [
+            {"type": c["type"], "status": c["status"], "reason": c.get("reason", ""), "message": c.get("message", "")}
+            for c in status.get("conditions", [])
+        ]
+    pods = job_pods(state)
+    wheres: list[dict[str, Any]] = [{"phase": phase} for phase in POD_PHASES] + [{"terminating": True}, {"finalizer": True}]
+    step["podCount"] = [{"where": w, "count": sum(1 for p in pods if pod_matches_where(p, w, "where"))} for w in wheres]
+    if job is not None and job.spec.completion_mode == "Indexed":
+        step["activeIndexes"] = active_indexes(state)
+    return step
+
+
+def active_indexes(state: ScenarioState) -> list[int]:
+    """`activeIndexes`: the sorted, distinct indexes (annotation) of the Job's pods in phase
+    Pending or Running, terminating or not."""
+    texts = {p.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION, "") for p in job_pods(state) if p.phase in ("Pending", "Running")}
+    return sorted(int(text) for text in texts if text.isdigit())
 
 
 _HANDLERS: dict[str, Callable[[ScenarioState, Mapping[str, Any], str], StepOutcome]] = {
@@ -366,17 +394,13 @@ def parse_start(value: object, path: str) -> datetime:
 CASE_KEYS = frozenset({"name", "origin", "kubeVersion", "features", "start", "job", "jobUid", "controller", "garbageCollector", "steps"})
 
 
-def run_scenario(case: Mapping[str, Any]) -> list[str]:
-    """Run a whole `job-scenario` case (FORMAT.md) through the simulated cluster; the differences
-    of its steps (empty: the scenario passed)."""
-    check_known(case, CASE_KEYS, "case")
-    steps = case.get("steps")
-    if not isinstance(steps, list):
-        raise InputError("steps", "required (a list)")
+def initial_state(case: Mapping[str, Any]) -> ScenarioState:
+    """The cluster a `job-scenario` case starts from: its Job created at `start`, at the case's
+    release with its `features`, `controller` tunables and garbage collector."""
     job_uid = case.get("jobUid")
     if not isinstance(job_uid, str):
         raise InputError("jobUid", "required (a string)")
-    state = start(
+    return start(
         obj(case.get("job"), "job"),
         job_uid,
         parse_clock(case.get("start"), "start"),
@@ -385,6 +409,16 @@ def run_scenario(case: Mapping[str, Any]) -> list[str]:
         tunables=tunables_from(case.get("controller"), "controller"),
         garbage_collector=bool(case.get("garbageCollector")),
     )
+
+
+def run_scenario(case: Mapping[str, Any]) -> list[str]:
+    """Run a whole `job-scenario` case (FORMAT.md) through the simulated cluster; the differences
+    of its steps (empty: the scenario passed)."""
+    check_known(case, CASE_KEYS, "case")
+    steps = case.get("steps")
+    if not isinstance(steps, list):
+        raise InputError("steps", "required (a list)")
+    state = initial_state(case)
     differences: list[str] = []
     for i, step in enumerate(steps):
         path = f"steps[{i}] ({step.get('do') if isinstance(step, Mapping) else '?'})"

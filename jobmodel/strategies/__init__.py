@@ -11,7 +11,8 @@ differential tests and of `jobmodel oracle check`, public for implementers' own 
 
 Each case has `name` and an empty `expect`; everything else is the suite's input. The modules:
 `job_sync` (with `case_features`, the features a case reaches), `cron` (`schedule` and
-`cronjob-sync`), `api` (`validation` and `defaulting`).
+`cronjob-sync`), `api` (`validation` and `defaulting`), and `scenario` (`job-scenario` cases
+whose expectations are the model's predictions, for comparing whole runs with a real cluster).
 """
 
 from __future__ import annotations

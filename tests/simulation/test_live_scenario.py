@@ -100,6 +100,26 @@ def test_real_objects_are_seen_in_the_cases_frame() -> None:
     assert names["work-2"] == "work-1-aaaaa" and names["work-0"] == "work-0-qqqqq"
 
 
+def test_the_pods_a_message_names_are_named_as_the_case_names_them() -> None:
+    """The controller names a pod as namespace/name in its messages (a pod failure policy's):
+    seen in the case's frame, that is the case's namespace and the pod's model name."""
+    job = real_job()
+    message = "Container c for pod indexed-1a2b3c4d/work-0-qqqqq failed with exit code 42 matching FailJob rule at index 0"
+    job["status"] = {"conditions": [{"type": "FailureTarget", "status": "True", "reason": "PodFailurePolicy", "message": message}]}
+    view = View()
+    view.apply("jobs", "ADDED", job)
+    view.apply("pods", "ADDED", real_pod("work-1-zzzzz", 1, 11))  # numbered first: work-0
+    view.apply("pods", "ADDED", real_pod("work-0-qqqqq", 0, 12))
+    view.first_seen_rv.update({"pod-work-1-zzzzz": 11, "pod-work-0-qqqqq": 12})
+    state, names = observed_state(view, frame())
+    assert names["work-1"] == "work-0-qqqqq"
+    seen = state.job()
+    assert seen is not None
+    assert [c.message for c in seen.status.conditions] == [
+        "Container c for pod indexed/work-1 failed with exit code 42 matching FailJob rule at index 0"
+    ]
+
+
 def test_pod_status_times_move_to_the_real_clock() -> None:
     patch: dict[str, Any] = {
         "phase": "Failed",

@@ -23,3 +23,40 @@ def test_a_missing_error_is_a_difference_naming_the_step() -> None:
     ]
     out = errors_include(wanted, ERRORS, "steps[2]")
     assert len(out) == 2 and all(d.startswith("steps[2].errorsInclude: missing ") for d in out)
+
+
+JOB = {
+    "apiVersion": "batch/v1",
+    "kind": "Job",
+    "metadata": {"name": "work", "namespace": "default"},
+    "spec": {
+        "completions": 3,
+        "parallelism": 2,
+        "completionMode": "Indexed",
+        "backoffLimit": 1,
+        "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "x"}]}},
+    },
+}
+
+
+def test_a_predicted_expectation_holds_of_its_state_and_states_it_whole() -> None:
+    """What `predicted_expect` states of a state holds there, and it is specific: one pod's end,
+    or a Job with one field changed, breaks it in what changed."""
+    from jobmodel.simulation.scenario import check_expect, initial_state, predicted_expect, run_step
+
+    case = {"job": JOB, "jobUid": "uid-1", "start": "2024-06-01T12:00:00Z"}
+    state = run_step(initial_state(case), {"do": "settle"}, "s").state
+    expect = predicted_expect(state)
+    assert check_expect(state, expect, "e") == []
+    assert expect["status"] == {"active": 2, "succeeded": 0, "failed": 0, "ready": 0, "terminating": 0, "completedIndexes": "", "failedIndexes": None}
+    assert expect["activeIndexes"] == [0, 1] and expect["conditions"] == []
+    assert {"where": {"phase": "Pending"}, "count": 2} in expect["podCount"]
+    failed = run_step(state, {"do": "setPods", "where": {"index": 1}, "count": 1, "status": {"phase": "Failed"}}, "s").state
+    failed = run_step(failed, {"do": "settle"}, "s").state
+    differences = check_expect(failed, expect, "e")
+    assert "e.status.failed: expected 0, got 1" in differences
+    assert "e.podCount[3]: {'phase': 'Failed'}: expected 0 pods, got 1" in differences
+    ended = predicted_expect(failed)  # one failure, within backoffLimit 1: no condition yet
+    assert ended["status"]["failed"] == 1 and ended["conditions"] == []
+    assert ended["activeIndexes"] == [0]  # index 1's replacement waits out the back-off (10 s)
+    assert check_expect(failed, ended, "e") == []

@@ -1,0 +1,73 @@
+"""The model against the real control plane (kube-apiserver and kube-controller-manager of the
+local control plane, v1.32) on generated `job-scenario` cases: a Job's life over several settles,
+each followed by what the model predicts (jobmodel.strategies.scenario). Where the single-sync
+differential tests compare one `syncJob` with upstream's code, these compare whole runs: the API
+server's defaulting, validation and status rules, the controller's queue, informers and
+back-off, the orphan-pod work, through the wire.
+
+Each example is a batch of cases run at once on the plane (`LiveScenarioRunner.run_many`, six at
+a time, each in its own namespace); JOBMODEL_LIVE_SCENARIOS sets the batch's size (default 6:
+about a minute), and the Hypothesis profile the number of batches. A difference fails the test
+and writes the case to tests/differential/found/job-scenario-live-divergence.json, a vector
+file `jobmodel conformance --engine live` replays (no shrinking: each try is a run on the real
+cluster). Every case's trace must also pass `live check`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from jobmodel.adapters.controlplane import ControlPlane
+from jobmodel.adapters.live import read_trace
+from jobmodel.checkers.live_trace import check_trace
+from jobmodel.simulation.live_scenario import LiveScenarioRunner
+from jobmodel.simulation.scenario import run_scenario
+from jobmodel.strategies.scenario import scenario_cases
+
+pytestmark = pytest.mark.live
+
+HERE = Path(__file__).resolve().parent
+LONG = os.environ.get("HYPOTHESIS_PROFILE") == "long"
+CASES_PER_BATCH = int(os.environ.get("JOBMODEL_LIVE_SCENARIOS", "6"))
+
+
+def save(cases: list[dict[str, Any]]) -> Path:
+    found = HERE / "found"
+    found.mkdir(exist_ok=True)
+    path = found / "job-scenario-live-divergence.json"
+    doc = {"format": "jobmodel-conformance/1", "suite": "job-scenario", "source": "tests/differential/test_live_scenarios.py", "cases": cases}
+    path.write_text(json.dumps(doc, indent=1))
+    return path
+
+
+@settings(
+    max_examples=4 if LONG else 1,
+    deadline=None,
+    phases=[Phase.explicit, Phase.generate],  # no shrinking: each try is a run on the real cluster
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(cases=st.lists(scenario_cases(), min_size=CASES_PER_BATCH, max_size=CASES_PER_BATCH))
+def test_generated_scenarios_run_on_the_real_control_plane_as_the_model_predicts(
+    plane: ControlPlane, tmp_path_factory: pytest.TempPathFactory, cases: list[dict[str, Any]]
+) -> None:
+    cases = [dict(case, name=f"generated {i}") for i, case in enumerate(cases)]
+    for case in cases:
+        assert run_scenario(case) == [], case  # the model's own predictions hold of the model
+    traces = tmp_path_factory.mktemp("live-scenarios")
+    outcomes = LiveScenarioRunner(plane.kubeconfig, plane, traces).run_many(cases)
+    failing = [(case, outcome) for case, outcome in zip(cases, outcomes, strict=True) if outcome]
+    if failing:
+        path = save([case for case, _ in failing])
+        details = "; ".join(f"{case['name']}: {outcome if isinstance(outcome, Exception) else outcome[:3]}" for case, outcome in failing)
+        pytest.fail(f"{len(failing)} of {len(cases)} cases differ on the real control plane: {details}; cases saved in {path}")
+    for trace in traces.iterdir():
+        header, records = read_trace(trace)
+        result = check_trace(header, records)
+        assert result.ok, (header.get("case"), [d.describe() for d in result.divergences][:2], result.violations[:3])
