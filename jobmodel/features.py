@@ -207,12 +207,12 @@ class FeatureGates:
         kept = {
             n: v
             for n in release_gates(self.release)
-            if (v := getattr(self, n)) != release[n] and _unsettable(n, v, version) is None
+            if (v := getattr(self, n)) != release[n] and unsettable(n, v, version) is None
         }
         return attrs.evolve(self, **{**defaults_at_emulation(self.release, version), **kept, **changes})
 
 
-def _unsettable(name: str, value: bool, version: int) -> str | None:
+def unsettable(name: str, value: bool, version: int) -> str | None:
     """Why a registered gate cannot be set to `value` at emulation version 1.<version> (None: it
     can): PreAlpha there whatever the value, or locked to the other value (featuregate's
     unsafeSetFromMap)."""
@@ -229,7 +229,7 @@ def emulation_version(minor: int, changes: Mapping[str, bool], field: str = "fea
     the release registers): the release's own when every value is settable there, else (with
     `fallback`) the newest earlier one, back to OLDEST_EMULATION_MINOR, where every value is;
     otherwise an error naming the gate and the reason."""
-    refused = {n: why for n, v in changes.items() if (why := _unsettable(n, v, minor)) is not None}
+    refused = {n: why for n, v in changes.items() if (why := unsettable(n, v, minor)) is not None}
     if not refused:
         return minor
     name, why = next(iter(refused.items()))
@@ -241,13 +241,13 @@ def emulation_version(minor: int, changes: Mapping[str, bool], field: str = "fea
     if not fallback:
         raise locked_error
     for version in range(minor - 1, OLDEST_EMULATION_MINOR - 1, -1):
-        if all(_unsettable(n, v, version) is None for n, v in changes.items()):
+        if all(unsettable(n, v, version) is None for n, v in changes.items()):
             return version
     # None works: the gates locked in the release alone, if some version allows them, have the
     # others refused there; else the first of them cannot be turned at any version.
     for version in range(minor - 1, OLDEST_EMULATION_MINOR - 1, -1):
-        if all(_unsettable(n, changes[n], version) is None for n in refused):
-            other, reason = next((n, r) for n, v in changes.items() if (r := _unsettable(n, v, version)) is not None)
+        if all(unsettable(n, changes[n], version) is None for n in refused):
+            other, reason = next((n, r) for n, v in changes.items() if (r := unsettable(n, v, version)) is not None)
             raise InputError(
                 f"{field}.{other}",
                 f"cannot set feature gate {other} to {str(changes[other]).lower()}, {reason}, where setting "

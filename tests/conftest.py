@@ -105,6 +105,19 @@ def session_plane() -> Iterator[ControlPlane]:
         plane.remove()
 
 
+@pytest.fixture(scope="session")
+def newest_plane(session_plane: ControlPlane) -> Iterator[ControlPlane]:
+    """A control plane of the newest release the local control plane is built for (the
+    session's runs the default, 1.32), for the tests that run both; stopped when the session ends."""
+    from jobmodel.adapters.controlplane import CONTROL_PLANE_RELEASES, ControlPlane
+
+    plane = ControlPlane.start(release=CONTROL_PLANE_RELEASES[-1])
+    try:
+        yield plane
+    finally:
+        plane.remove()
+
+
 @pytest.fixture
 def plane(session_plane: ControlPlane) -> ControlPlane:
     """The session's control plane with every component running and the default configuration

@@ -8,8 +8,11 @@ there. kube-apiserver is upstream's own main package; etcd and kube-controller-m
 three-line mains under cmd/ (see their comments). `-ldflags -X` stamps the release into the
 binaries, so that `/version` reports it as an upstream build would.
 
-Usage: build.py [--force]. Prints the directory holding the binaries; progress on stderr.
-Exits non-zero with Go's own output when the build fails.
+One control plane per release (`RELEASES`): 1.32 from go.mod, 1.37 from releases/<pin>.mod and
+.sum (`go build -modfile`), each cached under its own name; the sources are shared.
+
+Usage: build.py [--kube-version X.Y] [--force]. Prints the directory holding the binaries;
+progress on stderr. Exits non-zero with Go's own output when the build fails.
 """
 
 from __future__ import annotations
@@ -25,29 +28,40 @@ sys.path.insert(0, str(HERE.parent))
 import gocache  # noqa: E402  (beside this directory; the scripts run without the virtualenv)
 
 NAME = "controlplane"
+# Kubernetes minor -> the module file its control plane builds from (None: go.mod).
+RELEASES = {"1.32": None, "1.37": HERE / "releases" / "v1.37.2.mod"}
+BASE_RELEASE = "1.32"
 BINARIES = ("etcd", "kube-apiserver", "kube-controller-manager")
 PACKAGES = ("./cmd/etcd", "k8s.io/kubernetes/cmd/kube-apiserver", "./cmd/kube-controller-manager")
 VERSION_PACKAGES = ("k8s.io/component-base/version", "k8s.io/client-go/pkg/version")
 
 
-def sources() -> list[Path]:
+def sources(release: str) -> list[Path]:
+    """The release's inputs: the Go sources and this script, and its own module files."""
+    modfile = RELEASES[release]
+    own = {HERE / "go.mod", HERE / "go.sum"} if modfile is None else {modfile, modfile.with_suffix(".sum")}
     return [
         p
         for p in HERE.rglob("*")
-        if p.is_file() and (p.suffix in {".go", ".mod", ".sum"} or p.name == "build.py")
+        if p.is_file() and (p.suffix == ".go" or p.name == "build.py" or p in own)
     ]
 
 
-def build_key() -> str:
-    return gocache.digest(HERE, sources(), [gocache.go_identity(HERE)])
+def modflags(release: str) -> list[str]:
+    modfile = RELEASES[release]
+    return [] if modfile is None else [f"-modfile={modfile}"]
 
 
-def pinned_version(module: str) -> str:
-    mod = json.loads(gocache.run(["go", "mod", "edit", "-json"], HERE))
+def build_key(release: str) -> str:
+    return gocache.digest(HERE, sources(release), [gocache.go_identity(HERE), release])
+
+
+def pinned_version(module: str, release: str = BASE_RELEASE) -> str:
+    mod = json.loads(gocache.run(["go", "mod", "edit", "-json", *modflags(release)], HERE))
     for req in mod.get("Require") or []:
         if req["Path"] == module:
             return str(req["Version"])
-    raise SystemExit(f"{HERE / 'go.mod'} does not require {module}")
+    raise SystemExit(f"the module file of {release} does not require {module}")
 
 
 def version_ldflags(version: str) -> str:
@@ -57,8 +71,8 @@ def version_ldflags(version: str) -> str:
     return " ".join(f"-X {pkg}.{var}={val}" for pkg in VERSION_PACKAGES for var, val in values.items())
 
 
-def build_into(out: Path) -> None:
-    version = pinned_version("k8s.io/kubernetes")
+def build_into(out: Path, release: str) -> None:
+    version = pinned_version("k8s.io/kubernetes", release)
     gocache.say(
         f"building etcd, kube-apiserver and kube-controller-manager {version} into the cache "
         "(cold on 2 cores: 2 to 17 minutes, the most with an empty Go build cache; "
@@ -66,16 +80,28 @@ def build_into(out: Path) -> None:
     )
     env = dict(os.environ)
     env.setdefault("CGO_ENABLED", "0")
-    args = ["-ldflags", version_ldflags(version), "-o", str(out) + os.sep, *PACKAGES]
+    args = [*modflags(release), "-ldflags", version_ldflags(version), "-o", str(out) + os.sep, *PACKAGES]
     gocache.go_build(args, HERE, "the control plane", env)
     missing = [b for b in BINARIES if not (out / b).is_file()]
     if missing:
         raise SystemExit(f"go build did not produce {', '.join(missing)}")
 
 
-def build(force: bool = False) -> Path:
-    return gocache.build_cached(NAME, build_key(), build_into, force=force)
+def build(release: str = BASE_RELEASE, force: bool = False) -> Path:
+    # The base release keeps the cache name it always had; another gets `<NAME>.k8s-<release>`,
+    # which the prune of the base's entries (`<NAME>-*`) does not match.
+    name = NAME if release == BASE_RELEASE else f"{NAME}.k8s-{release}"
+    return gocache.build_cached(name, build_key(release), lambda out: build_into(out, release), force=force)
+
+
+def main(argv: list[str]) -> None:
+    release = BASE_RELEASE
+    if "--kube-version" in argv:
+        release = argv[argv.index("--kube-version") + 1]
+        if release not in RELEASES:
+            raise SystemExit(f"--kube-version: the local control plane is built for {', '.join(RELEASES)}, not {release}")
+    print(build(release, force="--force" in argv))
 
 
 if __name__ == "__main__":
-    print(build(force="--force" in sys.argv[1:]))
+    main(sys.argv[1:])

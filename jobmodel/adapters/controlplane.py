@@ -49,7 +49,9 @@ from jobmodel.errors import InputError
 
 BUILD_SCRIPT = HARNESS_ROOT / "controlplane" / "build.py"
 COMPONENTS = ("etcd", "kube-apiserver", "kube-controller-manager")
-# The release harness/controlplane builds (its go.mod): the model runs beside it at this release.
+# The releases harness/controlplane builds (go.mod; releases/<pin>.mod), and the one a control
+# plane runs unless asked for another: the model runs beside a plane at the plane's release.
+CONTROL_PLANE_RELEASES = ("1.32", "1.37")
 CONTROL_PLANE_RELEASE = "1.32"
 BASE_CONTROLLERS = (
     "job-controller",
@@ -81,10 +83,12 @@ class ControlPlaneError(InputError):
         super().__init__("control plane", reason)
 
 
-def build_binaries() -> Path:
-    """The directory of the three binaries, built (or found in the cache) first."""
+def build_binaries(release: str = CONTROL_PLANE_RELEASE) -> Path:
+    """The directory of the release's three binaries, built (or found in the cache) first."""
+    if release not in CONTROL_PLANE_RELEASES:
+        raise ControlPlaneError(f"the local control plane is built for Kubernetes {', '.join(CONTROL_PLANE_RELEASES)}, not {release}")
     try:
-        return run_build_script(BUILD_SCRIPT, "the control plane", "control plane")
+        return run_build_script(BUILD_SCRIPT, f"the control plane of Kubernetes {release}", "control plane", args=["--kube-version", release])
     except InputError as err:
         raise ControlPlaneError(err.reason) from None
 
@@ -326,11 +330,14 @@ class ControlPlane:
     is stopped when it exits, even by a signal (PR_SET_PDEATHSIG), and `stop()` runs at exit.
     """
 
-    def __init__(self, directory: Path, binaries: Path, config: ControllerConfig, *, detached: bool = False) -> None:
+    def __init__(
+        self, directory: Path, binaries: Path, config: ControllerConfig, *, detached: bool = False, release: str = CONTROL_PLANE_RELEASE
+    ) -> None:
         self.dir = directory
         self.binaries = binaries
         self.config = config
         self.detached = detached
+        self.release = release  # the Kubernetes release its binaries are built from
         self.components: dict[str, Component] = {}
         self.ports: dict[str, int] = {}
         self.admin_token = ""
@@ -361,13 +368,14 @@ class ControlPlane:
         directory: Path | None = None,
         binaries: Path | None = None,
         detached: bool = False,
+        release: str = CONTROL_PLANE_RELEASE,
     ) -> ControlPlane:
-        """Build (or find) the binaries, make the directory and credentials, start and wait."""
-        binaries = binaries or build_binaries()
+        """Build (or find) the release's binaries, make the directory and credentials, start and wait."""
+        binaries = binaries or build_binaries(release)
         if directory is None:
             directory = Path(tempfile.mkdtemp(prefix="jobmodel-cluster-"))
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        plane = cls(directory, binaries, config or ControllerConfig(), detached=detached)
+        plane = cls(directory, binaries, config or ControllerConfig(), detached=detached, release=release)
         try:
             plane._prepare()
             for name in COMPONENTS:
@@ -577,6 +585,7 @@ class ControlPlane:
             "kubeconfig": str(self.kubeconfig),
             "server": self.server,
             "binaries": str(self.binaries),
+            "release": self.release,
             "ports": self.ports,
             "config": self.config.to_json(),
             "processes": {n: {"pid": c.pid, "binary": c.binary} for n, c in self.components.items()},
@@ -593,7 +602,9 @@ class ControlPlane:
             state = json.loads((directory / "state.json").read_text())
         except (OSError, ValueError) as err:
             raise ControlPlaneError(f"no control plane in {directory}: {err}") from None
-        plane = cls(directory, Path(state["binaries"]), ControllerConfig.from_json(state.get("config") or {}), detached=True)
+        config = ControllerConfig.from_json(state.get("config") or {})
+        release = str(state.get("release") or CONTROL_PLANE_RELEASE)  # planes saved before releases were chosen ran 1.32
+        plane = cls(directory, Path(state["binaries"]), config, detached=True, release=release)
         plane.ports = {k: int(v) for k, v in state["ports"].items()}
         for name, proc in state["processes"].items():
             args, env = plane._command(name)

@@ -40,7 +40,7 @@ from jobmodel.adapters.live import RESOURCES, View, iter_events
 from jobmodel.api.schema import describe
 from jobmodel.api.wire import job_from_json, job_status_to_json, pod_from_json
 from jobmodel.errors import InputError
-from jobmodel.features import gates_for
+from jobmodel.features import FeatureGates, gates_for
 from jobmodel.invariants.catalogue import (
     STATE_INVARIANTS,
     STEP_INVARIANTS,
@@ -116,13 +116,14 @@ class TraceCheck:
 def check_trace(header: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> TraceCheck:
     """Both checks on a trace (see the module's docstring)."""
     observations = observe(header, records)
+    release_gates = trace_gates(header)
     divergences: list[Divergence] = []
     violations: list[tuple[Observation, Violation]] = []
     status_writes = 0
     out_of_scope = 0
     writes: list[int] = []  # the index of the observation before each controller status write
     for i, obs in enumerate(observations):
-        in_scope = obs.world.cluster.features == LIVE_GATES
+        in_scope = obs.world.cluster.features == release_gates
         if in_scope:
             violations.extend((obs, v) for v in check_state(obs.world))
         else:
@@ -131,7 +132,7 @@ def check_trace(header: Mapping[str, Any], records: Sequence[Mapping[str, Any]])
             continue
         before = observations[i - 1]
         move = Move("observed", arg=obs.actor)
-        if in_scope and before.world.cluster.features == LIVE_GATES:
+        if in_scope and before.world.cluster.features == release_gates:
             violations.extend((obs, v) for v in check_step(Transition(before.world, move, obs.world)))
         if obs.actor != "controller" or obs.resource != "jobs":
             continue
@@ -162,8 +163,14 @@ def candidate_states(observations: Sequence[Observation], start: int, end: int, 
     return [observations[j] for j in order[:MAX_CANDIDATES]]
 
 
-# The gates of the release the local control plane runs (a live trace is always of it).
-LIVE_GATES = gates_for(CONTROL_PLANE_RELEASE)
+def trace_gates(header: Mapping[str, Any]) -> FeatureGates:
+    """The gates of the release the traced cluster runs (`kubeVersion` of the header; traces
+    written before it was recorded are of the local control plane's 1.32), every one at its
+    default: the gates the catalogue's invariants are stated for."""
+    release = header.get("kubeVersion", CONTROL_PLANE_RELEASE)
+    if not isinstance(release, str):
+        raise InputError("trace header.kubeVersion", f'expected a release as a string, e.g. "1.37", got {describe(release)}')
+    return gates_for(release, "trace header.kubeVersion")
 
 # --- observations ---------------------------------------------------------------------------------
 
@@ -224,9 +231,10 @@ def observe(header: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> 
     check_trace_shape(header, records)
     started = parse_clock(header.get("started"), "trace header.started")
     controller = header.get("controller") or {}
-    initial = LIVE_GATES.with_overrides(controller.get("featureGates") or {}, "controller.featureGates")
+    release_gates = trace_gates(header)
+    initial = release_gates.with_overrides(controller.get("featureGates") or {}, "controller.featureGates")
     gate_changes = [
-        (int(r.get("seq", 0)), LIVE_GATES.with_overrides(r["features"], f"trace line {r.get('seq')} features"))
+        (int(r.get("seq", 0)), release_gates.with_overrides(r["features"], f"trace line {r.get('seq')} features"))
         for r in records
         if r.get("kind") == "action" and isinstance(r.get("features"), Mapping)
     ]

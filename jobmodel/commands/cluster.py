@@ -9,7 +9,8 @@ from typing import Any
 
 from jobmodel.commands.output import add_output_option, print_json, wants_json
 from jobmodel.commands.progress import progress
-from jobmodel.commands.release import add_control_plane_release_option, check_control_plane_release
+from jobmodel.commands.release import add_control_plane_release_option, control_plane_release
+from jobmodel.errors import InputError
 from jobmodel.features import parse_gate_overrides
 
 
@@ -18,7 +19,7 @@ def register(subparsers: Any) -> None:
         "cluster",
         help="build, start, stop the local control plane (etcd, kube-apiserver, kube-controller-manager)",
         description=(
-            "A real control plane on 127.0.0.1, built from the Go module proxy at the release the model follows. "
+            "A real control plane on 127.0.0.1, built from the Go module proxy at a release the model follows (--kube-version). "
             "`up` prints the kubeconfig path (export KUBECONFIG=$(jobmodel cluster up)); there is no scheduler "
             "and no kubelet: `jobmodel live run` plays them."
         ),
@@ -26,6 +27,7 @@ def register(subparsers: Any) -> None:
     sub = parser.add_subparsers(dest="cluster_command", required=True, metavar="ACTION")
     build = sub.add_parser("build", help="build the binaries into the cache (or find them there); print their directory")
     build.add_argument("--force", action="store_true", help="rebuild even if the cache has them")
+    add_control_plane_release_option(build)
     add_output_option(build)
     build.set_defaults(func=run_build)
     for name, func, text in (
@@ -54,13 +56,14 @@ def run_build(args: argparse.Namespace) -> int:
     from jobmodel.adapters.controlplane import BUILD_SCRIPT
     from jobmodel.adapters.gobuild import run_build_script
 
+    release = control_plane_release(args)
     if args.force:
         import subprocess
 
-        code = subprocess.call([sys.executable, str(BUILD_SCRIPT), "--force"])
+        code = subprocess.call([sys.executable, str(BUILD_SCRIPT), "--kube-version", release, "--force"])
         return code
-    with progress("building the control plane (cached after the first build)") as task:
-        directory = run_build_script(BUILD_SCRIPT, "the control plane", "cluster build", task.log)
+    with progress(f"building the control plane of Kubernetes {release} (cached after the first build)") as task:
+        directory = run_build_script(BUILD_SCRIPT, f"the control plane of Kubernetes {release}", "cluster build", task.log, ["--kube-version", release])
     if wants_json(args):
         print_json("ClusterBuild", {"directory": str(directory)})
     else:
@@ -69,19 +72,21 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def run_up(args: argparse.Namespace) -> int:
-    check_control_plane_release(args)
+    release = control_plane_release(args)
     from jobmodel.adapters.controlplane import ControllerConfig, ControlPlane, running_plane
 
     directory = _directory(args)
     existing = running_plane(directory)
     if existing is not None:
+        if existing.release != release:
+            raise InputError("--kube-version", f"a control plane of Kubernetes {existing.release} is running in {directory}: stop it with `jobmodel cluster down` first")
         print(f"already running at {existing.server}", file=sys.stderr)
         _print_up(args, existing.server, existing.kubeconfig, already_running=True)
         return 0
     if (directory / "state.json").is_file():
         ControlPlane.attach(directory).remove()  # a stale one: what is left of it goes
     config = ControllerConfig(parse_gate_overrides(args.feature_gates), {}, args.garbage_collector)
-    plane = ControlPlane.start(config, directory=directory, detached=True)
+    plane = ControlPlane.start(config, directory=directory, detached=True, release=release)
     print(f"control plane {plane.server} is up; stop it with: jobmodel cluster down", file=sys.stderr)
     _print_up(args, plane.server, plane.kubeconfig, already_running=False)
     return 0

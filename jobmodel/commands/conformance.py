@@ -13,6 +13,7 @@ from jobmodel.adapters.files import write_atomically
 from jobmodel.commands.common import FINDING, INPUT_ERROR, INTERNAL_ERROR, OK, check_output_path
 from jobmodel.commands.output import add_output_option, print_json, wants_json
 from jobmodel.commands.progress import progress
+from jobmodel.commands.release import control_plane_release
 from jobmodel.conformance.bundled import VECTORS_DIR, bundled_vector_files
 from jobmodel.conformance.engines import Engine, ModelEngine, PerReleaseEngine
 from jobmodel.conformance.report import junit_xml, report_json
@@ -113,7 +114,9 @@ def make_engine(name: str, args: argparse.Namespace | None = None) -> Engine:
     if name == "live":
         live = importlib.import_module("jobmodel.conformance.live")
         kubeconfig = getattr(args, "kubeconfig", None)
-        engine = live.LiveEngine(kubeconfig=kubeconfig, trace_dir=getattr(args, "trace_dir", None))
+        # --kube-version runs every case at that release, on a control plane of it.
+        release = control_plane_release(args)
+        engine = live.LiveEngine(kubeconfig=kubeconfig, trace_dir=getattr(args, "trace_dir", None), release=release)
         return engine
     return ModelEngine()
 

@@ -7,12 +7,11 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from jobmodel.adapters.controlplane import CONTROL_PLANE_RELEASE
 from jobmodel.adapters.live import EXISTING_TRACE
 from jobmodel.adapters.picture import PICTURE_SUFFIXES
 from jobmodel.commands.common import FINDING, OK, check_output_path, load_object
 from jobmodel.commands.output import add_output_option, print_json, wants_json
-from jobmodel.commands.release import add_control_plane_release_option, check_control_plane_release
+from jobmodel.commands.release import add_control_plane_release_option, control_plane_release
 from jobmodel.commands.simulate import load_script
 from jobmodel.errors import InputError
 from jobmodel.features import gates_for
@@ -77,7 +76,7 @@ def register(subparsers: Any) -> None:
 
 
 def run_run(args: argparse.Namespace) -> int:
-    check_control_plane_release(args)
+    release = control_plane_release(args)
     from jobmodel.simulation.live_run import run_live
 
     check_output_path(args.picture, "--picture", PICTURE_SUFFIXES)
@@ -90,7 +89,7 @@ def run_run(args: argparse.Namespace) -> int:
     # The model's side sees the object the API server stores (the real side is the server).
     # --namespace is where the run happens on the cluster, whatever the manifest names (unlike
     # kubectl's -n), so it does not take part here.
-    manifest = load_object(args.manifest, ("Job",), None, gates_for(CONTROL_PLANE_RELEASE)).request
+    manifest = load_object(args.manifest, ("Job",), None, gates_for(release)).request
     script = None
     if args.script is not None:
         steps = load_script(str(args.script))
@@ -110,6 +109,7 @@ def run_run(args: argparse.Namespace) -> int:
         trace=args.trace,
         timeout=args.timeout,
         give_up_seconds=args.give_up,
+        release=release,
     )
     if wants_json(args):
         from jobmodel.commands.simulate import timeline_json
@@ -143,11 +143,16 @@ def run_run(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    check_control_plane_release(args)
+    release = control_plane_release(args)
     from jobmodel.adapters.live import read_trace
     from jobmodel.checkers.live_trace import check_trace, invariant_count
 
     header, records = read_trace(args.trace)
+    if args.kube_version is not None:
+        recorded = header.get("kubeVersion")
+        if recorded is not None and recorded != release:
+            raise InputError("--kube-version", f"the trace is of a cluster of Kubernetes {recorded} (its header's kubeVersion)")
+        header = {**header, "kubeVersion": release}  # a trace from before the release was recorded
     result = check_trace(header, records)
     fatal = [r for r in records if r.get("kind") == "error" and r.get("fatal")]
     if wants_json(args):

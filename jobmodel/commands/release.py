@@ -35,26 +35,34 @@ def add_release_options(parser: Any, *, gates: bool = True) -> None:
 
 
 def add_control_plane_release_option(parser: Any) -> None:
-    """`--kube-version` where a real control plane runs: only the release it is built from."""
+    """`--kube-version` where a real control plane runs: a release it is built for."""
+    from jobmodel.adapters.controlplane import CONTROL_PLANE_RELEASE, CONTROL_PLANE_RELEASES
+
     parser.add_argument(
         "--kube-version",
         default=None,
         metavar="X.Y",
-        help="the release of the local control plane and of the model beside it (only 1.32: the control plane's build)",
+        help=f"the release of the local control plane and of the model beside it ({' or '.join(CONTROL_PLANE_RELEASES)}: "
+        f"the releases it is built for; default {CONTROL_PLANE_RELEASE})",
     )
 
 
-def check_control_plane_release(args: argparse.Namespace) -> None:
-    """Refuse a release the local control plane is not built from."""
-    from jobmodel.adapters.controlplane import CONTROL_PLANE_RELEASE
+def control_plane_release(args: argparse.Namespace | None) -> str:
+    """The release `--kube-version` names (the default when absent); refused when the local
+    control plane is not built for it."""
+    from jobmodel.adapters.controlplane import CONTROL_PLANE_RELEASE, CONTROL_PLANE_RELEASES
 
     wanted = getattr(args, "kube_version", None)
-    if wanted is not None and f"1.{parse_kube_version(wanted)}" != CONTROL_PLANE_RELEASE:
+    if wanted is None:
+        return CONTROL_PLANE_RELEASE
+    release = f"1.{parse_kube_version(wanted)}"
+    if release not in CONTROL_PLANE_RELEASES:
         raise InputError(
             "--kube-version",
-            f"the local control plane is built from Kubernetes {CONTROL_PLANE_RELEASE} only (harness/controlplane); "
+            f"the local control plane is built for Kubernetes {' and '.join(CONTROL_PLANE_RELEASES)} only (harness/controlplane); "
             f"{wanted} runs in the model and the upstream harness (simulate, explore, conformance --engine upstream)",
         )
+    return release
 
 
 def gates_from_args(args: argparse.Namespace) -> FeatureGates:

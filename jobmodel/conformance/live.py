@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from jobmodel.adapters.controlplane import ControlPlane
+from jobmodel.adapters.controlplane import CONTROL_PLANE_RELEASE, ControlPlane
 from jobmodel.conformance.engines import Unsupported
 from jobmodel.simulation.live_scenario import CaseOutcome, LiveScenarioRunner, NotFaithful
 
@@ -26,16 +26,24 @@ def progress(message: str) -> None:
 class LiveEngine:
     """An Engine (jobmodel.conformance.engines): the `job-scenario` suite on a real control plane.
 
-    Without a kubeconfig it starts the local control plane, and for a file whose cases need
-    different configurations up to `planes - 1` more, so that those run side by side (all stopped
-    in `close()`); with one it uses that cluster as it is."""
+    Without a kubeconfig it starts the local control plane of `release`, and for a file whose
+    cases need different configurations up to `planes - 1` more, so that those run side by side
+    (all stopped in `close()`); with one it uses that cluster as it is, taken to run `release`.
+    Cases of another release are unsupported, with that reason."""
 
     name = "live"
 
     def __init__(
-        self, kubeconfig: Path | None = None, trace_dir: Path | None = None, *, log: Any = progress, planes: int = LOCAL_PLANES
+        self,
+        kubeconfig: Path | None = None,
+        trace_dir: Path | None = None,
+        *,
+        log: Any = progress,
+        planes: int = LOCAL_PLANES,
+        release: str = CONTROL_PLANE_RELEASE,
     ) -> None:
         self.log = log
+        self.release = release  # of the local planes it starts, or of the cluster given
         self.plane: ControlPlane | None = None
         self.planes = planes
         self.more_planes: list[ControlPlane] = []
@@ -48,10 +56,10 @@ class LiveEngine:
     def runner(self) -> LiveScenarioRunner:
         if self._runner is None:
             if self._kubeconfig is None:
-                self.plane = ControlPlane.start()
+                self.plane = ControlPlane.start(release=self.release)
                 self._runner = LiveScenarioRunner(self.plane.kubeconfig, self.plane, self.trace_dir, log=self.log)
             else:
-                self._runner = LiveScenarioRunner(self._kubeconfig, None, self.trace_dir, log=self.log)
+                self._runner = LiveScenarioRunner(self._kubeconfig, None, self.trace_dir, log=self.log, release=self.release)
         return self._runner
 
     def prepare(self, suite: str, cases: Sequence[Mapping[str, Any]]) -> None:
@@ -64,7 +72,7 @@ class LiveEngine:
         batches = runner.batches(cases, unsupported)
         if self.plane is not None:
             while len(self.more_planes) < min(self.planes, len(batches)) - 1:
-                self.more_planes.append(ControlPlane.start())
+                self.more_planes.append(ControlPlane.start(release=self.release))
         outcomes = runner.run_batches(cases, batches, unsupported, more_planes=self.more_planes)
         for case, outcome in zip(cases, outcomes, strict=True):
             self._prepared[id(case)] = outcome

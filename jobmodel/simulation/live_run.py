@@ -81,14 +81,14 @@ class LiveRunResult:
     notes: tuple[str, ...] = ()
 
 
-def cluster_for_run(kubeconfig: Path | None, stack: ExitStack) -> tuple[Path, ControlPlane | None]:
-    """The kubeconfig to use, and the local control plane if this run owns or found one."""
+def cluster_for_run(kubeconfig: Path | None, stack: ExitStack, release: str = CONTROL_PLANE_RELEASE) -> tuple[Path, ControlPlane | None]:
+    """The kubeconfig to use, and the local control plane of `release` if this run owns or found one."""
     if kubeconfig is not None:
         return kubeconfig, None
     running = running_plane(default_directory())
-    if running is not None:
+    if running is not None and running.release == release:
         return running.kubeconfig, running
-    plane = ControlPlane.start()
+    plane = ControlPlane.start(release=release)
     stack.callback(plane.remove)
     return plane.kubeconfig, plane
 
@@ -105,20 +105,22 @@ def run_live(
     trace: Path | None = None,
     timeout: float = 600.0,
     give_up_seconds: float = 60.0,
+    release: str = CONTROL_PLANE_RELEASE,
 ) -> LiveRunResult:
-    """Run the Job for real and in the model; see the module's docstring."""
+    """Run the Job for real and in the model (at `release`, the local control plane's when it
+    runs one); see the module's docstring."""
     job_name = str((manifest.get("metadata") or {}).get("name") or "")
     if not job_name:
         raise LiveError("the manifest's Job has no metadata.name (generateName is not supported by live run)")
     start = parse_time(DEFAULT_START, "start")
     with ExitStack() as stack:
-        config_path, plane = cluster_for_run(kubeconfig, stack)
+        config_path, plane = cluster_for_run(kubeconfig, stack, release)
         namespace = namespace or f"jobmodel-{job_name[:40]}-{secrets.token_hex(3)}"
         trace = trace or Path.cwd() / f"{namespace}.trace.jsonl"
         try:
             return _run_recorded(
                 manifest, outcomes, script, config_path, plane, kubelet, run_seconds, namespace, trace, timeout,
-                give_up_seconds, start, stack,
+                give_up_seconds, start, stack, release,
             )
         except LiveError as err:
             if trace.exists():
@@ -142,14 +144,15 @@ def _run_recorded(
     give_up_seconds: float,
     start: datetime,
     stack: ExitStack,
+    release: str,
 ) -> LiveRunResult:
     """The run of `run_live` once the cluster, namespace and trace file are chosen."""
     job_name = str(manifest["metadata"]["name"])
     if script is not None:
-        return _run_script(manifest, script, config_path, plane, namespace, trace, start)
-    model = simulate_default(manifest, outcomes, run_seconds=run_seconds, now=start, gates=gates_for(CONTROL_PLANE_RELEASE))
+        return _run_script(manifest, script, config_path, plane, namespace, trace, start, release)
+    model = simulate_default(manifest, outcomes, run_seconds=run_seconds, now=start, gates=gates_for(release))
     session = open_session(
-        config_path, namespace, trace, {"job": job_name, "kubelet": kubelet, "runSeconds": run_seconds},
+        config_path, namespace, trace, {"job": job_name, "kubeVersion": release, "kubelet": kubelet, "runSeconds": run_seconds},
         give_up_seconds=give_up_seconds,
     )
     stack.callback(session.cluster.close)
@@ -188,14 +191,15 @@ def _run_script(
     namespace: str,
     trace: Path,
     start: datetime,
+    release: str,
 ) -> LiveRunResult:
-    model = simulate_script(manifest, script, now=start, gates=gates_for(CONTROL_PLANE_RELEASE))
-    case = {"name": "live run", "job": dict(manifest), "jobUid": DEFAULT_UID, "start": DEFAULT_START, "steps": list(script)}
+    model = simulate_script(manifest, script, now=start, gates=gates_for(release))
+    case = {"name": "live run", "kubeVersion": release, "job": dict(manifest), "jobUid": DEFAULT_UID, "start": DEFAULT_START, "steps": list(script)}
     notes = []
-    reason = unsupported_reason(case)
+    reason = unsupported_reason(case, release=release)
     if reason is not None:
         notes.append(f"note: the real run may differ for a reason of the clock, not of the controller: {reason}")
-    runner = LiveScenarioRunner(kubeconfig, plane, trace.parent)
+    runner = LiveScenarioRunner(kubeconfig, plane, trace.parent, release=release)
     differences = runner.run(case, trace=trace, check_support=False)
     header, _ = read_trace(trace)
     frame = CaseFrame(

@@ -50,6 +50,7 @@ from jobmodel.api.field import FieldError
 from jobmodel.api.schema import obj
 from jobmodel.api.wire import job_from_json, pod_from_json
 from jobmodel.errors import InputError, quote
+from jobmodel.features import GATE_TABLE, VECTOR_DEFAULT_RELEASE, parse_kube_version, unsettable
 from jobmodel.simulation.scenario import (
     STEP_KEYS,
     ScenarioState,
@@ -70,9 +71,6 @@ SYNC_BURST = 0.4
 SEEN_TIMEOUT = 10.0
 # Real seconds a settle may take beyond the scenario's clock; the model checks each.
 CLOCK_DRIFTS = (1, 2, 4)
-# Gates the release locks on (k8s.io/kubernetes pkg/features/versioned_kube_features.go, v1.32):
-# a case that turns one off cannot run on its kube-apiserver.
-LOCKED_ON_GATES = frozenset({"ElasticIndexedJob", "JobPodFailurePolicy", "PodIndexLabel", "CronJobsScheduledAnnotation"})
 # Cases run at once on one control plane (run_many); each mostly waits (quiet spells, advances).
 PARALLEL_CASES = 6
 TIME_FIELDS = frozenset({"finishedAt", "startedAt", "lastTransitionTime", "lastProbeTime", "startTime"})
@@ -85,11 +83,12 @@ class NotFaithful(Exception):
 # --- which cases can run for real -------------------------------------------------------------------
 
 
-def unsupported_reason(case: Mapping[str, Any], *, reconfigurable: bool = True) -> str | None:
-    """Why a real control plane cannot run the case faithfully, or None."""
-    release = case.get("kubeVersion") or CONTROL_PLANE_RELEASE
-    if release != CONTROL_PLANE_RELEASE:
-        return f"the case is of Kubernetes {release}; the local control plane runs {CONTROL_PLANE_RELEASE}"
+def unsupported_reason(case: Mapping[str, Any], *, reconfigurable: bool = True, release: str = CONTROL_PLANE_RELEASE) -> str | None:
+    """Why a real control plane of `release` cannot run the case faithfully, or None."""
+    minor = parse_kube_version(release, "release")
+    wanted = parse_kube_version(str(case.get("kubeVersion") or VECTOR_DEFAULT_RELEASE), "kubeVersion")
+    if wanted != minor:
+        return f"the case is of Kubernetes 1.{wanted}; the control plane runs {release}"
     steps = case.get("steps")
     gate_sets = [obj(case.get("features"), "features")] + [
         obj(s.get("features"), f"steps[{i}].features")
@@ -98,8 +97,12 @@ def unsupported_reason(case: Mapping[str, Any], *, reconfigurable: bool = True) 
     ]
     for gates in gate_sets:
         for name, value in gates.items():
-            if name in LOCKED_ON_GATES and value is False:
-                return f"the case turns {name} off, and v1.32 locks it on (kube-apiserver refuses --feature-gates={name}=false)"
+            # kube-apiserver refuses a gate the release locks or does not register (no emulation
+            # version is set: the release's own gates).
+            why = unsettable(name, value, minor) if name in GATE_TABLE and isinstance(value, bool) else None
+            if why is not None:
+                setting = f"--feature-gates={name}={str(value).lower()}"
+                return f"the case sets {name} to {str(value).lower()}, and v{release} refuses {setting}: {why}"
     if not reconfigurable and (any(gate_sets) or case.get("controller") or case.get("garbageCollector")):
         return (
             "the case sets feature gates, controller tunables or a garbage collector, which a cluster given by "
@@ -315,10 +318,19 @@ class LiveScenarioRunner:
     gates and tunables) or, with `plane=None`, the cluster of `kubeconfig` as it is."""
 
     def __init__(
-        self, kubeconfig: Path, plane: ControlPlane | None, trace_dir: Path, *, log: Callable[[str], None] | None = None
+        self,
+        kubeconfig: Path,
+        plane: ControlPlane | None,
+        trace_dir: Path,
+        *,
+        log: Callable[[str], None] | None = None,
+        release: str | None = None,
     ) -> None:
         self.kubeconfig = kubeconfig
         self.plane = plane
+        # The release the cluster runs: the local plane's; for a cluster given by kubeconfig, as
+        # the caller says (the live commands' --kube-version).
+        self.release = plane.release if plane is not None else release or CONTROL_PLANE_RELEASE
         self.trace_dir = trace_dir
         self.log = log  # progress lines (one per case), for the command line
 
@@ -381,7 +393,7 @@ class LiveScenarioRunner:
         supported = []
         for i, case in enumerate(cases):
             try:
-                reason = unsupported_reason(case, reconfigurable=self.plane is not None)
+                reason = unsupported_reason(case, reconfigurable=self.plane is not None, release=self.release)
                 config_of(case)  # a malformed configuration is this case's error, not the file's
             except InputError as err:
                 if unsupported is not None:
@@ -418,7 +430,7 @@ class LiveScenarioRunner:
         Raises NotFaithful when the case cannot run faithfully here (unless `check_support` is off).
         Without `reconfigure`, the control plane is taken as configured for the case already."""
         if check_support:
-            reason = unsupported_reason(case, reconfigurable=self.plane is not None)
+            reason = unsupported_reason(case, reconfigurable=self.plane is not None, release=self.release)
             if reason is not None:
                 raise NotFaithful(reason)
         job = case.get("job")
@@ -442,7 +454,7 @@ class LiveScenarioRunner:
             self.kubeconfig,
             real_namespace,
             trace,
-            {"case": case.get("name"), "job": str(job["metadata"].get("name", "")), "controller": config.to_json()},
+            {"case": case.get("name"), "job": str(job["metadata"].get("name", "")), "kubeVersion": self.release, "controller": config.to_json()},
         )
         try:
             differences = self._run_steps(session, case, dict(job), steps, case_namespace)

@@ -137,13 +137,16 @@ def scenario_moves(draw: st.DrawFn, state: ScenarioState, advanced: int) -> dict
 
 
 @st.composite
-def scenario_cases(draw: st.DrawFn, max_moves: int = 6) -> dict[str, Any]:
-    """A `job-scenario` case: a generated Job, settled, then up to `max_moves` moves, each
-    followed by `settle` and the model's predicted `expect`."""
+def scenario_cases(draw: st.DrawFn, max_moves: int = 6, release: str | None = None) -> dict[str, Any]:
+    """A `job-scenario` case of `release` (the vectors' default when None): a generated Job,
+    settled, then up to `max_moves` moves, each followed by `settle` and the model's predicted
+    `expect`."""
     from jobmodel.simulation.live_scenario import model_variant_reason  # the live side's own check
 
     job = draw(scenario_jobs())
     case: dict[str, Any] = {"name": "generated", "origin": "jobmodel.strategies.scenario", "start": SCENARIO_START, "job": job, "jobUid": SCENARIO_JOB_UID}
+    if release is not None:
+        case["kubeVersion"] = release
     if draw(st.integers(0, 3)) == 0:
         case["garbageCollector"] = True
     state = initial_state(case)

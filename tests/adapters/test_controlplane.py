@@ -4,6 +4,7 @@ tests/adapters/test_live.py and tests/commands/test_live_cluster.py)."""
 from __future__ import annotations
 
 import contextlib
+import json
 import signal
 import subprocess
 import threading
@@ -16,7 +17,9 @@ import yaml
 from jobmodel.adapters.controlplane import (
     ControllerConfig,
     ControlPlane,
+    ControlPlaneError,
     _die_with_parent,
+    build_binaries,
     free_port,
     spawn_dying_with_us,
     write_credentials,
@@ -139,3 +142,21 @@ def test_a_child_forked_by_a_worker_thread_outlives_the_thread() -> None:
         for child in (direct, spawned):
             child.kill()
             child.wait()
+
+
+def test_the_release_a_plane_runs_is_saved_with_it(tmp_path: Path) -> None:
+    """`jobmodel cluster up --kube-version 1.37` in one process, `live run` in another: the
+    attached plane knows its release (a state saved before releases were chosen is of 1.32)."""
+    plane = ControlPlane(tmp_path, tmp_path / "bin", ControllerConfig(), release="1.37")
+    plane.ports = {"etcd": 1, "etcd-peer": 2, "kube-apiserver": 3, "kube-controller-manager": 4}
+    plane._save_state()
+    assert ControlPlane.attach(tmp_path).release == "1.37"
+    state = json.loads((tmp_path / "state.json").read_text())
+    del state["release"]
+    (tmp_path / "state.json").write_text(json.dumps(state))
+    assert ControlPlane.attach(tmp_path).release == "1.32"
+
+
+def test_a_release_the_plane_is_not_built_for_is_refused_before_any_build() -> None:
+    with pytest.raises(ControlPlaneError, match=r"built for Kubernetes 1\.32, 1\.37, not 1\.35"):
+        build_binaries("1.35")

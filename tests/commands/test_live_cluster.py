@@ -64,6 +64,28 @@ def test_live_run_completes_a_real_job_beside_the_model(plane: ControlPlane, tmp
     assert "0 divergences, 0 violations" in check.stdout
 
 
+def test_live_run_at_the_newest_release_runs_its_control_plane_and_model(newest_plane: ControlPlane, tmp_path: Path) -> None:
+    """`--kube-version 1.37`: the Job on a control plane of 1.37 (its API server says so), the
+    model beside it at 1.37, and the trace's check at 1.37 (its header records the release)."""
+    import ssl
+    import urllib.request
+
+    request = urllib.request.Request(f"{newest_plane.server}/version", headers={"Authorization": f"Bearer {newest_plane.admin_token}"})
+    context = ssl.create_default_context(cafile=str(newest_plane.dir / "pki" / "ca.crt"))
+    with urllib.request.urlopen(request, timeout=10, context=context) as response:
+        assert json.loads(response.read())["gitVersion"] == "v1.37.2"
+    trace = tmp_path / "pi.jsonl"
+    args = ("--kubeconfig", str(newest_plane.kubeconfig), "--trace", str(trace), "--run-seconds", "1", "--fail", "pod=0,exit=3")
+    proc = run_cli("live", "run", PI, "--kube-version", "1.37", *args, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "The real Job ends as the model predicts" in proc.stdout
+    assert json.loads(trace.read_text().splitlines()[0])["kubeVersion"] == "1.37"
+    check = run_cli("live", "check", str(trace))
+    assert check.returncode == 0 and "0 divergences, 0 violations" in check.stdout, check.stdout
+    mismatch = run_cli("live", "check", str(trace), "--kube-version", "1.32")
+    assert mismatch.returncode == 2 and "the trace is of a cluster of Kubernetes 1.37" in mismatch.stderr
+
+
 def test_live_run_with_a_failure_follows_the_back_off(plane: ControlPlane, tmp_path: Path) -> None:
     trace = tmp_path / "fail.jsonl"
     proc = run_cli("live", "run", PI, "--kubeconfig", str(plane.kubeconfig), "--trace", str(trace), "--run-seconds", "1", "--fail", "pod=0,exit=3", timeout=300)

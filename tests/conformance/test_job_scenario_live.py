@@ -149,4 +149,8 @@ def test_a_case_inside_a_back_off_window_needs_a_clock_that_stands_still() -> No
 def test_a_gate_the_release_locks_is_unsupported() -> None:
     case = {"features": {"ElasticIndexedJob": False}, "steps": []}
     reason = unsupported_reason(case)
-    assert reason is not None and "locks it on" in reason
+    assert reason is not None and "v1.32 refuses --feature-gates=ElasticIndexedJob=false: feature is locked to true" in reason
+    # At 1.37 JobManagedBy is locked on too, and a case of 1.37 runs only on a plane of 1.37.
+    newer = {"kubeVersion": "1.37", "features": {"JobManagedBy": False}, "steps": []}
+    assert "the control plane runs 1.32" in str(unsupported_reason(newer))
+    assert "v1.37 refuses --feature-gates=JobManagedBy=false: feature is locked to true" in str(unsupported_reason(newer, release="1.37"))

@@ -1,5 +1,6 @@
 """The model against the real control plane (kube-apiserver and kube-controller-manager of the
-local control plane, v1.32) on generated `job-scenario` cases: a Job's life over several settles,
+local control plane, of each release it is built for: 1.32 and 1.37) on generated `job-scenario`
+cases, the model at the plane's release: a Job's life over several settles,
 each followed by what the model predicts (jobmodel.strategies.scenario). Where the single-sync
 differential tests compare one `syncJob` with upstream's code, these compare whole runs: the API
 server's defaulting, validation and status rules, the controller's queue, informers and
@@ -24,7 +25,11 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from jobmodel.adapters.controlplane import ControlPlane
+from jobmodel.adapters.controlplane import (
+    CONTROL_PLANE_RELEASE,
+    CONTROL_PLANE_RELEASES,
+    ControlPlane,
+)
 from jobmodel.adapters.live import read_trace
 from jobmodel.checkers.live_trace import check_trace
 from jobmodel.simulation.live_scenario import LiveScenarioRunner
@@ -47,17 +52,27 @@ def save(cases: list[dict[str, Any]]) -> Path:
     return path
 
 
+@pytest.fixture(params=CONTROL_PLANE_RELEASES)
+def release_plane(request: pytest.FixtureRequest) -> ControlPlane:
+    """A control plane of each release the local control plane is built for."""
+    plane: ControlPlane = request.getfixturevalue("plane" if request.param == CONTROL_PLANE_RELEASE else "newest_plane")
+    assert plane.release == request.param
+    return plane
+
+
 @settings(
     max_examples=4 if LONG else 1,
     deadline=None,
     phases=[Phase.explicit, Phase.generate],  # no shrinking: each try is a run on the real cluster
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-@given(cases=st.lists(scenario_cases(), min_size=CASES_PER_BATCH, max_size=CASES_PER_BATCH))
+@given(data=st.data())
 def test_generated_scenarios_run_on_the_real_control_plane_as_the_model_predicts(
-    plane: ControlPlane, tmp_path_factory: pytest.TempPathFactory, cases: list[dict[str, Any]]
+    release_plane: ControlPlane, tmp_path_factory: pytest.TempPathFactory, data: st.DataObject
 ) -> None:
-    cases = [dict(case, name=f"generated {i}") for i, case in enumerate(cases)]
+    plane = release_plane
+    batch = st.lists(scenario_cases(release=plane.release), min_size=CASES_PER_BATCH, max_size=CASES_PER_BATCH)
+    cases = [dict(case, name=f"generated {i}") for i, case in enumerate(data.draw(batch))]
     for case in cases:
         assert run_scenario(case) == [], case  # the model's own predictions hold of the model
     traces = tmp_path_factory.mktemp("live-scenarios")

@@ -179,7 +179,7 @@ def test_a_lane_that_fails_unexpectedly_ends_the_run_without_the_remaining_batch
 
     monkeypatch.setattr(LiveScenarioRunner, "batches", lambda self, cases, unsupported=None: batches)
     monkeypatch.setattr(LiveScenarioRunner, "run_batch", run_batch)
-    second = SimpleNamespace(kubeconfig=tmp_path / "second.kubeconfig")
+    second = SimpleNamespace(kubeconfig=tmp_path / "second.kubeconfig", release="1.32")
     runner = LiveScenarioRunner(tmp_path / "kubeconfig", None, tmp_path)
     with pytest.raises(RuntimeError, match="will not restart"):
         runner.run_many([{} for _ in batches], more_planes=[cast(Any, second)])
