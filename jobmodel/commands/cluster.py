@@ -142,6 +142,7 @@ def run_status(args: argparse.Namespace) -> int:
                 "healthy": ok,
                 "server": plane.server,
                 "kubeconfig": str(plane.kubeconfig),
+                "kubeVersion": plane.release,
                 "components": components,
             },
         )
@@ -150,5 +151,6 @@ def run_status(args: argparse.Namespace) -> int:
         state = "healthy" if health.get(name) else ("running, not answering" if component.alive() else "stopped")
         print(f"{name:<24} pid {component.pid:<8} {state}")
     print(f"server      {plane.server}")
+    print(f"release     Kubernetes {plane.release}")
     print(f"kubeconfig  {plane.kubeconfig}")
     return 0 if ok else 1

@@ -39,6 +39,10 @@ def test_cluster_up_status_down(session_plane: ControlPlane, tmp_path: Path) -> 
         assert status.returncode == 0
         for name in ("etcd", "kube-apiserver", "kube-controller-manager"):
             assert f"{name}" in status.stdout and "healthy" in status.stdout
+        assert "release     Kubernetes 1.32" in status.stdout
+        assert json.loads(run_cli("cluster", "status", "--dir", str(directory), "-o", "json").stdout)["kubeVersion"] == "1.32"
+        other = run_cli("cluster", "up", "--dir", str(directory), "--kube-version", "1.37")
+        assert other.returncode == 2 and "a control plane of Kubernetes 1.32 is running" in other.stderr
         pids = json.loads((directory / "state.json").read_text())["processes"]
     finally:
         down = run_cli("cluster", "down", "--dir", str(directory))
