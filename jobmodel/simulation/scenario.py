@@ -173,6 +173,11 @@ def pod_matches_where(pod: Pod, where: Mapping[str, Any], path: str) -> bool:
     return not ("ready" in where and is_pod_ready(pod) != bool(where["ready"]))
 
 
+def pod_count(state: ScenarioState, where: Mapping[str, Any], path: str) -> int:
+    """`podCount`: how many of the Job's pods `where` chooses."""
+    return sum(1 for p in job_pods(state) if pod_matches_where(p, where, path))
+
+
 def chosen_pods(state: ScenarioState, step: Mapping[str, Any], path: str) -> list[Pod]:
     """The first `count` pods chosen by `where` (all when `count` is absent), in creation order."""
     where = obj(step.get("where"), f"{path}.where")
@@ -314,7 +319,7 @@ def check_expect(state: ScenarioState, step: Mapping[str, Any], path: str) -> li
     for i, item in enumerate(step.get("podCount") or []):
         item_path = f"{path}.podCount[{i}]"
         where = obj(item.get("where"), f"{item_path}.where")
-        got = sum(1 for p in job_pods(state) if pod_matches_where(p, where, f"{item_path}.where"))
+        got = pod_count(state, where, f"{item_path}.where")
         if got != item.get("count"):
             out.append(f"{item_path}: {dict(where)}: expected {item.get('count')} pods, got {got}")
     if "activeIndexes" in step:
@@ -358,9 +363,8 @@ def predicted_expect(state: ScenarioState) -> dict[str, Any]:
             {"type": c["type"], "status": c["status"], "reason": c.get("reason", ""), "message": c.get("message", "")}
             for c in status.get("conditions", [])
         ]
-    pods = job_pods(state)
     wheres: list[dict[str, Any]] = [{"phase": phase} for phase in POD_PHASES] + [{"terminating": True}, {"finalizer": True}]
-    step["podCount"] = [{"where": w, "count": sum(1 for p in pods if pod_matches_where(p, w, "where"))} for w in wheres]
+    step["podCount"] = [{"where": w, "count": pod_count(state, w, "where")} for w in wheres]
     if job is not None and job.spec.completion_mode == "Indexed":
         step["activeIndexes"] = active_indexes(state)
     return step

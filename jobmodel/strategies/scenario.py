@@ -109,11 +109,10 @@ def scenario_moves(draw: st.DrawFn, state: ScenarioState, advanced: int) -> dict
         return {"do": "updateJob", "patch": {"spec": {"parallelism": draw(st.integers(0, 3))}}}
     if kind == "collect":  # a finished pod deleted, as the pod garbage collector does
         return {"do": "deletePods", "where": {"phase": ["Succeeded", "Failed"]}, "count": 1}
-    pod = draw(st.sampled_from(running))
     where: dict[str, Any] = {"phase": ["Pending", "Running"], "terminating": False}
-    index = pod.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION)
-    if index is not None:
-        where["index"] = int(index)
+    indexes = sorted({int(ix) for p in running if (ix := p.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION)) is not None})
+    if indexes:  # an Indexed Job's: the pod of one index; else the first running pod
+        where["index"] = draw(st.sampled_from(indexes))
     if kind == "delete":
         return {"do": "deletePods", "where": where, "count": 1}
     succeeded = _ended_status(state, "Succeeded", 0)
