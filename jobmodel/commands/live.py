@@ -83,6 +83,11 @@ def run_run(args: argparse.Namespace) -> int:
     check_output_path(args.trace, "--trace")
     if args.trace is not None and args.trace.exists():
         raise InputError("--trace", f"{args.trace} {EXISTING_TRACE}")
+    if args.trace is None and args.namespace is not None:
+        from jobmodel.simulation.live_run import default_trace_path
+
+        if default_trace_path(args.namespace).exists():  # refused before a control plane starts
+            raise InputError("--namespace", f"the run's trace {default_trace_path(args.namespace)} {EXISTING_TRACE}")
     for option, seconds in (("--run-seconds", args.run_seconds), ("--timeout", args.timeout), ("--give-up", args.give_up)):
         if not 0 <= seconds <= MAX_SECONDS:  # also refuses NaN
             raise InputError(option, f"expected seconds from 0 to {MAX_SECONDS:g}, got {seconds}")

@@ -116,7 +116,7 @@ def run_live(
     with ExitStack() as stack:
         config_path, plane = cluster_for_run(kubeconfig, stack, release)
         namespace = namespace or f"jobmodel-{job_name[:40]}-{secrets.token_hex(3)}"
-        trace = trace or Path.cwd() / f"{namespace}.trace.jsonl"
+        trace = trace or default_trace_path(namespace)
         try:
             return _run_recorded(
                 manifest, outcomes, script, config_path, plane, kubelet, run_seconds, namespace, trace, timeout,
@@ -128,6 +128,11 @@ def run_live(
                 raise LiveError(f"{err.reason} (the trace recorded so far: {trace})", err.status) from None
             raise
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def default_trace_path(namespace: str) -> Path:
+    """Where a run in `namespace` writes its trace when not told: the working directory."""
+    return Path.cwd() / f"{namespace}.trace.jsonl"
 
 
 def _run_recorded(

@@ -5,6 +5,7 @@ tests/commands/test_live_cluster.py)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,8 +18,9 @@ from tests.conftest import REPO_ROOT
 PI = str(REPO_ROOT / "specs" / "examples" / "pi.yaml")
 
 
-def run_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "jobmodel", *args], capture_output=True, text=True, timeout=timeout)
+def run_cli(*args: str, timeout: float = 120, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))  # the package, from any working directory
+    return subprocess.run([sys.executable, "-m", "jobmodel", *args], capture_output=True, text=True, timeout=timeout, cwd=cwd, env=env)
 
 
 def error_lines(proc: subprocess.CompletedProcess[str]) -> list[str]:
@@ -91,4 +93,14 @@ def test_an_existing_trace_file_is_refused_before_any_cluster_and_kept(tmp_path:
     proc = run_cli("live", "run", PI, "--kubeconfig", str(tmp_path / "absent-kubeconfig"), "--trace", str(trace))
     assert proc.returncode == 2
     assert error_lines(proc) == [f"error: --trace: {trace} exists: a trace file holds one recording (name a new file, or remove this one)"]
+    assert trace.read_text() == '{"format": "jobmodel-live-trace/1"}\n'
+
+
+def test_a_namespace_whose_default_trace_exists_is_refused_before_any_cluster(tmp_path: Path) -> None:
+    """Without --trace the trace goes to ./<namespace>.trace.jsonl, checked before a plane starts."""
+    trace = tmp_path / "mine.trace.jsonl"
+    trace.write_text('{"format": "jobmodel-live-trace/1"}\n')
+    proc = run_cli("live", "run", PI, "--kubeconfig", str(tmp_path / "absent-kubeconfig"), "--namespace", "mine", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert error_lines(proc) == [f"error: --namespace: the run's trace {trace} exists: a trace file holds one recording (name a new file, or remove this one)"]
     assert trace.read_text() == '{"format": "jobmodel-live-trace/1"}\n'
