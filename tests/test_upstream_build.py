@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+
+import pytest
 
 from jobmodel.features import RELEASE_PINS, SUPPORTED_MINORS
 
@@ -46,3 +49,19 @@ def test_each_module_file_pins_its_release_and_staging_modules() -> None:
         assert len(replaced) > 25 and {v for _, v in replaced} == {staging}, release
         if mod is not None:
             assert mod.with_suffix(".sum").is_file(), release
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--kube-version"], "argument --kube-version: expected one argument"),
+        (["--kube-version", "1.99"], "argument --kube-version: invalid choice: '1.99'"),
+        (["--all", "--kube-version", "1.33"], "argument --kube-version: not allowed with argument --all"),
+        (["--fast"], "unrecognized arguments: --fast"),
+    ],
+)
+def test_bad_options_are_one_line_before_any_build(args: list[str], message: str) -> None:
+    proc = subprocess.run([sys.executable, str(HARNESS / "build.py"), *args], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines()[-1].startswith(f"build.py: error: {message}")
+    assert "Traceback" not in proc.stderr and proc.stdout == ""

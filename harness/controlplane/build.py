@@ -17,6 +17,7 @@ progress on stderr. Exits non-zero with Go's own output when the build fails.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
@@ -94,13 +95,17 @@ def build(release: str = BASE_RELEASE, force: bool = False) -> Path:
     return gocache.build_cached(name, build_key(release), lambda out: build_into(out, release), force=force)
 
 
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    """The options (argparse: a missing value or an unknown option is one line and exit code 2)."""
+    parser = argparse.ArgumentParser(prog="build.py", description="Build the local control plane into the shared build cache.")
+    parser.add_argument("--kube-version", choices=list(RELEASES), default=BASE_RELEASE, help=f"the release (default {BASE_RELEASE})")
+    parser.add_argument("--force", action="store_true", help="build again even when the cache holds this build")
+    return parser.parse_args(argv)
+
+
 def main(argv: list[str]) -> None:
-    release = BASE_RELEASE
-    if "--kube-version" in argv:
-        release = argv[argv.index("--kube-version") + 1]
-        if release not in RELEASES:
-            raise SystemExit(f"--kube-version: the local control plane is built for {', '.join(RELEASES)}, not {release}")
-    print(build(release, force="--force" in argv))
+    args = parse_args(argv)
+    print(build(args.kube_version, force=args.force))
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ Usage: build.py [--kube-version X.Y] [--force]   prints the binary's path; exits
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -214,19 +215,26 @@ def update_modfile(release: str) -> Path:
     return mod
 
 
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    """The options (argparse: a missing value or an unknown option is one line and exit code 2)."""
+    parser = argparse.ArgumentParser(prog="build.py", description="Build the upstream harness into the shared build cache.")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--kube-version", choices=list(RELEASES), default=NEWEST, help=f"the release (default {NEWEST})")
+    which.add_argument("--all", action="store_true", help="build every release, one path a line")
+    which.add_argument("--update-modfile", metavar="X.Y", help="write releases/<pin>.mod/.sum for the release (needs the module proxy)")
+    parser.add_argument("--force", action="store_true", help="build again even when the cache holds this build")
+    return parser.parse_args(argv)
+
+
 def main(argv: list[str]) -> None:
-    force = "--force" in argv
-    if "--update-modfile" in argv:
-        print(update_modfile(argv[argv.index("--update-modfile") + 1]))
-        return
-    if "--all" in argv:
+    args = parse_args(argv)
+    if args.update_modfile is not None:
+        print(update_modfile(args.update_modfile))
+    elif args.all:
         for release in RELEASES:
-            print(build(release, force))
-        return
-    release = argv[argv.index("--kube-version") + 1] if "--kube-version" in argv else NEWEST
-    if release not in RELEASES:
-        raise SystemExit(f"--kube-version: unsupported release {release!r} (supported: {', '.join(RELEASES)})")
-    print(build(release, force))
+            print(build(release, args.force))
+    else:
+        print(build(args.kube_version, args.force))
 
 
 if __name__ == "__main__":
