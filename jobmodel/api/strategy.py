@@ -424,25 +424,36 @@ def cron_job_prepare_for_update(
     return out
 
 
+def schedule_required_declaratively(
+    new: Mapping[str, Any], old: Mapping[str, Any] | None, gates: FeatureGates
+) -> list[FieldError]:
+    """Validate_CronJobSpec's beta `+k8s:required` rule on `schedule` (pkg/apis/batch/v1/
+    zz_generated.validations.go, from 1.37): Required when empty; on an update that keeps the
+    schedule it does not run ("don't revalidate unchanged data")."""
+    schedule = (new.get("spec") or {}).get("schedule") or ""
+    kept = old is not None and ((old.get("spec") or {}).get("schedule") or "") == schedule
+    if not gates.at_least(37) or schedule or kept:
+        return []
+    return [fe.required(fe.child("spec", "schedule"))]
+
+
 def declarative_schedule_required(
-    errs: list[FieldError], gates: FeatureGates, old: Mapping[str, Any] | None = None
+    errs: list[FieldError], gates: FeatureGates, new: Mapping[str, Any], old: Mapping[str, Any] | None = None
 ) -> tuple[list[FieldError], list[FieldError]]:
     """1.37's validateCronJobSpec marks its `schedule` Required MarkCoveredByDeclarative, and
-    Validate_CronJobSpec's beta `+k8s:required` rule takes it over: the handwritten error is
-    filtered out and the declarative one comes after the handwritten list (pkg/apis/batch/v1/
-    zz_generated.validations.go). On an update that keeps the schedule the rule does not run
-    ("don't revalidate unchanged data"), so the handwritten error stays where it is. Returns
+    the declarative rule (`schedule_required_declaratively`) takes it over: the handwritten error
+    is filtered out and the declarative one comes after the handwritten list. Where the rule does
+    not run (an update keeping the schedule) the handwritten error stays where it is. Returns
     (handwritten, declarative)."""
-    unchanged = old is not None and not ((old.get("spec") or {}).get("schedule") or "")
-    if not gates.at_least(37) or unchanged:
+    own = schedule_required_declaratively(new, old, gates)
+    if not own:
         return errs, []
-    covered = [e for e in errs if e.field == "spec.schedule" and e.type == fe.REQUIRED]
-    return [e for e in errs if e not in covered], covered
+    return [e for e in errs if not (e.field == "spec.schedule" and e.type == fe.REQUIRED)], own
 
 
 def cron_job_validate(cron_job: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES) -> list[FieldError]:
     """cronJobStrategy.Validate."""
-    errs, own = declarative_schedule_required(bv.validate_cron_job_create(cron_job, gates), gates)
+    errs, own = declarative_schedule_required(bv.validate_cron_job_create(cron_job, gates), gates, cron_job)
     return validate_declaratively(errs, gates, _job_template_spec(cron_job) or {}, None, "spec.jobTemplate.spec", own)
 
 
@@ -450,8 +461,18 @@ def cron_job_validate_update(
     new: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
 ) -> list[FieldError]:
     """cronJobStrategy.ValidateUpdate."""
-    errs, own = declarative_schedule_required(bv.validate_cron_job_update(new, old, gates), gates, old)
+    errs, own = declarative_schedule_required(bv.validate_cron_job_update(new, old, gates), gates, new, old)
     return validate_declaratively(errs, gates, _job_template_spec(new) or {}, _job_template_spec(old), "spec.jobTemplate.spec", own)
+
+
+def cron_job_status_validate_update(
+    new: Mapping[str, Any], old: Mapping[str, Any], gates: FeatureGates = DEFAULT_GATES
+) -> list[FieldError]:
+    """cronJobStatusStrategy.ValidateUpdate (no errors of its own) and, from 1.37, the API
+    server's declarative validation of the whole CronJob as given (Validate_CronJob is registered
+    for "/" and "/status" alike): the schedule's rule and the job template's."""
+    own = schedule_required_declaratively(new, old, gates)
+    return validate_declaratively([], gates, _job_template_spec(new) or {}, _job_template_spec(old), "spec.jobTemplate.spec", own)
 
 
 # ---------------------------------------------------------------------------- entry points

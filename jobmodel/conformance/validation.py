@@ -30,7 +30,7 @@ def validate_case(case: Mapping[str, Any]) -> list[FieldError]:
     old = decode_object(case.get("oldObject"), str(kind), "oldObject", gates.release)
     subresource = case.get("subresource")
     if subresource == "status":
-        return strategy.job_status_validate_update(new, old, gates) if kind == "Job" else []
+        return strategy.job_status_validate_update(new, old, gates) if kind == "Job" else strategy.cron_job_status_validate_update(new, old, gates)
     if subresource is not None:
         raise InputError("subresource", f"expected absent or status, got {quote(subresource)}")
     return (

@@ -3,6 +3,7 @@ tests/api/manifests (each states its expected errors in `# expect: FIELD TYPE` l
 
 from __future__ import annotations
 
+import copy
 import itertools
 import re
 from pathlib import Path
@@ -515,3 +516,15 @@ def test_cron_job_schedule_required_stays_handwritten_when_the_update_keeps_it()
     new["metadata"]["resourceVersion"] = "1"
     errs = strategy.cron_job_validate_update(new, old, FeatureGates.for_release(37))
     assert [e.field for e in errs] == ["spec.schedule", "spec.concurrencyPolicy"]
+
+
+@pytest.mark.parametrize(("release", "errors"), [(36, []), (37, ["spec.schedule: Required value"])])
+def test_a_cron_job_status_write_is_validated_declaratively_from_1_37(release: int, errors: list[str]) -> None:
+    """cronJobStatusStrategy.ValidateUpdate has no checks, but from 1.37 the API server runs
+    Validate_CronJob for "/status" too: on the object as given, a schedule emptied is Required."""
+    old = cron_job()
+    new = copy.deepcopy(old)
+    new["spec"]["schedule"] = ""
+    gates = FeatureGates.for_release(release)
+    assert [str(e) for e in strategy.cron_job_status_validate_update(new, old, gates)] == errors
+    assert strategy.cron_job_status_validate_update(new, new, gates) == []  # an empty schedule kept

@@ -68,3 +68,34 @@ def test_the_candidates_answer_among_four_at_one_call_in_eight_is_found() -> Non
     asked = iter(others * 20 + ["pod-0"] + others * 100)
     verdict = judge("job-sync", _case(), _outcome("pod-0"), _scripted(asked))
     assert verdict.agrees and verdict.path == "order-dependent"
+
+
+def _defaulted(status: dict[str, Any], name: str | None) -> dict[str, Any]:
+    meta = {"namespace": "default"} if name is None else {"namespace": "default", "name": name}
+    return {"object": {"metadata": meta, "spec": {"suspend": False}, "status": status}}
+
+
+def _no_second_answer(case: Mapping[str, Any]) -> dict[str, Any]:
+    raise AssertionError("a defaulting case has one answer")
+
+
+def test_defaulted_objects_agree_where_go_leaves_empty_values_out() -> None:
+    """Go's encoder leaves out an empty omitempty string (`metadata.name: ""`) and a zero
+    non-pointer omitempty field (JobStatus's counters); the model writes what it was given."""
+    case = {"kind": "Job"}
+    model = _defaulted({"active": 0, "failed": 0}, "")
+    upstream = _defaulted({}, None)
+    assert judge("defaulting", case, model, _no_second_answer, reference_outcome=upstream).agrees
+
+
+def test_defaulted_objects_differ_in_a_value_on_one_side_only() -> None:
+    case = {"kind": "Job"}
+    for model, upstream in [
+        (_defaulted({"active": 1}, None), _defaulted({}, None)),  # a counter that is not zero
+        (_defaulted({}, "x"), _defaulted({}, None)),
+    ]:
+        assert not judge("defaulting", case, model, _no_second_answer, reference_outcome=upstream).agrees
+    # A zero the reference writes (a pointer's, here a default) must be there.
+    model, upstream = _defaulted({}, None), _defaulted({}, None)
+    del model["object"]["spec"]["suspend"]
+    assert not judge("defaulting", case, model, _no_second_answer, reference_outcome=upstream).agrees

@@ -7,6 +7,12 @@ resized or past its deadline, expectations and back-off records; a CronJob's pol
 history limits, time zone, clock, Jobs finished or gone, create errors.
 
 A divergence is written to tests/differential/found/ as a vector of upstream's answer.
+
+And the same for upstream's API test cases (the validation and defaulting vectors: TestValidateJob,
+TestValidateCronJobSpec, TestJobStrategy_*, TestSetDefaultJob, ...): a value changed, a field
+removed, a list's element dropped or repeated, a field grafted from another vector's object,
+compared as tests/differential/test_api.py compares generated manifests (validation messages
+whole).
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
@@ -25,8 +32,10 @@ from hypothesis import strategies as st
 
 from jobmodel.conformance import cronjob_sync, job_sync
 from jobmodel.conformance.agreement import judge
+from jobmodel.errors import InputError
 from jobmodel.timeutil import format_time, parse_time
 from tests.differential.conftest import ReleaseUpstream
+from tests.differential.test_api import check_defaulting, check_validation
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -207,3 +216,171 @@ def test_a_repeated_pod_takes_a_name_no_pod_has() -> None:
 
 def test_the_vectors_are_found() -> None:
     assert len(JOB_SYNC) > 100 and len(CRONJOB_SYNC) > 50
+
+
+# --- validation and defaulting: upstream's own objects, mutated ------------------------------------
+
+API_FILES = ("validation.json", "validation_extra.json", "validation_newer_extra.json", "validation_status_extra.json")
+
+
+def api_vectors(*names: str) -> list[dict[str, Any]]:
+    """The cases of the bundled and extra vector files of an API suite, at any release (run at
+    the run's: a field the release's types lack is then refused by both decoders)."""
+    files = [ROOT / "jobmodel" / "conformance" / "vectors" / n for n in names] + [ROOT / "tests" / "conformance" / "vectors" / n for n in names]
+    cases = [c for f in files if f.exists() for c in json.loads(f.read_text())["cases"]]
+    return [{k: v for k, v in c.items() if k not in ("expect", "kubeVersion")} for c in cases]
+
+
+VALIDATION = api_vectors(*API_FILES)
+DEFAULTING = api_vectors("defaulting.json", "defaulting_extra.json")
+Path_ = tuple[str | int, ...]
+
+# Values upstream's validation tells apart: bounds of int32 fields and of the Job's limits, names
+# and label values at their length limits, the enumerations of batch/v1 and core/v1 the vectors
+# use, completion-index ranges, schedules and time zones.
+INTS = (-1, 0, 1, 2, 3, 5, 10, 100, 10_000, 100_000, 100_001, 2_147_483_647)
+WORDS = (
+    "", "a", "A", "a-b", "a_b", "-a", "a.b", "x" * 63, "x" * 64, "x" * 253, "x" * 254,
+    "Never", "OnFailure", "Always", "Indexed", "NonIndexed", "Ignore", "FailJob", "FailIndex", "Count",
+    "In", "NotIn", "DisruptionTarget", "Ready", "True", "False", "Unknown", "TerminatingOrFailed", "Failed",
+    "Complete", "SuccessCriteriaMet", "FailureTarget", "Suspended", "kubernetes.io/job-controller",
+    "example.com/controller", "0", "1", "0-2", "0,2-4", "3-1", "1,1", "-1", "0-", "*/5 * * * *", "@hourly",
+    "TZ=UTC 0 * * * *", "0 0 31 2 *", "Allow", "Forbid", "Replace", "UTC", "Etc/UTC", "Local",
+    "America/New_York",
+)
+
+
+QUANTITY = re.compile(r"[0-9.]+(m|Ki|Mi|Gi|k|M|G)?")
+QUANTITIES = ("0", "1", "100m", "0.5", "1Gi", "500Mi", "2", "1k")
+
+
+def is_time(text: str) -> bool:
+    try:
+        parse_time(text, "time")
+    except InputError:
+        return False
+    return True
+
+
+def paths(value: Any, at: Path_ = ()) -> list[Path_]:
+    """Every path into a JSON value (the root left out), parents before children."""
+    out: list[Path_] = []
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, child in items:
+        out.append((*at, key))
+        out.extend(paths(child, (*at, key)))
+    return out
+
+
+def get_at(value: Any, path: Path_) -> Any:
+    for key in path:
+        value = value[key]
+    return value
+
+
+def graft(into: Any, donor: Any, path: Path_) -> None:
+    """The donor's value at `path` put in `into`: at the first part of the path `into` lacks
+    (the donor's whole subtree there), else at the path itself."""
+    for depth, key in enumerate(path):
+        here = get_at(into, path[:depth])
+        present = key in here if isinstance(here, dict) else isinstance(key, int) and key < len(here)
+        if not present or depth == len(path) - 1:
+            value = copy.deepcopy(get_at(donor, path[: depth + 1]))
+            if isinstance(here, dict) and isinstance(key, str):
+                here[key] = value
+            elif isinstance(here, list) and isinstance(key, int):
+                here.insert(min(key, len(here)), value)  # an element more (or replaced, below)
+                if present:
+                    del here[key + 1]
+            return
+        if not isinstance(get_at(into, path[: depth + 1]), (dict, list)):
+            return
+
+
+@st.composite
+def leaf_value(draw: st.DrawFn, old: Any) -> Any:
+    """Another value of the same JSON type as `old` (a boolean flipped, a number or text from
+    the tables or the old one changed)."""
+    if isinstance(old, bool):
+        return not old
+    if isinstance(old, int):
+        # Within int32: how each decoder words an overflow is not what is compared here.
+        return draw(st.sampled_from([v for v in (*INTS, old - 1, old + 1, -old) if -(2**31) <= v < 2**31]))
+    if isinstance(old, str) and is_time(old):
+        # A time stays a time: how each decoder words a malformed one is not what is compared here.
+        return shifted(old, draw(st.sampled_from([-86_400, -1, 1, 3600])))
+    if isinstance(old, str) and QUANTITY.fullmatch(old):
+        return draw(st.sampled_from(QUANTITIES))
+    if isinstance(old, str):
+        return draw(st.sampled_from([*WORDS, old.upper(), f"{old}-", old[:1], old + "x" * 60, f" {old}"]))
+    return draw(st.sampled_from([*INTS, *WORDS]))
+
+
+@st.composite
+def api_mutation(draw: st.DrawFn, case: dict[str, Any], corpus: list[dict[str, Any]]) -> str:
+    """One change to a validation or defaulting case (in place): a value changed, a field
+    removed, a list's element dropped or repeated, or a field taken from another vector's object
+    of the same kind (so that the features upstream's tests exercise one at a time meet); for an
+    update, to the new object, the old one, or the new made the old. Its name, for event()."""
+    side = "object"
+    if "oldObject" in case and draw(st.integers(0, 3)) == 0:
+        if draw(st.booleans()):
+            case["oldObject"] = copy.deepcopy(case["object"])
+            return "old = new"
+        side = "oldObject"
+    obj = case[side]
+    kind = draw(st.sampled_from(["value", "value", "remove", "list", "graft", "graft"]))
+    if kind == "graft":
+        donors = [c for c in corpus if c.get("kind") == case.get("kind") and isinstance(c.get("object"), dict)]
+        donor = draw(st.sampled_from(donors))["object"]
+        donated = [p for p in paths(donor) if p[0] in ("spec", "status", "metadata")]
+        if donated:
+            path = draw(st.sampled_from(donated))
+            graft(obj, donor, path)
+            return f"graft {path[0]}.{path[1] if len(path) > 1 else ''}"
+        return "graft (none)"
+    # The object's apiVersion and kind stay: they choose the decoder, not what validation checks.
+    candidates = [p for p in paths(obj) if p[0] not in ("apiVersion", "kind")]
+    if kind == "list":
+        candidates = [p for p in candidates if isinstance(get_at(obj, p), list) and get_at(obj, p)]
+    elif kind == "value":
+        candidates = [p for p in candidates if not isinstance(get_at(obj, p), (dict, list))]
+    else:
+        candidates = [p for p in candidates if isinstance(p[-1], str)]
+    if not candidates:
+        return f"{kind} (none)"
+    path = draw(st.sampled_from(candidates))
+    parent = get_at(obj, path[:-1])
+    if kind == "value":
+        parent[path[-1]] = draw(leaf_value(get_at(obj, path)))
+    elif kind == "remove":
+        del parent[path[-1]]
+    else:
+        items = get_at(obj, path)
+        i = draw(st.integers(0, len(items) - 1))
+        if draw(st.booleans()):
+            items.append(copy.deepcopy(items[i]))
+        else:
+            del items[i]
+    return f"{kind} {path[0]}"
+
+
+@st.composite
+def mutated_api_case(draw: st.DrawFn, cases: list[dict[str, Any]]) -> dict[str, Any]:
+    case: dict[str, Any] = copy.deepcopy(draw(st.sampled_from(cases)))
+    for _ in range(draw(st.integers(1, 3))):
+        event(f"mutation: {draw(api_mutation(case, cases))}")
+    case["name"] = f"mutated: {case['name']}"
+    return case
+
+
+@settings(max_examples=EXAMPLES)
+@given(mutated_api_case(VALIDATION))
+def test_mutated_validation_vectors_agree_with_upstream(upstream: ReleaseUpstream, case: dict[str, Any]) -> None:
+    check_validation(upstream, case)
+
+
+@settings(max_examples=EXAMPLES // 2)
+@given(mutated_api_case(DEFAULTING))
+def test_mutated_defaulting_vectors_agree_with_upstream(upstream: ReleaseUpstream, case: dict[str, Any]) -> None:
+    check_defaulting(upstream, case)
