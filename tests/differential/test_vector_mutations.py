@@ -80,10 +80,12 @@ def job_sync_mutation(draw: st.DrawFn, case: dict[str, Any]) -> str:
     pods = case["pods"] = case.get("pods") or []
     status = job["status"] = job.get("status") or {}
     spec = job["spec"]
-    kinds = ["gate", "suspend", "parallelism", "failed", "expectations", "backoffLimit", "deadline", "backoff"]
-    kinds += ["phase", "drop pod", "repeat pod", "terminating", "no finalizer", "exit code", "disruption", "index"] if pods else []
+    kinds = ["gate", "suspend", "parallelism", "failed", "expectations", "backoffLimit", "deadline", "backoff", "graft spec", "graft status"]
+    kinds += ["phase", "drop pod", "repeat pod", "terminating", "no finalizer", "exit code", "disruption", "index", "graft pod"] if pods else []
     kind = draw(st.sampled_from(kinds))
     pod = draw(st.sampled_from(pods)) if pods else {}
+    if kind.startswith("graft"):
+        return graft_from_another_job_sync_case(draw, case, kind)
     if kind == "gate":
         features = dict(case.get("features") or {})
         gate = draw(st.sampled_from(GATES))
@@ -132,6 +134,39 @@ def job_sync_mutation(draw: st.DrawFn, case: dict[str, Any]) -> str:
     return kind
 
 
+def graft_from_another_job_sync_case(draw: st.DrawFn, case: dict[str, Any], kind: str) -> str:
+    """A field of another case's Job spec or status (a pod failure policy, a success policy, a
+    per-index limit, a completion mode, counters, conditions, index sets), or another case's pod
+    made one of this Job's (its owner reference and labels), put in this case: features upstream's
+    tests exercise one at a time meet. Its name, for event()."""
+    donor = draw(st.sampled_from(JOB_SYNC))
+    if kind == "graft pod":
+        donated = copy.deepcopy(draw(st.sampled_from(donor.get("pods") or [None])))
+        if donated is None:
+            return "graft pod (none)"
+        pods = case["pods"]
+        mine = draw(st.sampled_from(pods))["metadata"]
+        meta = donated["metadata"]
+        for key in ("ownerReferences", "labels", "namespace"):
+            if key in mine:
+                meta[key] = copy.deepcopy(mine[key])
+        suffix = twin_suffix(meta.get("name", "pod"), [p["metadata"].get("name", "") for p in pods])
+        meta["name"] = meta.get("name", "pod") + suffix
+        meta["uid"] = str(meta.get("uid", "")) + suffix
+        pods.append(donated)
+        return kind
+    part = "spec" if kind == "graft spec" else "status"
+    fields = sorted(k for k in (donor["job"].get(part) or {}) if k not in ("selector", "template"))
+    if not fields:
+        return f"{kind} (none)"
+    key = draw(st.sampled_from(fields))
+    # An Indexed Job has its completions (API validation requires them; the controller reads them).
+    keys = [key, "completions"] if key == "completionMode" and "completions" in donor["job"][part] else [key]
+    for k in keys:
+        case["job"].setdefault(part, {})[k] = copy.deepcopy(donor["job"][part][k])
+    return f"{kind} {key}"
+
+
 @st.composite
 def cronjob_sync_mutation(draw: st.DrawFn, case: dict[str, Any]) -> str:
     """One change to a cronjob-sync case (in place); its name, for event()."""
@@ -139,9 +174,18 @@ def cronjob_sync_mutation(draw: st.DrawFn, case: dict[str, Any]) -> str:
     jobs = case["jobs"] = case.get("jobs") or []
     status = cron_job["status"] = cron_job.get("status") or {}
     spec = cron_job["spec"]
-    kinds = ["policy", "suspend", "deadline", "clock", "no active", "history", "zone", "last schedule", "create error", "last success"]
+    kinds = ["policy", "suspend", "deadline", "clock", "no active", "history", "zone", "last schedule", "create error", "last success", "graft spec"]
     kinds += ["finish job", "drop job"] if jobs else []
     kind = draw(st.sampled_from(kinds))
+    if kind == "graft spec":
+        # A field of another case's CronJob spec (its schedule, zone, deadline, policy, limits).
+        donor = draw(st.sampled_from(CRONJOB_SYNC))["cronJob"].get("spec") or {}
+        fields = sorted(k for k in donor if k != "jobTemplate")
+        if fields:
+            key = draw(st.sampled_from(fields))
+            spec[key] = copy.deepcopy(donor[key])
+            return f"graft spec {key}"
+        return "graft spec (none)"
     if kind == "policy":
         spec["concurrencyPolicy"] = draw(st.sampled_from(["Allow", "Forbid", "Replace"]))
     elif kind == "suspend":
