@@ -15,13 +15,19 @@ is not drawn (`live_scenario.model_variant_reason`).
 
 from __future__ import annotations
 
+import copy
+import json
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hypothesis import assume
 from hypothesis import strategies as st
 
+from jobmodel.errors import InputError
 from jobmodel.simulation.scenario import (
     ScenarioState,
+    StepFailed,
     initial_state,
     job_pods,
     predicted_expect,
@@ -172,4 +178,72 @@ def scenario_cases(draw: st.DrawFn, max_moves: int = 6, release: str | None = No
         state = settle_and_expect(run_step(state, move, f"steps[{len(steps) - 1}]").state)
     case["steps"] = steps
     assume(model_variant_reason(case) is None)
+    return case
+
+
+# Job spec fields a vector may take from another vector's Job (the template and selector stay).
+GRAFTED_SPEC_FIELDS = (
+    "completions", "parallelism", "backoffLimit", "backoffLimitPerIndex", "maxFailedIndexes", "completionMode",
+    "podFailurePolicy", "successPolicy", "podReplacementPolicy", "activeDeadlineSeconds", "suspend",
+)
+
+
+@st.composite
+def mutated_scenario_cases(draw: st.DrawFn, vectors: Sequence[Mapping[str, Any]], release: str) -> dict[str, Any]:
+    """A `job-scenario` vector (upstream's integration tests, as the conformance files state them)
+    at `release`, changed a little: its Job given a field of another vector's Job (a policy, a
+    limit, the completion mode), one of its numbers changed, a step other than an `expect` dropped,
+    or the exit code a `setPods` step gives changed; its own expectations replaced by the model's
+    predictions after each settle (`predicted_expect`). Drawn only where every step applies in the
+    model and a control plane of `release` runs the case faithfully (`unsupported_reason`)."""
+    from jobmodel.conformance.suites import case_at_release
+    from jobmodel.simulation.live_scenario import unsupported_reason
+
+    vector = draw(st.sampled_from(list(vectors)))
+    case = case_at_release(copy.deepcopy(dict(vector)), release)
+    case["name"] = f"mutated: {vector.get('name')}"
+    spec = case["job"].setdefault("spec", {})
+    steps = [dict(s) for s in case.get("steps") or [] if s.get("do") != "expect"]
+    for _ in range(draw(st.integers(1, 2))):
+        kind = draw(st.sampled_from(["graft", "graft", "number", "drop step", "exit code"]))
+        if kind == "graft":
+            donor = (draw(st.sampled_from(list(vectors)))["job"].get("spec") or {})
+            fields = [f for f in GRAFTED_SPEC_FIELDS if f in donor]
+            if fields:
+                field = draw(st.sampled_from(fields))
+                spec[field] = copy.deepcopy(donor[field])
+                if field == "completionMode" and "completions" in donor:
+                    spec["completions"] = donor["completions"]  # an Indexed Job has its completions
+        elif kind == "number":
+            field = draw(st.sampled_from(["completions", "parallelism", "backoffLimit"]))
+            spec[field] = draw(st.integers(0 if field != "completions" else 1, 4))
+        elif kind == "drop step" and len(steps) > 1:
+            del steps[draw(st.integers(1, len(steps) - 1))]  # the first settle stays
+        elif kind == "exit code":
+            ending = [s for s in steps if s.get("do") == "setPods" and "containerStatuses" in (s.get("status") or {})]
+            if ending:
+                step = draw(st.sampled_from(ending))
+                text = json.dumps(step["status"])
+                code = draw(st.sampled_from([0, COUNTED_EXIT_CODE, FAIL_JOB_EXIT_CODE, IGNORED_EXIT_CODE, FAIL_INDEX_EXIT_CODE, 137]))
+                step["status"] = json.loads(re.sub(r'"exitCode": -?\d+', f'"exitCode": {code}', text))
+    assume(sum(int(s.get("seconds") or 0) for s in steps) <= MAX_ADVANCE_TOTAL)
+    try:
+        state = initial_state(case)
+    except InputError:
+        assume(False)  # the Job is invalid: the API server refuses it, nothing to compare
+        raise
+    predicted: list[dict[str, Any]] = []
+    for i, step in enumerate(steps):
+        try:
+            outcome = run_step(state, step, f"steps[{i}]")
+        except (InputError, StepFailed):
+            assume(False)  # a step that no longer applies (fewer pods than it counts)
+            raise
+        assume(not outcome.differences)  # an update the API server now refuses (or accepts)
+        state = outcome.state
+        predicted.append(step)
+        if step.get("do") == "settle":
+            predicted.append(predicted_expect(state))
+    case["steps"] = predicted
+    assume(unsupported_reason(case, release=release) is None)
     return case

@@ -1,7 +1,9 @@
 """The model against the real control plane (kube-apiserver and kube-controller-manager of the
 local control plane, of each release it is built for: 1.32 and 1.37) on generated `job-scenario`
 cases, the model at the plane's release: a Job's life over several settles,
-each followed by what the model predicts (jobmodel.strategies.scenario). Where the single-sync
+each followed by what the model predicts (jobmodel.strategies.scenario); and on upstream's
+integration tests as the job-scenario vectors state them, each changed a little, their
+expectations again the model's predictions. Where the single-sync
 differential tests compare one `syncJob` with upstream's code, these compare whole runs: the API
 server's defaulting, validation and status rules, the controller's queue, informers and
 back-off, the orphan-pod work, through the wire.
@@ -34,7 +36,8 @@ from jobmodel.adapters.live import read_trace
 from jobmodel.checkers.live_trace import check_trace
 from jobmodel.simulation.live_scenario import LiveScenarioRunner
 from jobmodel.simulation.scenario import run_scenario
-from jobmodel.strategies.scenario import scenario_cases
+from jobmodel.strategies.scenario import mutated_scenario_cases, scenario_cases
+from tests.conformance import scenario_vectors
 
 pytestmark = pytest.mark.live
 
@@ -60,22 +63,19 @@ def release_plane(request: pytest.FixtureRequest) -> ControlPlane:
     return plane
 
 
-@settings(
+LIVE_SETTINGS = settings(
     max_examples=4 if LONG else 1,
     deadline=None,
     phases=[Phase.explicit, Phase.generate],  # no shrinking: each try is a run on the real cluster
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-@given(data=st.data())
-def test_generated_scenarios_run_on_the_real_control_plane_as_the_model_predicts(
-    release_plane: ControlPlane, tmp_path_factory: pytest.TempPathFactory, data: st.DataObject
-) -> None:
-    plane = release_plane
-    batch = st.lists(scenario_cases(release=plane.release), min_size=CASES_PER_BATCH, max_size=CASES_PER_BATCH)
-    cases = [dict(case, name=f"generated {i}") for i, case in enumerate(data.draw(batch))]
+
+
+def run_and_judge(plane: ControlPlane, cases: list[dict[str, Any]], traces: Path) -> None:
+    """The cases (the model's own predictions hold of the model) run at once on the plane: each
+    expectation must hold there, and every case's trace must pass `live check`."""
     for case in cases:
-        assert run_scenario(case) == [], case  # the model's own predictions hold of the model
-    traces = tmp_path_factory.mktemp("live-scenarios")
+        assert run_scenario(case) == [], case
     outcomes = LiveScenarioRunner(plane.kubeconfig, plane, traces).run_many(cases)
     failing = [(case, outcome) for case, outcome in zip(cases, outcomes, strict=True) if outcome]
     if failing:
@@ -86,3 +86,28 @@ def test_generated_scenarios_run_on_the_real_control_plane_as_the_model_predicts
         header, records = read_trace(trace)
         result = check_trace(header, records)
         assert result.ok, (header.get("case"), [d.describe() for d in result.divergences][:2], result.violations[:3])
+
+
+@LIVE_SETTINGS
+@given(data=st.data())
+def test_generated_scenarios_run_on_the_real_control_plane_as_the_model_predicts(
+    release_plane: ControlPlane, tmp_path_factory: pytest.TempPathFactory, data: st.DataObject
+) -> None:
+    plane = release_plane
+    batch = st.lists(scenario_cases(release=plane.release), min_size=CASES_PER_BATCH, max_size=CASES_PER_BATCH)
+    cases = [dict(case, name=f"generated {i}") for i, case in enumerate(data.draw(batch))]
+    run_and_judge(plane, cases, tmp_path_factory.mktemp("live-scenarios"))
+
+
+@LIVE_SETTINGS
+@given(data=st.data())
+def test_mutated_scenario_vectors_run_on_the_real_control_plane_as_the_model_predicts(
+    release_plane: ControlPlane, tmp_path_factory: pytest.TempPathFactory, data: st.DataObject
+) -> None:
+    """Upstream's integration tests as the job-scenario vectors state them, each changed a little
+    (`mutated_scenario_cases`), with the model's predictions as their expectations."""
+    plane = release_plane
+    strategy = mutated_scenario_cases(scenario_vectors(plane.release), plane.release)
+    batch = st.lists(strategy, min_size=CASES_PER_BATCH, max_size=CASES_PER_BATCH)
+    cases = [dict(case, name=f"{i} {case['name']}") for i, case in enumerate(data.draw(batch))]
+    run_and_judge(plane, cases, tmp_path_factory.mktemp("live-mutated-scenarios"))

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import event, given, settings
+from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
 from jobmodel.conformance import cronjob_sync, job_sync
@@ -35,11 +35,11 @@ from jobmodel.conformance.agreement import judge
 from jobmodel.errors import InputError
 from jobmodel.features import GATE_TABLE
 from jobmodel.timeutil import format_time, parse_time
+from tests.conformance import Cases, vector_cases
 from tests.differential.conftest import ReleaseUpstream
 from tests.differential.test_api import check_defaulting, check_validation
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
 EXAMPLES = 10_000 if os.environ.get("HYPOTHESIS_PROFILE") == "long" else 1000
 GATES = ("JobPodReplacementPolicy", "JobSuccessPolicy", "JobManagedBy", "JobBackoffLimitPerIndex", "PodIndexLabel")
 
@@ -47,13 +47,12 @@ GATES = ("JobPodReplacementPolicy", "JobSuccessPolicy", "JobManagedBy", "JobBack
 def vectors(*names: str) -> list[dict[str, Any]]:
     """The cases of the bundled and extra vector files of a suite written for upstream's tests
     of the model's reference release (no other `kubeVersion`)."""
-    files = [ROOT / "jobmodel" / "conformance" / "vectors" / n for n in names] + [ROOT / "tests" / "conformance" / "vectors" / n for n in names]
-    cases = [c for f in files if f.exists() for c in json.loads(f.read_text())["cases"]]
-    return [{k: v for k, v in c.items() if k != "expect"} for c in cases if c.get("kubeVersion") in (None, "1.32")]
+    cases = vector_cases(*names)
+    return Cases({k: v for k, v in c.items() if k != "expect"} for c in cases if c.get("kubeVersion") in (None, "1.32"))
 
 
 # (The cases of a Job gone from the cache have nothing to mutate.)
-JOB_SYNC = [c for c in vectors("job_sync_core.json", "job_sync_policies.json", "job_sync_extra.json") if c.get("job")]
+JOB_SYNC = Cases(c for c in vectors("job_sync_core.json", "job_sync_policies.json", "job_sync_extra.json") if c.get("job"))
 CRONJOB_SYNC = vectors("cronjob_sync.json", "cronjob_sync_extra.json")
 
 
@@ -218,11 +217,23 @@ def cronjob_sync_mutation(draw: st.DrawFn, case: dict[str, Any]) -> str:
     return kind
 
 
+def walks_centuries_in_a_zone(case: dict[str, Any]) -> bool:
+    """A CronJob of a time zone other than UTC with no creation or last schedule time: its
+    earliest time is the year 1, and upstream's walk of the missed starts from there in a zone
+    runs for minutes (the strategies draw such walks in UTC only: jobmodel/strategies/cron.py)."""
+    cron_job = case.get("cronJob") or {}
+    spec, status = cron_job.get("spec") or {}, cron_job.get("status") or {}
+    zone = spec.get("timeZone") or ("TZ" if "TZ=" in str(spec.get("schedule", "")) else "UTC")
+    earliest = status.get("lastScheduleTime") or (cron_job.get("metadata") or {}).get("creationTimestamp")
+    return zone not in ("UTC", "Etc/UTC") and not earliest
+
+
 @st.composite
 def mutated(draw: st.DrawFn, cases: list[dict[str, Any]], mutation: Callable[[dict[str, Any]], st.SearchStrategy[str]]) -> dict[str, Any]:
     case: dict[str, Any] = copy.deepcopy(draw(st.sampled_from(cases)))
     for _ in range(draw(st.integers(1, 3))):
         event(f"mutation: {draw(mutation(case))}")
+    assume(not walks_centuries_in_a_zone(case))
     case["name"] = f"mutated: {case['name']}"
     return case
 
@@ -271,9 +282,7 @@ API_FILES = ("validation.json", "validation_extra.json", "validation_newer_extra
 def api_vectors(*names: str) -> list[dict[str, Any]]:
     """The cases of the bundled and extra vector files of an API suite, at any release (run at
     the run's: a field the release's types lack is then refused by both decoders)."""
-    files = [ROOT / "jobmodel" / "conformance" / "vectors" / n for n in names] + [ROOT / "tests" / "conformance" / "vectors" / n for n in names]
-    cases = [c for f in files if f.exists() for c in json.loads(f.read_text())["cases"]]
-    return [{k: v for k, v in c.items() if k not in ("expect", "kubeVersion")} for c in cases]
+    return Cases({k: v for k, v in c.items() if k not in ("expect", "kubeVersion")} for c in vector_cases(*names))
 
 
 VALIDATION = api_vectors(*API_FILES)
