@@ -129,7 +129,7 @@ def model_variant_reason(case: Mapping[str, Any]) -> str | None:
                 f"its in-memory state; the model's outcome then differs: {differences[0]}"
             )
     for drift in CLOCK_DRIFTS:
-        for where in ("before", "after"):
+        for where in ("before", "within", "after"):
             differences = run_scenario({**case, "steps": with_clock_drift(steps, drift, where)})
             if differences:
                 return (
@@ -140,7 +140,9 @@ def model_variant_reason(case: Mapping[str, Any]) -> str | None:
 
 
 def with_clock_drift(steps: Sequence[Any], seconds: int, where: str) -> list[Any]:
-    """The steps with `advance seconds` before (or after) every settle and sync."""
+    """The steps with `advance seconds` before, within or after every settle and sync: within,
+    the settle runs again once the time has passed, as a real settle waits out its quiet spell
+    while the controller's requeues (an active deadline's) come due."""
     out: list[Any] = []
     for step in steps:
         drift = {"do": "advance", "seconds": seconds}
@@ -148,6 +150,8 @@ def with_clock_drift(steps: Sequence[Any], seconds: int, where: str) -> list[Any
         if is_settle and where == "before":
             out.append(drift)
         out.append(step)
+        if is_settle and where == "within" and step.get("do") == "settle":
+            out.extend([drift, step])
         if is_settle and where == "after":
             out.append(drift)
     return out

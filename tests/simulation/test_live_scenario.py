@@ -20,12 +20,13 @@ from jobmodel.simulation.live_scenario import (
     CaseFrame,
     LiveScenarioRunner,
     case_batches,
+    model_variant_reason,
     observed_state,
     restarts_components,
     shift_times,
     with_clock_drift,
 )
-from jobmodel.simulation.scenario import chosen_pods
+from jobmodel.simulation.scenario import chosen_pods, run_scenario
 
 START = datetime(2024, 6, 1, 12, 0, tzinfo=UTC)
 REAL = datetime(2026, 1, 1, 8, 30, tzinfo=UTC)
@@ -141,6 +142,25 @@ def test_clock_drift_goes_around_every_settle_and_sync() -> None:
     assert [s["do"] for s in before] == ["advance", "settle", "setPods", "advance", "sync", "expect"]
     assert [s["do"] for s in after] == ["settle", "advance", "setPods", "sync", "advance", "expect"]
     assert all(s["seconds"] == 2 for s in before if s["do"] == "advance")
+    within = with_clock_drift(steps, 2, "within")
+    assert [s["do"] for s in within] == ["settle", "advance", "settle", "setPods", "sync", "expect"]
+
+
+def test_a_deadline_that_falls_due_within_a_real_settle_is_not_a_case_for_a_real_cluster() -> None:
+    """A Job with a one-second deadline: a real settle waits out its quiet spell, the deadline's
+    requeue comes due within it, and the Job fails before the expectation that follows (found by
+    a mutated TestPastDeadlineJobFinished vector on the 1.32 plane). Drift before or after the
+    settle does not show it; drift within it does."""
+    job = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "d", "namespace": "default"}, "spec": {
+        "parallelism": 1, "completions": 1, "backoffLimit": 0, "activeDeadlineSeconds": 1,
+        "template": {"spec": {"containers": [{"name": "c", "image": "i"}], "restartPolicy": "Never"}},
+    }}
+    case = {"name": "deadline", "start": "2024-06-01T12:00:00Z", "job": job, "jobUid": "dde50b8a-9637-592d-b462-1c0b6083f757", "steps": [
+        {"do": "settle"}, {"do": "expect", "status": {"active": 1, "failed": 0}, "conditions": []},
+    ]}
+    assert run_scenario(case) == []
+    reason = model_variant_reason(case)
+    assert reason is not None and "within a settle" in reason, reason
 
 
 def test_cases_that_restart_components_run_alone() -> None:
