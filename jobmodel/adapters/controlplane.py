@@ -457,6 +457,12 @@ class ControlPlane:
                 f"--root-ca-file={pki / 'ca.crt'}",
                 "--leader-elect=false",
                 "--profiling=false",
+                # No client-side throttling, as upstream's Job integration tests configure their
+                # controller (test/integration/job/job_test.go restConfigQPS, restConfigBurst):
+                # at the default 20 requests/s a 100-pod Job waits seconds between requests, and
+                # a settle's quiet spell would end in the middle of a sync.
+                "--kube-api-qps=10000",
+                "--kube-api-burst=10000",
                 *self.config.gates_flag(),
             ], self.config.environment()
         raise ValueError(name)
@@ -482,6 +488,8 @@ class ControlPlane:
         self.components[name] = component
         self._save_state()
         self._wait_ready(component)
+        if name == "kube-controller-manager":
+            self._wait_job_controller()
 
     def stop_component(self, name: str, *, kill: bool = False) -> None:
         """Stop one component by its PID (SIGKILL at once with `kill`: a crash)."""
@@ -550,6 +558,48 @@ class ControlPlane:
         raise ControlPlaneError(
             f"{component.name} not ready after {READY_TIMEOUT:g}s ({last}); the end of its log:\n{self._log_tail(component.name)}"
         )
+
+    def _wait_job_controller(self) -> None:
+        """Wait until the Job controller acts: a suspended probe Job in kube-system gets its
+        Suspended condition, then is deleted. kube-controller-manager answers /healthz before its
+        controllers have synced their informers, and a Job created in that gap waits for them: on
+        a busy machine a run's first settle (a quiet spell) could end before the first sync."""
+        path = "/apis/batch/v1/namespaces/kube-system/jobs"
+        name = f"jobmodel-ready-{secrets.token_hex(4)}"
+        probe = {
+            "apiVersion": "batch/v1",
+            "kind": "Job",
+            "metadata": {"name": name},
+            "spec": {"suspend": True, "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "none"}]}}},
+        }
+        self._api("POST", path, probe)
+        try:
+            deadline = time.monotonic() + READY_TIMEOUT
+            while time.monotonic() < deadline:
+                conditions = (self._api("GET", f"{path}/{name}").get("status") or {}).get("conditions") or []
+                if any(c.get("type") == "Suspended" for c in conditions):
+                    return
+                time.sleep(0.05)
+            raise ControlPlaneError(
+                f"the Job controller did not act within {READY_TIMEOUT:g}s of kube-controller-manager's start; "
+                f"the end of its log:\n{self._log_tail('kube-controller-manager')}"
+            )
+        finally:
+            with contextlib.suppress(ControlPlaneError):
+                self._api("DELETE", f"{path}/{name}?propagationPolicy=Background")
+
+    def _api(self, method: str, path: str, body: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """One call to kube-apiserver as the admin user; ControlPlaneError naming the call otherwise."""
+        context = ssl.create_default_context(cafile=str(self.dir / "pki" / "ca.crt"))
+        data = None if body is None else json.dumps(body).encode()
+        headers = {"Authorization": f"Bearer {self.admin_token}", "Content-Type": "application/json"}
+        request = urllib.request.Request(f"{self.server}{path}", data=data, headers=headers, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=10, context=context) as response:
+                out: dict[str, Any] = json.loads(response.read() or b"{}")
+                return out
+        except (urllib.error.URLError, OSError, ValueError) as err:
+            raise ControlPlaneError(f"{method} {path}: {err}") from None
 
     def _probe(self, name: str) -> tuple[bool, str]:
         if name == "etcd":

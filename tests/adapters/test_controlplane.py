@@ -75,6 +75,9 @@ def test_prepared_directory_has_two_users_and_loopback_ports(tmp_path: Path) -> 
     assert all(p > 0 for p in plane.ports.values()) and len(set(plane.ports.values())) == len(plane.ports)
     args, _ = plane._command("kube-apiserver")
     assert "--bind-address=127.0.0.1" in args and "--watch-cache=false" in args
+    # The controller is not throttled on its side, as in upstream's Job integration tests.
+    args, _ = plane._command("kube-controller-manager")
+    assert "--kube-api-qps=10000" in args and "--kube-api-burst=10000" in args
 
 
 def test_free_port_is_free() -> None:

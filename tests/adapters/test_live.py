@@ -369,3 +369,27 @@ def test_a_trace_writer_never_writes_into_an_existing_file(tmp_path: Path) -> No
     writer.close()
     header, records = read_trace(tmp_path / "new.jsonl")
     assert header["job"] == "work" and [r["seq"] for r in records] == [1, 2]
+
+
+def test_a_restarted_controller_manager_is_back_once_its_job_controller_acts(plane: ControlPlane, namespace: str) -> None:
+    """kube-controller-manager answers /healthz before its informers have synced; its restart
+    returns only once the Job controller has acted on a probe Job (deleted afterwards), so a Job
+    created at once is synced within a settle's quiet spell."""
+    from jobmodel.simulation.live_scenario import SETTLE_QUIET
+
+    plane.restart_component("kube-controller-manager")
+    cluster = LiveCluster.connect(plane.kubeconfig)
+    try:
+        body = {**MANIFEST, "metadata": {"name": "at-once", "namespace": namespace}}
+        body["spec"] = {**MANIFEST["spec"], "suspend": True}
+        cluster.create_job(namespace, body)
+        deadline = time.monotonic() + SETTLE_QUIET
+        conditions: list[Any] = []
+        while time.monotonic() < deadline and not conditions:
+            conditions = ((cluster.read_job(namespace, "at-once") or {}).get("status") or {}).get("conditions") or []
+            time.sleep(0.05)
+        assert [c["type"] for c in conditions] == ["Suspended"]
+    finally:
+        cluster.close()
+    probes = plane._api("GET", "/apis/batch/v1/namespaces/kube-system/jobs").get("items") or []
+    assert not [j for j in probes if j["metadata"]["name"].startswith("jobmodel-ready-") and not j["metadata"].get("deletionTimestamp")]
