@@ -150,7 +150,7 @@ def test_a_deadline_that_falls_due_within_a_real_settle_is_not_a_case_for_a_real
     """A Job with a one-second deadline: a real settle waits out its quiet spell, the deadline's
     requeue comes due within it, and the Job fails before the expectation that follows (found by
     a mutated TestPastDeadlineJobFinished vector on the 1.32 plane). Drift before or after the
-    settle does not show it; drift within it does."""
+    settle does not show it; drift within it (a settle's own second or two) does."""
     job = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "d", "namespace": "default"}, "spec": {
         "parallelism": 1, "completions": 1, "backoffLimit": 0, "activeDeadlineSeconds": 1,
         "template": {"spec": {"containers": [{"name": "c", "image": "i"}], "restartPolicy": "Never"}},
