@@ -86,8 +86,9 @@ def run_run(args: argparse.Namespace) -> int:
     if args.trace is None and args.namespace is not None:
         from jobmodel.simulation.live_run import default_trace_path
 
-        if default_trace_path(args.namespace).exists():  # refused before a control plane starts
-            raise InputError("--namespace", f"the run's trace {default_trace_path(args.namespace)} {EXISTING_TRACE}")
+        default = default_trace_path(args.namespace)
+        if default.exists():  # refused before a control plane starts
+            raise InputError("--namespace", f"the run's trace {default} {EXISTING_TRACE}")
     for option, seconds in (("--run-seconds", args.run_seconds), ("--timeout", args.timeout), ("--give-up", args.give_up)):
         if not 0 <= seconds <= MAX_SECONDS:  # also refuses NaN
             raise InputError(option, f"expected seconds from 0 to {MAX_SECONDS:g}, got {seconds}")
