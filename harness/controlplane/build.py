@@ -8,8 +8,9 @@ there. kube-apiserver is upstream's own main package; etcd and kube-controller-m
 three-line mains under cmd/ (see their comments). `-ldflags -X` stamps the release into the
 binaries, so that `/version` reports it as an upstream build would.
 
-One control plane per release (`RELEASES`): 1.32 from go.mod, 1.37 from releases/<pin>.mod and
-.sum (`go build -modfile`), each cached under its own name; the sources are shared.
+One control plane per release (`RELEASES`): 1.32 from go.mod, each later release (1.33 to 1.37) from
+releases/<pin>.mod and .sum (`go build -modfile`), each cached under its own name; the sources are
+shared.
 
 Usage: build.py [--kube-version X.Y] [--force]. Prints the directory holding the binaries;
 progress on stderr. Exits non-zero with Go's own output when the build fails.
@@ -29,9 +30,20 @@ sys.path.insert(0, str(HERE.parent))
 import gocache  # noqa: E402  (beside this directory; the scripts run without the virtualenv)
 
 NAME = "controlplane"
-# Kubernetes minor -> the module file its control plane builds from (None: go.mod).
-RELEASES = {"1.32": None, "1.37": HERE / "releases" / "v1.37.2.mod"}
 BASE_RELEASE = "1.32"
+
+
+def release_of(modfile: Path) -> str:
+    """`releases/v1.37.2.mod` -> "1.37"."""
+    return ".".join(modfile.stem.lstrip("v").split(".")[:2])
+
+
+# Kubernetes minor -> the module file its control plane builds from (None: go.mod): one
+# releases/v<pin>.mod (and .sum) a release.
+RELEASES: dict[str, Path | None] = {
+    BASE_RELEASE: None,
+    **{release_of(p): p for p in sorted((HERE / "releases").glob("v*.mod"), key=lambda p: int(release_of(p).split(".")[1]))},
+}
 BINARIES = ("etcd", "kube-apiserver", "kube-controller-manager")
 PACKAGES = ("./cmd/etcd", "k8s.io/kubernetes/cmd/kube-apiserver", "./cmd/kube-controller-manager")
 VERSION_PACKAGES = ("k8s.io/component-base/version", "k8s.io/client-go/pkg/version")

@@ -46,12 +46,14 @@ import yaml
 
 from jobmodel.adapters.gobuild import HARNESS_ROOT, run_build_script
 from jobmodel.errors import InputError
+from jobmodel.features import SUPPORTED_MINORS
 
 BUILD_SCRIPT = HARNESS_ROOT / "controlplane" / "build.py"
 COMPONENTS = ("etcd", "kube-apiserver", "kube-controller-manager")
-# The releases harness/controlplane builds (go.mod; releases/<pin>.mod), and the one a control
-# plane runs unless asked for another: the model runs beside a plane at the plane's release.
-CONTROL_PLANE_RELEASES = ("1.32", "1.37")
+# The releases harness/controlplane builds (go.mod; releases/<pin>.mod): every supported one; and
+# the one a control plane runs unless asked for another: the model runs beside a plane at the
+# plane's release.
+CONTROL_PLANE_RELEASES = tuple(f"1.{minor}" for minor in SUPPORTED_MINORS)
 CONTROL_PLANE_RELEASE = "1.32"
 BASE_CONTROLLERS = (
     "job-controller",

@@ -114,9 +114,15 @@ def make_engine(name: str, args: argparse.Namespace | None = None) -> Engine:
     if name == "live":
         live = importlib.import_module("jobmodel.conformance.live")
         kubeconfig = getattr(args, "kubeconfig", None)
-        # --kube-version runs every case at that release, on a control plane of it.
+        trace_dir = getattr(args, "trace_dir", None)
+        if kubeconfig is None and getattr(args, "kube_version", None) is None:
+            # Each case on local control planes of its own release.
+            engine = live.PerReleaseLiveEngine(trace_dir)
+            return engine
+        # --kube-version runs every case at that release, on a control plane of it; a cluster
+        # given is taken to run that release (by default 1.32).
         release = control_plane_release(args)
-        engine = live.LiveEngine(kubeconfig=kubeconfig, trace_dir=getattr(args, "trace_dir", None), release=release)
+        engine = live.LiveEngine(kubeconfig=kubeconfig, trace_dir=trace_dir, release=release)
         return engine
     return ModelEngine()
 

@@ -42,8 +42,8 @@ def add_control_plane_release_option(parser: Any) -> None:
         "--kube-version",
         default=None,
         metavar="X.Y",
-        help=f"the release of the local control plane and of the model beside it ({' or '.join(CONTROL_PLANE_RELEASES)}: "
-        f"the releases it is built for; default {CONTROL_PLANE_RELEASE})",
+        help=f"the release of the local control plane and of the model beside it ({CONTROL_PLANE_RELEASES[0]} to "
+        f"{CONTROL_PLANE_RELEASES[-1]}: the releases it is built for; default {CONTROL_PLANE_RELEASE})",
     )
 
 
@@ -59,7 +59,7 @@ def control_plane_release(args: argparse.Namespace | None) -> str:
     if release not in CONTROL_PLANE_RELEASES:
         raise InputError(
             "--kube-version",
-            f"the local control plane is built for Kubernetes {' and '.join(CONTROL_PLANE_RELEASES)} only (harness/controlplane); "
+            f"the local control plane is built for Kubernetes {', '.join(CONTROL_PLANE_RELEASES)} only (harness/controlplane); "
             f"{wanted} runs in the model and the upstream harness (simulate, explore, conformance --engine upstream)",
         )
     return release

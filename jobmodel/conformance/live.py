@@ -9,8 +9,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from jobmodel.adapters.controlplane import CONTROL_PLANE_RELEASE, ControlPlane
+from jobmodel.adapters.controlplane import (
+    CONTROL_PLANE_RELEASE,
+    CONTROL_PLANE_RELEASES,
+    ControlPlane,
+)
 from jobmodel.conformance.engines import Unsupported
+from jobmodel.errors import InputError
+from jobmodel.features import parse_kube_version
 from jobmodel.simulation.live_scenario import CaseOutcome, LiveScenarioRunner, NotFaithful
 
 # Local control planes a file's cases may use at once: a case that restarts components needs a
@@ -101,9 +107,59 @@ class LiveEngine:
         if self.plane is not None:
             self.plane.remove()
             self.plane = None
+            self._runner = None  # a later file starts planes again
 
     def __enter__(self) -> LiveEngine:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class PerReleaseLiveEngine:
+    """`--engine live` on local control planes with no release asked for: each case on planes of
+    its own release (its `kubeVersion`, which the runner fills in), as `--engine upstream` runs
+    each release's own code. A file's cases are run release by release, oldest first, each
+    release's planes stopped before the next start; a case of a release no local plane is built
+    for goes to the planes of the vectors' line, which say so (unsupported)."""
+
+    name = "live"
+
+    def __init__(self, trace_dir: Path | None = None, *, log: Any = progress, planes: int = LOCAL_PLANES) -> None:
+        self.log = log
+        self.planes = planes
+        self.trace_dir = trace_dir
+        self._engines: dict[str, LiveEngine] = {}
+
+    def engine(self, release: str) -> LiveEngine:
+        if release not in self._engines:
+            self._engines[release] = LiveEngine(trace_dir=self.trace_dir, log=self.log, planes=self.planes, release=release)
+            self.trace_dir = self._engines[release].trace_dir  # one directory for every release's traces
+        return self._engines[release]
+
+    def prepare(self, suite: str, cases: Sequence[Mapping[str, Any]]) -> None:
+        by_release: dict[str, list[Mapping[str, Any]]] = {}
+        for case in cases:
+            by_release.setdefault(plane_release_of(case), []).append(case)
+        for release in sorted(by_release, key=lambda r: int(r.split(".")[1])):
+            engine = self.engine(release)
+            engine.prepare(suite, by_release[release])
+            if suite == "job-scenario":
+                engine.close()  # its cases have run: their outcomes are kept
+
+    def outcome(self, suite: str, case: Mapping[str, Any]) -> dict[str, Any]:
+        return self.engine(plane_release_of(case)).outcome(suite, case)
+
+    def close(self) -> None:
+        for engine in self._engines.values():
+            engine.close()
+
+
+def plane_release_of(case: Mapping[str, Any]) -> str:
+    """The release of the local planes a case runs on: its own when a plane is built for it,
+    else the vectors' line (whose planes report the case unsupported, with the reason)."""
+    try:
+        release = f"1.{parse_kube_version(str(case.get('kubeVersion') or CONTROL_PLANE_RELEASE), 'kubeVersion')}"
+    except InputError:
+        return CONTROL_PLANE_RELEASE
+    return release if release in CONTROL_PLANE_RELEASES else CONTROL_PLANE_RELEASE

@@ -161,5 +161,5 @@ def test_the_release_a_plane_runs_is_saved_with_it(tmp_path: Path) -> None:
 
 
 def test_a_release_the_plane_is_not_built_for_is_refused_before_any_build() -> None:
-    with pytest.raises(ControlPlaneError, match=r"built for Kubernetes 1\.32, 1\.37, not 1\.35"):
-        build_binaries("1.35")
+    with pytest.raises(ControlPlaneError, match=r"built for Kubernetes 1\.32, 1\.33, 1\.34, 1\.35, 1\.36, 1\.37, not 1\.31"):
+        build_binaries("1.31")

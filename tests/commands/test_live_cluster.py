@@ -14,9 +14,9 @@ import pytest
 import yaml
 
 from jobmodel.adapters.controlplane import ControlPlane, pid_alive
-from jobmodel.adapters.live import LiveCluster
+from jobmodel.adapters.live import LiveCluster, read_trace
 from tests.commands.test_live import PI, run_cli
-from tests.conftest import find_conformance_dir
+from tests.conftest import REPO_ROOT, find_conformance_dir
 
 pytestmark = pytest.mark.live
 
@@ -125,17 +125,23 @@ def test_conformance_engine_live_from_the_command_line(tmp_path: Path) -> None:
     wanted = ["TestManagedBy: the Job controller reconciles jobs without the managedBy", "TestJobPodsCreatedWithExponentialBackoff"]
     doc["cases"] = [c for c in doc["cases"] if any(c["name"].startswith(w) for w in wanted)][:2]
     assert len(doc["cases"]) == 2
-    vectors = tmp_path / "two.json"
+    # And a case of the newest release, which runs on a control plane of that release.
+    newer = json.loads((REPO_ROOT / "tests" / "conformance" / "vectors" / "job_scenario_newer_extra.json").read_text())
+    doc["cases"] += [c for c in newer["cases"] if c["name"] == "TestSuccessPolicy: all indexes succeeded (1.37)"]
+    assert len(doc["cases"]) == 3
+    vectors = tmp_path / "three.json"
     vectors.write_text(json.dumps(doc))
     env_dir = tmp_path / "traces"
     proc = run_cli("conformance", "--engine", "live", "--trace-dir", str(env_dir), str(vectors), timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     lines = proc.stdout.strip().splitlines()
-    assert lines[-1] == "1 passed, 0 failed"
+    assert lines[-1] == "2 passed, 0 failed"
     assert "1 unsupported by the live engine" in lines[-2]
-    assert "UNSUPPORTED two.json: TestJobPodsCreatedWithExponentialBackoff" in proc.stdout
+    assert "UNSUPPORTED three.json: TestJobPodsCreatedWithExponentialBackoff" in proc.stdout
     assert "clock that stands still" in proc.stdout
-    assert len(list(env_dir.iterdir())) == 1  # the case that ran left its trace
+    # The cases that ran left their traces, each of a plane of the case's release.
+    releases = sorted(str(read_trace(trace)[0].get("kubeVersion")) for trace in env_dir.iterdir())
+    assert releases == ["1.32", "1.37"]
 
 
 def _new_planes(before: set[Path]) -> list[Path]:

@@ -163,6 +163,25 @@ def test_a_deadline_that_falls_due_within_a_real_settle_is_not_a_case_for_a_real
     assert reason is not None and "within a settle" in reason, reason
 
 
+def test_a_case_that_judges_the_job_before_the_controllers_first_sync_is_not_a_case_for_a_real_cluster() -> None:
+    """TestUpdateJobPodResources' "non-suspended job" (v1.35) expects `active: 0` right after
+    the creation, before any settle: upstream's test reads the Job a millisecond after creating
+    it; a real controller has often created the pod by the time the live engine judges (found on
+    the 1.35 and 1.37 planes). With a settle first the model's outcome differs, so the case is
+    not run; one that settles first is."""
+    job = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "r", "namespace": "default"}, "spec": {
+        "parallelism": 1, "completions": 1,
+        "template": {"spec": {"containers": [{"name": "c", "image": "i"}], "restartPolicy": "Never"}},
+    }}
+    steps: list[dict[str, Any]] = [{"do": "expect", "status": {"active": 0}}, {"do": "settle"}, {"do": "expect", "status": {"active": 1}}]
+    early = {"name": "early", "start": "2024-06-01T12:00:00Z", "job": job, "jobUid": "dde50b8a-9637-592d-b462-1c0b6083f757", "steps": steps}
+    assert run_scenario(early) == []
+    reason = model_variant_reason(early)
+    assert reason is not None and "before the controller's first sync" in reason, reason
+    settled_first = {**early, "steps": steps[1:]}
+    assert run_scenario(settled_first) == [] and model_variant_reason(settled_first) is None
+
+
 def test_cases_that_restart_components_run_alone() -> None:
     assert restarts_components({"steps": [{"do": "settle"}, {"do": "restartController"}]})
     assert restarts_components({"steps": [{"do": "setFeatures", "features": {}}]})
