@@ -29,7 +29,7 @@ from jobmodel.errors import InputError
 from jobmodel.features import NEWEST_RELEASE, gates_for
 from jobmodel.frozen import FrozenDict, thaw
 from jobmodel.invariants.cron import CRON_LAWS, check_cron_liveness
-from jobmodel.timeutil import format_time, parse_time
+from jobmodel.timeutil import format_time, parse_clock
 from jobmodel.transitions.cron_environment import (
     CRON_MOVE_KINDS,
     START,
@@ -68,7 +68,7 @@ class CronConfig:
             raise InputError("--impl", "a cmd: implementation takes the Job controller's step; CronJob manifests are checked with package.module:function")
         if self.impl == DEFAULT_CRON_IMPL:
             return sync_cronjob
-        return cast(CronSyncImpl, load_impl(self.impl))
+        return cast(CronSyncImpl, load_impl(self.impl, returns=CronJobSyncResult))
 
     def system(self, impl: CronSyncImpl | None = None) -> System[CronWorld, CronJobSyncResult]:
         """The CronJob system checking `impl` (by default the config's `impl`)."""
@@ -101,7 +101,7 @@ class CronConfig:
             budget=budget_from_json(CronBudget, value.get("budget") or {}, f"{path}.budget"),
             impl=str(value.get("impl") or DEFAULT_CRON_IMPL),
             kube_version=trace_release(value, path),
-            start=parse_time(value.get("start", format_time(START)), f"{path}.start"),
+            start=parse_clock(value.get("start", format_time(START)), f"{path}.start"),
         )
 
 

@@ -51,7 +51,7 @@ def load_sync_impl(spec: str | None) -> env.SyncImpl:
         return sync_job
     if is_external(spec):
         return external_sync(spec)
-    return cast(env.SyncImpl, load_impl(spec))
+    return cast(env.SyncImpl, load_impl(spec, returns=JobSyncResult))
 
 
 @attrs.frozen

@@ -85,8 +85,9 @@ class System(Generic[W, R]):
 _DOTTED_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
-def load_impl(spec: str, flag: str = "--impl") -> Callable[..., Any]:
-    """The function named `package.module:function` (found in the current directory too)."""
+def load_impl(spec: str, flag: str = "--impl", returns: type | None = None) -> Callable[..., Any]:
+    """The function named `package.module:function` (found in the current directory too); a
+    call that returns something else than `returns` (when given) is the implementation's failure."""
     module_name, sep, attr = spec.partition(":")
     if not sep or not _DOTTED_NAME.fullmatch(module_name) or not attr.isidentifier():
         raise InputError(flag, f"{quote(spec)}: expected package.module:function (an absolute module name)")
@@ -101,19 +102,34 @@ def load_impl(spec: str, flag: str = "--impl") -> Callable[..., Any]:
     fn = getattr(module, attr, None)
     if not callable(fn):
         raise InputError(flag, f"{quote(module_name)} has no function {quote(attr)}")
-    return _reported(fn, spec, flag)
+    return _reported(fn, spec, flag, returns)
 
 
-def _reported(fn: Callable[..., Any], spec: str, flag: str) -> Callable[..., Any]:
-    """`fn`, whose exceptions are the named implementation's failure, not the checker's."""
+def _reported(fn: Callable[..., Any], spec: str, flag: str, returns: type | None) -> Callable[..., Any]:
+    """`fn`, whose exceptions (sys.exit too) and wrong results are the named implementation's
+    failure, not the checker's."""
 
     def call(*args: Any, **kwargs: Any) -> Any:
         try:
-            return fn(*args, **kwargs)
-        except Exception as err:
+            result = fn(*args, **kwargs)
+        except (Exception, SystemExit) as err:
             raise InputError(flag, f"{quote(spec)} raised {type(err).__name__}: {printable(str(err))[:200]}") from err
+        if returns is not None and not _is_a(result, returns):
+            raise InputError(flag, f"{quote(spec)} returned {type(result).__name__}, not a {returns.__name__}")
+        return result
 
     return call
+
+
+def _is_a(value: object, cls: type) -> bool:
+    """isinstance, or an instance of a copy of the class (the same name and attrs fields: the
+    mutation tests run edited copies of the model's modules)."""
+    kind = type(value)
+    if isinstance(value, cls):
+        return True
+    if kind.__qualname__ != cls.__qualname__ or not (attrs.has(kind) and attrs.has(cls)):
+        return False
+    return [f.name for f in attrs.fields(kind)] == [f.name for f in attrs.fields(cls)]
 
 
 B = TypeVar("B", bound=attrs.AttrsInstance)

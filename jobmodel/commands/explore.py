@@ -40,7 +40,7 @@ from jobmodel.commands.output import add_output_option, print_json, wants_json
 from jobmodel.commands.progress import Task, progress
 from jobmodel.errors import InputError, printable, quote
 from jobmodel.frozen import freeze
-from jobmodel.timeutil import parse_time
+from jobmodel.timeutil import parse_clock
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.cron_environment import CronBudget
 
@@ -163,7 +163,7 @@ def budget_values(args: argparse.Namespace, budget: type[Any], kind: str) -> dic
 
 def config_from_args(args: argparse.Namespace, manifest: dict[str, Any]) -> Config:
     """The Job's or the CronJob's configuration the flags describe."""
-    start = parse_time(args.start, "--start") if args.start is not None else None
+    start = parse_clock(args.start, "--start") if args.start is not None else None
     if manifest.get("kind") == "CronJob":
         if args.edit:
             raise InputError("--edit", "applies to Job manifests only")

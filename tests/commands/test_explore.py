@@ -145,6 +145,41 @@ def test_explore_input_errors_name_the_field(
     assert field in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("impl", ["builtins:print", "sys:exit"])
+@pytest.mark.parametrize("kind", ["Job", "CronJob"])
+def test_an_implementation_that_returns_no_sync_result_or_exits_is_its_failure(
+    manifest: Path, tmp_path: Path, impl: str, kind: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by fuzzing: a function returning None made an internal error of the checker's, and
+    sys.exit escaped it."""
+    path = manifest
+    if kind == "CronJob":
+        path = tmp_path / "cj.yaml"
+        path.write_text(CRONJOB)
+    assert main(["explore", str(path), "--depth", "2", "--workers", "1", "--impl", impl]) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    result = "JobSyncResult" if kind == "Job" else "CronJobSyncResult"
+    expected = f'returned NoneType, not a {result}' if impl == "builtins:print" else "raised SystemExit"
+    assert err.startswith(f'error: --impl: "{impl}" ') and expected in err, err
+
+
+@pytest.mark.parametrize("start", ["9999-12-31T23:59:59Z", "0001-01-01T00:00:00Z", "1899-12-31T23:59:59Z", "9000-01-01T00:00:00Z"])
+def test_a_cronjob_explored_or_replayed_from_a_clock_out_of_range_is_an_input_error(
+    tmp_path: Path, start: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by fuzzing: a start at the ends of the datetime range overflowed the cron arithmetic;
+    the range is `cron simulate`'s (timeutil.parse_clock)."""
+    path = tmp_path / "cj.yaml"
+    path.write_text(CRONJOB)
+    expected = f'"{start}" is out of range (from 1900-01-01T00:00:00Z to before 9000-01-01T00:00:00Z)'
+    assert main(["explore", str(path), "--depth", "1", "--workers", "1", "--start", start]) == 2
+    assert capsys.readouterr().err.strip() == f"error: --start: {expected}"
+    trace = tmp_path / "trace.json"
+    trace.write_text(json.dumps({"kind": "CronJob", "config": {"manifest": yaml.safe_load(CRONJOB), "start": start}, "moves": []}))
+    assert main(["replay", str(trace)]) == 2
+    assert capsys.readouterr().err.strip() == f"error: config.start: {expected}"
+
+
 def test_replay_of_a_bad_trace_is_an_input_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"config": {"manifest": job_manifest(1, 1, 1)}, "moves": [{"kind": "dance"}]}))
