@@ -50,7 +50,7 @@ def register(subparsers: Any) -> None:
         help=(
             "run every case at this release (1.32 ... 1.37); by default each case runs at its own release: its "
             "kubeVersion, else its file's, else 1.32 (the shared vectors' line). --engine upstream runs each "
-            "release's own upstream code"
+            "release's own upstream code, --engine live each case on control planes of its release"
         ),
     )
     parser.add_argument(
