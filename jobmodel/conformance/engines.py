@@ -4,7 +4,7 @@ the same requests (upstream's own code, for differential testing)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from jobmodel.conformance.suites import VECTOR_DEFAULT_RELEASE, suite_module
 from jobmodel.errors import Unsupported
@@ -21,6 +21,9 @@ class Engine(Protocol):
     def outcome(self, suite: str, case: Mapping[str, Any]) -> dict[str, Any]: ...
 
 
+E = TypeVar("E", bound=Engine)
+
+
 class ModelEngine:
     """The model."""
 
@@ -33,25 +36,31 @@ class ModelEngine:
         return module.model_outcome(case)
 
 
-class PerReleaseEngine:
+class PerReleaseEngine(Generic[E]):
     """An engine per Kubernetes release, made when a case of that release first comes: each case
     goes to the engine of its `kubeVersion` (which the runner fills in) without that key, for
     engines such as upstream's code that are built for one release."""
 
-    def __init__(self, name: str, make: Callable[[str], Engine]) -> None:
+    def __init__(self, name: str, make: Callable[[str], E]) -> None:
         self.name = name
         self._make = make
-        self._engines: dict[str, Engine] = {}
+        self._engines: dict[str, E] = {}
 
-    def engine(self, release: str) -> Engine:
+    def engine(self, release: str) -> E:
         if release not in self._engines:
             self._engines[release] = self._make(release)
         return self._engines[release]
 
+    def release_of(self, case: Mapping[str, Any]) -> str:
+        """The release whose engine answers `case`."""
+        return f"1.{parse_kube_version(str(case.get('kubeVersion') or VECTOR_DEFAULT_RELEASE), 'kubeVersion')}"
+
+    def request_of(self, case: Mapping[str, Any]) -> Mapping[str, Any]:
+        """What that engine is asked: the case without the release, which the engine is built for."""
+        return {k: v for k, v in case.items() if k != "kubeVersion"}
+
     def outcome(self, suite: str, case: Mapping[str, Any]) -> dict[str, Any]:
-        release = str(case.get("kubeVersion") or VECTOR_DEFAULT_RELEASE)
-        inputs = {k: v for k, v in case.items() if k != "kubeVersion"}
-        return self.engine(f"1.{parse_kube_version(release, 'kubeVersion')}").outcome(suite, inputs)
+        return self.engine(self.release_of(case)).outcome(suite, self.request_of(case))
 
     def close(self) -> None:
         for engine in self._engines.values():

@@ -14,7 +14,7 @@ from jobmodel.adapters.controlplane import (
     CONTROL_PLANE_RELEASES,
     ControlPlane,
 )
-from jobmodel.conformance.engines import Unsupported
+from jobmodel.conformance.engines import PerReleaseEngine, Unsupported
 from jobmodel.errors import InputError
 from jobmodel.features import parse_kube_version
 from jobmodel.simulation.live_scenario import CaseOutcome, LiveScenarioRunner, NotFaithful
@@ -116,43 +116,39 @@ class LiveEngine:
         self.close()
 
 
-class PerReleaseLiveEngine:
+class PerReleaseLiveEngine(PerReleaseEngine[LiveEngine]):
     """`--engine live` on local control planes with no release asked for: each case on planes of
     its own release (its `kubeVersion`, which the runner fills in), as `--engine upstream` runs
     each release's own code. A file's cases are run release by release, oldest first, each
     release's planes stopped before the next start; a case of a release no local plane is built
     for goes to the planes of the vectors' line, which say so (unsupported)."""
 
-    name = "live"
-
     def __init__(self, trace_dir: Path | None = None, *, log: Any = progress, planes: int = LOCAL_PLANES) -> None:
+        super().__init__("live", self._release_engine)
         self.log = log
         self.planes = planes
         self.trace_dir = trace_dir
-        self._engines: dict[str, LiveEngine] = {}
 
-    def engine(self, release: str) -> LiveEngine:
-        if release not in self._engines:
-            self._engines[release] = LiveEngine(trace_dir=self.trace_dir, log=self.log, planes=self.planes, release=release)
-            self.trace_dir = self._engines[release].trace_dir  # one directory for every release's traces
-        return self._engines[release]
+    def _release_engine(self, release: str) -> LiveEngine:
+        engine = LiveEngine(trace_dir=self.trace_dir, log=self.log, planes=self.planes, release=release)
+        self.trace_dir = engine.trace_dir  # one directory for every release's traces
+        return engine
+
+    def release_of(self, case: Mapping[str, Any]) -> str:
+        return plane_release_of(case)
+
+    def request_of(self, case: Mapping[str, Any]) -> Mapping[str, Any]:
+        return case  # the very case `prepare` ran (its outcome is kept by the case's identity)
 
     def prepare(self, suite: str, cases: Sequence[Mapping[str, Any]]) -> None:
         by_release: dict[str, list[Mapping[str, Any]]] = {}
         for case in cases:
-            by_release.setdefault(plane_release_of(case), []).append(case)
+            by_release.setdefault(self.release_of(case), []).append(case)
         for release in sorted(by_release, key=lambda r: int(r.split(".")[1])):
             engine = self.engine(release)
             engine.prepare(suite, by_release[release])
             if suite == "job-scenario":
                 engine.close()  # its cases have run: their outcomes are kept
-
-    def outcome(self, suite: str, case: Mapping[str, Any]) -> dict[str, Any]:
-        return self.engine(plane_release_of(case)).outcome(suite, case)
-
-    def close(self) -> None:
-        for engine in self._engines.values():
-            engine.close()
 
 
 def plane_release_of(case: Mapping[str, Any]) -> str:

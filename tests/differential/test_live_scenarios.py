@@ -59,7 +59,7 @@ def save(cases: list[dict[str, Any]]) -> Path:
 
 
 @pytest.fixture(scope="module")
-def more_planes() -> Iterator[dict[str, ControlPlane]]:
+def middle_planes() -> Iterator[dict[str, ControlPlane]]:
     """The module's planes of the selected releases between the oldest and the newest (the
     session's two), each started when first asked for; stopped when the module ends."""
     planes: dict[str, ControlPlane] = {}
@@ -71,16 +71,16 @@ def more_planes() -> Iterator[dict[str, ControlPlane]]:
 
 
 @pytest.fixture(params=[r for r in differential_releases() if r in CONTROL_PLANE_RELEASES])
-def release_plane(request: pytest.FixtureRequest, more_planes: dict[str, ControlPlane]) -> ControlPlane:
+def release_plane(request: pytest.FixtureRequest, middle_planes: dict[str, ControlPlane]) -> ControlPlane:
     """A control plane of each release selected (JOBMODEL_KUBE_VERSIONS)."""
     release = str(request.param)
     if release in (CONTROL_PLANE_RELEASE, CONTROL_PLANE_RELEASES[-1]):
         plane: ControlPlane = request.getfixturevalue("plane" if release == CONTROL_PLANE_RELEASE else "newest_plane")
     else:
         request.getfixturevalue("session_plane")  # without Go: skipped (failed in CI) as the others
-        if release not in more_planes:
-            more_planes[release] = ControlPlane.start(release=release)
-        plane = more_planes[release]
+        if release not in middle_planes:
+            middle_planes[release] = ControlPlane.start(release=release)
+        plane = middle_planes[release]
     assert plane.release == release
     return plane
 
