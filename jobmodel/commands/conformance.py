@@ -13,7 +13,7 @@ from jobmodel.adapters.files import write_atomically
 from jobmodel.commands.common import FINDING, INPUT_ERROR, INTERNAL_ERROR, OK, check_output_path
 from jobmodel.commands.output import add_output_option, print_json, wants_json
 from jobmodel.commands.progress import progress
-from jobmodel.commands.release import control_plane_release
+from jobmodel.commands.release import control_plane_release, given_cluster_release
 from jobmodel.conformance.bundled import VECTORS_DIR, bundled_vector_files
 from jobmodel.conformance.engines import Engine, ModelEngine, PerReleaseEngine
 from jobmodel.conformance.report import junit_xml, report_json
@@ -61,7 +61,10 @@ def register(subparsers: Any) -> None:
         "--kubeconfig",
         type=Path,
         default=None,
-        help="--engine live: use this cluster as it is (default: start the local control plane for the run)",
+        help=(
+            "--engine live: use this cluster as it is, at the release it reports unless --kube-version says "
+            "otherwise (default: start local control planes for the run)"
+        ),
     )
     parser.add_argument(
         "--trace-dir", type=Path, default=None, help="--engine live: where each case's recorded trace goes (default: a new temporary directory)"
@@ -120,8 +123,8 @@ def make_engine(name: str, args: argparse.Namespace | None = None) -> Engine:
             engine = live.PerReleaseLiveEngine(trace_dir)
             return engine
         # --kube-version runs every case at that release, on a control plane of it; a cluster
-        # given is taken to run that release (by default 1.32).
-        release = control_plane_release(args)
+        # given is compared with the release it reports unless --kube-version says otherwise.
+        release = control_plane_release(args) if kubeconfig is None else given_cluster_release(kubeconfig, getattr(args, "kube_version", None))
         engine = live.LiveEngine(kubeconfig=kubeconfig, trace_dir=trace_dir, release=release)
         return engine
     return ModelEngine()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -11,7 +12,11 @@ from jobmodel.adapters.live import EXISTING_TRACE
 from jobmodel.adapters.picture import PICTURE_SUFFIXES
 from jobmodel.commands.common import FINDING, OK, check_output_path, load_object
 from jobmodel.commands.output import add_output_option, print_json, wants_json
-from jobmodel.commands.release import add_control_plane_release_option, control_plane_release
+from jobmodel.commands.release import (
+    add_control_plane_release_option,
+    control_plane_release,
+    given_cluster_release,
+)
 from jobmodel.commands.simulate import load_script
 from jobmodel.errors import InputError
 from jobmodel.features import gates_for
@@ -56,7 +61,10 @@ def register(subparsers: Any) -> None:
         metavar="SECONDS",
         help="stop with an error when a watch cannot reconnect for this long (default 60)",
     )
-    add_control_plane_release_option(run)
+    add_control_plane_release_option(
+        run,
+        given_cluster="; with --kubeconfig, the release the cluster reports; without, that of the running `jobmodel cluster up` plane",
+    )
     add_output_option(run)
     run.set_defaults(func=run_run)
 
@@ -75,8 +83,22 @@ def register(subparsers: Any) -> None:
     check.set_defaults(func=run_check)
 
 
+def run_release(args: argparse.Namespace) -> str:
+    """The release a live run follows: --kube-version; else, with --kubeconfig, the one the cluster
+    reports; else the running `jobmodel cluster up` plane's (which the run then uses); else the default."""
+    if args.kubeconfig is not None:
+        return given_cluster_release(args.kubeconfig, args.kube_version)
+    if args.kube_version is None:
+        from jobmodel.adapters.controlplane import default_directory, running_plane
+
+        running = running_plane(default_directory())
+        if running is not None:
+            return running.release
+    return control_plane_release(args)
+
+
 def run_run(args: argparse.Namespace) -> int:
-    release = control_plane_release(args)
+    control_plane_release(args)  # a release no plane is built for is refused before anything else
     from jobmodel.simulation.live_run import run_live
 
     check_output_path(args.picture, "--picture", PICTURE_SUFFIXES)
@@ -92,10 +114,6 @@ def run_run(args: argparse.Namespace) -> int:
     for option, seconds in (("--run-seconds", args.run_seconds), ("--timeout", args.timeout), ("--give-up", args.give_up)):
         if not 0 <= seconds <= MAX_SECONDS:  # also refuses NaN
             raise InputError(option, f"expected seconds from 0 to {MAX_SECONDS:g}, got {seconds}")
-    # The model's side sees the object the API server stores (the real side is the server).
-    # --namespace is where the run happens on the cluster, whatever the manifest names (unlike
-    # kubectl's -n), so it does not take part here.
-    manifest = load_object(args.manifest, ("Job",), None, gates_for(release)).request
     script = None
     if args.script is not None:
         steps = load_script(str(args.script))
@@ -103,6 +121,23 @@ def run_run(args: argparse.Namespace) -> int:
             raise InputError(str(args.script), "a script is a list of steps (objects)")
         script = steps
     outcomes = [parse_failure(f) for f in args.fail] + [parse_slow(s) for s in args.slow]
+    stdin = io.StringIO(sys.stdin.read()) if args.manifest == "-" else None  # read once, maybe twice parsed
+    if args.kubeconfig is not None and args.kube_version is None:
+        # The release the manifest is read at is the cluster's; outcomes that match no pod of the
+        # Job at any release are refused before the cluster is asked.
+        try:
+            early = load_object(args.manifest, ("Job",), None, gates_for(control_plane_release(args)), stdin=stdin).request
+        except InputError:
+            early = None  # read again at the cluster's release, which says what is wrong there
+        if early is not None:
+            check_outcomes_for_manifest(early, outcomes)
+        if stdin is not None:
+            stdin.seek(0)
+    release = run_release(args)
+    # The model's side sees the object the API server stores (the real side is the server).
+    # --namespace is where the run happens on the cluster, whatever the manifest names (unlike
+    # kubectl's -n), so it does not take part here.
+    manifest = load_object(args.manifest, ("Job",), None, gates_for(release), stdin=stdin).request
     check_outcomes_for_manifest(manifest, outcomes)  # before a control plane is started
     result = run_live(
         manifest,

@@ -68,9 +68,10 @@ def test_live_run_completes_a_real_job_beside_the_model(plane: ControlPlane, tmp
     assert "0 divergences, 0 violations" in check.stdout
 
 
-def test_live_run_at_the_newest_release_runs_its_control_plane_and_model(newest_plane: ControlPlane, tmp_path: Path) -> None:
-    """`--kube-version 1.37`: the Job on a control plane of 1.37 (its API server says so), the
-    model beside it at 1.37, and the trace's check at 1.37 (its header records the release)."""
+def test_live_run_on_a_cluster_of_the_newest_release_follows_that_release(newest_plane: ControlPlane, tmp_path: Path) -> None:
+    """A cluster of 1.37 given by kubeconfig (its API server says so), without --kube-version:
+    the model beside it at 1.37, which the cluster reports, and the trace's check at 1.37 (its
+    header records the release)."""
     import ssl
     import urllib.request
 
@@ -80,14 +81,40 @@ def test_live_run_at_the_newest_release_runs_its_control_plane_and_model(newest_
         assert json.loads(response.read())["gitVersion"] == "v1.37.2"
     trace = tmp_path / "pi.jsonl"
     args = ("--kubeconfig", str(newest_plane.kubeconfig), "--trace", str(trace), "--run-seconds", "1", "--fail", "pod=0,exit=3")
-    proc = run_cli("live", "run", PI, "--kube-version", "1.37", *args, timeout=300)
+    proc = run_cli("live", "run", PI, *args, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "warning" not in proc.stderr
     assert "The real Job ends as the model predicts" in proc.stdout
     assert json.loads(trace.read_text().splitlines()[0])["kubeVersion"] == "1.37"
     check = run_cli("live", "check", str(trace))
     assert check.returncode == 0 and "0 divergences, 0 violations" in check.stdout, check.stdout
     mismatch = run_cli("live", "check", str(trace), "--kube-version", "1.32")
     assert mismatch.returncode == 2 and "the trace is of a cluster of Kubernetes 1.37" in mismatch.stderr
+
+
+def test_live_run_uses_the_running_cluster_up_plane_at_its_release(newest_plane: ControlPlane, tmp_path: Path) -> None:
+    """Without --kubeconfig or --kube-version, `live run` uses the plane `cluster up` started
+    (here of 1.37, not the default release) and follows its release; the plane keeps running."""
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "XDG_RUNTIME_DIR": str(tmp_path / "runtime")}
+    (tmp_path / "runtime").mkdir()
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "jobmodel", *args], capture_output=True, text=True, timeout=300, env=env)
+
+    up = cli("cluster", "up", "--kube-version", "1.37")
+    assert up.returncode == 0, up.stderr
+    try:
+        trace = tmp_path / "pi.jsonl"
+        proc = cli("live", "run", PI, "--trace", str(trace), "--run-seconds", "1")
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        header = json.loads(trace.read_text().splitlines()[0])
+        status = cli("cluster", "status", "-o", "json")
+        assert status.returncode == 0
+        running = json.loads(status.stdout)
+        assert header["kubeVersion"] == running["kubeVersion"] == "1.37"
+        assert header["server"] == running["server"]  # that plane, not one of the run's own
+    finally:
+        assert cli("cluster", "down").returncode == 0
 
 
 def test_live_run_with_a_failure_follows_the_back_off(plane: ControlPlane, tmp_path: Path) -> None:
@@ -142,6 +169,22 @@ def test_conformance_engine_live_from_the_command_line(tmp_path: Path) -> None:
     # The cases that ran left their traces, each of a plane of the case's release.
     releases = sorted(str(read_trace(trace)[0].get("kubeVersion")) for trace in env_dir.iterdir())
     assert releases == ["1.32", "1.37"]
+
+
+def test_conformance_engine_live_on_a_cluster_given_runs_the_cases_of_its_release(newest_plane: ControlPlane, tmp_path: Path) -> None:
+    """--kubeconfig without --kube-version: the cases of the release the cluster reports (1.37)
+    run on it; a case of another release is unsupported, with the reason."""
+    newer = json.loads((REPO_ROOT / "tests" / "conformance" / "vectors" / "job_scenario_newer_extra.json").read_text())
+    ours = [c for c in newer["cases"] if c["name"] == "TestSuccessPolicy: all indexes succeeded (1.37)"]
+    other = {**ours[0], "name": "the same case at 1.32", "kubeVersion": "1.32"}
+    vectors = tmp_path / "two.json"
+    vectors.write_text(json.dumps({**newer, "cases": [*ours, other]}))
+    proc = run_cli("conformance", "--engine", "live", "--kubeconfig", str(newest_plane.kubeconfig), str(vectors), timeout=600)
+    lines = proc.stdout.strip().splitlines()
+    assert lines[-1] == "1 passed, 0 failed", proc.stdout + proc.stderr
+    assert "UNSUPPORTED two.json: the same case at 1.32" in proc.stdout
+    assert "the case is of Kubernetes 1.32; the control plane runs 1.37" in proc.stdout
+    assert "warning" not in proc.stderr
 
 
 def _new_planes(before: set[Path]) -> list[Path]:
