@@ -91,14 +91,16 @@ def _skip_or_fail(message: str) -> None:
 
 @pytest.fixture(scope="session")
 def session_plane() -> Iterator[ControlPlane]:
-    """One control plane for the whole test session, stopped (by PID) when the session ends."""
+    """One control plane for the whole test session, of the vectors' line (1.32: the shared
+    vectors' cases run on it), stopped (by PID) when the session ends."""
     import shutil
 
     from jobmodel.adapters.controlplane import ControlPlane
+    from jobmodel.features import VECTOR_DEFAULT_RELEASE
 
     if shutil.which("go") is None:
         _skip_or_fail("Go is not installed: the control plane cannot be built")
-    plane = ControlPlane.start()
+    plane = ControlPlane.start(release=VECTOR_DEFAULT_RELEASE)
     try:
         yield plane
     finally:
@@ -107,8 +109,9 @@ def session_plane() -> Iterator[ControlPlane]:
 
 @pytest.fixture(scope="session")
 def newest_plane(session_plane: ControlPlane) -> Iterator[ControlPlane]:
-    """A control plane of the newest release the local control plane is built for (the
-    session's runs the default, 1.32), for the tests that run both; stopped when the session ends."""
+    """A control plane of the newest release the local control plane is built for (the default;
+    the session's runs the vectors' line, 1.32), for the tests that run both; stopped when the
+    session ends."""
     from jobmodel.adapters.controlplane import CONTROL_PLANE_RELEASES, ControlPlane
 
     plane = ControlPlane.start(release=CONTROL_PLANE_RELEASES[-1])

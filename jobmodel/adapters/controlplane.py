@@ -36,7 +36,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Any
@@ -46,15 +46,17 @@ import yaml
 
 from jobmodel.adapters.gobuild import HARNESS_ROOT, run_build_script
 from jobmodel.errors import InputError
-from jobmodel.features import SUPPORTED_MINORS
+from jobmodel.features import NEWEST_RELEASE, SUPPORTED_MINORS
 
 BUILD_SCRIPT = HARNESS_ROOT / "controlplane" / "build.py"
 COMPONENTS = ("etcd", "kube-apiserver", "kube-controller-manager")
 # The releases harness/controlplane builds (go.mod; releases/<pin>.mod): every supported one; and
-# the one a control plane runs unless asked for another: the model runs beside a plane at the
-# plane's release.
+# the one a control plane runs unless asked for another, the newest, as for the model, which runs
+# beside a plane at the plane's release.
 CONTROL_PLANE_RELEASES = tuple(f"1.{minor}" for minor in SUPPORTED_MINORS)
-CONTROL_PLANE_RELEASE = "1.32"
+CONTROL_PLANE_RELEASE = NEWEST_RELEASE
+# What planes saved and traces written before the release was recorded ran.
+UNRECORDED_RELEASE = "1.32"
 BASE_CONTROLLERS = (
     "job-controller",
     "cronjob-controller",
@@ -655,7 +657,7 @@ class ControlPlane:
         except (OSError, ValueError) as err:
             raise ControlPlaneError(f"no control plane in {directory}: {err}") from None
         config = ControllerConfig.from_json(state.get("config") or {})
-        release = str(state.get("release") or CONTROL_PLANE_RELEASE)  # planes saved before releases were chosen ran 1.32
+        release = str(state.get("release") or UNRECORDED_RELEASE)
         plane = cls(directory, Path(state["binaries"]), config, detached=True, release=release)
         plane.ports = {k: int(v) for k, v in state["ports"].items()}
         for name, proc in state["processes"].items():
@@ -689,12 +691,3 @@ def default_directory() -> Path:
     base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
     return Path(base) / f"jobmodel-cluster-{os.getuid()}"
 
-
-@contextlib.contextmanager
-def temporary_control_plane(config: ControllerConfig | None = None) -> Iterator[ControlPlane]:
-    """A control plane for the duration of a `with` block; its directory is removed after."""
-    plane = ControlPlane.start(config)
-    try:
-        yield plane
-    finally:
-        plane.remove()

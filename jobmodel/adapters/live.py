@@ -130,6 +130,21 @@ def api_error(err: BaseException, server: str, doing: str) -> LiveError | Reject
     return LiveError(f"cannot reach the cluster at {server} while trying to {doing}: {connection_problem(err)}")
 
 
+def answer_body(data: bytes | str | None, server: str, doing: str) -> dict[str, Any]:
+    """A successful answer's Kubernetes object (empty for no body), or a LiveError when the server
+    answered with something else (a proxy's page, a server that is no API server)."""
+    if not data:
+        return {}
+    try:
+        body = json.loads(data)
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+        raise LiveError(f"cannot {doing}: the server at {server} answered with no Kubernetes object: {_one_line(text, 80)!r}")
+    return body
+
+
 def connection_problem(err: BaseException) -> str:
     """The gist of a connection failure: `[Errno 111] Connection refused`, a timeout, a TLS error."""
     import re
@@ -537,9 +552,7 @@ class LiveCluster:
             response = fn(*args, _preload_content=False, _request_timeout=REQUEST_TIMEOUT, **kwargs)
         except Exception as err:
             raise api_error(err, self.server, doing) from None
-        data = response.data
-        body: dict[str, Any] = json.loads(data) if data else {}
-        return body
+        return answer_body(response.data, self.server, doing)
 
     # checks
     def check_access(self, namespace: str) -> None:

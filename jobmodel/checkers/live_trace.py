@@ -35,7 +35,7 @@ from typing import Any
 import attrs
 
 from jobmodel.actions import UpdateJobStatus
-from jobmodel.adapters.controlplane import CONTROL_PLANE_RELEASE
+from jobmodel.adapters.controlplane import UNRECORDED_RELEASE
 from jobmodel.adapters.live import RESOURCES, View, iter_events
 from jobmodel.api.schema import describe
 from jobmodel.api.wire import job_from_json, job_status_to_json, pod_from_json
@@ -164,10 +164,10 @@ def candidate_states(observations: Sequence[Observation], start: int, end: int, 
 
 
 def trace_gates(header: Mapping[str, Any]) -> FeatureGates:
-    """The gates of the release the traced cluster runs (`kubeVersion` of the header; traces
-    written before it was recorded are of the local control plane's 1.32), every one at its
-    default: the gates the catalogue's invariants are stated for."""
-    release = header.get("kubeVersion", CONTROL_PLANE_RELEASE)
+    """The gates of the release the traced cluster runs (`kubeVersion` of the header; a trace
+    written before it was recorded is of UNRECORDED_RELEASE, what the local control plane then
+    ran), every one at its default: the gates the catalogue's invariants are stated for."""
+    release = header.get("kubeVersion", UNRECORDED_RELEASE)
     if not isinstance(release, str):
         raise InputError("trace header.kubeVersion", f'expected a release as a string, e.g. "1.37", got {describe(release)}')
     return gates_for(release, "trace header.kubeVersion")

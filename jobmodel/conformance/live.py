@@ -16,7 +16,7 @@ from jobmodel.adapters.controlplane import (
 )
 from jobmodel.conformance.engines import PerReleaseEngine, Unsupported
 from jobmodel.errors import InputError
-from jobmodel.features import parse_kube_version
+from jobmodel.features import VECTOR_DEFAULT_RELEASE, parse_kube_version
 from jobmodel.simulation.live_scenario import CaseOutcome, LiveScenarioRunner, NotFaithful
 
 # Local control planes a file's cases may use at once: a case that restarts components needs a
@@ -155,7 +155,7 @@ def plane_release_of(case: Mapping[str, Any]) -> str:
     """The release of the local planes a case runs on: its own when a plane is built for it,
     else the vectors' line (whose planes report the case unsupported, with the reason)."""
     try:
-        release = f"1.{parse_kube_version(str(case.get('kubeVersion') or CONTROL_PLANE_RELEASE), 'kubeVersion')}"
+        release = f"1.{parse_kube_version(str(case.get('kubeVersion') or VECTOR_DEFAULT_RELEASE), 'kubeVersion')}"
     except InputError:
-        return CONTROL_PLANE_RELEASE
-    return release if release in CONTROL_PLANE_RELEASES else CONTROL_PLANE_RELEASE
+        return VECTOR_DEFAULT_RELEASE
+    return release if release in CONTROL_PLANE_RELEASES else VECTOR_DEFAULT_RELEASE

@@ -44,7 +44,7 @@ from typing import Any
 
 import attrs
 
-from jobmodel.adapters.controlplane import CONTROL_PLANE_RELEASE, ControllerConfig, ControlPlane
+from jobmodel.adapters.controlplane import ControllerConfig, ControlPlane
 from jobmodel.adapters.live import (
     LiveError,
     Recorder,
@@ -94,7 +94,7 @@ class NotFaithful(Exception):
 # --- which cases can run for real -------------------------------------------------------------------
 
 
-def unsupported_reason(case: Mapping[str, Any], *, reconfigurable: bool = True, release: str = CONTROL_PLANE_RELEASE) -> str | None:
+def unsupported_reason(case: Mapping[str, Any], *, release: str, reconfigurable: bool = True) -> str | None:
     """Why a real control plane of `release` cannot run the case faithfully, or None."""
     minor = parse_kube_version(release, "release")
     wanted = parse_kube_version(str(case.get("kubeVersion") or VECTOR_DEFAULT_RELEASE), "kubeVersion")
@@ -370,8 +370,10 @@ class LiveScenarioRunner:
         self.kubeconfig = kubeconfig
         self.plane = plane
         # The release the cluster runs: the local plane's; for a cluster given by kubeconfig, as
-        # the caller says (the live commands' --kube-version).
-        self.release = plane.release if plane is not None else release or CONTROL_PLANE_RELEASE
+        # the caller says (the live commands: the release it reports, or --kube-version).
+        if plane is None and release is None:
+            raise ValueError("a cluster given by kubeconfig needs the release it runs")
+        self.release = plane.release if plane is not None else str(release)
         self.trace_dir = trace_dir
         self.log = log  # progress lines (one per case), for the command line
 

@@ -55,6 +55,62 @@ def test_an_unreachable_cluster_is_one_clear_line(tmp_path: Path) -> None:
     assert "Connection refused" in lines[0]
 
 
+def _kubeconfig_of(server: str, path: Path) -> Path:
+    config = {
+        "apiVersion": "v1",
+        "kind": "Config",
+        "clusters": [{"name": "c", "cluster": {"server": server}}],
+        "users": [{"name": "u", "user": {"token": "t"}}],
+        "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u"}}],
+        "current-context": "c",
+    }
+    path.write_text(json.dumps(config))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        ("<html>a proxy's page</html>", "error: cluster: cannot read the server version: the server at http://127.0.0.1:{port} answered with no Kubernetes object: \"<html>a proxy's page</html>\""),
+        ("[1, 2]", "error: cluster: cannot read the server version: the server at http://127.0.0.1:{port} answered with no Kubernetes object: '[1, 2]'"),
+        ('{"gitVersion": "v1.38.0"}', "error: --kube-version: the cluster at http://127.0.0.1:{port} runs Kubernetes 1.38 (v1.38.0); the model follows 1.32,"),
+        ('{"major": "1"}', "error: --kube-version: the cluster at http://127.0.0.1:{port} reports version '', which names no release"),
+    ],
+    ids=["html", "no-object", "newer-release", "no-git-version"],
+)
+def test_a_server_that_answers_no_release_the_model_follows_is_one_clear_line(tmp_path: Path, answer: str, message: str) -> None:
+    """Whatever a server given by kubeconfig answers when asked its version (a page that is no
+    JSON, JSON that is no object, a release the model does not follow, none), one line."""
+    import http.server
+    import threading
+
+    class Answer(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(answer.encode())
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Answer)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        port = server.server_address[1]
+        kubeconfig = _kubeconfig_of(f"http://127.0.0.1:{port}", tmp_path / "kubeconfig")
+        for command in (["live", "run", PI, "--trace", str(tmp_path / "t.jsonl")], ["conformance", "--engine", "live"]):
+            proc = run_cli(*command, "--kubeconfig", str(kubeconfig))
+            assert proc.returncode == 2
+            lines = error_lines(proc)
+            assert len(lines) == 1, proc.stderr
+            assert lines[0].startswith(message.format(port=port)), lines[0]
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert not (tmp_path / "t.jsonl").exists()
+
+
 @pytest.mark.parametrize(
     "text",
     ["{{{ not yaml", "apiVersion: v1\nkind: Config\nclusters: 7\n", "apiVersion: v1\nkind: Config\n"],

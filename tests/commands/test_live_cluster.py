@@ -21,7 +21,7 @@ from tests.conftest import REPO_ROOT, find_conformance_dir
 pytestmark = pytest.mark.live
 
 
-def test_cluster_up_status_down(session_plane: ControlPlane, tmp_path: Path) -> None:
+def test_cluster_up_status_down(newest_plane: ControlPlane, tmp_path: Path) -> None:
     directory = tmp_path / "cluster"
     up = run_cli("cluster", "up", "--dir", str(directory))
     assert up.returncode == 0, up.stderr
@@ -31,7 +31,7 @@ def test_cluster_up_status_down(session_plane: ControlPlane, tmp_path: Path) -> 
         config = yaml.safe_load(kubeconfig.read_text())
         assert config["clusters"][0]["cluster"]["server"].startswith("https://127.0.0.1:")
         cluster = LiveCluster.connect(kubeconfig)
-        assert cluster.version() == "v1.32.3"  # the release the model follows, stamped at build time
+        assert cluster.version() == "v1.37.2"  # the newest release the model follows (the default), stamped at build time
         cluster.close()
         again = run_cli("cluster", "up", "--dir", str(directory))
         assert again.returncode == 0 and again.stdout.strip() == str(kubeconfig) and "already running" in again.stderr
@@ -39,10 +39,10 @@ def test_cluster_up_status_down(session_plane: ControlPlane, tmp_path: Path) -> 
         assert status.returncode == 0
         for name in ("etcd", "kube-apiserver", "kube-controller-manager"):
             assert f"{name}" in status.stdout and "healthy" in status.stdout
-        assert "release     Kubernetes 1.32" in status.stdout
-        assert json.loads(run_cli("cluster", "status", "--dir", str(directory), "-o", "json").stdout)["kubeVersion"] == "1.32"
-        other = run_cli("cluster", "up", "--dir", str(directory), "--kube-version", "1.37")
-        assert other.returncode == 2 and "a control plane of Kubernetes 1.32 is running" in other.stderr
+        assert "release     Kubernetes 1.37" in status.stdout
+        assert json.loads(run_cli("cluster", "status", "--dir", str(directory), "-o", "json").stdout)["kubeVersion"] == "1.37"
+        other = run_cli("cluster", "up", "--dir", str(directory), "--kube-version", "1.32")
+        assert other.returncode == 2 and "a control plane of Kubernetes 1.37 is running" in other.stderr
         pids = json.loads((directory / "state.json").read_text())["processes"]
     finally:
         down = run_cli("cluster", "down", "--dir", str(directory))
@@ -58,6 +58,7 @@ def test_live_run_completes_a_real_job_beside_the_model(plane: ControlPlane, tmp
     picture = tmp_path / "pi.svg"
     proc = run_cli("live", "run", PI, "--kubeconfig", str(plane.kubeconfig), "--trace", str(trace), "--run-seconds", "1", "--picture", str(picture), timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert json.loads(trace.read_text().splitlines()[0])["kubeVersion"] == "1.32"  # the cluster's, not the default
     assert "MODEL (simulated cluster)" in proc.stdout and "REAL (https://127.0.0.1:" in proc.stdout
     assert "The real Job ends as the model predicts" in proc.stdout
     assert "Complete(CompletionsReached)" in proc.stdout
@@ -92,16 +93,16 @@ def test_live_run_on_a_cluster_of_the_newest_release_follows_that_release(newest
     assert mismatch.returncode == 2 and "the trace is of a cluster of Kubernetes 1.37" in mismatch.stderr
 
 
-def test_live_run_uses_the_running_cluster_up_plane_at_its_release(newest_plane: ControlPlane, tmp_path: Path) -> None:
+def test_live_run_uses_the_running_cluster_up_plane_at_its_release(session_plane: ControlPlane, tmp_path: Path) -> None:
     """Without --kubeconfig or --kube-version, `live run` uses the plane `cluster up` started
-    (here of 1.37, not the default release) and follows its release; the plane keeps running."""
+    (here of 1.32, not the default release) and follows its release; the plane keeps running."""
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "XDG_RUNTIME_DIR": str(tmp_path / "runtime")}
     (tmp_path / "runtime").mkdir()
 
     def cli(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "jobmodel", *args], capture_output=True, text=True, timeout=300, env=env)
 
-    up = cli("cluster", "up", "--kube-version", "1.37")
+    up = cli("cluster", "up", "--kube-version", "1.32")
     assert up.returncode == 0, up.stderr
     try:
         trace = tmp_path / "pi.jsonl"
@@ -111,7 +112,7 @@ def test_live_run_uses_the_running_cluster_up_plane_at_its_release(newest_plane:
         status = cli("cluster", "status", "-o", "json")
         assert status.returncode == 0
         running = json.loads(status.stdout)
-        assert header["kubeVersion"] == running["kubeVersion"] == "1.37"
+        assert header["kubeVersion"] == running["kubeVersion"] == "1.32"
         assert header["server"] == running["server"]  # that plane, not one of the run's own
     finally:
         assert cli("cluster", "down").returncode == 0
@@ -171,19 +172,21 @@ def test_conformance_engine_live_from_the_command_line(tmp_path: Path) -> None:
     assert releases == ["1.32", "1.37"]
 
 
-def test_conformance_engine_live_on_a_cluster_given_runs_the_cases_of_its_release(newest_plane: ControlPlane, tmp_path: Path) -> None:
-    """--kubeconfig without --kube-version: the cases of the release the cluster reports (1.37)
-    run on it; a case of another release is unsupported, with the reason."""
+def test_conformance_engine_live_on_a_cluster_given_runs_the_cases_of_its_release(plane: ControlPlane, tmp_path: Path) -> None:
+    """--kubeconfig without --kube-version: the cases of the release the cluster reports (1.32,
+    not the default 1.37) run on it; a case of another release is unsupported, with the reason."""
+    bundled = json.loads((REPO_ROOT / "jobmodel" / "conformance" / "vectors" / "job_scenario.json").read_text())
+    ours = [c for c in bundled["cases"] if c["name"] == "TestNodeSelectorUpdate"]  # no gates or tunables to restart with
     newer = json.loads((REPO_ROOT / "tests" / "conformance" / "vectors" / "job_scenario_newer_extra.json").read_text())
-    ours = [c for c in newer["cases"] if c["name"] == "TestSuccessPolicy: all indexes succeeded (1.37)"]
-    other = {**ours[0], "name": "the same case at 1.32", "kubeVersion": "1.32"}
+    other = [c for c in newer["cases"] if c["name"] == "TestSuccessPolicy: all indexes succeeded (1.37)"]
+    assert len(ours) == len(other) == 1
     vectors = tmp_path / "two.json"
-    vectors.write_text(json.dumps({**newer, "cases": [*ours, other]}))
-    proc = run_cli("conformance", "--engine", "live", "--kubeconfig", str(newest_plane.kubeconfig), str(vectors), timeout=600)
+    vectors.write_text(json.dumps({**bundled, "cases": [*ours, *other]}))
+    proc = run_cli("conformance", "--engine", "live", "--kubeconfig", str(plane.kubeconfig), str(vectors), timeout=600)
     lines = proc.stdout.strip().splitlines()
     assert lines[-1] == "1 passed, 0 failed", proc.stdout + proc.stderr
-    assert "UNSUPPORTED two.json: the same case at 1.32" in proc.stdout
-    assert "the case is of Kubernetes 1.32; the control plane runs 1.37" in proc.stdout
+    assert "UNSUPPORTED two.json: TestSuccessPolicy: all indexes succeeded (1.37)" in proc.stdout
+    assert "the case is of Kubernetes 1.37; the control plane runs 1.32" in proc.stdout
     assert "warning" not in proc.stderr
 
 

@@ -21,6 +21,7 @@ from jobmodel.adapters.live import read_trace
 from jobmodel.checkers.live_trace import check_trace
 from jobmodel.conformance.engines import ModelEngine
 from jobmodel.conformance.runner import run_case
+from jobmodel.features import VECTOR_DEFAULT_RELEASE
 from jobmodel.simulation.live_scenario import (
     LiveScenarioRunner,
     NotFaithful,
@@ -47,7 +48,7 @@ def _run_live(
 @pytest.fixture(scope="module")
 def second_plane(session_plane: ControlPlane) -> Iterator[ControlPlane]:
     """A second control plane for this module's cases (the session's one built the binaries)."""
-    plane = ControlPlane.start()
+    plane = ControlPlane.start(release=session_plane.release)
     try:
         yield plane
     finally:
@@ -112,7 +113,7 @@ def test_extra_job_scenario_vector_on_the_real_control_plane(
 
 def test_most_vectors_can_run_for_real(conformance_dir: Path) -> None:
     """Unsupported is the exception: the clock check leaves at most a few cases out."""
-    reasons = [unsupported_reason(c) for c in CASES]
+    reasons = [unsupported_reason(c, release=VECTOR_DEFAULT_RELEASE) for c in CASES]
     unsupported = [r for r in reasons if r is not None]
     assert len(CASES) >= 40
     assert len(unsupported) <= len(CASES) // 10, unsupported
@@ -148,9 +149,9 @@ def test_a_case_inside_a_back_off_window_needs_a_clock_that_stands_still() -> No
 
 def test_a_gate_the_release_locks_is_unsupported() -> None:
     case = {"features": {"ElasticIndexedJob": False}, "steps": []}
-    reason = unsupported_reason(case)
+    reason = unsupported_reason(case, release="1.32")
     assert reason is not None and "v1.32 refuses --feature-gates=ElasticIndexedJob=false: feature is locked to true" in reason
     # At 1.37 JobManagedBy is locked on too, and a case of 1.37 runs only on a plane of 1.37.
     newer = {"kubeVersion": "1.37", "features": {"JobManagedBy": False}, "steps": []}
-    assert "the control plane runs 1.32" in str(unsupported_reason(newer))
+    assert "the control plane runs 1.32" in str(unsupported_reason(newer, release="1.32"))
     assert "v1.37 refuses --feature-gates=JobManagedBy=false: feature is locked to true" in str(unsupported_reason(newer, release="1.37"))

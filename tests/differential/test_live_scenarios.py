@@ -29,13 +29,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from jobmodel.adapters.controlplane import (
-    CONTROL_PLANE_RELEASE,
-    CONTROL_PLANE_RELEASES,
-    ControlPlane,
-)
+from jobmodel.adapters.controlplane import CONTROL_PLANE_RELEASES, ControlPlane
 from jobmodel.adapters.live import read_trace
 from jobmodel.checkers.live_trace import check_trace
+from jobmodel.features import VECTOR_DEFAULT_RELEASE
 from jobmodel.simulation.live_scenario import LiveScenarioRunner
 from jobmodel.simulation.scenario import run_scenario
 from jobmodel.strategies.scenario import mutated_scenario_cases, scenario_cases
@@ -74,8 +71,8 @@ def middle_planes() -> Iterator[dict[str, ControlPlane]]:
 def release_plane(request: pytest.FixtureRequest, middle_planes: dict[str, ControlPlane]) -> ControlPlane:
     """A control plane of each release selected (JOBMODEL_KUBE_VERSIONS)."""
     release = str(request.param)
-    if release in (CONTROL_PLANE_RELEASE, CONTROL_PLANE_RELEASES[-1]):
-        plane: ControlPlane = request.getfixturevalue("plane" if release == CONTROL_PLANE_RELEASE else "newest_plane")
+    if release in (VECTOR_DEFAULT_RELEASE, CONTROL_PLANE_RELEASES[-1]):
+        plane: ControlPlane = request.getfixturevalue("plane" if release == VECTOR_DEFAULT_RELEASE else "newest_plane")
     else:
         request.getfixturevalue("session_plane")  # without Go: skipped (failed in CI) as the others
         if release not in middle_planes:
@@ -131,8 +128,8 @@ def test_mutated_scenario_vectors_run_on_the_real_control_plane_as_the_model_pre
     of the plane's release and, at a later one, those of the vectors' line (1.32) put at it."""
     plane = release_plane
     vectors = scenario_vectors(plane.release)
-    if plane.release != CONTROL_PLANE_RELEASE:
-        vectors = Cases([*vectors, *scenario_vectors(CONTROL_PLANE_RELEASE)])
+    if plane.release != VECTOR_DEFAULT_RELEASE:
+        vectors = Cases([*vectors, *scenario_vectors(VECTOR_DEFAULT_RELEASE)])
     strategy = mutated_scenario_cases(vectors, plane.release)
     batch = st.lists(strategy, min_size=CASES_PER_BATCH, max_size=CASES_PER_BATCH)
     cases = [dict(case, name=f"{i} {case['name']}") for i, case in enumerate(data.draw(batch))]

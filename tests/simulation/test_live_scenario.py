@@ -219,7 +219,7 @@ def test_a_lane_that_fails_unexpectedly_ends_the_run_without_the_remaining_batch
     monkeypatch.setattr(LiveScenarioRunner, "batches", lambda self, cases, unsupported=None: batches)
     monkeypatch.setattr(LiveScenarioRunner, "run_batch", run_batch)
     second = SimpleNamespace(kubeconfig=tmp_path / "second.kubeconfig", release="1.32")
-    runner = LiveScenarioRunner(tmp_path / "kubeconfig", None, tmp_path)
+    runner = LiveScenarioRunner(tmp_path / "kubeconfig", None, tmp_path, release="1.32")
     with pytest.raises(RuntimeError, match="will not restart"):
         runner.run_many([{} for _ in batches], more_planes=[cast(Any, second)])
     assert 0 in started and len(started) <= 3
@@ -228,7 +228,7 @@ def test_a_lane_that_fails_unexpectedly_ends_the_run_without_the_remaining_batch
 def test_a_malformed_case_is_its_own_error_and_the_others_are_still_batched(tmp_path: Path) -> None:
     # Found by fuzzing: a case's `features` that is no object made the whole file's preparation fail.
     plain: dict[str, Any] = {"steps": [{"do": "settle"}]}
-    runner = LiveScenarioRunner(tmp_path / "kubeconfig", None, tmp_path)
+    runner = LiveScenarioRunner(tmp_path / "kubeconfig", None, tmp_path, release="1.32")
     unsupported: dict[int, Any] = {}
     cases = [{"features": "x", "steps": []}, plain, {"controller": [1], "steps": []}]
     assert runner.batches(cases, unsupported) == [CaseBatch(None, (1,))]
