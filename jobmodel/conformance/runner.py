@@ -9,6 +9,7 @@ from typing import Any, TextIO
 import attrs
 
 from jobmodel.adapters.manifests import read_json_file
+from jobmodel.api.schema import describe
 from jobmodel.conformance.engines import Engine, ModelEngine, Unsupported
 from jobmodel.conformance.suites import VECTOR_DEFAULT_RELEASE, suite_module
 from jobmodel.errors import InputError, printable, quote
@@ -90,12 +91,13 @@ def run_document(
     reaches the engine with the release it runs at in `kubeVersion` (`with_release`)."""
     suite = doc["suite"]
     cases = [with_release(c, doc, release) if isinstance(c, Mapping) else c for c in doc["cases"]]
+    malformed = malformed_cases(cases)
     prepare = getattr(engine, "prepare", None)
     if prepare is not None:
-        prepare(suite, [c for c in cases if isinstance(c, Mapping)])
+        prepare(suite, [c for i, c in enumerate(cases) if i not in malformed])
     for i, case in enumerate(cases):
-        if not isinstance(case, Mapping):
-            yield CaseResult(str(path), f"cases[{i}]", "", ("a case is a JSON object",))
+        if i in malformed:
+            yield CaseResult(str(path), f"cases[{i}]", "", (malformed[i],))
             continue
         name = str(case.get("name", f"cases[{i}]"))
         origin = str(case.get("origin", ""))
@@ -106,6 +108,23 @@ def run_document(
         except (Exception, RecursionError) as err:
             detail = printable(f"internal error: {type(err).__name__}: {err}")[:300]
             yield CaseResult(str(path), name, origin, (detail,), internal=True)
+
+
+def malformed_cases(cases: Sequence[Any]) -> dict[int, str]:
+    """The cases of a file that are no case, by position, with the reason: not an object, a name
+    that is not a string, or a name an earlier case has (names are unique within a file)."""
+    found: dict[int, str] = {}
+    first: dict[str, int] = {}
+    for i, case in enumerate(cases):
+        if not isinstance(case, Mapping):
+            found[i] = "a case is a JSON object"
+        elif "name" in case and not isinstance(case["name"], str):
+            found[i] = f"cases[{i}].name: expected a string, got {describe(case['name'])}"
+        elif isinstance(case.get("name"), str):
+            j = first.setdefault(case["name"], i)
+            if j != i:
+                found[i] = f"cases[{i}].name: {quote(case['name'])} repeats cases[{j}] (a name is unique within a file)"
+    return found
 
 
 def count_cases(paths: Sequence[Path]) -> int:

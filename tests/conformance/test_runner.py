@@ -27,9 +27,21 @@ def doc(*cases: dict[str, Any], suite: str = "job-sync") -> dict[str, Any]:
 
 def test_passing_and_failing_cases_are_counted(tmp_path: Path) -> None:
     out = io.StringIO()
-    path = write(tmp_path, doc(case(creations=2), case(creations=3)))
+    path = write(tmp_path, doc(case(creations=2), {**case(creations=3), "name": "another"}))
     assert run_files([path], out) == (1, 1)
     assert "creations: expected 3, got 2" in out.getvalue()
+
+
+def test_a_repeated_or_non_string_name_is_a_malformed_case_and_the_others_run(tmp_path: Path) -> None:
+    """A name is unique within a file (FORMAT.md): a repeated one, or one that is no string, is
+    a failing case naming the field, and is not run; the file's other cases are."""
+    cases = [case(creations=2), case(creations=2), {**case(creations=2), "name": 7}, {**case(creations=3), "name": "last"}]
+    out = io.StringIO()
+    assert run_files([write(tmp_path, doc(*cases))], out) == (1, 3)
+    text = out.getvalue()
+    assert 'FAIL v.json: cases[1]\n  cases[1].name: "start" repeats cases[0] (a name is unique within a file)' in text
+    assert "FAIL v.json: cases[2]\n  cases[2].name: expected a string, got the integer 7" in text
+    assert "FAIL v.json: last\n  creations: expected 3, got 2" in text
 
 
 def test_malformed_file_is_a_failure_with_a_reason(tmp_path: Path) -> None:
