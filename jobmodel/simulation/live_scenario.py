@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
+import re
 import secrets
 import threading
 import time
@@ -133,31 +134,48 @@ def model_variant_reason(case: Mapping[str, Any]) -> str | None:
     if base:
         return None  # the model does not pass the case itself: the real run is the judge
     steps = list(case.get("steps") or [])
+    def first_difference(varied: list[Any]) -> str | None:
+        differences = run_scenario({**case, "steps": varied})
+        return as_written(differences[0], varied, steps) if differences else None
+
     if any(isinstance(s, Mapping) and s.get("do") == "setFeatures" for s in steps):
-        differences = run_scenario({**case, "steps": with_restart_at_set_features(steps)})
-        if differences:
+        difference = first_difference(with_restart_at_set_features(steps))
+        if difference:
             return (
                 "a real controller reads its feature gates at start only, so setFeatures restarts it and it loses "
-                f"its in-memory state; the model's outcome then differs: {differences[0]}"
+                f"its in-memory state; the model's outcome then differs: {difference}"
             )
     if steps and not (isinstance(steps[0], Mapping) and steps[0].get("do") in ("settle", "sync")):
         # A real controller syncs a new Job within milliseconds: steps before the first settle
         # may meet its reaction already.
-        differences = run_scenario({**case, "steps": [{"do": "settle"}, *steps]})
-        if differences:
+        difference = first_difference([{"do": "settle"}, *steps])
+        if difference:
             return (
                 "the case judges the Job before the controller's first sync, which a real controller races (it "
-                f"reacts within milliseconds of the creation); with a settle first, the model's own outcome differs: {differences[0]}"
+                f"reacts within milliseconds of the creation); with a settle first, the model's own outcome differs: {difference}"
             )
     for drift in CLOCK_DRIFTS:
         for where in ("before", "within", "after") if drift in WITHIN_DRIFTS else ("before", "after"):
-            differences = run_scenario({**case, "steps": with_clock_drift(steps, drift, where)})
-            if differences:
+            difference = first_difference(with_clock_drift(steps, drift, where))
+            if difference:
                 return (
                     f"the case needs a clock that stands still: with {drift}s of real time passing {where} a settle "
-                    f"(a real settle takes that long), the model's own outcome differs: {differences[0]}"
+                    f"(a real settle takes that long), the model's own outcome differs: {difference}"
                 )
     return None
+
+
+def as_written(difference: str, varied: Sequence[Any], steps: Sequence[Any]) -> str:
+    """A difference of a varied case (steps added to the case's own, which keep their objects)
+    with each step it names numbered as in the case as written, or called an added step."""
+    written = {id(step): i for i, step in enumerate(steps)}
+
+    def renumbered(match: re.Match[str]) -> str:
+        k = int(match[1])
+        i = written.get(id(varied[k])) if k < len(varied) else None
+        return f"steps[{i}]" if i is not None else "an added step"
+
+    return re.sub(r"steps\[(\d+)\]", renumbered, difference)
 
 
 def wait_delivered(recorder: Recorder, result: Mapping[str, Any], resource: str, *, created: bool = False) -> None:

@@ -19,6 +19,7 @@ from jobmodel.simulation.live_scenario import (
     CaseBatch,
     CaseFrame,
     LiveScenarioRunner,
+    as_written,
     case_batches,
     model_variant_reason,
     observed_state,
@@ -178,8 +179,20 @@ def test_a_case_that_judges_the_job_before_the_controllers_first_sync_is_not_a_c
     assert run_scenario(early) == []
     reason = model_variant_reason(early)
     assert reason is not None and "before the controller's first sync" in reason, reason
+    # The step named is the case's own first one (steps[1] of the case with the settle added).
+    assert reason.endswith("the model's own outcome differs: steps[0] (expect).status.active: expected 0, got 1"), reason
     settled_first = {**early, "steps": steps[1:]}
     assert run_scenario(settled_first) == [] and model_variant_reason(settled_first) is None
+
+
+def test_a_varied_cases_difference_names_the_steps_as_written() -> None:
+    steps: list[dict[str, Any]] = [{"do": "settle"}, {"do": "expect", "status": {"active": 1}}]
+    varied = with_clock_drift(steps, 5, "within")  # settle, advance, settle again, expect
+    assert [s["do"] for s in varied] == ["settle", "advance", "settle", "expect"]
+    difference = "steps[3] (expect).status.active: expected 1, got 0 (after steps[1] (advance) and steps[2] (settle))"
+    assert as_written(difference, varied, steps) == (
+        "steps[1] (expect).status.active: expected 1, got 0 (after an added step (advance) and steps[0] (settle))"
+    )
 
 
 def test_cases_that_restart_components_run_alone() -> None:
