@@ -83,11 +83,9 @@ def register(subparsers: Any) -> None:
     check.set_defaults(func=run_check)
 
 
-def run_release(args: argparse.Namespace) -> str:
-    """The release a live run follows: --kube-version; else, with --kubeconfig, the one the cluster
-    reports; else the running `jobmodel cluster up` plane's (which the run then uses); else the default."""
-    if args.kubeconfig is not None:
-        return given_cluster_release(args.kubeconfig, args.kube_version)
+def local_run_release(args: argparse.Namespace) -> str:
+    """The release a live run without --kubeconfig follows: --kube-version; else the running
+    `jobmodel cluster up` plane's (which the run then uses); else the default."""
     if args.kube_version is None:
         from jobmodel.adapters.controlplane import default_directory, running_plane
 
@@ -98,7 +96,10 @@ def run_release(args: argparse.Namespace) -> str:
 
 
 def run_run(args: argparse.Namespace) -> int:
-    control_plane_release(args)  # a release no plane is built for is refused before anything else
+    # A release no plane is built for is refused before anything else; with --kubeconfig and
+    # without --kube-version the release is the one the cluster reports, asked last (below).
+    first = control_plane_release(args) if args.kubeconfig is not None else local_run_release(args)
+    settled = args.kubeconfig is None or args.kube_version is not None
     from jobmodel.simulation.live_run import run_live
 
     check_output_path(args.picture, "--picture", PICTURE_SUFFIXES)
@@ -121,24 +122,26 @@ def run_run(args: argparse.Namespace) -> int:
             raise InputError(str(args.script), "a script is a list of steps (objects)")
         script = steps
     outcomes = [parse_failure(f) for f in args.fail] + [parse_slow(s) for s in args.slow]
-    stdin = io.StringIO(sys.stdin.read()) if args.manifest == "-" else None  # read once, maybe twice parsed
-    if args.kubeconfig is not None and args.kube_version is None:
-        # The release the manifest is read at is the cluster's; outcomes that match no pod of the
-        # Job at any release are refused before the cluster is asked.
-        try:
-            early = load_object(args.manifest, ("Job",), None, gates_for(control_plane_release(args)), stdin=stdin).request
-        except InputError:
-            early = None  # read again at the cluster's release, which says what is wrong there
-        if early is not None:
-            check_outcomes_for_manifest(early, outcomes)
-        if stdin is not None:
-            stdin.seek(0)
-    release = run_release(args)
+    stdin = io.StringIO(sys.stdin.read()) if args.manifest == "-" else None  # read once, maybe parsed twice
     # The model's side sees the object the API server stores (the real side is the server).
     # --namespace is where the run happens on the cluster, whatever the manifest names (unlike
-    # kubectl's -n), so it does not take part here.
-    manifest = load_object(args.manifest, ("Job",), None, gates_for(release), stdin=stdin).request
-    check_outcomes_for_manifest(manifest, outcomes)  # before a control plane is started
+    # kubectl's -n), so it does not take part here. Read and checked before a cluster is asked
+    # or a control plane started.
+    manifest: dict[str, Any] | None
+    try:
+        manifest = load_object(args.manifest, ("Job",), None, gates_for(first), stdin=stdin).request
+    except InputError:
+        if settled:
+            raise
+        manifest = None  # read again at the cluster's release, which says what is wrong there
+    if manifest is not None:
+        check_outcomes_for_manifest(manifest, outcomes)
+    release = first if args.kubeconfig is None else given_cluster_release(args.kubeconfig, args.kube_version)
+    if manifest is None or release != first:
+        if stdin is not None:
+            stdin.seek(0)
+        manifest = load_object(args.manifest, ("Job",), None, gates_for(release), stdin=stdin).request
+        check_outcomes_for_manifest(manifest, outcomes)
     result = run_live(
         manifest,
         outcomes=outcomes,
