@@ -27,6 +27,8 @@ MAX_SECONDS = 86_400.0
 
 
 def register(subparsers: Any) -> None:
+    from jobmodel.adapters.controlplane import CONTROL_PLANE_RELEASE
+
     parser = subparsers.add_parser(
         "live",
         help="run a Job on a real cluster beside the model; check a recorded trace",
@@ -63,7 +65,10 @@ def register(subparsers: Any) -> None:
     )
     add_control_plane_release_option(
         run,
-        given_cluster="; with --kubeconfig, the release the cluster reports; without, that of the running `jobmodel cluster up` plane",
+        default=(
+            "with --kubeconfig the release the cluster reports, else that of the running `jobmodel cluster up` "
+            f"plane, else {CONTROL_PLANE_RELEASE}"
+        ),
     )
     add_output_option(run)
     run.set_defaults(func=run_run)

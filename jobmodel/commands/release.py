@@ -37,9 +37,9 @@ def add_release_options(parser: Any, *, gates: bool = True) -> None:
         )
 
 
-def add_control_plane_release_option(parser: Any, *, given_cluster: str = "") -> None:
-    """`--kube-version` where a real control plane runs: a release it is built for (and, where a
-    cluster can be given, what `given_cluster` says of the default then)."""
+def add_control_plane_release_option(parser: Any, *, default: str = "") -> None:
+    """`--kube-version` where a real control plane runs: a release it is built for (`default`:
+    what the help says of the default, where it is not simply CONTROL_PLANE_RELEASE)."""
     from jobmodel.adapters.controlplane import CONTROL_PLANE_RELEASE, CONTROL_PLANE_RELEASES
 
     parser.add_argument(
@@ -47,7 +47,7 @@ def add_control_plane_release_option(parser: Any, *, given_cluster: str = "") ->
         default=None,
         metavar="X.Y",
         help=f"the release of the local control plane and of the model beside it ({CONTROL_PLANE_RELEASES[0]} to "
-        f"{CONTROL_PLANE_RELEASES[-1]}: the releases it is built for; default {CONTROL_PLANE_RELEASE}{given_cluster})",
+        f"{CONTROL_PLANE_RELEASES[-1]}: the releases it is built for; default {default or CONTROL_PLANE_RELEASE})",
     )
 
 
