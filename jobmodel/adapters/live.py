@@ -84,6 +84,7 @@ def load_api_client(kubeconfig: Path) -> Any:
     logging.getLogger("urllib3.connectionpool").setLevel(logging.ERROR)
     try:
         api_client = new_client(str(kubeconfig))
+        with_scheme(api_client.configuration)
         api_client.configuration.retries = 0
         api_client.rest_client = type(api_client.rest_client)(api_client.configuration)
         return api_client
@@ -91,6 +92,30 @@ def load_api_client(kubeconfig: Path) -> Any:
         raise LiveError(f"kubeconfig {kubeconfig} is not usable: {_one_line(str(err))}") from None
     except Exception as err:  # the loader raises YAML, type and key errors of its own on bad files
         raise LiveError(f"kubeconfig {kubeconfig} is malformed: {type(err).__name__}: {_one_line(str(err))}") from None
+
+
+def with_scheme(configuration: Any) -> None:
+    """Give the client's server address a scheme if the kubeconfig's has none (server_with_scheme),
+    also after the loader's hook that sets it again before every call (token auth)."""
+    tls = bool(configuration.ssl_ca_cert or configuration.cert_file or not configuration.verify_ssl or getattr(configuration, "tls_server_name", None))
+    configuration.host = server_with_scheme(str(configuration.host), tls=tls)
+    refresh = configuration.refresh_api_key_hook
+    if refresh is not None:
+
+        def refreshed(conf: Any) -> None:
+            refresh(conf)
+            conf.host = server_with_scheme(str(conf.host), tls=tls)
+
+        configuration.refresh_api_key_hook = refreshed
+
+
+def server_with_scheme(server: str, *, tls: bool) -> str:
+    """A kubeconfig's server address with a scheme, as client-go reads one without
+    (`rest.DefaultServerURL`): https when the cluster entry configures TLS (a CA, a client
+    certificate, insecure-skip-tls-verify, a server name), else http."""
+    if "://" in server:
+        return server
+    return f"{'https' if tls else 'http'}://{server}"
 
 
 def _one_line(text: str, limit: int = 300) -> str:

@@ -26,6 +26,12 @@ kept in tests/commands/test_explore.py: a CronJob explored or replayed from a cl
 of the datetime range (now `cron simulate`'s range, 1900 to 9000), and an `--impl` function that
 returns no sync result or calls sys.exit (both now the implementation's failure, exit 2); the
 two functions are among IMPLS here.
+
+2026-12-02 (later), after `live run` and `conformance --engine live` began asking a cluster given
+by kubeconfig its version: 800 inputs a surface (10,478) failed nothing, but a kubeconfig whose
+server has no scheme (`127.0.0.1:6443`, which kubectl takes) printed urllib3's FutureWarning on
+standard error; such an address is now read as client-go reads it
+(tests/commands/test_live.py).
 """
 
 from __future__ import annotations

@@ -4,15 +4,17 @@ tests/commands/test_live_cluster.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from jobmodel.adapters.live import LiveCluster, LiveError
+from jobmodel.adapters.live import LiveCluster, LiveError, server_with_scheme
 from tests.conftest import REPO_ROOT
 
 PI = str(REPO_ROOT / "specs" / "examples" / "pi.yaml")
@@ -68,19 +70,9 @@ def _kubeconfig_of(server: str, path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize(
-    ("answer", "message"),
-    [
-        ("<html>a proxy's page</html>", "error: cluster: cannot read the server version: the server at http://127.0.0.1:{port} answered with no Kubernetes object: \"<html>a proxy's page</html>\""),
-        ("[1, 2]", "error: cluster: cannot read the server version: the server at http://127.0.0.1:{port} answered with no Kubernetes object: '[1, 2]'"),
-        ('{"gitVersion": "v1.38.0"}', "error: --kube-version: the cluster at http://127.0.0.1:{port} runs Kubernetes 1.38 (v1.38.0); the model follows 1.32,"),
-        ('{"major": "1"}', "error: --kube-version: the cluster at http://127.0.0.1:{port} reports version '', which names no release"),
-    ],
-    ids=["html", "no-object", "newer-release", "no-git-version"],
-)
-def test_a_server_that_answers_no_release_the_model_follows_is_one_clear_line(tmp_path: Path, answer: str, message: str) -> None:
-    """Whatever a server given by kubeconfig answers when asked its version (a page that is no
-    JSON, JSON that is no object, a release the model does not follow, none), one line."""
+@contextlib.contextmanager
+def answering(answer: str) -> Iterator[int]:
+    """A loopback HTTP server answering every GET with `answer` as JSON; its port."""
     import http.server
     import threading
 
@@ -97,7 +89,26 @@ def test_a_server_that_answers_no_release_the_model_follows_is_one_clear_line(tm
     server = http.server.HTTPServer(("127.0.0.1", 0), Answer)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        port = server.server_address[1]
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        ("<html>a proxy's page</html>", "error: cluster: cannot read the server version: the server at http://127.0.0.1:{port} answered with no Kubernetes object: \"<html>a proxy's page</html>\""),
+        ("[1, 2]", "error: cluster: cannot read the server version: the server at http://127.0.0.1:{port} answered with no Kubernetes object: '[1, 2]'"),
+        ('{"gitVersion": "v1.38.0"}', "error: --kube-version: the cluster at http://127.0.0.1:{port} runs Kubernetes 1.38 (v1.38.0); the model follows 1.32,"),
+        ('{"major": "1"}', "error: --kube-version: the cluster at http://127.0.0.1:{port} reports version '', which names no release"),
+    ],
+    ids=["html", "no-object", "newer-release", "no-git-version"],
+)
+def test_a_server_that_answers_no_release_the_model_follows_is_one_clear_line(tmp_path: Path, answer: str, message: str) -> None:
+    """Whatever a server given by kubeconfig answers when asked its version (a page that is no
+    JSON, JSON that is no object, a release the model does not follow, none), one line."""
+    with answering(answer) as port:
         kubeconfig = _kubeconfig_of(f"http://127.0.0.1:{port}", tmp_path / "kubeconfig")
         for command in (["live", "run", PI, "--trace", str(tmp_path / "t.jsonl")], ["conformance", "--engine", "live"]):
             proc = run_cli(*command, "--kubeconfig", str(kubeconfig))
@@ -105,10 +116,23 @@ def test_a_server_that_answers_no_release_the_model_follows_is_one_clear_line(tm
             lines = error_lines(proc)
             assert len(lines) == 1, proc.stderr
             assert lines[0].startswith(message.format(port=port)), lines[0]
-    finally:
-        server.shutdown()
-        server.server_close()
     assert not (tmp_path / "t.jsonl").exists()
+
+
+def test_a_server_address_without_a_scheme_is_read_as_client_go_reads_it(tmp_path: Path) -> None:
+    """`server: 127.0.0.1:PORT` (kubectl takes it): http, or https where the cluster entry
+    configures TLS (client-go's DefaultServerURL); no warning of the HTTP library either way."""
+    with answering('{"gitVersion": "v1.38.0"}') as port:
+        kubeconfig = _kubeconfig_of(f"127.0.0.1:{port}", tmp_path / "kubeconfig")
+        proc = run_cli("live", "run", PI, "--kubeconfig", str(kubeconfig))
+        assert proc.returncode == 2
+        assert error_lines(proc) == [
+            f"error: --kube-version: the cluster at http://127.0.0.1:{port} runs Kubernetes 1.38 (v1.38.0); the model "
+            "follows 1.32, 1.33, 1.34, 1.35, 1.36, 1.37: name the release to compare it with"
+        ], proc.stderr
+    assert server_with_scheme("127.0.0.1:6443", tls=False) == "http://127.0.0.1:6443"
+    assert server_with_scheme("127.0.0.1:6443", tls=True) == "https://127.0.0.1:6443"
+    assert server_with_scheme("https://127.0.0.1:6443", tls=False) == "https://127.0.0.1:6443"
 
 
 @pytest.mark.parametrize(
