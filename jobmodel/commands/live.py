@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from jobmodel.adapters.live import EXISTING_TRACE
+from jobmodel.adapters.manifests import read_manifest
 from jobmodel.adapters.picture import PICTURE_SUFFIXES
 from jobmodel.commands.common import FINDING, OK, check_output_path, load_object
 from jobmodel.commands.output import add_output_option, print_json, wants_json
@@ -127,7 +128,8 @@ def run_run(args: argparse.Namespace) -> int:
             raise InputError(str(args.script), "a script is a list of steps (objects)")
         script = steps
     outcomes = [parse_failure(f) for f in args.fail] + [parse_slow(s) for s in args.slow]
-    stdin = io.StringIO(sys.stdin.read()) if args.manifest == "-" else None  # read once, maybe parsed twice
+    # Standard input read once (within the manifest size limit), maybe parsed twice.
+    stdin = io.StringIO(read_manifest("-", sys.stdin)) if args.manifest == "-" else None
     # The model's side sees the object the API server stores (the real side is the server).
     # --namespace is where the run happens on the cluster, whatever the manifest names (unlike
     # kubectl's -n), so it does not take part here. Read and checked before a cluster is asked

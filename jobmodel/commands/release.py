@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +98,7 @@ def given_cluster_release(kubeconfig: Path, wanted: str | None) -> str:
     """The release to compare the cluster of `kubeconfig` with (release_for_cluster; `wanted`:
     --kube-version), asking the cluster its version; the warning, if any, on standard error."""
     from jobmodel.adapters.live import LiveCluster
+    from jobmodel.commands.progress import notice
 
     cluster = LiveCluster.connect(kubeconfig)
     try:
@@ -107,7 +107,7 @@ def given_cluster_release(kubeconfig: Path, wanted: str | None) -> str:
         cluster.close()
     release, warning = release_for_cluster(wanted, git_version, cluster.server)
     if warning is not None:
-        print(f"jobmodel: warning: {warning}", file=sys.stderr)
+        notice(f"warning: {warning}")
     return release
 
 

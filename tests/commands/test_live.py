@@ -119,6 +119,33 @@ def test_a_server_that_answers_no_release_the_model_follows_is_one_clear_line(tm
     assert not (tmp_path / "t.jsonl").exists()
 
 
+def test_a_release_named_that_the_cluster_does_not_run_is_taken_with_a_warning(tmp_path: Path) -> None:
+    """--kube-version beside a cluster that reports another release: that release, with a warning
+    on standard error; without it, the cluster's release, the manifest from standard input read
+    again at it (first read at the default, before the cluster was asked)."""
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
+    with answering('{"gitVersion": "v1.35.0"}') as port:
+        kubeconfig = _kubeconfig_of(f"http://127.0.0.1:{port}", tmp_path / "kubeconfig")
+        runs = [
+            subprocess.run(
+                [sys.executable, "-m", "jobmodel", "live", "run", "-", "--kubeconfig", str(kubeconfig), *release,
+                 "--trace", str(tmp_path / f"t{i}.jsonl")],
+                input=Path(PI).read_text(), capture_output=True, text=True, timeout=120, env=env,
+            )
+            for i, release in enumerate([["--kube-version", "1.33"], []])
+        ]
+    warning = (
+        f"jobmodel: warning: the cluster at http://127.0.0.1:{port} runs Kubernetes 1.35 (v1.35.0); it is compared "
+        "with the model of 1.33 (--kube-version)"
+    )
+    assert warning in runs[0].stderr.splitlines(), runs[0].stderr
+    assert "warning" not in runs[1].stderr
+    for proc in runs:
+        # The server is no API server: it takes no namespace, which is where each run stops.
+        assert proc.returncode == 2 and error_lines(proc)[-1].startswith("error: cluster: "), proc.stderr
+        assert "STDIN" not in proc.stderr
+
+
 def test_a_server_address_without_a_scheme_is_read_as_client_go_reads_it(tmp_path: Path) -> None:
     """`server: 127.0.0.1:PORT` (kubectl takes it): http, or https where the cluster entry
     configures TLS (client-go's DefaultServerURL); no warning of the HTTP library either way."""
