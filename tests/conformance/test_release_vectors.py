@@ -1,6 +1,7 @@
 """The project's own vectors of what changed between releases (docs/versions.md): each case names
 its release (`kubeVersion`) and holds in that release's model and, for the releases the
-differential tests run (JOBMODEL_KUBE_VERSIONS: 1.32 and 1.37 by default, `all`), in that
+differential tests run (1.32, 1.37 and the release the seed draws by default;
+JOBMODEL_KUBE_VERSIONS), in that
 release's upstream code."""
 
 from __future__ import annotations
