@@ -11,7 +11,7 @@ import attrs
 from jobmodel.adapters.manifests import read_json_file
 from jobmodel.api.schema import describe
 from jobmodel.conformance.engines import Engine, ModelEngine, Unsupported
-from jobmodel.conformance.suites import VECTOR_DEFAULT_RELEASE, suite_module
+from jobmodel.conformance.suites import SUITES, VECTOR_DEFAULT_RELEASE, suite_module
 from jobmodel.errors import InputError, printable, quote
 from jobmodel.features import parse_kube_version
 
@@ -67,7 +67,7 @@ def run_case(suite: str, case: Mapping[str, Any], engine: Engine) -> tuple[str, 
     Raises Unsupported when the engine cannot run the case."""
     module = suite_module(suite)
     if module is None:
-        return (f"suite {quote(suite)} is not implemented by the model yet",)
+        return (unknown_suite(suite),)
     if not isinstance(case.get("expect"), Mapping) and suite != "job-scenario":
         return ("case: expect: required (an object)",)
     try:
@@ -77,6 +77,10 @@ def run_case(suite: str, case: Mapping[str, Any], engine: Engine) -> tuple[str, 
         return (f"cannot run the case: {err}",)
     except NotImplementedError as err:
         return (f"not implemented: {err}",)
+
+
+def unknown_suite(suite: str) -> str:
+    return f"suite {quote(suite)} is not implemented by the model yet (it implements {', '.join(SUITES)})"
 
 
 def run_file(path: Path, engine: Engine, release: str | None = None) -> Iterator[CaseResult]:
@@ -91,6 +95,10 @@ def run_document(
     reaches the engine with the release it runs at in `kubeVersion` (`with_release`)."""
     suite = doc["suite"]
     cases = [with_release(c, doc, release) if isinstance(c, Mapping) else c for c in doc["cases"]]
+    if not cases and suite_module(suite) is None:
+        # No case would carry the failure: a misspelt suite must not pass as an empty file.
+        yield CaseResult(str(path), "(file)", "", (f"{path}: {unknown_suite(suite)}",), unreadable=True)
+        return
     malformed = malformed_cases(cases)
     prepare = getattr(engine, "prepare", None)
     if prepare is not None:
@@ -128,11 +136,13 @@ def malformed_cases(cases: Sequence[Any]) -> dict[int, str]:
 
 
 def count_cases(paths: Sequence[Path]) -> int:
-    """How many cases the files hold (an unreadable file counts as one)."""
+    """How many verdicts the files give: their cases, one for an unreadable file, one for a file
+    of an unknown suite without cases (`run_document`)."""
     total = 0
     for path in paths:
         try:
-            total += len(load_vector_file(path)["cases"])
+            doc = load_vector_file(path)
+            total += len(doc["cases"]) or int(suite_module(doc["suite"]) is None)
         except InputError:
             total += 1
     return total

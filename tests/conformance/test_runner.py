@@ -86,6 +86,14 @@ def test_unimplemented_suite_is_a_failure_not_a_skip(tmp_path: Path) -> None:
     assert "not implemented" in out.getvalue()
 
 
+def test_an_unimplemented_suite_fails_even_without_cases(tmp_path: Path) -> None:
+    """A misspelt suite in a file with no cases: one failure naming the suite, not `0 passed`."""
+    out = io.StringIO()
+    assert run_files([write(tmp_path, doc(suite="job-snyc"))], out) == (0, 1)
+    assert 'v.json: suite "job-snyc" is not implemented by the model yet (it implements job-sync,' in out.getvalue()
+    assert run_files([write(tmp_path, doc(suite="job-sync"))], io.StringIO()) == (0, 0)
+
+
 def test_a_case_the_tool_fails_on_is_reported_and_the_run_goes_on(
     tmp_path: Path, monkeypatch: Any, capsys: Any
 ) -> None:
