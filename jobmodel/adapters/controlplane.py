@@ -244,8 +244,8 @@ def free_port() -> int:
 
 def _die_with_parent() -> None:
     """Runs in the child before exec: SIGKILL it when the process that started it dies (Linux).
-    Not SIGTERM: kube-apiserver's graceful shutdown waits for requests in flight to an etcd that
-    is going down too (seen over 30 s on a loaded machine), and a killed run's plane holds
+    Not SIGTERM: a kube-apiserver left to its graceful shutdown outlived its killed run by over
+    30 s once in CI (likely waiting on its etcd, going down too), and a killed run's plane holds
     nothing worth a graceful stop."""
     with contextlib.suppress(Exception):
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
