@@ -67,7 +67,7 @@ def middle_planes() -> Iterator[dict[str, ControlPlane]]:
             plane.remove()
 
 
-@pytest.fixture(params=[r for r in differential_releases(drawn=False) if r in CONTROL_PLANE_RELEASES])
+@pytest.fixture(params=[r for r in differential_releases(every=False) if r in CONTROL_PLANE_RELEASES])
 def release_plane(request: pytest.FixtureRequest, middle_planes: dict[str, ControlPlane]) -> ControlPlane:
     """A control plane of each release selected (JOBMODEL_KUBE_VERSIONS)."""
     release = str(request.param)

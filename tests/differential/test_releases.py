@@ -1,5 +1,6 @@
-"""Which releases the differential tests run (conftest.differential_releases): the oldest and the
-newest always, one between them drawn by the seed, so that successive seeds reach every release."""
+"""Which releases the differential tests run (conftest.differential_releases): every supported
+release by default, the oldest and the newest for the live tests, or those JOBMODEL_KUBE_VERSIONS
+names."""
 
 from __future__ import annotations
 
@@ -9,44 +10,26 @@ from jobmodel.features import NEWEST_RELEASE, SUPPORTED_MINORS, parse_kube_versi
 from tests.differential.conftest import differential_releases
 
 OLDEST = f"1.{SUPPORTED_MINORS[0]}"
-BETWEEN = {f"1.{m}" for m in SUPPORTED_MINORS[1:-1]}
+EVERY = [f"1.{m}" for m in SUPPORTED_MINORS]
 
 
 @pytest.fixture(autouse=True)
 def no_selection(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("JOBMODEL_KUBE_VERSIONS", raising=False)
-    monkeypatch.delenv("HYPOTHESIS_SEED", raising=False)
 
 
-def test_without_a_seed_the_oldest_and_the_newest() -> None:
-    assert differential_releases() == [OLDEST, NEWEST_RELEASE]
+def test_by_default_every_supported_release_oldest_first() -> None:
+    assert differential_releases() == EVERY
+    assert sorted(EVERY, key=parse_kube_version) == EVERY
+    assert EVERY[0] == OLDEST and EVERY[-1] == NEWEST_RELEASE and len(EVERY) >= 3
 
 
-def test_a_seed_draws_one_release_between_them_and_the_seeds_reach_every_one(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    drawn = set()
-    for seed in range(2 * len(SUPPORTED_MINORS)):
-        monkeypatch.setenv("HYPOTHESIS_SEED", str(seed))
-        releases = differential_releases()
-        assert releases[0] == OLDEST and releases[-1] == NEWEST_RELEASE and len(releases) == 3
-        assert releases[1] in BETWEEN
-        assert differential_releases() == releases  # the same seed, the same release
-        drawn.add(releases[1])
-    assert drawn == BETWEEN
+def test_the_live_selection_is_the_oldest_and_the_newest() -> None:
+    assert differential_releases(every=False) == [OLDEST, NEWEST_RELEASE]
 
 
-def test_the_live_selection_leaves_the_drawn_release_out(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HYPOTHESIS_SEED", "2940693592")
-    assert differential_releases(drawn=False) == [OLDEST, NEWEST_RELEASE]
-
-
-@pytest.mark.parametrize("seed", [None, "7"])
-def test_an_explicit_selection_is_taken_as_it_is(monkeypatch: pytest.MonkeyPatch, seed: str | None) -> None:
-    if seed is not None:
-        monkeypatch.setenv("HYPOTHESIS_SEED", seed)
+def test_an_explicit_selection_is_taken_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("JOBMODEL_KUBE_VERSIONS", "1.36,1.34")
-    assert differential_releases() == differential_releases(drawn=False) == ["1.36", "1.34"]
+    assert differential_releases() == differential_releases(every=False) == ["1.36", "1.34"]
     monkeypatch.setenv("JOBMODEL_KUBE_VERSIONS", "all")
-    assert differential_releases() == sorted(differential_releases(), key=parse_kube_version)
-    assert differential_releases() == [f"1.{m}" for m in SUPPORTED_MINORS]
+    assert differential_releases() == differential_releases(every=False) == EVERY

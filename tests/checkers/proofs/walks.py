@@ -26,7 +26,7 @@ NEWEST = FeatureGates.for_release(37)
 # ConsistencyStore.EnsureReady's error (1.36+): the cache has not seen the controller's own writes.
 CACHE_BEHIND = "is not as new as written version"
 # The releases whose relations the walks check: the oldest and the newest always, and the others
-# the differential tests' selection holds (the release the seed draws, JOBMODEL_KUBE_VERSIONS).
+# the differential tests' selection holds (by default every one; JOBMODEL_KUBE_VERSIONS).
 WALK_RELEASES = sorted({f"1.{OLDEST_MINOR}", NEWEST_RELEASE, *differential_releases()}, key=parse_kube_version)
 # Those past the proofs' own release, whose walks the coverage tests (at PROOF_GATES) do not run.
 LATER_WALK_RELEASES = [r for r in WALK_RELEASES if parse_kube_version(r) > PROOF_GATES.release]
