@@ -1,6 +1,6 @@
 """The project's own vectors of what changed between releases (docs/versions.md): each case names
 its release (`kubeVersion`) and holds in that release's model and, for the releases the
-differential tests run (1.32, 1.37 and the release the seed draws by default;
+differential tests run (every release by default;
 JOBMODEL_KUBE_VERSIONS), in that
 release's upstream code."""
 

@@ -1,7 +1,7 @@
 """The model against the real control plane (kube-apiserver and kube-controller-manager of the
 local control plane, of each release JOBMODEL_KUBE_VERSIONS selects, as for the other
-differential tests but without the release their seed draws: 1.32 and 1.37 unless it says
-otherwise) on generated `job-scenario` cases, the model at the plane's release: a Job's life over several settles,
+differential tests but by default only the releases CI builds planes of: 1.32 and 1.37 unless it
+says otherwise) on generated `job-scenario` cases, the model at the plane's release: a Job's life over several settles,
 each followed by what the model predicts (jobmodel.strategies.scenario); and on upstream's
 integration tests as the job-scenario vectors state them, each changed a little, their
 expectations again the model's predictions. Where the single-sync
