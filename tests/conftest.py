@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -74,6 +75,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         fixtures = set(getattr(item, "fixturenames", ()))
         if path.startswith(UPSTREAM_FILES) or fixtures & UPSTREAM_FIXTURES:
             item.add_marker(pytest.mark.upstream)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # SIGTERM ends the session as Ctrl-C does, the fixtures' finalizers run (control planes
+    # stopped, their directories removed): how `./dev test` stops its live part when interrupted.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
 
 
 def pytest_report_header(config: pytest.Config) -> str:
