@@ -23,10 +23,10 @@ pytestmark = pytest.mark.live
 
 def test_cluster_up_status_down(newest_plane: ControlPlane, tmp_path: Path) -> None:
     directory = tmp_path / "cluster"
-    up = run_cli("cluster", "up", "--dir", str(directory))
-    assert up.returncode == 0, up.stderr
-    kubeconfig = Path(up.stdout.strip().splitlines()[-1])
-    try:
+    try:  # from `up` on: an interrupt while it starts still takes its detached plane down
+        up = run_cli("cluster", "up", "--dir", str(directory))
+        assert up.returncode == 0, up.stderr
+        kubeconfig = Path(up.stdout.strip().splitlines()[-1])
         assert kubeconfig.is_file() and (kubeconfig.stat().st_mode & 0o777) == 0o600
         config = yaml.safe_load(kubeconfig.read_text())
         assert config["clusters"][0]["cluster"]["server"].startswith("https://127.0.0.1:")
@@ -102,9 +102,9 @@ def test_live_run_uses_the_running_cluster_up_plane_at_its_release(session_plane
     def cli(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "jobmodel", *args], capture_output=True, text=True, timeout=300, env=env)
 
-    up = cli("cluster", "up", "--kube-version", "1.32")
-    assert up.returncode == 0, up.stderr
     try:
+        up = cli("cluster", "up", "--kube-version", "1.32")
+        assert up.returncode == 0, up.stderr
         trace = tmp_path / "pi.jsonl"
         proc = cli("live", "run", PI, "--trace", str(trace), "--run-seconds", "1")
         assert proc.returncode == 0, proc.stdout + proc.stderr
