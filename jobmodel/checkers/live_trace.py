@@ -10,7 +10,9 @@ revisions: the order in which the API server stored every write):
    `timer-fires`, `orphan-cleanup`, breadth-first to MAX_DEPTH), with the controller's unknown
    in-memory state in each of its plausible forms (none, as after a restart; a pod-failure
    back-off record rebuilt from the pods; expectations still pending, so that it only counts).
-   Every status written on the way counts, so a sync that writes twice is followed. A write no
+   Every status written on the way counts, so a sync that writes twice is followed. The Job's
+   and the pods' informers lag separately, so where no observed state reaches a write, the Job of
+   one state of the window with the pods of another is tried too. A write no
    explored path reaches is a divergence, reported with the state before, the state written,
    and the path whose last status comes closest.
 2. **Every invariant of the catalogue holds on every observed state**, and every step invariant
@@ -144,7 +146,7 @@ def check_trace(header: Mapping[str, Any], records: Sequence[Mapping[str, Any]])
         # write of one sync (a sync writes up to three times), on what an earlier write saw.
         start = writes[-WRITES_PER_SYNC] if len(writes) >= WRITES_PER_SYNC else 0
         divergence = reach(candidate_states(observations, start, i, writes), obs)
-        if divergence is not None:
+        if divergence is not None and reach(skewed_states(observations, start, i), obs) is not None:
             divergences.append(divergence)
         writes.append(i - 1)
     events = sum(1 for r in records if r.get("kind") == "event")
@@ -224,6 +226,27 @@ def check_trace_shape(header: Mapping[str, Any], records: Sequence[Mapping[str, 
 
 # A trace line's `t` (seconds since the recording started): at most ten years.
 MAX_TRACE_SECONDS = 10 * 365 * 24 * 3600.0
+
+
+def skewed_states(observations: Sequence[Observation], start: int, end: int) -> list[Observation]:
+    """The controller's Job and pod informers are separate watches, each behind the API server by
+    its own amount: the Job as one state of the window showed it with the pods as another did
+    (e.g. a user's scale-down seen before a pod's success). Tried only when no consistent state
+    reaches the write; the latest Jobs first, at most MAX_CANDIDATES."""
+    window = list(range(end - 1, max(start, end - RECENT_CANDIDATES) - 1, -1))
+    out: list[Observation] = []
+    for j in window:
+        job_obs = observations[j]
+        for k in window:
+            pods_obs = observations[k]
+            if pods_obs.world.cluster.pods == job_obs.world.cluster.pods or pods_obs.world.cluster.jobs == job_obs.world.cluster.jobs:
+                continue
+            cluster = attrs.evolve(job_obs.world.cluster, pods=pods_obs.world.cluster.pods)
+            world = env.World(cluster, job_obs.world.job_key, job_obs.world.job_uid)
+            out.append(attrs.evolve(job_obs, rv=f"{job_obs.rv}, pods as at rv {pods_obs.rv}", world=world))
+            if len(out) == MAX_CANDIDATES:
+                return out
+    return out
 
 
 def observe(header: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> list[Observation]:

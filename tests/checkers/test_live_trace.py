@@ -10,13 +10,23 @@ from __future__ import annotations
 
 import copy
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from jobmodel.adapters.live import TRACE_FORMAT
+from jobmodel.adapters.live import TRACE_FORMAT, read_trace
 from jobmodel.api.wire import job_to_json, pod_to_json
-from jobmodel.checkers.live_trace import check_trace, comparable, rebuilt_backoff
+from jobmodel.checkers.live_trace import (
+    Observation,
+    candidate_states,
+    check_trace,
+    comparable,
+    observe,
+    reach,
+    rebuilt_backoff,
+    skewed_states,
+)
 from jobmodel.errors import InputError
 from jobmodel.state import (
     FAILED,
@@ -196,3 +206,38 @@ def test_lines_out_of_their_recorded_order_are_refused() -> None:
         check_trace(header, [*records[:2], {**records[2], "t": 5}, {**records[3], "t": 4}, *records[4:]])
     with pytest.raises(InputError, match=rf"^trace line {len(records) + 2}: a second recording's header"):
         check_trace(header, [*records, header, *records])
+
+
+# Recorded on the real control plane (1.32, the job-scenario vector "TestDelayTerminalPhaseCondition:
+# job scale down to meet completions", CI 2026-12-03): the controller scaled the Job down on a pod
+# cache that had not yet seen the first pod succeed, though its Job cache had the new parallelism,
+# and wrote active=1 terminating=1 (trace line 14), a view no single observed state shows.
+SKEWED_TRACE = Path(__file__).parent / "traces" / "pods-behind-the-job.jsonl"
+
+
+def test_a_write_on_pods_older_than_the_job_is_reachable() -> None:
+    header, records = read_trace(SKEWED_TRACE)
+    observations = observe(header, records)
+    write = next(i for i, o in enumerate(observations) if o.rv == "1020")
+    written = observations[write]
+    assert written.actor == "controller" and _status_of(written)["terminating"] == 1
+    start = next(i for i, o in enumerate(observations) if o.rv == "1014")
+    assert reach(candidate_states(observations, start, write, [start]), written) is not None  # no single state
+    assert reach(skewed_states(observations, start, write), written) is None
+    result = check_trace(header, records)
+    assert result.ok, [d.describe() for d in result.divergences]
+
+
+def test_a_skewed_view_does_not_excuse_a_wrong_count() -> None:
+    header, records = read_trace(SKEWED_TRACE)
+    line = next(r for r in records if r.get("kind") == "event" and r.get("rv") == "1020")
+    line["object"]["status"]["terminating"] = 2  # no view of one or two pods deletes two
+    result = check_trace(header, records)
+    assert [d.observation.rv for d in result.divergences] == ["1020"]
+    assert "terminating" in result.divergences[0].differing
+
+
+def _status_of(observation: Observation) -> dict[str, Any]:
+    job = observation.world.job()
+    assert job is not None
+    return comparable(job.status)
