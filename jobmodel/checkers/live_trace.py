@@ -153,11 +153,17 @@ def check_trace(header: Mapping[str, Any], records: Sequence[Mapping[str, Any]])
     return TraceCheck(events, len(observations), status_writes, tuple(divergences), tuple(violations), out_of_scope)
 
 
+def recent_indexes(start: int, end: int) -> list[int]:
+    """The indexes of the states before the write at `end`, back to `start`, latest first, at
+    most RECENT_CANDIDATES."""
+    return list(range(end - 1, max(start, end - RECENT_CANDIDATES) - 1, -1))
+
+
 def candidate_states(observations: Sequence[Observation], start: int, end: int, writes: Sequence[int]) -> list[Observation]:
     """The states the controller may have acted on for the write at `end`: the most recent
     ones, the state before each of its earlier writes, and the state after each change made by
     someone else (a sync starts after the change that queued it); at most MAX_CANDIDATES."""
-    recent = list(range(end - 1, max(start, end - RECENT_CANDIDATES) - 1, -1))
+    recent = recent_indexes(start, end)
     before_writes = [w for w in reversed(writes) if start <= w < end]
     after_others = [j for j in range(end - 1, start - 1, -1) if observations[j].actor != "controller"]
     # Tried in this order: the latest states, then the likeliest starts of a sync that wrote before.
@@ -233,7 +239,7 @@ def skewed_states(observations: Sequence[Observation], start: int, end: int) -> 
     its own amount: the Job as one state of the window showed it with the pods as another did
     (e.g. a user's scale-down seen before a pod's success). Tried only when no consistent state
     reaches the write; the latest Jobs first, at most MAX_CANDIDATES."""
-    window = list(range(end - 1, max(start, end - RECENT_CANDIDATES) - 1, -1))
+    window = recent_indexes(start, end)
     out: list[Observation] = []
     for j in window:
         job_obs = observations[j]
