@@ -59,6 +59,7 @@ from jobmodel.transitions.sync_job import (
     is_job_finished,
     managed_by_external_controller,
     sync_job,
+    wrote_at,
 )
 
 DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30  # v1.DefaultTerminationGracePeriodSeconds
@@ -425,11 +426,13 @@ def _apply_pod_patch(cluster: Cluster, namespace: str, job_name: str, action: Pa
     return cluster
 
 
-def orphan_pod_cleanup(cluster: Cluster) -> Cluster:
-    """handleSingleOrphanPod for every pod with the tracking finalizer: remove the finalizer from
-    pods without an owning Job, or whose Job is finished, unless another controller manages it."""
+def orphan_pod_cleanup(cluster: Cluster, unseen: frozenset[str] = frozenset(), write_version: int = 1) -> Cluster:
+    """handleSingleOrphanPod for every pod with the tracking finalizer that the controller's cache
+    shows (all but `unseen`): remove the finalizer from pods without an owning Job, or whose Job
+    is finished, unless another controller manages it. Each removal is a pod write of the
+    controller, recorded (`pod_write_recorded`) as its sync's are."""
     for pod in list(cluster.pods):
-        if not has_job_tracking_finalizer(pod):
+        if not has_job_tracking_finalizer(pod) or pod.name in unseen:
             continue
         ref = pod.metadata.controller_ref()
         if ref is not None:
@@ -442,8 +445,22 @@ def orphan_pod_cleanup(cluster: Cluster) -> Cluster:
                 continue
         current = cluster.pod(pod.metadata.namespace, pod.name)
         if current is not None:
-            cluster = remove_pod_finalizer(cluster, current, JOB_TRACKING_FINALIZER)
+            cluster = pod_write_recorded(remove_pod_finalizer(cluster, current, JOB_TRACKING_FINALIZER), current, write_version)
     return cluster
+
+
+def pod_write_recorded(cluster: Cluster, pod: Pod, version: int) -> Cluster:
+    """The Job controller's RealPodControl.OnWrite (1.36+, StaleControllerConsistencyJob): a pod
+    write is recorded (ConsistencyStore.WroteAt) under the name in the pod's controller reference
+    and with its uid, whichever Job of that name the controller holds state for; so a sync of
+    that name waits for the pod informer to show it (EnsureReady)."""
+    ref = pod.metadata.controller_ref()
+    if not cluster.features.StaleControllerConsistencyJob or ref is None:
+        return cluster
+    key = f"{pod.metadata.namespace}/{ref.name}"
+    state = cluster.controller_state(key)
+    record = wrote_at(state.consistency, ref.uid, "pods", version)
+    return cluster if record is state.consistency else with_controller_state(cluster, key, evolve(state, consistency=record))
 
 
 def restart_controller(cluster: Cluster) -> Cluster:

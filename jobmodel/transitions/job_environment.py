@@ -326,10 +326,13 @@ def backoff_remaining(world: World) -> float:
 
 
 def _orphan_cleanup_needed(world: World) -> bool:
-    """Some pod holds the tracking finalizer although its Job is gone or finished."""
+    """Some pod the controller's cache shows holds the tracking finalizer although its Job is
+    gone or finished (the orphan worker reads the cache: a pod it has not seen waits)."""
     unfinished: set[str] | None = None  # the uids of the Jobs not finished, once some pod asks
     for pod in world.cluster.pods:
         if JOB_TRACKING_FINALIZER not in pod.metadata.finalizers:  # has_job_tracking_finalizer, inline
+            continue
+        if pod.name in world.hidden:
             continue
         if unfinished is None:
             unfinished = {j.uid for j in world.cluster.jobs if not is_job_finished(j)}
@@ -667,8 +670,10 @@ def delete_job_move(world: World, move: Move | None = None) -> World:
 
 
 def orphan_cleanup(world: World, move: Move | None = None) -> World:
-    """The controller's orphan-pod work (cluster.orphan_pod_cleanup)."""
-    return _forget_gone(with_world(world, cluster=cl.orphan_pod_cleanup(world.cluster)))
+    """The controller's orphan-pod work (cluster.orphan_pod_cleanup) on the pods its cache shows;
+    its writes are recorded for the next sync to wait on while a creation is hidden."""
+    cluster = cl.orphan_pod_cleanup(world.cluster, unseen=world.hidden, write_version=WRITTEN)
+    return without_spent_marks(_forget_gone(with_world(world, cluster=cluster)))
 
 
 _SYNCS: dict[str, tuple[Faults, bool]] = {

@@ -194,24 +194,8 @@ class _Step:
     def wrote(self, resource: str) -> None:
         """ConsistencyStore.WroteAt (RealPodControl.OnWrite, updateJobStatus): 1.36+ with the gate."""
         job = self.inp.job
-        if not self.gates.StaleControllerConsistencyJob or job is None:
-            return
-        record = self.consistency
-        version = self.inp.write_version
-        if record is None or record.owner_uid != job.uid:
-            # A new record, holding this write's version.
-            if resource == "pods":
-                self.consistency = ConsistencyRecord(job.uid, pods=version)
-            else:
-                self.consistency = ConsistencyRecord(job.uid, jobs=version)
-            return
-        # A record that already holds the version stays as it is (most writes of a sync).
-        if resource == "pods":
-            if record.pods != (newest := max(version, record.pods or version)):
-                record = evolve(record, pods=newest)
-        elif record.jobs != (newest := max(version, record.jobs or version)):
-            record = evolve(record, jobs=newest)
-        self.consistency = record
+        if self.gates.StaleControllerConsistencyJob and job is not None:
+            self.consistency = wrote_at(self.consistency, job.uid, resource, self.inp.write_version)
 
     def event(self, etype: str, reason: str, message: str) -> None:
         self.actions.append(RecordEvent(etype, reason, message))
@@ -313,6 +297,17 @@ def sync_job(inp: JobSyncInput) -> JobSyncResult:
     except _StepError as err:
         error = str(err)
     return step.result(error)
+
+
+def wrote_at(record: ConsistencyRecord | None, owner_uid: str, resource: str, version: int) -> ConsistencyRecord:
+    """ConsistencyStore.WroteAt: the owner's record (a new one for another uid) holding `version`
+    for `resource` ("pods" or "jobs") unless it holds a newer one."""
+    if record is None or record.owner_uid != owner_uid:
+        return ConsistencyRecord(owner_uid, pods=version) if resource == "pods" else ConsistencyRecord(owner_uid, jobs=version)
+    held = record.pods if resource == "pods" else record.jobs
+    if held is not None and held >= version:
+        return record  # most writes of a sync: the record already holds the version
+    return evolve(record, pods=version) if resource == "pods" else evolve(record, jobs=version)
 
 
 def ensure_ready(record: ConsistencyRecord | None, informers: InformerVersions) -> str | None:

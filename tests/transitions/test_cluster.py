@@ -6,7 +6,13 @@ from datetime import timedelta
 
 import attrs
 
-from jobmodel.state import JOB_TRACKING_FINALIZER, BackoffRecord, JobControllerState
+from jobmodel.features import FeatureGates
+from jobmodel.state import (
+    JOB_TRACKING_FINALIZER,
+    BackoffRecord,
+    ConsistencyRecord,
+    JobControllerState,
+)
 from jobmodel.timeutil import parse_time
 from jobmodel.transitions import cluster as cl
 from tests.builders import make_pod
@@ -121,6 +127,34 @@ def test_background_propagation_without_a_collector_leaves_the_pods() -> None:
     # The controller's orphan-pod work still removes the tracking finalizers.
     assert len(cluster.pods) == 2
     assert all(JOB_TRACKING_FINALIZER not in p.metadata.finalizers for p in cluster.pods)
+
+
+def _orphaned(features: FeatureGates) -> cl.Cluster:
+    """The Job deleted (Background, no collector) before the controller's orphan-pod work ran."""
+    cluster = cl.Cluster(now=T0, features=features)
+    cluster, errors = cl.create_job(cluster, MANIFEST, "uid-1")
+    assert errors == []
+    cluster = cl.settle(cluster)
+    return cl.delete_job(cluster, "ns", "work", "Background")
+
+
+def test_orphan_finalizer_removals_are_recorded_for_the_pods_controller_from_1_36() -> None:
+    # RealPodControl.PatchPod calls OnWrite, which the Job controller (1.36+) records under the
+    # name and uid of the patched pod's controller reference: the gone Job's.
+    cleaned = cl.orphan_pod_cleanup(_orphaned(FeatureGates.for_release(36)), write_version=7)
+    assert all(JOB_TRACKING_FINALIZER not in p.metadata.finalizers for p in cleaned.pods)
+    assert cleaned.controller_state("ns/work").consistency == ConsistencyRecord("uid-1", pods=7)
+    # Up to 1.35 there is no consistency store.
+    cleaned = cl.orphan_pod_cleanup(_orphaned(FeatureGates.for_release(35)), write_version=7)
+    assert all(JOB_TRACKING_FINALIZER not in p.metadata.finalizers for p in cleaned.pods)
+    assert cleaned.controller_state("ns/work").consistency is None
+
+
+def test_orphan_pod_work_leaves_the_pods_the_cache_has_not_shown() -> None:
+    orphaned = _orphaned(FeatureGates.for_release(37))
+    names = sorted(p.name for p in orphaned.pods)
+    cleaned = cl.orphan_pod_cleanup(orphaned, unseen=frozenset(names[:1]))
+    assert [JOB_TRACKING_FINALIZER in p.metadata.finalizers for p in sorted(cleaned.pods, key=lambda p: p.name)] == [True, False]
 
 
 def test_background_propagation_with_a_collector_deletes_the_pods() -> None:

@@ -9,6 +9,7 @@ import attrs
 import pytest
 
 from jobmodel.errors import InputError
+from jobmodel.features import DEFAULT_GATES, FeatureGates
 from jobmodel.state import FAILED, RUNNING, SUCCEEDED
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.job_environment import Budget
@@ -155,6 +156,43 @@ def test_deleting_the_job_orphans_its_pods_until_cleanup() -> None:
     assert w.job() is None and "orphan-cleanup" in kinds(w)
     w = apply(w, Move("orphan-cleanup"), Move("sync"))
     assert all(not p.metadata.finalizers for p in w.pods())
+
+
+def _deleted_while_a_creation_is_hidden(features: FeatureGates) -> env.World:
+    """j-0 succeeded and was counted by a sync over a lagging cache that created j-2 unseen; then
+    the Job was deleted: j-1 is an orphan the cache shows, j-2 one it does not."""
+    w = env.initial_world(manifest(completions=3), Budget(stale=1, job_deletions=1), now=NOW, features=features)
+    w = apply(w, Move("sync"), Move("start", "j-0"), Move("succeed", "j-0"), Move("sync-stale"), Move("delete-job"))
+    assert w.hidden == {"j-2"} and w.job() is None
+    return w
+
+
+def test_orphan_pod_work_waits_for_the_cache_to_show_a_pod() -> None:
+    w = apply(_deleted_while_a_creation_is_hidden(DEFAULT_GATES), Move("orphan-cleanup"))
+    finalized = {p.name for p in w.pods() if p.metadata.finalizers}
+    assert finalized == {"j-2"} and "orphan-cleanup" not in kinds(w)
+    w = apply(w, Move("cache-catch-up"))
+    assert "orphan-cleanup" in kinds(w)
+    w = apply(w, Move("orphan-cleanup"))
+    assert all(not p.metadata.finalizers for p in w.pods())
+
+
+def test_a_sync_after_orphan_pod_work_waits_for_the_pod_cache_from_1_36() -> None:
+    # The orphan worker's finalizer removal is recorded under the gone Job's name (1.36+), and the
+    # pod informer, behind the hidden creation, is behind that write too: the sync of the name
+    # fails EnsureReady (keeping the record) until the cache has caught up.
+    for release, waits in ((35, False), (36, True), (37, True)):
+        w = apply(_deleted_while_a_creation_is_hidden(FeatureGates.for_release(release)), Move("orphan-cleanup"))
+        after, result = env.apply_move(w, Move("sync"))
+        assert result is not None
+        assert (result.error is not None and "read version" in result.error) == waits, release
+        assert (after.cluster.controller_state(after.job_key).consistency is not None) == waits, release
+        after, result = env.apply_move(apply(after, Move("cache-catch-up")), Move("sync"))
+        assert result is not None and result.error is None, release
+        assert after.cluster.controller_state(after.job_key).consistency is None, release
+    # With nothing hidden the write is in the cache at once: no record is kept.
+    w = apply(world(Budget(job_deletions=1)), Move("sync"), Move("delete-job"), Move("orphan-cleanup"))
+    assert w.cluster.controller_state(w.job_key).consistency is None
 
 
 def test_failing_api_calls_change_nothing_they_were_refused() -> None:
