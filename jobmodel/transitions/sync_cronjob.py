@@ -50,6 +50,7 @@ from jobmodel.util.goquote import go_quote
 NORMAL, WARNING = "Normal", "Warning"
 ALREADY_EXISTS, NAMESPACE_TERMINATING = "AlreadyExists", "NamespaceTerminating"
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+CRON_JOB_DOCS = "https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/"  # named by UnsupportedSchedule
 
 
 @attrs.frozen
@@ -331,7 +332,7 @@ def format_schedule(step: _Step) -> str:
         step.event(
             WARNING,
             "UnsupportedSchedule",
-            f"CRON_TZ or TZ used in schedule {cj.spec.schedule!r} is not officially supported",
+            f"CRON_TZ or TZ used in schedule {go_quote(cj.spec.schedule)} is not officially supported, see {CRON_JOB_DOCS} for more details",
         )
     return formatted_schedule(cj)
 
@@ -403,7 +404,7 @@ def sync_cron_job(step: _Step, jobs: tuple[Job, ...]) -> tuple[float | None, boo
         try:
             load_location(cj.spec.time_zone)
         except LocationError as loc_err:
-            step.event(WARNING, "UnknownTimeZone", f"invalid timeZone: {cj.spec.time_zone!r}: {loc_err}")
+            step.event(WARNING, "UnknownTimeZone", f"invalid timeZone: {go_quote(cj.spec.time_zone)}: {loc_err}")
             return None, updated, None
     if cj.spec.suspend:
         return None, updated, None
@@ -413,7 +414,7 @@ def sync_cron_job(step: _Step, jobs: tuple[Job, ...]) -> tuple[float | None, boo
         message = parse_err.message
         if isinstance(parse_err, CronPanic) and step.inp.gates.at_least(35):
             message = RECOVERED_PANIC  # ParseCronScheduleWithPanicRecovery
-        step.event(WARNING, "UnparseableSchedule", f"unparseable schedule: {cj.spec.schedule!r} : {message}")
+        step.event(WARNING, "UnparseableSchedule", f"unparseable schedule: {go_quote(cj.spec.schedule)} : {message}")
         return None, updated, None
 
     nxt = next_schedule_time(

@@ -248,6 +248,25 @@ def test_suspended_and_bad_zone_do_not_requeue() -> None:
     assert reasons(bad.actions) == ["UnknownTimeZone"] and bad.requeue_after is None
 
 
+def messages(actions: tuple[object, ...]) -> dict[str, str]:
+    return {a.reason: a.message for a in actions if isinstance(a, RecordEvent)}
+
+
+def test_warnings_quote_the_values_as_go_does() -> None:
+    # cronjob_controllerv2.go: "invalid timeZone: %q: %s", "unparseable schedule: %q : %s", and
+    # formatSchedule's "CRON_TZ or TZ used in schedule %q is not officially supported, see
+    # https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/ for more details".
+    zone = messages(sync(cronjob(time_zone="Mars/Olympus"), (), TOP).actions)["UnknownTimeZone"]
+    assert zone == 'invalid timeZone: "Mars/Olympus": unknown time zone Mars/Olympus'
+    bad = messages(sync(cronjob(schedule="it's\tbad"), (), TOP).actions)["UnparseableSchedule"]
+    assert bad.startswith('unparseable schedule: "it\'s\\tbad" : ')
+    tz = messages(sync(cronjob(schedule="TZ=UTC 0 * * * *"), (), TOP).actions)["UnsupportedSchedule"]
+    assert tz == (
+        'CRON_TZ or TZ used in schedule "TZ=UTC 0 * * * *" is not officially supported, '
+        "see https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/ for more details"
+    )
+
+
 def test_jobs_are_matched_to_the_cronjob_by_controller_name_only() -> None:
     same_name_other_uid = job("old", owner_uid="previous-incarnation")
     other = job("x", owner="another")
