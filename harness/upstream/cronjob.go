@@ -223,5 +223,7 @@ func runCronJobSync(ctx context.Context, raw json.RawMessage) (map[string]any, e
 		"requeueAfterSeconds": requeue,
 		"warnings":            warnings,
 		"events":              events,
+		// Each as FakeRecorder writes it: "<type> <reason> <message>".
+		"eventMessages": res.Events,
 	}, nil
 }

@@ -59,8 +59,9 @@ def judge(
     reference_outcome: Outcome | None = None,
 ) -> Verdict:
     """The candidate's outcome for `case` judged against the reference engine's."""
-    canonical = _comparing(suite, candidate)
-    want = canonical(reference_outcome if reference_outcome is not None else reference(case), case)
+    first = reference_outcome if reference_outcome is not None else reference(case)
+    canonical = _comparing(suite, candidate, first)
+    want = canonical(first, case)
     got = canonical(candidate, case)
     if suite == "defaulting":
         got = without_omitted_zeros(got, want)
@@ -86,14 +87,14 @@ def judge(
     return Verdict(False, "order-dependent: none of the reference's answers", tuple(differences(got, want)), want)
 
 
-def _comparing(suite: str, candidate: Outcome) -> Callable[[Outcome, Mapping[str, Any]], dict[str, Any]]:
+def _comparing(suite: str, candidate: Outcome, reference: Outcome) -> Callable[[Outcome, Mapping[str, Any]], dict[str, Any]]:
     """The suite's canonical form, less the optional fields of a sync outcome (the protocol
-    schema's) that the candidate does not report: those are not compared."""
+    schema's) that the candidate or the reference does not report: those are not compared."""
     canonical = CANONICAL[suite]
     if suite not in ("job-sync", "cronjob-sync"):
         return canonical
     required = set(protocol.schema()["$defs"]["outcome"][suite]["required"])
-    left_out = {k for k in canonical({}, {}) if k not in required and k not in candidate}
+    left_out = {k for k in canonical({}, {}) if k not in required and (k not in candidate or k not in reference)}
 
     def compared(outcome: Outcome, case: Mapping[str, Any]) -> dict[str, Any]:
         return {k: v for k, v in canonical(outcome, case).items() if k not in left_out}
@@ -228,6 +229,8 @@ def canonical_cronjob_sync(outcome: Outcome, case: Mapping[str, Any]) -> dict[st
         # Events of the Jobs walk come in the lister's (a Go map's) order: compared as multisets.
         "warnings": sorted(outcome.get("warnings") or []),
         "events": sorted(outcome.get("events") or []),
+        # "<type> <reason> <message>", as upstream's FakeRecorder writes them (optional).
+        "eventMessages": sorted(outcome.get("eventMessages") or []),
     }
 
 

@@ -116,6 +116,8 @@ def outcome_of(result: CronJobSyncResult, before: CronJob | None) -> dict[str, A
         "requeueAfterSeconds": requeues[-1] if requeues else None,
         "warnings": [e.reason for e in events if e.type == "Warning"],
         "events": [e.reason for e in events],
+        # As upstream's FakeRecorder writes them (compared by the differential tests).
+        "eventMessages": [f"{e.type} {e.reason} {e.message}" for e in events],
     }
 
 

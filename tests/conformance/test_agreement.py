@@ -99,3 +99,26 @@ def test_defaulted_objects_differ_in_a_value_on_one_side_only() -> None:
     model, upstream = _defaulted({}, None), _defaulted({}, None)
     del model["object"]["spec"]["suspend"]
     assert not judge("defaulting", case, model, _no_second_answer, reference_outcome=upstream).agrees
+
+
+def _cron_outcome(**extra: Any) -> dict[str, Any]:
+    return {"error": False, "creations": 0, "deletions": 0, "status": {"active": []}, "events": ["UnknownTimeZone"], **extra}
+
+
+def test_event_messages_are_compared_when_both_sides_report_them() -> None:
+    upstream = _cron_outcome(eventMessages=['Warning UnknownTimeZone invalid timeZone: "X": unknown time zone X'])
+    python_repr = _cron_outcome(eventMessages=["Warning UnknownTimeZone invalid timeZone: 'X': unknown time zone X"])
+    verdict = judge("cronjob-sync", {"jobs": []}, python_repr, _no_second_answer, reference_outcome=upstream)
+    assert not verdict.agrees and any("eventMessages" in d for d in verdict.differences)
+    assert judge("cronjob-sync", {"jobs": []}, dict(upstream), _no_second_answer, reference_outcome=upstream).agrees
+
+
+def test_an_optional_field_one_side_does_not_report_is_not_compared() -> None:
+    # An implementation checked by `oracle check` need not report the messages, whichever side
+    # is the reference.
+    with_messages = _cron_outcome(eventMessages=["Warning UnknownTimeZone anything"])
+    without = _cron_outcome()
+    assert judge("cronjob-sync", {"jobs": []}, without, _no_second_answer, reference_outcome=with_messages).agrees
+    assert judge("cronjob-sync", {"jobs": []}, with_messages, _no_second_answer, reference_outcome=without).agrees
+    # A required field is compared all the same.
+    assert not judge("cronjob-sync", {"jobs": []}, _cron_outcome(creations=1), _no_second_answer, reference_outcome=without).agrees
