@@ -29,6 +29,12 @@ def test_the_example_passes_against_the_model_served_through_cmd(tmp_path: Path)
     engine = f"cmd:{sys.executable} -m jobmodel oracle serve"
     done = run_pytest(str(EXAMPLE), f"--jobmodel-engine={engine}", cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 passed" in done.stdout
+    # The engine named is the one asked: a program that never answers fails both tests.
+    mute = f"cmd:{sys.executable} -c pass"
+    done = run_pytest(str(EXAMPLE), f"--jobmodel-engine={mute}", cwd=tmp_path)
+    assert done.returncode == 1 and "2 failed" in done.stdout
+    assert "exited (0) before answering the handshake" in done.stdout
 
 
 def test_a_wrong_outcome_fails_with_the_differences(tmp_path: Path) -> None:

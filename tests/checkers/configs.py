@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 import attrs
 
 from jobmodel.checkers.cron import CronConfig, cron_manifest
 from jobmodel.checkers.job import DEFAULT_IMPL, CheckConfig
+from jobmodel.checkers.system import System
 from jobmodel.features import NEWEST_RELEASE
 from jobmodel.frozen import freeze
 from jobmodel.transitions.cron_environment import CronBudget
@@ -223,3 +225,24 @@ def mutation_config(name: str, broken: bool = True) -> CheckConfig | CronConfig:
         cron = CronConfig(freeze(case.manifest), CronBudget(**budget), kube_version=release)
         return attrs.evolve(cron, impl=case.impl) if broken else cron
     return config(case.manifest, impl=case.impl if broken else DEFAULT_IMPL, kube_version=release, **budget)
+
+
+def plain_search(system: System[Any, Any], depth: int) -> int:
+    """The distinct states (canonical forms) within `depth` moves, by the plainest breadth-first
+    search over the system's own functions: none of the explorer's machinery (its expansions
+    answered by another state's, kept objects, collector tuning), and no law checked. The
+    explorer's pinned counts are checked against it, so that a pin is not only the explorer's
+    own output."""
+    start: Hashable = system.start()
+    seen = {start}
+    frontier = [start]
+    for _ in range(depth):
+        found = []
+        for world in frontier:
+            for move in system.enabled_moves(world):
+                after = system.canonical(system.apply_move(world, move)[0])
+                if after not in seen:
+                    seen.add(after)
+                    found.append(after)
+        frontier = found
+    return len(seen)

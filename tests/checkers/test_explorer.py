@@ -1,5 +1,6 @@
 """The exhaustive explorer: exact reachable-state counts for fixed configurations (so a change in
-semantics shows up), no violation on the model, every broken variant caught with a shortest
+semantics shows up; each also found by a plain search, `configs.plain_search`), no violation on
+the model, every broken variant caught with a shortest
 counterexample, and symmetry reduction that shrinks the space without changing verdicts."""
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from tests.checkers.configs import (
     config,
     job_manifest,
     mutation_config,
+    plain_search,
 )
 
 PAIR = job_manifest(2, 2, 1)
@@ -33,10 +35,11 @@ PAIR = job_manifest(2, 2, 1)
     [(True, 206), (False, 401)],
 )
 def test_reachable_states_of_a_small_job_are_pinned(symmetry: bool, states: int) -> None:
-    result = explore(config(PAIR, symmetry=symmetry, failures=1).system(), depth=40)
+    system = config(PAIR, symmetry=symmetry, failures=1).system()
+    result = explore(system, depth=40)
     assert result.counterexample is None
     assert result.exhausted
-    assert result.states == states
+    assert result.states == states == plain_search(system, 40)
 
 
 def test_symmetry_reduction_keeps_every_reachable_job_status() -> None:
@@ -53,8 +56,9 @@ def test_symmetry_reduction_keeps_every_reachable_job_status() -> None:
             sizes = (len(u.succeeded), len(u.failed)) if u is not None else None
             seen.add((attrs.evolve(job.status, uncounted_terminated_pods=None), sizes))
 
-        result = explore(config(PAIR, symmetry=symmetry, failures=1, stale=1).system(), depth=40, on_state=keep)
-        assert result.exhausted and result.states == states[symmetry]
+        system = config(PAIR, symmetry=symmetry, failures=1, stale=1).system()
+        result = explore(system, depth=40, on_state=keep)
+        assert result.exhausted and result.states == states[symmetry] == plain_search(system, 40)
         return seen
 
     assert statuses(True) == statuses(False)
@@ -112,9 +116,10 @@ def test_the_model_breaks_no_invariant(manifest: dict[str, Any], budget: dict[st
     its own writes with the consistency store, and keeps active pods during the back-off: fewer
     or other states than 1.32.)"""
     for release, count in states.items():
-        result = explore(config(manifest, kube_version=release, **budget).system(), depth=16)
+        system = config(manifest, kube_version=release, **budget).system()
+        result = explore(system, depth=16)
         assert result.counterexample is None, (release, result.counterexample)
-        assert result.states == count, release
+        assert result.states == count == plain_search(system, 16), release
 
 
 @pytest.mark.parametrize("name", sorted(BROKEN_CASES))

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from jobmodel.cli import main
+from tests.conftest import REPO_ROOT
 
 
 def test_version_lists_every_release_with_its_gates(capsys: pytest.CaptureFixture[str]) -> None:
@@ -38,8 +39,9 @@ def test_every_model_command_takes_kube_version(tmp_path: object, capsys: pytest
 
 
 def test_simulate_models_the_chosen_release(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", "specs/examples/pi.yaml", "-o", "json", "--kube-version", "1.34"]) == 0
-    assert main(["simulate", "specs/examples/pi.yaml", "--kube-version", "1.30"]) == 2
+    pi = str(REPO_ROOT / "specs" / "examples" / "pi.yaml")
+    assert main(["simulate", pi, "-o", "json", "--kube-version", "1.34"]) == 0
+    assert main(["simulate", pi, "--kube-version", "1.30"]) == 2
     assert "unsupported Kubernetes release" in capsys.readouterr().err
     assert main(["cluster", "up", "--kube-version", "1.31"]) == 2
     assert "unsupported Kubernetes release" in capsys.readouterr().err

@@ -49,8 +49,11 @@ def test_ten_years_of_downtime_is_many_missed_and_still_exact() -> None:
 
 
 def test_an_impossible_schedule_is_an_error() -> None:
+    # robfig's Next finds no 31 February and answers the zero time, twice: upstream's utils.go
+    # mostRecentScheduleTime then reads a gap of 0 between two schedules.
     r = most_recent_schedule_time(parse_standard("59 23 31 2 *"), TOP + timedelta(hours=1), TOP)
-    assert r.error is not None
+    assert r.error == "time difference between two schedules is less than 1 second"
+    assert r.most_recent is None
 
 
 def test_uneven_schedule_estimate_can_miss_a_due_time() -> None:
