@@ -46,5 +46,5 @@ def test_split_docker_domain() -> None:
 
 
 def test_uppercase_repository_is_an_error() -> None:
-    with pytest.raises(InvalidReference):
+    with pytest.raises(InvalidReference, match="repository name must be lowercase"):
         parse_normalized_named("example.com/App")

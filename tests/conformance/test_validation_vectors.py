@@ -82,14 +82,15 @@ def test_compare_checks_detail_substring() -> None:
 
 
 @pytest.mark.parametrize(
-    "bad",
+    ("bad", "field"),
     [
-        {"kind": "Pod", "operation": "create", "object": {}},
-        {"kind": "Job", "operation": "patch", "object": {}},
+        ({"kind": "Pod", "operation": "create", "object": {}}, "kind"),
+        ({"kind": "Job", "operation": "patch", "object": {}}, "operation"),
     ],
 )
-def test_malformed_cases_raise_input_errors(bad: dict[str, Any]) -> None:
+def test_malformed_cases_raise_input_errors(bad: dict[str, Any], field: str) -> None:
     from jobmodel.errors import InputError
 
-    with pytest.raises(InputError):
+    with pytest.raises(InputError) as refused:
         validation.model_outcome(bad)
+    assert refused.value.field == field

@@ -154,7 +154,7 @@ def test_complete_needs_the_completions() -> None:
 def test_completed_indexes_only_grow() -> None:
     indexed = config(job_manifest(2, 2, 1, indexed=True)).initial_world()
     done = with_status(indexed, succeeded=2, completed_indexes="0,1")
-    assert cat.completed_indexes_only_grow(step(done, with_status(indexed, succeeded=1, completed_indexes="1"))) is not None
+    assert cat.completed_indexes_only_grow(step(done, with_status(indexed, succeeded=1, completed_indexes="1"))) == "completed indexes [0] were dropped"
 
 
 def test_removing_a_finalizer_before_recording_the_pod_is_caught() -> None:

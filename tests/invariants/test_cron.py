@@ -70,4 +70,4 @@ def test_an_earlier_last_schedule_time_breaks_never_goes_back() -> None:
     assert last is not None
     earlier = attrs.evolve(t.after.cron_job.status, last_schedule_time=last - timedelta(minutes=2))
     back: cron.CronTransition = Transition(t.after, Move("sync"), attrs.evolve(t.after, cron_job=attrs.evolve(t.after.cron_job, status=earlier)))
-    assert cron.last_schedule_time_never_goes_back(back) is not None
+    assert cron.last_schedule_time_never_goes_back(back) == f"lastScheduleTime went back from {last} to {earlier.last_schedule_time}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -75,10 +76,14 @@ def test_a_condition_failure_exits_with_a_code_no_rule_matches() -> None:
     assert failure.conditions == (("DisruptionTarget", "True"),) and failure.exit_code == 2
 
 
-@pytest.mark.parametrize("arg", ["exit=x@main", "boom", "cond="])
-def test_a_malformed_failure_is_an_input_error(arg: str) -> None:
-    with pytest.raises(InputError):
+@pytest.mark.parametrize(
+    ("arg", "reason"),
+    [("exit=x@main", "the exit code is an integer"), ("boom", "expected exit=CODE@CONTAINER"), ("cond=", "expected exit=CODE@CONTAINER")],
+)
+def test_a_malformed_failure_is_an_input_error(arg: str, reason: str) -> None:
+    with pytest.raises(InputError, match=re.escape(reason)) as refused:
         parse_failure(job(None), arg)
+    assert refused.value.field == "move.arg"
 
 
 def test_a_failure_in_a_container_the_pod_does_not_have_is_an_input_error() -> None:
