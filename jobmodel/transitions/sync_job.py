@@ -303,11 +303,11 @@ def wrote_at(record: ConsistencyRecord | None, owner_uid: str, resource: str, ve
     """ConsistencyStore.WroteAt: the owner's record (a new one for another uid) holding `version`
     for `resource` ("pods" or "jobs") unless it holds a newer one."""
     if record is None or record.owner_uid != owner_uid:
-        return ConsistencyRecord(owner_uid, pods=version) if resource == "pods" else ConsistencyRecord(owner_uid, jobs=version)
-    held = record.pods if resource == "pods" else record.jobs
+        return ConsistencyRecord(owner_uid, **{resource: version})
+    held = getattr(record, resource)
     if held is not None and held >= version:
         return record  # most writes of a sync: the record already holds the version
-    return evolve(record, pods=version) if resource == "pods" else evolve(record, jobs=version)
+    return evolve(record, **{resource: version})
 
 
 def ensure_ready(record: ConsistencyRecord | None, informers: InformerVersions) -> str | None:
