@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -33,14 +34,22 @@ def run_build_script(
     """
     if shutil.which("go") is None:
         raise InputError(option, f"cannot build {what}: `go` is not on PATH (Go 1.23 or newer is needed)")
-    proc = subprocess.Popen(
-        [sys.executable, str(script), *args],
-        cwd=script.parent,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, str(script), *args],
+            cwd=script.parent,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    except OSError as e:
+        raise InputError(option, f"cannot build {what}: cannot run {script}: {e.strerror or e}") from None
     assert proc.stdout is not None and proc.stderr is not None
+    # Standard output is drained beside standard error: read after it, a script that prints more
+    # than a pipe holds would block with its caller.
+    out_parts: list[str] = []
+    reader = threading.Thread(target=lambda: out_parts.append(proc.stdout.read() if proc.stdout else ""))
+    reader.start()
     errors: list[str] = []
     for line in proc.stderr:
         errors.append(line)
@@ -50,11 +59,17 @@ def run_build_script(
             else:
                 sys.stderr.write(line)
                 sys.stderr.flush()
-    out = proc.stdout.read()
+    reader.join()
+    out = "".join(out_parts)
     code = proc.wait()
     if code != 0:
-        raise InputError(option, f"building {what} failed:\n{out}{''.join(errors)}")
+        raise InputError(option, f"building {what} failed:\n{_ending_line(out)}{''.join(errors)}")
     lines = out.strip().splitlines()
     if not lines:
-        raise InputError(option, f"{script} printed no path:\n{''.join(errors)}")
+        raise InputError(option, f"building {what}: {script} printed no path:\n{''.join(errors)}")
     return Path(lines[-1])
+
+
+def _ending_line(text: str) -> str:
+    """`text` ending with a newline (when not empty), so that what follows starts a line."""
+    return text if not text or text.endswith("\n") else text + "\n"
