@@ -659,14 +659,26 @@ class ControlPlane:
             state = json.loads((directory / "state.json").read_text())
         except (OSError, ValueError) as err:
             raise ControlPlaneError(f"no control plane in {directory}: {err}") from None
+        try:
+            plane = cls._from_state(directory, state)
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            what = f"no {err.args[0]!r}" if isinstance(err, KeyError) else str(err)
+            raise ControlPlaneError(f"no control plane in {directory}: its state.json is malformed ({what})") from None
+        plane.admin_token = _token_of(plane.kubeconfig)
+        return plane
+
+    @classmethod
+    def _from_state(cls, directory: Path, state: Any) -> ControlPlane:
         config = ControllerConfig.from_json(state.get("config") or {})
         release = str(state.get("release") or UNRECORDED_RELEASE)
         plane = cls(directory, Path(state["binaries"]), config, detached=True, release=release)
         plane.ports = {k: int(v) for k, v in state["ports"].items()}
+        for name in ("etcd", "kube-apiserver", "kube-controller-manager"):  # read by `healthy` and `server`
+            if name not in plane.ports:
+                raise KeyError(f"ports.{name}")
         for name, proc in state["processes"].items():
             args, env = plane._command(name)
             plane.components[name] = Component(name, proc["binary"], args, env, int(proc["pid"]))
-        plane.admin_token = _token_of(plane.kubeconfig)
         return plane
 
 

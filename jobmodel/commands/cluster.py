@@ -11,7 +11,7 @@ from jobmodel.commands.output import add_output_option, print_json, wants_json
 from jobmodel.commands.progress import progress
 from jobmodel.commands.release import add_control_plane_release_option, control_plane_release
 from jobmodel.errors import InputError
-from jobmodel.features import parse_gate_overrides
+from jobmodel.features import gates_for, parse_gate_overrides
 
 
 def register(subparsers: Any) -> None:
@@ -57,13 +57,9 @@ def run_build(args: argparse.Namespace) -> int:
     from jobmodel.adapters.gobuild import run_build_script
 
     release = control_plane_release(args)
-    if args.force:
-        import subprocess
-
-        code = subprocess.call([sys.executable, str(BUILD_SCRIPT), "--kube-version", release, "--force"])
-        return code
+    force = ["--force"] if args.force else []
     with progress(f"building the control plane of Kubernetes {release} (cached after the first build)") as task:
-        directory = run_build_script(BUILD_SCRIPT, f"the control plane of Kubernetes {release}", "cluster build", task.log, ["--kube-version", release])
+        directory = run_build_script(BUILD_SCRIPT, f"the control plane of Kubernetes {release}", "cluster build", task.log, ["--kube-version", release, *force])
     if wants_json(args):
         print_json("ClusterBuild", {"directory": str(directory)})
     else:
@@ -75,17 +71,22 @@ def run_up(args: argparse.Namespace) -> int:
     release = control_plane_release(args)
     from jobmodel.adapters.controlplane import ControllerConfig, ControlPlane, running_plane
 
+    # The options are checked first, against the release asked for, before any directory is touched.
+    gates = parse_gate_overrides(args.feature_gates, base=gates_for(release))
+    config = ControllerConfig(gates, {}, args.garbage_collector)
     directory = _directory(args)
     existing = running_plane(directory)
     if existing is not None:
         if existing.release != release:
             raise InputError("--kube-version", f"a control plane of Kubernetes {existing.release} is running in {directory}: stop it with `jobmodel cluster down` first")
+        if existing.config != config:
+            option = "--feature-gates" if existing.config.feature_gates != config.feature_gates else "--garbage-collector"
+            raise InputError(option, f"the control plane running in {directory} was started with other options: stop it with `jobmodel cluster down` first")
         print(f"already running at {existing.server}", file=sys.stderr)
         _print_up(args, existing.server, existing.kubeconfig, already_running=True)
         return 0
     if (directory / "state.json").is_file():
         ControlPlane.attach(directory).remove()  # a stale one: what is left of it goes
-    config = ControllerConfig(parse_gate_overrides(args.feature_gates), {}, args.garbage_collector)
     plane = ControlPlane.start(config, directory=directory, detached=True, release=release)
     print(f"control plane {plane.server} is up; stop it with: jobmodel cluster down", file=sys.stderr)
     _print_up(args, plane.server, plane.kubeconfig, already_running=False)
@@ -100,7 +101,7 @@ def _print_up(args: argparse.Namespace, server: str, kubeconfig: Path, *, alread
 
 
 def run_down(args: argparse.Namespace) -> int:
-    from jobmodel.adapters.controlplane import ControlPlane
+    from jobmodel.adapters.controlplane import ControlPlane, ControlPlaneError
 
     directory = _directory(args)
     if not (directory / "state.json").is_file():
@@ -108,7 +109,11 @@ def run_down(args: argparse.Namespace) -> int:
         if wants_json(args):
             print_json("ClusterDown", {"directory": str(directory), "stopped": []})
         return 0
-    plane = ControlPlane.attach(directory)
+    try:
+        plane = ControlPlane.attach(directory)
+    except ControlPlaneError as err:
+        # Without a readable state the processes are unknown: the user stops them and removes it.
+        raise ControlPlaneError(f"{err.reason}; stop what it started (etcd, kube-apiserver, kube-controller-manager) and remove {directory} by hand") from None
     plane.remove()
     print(f"stopped {', '.join(plane.components)} and removed {directory}", file=sys.stderr)
     if wants_json(args):
@@ -129,16 +134,17 @@ def run_status(args: argparse.Namespace) -> int:
     plane = ControlPlane.attach(directory)
     health = plane.healthy()
     ok = bool(health) and all(health.values())
+    alive = {name: c.alive() for name, c in plane.components.items()}
     if wants_json(args):
         components = [
-            {"name": name, "pid": c.pid, "healthy": bool(health.get(name)), "alive": c.alive()}
+            {"name": name, "pid": c.pid, "healthy": bool(health.get(name)), "alive": alive[name]}
             for name, c in plane.components.items()
         ]
         print_json(
             "ClusterStatus",
             {
                 "directory": str(directory),
-                "running": True,
+                "running": any(alive.values()),
                 "healthy": ok,
                 "server": plane.server,
                 "kubeconfig": str(plane.kubeconfig),
@@ -148,7 +154,7 @@ def run_status(args: argparse.Namespace) -> int:
         )
         return 0 if ok else 1
     for name, component in plane.components.items():
-        state = "healthy" if health.get(name) else ("running, not answering" if component.alive() else "stopped")
+        state = "healthy" if health.get(name) else ("running, not answering" if alive[name] else "stopped")
         print(f"{name:<24} pid {component.pid:<8} {state}")
     print(f"server      {plane.server}")
     print(f"release     Kubernetes {plane.release}")
