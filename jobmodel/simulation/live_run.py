@@ -16,6 +16,7 @@ sequence of the Job's status, aligned, printed side by side, and drawn in one pi
 from __future__ import annotations
 
 import difflib
+import re
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -115,7 +116,7 @@ def run_live(
     start = parse_time(DEFAULT_START, "start")
     with ExitStack() as stack:
         config_path, plane = cluster_for_run(kubeconfig, stack, release)
-        namespace = namespace or f"jobmodel-{job_name[:40]}-{secrets.token_hex(3)}"
+        namespace = namespace or default_namespace(job_name)
         trace = trace or default_trace_path(namespace)
         try:
             return _run_recorded(
@@ -128,6 +129,13 @@ def run_live(
                 raise LiveError(f"{err.reason} (the trace recorded so far: {trace})", err.status) from None
             raise
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def default_namespace(job_name: str) -> str:
+    """A new namespace for one run of `job_name`: a DNS-1123 label (a Job's name may hold dots,
+    which a namespace's may not), unique by a random suffix."""
+    label = re.sub(r"[^a-z0-9-]+", "-", job_name[:40]).strip("-")
+    return f"jobmodel-{label}-{secrets.token_hex(3)}" if label else f"jobmodel-{secrets.token_hex(3)}"
 
 
 def default_trace_path(namespace: str) -> Path:
