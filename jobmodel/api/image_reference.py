@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from jobmodel.util.gostrings import go_to_lower
+
 _ALNUM: Final = r"[a-z0-9]+"
 _SEPARATOR: Final = r"(?:[._]|__|[-]+)"
 _DOMAIN_COMPONENT: Final = r"(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])"
@@ -42,7 +44,7 @@ def split_docker_domain(name: str) -> tuple[str, str]:
         domain, remote = maybe_domain, maybe_remote
     elif maybe_domain == LEGACY_DEFAULT_DOMAIN:
         domain, remote = DEFAULT_DOMAIN, maybe_remote
-    elif "." in maybe_domain or ":" in maybe_domain or maybe_domain.lower() != maybe_domain:
+    elif "." in maybe_domain or ":" in maybe_domain or go_to_lower(maybe_domain) != maybe_domain:
         domain, remote = maybe_domain, maybe_remote
     else:
         domain, remote = DEFAULT_DOMAIN, name
@@ -80,7 +82,7 @@ def parse_normalized_named(image: str) -> tuple[str, str]:
         raise InvalidReference("cannot specify 64-byte hexadecimal strings")
     domain, remainder = split_docker_domain(image)
     remote = remainder.split(":", 1)[0]
-    if remote.lower() != remote:
+    if go_to_lower(remote) != remote:
         raise InvalidReference("repository name must be lowercase")
     return parse(f"{domain}/{remainder}")
 

@@ -18,6 +18,7 @@ from jobmodel.api.wire import label_selector_from_json
 from jobmodel.features import NEWEST_MINOR
 from jobmodel.state import selector_matches
 from jobmodel.util.goquote import go_quote
+from jobmodel.util.gostrings import go_to_lower
 
 IS_NEGATIVE_ERROR_MSG: Final = "must be greater than or equal to 0"
 FIELD_IMMUTABLE_ERROR_MSG: Final = "field is immutable"
@@ -252,7 +253,7 @@ def validate_annotations(
     errs: list[FieldError] = []
     annotations = annotations or {}
     for k in annotations:
-        errs.extend(fe.invalid(path, k, m) for m in is_qualified_name(k.lower(), release))
+        errs.extend(fe.invalid(path, k, m) for m in is_qualified_name(go_to_lower(k), release))
     if sum(go_len(k) + go_len(v) for k, v in annotations.items()) > TOTAL_ANNOTATION_SIZE_LIMIT:
         errs.append(fe.too_long(path, TOTAL_ANNOTATION_SIZE_LIMIT))
     return errs

@@ -24,6 +24,7 @@ from jobmodel.api.field import FieldError
 from jobmodel.api.ip import is_valid_ip_for_legacy_field
 from jobmodel.api.pod_util import visit_containers_with_path
 from jobmodel.api.quantity import decode_quantity
+from jobmodel.util.gostrings import go_to_lower
 
 if TYPE_CHECKING:
     from jobmodel.api.pod_validation import PodValidationOptions
@@ -187,7 +188,7 @@ def validate_object_field_selector(
     prefix, subscript, subscripted = split_maybe_subscripted_path(internal)
     if subscripted:
         if prefix == "metadata.annotations":
-            return mv.validate_qualified_name(subscript.lower(), path, release)
+            return mv.validate_qualified_name(go_to_lower(subscript), path, release)
         if prefix == "metadata.labels":
             return mv.validate_qualified_name(subscript, path, release)
         return [fe.invalid(path, prefix, "does not support subscript")]

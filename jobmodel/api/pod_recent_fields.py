@@ -13,7 +13,7 @@ core/v1 check (`pkg/apis/core/validation/validation.go`, `pkg/apis/core/v1/valid
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from typing import Any, Final
 
 from jobmodel.api import field as fe
@@ -21,6 +21,7 @@ from jobmodel.api import meta_validation as mv
 from jobmodel.api.equality import semantic_equal
 from jobmodel.api.field import FieldError
 from jobmodel.api.pod_util import visit_containers_with_path
+from jobmodel.util.gostrings import go_to_lower, go_trim_space
 
 HOSTNAME_OVERRIDE_MAX_LENGTH: Final = 64
 BIND_MOUNT_OPTIONS: Final = ("nodev", "noexec", "nosuid")  # sets.List order
@@ -77,10 +78,9 @@ def validate_bind_mount_options(options: list[str], path: str) -> list[FieldErro
     return errs
 
 
-def _bind_mounts(spec: Mapping[str, Any], path: str, volumes: Collection[str]) -> list[FieldError]:
-    """ValidateVolumeMounts' bindMountOptions of every container (1.37); an image volume (one of
-    the valid volumes) takes none."""
-    images = {str(v.get("name") or ""): v.get("image") is not None for v in spec.get("volumes") or []}
+def _bind_mounts(spec: Mapping[str, Any], path: str, volumes: Mapping[str, Mapping[str, Any]]) -> list[FieldError]:
+    """ValidateVolumeMounts' bindMountOptions of every container (1.37); an image volume takes
+    none (read from the valid volumes by name: of a repeated name, the first valid one)."""
     errs: list[FieldError] = []
     for ctr, ctr_path in visit_containers_with_path(spec, path):
         for i, mount in enumerate(ctr.get("volumeMounts") or []):
@@ -88,15 +88,15 @@ def _bind_mounts(spec: Mapping[str, Any], path: str, volumes: Collection[str]) -
             at = fe.child(fe.index(fe.child(ctr_path, "volumeMounts"), i), "bindMountOptions")
             errs.extend(validate_bind_mount_options(options, at))
             name = str(mount.get("name") or "")
-            if options and name in volumes and images.get(name):
+            if options and name in volumes and volumes[name].get("image") is not None:
                 errs.append(fe.invalid(at, options, "bindMountOptions may not be used with image volumes"))
     return errs
 
 
 def validate_recent_pod_fields(
-    spec: Mapping[str, Any], path: str, release: int, volumes: Collection[str]
+    spec: Mapping[str, Any], path: str, release: int, volumes: Mapping[str, Mapping[str, Any]]
 ) -> list[FieldError]:
-    """ValidatePodSpec's checks of the fields above (`volumes`: the names of the valid volumes)."""
+    """ValidatePodSpec's checks of the fields above (`volumes`: the valid volumes by name)."""
     errs: list[FieldError] = []
     if release >= 34:
         errs.extend(validate_pod_host_name(spec, path))
@@ -116,7 +116,7 @@ def validate_recent_pod_fields(
 
 def validate_forbidden_reserved_domain_suffixes(value: str, path: str) -> list[FieldError]:
     """ValidateForbiddenReservedDomainSuffixes (`pkg/apis/core/v1/validation.go`)."""
-    clean = value.split("/", 1)[0].strip().lower().rstrip(".")
+    clean = go_trim_space(go_to_lower(value.split("/", 1)[0])).rstrip(".")
     if any(clean.endswith(s) or clean == s.strip(".") for s in RESERVED_RESPONDER_SUFFIXES):
         reserved = ", ".join("*" + s for s in RESERVED_RESPONDER_SUFFIXES)
         return [fe.invalid(path, value, f"domain names {reserved} are reserved")]

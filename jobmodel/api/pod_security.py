@@ -25,6 +25,7 @@ from jobmodel.api import meta_validation as mv
 from jobmodel.api.field import FieldError
 from jobmodel.api.pod_util import visit_containers_with_path
 from jobmodel.features import NEWEST_MINOR
+from jobmodel.util.gostrings import go_trim_space
 
 MAX_ID: Final = 2**31 - 1
 ID_RANGE_ERROR: Final = mv.inclusive_range_error(0, MAX_ID)
@@ -291,8 +292,7 @@ def validate_app_armor_profile_field(profile: Mapping[str, Any] | None, path: st
         if localhost is None:
             return [fe.required(local_path, "must be set when AppArmor type is Localhost")]
         errs: list[FieldError] = []
-        # strings.TrimSpace: Go's Unicode white space.
-        if localhost.strip() != localhost:
+        if go_trim_space(localhost) != localhost:
             errs.append(fe.invalid(local_path, localhost, "must not be padded with whitespace"))
         elif not localhost:
             errs.append(fe.required(local_path, "must be set when AppArmor type is Localhost"))

@@ -43,6 +43,7 @@ from jobmodel.api.pod_resources import (
 )
 from jobmodel.features import NEWEST_MINOR
 from jobmodel.util.goquote import go_quote
+from jobmodel.util.gostrings import go_trim_space
 
 # What the API server checks in a pod template and this model does not (docs/validation.md).
 NOT_CHECKED: Final[tuple[str, ...]] = ()
@@ -539,7 +540,7 @@ EPHEMERAL_FORBIDDEN: Final = "cannot be set for an Ephemeral Container"
 def validate_container_only_for_pod(ctr: Mapping[str, Any], path: str) -> list[FieldError]:
     """validateContainerOnlyForPod: no whitespace around the image."""
     image = str(ctr.get("image") or "")
-    if image != image.strip():
+    if image != go_trim_space(image):
         return [
             fe.invalid(
                 fe.child(path, "image"), image, "must not have leading or trailing whitespace"

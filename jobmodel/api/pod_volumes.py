@@ -39,6 +39,7 @@ from jobmodel.api.pod_security import validate_local_descending_path
 from jobmodel.api.pod_util import visit_containers_with_path
 from jobmodel.api.quantity import quantity_of, quantity_string, set_defaults_resource_list
 from jobmodel.util.goquote import go_quote
+from jobmodel.util.gostrings import go_to_lower
 
 if TYPE_CHECKING:
     from jobmodel.api.pod_validation import PodValidationOptions
@@ -454,7 +455,7 @@ def validate_user_annotations(annotations: Mapping[str, str], path: str, release
     size within the annotations' limit."""
     errs: list[FieldError] = []
     for key in sorted(annotations):  # upstream walks a Go map: any order
-        lowered = key.lower()
+        lowered = go_to_lower(key)
         if not lowered:
             errs.append(fe.required(path))
         elif found := mv.is_qualified_name(lowered, release):
@@ -523,7 +524,7 @@ def validate_csi_driver_name(driver: str, path: str, release: int) -> list[Field
             return errs
     if mv.go_len(driver) > 63:
         errs.append(fe.too_long(path, 63))
-    errs.extend(fe.invalid(path, driver, m) for m in mv.is_dns1123_subdomain(driver.lower()))
+    errs.extend(fe.invalid(path, driver, m) for m in mv.is_dns1123_subdomain(go_to_lower(driver)))
     return errs
 
 
@@ -769,7 +770,7 @@ def validate_flex_volume_source(source: Mapping[str, Any], path: str) -> list[Fi
     errs = _required(source, path, "driver")
     for key in sorted(source.get("options") or {}):  # upstream walks a Go map: any order
         namespace = key.split("/", 1)[0] if "/" in key else key
-        if ("." + namespace.lower()).endswith((".kubernetes.io", ".k8s.io")):
+        if ("." + go_to_lower(namespace)).endswith((".kubernetes.io", ".k8s.io")):
             errs.append(fe.invalid(fe.key(fe.child(path, "options"), key), key, "kubernetes.io and k8s.io namespaces are reserved"))
     return errs
 

@@ -18,6 +18,7 @@ from typing import Any, Final
 import attrs
 
 from jobmodel.errors import InputError
+from jobmodel.util.gostrings import go_trim_space
 
 SPLIT_RE_STRING: Final = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
 ERR_FORMAT_WRONG: Final = f"quantities must match the regular expression '{SPLIT_RE_STRING}'"
@@ -38,8 +39,6 @@ MAX_INT64_FACTORS: Final = 18
 NANO: Final = -9
 INT64_MIN: Final = -(2**63)
 INT64_MAX: Final = 2**63 - 1
-# Go's unicode.IsSpace: what strings.TrimSpace removes around a quantity.
-_GO_SPACE: Final = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 
 
 class QuantityError(ValueError):
@@ -295,7 +294,7 @@ def raw_text(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False)
     if isinstance(value, str):
         text = text[1:-1]
-    return text.strip(_GO_SPACE)
+    return go_trim_space(text)
 
 
 def decode_quantity(value: Any, path: str) -> str:

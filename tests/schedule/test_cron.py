@@ -18,7 +18,6 @@ from jobmodel.schedule.cron import (
     _spec_next,
     _utc_next,
     day_matches,
-    go_fields,
     parse_go_duration,
     parse_standard,
 )
@@ -132,12 +131,6 @@ def test_go_duration_errors_quote_as_the_time_package() -> None:
     with pytest.raises(ValueError) as raised:
         parse_go_duration('1\u03bc"')
     assert str(raised.value) == 'time: unknown unit "\\xce\\xbc\\"" in duration "1\\xce\\xbc\\""'
-
-
-def test_fields_split_on_go_whitespace_only() -> None:
-    assert go_fields("0\t0\u00a0* *\n*") == ["0", "0", "*", "*", "*"]
-    # U+001C is whitespace to Python's str.split but not to Go.
-    assert go_fields("0\x1c0") == ["0\x1c0"]
 
 
 # --- Next -----------------------------------------------------------------------------------
