@@ -3,6 +3,9 @@ those of Go's scanner.go and decode.go (its TestSyntaxErrors / unmarshal tests l
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 
 from jobmodel.api.go_json import (
@@ -48,9 +51,46 @@ def test_syntax_errors(text: str, message: str) -> None:
     assert str(err.value) == message
 
 
-@pytest.mark.parametrize("text", ["null", "[]", " [1, 2.5e-3, -0, true, false, null, \"\\u00e9\"] ", '{"a": {"b": []}}', "0", '""'])
-def test_valid(text: str) -> None:
-    check_valid(text.encode())
+def _plain(value: Any) -> Any:
+    """A decoded value with its objects as dicts and its numbers as Python's json module reads
+    their text."""
+    if isinstance(value, GoObject):
+        return {k: _plain(v) for k, v in value}
+    if isinstance(value, GoNumber):
+        return json.loads(value)
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _numbers(value: Any) -> list[str]:
+    """The number literals of a decoded value, in order."""
+    if isinstance(value, GoNumber):
+        return [str(value)]
+    if isinstance(value, GoObject):
+        return [n for _, v in value for n in _numbers(v)]
+    if isinstance(value, list):
+        return [n for v in value for n in _numbers(v)]
+    return []
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("null", []),
+        ("[]", []),
+        (" [1, 2.5e-3, -0, true, false, null, \"\\u00e9\"] ", ["1", "2.5e-3", "-0"]),
+        ('{"a": {"b": []}}', []),
+        ("0", ["0"]),
+        ('""', []),
+    ],
+)
+def test_valid(text: str, numbers: list[str]) -> None:
+    check_valid(text.encode())  # raises on invalid input
+    # The value is the one any JSON decoder reads, with each number kept as its literal text.
+    value = loads_checked(text)
+    assert _plain(value) == json.loads(text)
+    assert _numbers(value) == numbers
 
 
 def test_nesting_depth() -> None:

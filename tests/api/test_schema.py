@@ -14,6 +14,11 @@ from tests.api.helpers import cron_job, job
 def test_valid_objects_pass() -> None:
     check_object(job(), "Job")
     check_object(cron_job(), "CronJob")
+    # Decoded as given: every field is known and well typed, so nothing is dropped or changed.
+    assert decode_object(job(), "Job") == job()
+    assert decode_object(cron_job(), "CronJob") == cron_job()
+    # A null field is absent (Go's decoder leaves the pointer nil), the rest unchanged.
+    assert decode_object(job(completions=None, parallelism=2), "Job") == job(parallelism=2)
 
 
 @pytest.mark.parametrize(
@@ -170,7 +175,7 @@ def test_a_field_is_unknown_to_the_releases_whose_types_lack_it(
 ) -> None:
     obj = job(**patch)
     if first <= release and (last is None or release <= last):
-        decode_object(obj, "Job", release=release)
+        assert decode_object(obj, "Job", release=release) == job(**patch)  # known: kept as given
         return
     with pytest.raises(InputError) as err:
         decode_object(obj, "Job", release=release)
@@ -178,8 +183,12 @@ def test_a_field_is_unknown_to_the_releases_whose_types_lack_it(
 
 
 def test_without_a_release_every_field_is_known() -> None:
-    for patch, *_ in RELEASE_FIELDS:
-        decode_object(job(**patch), "Job")
+    decoded = 0
+    for patch, field, *_ in RELEASE_FIELDS:
+        value = decode_object(job(**patch), "Job")
+        assert value == job(**patch), field  # kept as given, the field with it
+        decoded += 1
+    assert decoded == len(RELEASE_FIELDS) > 0
 
 
 def test_a_mistyped_value_is_named_before_an_unknown_field() -> None:

@@ -42,6 +42,15 @@ def test_a_renamed_case_keeps_the_v1_32_objects_and_drops_the_gates(conformance_
 
 def test_set_default_job_expects_the_replacement_policy_at_1_37() -> None:
     # v1.37.2 defaults_test.go: PodReplacementPolicy in every expected Job (the gate is gone)
-    for c in DOC["cases"]:
-        if c["name"].startswith("TestSetDefaultJob: "):
-            assert c["expect"]["object"]["spec"]["podReplacementPolicy"] in ("Failed", "TerminatingOrFailed")
+    matched = [c for c in DOC["cases"] if c["name"].startswith("TestSetDefaultJob: ")]
+    # v1.37.2 defaults_test.go's TestSetDefaultJob has 13 cases; "All set -> no change" and "All
+    # set, flipped -> no change" set podReplacementPolicy themselves and are unchanged since
+    # v1.32.3 (diffed against v1.32.3's defaults_test.go), leaving 11 changed ones.
+    assert len(matched) == 11, [c["name"] for c in matched]
+    for c in matched:
+        spec = c["object"]["spec"]
+        assert "podReplacementPolicy" not in spec, c["name"]
+        # v1.37.2 pkg/apis/batch/v1/defaults.go: an unset policy becomes Failed when the Job has a
+        # podFailurePolicy, TerminatingOrFailed otherwise.
+        want = "Failed" if spec.get("podFailurePolicy") is not None else "TerminatingOrFailed"
+        assert c["expect"]["object"]["spec"]["podReplacementPolicy"] == want, c["name"]

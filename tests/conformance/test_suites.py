@@ -49,7 +49,12 @@ def test_names_repeated_in_one_namespace_are_refused_naming_the_second() -> None
 
 
 def test_one_name_in_two_namespaces_is_two_objects() -> None:
-    check_names_unique([("ns", "a"), ("other-ns", "a")], "jobs", "Job")
+    check_names_unique([("ns", "a"), ("other-ns", "a")], "jobs", "Job")  # raises on a repeat
+    # The key is (namespace, name): a third object repeats the second, not the first.
+    with pytest.raises(InputError) as raised:
+        check_names_unique([("ns", "a"), ("other-ns", "a"), ("other-ns", "a")], "jobs", "Job")
+    assert raised.value.field == "jobs[2].metadata.name"
+    assert "'a' repeats jobs[1]" in raised.value.reason
 
 
 def test_a_cronjob_sync_case_with_two_jobs_of_one_name_is_refused(tmp_path: Path) -> None:

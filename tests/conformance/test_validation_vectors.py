@@ -18,16 +18,34 @@ def _cases(directory: Path, name: str) -> list[dict[str, Any]]:
 
 def test_validation_vectors(conformance_dir: Path) -> None:
     failures = {}
-    for case in _cases(conformance_dir, "validation.json"):
+    cases = _cases(conformance_dir, "validation.json")
+    compared: list[dict[str, Any]] = []
+    for case in cases:
         diffs = validation.compare(case, validation.model_outcome(case))
+        compared.append(case)
         if diffs:
             failures[case["name"]] = diffs
     assert failures == {}
+    # Not vacuous: every case was compared, and they cover what the suite is about (FORMAT.md:
+    # Job and CronJob, create and update, valid and invalid writes, with exact error sets).
+    assert len(compared) == len(cases) > 0
+    assert {(c["kind"], c["operation"]) for c in compared} == {
+        (kind, operation) for kind in ("Job", "CronJob") for operation in ("create", "update")
+    }
+    assert {c["expect"]["valid"] for c in compared} == {True, False}
+    assert any(c["expect"].get("errors") for c in compared)
 
 
 def test_defaulting_vectors(conformance_dir: Path) -> None:
-    for case in _cases(conformance_dir, "defaulting.json"):
+    cases = _cases(conformance_dir, "defaulting.json")
+    compared = []
+    for case in cases:
+        # compare() finds nothing to check in a case without expect.object: each case has one.
+        assert case["expect"].get("object"), case["name"]
         assert defaulting.compare(case, defaulting.model_outcome(case)) == [], case["name"]
+        compared.append(case["kind"])
+    assert len(compared) == len(cases) > 0
+    assert set(compared) == {"Job", "CronJob"}
 
 
 def test_compare_reports_missing_and_unexpected_errors() -> None:
@@ -82,15 +100,21 @@ def test_compare_checks_detail_substring() -> None:
 
 
 @pytest.mark.parametrize(
-    ("bad", "field"),
+    ("bad", "field", "accepted"),
     [
-        ({"kind": "Pod", "operation": "create", "object": {}}, "kind"),
-        ({"kind": "Job", "operation": "patch", "object": {}}, "operation"),
+        ({"kind": "Pod", "operation": "create", "object": {}}, "kind", ("Job", "CronJob")),
+        ({"kind": "Job", "operation": "patch", "object": {}}, "operation", ("create", "update")),
     ],
 )
-def test_malformed_cases_raise_input_errors(bad: dict[str, Any], field: str) -> None:
+def test_malformed_cases_raise_input_errors(bad: dict[str, Any], field: str, accepted: tuple[str, str]) -> None:
+    """FORMAT.md's suite `validation`: `kind` is Job or CronJob, `operation` create or update; the
+    error names the field refused, the values it takes and the value given (quoted as JSON)."""
     from jobmodel.errors import InputError
 
     with pytest.raises(InputError) as refused:
         validation.model_outcome(bad)
     assert refused.value.field == field
+    reason = refused.value.reason
+    assert all(value in reason for value in accepted), reason
+    assert reason.endswith(f"got {json.dumps(bad[field])}"), reason
+    assert str(refused.value) == f"{field}: {reason}"

@@ -59,10 +59,67 @@ def test_the_draws_reach(what: str) -> None:
     assert any(reached(value) for value in drawn_from(name)), what
 
 
+# ErrorType.String() of every field-error type, from upstream's apimachinery
+# pkg/util/validation/field/errors.go (v0.37.2): the type names are the ErrorType constants.
+TYPE_TEXT = {
+    "FieldValueNotFound": "Not found",
+    "FieldValueRequired": "Required value",
+    "FieldValueDuplicate": "Duplicate value",
+    "FieldValueInvalid": "Invalid value",
+    "FieldValueNotSupported": "Unsupported value",
+    "FieldValueForbidden": "Forbidden",
+    "FieldValueTooLong": "Too long",
+    "FieldValueTooMany": "Too many",
+    "FieldValueTooFew": "Too few",
+    "InternalError": "Internal error",
+    "FieldValueTypeInvalid": "Invalid value",
+    "FieldValueTooShort": "Too short",
+}
+# The types whose ErrorBody never shows the bad value (the first case of its switch).
+VALUELESS = {"FieldValueRequired", "FieldValueForbidden", "FieldValueTooLong", "FieldValueTooShort", "InternalError"}
+
+
+def _check_error(error: dict[str, Any]) -> None:
+    """One reported error is rendered as upstream's field.Error.Error():
+    `<field>: <ErrorBody>`, ErrorBody being `<type text>[: <bad value>][: <detail>]`."""
+    assert set(error) == {"field", "type", "detail", "message"}, error
+    field, etype, detail, message = error["field"], error["type"], error["detail"], error["message"]
+    assert isinstance(field, str) and field, error
+    assert etype in TYPE_TEXT, error
+    assert isinstance(detail, str) and isinstance(message, str), error
+    head = f"{field}: {TYPE_TEXT[etype]}"
+    assert message.startswith(head), error
+    tail = f": {detail}" if detail else ""
+    if etype in VALUELESS:
+        assert message == head + tail, error
+    else:
+        # Either the value is omitted (`head` + tail), or `: <value>` comes between them.
+        assert message == head + tail or (message.startswith(head + ": ") and message.endswith(tail)), error
+
+
 def test_the_model_answers_every_generated_validation_case() -> None:
+    """Each answer is an outcome as the validation suite reports it: valid exactly when there is no
+    error (and no server error), and each error typed and worded as upstream's field.Error."""
+    answered: list[dict[str, Any]] = []
     for case in drawn(api.validation_cases(), SAMPLES, derandomize=True):
         try:
             outcome = model_outcome(case)
         except InputError:
             continue  # the decoder refuses the object (a bad quantity), as upstream's does
+        answered.append(outcome)
         assert isinstance(outcome["valid"], bool)
+        errors = outcome["errors"]
+        assert isinstance(errors, list)
+        if "serverError" in outcome:
+            # Upstream's validation panics: the API server answers 500, no field errors.
+            assert outcome["valid"] is False and errors == [], outcome
+            assert isinstance(outcome["serverError"], str) and outcome["serverError"], outcome
+        else:
+            assert set(outcome) == {"valid", "errors"}, outcome
+            assert outcome["valid"] is (errors == []), outcome
+        for error in errors:
+            _check_error(error)
+    # Not vacuous: most draws are answered, and both verdicts occur.
+    assert len(answered) >= SAMPLES // 2, len(answered)
+    assert {o["valid"] for o in answered} == {True, False}
+    assert any(o["errors"] for o in answered)

@@ -76,16 +76,31 @@ def test_a_condition_failure_exits_with_a_code_no_rule_matches() -> None:
     assert failure.conditions == (("DisruptionTarget", "True"),) and failure.exit_code == 2
 
 
+# The fail move's argument, as failure_modes writes it: exit=CODE@CONTAINER or cond=TYPE[:STATUS].
+GRAMMAR = "expected exit=CODE@CONTAINER or cond=TYPE[:STATUS]"
+
+
 @pytest.mark.parametrize(
     ("arg", "reason"),
-    [("exit=x@main", "the exit code is an integer"), ("boom", "expected exit=CODE@CONTAINER"), ("cond=", "expected exit=CODE@CONTAINER")],
+    [
+        ("exit=x@main", "the exit code is an integer"),  # a code that is no integer
+        ("boom", GRAMMAR),  # neither exit= nor cond=
+        ("cond=", GRAMMAR),  # a condition without its type
+    ],
 )
 def test_a_malformed_failure_is_an_input_error(arg: str, reason: str) -> None:
     with pytest.raises(InputError, match=re.escape(reason)) as refused:
         parse_failure(job(None), arg)
+    # The move's argument is refused, and the reason quotes it before saying what is wrong.
     assert refused.value.field == "move.arg"
+    assert refused.value.reason == f"{arg!r}: {reason}"
+    assert str(refused.value) == f"move.arg: {arg!r}: {reason}"
 
 
 def test_a_failure_in_a_container_the_pod_does_not_have_is_an_input_error() -> None:
-    with pytest.raises(InputError, match="no container 'other'"):
-        terminated_statuses(job(None), NOW, parse_failure(job(None), "exit=3@other"))
+    failure = parse_failure(job(None), "exit=3@other")
+    assert failure == Failure(3, "other")
+    with pytest.raises(InputError, match="no container 'other'") as refused:
+        terminated_statuses(job(None), NOW, failure)
+    assert refused.value.field == "move.arg"
+    assert refused.value.reason == "the pod has no container 'other'"

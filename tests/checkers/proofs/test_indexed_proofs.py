@@ -4,6 +4,7 @@ index says what the catalogue's predicate says on the executable model's transit
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import attrs
@@ -150,10 +151,35 @@ def test_a_lost_failure_breaks_failed_accounting() -> None:
     assert check(attrs.evolve(proof, system=broken)).status == "failed"
 
 
+def _cited_laws(proof: Proof) -> list[str]:
+    """The kinds ("state" or "step") of the catalogue laws whose predicates the claim's doc cites
+    (`catalogue.<function>`), found by the registered function itself, not by its name."""
+    kind_of = {id(inv.check): inv.kind for inv in [*catalogue.STEP_INVARIANTS, *catalogue.STATE_INVARIANTS]}
+    kinds = []
+    for function in re.findall(r"catalogue\.(\w+)", proof.claim.doc):
+        registered = getattr(catalogue, function, None)
+        assert registered is not None, f"{proof.name} cites catalogue.{function}, which does not exist"
+        assert id(registered) in kind_of, f"{proof.name} cites catalogue.{function}, which is no law"
+        kinds.append(kind_of[id(registered)])
+    return kinds
+
+
 def test_step_claims_are_step_claims() -> None:
-    assert {p.name for p in ip.PROOFS if isinstance(p.claim, StepClaim)} == {
-        "completed-indexes-only-grow",
-        "no-over-creation",
-        "backoff-limit-enforced",
-        "failed-pod-counted-exactly-once",
-    }
+    """A proof's claim is of the kind of the catalogue law it states: a StepClaim states a step
+    invariant, an Invariant a state invariant (by its `catalogue` name, and by every catalogue
+    predicate its doc cites); both kinds are proved."""
+    step_laws = {inv.name for inv in catalogue.STEP_INVARIANTS}
+    state_laws = {inv.name for inv in catalogue.STATE_INVARIANTS}
+    assert not step_laws & state_laws
+    for proof in ip.PROOFS:
+        kind = "step" if isinstance(proof.claim, StepClaim) else "state"
+        assert isinstance(proof.claim, StepClaim | Invariant), proof.name
+        if proof.catalogue:
+            assert proof.catalogue in (step_laws if kind == "step" else state_laws), (proof.name, kind, proof.catalogue)
+        assert all(k == kind for k in _cited_laws(proof)), (proof.name, kind, _cited_laws(proof))
+    stated = [p for p in ip.PROOFS if p.catalogue]
+    assert any(isinstance(p.claim, StepClaim) for p in stated)
+    assert any(isinstance(p.claim, Invariant) for p in stated)
+    # The citations are checked too: a proof with no `catalogue` name (the failure half of
+    # pod-counted-exactly-once) cites the law it states part of.
+    assert any(not p.catalogue and _cited_laws(p) for p in ip.PROOFS)
