@@ -100,21 +100,28 @@ func apiContext(ctx context.Context) context.Context {
 
 const metav1NamespaceDefault = "default"
 
-// runValidation answers a validation case with the registry strategy's Validate, ValidateUpdate
-// or the status strategy's ValidateUpdate, on the objects exactly as given.
-func runValidation(ctx context.Context, raw json.RawMessage) (map[string]any, error) {
+// openAPICase reads a validation or defaulting case: its gates set, its kind's strategies, and its
+// object decoded (with the scheme's defaults when withDefaults).
+func openAPICase(raw json.RawMessage, withDefaults bool) (apiCase, kindStrategies, runtime.Object, error) {
 	var c apiCase
 	if err := json.Unmarshal(raw, &c); err != nil {
-		return nil, fmt.Errorf("case: %v", err)
+		return c, kindStrategies{}, nil, fmt.Errorf("case: %v", err)
 	}
 	if err := applyCaseFeatures(c.Features); err != nil {
-		return nil, err
+		return c, kindStrategies{}, nil, err
 	}
 	s, err := strategiesFor(c.Kind)
 	if err != nil {
-		return nil, err
+		return c, s, nil, err
 	}
-	obj, err := decodeObject(c.Kind, "object", c.Object, false)
+	obj, err := decodeObject(c.Kind, "object", c.Object, withDefaults)
+	return c, s, obj, err
+}
+
+// runValidation answers a validation case with the registry strategy's Validate, ValidateUpdate
+// or the status strategy's ValidateUpdate, on the objects exactly as given.
+func runValidation(ctx context.Context, raw json.RawMessage) (map[string]any, error) {
+	c, s, obj, err := openAPICase(raw, false)
 	if err != nil {
 		return nil, err
 	}
@@ -130,9 +137,13 @@ func runValidation(ctx context.Context, raw json.RawMessage) (map[string]any, er
 		}
 		switch {
 		case c.Subresource == nil:
-			validate = func() field.ErrorList { return declarative(ctx, c, s.main, obj, old, s.main.ValidateUpdate(ctx, obj, old)) }
+			validate = func() field.ErrorList {
+				return declarative(ctx, c, s.main, obj, old, s.main.ValidateUpdate(ctx, obj, old))
+			}
 		case *c.Subresource == "status":
-			validate = func() field.ErrorList { return declarative(ctx, c, s.status, obj, old, s.status.ValidateUpdate(ctx, obj, old)) }
+			validate = func() field.ErrorList {
+				return declarative(ctx, c, s.status, obj, old, s.status.ValidateUpdate(ctx, obj, old))
+			}
 		default:
 			return nil, fmt.Errorf("subresource: expected absent or \"status\", got %q", *c.Subresource)
 		}
@@ -159,18 +170,7 @@ func runValidation(ctx context.Context, raw json.RawMessage) (map[string]any, er
 // runDefaulting answers a defaulting case: decode defaults, then the strategy's
 // PrepareForCreate (or PrepareForUpdate against the defaulted oldObject, as read from storage).
 func runDefaulting(ctx context.Context, raw json.RawMessage) (map[string]any, error) {
-	var c apiCase
-	if err := json.Unmarshal(raw, &c); err != nil {
-		return nil, fmt.Errorf("case: %v", err)
-	}
-	if err := applyCaseFeatures(c.Features); err != nil {
-		return nil, err
-	}
-	s, err := strategiesFor(c.Kind)
-	if err != nil {
-		return nil, err
-	}
-	obj, err := decodeObject(c.Kind, "object", c.Object, true)
+	c, s, obj, err := openAPICase(raw, true)
 	if err != nil {
 		return nil, err
 	}
