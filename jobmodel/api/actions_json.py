@@ -19,15 +19,15 @@ from jobmodel.actions import (
 )
 from jobmodel.api.wire import cron_job_status_to_json, job_status_to_json
 from jobmodel.state import JOB_COMPLETION_INDEX_ANNOTATION
+from jobmodel.util.gostrings import decimal_digits_value
 
 
 def action_to_json(action: Action) -> dict[str, Any]:
     if isinstance(action, CreatePod):
-        index = action.pod.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION)
         return {
             "type": "createPod",
             "generateName": action.pod.metadata.generate_name,
-            "index": int(index) if isinstance(index, str) and index.isdigit() else action.index,
+            "index": _completion_index(action),
             "accepted": action.accepted,
         }
     if isinstance(action, DeletePod):
@@ -47,3 +47,12 @@ def action_to_json(action: Action) -> dict[str, Any]:
     if isinstance(action, UpdateCronJobStatus):
         return {"type": "updateCronJobStatus", "status": cron_job_status_to_json(action.status), "accepted": action.accepted}
     raise TypeError(f"not an action: {action!r}")
+
+
+def _completion_index(action: CreatePod) -> int | None:
+    """The pod's completion-index annotation when it is a number (ASCII digits), else the action's index."""
+    index = action.pod.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION)
+    try:
+        return decimal_digits_value(index) if isinstance(index, str) else action.index
+    except ValueError:
+        return action.index

@@ -5,11 +5,15 @@ UnmarshalTypeError messages of decoding into a Go value (`decode.go`)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any, Final
 
+from jobmodel.util.gostrings import go_simple_fold, go_to_upper
+
 MAX_NESTING_DEPTH: Final = 10000
 _SPACE: Final = frozenset(b" \t\r\n")
+_LONE_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 _HEX: Final = frozenset(b"0123456789abcdefABCDEF")
 _NAMED_ESCAPES: Final = {7: "\\a", 8: "\\b", 12: "\\f", 10: "\\n", 13: "\\r", 9: "\\t", 11: "\\v", 92: "\\\\"}
 
@@ -247,7 +251,19 @@ def loads_checked(text: str) -> Any:
     """json.Unmarshal's first step: checkValid, then the value (numbers kept as their text)."""
     data = text.encode("utf-8", "surrogatepass")
     check_valid(data)
-    return json.loads(text, parse_float=GoNumber, parse_int=GoNumber, object_pairs_hook=GoObject)
+    return _replace_lone_surrogates(json.loads(text, parse_float=GoNumber, parse_int=GoNumber, object_pairs_hook=GoObject))
+
+
+def _replace_lone_surrogates(value: Any) -> Any:
+    """decode.go's unquote: a `\\uXXXX` surrogate escape that is not half of a pair becomes
+    U+FFFD (json.loads keeps the lone surrogate)."""
+    if isinstance(value, str) and not isinstance(value, GoNumber):
+        return _LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, GoObject):
+        return GoObject((_replace_lone_surrogates(k), _replace_lone_surrogates(v)) for k, v in value)
+    if isinstance(value, list):
+        return [_replace_lone_surrogates(v) for v in value]
+    return value
 
 
 class GoNumber(str):
@@ -259,5 +275,6 @@ class GoObject(list[tuple[str, Any]]):
 
 
 def fold_name(name: str) -> str:
-    """foldName: ASCII upper-cased, other runes folded (unicode.ToUpper(unicode.SimpleFold(r)))."""
-    return "".join(c.upper() if c.isascii() else c.lower().upper() for c in name)
+    """foldName: ASCII upper-cased, other runes folded (unicode.ToUpper(unicode.SimpleFold(r)): one
+    rune each, so `ﬀ` stays itself where Python's upper() writes `FF`)."""
+    return "".join(c.upper() if c.isascii() else go_to_upper(go_simple_fold(c)) for c in name)

@@ -18,7 +18,7 @@ from jobmodel.api.wire import label_selector_from_json
 from jobmodel.features import NEWEST_MINOR
 from jobmodel.state import selector_matches
 from jobmodel.util.goquote import go_quote
-from jobmodel.util.gostrings import go_to_lower
+from jobmodel.util.gostrings import go_is_print, go_len, go_to_lower
 
 IS_NEGATIVE_ERROR_MSG: Final = "must be greater than or equal to 0"
 FIELD_IMMUTABLE_ERROR_MSG: Final = "field is immutable"
@@ -71,11 +71,6 @@ def regex_error(msg: str, fmt: str, *examples: str) -> str:
         return f"{msg} (regex used for validation is '{fmt}')"
     shown = " or ".join(f"'{e}', " for e in examples)
     return f"{msg} (e.g. {shown}regex used for validation is '{fmt}')"
-
-
-def go_len(value: str) -> int:
-    """Go's len of a string: its UTF-8 bytes (a lone surrogate, U+FFFD once decoded, is 3 too)."""
-    return len(value.encode("utf-8", "surrogatepass"))
 
 
 def is_dns1123_label(value: str) -> list[str]:
@@ -164,7 +159,7 @@ def is_qualified_name(value: str, release: int = NEWEST_MINOR) -> list[str]:
         ]
     if not name:
         errs.append("name part must be non-empty")
-    elif len(name.encode()) > 63:  # Go's len: bytes
+    elif go_len(name) > 63:
         errs.append("name part " + label_max_len_error(63, release))
     if not _full(_QUALIFIED_NAME_RE, name):
         errs.append(
@@ -177,7 +172,7 @@ def is_qualified_name(value: str, release: int = NEWEST_MINOR) -> list[str]:
 def is_valid_label_value(value: str, release: int = NEWEST_MINOR) -> list[str]:
     """IsValidLabelValue (from 1.35 `content.IsLabelValue`: the length in bytes)."""
     errs: list[str] = []
-    if len(value.encode()) > 63:  # Go's len: bytes
+    if go_len(value) > 63:
         errs.append(label_max_len_error(63, release))
     if not _full(_LABEL_VALUE_RE, value):
         errs.append(
@@ -463,13 +458,13 @@ def validate_field_manager(manager: str, path: str) -> list[FieldError]:
     """ValidateFieldManager (apimachinery meta/v1/validation): at most 128 bytes, every rune
     printable (Go's `%#U` and the rune's byte offset)."""
     errs: list[FieldError] = []
-    if len(manager.encode()) > FIELD_MANAGER_MAX_LENGTH:
+    if go_len(manager) > FIELD_MANAGER_MAX_LENGTH:
         errs.append(fe.too_long(path, FIELD_MANAGER_MAX_LENGTH))
     offset = 0
     for char in manager:
-        if not (char.isprintable() or char == " "):
+        if not go_is_print(char):
             errs.append(fe.invalid(path, manager, f"invalid character U+{ord(char):04X} (at position {offset})"))
-        offset += len(char.encode("utf-8", "surrogatepass"))
+        offset += go_len(char)
     return errs
 
 
@@ -494,7 +489,7 @@ def validate_managed_fields(
         if fields_type and fields_type != "FieldsV1":
             errs.append(fe.invalid(fe.child(entry_path, "fieldsType"), fields_type, "must be `FieldsV1`"))
         errs.extend(validate_field_manager(entry.get("manager") or "", fe.child(entry_path, "manager")))
-        if len((entry.get("subresource") or "").encode()) > MAX_SUBRESOURCE_NAME_LENGTH:
+        if go_len(entry.get("subresource") or "") > MAX_SUBRESOURCE_NAME_LENGTH:
             errs.append(fe.too_long(fe.child(entry_path, "subresource"), MAX_SUBRESOURCE_NAME_LENGTH))
     return errs
 
@@ -670,7 +665,7 @@ def validate_has_label(
 
 def is_valid_port_name(port: str) -> list[str]:
     """IsValidPortName (apimachinery `pkg/util/validation`): an IANA_SVC_NAME."""
-    errs = [max_len_error(15)] if len(port.encode()) > 15 else []  # Go's len: bytes
+    errs = [max_len_error(15)] if go_len(port) > 15 else []
     if not re.fullmatch("[-a-z0-9]+", port):
         errs.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
     if not re.search("[a-z]", port):

@@ -7,17 +7,19 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
+from jobmodel.util.gostrings import go_prefix
+
 # utilrand's alphabet: no vowels, no 0, 1, 3 (so no words, no look-alikes).
 NAME_SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
 MAX_GENERATED_NAME_LENGTH = 58  # names.MaxGeneratedNameLength: 63 minus the 5 random characters
 
 
 def generate_name(prefix: str, seed: str) -> str:
-    """SimpleNameGenerator.GenerateName: the prefix (cut to 58) and five characters; drawn from
-    `seed` instead of at random, so that a simulation repeats."""
+    """SimpleNameGenerator.GenerateName: the prefix (cut to 58 bytes, Go's `base[:58]`) and five
+    characters; drawn from `seed` instead of at random, so that a simulation repeats."""
     digest = hashlib.sha256(seed.encode()).digest()
     suffix = "".join(NAME_SUFFIX_ALPHABET[b % len(NAME_SUFFIX_ALPHABET)] for b in digest[:5])
-    return prefix[:MAX_GENERATED_NAME_LENGTH] + suffix
+    return go_prefix(prefix, MAX_GENERATED_NAME_LENGTH) + suffix
 
 
 def name_generated_before_create(obj: Mapping[str, Any], seed: str) -> dict[str, Any]:

@@ -12,7 +12,6 @@ latter skipped for a Windows pod). The same in every release modelled; no releas
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -22,6 +21,7 @@ from jobmodel.api.field import FieldError
 from jobmodel.api.pod_security import validate_local_descending_path
 from jobmodel.api.pod_util import visit_containers_with_path
 from jobmodel.util.goquote import go_quote
+from jobmodel.util.gostrings import go_parse_int
 
 MIRROR_POD_ANNOTATION: Final = "kubernetes.io/config.mirror"
 TOLERATIONS_ANNOTATION: Final = "scheduler.alpha.kubernetes.io/tolerations"
@@ -33,9 +33,7 @@ _TOLERATION_FIELDS: Final = {
         ("Effect", "effect", "core.TaintEffect"), ("TolerationSeconds", "tolerationSeconds", "int64"),
     )
 }  # fmt: skip
-_INT64_RE: Final = re.compile(r"-?[0-9]+")
 POD_DELETION_COST_ANNOTATION: Final = "controller.kubernetes.io/pod-deletion-cost"
-_INT_RE: Final = re.compile(r"[+-]?[0-9]+")  # strconv.ParseInt's syntax in base 10
 SECCOMP_POD_ANNOTATION: Final = "seccomp.security.alpha.kubernetes.io/pod"
 SECCOMP_CONTAINER_ANNOTATION_PREFIX: Final = "container.seccomp.security.alpha.kubernetes.io/"
 APPARMOR_CONTAINER_ANNOTATION_PREFIX: Final = "container.apparmor.security.beta.kubernetes.io/"
@@ -57,7 +55,16 @@ def deletion_cost_is_valid(annotations: Mapping[str, str]) -> bool:
         return True
     value = annotations[POD_DELETION_COST_ANNOTATION]
     first_digit_ok = value[:1] == "-" or value == "0" or value[:1] in set("123456789")
-    return first_digit_ok and _INT_RE.fullmatch(value) is not None and -(2**31) <= int(value) <= 2**31 - 1
+    return first_digit_ok and _parses(value, 32)
+
+
+def _parses(text: str, bit_size: int) -> bool:
+    """Whether strconv.ParseInt(text, 10, bit_size) succeeds."""
+    try:
+        go_parse_int(text, bit_size)
+    except ValueError:
+        return False
+    return True
 
 
 def _decode_toleration(item: Any, errors: list[str]) -> dict[str, Any]:
@@ -79,8 +86,8 @@ def _decode_toleration(item: Any, errors: list[str]) -> dict[str, Any]:
                 toleration.pop(wire, None)  # a nil pointer; a null string is left as it is
         elif go_type != "int64" and kind == "string":
             toleration[wire] = value
-        elif go_type == "int64" and kind == "number" and _INT64_RE.fullmatch(value) and -(2**63) <= int(value) < 2**63:
-            toleration[wire] = int(value)
+        elif go_type == "int64" and kind == "number" and _parses(value, 64):
+            toleration[wire] = go_parse_int(value)  # literalStore's strconv.ParseInt
         else:
             # literalStore names the number an integer field cannot hold, not one for a string field.
             shown = f"number {value}" if kind == "number" and go_type == "int64" else kind

@@ -19,6 +19,7 @@ from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
 from jobmodel.api.field import FieldError
 from jobmodel.api.ip import is_valid_ip_for_legacy_field
+from jobmodel.util.gostrings import go_len
 
 MAX_DNS_NAMESERVERS: Final = 3
 MAX_DNS_SEARCH_PATHS: Final = 32
@@ -51,7 +52,7 @@ def use_relaxed_dns_search_validation(release: int, old_pod_spec: Mapping[str, A
 def is_dns1123_subdomain_with_underscore(value: str, release: int) -> list[str]:
     """IsDNS1123SubdomainWithUnderscore (apimachinery): its regex error shows the plain
     subdomain regex up to 1.33."""
-    errs = [mv.max_len_error(mv.DNS1123_SUBDOMAIN_MAX_LENGTH)] if len(value) > mv.DNS1123_SUBDOMAIN_MAX_LENGTH else []
+    errs = [mv.max_len_error(mv.DNS1123_SUBDOMAIN_MAX_LENGTH)] if go_len(value) > mv.DNS1123_SUBDOMAIN_MAX_LENGTH else []
     if _SUBDOMAIN_WITH_UNDERSCORE_RE.fullmatch(value) is None:
         fmt = _SUBDOMAIN_WITH_UNDERSCORE_FMT if release >= 34 else _SUBDOMAIN_FMT
         errs.append(mv.regex_error(_SUBDOMAIN_ERROR_MSG_FG, fmt, "example.com"))
@@ -89,7 +90,7 @@ def validate_pod_dns_config(
     search_path = fe.child(path, "searches")
     if len(searches) > MAX_DNS_SEARCH_PATHS:
         errs.append(fe.invalid(search_path, fe.go_slice(searches, "[]string", release), f"must not have more than {MAX_DNS_SEARCH_PATHS} search paths"))
-    if len(" ".join(searches).encode()) > MAX_DNS_SEARCH_LIST_CHARS:
+    if go_len(" ".join(searches)) > MAX_DNS_SEARCH_LIST_CHARS:
         errs.append(
             fe.invalid(
                 search_path,

@@ -24,7 +24,7 @@ from jobmodel.api.field import FieldError
 from jobmodel.api.ip import is_valid_ip_for_legacy_field
 from jobmodel.api.pod_util import visit_containers_with_path
 from jobmodel.api.quantity import decode_quantity
-from jobmodel.util.gostrings import go_to_lower
+from jobmodel.util.gostrings import go_len, go_to_lower
 
 if TYPE_CHECKING:
     from jobmodel.api.pod_validation import PodValidationOptions
@@ -82,7 +82,7 @@ _CONFIG_MAP_KEY_RE: Final = re.compile(_CONFIG_MAP_KEY_FMT)
 
 def is_config_map_key(value: str) -> list[str]:
     """IsConfigMapKey."""
-    errs = [mv.max_len_error(mv.DNS1123_SUBDOMAIN_MAX_LENGTH)] if len(value.encode()) > mv.DNS1123_SUBDOMAIN_MAX_LENGTH else []
+    errs = [mv.max_len_error(mv.DNS1123_SUBDOMAIN_MAX_LENGTH)] if go_len(value) > mv.DNS1123_SUBDOMAIN_MAX_LENGTH else []
     if not _CONFIG_MAP_KEY_RE.fullmatch(value):
         errs.append(
             mv.regex_error(

@@ -21,7 +21,7 @@ from jobmodel.api import meta_validation as mv
 from jobmodel.api.equality import semantic_equal
 from jobmodel.api.field import FieldError
 from jobmodel.api.pod_util import visit_containers_with_path
-from jobmodel.util.gostrings import go_to_lower, go_trim_space
+from jobmodel.util.gostrings import go_len, go_to_lower, go_trim_space
 
 HOSTNAME_OVERRIDE_MAX_LENGTH: Final = 64
 BIND_MOUNT_OPTIONS: Final = ("nodev", "noexec", "nosuid")  # sets.List order
@@ -41,7 +41,7 @@ def validate_pod_host_name(spec: Mapping[str, Any], path: str) -> list[FieldErro
         errs.append(fe.forbidden(at, "may not be specified when setHostnameAsFQDN is true"))
     if spec.get("hostNetwork") is True:
         errs.append(fe.forbidden(at, "may not be specified when hostNetwork is true"))
-    if mv.go_len(override) > HOSTNAME_OVERRIDE_MAX_LENGTH:
+    if go_len(override) > HOSTNAME_OVERRIDE_MAX_LENGTH:
         errs.append(fe.too_long(at, HOSTNAME_OVERRIDE_MAX_LENGTH))
     errs.extend(fe.invalid(at, override, m) for m in mv.is_dns1123_subdomain(override))
     return errs

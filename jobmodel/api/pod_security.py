@@ -25,7 +25,7 @@ from jobmodel.api import meta_validation as mv
 from jobmodel.api.field import FieldError
 from jobmodel.api.pod_util import visit_containers_with_path
 from jobmodel.features import NEWEST_MINOR
-from jobmodel.util.gostrings import go_trim_space
+from jobmodel.util.gostrings import go_len, go_trim_space
 
 MAX_ID: Final = 2**31 - 1
 ID_RANGE_ERROR: Final = mv.inclusive_range_error(0, MAX_ID)
@@ -203,7 +203,7 @@ def validate_sysctls(spec: Mapping[str, Any], path: str, allow_namespaced_for_ho
         name_path = fe.child(fe.index(path, i), "name")
         if not name:
             errs.append(fe.required(name_path))
-        elif len(name.encode()) > SYSCTL_MAX_LENGTH or _SYSCTL_RE.fullmatch(name) is None:
+        elif go_len(name) > SYSCTL_MAX_LENGTH or _SYSCTL_RE.fullmatch(name) is None:
             errs.append(
                 fe.invalid(
                     name_path, name, f"must have at most {SYSCTL_MAX_LENGTH} characters and match regex ^{_SYSCTL_CONTAIN_SLASH_FMT}$"
@@ -296,7 +296,7 @@ def validate_app_armor_profile_field(profile: Mapping[str, Any] | None, path: st
             errs.append(fe.invalid(local_path, localhost, "must not be padded with whitespace"))
         elif not localhost:
             errs.append(fe.required(local_path, "must be set when AppArmor type is Localhost"))
-        if len(localhost.encode()) > MAX_APPARMOR_LOCALHOST_PROFILE:
+        if go_len(localhost) > MAX_APPARMOR_LOCALHOST_PROFILE:
             errs.append(fe.too_long(local_path, MAX_APPARMOR_LOCALHOST_PROFILE))
         return errs
     if kind in ("RuntimeDefault", "Unconfined"):
@@ -319,13 +319,13 @@ def _run_as_user_name_errors(name: str) -> list[str]:
         return ["runAsUserName cannot contain more than one backslash"]
     domain, user = ("", parts[0]) if len(parts) == 1 else (parts[0], parts[1])
     msgs: list[str] = []
-    if len(domain.encode()) >= MAX_RUN_AS_USER_NAME_DOMAIN:
+    if go_len(domain) >= MAX_RUN_AS_USER_NAME_DOMAIN:
         msgs.append(f"runAsUserName's Domain length must be under {MAX_RUN_AS_USER_NAME_DOMAIN} characters")
     if len(parts) == 2 and not (_NETBIOS_RE.fullmatch(domain) or _WIN_DNS_RE.fullmatch(domain)):
         msgs.append("runAsUserName's Domain doesn't match the NetBios nor the DNS format")
     if not user:
         msgs.append("runAsUserName's User cannot be empty")
-    elif len(user.encode()) > MAX_RUN_AS_USER_NAME_USER:
+    elif go_len(user) > MAX_RUN_AS_USER_NAME_USER:
         msgs.append(f"runAsUserName's User length must not be longer than {MAX_RUN_AS_USER_NAME_USER} characters")
     if _USER_NAME_DOTS_SPACES_RE.fullmatch(user):
         msgs.append("runAsUserName's User cannot contain only periods or spaces")
@@ -346,7 +346,7 @@ def validate_windows_security_context_options(
         errs.extend(fe.invalid(fe.child(path, "gmsaCredentialSpecName"), fe.named(name, release), m) for m in mv.is_dns1123_subdomain(name))
     spec = options.get("gmsaCredentialSpec")
     if spec is not None:
-        size = len(spec.encode())
+        size = go_len(spec)
         if size == 0:
             errs.append(fe.invalid(fe.child(path, "gmsaCredentialSpec"), fe.named(spec, release), "gmsaCredentialSpec cannot be an empty string"))
         elif size > MAX_GMSA_CREDENTIAL_SPEC_KIB * 1024:

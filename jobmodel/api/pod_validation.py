@@ -43,7 +43,7 @@ from jobmodel.api.pod_resources import (
 )
 from jobmodel.features import NEWEST_MINOR
 from jobmodel.util.goquote import go_quote
-from jobmodel.util.gostrings import go_trim_space
+from jobmodel.util.gostrings import go_parse_int, go_trim_space
 
 # What the API server checks in a pod template and this model does not (docs/validation.md).
 NOT_CHECKED: Final[tuple[str, ...]] = ()
@@ -830,10 +830,10 @@ def validate_toleration_comparison(op: str, value: str, path: str, allowed: bool
         errs.append(fe.invalid(fe.child(path, "value"), value, "must be non-empty"))
     elif re.fullmatch(r"-?(0|[1-9][0-9]*)", value) is None or value == "-0":
         errs.append(fe.invalid(fe.child(path, "value"), value, "must be a valid decimal integer in canonical form"))
-    if re.fullmatch(r"[+-]?[0-9]+", value) is None:
-        errs.append(fe.invalid(fe.child(path, "value"), value, f"strconv.ParseInt: parsing {go_quote(value)}: invalid syntax"))
-    elif not -(2**63) <= int(value) <= 2**63 - 1:
-        errs.append(fe.invalid(fe.child(path, "value"), value, f"strconv.ParseInt: parsing {go_quote(value)}: value out of range"))
+    try:
+        go_parse_int(value)
+    except ValueError as err:
+        errs.append(fe.invalid(fe.child(path, "value"), value, f"strconv.ParseInt: parsing {go_quote(value)}: {err}"))
     return errs
 
 

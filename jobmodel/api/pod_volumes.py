@@ -39,7 +39,7 @@ from jobmodel.api.pod_security import validate_local_descending_path
 from jobmodel.api.pod_util import visit_containers_with_path
 from jobmodel.api.quantity import quantity_of, quantity_string, set_defaults_resource_list
 from jobmodel.util.goquote import go_quote
-from jobmodel.util.gostrings import go_to_lower
+from jobmodel.util.gostrings import go_len, go_to_lower
 
 if TYPE_CHECKING:
     from jobmodel.api.pod_validation import PodValidationOptions
@@ -187,7 +187,7 @@ def validate_volume_source(vol: Mapping[str, Any], path: str, name: str, opts: P
         else:
             found = True
             errs.extend(validate(source, path, opts))
-        if key == "iscsi" and source.get("initiatorName") is not None and len(f"{name}:{source.get('targetPortal') or ''}") > 64:
+        if key == "iscsi" and source.get("initiatorName") is not None and go_len(f"{name}:{source.get('targetPortal') or ''}") > 64:
             detail = "Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified."
             errs.append(fe.invalid(fe.child(path, "name"), name, detail))
     if not found:
@@ -462,7 +462,7 @@ def validate_user_annotations(annotations: Mapping[str, str], path: str, release
             errs.extend(fe.invalid(path, lowered, m) for m in found)
         elif len(lowered.split("/")) != 2:
             errs.append(fe.invalid(path, lowered, 'must be a domain-prefixed key (such as "acme.io/foo")'))
-    if sum(mv.go_len(k) + mv.go_len(v) for k, v in annotations.items()) > mv.TOTAL_ANNOTATION_SIZE_LIMIT:
+    if sum(go_len(k) + go_len(v) for k, v in annotations.items()) > mv.TOTAL_ANNOTATION_SIZE_LIMIT:
         errs.append(fe.too_long(path, mv.TOTAL_ANNOTATION_SIZE_LIMIT))
     return errs
 
@@ -489,7 +489,7 @@ def validate_signer_name(path: str, signer: str) -> list[FieldError]:
     if len(segments) != 2:
         return [fe.invalid(path, signer, "must be a fully qualified domain and path of the form 'example.com/signer-name'")]
     domain, rest = segments
-    errs = [fe.too_long(path, mv.DNS1123_SUBDOMAIN_MAX_LENGTH)] if len(domain) > mv.DNS1123_SUBDOMAIN_MAX_LENGTH else []
+    errs = [fe.too_long(path, mv.DNS1123_SUBDOMAIN_MAX_LENGTH)] if go_len(domain) > mv.DNS1123_SUBDOMAIN_MAX_LENGTH else []
     labels = domain.split(".")
     for label in labels:
         if found := mv.is_dns1123_label(label):
@@ -502,7 +502,7 @@ def validate_signer_name(path: str, signer: str) -> list[FieldError]:
             errs.extend(fe.invalid(path, rest, f"validating label {go_quote(label)}: {m}") for m in found)
             break
     most = 2 * mv.DNS1123_SUBDOMAIN_MAX_LENGTH + mv.DNS1123_LABEL_MAX_LENGTH + 2
-    if mv.go_len(signer) > most:
+    if go_len(signer) > most:
         errs.append(fe.too_long(path, most))
     return errs
 
@@ -522,7 +522,7 @@ def validate_csi_driver_name(driver: str, path: str, release: int) -> list[Field
         errs.append(fe.required(path))
         if release >= CSI_REQUIRED_RETURNS_RELEASE:
             return errs
-    if mv.go_len(driver) > 63:
+    if go_len(driver) > 63:
         errs.append(fe.too_long(path, 63))
     errs.extend(fe.invalid(path, driver, m) for m in mv.is_dns1123_subdomain(go_to_lower(driver)))
     return errs
@@ -736,7 +736,7 @@ def validate_quobyte_volume_source(source: Mapping[str, Any], path: str) -> list
     errs: list[FieldError] = []
     if not registry:
         errs.append(fe.required(fe.child(path, "registry"), detail))
-    elif len(str(source.get("tenant") or "")) >= 65:
+    elif go_len(str(source.get("tenant") or "")) >= 65:
         errs.append(fe.required(fe.child(path, "tenant"), "must be a UUID and may not exceed a length of 64 characters"))
     else:
         errs.extend(fe.invalid(fe.child(path, "registry"), registry, detail) for pair in registry.split(",") if not is_host_port(pair))

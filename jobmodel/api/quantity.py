@@ -18,7 +18,7 @@ from typing import Any, Final
 import attrs
 
 from jobmodel.errors import InputError
-from jobmodel.util.gostrings import go_trim_space
+from jobmodel.util.gostrings import decimal_digits_value, decimal_text, go_parse_int, go_trim_space
 
 SPLIT_RE_STRING: Final = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
 ERR_FORMAT_WRONG: Final = f"quantities must match the regular expression '{SPLIT_RE_STRING}'"
@@ -108,11 +108,10 @@ def parse_quantity_string(s: str) -> tuple[bool, str, str, str, str]:
 
 def _parse_int64(text: str) -> int | None:
     """strconv.ParseInt(text, 10, 64): None when it fails."""
-    body = text[1:] if text[:1] in ("+", "-") else text
-    if not body or not all(_digit(c) for c in body):
+    try:
+        return go_parse_int(text)
+    except ValueError:
         return None
-    value = int(text)
-    return value if INT64_MIN <= value <= INT64_MAX else None
 
 
 def interpret_suffix(suffix: str) -> tuple[int, int, str]:
@@ -132,10 +131,10 @@ def _inf_dec(value: str) -> tuple[int, int]:
     """inf.Dec.SetString: (unscaled, scale) of a signed decimal with at most one point."""
     sign, body = (value[0], value[1:]) if value[:1] in ("+", "-") else ("", value)
     whole, dot, frac = body.partition(".")
-    digits = whole + frac
-    if not digits or not all(_digit(c) for c in digits):
-        raise QuantityError(ERR_NUMERIC)
-    unscaled = int(digits)
+    try:
+        unscaled = decimal_digits_value(whole + frac)  # a big.Int: any number of digits
+    except ValueError:
+        raise QuantityError(ERR_NUMERIC) from None
     return (-unscaled if sign == "-" else unscaled), (len(frac) if dot else 0)
 
 
@@ -212,14 +211,14 @@ def quantity_string(q: Quantity) -> str:
         fmt = DECIMAL_SI  # no rounding: shown in decimal
     if fmt == BINARY_SI:
         number, times = _remove_factors(int(value), 1024)
-        return f"{number}{_BINARY_BY_EXPONENT.get(times * 10, '')}"
+        return f"{decimal_text(number)}{_BINARY_BY_EXPONENT.get(times * 10, '')}"
     number, exponent = _remove_factors(q.unscaled, 10)
     exponent += q.exponent
     shift = exponent % 3  # down to a multiple of 3
     number, exponent = number * 10**shift, exponent - shift
     if fmt == DECIMAL_SI:
-        return f"{number}{_DECIMAL_BY_EXPONENT.get(exponent, '')}"
-    return f"{number}e{exponent}" if exponent else str(number)
+        return f"{decimal_text(number)}{_DECIMAL_BY_EXPONENT.get(exponent, '')}"
+    return f"{decimal_text(number)}e{exponent}" if exponent else decimal_text(number)
 
 
 def _wrap64(value: int) -> int:

@@ -47,6 +47,7 @@ from jobmodel.api.pod_volumes import drop_disabled_volume_fields
 from jobmodel.api.schema import decode_object, describe
 from jobmodel.errors import InputError, printable
 from jobmodel.features import DEFAULT_GATES, FeatureGates
+from jobmodel.util.gostrings import decimal_digits_value, decimal_text
 
 Obj = dict[str, Any]
 
@@ -503,9 +504,11 @@ def _stored(
     obj = json.loads(json.dumps(obj))
     if not errors:
         previous = str(((old or {}).get("metadata") or {}).get("resourceVersion") or "0")
-        obj.setdefault("metadata", {})["resourceVersion"] = (
-            str(int(previous) + 1) if previous.isdigit() else "1"
-        )
+        try:
+            version = decimal_text(decimal_digits_value(previous) + 1)
+        except ValueError:  # not ASCII digits (isdigit() would take `²`, which int() refuses)
+            version = "1"
+        obj.setdefault("metadata", {})["resourceVersion"] = version
     return obj, errors
 
 

@@ -36,6 +36,7 @@ from jobmodel.api.timezones import load_location_error
 from jobmodel.features import DEFAULT_GATES, NEWEST_MINOR, FeatureGates
 from jobmodel.timeutil import UNIX_EPOCH, format_time, is_zero, parse_time_nanos
 from jobmodel.util.goquote import go_quote
+from jobmodel.util.gostrings import go_len, go_parse_int
 
 MAX_PARALLELISM_FOR_INDEXED_JOB: Final = 100_000
 MAX_FAILED_INDEXES_FOR_INDEXED_JOB: Final = 100_000
@@ -195,7 +196,7 @@ def _validate_job_spec(
     managed_by = spec.get("managedBy")
     if managed_by is not None:
         errs.extend(mv.is_domain_prefixed_path(fe.child(path, "managedBy"), managed_by))
-        if mv.go_len(managed_by) > MAX_MANAGED_BY_LENGTH:
+        if go_len(managed_by) > MAX_MANAGED_BY_LENGTH:
             errs.append(fe.too_long(fe.child(path, "managedBy"), MAX_MANAGED_BY_LENGTH))
     mode = spec.get("completionMode")
     if mode is not None:
@@ -524,7 +525,7 @@ def validate_success_policy_rule(
     total = 0
     if indexes is not None:
         indexes_path = fe.child(path, "succeededIndexes")
-        if mv.go_len(indexes) > MAX_SUCCEEDED_INDEXES_LENGTH:
+        if go_len(indexes) > MAX_SUCCEEDED_INDEXES_LENGTH:
             errs.append(fe.too_long(indexes_path, MAX_SUCCEEDED_INDEXES_LENGTH))
         try:
             total = validate_indexes_format(indexes, completions)
@@ -551,17 +552,9 @@ class IndexesFormatError(ValueError):
     """A malformed index-interval string (`1,3-5`), with upstream's message."""
 
 
-_GO_INT: Final = re.compile(r"[+-]?[0-9]+")
-
-
 def _atoi(text: str) -> int:
-    """strconv.Atoi (64-bit): optional sign and decimal digits, nothing else."""
-    if not _GO_INT.fullmatch(text):
-        raise ValueError(text)
-    value = int(text)
-    if not -(2**63) <= value < 2**63:
-        raise ValueError(text)
-    return value
+    """strconv.Atoi (64-bit): optional sign and ASCII decimal digits, nothing else."""
+    return go_parse_int(text)
 
 
 def parse_index_interval(interval: str, completions: int) -> tuple[int, int]:
@@ -1183,7 +1176,7 @@ def validate_cron_job_create(cron_job: Mapping[str, Any], gates: FeatureGates = 
     errs.extend(validate_cron_job_spec(cron_job.get("spec") or {}, None, "spec", gates))
     name = str(meta.get("name") or "")
     # The controller appends an 11-character `-<timestamp>` to name its Jobs (at most 63 long).
-    if mv.go_len(name) > mv.DNS1035_LABEL_MAX_LENGTH - 11:
+    if go_len(name) > mv.DNS1035_LABEL_MAX_LENGTH - 11:
         errs.append(fe.invalid("metadata.name", name, "must be no more than 52 characters"))
     return errs
 
@@ -1286,6 +1279,7 @@ def validate_time_zone(time_zone: str | None, path: str) -> list[FieldError]:
         if part in (".", "..") or part.startswith("-") or not _TZ_COMPONENT.fullmatch(part):
             return [fe.invalid(path, time_zone, f"unknown time zone {time_zone}")]
     errs: list[FieldError] = []
+    # strings.EqualFold(timeZone, "Local"): the name is ASCII by now, where lower() folds as Go does.
     if time_zone.lower() == "local":
         errs.append(
             fe.invalid(

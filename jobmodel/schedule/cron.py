@@ -8,7 +8,6 @@ not corrected: see docs/cron.md for each difference with an example.
 from __future__ import annotations
 
 import functools
-import re
 from datetime import UTC, datetime, tzinfo
 from typing import TypeAlias
 
@@ -28,7 +27,7 @@ from jobmodel.schedule.gotime import (
 )
 from jobmodel.timeutil import GO_ZERO_TIME
 from jobmodel.util.goquote import go_quote, go_time_quote
-from jobmodel.util.gostrings import go_fields, go_to_lower, go_trim_space
+from jobmodel.util.gostrings import go_fields, go_parse_int, go_to_lower, go_trim_space
 
 STAR_BIT = 1 << 63
 _MAX_INT64 = (1 << 63) - 1
@@ -273,16 +272,12 @@ def _utc_next(s: SpecSchedule, t: int) -> int | None:
 
 # --- parsing --------------------------------------------------------------------------------
 
-_ATOI = re.compile(r"[+-]?[0-9]+\Z", re.ASCII)
-
-
 def must_parse_int(expr: str) -> int:
     """mustParseInt: strconv.Atoi (ASCII digits, optional sign, int64 range), then no negatives."""
-    if not _ATOI.match(expr):
-        raise CronParseError(f"failed to parse int from {expr}: strconv.Atoi: parsing {go_quote(expr)}: invalid syntax")
-    num = int(expr)
-    if not -_MAX_INT64 - 1 <= num <= _MAX_INT64:
-        raise CronParseError(f"failed to parse int from {expr}: strconv.Atoi: parsing {go_quote(expr)}: value out of range")
+    try:
+        num = go_parse_int(expr)
+    except ValueError as err:
+        raise CronParseError(f"failed to parse int from {expr}: strconv.Atoi: parsing {go_quote(expr)}: {err}") from None
     if num < 0:
         raise CronParseError(f"negative number ({num}) not allowed: {expr}")
     return num

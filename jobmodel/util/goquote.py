@@ -5,19 +5,21 @@ from __future__ import annotations
 
 from typing import Final
 
+from jobmodel.util.gostrings import go_is_print
+
 _JSON_ESCAPES: Final = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _GO_ESCAPES: Final = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
 
 
 def go_quote(text: str) -> str:
     """strconv.Quote (Go's `%q` of a string): `"` and `\\` escaped, and every rune strconv.IsPrint
-    refuses (the same classes as str.isprintable) as `\\t`, `\\x7f`, `\\u00a0` or `\\U000e0001`."""
+    refuses (go_is_print) as `\\t`, `\\x7f`, `\\u00a0` or `\\U000e0001`."""
     out = ['"']
     for char in text:
         code = ord(char)
         if char in '"\\':
             out.append("\\" + char)
-        elif char.isprintable():
+        elif go_is_print(char):
             out.append(char)
         elif char in _GO_ESCAPES:
             out.append(_GO_ESCAPES[char])

@@ -20,7 +20,13 @@ from jobmodel.actions import (
 )
 from jobmodel.api.actions_json import action_to_json
 from jobmodel.frozen import FrozenDict
-from jobmodel.state import CronJobStatus, Job, JobStatus, ObjectMeta
+from jobmodel.state import (
+    JOB_COMPLETION_INDEX_ANNOTATION,
+    CronJobStatus,
+    Job,
+    JobStatus,
+    ObjectMeta,
+)
 from tests.builders import make_pod
 from tests.conftest import REPO_ROOT
 
@@ -65,3 +71,11 @@ def test_every_action_has_the_documented_type_and_fields() -> None:
 def test_a_created_pod_reads_its_index_from_the_annotation() -> None:
     assert action_to_json(CreatePod(make_pod("j-3", index=3), None, True))["index"] == 3
     assert action_to_json(CreatePod(make_pod("j-0"), None, True))["index"] is None
+
+
+def test_an_index_annotation_of_other_digits_is_no_number() -> None:
+    """Only ASCII digits are an index: `²` passes str.isdigit() but int() refuses it, `٣` int()
+    reads as 3; both leave the action's own index."""
+    for text in ("\u00b2", "\u0663", "1_0"):
+        pod = make_pod("j-0", annotations={JOB_COMPLETION_INDEX_ANNOTATION: text})
+        assert action_to_json(CreatePod(pod, 7, True))["index"] == 7

@@ -113,3 +113,18 @@ def test_values_keep_kinds_and_number_text() -> None:
 def test_fold_name() -> None:
     assert fold_name("key") == fold_name("KEY") == fold_name("kEy") == "KEY"
     assert fold_name("\u212aey") == "KEY" and fold_name("ſ") == "S"
+
+
+def test_fold_name_maps_each_rune_to_one_rune() -> None:
+    """foldName is unicode.ToUpper(unicode.SimpleFold(r)) rune by rune: the ligature U+FB00 stays
+    itself (so `e\ufb00ect` is no `Effect` to Go), `ß` folds to `ẞ`, `å` to the Angstrom sign;
+    Python's upper() would write `FF`, `SS` and `Å`."""
+    assert fold_name("e\ufb00ect") == "E\ufb00ECT"
+    assert [fold_name(c) for c in "\u00df\u00e5\u0130\u03c9"] == ["\u1e9e", "\u212b", "\u0130", "\u2126"]
+
+
+def test_lone_surrogate_escapes_decode_to_the_replacement_character() -> None:
+    """decode.go's unquote (Go 1.26): a `\\ud800` that is not half of a pair is U+FFFD; a pair is
+    its rune (json.loads keeps the lone surrogate)."""
+    value = loads_checked(r'["\ud800x\ud83d\ude00\ud800\ud800\udc00", {"\udfff": "\udc00"}]')
+    assert value == ["\ufffdx\U0001f600\ufffd\U00010000", [("\ufffd", "\ufffd")]]

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from jobmodel.api import meta_validation as mv
 from jobmodel.api.field import render_value
+from jobmodel.util.gostrings import go_len
 
 
 @pytest.mark.parametrize("name", ["a", "my-job", "0abc", "a" * 63])
@@ -276,7 +277,21 @@ def test_name_lengths_count_bytes_as_go_does(value: str, too_long: bool) -> None
     """Go's len counts UTF-8 bytes (a lone surrogate decodes to U+FFFD, three bytes): a name of
     32 `ü` is 64 bytes, beyond a DNS-1123 label's 63, though 32 characters."""
     assert (mv.max_len_error(63) in mv.is_dns1123_label(value)) is too_long
-    assert mv.go_len(value) == len(value.encode("utf-8", "surrogatepass"))
+    assert go_len(value) == len(value.encode("utf-8", "surrogatepass"))
+
+
+def test_field_manager_printable_by_go_unicode_tables() -> None:
+    """ValidateFieldManager's unicode.IsPrint is Go's Unicode 15.0 (apimachinery v0.37.2 run with
+    Go 1.26): U+1E030, unassigned in Python 3.11's tables, is printable; U+0378 is not."""
+    assert mv.validate_field_manager("kubectl-\U0001e030", "m") == []
+    errs = mv.validate_field_manager("kubectl-\u0378", "m")
+    assert [e.detail for e in errs] == ["invalid character U+0378 (at position 8)"]
+
+
+def test_port_and_label_lengths_count_bytes() -> None:
+    """IsValidPortName's 15 and a label value's 63 are bytes (Go's len)."""
+    assert mv.max_len_error(15) in mv.is_valid_port_name("\u00e9" * 8)
+    assert mv.is_valid_label_value("\u00e9" * 32, 34) == [mv.max_len_error(63), mv.is_valid_label_value("\u00e9", 34)[0]]
 
 
 def test_annotation_size_counts_bytes() -> None:

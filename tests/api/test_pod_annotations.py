@@ -108,7 +108,8 @@ def test_seccomp_field_and_container_annotation_in_a_template() -> None:
 
 
 @pytest.mark.parametrize(("cost", "valid"), [("0", True), ("10", True), ("-10", True), ("-05", True), ("2147483647", True), ("-2147483648", True),
-                                             ("2147483648", False), ("+10", False), ("008", False), ("", False), ("-", False), ("1.5", False), ("a", False)])  # fmt: skip
+                                             ("2147483648", False), ("+10", False), ("008", False), ("", False), ("-", False), ("1.5", False), ("a", False),
+                                             ("1_0", False), ("1" * 5000, False)])  # fmt: skip
 def test_deletion_cost_is_a_32_bit_integer(cost: str, valid: bool) -> None:
     # GetDeletionCostFromPodAnnotations: validFirstDigit, then strconv.ParseInt(value, 10, 32).
     annotations = {"controller.kubernetes.io/pod-deletion-cost": cost}
@@ -141,6 +142,10 @@ def test_an_invalid_deletion_cost_kept_on_update() -> None:
         ("null", []),
         ('[null, {"key": null, "value": "v"}]', [{}, {"value": "v"}]),
         ('[{"tolerationSeconds": 5}]', [{"tolerationSeconds": 5}]),
+        # foldName (Go 1.26's json.Unmarshal): the Kelvin sign folds to K, the ligature U+FB00 to no `FF`.
+        ('[{"e\ufb00ect": "NoSchedule", "\u212aey": "k"}]', [{"key": "k"}]),
+        # A lone surrogate escape is U+FFFD to Go.
+        (r'[{"key": "\ud800x\ud83d\ude00"}]', [{"key": "\ufffdx\U0001f600"}]),
     ],
 )
 def test_tolerations_annotation_decoded(value: str, want: list[dict[str, Any]]) -> None:
@@ -157,8 +162,11 @@ def test_tolerations_annotation_decoded(value: str, want: list[dict[str, Any]]) 
         ('[{"tolerationSeconds": 1.5}]', "json: cannot unmarshal number 1.5 into Go struct field Toleration.TolerationSeconds of type int64"),
         ('[{"tolerationSeconds": "5"}]', "json: cannot unmarshal string into Go struct field Toleration.TolerationSeconds of type int64"),
         ("[1 2]", "invalid character '2' after array element"),
+        # strconv.ParseInt refuses it as out of range, however many digits (int() stops at 4300).
+        ('[{"tolerationSeconds": ' + "1" * 5000 + "}]",
+         "json: cannot unmarshal number " + "1" * 5000 + " into Go struct field Toleration.TolerationSeconds of type int64"),
     ],
-)
+)  # fmt: skip
 def test_tolerations_annotation_refused(value: str, message: str) -> None:
     with pytest.raises(ValueError) as err:
         get_tolerations_from_pod_annotations({"scheduler.alpha.kubernetes.io/tolerations": value})

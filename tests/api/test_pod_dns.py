@@ -52,6 +52,17 @@ def test_with_underscore_regex_named_by_release() -> None:
     assert "_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?" in detail(34)
 
 
+def test_relaxed_search_length_counts_bytes() -> None:
+    """IsDNS1123SubdomainWithUnderscore's 253 is Go's len, bytes (apimachinery v0.37.2, run with
+    Go 1.26): 130 `é` are 260 bytes, too long as well as not matching the regex."""
+    errors = validate_pod_dns_config({"searches": ["\u00e9" * 130]}, "ClusterFirst", P, 37, True)
+    assert [e.detail.split(" (")[0] for e in errors] == [
+        "must be no more than 253 characters",
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', "
+        "and must start and end with an alphanumeric character",
+    ]
+
+
 def test_empty_option_name() -> None:
     assert _errors({"options": [{"name": "ndots", "value": "2"}, {"value": "x"}]}) == {(f"{P}.options[1]", "FieldValueRequired")}
 

@@ -275,6 +275,21 @@ def test_toleration_value_parse_error_quotes_as_strconv() -> None:
     ]
 
 
+def test_toleration_value_out_of_range_before_what_follows() -> None:
+    """strconv.ParseInt (Go 1.26) stops at the digit that overflows: `99999999999999999999x` is out of
+    range, not a syntax error; a 5000-digit value is out of range too (int() refuses to read it);
+    `1_0` and Arabic-Indic digits are syntax errors (int() takes them)."""
+    values = ("99999999999999999999x", "1" * 5000, "1_0", "\u0663")
+    tolerations: list[Mapping[str, Any]] = [{"key": "k", "operator": "Lt", "value": v} for v in values]
+    errors = validate_tolerations(tolerations, "t", 37, allow_comparison_operators=True)
+    assert [e.detail for e in errors if e.detail.startswith("strconv")] == [
+        'strconv.ParseInt: parsing "99999999999999999999x": value out of range',
+        f'strconv.ParseInt: parsing "{"1" * 5000}": value out of range',
+        'strconv.ParseInt: parsing "1_0": invalid syntax',
+        'strconv.ParseInt: parsing "\u0663": invalid syntax',
+    ]
+
+
 def test_tolerations_annotation_in_a_template() -> None:
     template = pod_template()
     key = "scheduler.alpha.kubernetes.io/tolerations"

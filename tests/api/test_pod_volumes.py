@@ -420,6 +420,9 @@ def test_gated_projections_and_empty_dir_mode_dropped() -> None:
         ({"quobyte": {"registry": "host", "volume": ""}}, [(fe.INVALID, "field[0].quobyte.registry"), (fe.REQUIRED, "field[0].quobyte.volume")]),
         ({"quobyte": {"registry": "", "volume": "v"}}, [(fe.REQUIRED, "field[0].quobyte.registry")]),
         ({"quobyte": {"registry": "h:1", "volume": "v", "tenant": "t" * 65}}, [(fe.REQUIRED, "field[0].quobyte.tenant")]),
+        # validateQuobyteVolumeSource's len(quobyte.Tenant) >= 65 counts bytes: 40 `é` are 80.
+        ({"quobyte": {"registry": "h:1", "volume": "v", "tenant": "\u00e9" * 40}}, [(fe.REQUIRED, "field[0].quobyte.tenant")]),
+        ({"quobyte": {"registry": "h:1", "volume": "v", "tenant": "\u00e9" * 32}}, []),
     ],
 )  # fmt: skip
 def test_in_tree_sources(vol: dict[str, Any], want: list[tuple[str, str]]) -> None:
@@ -432,6 +435,9 @@ def test_iscsi_initiator_name_length_with_the_volume_name() -> None:
     vol = {"iscsi": {"targetPortal": portal, "iqn": "iqn.2015-02.example.com:test", "lun": 1, "initiatorName": "iqn.2015-02.example.com:init"}}
     assert errors_of(vol) == [(fe.INVALID, "field[0].name")]
     assert errors_of({"iscsi": {**vol["iscsi"], "targetPortal": "p" * 60}}) == []
+    # len(volName+":"+TargetPortal) is bytes (validation.go:619): "v:" and 40 `é` are 82.
+    assert errors_of({"iscsi": {**vol["iscsi"], "targetPortal": "\u00e9" * 40}}) == [(fe.INVALID, "field[0].name")]
+    assert errors_of({"iscsi": {**vol["iscsi"], "targetPortal": "\u00e9" * 31}}) == []
 
 
 @pytest.mark.parametrize(
@@ -468,6 +474,15 @@ def test_signer_name_label_errors_quote_as_go() -> None:
     """ValidateSignerName's "validating label %q": strconv.Quote, not JSON."""
     errs = pv.validate_signer_name("f", "a.b/é") + pv.validate_signer_name("f", "example.com/a\x7f")
     assert [e.detail.split(":")[0] for e in errs] == ['validating label "é"', 'validating label "a\\x7f"']
+
+
+def test_signer_domain_length_counts_bytes() -> None:
+    """ValidateSignerName's len(segments[0]) > 253 (`names.go`) is bytes: a domain of 130 `é` and
+    `.com` (264 bytes, 134 characters) is too long, besides its first label's errors (too long,
+    not matching)."""
+    errs = pv.validate_signer_name("f", "\u00e9" * 130 + ".com/s")
+    assert [e.type for e in errs] == [fe.TOO_LONG, fe.INVALID, fe.INVALID]
+    assert [e.type for e in pv.validate_signer_name("f", "\u00e9" * 120 + ".com/s")] == [fe.INVALID, fe.INVALID]
 
 
 def test_in_tree_defaults() -> None:

@@ -53,8 +53,9 @@ def test_parse_as_go(text: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "error"),
-    [("1Gb", ERR_FORMAT_WRONG), ("", ERR_FORMAT_WRONG), ("1.5.5", ERR_FORMAT_WRONG), ("1mi", ERR_SUFFIX), ("1K", ERR_SUFFIX), ("1e", ERR_SUFFIX)],
-)
+    [("1Gb", ERR_FORMAT_WRONG), ("", ERR_FORMAT_WRONG), ("1.5.5", ERR_FORMAT_WRONG), ("1mi", ERR_SUFFIX), ("1K", ERR_SUFFIX), ("1e", ERR_SUFFIX),
+     ("1e" + "1" * 5000, ERR_SUFFIX), ("1e1_0", ERR_FORMAT_WRONG), ("\u0663", ERR_FORMAT_WRONG)],
+)  # fmt: skip
 def test_refused_as_go(text: str, error: str) -> None:
     with pytest.raises(QuantityError, match=f"^{re.escape(error)}$"):
         parse_quantity(text)
@@ -66,6 +67,14 @@ def test_decoding_names_the_field_and_trims_spaces() -> None:
     assert err.value.field == "spec.x[cpu]"
     assert decode_quantity(" 1 ", "x") == "1"
     assert decode_quantity(1.5, "x") == "1500m"  # a JSON number is read as its text
+
+
+def test_quantities_of_thousands_of_digits() -> None:
+    """An inf.Dec has no limit on its digits (Go's String() of `1` * 5000 is itself, of the same
+    with `m` too); int() and str() stop at 4300 digits."""
+    assert quantity_string(parse_quantity("1" * 5000)) == "1" * 5000
+    assert quantity_string(parse_quantity("1" * 5000 + "m")) == "1" * 5000 + "m"
+    assert decode_quantity("1" * 5000 + "m", "x") == "1" * 5000 + "m"
 
 
 def test_round_up_to_milli_units() -> None:

@@ -288,6 +288,16 @@ def test_accepted_writes_get_resource_versions_and_updates_may_omit_it() -> None
     assert updated["metadata"]["generation"] == 2
 
 
+def test_a_stored_resource_version_of_other_digits_restarts_the_count() -> None:
+    """The model counts resource versions in ASCII digits: a stored `²` (str.isdigit() but not
+    int()) or `٣` is no count, the next is "1"; a count of thousands of digits goes on."""
+    stored, _ = strategy.create_job(job(), UID)
+    for previous, following in (("\u00b2", "1"), ("\u0663", "1"), ("9" * 5000, "1" + "0" * 5000)):
+        old = {**stored, "metadata": {**stored["metadata"], "resourceVersion": previous}}
+        updated, errors = strategy.update_job(old, old)
+        assert errors == [] and updated["metadata"]["resourceVersion"] == following
+
+
 # ---------------------------------------------------------------------------- status subresource
 # Cases from upstream pkg/registry/batch/job/strategy_test.go TestStatusStrategy_ValidateUpdate
 # (v1.34), with upstream's expected {field, type} errors.

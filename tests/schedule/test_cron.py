@@ -61,8 +61,16 @@ def run(spec: str, start: datetime, n: int) -> list[str]:
         ("@reboot", "unrecognized descriptor: @reboot"),
         ("@every 1d", 'unknown unit "d"'),
         ("TZ=Nowhere/City 0 * * * *", "provided bad location Nowhere/City: unknown time zone Nowhere/City"),
+        # strconv.Atoi, as robfig/cron v3.0.1 with Go 1.26 says: out of range as soon as the digits
+        # overflow, whatever follows; Go's %q prints U+1E030 (Unicode 15.0) as it is.
+        ("99999999999999999999x * * * *",
+         'failed to parse int from 99999999999999999999x: strconv.Atoi: parsing "99999999999999999999x": value out of range'),
+        ("1" * 5000 + " * * * *", 'strconv.Atoi: parsing "' + "1" * 5000 + '": value out of range'),
+        ("\U0001e030 * * * *", 'failed to parse int from \U0001e030: strconv.Atoi: parsing "\U0001e030": invalid syntax'),
+        ("1_0 * * * *", 'failed to parse int from 1_0: strconv.Atoi: parsing "1_0": invalid syntax'),
+        ("\u0663 * * * *", 'strconv.Atoi: parsing "\u0663": invalid syntax'),
     ],
-)
+)  # fmt: skip
 def test_rejected_specs(spec: str, message: str) -> None:
     with pytest.raises(CronParseError) as err:
         parse_standard(spec)

@@ -12,6 +12,14 @@ def test_go_quote_is_strconv_quote() -> None:
     assert go_quote("é ٣😀") == '"é ٣😀"'
 
 
+def test_go_quote_knows_the_runes_of_unicode_15() -> None:
+    """strconv.IsPrint is Go's Unicode 15.0: U+1E030 (Cyrillic Extended-D) and U+31350 (CJK
+    Extension H) are printed as they are (Go 1.26's `%q`), though Python 3.11 has them unassigned;
+    U+0378, unassigned in both, is escaped."""
+    assert go_quote("\U0001e030\U00031350") == '"\U0001e030\U00031350"'
+    assert go_quote("\u0378") == '"\\u0378"'
+
+
 def test_go_time_quote_escapes_the_bytes_of_non_ascii_runes() -> None:
     """time's quote (ParseDuration's errors): each UTF-8 byte of a rune at or past 0x80 or below
     space as \\xNN, quotes and backslashes escaped, DEL kept."""
