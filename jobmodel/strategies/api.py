@@ -16,7 +16,7 @@ SMALL = st.one_of(st.none(), st.integers(-1, 6))
 NAMES = st.sampled_from(["job", "a" * 63, "a" * 64, "Bad_Name", "x-", "job.example", "\u00fc" * 27])  # 27 'ü': 54 bytes (Go's len)
 LABEL_VALUES = st.sampled_from(["a", "", "x" * 64, "bad value", "ok-1"])
 # Characters Go's %q and json.Marshal print differently in a bad value (field.Error's ErrorBody).
-ODD_TEXT = "<&>\u2028\u00a0\x01\x7f"
+ODD_TEXT = "<&>\u2028\u00a0\x01\x7f\x1c\u0130\U0001e030"
 # 'a"b' and a tab: parseIndexInterval quotes a bad fragment with Go's %q.
 INDEX_STRINGS = st.sampled_from(["0", "0-2", "1,3", "3-1", "x", "0,0", "-1", "10", "0-1,2", 'a"b', "1,\t", "+1", "01,2", "0-+2", ",0", "2,1", "1,", "0-0", " 1", "0-1-2", "1-x", "0-10", ODD_TEXT])
 
@@ -100,7 +100,8 @@ RESOURCE_NAMES = st.sampled_from(
 )  # fmt: skip
 QUANTITIES = st.sampled_from(
     ["0", "1", "2", "100m", "500m", "1.5", "+1", "1.", "-1", "-100m", "1Gi", "2Mi", "3Mi", "4Mi", "1G", "1e3", "1E3",
-     "1k", "1n", "0.1n", "0.5", "1536Mi", "1000m", "129e6", "1.5Gi", "12345678901234567890", 1, 2, 0.5, 1e3]
+     "1k", "1n", "0.1n", "0.5", "1536Mi", "1000m", "129e6", "1.5Gi", "12345678901234567890", 1, 2, 0.5, 1e3,
+     "1" * 5000, "1" * 5000 + "m"]  # beyond int()'s 4300 digits: big.Int has no limit
 )  # fmt: skip
 BAD_QUANTITIES = st.sampled_from(["1Gb", "1mi", "", "abc", "1K", " ", "1.5.5", "1e", "Gi"])
 
@@ -341,7 +342,7 @@ NODE_FIELD_REQUIREMENTS = st.sampled_from(
 # validatePodDNSConfig: nameservers (sloppy IPs; leading zeros and IPv4-mapped refused from 1.36),
 # searches (`_` and `.` allowed from 1.33), options, and the list limits.
 DNS_NAMESERVERS = st.sampled_from(["1.2.3.4", "::1", "2001:db8::ffff", "01.2.3.4", "1.2.3", "::ffff:1.2.3.4", "00001::", "fe80::1%eth0", "x", "", "1.2.3.256", "1::2::3"])
-DNS_SEARCHES = st.sampled_from(["ns1.svc.cluster.local", "example.com.", ".", "_sip._tcp.example.com", "Bad.Com", "a..b", "_", "x" * 254, "-a", "a_", "a.", ""])
+DNS_SEARCHES = st.sampled_from(["ns1.svc.cluster.local", "example.com.", ".", "_sip._tcp.example.com", "Bad.Com", "a..b", "_", "x" * 254, "-a", "a_", "a.", "", "\u00e9" * 130])
 
 
 @st.composite
@@ -711,7 +712,10 @@ SECCOMP_ANNOTATION_VALUES = st.sampled_from(["runtime/default", "docker/default"
 TOLERATION_ANNOTATION_VALUES = st.sampled_from(
     ['[{"key": "k", "operator": "Exists"}]', '[{"KEY": "bad key!", "Operator": "Sometimes", "tolerationSeconds": 5}]', "null", "[]", "{}", "[1]", "[null]",
      '[{"key": 5}]', '[{"tolerationSeconds": 1.5}]', '[{"tolerationSeconds": "5"}]', '[{"operator": "Lt", "value": "5", "key": "k"}]', "tru", "[1,]",
-     '{"a" 1}', "[1 2]", '["\\x"]', '[{"a": 1}', "[] x", " ", ""]
+     '{"a" 1}', "[1 2]", '["\\x"]', '[{"a": 1}', "[] x", " ", "",
+     # Go's field-name folding (SimpleFold), lone surrogates (U+FFFD), strconv's range before syntax
+     '[{"e\ufb00ect": "NoSchedule", "\u212aey": "k"}]', '[{"key": "\\ud800"}]', '[{"tolerationSeconds": 1234567890123456789012345}]',
+     '[{"operator": "Lt", "value": "99999999999999999999x", "key": "k"}]', '[{"operator": "Gt", "value": "1_0", "key": "k"}]']
 )  # fmt: skip
 APPARMOR_ANNOTATION_VALUES = st.sampled_from(["runtime/default", "unconfined", "localhost/p.json", "localhost/q", "", "baz"])
 
@@ -732,7 +736,7 @@ def pod_specific_annotations(draw: st.DrawFn, template_spec: dict[str, Any]) -> 
     for name in draw(st.lists(st.sampled_from(["main", "init", "nope"]), max_size=2, unique=True)):
         annotations["container.apparmor.security.beta.kubernetes.io/" + name] = draw(APPARMOR_ANNOTATION_VALUES)
     if draw(st.integers(0, 3)) == 0:
-        annotations["controller.kubernetes.io/pod-deletion-cost"] = draw(st.sampled_from(["10", "-5", "0", "+1", "007", "2147483648", "x", ""]))
+        annotations["controller.kubernetes.io/pod-deletion-cost"] = draw(st.sampled_from(["10", "-5", "0", "+1", "007", "2147483648", "x", "", "1_0", "\u0663", "1" * 5000]))
     if draw(st.integers(0, 6)) == 0:
         annotations["kubernetes.io/config.mirror"] = "mirror"
     if draw(st.integers(0, 3)) == 0:
@@ -766,7 +770,8 @@ def label_selector(draw: st.DrawFn, labels: dict[str, str]) -> dict[str, Any]:
 MANAGED_FIELDS = st.sampled_from(
     [[{"manager": "kubectl", "operation": "Apply", "apiVersion": "batch/v1", "fieldsType": "FieldsV1", "fieldsV1": {"f:spec": {}}}],
      [{"operation": "Bogus"}, {"manager": "m"}], [{"operation": "Update", "fieldsType": "FieldsV2", "subresource": "s" * 257}],
-     [{"operation": "Apply", "manager": "m" * 129}], [{"operation": "Update", "manager": "a\tb"}]]
+     [{"operation": "Apply", "manager": "m" * 129}], [{"operation": "Update", "manager": "a\tb"}],
+     [{"operation": "Update", "manager": "kubectl-\U0001e030"}], [{"operation": "Update", "manager": "m\u0378"}]]  # Unicode 15.0; unassigned
 )  # fmt: skip
 
 
@@ -955,7 +960,7 @@ SCHEDULES = schedules()
 TIME_ZONES = st.sampled_from(
     ["Europe/Berlin", "UTC", "Mars/Olympus", " Europe/Berlin", "Local", "", "America/Argentina/Buenos_Aires", "../etc", "local", "Etc/GMT+5", "Etc/GMT-14",
      "EST", "europe/berlin", "Europe/Berlin/", "America/New_York/.", "America//New_York", "a" * 15, "Asia/Calcutta", "EST5EDT", "America", "zone.tab",
-     "posixrules", "-UTC", "America/../UTC", "US/Pacific", "Etc/UTC", "GMT0", "Factory", "Europe/Ber lin", "+0100"]
+     "posixrules", "-UTC", "America/../UTC", "US/Pacific", "Etc/UTC", "GMT0", "Factory", "Europe/Ber lin", "+0100", "LOCAL"]
 )  # fmt: skip
 
 
