@@ -42,6 +42,8 @@ from jobmodel.state import (
 )
 from jobmodel.timeutil import add_seconds, format_time, parse_time
 from jobmodel.transitions.cluster import set_pod_status
+from jobmodel.transitions.indexes import UNKNOWN_COMPLETION_INDEX
+from jobmodel.transitions.indexes import pod_index as completion_index
 from jobmodel.transitions.pod_failure_policy import match_pod_failure_policy
 from jobmodel.transitions.sync_job import JobSyncResult, is_job_finished
 
@@ -161,9 +163,10 @@ class Timeline:
 
 
 def pod_index(pod: Pod) -> int | None:
-    """The pod's completion index (Indexed Jobs), from its annotation."""
-    value = pod.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION)
-    return int(value) if isinstance(value, str) and value.isdigit() else None
+    """The pod's completion index (Indexed Jobs), as the controller reads its annotation
+    (getCompletionIndex); None when it has none it can read."""
+    index = completion_index(pod)
+    return None if index == UNKNOWN_COMPLETION_INDEX else index
 
 
 def failure_counted(job: Job | None, pod: Pod, gates: FeatureGates) -> bool:

@@ -61,6 +61,7 @@ from jobmodel.transitions.sync_job import (
     sync_job,
     wrote_at,
 )
+from jobmodel.util.gostrings import decimal_digits_value
 
 DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30  # v1.DefaultTerminationGracePeriodSeconds
 SETTLE_MAX_ROUNDS = 200
@@ -522,8 +523,8 @@ def creation_order(pod: Pod) -> tuple[int, str]:
     from its name (`<job>-<n>`)."""
     for text, sep in ((pod.uid, "-pod-"), (pod.name, "-")):
         suffix = text.rsplit(sep, 1)[-1] if sep in text else ""
-        if suffix.isdigit():
-            return (int(suffix), pod.name)
+        if suffix.isascii() and suffix.isdigit():  # not `²`, which isdigit() takes and int() refuses
+            return (decimal_digits_value(suffix), pod.name)
     return (1 << 62, pod.name)
 
 

@@ -21,6 +21,7 @@ from jobmodel.state import (
 from jobmodel.transitions.pod_utils import active_pods_less
 from jobmodel.util.goint import int32
 from jobmodel.util.gosort import XORSHIFT_GO1_23, XorshiftShifts, go_sort, go_sort_by_key
+from jobmodel.util.gostrings import go_parse_int
 
 UNKNOWN_COMPLETION_INDEX = -1
 COMPLETION_INDEX_ENV_NAME = "JOB_COMPLETION_INDEX"
@@ -104,14 +105,11 @@ def format_intervals(intervals: Intervals) -> str:
 
 
 def _atoi(text: str) -> int | None:
-    """strconv.Atoi: optional sign, decimal digits, within int64."""
-    body = text[1:] if text[:1] in "+-" else text
-    if not body or not body.isascii() or not body.isdigit():
+    """strconv.Atoi: optional sign, ASCII decimal digits, within int64 (None when it fails)."""
+    try:
+        return go_parse_int(text)
+    except ValueError:
         return None
-    value = int(text)
-    if not -(2**63) <= value < 2**63:
-        return None
-    return value
 
 
 def parse_indexes_from_string(text: str, completions: int) -> Intervals:

@@ -28,6 +28,7 @@ from jobmodel.state import (
     PodCondition,
     PodFailurePolicy,
 )
+from jobmodel.util.gostrings import go_parse_int
 
 DEFAULT_EXIT_CODE = 1
 SIGTERM_EXIT_CODE = 143  # the kubelet stops a deleted pod's containers with SIGTERM
@@ -124,9 +125,11 @@ def parse_failure(job: Job | None, arg: str) -> Failure:
     kind, sep, value = arg.partition("=")
     if kind == "exit" and sep:
         code, _, container = value.partition("@")
-        if not code.lstrip("-").isdigit():
-            raise InputError("move.arg", f"{arg!r}: the exit code is an integer")
-        return Failure(int(code), container or None)
+        try:
+            exit_code = go_parse_int(code, 32)  # an int32, as the container status holds it
+        except ValueError:
+            raise InputError("move.arg", f"{arg!r}: the exit code is an integer") from None
+        return Failure(exit_code, container or None)
     if kind == "cond" and sep and value:
         ctype, _, status = value.partition(":")
         policy = job.spec.pod_failure_policy if job is not None else None

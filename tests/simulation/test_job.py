@@ -18,10 +18,13 @@ from jobmodel.simulation.job import (
     condition_marks,
     parse_failure,
     parse_slow,
+    pod_index,
     pod_segments,
     simulate_default,
     simulate_script,
 )
+from jobmodel.state import JOB_COMPLETION_INDEX_ANNOTATION
+from tests.builders import make_pod
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "specs" / "examples"
 
@@ -265,3 +268,12 @@ def test_segments_tell_ignored_failures_and_deleted_pods_apart() -> None:
     deleted = [s for s in pod_segments(success) if s.deleted]
     assert Counter(s.index for s in deleted) == Counter((1, 2, 3))  # each once, none without an index
     assert all(s.end == 30 for s in deleted)
+
+
+def test_a_pods_index_is_read_as_the_controller_reads_it() -> None:
+    """The picture's index of a pod is getCompletionIndex's: strconv.Atoi of the annotation, so
+    `\u0663` (an Arabic-Indic 3, a digit to Python) is no index."""
+    assert pod_index(make_pod("p", annotations={JOB_COMPLETION_INDEX_ANNOTATION: "3"})) == 3
+    assert pod_index(make_pod("p", annotations={JOB_COMPLETION_INDEX_ANNOTATION: "\u0663"})) is None
+    assert pod_index(make_pod("p", annotations={JOB_COMPLETION_INDEX_ANNOTATION: "\u00b2"})) is None
+    assert pod_index(make_pod("p")) is None

@@ -221,3 +221,10 @@ def test_status_writes_are_validated_by_the_api_server() -> None:
     assert message is not None and "cannot set more ready pods than active" in message
     # The error the controller sees is the API server's StatusError text, not kubectl's rendering.
     assert message.startswith('Job.batch "work" is invalid: status.ready: ')
+
+
+def test_creation_order_reads_only_ascii_digits() -> None:
+    """A name ending in `²` (a digit to str.isdigit, not to int()) sorts last instead of failing;
+    `-10` comes after `-9`."""
+    pods = [make_pod("job-\u00b2"), make_pod("job-10"), make_pod("job-9")]
+    assert [p.name for p in sorted(pods, key=cl.creation_order)] == ["job-9", "job-10", "job-\u00b2"]

@@ -115,3 +115,14 @@ def test_pods_of_equal_index_are_ordered_by_the_sort_of_the_release_s_go() -> No
     assert order[37] == order[33] == [f"p{i}" for i in (9, 12, 13, 3, 11, 10, 1, 0, 7, 8, 4, 2, 5, 6)]
     assert order[32] != order[37]
     assert [p.name for p in ix.by_completion_index(pods)] == order[32]
+
+
+def test_an_index_only_strconv_reads_is_an_index() -> None:
+    """getCompletionIndex reads the annotation with strconv.Atoi: ASCII digits within int64; other
+    scripts' digits, `²`, `1_0` and thousands of digits (past int()'s limit) are no index."""
+    for text in ("\u0663", "\u00b2", "1_0", " 1", "1" * 5000, "9223372036854775808"):
+        pod = make_pod("p", annotations={JOB_COMPLETION_INDEX_ANNOTATION: text})
+        assert ix.pod_index(pod) == ix.UNKNOWN_COMPLETION_INDEX, text
+    assert ix.pod_index(make_pod("p", annotations={JOB_COMPLETION_INDEX_ANNOTATION: "+7"})) == 7
+    # parseIndexesFromString skips an interval strconv cannot read, and keeps the rest.
+    assert ix.parse_indexes_from_string("0," + "1" * 5000 + ",2-3,\u0663", 5) == ((0, 0), (2, 3))

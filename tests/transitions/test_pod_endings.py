@@ -84,6 +84,8 @@ GRAMMAR = "expected exit=CODE@CONTAINER or cond=TYPE[:STATUS]"
     ("arg", "reason"),
     [
         ("exit=x@main", "the exit code is an integer"),  # a code that is no integer
+        ("exit=\u00b2@main", "the exit code is an integer"),  # a digit to str.isdigit, not to int()
+        ("exit=2147483648@main", "the exit code is an integer"),  # past int32, what a status holds
         ("boom", GRAMMAR),  # neither exit= nor cond=
         ("cond=", GRAMMAR),  # a condition without its type
     ],
