@@ -132,7 +132,7 @@ def parse_kube_version(text: str, option: str = "--kube-version") -> int:
     """`1.37` (or `v1.37`, `1.37.2`) -> 37; unsupported releases are errors naming the supported ones."""
     supported = ", ".join(f"1.{m}" for m in SUPPORTED_MINORS)
     parts = text.strip().removeprefix("v").split(".")
-    if len(parts) in (2, 3) and parts[0] == "1" and all(p.isdigit() for p in parts[1:]):
+    if len(parts) in (2, 3) and parts[0] == "1" and all(p.isascii() and p.isdigit() for p in parts[1:]):
         minor = int(parts[1])
         if minor in SUPPORTED_MINORS:
             return minor

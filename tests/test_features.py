@@ -26,7 +26,7 @@ def test_release_spellings(text: str) -> None:
     assert parse_kube_version(text) == 32
 
 
-@pytest.mark.parametrize("text", ["1.31", "1.38", "2.0", "latest", "1", ""])
+@pytest.mark.parametrize("text", ["1.31", "1.38", "2.0", "latest", "1", "", "1.\u00b2", "1.\uff13\uff12"])  # `²`, fullwidth 32
 def test_unsupported_releases_are_refused_with_the_supported_ones(text: str) -> None:
     with pytest.raises(InputError, match=r"supported: 1\.32, 1\.33, 1\.34, 1\.35, 1\.36, 1\.37"):
         parse_kube_version(text)

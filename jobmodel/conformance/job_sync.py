@@ -109,7 +109,7 @@ def sync_input_from_case(case: Mapping[str, Any]) -> JobSyncInput:
         check_known(b, {"failuresAfterLastSuccess", "lastFailureTime"}, "controller.backoff")
         last_failure = member(b, "lastFailureTime", TIME, "controller.backoff")
         backoff = BackoffRecord(
-            failures_after_last_success=member(b, "failuresAfterLastSuccess", I64, "controller.backoff") or 0,
+            failures_after_last_success=member(b, "failuresAfterLastSuccess", I32, "controller.backoff") or 0,
             last_failure_time=None if last_failure is None else parse_time(last_failure, "controller.backoff.lastFailureTime"),
         )
     faults = Faults(

@@ -41,6 +41,7 @@ from jobmodel.state import (
 )
 from jobmodel.timeutil import parse_clock
 from jobmodel.transitions import cluster as cl
+from jobmodel.transitions.indexes import atoi
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_ready
 from jobmodel.transitions.sync_job import JobSyncResult
 from jobmodel.util.jsondiff import STATUS_ZERO_VALUES, conditions_diff, status_diff, subset_diff
@@ -164,7 +165,7 @@ def pod_matches_where(pod: Pod, where: Mapping[str, Any], path: str) -> bool:
         phases = where["phase"] if isinstance(where["phase"], list) else [where["phase"]]
         if pod.phase not in phases:
             return False
-    if "index" in where and pod.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION) != str(where["index"]):
+    if "index" in where and atoi(pod.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION, "")) != where["index"]:
         return False
     if "terminating" in where and (pod.metadata.deletion_timestamp is not None) != bool(where["terminating"]):
         return False
@@ -374,7 +375,7 @@ def active_indexes(state: ScenarioState) -> list[int]:
     """`activeIndexes`: the sorted, distinct indexes (annotation) of the Job's pods in phase
     Pending or Running, terminating or not."""
     texts = {p.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION, "") for p in job_pods(state) if p.phase in ("Pending", "Running")}
-    return sorted(int(text) for text in texts if text.isdigit())
+    return sorted({i for i in map(atoi, texts) if i is not None})
 
 
 _HANDLERS: dict[str, Callable[[ScenarioState, Mapping[str, Any], str], StepOutcome]] = {

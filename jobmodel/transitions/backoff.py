@@ -29,7 +29,7 @@ def new_backoff_record(
         if not failed:
             return record
         return BackoffRecord(
-            failures_after_last_success=record.failures_after_last_success + len(failed),
+            failures_after_last_success=int32(record.failures_after_last_success + len(failed)),  # int32 fields
             last_failure_time=get_finished_time(failed[-1], gates),
         )
     last_success = get_finished_time(succeeded[-1], gates)
@@ -41,7 +41,7 @@ def new_backoff_record(
             break
         if last_failure is None:
             last_failure = failed_time
-        count += 1
+        count = int32(count + 1)
     return BackoffRecord(failures_after_last_success=count, last_failure_time=last_failure)
 
 

@@ -25,7 +25,11 @@ from jobmodel.actions import (
     Requeue,
     UpdateJobStatus,
 )
-from jobmodel.api.meta_validation import is_qualified_name, is_valid_label_value
+from jobmodel.api.meta_validation import (
+    is_qualified_name,
+    is_valid_label_value,
+    name_is_dns_subdomain,
+)
 from jobmodel.errors import InputError
 from jobmodel.features import FeatureGates
 from jobmodel.frozen import FrozenDict, evolve, freeze
@@ -1079,6 +1083,14 @@ def _add_completion_index_env(container: FrozenDict, env_var: FrozenDict) -> Fro
     return container.set("env", (*env, env_var))
 
 
+@lru_cache(maxsize=1 << 8)
+def get_pods_prefix(controller_name: str) -> str:
+    """getPodsPrefix (controller_utils.go): `<name>-` when that is a valid pod-name prefix, else
+    the name itself."""
+    prefix = f"{controller_name}-"
+    return controller_name if name_is_dns_subdomain(prefix, True) else prefix
+
+
 def new_pod_for_index(job: Job, spec: FrozenDict, index: int | None, ctx: _JobCtx, gates: FeatureGates) -> Pod:
     """The pod RealPodControl creates from the template (controller.GetPodFromTemplate), with the
     completion index's annotation, label, hostname and name prefix for Indexed Jobs."""
@@ -1088,7 +1100,7 @@ def new_pod_for_index(job: Job, spec: FrozenDict, index: int | None, ctx: _JobCt
     finalizers = template.finalizers
     if JOB_TRACKING_FINALIZER not in finalizers:
         finalizers = (*finalizers, JOB_TRACKING_FINALIZER)
-    generate_name = f"{job.name}-"
+    generate_name = get_pods_prefix(job.name)
     if index is not None:
         annotations = annotations.set(JOB_COMPLETION_INDEX_ANNOTATION, str(index))
         if gates.PodIndexLabel:

@@ -299,3 +299,11 @@ def test_annotation_size_counts_bytes() -> None:
     limit = mv.TOTAL_ANNOTATION_SIZE_LIMIT
     assert [e.type for e in mv.validate_annotations({"a": "ü" * (limit // 2)}, "metadata.annotations")] == ["FieldValueTooLong"]
     assert mv.validate_annotations({"a": "ü" * ((limit - 1) // 2)}, "metadata.annotations") == []
+
+
+def test_a_prefix_is_masked_in_bytes() -> None:
+    """maskTrailingDash cuts `name[:len(name)-2]` in bytes: of `é-` one byte of `é` is left, no
+    DNS character, so the prefix is invalid (cut in characters it would be the valid `a`)."""
+    assert mv.name_is_dns_subdomain("\u00e9-", True) != []
+    assert mv.name_is_dns_subdomain("ab-", True) == []
+    assert mv.name_is_dns_subdomain("a-", True) == []

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+from typing import Any
+
 from jobmodel.api import field as fe
 from jobmodel.simulation.scenario import errors_include
 
@@ -60,3 +63,16 @@ def test_a_predicted_expectation_holds_of_its_state_and_states_it_whole() -> Non
     assert ended["status"]["failed"] == 1 and ended["conditions"] == []
     assert ended["activeIndexes"] == [0]  # index 1's replacement waits out the back-off (10 s)
     assert check_expect(failed, ended, "e") == []
+
+
+def test_active_indexes_are_read_with_strconv_atoi() -> None:
+    """The integration tests read a pod's index with strconv.Atoi: a template annotation `²`
+    (copied onto a NonIndexed Job's pods) is no index and `+1` is 1, not a crash or a string."""
+    from jobmodel.simulation.scenario import active_indexes, initial_state, run_step
+
+    for text, indexes in (("\u00b2", []), ("\u0661", []), ("+1", [1])):
+        job: dict[str, Any] = copy.deepcopy(JOB)
+        job["spec"].update(completionMode="NonIndexed", completions=1, parallelism=1)
+        job["spec"]["template"]["metadata"] = {"annotations": {"batch.kubernetes.io/job-completion-index": text}}
+        state = run_step(initial_state({"job": job, "jobUid": "uid-1", "start": "2024-06-01T12:00:00Z"}), {"do": "settle"}, "s").state
+        assert active_indexes(state) == indexes, text

@@ -94,3 +94,12 @@ def test_remaining_time_wraps_when_the_last_failure_is_centuries_ahead() -> None
     ahead = T0 + timedelta(microseconds=(2**63 - 5 * 10**9) // 1000)
     assert bo.remaining_time(BackoffRecord(1, ahead), T0, 10, 600) < 0
     assert bo.remaining_time(BackoffRecord(1, T0 + timedelta(days=365)), T0, 10, 600) == 10 + 365 * 86400
+
+
+def test_the_failure_count_is_an_int32_that_wraps() -> None:
+    """newBackoffRecord adds the new failures to an int32 (backoff_utils.go): MaxInt32 and one more
+    is MinInt32, whose delay is the base alone (no doubling), as for a wrapped index count."""
+    failed = [make_pod("f", "Failed", exit_code=1, finished="2024-06-01T11:59:50Z")]
+    record = bo.new_backoff_record(BackoffRecord(2**31 - 1, T0), [], failed, GATES)
+    assert record.failures_after_last_success == -(2**31)
+    assert bo.remaining_time(record, parse_time("2024-06-01T11:59:55Z", "t"), 10, 600) == 5

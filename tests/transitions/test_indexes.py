@@ -126,3 +126,11 @@ def test_an_index_only_strconv_reads_is_an_index() -> None:
     assert ix.pod_index(make_pod("p", annotations={JOB_COMPLETION_INDEX_ANNOTATION: "+7"})) == 7
     # parseIndexesFromString skips an interval strconv cannot read, and keeps the rest.
     assert ix.parse_indexes_from_string("0," + "1" * 5000 + ",2-3,\u0663", 5) == ((0, 0), (2, 3))
+
+
+def test_a_long_name_is_cut_in_bytes_for_the_pods_generate_name() -> None:
+    """podGenerateNameWithIndex cuts with Go's len and slicing (bytes): 30 `é` (60 bytes) keep 55
+    bytes before `-0-`, 27 `é` and half of one, which Go's JSON writes as U+FFFD."""
+    assert ix.pod_generate_name_with_index("\u00e9" * 30, 0) == "\u00e9" * 27 + "\ufffd" + "-0-"
+    assert ix.pod_generate_name_with_index("\u00e9" * 27, 0) == "\u00e9" * 27 + "-0-"  # 57 bytes: kept
+    assert ix.pod_generate_name_with_index("a" * 60, 12) == "a" * 54 + "-12-"

@@ -24,7 +24,13 @@ from jobmodel.state import (
     Pod,
 )
 from jobmodel.timeutil import parse_time
-from jobmodel.transitions.sync_job import JobSyncResult, pods_by_owner, sync_job, want_active_pods
+from jobmodel.transitions.sync_job import (
+    JobSyncResult,
+    get_pods_prefix,
+    pods_by_owner,
+    sync_job,
+    want_active_pods,
+)
 from tests.builders import JOB_UID, NOW, make_job, make_pod, make_pods
 
 T0 = parse_time(NOW, "now")
@@ -682,3 +688,12 @@ def test_from_1_34_a_tie_in_the_deletion_ranking_deletes_an_owned_pod_before_an_
     for release, deleted in ((33, "orphan"), (34, "own")):
         result = run(job, pods, features=FeatureGates.for_release(release))
         assert [a.name for a in result.actions if isinstance(a, DeletePod)] == [deleted], release
+
+
+def test_the_pods_prefix_keeps_the_dash_only_when_it_makes_a_valid_prefix() -> None:
+    """getPodsPrefix: `<name>-` when ValidatePodName(prefix, true) accepts it, else the bare name
+    (a name no API server would store, but a job-sync input may hold)."""
+    assert get_pods_prefix("pi") == "pi-"
+    assert get_pods_prefix("Job_1") == "Job_1"
+    assert get_pods_prefix("a" * 253) == "a" * 253 + "-"  # masked to 253 bytes: a valid prefix
+    assert get_pods_prefix("a" * 254) == "a" * 254  # masked to 254 bytes: too long
