@@ -182,10 +182,11 @@ func runCronJobSync(ctx context.Context, raw json.RawMessage) (map[string]any, e
 		active = append(active, ref.Name)
 	}
 	statusJSON := map[string]any{"active": active}
-	if status.LastScheduleTime != nil {
+	// As metav1.Time.MarshalJSON writes them: the zero time is null, so absent.
+	if status.LastScheduleTime != nil && !status.LastScheduleTime.IsZero() {
 		statusJSON["lastScheduleTime"] = formatTime(status.LastScheduleTime.Time)
 	}
-	if status.LastSuccessfulTime != nil {
+	if status.LastSuccessfulTime != nil && !status.LastSuccessfulTime.IsZero() {
 		statusJSON["lastSuccessfulTime"] = formatTime(status.LastSuccessfulTime.Time)
 	}
 	var requeue any

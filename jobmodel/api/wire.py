@@ -47,7 +47,7 @@ from jobmodel.state import (
     SuccessPolicyRule,
     UncountedTerminatedPods,
 )
-from jobmodel.timeutil import format_time, parse_time
+from jobmodel.timeutil import format_time, is_zero, parse_time
 
 JSON = dict[str, Any]
 Decoded = Mapping[str, Any]
@@ -362,8 +362,9 @@ def _pointers(*fields: tuple[str, object]) -> JSON:
     return {k: v for k, v in fields if v is not None}
 
 
-def _format(value: datetime | None) -> str | None:
-    return None if value is None else format_time(value)
+def time_to_json(value: datetime | None) -> str | None:
+    """A metav1.Time as MarshalJSON writes it: the zero time as null (absent)."""
+    return None if value is None or is_zero(value) else format_time(value)
 
 
 def object_meta_to_json(meta: ObjectMeta) -> JSON:
@@ -375,8 +376,8 @@ def object_meta_to_json(meta: ObjectMeta) -> JSON:
             ("uid", meta.uid),
             ("resourceVersion", meta.resource_version),
             ("generation", meta.generation or None),
-            ("creationTimestamp", _format(meta.creation_timestamp)),
-            ("deletionTimestamp", _format(meta.deletion_timestamp)),
+            ("creationTimestamp", time_to_json(meta.creation_timestamp)),
+            ("deletionTimestamp", time_to_json(meta.deletion_timestamp)),
             ("deletionGracePeriodSeconds", meta.deletion_grace_period_seconds),
             ("labels", dict(meta.labels)),
             ("annotations", dict(meta.annotations)),
@@ -408,8 +409,8 @@ def condition_to_json(cond: Condition) -> JSON:
         "type": cond.type,
         "status": cond.status,
         **_omitempty(
-            ("lastProbeTime", _format(cond.last_probe_time)),
-            ("lastTransitionTime", _format(cond.last_transition_time)),
+            ("lastProbeTime", time_to_json(cond.last_probe_time)),
+            ("lastTransitionTime", time_to_json(cond.last_transition_time)),
             ("reason", cond.reason),
             ("message", cond.message),
         ),
@@ -426,8 +427,8 @@ def container_status_to_json(status: ContainerStatus) -> JSON:
                 ("reason", t.reason),
                 ("message", t.message),
                 ("signal", t.signal or None),
-                ("startedAt", _format(t.started_at)),
-                ("finishedAt", _format(t.finished_at)),
+                ("startedAt", time_to_json(t.started_at)),
+                ("finishedAt", time_to_json(t.finished_at)),
             ),
         }
     return {
@@ -443,7 +444,7 @@ def pod_status_to_json(status: PodStatus) -> JSON:
         **_omitempty(
             ("phase", status.phase),
             ("conditions", [condition_to_json(c) for c in status.conditions]),
-            ("startTime", _format(status.start_time)),
+            ("startTime", time_to_json(status.start_time)),
             ("initContainerStatuses", [container_status_to_json(c) for c in status.init_container_statuses]),
             ("containerStatuses", [container_status_to_json(c) for c in status.container_statuses]),
         ),
@@ -517,8 +518,8 @@ def job_status_to_json(status: JobStatus) -> JSON:
     return {
         **_omitempty(
             ("conditions", [condition_to_json(c) for c in status.conditions]),
-            ("startTime", _format(status.start_time)),
-            ("completionTime", _format(status.completion_time)),
+            ("startTime", time_to_json(status.start_time)),
+            ("completionTime", time_to_json(status.completion_time)),
             ("active", status.active or None),
             ("succeeded", status.succeeded or None),
             ("failed", status.failed or None),
@@ -584,8 +585,8 @@ def cron_job_spec_to_json(spec: CronJobSpec) -> JSON:
 def cron_job_status_to_json(status: CronJobStatus) -> JSON:
     return _omitempty(
         ("active", [object_reference_to_json(r) for r in status.active]),
-        ("lastScheduleTime", _format(status.last_schedule_time)),
-        ("lastSuccessfulTime", _format(status.last_successful_time)),
+        ("lastScheduleTime", time_to_json(status.last_schedule_time)),
+        ("lastSuccessfulTime", time_to_json(status.last_successful_time)),
     )
 
 

@@ -7,7 +7,13 @@ from typing import Any
 
 from jobmodel.actions import CreateJob, DeleteJob, RecordEvent, Requeue, UpdateCronJobStatus
 from jobmodel.api.schema import OBJ, describe, member, obj
-from jobmodel.api.wire import cron_job_from_json, cron_job_to_json, job_from_json, job_to_json
+from jobmodel.api.wire import (
+    cron_job_from_json,
+    cron_job_to_json,
+    job_from_json,
+    job_to_json,
+    time_to_json,
+)
 from jobmodel.conformance.suites import case_at, case_gates, check_names_unique
 from jobmodel.errors import InputError
 from jobmodel.state import CronJob, CronJobFaults, CronJobStatus, CronJobSyncInput, Job
@@ -84,10 +90,10 @@ def case_from_sync_input(inp: CronJobSyncInput) -> dict[str, Any]:
 
 def _status_json(status: CronJobStatus) -> dict[str, Any]:
     out: dict[str, Any] = {"active": [ref.name for ref in status.active]}
-    if status.last_schedule_time is not None:
-        out["lastScheduleTime"] = format_time(status.last_schedule_time)
-    if status.last_successful_time is not None:
-        out["lastSuccessfulTime"] = format_time(status.last_successful_time)
+    for key, value in (("lastScheduleTime", status.last_schedule_time), ("lastSuccessfulTime", status.last_successful_time)):
+        text = time_to_json(value)  # the zero time is null: absent
+        if text is not None:
+            out[key] = text
     return out
 
 

@@ -14,6 +14,7 @@ from jobmodel.api.wire import (
     job_to_json,
     pod_from_json,
     pod_to_json,
+    time_to_json,
 )
 from jobmodel.errors import InputError
 from tests.builders import job_json, pod_json
@@ -149,3 +150,14 @@ def test_a_pod_condition_pattern_without_status_is_read_as_go_decodes_it() -> No
     rule = job.spec.pod_failure_policy.rules[0]
     assert rule.on_pod_conditions is not None and rule.on_pod_conditions[0].status == ""
     assert job_to_json(job)["spec"]["podFailurePolicy"]["rules"][0]["onPodConditions"] == [{"type": "DisruptionTarget", "status": ""}]
+
+
+def test_the_zero_time_is_written_as_null() -> None:
+    """metav1.Time.MarshalJSON writes the zero time (read as a set, non-nil time) as null, so the
+    field is absent from the JSON; any other time is written."""
+    doc = job_json()
+    doc["status"] = {"startTime": "0001-01-01T00:00:00Z", "completionTime": "0001-01-01T00:00:01Z"}
+    status = job_to_json(job_from_json(doc))["status"]
+    assert "startTime" not in status
+    assert status["completionTime"] == "0001-01-01T00:00:01Z"
+    assert time_to_json(datetime(1, 1, 1, tzinfo=UTC)) is None
