@@ -177,11 +177,12 @@ def success_policy_met(policy: SuccessPolicy | None, completions: int, completed
         return False
     for rule in policy.rules:
         if rule.succeeded_indexes is not None:
-            required = expand(ix.parse_indexes_from_string(rule.succeeded_indexes, completions))
+            # Intervals, not a set: a rule may name up to 2^31 indexes, of which few complete.
+            required = ix.parse_indexes_from_string(rule.succeeded_indexes, completions)
             if not required:
                 continue
-            done = len(required & completed)
-            if done == len(required) or (rule.succeeded_count is not None and done >= rule.succeeded_count):
+            done = sum(1 for i in completed if any(first <= i <= last for first, last in required))
+            if done == ix.total(required) or (rule.succeeded_count is not None and done >= rule.succeeded_count):
                 return True
         elif rule.succeeded_count is not None and len(completed) >= rule.succeeded_count:
             return True
