@@ -18,7 +18,7 @@ from jobmodel.api.wire import label_selector_from_json
 from jobmodel.features import NEWEST_MINOR
 from jobmodel.state import selector_matches
 from jobmodel.util.goquote import go_quote
-from jobmodel.util.gostrings import go_is_print, go_len, go_prefix, go_to_lower
+from jobmodel.util.gostrings import go_is_print, go_len, go_prefix_as_written, go_to_lower
 
 IS_NEGATIVE_ERROR_MSG: Final = "must be greater than or equal to 0"
 FIELD_IMMUTABLE_ERROR_MSG: Final = "field is immutable"
@@ -375,9 +375,7 @@ def _mask_trailing_dash(name: str) -> str:
     invalid, as U+FFFD here: no DNS name either way)."""
     if go_len(name) <= 1 or not name.endswith("-"):
         return name
-    size = go_len(name) - 2
-    kept = go_prefix(name, size)
-    return kept + "\ufffd" * (size - go_len(kept)) + "a"
+    return go_prefix_as_written(name, go_len(name) - 2) + "a"
 
 
 def name_is_dns_subdomain(name: str, prefix: bool) -> list[str]:

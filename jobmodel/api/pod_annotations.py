@@ -21,7 +21,7 @@ from jobmodel.api.field import FieldError
 from jobmodel.api.pod_security import validate_local_descending_path
 from jobmodel.api.pod_util import visit_containers_with_path
 from jobmodel.util.goquote import go_quote
-from jobmodel.util.gostrings import go_parse_int
+from jobmodel.util.gostrings import go_atoi
 
 MIRROR_POD_ANNOTATION: Final = "kubernetes.io/config.mirror"
 TOLERATIONS_ANNOTATION: Final = "scheduler.alpha.kubernetes.io/tolerations"
@@ -55,16 +55,7 @@ def deletion_cost_is_valid(annotations: Mapping[str, str]) -> bool:
         return True
     value = annotations[POD_DELETION_COST_ANNOTATION]
     first_digit_ok = value[:1] == "-" or value == "0" or value[:1] in set("123456789")
-    return first_digit_ok and _parses(value, 32)
-
-
-def _parses(text: str, bit_size: int) -> bool:
-    """Whether strconv.ParseInt(text, 10, bit_size) succeeds."""
-    try:
-        go_parse_int(text, bit_size)
-    except ValueError:
-        return False
-    return True
+    return first_digit_ok and go_atoi(value, 32) is not None
 
 
 def _decode_toleration(item: Any, errors: list[str]) -> dict[str, Any]:
@@ -86,8 +77,8 @@ def _decode_toleration(item: Any, errors: list[str]) -> dict[str, Any]:
                 toleration.pop(wire, None)  # a nil pointer; a null string is left as it is
         elif go_type != "int64" and kind == "string":
             toleration[wire] = value
-        elif go_type == "int64" and kind == "number" and _parses(value, 64):
-            toleration[wire] = go_parse_int(value)  # literalStore's strconv.ParseInt
+        elif go_type == "int64" and kind == "number" and (number := go_atoi(value)) is not None:
+            toleration[wire] = number  # literalStore's strconv.ParseInt
         else:
             # literalStore names the number an integer field cannot hold, not one for a string field.
             shown = f"number {value}" if kind == "number" and go_type == "int64" else kind

@@ -18,7 +18,7 @@ from typing import Any, Final
 import attrs
 
 from jobmodel.errors import InputError
-from jobmodel.util.gostrings import decimal_digits_value, decimal_text, go_parse_int, go_trim_space
+from jobmodel.util.gostrings import decimal_digits_value, decimal_text, go_atoi, go_trim_space
 
 SPLIT_RE_STRING: Final = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
 ERR_FORMAT_WRONG: Final = f"quantities must match the regular expression '{SPLIT_RE_STRING}'"
@@ -106,14 +106,6 @@ def parse_quantity_string(s: str) -> tuple[bool, str, str, str, str]:
     raise QuantityError(ERR_FORMAT_WRONG)
 
 
-def _parse_int64(text: str) -> int | None:
-    """strconv.ParseInt(text, 10, 64): None when it fails."""
-    try:
-        return go_parse_int(text)
-    except ValueError:
-        return None
-
-
 def interpret_suffix(suffix: str) -> tuple[int, int, str]:
     """suffixHandler.interpret: (base, exponent, format); raises ErrSuffix."""
     if suffix in DECIMAL_SUFFIXES:
@@ -121,7 +113,7 @@ def interpret_suffix(suffix: str) -> tuple[int, int, str]:
     if suffix in BINARY_SUFFIXES:
         return 2, BINARY_SUFFIXES[suffix], BINARY_SI
     if len(suffix) > 1 and suffix[0] in "eE":
-        parsed = _parse_int64(suffix[1:])
+        parsed = go_atoi(suffix[1:])  # strconv.ParseInt(s, 10, 64)
         if parsed is not None:
             return 10, (parsed + 2**31) % 2**32 - 2**31, DECIMAL_EXPONENT  # int32(parsed)
     raise QuantityError(ERR_SUFFIX)

@@ -552,11 +552,6 @@ class IndexesFormatError(ValueError):
     """A malformed index-interval string (`1,3-5`), with upstream's message."""
 
 
-def _atoi(text: str) -> int:
-    """strconv.Atoi (64-bit): optional sign and ASCII decimal digits, nothing else."""
-    return go_parse_int(text)
-
-
 def parse_index_interval(interval: str, completions: int) -> tuple[int, int]:
     """parseIndexInterval: `x` or `x-y`, each below completions, x < y (the fragments `%q`-quoted)."""
     limits = interval.split("-")
@@ -565,7 +560,7 @@ def parse_index_interval(interval: str, completions: int) -> tuple[int, int]:
             f"the fragment {go_quote(interval)} violates the requirement that an index interval can have at most two parts separated by '-'"
         )
     try:
-        x = _atoi(limits[0])
+        x = go_parse_int(limits[0])
     except ValueError:
         raise IndexesFormatError(
             f"cannot convert string to integer for index: {go_quote(limits[0])}"
@@ -575,7 +570,7 @@ def parse_index_interval(interval: str, completions: int) -> tuple[int, int]:
     if len(limits) == 1:
         return x, x
     try:
-        y = _atoi(limits[1])
+        y = go_parse_int(limits[1])
     except ValueError:
         raise IndexesFormatError(
             f"cannot convert string to integer for index: {go_quote(limits[1])}"

@@ -41,9 +41,9 @@ from jobmodel.state import (
 )
 from jobmodel.timeutil import parse_clock
 from jobmodel.transitions import cluster as cl
-from jobmodel.transitions.indexes import atoi
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_ready
 from jobmodel.transitions.sync_job import JobSyncResult
+from jobmodel.util.gostrings import go_atoi
 from jobmodel.util.jsondiff import STATUS_ZERO_VALUES, conditions_diff, status_diff, subset_diff
 
 # Which pods a step means: every key given must hold.
@@ -165,7 +165,7 @@ def pod_matches_where(pod: Pod, where: Mapping[str, Any], path: str) -> bool:
         phases = where["phase"] if isinstance(where["phase"], list) else [where["phase"]]
         if pod.phase not in phases:
             return False
-    if "index" in where and atoi(pod.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION, "")) != where["index"]:
+    if "index" in where and go_atoi(pod.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION, "")) != where["index"]:
         return False
     if "terminating" in where and (pod.metadata.deletion_timestamp is not None) != bool(where["terminating"]):
         return False
@@ -375,7 +375,7 @@ def active_indexes(state: ScenarioState) -> list[int]:
     """`activeIndexes`: the sorted, distinct indexes (annotation) of the Job's pods in phase
     Pending or Running, terminating or not."""
     texts = {p.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION, "") for p in job_pods(state) if p.phase in ("Pending", "Running")}
-    return sorted({i for i in map(atoi, texts) if i is not None})
+    return sorted({i for i in map(go_atoi, texts) if i is not None})
 
 
 _HANDLERS: dict[str, Callable[[ScenarioState, Mapping[str, Any], str], StepOutcome]] = {

@@ -21,7 +21,7 @@ from jobmodel.state import (
 from jobmodel.transitions.pod_utils import active_pods_less
 from jobmodel.util.goint import int32
 from jobmodel.util.gosort import XORSHIFT_GO1_23, XorshiftShifts, go_sort, go_sort_by_key
-from jobmodel.util.gostrings import go_len, go_parse_int, go_prefix
+from jobmodel.util.gostrings import go_atoi, go_len, go_prefix_as_written
 
 UNKNOWN_COMPLETION_INDEX = -1
 COMPLETION_INDEX_ENV_NAME = "JOB_COMPLETION_INDEX"
@@ -104,14 +104,6 @@ def format_intervals(intervals: Intervals) -> str:
     return ",".join(parts)
 
 
-def atoi(text: str) -> int | None:
-    """strconv.Atoi: optional sign, ASCII decimal digits, within int64 (None when it fails)."""
-    try:
-        return go_parse_int(text)
-    except ValueError:
-        return None
-
-
 def parse_indexes_from_string(text: str, completions: int) -> Intervals:
     """parseIndexesFromString: corrupt intervals are skipped; indexes past `completions` are dropped."""
     if text == "":
@@ -119,13 +111,13 @@ def parse_indexes_from_string(text: str, completions: int) -> Intervals:
     result: list[list[int]] = []
     for part in text.split(","):
         limits = part.split("-")
-        first = atoi(limits[0])
+        first = go_atoi(limits[0])
         if first is None:
             continue
         if first >= completions:
             break
         if len(limits) > 1:
-            last = atoi(limits[1])
+            last = go_atoi(limits[1])
             if last is None:
                 continue
             last = min(last, completions - 1)
@@ -150,7 +142,7 @@ def get_completion_index(annotations: object) -> int:
 def _index_from_text(value: str) -> int:
     """The index an annotation's text names (-1 when malformed or negative); a pure function of
     the text, read many times per sync (sorting compares indexes), so remembered."""
-    ix = atoi(value)
+    ix = go_atoi(value)
     if ix is None or ix < 0:
         return UNKNOWN_COMPLETION_INDEX
     return ix
@@ -180,7 +172,7 @@ def _by_completion_index_with_keys(pods: Sequence[Pod], shifts: XorshiftShifts) 
 
 def _parse_int32(text: str) -> int:
     """parseInt32: 0 for anything that is not an int32 in [0, MaxInt32]."""
-    value = atoi(text)
+    value = go_atoi(text)
     if value is None or value < 0 or value > MAX_INT32:
         return 0
     return value
@@ -209,9 +201,7 @@ def pod_generate_name_with_index(job_name: str, index: int) -> str:
     append = f"-{index}-"
     prefix = job_name + append
     if go_len(prefix) > MAX_GENERATED_NAME_LENGTH:
-        size = MAX_GENERATED_NAME_LENGTH - len(append)
-        kept = go_prefix(job_name, size)
-        prefix = kept + "\ufffd" * (size - go_len(kept)) + append
+        prefix = go_prefix_as_written(job_name, MAX_GENERATED_NAME_LENGTH - len(append)) + append
     return prefix
 
 

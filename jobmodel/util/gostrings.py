@@ -62,6 +62,13 @@ def go_prefix(text: str, size: int) -> str:
     raise AssertionError("unreachable: a UTF-8 rune is at most 4 bytes")  # pragma: no cover
 
 
+def go_prefix_as_written(text: str, size: int) -> str:
+    """`s[:size]` as Go's JSON writes it: a rune cut in two leaves invalid bytes, each written as
+    U+FFFD (where `go_prefix` drops them)."""
+    kept = go_prefix(text, size)
+    return kept + "\ufffd" * (min(size, go_len(text)) - go_len(kept))
+
+
 # --- unicode.IsPrint (strconv.IsPrint, which strconv.Quote and %q use) ----------------------------
 
 # The letters, marks, numbers, punctuation and symbols Unicode 15.0 added: printable to Go, not yet
@@ -165,6 +172,14 @@ def go_parse_int(text: str, bit_size: int = 64) -> int:
     if value > cutoff or (value == cutoff and not negative):
         raise ValueError(ERR_RANGE)
     return -value if negative else value
+
+
+def go_atoi(text: str, bit_size: int = 64) -> int | None:
+    """`go_parse_int`, None where strconv returns an error."""
+    try:
+        return go_parse_int(text, bit_size)
+    except ValueError:
+        return None
 
 
 # int() and str() of an int refuse more than 4300 decimal digits (sys.get_int_max_str_digits);

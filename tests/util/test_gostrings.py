@@ -9,11 +9,13 @@ from jobmodel.util.gostrings import (
     ERR_SYNTAX,
     decimal_digits_value,
     decimal_text,
+    go_atoi,
     go_fields,
     go_is_print,
     go_len,
     go_parse_int,
     go_prefix,
+    go_prefix_as_written,
     go_simple_fold,
     go_to_lower,
     go_to_upper,
@@ -129,3 +131,21 @@ def test_decimal_numbers_of_any_length() -> None:
     for bad in ("", "1_0", " 1", "\u0663", "+1", "1.0"):
         with pytest.raises(ValueError):
             decimal_digits_value(bad)
+
+
+def test_a_cut_rune_is_written_as_go_writes_its_bytes() -> None:
+    """`s[:n]` through Go's JSON: each byte left of a rune cut in two is U+FFFD; a whole cut or
+    a short text is as go_prefix gives it."""
+    assert go_prefix_as_written("a" + "\u00e9" * 40, 58) == "a" + "\u00e9" * 28 + "\ufffd"
+    assert go_prefix_as_written("\U0001f600" * 2, 7) == "\U0001f600" + "\ufffd" * 3
+    assert go_prefix_as_written("\u00e9" * 40, 58) == "\u00e9" * 29
+    assert go_prefix_as_written("abc", 58) == "abc"
+
+
+def test_atoi_is_none_where_strconv_errs() -> None:
+    """go_atoi: the value, or None for a syntax or range error (at the bit size asked)."""
+    assert go_atoi("+7") == 7
+    assert go_atoi("2147483648") == 2147483648
+    assert go_atoi("2147483648", 32) is None
+    assert go_atoi("1_0") is None
+    assert go_atoi("\u0663") is None
