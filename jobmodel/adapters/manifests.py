@@ -1,16 +1,17 @@
 """Reading manifests: YAML (one or many documents) or JSON, a `List` expanded, from a file or stdin;
-and the JSON files around them (vectors, traces).
+and the JSON files around them (vectors, traces). YAML scalars are read as kubectl reads them
+(util/goyaml: go-yaml v2's resolution, sigs.k8s.io/yaml's JSON), JSON numbers keep their text.
 
 Reading is bounded and total: a document larger than its limit, nested deeper than MAX_DEPTH,
 holding more than MAX_VALUES values once YAML aliases are expanded, a string longer than
-MAX_STRING, an integer wider than 64 bits, a number that is not finite, a string that is not
-valid Unicode, a YAML timestamp outside the years 1 to 9999, or an object that gives a key twice
+MAX_STRING, an integer wider than 64 bits or a number beyond float64 (in a vector or a trace: a
+manifest's numbers keep their text, see _Limits), a YAML string that
+is not valid Unicode, a YAML key JSON cannot have (null), or an object that gives a key twice
 (the strict decoder's `duplicate field`) raises `InputError` naming the file and the field path
 (or the line and column of a syntax error)."""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import math
 import re
@@ -21,7 +22,11 @@ from typing import Any, BinaryIO, Final, TextIO
 import yaml
 
 from jobmodel.api import field as fe
+from jobmodel.api.go_json import LiteralFloat, LiteralInt, literal_float, literal_int
 from jobmodel.errors import InputError, quote
+from jobmodel.features import NEWEST_MINOR
+from jobmodel.util import goyaml
+from jobmodel.util.gostrings import GO_SPACE, go_trim_space
 
 # The API server refuses requests above 3 MiB; files of vectors and traces may be larger.
 MAX_MANIFEST_BYTES: Final = 3 * 1024 * 1024
@@ -33,14 +38,22 @@ _INT64_BOUND: Final = 2**64
 # A field path longer than this is shown by its two ends.
 MAX_SHOWN_PATH: Final = 80
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
+# The bytes kubectl peeks at to tell a JSON stream from YAML (NewYAMLOrJSONDecoder's bufferSize).
+_JSON_GUESS_BYTES: Final = 4096
 
 
 class _Limits:
-    """The budget of one document's walk (values seen so far)."""
+    """The budget of one document's walk (values seen so far), and how its scalars came: from
+    YAML (keys and floats become what sigs.k8s.io/yaml writes) or from JSON (a lone surrogate
+    becomes U+FFFD, as encoding/json decodes it). A manifest's numbers may be wider than 64 bits
+    or beyond float64 (`wide_numbers`): they keep their text, which a quantity reads, and the
+    decoder of an integer field refuses them there, naming the field."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, *, from_yaml: bool, wide_numbers: bool = False) -> None:
         self.name = name
         self.values = 0
+        self.from_yaml = from_yaml
+        self.wide_numbers = wide_numbers
 
     def error(self, path: str, reason: str) -> InputError:
         if len(path) > MAX_SHOWN_PATH:
@@ -49,16 +62,40 @@ class _Limits:
         return InputError(self.name, f"{path}: {reason}" if path else reason)
 
 
-def _check_string(text: str, path: str, limits: _Limits) -> None:
+def _check_string(text: str, path: str, limits: _Limits) -> str:
     if len(text) > MAX_STRING:
         raise limits.error(path, f"a string of {len(text)} characters (at most {MAX_STRING})")
     if _SURROGATE.search(text):
+        if not limits.from_yaml:
+            # decode.go's unquote: a lone `\uD800` escape, or a byte that is not UTF-8
+            # (surrogate-escaped by read_text), is U+FFFD.
+            return _SURROGATE.sub("\ufffd", text)
         raise limits.error(path, "not valid Unicode (a lone surrogate)")
+    return text
+
+
+def _key(key: Any, path: str, limits: _Limits) -> str:
+    if isinstance(key, str):
+        return _check_string(key, path, limits)
+    try:
+        return goyaml.json_key(key)
+    except ValueError as err:
+        raise limits.error(path, str(err)) from None
+
+
+def _yaml_number(value: float, path: str, limits: _Limits) -> LiteralInt | LiteralFloat:
+    """A YAML float as kubectl passes it on: the JSON encoding/json writes for it, read back
+    (`1e3` and `1.0` are the integers 1000 and 1)."""
+    try:
+        text = goyaml.json_float_text(value)
+    except ValueError as err:
+        raise limits.error(path, str(err)) from None
+    return literal_float(text) if any(c in text for c in ".eE") else literal_int(text)
 
 
 def _bounded(value: Any, path: str, depth: int, limits: _Limits) -> Any:
-    """The value as JSON would give it (YAML timestamps become RFC 3339 strings, keys strings),
-    within the limits."""
+    """The value as JSON would give it (YAML keys strings, YAML floats as encoding/json writes
+    them), within the limits."""
     limits.values += 1
     if limits.values > MAX_VALUES:
         raise limits.error(path, f"more than {MAX_VALUES} values (YAML aliases expand to too many)")
@@ -67,48 +104,32 @@ def _bounded(value: Any, path: str, depth: int, limits: _Limits) -> Any:
     if isinstance(value, dict):
         if isinstance(value, _RepeatedKey):
             raise limits.error(fe.child(path, value.key), "duplicate field")
-        out: dict[str, Any] = {}
+        # Keys first: YAML keys that differ may be one JSON key (1 and "1", 0.0 and 1e-46).
+        keys: dict[str, Any] = {}
         for k, v in value.items():
-            key = k if isinstance(k, str) else _yaml_key(k)
-            _check_string(key, path, limits)
-            if key in out:  # YAML keys that differ but are one JSON key (1 and "1")
+            key = _key(k, path, limits)
+            if key in keys:
                 raise limits.error(fe.child(path, key), "duplicate field")
-            out[key] = _bounded(v, fe.child(path, key), depth + 1, limits)
-        return out
+            keys[key] = v
+        return {key: _bounded(v, fe.child(path, key), depth + 1, limits) for key, v in keys.items()}
     if isinstance(value, list):
         return [_bounded(v, fe.index(path, i), depth + 1, limits) for i, v in enumerate(value)]
     if isinstance(value, str):
-        _check_string(value, path, limits)
-        return value
+        return _check_string(value, path, limits)
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, int):
-        if not -_INT64_BOUND < value < _INT64_BOUND:
+        if not -_INT64_BOUND < value < _INT64_BOUND and not limits.wide_numbers:
             raise limits.error(path, "an integer wider than 64 bits")
         return value
     if isinstance(value, float):
-        if not math.isfinite(value):
+        if limits.from_yaml:
+            return _yaml_number(value, path, limits)
+        if not math.isfinite(value) and not limits.wide_numbers:
             raise limits.error(path, f"not a finite number: {value}")
         return value
-    if isinstance(value, dt.datetime):
-        try:
-            value = value.astimezone(dt.UTC) if value.tzinfo else value.replace(tzinfo=dt.UTC)
-        except OverflowError:
-            raise limits.error(path, "a timestamp out of range (years 1 to 9999 in UTC)") from None
-        return value.strftime("%Y-%m-%dT%H:%M:%SZ").rjust(20, "0")
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    # YAML's other safe types (binary): not JSON.
+    # YAML's other safe types (binary, set): not JSON.
     raise limits.error(path, f"not a JSON value: {type(value).__name__}")
-
-
-def _yaml_key(key: Any) -> str:
-    """A YAML key that is not a string (a number, a boolean, null) as sigs.k8s.io/yaml writes it."""
-    if key is None:
-        return "null"
-    if isinstance(key, bool):
-        return "true" if key else "false"
-    return str(key)
 
 
 class _RepeatedKey(dict[str, Any]):
@@ -132,13 +153,23 @@ def _object_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return repeated
 
 
+# A plain (unquoted, untagged) scalar: resolved by go-yaml v2's rules, not YAML 1.1's.
+_GO_PLAIN_TAG: Final = "tag:jobmodel,2026:go-plain"
+_MERGE_TAG: Final = goyaml.YAML_TAG + "merge"
+
+
 class _Loader(yaml.SafeLoader):
-    """The safe loader, with timestamps outside Python's range and a mapping key given twice
+    """The safe loader resolving scalars as go-yaml v2 does, with a mapping key given twice
     refused as a YAML error."""
 
     def __init__(self, stream: str) -> None:
         super().__init__(stream)
         self._keys_checked: set[yaml.Node] = set()
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        if kind is yaml.ScalarNode and implicit[0]:
+            return _MERGE_TAG if value == "<<" else _GO_PLAIN_TAG
+        return super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
 
     def flatten_mapping(self, node: yaml.MappingNode) -> None:
         # Checked before the merge keys (`<<`) are flattened into the node: a key may override a
@@ -147,7 +178,7 @@ class _Loader(yaml.SafeLoader):
             self._keys_checked.add(node)
             seen: dict[Any, yaml.Node] = {}
             for key_node, _ in node.value:
-                if key_node.tag == "tag:yaml.org,2002:merge":
+                if key_node.tag == _MERGE_TAG:
                     continue
                 key = self.construct_object(key_node, deep=True)
                 try:
@@ -163,53 +194,120 @@ class _Loader(yaml.SafeLoader):
                     )
         super().flatten_mapping(node)
 
-    def construct_yaml_timestamp(self, node: yaml.ScalarNode) -> Any:
+    def construct_go_plain(self, node: yaml.ScalarNode) -> Any:
+        return goyaml.resolve_plain(self.construct_scalar(node))
+
+    def construct_go_tagged(self, node: yaml.ScalarNode) -> Any:
         try:
-            return super().construct_yaml_timestamp(node)
-        except (OverflowError, ValueError):
-            raise yaml.constructor.ConstructorError(
-                None, None, "a timestamp out of range (years 1 to 9999)", node.start_mark
-            ) from None
-
-    def construct_yaml_int(self, node: yaml.ScalarNode) -> Any:
-        # Python refuses to convert integers of more than 4300 digits.
-        try:
-            return super().construct_yaml_int(node)
-        except ValueError:
-            raise yaml.constructor.ConstructorError(
-                None, None, "an integer wider than 64 bits", node.start_mark
-            ) from None
+            return goyaml.resolve_tagged(node.tag, self.construct_scalar(node))
+        except ValueError as err:
+            raise yaml.constructor.ConstructorError(None, None, str(err), node.start_mark) from None
 
 
-_Loader.add_constructor("tag:yaml.org,2002:timestamp", _Loader.construct_yaml_timestamp)
-_Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
+_Loader.add_constructor(_GO_PLAIN_TAG, _Loader.construct_go_plain)
+for _tag in ("int", "float", "bool", "null", "timestamp"):
+    _Loader.add_constructor(goyaml.YAML_TAG + _tag, _Loader.construct_go_tagged)
 
 
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def _json_error(name: str, err: json.JSONDecodeError) -> InputError:
-    return InputError(name, f"not JSON: {err.msg} at line {err.lineno} column {err.colno}")
+class _JSONError(InputError):
+    """A JSON text that does not parse; `start` is where the value that failed starts."""
+
+    start = 0
 
 
-def parse_json(name: str, text: str) -> Any:
-    """One JSON document, within the limits; errors name the file and the place."""
+def _json_error(name: str, err: json.JSONDecodeError, start: int = 0) -> InputError:
+    error = _JSONError(name, f"not JSON: {err.msg} at line {err.lineno} column {err.colno}")
+    error.start = start
+    return error
+
+
+def _json_decoder() -> json.JSONDecoder:
+    # Numbers keep their literal text: Quantity.UnmarshalJSON reads `1E3` as written.
+    return json.JSONDecoder(
+        parse_int=literal_int,
+        parse_float=literal_float,
+        parse_constant=_refuse_constant,
+        object_pairs_hook=_object_pairs,
+    )
+
+
+def _json_values(name: str, text: str, *, stream: bool, prefix: list[Any] | None = None) -> list[Any]:
+    """The JSON values of a text: exactly one, or (a stream, as encoding/json's Decoder reads
+    it) any number separated by white space. With `prefix`, a stream that fails is cut short:
+    the values read before the failure are put in `prefix` before the error is raised, and the
+    error's `start` is where the last value read ends."""
+    decoder, values, at, end = _json_decoder(), [] if prefix is None else prefix, 0, 0
     try:
-        value = json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_object_pairs)
+        while True:
+            at = _skip_json_space(text, at)
+            if values and (at == len(text) or not stream):
+                break
+            value, at = decoder.raw_decode(text, at)
+            values.append(value)
+            end = at
     except json.JSONDecodeError as err:
-        raise _json_error(name, err) from None
+        raise _json_error(name, err, start=end) from None
     except RecursionError:
         raise InputError(name, f"nested deeper than {MAX_DEPTH} levels") from None
     except ValueError as err:
         # An integer of more than 4300 digits, NaN or Infinity.
         raise InputError(name, f"not JSON: {err}") from None
-    return _bounded(value, "", 0, _Limits(name))
+    if at != len(text):
+        raise _json_error(name, json.JSONDecodeError("Extra data", text, at), start=end)
+    return values
 
 
-def _parse_yaml(name: str, text: str) -> list[Any]:
+def _skip_json_space(text: str, at: int) -> int:
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return at
+
+
+def parse_json(name: str, text: str, *, wide_numbers: bool = False) -> Any:
+    """One JSON document, within the limits; errors name the file and the place. Numbers keep
+    their literal text (go_json.LiteralInt, LiteralFloat); a lone surrogate or a byte that is
+    not UTF-8 in a string is U+FFFD, as encoding/json decodes it."""
+    (value,) = _json_values(name, text, stream=False)
+    return _bounded(value, "", 0, _Limits(name, from_yaml=False, wide_numbers=wide_numbers))
+
+
+def _parse_json_stream(name: str, text: str, values: list[Any]) -> list[Any]:
+    _json_values(name, text, stream=True, prefix=values)
+    return values
+
+
+def _bounded_documents(name: str, docs: list[Any], limits: _Limits) -> list[Any]:
+    return [_bounded(d, "" if len(docs) == 1 else f"(document {i + 1})", 0, limits) for i, d in enumerate(docs)]
+
+
+def _yaml_chunks(name: str, text: str) -> list[str]:
+    """YAMLReader.Read: the documents of a YAML stream, cut at each line that starts with `---`
+    (anything but a comment after it is an error; the line starts a document that is empty)."""
+    chunks: list[str] = []
+    buffer: list[str] = []
+    for line in re.findall(r"[^\n]*\n|[^\n]+", text):
+        if line.startswith("---"):
+            rest = go_trim_space(line[3:])
+            if rest and rest[0] != "#":
+                raise InputError(name, f"invalid Yaml document separator: {rest}")
+            if buffer:
+                chunks.append("".join(buffer))
+                buffer = []
+                continue
+        buffer.append(line)
+    if buffer:
+        chunks.append("".join(buffer))
+    return chunks
+
+
+def _parse_yaml_document(name: str, chunk: str) -> Any:
+    """yaml.Unmarshal of one document: its first YAML document (a `...` ends it)."""
     try:
-        docs = list(yaml.load_all(text, Loader=_Loader))
+        return next(yaml.load_all(chunk, Loader=_Loader), None)
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f" at line {mark.line + 1} column {mark.column + 1}" if mark is not None else ""
@@ -217,19 +315,70 @@ def _parse_yaml(name: str, text: str) -> list[Any]:
         raise InputError(name, f"malformed YAML{where}: {problem}") from None
     except RecursionError:
         raise InputError(name, f"nested deeper than {MAX_DEPTH} levels") from None
-    limits = _Limits(name)
-    return [
-        _bounded(d, "" if len(docs) == 1 else f"(document {i + 1})", 0, limits)
-        for i, d in enumerate(docs)
-    ]
 
 
-def load_documents(name: str, text: str) -> list[Any]:
-    """The objects of one manifest: YAML documents, or one JSON value (a `List` is expanded)."""
-    stripped = text.lstrip()
-    docs = [parse_json(name, text)] if stripped.startswith(("{", "[")) else _parse_yaml(name, text)
+def _parse_yaml(name: str, text: str) -> list[Any]:
+    if _SURROGATE.search(text):
+        raise InputError(name, "not a text file (not UTF-8)")
+    return [_parse_yaml_document(name, chunk) for chunk in _yaml_chunks(name, text)]
+
+
+def _after_json_failure(text: str, start: int) -> str | None:
+    """consumeWhitespace: the text after the JSON values read, its white space skipped up to and
+    including the first newline; None where it fails (the JSON error stands): it reads four
+    bytes at each rune, so fewer left is its io.EOF, and a rune that is not UTF-8 its error."""
+    remaining = len(text[start:].encode("utf-8", "surrogateescape"))
+    at = start
+    while remaining >= 4:
+        ch = text[at]
+        if ch == "\ufffd" or "\ud800" <= ch <= "\udfff":
+            return None
+        if ch not in GO_SPACE:
+            return text[at:]
+        at += 1
+        remaining -= len(ch.encode("utf-8"))
+        if ch == "\n":
+            return text[at:]
+    return None
+
+
+def _looks_like_json(text: str) -> bool:
+    """GuessJSONStream: within the first 4096 bytes, the first rune that is not white space is `{`."""
+    rest = text.lstrip("".join(GO_SPACE))
+    skipped = len(text[: len(text) - len(rest)].encode("utf-8"))
+    return rest.startswith("{") and skipped < _JSON_GUESS_BYTES
+
+
+def manifest_documents(name: str, text: str, release: int = NEWEST_MINOR) -> list[Any]:
+    """The documents of a manifest before a `List` is expanded, as kubectl's YAMLOrJSONDecoder
+    reads them: a JSON stream when the text starts with `{`, YAML documents otherwise. From 1.33,
+    a JSON stream that fails at its first or second value goes on as YAML from there (the JSON
+    error stands if the YAML fails too)."""
+    yaml_limits = _Limits(name, from_yaml=True, wide_numbers=True)
+    if not _looks_like_json(text):
+        return _bounded_documents(name, _parse_yaml(name, text), yaml_limits)
+    values: list[Any] = []
+    json_limits = _Limits(name, from_yaml=False, wide_numbers=True)
+    try:
+        return _bounded_documents(name, _parse_json_stream(name, text, values), json_limits)
+    except _JSONError as error:
+        if release < 33 or len(values) > 1:
+            raise
+        after = _after_json_failure(text, error.start)
+        if after is None:
+            raise
+        try:
+            rest = _parse_yaml(name, after)
+        except InputError:
+            raise error from None
+        return _bounded_documents(name, values, json_limits) + _bounded_documents(name, rest, yaml_limits)
+
+
+def load_documents(name: str, text: str, release: int = NEWEST_MINOR) -> list[Any]:
+    """The objects of one manifest (manifest_documents): a `List`, or a list, is expanded, and
+    an empty document left out."""
     out: list[Any] = []
-    for doc in docs:
+    for doc in manifest_documents(name, text, release):
         if isinstance(doc, list):
             out.extend(doc)
         elif (
@@ -243,12 +392,16 @@ def load_documents(name: str, text: str) -> list[Any]:
     return out
 
 
-def _decode(name: str, data: bytes, limit: int) -> str:
+def _decode(name: str, data: bytes, limit: int, lenient: bool) -> str:
     if len(data) > limit:
         raise InputError(name, f"larger than {limit} bytes")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
+        if lenient:
+            # Each byte that is not UTF-8 becomes one lone surrogate: JSON strings read it as
+            # U+FFFD, as encoding/json does, and YAML refuses it, as go-yaml does.
+            return data.decode("utf-8", "surrogateescape")
         raise InputError(name, "not a text file (not UTF-8)") from None
 
 
@@ -256,17 +409,18 @@ def _read_limited(stream: BinaryIO, limit: int) -> bytes:
     return stream.read(limit + 1)
 
 
-def read_text(name: str, limit: int, stdin: TextIO | None = None) -> str:
-    """A text file (or standard input for `-`), at most `limit` bytes of UTF-8."""
+def read_text(name: str, limit: int, stdin: TextIO | None = None, *, lenient: bool = False) -> str:
+    """A text file (or standard input for `-`), at most `limit` bytes of UTF-8; `lenient` reads
+    a byte that is not UTF-8 as a lone surrogate (for parse_json and the manifest reader)."""
     if name == "-" and stdin is not None:
         buffer = getattr(stdin, "buffer", None)
         if buffer is not None:
-            return _decode(source_name(name), _read_limited(buffer, limit), limit)
+            return _decode(source_name(name), _read_limited(buffer, limit), limit, lenient)
         text = stdin.read(limit + 1)
-        return _decode(source_name(name), text.encode("utf-8", "surrogatepass"), limit)
+        return _decode(source_name(name), text.encode("utf-8", "surrogatepass"), limit, lenient)
     try:
         with Path(name).open("rb") as stream:
-            return _decode(name, _read_limited(stream, limit), limit)
+            return _decode(name, _read_limited(stream, limit), limit, lenient)
     except OSError as err:
         raise InputError(name, f"cannot read: {err.strerror or err}") from None
 
@@ -278,9 +432,9 @@ def source_name(name: str) -> str:
 
 def read_manifest(name: str, stdin: TextIO) -> str:
     """A manifest's text (`-`: standard input), at most MAX_MANIFEST_BYTES."""
-    return read_text(name, MAX_MANIFEST_BYTES, stdin)
+    return read_text(name, MAX_MANIFEST_BYTES, stdin, lenient=True)
 
 
 def read_json_file(path: Path) -> Any:
     """A JSON document from a file (vector files, traces); errors name the file and the place."""
-    return parse_json(str(path), read_text(str(path), MAX_JSON_FILE_BYTES))
+    return parse_json(str(path), read_text(str(path), MAX_JSON_FILE_BYTES, lenient=True))

@@ -94,7 +94,7 @@ def normalize(value: Any, key: str | None = None, where: tuple[str | None, ...] 
                 continue
             if isinstance(n, dict) and not n and k not in POINTER_FIELDS and not _pointer_struct(k, holder):
                 continue
-            if k not in POINTER_FIELDS and (n is False or n == "" or (type(n) is int and n == 0)):
+            if k not in POINTER_FIELDS and (n is False or n == "" or (isinstance(n, int) and n == 0)):
                 continue
             out[k] = n
         return out

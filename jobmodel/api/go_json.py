@@ -270,6 +270,34 @@ class GoNumber(str):
     """A JSON number's literal text (decode.go's literalStore parses it for the target type)."""
 
 
+class LiteralInt(int):
+    """A JSON integer read as a Python int that keeps its literal text (Quantity.UnmarshalJSON
+    reads the literal)."""
+
+    literal: str
+
+
+class LiteralFloat(float):
+    """A JSON number with a fraction or exponent read as a Python float that keeps its literal
+    text (`1E3` and `0.1000000000000000000001` are quantities of their own to Go)."""
+
+    literal: str
+
+
+def literal_int(text: str) -> LiteralInt:
+    """json.loads' parse_int keeping the text."""
+    number = LiteralInt(text)
+    number.literal = text
+    return number
+
+
+def literal_float(text: str) -> LiteralFloat:
+    """json.loads' parse_float keeping the text."""
+    number = LiteralFloat(text)
+    number.literal = text
+    return number
+
+
 class GoObject(list[tuple[str, Any]]):
     """A JSON object as its members in order, repeated keys kept (Go assigns each in turn)."""
 

@@ -281,8 +281,10 @@ def milli_value(q: Quantity) -> int:
 
 def raw_text(value: Any) -> str:
     """The bytes Quantity.UnmarshalJSON reads: a string's JSON text without its quotes (escapes
-    are not undone), any other JSON value's text; then strings.TrimSpace."""
-    text = json.dumps(value, ensure_ascii=False)
+    are not undone), any other JSON value's text (a number's literal where it was read keeping
+    it); then strings.TrimSpace."""
+    literal = getattr(value, "literal", None)
+    text = literal if isinstance(literal, str) else json.dumps(value, ensure_ascii=False)
     if isinstance(value, str):
         text = text[1:-1]
     return go_trim_space(text)

@@ -146,7 +146,7 @@ def load_object(
     """The one object of `kinds` in a manifest (`-`: standard input), created."""
     text = read_manifest(file, stdin or sys.stdin)
     file = source_name(file)
-    docs = load_documents(file, text)
+    docs = load_documents(file, text, gates.release)
     found = [d for d in docs if isinstance(d, Mapping) and d.get("kind") in kinds]
     if len(found) != 1:
         others = [describe(d.get("kind")) if isinstance(d, Mapping) else describe(d) for d in docs]

@@ -85,7 +85,7 @@ def validate_manifests(
     for name in manifests:
         shown = source_name(name)
         try:
-            docs = load_documents(shown, read_manifest(name, stdin))
+            docs = load_documents(shown, read_manifest(name, stdin), gates.release)
         except InputError as error:
             report.append({"source": shown, "document": None, "error": str(error)})
             # Said on stderr with -o json too: an input error (exit 2) always has its line.
