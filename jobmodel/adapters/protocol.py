@@ -16,6 +16,8 @@ from typing import Any
 
 import jsonschema
 
+from jobmodel.api.go_json import dumps_keeping_literals
+
 PROTOCOL = "jobmodel-oracle/1"
 # The suites the protocol carries (job-scenario is a whole life, judged by the model's own runner).
 SUITES = ("job-sync", "cronjob-sync", "schedule", "validation", "defaulting")
@@ -63,5 +65,6 @@ def handshake(implementation: str, kubernetes_version: str, suites: tuple[str, .
 
 
 def encode(message: Mapping[str, Any]) -> str:
-    """One protocol line (no newline): compact JSON, non-ASCII as is."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    """One protocol line (no newline): compact JSON, non-ASCII as is, numbers as read (a
+    vector's `1E3` reaches the other implementation as `1E3`)."""
+    return dumps_keeping_literals(message, separators=(",", ":"), ensure_ascii=False)

@@ -298,6 +298,38 @@ def literal_float(text: str) -> LiteralFloat:
     return number
 
 
+def dumps_keeping_literals(value: Any, **options: Any) -> str:
+    """json.dumps, a number read with its literal (LiteralInt, LiteralFloat) written as that
+    literal (`1E3` stays `1E3`, not `1000.0`), so that a case passed on reads as it was read."""
+    literals: list[str] = []
+    marker = "\x00jobmodel-literal-"
+
+    def marked(item: Any) -> Any:
+        if isinstance(item, str) and marker in item:
+            raise _MarkerInText
+        if isinstance(item, dict):
+            return {k: marked(v) for k, v in item.items()}
+        if isinstance(item, list | tuple):
+            return [marked(v) for v in item]
+        literal = getattr(item, "literal", None)
+        if isinstance(item, int | float) and isinstance(literal, str) and literal != json.dumps(item):
+            literals.append(literal)
+            return f"{marker}{len(literals) - 1}\x00"
+        return item
+
+    try:
+        text = json.dumps(marked(value), **options)
+    except _MarkerInText:
+        return json.dumps(value, **options)
+    for index, literal in enumerate(literals):
+        text = text.replace(f'"\\u0000jobmodel-literal-{index}\\u0000"', literal, 1)
+    return text
+
+
+class _MarkerInText(Exception):
+    """A string of the value holds dumps_keeping_literals' marker: the numbers are written plain."""
+
+
 class GoObject(list[tuple[str, Any]]):
     """A JSON object as its members in order, repeated keys kept (Go assigns each in turn)."""
 

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from jobmodel.adapters import protocol
+from jobmodel.adapters.manifests import parse_json
 from jobmodel.adapters.oracle import CaseError
 from jobmodel.adapters.upstream import (
     SUPPORTED_SUITES,
@@ -26,6 +27,7 @@ from jobmodel.adapters.upstream import (
     UpstreamEngine,
     build_harness,
 )
+from jobmodel.conformance import defaulting
 from jobmodel.conformance.job_sync import model_outcome
 from jobmodel.conformance.suites import suite_module
 
@@ -348,3 +350,20 @@ def test_every_shared_vector_through_upstream(
                 disagreements[f"{path.name}: {case['name']}"] = diffs
     assert ran > 0
     assert not disagreements, f"disagreements with upstream: {json.dumps(disagreements, indent=1)}"
+
+
+def test_a_vectors_number_reaches_upstream_as_written(engine: UpstreamEngine) -> None:
+    """A quantity given as a bare number is read by Quantity.UnmarshalJSON from its literal: the
+    case passed on keeps `1E3` (not `1000.0`, which would be `1k`), and the model agrees."""
+    case = parse_json(
+        "vector",
+        '{"kind": "Job", "object": {"apiVersion": "batch/v1", "kind": "Job", "metadata": {}, "spec": {"template":'
+        ' {"spec": {"containers": [{"name": "c", "image": "i", "resources": {"limits": {"cpu": 1E3,'
+        ' "memory": 0.1000000000000000000001}}}]}}}}}',
+    )
+    def limits(outcome: dict[str, Any]) -> Any:
+        return outcome["object"]["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]
+
+    upstream = limits(engine.outcome("defaulting", case))
+    assert upstream["cpu"] == "1E3"
+    assert limits(defaulting.model_outcome(case)) == upstream

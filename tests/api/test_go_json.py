@@ -13,8 +13,11 @@ from jobmodel.api.go_json import (
     GoObject,
     GoSyntaxError,
     check_valid,
+    dumps_keeping_literals,
     fold_name,
     json_kind,
+    literal_float,
+    literal_int,
     loads_checked,
     quote_char,
 )
@@ -128,3 +131,11 @@ def test_lone_surrogate_escapes_decode_to_the_replacement_character() -> None:
     its rune (json.loads keeps the lone surrogate)."""
     value = loads_checked(r'["\ud800x\ud83d\ude00\ud800\ud800\udc00", {"\udfff": "\udc00"}]')
     assert value == ["\ufffdx\U0001f600\ufffd\U00010000", [("\ufffd", "\ufffd")]]
+
+
+def test_numbers_read_with_their_literal_are_written_as_that_literal() -> None:
+    value = {"a": [literal_float("1E3"), literal_float("0.1000000000000000000001"), literal_int("-0"), 1.5], "b": "\x00"}
+    assert dumps_keeping_literals(value, separators=(",", ":")) == '{"a":[1E3,0.1000000000000000000001,-0,1.5],"b":"\\u0000"}'
+    # A string holding the marker: the numbers are written plain, never a string swapped.
+    value["b"] = "\x00jobmodel-literal-0\x00"
+    assert json.loads(dumps_keeping_literals(value)) == {"a": [1000.0, 0.1, 0, 1.5], "b": value["b"]}
