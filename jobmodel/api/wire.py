@@ -16,7 +16,6 @@ from typing import Any, TypeVar
 
 from jobmodel.api import field as fe
 from jobmodel.api import schema
-from jobmodel.errors import InputError
 from jobmodel.frozen import FrozenDict, freeze, thaw
 from jobmodel.state import (
     Condition,
@@ -58,9 +57,9 @@ C = TypeVar("C", bound=Condition)
 
 
 def _required(m: Decoded, key: str, path: str) -> Any:
-    if key not in m:
-        raise InputError(fe.child(path, key), "required")
-    return m[key]
+    """A string field the object needs: absent, it is Go's zero value "" (the controller then
+    meets it as upstream's code does, e.g. a selector operator "" that is not valid)."""
+    return m.get(key, "")
 
 
 def _time(m: Decoded, key: str, path: str) -> datetime | None:

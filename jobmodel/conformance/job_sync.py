@@ -87,7 +87,8 @@ def sync_input_from_case(case: Mapping[str, Any]) -> JobSyncInput:
     now = parse_time(case.get("now"), "now")
     features = case_gates({**case, "features": obj(case.get("features"), "features")})
     job = None if case.get("job") is None else job_from_json(case["job"], "job")
-    pods_value = case.get("pods") or []
+    # null is an empty list to encoding/json; any other non-list is its unmarshal error.
+    pods_value = [] if case.get("pods") is None else case["pods"]
     if not isinstance(pods_value, list):
         raise InputError("pods", "expected a list of Pods")
     pods = tuple(pod_from_json(p, f"pods[{i}]") for i, p in enumerate(pods_value))

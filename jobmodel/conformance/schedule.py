@@ -85,9 +85,12 @@ def _opt_str(case: Mapping[str, Any], key: str) -> str | None:
 
 
 def _opt_int(case: Mapping[str, Any], key: str) -> int | None:
+    """An optional *int64 of the harness's case."""
     value = case.get(key)
     if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
         raise InputError(key, f"expected an integer, got {type(value).__name__}")
+    if value is not None and not -(1 << 63) <= value < 1 << 63:
+        raise InputError(key, f"{value} is out of the int64 range")
     return value
 
 
