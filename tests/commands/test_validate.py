@@ -197,3 +197,22 @@ def test_a_job_scheduling_is_dropped_at_1_37_and_unknown_before() -> None:
             assert "scheduling" not in entry["object"]["spec"]
         else:
             assert 'spec.scheduling: unknown field' in err.getvalue()
+
+
+def test_a_yaml_manifest_reads_as_kubectl_reads_it() -> None:
+    """go-yaml v2's scalars: `backoffLimit: 4.0` is the JSON number 4 (accepted), `y` a boolean
+    (refused for a string field, as the decoder refuses it)."""
+    code, out, _ = _run(PI.replace("backoffLimit: 4", "backoffLimit: 4.0"), "json")
+    assert code == 0 and json.loads(out)["objects"][0]["object"]["spec"]["backoffLimit"] == 4
+    code, _, err = _run(PI.replace("image: perl:5.34.0", "image: y"))
+    assert code == 2 and "image" in err
+
+
+def test_a_json_then_yaml_stream_is_read_from_1_33(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    manifest = tmp_path / "two.yaml"
+    job = yaml.safe_load(PI)
+    manifest.write_text(json.dumps(job) + "\n---\n" + PI.replace("name: pi\n", "name: pi2\n", 1))
+    assert main(["validate", "--kube-version", "1.33", str(manifest)]) == 0
+    assert capsys.readouterr().out == "job.batch/pi valid\njob.batch/pi2 valid\n"
+    assert main(["validate", "--kube-version", "1.32", "--feature-gates", "JobManagedBy=false", str(manifest)]) == 2
+    assert "not JSON" in capsys.readouterr().err
