@@ -12,6 +12,7 @@ is not valid Unicode, a YAML key JSON cannot have (null), or an object that give
 
 from __future__ import annotations
 
+import base64
 import json
 import math
 import re
@@ -204,7 +205,33 @@ class _Loader(yaml.SafeLoader):
             raise yaml.constructor.ConstructorError(None, None, str(err), node.start_mark) from None
 
 
+    def construct_go_binary(self, node: yaml.ScalarNode) -> str:
+        """!!binary: base64 (line breaks ignored) whose bytes are a string; a byte that is not
+        UTF-8 is U+FFFD once encoding/json writes it."""
+        text = self.construct_scalar(node).replace("\n", "").replace("\r", "")
+        try:
+            data = base64.b64decode(text, validate=True)
+        except ValueError:
+            raise yaml.constructor.ConstructorError(
+                None, None, "!!binary value contains invalid base64 data", node.start_mark
+            ) from None
+        return _SURROGATE.sub("\ufffd", data.decode("utf-8", "surrogateescape"))
+
+    def construct_go_untyped(self, _suffix: str, node: yaml.Node) -> Any:
+        """A tag go-yaml does not resolve (`!!set`, `!!omap`, `!foo`): the node as it is, a
+        scalar as its text."""
+        if isinstance(node, yaml.MappingNode):
+            return self.construct_mapping(node, deep=True)
+        if isinstance(node, yaml.SequenceNode):
+            return self.construct_sequence(node, deep=True)
+        return self.construct_scalar(node)  # type: ignore[arg-type]
+
+
 _Loader.add_constructor(_GO_PLAIN_TAG, _Loader.construct_go_plain)
+_Loader.add_constructor(goyaml.YAML_TAG + "binary", _Loader.construct_go_binary)
+for _tag in ("set", "omap", "pairs"):
+    _Loader.add_constructor(goyaml.YAML_TAG + _tag, lambda loader, node: loader.construct_go_untyped("", node))
+_Loader.add_multi_constructor(None, _Loader.construct_go_untyped)
 for _tag in ("int", "float", "bool", "null", "timestamp"):
     _Loader.add_constructor(goyaml.YAML_TAG + _tag, _Loader.construct_go_tagged)
 

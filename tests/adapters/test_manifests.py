@@ -43,6 +43,7 @@ KUBECTL_READS = [
     ("a: 1e3\nb: 1.0\nc: 1e-7\nd: .5e1\ne: ._5\n", '{"a": 1000, "b": 1, "c": 1e-7, "d": 5, "e": "._5"}'),
     ("a: 18446744073709551615\nb: 18446744073709551616\nc: 1e400\n", '{"a": 18446744073709551615, "b": 18446744073709552000, "c": "1e400"}'),
     ("1e3: a\n0.1: b\n1e6: c\ny: d\n", '{"1000": "a", "0.1": "b", "1e+06": "c", "true": "d"}'),
+    ("a: !!binary aGVsbG8=\nb: !!binary /w==\nc: !foo 12\nd: !!set {x, y}\ne: !!omap [x: 1]\n", '{"a": "hello", "b": "\\ufffd", "c": "12", "d": {"x": null, "true": null}, "e": [{"x": 1}]}'),
 ]
 
 
@@ -113,7 +114,7 @@ ALIAS_BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
         ("a:\n  ~: 1\n", "m.yaml: a: unsupported map key of type null"),
         ('kind: "\\ud800"\n', "m.yaml: kind: not valid Unicode (a lone surrogate)"),
         ("a: 1\n--- b: 2\n", "m.yaml: invalid Yaml document separator: b: 2"),
-        ("a: !!binary aGVsbG8=\n", "m.yaml: a: not a JSON value: bytes"),
+        ("a: !!binary x\n", "m.yaml: malformed YAML at line 1 column 4: !!binary value contains invalid base64 data"),
     ],
 )
 def test_reading_is_bounded_and_names_the_file_and_the_field(text: str, message: str) -> None:

@@ -38,6 +38,8 @@ TRICKY = (
     "2001-12-14t21:59:43.10-05:00", "12:30", "0.1", "3.14159265358979323846", "100m", "1Gi", "0.5",
     "1_0.5", "0.000001", "0.0000001", "1e6", "1234567", "١", "²", "x", "",
 )  # fmt: skip
+TAGS = ("!!str", "!!int", "!!float", "!!bool", "!!null", "!!timestamp", "!foo", "!!foo")
+TAGGED = ("!!binary aGVsbG8=", "!!binary /w==", "!!binary x", "!!set {x, y}", "!!omap [x: 1, y: 2]", "!!pairs [a: 1]", "!!map {b: 1}")
 KEY_WORDS = ("a", "b", "kind", "y", "n", "1", "1.5", "1e3", "0.1", "1e6", "1234567", "-0.0", "~", "on", "2024-01-01")
 
 
@@ -59,11 +61,12 @@ def plain_numbers() -> st.SearchStrategy[str]:
 def scalars() -> st.SearchStrategy[str]:
     """A scalar as written in YAML: plain, or quoted (a string whatever it spells)."""
     plain = st.sampled_from(TRICKY) | plain_numbers()
-    return plain | plain.map(lambda s: json.dumps(s)) | plain.map(lambda s: "'" + s + "'")
+    tagged = st.builds(lambda tag, s: f"{tag} {s}", st.sampled_from(TAGS), plain.filter(bool))
+    return plain | plain.map(lambda s: json.dumps(s)) | plain.map(lambda s: "'" + s + "'") | tagged | st.sampled_from(TAGGED)
 
 
 def keys() -> st.SearchStrategy[str]:
-    return st.sampled_from(KEY_WORDS) | plain_numbers().filter(lambda s: not s.startswith("-"))
+    return st.sampled_from(KEY_WORDS) | plain_numbers().map(lambda s: s.lstrip("-") or "0")
 
 
 @st.composite
