@@ -226,11 +226,14 @@ class _Loader(yaml.SafeLoader):
             return self.construct_sequence(node, deep=True)
         return self.construct_scalar(node)  # type: ignore[arg-type]
 
+    def construct_go_collection(self, node: yaml.Node) -> Any:
+        return self.construct_go_untyped("", node)
+
 
 _Loader.add_constructor(_GO_PLAIN_TAG, _Loader.construct_go_plain)
 _Loader.add_constructor(goyaml.YAML_TAG + "binary", _Loader.construct_go_binary)
 for _tag in ("set", "omap", "pairs"):
-    _Loader.add_constructor(goyaml.YAML_TAG + _tag, lambda loader, node: loader.construct_go_untyped("", node))
+    _Loader.add_constructor(goyaml.YAML_TAG + _tag, _Loader.construct_go_collection)
 _Loader.add_multi_constructor(None, _Loader.construct_go_untyped)
 for _tag in ("int", "float", "bool", "null", "timestamp"):
     _Loader.add_constructor(goyaml.YAML_TAG + _tag, _Loader.construct_go_tagged)
