@@ -357,7 +357,11 @@ def _after_json_failure(text: str, start: int) -> str | None:
     """consumeWhitespace: the text after the JSON values read, its white space skipped up to and
     including the first newline; None where it fails (the JSON error stands): it reads four
     bytes at each rune, so fewer left is its io.EOF, and a rune that is not UTF-8 its error."""
-    remaining = len(text[start:].encode("utf-8", "surrogateescape"))
+    # A byte read_text could not decode is one surrogate-escaped character; one that is not
+    # UTF-8 may also come as a lone surrogate of another range (three bytes when written).
+    remaining = len(text[start:].encode("utf-8", "surrogatepass")) - 2 * sum(
+        1 for ch in text[start:] if "\udc80" <= ch <= "\udcff"
+    )
     at = start
     while remaining >= 4:
         ch = text[at]

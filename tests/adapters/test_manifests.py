@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from jobmodel.adapters.manifests import (
     MAX_MANIFEST_BYTES,
@@ -162,3 +164,19 @@ def test_a_yaml_merge_key_may_be_overridden() -> None:
     text = "base: &b {x: 1, z: 2}\nd:\n  <<: *b\n  x: 3\ne:\n  <<: [*b, {x: 4}]\n"
     (doc,) = load_documents("m.yaml", text)
     assert doc["d"] == {"x": 3, "z": 2} and doc["e"] == {"x": 1, "z": 2}
+
+
+MANIFEST_PIECES = st.sampled_from(
+    [*"{}[]:,-?!&*#|>'\"\\ \n\t.eE+_0123456789abcxyYnN~%@`=<", "---", "!!binary ", "!!set ", "!foo ", "1e3", "0x", "\u00a0", "\x85", "\ud800", "\udcff", "é"]
+)
+
+
+@given(st.lists(MANIFEST_PIECES, max_size=40).map("".join), st.sampled_from([32, 33, 37]))
+@example("{\ud800", 33)
+def test_any_text_is_read_or_refused_never_a_traceback(text: str, release: int) -> None:
+    try:
+        documents = load_documents("m", text, release)
+    except InputError as err:
+        assert str(err).startswith("m")
+    else:
+        assert isinstance(documents, list)
