@@ -402,10 +402,11 @@ def describe(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "a boolean"
+    literal = getattr(value, "literal", None)
     if isinstance(value, int):
-        return f"the integer {quote(value)}"
+        return f"the integer {literal or quote(value)}"
     if isinstance(value, float):
-        return f"the number {quote(value)}"
+        return f"the number {literal or quote(value)}"
     if isinstance(value, str):
         return f"the string {quote(value)}"
     if isinstance(value, list):

@@ -33,6 +33,7 @@ from jobmodel.api import validation as bv
 from jobmodel.api.defaults import set_defaults_cron_job, set_defaults_job
 from jobmodel.api.equality import semantic_equal
 from jobmodel.api.field import FieldError
+from jobmodel.api.go_json import dumps_keeping_literals, literal_float
 from jobmodel.api.job_scheduling import drop_disabled_fields, validate_scheduling_declaratively
 from jobmodel.api.meta_validation import label_selector_has_invalid_label_value
 from jobmodel.api.names import name_generated_before_create
@@ -501,7 +502,10 @@ def _stored(
 
     The object goes through JSON as through etcd, which separates dicts that defaulting shared
     (a Job's labels and its template's, see set_defaults_job)."""
-    obj = json.loads(json.dumps(obj))
+    try:
+        obj = json.loads(json.dumps(obj, allow_nan=False))
+    except ValueError:  # a number beyond float64 in a free-form field (fieldsV1): kept as written
+        obj = json.loads(dumps_keeping_literals(obj), parse_float=literal_float)
     if not errors:
         previous = str(((old or {}).get("metadata") or {}).get("resourceVersion") or "0")
         try:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
+
+from jobmodel.api.go_json import dumps_keeping_literals
 
 # The version of the JSON documents the commands print; every document carries it as "schema".
 SCHEMA = "jobmodel/v1"
@@ -32,4 +33,5 @@ def wants_json(args: argparse.Namespace) -> bool:
 def print_json(kind: str, document: dict[str, Any], out: TextIO | None = None) -> None:
     """One JSON document on standard output: {"schema": ..., "kind": KIND, ...document}."""
     target = out if out is not None else sys.stdout
-    print(json.dumps({"schema": SCHEMA, "kind": kind, **document}, indent=2), file=target)
+    # A number a manifest gave as a literal (fieldsV1 keeps `1e400`) is written as given.
+    print(dumps_keeping_literals({"schema": SCHEMA, "kind": kind, **document}, indent=2), file=target)

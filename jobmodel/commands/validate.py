@@ -14,6 +14,7 @@ server names it.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Mapping
 from typing import Any, TextIO
@@ -23,6 +24,7 @@ import yaml
 from jobmodel.adapters.manifests import load_documents, read_manifest, source_name
 from jobmodel.api import strategy
 from jobmodel.api.field import FieldError
+from jobmodel.api.go_json import LiteralFloat, LiteralInt
 from jobmodel.api.pod_validation import NOT_CHECKED
 from jobmodel.commands.common import (
     FINDING,
@@ -113,7 +115,7 @@ def validate_manifests(
             any_valid = True
             if output == "yaml":
                 print("---", file=out)
-                print(yaml.safe_dump(stored, sort_keys=False), end="", file=out)
+                print(yaml.dump(stored, Dumper=_Dumper, sort_keys=False), end="", file=out)
             elif output != "json":
                 print(f"{strategy.RESOURCES[admitted.kind]}/{obj_name} valid", file=out)
     if output == "json":
@@ -136,3 +138,18 @@ def object_report(
         "object": None if errors else stored,
         "errors": [{"field": e.field, "type": e.type, "message": str(e)} for e in errors],
     }
+
+
+class _Dumper(yaml.SafeDumper):
+    """The safe dumper, with the numbers a manifest gave as literals: an integer as itself, a
+    float beyond float64 (a free-form field's `1e400`) as the text go-yaml would make of it."""
+
+
+def _represent_literal_float(dumper: yaml.SafeDumper, value: LiteralFloat) -> yaml.Node:
+    if math.isfinite(value):
+        return dumper.represent_float(float(value))
+    return dumper.represent_str(value.literal)
+
+
+_Dumper.add_representer(LiteralInt, yaml.SafeDumper.represent_int)
+_Dumper.add_representer(LiteralFloat, _represent_literal_float)

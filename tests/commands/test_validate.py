@@ -216,3 +216,15 @@ def test_a_json_then_yaml_stream_is_read_from_1_33(tmp_path: Path, capsys: pytes
     assert capsys.readouterr().out == "job.batch/pi valid\njob.batch/pi2 valid\n"
     assert main(["validate", "--kube-version", "1.32", "--feature-gates", "JobManagedBy=false", str(manifest)]) == 2
     assert "not JSON" in capsys.readouterr().err
+
+
+def test_a_number_beyond_float64_in_a_free_form_field_is_written_as_given() -> None:
+    """fieldsV1 is raw JSON to the API server: a JSON manifest's `1e400` there is stored and
+    printed as written (valid JSON, not `Infinity`), and `-o yaml` does not fail on it."""
+    job = yaml.safe_load(PI)
+    job["metadata"]["managedFields"] = [{"manager": "m", "operation": "Apply", "fieldsType": "FieldsV1", "fieldsV1": {"f:a": "X"}}]
+    text = json.dumps(job).replace('"X"', "1e400")
+    code, out, _ = _run(text, "json")
+    assert code == 0 and '"f:a": 1e400' in out
+    code, out, _ = _run(text, "yaml")
+    assert code == 0 and "f:a: 1e400" in out
