@@ -35,10 +35,11 @@ def _jobs(value: object, path: str) -> tuple[Job, ...]:
 
 
 def _opt_message(m: Mapping[str, Any], key: str) -> str | None:
+    """A fault's message; "" is the harness's string zero value, no fault."""
     value = m.get(key)
     if value is not None and not isinstance(value, str):
         raise InputError(f"controller.{key}", "expected a message string")
-    return value
+    return value or None
 
 
 def sync_input(case: Mapping[str, Any]) -> CronJobSyncInput:
@@ -48,11 +49,14 @@ def sync_input(case: Mapping[str, Any]) -> CronJobSyncInput:
         if key not in _CONTROLLER_KEYS:
             raise InputError(f"controller.{key}", "not supported by the cronjob-sync suite")
     features = obj(case.get("features"), "features")
+    if case.get("cronJobKey") is not None and not isinstance(case["cronJobKey"], str):
+        raise InputError("cronJobKey", "expected a string")
     raw_cj = case.get("cronJob")
     api_cj = ctl.get("apiCronJob")
     faults = CronJobFaults(
         api_cron_job=None if api_cj is None else cron_job_from_json(api_cj, "controller.apiCronJob"),
-        api_jobs=None if "apiJobs" not in ctl else _jobs(ctl["apiJobs"], "controller.apiJobs"),
+        # null is the harness's nil pointer: the API server holds the cache's Jobs.
+        api_jobs=None if ctl.get("apiJobs") is None else _jobs(ctl["apiJobs"], "controller.apiJobs"),
         job_create_error=_opt_message(ctl, "jobCreateError"),
         job_get_error=_opt_message(ctl, "jobGetError"),
     )

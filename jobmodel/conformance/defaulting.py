@@ -8,7 +8,7 @@ from typing import Any
 from jobmodel.api import strategy
 from jobmodel.api.defaults import set_defaults_cron_job, set_defaults_job
 from jobmodel.api.schema import decode_object, obj
-from jobmodel.conformance.suites import case_gates
+from jobmodel.conformance.suites import case_gates, check_case_strings
 from jobmodel.errors import InputError, quote
 from jobmodel.util.jsondiff import subset_diff
 
@@ -17,9 +17,12 @@ def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:
     kind = case.get("kind")
     if kind not in ("Job", "CronJob"):
         raise InputError("kind", f"expected Job or CronJob, got {quote(kind)}")
+    check_case_strings(case)
     gates = case_gates(case)
-    obj = decode_object(case.get("object"), str(kind), release=gates.release)
-    old = None if case.get("oldObject") is None else decode_object(case.get("oldObject"), str(kind), release=gates.release)
+    if case.get("object") is None:
+        raise InputError("object", "required")
+    obj = decode_object(case["object"], str(kind), "object", gates.release)
+    old = None if case.get("oldObject") is None else decode_object(case["oldObject"], str(kind), "oldObject", gates.release)
     # The stored old object was decoded with defaults too, as the API server reads it.
     if kind == "Job":
         defaulted = set_defaults_job(obj, gates)

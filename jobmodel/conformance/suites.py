@@ -17,6 +17,7 @@ from typing import Any, Protocol, cast
 
 import attrs
 
+from jobmodel.api.schema import describe
 from jobmodel.errors import InputError
 from jobmodel.features import (
     VECTOR_DEFAULT_RELEASE,
@@ -94,6 +95,15 @@ def case_at_release(case: Mapping[str, Any], release: str, *, emulation: bool = 
         if not out["features"]:
             del out["features"]
     return out
+
+
+def check_case_strings(case: Mapping[str, Any]) -> None:
+    """The API suites' case fields the harness decodes as strings (apiCase: operation, and
+    subresource, a *string) refuse another JSON type, as encoding/json does, whatever the
+    operation."""
+    for key in ("operation", "subresource"):
+        if case.get(key) is not None and not isinstance(case[key], str):
+            raise InputError(key, f"expected a string, got {describe(case[key])}")
 
 
 def check_names_unique(keys: Sequence[tuple[str, str]], path: str, kind: str) -> None:

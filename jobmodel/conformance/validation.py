@@ -9,7 +9,7 @@ from typing import Any
 from jobmodel.api import strategy
 from jobmodel.api.field import FieldError, ServerPanic
 from jobmodel.api.schema import decode_object, member, obj
-from jobmodel.conformance.suites import case_gates
+from jobmodel.conformance.suites import case_gates, check_case_strings
 from jobmodel.errors import InputError, quote
 from jobmodel.simulation.scenario import FIELD_ERROR_PAIR
 
@@ -21,6 +21,7 @@ def validate_case(case: Mapping[str, Any]) -> list[FieldError]:
     kind, operation = case.get("kind"), case.get("operation")
     if kind not in KINDS:
         raise InputError("kind", f"expected one of {', '.join(KINDS)}, got {quote(kind)}")
+    check_case_strings(case)
     gates = case_gates(case)
     new = decode_object(case.get("object"), str(kind), "object", gates.release)
     if operation == "create":
