@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import copy
+import re
+from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from jobmodel.api.wire import job_from_json, pod_from_json
+from jobmodel.errors import InputError
 from jobmodel.state import JOB_COMPLETION_INDEX_ANNOTATION, JOB_TRACKING_FINALIZER, Job, Pod
 
 JOB_UID = "job-uid-1"
@@ -113,3 +118,25 @@ def make_pod(name: str, phase: str = "Running", **kwargs: Any) -> Pod:
 
 def make_pods(prefix: str, count: int, phase: str = "Running", **kwargs: Any) -> list[Pod]:
     return [make_pod(f"{prefix}-{i}", phase, **copy.deepcopy(kwargs)) for i in range(count)]
+
+
+ABSENT = object()  # changed_case: the key is removed
+
+
+def changed_case(case: dict[str, Any], path: tuple[str, ...], value: object) -> dict[str, Any]:
+    """A copy of a vector case with the value at `path` replaced (removed when ABSENT)."""
+    out = copy.deepcopy(case)
+    node = out
+    for key in path[:-1]:
+        node = node.setdefault(key, {})
+    if value is ABSENT:
+        node.pop(path[-1], None)
+    else:
+        node[path[-1]] = value
+    return out
+
+
+def assert_refused(model_outcome: Callable[[dict[str, Any]], object], case: dict[str, Any], field: str) -> None:
+    """The case is refused with an InputError whose message starts with the field's path."""
+    with pytest.raises(InputError, match=rf"^{re.escape(field)}: "):
+        model_outcome(case)

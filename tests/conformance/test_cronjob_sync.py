@@ -10,18 +10,16 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from jobmodel.conformance import cronjob_sync
-from jobmodel.errors import InputError
+from tests.builders import ABSENT, assert_refused, changed_case
 
 VECTORS = Path(__file__).resolve().parents[2] / "jobmodel" / "conformance" / "vectors"
 CASES: list[dict[str, Any]] = json.loads((VECTORS / "cronjob_sync.json").read_text())["cases"]
-ABSENT = object()  # a key the mutation removes
 
 # The keys FORMAT.md documents for the suite's `expect`.
 OUTCOME_KEYS = {
@@ -43,23 +41,8 @@ def a_case() -> dict[str, Any]:
     return copy.deepcopy(min(plain, key=lambda c: len(json.dumps(c))))
 
 
-def changed(case: dict[str, Any], path: tuple[str, ...], value: object) -> dict[str, Any]:
-    """A copy of the case with the value at `path` replaced (removed when ABSENT)."""
-    out = copy.deepcopy(case)
-    node = out
-    for key in path[:-1]:
-        node = node.setdefault(key, {})
-    if value is ABSENT:
-        node.pop(path[-1], None)
-    else:
-        node[path[-1]] = value
-    return out
-
-
 def refused(case: dict[str, Any], field: str) -> None:
-    """The case is refused with an InputError whose message starts with the field's path."""
-    with pytest.raises(InputError, match=rf"^{re.escape(field)}: "):
-        cronjob_sync.model_outcome(case)
+    assert_refused(cronjob_sync.model_outcome, case, field)
 
 
 MALFORMED: list[tuple[str, tuple[str, ...], object, str]] = [
@@ -105,20 +88,20 @@ MALFORMED: list[tuple[str, tuple[str, ...], object, str]] = [
 
 @pytest.mark.parametrize(("path", "value", "field"), [m[1:] for m in MALFORMED], ids=[m[0] for m in MALFORMED])
 def test_a_malformed_case_is_refused_naming_the_field(path: tuple[str, ...], value: object, field: str) -> None:
-    refused(changed(a_case(), path, value), field)
+    refused(changed_case(a_case(), path, value), field)
 
 
 def test_a_malformed_job_is_refused_with_its_index() -> None:
     case = named("TestControllerV2SyncCronJob: this started but went missing, not past deadline, A")
     job = case["controller"]["apiJobs"][0]
-    bad = changed(case, ("controller", "apiJobs"), [{**job, "spec": {**job["spec"], "completions": 1 << 31}}])
+    bad = changed_case(case, ("controller", "apiJobs"), [{**job, "spec": {**job["spec"], "completions": 1 << 31}}])
     refused(bad, "controller.apiJobs[0].spec.completions")
-    refused(changed(case, ("jobs",), [job, {**job, "metadata": {**job["metadata"], "uid": 1234}}]), "jobs[1].metadata.uid")
+    refused(changed_case(case, ("jobs",), [job, {**job, "metadata": {**job["metadata"], "uid": 1234}}]), "jobs[1].metadata.uid")
 
 
 def test_int64_and_int32_limits_themselves_are_taken() -> None:
-    case = changed(a_case(), ("cronJob", "spec", "startingDeadlineSeconds"), (1 << 63) - 1)
-    case = changed(case, ("cronJob", "spec", "successfulJobsHistoryLimit"), (1 << 31) - 1)
+    case = changed_case(a_case(), ("cronJob", "spec", "startingDeadlineSeconds"), (1 << 63) - 1)
+    case = changed_case(case, ("cronJob", "spec", "successfulJobsHistoryLimit"), (1 << 31) - 1)
     assert cronjob_sync.model_outcome(case)["error"] is False
 
 
@@ -161,34 +144,34 @@ def test_null_is_as_absent(key: str) -> None:
     """encoding/json leaves a nil slice, a zero struct or a nil map for null, as for an absent key."""
     case = named("TestControllerV2SyncCronJob: still active, is time, get job failed, R")
     case.setdefault("jobs", [])
-    assert cronjob_sync.model_outcome(changed(case, (key,), None)) == cronjob_sync.model_outcome(changed(case, (key,), ABSENT))
+    assert cronjob_sync.model_outcome(changed_case(case, (key,), None)) == cronjob_sync.model_outcome(changed_case(case, (key,), ABSENT))
 
 
 def test_a_null_cronjob_is_a_cronjob_that_is_gone() -> None:
-    outcome = cronjob_sync.model_outcome(changed(a_case(), ("cronJob",), None))
+    outcome = cronjob_sync.model_outcome(changed_case(a_case(), ("cronJob",), None))
     assert outcome["error"] is False
     assert (outcome["creations"], outcome["deletions"], outcome["statusUpdated"]) == (0, 0, False)
 
 
 def test_a_cronjob_key_that_is_not_a_string_is_refused() -> None:
-    refused(changed(a_case(), ("cronJobKey",), 5), "cronJobKey")
+    refused(changed_case(a_case(), ("cronJobKey",), 5), "cronJobKey")
 
 
 def test_an_empty_job_create_error_is_no_error() -> None:
     case = named("TestControllerV2SyncCronJob: never ran, is time, A")
-    with_empty = cronjob_sync.model_outcome(changed(case, ("controller",), {"jobCreateError": ""}))
+    with_empty = cronjob_sync.model_outcome(changed_case(case, ("controller",), {"jobCreateError": ""}))
     assert with_empty == cronjob_sync.model_outcome(case)
 
 
 def test_an_empty_job_get_error_is_no_error() -> None:
     case = named("TestControllerV2SyncCronJob: still active, is time, get job failed, R")
-    without = changed(case, ("controller",), ABSENT)
-    assert cronjob_sync.model_outcome(changed(case, ("controller",), {"jobGetError": ""})) == cronjob_sync.model_outcome(without)
+    without = changed_case(case, ("controller",), ABSENT)
+    assert cronjob_sync.model_outcome(changed_case(case, ("controller",), {"jobGetError": ""})) == cronjob_sync.model_outcome(without)
 
 
 def test_null_api_jobs_are_the_cached_jobs() -> None:
     # At 1.37 the AlreadyExists path reads the existing Job from the API server (in the CronJob's
     # namespace), so what the API server holds decides the outcome.
     case = {**named("TestControllerV2JobAlreadyExistsButDifferentOwner: (single case)"), "kubeVersion": "1.37"}
-    with_null = changed(case, ("controller", "apiJobs"), None)
+    with_null = changed_case(case, ("controller", "apiJobs"), None)
     assert cronjob_sync.model_outcome(with_null) == cronjob_sync.model_outcome(case)

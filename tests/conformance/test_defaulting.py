@@ -19,29 +19,16 @@ import pytest
 
 from jobmodel.conformance import defaulting
 from jobmodel.errors import InputError
+from tests.builders import ABSENT, assert_refused, changed_case
 
 VECTORS = Path(__file__).resolve().parents[2] / "jobmodel" / "conformance" / "vectors"
 CASES: list[dict[str, Any]] = json.loads((VECTORS / "defaulting.json").read_text())["cases"]
-ABSENT = object()  # a key the mutation removes
 
 
 def a_case(kind: str = "Job") -> dict[str, Any]:
     """The smallest bundled case of the kind."""
     of_kind = [c for c in CASES if c["kind"] == kind and c.get("oldObject") is None]
     return copy.deepcopy(min(of_kind, key=lambda c: len(json.dumps(c))))
-
-
-def changed(case: dict[str, Any], path: tuple[str, ...], value: object) -> dict[str, Any]:
-    """A copy of the case with the value at `path` replaced (removed when ABSENT)."""
-    out = copy.deepcopy(case)
-    node = out
-    for key in path[:-1]:
-        node = node.setdefault(key, {})
-    if value is ABSENT:
-        node.pop(path[-1], None)
-    else:
-        node[path[-1]] = value
-    return out
 
 
 def an_update(kind: str = "Job") -> dict[str, Any]:
@@ -51,9 +38,7 @@ def an_update(kind: str = "Job") -> dict[str, Any]:
 
 
 def refused(case: dict[str, Any], field: str) -> None:
-    """The case is refused with an InputError whose message starts with the field's path."""
-    with pytest.raises(InputError, match=rf"^{re.escape(field)}: "):
-        defaulting.model_outcome(case)
+    assert_refused(defaulting.model_outcome, case, field)
 
 
 CASE_KEYS: list[tuple[str, tuple[str, ...], object, str]] = [
@@ -69,7 +54,7 @@ CASE_KEYS: list[tuple[str, tuple[str, ...], object, str]] = [
 
 @pytest.mark.parametrize(("path", "value", "field"), [m[1:] for m in CASE_KEYS], ids=[m[0] for m in CASE_KEYS])
 def test_a_malformed_case_key_is_refused_naming_it(path: tuple[str, ...], value: object, field: str) -> None:
-    refused(changed(a_case(), path, value), field)
+    refused(changed_case(a_case(), path, value), field)
 
 
 # Malformed objects: (id, kind, path in the case, value, the field inside the object).
@@ -95,7 +80,7 @@ OBJECTS = IN_OBJECT + IN_OLD_OBJECT
 
 
 def _case(kind: str, path: tuple[str, ...], value: object) -> dict[str, Any]:
-    return changed(an_update(kind) if path[0] == "oldObject" else a_case(kind), path, value)
+    return changed_case(an_update(kind) if path[0] == "oldObject" else a_case(kind), path, value)
 
 
 @pytest.mark.parametrize(("kind", "path", "value", "inner"), [m[1:] for m in OBJECTS], ids=[m[0] for m in OBJECTS])
@@ -123,17 +108,17 @@ NOT_AN_OBJECT: list[tuple[str, str, object]] = [
 @pytest.mark.parametrize(("key", "value"), [m[1:] for m in NOT_AN_OBJECT], ids=[m[0] for m in NOT_AN_OBJECT])
 def test_an_object_that_is_not_an_object_is_refused(key: str, value: object) -> None:
     with pytest.raises(InputError):
-        defaulting.model_outcome(changed(an_update() if key == "oldObject" else a_case(), (key,), value))
+        defaulting.model_outcome(changed_case(an_update() if key == "oldObject" else a_case(), (key,), value))
 
 
 @pytest.mark.parametrize(("key", "value"), [m[1:] for m in NOT_AN_OBJECT], ids=[m[0] for m in NOT_AN_OBJECT])
 def test_an_object_that_is_not_an_object_is_refused_naming_it(key: str, value: object) -> None:
-    refused(changed(an_update() if key == "oldObject" else a_case(), (key,), value), key)
+    refused(changed_case(an_update() if key == "oldObject" else a_case(), (key,), value), key)
 
 
 @pytest.mark.parametrize("key", ["operation", "subresource"])
 def test_a_mistyped_operation_or_subresource_is_refused(key: str) -> None:
-    refused(changed(a_case(), (key,), 5), key)
+    refused(changed_case(a_case(), (key,), 5), key)
 
 
 @pytest.mark.parametrize("kind", ["Job", "CronJob"])
@@ -151,7 +136,7 @@ def test_a_minimal_case_runs_to_the_documented_shape(kind: str) -> None:
 
 def test_a_job_is_defaulted() -> None:
     """FORMAT.md: decoding defaults; batch/v1 SetDefaults_Job gives an unset parallelism 1."""
-    case = changed(a_case("Job"), ("object", "spec", "parallelism"), ABSENT)
+    case = changed_case(a_case("Job"), ("object", "spec", "parallelism"), ABSENT)
     assert defaulting.model_outcome(case)["object"]["spec"]["parallelism"] == 1
 
 
