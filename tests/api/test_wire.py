@@ -125,6 +125,15 @@ def test_cron_job_round_trip() -> None:
     assert out["status"]["lastScheduleTime"] == "2016-05-19T10:00:00Z"
 
 
+def test_an_absent_string_is_gos_zero_value() -> None:
+    """encoding/json leaves an absent string field "": an active reference without a name, a
+    condition without a type and an owner reference without an apiVersion are decoded, not refused."""
+    cron_job = cron_job_from_json({**CRON_JOB, "status": {"active": [{"uid": "x"}]}})
+    assert cron_job.status.active[0].name == ""
+    job = job_from_json({"metadata": {"name": "j", "ownerReferences": [{"kind": "CronJob", "name": "c", "uid": "u"}]}, "status": {"conditions": [{"status": "True"}]}})
+    assert job.status.conditions[0].type == "" and job.metadata.owner_references[0].api_version == ""
+
+
 @pytest.mark.parametrize(
     ("patch", "field"),
     [
@@ -135,15 +144,6 @@ def test_cron_job_round_trip() -> None:
         ({"spec": {"startingDeadlineSeconds": "10"}}, "spec.startingDeadlineSeconds"),
     ],
 )
-def test_an_absent_string_is_gos_zero_value() -> None:
-    """encoding/json leaves an absent string field "": an active reference without a name, a
-    condition without a type and an owner reference without an apiVersion are decoded, not refused."""
-    cron_job = cron_job_from_json({**CRON_JOB, "status": {"active": [{"uid": "x"}]}})
-    assert cron_job.status.active[0].name == ""
-    job = job_from_json({"metadata": {"name": "j", "ownerReferences": [{"kind": "CronJob", "name": "c", "uid": "u"}]}, "status": {"conditions": [{"status": "True"}]}})
-    assert job.status.conditions[0].type == "" and job.metadata.owner_references[0].api_version == ""
-
-
 def test_malformed_cron_job_names_the_field(patch: dict[str, Any], field: str) -> None:
     with pytest.raises(InputError) as err:
         cron_job_from_json({**CRON_JOB, **patch})
