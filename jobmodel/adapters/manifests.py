@@ -5,8 +5,8 @@ and the JSON files around them (vectors, traces). YAML scalars are read as kubec
 Reading is bounded and total: a document larger than its limit, nested deeper than MAX_DEPTH,
 holding more than MAX_VALUES values once YAML aliases are expanded, a string longer than
 MAX_STRING, an integer wider than 64 bits or a number beyond float64 (in a vector or a trace: a
-manifest's numbers keep their text, see _Limits), a YAML string that
-is not valid Unicode, a YAML key JSON cannot have (null), or an object that gives a key twice
+manifest's numbers keep their text, see _Limits), a YAML string that is not valid Unicode, a
+YAML key JSON cannot have (null), or an object that gives a key twice
 (the strict decoder's `duplicate field`) raises `InputError` naming the file and the field path
 (or the line and column of a syntax error)."""
 
@@ -163,9 +163,10 @@ class _Loader(yaml.SafeLoader):
     """The safe loader resolving scalars as go-yaml v2 does, with a mapping key given twice
     refused as a YAML error."""
 
-    def __init__(self, stream: str) -> None:
+    def __init__(self, stream: str, lines_before: int = 0) -> None:
         super().__init__(stream)
         self._keys_checked: set[yaml.Node] = set()
+        self._lines_before = lines_before
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
         if kind is yaml.ScalarNode and implicit[0]:
@@ -190,7 +191,7 @@ class _Loader(yaml.SafeLoader):
                     raise yaml.constructor.ConstructorError(
                         None,
                         None,
-                        f"duplicate field {quote(key)} (first at line {first.start_mark.line + 1})",
+                        f"duplicate field {quote(key)} (first at line {self._lines_before + first.start_mark.line + 1})",
                         key_node.start_mark,
                     )
         super().flatten_mapping(node)
@@ -244,14 +245,16 @@ def _refuse_constant(name: str) -> Any:
 
 
 class _JSONError(InputError):
-    """A JSON text that does not parse; `start` is where the value that failed starts."""
+    """A JSON text that does not parse: `values` were read before the failure, and the last of
+    them ends at `start`."""
 
     start = 0
+    values: tuple[Any, ...] = ()
 
 
-def _json_error(name: str, err: json.JSONDecodeError, start: int = 0) -> InputError:
+def _json_error(name: str, err: json.JSONDecodeError, values: list[Any] | None = None, start: int = 0) -> InputError:
     error = _JSONError(name, f"not JSON: {err.msg} at line {err.lineno} column {err.colno}")
-    error.start = start
+    error.values, error.start = tuple(values or ()), start
     return error
 
 
@@ -265,12 +268,11 @@ def _json_decoder() -> json.JSONDecoder:
     )
 
 
-def _json_values(name: str, text: str, *, stream: bool, prefix: list[Any] | None = None) -> list[Any]:
+def _json_values(name: str, text: str, *, stream: bool) -> list[Any]:
     """The JSON values of a text: exactly one, or (a stream, as encoding/json's Decoder reads
-    it) any number separated by white space. With `prefix`, a stream that fails is cut short:
-    the values read before the failure are put in `prefix` before the error is raised, and the
-    error's `start` is where the last value read ends."""
-    decoder, values, at, end = _json_decoder(), [] if prefix is None else prefix, 0, 0
+    it) any number separated by white space; a failure is a _JSONError."""
+    decoder, at, end = _json_decoder(), 0, 0
+    values: list[Any] = []
     try:
         while True:
             at = _skip_json_space(text, at)
@@ -280,14 +282,14 @@ def _json_values(name: str, text: str, *, stream: bool, prefix: list[Any] | None
             values.append(value)
             end = at
     except json.JSONDecodeError as err:
-        raise _json_error(name, err, start=end) from None
+        raise _json_error(name, err, values, end) from None
     except RecursionError:
         raise InputError(name, f"nested deeper than {MAX_DEPTH} levels") from None
     except ValueError as err:
         # An integer of more than 4300 digits, NaN or Infinity.
         raise InputError(name, f"not JSON: {err}") from None
     if at != len(text):
-        raise _json_error(name, json.JSONDecodeError("Extra data", text, at), start=end)
+        raise _json_error(name, json.JSONDecodeError("Extra data", text, at), values, end)
     return values
 
 
@@ -305,52 +307,53 @@ def parse_json(name: str, text: str, *, wide_numbers: bool = False) -> Any:
     return _bounded(value, "", 0, _Limits(name, from_yaml=False, wide_numbers=wide_numbers))
 
 
-def _parse_json_stream(name: str, text: str, values: list[Any]) -> list[Any]:
-    _json_values(name, text, stream=True, prefix=values)
-    return values
-
-
 def _bounded_documents(name: str, docs: list[Any], limits: _Limits) -> list[Any]:
     return [_bounded(d, "" if len(docs) == 1 else f"(document {i + 1})", 0, limits) for i, d in enumerate(docs)]
 
 
-def _yaml_chunks(name: str, text: str) -> list[str]:
+def _yaml_chunks(name: str, text: str) -> list[tuple[int, str]]:
     """YAMLReader.Read: the documents of a YAML stream, cut at each line that starts with `---`
-    (anything but a comment after it is an error; the line starts a document that is empty)."""
-    chunks: list[str] = []
+    (anything but a comment after it is an error; the line starts a document that is empty),
+    each with the number of the file's lines before it."""
+    chunks: list[tuple[int, str]] = []
     buffer: list[str] = []
-    for line in re.findall(r"[^\n]*\n|[^\n]+", text):
+    first = 0
+    for number, line in enumerate(re.findall(r"[^\n]*\n|[^\n]+", text)):
         if line.startswith("---"):
             rest = go_trim_space(line[3:])
             if rest and rest[0] != "#":
-                raise InputError(name, f"invalid Yaml document separator: {rest}")
+                raise InputError(name, f"invalid Yaml document separator at line {number + 1}: {rest}")
             if buffer:
-                chunks.append("".join(buffer))
-                buffer = []
+                chunks.append((first, "".join(buffer)))
+                buffer, first = [], number + 1
                 continue
         buffer.append(line)
     if buffer:
-        chunks.append("".join(buffer))
+        chunks.append((first, "".join(buffer)))
     return chunks
 
 
-def _parse_yaml_document(name: str, chunk: str) -> Any:
-    """yaml.Unmarshal of one document: its first YAML document (a `...` ends it)."""
+def _parse_yaml_document(name: str, lines_before: int, chunk: str) -> Any:
+    """yaml.Unmarshal of one document: its first YAML document (a `...` ends it). Errors give
+    the file's line numbers (kubectl's count from the document's start)."""
+    loader = _Loader(chunk, lines_before)
     try:
-        return next(yaml.load_all(chunk, Loader=_Loader), None)
+        return loader.get_data() if loader.check_data() else None  # type: ignore[no-untyped-call]
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
-        where = f" at line {mark.line + 1} column {mark.column + 1}" if mark is not None else ""
+        where = f" at line {lines_before + mark.line + 1} column {mark.column + 1}" if mark is not None else ""
         problem = getattr(err, "problem", None) or str(err)
         raise InputError(name, f"malformed YAML{where}: {problem}") from None
     except RecursionError:
         raise InputError(name, f"nested deeper than {MAX_DEPTH} levels") from None
+    finally:
+        loader.dispose()
 
 
 def _parse_yaml(name: str, text: str) -> list[Any]:
     if _SURROGATE.search(text):
         raise InputError(name, "not a text file (not UTF-8)")
-    return [_parse_yaml_document(name, chunk) for chunk in _yaml_chunks(name, text)]
+    return [_parse_yaml_document(name, before, chunk) for before, chunk in _yaml_chunks(name, text)]
 
 
 def _after_json_failure(text: str, start: int) -> str | None:
@@ -391,11 +394,11 @@ def manifest_documents(name: str, text: str, release: int = NEWEST_MINOR) -> lis
     yaml_limits = _Limits(name, from_yaml=True, wide_numbers=True)
     if not _looks_like_json(text):
         return _bounded_documents(name, _parse_yaml(name, text), yaml_limits)
-    values: list[Any] = []
     json_limits = _Limits(name, from_yaml=False, wide_numbers=True)
     try:
-        return _bounded_documents(name, _parse_json_stream(name, text, values), json_limits)
+        return _bounded_documents(name, _json_values(name, text, stream=True), json_limits)
     except _JSONError as error:
+        values = list(error.values)
         if release < 33 or len(values) > 1:
             raise
         after = _after_json_failure(text, error.start)

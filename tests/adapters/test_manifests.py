@@ -115,7 +115,7 @@ ALIAS_BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
         ("a: .inf\n", "m.yaml: a: json: unsupported value: +Inf"),
         ("a:\n  ~: 1\n", "m.yaml: a: unsupported map key of type null"),
         ('kind: "\\ud800"\n', "m.yaml: kind: not valid Unicode (a lone surrogate)"),
-        ("a: 1\n--- b: 2\n", "m.yaml: invalid Yaml document separator: b: 2"),
+        ("a: 1\n--- b: 2\n", "m.yaml: invalid Yaml document separator at line 2: b: 2"),
         ("a: !!binary x\n", "m.yaml: malformed YAML at line 1 column 4: !!binary value contains invalid base64 data"),
     ],
 )
@@ -158,6 +158,15 @@ def test_a_key_given_twice_is_refused(text: str, message: str) -> None:
     with pytest.raises(InputError) as info:
         load_documents("m.yaml", text)
     assert str(info.value) == message
+
+
+def test_errors_in_a_later_document_give_the_files_line() -> None:
+    """Each document is parsed on its own (YAMLReader), but a message counts the file's lines."""
+    # The stream ends after line 4, at line 5.
+    with pytest.raises(InputError, match=r"malformed YAML at line 5 column 1"):
+        load_documents("m.yaml", "a: 1\n---\nb: 2\nc: [\n")
+    with pytest.raises(InputError, match=r'line 5 column 1: duplicate field "c" \(first at line 4\)'):
+        load_documents("m.yaml", "a: 1\n---\nb: 2\nc: 1\nc: 2\n")
 
 
 def test_a_yaml_merge_key_may_be_overridden() -> None:
