@@ -399,7 +399,7 @@ def _sync(step: _Step, job: Job) -> str | None:
                     ctx.finished_condition = new_failure_condition(
                         REASON_FAILED_INDEXES, "Job has failed indexes", step
                     )
-            ctx.pods_with_delayed_deletion_per_index = get_pods_with_delayed_deletion_per_index(ctx, gates)
+            ctx.pods_with_delayed_deletion_per_index = get_pods_with_delayed_deletion_per_index(ctx, step)
         if ctx.finished_condition is None:
             message = match_success_policy(job.spec.success_policy, completions, ctx.succeeded_indexes, gates)
             if message is not None:
@@ -707,28 +707,31 @@ def is_index_failed(job: Job, pod: Pod, gates: FeatureGates) -> bool:
     return counted and ix.index_failure_count(pod) >= limit
 
 
-def get_pods_with_delayed_deletion_per_index(ctx: _JobCtx, gates: FeatureGates) -> dict[int, Pod]:
+def get_pods_with_delayed_deletion_per_index(ctx: _JobCtx, step: _Step) -> dict[int, Pod]:
     """getPodsWithDelayedDeletionPerIndex: per index still to retry, the last failed pod, whose
-    finalizer stays until its replacement carries the index's failure counts."""
+    finalizer stays until its replacement carries the index's failure counts (among the pods
+    getValidPodsWithFilter keeps: not those whose finalizer removal is already expected)."""
     active_indexes = set(ix.get_indexes(ctx.active_pods))
     completions = _required(ctx.job.spec.completions, "job.spec.completions")
     result: dict[int, Pod] = {}
-    for pod in ctx.pods:
-        if not has_job_tracking_finalizer(pod):
-            continue
+
+    def record(pod: Pod) -> bool:
+        if not is_pod_failed(pod, ctx.job, step.gates):
+            return False
         index = ix.pod_index(pod)
         if index == ix.UNKNOWN_COMPLETION_INDEX or index >= completions:
-            continue
-        if not is_pod_failed(pod, ctx.job, gates):
-            continue
+            return False
         if ix.has(ctx.succeeded_indexes, index) or ix.has(ctx.failed_indexes, index) or index in active_indexes:
-            continue
+            return False
         last = result.get(index)
         if last is None or (
             ix.index_absolute_failure_count(last) <= ix.index_absolute_failure_count(pod)
-            and not bo.get_finished_time(pod, gates) < bo.get_finished_time(last, gates)
+            and not bo.get_finished_time(pod, step.gates) < bo.get_finished_time(last, step.gates)
         ):
             result[index] = pod
+        return False  # upstream's filter only records: no pod is returned
+
+    get_valid_pods_with_filter(ctx, step, frozenset(), record)
     return result
 
 

@@ -604,6 +604,28 @@ def test_failed_index_is_retried_with_its_failure_count_annotation() -> None:
     assert "i1" not in patched(result)
 
 
+@pytest.mark.parametrize(("removing", "count"), [(frozenset(), "2"), (frozenset({"b"}), "1")])
+def test_a_failed_pod_whose_finalizer_removal_is_expected_is_not_the_one_replaced(removing: frozenset[str], count: str) -> None:
+    # getPodsWithDelayedDeletionPerIndex reads the pods through getValidPodsWithFilter, which
+    # skips those in expectedRmFinalizers: with b's removal in flight, a is the index's last
+    # failed pod, its finalizer is held, and the replacement counts from a's failure count.
+    pods = [
+        make_pod("i0", index=0),
+        make_pod("a", "Failed", index=1, exit_code=1, finished="2024-06-01T10:00:00Z"),
+        make_pod(
+            "b", "Failed", index=1, exit_code=1, finished="2024-06-01T10:30:00Z",
+            annotations={"batch.kubernetes.io/job-index-failure-count": "1"},
+        ),
+        make_pod("i2", index=2),
+    ]
+    controller = JobControllerState(expected_finalizer_removals=removing)
+    result = run(make_job(**{**PER_INDEX, "backoffLimitPerIndex": 3}), pods, controller=controller)
+    (create,) = created(result)
+    assert create.index == 1
+    assert create.pod.metadata.annotations["batch.kubernetes.io/job-index-failure-count"] == count
+    assert ("a" in patched(result)) == (not removing)
+
+
 def test_an_ignored_failure_count_at_max_int32_wraps_and_is_not_written() -> None:
     # getNewIndexFailureCounts adds one to an int32 MaxInt32: MinInt32, which is not > 0, so the
     # replacement carries no ignored-failure count.
