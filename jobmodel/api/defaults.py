@@ -14,7 +14,7 @@ from jobmodel.api.image_reference import parse_image_name
 from jobmodel.api.pod_affinity import encoded_pod_affinity
 from jobmodel.api.pod_probes import set_defaults_probes
 from jobmodel.api.pod_util import CONTAINER_KINDS
-from jobmodel.api.pod_volumes import set_defaults_volume_source
+from jobmodel.api.pod_volumes import encoded_resource_field_ref, set_defaults_volume_source
 from jobmodel.api.quantity import set_defaults_resource_list
 from jobmodel.api.schema import VOLUME_SOURCES
 from jobmodel.features import DEFAULT_GATES, NEWEST_MINOR, FeatureGates
@@ -150,7 +150,8 @@ def encoded_topology_spread_constraint(constraint: dict[str, Any]) -> None:
 
 def set_defaults_container(container: dict[str, Any]) -> None:
     """SetDefaults_Container, SetDefaults_ContainerPort, SetDefaults_ResourceList, an env var's
-    SetDefaults_ObjectFieldSelector and fileKeyRef `optional` (in place), and the probes' defaults."""
+    SetDefaults_ObjectFieldSelector, fileKeyRef `optional` and resourceFieldRef divisor (in place),
+    and the probes' defaults."""
     if not container.get("imagePullPolicy"):
         container["imagePullPolicy"] = (
             "Always" if image_tag(str(container.get("image") or "")) == "latest" else "IfNotPresent"
@@ -166,6 +167,7 @@ def set_defaults_container(container: dict[str, Any]) -> None:
         field_ref = (var.get("valueFrom") or {}).get("fieldRef")
         if field_ref is not None and not field_ref.get("apiVersion"):
             field_ref["apiVersion"] = "v1"  # SetDefaults_ObjectFieldSelector
+        encoded_resource_field_ref((var.get("valueFrom") or {}).get("resourceFieldRef"))
         file_ref = (var.get("valueFrom") or {}).get("fileKeyRef")
         if file_ref is not None and file_ref.get("optional") is None:
             file_ref["optional"] = False  # +default=false (1.34+; older releases drop the field)

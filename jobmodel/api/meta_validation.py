@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from datetime import timedelta
 from typing import Any, Final
 
 from jobmodel.api import field as fe
 from jobmodel.api.equality import semantic_equal
 from jobmodel.api.field import FieldError
 from jobmodel.api.wire import label_selector_from_json
+from jobmodel.errors import InputError
 from jobmodel.features import NEWEST_MINOR
 from jobmodel.state import selector_matches
+from jobmodel.timeutil import UNIX_EPOCH, format_time, is_zero, parse_time_nanos
 from jobmodel.util.goquote import go_quote
 from jobmodel.util.gostrings import go_is_print, go_len, go_prefix_as_written, go_to_lower
 
@@ -215,6 +218,37 @@ def validate_immutable_field(
     if semantic_equal(new, old, key):
         return []
     return [fe.invalid(path, new if shown is None else shown(new), FIELD_IMMUTABLE_ERROR_MSG)]
+
+
+def time_value(nanos: int | None, release: int, *, pointer: bool) -> Any:
+    """A metav1.Time bad value (a `pointer`, *metav1.Time, or the value itself) as ErrorBody
+    prints it: before v1.34 time.Time's String() (in the API server's zone, UTC; a nil pointer as
+    the string "null", quoted); from v1.34 json.Marshal (Time.MarshalJSON: RFC 3339 in UTC, whole
+    seconds; the zero time as null); `nanos` None: nil (a pointer) or the zero time."""
+    if nanos is None:
+        if pointer:
+            return fe.pointer(None, release)
+        nanos = ZERO_TIME_NANOS
+    seconds, fraction = divmod(nanos, 10**9)
+    t = UNIX_EPOCH + timedelta(seconds=seconds)
+    wire = format_time(t)  # 2024-01-01T00:04:59Z
+    if release >= 34:
+        return None if is_zero(t) and fraction == 0 else fe.Marshalled(wire)
+    digits = f".{fraction:09d}".rstrip("0") if fraction else ""
+    return fe.GoSyntax(f"{wire[:10]} {wire[11:19]}{digits} +0000 UTC")
+
+
+ZERO_TIME_NANOS: Final = -62135596800 * 10**9  # 0001-01-01T00:00:00Z, Go's zero time
+
+
+def _meta_time_value(value: Any, release: int, *, pointer: bool) -> Any:
+    """An object meta time (wire text) as a bad value (`time_value`); text that is no time as it is."""
+    if value is None:
+        return time_value(None, release, pointer=pointer)
+    try:
+        return time_value(parse_time_nanos(value, "time"), release, pointer=pointer)
+    except InputError:
+        return value
 
 
 def validate_qualified_name(value: str, path: str, release: int = NEWEST_MINOR) -> list[FieldError]:
@@ -637,8 +671,10 @@ def validate_object_meta_update(
         ("deletionTimestamp", None),
         ("deletionGracePeriodSeconds", None),
     ):
+        # GetCreationTimestamp is a metav1.Time, GetDeletionTimestamp a *metav1.Time.
+        shown = (lambda v, p=(name == "deletionTimestamp"): _meta_time_value(v, release, pointer=p)) if name.endswith("Timestamp") else None
         errs.extend(
-            validate_immutable_field(new.get(name, zero), old.get(name, zero), fe.child(path, name), name)
+            validate_immutable_field(new.get(name, zero), old.get(name, zero), fe.child(path, name), name, shown)
         )
     errs.extend(validate_labels(new.get("labels"), fe.child(path, "labels"), release))
     errs.extend(validate_annotations(new.get("annotations"), fe.child(path, "annotations"), release))

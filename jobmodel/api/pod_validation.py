@@ -20,7 +20,7 @@ every "valid" verdict, should a release add checks that are not modelled yet).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 import attrs
@@ -90,6 +90,10 @@ class PodValidationOptions:
     # AllowTaintTolerationComparisonOperators (1.35+): the gate (alpha, off) or the old template uses Lt/Gt.
     allow_taint_toleration_comparison_operators: bool = False
     volumes: pv.VolumeOptions = pv.VolumeOptions()
+    # InPlacePodVerticalScaling (off at 1.32, on from 1.33), or the old template's sidecar has a resizePolicy.
+    allow_sidecar_resize_policy: bool = True
+    # The old template has a non-sidecar init container resized with RestartContainer (checked from 1.36).
+    allow_existing_restart_container_for_non_sidecar_init_container: bool = False
 
 
 DEFAULT_POD_OPTIONS: Final = PodValidationOptions()
@@ -119,6 +123,30 @@ def pod_validation_options(
         allow_invalid_pod_deletion_cost=old_pod_meta is not None
         and not pod_annotations.deletion_cost_is_valid(old_pod_meta.get("annotations") or {}),
         volumes=pv.volume_options(old_pod_spec),
+        allow_sidecar_resize_policy=release >= 33 or has_restartable_init_container_resize_policy(old_pod_spec),
+        allow_existing_restart_container_for_non_sidecar_init_container=has_restart_container_for_non_sidecar_init_container(
+            old_pod_spec
+        ),
+    )
+
+
+def is_restartable_init_container(ctr: Mapping[str, Any]) -> bool:
+    """IsRestartableInitContainer: restartPolicy Always (a sidecar)."""
+    return ctr.get("restartPolicy") == "Always"
+
+
+def has_restartable_init_container_resize_policy(pod_spec: Mapping[str, Any] | None) -> bool:
+    """hasRestartableInitContainerResizePolicy (`pkg/api/pod/util.go`): a sidecar has a resizePolicy."""
+    return pod_spec is not None and any(
+        is_restartable_init_container(c) and bool(c.get("resizePolicy")) for c in pod_spec.get("initContainers") or []
+    )
+
+
+def has_restart_container_for_non_sidecar_init_container(pod_spec: Mapping[str, Any] | None) -> bool:
+    """hasRestartContainerForNonSidecarInitContainer (`pkg/api/pod/util.go`, 1.36+)."""
+    return pod_spec is not None and any(
+        not is_restartable_init_container(c) and any(p.get("restartPolicy") == "RestartContainer" for p in c.get("resizePolicy") or [])
+        for c in pod_spec.get("initContainers") or []
     )
 
 
@@ -191,10 +219,11 @@ def validate_pod_spec(
     errs.extend(volume_errs)
     errs.extend(pod_claims.validate_pod_claims(spec, path, release))
     containers = spec.get("containers") or []
-    errs.extend(validate_containers(containers, fe.child(path, "containers"), volumes, opts))
+    restart_policy = spec.get("restartPolicy") or ""
+    errs.extend(validate_containers(containers, fe.child(path, "containers"), volumes, opts, restart_policy))
     errs.extend(
         validate_init_containers(
-            spec.get("initContainers") or [], containers, fe.child(path, "initContainers"), volumes, opts
+            spec.get("initContainers") or [], containers, fe.child(path, "initContainers"), volumes, opts, restart_policy
         )
     )
     errs.extend(
@@ -205,6 +234,7 @@ def validate_pod_spec(
             fe.child(path, "ephemeralContainers"),
             volumes,
             opts,
+            restart_policy,
         )
     )
     errs.extend(validate_pod_host_network_deps(spec, path))
@@ -376,8 +406,10 @@ def validate_container_common(
     path: str,
     volumes: Mapping[str, Mapping[str, Any]] = EMPTY,
     opts: PodValidationOptions = DEFAULT_POD_OPTIONS,
+    pod_restart_policy: str = "",
 ) -> list[FieldError]:
-    """validateContainerCommon (the modelled part); `volumes`: the valid volumes by name."""
+    """validateContainerCommon (the modelled part; the security context is pod_security's);
+    `volumes`: the valid volumes by name."""
     errs: list[FieldError] = []
     name = ctr.get("name") or ""
     if not name:
@@ -409,7 +441,60 @@ def validate_container_common(
             ctr.get("resources"), fe.child(path, "resources"), opts.release, opts.allow_indivisible_huge_pages_values
         )
     )
+    errs.extend(validate_resize_policy(ctr.get("resizePolicy") or [], fe.child(path, "resizePolicy"), pod_restart_policy, opts.release))
     return errs
+
+
+RESIZE_RESOURCES: Final = ("cpu", "memory")  # supportedResizeResources (sets.List: sorted)
+RESIZE_POLICIES: Final = ("NotRequired", "RestartContainer")  # supportedResizePolicies
+
+
+def validate_resize_policy(
+    policies: Sequence[Mapping[str, Any]], path: str, pod_restart_policy: str, release: int = NEWEST_MINOR
+) -> list[FieldError]:
+    """validateResizePolicy: each resource (cpu or memory) once, a known restart policy, and
+    only NotRequired in a pod whose restartPolicy is Never."""
+    errs: list[FieldError] = []
+    seen: set[str] = set()
+    subject = "pod `restartPolicy`" if release >= 36 else "`restartPolicy`"
+    for i, policy in enumerate(policies):
+        resource, restart = policy.get("resourceName") or "", policy.get("restartPolicy") or ""
+        if resource in seen:
+            errs.append(fe.duplicate(fe.index(path, i), fe.stringer(resource, release)))
+        seen.add(resource)
+        if not resource:
+            errs.append(fe.required(path))
+        elif resource not in RESIZE_RESOURCES:
+            errs.append(fe.not_supported(path, fe.stringer(resource, release), RESIZE_RESOURCES))
+        if not restart:
+            errs.append(fe.required(path))
+        elif restart not in RESIZE_POLICIES:
+            errs.append(fe.not_supported(path, fe.named(restart, release), RESIZE_POLICIES))
+        if pod_restart_policy == "Never" and restart != "NotRequired":
+            errs.append(fe.invalid(path, fe.named(restart, release), f"must be 'NotRequired' when {subject} is 'Never'"))
+    return errs
+
+
+def accumulate_unique_host_ports(containers: Sequence[Mapping[str, Any]], path: str, seen: set[str]) -> list[FieldError]:
+    """AccumulateUniqueHostPorts: a host port (by protocol, host IP and port) used once."""
+    errs: list[FieldError] = []
+    for i, ctr in enumerate(containers):
+        ports_path = fe.child(fe.index(path, i), "ports")
+        for j, port in enumerate(ctr.get("ports") or []):
+            host_port = port.get("hostPort") or 0
+            if host_port == 0:
+                continue
+            key = f"{port.get('protocol') or ''}/{port.get('hostIP') or ''}/{host_port}"
+            if key in seen:
+                errs.append(fe.duplicate(fe.child(fe.index(ports_path, j), "hostPort"), key))
+            else:
+                seen.add(key)
+    return errs
+
+
+def check_host_port_conflicts(containers: Sequence[Mapping[str, Any]], path: str) -> list[FieldError]:
+    """checkHostPortConflicts: host ports unique across `containers`."""
+    return accumulate_unique_host_ports(containers, path, set())
 
 
 def validate_containers(
@@ -417,16 +502,18 @@ def validate_containers(
     path: str,
     volumes: Mapping[str, Mapping[str, Any]] = EMPTY,
     opts: PodValidationOptions = DEFAULT_POD_OPTIONS,
+    pod_restart_policy: str = "",
 ) -> list[FieldError]:
     """validateContainers: at least one; names unique; a regular container's restartPolicy only
-    with ContainerRestartRules (validateContainerRestartPolicy), Forbidden without."""
+    with ContainerRestartRules (validateContainerRestartPolicy), Forbidden without; host ports
+    unique across the containers."""
     if not containers:
         return [fe.required(path)]
     errs: list[FieldError] = []
     names: set[str] = set()
     for i, ctr in enumerate(containers):
         idx = fe.index(path, i)
-        errs.extend(validate_container_common(ctr, idx, volumes, opts))
+        errs.extend(validate_container_common(ctr, idx, volumes, opts, pod_restart_policy))
         errs.extend(fe.unique(fe.child(idx, "name"), ctr.get("name") or "", names))
         if opts.allow_container_restart_policy_rules:
             errs.extend(validate_container_restart_policy(ctr, idx, opts))
@@ -436,6 +523,7 @@ def validate_containers(
                     fe.child(idx, "restartPolicy"), "may not be set for non-init containers"
                 )
             )
+    errs.extend(check_host_port_conflicts(containers, path))
     return errs
 
 
@@ -556,6 +644,7 @@ def validate_ephemeral_containers(
     path: str,
     volumes: Mapping[str, Mapping[str, Any]] = EMPTY,
     opts: PodValidationOptions = DEFAULT_POD_OPTIONS,
+    pod_restart_policy: str = "",
 ) -> list[FieldError]:
     """validateEphemeralContainers (the pod template also forbids the list as a whole)."""
     errs: list[FieldError] = []
@@ -563,7 +652,7 @@ def validate_ephemeral_containers(
     names = set(other)
     for i, ctr in enumerate(ephemeral):
         idx = fe.index(path, i)
-        errs.extend(validate_container_common(ctr, idx, volumes, opts))
+        errs.extend(validate_container_common(ctr, idx, volumes, opts, pod_restart_policy))
         errs.extend(validate_container_only_for_pod(ctr, idx))
         errs.extend(fe.unique(fe.child(idx, "name"), str(ctr.get("name") or ""), names))
         target = ctr.get("targetContainerName") or ""
@@ -592,14 +681,16 @@ def validate_init_containers(
     path: str,
     volumes: Mapping[str, Mapping[str, Any]] = EMPTY,
     opts: PodValidationOptions = DEFAULT_POD_OPTIONS,
+    pod_restart_policy: str = "",
 ) -> list[FieldError]:
-    """validateInitContainers: names unique among all containers; the restart policy
-    (validateInitContainerRestartPolicy)."""
+    """validateInitContainers: names unique among all containers; host ports unique within each
+    (init containers run one by one: upstream checks each as a one-element list, so the path
+    says `[0]`); the restart policy (validateInitContainerRestartPolicy); the resize policy."""
     errs: list[FieldError] = []
     names = {c.get("name") or "" for c in regular}
     for i, ctr in enumerate(containers):
         idx = fe.index(path, i)
-        errs.extend(validate_container_common(ctr, idx, volumes, opts))
+        errs.extend(validate_container_common(ctr, idx, volumes, opts, pod_restart_policy))
         restart = ctr.get("restartPolicy")
         errs.extend(validate_init_container_restart_policy(ctr, idx, opts))
         name = ctr.get("name") or ""
@@ -607,6 +698,7 @@ def validate_init_containers(
             errs.append(fe.duplicate(fe.child(idx, "name"), name))
         elif name:
             names.add(name)
+        errs.extend(check_host_port_conflicts([ctr], path))
         if restart != "Always":
             for key in ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe"):
                 if ctr.get(key) is not None:
@@ -616,7 +708,43 @@ def validate_init_containers(
                             "may not be set for init containers without restartPolicy=Always",
                         )
                     )
+        errs.extend(_validate_init_container_resize_policy(ctr, idx, opts))
     return errs
+
+
+def _validate_init_container_resize_policy(ctr: Mapping[str, Any], path: str, opts: PodValidationOptions) -> list[FieldError]:
+    """validateInitContainers' resize rules: no resizePolicy without AllowSidecarResizePolicy;
+    from 1.36 no RestartContainer for a non-sidecar unless the old template has one."""
+    errs: list[FieldError] = []
+    policies = ctr.get("resizePolicy") or []
+    if not opts.allow_sidecar_resize_policy and policies:
+        errs.append(fe.invalid(fe.child(path, "resizePolicy"), _resize_policy_value(policies, opts.release), "must not be set for init containers"))
+    if opts.release >= 36 and not is_restartable_init_container(ctr) and not opts.allow_existing_restart_container_for_non_sidecar_init_container:
+        errs.extend(
+            fe.invalid(
+                fe.child(fe.index(fe.child(path, "resizePolicy"), j), "restartPolicy"),
+                fe.named(p.get("restartPolicy") or "", opts.release),
+                "must not be set to 'RestartContainer' for non-sidecar initContainers",
+            )
+            for j, p in enumerate(policies)
+            if p.get("restartPolicy") == "RestartContainer"
+        )
+    return errs
+
+
+def _resize_policy_value(policies: list[Mapping[str, Any]], release: int) -> Any:
+    """A []core.ContainerResizePolicy bad value as ErrorBody prints it (internal type: Go field names)."""
+    items = [
+        fe.GoStruct(
+            (("ResourceName", p.get("resourceName") or ""), ("RestartPolicy", p.get("restartPolicy") or "")),
+            "core.ContainerResizePolicy",
+            ("core.ResourceName", "core.ResourceResizeRestartPolicy"),
+        )
+        for p in policies
+    ]
+    if release >= 34:
+        return items
+    return fe.GoSyntax(fe.go_syntax_value(items, "[]core.ContainerResizePolicy") or "")
 
 
 def validate_container_ports(ports: list[Mapping[str, Any]], path: str, release: int = NEWEST_MINOR) -> list[FieldError]:

@@ -967,6 +967,13 @@ def validate_volume_devices(
 # --- defaults and dropped fields ---------------------------------------------------------------
 
 
+def encoded_resource_field_ref(ref: Any) -> None:
+    """A ResourceFieldSelector as the stored object has it (in place): its divisor, a
+    resource.Quantity struct, is written even when zero (`omitempty` leaves no struct out)."""
+    if isinstance(ref, dict) and ref.get("divisor") is None:
+        ref["divisor"] = "0"
+
+
 def set_defaults_volume_source(volume: dict[str, Any], release: int) -> None:
     """The `core/v1` defaults inside a volume source (in place): SetDefaults_SecretVolumeSource,
     _ConfigMapVolumeSource, _DownwardAPIVolumeSource, _ProjectedVolumeSource (default mode 0644),
@@ -988,6 +995,7 @@ def set_defaults_volume_source(volume: dict[str, Any], release: int) -> None:
         field_ref = item.get("fieldRef")
         if isinstance(field_ref, dict) and not field_ref.get("apiVersion"):
             field_ref["apiVersion"] = "v1"
+        encoded_resource_field_ref(item.get("resourceFieldRef"))
     claim = ((volume.get("ephemeral") or {}).get("volumeClaimTemplate") or {}).get("spec")
     if isinstance(claim, dict):
         claim.setdefault("volumeMode", "Filesystem")

@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable, Mapping
-from datetime import timedelta
 from typing import Any, Final
 
 import attrs
@@ -34,7 +33,7 @@ from jobmodel.api.pod_validation import (
 )
 from jobmodel.api.timezones import load_location_error
 from jobmodel.features import DEFAULT_GATES, NEWEST_MINOR, FeatureGates
-from jobmodel.timeutil import UNIX_EPOCH, format_time, is_zero, parse_time_nanos
+from jobmodel.timeutil import parse_time_nanos
 from jobmodel.util.goquote import go_quote
 from jobmodel.util.gostrings import go_len, go_parse_int
 
@@ -821,19 +820,8 @@ def status_time(status: Mapping[str, Any], name: str) -> int | None:
 
 
 def status_time_value(status: Mapping[str, Any], name: str, release: int) -> Any:
-    """A *metav1.Time bad value as ErrorBody prints it: before v1.34 time.Time's String() (in the
-    API server's zone, UTC), from v1.34 json.Marshal (Time.MarshalJSON: RFC 3339 in UTC, whole
-    seconds; the zero time as null); nil as null."""
-    nanos = status_time(status, name)
-    if nanos is None:
-        return None
-    seconds, fraction = divmod(nanos, 10**9)
-    t = UNIX_EPOCH + timedelta(seconds=seconds)
-    wire = format_time(t)  # 2024-01-01T00:04:59Z
-    if release >= 34:
-        return None if is_zero(t) and fraction == 0 else fe.Marshalled(wire)
-    digits = f".{fraction:09d}".rstrip("0") if fraction else ""
-    return fe.GoSyntax(f"{wire[:10]} {wire[11:19]}{digits} +0000 UTC")
+    """A status time (*metav1.Time) as a bad value (meta_validation.time_value)."""
+    return mv.time_value(status_time(status, name), release, pointer=True)
 
 
 def uncounted_value(uncounted: Mapping[str, Any], release: int) -> Any:

@@ -130,6 +130,15 @@ def resource_requirements(draw: st.DrawFn) -> dict[str, Any]:
     return out
 
 
+HOST_PORTS = st.sampled_from([{}, {"hostPort": 8080}, {"hostPort": 8080}, {"hostPort": 8080, "hostIP": "10.0.0.1"}, {"hostPort": 9090}])
+RESIZE_POLICIES = st.fixed_dictionaries(
+    {
+        "resourceName": st.sampled_from(["cpu", "memory", "cpu", "", "example.com/gpu"]),
+        "restartPolicy": st.sampled_from(["NotRequired", "RestartContainer", "", "Bogus"]),
+    }
+)
+
+
 @st.composite
 def container(draw: st.DrawFn, name: str) -> dict[str, Any]:
     ctr: dict[str, Any] = {"name": name, "image": "busybox"}
@@ -146,6 +155,12 @@ def container(draw: st.DrawFn, name: str) -> dict[str, Any]:
             {"containerPort": draw(st.sampled_from([0, 80, 65536])), **({"protocol": draw(st.sampled_from(["TCP", "UDP", "HTTP", ODD_TEXT]))} if draw(st.booleans()) else {})}
             for _ in range(draw(st.integers(1, 2)))
         ]
+        if draw(st.booleans()):
+            # Host ports, few, so that two containers (or two ports of one) often collide.
+            for port in ctr["ports"]:
+                port.update(draw(HOST_PORTS))
+    if draw(st.integers(0, 5)) == 0:
+        ctr["resizePolicy"] = draw(st.lists(RESIZE_POLICIES, min_size=1, max_size=3))
     if draw(st.integers(0, 4)) == 0:
         ctr["volumeMounts"] = [
             {
@@ -164,9 +179,8 @@ def container(draw: st.DrawFn, name: str) -> dict[str, Any]:
     return ctr
 
 
-# Env var sources (ValidateEnv's valueFrom): valid, invalid and more than one. Divisors are drawn
-# in their canonical form, which Go's Quantity writes back unchanged, and every field without
-# `omitempty` is given (Go writes its zero value; a divisor's is "0"), for the defaulting suite.
+# Env var sources (ValidateEnv's valueFrom): valid, invalid and more than one; a divisor left out
+# now and then (Go writes the zero Quantity, "0": the defaulting suite compares it).
 VALUE_FROM = st.sampled_from(
     [
         {"fieldRef": {"fieldPath": "metadata.name"}}, {"fieldRef": {"apiVersion": "v1", "fieldPath": "status.podIP"}},
@@ -179,7 +193,7 @@ VALUE_FROM = st.sampled_from(
         {"resourceFieldRef": {"resource": "requests.memory", "divisor": "500m"}}, {"resourceFieldRef": {"resource": "limits.ephemeral-storage", "divisor": "3k"}},
         {"resourceFieldRef": {"resource": "requests.hugepages-2Mi", "divisor": "1Gi"}}, {"resourceFieldRef": {"resource": "limits.hugepages-1Gi", "divisor": "2Ki"}},
         {"resourceFieldRef": {"resource": "limits.gpu", "divisor": "0"}}, {"resourceFieldRef": {"resource": "limits.gpu", "divisor": "5"}},
-        {"resourceFieldRef": {"containerName": "main", "resource": "", "divisor": "0"}}, {"resourceFieldRef": {"resource": "limits.cpu", "divisor": "0"}},
+        {"resourceFieldRef": {"containerName": "main", "resource": "", "divisor": "0"}}, {"resourceFieldRef": {"resource": "limits.cpu"}},
         {"configMapKeyRef": {"name": "cfg", "key": "k"}}, {"configMapKeyRef": {"key": "k"}}, {"configMapKeyRef": {"name": "Bad_Name", "key": "..x"}},
         {"configMapKeyRef": {"name": "cfg", "key": "bad key"}}, {"secretKeyRef": {"name": "s", "key": "k", "optional": True}},
         {"secretKeyRef": {"name": "s", "key": ""}}, {"secretKeyRef": {"name": "s", "key": "."}},
@@ -202,7 +216,7 @@ _DOWNWARD_FILES: list[dict[str, Any]] = [
     {"path": "name", "fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.name"}}, {"path": "labels", "fieldRef": {"fieldPath": "metadata.labels"}},
     {"path": "node", "fieldRef": {"apiVersion": "v1", "fieldPath": "spec.nodeName"}}, {"path": "..x", "fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.labels['a']"}},
     {"path": "cpu", "resourceFieldRef": {"containerName": "main", "resource": "limits.cpu", "divisor": "1m"}},
-    {"path": "cpu", "resourceFieldRef": {"resource": "limits.cpu", "divisor": "0"}}, {"path": "", "mode": 1000},
+    {"path": "cpu", "resourceFieldRef": {"resource": "limits.cpu"}}, {"path": "", "mode": 1000},
     {"path": "/abs", "fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.uid"}, "resourceFieldRef": {"containerName": "main", "resource": "requests.memory", "divisor": "0"}},
 ]  # fmt: skip
 _ITEMS = [[{"key": "k", "path": "p"}], [{"key": "k", "path": "a/../b", "mode": 511}], [{"key": "", "path": "", "mode": -1}], [{"key": "k", "path": "p"}, {"key": "k2", "path": "p"}]]

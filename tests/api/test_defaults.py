@@ -165,6 +165,22 @@ def test_pod_os_name_without_omitempty_is_written() -> None:
     assert "os" not in set_defaults_pod_spec({})
 
 
+def test_a_resource_field_refs_zero_divisor_is_written() -> None:
+    # ResourceFieldSelector.Divisor is a resource.Quantity struct: omitempty leaves no struct out,
+    # so the stored object has "0" (env valueFrom and downwardAPI volume items alike).
+    ref = {"resource": "limits.cpu"}
+    spec = set_defaults_pod_spec(
+        {
+            "containers": [{"name": "c", "env": [{"name": "CPU", "valueFrom": {"resourceFieldRef": ref}}]}],
+            "volumes": [{"name": "v", "downwardAPI": {"items": [{"path": "cpu", "resourceFieldRef": ref}]}}],
+        }
+    )
+    assert spec["containers"][0]["env"][0]["valueFrom"]["resourceFieldRef"] == {"resource": "limits.cpu", "divisor": "0"}
+    assert spec["volumes"][0]["downwardAPI"]["items"][0]["resourceFieldRef"] == {"resource": "limits.cpu", "divisor": "0"}
+    kept = set_defaults_pod_spec({"containers": [{"name": "c", "env": [{"name": "M", "valueFrom": {"resourceFieldRef": {"resource": "limits.memory", "divisor": "1Mi"}}}]}]})
+    assert kept["containers"][0]["env"][0]["valueFrom"]["resourceFieldRef"]["divisor"] == "1Mi"
+
+
 def test_a_cron_jobs_pod_condition_patterns_are_defaulted_from_1_34() -> None:
     """SetObjectDefaults_CronJob calls SetDefaults_PodFailurePolicyOnPodConditionsPattern from
     v1.34 (pkg/apis/batch/v1/zz_generated.defaults.go; v1.33's has no such call)."""

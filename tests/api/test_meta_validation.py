@@ -152,6 +152,32 @@ def test_object_meta_update_compares_timestamps_as_instants() -> None:
     assert mv.validate_object_meta_update(zero, {**old, "creationTimestamp": None}) == []
 
 
+@pytest.mark.parametrize(
+    ("release", "creation", "removed", "deletion"),
+    [
+        # apimachinery v0.32/0.33 ErrorBody: a metav1.Time is a fmt.Stringer (time.Time.String, in the
+        # server's zone, UTC); a nil *metav1.Time becomes the string "null", quoted.
+        (32, "2024-01-02 00:00:00.5 +0000 UTC", "0001-01-01 00:00:00 +0000 UTC", '"null"'),
+        # v0.34+: json.Marshal (metav1.Time.MarshalJSON: RFC 3339, whole seconds; zero and nil as null).
+        (34, '"2024-01-02T00:00:00Z"', "null", "null"),
+    ],
+)
+def test_immutable_metadata_times_print_as_their_go_type(release: int, creation: str, removed: str, deletion: str) -> None:
+    """ValidateObjectMetaUpdate's immutable creationTimestamp (a metav1.Time) and deletionTimestamp
+    (a *metav1.Time), as ErrorBody prints them at each release."""
+    old = {"name": "a", "namespace": "ns", "resourceVersion": "1", "creationTimestamp": "2024-01-01T00:00:00Z", "deletionTimestamp": "2024-01-01T00:00:00Z"}
+
+    def message(new: Mapping[str, Any], name: str) -> str:
+        (error,) = [e for e in mv.validate_object_meta_update(new, old, release=release) if e.field == f"metadata.{name}"]
+        return str(error)
+
+    changed = {**old, "creationTimestamp": "2024-01-02T01:00:00.5+01:00"}
+    assert message(changed, "creationTimestamp") == f"metadata.creationTimestamp: Invalid value: {creation}: field is immutable"
+    without = {k: v for k, v in old.items() if k not in ("creationTimestamp", "deletionTimestamp")}
+    assert message(without, "creationTimestamp") == f"metadata.creationTimestamp: Invalid value: {removed}: field is immutable"
+    assert message(without, "deletionTimestamp") == f"metadata.deletionTimestamp: Invalid value: {deletion}: field is immutable"
+
+
 def test_new_finalizers_of_a_deleted_object_are_listed_as_go_prints_them() -> None:
     """The message's %#v of the sorted []string quotes each name as strconv.Quote does."""
     old = {"name": "a", "namespace": "ns", "resourceVersion": "1", "deletionTimestamp": "2024-01-01T00:00:00Z"}

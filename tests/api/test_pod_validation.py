@@ -10,10 +10,13 @@ import pytest
 from jobmodel.api.pod_validation import (
     DEFAULT_POD_OPTIONS,
     PodValidationOptions,
+    check_host_port_conflicts,
     pod_validation_options,
     validate_ephemeral_containers,
+    validate_init_containers,
     validate_pod_template_spec,
     validate_pull_policy,
+    validate_resize_policy,
     validate_tolerations,
 )
 from tests.api.helpers import pairs, pod_template
@@ -317,3 +320,101 @@ def test_readiness_gates_are_checked_before_scheduling_gates() -> None:
     fields = [e.field for e in validate_pod_template_spec(template, "t", DEFAULT_POD_OPTIONS)]
     gates = [f for f in fields if "Gates" in f]
     assert gates[0].startswith("t.spec.readinessGates") and gates[-1].startswith("t.spec.schedulingGates")
+
+
+# TestValidateResizePolicy (pkg/apis/core/validation/validation_test.go, 1.37): the policies, the
+# pod's restartPolicy, and the errors upstream expects (field, type, bad value, detail).
+CPU_MEMORY_LIST = ["cpu", "memory"]
+RESIZE_CASES: dict[str, tuple[list[dict[str, str]], str, list[tuple[str, str, str]]]] = {
+    "ValidCPUandMemoryPolicies": ([{"resourceName": "cpu", "restartPolicy": "NotRequired"}, {"resourceName": "memory", "restartPolicy": "RestartContainer"}], "Always", []),
+    "ValidCPUPolicy": ([{"resourceName": "cpu", "restartPolicy": "RestartContainer"}], "Always", []),
+    "ValidMemoryPolicy": ([{"resourceName": "memory", "restartPolicy": "NotRequired"}], "Always", []),
+    "NoPolicy": ([], "Always", []),
+    "ValidCPUandInvalidMemoryPolicy": (
+        [{"resourceName": "cpu", "restartPolicy": "NotRequired"}, {"resourceName": "memory", "restartPolicy": "Restarrrt"}], "Always",
+        [("field", "FieldValueNotSupported", 'field: Unsupported value: "Restarrrt": supported values: "NotRequired", "RestartContainer"')],
+    ),
+    "ValidMemoryandInvalidCPUPolicy": (
+        [{"resourceName": "cpu", "restartPolicy": "RestartNotRequirrred"}, {"resourceName": "memory", "restartPolicy": "RestartContainer"}], "Always",
+        [("field", "FieldValueNotSupported", 'field: Unsupported value: "RestartNotRequirrred": supported values: "NotRequired", "RestartContainer"')],
+    ),
+    "InvalidResourceNameValidPolicy": (
+        [{"resourceName": "cpuuu", "restartPolicy": "NotRequired"}], "Always",
+        [("field", "FieldValueNotSupported", 'field: Unsupported value: "cpuuu": supported values: "cpu", "memory"')],
+    ),
+    "ValidResourceNameMissingPolicy": ([{"resourceName": "memory", "restartPolicy": ""}], "Always", [("field", "FieldValueRequired", "field: Required value")]),
+    "RepeatedPolicies": (
+        [{"resourceName": "cpu", "restartPolicy": "NotRequired"}, {"resourceName": "memory", "restartPolicy": "RestartContainer"}, {"resourceName": "cpu", "restartPolicy": "RestartContainer"}],
+        "Always",
+        [("field[2]", "FieldValueDuplicate", 'field[2]: Duplicate value: "cpu"')],
+    ),
+    "InvalidCPUPolicyWithPodRestartPolicy": (
+        [{"resourceName": "cpu", "restartPolicy": "NotRequired"}, {"resourceName": "memory", "restartPolicy": "RestartContainer"}], "Never",
+        [("field", "FieldValueInvalid", "field: Invalid value: \"RestartContainer\": must be 'NotRequired' when pod `restartPolicy` is 'Never'")],
+    ),
+    "InvalidMemoryCPUPolicyWithPodRestartPolicy": (
+        [{"resourceName": "cpu", "restartPolicy": "RestartContainer"}, {"resourceName": "memory", "restartPolicy": "RestartContainer"}], "Never",
+        [("field", "FieldValueInvalid", "field: Invalid value: \"RestartContainer\": must be 'NotRequired' when pod `restartPolicy` is 'Never'")] * 2,
+    ),
+    "ValidMemoryCPUPolicyWithPodRestartPolicy": (
+        [{"resourceName": "cpu", "restartPolicy": "NotRequired"}, {"resourceName": "memory", "restartPolicy": "NotRequired"}], "Never", [],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RESIZE_CASES))
+def test_resize_policy_as_upstream_tests_it(name: str) -> None:
+    policies, pod_restart_policy, expected = RESIZE_CASES[name]
+    errors = validate_resize_policy(policies, "field", pod_restart_policy, 37)
+    assert [(e.field, e.type, str(e)) for e in errors] == expected
+
+
+def test_resize_policy_never_message_before_1_36() -> None:
+    """Up to 1.35 the message says "`restartPolicy`" (validation.go validateResizePolicy)."""
+    (error,) = validate_resize_policy([{"resourceName": "cpu", "restartPolicy": "RestartContainer"}], "f", "Never", 35)
+    assert str(error) == "f: Invalid value: \"RestartContainer\": must be 'NotRequired' when `restartPolicy` is 'Never'"
+
+
+def test_host_ports_conflict_across_containers_and_within_each_init_container() -> None:
+    """TestValidateContainers / TestValidateInitContainers (validation_test.go, 1.37): a host port
+    repeated in the same protocol and host IP is a duplicate; init containers are checked one by
+    one, as a one-element list (hence `initContainers[0]`)."""
+    containers = [
+        {"name": "abc", "image": "image", "ports": [{"containerPort": 80, "hostPort": 80, "protocol": "TCP"}]},
+        {"name": "def", "image": "image", "ports": [{"containerPort": 81, "hostPort": 80, "protocol": "TCP"}]},
+    ]
+    assert [(e.field, e.type) for e in check_host_port_conflicts(containers, "containers")] == [("containers[1].ports[0].hostPort", "FieldValueDuplicate")]
+    other_protocol = [{"name": "abc", "ports": [{"containerPort": 80, "hostPort": 80, "protocol": "TCP"}, {"containerPort": 80, "hostPort": 80, "protocol": "UDP"}]}]
+    assert check_host_port_conflicts(other_protocol, "containers") == []
+    init = {"name": "init2", "image": "image", "ports": [{"containerPort": 8080, "hostPort": 8080, "protocol": "TCP"}] * 2}
+    errors = validate_init_containers([{"name": "init1", "image": "image"}, init], [{"name": "main"}], "initContainers")
+    assert [(e.field, str(e)) for e in errors if e.type == "FieldValueDuplicate"] == [
+        ("initContainers[0].ports[1].hostPort", 'initContainers[0].ports[1].hostPort: Duplicate value: "TCP//8080"')
+    ]
+
+
+@pytest.mark.parametrize(("release", "old_sidecar_resized", "refused"), [(32, False, True), (32, True, False), (33, False, False)])
+def test_init_container_resize_policy_needs_in_place_scaling(release: int, old_sidecar_resized: bool, refused: bool) -> None:
+    """validateInitContainers: a resizePolicy on an init container is refused unless
+    AllowSidecarResizePolicy (InPlacePodVerticalScaling, on from 1.33; or the old template's
+    sidecar has one), its value printed with %#v at 1.32."""
+    policy = [{"resourceName": "cpu", "restartPolicy": "NotRequired"}]
+    old = {"initContainers": [{"name": "s", "restartPolicy": "Always", "resizePolicy": policy}]} if old_sidecar_resized else None
+    errors = validate_init_containers([{"name": "s", "image": "i", "restartPolicy": "Always", "resizePolicy": policy}], [], "ic", opts=pod_validation_options(release, old))
+    expected = (
+        'ic[0].resizePolicy: Invalid value: []core.ContainerResizePolicy{core.ContainerResizePolicy{ResourceName:"cpu", '
+        'RestartPolicy:"NotRequired"}}: must not be set for init containers'
+    )
+    assert [str(e) for e in errors if ".resizePolicy" in e.field] == ([expected] if refused else [])
+
+
+@pytest.mark.parametrize(("release", "sidecar", "old_has_one", "refused"), [(35, False, False, False), (36, False, False, True), (36, True, False, False), (37, False, True, False)])
+def test_restart_container_resize_of_a_non_sidecar_init_container(release: int, sidecar: bool, old_has_one: bool, refused: bool) -> None:
+    """From 1.36 a non-sidecar init container may not be resized with RestartContainer, unless
+    the old template already has one (hasRestartContainerForNonSidecarInitContainer)."""
+    policy = [{"resourceName": "cpu", "restartPolicy": "RestartContainer"}]
+    ctr: dict[str, Any] = {"name": "i", "image": "i", "resizePolicy": policy, **({"restartPolicy": "Always"} if sidecar else {})}
+    old = {"initContainers": [{"name": "i", "resizePolicy": policy}]} if old_has_one else None
+    errors = validate_init_containers([ctr], [], "spec.initContainers", opts=pod_validation_options(release, old))
+    expected = "spec.initContainers[0].resizePolicy[0].restartPolicy: Invalid value: \"RestartContainer\": must not be set to 'RestartContainer' for non-sidecar initContainers"
+    assert [str(e) for e in errors if ".resizePolicy" in e.field] == ([expected] if refused else [])
