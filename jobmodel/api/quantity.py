@@ -290,17 +290,35 @@ def raw_text(value: Any) -> str:
     return go_trim_space(text)
 
 
-def decode_quantity(value: Any, path: str) -> str:
-    """Quantity.UnmarshalJSON, as the stored object writes it back (MarshalJSON: String()); a
-    quantity that does not parse fails the decoding with ParseQuantity's error."""
+class DecodedQuantity(str):
+    """A decoded quantity: the text the stored object writes (MarshalJSON: String()), carrying
+    the Quantity decoded, which validation reads. The two differ beyond the suffixes (1e21 is
+    written "1": DecimalSI has no suffix for 10^21) and in the representation that integer
+    conversions wrap by (an int64Amount or an inf.Dec, as the text was written)."""
+
+    quantity: Quantity
+
+
+def decoded_quantity(q: Quantity) -> DecodedQuantity:
+    """`q` as a decoded object holds it (DecodedQuantity)."""
+    text = DecodedQuantity(quantity_string(q))
+    text.quantity = q
+    return text
+
+
+def decode_quantity(value: Any, path: str) -> DecodedQuantity:
+    """Quantity.UnmarshalJSON; a quantity that does not parse fails the decoding with
+    ParseQuantity's error."""
     try:
-        return quantity_string(parse_quantity(raw_text(value)))
+        return decoded_quantity(parse_quantity(raw_text(value)))
     except QuantityError as err:
         raise InputError(path, str(err)) from None
 
 
 def quantity_of(value: Any, path: str) -> Quantity:
-    """The parsed quantity of a decoded value (decode_quantity's canonical string)."""
+    """The quantity of a decoded value (a DecodedQuantity's own; else its text parsed)."""
+    if isinstance(value, DecodedQuantity):
+        return value.quantity
     try:
         return parse_quantity(raw_text(value))
     except QuantityError as err:
@@ -325,4 +343,4 @@ def set_defaults_resource_list(resources: dict[str, Any] | None) -> None:
     if not resources:
         return
     for name, value in resources.items():
-        resources[name] = quantity_string(round_up(quantity_of(value, name), -3))
+        resources[name] = decoded_quantity(round_up(quantity_of(value, name), -3))

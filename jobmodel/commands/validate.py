@@ -26,6 +26,7 @@ from jobmodel.api import strategy
 from jobmodel.api.field import FieldError
 from jobmodel.api.go_json import LiteralFloat, LiteralInt
 from jobmodel.api.pod_validation import NOT_CHECKED
+from jobmodel.api.quantity import DecodedQuantity
 from jobmodel.commands.common import (
     FINDING,
     INPUT_ERROR,
@@ -152,4 +153,5 @@ def _represent_literal_float(dumper: yaml.SafeDumper, value: LiteralFloat) -> ya
 
 
 _Dumper.add_representer(LiteralInt, yaml.SafeDumper.represent_int)
+_Dumper.add_representer(DecodedQuantity, yaml.SafeDumper.represent_str)
 _Dumper.add_representer(LiteralFloat, _represent_literal_float)

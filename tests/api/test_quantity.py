@@ -14,8 +14,10 @@ from jobmodel.api.quantity import (
     decode_quantity,
     milli_value,
     parse_quantity,
+    quantity_of,
     quantity_string,
     round_up,
+    set_defaults_resource_list,
     value_of,
 )
 from jobmodel.errors import InputError
@@ -84,3 +86,18 @@ def test_round_up_to_milli_units() -> None:
     assert quantity_string(round_up(parse_quantity("+1"), -3)) == "+1"
     assert quantity_string(round_up(parse_quantity("1.0000001Gi"), -3)) == "1073741931375m"
     assert quantity_string(round_up(parse_quantity("1e-12"), -3)) == "1e-3"
+
+
+def test_a_decoded_quantity_is_validated_by_its_value_not_its_written_text() -> None:
+    """DecimalSI has no suffix for 10^21: Go writes 1e21 as "1" (CanonicalizeBytes finds no
+    suffix), but validation reads the decoded Quantity, whose value is 1e21; and a 19-digit
+    integer decoded as an inf.Dec keeps the representation its MilliValue wraps by."""
+    huge = decode_quantity("1000000000000000000000", "q")
+    assert huge == "1"
+    assert quantity_of(huge, "q").value == 10**21
+    wide = decode_quantity("1000000000000000000", "q")
+    assert quantity_of(wide, "q") == parse_quantity("1000000000000000000")
+    assert quantity_of(wide, "q") != parse_quantity(str(wide))  # "1E" parses as an int64Amount
+    limits = {"memory": huge}
+    set_defaults_resource_list(limits)  # SetDefaults_ResourceList rounds the Quantity itself
+    assert limits["memory"] == "1" and quantity_of(limits["memory"], "m").value == 10**21
