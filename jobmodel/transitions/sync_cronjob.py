@@ -116,7 +116,7 @@ def _get_job(step: _Step, namespace: str, name: str) -> Job:
     deleted = deleted_jobs(step.actions)
     for job in jobs:
         meta = job.metadata
-        if meta.name == name and meta.namespace in (namespace, "") and (meta.namespace, name) not in deleted:
+        if meta.name == name and meta.namespace == namespace and (namespace, name) not in deleted:
             return job
     raise _NotFound(f"jobs.batch {go_quote(name)} not found")
 
@@ -256,7 +256,8 @@ def get_jobs_to_be_reconciled(cj: CronJob, jobs: tuple[Job, ...], gates: Feature
         return get_cron_job_jobs_by_indexer(cj, jobs)
     out = []
     for job in jobs:
-        if job.metadata.namespace not in (cj.namespace, ""):
+        # jobLister.Jobs(cronJob.Namespace): the informer's namespace index, an exact match.
+        if job.metadata.namespace != cj.namespace:
             continue
         ref = job.metadata.controller_ref()
         if ref is not None and ref.name == cj.name:

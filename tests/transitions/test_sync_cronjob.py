@@ -225,6 +225,18 @@ def test_jobs_are_the_cron_jobs_by_controller_uid_from_1_37() -> None:
     assert get_jobs_to_be_reconciled(cronjob(), jobs, FeatureGates.for_release(37)) == (renamed,)
 
 
+def test_jobs_are_listed_and_read_in_the_cron_jobs_namespace_only() -> None:
+    """jobLister.Jobs(cronJob.Namespace) (up to 1.36) is the informer's namespace index, and
+    GetJob(namespace, name) an exact read: a Job of no namespace is neither listed nor read in
+    the CronJob's (up to 1.36 the model had taken "" as any namespace; 1.37 lists by uid)."""
+    stray = attrs.evolve(job("cj-24394200", start=TOP), metadata=attrs.evolve(job("cj-24394200").metadata, namespace=""))
+    assert get_jobs_to_be_reconciled(cronjob(), (stray,), V1_32) == ()
+    assert get_jobs_to_be_reconciled(cronjob(), (stray,), FeatureGates.for_release(37)) == (stray,)
+    faults = CronJobFaults(job_create_error="AlreadyExists", api_jobs=(stray,))
+    result = sync(cronjob(), (), TOP + timedelta(seconds=5), faults, FeatureGates.for_release(37))
+    assert result.error == 'jobs.batch "cj-24394200" not found'
+
+
 def test_namespace_terminating_is_an_error_without_event() -> None:
     result = sync(cronjob(), (), TOP + timedelta(seconds=5), CronJobFaults(job_create_error="NamespaceTerminating"))
     assert result.error is not None and reasons(result.actions) == []
