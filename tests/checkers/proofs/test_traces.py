@@ -65,7 +65,7 @@ def test_a_run_the_model_does_not_follow_is_no_counterexample() -> None:
     proof = next(p for p in jp.PROOFS if p.name == "no-over-creation")
     system = attrs.evolve(proof.system, moves={**proof.system.moves, "sync": one_more_pod}, search_moves=None)
     broken = attrs.evolve(proof, system=system)
-    trace, reason = traces.find_trace(broken, traces.job_concretizer(), max_depth=4, deadline=time.perf_counter() + 30)
+    trace, reason = traces.find_trace(broken, traces.job_concretizer(), max_depth=4, deadline=time.perf_counter() + 300)  # a bound, not a speed target
     assert trace is None
     assert "does not follow" in reason
 
