@@ -298,6 +298,12 @@ class DecodedQuantity(str):
 
     quantity: Quantity
 
+    def __copy__(self) -> DecodedQuantity:
+        return self  # immutable, as a str is: copies share it (deepcopy would rebuild it)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> DecodedQuantity:
+        return self
+
 
 def decoded_quantity(q: Quantity) -> DecodedQuantity:
     """`q` as a decoded object holds it (DecodedQuantity)."""

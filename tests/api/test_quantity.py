@@ -3,6 +3,7 @@ Go's (ParseQuantity, String, Value, MilliValue, Format, RoundUp of k8s.io/apimac
 
 from __future__ import annotations
 
+import copy
 import re
 
 import pytest
@@ -101,3 +102,5 @@ def test_a_decoded_quantity_is_validated_by_its_value_not_its_written_text() -> 
     limits = {"memory": huge}
     set_defaults_resource_list(limits)  # SetDefaults_ResourceList rounds the Quantity itself
     assert limits["memory"] == "1" and quantity_of(limits["memory"], "m").value == 10**21
+    copied = copy.deepcopy(limits)  # the strategies deep-copy objects: the value goes along
+    assert quantity_of(copied["memory"], "m").value == 10**21
