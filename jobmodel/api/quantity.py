@@ -36,6 +36,11 @@ _DECIMAL_BY_EXPONENT: Final = {e: s for s, e in DECIMAL_SUFFIXES.items()}
 _BINARY_BY_EXPONENT: Final = {e: s for s, e in BINARY_SUFFIXES.items()}
 _SUFFIX_CHARS: Final = "eEinumkKMGTP"
 MAX_INT64_FACTORS: Final = 18
+# The model's bound: a quantity of more significant digits, or of 10^MAX_DIGITS or more, is refused
+# (ERR_TOO_LARGE) rather than computed. Go keeps 1e100000000 as a small int64Amount, but String(),
+# Cmp and the sums of validation expand it to 10^100000000 there too (seconds to hours).
+MAX_DIGITS: Final = 100_000
+ERR_TOO_LARGE: Final = f"the model computes quantities of fewer than {MAX_DIGITS} digits, below 10^{MAX_DIGITS}"
 NANO: Final = -9
 INT64_MIN: Final = -(2**63)
 INT64_MAX: Final = 2**63 - 1
@@ -120,14 +125,22 @@ def interpret_suffix(suffix: str) -> tuple[int, int, str]:
 
 
 def _inf_dec(value: str) -> tuple[int, int]:
-    """inf.Dec.SetString: (unscaled, scale) of a signed decimal with at most one point."""
+    """inf.Dec.SetString: (unscaled, scale) of a signed decimal with at most one point; the same
+    value with its trailing zeros moved into the scale (a zero has scale 0), so that only its
+    significant digits are converted."""
     sign, body = (value[0], value[1:]) if value[:1] in ("+", "-") else ("", value)
     whole, dot, frac = body.partition(".")
-    try:
-        unscaled = decimal_digits_value(whole + frac)  # a big.Int: any number of digits
-    except ValueError:
-        raise QuantityError(ERR_NUMERIC) from None
-    return (-unscaled if sign == "-" else unscaled), (len(frac) if dot else 0)
+    digits = whole + frac
+    if not digits or not all("0" <= ch <= "9" for ch in digits):
+        raise QuantityError(ERR_NUMERIC)
+    significant = digits.lstrip("0").rstrip("0")
+    if not significant:
+        return 0, 0
+    if len(significant) >= MAX_DIGITS:
+        raise QuantityError(ERR_TOO_LARGE)
+    unscaled = decimal_digits_value(significant)  # a big.Int: any number of digits
+    scale = (len(frac) if dot else 0) - (len(digits.lstrip("0")) - len(significant))
+    return (-unscaled if sign == "-" else unscaled), scale
 
 
 def parse_quantity(s: str) -> Quantity:
@@ -150,6 +163,8 @@ def parse_quantity(s: str) -> Quantity:
         precision = MAX_INT64_FACTORS - (len(num) + len(denom))
     if precision >= 0:
         scale -= len(denom)
+        if scale >= MAX_DIGITS:
+            raise QuantityError(ERR_TOO_LARGE)
         if scale >= NANO:
             shifted = num + denom
             amount = int(shifted)
@@ -169,8 +184,12 @@ def parse_quantity(s: str) -> Quantity:
     negative, unscaled = unscaled < 0, abs(unscaled)
     if unscaled != 0:
         # Round up to nano units: whoever asks for some resource gets some.
-        if dec_scale > -NANO:
+        if dec_scale + NANO > unscaled.bit_length():  # below one nano unit: 10^n > 2^n
+            unscaled = 1
+        elif dec_scale > -NANO:
             unscaled = -(-unscaled // 10 ** (dec_scale + NANO))
+        elif -dec_scale >= MAX_DIGITS:
+            raise QuantityError(ERR_TOO_LARGE)
         else:
             unscaled *= 10 ** (-NANO - dec_scale)
         dec_scale = -NANO
@@ -185,9 +204,14 @@ def parse_quantity(s: str) -> Quantity:
 def _remove_factors(value: int, base: int) -> tuple[int, int]:
     """removeInt64Factors / removeBigIntFactors: (value without factors of base, how many)."""
     times, magnitude = 0, abs(value)
-    while magnitude >= base and magnitude % base == 0:
-        magnitude //= base
-        times += 1
+    # By powers base^(2^i), largest first: a few divisions, not one per factor of a long number.
+    powers = [base]
+    while magnitude and magnitude % powers[-1] == 0 and powers[-1] <= magnitude // powers[-1]:
+        powers.append(powers[-1] * powers[-1])
+    for i in reversed(range(len(powers))):
+        if magnitude and magnitude % powers[i] == 0:
+            magnitude //= powers[i]
+            times += 1 << i
     return (-magnitude if value < 0 else magnitude), times
 
 

@@ -48,7 +48,7 @@ from jobmodel.api.pod_volumes import drop_disabled_volume_fields
 from jobmodel.api.schema import decode_object, describe
 from jobmodel.errors import InputError, printable
 from jobmodel.features import DEFAULT_GATES, FeatureGates
-from jobmodel.util.gostrings import decimal_digits_value, decimal_text
+from jobmodel.util.gostrings import decimal_successor
 
 Obj = dict[str, Any]
 
@@ -509,7 +509,7 @@ def _stored(
     if not errors:
         previous = str(((old or {}).get("metadata") or {}).get("resourceVersion") or "0")
         try:
-            version = decimal_text(decimal_digits_value(previous) + 1)
+            version = decimal_successor(previous)
         except ValueError:  # not ASCII digits (isdigit() would take `²`, which int() refuses)
             version = "1"
         obj.setdefault("metadata", {})["resourceVersion"] = version

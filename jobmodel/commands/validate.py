@@ -89,6 +89,8 @@ def validate_manifests(
         shown = source_name(name)
         try:
             docs = load_documents(shown, read_manifest(name, stdin), gates.release)
+            if not docs:  # as kubectl says "no objects passed to create"
+                raise InputError(shown, "no object in it: nothing to validate")
         except InputError as error:
             report.append({"source": shown, "document": None, "error": str(error)})
             # Said on stderr with -o json too: an input error (exit 2) always has its line.

@@ -198,3 +198,16 @@ def decimal_digits_value(digits: str) -> int:
 def decimal_text(value: int) -> str:
     """An integer in decimal, however many digits (strconv.FormatInt, big.Int.String)."""
     return str(value) if value.bit_length() <= 3 * _SHORT_DIGITS else str(Decimal(value))
+
+
+def decimal_successor(digits: str) -> str:
+    """The decimal text of the number a string of ASCII decimal digits spells plus one, without
+    leading zeros, in time linear in its length; a ValueError for anything else."""
+    if not digits or not all("0" <= ch <= "9" for ch in digits):
+        raise ValueError(f"not decimal digits: {digits[:20]!r}")
+    number = digits.lstrip("0") or "0"
+    nines = len(number) - len(number.rstrip("9"))
+    head = number[: len(number) - nines]
+    if not head:
+        return "1" + "0" * nines
+    return head[:-1] + chr(ord(head[-1]) + 1) + "0" * nines

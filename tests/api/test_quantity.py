@@ -7,11 +7,16 @@ import copy
 import re
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from jobmodel.api.quantity import (
     ERR_FORMAT_WRONG,
     ERR_SUFFIX,
+    ERR_TOO_LARGE,
+    MAX_DIGITS,
     QuantityError,
+    _remove_factors,
     decode_quantity,
     milli_value,
     parse_quantity,
@@ -104,3 +109,46 @@ def test_a_decoded_quantity_is_validated_by_its_value_not_its_written_text() -> 
     assert limits["memory"] == "1" and quantity_of(limits["memory"], "m").value == 10**21
     copied = copy.deepcopy(limits)  # the strategies deep-copy objects: the value goes along
     assert quantity_of(copied["memory"], "m").value == 10**21
+
+
+@pytest.mark.parametrize(
+    ("text", "string"),
+    [("1e-100000000", "1e-9"), ("1e-2147483648", "1e-9"), ("0." + "0" * 500_000 + "1", "1n"),
+     ("1." + "0" * 500_000, "1"), ("0." + "0" * 500_000, "0"), ("-0." + "0" * 500_000 + "1", "-1n"),
+     ("1" + "0" * 50_000 + "1e-99999", "1e-9"), ("7e" + str(MAX_DIGITS - 2), "700e" + str(MAX_DIGITS - 4))],
+)  # fmt: skip
+def test_far_exponents_and_long_zeros_are_read_as_go_reads_them(text: str, string: str) -> None:
+    """Go rounds whatever is below a nano unit up to one (1e-100000000 is 1e-9) and reads long
+    runs of zeros as the value they spell; the model does so without expanding 10^n."""
+    assert quantity_string(parse_quantity(text)) == string
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1e100000000", "1e2147483647", "9" * 900_000, "1" + "0" * MAX_DIGITS, "99999999999999999999e" + str(MAX_DIGITS),
+     f"1e{MAX_DIGITS}"],
+)  # fmt: skip
+def test_a_quantity_beyond_the_models_bound_is_refused_with_its_field(text: str) -> None:
+    """Go would expand these to 10^n of at least MAX_DIGITS digits (String(), Cmp, the sums of
+    validation): the model refuses them, naming the field, instead of taking minutes."""
+    with pytest.raises(InputError) as err:
+        decode_quantity(text, "spec.x[cpu]")
+    assert (err.value.field, err.value.reason) == ("spec.x[cpu]", ERR_TOO_LARGE)
+
+
+def _remove_factors_one_by_one(value: int, base: int) -> tuple[int, int]:
+    times, magnitude = 0, abs(value)
+    while magnitude >= base and magnitude % base == 0:
+        magnitude //= base
+        times += 1
+    return (-magnitude if value < 0 else magnitude), times
+
+
+@given(
+    st.integers(-(10**6), 10**6), st.sampled_from([10, 1024]), st.integers(0, 70), st.sampled_from([1, 3, 7, 9, 1023])
+)
+@example(0, 10, 5, 1)
+@example(-1, 1024, 64, 1023)
+def test_removing_factors_by_powers_is_removing_them_one_by_one(value: int, base: int, power: int, odd: int) -> None:
+    number = value * odd * base**power
+    assert _remove_factors(number, base) == _remove_factors_one_by_one(number, base)

@@ -119,6 +119,13 @@ def test_several_documents_each_judged() -> None:
         ),
         ("kind: Pod\n", "kind: expected Job or CronJob"),
         ('{"kind": "Job",', "not JSON"),
+        ("", "no object in it"),
+        ("---\n# only a comment\n", "no object in it"),
+        ("kind: List\nitems: []\n", "no object in it"),
+        (
+            PI.replace("image: perl:5.34.0", 'image: perl:5.34.0\n        resources: {limits: {cpu: "1e100000000"}}'),
+            "resources.limits[cpu]: the model computes quantities of fewer than 100000 digits",
+        ),
     ],
 )
 def test_bad_input_is_named_never_a_traceback(text: str, message: str) -> None:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from jobmodel.util.gostrings import (
     ERR_RANGE,
     ERR_SYNTAX,
     decimal_digits_value,
+    decimal_successor,
     decimal_text,
     go_atoi,
     go_fields,
@@ -149,3 +152,22 @@ def test_atoi_is_none_where_strconv_errs() -> None:
     assert go_atoi("2147483648", 32) is None
     assert go_atoi("1_0") is None
     assert go_atoi("\u0663") is None
+
+
+@given(st.text(alphabet="0123456789", min_size=1, max_size=30))
+@example("0")
+@example("0999")
+@example("999")
+@example("000")
+def test_decimal_successor_is_the_number_plus_one(digits: str) -> None:
+    assert decimal_successor(digits) == str(int(digits) + 1)
+
+
+@pytest.mark.parametrize("text", ["", "1a", "\u00b2", "-1", "+1"])
+def test_decimal_successor_takes_ascii_digits_only(text: str) -> None:
+    with pytest.raises(ValueError):
+        decimal_successor(text)
+
+
+def test_decimal_successor_of_a_long_number() -> None:
+    assert decimal_successor("9" * 900_000) == "1" + "0" * 900_000
