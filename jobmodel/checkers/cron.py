@@ -15,6 +15,7 @@ from typing import Any, ClassVar, cast
 
 import attrs
 
+from jobmodel.api.schema import STR, member
 from jobmodel.checkers.external import is_external
 from jobmodel.checkers.system import (
     BudgetSplit,
@@ -53,6 +54,7 @@ class CronConfig:
 
     KIND: ClassVar[str] = "CronJob"
     MOVE_KINDS: ClassVar[tuple[str, ...]] = CRON_MOVE_KINDS
+    DEFAULT_IMPL: ClassVar[str] = DEFAULT_CRON_IMPL
 
     manifest: FrozenDict
     budget: CronBudget = CronBudget()
@@ -99,7 +101,7 @@ class CronConfig:
         return CronConfig(
             manifest=manifest_from_json(value, path, "CronJob"),
             budget=budget_from_json(CronBudget, value.get("budget") or {}, f"{path}.budget"),
-            impl=str(value.get("impl") or DEFAULT_CRON_IMPL),
+            impl=member(value, "impl", STR, path) or DEFAULT_CRON_IMPL,
             kube_version=trace_release(value, path),
             start=parse_clock(value.get("start", format_time(START)), f"{path}.start"),
         )

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, cast
 
 import attrs
 
+from jobmodel.api.schema import BOOL, STR, member
 from jobmodel.checkers.external import external_sync, is_external
 from jobmodel.checkers.system import (
     BudgetSplit,
@@ -54,6 +55,12 @@ def load_sync_impl(spec: str | None) -> env.SyncImpl:
     return cast(env.SyncImpl, load_impl(spec, returns=JobSyncResult))
 
 
+def _flag(value: Mapping[str, Any], key: str, default: bool, path: str) -> bool:
+    """A trace's yes-or-no setting: a JSON boolean (a string such as "no" is an error)."""
+    flag = member(value, key, BOOL, path)
+    return default if flag is None else bool(flag)
+
+
 @attrs.frozen
 class CheckConfig:
     """What a check runs on: the Job manifest (frozen JSON), the environment's budget, the clock,
@@ -62,6 +69,7 @@ class CheckConfig:
 
     KIND: ClassVar[str] = "Job"
     MOVE_KINDS: ClassVar[tuple[str, ...]] = env.MOVE_KINDS
+    DEFAULT_IMPL: ClassVar[str] = DEFAULT_IMPL
 
     manifest: FrozenDict
     budget: env.Budget = env.Budget()
@@ -135,11 +143,11 @@ class CheckConfig:
             budget=budget_from_json(env.Budget, value.get("budget") or {}, f"{path}.budget", env.validate_edit),
             start=parse_clock(value.get("start", format_time(DEFAULT_START)), f"{path}.start"),
             features=freeze(features_from_json(value.get("features"), f"{path}.features", trace_release(value, path))),
-            impl=str(value.get("impl") or DEFAULT_IMPL),
-            symmetry=bool(value.get("symmetry", True)),
+            impl=member(value, "impl", STR, path) or DEFAULT_IMPL,
+            symmetry=_flag(value, "symmetry", True, path),
             kube_version=trace_release(value, path),
             tunables=tunables_from_json(value.get("tunables") or {}, f"{path}.tunables"),
-            without_assumptions=bool(value.get("without_assumptions", False)),
+            without_assumptions=_flag(value, "without_assumptions", False, path),
         )
 
 

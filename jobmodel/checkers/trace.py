@@ -90,8 +90,16 @@ def recorded_violation(path: Path) -> Violation | None:
 
 
 def load_trace(path: Path) -> tuple[Config, list[Move]]:
-    """A saved trace (of a Job when it names no kind); errors name the field."""
-    data = read_json_file(path)
+    """A saved trace (of a Job when it names no kind); errors name the file and the field."""
+    try:
+        return _trace_of(read_json_file(path))
+    except InputError as err:
+        if str(path) in str(err):
+            raise
+        raise InputError(str(path), str(err)) from None
+
+
+def _trace_of(data: Any) -> tuple[Config, list[Move]]:
     if not isinstance(data, Mapping) or not isinstance(data.get("config"), Mapping):
         raise InputError("config", "a trace is an object with `config` and `moves`")
     kind = data.get("kind", CheckConfig.KIND)

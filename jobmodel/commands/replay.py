@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
@@ -18,8 +18,17 @@ from jobmodel.checkers.trace import (
 )
 from jobmodel.commands.explore import steps_json
 from jobmodel.commands.output import add_output_option, print_json, wants_json
+from jobmodel.errors import InputError, quote
 from jobmodel.features import parse_kube_version
 from jobmodel.invariants.laws import Violation
+
+# The modules of the sync steps jobmodel ships (the model's; the proofs' variants, which `jobmodel
+# prove --traces` names): the only ones a trace file may choose.
+SHIPPED_IMPL_MODULES: Final = (
+    "jobmodel.transitions.sync_job",
+    "jobmodel.transitions.sync_cronjob",
+    "jobmodel.checkers.proofs.variants",
+)
 
 
 def register(subparsers: Any) -> None:
@@ -29,7 +38,12 @@ def register(subparsers: Any) -> None:
         description="Replay a trace saved by `jobmodel explore --save`, checking every invariant after each move.",
     )
     parser.add_argument("trace", type=Path, help="the trace (JSON)")
-    parser.add_argument("--impl", default=None, help="check this sync step instead of the trace's, package.module:function")
+    parser.add_argument(
+        "--impl",
+        default=None,
+        help="check this sync step, package.module:function or cmd:PROGRAM (a trace that names another"
+        " than jobmodel's own is replayed only when the command line names it: a file does not choose what runs)",
+    )
     parser.add_argument(
         "--kube-version", default=None, metavar="X.Y", help="replay at this release instead of the trace's own (its kubeVersion)"
     )
@@ -41,6 +55,14 @@ def run(args: argparse.Namespace) -> int:
     config, moves = load_trace(args.trace)
     if args.impl is not None:
         config = attrs.evolve(config, impl=args.impl)
+    elif config.impl.partition(":")[0] not in SHIPPED_IMPL_MODULES:
+        # Importing a module or starting a program because a file says so would run whatever a
+        # trace from elsewhere names.
+        raise InputError(
+            f"{args.trace}: config.impl",
+            f"the trace was checked with {quote(config.impl)}; replay runs only an implementation the"
+            f" command line names: --impl {quote(config.impl)} to run it, --impl {config.DEFAULT_IMPL} for the model's",
+        )
     if args.kube_version is not None:
         config = attrs.evolve(config, kube_version=f"1.{parse_kube_version(args.kube_version)}")
     system = config.system()

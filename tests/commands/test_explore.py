@@ -44,7 +44,7 @@ def test_explore_finds_saves_and_replay_reproduces_a_counterexample(
     saved = json.loads(trace.read_text())
     assert [m["kind"] for m in saved["moves"]] == ["sync-stale", "sync"]
     assert saved["violation"]["invariant"] == "no-over-creation"
-    assert main(["replay", str(trace)]) == 1
+    assert main(["replay", str(trace), "--impl", BROKEN]) == 1
     assert "violation reproduced: no-over-creation" in capsys.readouterr().out
     # The same trace against the model: no violation.
     assert main(["replay", str(trace), "--impl", "jobmodel.transitions.sync_job:sync_job"]) == 0
@@ -177,7 +177,7 @@ def test_a_cronjob_explored_or_replayed_from_a_clock_out_of_range_is_an_input_er
     trace = tmp_path / "trace.json"
     trace.write_text(json.dumps({"kind": "CronJob", "config": {"manifest": yaml.safe_load(CRONJOB), "start": start}, "moves": []}))
     assert main(["replay", str(trace)]) == 2
-    assert capsys.readouterr().err.strip() == f"error: config.start: {expected}"
+    assert capsys.readouterr().err.strip() == f"error: {trace}: config.start: {expected}"
 
 
 def test_replay_of_a_bad_trace_is_an_input_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -222,7 +222,7 @@ def test_explore_checks_a_cronjob_manifest(tmp_path: Path, capsys: pytest.Captur
     assert saved["kind"] == "CronJob"
     assert [m["kind"] for m in saved["moves"]][:3] == ["tick", "tick", "sync-crash"]
     # The same code replays a CronJob trace as a Job's: the violation again, and none on the model.
-    assert main(["replay", str(trace)]) == 1
+    assert main(["replay", str(trace), "--impl", broken]) == 1
     assert "violation reproduced: cron-one-job-per-scheduled-time" in capsys.readouterr().out
     assert main(["replay", str(trace), "--impl", "jobmodel.transitions.sync_cronjob:sync_cronjob"]) == 0
     capsys.readouterr()
@@ -282,7 +282,7 @@ def test_explore_and_replay_json(manifest: Path, tmp_path: Path, capsys: pytest.
     assert result["kind"] == "ExploreResult" and result["violation"]["invariant"] == "no-over-creation"
     assert [s["move"]["kind"] for s in result["counterexample"]] == ["sync-stale", "sync"]
     assert {p["name"] for p in result["sometimes"]} == {"a Job completes", "a Job fails", "a pod is recreated after back-off"}
-    assert main(["replay", str(trace), "-o", "json"]) == 1
+    assert main(["replay", str(trace), "--impl", BROKEN, "-o", "json"]) == 1
     replayed = json.loads(capsys.readouterr().out)
     assert replayed["violation"]["invariant"] == "no-over-creation"
     assert replayed["steps"][-1]["violations"][0]["invariant"] == "no-over-creation"
