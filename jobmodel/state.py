@@ -13,6 +13,7 @@ from datetime import datetime
 
 import attrs
 
+from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES, FeatureGates
 from jobmodel.frozen import EMPTY, FrozenDict, identity_first_eq
 
@@ -454,6 +455,16 @@ class JobControllerTunables:
 # The largest value a tunable (seconds or a count) may be given: the controllers' time
 # arithmetic stays within datetime's range.
 MAX_TUNABLE = 1e9
+
+
+def checked_tunable(name: str, value: object, path: str) -> float | int:
+    """A tunable as given (`name` a JobControllerTunables field): seconds a number from 0 to
+    MAX_TUNABLE, a count (a Go int upstream) a whole number from 1; an InputError names `path`."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= MAX_TUNABLE:
+        raise InputError(path, f"expected a number from 0 to {MAX_TUNABLE:g}, got {quote(value)}")
+    if isinstance(getattr(JobControllerTunables(), name), int) and (not isinstance(value, int) or value < 1):
+        raise InputError(path, f"expected a whole number from 1 (a count), got {quote(value)}")
+    return value
 
 
 @attrs.frozen

@@ -27,13 +27,13 @@ from jobmodel.checkers.system import (
     manifest_from_json,
     trace_release,
 )
-from jobmodel.errors import InputError, quote
+from jobmodel.errors import InputError
 from jobmodel.features import NEWEST_RELEASE, gates_for
 from jobmodel.frozen import FrozenDict, freeze, thaw
 from jobmodel.invariants.catalogue import LAWS
 from jobmodel.invariants.laws import Violation
 from jobmodel.invariants.liveness import check_liveness
-from jobmodel.state import MAX_TUNABLE, JobControllerTunables
+from jobmodel.state import JobControllerTunables, checked_tunable
 from jobmodel.timeutil import format_time, parse_clock
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.job_symmetry import canonical_world, without_events
@@ -160,11 +160,7 @@ def tunables_from_json(value: Mapping[str, Any], path: str) -> JobControllerTuna
     for name, v in value.items():
         if name not in fields:
             raise InputError(f"{path}.{name}", f"unknown tunable (known: {', '.join(fields)})")
-        if isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v <= MAX_TUNABLE:
-            raise InputError(f"{path}.{name}", f"expected a number from 0 to {MAX_TUNABLE:g}, got {quote(v)}")
-        if fields[name].type in (int, "int") and (not isinstance(v, int) or v < 1):
-            raise InputError(f"{path}.{name}", "expected a positive integer")
-        changes[name] = v
+        changes[name] = checked_tunable(name, v, f"{path}.{name}")
     return attrs.evolve(JobControllerTunables(), **changes)
 
 

@@ -32,11 +32,11 @@ from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES, FeatureGates, vector_gates
 from jobmodel.state import (
     JOB_COMPLETION_INDEX_ANNOTATION,
-    MAX_TUNABLE,
     Job,
     JobControllerTunables,
     LabelSelector,
     Pod,
+    checked_tunable,
     selector_matches,
 )
 from jobmodel.timeutil import parse_clock
@@ -116,10 +116,7 @@ def tunables_from(value: object, path: str) -> JobControllerTunables:
     changes: dict[str, Any] = {}
     for key, attr in TUNABLE_KEYS.items():
         if key in m:
-            v = m[key]
-            if isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v <= MAX_TUNABLE:
-                raise InputError(f"{path}.{key}", f"expected a number from 0 to {MAX_TUNABLE:g}, got {quote(v)}")
-            changes[attr] = v
+            changes[attr] = checked_tunable(attr, m[key], f"{path}.{key}")
     return attrs.evolve(JobControllerTunables(), **changes)
 
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
+
 from jobmodel.api import field as fe
-from jobmodel.simulation.scenario import errors_include
+from jobmodel.errors import InputError
+from jobmodel.simulation.scenario import errors_include, tunables_from
 
 ERRORS = [fe.invalid("spec.parallelism", -1, "must be greater than or equal to 0")]
 
@@ -76,3 +79,21 @@ def test_active_indexes_are_read_with_strconv_atoi() -> None:
         job["spec"]["template"]["metadata"] = {"annotations": {"batch.kubernetes.io/job-completion-index": text}}
         state = run_step(initial_state({"job": job, "jobUid": "uid-1", "start": "2024-06-01T12:00:00Z"}), {"do": "settle"}, "s").state
         assert active_indexes(state) == indexes, text
+
+
+def test_tunables_are_read_by_their_case_names() -> None:
+    tunables = tunables_from({"maxUncountedPods": 10, "podFailureBackOffSeconds": 0.1}, "controller")
+    assert (tunables.max_uncounted_pods, tunables.pod_failure_backoff_seconds) == (10, 0.1)
+
+
+@pytest.mark.parametrize(
+    ("controller", "field"),
+    [({"maxPodCreateDeletePerSync": 2.5}, "controller.maxPodCreateDeletePerSync"),
+     ({"maxUncountedPods": 0.5}, "controller.maxUncountedPods"),
+     ({"podFailureBackOffSeconds": -1}, "controller.podFailureBackOffSeconds"),
+     ({"maxUncounted": 1}, "controller.maxUncounted")],
+)  # fmt: skip
+def test_a_bad_tunable_is_an_input_error_naming_the_field(controller: dict[str, Any], field: str) -> None:
+    with pytest.raises(InputError) as err:
+        tunables_from(controller, "controller")
+    assert err.value.field == field
