@@ -14,7 +14,7 @@ from jobmodel.api.wire import (
     job_to_json,
     time_to_json,
 )
-from jobmodel.conformance.suites import case_at, case_gates, check_names_unique
+from jobmodel.conformance.suites import COMMON_CASE_KEYS, case_at, case_gates, check_names_unique
 from jobmodel.errors import InputError
 from jobmodel.state import CronJob, CronJobFaults, CronJobStatus, CronJobSyncInput, Job
 from jobmodel.timeutil import format_time, parse_time
@@ -22,6 +22,13 @@ from jobmodel.transitions.sync_cronjob import CronJobSyncResult, sync_cronjob
 from jobmodel.util.jsondiff import exact_diff, list_subset_diff, subset_diff
 
 _CONTROLLER_KEYS = frozenset({"apiCronJob", "apiJobs", "jobCreateError", "jobGetError"})
+
+
+CASE_KEYS = COMMON_CASE_KEYS | {"cronJob", "jobs", "controller"}
+EXPECT_KEYS = frozenset(
+    {"error", "jobsCreated", "creations", "jobsDeleted", "deletions", "status", "statusUpdated",
+     "requeueAfterSeconds", "warnings", "events"}
+)  # fmt: skip
 
 
 def _jobs(value: object, path: str) -> tuple[Job, ...]:

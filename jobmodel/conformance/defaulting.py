@@ -8,9 +8,12 @@ from typing import Any
 from jobmodel.api import strategy
 from jobmodel.api.defaults import set_defaults_cron_job, set_defaults_job
 from jobmodel.api.schema import decode_object, obj
-from jobmodel.conformance.suites import case_gates, check_case_strings
+from jobmodel.conformance.suites import COMMON_CASE_KEYS, case_gates, check_case_strings
 from jobmodel.errors import InputError, quote
 from jobmodel.util.jsondiff import subset_diff
+
+CASE_KEYS = COMMON_CASE_KEYS | {"kind", "object", "oldObject"}
+EXPECT_KEYS = frozenset({"object"})
 
 
 def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:

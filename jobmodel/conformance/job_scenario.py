@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from jobmodel.simulation.scenario import run_scenario
+from jobmodel.simulation.scenario import CASE_KEYS, run_scenario
+
+EXPECT_KEYS = None  # its `expect`s are steps', checked by the scenario
+__all__ = ["CASE_KEYS", "EXPECT_KEYS", "compare", "model_outcome"]
 
 
 def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:

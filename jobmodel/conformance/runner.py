@@ -11,7 +11,7 @@ import attrs
 from jobmodel.adapters.manifests import read_json_file
 from jobmodel.api.schema import describe
 from jobmodel.conformance.engines import Engine, ModelEngine, Unsupported
-from jobmodel.conformance.suites import SUITES, VECTOR_DEFAULT_RELEASE, suite_module
+from jobmodel.conformance.suites import SUITES, VECTOR_DEFAULT_RELEASE, check_case, suite_module
 from jobmodel.errors import InputError, printable, quote
 from jobmodel.features import parse_kube_version
 
@@ -71,6 +71,7 @@ def run_case(suite: str, case: Mapping[str, Any], engine: Engine) -> tuple[str, 
     if not isinstance(case.get("expect"), Mapping) and suite != "job-scenario":
         return ("case: expect: required (an object)",)
     try:
+        check_case(module, case)
         outcome = engine.outcome(suite, case)
         return tuple(module.compare(case, outcome))
     except InputError as err:

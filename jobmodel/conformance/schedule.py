@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from jobmodel.api.schema import obj
-from jobmodel.conformance.suites import case_gates
+from jobmodel.conformance.suites import COMMON_CASE_KEYS, case_gates
 from jobmodel.errors import InputError
 from jobmodel.schedule.cron import (
     RECOVERED_PANIC,
@@ -30,7 +30,8 @@ from jobmodel.timeutil import format_time, parse_time
 from jobmodel.util.goint import NANOS, int64
 from jobmodel.util.jsondiff import exact_diff
 
-EXPECT_KEYS = ("error", "mostRecent", "tooManyMissed", "next")
+CASE_KEYS = COMMON_CASE_KEYS | {"schedule", "timeZone", "earliestTime", "startingDeadlineSeconds"}
+EXPECT_KEYS = frozenset({"error", "mostRecent", "tooManyMissed", "next"})
 
 
 def format_schedule(schedule: str, time_zone: str | None) -> str:
@@ -143,7 +144,7 @@ def format_rfc3339_nano(unix_nanos: int) -> str:
 def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
     expect = obj(case.get("expect"), "expect")
     out: list[str] = []
-    for key in EXPECT_KEYS:
+    for key in ("error", "mostRecent", "tooManyMissed", "next"):
         if key not in expect:
             continue
         if key != "error" and outcome.get("error"):

@@ -17,7 +17,7 @@ from typing import Any, Protocol, cast
 
 import attrs
 
-from jobmodel.api.schema import describe
+from jobmodel.api.schema import check_known, describe, obj
 from jobmodel.errors import InputError
 from jobmodel.features import (
     VECTOR_DEFAULT_RELEASE,
@@ -33,7 +33,15 @@ from jobmodel.features import (
 __all__ = ["VECTOR_DEFAULT_RELEASE", "case_at", "case_at_release", "case_features", "case_gates", "suite_module"]
 
 
+# The keys every case may have (FORMAT.md's common keys; `kubeVersion`, the release it runs at).
+COMMON_CASE_KEYS: frozenset[str] = frozenset({"name", "origin", "now", "features", "kubeVersion", "expect"})
+
+
 class SuiteModule(Protocol):
+    # The keys a case of the suite may have, and those its `expect` may (None: it has no `expect`).
+    CASE_KEYS: frozenset[str]
+    EXPECT_KEYS: frozenset[str] | None
+
     def model_outcome(self, case: Mapping[str, Any]) -> dict[str, Any]: ...
 
     def compare(self, case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]: ...
@@ -57,6 +65,15 @@ def suite_module(suite: str) -> SuiteModule | None:
         return None
     module: ModuleType = importlib.import_module(name)
     return cast(SuiteModule, module)
+
+
+def check_case(module: SuiteModule, case: Mapping[str, Any]) -> None:
+    """What every engine's run of a case needs first: no unknown key in the case or its
+    `expect` (a misspelt key would otherwise check nothing), a release and gates that exist."""
+    check_known(case, module.CASE_KEYS, "case")
+    if module.EXPECT_KEYS is not None:
+        check_known(obj(case.get("expect"), "expect"), module.EXPECT_KEYS, "expect")
+    case_gates(case)
 
 
 def case_gates(case: Mapping[str, Any]) -> FeatureGates:

@@ -8,12 +8,14 @@ from typing import Any
 
 from jobmodel.api import strategy
 from jobmodel.api.field import FieldError, ServerPanic
-from jobmodel.api.schema import decode_object, member, obj
-from jobmodel.conformance.suites import case_gates, check_case_strings
+from jobmodel.api.schema import decode_object, describe, member, obj
+from jobmodel.conformance.suites import COMMON_CASE_KEYS, case_gates, check_case_strings
 from jobmodel.errors import InputError, quote
 from jobmodel.simulation.scenario import FIELD_ERROR_PAIR
 
 KINDS = ("Job", "CronJob")
+CASE_KEYS = COMMON_CASE_KEYS | {"kind", "operation", "subresource", "object", "oldObject"}
+EXPECT_KEYS = frozenset({"valid", "errors", "errorsInclude"})
 
 
 def validate_case(case: Mapping[str, Any]) -> list[FieldError]:
@@ -84,7 +86,9 @@ def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
             expect[key] = member(expect, key, ("list", FIELD_ERROR_PAIR), "expect") or []
     got_errors: list[Mapping[str, Any]] = list(outcome.get("errors") or [])
     diffs: list[str] = []
-    if "valid" in expect and bool(expect["valid"]) != bool(outcome.get("valid")):
+    if "valid" in expect and not isinstance(expect["valid"], bool):
+        raise InputError("expect.valid", f"expected true or false, got {describe(expect['valid'])}")
+    if "valid" in expect and expect["valid"] != bool(outcome.get("valid")):
         shown = "; ".join(_clip(str(e.get("message", _show(e)))) for e in got_errors) or "no errors"
         diffs.append(
             f"valid: expected {str(expect['valid']).lower()}, got {str(outcome.get('valid')).lower()} ({shown})"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -68,3 +69,47 @@ def test_a_cronjob_sync_case_with_two_jobs_of_one_name_is_refused(tmp_path: Path
     out = io.StringIO()
     assert run_files([path], out) == (0, 1)
     assert "jobs[1].metadata.name: 'c-1' repeats jobs[0]" in out.getvalue()
+
+
+SCHEDULE_CASE: dict[str, Any] = {"name": "c", "now": "2024-01-01T00:10:00Z", "schedule": "*/5 * * * *", "earliestTime": "2024-01-01T00:00:00Z"}
+JOB: dict[str, Any] = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j", "namespace": "default"}, "spec": {}}
+OTHER_SUITES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    "schedule": (SCHEDULE_CASE, {"mostRecent": "2024-01-01T00:10:00Z"}),
+    "validation": ({"name": "c", "kind": "Job", "operation": "create", "object": JOB}, {"valid": False}),
+    "defaulting": ({"name": "c", "kind": "Job", "object": JOB}, {"object": {"spec": {"completions": 1}}}),
+    "cronjob-sync": ({"name": "c", "now": "2024-01-01T00:00:00Z", "cronJob": None, "jobs": []}, {"creations": 0}),
+}
+
+
+def _run(tmp_path: Path, suite: str, *cases: dict[str, object]) -> tuple[tuple[int, int], str]:
+    out = io.StringIO()
+    path = tmp_path / f"{suite}.json"
+    path.write_text(json.dumps({"format": "jobmodel-conformance/1", "suite": suite, "cases": list(cases)}))
+    return run_files([path], out), out.getvalue()
+
+
+@pytest.mark.parametrize("suite", sorted(OTHER_SUITES))
+def test_each_suites_case_passes_as_written_and_fails_on_a_misspelt_key(suite: str, tmp_path: Path) -> None:
+    """A misspelt key checked nothing (the case passed); now it fails, naming the key."""
+    case, expect = OTHER_SUITES[suite]
+    assert _run(tmp_path, suite, {**case, "expect": expect}) == ((1, 0), "")
+    (counts, out) = _run(tmp_path, suite, {**case, "expect": {**expect, "vaild": True}})
+    assert counts == (0, 1) and "expect.vaild: unknown field" in out
+    (counts, out) = _run(tmp_path, suite, {**case, "expect": expect, "objet": {}})
+    assert counts == (0, 1) and "case.objet: unknown field" in out
+
+
+@pytest.mark.parametrize("suite", sorted(OTHER_SUITES))
+@pytest.mark.parametrize(("extra", "field"), [({"kubeVersion": "1.99"}, "kubeVersion"), ({"features": {"NoSuchGate": True}}, "NoSuchGate")])
+def test_each_suite_refuses_a_release_or_gate_that_does_not_exist(
+    suite: str, extra: dict[str, object], field: str, tmp_path: Path
+) -> None:
+    case, expect = OTHER_SUITES[suite]
+    (counts, out) = _run(tmp_path, suite, {**case, "expect": expect, **extra})
+    assert counts == (0, 1) and "cannot run the case" in out and field in out
+
+
+def test_valid_must_be_a_boolean_not_a_string(tmp_path: Path) -> None:
+    case, _ = OTHER_SUITES["validation"]
+    (counts, out) = _run(tmp_path, "validation", {**case, "expect": {"valid": "false"}})
+    assert counts == (0, 1) and "expect.valid: expected true or false" in out
