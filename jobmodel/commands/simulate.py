@@ -25,7 +25,9 @@ from jobmodel.errors import InputError
 from jobmodel.features import FeatureGates
 from jobmodel.invariants.upstream_bugs import known_upstream_bug
 from jobmodel.simulation.job import (
+    DEFAULT_RUN_SECONDS,
     DEFAULT_UID,
+    MAX_POD_SECONDS,
     Timeline,
     condition_marks,
     failure_counted,
@@ -72,7 +74,7 @@ def register(subparsers: Any) -> None:
         help="pods that succeed after their own run time: index=N or pod=N or all, with ,seconds=S",
     )
     parser.add_argument("--script", type=Path, help="a YAML list of scenario steps to run instead of the default script")
-    parser.add_argument("--run-seconds", type=float, default=30.0, help="how long each pod runs (default 30)")
+    parser.add_argument("--run-seconds", type=float, default=None, help="how long each pod runs (default 30)")
     parser.add_argument("--start", default=None, help="the clock at creation, RFC 3339 (default 2025-01-01T00:00:00Z)")
     add_object_options(parser)
     add_output_option(parser, ("table", "json"), "table")
@@ -98,16 +100,21 @@ def run(args: argparse.Namespace) -> int:
     admitted = load_object(args.manifest, ("Job",), args.namespace, gates, uid=DEFAULT_UID)
     manifest = admitted.request
     if args.script is not None:
+        given = [name for name, value in (("--fail", args.fail), ("--slow", args.slow), ("--run-seconds", args.run_seconds)) if value]
+        if given or args.run_seconds is not None:
+            # A script says what each pod does: these options of the default script would be ignored.
+            raise InputError(given[0] if given else "--run-seconds", "belongs to the default script: with --script, the script's steps say what pods do")
         steps = load_script(str(args.script))
         try:
             timeline = simulate_script(manifest, steps, now=now, gates=gates)
         except InputError as err:
             raise InputError(str(args.script), str(err)) from None
     else:
-        if not math.isfinite(args.run_seconds) or args.run_seconds < 0:
-            raise InputError("--run-seconds", f"expected a finite number of seconds, not negative, got {args.run_seconds}")
+        run_seconds = DEFAULT_RUN_SECONDS if args.run_seconds is None else args.run_seconds
+        if not math.isfinite(run_seconds) or not 0 <= run_seconds <= MAX_POD_SECONDS:
+            raise InputError("--run-seconds", f"expected 0 to {MAX_POD_SECONDS} seconds, got {run_seconds:g}")
         outcomes = [parse_failure(f) for f in args.fail] + [parse_slow(s) for s in args.slow]
-        timeline = simulate_default(manifest, outcomes, run_seconds=args.run_seconds, now=now, gates=gates)
+        timeline = simulate_default(manifest, outcomes, run_seconds=run_seconds, now=now, gates=gates)
     if args.picture is not None:
         from jobmodel.adapters.picture import draw_pods_over_time
 

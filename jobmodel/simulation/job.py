@@ -108,6 +108,7 @@ def parse_pod_outcome(text: str, *, succeed: bool = False, option: str = "--fail
 # The largest run time a pod may be given: ten years (beyond it the simulated clock would leave
 # the calendar).
 MAX_POD_SECONDS = 10 * 365 * 24 * 3600
+DEFAULT_RUN_SECONDS = 30.0  # how long a pod of the default script runs
 
 
 def _outcome_number(option: str, key: str, value: str) -> float | int:
@@ -301,7 +302,7 @@ def simulate_default(
     manifest: Mapping[str, Any],
     outcomes: Sequence[PodOutcome] = (),
     *,
-    run_seconds: float = 30,
+    run_seconds: float = DEFAULT_RUN_SECONDS,
     now: datetime | None = None,
     job_uid: str = DEFAULT_UID,
     gates: FeatureGates = DEFAULT_GATES,

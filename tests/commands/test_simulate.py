@@ -1,0 +1,49 @@
+"""`jobmodel simulate`: the options of the default script, and what --script leaves to the script."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from jobmodel.cli import main
+from jobmodel.simulation.job import MAX_POD_SECONDS
+
+REPO = Path(__file__).resolve().parents[2]
+PI = str(REPO / "specs" / "examples" / "pi.yaml")
+
+
+@pytest.fixture
+def script(tmp_path: Path) -> str:
+    path = tmp_path / "script.yaml"
+    path.write_text("- do: advance\n  seconds: 10\n")
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [(["--fail", "all"], "--fail"), (["--slow", "all,seconds=5"], "--slow"), (["--run-seconds", "5"], "--run-seconds"),
+     (["--run-seconds", "0"], "--run-seconds")],
+)  # fmt: skip
+def test_default_script_options_are_refused_with_a_script(
+    options: list[str], named: str, script: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """They would be ignored: a script's steps say what each pod does."""
+    assert main(["simulate", PI, "--script", script, *options]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {named}: belongs to the default script")
+
+
+def test_a_script_alone_runs(script: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", PI, "--script", script]) == 0
+    assert "not finished at +10s" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("seconds", ["1e18", "-1", "nan", "inf", str(MAX_POD_SECONDS + 1)])
+def test_run_seconds_out_of_range_names_the_option(seconds: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", PI, "--run-seconds", seconds]) == 2
+    assert capsys.readouterr().err.startswith(f"error: --run-seconds: expected 0 to {MAX_POD_SECONDS} seconds")
+
+
+def test_run_seconds_sets_when_pods_finish(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", PI, "--run-seconds", "45"]) == 0
+    assert "Complete (CompletionsReached) at +45s" in capsys.readouterr().out
