@@ -11,6 +11,7 @@ from typing import Any
 
 import attrs
 
+from jobmodel.api.validation import validate_time_zone
 from jobmodel.api.wire import cron_job_from_json
 from jobmodel.commands.common import OK, add_object_options, gates_of, load_object
 from jobmodel.commands.output import add_output_option, print_json, wants_json
@@ -18,7 +19,7 @@ from jobmodel.commands.progress import progress
 from jobmodel.errors import InputError, quote
 from jobmodel.features import FeatureGates
 from jobmodel.schedule.cron import CronParseError, parse_standard
-from jobmodel.schedule.gotime import LocationError, load_location
+from jobmodel.schedule.gotime import load_location
 from jobmodel.simulation.cronjob import MAX_JOB_SECONDS, MAX_SYNCS, LogEntry, Outage, simulate
 from jobmodel.state import CronJob
 from jobmodel.timeutil import GO_ZERO_TIME, LATEST_CLOCK, format_time, parse_clock
@@ -67,10 +68,10 @@ def run_next(args: argparse.Namespace) -> int:
     spec = args.schedule
     zone: tzinfo = UTC
     if args.time_zone is not None:
-        try:
-            zone = load_location(args.time_zone)
-        except LocationError as err:
-            raise InputError("--time-zone", str(err)) from None
+        errors = validate_time_zone(args.time_zone, "--time-zone")  # as spec.timeZone is validated
+        if errors:
+            raise InputError("--time-zone", errors[0].detail)
+        zone = load_location(args.time_zone)
         if "TZ" not in spec:
             spec = f"TZ={args.time_zone} {spec}"
     try:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from jobmodel.api.schema import obj
+from jobmodel.api.validation import validate_time_zone
 from jobmodel.conformance.suites import COMMON_CASE_KEYS, case_gates
 from jobmodel.errors import InputError
 from jobmodel.schedule.cron import (
@@ -45,25 +45,6 @@ def format_schedule(schedule: str, time_zone: str | None) -> str:
     return f"TZ={time_zone} {schedule}"
 
 
-_ZONE_PART = re.compile(r"[A-Za-z.\-_0-9+]{1,14}\Z")
-
-
-def validate_time_zone(time_zone: str) -> str | None:
-    """validateTimeZone (API validation): the reason a non-nil timeZone is refused, or None."""
-    if not time_zone:
-        return "timeZone must be nil or non-empty string"
-    for part in time_zone.split("/"):
-        if part in (".", "..") or part.startswith("-") or not _ZONE_PART.match(part):
-            return f"unknown time zone {time_zone}"
-    if time_zone.lower() == "local":
-        return "timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones"
-    try:
-        load_location(time_zone)
-    except LocationError as err:
-        return str(err)
-    return None
-
-
 def schedule_for(schedule: str, time_zone: str | None) -> Schedule:
     """The schedule as API validation and the controller accept it, or CronParseError: TZ in
     the schedule is refused for new objects (validateScheduleFormat), an unknown zone by
@@ -71,10 +52,9 @@ def schedule_for(schedule: str, time_zone: str | None) -> Schedule:
     parse_standard(schedule)  # first, as validateScheduleFormat: robfig may panic here (CronPanic)
     if "TZ" in schedule:
         raise CronParseError("cannot use TZ or CRON_TZ in schedule, use timeZone field instead")
-    if time_zone is not None:
-        reason = validate_time_zone(time_zone)
-        if reason is not None:
-            raise CronParseError(reason)
+    errors = validate_time_zone(time_zone, "spec.timeZone")
+    if errors:
+        raise CronParseError(errors[0].detail)
     return parse_standard(format_schedule(schedule, time_zone))
 
 

@@ -66,6 +66,17 @@ def test_next_rejects_what_robfig_rejects(capsys: pytest.CaptureFixture[str]) ->
     assert "--time-zone" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("zone", "reason"),
+    [("Local", "timeZone must be an explicit time zone"), ("local", "timeZone must be an explicit time zone"),
+     ("", "timeZone must be nil or non-empty string"), ("../etc", "unknown time zone ../etc")],
+)  # fmt: skip
+def test_next_refuses_a_zone_spec_time_zone_refuses(zone: str, reason: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Local (the machine's zone) and "" fell back to UTC; the API server refuses them as spec.timeZone."""
+    assert main(["cron", "next", "* * * * *", "--time-zone", zone]) == 2
+    assert capsys.readouterr().err.startswith(f"error: --time-zone: {reason}")
+
+
 def test_simulate_forbid_with_long_jobs_and_an_outage(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
