@@ -148,6 +148,9 @@ def run(args: argparse.Namespace) -> int:
     check_output_path(args.junit, "--junit")
     # Checked before the run: a bad option must not overwrite an earlier --junit report.
     release = None if args.kube_version is None else f"1.{parse_kube_version(args.kube_version)}"
+    for option, value in (("--kubeconfig", args.kubeconfig), ("--trace-dir", args.trace_dir)):
+        if value is not None and args.engine != "live":
+            raise InputError(option, f"belongs to --engine live (the {args.engine} engine would ignore it)")
     engine = make_engine(args.engine, args)
     unsupported: list[CaseResult] = []
     results: list[CaseResult] = []

@@ -146,6 +146,10 @@ def run_check(args: argparse.Namespace) -> int:
         raise InputError("--examples", f"expected 1 to {MAX_EXAMPLES}, got {args.examples}")
     check_timeout(args.timeout)
     check_output_path(args.out, "--out")
+    if args.engine == "live":
+        # The live engine runs job-scenario vectors (a Job's life on a control plane); every
+        # generated case of these suites would be unsupported, and nothing checked.
+        raise InputError("--engine", f"live runs job-scenario vectors only (jobmodel conformance --engine live), not {args.suite} cases")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     # The seed first, so an interrupted run can be replayed; with -o json it is in the document.
     print(f"oracle check {args.suite} against {args.engine}: seed {seed}", file=sys.stderr if wants_json(args) else sys.stdout, flush=True)
@@ -166,6 +170,9 @@ def run_check(args: argparse.Namespace) -> int:
     else:
         print_check(args, result)
     if result.aborted is not None:
+        return INPUT_ERROR
+    if not result.divergences and result.unsupported == result.cases:
+        print(f"error: {args.engine} supports none of the {result.cases} cases: nothing was checked", file=sys.stderr)
         return INPUT_ERROR
     return FINDING if result.divergences else OK
 

@@ -132,3 +132,10 @@ def test_with_json_output_an_unreadable_file_is_also_an_error_line(
     assert report["cases"][0]["result"] == "failed"
     error = f"error: {path}: not JSON: Expecting value at line 1 column 12"
     assert error in captured.err.splitlines()
+
+
+@pytest.mark.parametrize("option", ["--kubeconfig", "--trace-dir"])
+def test_live_engine_options_are_refused_with_another_engine(option: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """They were ignored: the model engine has no cluster and records no trace."""
+    assert main(["conformance", option, str(tmp_path / "x")]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {option}: belongs to --engine live")

@@ -85,3 +85,18 @@ def test_serve_refuses_lines_that_are_not_utf8_or_too_long(monkeypatch: pytest.M
     answers = [json.loads(line) for line in capsys.readouterr().out.splitlines()[1:]]
     assert [a.get("error", "")[:40] for a in answers[:2]] == ["request: not UTF-8", f"request: a line longer than {MAX_MANIFEST_BYTES} bytes"[:40]]
     assert answers[2]["id"] == 7 and "'suite' is a required property" in answers[2]["error"]
+
+
+def test_check_of_a_suite_the_implementation_does_not_answer_checks_nothing_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every case unsupported was reported as "no divergence"."""
+    scripted = f"cmd:{sys.executable} {Path(__file__).resolve().parents[1] / 'oracle_impls' / 'scripted.py'} job-sync-only"
+    argv = ["oracle", "check", "--engine", scripted, "--suite", "schedule", "--examples", "5", "--seed", "1", "--out", str(tmp_path / "d.json")]
+    assert main(argv) == 2
+    assert "supports none of the" in capsys.readouterr().err
+
+
+def test_check_refuses_the_live_engine_which_runs_scenarios_only(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["oracle", "check", "--engine", "live", "--suite", "job-sync"]) == 2
+    assert capsys.readouterr().err.startswith("error: --engine: live runs job-scenario vectors only")

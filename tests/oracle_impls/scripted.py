@@ -16,6 +16,8 @@ def main(mode: str) -> None:
         hello["protocol"] = "jobmodel-oracle/0"
     if mode == "bad-handshake":
         hello["suites"] = "job-sync"
+    if mode == "job-sync-only":
+        hello["suites"] = ["job-sync"]
     print(json.dumps(hello), flush=True)
     for line in sys.stdin:
         if mode == "crash":
