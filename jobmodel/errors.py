@@ -40,3 +40,21 @@ class Unsupported(Exception):
     """An engine cannot run this case faithfully (e.g. a real cluster has no clock that stands
     still, another implementation does not answer a suite); the message says why. The case is
     reported as unsupported, neither passed nor failed."""
+
+
+def describe(value: object) -> str:
+    """A JSON value as the decoder's messages name it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    literal = getattr(value, "literal", None)
+    if isinstance(value, int):
+        return f"the integer {literal or quote(value)}"
+    if isinstance(value, float):
+        return f"the number {literal or quote(value)}"
+    if isinstance(value, str):
+        return f"the string {quote(value)}"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"

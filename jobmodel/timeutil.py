@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from functools import lru_cache
 from typing import TypeVar
 
-from jobmodel.errors import InputError, quote
+from jobmodel.errors import InputError, describe, quote
 
 # Go's time.Time{}: what an unset metav1.Time (a non-pointer field) holds.
 GO_ZERO_TIME = datetime(1, 1, 1, tzinfo=UTC)
@@ -42,7 +42,7 @@ class _NotATime(ValueError):
 def _read(parse: Callable[[str], T], text: object, field: str) -> T:
     """`parse(text)` for a string, its refusal an InputError naming `field`."""
     if not isinstance(text, str):
-        raise InputError(field, f"expected an RFC 3339 time string, got {type(text).__name__}")
+        raise InputError(field, f"expected an RFC 3339 time string, got {describe(text)}")
     try:
         return parse(text)
     except _NotATime as error:

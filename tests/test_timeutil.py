@@ -60,7 +60,7 @@ def test_a_refusal_names_the_field_it_was_read_under(parse: Callable[[object, st
         assert error.value.field == field
         with pytest.raises(InputError) as error:
             parse(20240101, field)
-        assert error.value.field == field and "got int" in str(error.value)
+        assert error.value.field == field and "got the integer 20240101" in str(error.value)
 
 
 def test_a_text_read_under_two_fields_is_the_same_time() -> None:
@@ -68,3 +68,10 @@ def test_a_text_read_under_two_fields_is_the_same_time() -> None:
     assert parse_time(text, "a") == parse_time(text, "b") == datetime(2024, 6, 1, 12, 0, 0, 123456, tzinfo=UTC)
     unix_seconds = int((datetime(2024, 6, 1, 12, tzinfo=UTC) - datetime(1970, 1, 1, tzinfo=UTC)).total_seconds())
     assert parse_time_nanos(text, "a") == parse_time_nanos(text, "b") == unix_seconds * 10**9 + 123_456_789
+
+
+@pytest.mark.parametrize(("value", "shown"), [(5, "the integer 5"), (None, "null"), ([], "a list")])
+def test_a_time_that_is_no_string_is_named_as_json_names_it(value: object, shown: str) -> None:
+    with pytest.raises(InputError) as err:
+        parse_time(value, "now")
+    assert str(err.value) == f"now: expected an RFC 3339 time string, got {shown}"

@@ -23,7 +23,7 @@ from typing import Any, BinaryIO, Final, TextIO
 import yaml
 
 from jobmodel.api import field as fe
-from jobmodel.api.go_json import LiteralFloat, LiteralInt, literal_float, literal_int
+from jobmodel.api.go_json import LiteralFloat, LiteralInt, NumberTooLong, literal_float, literal_int
 from jobmodel.errors import InputError, quote
 from jobmodel.features import NEWEST_MINOR
 from jobmodel.util import goyaml
@@ -285,8 +285,9 @@ def _json_values(name: str, text: str, *, stream: bool) -> list[Any]:
         raise _json_error(name, err, values, end) from None
     except RecursionError:
         raise InputError(name, f"nested deeper than {MAX_DEPTH} levels") from None
-    except ValueError as err:
-        # An integer of more than 4300 digits, NaN or Infinity.
+    except NumberTooLong as err:
+        raise InputError(name, str(err)) from None
+    except ValueError as err:  # NaN or Infinity
         raise InputError(name, f"not JSON: {err}") from None
     if at != len(text):
         raise _json_error(name, json.JSONDecodeError("Extra data", text, at), values, end)

@@ -12,11 +12,12 @@ import json
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
 import jsonschema
 
 from jobmodel.api.go_json import dumps_keeping_literals
+from jobmodel.errors import describe
 
 PROTOCOL = "jobmodel-oracle/1"
 # The suites the protocol carries (job-scenario is a whole life, judged by the model's own runner).
@@ -43,11 +44,55 @@ def _validator(definition: str) -> jsonschema.protocols.Validator:
 def problems(message: object, definition: str) -> list[str]:
     """What is wrong with a message as the schema's `$defs/<definition>` (e.g. `answer`,
     `outcome/job-sync`): one line per error, naming where (a JSON path) and why."""
-    out = []
-    for error in sorted(_validator(definition).iter_errors(message), key=lambda e: list(e.absolute_path)):
-        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
-        out.append(f"{where.lstrip('.') or '(the message)'}: {error.message}")
+    out: list[str] = []
+    for error in sorted(_validator(definition).iter_errors(message), key=lambda e: [str(p) for p in e.absolute_path]):
+        path = list(error.absolute_path)
+        reason = _reason(error.validator, error.validator_value, error.instance, error.message)
+        if error.validator == "required":
+            # Each missing key named as a path (`case.now: required`); jsonschema gives an error
+            # per missing key, each with the whole list.
+            missing = [k for k in error.validator_value if isinstance(error.instance, Mapping) and k not in error.instance]
+            for key in missing:
+                line = f"{_where([*path, key])}: required"
+                if line not in out:
+                    out.append(line)
+            continue
+        if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
+            known = error.schema.get("properties", {}) if isinstance(error.schema, Mapping) else {}
+            path = [*path, *[k for k in error.instance if k not in known][:1]]
+        out.append(f"{_where(path)}: {reason}")
     return out
+
+
+def _where(path: list[Any]) -> str:
+    """A JSON path (`case.pods[0].metadata`), or `(the message)` for the whole."""
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".") or "(the message)"
+
+
+_JSON_TYPES: Final = {"string": "a string", "integer": "an integer", "number": "a number", "boolean": "a boolean",
+                      "object": "an object", "array": "a list", "null": "null"}  # fmt: skip
+
+
+def _reason(validator: object, expected: Any, instance: Any, message: str) -> str:
+    """A schema error in JSON's words (jsonschema's messages speak Python: `None is not of type`)."""
+    if validator == "type":
+        wanted = [expected] if isinstance(expected, str) else list(expected)
+        return f"expected {' or '.join(_JSON_TYPES.get(t, t) for t in wanted)}, got {describe(instance)}"
+    if validator == "enum":
+        return f"expected one of {', '.join(json.dumps(v) for v in expected)}, got {describe(instance)}"
+    if validator == "const":
+        return f"expected {json.dumps(expected)}, got {describe(instance)}"
+    if validator == "pattern":
+        return f"{describe(instance)} does not match {expected}"
+    if validator == "additionalProperties":
+        return "unknown field"
+    if validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems"):
+        return f"{describe(instance)} breaks {validator} {expected}"
+    if validator == "oneOf":
+        return f"{describe(instance)} matches {'none' if 'not valid under any' in message else 'more than one'} of the forms it may take"
+    if validator == "uniqueItems":
+        return "an item repeats another"
+    return f"{describe(instance)} is not valid here ({validator})"
 
 
 def request(request_id: int | str, suite: str, case: Mapping[str, Any]) -> dict[str, Any]:

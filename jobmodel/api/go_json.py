@@ -9,7 +9,9 @@ import re
 from collections.abc import Callable
 from typing import Any, Final
 
-from jobmodel.util.gostrings import go_simple_fold, go_to_upper
+from jobmodel.util.gostrings import decimal_digits_value, go_simple_fold, go_to_upper
+
+_SHORT_INT: Final = 4000  # within int()'s limit
 
 MAX_NESTING_DEPTH: Final = 10000
 _SPACE: Final = frozenset(b" \t\r\n")
@@ -284,9 +286,25 @@ class LiteralFloat(float):
     literal: str
 
 
+# int() refuses more than 4300 digits; Go's decoder reads any number. The model reads integers
+# of up to MAX_INT_DIGITS digits (a longer one is refused: NumberTooLong).
+MAX_INT_DIGITS: Final = 100_000
+
+
+class NumberTooLong(ValueError):
+    """A JSON integer of more than MAX_INT_DIGITS digits."""
+
+
 def literal_int(text: str) -> LiteralInt:
     """json.loads' parse_int keeping the text."""
-    number = LiteralInt(text)
+    if len(text) <= _SHORT_INT:
+        number = LiteralInt(text)
+    else:
+        digits = text.removeprefix("-")
+        if len(digits) > MAX_INT_DIGITS:
+            raise NumberTooLong(f"an integer of {len(digits)} digits: the model reads integers of up to {MAX_INT_DIGITS} digits")
+        magnitude = decimal_digits_value(digits)
+        number = LiteralInt(-magnitude if text.startswith("-") else magnitude)
     number.literal = text
     return number
 

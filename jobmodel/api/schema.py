@@ -26,7 +26,7 @@ from typing import Any, Final
 
 from jobmodel.api import field as fe
 from jobmodel.api.quantity import decode_quantity
-from jobmodel.errors import InputError, quote
+from jobmodel.errors import InputError, describe, quote
 from jobmodel.timeutil import parse_time
 
 # A type is: "str", "int32", "int64", "bool", "object" (any JSON object), "list" (any JSON list),
@@ -394,24 +394,6 @@ def decode_object(value: Any, kind: str, path: str = "", release: int | None = N
         if decoded.get(key, want) != want:
             raise InputError(fe.child(path, key), f'expected "{want}", got {describe(decoded[key])}')
     return decoded
-
-
-def describe(value: Any) -> str:
-    """A JSON value as the decoder's messages name it."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    literal = getattr(value, "literal", None)
-    if isinstance(value, int):
-        return f"the integer {literal or quote(value)}"
-    if isinstance(value, float):
-        return f"the number {literal or quote(value)}"
-    if isinstance(value, str):
-        return f"the string {quote(value)}"
-    if isinstance(value, list):
-        return "a list"
-    return "an object"
 
 
 def _zero(typ: Type) -> Any:

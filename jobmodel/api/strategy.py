@@ -45,8 +45,8 @@ from jobmodel.api.pod_resources import drop_disabled_pod_level_resources
 from jobmodel.api.pod_security import drop_disabled_security_fields
 from jobmodel.api.pod_validation import container_restart_rules_in_use, pod_validation_options
 from jobmodel.api.pod_volumes import drop_disabled_volume_fields
-from jobmodel.api.schema import decode_object, describe
-from jobmodel.errors import InputError, printable
+from jobmodel.api.schema import decode_object
+from jobmodel.errors import InputError, describe, printable
 from jobmodel.features import DEFAULT_GATES, FeatureGates
 from jobmodel.util.gostrings import decimal_successor
 

@@ -39,9 +39,8 @@ import attrs
 from jobmodel.actions import UpdateJobStatus
 from jobmodel.adapters.controlplane import UNRECORDED_RELEASE
 from jobmodel.adapters.live import RESOURCES, View, iter_events
-from jobmodel.api.schema import describe
 from jobmodel.api.wire import job_from_json, job_status_to_json, pod_from_json
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, describe
 from jobmodel.features import FeatureGates, gates_for
 from jobmodel.invariants.catalogue import (
     STATE_INVARIANTS,

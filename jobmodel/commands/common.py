@@ -21,9 +21,8 @@ import attrs
 from jobmodel.adapters.manifests import load_documents, read_manifest, source_name
 from jobmodel.api import strategy
 from jobmodel.api.field import FieldError, render_errors
-from jobmodel.api.schema import describe
 from jobmodel.commands.release import add_release_options
-from jobmodel.errors import InputError, quote
+from jobmodel.errors import InputError, describe, quote
 from jobmodel.features import (
     FeatureGates,
     gates_for,

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from jobmodel.actions import CreateJob, DeleteJob, RecordEvent, Requeue, UpdateCronJobStatus
-from jobmodel.api.schema import OBJ, describe, member, obj
+from jobmodel.api.schema import OBJ, member, obj
 from jobmodel.api.wire import (
     cron_job_from_json,
     cron_job_to_json,
@@ -15,7 +15,7 @@ from jobmodel.api.wire import (
     time_to_json,
 )
 from jobmodel.conformance.suites import COMMON_CASE_KEYS, case_at, case_gates, check_names_unique
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, describe
 from jobmodel.state import CronJob, CronJobFaults, CronJobStatus, CronJobSyncInput, Job
 from jobmodel.timeutil import format_time, parse_time
 from jobmodel.transitions.sync_cronjob import CronJobSyncResult, sync_cronjob

@@ -8,9 +8,8 @@ from typing import Any
 
 from jobmodel.adapters import protocol
 from jobmodel.adapters.manifests import parse_json
-from jobmodel.api.schema import describe
 from jobmodel.conformance.suites import suite_module
-from jobmodel.errors import InputError, quote
+from jobmodel.errors import InputError, describe, quote
 from jobmodel.features import NEWEST_MINOR, RELEASE_PINS
 
 

@@ -9,10 +9,9 @@ from typing import Any, TextIO
 import attrs
 
 from jobmodel.adapters.manifests import read_json_file
-from jobmodel.api.schema import describe
 from jobmodel.conformance.engines import Engine, ModelEngine, Unsupported
 from jobmodel.conformance.suites import SUITES, VECTOR_DEFAULT_RELEASE, check_case, suite_module
-from jobmodel.errors import InputError, printable, quote
+from jobmodel.errors import InputError, describe, printable, quote
 from jobmodel.features import parse_kube_version
 
 FORMAT = "jobmodel-conformance/1"

@@ -8,7 +8,7 @@ from typing import Any
 from jobmodel.api.schema import obj
 from jobmodel.api.validation import validate_time_zone
 from jobmodel.conformance.suites import COMMON_CASE_KEYS, case_gates
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, describe
 from jobmodel.schedule.cron import (
     RECOVERED_PANIC,
     CronPanic,
@@ -61,7 +61,7 @@ def schedule_for(schedule: str, time_zone: str | None) -> Schedule:
 def _opt_str(case: Mapping[str, Any], key: str) -> str | None:
     value = case.get(key)
     if value is not None and not isinstance(value, str):
-        raise InputError(key, f"expected a string, got {type(value).__name__}")
+        raise InputError(key, f"expected a string, got {describe(value)}")
     return value
 
 
@@ -69,7 +69,7 @@ def _opt_int(case: Mapping[str, Any], key: str) -> int | None:
     """An optional *int64 of the harness's case."""
     value = case.get(key)
     if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-        raise InputError(key, f"expected an integer, got {type(value).__name__}")
+        raise InputError(key, f"expected an integer, got {describe(value)}")
     if value is not None and not -(1 << 63) <= value < 1 << 63:
         raise InputError(key, f"{value} is out of the int64 range")
     return value

@@ -17,8 +17,8 @@ from typing import Any, Protocol, cast
 
 import attrs
 
-from jobmodel.api.schema import check_known, describe, obj
-from jobmodel.errors import InputError
+from jobmodel.api.schema import check_known, obj
+from jobmodel.errors import InputError, describe
 from jobmodel.features import (
     VECTOR_DEFAULT_RELEASE,
     FeatureGates,

@@ -8,9 +8,9 @@ from typing import Any
 
 from jobmodel.api import strategy
 from jobmodel.api.field import FieldError, ServerPanic
-from jobmodel.api.schema import decode_object, describe, member, obj
+from jobmodel.api.schema import decode_object, member, obj
 from jobmodel.conformance.suites import COMMON_CASE_KEYS, case_gates, check_case_strings
-from jobmodel.errors import InputError, quote
+from jobmodel.errors import InputError, describe, quote
 from jobmodel.simulation.scenario import FIELD_ERROR_PAIR
 
 KINDS = ("Job", "CronJob")

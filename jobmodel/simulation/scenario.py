@@ -15,20 +15,9 @@ from typing import Any
 import attrs
 
 from jobmodel.api.field import FieldError
-from jobmodel.api.schema import (
-    ANY,
-    BOOL,
-    I32,
-    OBJ,
-    OTHER,
-    STR,
-    check_known,
-    check_value,
-    describe,
-    obj,
-)
+from jobmodel.api.schema import ANY, BOOL, I32, OBJ, OTHER, STR, check_known, check_value, obj
 from jobmodel.api.wire import job_status_to_json, pod_to_json
-from jobmodel.errors import InputError, quote
+from jobmodel.errors import InputError, describe, quote
 from jobmodel.features import DEFAULT_GATES, FeatureGates, vector_gates
 from jobmodel.state import (
     JOB_COMPLETION_INDEX_ANNOTATION,

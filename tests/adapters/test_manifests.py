@@ -110,7 +110,7 @@ ALIAS_BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
         ("a: " + "[" * 150 + "]" * 150, "m.yaml: a[0][0][0][0][0][0][0][0][0][0][0][0][0]..."),
         (ALIAS_BOMB, "more than 100000 values (YAML aliases expand to too many)"),
         ("&a [*a]", "nested deeper than 100 levels"),
-        ('{"spec": {"parallelism": ' + "1" * 5000 + "}}", "m.yaml: not JSON: Exceeds the limit (4300 digits)"),
+        ('{"spec": {"parallelism": ' + "1" * 200_000 + "}}", "m.yaml: an integer of 200000 digits: the model reads integers of up to 100000"),
         ('{"a": NaN}', "m.yaml: not JSON: NaN is not JSON"),
         ("a: .inf\n", "m.yaml: a: json: unsupported value: +Inf"),
         ("a:\n  ~: 1\n", "m.yaml: a: unsupported map key of type null"),
@@ -189,3 +189,11 @@ def test_any_text_is_read_or_refused_never_a_traceback(text: str, release: int) 
         assert str(err).startswith("m")
     else:
         assert isinstance(documents, list)
+
+
+def test_a_json_integer_of_thousands_of_digits_is_read_and_a_longer_one_named() -> None:
+    assert parse_json("f.json", '{"a": ' + "1" * 5000 + "}", wide_numbers=True)["a"] == (10**5000 - 1) // 9
+    with pytest.raises(InputError) as err:
+        parse_json("f.json", '{"a": ' + "1" * 200_000 + "}")
+    assert str(err.value).startswith("f.json: an integer of 200000 digits")
+    assert "sys." not in str(err.value)

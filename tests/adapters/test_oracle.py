@@ -97,7 +97,7 @@ def test_a_malformed_handshake_is_an_error() -> None:
 @pytest.mark.parametrize(
     ("mode", "message"),
     [
-        ("malformed", r"malformed answer to request 1 \(job-sync: start\): outcome.deletions: 'three' is not of type 'integer'"),
+        ("malformed", r"malformed answer to request 1 \(job-sync: start\): outcome.deletions: expected an integer, got the string \"three\""),
         ("wrong-id", r"request 1 \(job-sync: start\): id: -1 answers another request"),
         ("not-json", r"request 1 \(job-sync: start\): not a JSON line: 'hello"),
         ("crash", r"(?s)exited \(3\) before answering request 1 \(job-sync: start\).*boom: the implementation fell over"),

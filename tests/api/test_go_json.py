@@ -9,9 +9,11 @@ from typing import Any
 import pytest
 
 from jobmodel.api.go_json import (
+    MAX_INT_DIGITS,
     GoNumber,
     GoObject,
     GoSyntaxError,
+    NumberTooLong,
     check_valid,
     dumps_keeping_literals,
     fold_name,
@@ -139,3 +141,16 @@ def test_numbers_read_with_their_literal_are_written_as_that_literal() -> None:
     # A string holding the marker: the numbers are written plain, never a string swapped.
     value["b"] = "\x00jobmodel-literal-0\x00"
     assert json.loads(dumps_keeping_literals(value)) == {"a": [1000.0, 0.1, 0, 1.5], "b": value["b"]}
+
+
+@pytest.mark.parametrize("text", ["1" * 5000, "-" + "9" * 5000, "7" * MAX_INT_DIGITS])
+def test_a_literal_integer_past_ints_digit_limit_keeps_its_value_and_text(text: str) -> None:
+    """int() stops at 4300 digits; encoding/json reads any number."""
+    number = literal_int(text)
+    assert number.literal == text
+    assert number == (-1 if text[0] == "-" else 1) * (10 ** len(text.lstrip("-")) - 1) // 9 * int(text[-1])
+
+
+def test_a_literal_integer_past_the_models_bound_is_refused() -> None:
+    with pytest.raises(NumberTooLong, match=f"an integer of {MAX_INT_DIGITS + 1} digits"):
+        literal_int("1" * (MAX_INT_DIGITS + 1))

@@ -84,7 +84,7 @@ def test_serve_refuses_lines_that_are_not_utf8_or_too_long(monkeypatch: pytest.M
     assert main(["oracle", "serve"]) == 0
     answers = [json.loads(line) for line in capsys.readouterr().out.splitlines()[1:]]
     assert [a.get("error", "")[:40] for a in answers[:2]] == ["request: not UTF-8", f"request: a line longer than {MAX_MANIFEST_BYTES} bytes"[:40]]
-    assert answers[2]["id"] == 7 and "'suite' is a required property" in answers[2]["error"]
+    assert answers[2]["id"] == 7 and "suite: required" in answers[2]["error"]
 
 
 def test_check_of_a_suite_the_implementation_does_not_answer_checks_nothing_and_says_so(
