@@ -47,7 +47,6 @@ def problems(message: object, definition: str) -> list[str]:
     out: list[str] = []
     for error in sorted(_validator(definition).iter_errors(message), key=lambda e: [str(p) for p in e.absolute_path]):
         path = list(error.absolute_path)
-        reason = _reason(error.validator, error.validator_value, error.instance, error.message)
         if error.validator == "required":
             # Each missing key named as a path (`case.now: required`); jsonschema gives an error
             # per missing key, each with the whole list.
@@ -60,7 +59,7 @@ def problems(message: object, definition: str) -> list[str]:
         if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
             known = error.schema.get("properties", {}) if isinstance(error.schema, Mapping) else {}
             path = [*path, *[k for k in error.instance if k not in known][:1]]
-        out.append(f"{_where(path)}: {reason}")
+        out.append(f"{_where(path)}: {_reason(error.validator, error.validator_value, error.instance, error.message)}")
     return out
 
 

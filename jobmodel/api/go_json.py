@@ -9,9 +9,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Final
 
-from jobmodel.util.gostrings import decimal_digits_value, go_simple_fold, go_to_upper
-
-_SHORT_INT: Final = 4000  # within int()'s limit
+from jobmodel.util.gostrings import SHORT_DIGITS, decimal_digits_value, go_simple_fold, go_to_upper
 
 MAX_NESTING_DEPTH: Final = 10000
 _SPACE: Final = frozenset(b" \t\r\n")
@@ -297,7 +295,7 @@ class NumberTooLong(ValueError):
 
 def literal_int(text: str) -> LiteralInt:
     """json.loads' parse_int keeping the text."""
-    if len(text) <= _SHORT_INT:
+    if len(text) <= SHORT_DIGITS:
         number = LiteralInt(text)
     else:
         digits = text.removeprefix("-")

@@ -164,7 +164,9 @@ def parse_quantity(s: str) -> Quantity:
     if precision >= 0:
         scale -= len(denom)
         if scale >= MAX_DIGITS:
-            raise QuantityError(ERR_TOO_LARGE)
+            if int(num + denom):
+                raise QuantityError(ERR_TOO_LARGE)
+            scale = 0  # a zero: its scale shows nowhere (String() is "0", every value 0)
         if scale >= NANO:
             shifted = num + denom
             amount = int(shifted)
@@ -182,7 +184,9 @@ def parse_quantity(s: str) -> Quantity:
     else:
         unscaled <<= exponent
     negative, unscaled = unscaled < 0, abs(unscaled)
-    if unscaled != 0:
+    if unscaled == 0:
+        dec_scale = 0  # as in the fast path: a zero's scale shows nowhere
+    else:
         # Round up to nano units: whoever asks for some resource gets some.
         if dec_scale + NANO > unscaled.bit_length():  # below one nano unit: 10^n > 2^n
             unscaled = 1

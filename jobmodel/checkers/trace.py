@@ -91,11 +91,10 @@ def recorded_violation(path: Path) -> Violation | None:
 
 def load_trace(path: Path) -> tuple[Config, list[Move]]:
     """A saved trace (of a Job when it names no kind); errors name the file and the field."""
+    data = read_json_file(path)  # its errors name the file
     try:
-        return _trace_of(read_json_file(path))
+        return _trace_of(data)
     except InputError as err:
-        if str(path) in str(err):
-            raise
         raise InputError(str(path), str(err)) from None
 
 

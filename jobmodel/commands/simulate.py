@@ -100,10 +100,10 @@ def run(args: argparse.Namespace) -> int:
     admitted = load_object(args.manifest, ("Job",), args.namespace, gates, uid=DEFAULT_UID)
     manifest = admitted.request
     if args.script is not None:
-        given = [name for name, value in (("--fail", args.fail), ("--slow", args.slow), ("--run-seconds", args.run_seconds)) if value]
-        if given or args.run_seconds is not None:
+        given = [name for name, value in (("--fail", args.fail), ("--slow", args.slow), ("--run-seconds", args.run_seconds)) if value not in (None, [])]
+        if given:
             # A script says what each pod does: these options of the default script would be ignored.
-            raise InputError(given[0] if given else "--run-seconds", "belongs to the default script: with --script, the script's steps say what pods do")
+            raise InputError(given[0], "belongs to the default script: with --script, the script's steps say what pods do")
         steps = load_script(str(args.script))
         try:
             timeline = simulate_script(manifest, steps, now=now, gates=gates)

@@ -184,7 +184,7 @@ def go_atoi(text: str, bit_size: int = 64) -> int | None:
 
 # int() and str() of an int refuse more than 4300 decimal digits (sys.get_int_max_str_digits);
 # Go's big numbers (big.Int, inf.Dec) have no such limit, and Decimal's conversions neither.
-_SHORT_DIGITS: Final = 4000
+SHORT_DIGITS: Final = 4000
 
 
 def decimal_digits_value(digits: str) -> int:
@@ -192,12 +192,12 @@ def decimal_digits_value(digits: str) -> int:
     a ValueError for anything else."""
     if not digits or not all("0" <= ch <= "9" for ch in digits):
         raise ValueError(f"not decimal digits: {digits[:20]!r}")
-    return int(digits) if len(digits) <= _SHORT_DIGITS else int(Decimal(digits))
+    return int(digits) if len(digits) <= SHORT_DIGITS else int(Decimal(digits))
 
 
 def decimal_text(value: int) -> str:
     """An integer in decimal, however many digits (strconv.FormatInt, big.Int.String)."""
-    return str(value) if value.bit_length() <= 3 * _SHORT_DIGITS else str(Decimal(value))
+    return str(value) if value.bit_length() <= 3 * SHORT_DIGITS else str(Decimal(value))
 
 
 def decimal_successor(digits: str) -> str:

@@ -115,7 +115,8 @@ def test_a_decoded_quantity_is_validated_by_its_value_not_its_written_text() -> 
     ("text", "string"),
     [("1e-100000000", "1e-9"), ("1e-2147483648", "1e-9"), ("0." + "0" * 500_000 + "1", "1n"),
      ("1." + "0" * 500_000, "1"), ("0." + "0" * 500_000, "0"), ("-0." + "0" * 500_000 + "1", "-1n"),
-     ("1" + "0" * 50_000 + "1e-99999", "1e-9"), ("7e" + str(MAX_DIGITS - 2), "700e" + str(MAX_DIGITS - 4))],
+     ("1" + "0" * 50_000 + "1e-99999", "1e-9"), ("0e100000000", "0"), ("0" * 30 + "e100000000", "0"),
+     ("0." + "0" * 30 + "e100000000", "0"), ("7e" + str(MAX_DIGITS - 2), "700e" + str(MAX_DIGITS - 4))],
 )  # fmt: skip
 def test_far_exponents_and_long_zeros_are_read_as_go_reads_them(text: str, string: str) -> None:
     """Go rounds whatever is below a nano unit up to one (1e-100000000 is 1e-9) and reads long
