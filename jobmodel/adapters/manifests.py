@@ -337,7 +337,12 @@ def _yaml_chunks(name: str, text: str) -> list[tuple[int, str]]:
 def _parse_yaml_document(name: str, lines_before: int, chunk: str) -> Any:
     """yaml.Unmarshal of one document: its first YAML document (a `...` ends it). Errors give
     the file's line numbers (kubectl's count from the document's start)."""
-    loader = _Loader(chunk, lines_before)
+    try:
+        # The loader reads the whole text on construction: a control character fails there.
+        loader = _Loader(chunk, lines_before)
+    except yaml.reader.ReaderError as err:
+        raise InputError(name, f"malformed YAML at {_reader_error_place(chunk, err.position, lines_before)}: "
+                         f"control characters are not allowed (U+{err.character:04X})") from None
     try:
         return loader.get_data() if loader.check_data() else None  # type: ignore[no-untyped-call]
     except yaml.YAMLError as err:
@@ -349,6 +354,13 @@ def _parse_yaml_document(name: str, lines_before: int, chunk: str) -> Any:
         raise InputError(name, f"nested deeper than {MAX_DEPTH} levels") from None
     finally:
         loader.dispose()
+
+
+def _reader_error_place(chunk: str, position: int, lines_before: int) -> str:
+    """`line L column C` of a character of a document, counted in the file."""
+    line = lines_before + chunk.count("\n", 0, position) + 1
+    column = position - (chunk.rfind("\n", 0, position) + 1) + 1
+    return f"line {line} column {column}"
 
 
 def _parse_yaml(name: str, text: str) -> list[Any]:

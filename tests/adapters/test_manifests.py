@@ -117,6 +117,9 @@ ALIAS_BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
         ('kind: "\\ud800"\n', "m.yaml: kind: not valid Unicode (a lone surrogate)"),
         ("a: 1\n--- b: 2\n", "m.yaml: invalid Yaml document separator at line 2: b: 2"),
         ("a: !!binary x\n", "m.yaml: malformed YAML at line 1 column 4: !!binary value contains invalid base64 data"),
+        # A control character fails the reader, before any parsing (go-yaml refuses the same set).
+        ("\x00\x01", "m.yaml: malformed YAML at line 1 column 1: control characters are not allowed (U+0000)"),
+        ("a: b\n---\nc: d\ne: \x7f\n", "m.yaml: malformed YAML at line 4 column 4: control characters are not allowed (U+007F)"),
     ],
 )
 def test_reading_is_bounded_and_names_the_file_and_the_field(text: str, message: str) -> None:

@@ -373,6 +373,7 @@ def outcome_specs(draw: st.DrawFn) -> str:
     run_seconds=numbers_as_text(),
     start=st.none() | option_texts(),
 )
+@example(text="\x00\x01", fail=[], slow=[], run_seconds="nan", start=None)
 @example(text=json.dumps(JOB), fail=[], slow=[], run_seconds="nan", start=None)
 @example(text=json.dumps(JOB), fail=[], slow=["all,seconds=nan"], run_seconds="30", start=None)
 @example(text=json.dumps(JOB), fail=[], slow=["all,seconds=inf"], run_seconds="30", start=None)
