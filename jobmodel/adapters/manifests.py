@@ -253,7 +253,8 @@ class _JSONError(InputError):
 
 
 def _json_error(name: str, err: json.JSONDecodeError, values: list[Any] | None = None, start: int = 0) -> InputError:
-    error = _JSONError(name, f"not JSON: {err.msg} at line {err.lineno} column {err.colno}")
+    # Some of json's messages end in "at" ("Unterminated string starting at"): the place follows once.
+    error = _JSONError(name, f"not JSON: {err.msg.removesuffix(' at')} at line {err.lineno} column {err.colno}")
     error.values, error.start = tuple(values or ()), start
     return error
 

@@ -112,6 +112,8 @@ ALIAS_BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
         ("&a [*a]", "nested deeper than 100 levels"),
         ('{"spec": {"parallelism": ' + "1" * 200_000 + "}}", "m.yaml: an integer of 200000 digits: the model reads integers of up to 100000"),
         ('{"a": NaN}', "m.yaml: not JSON: NaN is not JSON"),
+        ('{"a": "\x01"}', "m.yaml: not JSON: Invalid control character at line 1 column 8"),
+        ('{"a": "b', "m.yaml: not JSON: Unterminated string starting at line 1 column 7"),
         ("a: .inf\n", "m.yaml: a: json: unsupported value: +Inf"),
         ("a:\n  ~: 1\n", "m.yaml: a: unsupported map key of type null"),
         ('kind: "\\ud800"\n', "m.yaml: kind: not valid Unicode (a lone surrogate)"),
