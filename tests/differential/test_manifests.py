@@ -194,7 +194,11 @@ def test_json_manifests_read_as_kubectl_reads_them(kubectl: Kubectl, text: str) 
 
 @pytest.mark.parametrize(
     "text",
-    ["~: 1\n", "a: .inf\n", "a: .nan\n", "a: 1\n\n{\"b\": 1E3}\n", "a: !!int x\n", "[1, 2", "a: 1\n--- b\n", '{"a": 1} {"b": 2} c'],
+    [
+        "~: 1\n", "a: .inf\n", "a: .nan\n", "a: 1\n\n{\"b\": 1E3}\n", "a: !!int x\n", "[1, 2", "a: 1\n--- b\n", '{"a": 1} {"b": 2} c',
+        # control characters: go-yaml's reader and encoding/json refuse them as the model does
+        "\x00\x01", "a: b\n---\nc: \x7f\n", '{"a": "\x01"}',
+    ],
 )
 def test_what_kubectl_refuses_the_model_refuses(kubectl: Kubectl, text: str) -> None:
     assert kubectl.documents(text).get("error"), "the case no longer shows a refusal"
