@@ -171,7 +171,8 @@ def resolve_tagged(tag: str, text: str) -> Scalar:
     found = _tag_of(value)
     if found == tag:
         return value
-    if tag == YAML_TAG + "float" and found == YAML_TAG + "int":
+    # An int or int64 becomes a float; a uint64 (ParseUint's reading of a value beyond int64) does not.
+    if tag == YAML_TAG + "float" and found == YAML_TAG + "int" and value < 1 << 63:  # type: ignore[operator]
         return float(value)  # type: ignore[arg-type]
     raise ValueError(f"cannot decode {_short_tag(found)} `{text}` as a {_short_tag(tag)}")
 

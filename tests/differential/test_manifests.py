@@ -181,6 +181,7 @@ EXAMPLES = 3000 if LONG else 400
 @example("a: y\nb: n\nc: 1:20\nd: 0o17\ne: 1e3\nf: =\ng: 08\nh: 1.0\ni: 2024-06-01T12:00:00+02:00\n")
 @example("1e6: a\n1234567: b\n0.1: c\n-0.0: d\n")
 @example("a: 1e-7\nb: 18446744073709551616\nc: 1e400\nd: 0b-1\ne: .5_5\nf: ._5\n")
+@example("a: !!float 18446744073709551615\n")  # a uint64: go-yaml refuses it as a float
 def test_yaml_manifests_read_as_kubectl_reads_them(kubectl: Kubectl, text: str) -> None:
     _check(kubectl, text)
 
@@ -198,6 +199,8 @@ def test_json_manifests_read_as_kubectl_reads_them(kubectl: Kubectl, text: str) 
         "~: 1\n", "a: .inf\n", "a: .nan\n", "a: 1\n\n{\"b\": 1E3}\n", "a: !!int x\n", "[1, 2", "a: 1\n--- b\n", '{"a": 1} {"b": 2} c',
         # control characters: go-yaml's reader and encoding/json refuse them as the model does
         "\x00\x01", "a: b\n---\nc: \x7f\n", '{"a": "\x01"}',
+        # a uint64 (beyond int64) tagged as a float, as a key and in a list
+        "!!float 18446744073709551615: x\n", "a: [!!float 0xFFFFFFFFFFFFFFFF]\n",
     ],
 )
 def test_what_kubectl_refuses_the_model_refuses(kubectl: Kubectl, text: str) -> None:

@@ -147,3 +147,16 @@ def test_an_explicit_tag_must_match() -> None:
     assert resolve_tagged(YAML_TAG + "timestamp", "2024-01-01") == "2024-01-01"
     with pytest.raises(ValueError, match=r"cannot decode !!str `x` as a !!int"):
         resolve_tagged(YAML_TAG + "int", "x")
+
+
+@pytest.mark.parametrize("text", ["9223372036854775807", "-9223372036854775808", "0x7FFFFFFFFFFFFFFF", "0b1", "-0b1"])
+def test_a_float_tag_takes_an_int64(text: str) -> None:
+    assert resolve_tagged(YAML_TAG + "float", text) == float(resolve_plain(text))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("text", ["9223372036854775808", "18446744073709551615", "0xFFFFFFFFFFFFFFFF", "0b" + "1" * 64])
+def test_a_float_tag_refuses_a_uint64(text: str) -> None:
+    """resolve's deferred check converts an int or int64 to a float, never the uint64 that
+    ParseUint gives for a value beyond int64."""
+    with pytest.raises(ValueError, match=rf"cannot decode !!int `{text}` as a !!float"):
+        resolve_tagged(YAML_TAG + "float", text)
