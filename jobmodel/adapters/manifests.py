@@ -22,6 +22,7 @@ from typing import Any, BinaryIO, Final, TextIO
 
 import yaml
 
+from jobmodel.adapters.goyaml_scanner import GoScanningLoader
 from jobmodel.api import field as fe
 from jobmodel.api.go_json import LiteralFloat, LiteralInt, NumberTooLong, literal_float, literal_int
 from jobmodel.errors import InputError, quote
@@ -157,16 +158,37 @@ def _object_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 # A plain (unquoted, untagged) scalar: resolved by go-yaml v2's rules, not YAML 1.1's.
 _GO_PLAIN_TAG: Final = "tag:jobmodel,2026:go-plain"
 _MERGE_TAG: Final = goyaml.YAML_TAG + "merge"
+# A scalar whose tag go-yaml does not resolve (`!foo`, `!!set`, `!`): its text.
+_GO_TEXT_TAG: Final = "tag:jobmodel,2026:go-text"
+_GO_SCALAR_TAGS: Final = frozenset(
+    goyaml.YAML_TAG + t for t in ("str", "int", "float", "bool", "null", "timestamp", "binary", "merge")
+)
 
 
-class _Loader(yaml.SafeLoader):
-    """The safe loader resolving scalars as go-yaml v2 does, with a mapping key given twice
-    refused as a YAML error."""
+class _Loader(GoScanningLoader):
+    """The safe loader scanning and resolving scalars as go-yaml v2 does, with a mapping key
+    given twice refused as a YAML error."""
 
     def __init__(self, stream: str, lines_before: int = 0) -> None:
         super().__init__(stream)
         self._keys_checked: set[yaml.Node] = set()
         self._lines_before = lines_before
+
+    def compose_scalar_node(self, anchor: Any) -> yaml.ScalarNode:
+        # go-yaml resolves the tags of _GO_SCALAR_TAGS (`!!merge` only on a `<<`, isMerge); any
+        # other tag, `!` included, leaves a scalar the text written.
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        if event.tag is not None and (event.tag not in _GO_SCALAR_TAGS or (event.tag == _MERGE_TAG and event.value != "<<")):
+            event.tag = _GO_TEXT_TAG
+        return super().compose_scalar_node(anchor)
+
+    def compose_sequence_node(self, anchor: Any) -> yaml.SequenceNode:
+        self.peek_event().tag = None  # type: ignore[no-untyped-call]  # go-yaml reads no tag of a collection
+        return super().compose_sequence_node(anchor)
+
+    def compose_mapping_node(self, anchor: Any) -> yaml.MappingNode:
+        self.peek_event().tag = None  # type: ignore[no-untyped-call]
+        return super().compose_mapping_node(anchor)
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
         if kind is yaml.ScalarNode and implicit[0]:
@@ -218,24 +240,14 @@ class _Loader(yaml.SafeLoader):
             ) from None
         return _SURROGATE.sub("\ufffd", data.decode("utf-8", "surrogateescape"))
 
-    def construct_go_untyped(self, _suffix: str, node: yaml.Node) -> Any:
-        """A tag go-yaml does not resolve (`!!set`, `!!omap`, `!foo`): the node as it is, a
-        scalar as its text."""
-        if isinstance(node, yaml.MappingNode):
-            return self.construct_mapping(node, deep=True)
-        if isinstance(node, yaml.SequenceNode):
-            return self.construct_sequence(node, deep=True)
-        return self.construct_scalar(node)  # type: ignore[arg-type]
-
-    def construct_go_collection(self, node: yaml.Node) -> Any:
-        return self.construct_go_untyped("", node)
+    def construct_go_text(self, node: yaml.ScalarNode) -> str:
+        return self.construct_scalar(node)
 
 
 _Loader.add_constructor(_GO_PLAIN_TAG, _Loader.construct_go_plain)
+_Loader.add_constructor(_GO_TEXT_TAG, _Loader.construct_go_text)
+_Loader.add_constructor(_MERGE_TAG, _Loader.construct_go_text)  # a `<<` that is not a key
 _Loader.add_constructor(goyaml.YAML_TAG + "binary", _Loader.construct_go_binary)
-for _tag in ("set", "omap", "pairs"):
-    _Loader.add_constructor(goyaml.YAML_TAG + _tag, _Loader.construct_go_collection)
-_Loader.add_multi_constructor(None, _Loader.construct_go_untyped)
 for _tag in ("int", "float", "bool", "null", "timestamp"):
     _Loader.add_constructor(goyaml.YAML_TAG + _tag, _Loader.construct_go_tagged)
 

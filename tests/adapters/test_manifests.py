@@ -46,6 +46,11 @@ KUBECTL_READS = [
     ("a: 18446744073709551615\nb: 18446744073709551616\nc: 1e400\n", '{"a": 18446744073709551615, "b": 18446744073709552000, "c": "1e400"}'),
     ("1e3: a\n0.1: b\n1e6: c\ny: d\n", '{"1000": "a", "0.1": "b", "1e+06": "c", "true": "d"}'),
     ("a: !!binary aGVsbG8=\nb: !!binary /w==\nc: !foo 12\nd: !!set {x, y}\ne: !!omap [x: 1]\n", '{"a": "hello", "b": "\\ufffd", "c": "12", "d": {"x": null, "true": null}, "e": [{"x": 1}]}'),
+    # go-yaml reads no tag of a collection; `!`, and `!!merge` but on a merge key, leave the text.
+    ("a: !!seq {b: 1}\nb: !!map [1]\nc: !!str [1]\nd: !!int {x: 1}\n", '{"a": {"b": 1}, "b": [1], "c": [1], "d": {"x": 1}}'),
+    ("a: !\nb: ! 12\nc: !!merge x\nd: <<\n", '{"a": "", "b": "12", "c": "x", "d": "<<"}'),
+    # A tab is a blank where it cannot be indentation (go-yaml's scanner; PyYAML's refuses it).
+    ("a:\tb\nc: d\te\nf: g\t# h\ni: |\t# c\n  x\nj: !!str\t5\nk: {l:\t1}\n", '{"a": "b", "c": "d\\te", "f": "g", "i": "x\\n", "j": "5", "k": {"l": 1}}'),
 ]
 
 
@@ -90,6 +95,18 @@ def test_a_json_stream_goes_on_as_yaml_from_1_33(text: str, documents_1_32: list
                 manifest_documents("m", text, release)
         else:
             assert manifest_documents("m", text, release) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("a: x\n\ty\n", "line 2 column 1: found a tab character that violates indentation"),
+        ("a: |\n \ty\n", "line 2 column 2: found a tab character where an indentation space is expected"),
+    ],
+)
+def test_a_tab_in_indentation_is_refused_as_kubectl_refuses_it(text: str, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        load_documents("m.yaml", text)
 
 
 def test_malformed_yaml_names_line_and_column() -> None:

@@ -69,23 +69,42 @@ def keys() -> st.SearchStrategy[str]:
     return st.sampled_from(KEY_WORDS) | plain_numbers().map(lambda s: s.lstrip("-") or "0")
 
 
+# Blanks between tokens and inside plain scalars: go-yaml reads a tab as a blank where it cannot
+# be indentation, PyYAML nowhere.
+BLANKS = (" ", " ", " ", "\t", " \t", "\t ")
+BLOCK_SCALARS = ("|", ">", "|-", ">+", "|2", "|\t# c", ">-\t", "|#c", "|x")
+
+
 @st.composite
 def yaml_manifests(draw: st.DrawFn) -> str:
-    """One or more YAML documents: block mappings of drawn keys to scalars, flow lists and
-    nested mappings."""
+    """One or more YAML documents: block mappings of drawn keys to scalars, flow lists, nested
+    mappings and block scalars, with spaces or tabs as blanks, and comments."""
     documents = []
+    blank = st.sampled_from(BLANKS)
     for _ in range(draw(st.integers(1, 3))):
         lines = []
         for key in draw(st.lists(keys(), min_size=1, max_size=6, unique=True)):
-            shape = draw(st.sampled_from(("scalar", "scalar", "flow", "nested")))
+            shape = draw(st.sampled_from(("scalar", "scalar", "words", "flow", "nested", "block")))
             if shape == "scalar":
-                lines.append(f"{key}: {draw(scalars())}")
+                lines.append(f"{key}:{draw(blank)}{draw(scalars())}")
+            elif shape == "words":
+                # A plain scalar of several words, or folded over lines (whose indentation may
+                # hold a tab, which go-yaml refuses where it is indentation).
+                words = draw(st.lists(st.sampled_from(TRICKY).filter(bool), min_size=2, max_size=3))
+                joins = [draw(st.sampled_from((*BLANKS, "\n  ", "\n\n  ", "\n \t", "\n  \t"))) for _ in words[1:]]
+                text = words[0] + "".join(j + w for j, w in zip(joins, words[1:], strict=True))
+                lines.append(f"{key}:{draw(blank)}{text}{draw(st.sampled_from(('', ' # c', chr(9) + '# c', chr(9))))}")
             elif shape == "flow":
-                lines.append(f"{key}: [{', '.join(draw(st.lists(scalars(), max_size=4)))}]")
+                lines.append(f"{key}:{draw(blank)}[{(',' + draw(blank)).join(draw(st.lists(scalars(), max_size=4)))}]")
+            elif shape == "block":
+                body = draw(st.lists(st.sampled_from(TRICKY), min_size=1, max_size=3))
+                indent = draw(st.sampled_from(("  ", "   ", " \t")))
+                lines.append(f"{key}: {draw(st.sampled_from(BLOCK_SCALARS))}")
+                lines.extend(indent + line for line in body)
             else:
                 inner = draw(st.lists(st.tuples(keys(), scalars()), min_size=1, max_size=3, unique_by=lambda kv: kv[0]))
                 lines.append(f"{key}:")
-                lines.extend(f"  {k}: {v}" for k, v in inner)
+                lines.extend(f"  {k}:{draw(blank)}{v}" for k, v in inner)
         documents.append("\n".join(lines) + "\n")
     separator = draw(st.sampled_from(("---\n", "---\n", "--- # c\n", "--- a: 1\n", "----\n", "...\n---\n", "\n---\n\n")))
     return separator.join(documents)

@@ -1,0 +1,184 @@
+"""The YAML scanner as go-yaml v2's (scannerc.go, a port of libyaml) where PyYAML's differs: tabs.
+PyYAML separates tokens and the words of a plain scalar with spaces only ("Do not use tabs in
+YAML!"); libyaml reads a tab as a blank wherever it cannot be indentation, so kubectl reads
+`image:<TAB>busybox` and `command: echo<TAB>hi`, which PyYAML refuses."""
+
+from __future__ import annotations
+
+from typing import Final
+
+import yaml
+from yaml.scanner import ScannerError
+from yaml.tokens import ScalarToken, TagToken
+
+BREAKS: Final = "\r\n\x85\u2028\u2029"
+BLANKS: Final = " \t"
+BLANKZ: Final = "\0" + BLANKS + BREAKS  # is_blankz: a blank, a break or the end
+
+
+class GoScanningLoader(yaml.SafeLoader):
+    """PyYAML's safe loader with the methods of its scanner that go-yaml v2 reads otherwise;
+    each names the go-yaml function it follows."""
+
+    def scan_to_next_token(self) -> None:
+        """yaml_parser_scan_to_next_token: tabs separate tokens in the flow context and where no
+        simple key may start (after a key's `:`, a tag, an anchor), not only spaces."""
+        if self.index == 0 and self.peek() == "\ufeff":
+            self.forward()
+        while True:
+            while self.peek() == " " or (self.peek() == "\t" and (self.flow_level or not self.allow_simple_key)):
+                self.forward()
+            if self.peek() == "#":
+                while self.peek() not in "\0" + BREAKS:
+                    self.forward()
+            if not self.scan_line_break():  # type: ignore[no-untyped-call]
+                return
+            if not self.flow_level:
+                self.allow_simple_key = True
+
+    def scan_plain(self) -> ScalarToken:
+        """yaml_parser_scan_plain_scalar: words joined by spaces and tabs, lines folded; a tab in
+        the indentation of a continuation line is an error."""
+        chunks: list[str] = []
+        whitespaces = leading_break = trailing_breaks = ""
+        leading_blanks = False
+        indent = self.indent + 1
+        start_mark = end_mark = self.get_mark()
+        while True:
+            if self.column == 0 and self.prefix(3) in ("---", "...") and self.peek(3) in BLANKZ:
+                break
+            if self.peek() == "#":
+                break
+            while (ch := self.peek()) not in BLANKZ:
+                if (ch == ":" and self.peek(1) in BLANKZ) or (self.flow_level and ch in ",?[]{}"):
+                    break
+                if leading_blanks:
+                    # Folding: a single line break is a space, more keep all but the first.
+                    chunks.append((trailing_breaks or " ") if leading_break == "\n" else leading_break + trailing_breaks)
+                    leading_break = trailing_breaks = ""
+                    leading_blanks = False
+                elif whitespaces:
+                    chunks.append(whitespaces)
+                    whitespaces = ""
+                chunks.append(ch)
+                self.forward()
+                end_mark = self.get_mark()
+            if self.peek() not in BLANKS + BREAKS:
+                break
+            while (ch := self.peek()) in BLANKS + BREAKS:
+                if ch in BLANKS:
+                    if leading_blanks and ch == "\t" and self.column < indent:
+                        raise ScannerError(
+                            "while scanning a plain scalar", start_mark, "found a tab character that violates indentation", self.get_mark()
+                        )
+                    if not leading_blanks:
+                        whitespaces += ch
+                    self.forward()
+                elif not leading_blanks:
+                    whitespaces = ""
+                    leading_break = self.scan_line_break()  # type: ignore[no-untyped-call]
+                    leading_blanks = True
+                else:
+                    trailing_breaks += self.scan_line_break()  # type: ignore[no-untyped-call]
+            if not self.flow_level and self.column < indent:
+                break
+        if leading_blanks:
+            self.allow_simple_key = True
+        return ScalarToken("".join(chunks), True, start_mark, end_mark)
+
+    def scan_tag(self) -> TagToken:
+        """yaml_parser_scan_tag: `!<uri>`, `!`, `!suffix`, `!handle!suffix`, ended by any blank
+        (a tab too)."""
+        start_mark = self.get_mark()
+        if self.peek(1) == "<":
+            self.forward(2)
+            handle, suffix = None, self.scan_tag_uri("tag", start_mark)
+            if self.peek() != ">":
+                raise ScannerError("while parsing a tag", start_mark, f"expected '>', but found {self.peek()!r}", self.get_mark())
+            self.forward()
+        elif self.peek(1) in BLANKZ:
+            handle, suffix = None, "!"
+            self.forward()
+        else:
+            length = 1
+            while self.peek(length) not in BLANKZ and self.peek(length) != "!":
+                length += 1
+            if self.peek(length) == "!":
+                handle = self.scan_tag_handle("tag", start_mark)  # type: ignore[no-untyped-call]
+            else:
+                handle = "!"
+                self.forward()
+            suffix = self.scan_tag_uri("tag", start_mark)
+        if self.peek() not in BLANKZ:
+            raise ScannerError("while scanning a tag", start_mark, f"expected ' ', but found {self.peek()!r}", self.get_mark())
+        return TagToken((handle, suffix), start_mark, self.get_mark())
+
+    def scan_block_scalar_indicators(self, start_mark: yaml.Mark) -> tuple[bool | None, int | None]:
+        """The chomping and indentation indicators of a block scalar (yaml_parser_scan_block_scalar),
+        in either order; what follows them is the ignored line's to check (a tab or a `#` may)."""
+        chomping: bool | None = None
+        increment: int | None = None
+        for _ in range(2):
+            ch = self.peek()
+            if ch in "+-" and chomping is None:
+                chomping = ch == "+"
+            elif ch in "0123456789" and increment is None:
+                if ch == "0":
+                    raise ScannerError("while scanning a block scalar", start_mark, "found an indentation indicator equal to 0", self.get_mark())
+                increment = int(ch)
+            else:
+                break
+            self.forward()
+        return chomping, increment
+
+    def scan_block_scalar_indentation(self) -> tuple[list[str], int, yaml.Mark]:
+        """yaml_parser_scan_block_scalar_breaks before the indentation is known (the deepest of
+        the leading empty lines' and the first line's): the line breaks, that indentation and
+        where they end; a tab in it is an error."""
+        breaks: list[str] = []
+        max_indent, end_mark = 0, self.get_mark()
+        while True:
+            while self.peek() == " ":
+                self.forward()
+            max_indent = max(max_indent, self.column)
+            if not self._block_scalar_line_break(breaks, indentation=True):
+                return breaks, max_indent, end_mark
+            end_mark = self.get_mark()
+
+    def scan_block_scalar_breaks(self, indent: int) -> tuple[list[str], yaml.Mark]:
+        """yaml_parser_scan_block_scalar_breaks once the indentation is known: a tab within it
+        is an error."""
+        breaks: list[str] = []
+        end_mark = self.get_mark()
+        while True:
+            while self.column < indent and self.peek() == " ":
+                self.forward()
+            if not self._block_scalar_line_break(breaks, indentation=self.column < indent):
+                return breaks, end_mark
+            end_mark = self.get_mark()
+
+    def _block_scalar_line_break(self, breaks: list[str], *, indentation: bool) -> bool:
+        """After a block scalar's indentation spaces: a tab still within the indentation is an
+        error; a line break is read into `breaks` (True), anything else ends them (False)."""
+        if indentation and self.peek() == "\t":
+            raise ScannerError(
+                "while scanning a block scalar", None, "found a tab character where an indentation space is expected", self.get_mark()
+            )
+        if self.peek() not in BREAKS:
+            return False
+        breaks.append(self.scan_line_break())  # type: ignore[no-untyped-call]
+        return True
+
+    def scan_block_scalar_ignored_line(self, start_mark: yaml.Mark) -> None:
+        """The rest of a block scalar's first line (yaml_parser_scan_block_scalar): blanks and a
+        comment."""
+        while self.peek() in BLANKS:
+            self.forward()
+        if self.peek() == "#":
+            while self.peek() not in "\0" + BREAKS:
+                self.forward()
+        if self.peek() not in "\0" + BREAKS:
+            raise ScannerError(
+                "while scanning a block scalar", start_mark, f"expected a comment or a line break, but found {self.peek()!r}", self.get_mark()
+            )
+        self.scan_line_break()  # type: ignore[no-untyped-call]
