@@ -16,9 +16,64 @@ BLANKS: Final = " \t"
 BLANKZ: Final = "\0" + BLANKS + BREAKS  # is_blankz: a blank, a break or the end
 
 
+# The escapes of a double-quoted scalar (yaml_parser_scan_flow_scalar): `\'` but not `\/`.
+ESCAPES: Final = {
+    "0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r", "e": "\x1b",
+    " ": " ", '"': '"', "'": "'", "\\": "\\", "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029",
+}  # fmt: skip
+ESCAPE_LENGTHS: Final = {"x": 2, "u": 4, "U": 8}
+HEX_DIGITS: Final = "0123456789ABCDEFabcdef"
+
+
 class GoScanningLoader(yaml.SafeLoader):
     """PyYAML's safe loader with the methods of its scanner that go-yaml v2 reads otherwise;
     each names the go-yaml function it follows."""
+
+    def scan_flow_scalar_non_spaces(self, double: bool, start_mark: yaml.Mark) -> list[str]:
+        """The characters of a quoted scalar up to a blank, a break or its end
+        (yaml_parser_scan_flow_scalar): go-yaml's escapes, and no escaped surrogate or code
+        point beyond U+10FFFF."""
+        chunks: list[str] = []
+        while True:
+            length = 0
+            while self.peek(length) not in "'\"\\" + BLANKZ:
+                length += 1
+            if length:
+                chunks.append(self.prefix(length))
+                self.forward(length)
+            ch = self.peek()
+            if not double and ch == "'" and self.peek(1) == "'":
+                chunks.append("'")
+                self.forward(2)
+            elif (double and ch == "'") or (not double and ch in '"\\'):
+                chunks.append(ch)
+                self.forward()
+            elif double and ch == "\\":
+                self.forward()
+                chunks.extend(self._escaped(start_mark))
+            else:
+                return chunks
+
+    def _escaped(self, start_mark: yaml.Mark) -> list[str]:
+        """What follows a backslash in a double-quoted scalar."""
+        ch = self.peek()
+        if ch in ESCAPES:
+            self.forward()
+            return [ESCAPES[ch]]
+        if ch in ESCAPE_LENGTHS:
+            length = ESCAPE_LENGTHS[ch]
+            self.forward()
+            if any(self.peek(k) not in HEX_DIGITS for k in range(length)):
+                raise ScannerError("while parsing a quoted scalar", start_mark, "did not find expected hexdecimal number", self.get_mark())
+            code = int(self.prefix(length), 16)
+            if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
+                raise ScannerError("while parsing a quoted scalar", start_mark, "found invalid Unicode character escape code", self.get_mark())
+            self.forward(length)
+            return [chr(code)]
+        if ch in BREAKS:
+            self.scan_line_break()  # type: ignore[no-untyped-call]
+            return list(self.scan_flow_scalar_breaks(True, start_mark))
+        raise ScannerError("while parsing a quoted scalar", start_mark, "found unknown escape character", self.get_mark())
 
     def scan_to_next_token(self) -> None:
         """yaml_parser_scan_to_next_token: tabs separate tokens in the flow context and where no

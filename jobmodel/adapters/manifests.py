@@ -67,13 +67,10 @@ class _Limits:
 def _check_string(text: str, path: str, limits: _Limits) -> str:
     if len(text) > MAX_STRING:
         raise limits.error(path, f"a string of {len(text)} characters (at most {MAX_STRING})")
-    if _SURROGATE.search(text):
-        if not limits.from_yaml:
-            # decode.go's unquote: a lone `\uD800` escape, or a byte that is not UTF-8
-            # (surrogate-escaped by read_text), is U+FFFD.
-            return _SURROGATE.sub("\ufffd", text)
-        raise limits.error(path, "not valid Unicode (a lone surrogate)")
-    return text
+    # JSON (YAML refuses both: the reader such a byte, the scanner such an escape): decode.go's
+    # unquote makes a lone `\uD800` escape, or a byte that is not UTF-8 (surrogate-escaped by
+    # read_text), U+FFFD.
+    return _SURROGATE.sub("\ufffd", text)
 
 
 def _key(key: Any, path: str, limits: _Limits) -> str:
@@ -173,6 +170,14 @@ class _Loader(GoScanningLoader):
         super().__init__(stream)
         self._keys_checked: set[yaml.Node] = set()
         self._lines_before = lines_before
+
+    def compose_node(self, parent: Any, index: Any) -> yaml.Node | None:
+        # An anchor given again names the later node from there on (go-yaml's parser.anchor):
+        # PyYAML refuses it.
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        if not isinstance(event, yaml.AliasEvent) and event.anchor is not None:
+            self.anchors.pop(event.anchor, None)
+        return super().compose_node(parent, index)
 
     def compose_scalar_node(self, anchor: Any) -> yaml.ScalarNode:
         # go-yaml resolves the tags of _GO_SCALAR_TAGS (`!!merge` only on a `<<`, isMerge); any

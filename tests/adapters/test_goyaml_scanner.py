@@ -47,6 +47,10 @@ def _pyyaml_refuses(text: str) -> bool:
     return False
 
 
+def test_double_quoted_escapes_are_go_yaml_s() -> None:
+    assert scalars('a: "\\\'\\e\\x41\\u00e9\\U0010FFFF\\N\\_"\n') == ["a", "'\x1bA\u00e9\U0010ffff\x85\xa0"]
+
+
 def test_a_tag_ends_at_a_tab() -> None:
     assert ("TagToken", ("!!", "str")) in tokens("a: !!str\tb\n")
     assert ("TagToken", (None, "!")) in tokens("a: !\tb\n")
@@ -61,6 +65,10 @@ def test_a_tag_ends_at_a_tab() -> None:
         ("a: |0\n  x\n", "found an indentation indicator equal to 0"),
         ("a: |x\n  x\n", "expected a comment or a line break"),
         ("a: !!str{b\n", "expected ' ', but found '{'"),
+        ('a: "\\/"\n', "found unknown escape character"),  # PyYAML reads it as `/`
+        ('a: "\\ud800"\n', "found invalid Unicode character escape code"),
+        ('a: "\\U00110000"\n', "found invalid Unicode character escape code"),
+        ('a: "\\x4"\n', "did not find expected hexdecimal number"),
     ],
 )
 def test_what_go_yaml_refuses(text: str, problem: str) -> None:

@@ -133,7 +133,7 @@ ALIAS_BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
         ('{"a": "b', "m.yaml: not JSON: Unterminated string starting at line 1 column 7"),
         ("a: .inf\n", "m.yaml: a: json: unsupported value: +Inf"),
         ("a:\n  ~: 1\n", "m.yaml: a: unsupported map key of type null"),
-        ('kind: "\\ud800"\n', "m.yaml: kind: not valid Unicode (a lone surrogate)"),
+        ('kind: "\\ud800"\n', "m.yaml: malformed YAML at line 1 column 10: found invalid Unicode character escape code"),
         ("a: 1\n--- b: 2\n", "m.yaml: invalid Yaml document separator at line 2: b: 2"),
         ("a: !!binary x\n", "m.yaml: malformed YAML at line 1 column 4: !!binary value contains invalid base64 data"),
         # A control character fails the reader, before any parsing (go-yaml refuses the same set).
@@ -189,6 +189,11 @@ def test_errors_in_a_later_document_give_the_files_line() -> None:
         load_documents("m.yaml", "a: 1\n---\nb: 2\nc: [\n")
     with pytest.raises(InputError, match=r'line 5 column 1: duplicate field "c" \(first at line 4\)'):
         load_documents("m.yaml", "a: 1\n---\nb: 2\nc: 1\nc: 2\n")
+
+
+def test_an_anchor_given_again_names_the_later_node() -> None:
+    """go-yaml's parser keeps the last node of an anchor's name (`c: &b y` is true, `y`)."""
+    assert load_documents("m.yaml", "a: &b x\nc: &b y\nd: *b\n") == [{"a": "x", "c": True, "d": True}]
 
 
 def test_a_yaml_merge_key_may_be_overridden() -> None:

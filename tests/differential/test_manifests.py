@@ -39,6 +39,8 @@ TRICKY = (
     "1_0.5", "0.000001", "0.0000001", "1e6", "1234567", "١", "²", "x", "",
 )  # fmt: skip
 TAGS = ("!!str", "!!int", "!!float", "!!bool", "!!null", "!!timestamp", "!foo", "!!foo")
+# Double-quoted escapes go-yaml and PyYAML read differently (`\/`, `\'`) or refuse (surrogates).
+ESCAPED = ('"\\/"', '"\\\'"', '"\\ud800"', '"\\U0010FFFF"', '"\\U00110000"', '"\\x41\\e\\N"', '"\\x4"')
 TAGGED = ("!!binary aGVsbG8=", "!!binary /w==", "!!binary x", "!!set {x, y}", "!!omap [x: 1, y: 2]", "!!pairs [a: 1]", "!!map {b: 1}")
 KEY_WORDS = ("a", "b", "kind", "y", "n", "1", "1.5", "1e3", "0.1", "1e6", "1234567", "-0.0", "~", "on", "2024-01-01")
 
@@ -62,7 +64,7 @@ def scalars() -> st.SearchStrategy[str]:
     """A scalar as written in YAML: plain, or quoted (a string whatever it spells)."""
     plain = st.sampled_from(TRICKY) | plain_numbers()
     tagged = st.builds(lambda tag, s: f"{tag} {s}", st.sampled_from(TAGS), plain.filter(bool))
-    return plain | plain.map(lambda s: json.dumps(s)) | plain.map(lambda s: "'" + s + "'") | tagged | st.sampled_from(TAGGED)
+    return plain | plain.map(lambda s: json.dumps(s)) | plain.map(lambda s: "'" + s + "'") | tagged | st.sampled_from(TAGGED + ESCAPED)
 
 
 def keys() -> st.SearchStrategy[str]:
@@ -201,6 +203,7 @@ EXAMPLES = 3000 if LONG else 400
 @example("1e6: a\n1234567: b\n0.1: c\n-0.0: d\n")
 @example("a: 1e-7\nb: 18446744073709551616\nc: 1e400\nd: 0b-1\ne: .5_5\nf: ._5\n")
 @example("a: !!float 18446744073709551615\n")  # a uint64: go-yaml refuses it as a float
+@example("a: &b x\nc: &b y\nd: *b\n")  # an anchor given again
 def test_yaml_manifests_read_as_kubectl_reads_them(kubectl: Kubectl, text: str) -> None:
     _check(kubectl, text)
 
