@@ -16,7 +16,7 @@ import base64
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO, Final, TextIO
 
@@ -169,15 +169,27 @@ class _Loader(GoScanningLoader):
     def __init__(self, stream: str, lines_before: int = 0) -> None:
         super().__init__(stream)
         self._keys_checked: set[yaml.Node] = set()
+        self._composing: set[str] = set()  # the anchors of the nodes being composed
         self._lines_before = lines_before
 
     def compose_node(self, parent: Any, index: Any) -> yaml.Node | None:
         # An anchor given again names the later node from there on (go-yaml's parser.anchor):
-        # PyYAML refuses it.
+        # PyYAML refuses it. An alias inside its anchor's node is refused as go-yaml's decoder
+        # refuses it (decoder.alias), rather than expanded until too deep.
         event = self.peek_event()  # type: ignore[no-untyped-call]
-        if not isinstance(event, yaml.AliasEvent) and event.anchor is not None:
-            self.anchors.pop(event.anchor, None)
-        return super().compose_node(parent, index)
+        if isinstance(event, yaml.AliasEvent):
+            if event.anchor in self._composing:
+                raise yaml.composer.ComposerError(None, None, f"anchor '{event.anchor}' value contains itself", event.start_mark)  # type: ignore[arg-type]
+            return super().compose_node(parent, index)
+        anchor = event.anchor
+        if anchor is None:
+            return super().compose_node(parent, index)
+        self.anchors.pop(anchor, None)
+        self._composing.add(anchor)
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._composing.discard(anchor)
 
     def compose_scalar_node(self, anchor: Any) -> yaml.ScalarNode:
         # go-yaml resolves the tags of _GO_SCALAR_TAGS (`!!merge` only on a `<<`, isMerge); any
@@ -221,7 +233,25 @@ class _Loader(GoScanningLoader):
                         f"duplicate field {quote(key)} (first at line {self._lines_before + first.start_mark.line + 1})",
                         key_node.start_mark,
                     )
-        super().flatten_mapping(node)
+        node.value = list(self._merged_in_place(node))
+
+    def _merged_in_place(self, node: yaml.MappingNode) -> Iterator[tuple[yaml.Node, yaml.Node]]:
+        """The mapping's pairs with each merge key replaced by the pairs it merges, where it
+        stands: go-yaml's decoder sets keys in order, so a merge overrides the keys before it
+        and the keys after it override the merge (PyYAML's explicit keys would win wherever they
+        stand). Of a list of mappings the earlier take precedence (decoder.merge)."""
+        for key_node, value_node in node.value:
+            if key_node.tag != _MERGE_TAG:
+                yield key_node, value_node
+                continue
+            merged = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+            for mapping in reversed(merged):
+                if not isinstance(mapping, yaml.MappingNode):
+                    raise yaml.constructor.ConstructorError(
+                        None, None, "map merge requires map or sequence of maps as the value", mapping.start_mark
+                    )
+                self.flatten_mapping(mapping)
+                yield from mapping.value
 
     def construct_go_plain(self, node: yaml.ScalarNode) -> Any:
         return goyaml.resolve_plain(self.construct_scalar(node))

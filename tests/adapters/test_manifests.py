@@ -126,7 +126,8 @@ ALIAS_BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
         ('{"a":' * 150 + "1" + "}" * 150, "m.yaml: a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a."),
         ("a: " + "[" * 150 + "]" * 150, "m.yaml: a[0][0][0][0][0][0][0][0][0][0][0][0][0]..."),
         (ALIAS_BOMB, "more than 100000 values (YAML aliases expand to too many)"),
-        ("&a [*a]", "nested deeper than 100 levels"),
+        ("&a [*a]", "m.yaml: malformed YAML at line 1 column 5: anchor 'a' value contains itself"),
+        ("a: &x\n  b: 1\n  <<: *x\n", "m.yaml: malformed YAML at line 3 column 7: anchor 'x' value contains itself"),
         ('{"spec": {"parallelism": ' + "1" * 200_000 + "}}", "m.yaml: an integer of 200000 digits: the model reads integers of up to 100000"),
         ('{"a": NaN}', "m.yaml: not JSON: NaN is not JSON"),
         ('{"a": "\x01"}', "m.yaml: not JSON: Invalid control character at line 1 column 8"),
@@ -189,6 +190,22 @@ def test_errors_in_a_later_document_give_the_files_line() -> None:
         load_documents("m.yaml", "a: 1\n---\nb: 2\nc: [\n")
     with pytest.raises(InputError, match=r'line 5 column 1: duplicate field "c" \(first at line 4\)'):
         load_documents("m.yaml", "a: 1\n---\nb: 2\nc: 1\nc: 2\n")
+
+
+# (YAML, what kubectl reads): go-yaml's decoder sets a mapping's keys in order, a merge where it
+# stands, the earlier of a list of merged mappings taking precedence.
+MERGES = [
+    ("a: 1\n<<: {a: 2}\n", {"a": 2}),
+    ("<<: {a: 2}\na: 1\n", {"a": 1}),
+    ("<<: [{a: 1}, {a: 2, b: 2}]\n", {"a": 1, "b": 2}),
+    ("a: 3\n<<: [{a: 1}, {a: 2}]\n", {"a": 1}),
+    ("<<: {a: 1}\n<<: {a: 2}\n", {"a": 2}),
+]
+
+
+@pytest.mark.parametrize(("text", "kubectl"), MERGES)
+def test_a_merge_key_counts_where_it_stands(text: str, kubectl: dict[str, int]) -> None:
+    assert load_documents("m.yaml", text) == [kubectl]
 
 
 def test_an_anchor_given_again_names_the_later_node() -> None:

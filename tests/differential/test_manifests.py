@@ -204,6 +204,7 @@ EXAMPLES = 3000 if LONG else 400
 @example("a: 1e-7\nb: 18446744073709551616\nc: 1e400\nd: 0b-1\ne: .5_5\nf: ._5\n")
 @example("a: !!float 18446744073709551615\n")  # a uint64: go-yaml refuses it as a float
 @example("a: &b x\nc: &b y\nd: *b\n")  # an anchor given again
+@example("x: &x {a: 1}\nz:\n  a: 3\n  <<: [*x, {a: 2}]\n  b: 1\n  <<: {b: 2}\n")  # merges where they stand
 def test_yaml_manifests_read_as_kubectl_reads_them(kubectl: Kubectl, text: str) -> None:
     _check(kubectl, text)
 
@@ -223,6 +224,8 @@ def test_json_manifests_read_as_kubectl_reads_them(kubectl: Kubectl, text: str) 
         "\x00\x01", "a: b\n---\nc: \x7f\n", '{"a": "\x01"}',
         # a uint64 (beyond int64) tagged as a float, as a key and in a list
         "!!float 18446744073709551615: x\n", "a: [!!float 0xFFFFFFFFFFFFFFFF]\n",
+        # an alias inside its own anchor's node
+        "&a [*a]", "a: &x\n  b: 1\n  <<: *x\n",
     ],
 )
 def test_what_kubectl_refuses_the_model_refuses(kubectl: Kubectl, text: str) -> None:
