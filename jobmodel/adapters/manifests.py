@@ -195,7 +195,9 @@ class _Loader(GoScanningLoader):
         # go-yaml resolves the tags of _GO_SCALAR_TAGS (`!!merge` only on a `<<`, isMerge); any
         # other tag, `!` included, leaves a scalar the text written.
         event = self.peek_event()  # type: ignore[no-untyped-call]
-        if event.tag is not None and (event.tag not in _GO_SCALAR_TAGS or (event.tag == _MERGE_TAG and event.value != "<<")):
+        if event.tag == "!" and event.value == "<<":
+            event.tag = _MERGE_TAG  # `!` counts as implicit, and an implicit `<<` is a merge key
+        elif event.tag is not None and (event.tag not in _GO_SCALAR_TAGS or (event.tag == _MERGE_TAG and event.value != "<<")):
             event.tag = _GO_TEXT_TAG
         return super().compose_scalar_node(anchor)
 
@@ -363,11 +365,13 @@ def _bounded_documents(name: str, docs: list[Any], limits: _Limits) -> list[Any]
 def _yaml_chunks(name: str, text: str) -> list[tuple[int, str]]:
     """YAMLReader.Read: the documents of a YAML stream, cut at each line that starts with `---`
     (anything but a comment after it is an error; the line starts a document that is empty),
-    each with the number of the file's lines before it."""
+    each with the number of the file's lines before it. Its LineReader ends every line, the last
+    one too, with a `\n` (bufio's ReadLine drops a `\n` or `\r\n`)."""
     chunks: list[tuple[int, str]] = []
     buffer: list[str] = []
     first = 0
-    for number, line in enumerate(re.findall(r"[^\n]*\n|[^\n]+", text)):
+    for number, read in enumerate(re.findall(r"[^\n]*\n|[^\n]+", text)):
+        line = read.removesuffix("\n").removesuffix("\r") + "\n" if read.endswith("\n") else read + "\n"
         if line.startswith("---"):
             rest = go_trim_space(line[3:])
             if rest and rest[0] != "#":

@@ -208,6 +208,21 @@ def test_a_merge_key_counts_where_it_stands(text: str, kubectl: dict[str, int]) 
     assert load_documents("m.yaml", text) == [kubectl]
 
 
+@pytest.mark.parametrize(
+    ("text", "kubectl"),
+    [
+        ("a: |\n  x", [{"a": "x\n"}]),  # YAMLReader ends the last line with a newline too
+        ("a: |\r\n  x\r\n", [{"a": "x\n"}]),
+        ("\ufeff\ufeffa", ["a"]),  # the reader drops one byte order mark, the scanner a second
+        ("\ufeff\ufeff\ufeffa", ["\ufeffa"]),
+        ("a: 1\n\ufeffb: 2", [{"a": 1, "\ufeffb": 2}]),  # elsewhere it is a character
+        ("! <<: {a: 1}\n", [{"a": 1}]),  # `!` counts as implicit: a merge key
+    ],
+)
+def test_lines_and_marks_as_kubectl_reads_them(text: str, kubectl: list[Any]) -> None:
+    assert load_documents("m.yaml", text) == kubectl
+
+
 def test_an_anchor_given_again_names_the_later_node() -> None:
     """go-yaml's parser keeps the last node of an anchor's name (`c: &b y` is true, `y`)."""
     assert load_documents("m.yaml", "a: &b x\nc: &b y\nd: *b\n") == [{"a": "x", "c": True, "d": True}]
