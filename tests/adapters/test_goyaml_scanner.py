@@ -51,6 +51,22 @@ def test_double_quoted_escapes_are_go_yaml_s() -> None:
     assert scalars('a: "\\\'\\e\\x41\\u00e9\\U0010FFFF\\N\\_"\n') == ["a", "'\x1bA\u00e9\U0010ffff\x85\xa0"]
 
 
+@pytest.mark.parametrize(
+    ("text", "tag"),
+    [
+        ("!!str a", ("!!", "str")),
+        ("!e!x a", ("!e!", "x")),
+        ("!foo a", ("!", "foo")),
+        ("!~!!! a", ("!", "~!!!")),  # no handle (a handle is letters, digits, `_`, `-`): a URI
+        ("!a-b_c a", ("!", "a-b_c")),
+        ("!<tag:x> a", (None, "tag:x")),
+        ("! a", (None, "!")),
+    ],
+)
+def test_tag_handles_are_go_yaml_s(text: str, tag: tuple[str | None, str]) -> None:
+    assert ("TagToken", tag) in tokens(text)
+
+
 def test_a_tag_ends_at_a_tab() -> None:
     assert ("TagToken", ("!!", "str")) in tokens("a: !!str\tb\n")
     assert ("TagToken", (None, "!")) in tokens("a: !\tb\n")
