@@ -30,6 +30,41 @@ class GoScanningLoader(yaml.SafeLoader):
     """PyYAML's safe loader with the methods of its scanner that go-yaml v2 reads otherwise;
     each names the go-yaml function it follows."""
 
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        # Per open flow collection: the number of its first token, and whether a simple key was
+        # saved inside it.
+        self._open_collections: list[list[int | bool]] = []
+        # Keys whose token opens an empty flow collection: they no longer make the scanner look
+        # ahead for a `:` (below).
+        self._no_lookahead: set[int] = set()
+
+    def fetch_flow_collection_start(self, token_class: type[yaml.Token]) -> None:
+        start = self.tokens_taken + len(self.tokens)
+        super().fetch_flow_collection_start(token_class)
+        self._open_collections.append([start, False])
+
+    def save_possible_simple_key(self) -> None:
+        if self.allow_simple_key and self._open_collections:
+            self._open_collections[-1][1] = True
+        super().save_possible_simple_key()
+
+    def fetch_flow_collection_end(self, token_class: type[yaml.Token]) -> None:
+        """yaml_parser_decrease_flow_level forgets the simple key of the level's last token
+        number (simple_keys_by_tok): where no key was saved inside the collection, that is the
+        number of the token that opened it, whose own key then no longer holds the scanner
+        (yaml_parser_fetch_more_tokens): after `[]` or `{}` it reads one token, not on to the
+        line's end for a `:` (a `:` still makes the collection a key)."""
+        super().fetch_flow_collection_end(token_class)
+        if self._open_collections:
+            start, saved_inside = self._open_collections.pop()
+            if not saved_inside:
+                self._no_lookahead.add(int(start))
+
+    def next_possible_simple_key(self) -> int | None:
+        numbers = [key.token_number for key in self.possible_simple_keys.values() if key.token_number not in self._no_lookahead]
+        return min(numbers, default=None)
+
     def scan_flow_scalar_non_spaces(self, double: bool, start_mark: yaml.Mark) -> list[str]:
         """The characters of a quoted scalar up to a blank, a break or its end
         (yaml_parser_scan_flow_scalar): go-yaml's escapes, and no escaped surrogate or code

@@ -328,7 +328,10 @@ def _json_values(name: str, text: str, *, stream: bool) -> list[Any]:
             at = _skip_json_space(text, at)
             if values and (at == len(text) or not stream):
                 break
-            value, at = decoder.raw_decode(text, at)
+            start = at
+            value, at = decoder.raw_decode(text, start)
+            if _number_cut_short(text, start, at):
+                raise json.JSONDecodeError("invalid character in numeric literal", text, at)
             values.append(value)
             end = at
     except json.JSONDecodeError as err:
@@ -342,6 +345,18 @@ def _json_values(name: str, text: str, *, stream: bool) -> list[Any]:
     if at != len(text):
         raise _json_error(name, json.JSONDecodeError("Extra data", text, at), values, end)
     return values
+
+
+def _number_cut_short(text: str, start: int, end: int) -> bool:
+    """A top-level number that Python's decoder ends where Go's scanner reads on and fails (`1e"`,
+    `1.x`: an exponent or a fraction begun but not finished): that value fails, not the next one
+    (which decides whether a stream goes on as YAML)."""
+    literal, following = text[start:end], text[end : end + 1]
+    if not literal or literal[0] not in "-0123456789":
+        return False
+    begins_exponent = following in ("e", "E") and not any(c in literal for c in "eE")
+    begins_fraction = following == "." and not any(c in literal for c in ".eE")
+    return begins_exponent or begins_fraction
 
 
 def _skip_json_space(text: str, at: int) -> int:

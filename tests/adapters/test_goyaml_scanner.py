@@ -67,6 +67,23 @@ def test_tag_handles_are_go_yaml_s(text: str, tag: tuple[str | None, str]) -> No
     assert ("TagToken", tag) in tokens(text)
 
 
+def first_document(text: str) -> object:
+    loader = GoScanningLoader(text)
+    try:
+        return loader.get_data()  # type: ignore[no-untyped-call]
+    finally:
+        loader.dispose()
+
+
+def test_after_an_empty_flow_collection_the_scanner_reads_one_token_on() -> None:
+    """go-yaml forgets the key of the token that opened an empty collection, so the document
+    ends before the bad escape two tokens on; after `[1]` it looks on for a `:` and fails."""
+    assert first_document('[]"a""\\y"') == []
+    with pytest.raises(yaml.scanner.ScannerError, match="found unknown escape character"):
+        first_document('[1]"a""\\y"')
+    assert ("KeyToken", None) in tokens("[]: x\n")  # a `:` still makes the collection a key
+
+
 def test_a_tag_ends_at_a_tab() -> None:
     assert ("TagToken", ("!!", "str")) in tokens("a: !!str\tb\n")
     assert ("TagToken", (None, "!")) in tokens("a: !\tb\n")

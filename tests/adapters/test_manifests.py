@@ -84,6 +84,8 @@ def test_json_numbers_keep_their_text_and_strings_their_replacement_characters()
         ('{"a": 1} {"b": 2} c: 3\n', None, None),  # two JSON values read: no YAML after them
         ('{"a": 1}x', None, None),  # fewer than four bytes left: consumeWhitespace's io.EOF
         ('{"a": 1}\n{"b": 2}', [{"a": 1}, {"b": 2}], [{"a": 1}, {"b": 2}]),
+        # Go's scanner reads `1e"` as one number that fails: the second value, so YAML goes on.
+        ('{}1e"\\ud800"0x1', None, [{}, '1e"\\ud800"0x1']),
     ],
 )
 def test_a_json_stream_goes_on_as_yaml_from_1_33(text: str, documents_1_32: list[Any] | None, documents_1_33: list[Any] | None) -> None:
