@@ -70,7 +70,7 @@ def test_tag_handles_are_go_yaml_s(text: str, tag: tuple[str | None, str]) -> No
 def first_document(text: str) -> object:
     loader = GoScanningLoader(text)
     try:
-        return loader.get_data()  # type: ignore[no-untyped-call]
+        return loader.get_data()
     finally:
         loader.dispose()
 
