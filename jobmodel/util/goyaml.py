@@ -166,7 +166,7 @@ def resolve_tagged(tag: str, text: str) -> Scalar:
     if tag == YAML_TAG + "str":
         return text
     value = resolve_plain(text)
-    if tag == YAML_TAG + "timestamp" and isinstance(value, str) and _looks_like_timestamp(text):
+    if tag == YAML_TAG + "timestamp" and isinstance(value, str) and parse_timestamp(text):
         return text
     found = _tag_of(value)
     if found == tag:
@@ -177,16 +177,72 @@ def resolve_tagged(tag: str, text: str) -> Scalar:
     raise ValueError(f"cannot decode {_short_tag(found)} `{text}` as a {_short_tag(tag)}")
 
 
-_TIMESTAMP: Final = re.compile(
-    r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}"
-    r"(?:[Tt ][0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(?:\.[0-9]{1,9})?(?:Z|[-+][0-9]{2}:[0-9]{2})?)?\Z"
-)
+def parse_timestamp(text: str) -> bool:
+    """parseTimestamp (go-yaml v2 resolve.go): whether time.Parse reads the text with one of its
+    layouts, 2006-1-2T15:4:5.999999999Z07:00, the same with `t`, 2006-1-2 15:4:5.999999999, or
+    2006-1-2, ranges checked (a month of 1-12, a day of that month, an hour of 0-23, ...)."""
+    if len(text) < 5 or not all("0" <= c <= "9" for c in text[:4]) or text[4] != "-":
+        return False
+    return any(_layout_reads(text, separator) for separator in ("T", "t", " ", ""))
 
 
-def _looks_like_timestamp(text: str) -> bool:
-    """parseTimestamp's layouts (2006-1-2T15:4:5.999999999Z07:00, its `t` and space forms, 2006-1-2),
-    by their shape: the ranges of the fields are not checked."""
-    return bool(_TIMESTAMP.match(text))
+def _getnum(text: str) -> tuple[int | None, str]:
+    """time's getnum(s, false): one or two ASCII digits."""
+    digits = 0
+    while digits < 2 and digits < len(text) and "0" <= text[digits] <= "9":
+        digits += 1
+    return (int(text[:digits]), text[digits:]) if digits else (None, text)
+
+
+def _fields(text: str, separators: str, limits: tuple[int, ...]) -> tuple[list[int], str] | None:
+    """Numbers of one or two digits, each below its limit, joined by the separators."""
+    values: list[int] = []
+    for i, limit in enumerate(limits):
+        if i and not text.startswith(separators[i - 1]):
+            return None
+        value, text = _getnum(text[1:] if i else text)
+        if value is None or value >= limit:
+            return None
+        values.append(value)
+    return values, text
+
+
+def _layout_reads(text: str, separator: str) -> bool:
+    """time.Parse of one of parseTimestamp's layouts: a date, and after `separator` (none: the
+    date alone) a time, with a zone unless the separator is a space (where a run of spaces is one)."""
+    date = _fields(text[5:], "-", (13, 32))
+    if date is None or date[0][0] == 0:
+        return False
+    (month, day), rest = date
+    if separator:
+        if not rest.startswith(separator):
+            return False
+        clock = _fields(rest.lstrip(" ") if separator == " " else rest[1:], "::", (24, 60, 60))
+        if clock is None:
+            return False
+        rest = clock[1]
+        if len(rest) >= 2 and rest[0] in ".," and "0" <= rest[1] <= "9":
+            rest = rest[1:].lstrip("0123456789")  # stdFracSecond9 takes every digit
+        if separator != " ":
+            rest = _after_zone(rest)
+    return rest == "" and 1 <= day <= _days_in(month, int(text[:4]))
+
+
+def _after_zone(text: str) -> str:
+    """What follows a Z07:00 zone (`Z`, or ±hh:mm of at most 24 hours and 60 minutes); a text
+    that is no such zone comes back unchanged (then not empty, so the layout fails)."""
+    if text.startswith("Z"):
+        return text[1:]
+    offset = len(text) >= 6 and text[0] in "+-" and text[3] == ":" and all("0" <= c <= "9" for c in text[1:3] + text[4:6])
+    if offset and int(text[1:3]) <= 24 and int(text[4:6]) <= 60:
+        return text[6:]
+    return text or "?"
+
+
+def _days_in(month: int, year: int) -> int:
+    if month == 2:
+        return 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
+    return 30 if month in (4, 6, 9, 11) else 31
 
 
 def _shortest(value: float, bits: int) -> tuple[str, int]:

@@ -41,6 +41,7 @@ TRICKY = (
 TAGS = ("!!str", "!!int", "!!float", "!!bool", "!!null", "!!timestamp", "!foo", "!!foo")
 # Double-quoted escapes go-yaml and PyYAML read differently (`\/`, `\'`) or refuse (surrogates).
 ESCAPED = ('"\\/"', '"\\\'"', '"\\ud800"', '"\\U0010FFFF"', '"\\U00110000"', '"\\x41\\e\\N"', '"\\x4"')
+TIMESTAMPS = ("!!timestamp 2024-02-30", "!!timestamp 2024-01-01T00:00:00", "!!timestamp 2024-1-1T1:2:3.5+24:60", "!!timestamp 2024-01-01  1:2:3")
 TAGGED = ("!!binary aGVsbG8=", "!!binary /w==", "!!binary x", "!!set {x, y}", "!!omap [x: 1, y: 2]", "!!pairs [a: 1]", "!!map {b: 1}")
 KEY_WORDS = ("a", "b", "kind", "y", "n", "1", "1.5", "1e3", "0.1", "1e6", "1234567", "-0.0", "~", "on", "2024-01-01")
 
@@ -64,7 +65,7 @@ def scalars() -> st.SearchStrategy[str]:
     """A scalar as written in YAML: plain, or quoted (a string whatever it spells)."""
     plain = st.sampled_from(TRICKY) | plain_numbers()
     tagged = st.builds(lambda tag, s: f"{tag} {s}", st.sampled_from(TAGS), plain.filter(bool))
-    return plain | plain.map(lambda s: json.dumps(s)) | plain.map(lambda s: "'" + s + "'") | tagged | st.sampled_from(TAGGED + ESCAPED)
+    return plain | plain.map(lambda s: json.dumps(s)) | plain.map(lambda s: "'" + s + "'") | tagged | st.sampled_from(TAGGED + ESCAPED + TIMESTAMPS)
 
 
 def keys() -> st.SearchStrategy[str]:

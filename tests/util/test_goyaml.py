@@ -16,6 +16,7 @@ from jobmodel.util.goyaml import (
     json_float_text,
     json_key,
     parse_int,
+    parse_timestamp,
     parse_uint,
     resolve_plain,
     resolve_tagged,
@@ -160,3 +161,30 @@ def test_a_float_tag_refuses_a_uint64(text: str) -> None:
     ParseUint gives for a value beyond int64."""
     with pytest.raises(ValueError, match=rf"cannot decode !!int `{text}` as a !!float"):
         resolve_tagged(YAML_TAG + "float", text)
+
+
+# What kubectl (go-yaml's parseTimestamp, time.Parse) reads as `!!timestamp`, and what it refuses.
+TIMESTAMPS = [
+    "2024-01-01", "2024-1-1", "2024-02-29", "2000-02-29", "0000-02-29", "2024-01-01T00:00:00Z", "2024-01-01t00:00:00Z",
+    "2024-01-01T1:2:3Z", "2024-01-01T01:02:03.123456789123Z", "2024-01-01T01:02:03,5Z", "2024-01-01T01:02:03+01:00",
+    "2024-01-01T01:02:03+24:60", "2024-01-01 01:02:03", "2024-01-01   01:02:03", "2024-01-01 01:02:03.5", "2024-01-01 1:2:3",
+]  # fmt: skip
+NOT_TIMESTAMPS = [
+    "2024-13-01", "2024-00-10", "2023-02-29", "1900-02-29", "2024-04-31", "2024-01-32", "2024-01-00", "2024-001-01",
+    "2024-01-01T00:00:00", "2024-01-01T24:00:00Z", "2024-01-01T23:60:00Z", "2024-01-01T23:59:60Z", "2024-01-01T01:02:03.Z",
+    "2024-01-01T01:02:03+25:00", "2024-01-01T01:02:03+24:61", "2024-01-01T01:02:03+0100", "2024-01-01T01:02:03z",
+    "2024-01-01 01:02:03Z", "2024-01-01x", "2024-01-01T", "12024-01-01", "202-01-01", "2024-01-01T01:02Z", "2024-01-01T001:02:03Z",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", TIMESTAMPS)
+def test_a_timestamp_go_yaml_reads(text: str) -> None:
+    assert parse_timestamp(text)
+    assert resolve_tagged(YAML_TAG + "timestamp", text) == text  # kept as written
+
+
+@pytest.mark.parametrize("text", NOT_TIMESTAMPS)
+def test_a_timestamp_go_yaml_refuses(text: str) -> None:
+    assert not parse_timestamp(text)
+    with pytest.raises(ValueError, match=r"as a !!timestamp"):
+        resolve_tagged(YAML_TAG + "timestamp", text)
