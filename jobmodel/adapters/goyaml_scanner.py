@@ -62,6 +62,8 @@ class GoScanningLoader(yaml.SafeLoader):
                 self._no_lookahead.add(int(start))
 
     def next_possible_simple_key(self) -> int | None:
+        if not self._no_lookahead:
+            return super().next_possible_simple_key()  # type: ignore[no-untyped-call, no-any-return]
         numbers = [key.token_number for key in self.possible_simple_keys.values() if key.token_number not in self._no_lookahead]
         return min(numbers, default=None)
 
@@ -144,9 +146,12 @@ class GoScanningLoader(yaml.SafeLoader):
                 break
             if self.peek() == "#":
                 break
-            while (ch := self.peek()) not in BLANKZ:
-                if (ch == ":" and self.peek(1) in BLANKZ) or (self.flow_level and ch in ",?[]{}"):
+            length = 0
+            while (ch := self.peek(length)) not in BLANKZ:
+                if (ch == ":" and self.peek(length + 1) in BLANKZ) or (self.flow_level and ch in ",?[]{}"):
                     break
+                length += 1
+            if length:
                 if leading_blanks:
                     # Folding: a single line break is a space, more keep all but the first.
                     chunks.append((trailing_breaks or " ") if leading_break == "\n" else leading_break + trailing_breaks)
@@ -155,20 +160,24 @@ class GoScanningLoader(yaml.SafeLoader):
                 elif whitespaces:
                     chunks.append(whitespaces)
                     whitespaces = ""
-                chunks.append(ch)
-                self.forward()
+                chunks.append(self.prefix(length))
+                self.forward(length)
                 end_mark = self.get_mark()
             if self.peek() not in BLANKS + BREAKS:
                 break
             while (ch := self.peek()) in BLANKS + BREAKS:
                 if ch in BLANKS:
-                    if leading_blanks and ch == "\t" and self.column < indent:
-                        raise ScannerError(
-                            "while scanning a plain scalar", start_mark, "found a tab character that violates indentation", self.get_mark()
-                        )
+                    length = 0
+                    while (blank := self.peek(length)) in BLANKS:
+                        if leading_blanks and blank == "\t" and self.column + length < indent:
+                            self.forward(length)
+                            raise ScannerError(
+                                "while scanning a plain scalar", start_mark, "found a tab character that violates indentation", self.get_mark()
+                            )
+                        length += 1
                     if not leading_blanks:
-                        whitespaces += ch
-                    self.forward()
+                        whitespaces += self.prefix(length)
+                    self.forward(length)
                 elif not leading_blanks:
                     whitespaces = ""
                     leading_break = self.scan_line_break()  # type: ignore[no-untyped-call]
