@@ -1,7 +1,8 @@
-"""The YAML scanner as go-yaml v2's (scannerc.go, a port of libyaml) where PyYAML's differs: tabs.
-PyYAML separates tokens and the words of a plain scalar with spaces only ("Do not use tabs in
-YAML!"); libyaml reads a tab as a blank wherever it cannot be indentation, so kubectl reads
-`image:<TAB>busybox` and `command: echo<TAB>hi`, which PyYAML refuses."""
+"""The YAML scanner as go-yaml v2's (scannerc.go, a port of libyaml) where PyYAML's differs, so
+that a manifest reads as kubectl reads it: tabs (PyYAML separates tokens and the words of a plain
+scalar with spaces only, "Do not use tabs in YAML!"; libyaml reads a tab as a blank wherever it
+cannot be indentation, so kubectl reads `image:<TAB>busybox`), double-quoted escapes, tag handles,
+block scalar indicators, byte order marks, and how far the scanner looks ahead for a `:`."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ class GoScanningLoader(yaml.SafeLoader):
         super().__init__(stream)
         # Per open flow collection: the number of its first token, and whether a simple key was
         # saved inside it.
-        self._open_collections: list[list[int | bool]] = []
+        self._collection_starts: list[int] = []
+        self._keys_inside: list[bool] = []
         # Keys whose token opens an empty flow collection: they no longer make the scanner look
         # ahead for a `:` (below).
         self._no_lookahead: set[int] = set()
@@ -42,11 +44,12 @@ class GoScanningLoader(yaml.SafeLoader):
     def fetch_flow_collection_start(self, token_class: type[yaml.Token]) -> None:
         start = self.tokens_taken + len(self.tokens)
         super().fetch_flow_collection_start(token_class)
-        self._open_collections.append([start, False])
+        self._collection_starts.append(start)
+        self._keys_inside.append(False)
 
     def save_possible_simple_key(self) -> None:
-        if self.allow_simple_key and self._open_collections:
-            self._open_collections[-1][1] = True
+        if self.allow_simple_key and self._keys_inside:
+            self._keys_inside[-1] = True
         super().save_possible_simple_key()
 
     def fetch_flow_collection_end(self, token_class: type[yaml.Token]) -> None:
@@ -56,10 +59,10 @@ class GoScanningLoader(yaml.SafeLoader):
         (yaml_parser_fetch_more_tokens): after `[]` or `{}` it reads one token, not on to the
         line's end for a `:` (a `:` still makes the collection a key)."""
         super().fetch_flow_collection_end(token_class)
-        if self._open_collections:
-            start, saved_inside = self._open_collections.pop()
-            if not saved_inside:
-                self._no_lookahead.add(int(start))
+        if self._collection_starts:
+            start, keys_inside = self._collection_starts.pop(), self._keys_inside.pop()
+            if not keys_inside:
+                self._no_lookahead.add(start)
 
     def next_possible_simple_key(self) -> int | None:
         if not self._no_lookahead:
