@@ -321,7 +321,7 @@ def _json_decoder() -> json.JSONDecoder:
 def _json_values(name: str, text: str, *, stream: bool) -> list[Any]:
     """The JSON values of a text: exactly one, or (a stream, as encoding/json's Decoder reads
     it) any number separated by white space; a failure is a _JSONError."""
-    decoder, at, end = _json_decoder(), 0, 0
+    decoder, at, end, start = _json_decoder(), 0, 0, 0
     values: list[Any] = []
     try:
         while True:
@@ -340,8 +340,8 @@ def _json_values(name: str, text: str, *, stream: bool) -> list[Any]:
         raise InputError(name, f"nested deeper than {MAX_DEPTH} levels") from None
     except NumberTooLong as err:
         raise InputError(name, str(err)) from None
-    except ValueError as err:  # NaN or Infinity
-        raise InputError(name, f"not JSON: {err}") from None
+    except ValueError as err:  # NaN or Infinity: to Go an invalid character, in this value
+        raise _json_error(name, json.JSONDecodeError(f"{err}, in the value starting", text, start), values, end) from None
     if at != len(text):
         raise _json_error(name, json.JSONDecodeError("Extra data", text, at), values, end)
     return values

@@ -115,6 +115,7 @@ def yaml_manifests(draw: st.DrawFn) -> str:
 
 JSON_NUMBERS = (
     "1E3", "1e3", "-0", "0.1000000000000000000001", "1e-7", "12345678901234567890", "1.5", "100", "2e+2", "0.0", "-1",
+    "NaN", "-Infinity", "1e", "1.",
 )  # fmt: skip
 
 
