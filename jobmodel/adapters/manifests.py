@@ -351,12 +351,11 @@ def _number_cut_short(text: str, start: int, end: int) -> bool:
     """A top-level number that Python's decoder ends where Go's scanner reads on and fails (`1e"`,
     `1.x`: an exponent or a fraction begun but not finished): that value fails, not the next one
     (which decides whether a stream goes on as YAML)."""
-    literal, following = text[start:end], text[end : end + 1]
-    if not literal or literal[0] not in "-0123456789":
+    following = text[end : end + 1]
+    if following not in ("e", "E", ".") or text[start] not in "-0123456789":
         return False
-    begins_exponent = following in ("e", "E") and not any(c in literal for c in "eE")
-    begins_fraction = following == "." and not any(c in literal for c in ".eE")
-    return begins_exponent or begins_fraction
+    literal = text[start:end]  # a number: short
+    return "e" not in literal and "E" not in literal and (following != "." or "." not in literal)
 
 
 def _skip_json_space(text: str, at: int) -> int:
@@ -386,7 +385,7 @@ def _yaml_chunks(name: str, text: str) -> list[tuple[int, str]]:
     buffer: list[str] = []
     first = 0
     for number, read in enumerate(re.findall(r"[^\n]*\n|[^\n]+", text)):
-        line = read.removesuffix("\n").removesuffix("\r") + "\n" if read.endswith("\n") else read + "\n"
+        line = (read[:-2] if read.endswith("\r\n") else read.removesuffix("\n")) + "\n"
         if line.startswith("---"):
             rest = go_trim_space(line[3:])
             if rest and rest[0] != "#":

@@ -6,6 +6,7 @@ format). Python's YAML libraries resolve by YAML 1.1's or 1.2's own rules, so `y
 
 from __future__ import annotations
 
+import calendar
 import math
 import re
 import struct
@@ -211,7 +212,7 @@ def _layout_reads(text: str, separator: str) -> bool:
     """time.Parse of one of parseTimestamp's layouts: a date, and after `separator` (none: the
     date alone) a time, with a zone unless the separator is a space (where a run of spaces is one)."""
     date = _fields(text[5:], "-", (13, 32))
-    if date is None or date[0][0] == 0:
+    if date is None:
         return False
     (month, day), rest = date
     if separator:
@@ -224,25 +225,26 @@ def _layout_reads(text: str, separator: str) -> bool:
         if len(rest) >= 2 and rest[0] in ".," and "0" <= rest[1] <= "9":
             rest = rest[1:].lstrip("0123456789")  # stdFracSecond9 takes every digit
         if separator != " ":
-            rest = _after_zone(rest)
-    return rest == "" and 1 <= day <= _days_in(month, int(text[:4]))
+            after_zone = _after_zone(rest)
+            if after_zone is None:
+                return False
+            rest = after_zone
+    days = _MONTH_DAYS[month] + (month == 2 and calendar.isleap(int(text[:4])))
+    return rest == "" and month >= 1 and 1 <= day <= days
 
 
-def _after_zone(text: str) -> str:
-    """What follows a Z07:00 zone (`Z`, or ±hh:mm of at most 24 hours and 60 minutes); a text
-    that is no such zone comes back unchanged (then not empty, so the layout fails)."""
+_MONTH_DAYS: Final = (0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)  # February of a common year; calendar.monthrange refuses year 0
+
+
+def _after_zone(text: str) -> str | None:
+    """What follows a Z07:00 zone (`Z`, or ±hh:mm of at most 24 hours and 60 minutes); None
+    where there is no such zone."""
     if text.startswith("Z"):
         return text[1:]
     offset = len(text) >= 6 and text[0] in "+-" and text[3] == ":" and all("0" <= c <= "9" for c in text[1:3] + text[4:6])
     if offset and int(text[1:3]) <= 24 and int(text[4:6]) <= 60:
         return text[6:]
-    return text or "?"
-
-
-def _days_in(month: int, year: int) -> int:
-    if month == 2:
-        return 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
-    return 30 if month in (4, 6, 9, 11) else 31
+    return None
 
 
 def _shortest(value: float, bits: int) -> tuple[str, int]:
