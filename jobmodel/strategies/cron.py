@@ -24,6 +24,29 @@ SCHEDULES = [
     "0\u00a00 * * * *", "0\x1c0 * * * *", "0 0 * * FR\u0130", "1_0 * * * *", "\u0663 * * * *", "99999999999999999999x * * * *",
 ]
 
+# robfig/cron's standard parser at its edges: descriptors in any case (and ones it lacks), month
+# and weekday names and their ranges, `?`, steps of every form, values out of range, field counts,
+# blanks, huge numbers, `@every` durations Go's time.ParseDuration reads or not (below a second,
+# fractions, negative, the largest), Quartz's L, W and # that it does not, TZ prefixes.
+SCHEDULE_EDGES = [
+    "@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@reboot", "@Daily", "@every 0s",
+    "@every -1m", "@every 1.5h", "@every", "@every 1h30m", "@every 1d", "@every 500ms", "0 0 * JAN MON",
+    "0 0 * jan-mar mon-fri", "0 0 * * SUN-SAT", "0 0 * FOO *", "0 0 ? * *", "0 0 * * ?", "0 0 * DEC-JAN *",
+    "0 0 * * 8", "0 0 * 13 *", "0 0 0 * *", "0 0 32 * *", "0 24 * * *", "*/0 * * * *", "0/15 * * * *",
+    "5/15 * * * *", "1-5/0 * * * *", "*/61 * * * *", "1-2-3 * * * *", ",1 * * * *", "1,,2 * * * *", "-1 * * * *",
+    "* * * * * *", "  0 0 * * *  ", "0\t0 * * *\t*", "0 0 1/2 * *", "1-60 * * * *", "a-b * * * *", "1/2/3 * * * *",
+    "*/2-3 * * * *", "0 0 * * mon,WED", "0 0 * * MON-7", "99999999999999999999 * * * *", "0 0 * * 1-", "0 0 L * *",
+    "0 0 * * 5L", "0 0 * * 1#2", "TZ=", "CRON_TZ=UTC", "TZ=Mars/Olympus 0 * * * *", "0 0 * * * TZ",
+    "tz=UTC 0 * * * *", "0 0 ** * *", "0 0 * */13 *", "0 0 * * */8", "0 0 * 2-FEB *", "0 0 * * sat-sun",
+    "0\n0 * * *", "@EVERY 1h", "@Hourly", "@every 1h30m10s", "@every 1us", "@every 2562047h", "@every 1e3s",
+    "@every 1m0.5s", "@every 61s", "@every  5m", "@every 2h ", "0 0 * JAN-MAR MON-FRI", "0 0 1 jan *", "0 0 * * sun",
+    "0 0 * * mon-FRI", "0 0 * feb-jan *", "0 0 * DEC/2 *", "0 0 * * SAT,SUN", "0 0 ? ? ?", "0 0 1-31/0 * *",
+    "0-59/60 * * * *", "0 0 * * */7", "0 0 * * 0/3", "4-4/2 * * * *", "0 0 * * 7-1", "60 * * * *", "0 0 * 0 *",
+    "0 0 31 4 *", "0 0 30 2 *", "0 0 31 */2 *", "0 0 1 1 */8", "0 0 L-3 * *", "0 0 W * *", "0 0 * *", " 0 0 * * * ",
+    "0\t0 * * *", "0 0 * * *\n", "0,,1 * * * *", "1- * * * *", "+5 * * * *", "0x1 * * * *", "00005 * * * *",
+    "*/5,*/7 * * * *", "*,1 * * * *",
+]  # fmt: skip
+
 
 def cron_field(lo: int, hi: int) -> st.SearchStrategy[str]:
     """One field of a standard cron expression: *, a value, a range, steps, a list."""
@@ -100,7 +123,7 @@ def schedule_cases(draw: st.DrawFn) -> dict[str, Any]:
     case: dict[str, Any] = {
         "name": "generated",
         "schedule": draw(
-            st.one_of(st.sampled_from(SCHEDULES), GENERATED_SCHEDULES, TZ_PREFIXED_SCHEDULES)
+            st.one_of(st.sampled_from(SCHEDULES), st.sampled_from(SCHEDULE_EDGES), GENERATED_SCHEDULES, TZ_PREFIXED_SCHEDULES)
         ),
         "earliestTime": when(earliest),
         "now": when(earliest + draw(st.integers(0, 45 * 86400))),
