@@ -160,3 +160,20 @@ def test_a_namespace_given_must_be_the_objects_own(tmp_path: Path, capsys: pytes
         f'error: {path}: metadata.namespace: the namespace from the provided object "team-a" does not match '
         "the namespace \"team-b\". You must pass '--namespace=team-a' to perform this operation.\n"
     )
+
+
+def test_a_manifest_without_the_object_wanted_says_what_it_holds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cron_job, other = tmp_path / "cron.yaml", tmp_path / "other.yaml"
+    cron_job.write_text(CRON_JOB)
+    other.write_text("a: 1\n---\nkind: 3\n")
+    assert main(["simulate", str(cron_job)]) == 2
+    err = capsys.readouterr().err
+    assert 'found 0 (it holds: a "CronJob"; `jobmodel cron simulate` runs a CronJob)' in err
+    assert main(["simulate", str(other)]) == 2
+    assert "(it holds: an object without a kind, an object of kind the integer 3)" in capsys.readouterr().err
+    # Where a CronJob is what is wanted, no hint.
+    job = tmp_path / "job.yaml"
+    job.write_text(JOB)
+    assert main(["cron", "simulate", str(job), *WINDOW]) == 2
+    err = capsys.readouterr().err
+    assert 'found 0 (it holds: a "Job")' in err and "runs a CronJob" not in err
