@@ -20,6 +20,7 @@ names the server's URL, and objects are recorded without `managedFields`.
 
 from __future__ import annotations
 
+import bisect
 import json
 import logging
 import threading
@@ -283,9 +284,15 @@ class View:
     first_seen_rv: dict[str, int] = attrs.field(factory=dict)  # pod uid -> rv when first seen
     last_change: float = 0.0
     changes: int = 0
+    # namespace -> the rvs of every Job write seen there, ascending: a sync's pod creations lie
+    # between two of them (it writes the Job's status once it has made them).
+    job_write_rvs: dict[str, list[int]] = attrs.field(factory=dict)
 
     def apply(self, resource: str, event_type: str, obj: Mapping[str, Any]) -> None:
         key = object_key(obj)
+        if resource == "jobs":
+            meta = obj.get("metadata") or {}
+            bisect.insort(self.job_write_rvs.setdefault(str(meta.get("namespace", "")), []), rv_number(meta.get("resourceVersion")))
         if event_type == "DELETED":
             self.objects[resource].pop(key, None)
         else:
@@ -297,7 +304,18 @@ class View:
         self.changes += 1
 
     def copy(self) -> View:
-        return View({r: dict(items) for r, items in self.objects.items()}, dict(self.first_seen_rv), self.last_change, self.changes)
+        return View(
+            {r: dict(items) for r, items in self.objects.items()},
+            dict(self.first_seen_rv),
+            self.last_change,
+            self.changes,
+            {namespace: list(rvs) for namespace, rvs in self.job_write_rvs.items()},
+        )
+
+    def sync_of(self, namespace: str, rv: int) -> int:
+        """Which interval between the namespace's Job writes holds the write of `rv` (a pod
+        creation's: pods of one interval were made by one sync)."""
+        return bisect.bisect_left(self.job_write_rvs.get(namespace, []), rv)
 
 
 def object_key(obj: Mapping[str, Any]) -> str:

@@ -72,6 +72,7 @@ from jobmodel.simulation.scenario import (
 from jobmodel.state import LabelSelector
 from jobmodel.timeutil import format_time, parse_time
 from jobmodel.transitions import cluster as cl
+from jobmodel.transitions.indexes import get_completion_index
 
 SETTLE_QUIET = 1.6
 SETTLE_TIMEOUT = 90.0
@@ -307,11 +308,20 @@ class CaseFrame:
     def number_pods(self, view: View) -> None:
         pods = [p for p in view.objects["pods"].values() if p["metadata"].get("namespace") == self.real_namespace]
         new = [p for p in pods if p["metadata"].get("uid") not in self.pod_numbers]
-        new.sort(key=lambda p: (view.first_seen_rv.get(p["metadata"]["uid"], -1), p["metadata"].get("creationTimestamp", "")))
+        new.sort(key=lambda p: self.creation_order(view, p))
         for pod in new:
             self.pod_numbers[pod["metadata"]["uid"]] = len(self.pod_numbers)
             real_key = json.dumps(f"{self.real_namespace}/{pod['metadata'].get('name', '')}")[1:-1]
             self.pod_keys[real_key] = json.dumps(f"{self.case_namespace}/{self.model_name(pod)}")[1:-1]
+
+    def creation_order(self, view: View, pod: Mapping[str, Any]) -> tuple[int, int, int, str]:
+        """The model's creation order of real pods: the syncs' in turn (their Job writes part
+        them), and within one sync by completion index, as the model (and the format) makes a
+        sync's pods; upstream creates a batch's pods at once, so etcd's order within it is chance."""
+        meta = pod["metadata"]
+        rv = view.first_seen_rv.get(meta["uid"], -1)
+        index = get_completion_index(meta.get("annotations") or {})
+        return (view.sync_of(self.real_namespace, rv), index, rv, str(meta.get("creationTimestamp", "")))
 
     def model_name(self, pod: Mapping[str, Any]) -> str:
         return f"{self.job_name}-{self.pod_numbers[pod['metadata']['uid']]}"

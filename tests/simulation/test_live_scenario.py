@@ -109,10 +109,10 @@ def test_the_pods_a_message_names_are_named_as_the_case_names_them() -> None:
     message = "Container c for pod indexed-1a2b3c4d/work-0-qqqqq failed with exit code 42 matching FailJob rule at index 0"
     job["status"] = {"conditions": [{"type": "FailureTarget", "status": "True", "reason": "PodFailurePolicy", "message": message}]}
     view = View()
-    view.apply("jobs", "ADDED", job)
-    view.apply("pods", "ADDED", real_pod("work-1-zzzzz", 1, 11))  # numbered first: work-0
-    view.apply("pods", "ADDED", real_pod("work-0-qqqqq", 0, 12))
-    view.first_seen_rv.update({"pod-work-1-zzzzz": 11, "pod-work-0-qqqqq": 12})
+    view.apply("jobs", "ADDED", real_job())
+    view.apply("pods", "ADDED", real_pod("work-1-zzzzz", 1, 11))  # made by an earlier sync: work-0
+    view.apply("jobs", "MODIFIED", with_rv(job, 12))
+    view.apply("pods", "ADDED", real_pod("work-0-qqqqq", 0, 13))
     state, names = observed_state(view, frame())
     assert names["work-1"] == "work-0-qqqqq"
     seen = state.job()
@@ -120,6 +120,31 @@ def test_the_pods_a_message_names_are_named_as_the_case_names_them() -> None:
     assert [c.message for c in seen.status.conditions] == [
         "Container c for pod indexed/work-1 failed with exit code 42 matching FailJob rule at index 0"
     ]
+
+
+def with_rv(obj: dict[str, Any], rv: int) -> dict[str, Any]:
+    return {**obj, "metadata": {**cast(dict[str, Any], obj["metadata"]), "resourceVersion": str(rv)}}
+
+
+def test_the_pods_of_one_sync_are_numbered_by_index_and_the_syncs_in_turn() -> None:
+    """Upstream creates a sync's pods at once (etcd's order among them is chance) and writes the
+    Job's status after them; the model makes them in index order: the frame numbers the pods
+    between two Job writes by index, and those of a later interval after them."""
+    view = View()
+    view.apply("jobs", "ADDED", real_job())
+    for name, index, rv in [("work-2-c", 2, 11), ("work-0-a", 0, 12), ("work-1-b", 1, 13)]:
+        view.apply("pods", "ADDED", real_pod(name, index, rv))
+    view.apply("jobs", "MODIFIED", with_rv(real_job(), 14))
+    view.apply("pods", "ADDED", real_pod("work-1-d", 1, 15))  # a later sync's replacement of index 1
+    view.apply("pods", "ADDED", real_pod("work-0-e", 0, 16))
+    _, names = observed_state(view, frame())
+    assert names == {"work-0": "work-0-a", "work-1": "work-1-b", "work-2": "work-2-c", "work-3": "work-0-e", "work-4": "work-1-d"}
+    # Without a Job write between them, pods are one sync's: by index, whatever their etcd order.
+    other = View()
+    other.apply("jobs", "ADDED", real_job())
+    for name, index, rv in [("work-1-b", 1, 11), ("work-0-a", 0, 12)]:
+        other.apply("pods", "ADDED", real_pod(name, index, rv))
+    assert observed_state(other, frame())[1] == {"work-0": "work-0-a", "work-1": "work-1-b"}
 
 
 def test_pod_status_times_move_to_the_real_clock() -> None:
