@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import itertools
 import json
 import re
 import secrets
@@ -155,6 +156,13 @@ def model_variant_reason(case: Mapping[str, Any]) -> str | None:
                 "the case judges the Job before the controller's first sync, which a real controller races (it "
                 f"reacts within milliseconds of the creation); with a settle first, the model's own outcome differs: {difference}"
             )
+    for varied in with_a_settle_after_a_write(steps):
+        difference = first_difference(varied)
+        if difference:
+            return (
+                "a step follows an API write with no settle between them, which a real controller races (it reacts "
+                f"within milliseconds of the write); with a settle after the write, the model's own outcome differs: {difference}"
+            )
     for drift in CLOCK_DRIFTS:
         for where in ("before", "within", "after") if drift in WITHIN_DRIFTS else ("before", "after"):
             difference = first_difference(with_clock_drift(steps, drift, where))
@@ -211,6 +219,24 @@ def with_clock_drift(steps: Sequence[Any], seconds: int, where: str) -> list[Any
         if is_settle and where == "after":
             out.append(drift)
     return out
+
+
+# Steps that write to the API server: a real controller may act on the write before the next step.
+WRITE_STEPS = frozenset({"setPods", "deletePods", "updateJob", "deleteJob"})
+
+
+def with_a_settle_after_a_write(steps: Sequence[Any]) -> list[list[Any]]:
+    """The steps with a settle after one write step that the next step does not settle, for
+    each such write in turn (the controller reacting to that write at once)."""
+    varied = []
+    for i, (step, after) in enumerate(itertools.pairwise(steps)):
+        if _does(step) in WRITE_STEPS and _does(after) not in ("settle", "sync"):
+            varied.append([*steps[: i + 1], {"do": "settle"}, *steps[i + 1 :]])
+    return varied
+
+
+def _does(step: Any) -> Any:
+    return step.get("do") if isinstance(step, Mapping) else None
 
 
 def with_restart_at_set_features(steps: Sequence[Any]) -> list[Any]:

@@ -189,6 +189,37 @@ def test_a_deadline_that_falls_due_within_a_real_settle_is_not_a_case_for_a_real
     assert reason is not None and "within a settle" in reason, reason
 
 
+def test_a_case_that_races_the_controller_after_a_write_is_not_a_case_for_a_real_cluster() -> None:
+    """An Indexed Job scaled down to one completion and its other pod made Succeeded at once,
+    with no settle between (a mutated TestDelayTerminalPhaseCondition vector, found on the 1.32
+    plane): a real controller deletes the out-of-range pod first, whose blocking finalizer keeps
+    it terminating. With a settle after the scale-down the model too leaves it terminating."""
+    job = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "scale", "namespace": "default"}, "spec": {
+        "parallelism": 2, "completions": 2, "completionMode": "Indexed",
+        "template": {"metadata": {"finalizers": ["fake.example.com/blockDeletion"]},
+                     "spec": {"containers": [{"name": "c", "image": "i"}], "restartPolicy": "Never"}},
+    }}
+    succeeded = {"phase": "Succeeded", "containerStatuses": [{"name": "c", "state": {"terminated": {"exitCode": 0, "finishedAt": "2024-06-01T12:00:00Z"}}}]}
+    steps: list[dict[str, Any]] = [
+        {"do": "settle"},
+        {"do": "setPods", "where": {"index": 0}, "count": 1, "status": succeeded},
+        {"do": "updateJob", "patch": {"spec": {"parallelism": 1, "completions": 1}}},
+        {"do": "setPods", "where": {"phase": ["Pending", "Running"]}, "status": succeeded},
+        {"do": "settle"},
+        {"do": "expect", "podCount": [{"where": {"terminating": True}, "count": 0}]},
+    ]
+    case = {"name": "race", "start": "2024-06-01T12:00:00Z", "job": job, "jobUid": "dde50b8a-9637-592d-b462-1c0b6083f757", "steps": steps}
+    assert run_scenario(case) == []
+    reason = model_variant_reason(case)
+    assert reason is not None and "API write" in reason and "steps[5]" in reason, reason
+    # With the settle the upstream test has after the scale-down (the pod then stays terminating),
+    # nothing races.
+    expect_terminating = {"do": "expect", "podCount": [{"where": {"terminating": True}, "count": 1}]}
+    settled = {**case, "steps": [*steps[:3], {"do": "settle"}, *steps[3:5], expect_terminating]}
+    assert run_scenario(settled) == []
+    assert model_variant_reason(settled) is None
+
+
 def test_a_case_that_judges_the_job_before_the_controllers_first_sync_is_not_a_case_for_a_real_cluster() -> None:
     """TestUpdateJobPodResources' "non-suspended job" (v1.35) expects `active: 0` right after
     the creation, before any settle: upstream's test reads the Job a millisecond after creating
