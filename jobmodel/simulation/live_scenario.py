@@ -126,9 +126,9 @@ def unsupported_reason(case: Mapping[str, Any], *, release: str, reconfigurable:
 
 
 def model_variant_reason(case: Mapping[str, Any]) -> str | None:
-    """Run the case through the model as the real cluster will run it (the controller's first
-    sync before the first step; time passing at each settle; a controller restart at each
-    setFeatures); the reason if the outcome then differs."""
+    """Run the case through the model as the real cluster will run it (the controller reacting
+    at once to the Job's creation and to each API write; time passing at each settle; a
+    controller restart at each setFeatures); the reason if the outcome then differs."""
     try:
         base = run_scenario(case)
     except InputError:
@@ -147,21 +147,12 @@ def model_variant_reason(case: Mapping[str, Any]) -> str | None:
                 "a real controller reads its feature gates at start only, so setFeatures restarts it and it loses "
                 f"its in-memory state; the model's outcome then differs: {difference}"
             )
-    if steps and not (isinstance(steps[0], Mapping) and steps[0].get("do") in ("settle", "sync")):
-        # A real controller syncs a new Job within milliseconds: steps before the first settle
-        # may meet its reaction already.
-        difference = first_difference([{"do": "settle"}, *steps])
-        if difference:
-            return (
-                "the case judges the Job before the controller's first sync, which a real controller races (it "
-                f"reacts within milliseconds of the creation); with a settle first, the model's own outcome differs: {difference}"
-            )
-    for varied in with_a_settle_after_a_write(steps):
+    for written, varied in with_a_settle_after_a_write(steps):
         difference = first_difference(varied)
         if difference:
             return (
-                "a step follows an API write with no settle between them, which a real controller races (it reacts "
-                f"within milliseconds of the write); with a settle after the write, the model's own outcome differs: {difference}"
+                f"the case goes on right after an API write, {written}, with no settle between, which a real controller "
+                f"races (it reacts within milliseconds of a write); with a settle after the write, the model's own outcome differs: {difference}"
             )
     for drift in CLOCK_DRIFTS:
         for where in ("before", "within", "after") if drift in WITHIN_DRIFTS else ("before", "after"):
@@ -225,13 +216,15 @@ def with_clock_drift(steps: Sequence[Any], seconds: int, where: str) -> list[Any
 WRITE_STEPS = frozenset({"setPods", "deletePods", "updateJob", "deleteJob"})
 
 
-def with_a_settle_after_a_write(steps: Sequence[Any]) -> list[list[Any]]:
-    """The steps with a settle after one write step that the next step does not settle, for
-    each such write in turn (the controller reacting to that write at once)."""
+def with_a_settle_after_a_write(steps: Sequence[Any]) -> list[tuple[str, list[Any]]]:
+    """Each API write that the next step does not settle (the Job's creation before the first
+    step, then the write steps), named, with the steps given a settle right after it: the
+    controller reacting to that write at once."""
     varied = []
-    for i, (step, after) in enumerate(itertools.pairwise(steps)):
-        if _does(step) in WRITE_STEPS and _does(after) not in ("settle", "sync"):
-            varied.append([*steps[: i + 1], {"do": "settle"}, *steps[i + 1 :]])
+    for i, (step, after) in enumerate(itertools.pairwise([{"do": "create the Job"}, *steps])):
+        if (i == 0 or _does(step) in WRITE_STEPS) and _does(after) not in ("settle", "sync"):
+            written = "the Job's creation (the case judges the Job before the controller's first sync)" if i == 0 else f"steps[{i - 1}] ({_does(step)})"
+            varied.append((written, [*steps[:i], {"do": "settle"}, *steps[i:]]))
     return varied
 
 

@@ -211,7 +211,7 @@ def test_a_case_that_races_the_controller_after_a_write_is_not_a_case_for_a_real
     case = {"name": "race", "start": "2024-06-01T12:00:00Z", "job": job, "jobUid": "dde50b8a-9637-592d-b462-1c0b6083f757", "steps": steps}
     assert run_scenario(case) == []
     reason = model_variant_reason(case)
-    assert reason is not None and "API write" in reason and "steps[5]" in reason, reason
+    assert reason is not None and "API write, steps[2] (updateJob)," in reason and "steps[5]" in reason, reason
     # With the settle the upstream test has after the scale-down (the pod then stays terminating),
     # nothing races.
     expect_terminating = {"do": "expect", "podCount": [{"where": {"terminating": True}, "count": 1}]}
