@@ -148,27 +148,26 @@ def load_object(
     docs = load_documents(file, text, gates.release)
     found = [d for d in docs if isinstance(d, Mapping) and d.get("kind") in kinds]
     if len(found) != 1:
-        raise InputError(file, f"expected exactly one {' or '.join(kinds)} in the manifest, found {len(found)}{_held(docs, found, kinds)}")
+        raise InputError(file, f"expected exactly one {' or '.join(kinds)} in the manifest, found {len(found)}{'' if found else _held(docs, kinds)}")
     return admit(file, found[0], namespace, gates, uid)
 
 
-def _held(docs: list[Any], found: list[Any], kinds: Collection[str]) -> str:
+def _held(docs: list[Any], kinds: Collection[str]) -> str:
     """What a manifest without the object wanted holds instead (its first five documents), and
     the command for a CronJob where only a Job will do."""
-    if found or not docs:
+    if not docs:
         return ""
-    held = [_kind_of(d) for d in docs]
     cron = "CronJob" not in kinds and any(isinstance(d, Mapping) and d.get("kind") == "CronJob" for d in docs)
     hint = "; `jobmodel cron simulate` runs a CronJob" if cron else ""
-    return f" (it holds: {', '.join(held[:5])}{hint})"
+    return f" (it holds: {', '.join(_kind_of(d) for d in docs[:5])}{hint})"
 
 
 def _kind_of(doc: Any) -> str:
-    kind = doc.get("kind") if isinstance(doc, Mapping) else None
-    if isinstance(kind, str):
-        return f"a {quote(kind)}"
     if not isinstance(doc, Mapping):
         return describe(doc)
+    kind = doc.get("kind")
+    if isinstance(kind, str):
+        return f"a {quote(kind)}"
     return "an object without a kind" if kind is None else f"an object of kind {describe(kind)}"
 
 

@@ -36,7 +36,7 @@ from jobmodel.conformance.agreement import judge
 from jobmodel.errors import InputError
 from jobmodel.features import GATE_TABLE
 from jobmodel.timeutil import format_time, parse_time
-from tests.conformance import Cases, vector_cases
+from tests.conformance import Cases, vector_cases, vector_inputs
 from tests.differential.conftest import ReleaseUpstream
 from tests.differential.test_api import check_defaulting, check_validation
 
@@ -279,14 +279,8 @@ def test_the_vectors_are_found() -> None:
 API_FILES = ("validation.json", "validation_extra.json", "validation_newer_extra.json", "validation_status_extra.json")
 
 
-def api_vectors(*names: str) -> list[dict[str, Any]]:
-    """The cases of the bundled and extra vector files of an API suite, at any release (run at
-    the run's: a field the release's types lack is then refused by both decoders)."""
-    return Cases({k: v for k, v in c.items() if k not in ("expect", "kubeVersion")} for c in vector_cases(*names))
-
-
-VALIDATION = api_vectors(*API_FILES)
-DEFAULTING = api_vectors("defaulting.json", "defaulting_extra.json")
+VALIDATION = vector_inputs(*API_FILES)  # at the run's release
+DEFAULTING = vector_inputs("defaulting.json", "defaulting_extra.json")
 Path_ = tuple[str | int, ...]
 
 # Values upstream's validation tells apart: bounds of int32 fields and of the Job's limits, names

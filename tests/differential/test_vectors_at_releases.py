@@ -17,24 +17,19 @@ import pytest
 
 from jobmodel.conformance import cronjob_sync, job_sync, schedule
 from jobmodel.conformance.agreement import judge
-from tests.conformance import Cases, vector_cases
+from tests.conformance import Cases, vector_inputs
 from tests.differential.conftest import ReleaseUpstream
 from tests.differential.test_api import check_defaulting, check_validation
-from tests.differential.test_vector_mutations import API_FILES, api_vectors
+from tests.differential.test_vector_mutations import API_FILES
 
 pytestmark = pytest.mark.upstream
 
 
-def unexpected(*names: str) -> Cases:
-    """The cases of these vector files without their expectations and releases."""
-    return Cases({k: v for k, v in c.items() if k not in ("expect", "kubeVersion")} for c in vector_cases(*names))
-
-
-JOB_SYNC = unexpected("job_sync_core.json", "job_sync_policies.json", "job_sync_extra.json", "job_sync_newer_extra.json", "job_sync_releases.json")
-CRONJOB_SYNC = unexpected("cronjob_sync.json", "cronjob_sync_extra.json")
-SCHEDULE = unexpected("schedule.json", "schedule_extra.json")
-VALIDATION = api_vectors(*API_FILES)
-DEFAULTING = api_vectors("defaulting.json", "defaulting_extra.json", "defaulting_newer_extra.json")
+JOB_SYNC = vector_inputs("job_sync_core.json", "job_sync_policies.json", "job_sync_extra.json", "job_sync_newer_extra.json", "job_sync_releases.json")
+CRONJOB_SYNC = vector_inputs("cronjob_sync.json", "cronjob_sync_extra.json")
+SCHEDULE = vector_inputs("schedule.json", "schedule_extra.json")
+VALIDATION = vector_inputs(*API_FILES)
+DEFAULTING = vector_inputs("defaulting.json", "defaulting_extra.json", "defaulting_newer_extra.json")
 
 
 def test_every_suite_s_vectors_are_found() -> None:
