@@ -127,9 +127,13 @@ func runValidation(ctx context.Context, raw json.RawMessage) (map[string]any, er
 	}
 	ctx = apiContext(ctx)
 	var validate func() field.ErrorList
+	// The strategy's warnings, which the API server sends only for a write that passed validation
+	// (rest.BeforeCreate, rest.BeforeUpdate).
+	var warn func() []string
 	switch c.Operation {
 	case "create":
 		validate = func() field.ErrorList { return declarative(ctx, c, s.create, obj, nil, s.create.Validate(ctx, obj)) }
+		warn = func() []string { return s.create.WarningsOnCreate(ctx, obj) }
 	case "update":
 		old, err := decodeObject(c.Kind, "oldObject", c.OldObject, false)
 		if err != nil {
@@ -140,10 +144,12 @@ func runValidation(ctx context.Context, raw json.RawMessage) (map[string]any, er
 			validate = func() field.ErrorList {
 				return declarative(ctx, c, s.main, obj, old, s.main.ValidateUpdate(ctx, obj, old))
 			}
+			warn = func() []string { return s.main.WarningsOnUpdate(ctx, obj, old) }
 		case *c.Subresource == "status":
 			validate = func() field.ErrorList {
 				return declarative(ctx, c, s.status, obj, old, s.status.ValidateUpdate(ctx, obj, old))
 			}
+			warn = func() []string { return s.status.WarningsOnUpdate(ctx, obj, old) }
 		default:
 			return nil, fmt.Errorf("subresource: expected absent or \"status\", got %q", *c.Subresource)
 		}
@@ -164,7 +170,13 @@ func runValidation(ctx context.Context, raw json.RawMessage) (map[string]any, er
 			"message": e.Error(),
 		})
 	}
-	return map[string]any{"valid": len(errs) == 0, "errors": out}, nil
+	warnings := []string{}
+	if len(errs) == 0 {
+		if panicked := asAPIServer(func() { warnings = append(warnings, warn()...) }); panicked != "" {
+			return map[string]any{"valid": false, "errors": []any{}, "serverError": panicked}, nil
+		}
+	}
+	return map[string]any{"valid": len(errs) == 0, "errors": out, "warnings": warnings}, nil
 }
 
 // runDefaulting answers a defaulting case: decode defaults, then the strategy's

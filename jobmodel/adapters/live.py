@@ -23,6 +23,7 @@ from __future__ import annotations
 import bisect
 import json
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -171,9 +172,32 @@ def answer_body(data: bytes | str | None, server: str, doing: str) -> dict[str, 
     return body
 
 
+WARNING_HEADER = re.compile(r'\d{3} \S+ "((?:[^"\\]|\\.)*)"')
+
+
+def parse_warning_header(value: str) -> str | None:
+    """The text of one `Warning` header as the API server writes it (apimachinery
+    `NewWarningHeader`: `299 - "text"`, with `"` and `\\` escaped), or None for another form."""
+    match = WARNING_HEADER.fullmatch(value.strip())
+    return None if match is None else re.sub(r"\\(.)", r"\1", match.group(1))
+
+
+def warnings_of(headers: Any) -> list[str]:
+    """The warnings of a response, in the order the server sent them (http.client reads header
+    bytes as ISO-8859-1; the server writes UTF-8)."""
+    values = headers.getlist("Warning") if hasattr(headers, "getlist") else []
+    return [text for text in (parse_warning_header(_utf8(v)) for v in values) if text is not None]
+
+
+def _utf8(value: str) -> str:
+    try:
+        return value.encode("latin-1").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return value
+
+
 def connection_problem(err: BaseException) -> str:
     """The gist of a connection failure: `[Errno 111] Connection refused`, a timeout, a TLS error."""
-    import re
 
     text = str(getattr(err, "reason", None) or err)
     errno = re.search(r"\[Errno -?\d+\] [^'\")\]]+", text)
@@ -702,6 +726,17 @@ class LiveCluster:
             f"delete CronJob {name}", self.batch.delete_namespaced_cron_job, name, namespace,
             body={"propagationPolicy": propagation},
         )
+
+    def create_dry_run(self, kind: str, namespace: str, manifest: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        """A create of a Job or CronJob the API server defaults, admits and validates but does
+        not store (dryRun=All): the object it would store, and its warnings."""
+        doing = f"create the {kind} (dry run)"
+        create: Callable[..., Any] = self.batch.create_namespaced_job if kind == "Job" else self.batch.create_namespaced_cron_job
+        try:
+            response = create(namespace, dict(manifest), dry_run="All", _preload_content=False, _request_timeout=REQUEST_TIMEOUT)
+        except Exception as err:
+            raise api_error(err, self.server, doing) from None
+        return answer_body(response.data, self.server, doing), warnings_of(response.headers)
 
     # pods: the scheduler's and the kubelet's calls
     def bind_pod(self, namespace: str, name: str, node: str = NODE_NAME) -> dict[str, Any]:

@@ -10,7 +10,10 @@ from typing import Final
 
 from jobmodel.api import field as fe
 from jobmodel.api.field import FieldError
+from jobmodel.util.goquote import go_quote
 
+STRICT_IP_RELEASE: Final = 36  # StrictIPCIDRValidation on by default
+V4_IN_V6_PREFIX: Final = bytes(10) + b"\xff\xff"  # an IPv4 address in its 16-byte form
 IP_FORMAT_ERROR: Final = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"
 
 
@@ -24,9 +27,14 @@ def is_valid_ip_for_legacy_field(path: str, value: str, strict: bool) -> list[Fi
         return []
     if not _netip_parses(value):
         return [fe.invalid(path, value, "must not have leading 0s")]
-    if _is_ipv6_text(value) and parsed[:12] == bytes(10) + b"\xff\xff":
+    if _is_ipv4_mapped_ipv6(value, parsed):
         return [fe.invalid(path, value, "must not be an IPv4-mapped IPv6 address")]
     return []
+
+
+def _is_ipv4_mapped_ipv6(value: str, parsed: bytes) -> bool:
+    """An address written in IPv6 form that holds an IPv4 one (netip's Is4In6)."""
+    return _is_ipv6_text(value) and parsed[:12] == V4_IN_V6_PREFIX
 
 
 def _is_ipv6_text(value: str) -> bool:
@@ -80,7 +88,7 @@ def _parse_ipv4(s: str) -> bytes | None:
             return None
         octets.append(number[0])
         s = s[number[1] :]
-    return bytes(10) + b"\xff\xff" + bytes(octets) if not s else None
+    return V4_IN_V6_PREFIX + bytes(octets) if not s else None
 
 
 def _parse_ipv6(s: str) -> bytes | None:
@@ -129,3 +137,43 @@ def _parse_ipv6(s: str) -> bytes | None:
     elif ellipsis >= 0:
         return None
     return bytes(ip)
+
+
+def ip_string(ip: bytes) -> str:
+    """net.IP.String (and netip.Addr.String for an IPv6 address that is no IPv4-mapped one): an
+    IPv4 or IPv4-mapped address dotted, else RFC 5952 (lowercase, `::` for the first longest run
+    of at least two zero groups)."""
+    if ip[:12] == V4_IN_V6_PREFIX:
+        return ".".join(str(b) for b in ip[12:])
+    groups = [ip[i] << 8 | ip[i + 1] for i in range(0, 16, 2)]
+    start, length = -1, 1
+    i = 0
+    while i < 8:
+        j = i
+        while j < 8 and groups[j] == 0:
+            j += 1
+        if j - i > length:
+            start, length = i, j - i
+        i = j + 1
+    if start < 0:
+        return ":".join(f"{g:x}" for g in groups)
+    head = ":".join(f"{g:x}" for g in groups[:start])
+    tail = ":".join(f"{g:x}" for g in groups[start + length :])
+    return f"{head}::{tail}"
+
+
+def get_warnings_for_ip(path: str, value: str, release: int) -> list[str]:
+    """GetWarningsForIP (apimachinery `ip.go`, from 1.33): an address ParseIPSloppy takes but
+    netip.ParseAddr refuses (leading zeros) or an IPv4-mapped IPv6 one (from 1.36, when strict
+    validation refuses them, said to be invalid now), and an IPv6 address not in its canonical
+    form."""
+    parsed = parse_ip_sloppy(value)
+    if parsed is None:  # upstream logs it: validation should have refused it
+        return []
+    if not _netip_parses(value) or _is_ipv4_mapped_ipv6(value, parsed):
+        verdict = "is invalid" if release >= STRICT_IP_RELEASE else "will be considered invalid in a future Kubernetes release"
+        return [f"{path}: non-standard IP address {go_quote(value)} {verdict}: use {go_quote(ip_string(parsed))}"]
+    canonical = ip_string(parsed)
+    if _is_ipv6_text(value) and canonical != value:
+        return [f"{path}: IPv6 address {go_quote(value)} should be in RFC 5952 canonical format ({go_quote(canonical)})"]
+    return []

@@ -566,6 +566,32 @@ def owner_reference_value(ref: Mapping[str, Any], release: int) -> Any:
     return owner_references_value([ref])[0] if text is None else fe.GoSyntax(text)
 
 
+def _owner_reference_compared(ref: Any) -> Any:
+    """An owner reference as Semantic.DeepEqual sees it: its strings with "" as absent, its two
+    `*bool` fields with false kept (a nil pointer differs from one to false)."""
+    if not isinstance(ref, Mapping):
+        return ref
+    return {k: v for k, v in ref.items() if v is not None and not (v == "" and k not in ("controller", "blockOwnerDeletion"))}
+
+
+def dedup_owner_references(refs: list[Any]) -> tuple[list[Any], list[str]]:
+    """dedupOwnerReferences (apiserver `pkg/endpoints/handlers/rest.go`), which the create and
+    update handlers run before anything else: a reference equal to an earlier one with its uid
+    is dropped; the uids of those dropped."""
+    kept: list[Any] = []
+    duplicates: list[str] = []
+    seen: set[str] = set()
+    for ref in refs:
+        uid = str(ref.get("uid") or "") if isinstance(ref, Mapping) else ""
+        value = _owner_reference_compared(ref)
+        if uid in seen and any(_owner_reference_compared(k) == value for k in kept):
+            duplicates.append(uid)
+            continue
+        seen.add(uid)
+        kept.append(ref)
+    return kept, duplicates
+
+
 def validate_owner_references(
     refs: list[Mapping[str, Any]], path: str, release: int = NEWEST_MINOR
 ) -> list[FieldError]:

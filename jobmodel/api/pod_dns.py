@@ -18,7 +18,7 @@ from typing import Any, Final
 from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
 from jobmodel.api.field import FieldError
-from jobmodel.api.ip import is_valid_ip_for_legacy_field
+from jobmodel.api.ip import STRICT_IP_RELEASE, is_valid_ip_for_legacy_field
 from jobmodel.util.gostrings import go_len
 
 MAX_DNS_NAMESERVERS: Final = 3
@@ -85,7 +85,7 @@ def validate_pod_dns_config(
     if len(nameservers) > MAX_DNS_NAMESERVERS:
         errs.append(fe.invalid(ns_path, fe.go_slice(nameservers, "[]string", release), f"must not have more than {MAX_DNS_NAMESERVERS} nameservers"))
     for i, ns in enumerate(nameservers):
-        errs.extend(is_valid_ip_for_legacy_field(fe.index(ns_path, i), ns, strict=release >= 36))
+        errs.extend(is_valid_ip_for_legacy_field(fe.index(ns_path, i), ns, strict=release >= STRICT_IP_RELEASE))
     searches = dns_config.get("searches") or []
     search_path = fe.child(path, "searches")
     if len(searches) > MAX_DNS_SEARCH_PATHS:

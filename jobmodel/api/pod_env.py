@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 from jobmodel.api import field as fe
 from jobmodel.api import meta_validation as mv
 from jobmodel.api.field import FieldError
-from jobmodel.api.ip import is_valid_ip_for_legacy_field
+from jobmodel.api.ip import STRICT_IP_RELEASE, is_valid_ip_for_legacy_field
 from jobmodel.api.pod_util import visit_containers_with_path
 from jobmodel.api.quantity import decode_quantity
 from jobmodel.util.gostrings import go_len, go_to_lower
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 FILE_KEY_REF_RELEASE: Final = 34  # FileKeySelector exists (EnvFiles alpha); on by default from 1.35
 ENV_FILES_ON_RELEASE: Final = 35
 LEGACY_IP_RELEASE: Final = 33  # IsValidIPForLegacyField
-STRICT_IP_RELEASE: Final = 36  # StrictIPCIDRValidation on by default
 
 RELAXED_ENV_VAR_NAME_MSG: Final = (
     "a valid environment variable name must consist only of printable ASCII characters other than '='"

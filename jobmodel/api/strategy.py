@@ -35,7 +35,10 @@ from jobmodel.api.equality import semantic_equal
 from jobmodel.api.field import FieldError
 from jobmodel.api.go_json import dumps_keeping_literals, literal_float
 from jobmodel.api.job_scheduling import drop_disabled_fields, validate_scheduling_declaratively
-from jobmodel.api.meta_validation import label_selector_has_invalid_label_value
+from jobmodel.api.meta_validation import (
+    dedup_owner_references,
+    label_selector_has_invalid_label_value,
+)
 from jobmodel.api.names import name_generated_before_create
 from jobmodel.api.pod_claims import drop_disabled_dynamic_resource_allocation_fields
 from jobmodel.api.pod_drop import drop_disabled_pod_fields
@@ -594,10 +597,14 @@ def with_namespace(obj: Mapping[str, Any], namespace: str) -> Obj:
 
 def create_request(obj: Mapping[str, Any], namespace: str) -> Obj:
     """The object as the API server takes it in: the namespace of kubectl's context when the
-    manifest gives none, and a generated name when it gives only `generateName` (the name drawn
-    from the namespace and prefix, so that every command names it alike)."""
+    manifest gives none, its owner references without duplicates, and a generated name when it
+    gives only `generateName` (the name drawn from the namespace and prefix, so that every
+    command names it alike)."""
     request = with_namespace(obj, namespace)
     meta = request["metadata"]
+    refs = meta.get("ownerReferences")
+    if isinstance(refs, list):  # the create handler dedups them first (dedupOwnerReferencesAndAddWarning)
+        meta["ownerReferences"] = dedup_owner_references(refs)[0]
     return name_generated_before_create(request, f"{meta.get('namespace')}/{meta.get('generateName')}")
 
 

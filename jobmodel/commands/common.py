@@ -21,8 +21,9 @@ import attrs
 from jobmodel.adapters.manifests import load_documents, read_manifest, source_name
 from jobmodel.api import strategy
 from jobmodel.api.field import FieldError, render_errors
+from jobmodel.api.warnings import handler_warnings, recorded_warnings, warnings_on_create
 from jobmodel.commands.release import add_release_options
-from jobmodel.errors import InputError, describe, quote
+from jobmodel.errors import InputError, describe, printable, quote
 from jobmodel.features import (
     FeatureGates,
     gates_for,
@@ -86,12 +87,14 @@ def gate_overrides(args: argparse.Namespace) -> dict[str, bool]:
 
 @attrs.frozen
 class Admitted:
-    """An object the API server accepts: the request as sent (namespace filled in) and as stored."""
+    """An object the API server accepts: the request as sent (namespace filled in) and as stored,
+    and the warnings its response carries."""
 
     file: str
     kind: str
     request: dict[str, Any]
     stored: dict[str, Any]
+    warnings: tuple[str, ...] = ()
 
 
 def rejection(where: str, kind: str, stored: Mapping[str, Any], errors: list[FieldError]) -> str:
@@ -118,7 +121,14 @@ def admit(
         raise InputError(file, str(err)) from None
     if errors:
         raise Rejected(rejection(file, kind, stored, errors), kind, stored, errors)
-    return Admitted(file, kind, request, stored)
+    warned = recorded_warnings(handler_warnings(doc) + warnings_on_create(kind, stored, gates.release))
+    return Admitted(file, kind, request, stored, tuple(warned))
+
+
+def print_warnings(admitted: Admitted, err: TextIO) -> None:
+    """The API server's warnings on the create, as kubectl prints them."""
+    for warning in admitted.warnings:
+        print(printable(f"Warning: {warning}"), file=err)
 
 
 def _check_namespace(doc: Any, namespace: str | None) -> None:
@@ -142,14 +152,17 @@ def load_object(
     uid: str | None = None,
     stdin: TextIO | None = None,
 ) -> Admitted:
-    """The one object of `kinds` in a manifest (`-`: standard input), created."""
+    """The one object of `kinds` in a manifest (`-`: standard input), created; the API server's
+    warnings on standard error, as kubectl prints them on an apply."""
     text = read_manifest(file, stdin or sys.stdin)
     file = source_name(file)
     docs = load_documents(file, text, gates.release)
     found = [d for d in docs if isinstance(d, Mapping) and d.get("kind") in kinds]
     if len(found) != 1:
         raise InputError(file, f"expected exactly one {' or '.join(kinds)} in the manifest, found {len(found)}{'' if found else _held(docs, kinds)}")
-    return admit(file, found[0], namespace, gates, uid)
+    admitted = admit(file, found[0], namespace, gates, uid)
+    print_warnings(admitted, sys.stderr)
+    return admitted
 
 
 def _held(docs: list[Any], kinds: Collection[str]) -> str:

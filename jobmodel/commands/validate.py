@@ -3,9 +3,10 @@ selector generation, validation) and print the stored object or the validation e
 
 Each document of each manifest (YAML or JSON, `-` for stdin) is one object. A valid object prints
 `job.batch/NAME valid` (and, once, a note on standard error naming the pod-template checks the
-model does not make), or the stored object with `-o yaml`; an invalid one prints the errors as
-`kubectl` does (`The Job "pi" is invalid: spec.completions: Invalid value: ...`) on stderr,
-naming the file. `-o json` prints one report of every object (docs/output.md). Every file and
+model does not make), or the stored object with `-o yaml`, after the API server's warnings on
+standard error as kubectl prints them (`Warning: metadata.name: ...`, jobmodel/api/warnings.py);
+an invalid one prints the errors as `kubectl` does (`The Job "pi" is invalid:
+spec.completions: Invalid value: ...`) on stderr, naming the file. `-o json` prints one report of every object (docs/output.md). Every file and
 object is tried; the exit code is 2 when a manifest cannot be read or decoded, else 1 when an
 object is invalid, else 0. An object with only `metadata.generateName` is named as the API
 server names it.
@@ -35,6 +36,7 @@ from jobmodel.commands.common import (
     add_object_options,
     admit,
     gates_of,
+    print_warnings,
 )
 from jobmodel.commands.output import add_output_option, print_json
 from jobmodel.errors import InputError, printable
@@ -114,8 +116,10 @@ def validate_manifests(
                 continue
             stored = admitted.stored
             obj_name = str(stored.get("metadata", {}).get("name", ""))
-            report.append(object_report(shown, i, admitted.kind, obj_name, stored, []))
+            report.append(object_report(shown, i, admitted.kind, obj_name, stored, [], list(admitted.warnings)))
             any_valid = True
+            if output != "json":
+                print_warnings(admitted, err)
             if output == "yaml":
                 print("---", file=out)
                 print(yaml.dump(stored, Dumper=_Dumper, sort_keys=False), end="", file=out)
@@ -129,9 +133,16 @@ def validate_manifests(
 
 
 def object_report(
-    source: str, document: int, kind: str, name: str, stored: Mapping[str, Any], errors: list[FieldError]
+    source: str,
+    document: int,
+    kind: str,
+    name: str,
+    stored: Mapping[str, Any],
+    errors: list[FieldError],
+    warned: list[str] | None = None,
 ) -> dict[str, Any]:
-    """One object's verdict: the stored object when valid, else its field errors."""
+    """One object's verdict: the stored object and the API server's warnings when valid, else
+    its field errors."""
     return {
         "source": source,
         "document": document,
@@ -140,6 +151,7 @@ def object_report(
         "valid": not errors,
         "object": None if errors else stored,
         "errors": [{"field": e.field, "type": e.type, "message": str(e)} for e in errors],
+        "warnings": list(warned or []),
     }
 
 

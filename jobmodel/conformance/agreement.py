@@ -87,14 +87,24 @@ def judge(
     return Verdict(False, "order-dependent: none of the reference's answers", tuple(differences(got, want)), want)
 
 
+# Beside the sync suites' optional fields (every field their schema does not require), the fields
+# of an outcome compared only when both sides report them.
+ONLY_WHEN_BOTH_REPORT = {"validation": ("warnings",)}
+
+
 def _comparing(suite: str, candidate: Outcome, reference: Outcome) -> Callable[[Outcome, Mapping[str, Any]], dict[str, Any]]:
-    """The suite's canonical form, less the optional fields of a sync outcome (the protocol
-    schema's) that the candidate or the reference does not report: those are not compared."""
+    """The suite's canonical form, less the optional fields (a sync outcome's the protocol schema
+    does not require, a validation outcome's warnings) that the candidate or the reference does
+    not report: those are not compared."""
     canonical = CANONICAL[suite]
-    if suite not in ("job-sync", "cronjob-sync"):
+    if suite in ("job-sync", "cronjob-sync"):
+        required = set(protocol.schema()["$defs"]["outcome"][suite]["required"])
+        optional = {k for k in canonical({}, {}) if k not in required}
+    else:
+        optional = set(ONLY_WHEN_BOTH_REPORT.get(suite, ()))
+    left_out = {k for k in optional if k not in candidate or k not in reference}
+    if not left_out:
         return canonical
-    required = set(protocol.schema()["$defs"]["outcome"][suite]["required"])
-    left_out = {k for k in canonical({}, {}) if k not in required and (k not in candidate or k not in reference)}
 
     def compared(outcome: Outcome, case: Mapping[str, Any]) -> dict[str, Any]:
         return {k: v for k, v in canonical(outcome, case).items() if k not in left_out}
@@ -243,10 +253,12 @@ def canonical_schedule(outcome: Outcome, case: Mapping[str, Any]) -> dict[str, A
 
 
 def canonical_validation(outcome: Outcome, case: Mapping[str, Any]) -> dict[str, Any]:
-    """Validity, whether the write failed with a server error, and the errors as a sorted list
-    (repeated errors count: kubectl prints each)."""
+    """Validity, whether the write failed with a server error, the errors as a sorted list
+    (repeated errors count: kubectl prints each), and the warnings as a sorted list (upstream
+    walks some maps in random order)."""
     errors = sorted([e["field"], e["type"], e.get("detail", "")] for e in outcome.get("errors") or [])
-    return {"valid": bool(outcome.get("valid")), "serverError": "serverError" in outcome, "errors": errors}
+    warnings = sorted(str(w) for w in outcome.get("warnings") or [])
+    return {"valid": bool(outcome.get("valid")), "serverError": "serverError" in outcome, "errors": errors, "warnings": warnings}
 
 
 def canonical_defaulting(outcome: Outcome, case: Mapping[str, Any]) -> dict[str, Any]:

@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from jobmodel.api import strategy
+from jobmodel.api import strategy, warnings
 from jobmodel.api.field import FieldError, ServerPanic
 from jobmodel.api.schema import decode_object, member, obj
 from jobmodel.conformance.suites import COMMON_CASE_KEYS, case_gates, check_case_strings
@@ -18,34 +18,44 @@ CASE_KEYS = COMMON_CASE_KEYS | {"kind", "operation", "subresource", "object", "o
 EXPECT_KEYS = frozenset({"valid", "errors", "errorsInclude"})
 
 
-def validate_case(case: Mapping[str, Any]) -> list[FieldError]:
-    """The errors of the case's write (create, update, or update of the status subresource)."""
+def validate_case(case: Mapping[str, Any]) -> tuple[list[FieldError], list[str]]:
+    """The errors of the case's write (create, update, or update of the status subresource), and
+    the warnings the API server sends when there are none (jobmodel.api.warnings)."""
     kind, operation = case.get("kind"), case.get("operation")
     if kind not in KINDS:
         raise InputError("kind", f"expected one of {', '.join(KINDS)}, got {quote(kind)}")
     check_case_strings(case)
     gates = case_gates(case)
-    new = decode_object(case.get("object"), str(kind), "object", gates.release)
+    release = gates.release
+    new = decode_object(case.get("object"), str(kind), "object", release)
     if operation == "create":
-        return strategy.job_validate(new, gates) if kind == "Job" else strategy.cron_job_validate(new, gates)
+        if kind == "Job":
+            return _unless_invalid(strategy.job_validate(new, gates), lambda: warnings.job_warnings_on_create(new, release))
+        return _unless_invalid(strategy.cron_job_validate(new, gates), lambda: warnings.cron_job_warnings_on_create(new, release))
     if operation != "update":
         raise InputError("operation", f"expected create or update, got {quote(operation)}")
-    old = decode_object(case.get("oldObject"), str(kind), "oldObject", gates.release)
+    old = decode_object(case.get("oldObject"), str(kind), "oldObject", release)
     subresource = case.get("subresource")
-    if subresource == "status":
-        return strategy.job_status_validate_update(new, old, gates) if kind == "Job" else strategy.cron_job_status_validate_update(new, old, gates)
+    if subresource == "status":  # the status strategies warn of nothing
+        if kind == "Job":
+            return strategy.job_status_validate_update(new, old, gates), []
+        return strategy.cron_job_status_validate_update(new, old, gates), []
     if subresource is not None:
         raise InputError("subresource", f"expected absent or status, got {quote(subresource)}")
-    return (
-        strategy.job_validate_update(new, old, gates)
-        if kind == "Job"
-        else strategy.cron_job_validate_update(new, old, gates)
+    if kind == "Job":
+        return _unless_invalid(strategy.job_validate_update(new, old, gates), lambda: warnings.job_warnings_on_update(new, old, release))
+    return _unless_invalid(
+        strategy.cron_job_validate_update(new, old, gates), lambda: warnings.cron_job_warnings_on_update(new, old, release)
     )
+
+
+def _unless_invalid(errors: list[FieldError], warned: Callable[[], list[str]]) -> tuple[list[FieldError], list[str]]:
+    return errors, ([] if errors else warned())
 
 
 def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:
     try:
-        errors = validate_case(case)
+        errors, warned = validate_case(case)
     except ServerPanic as err:
         # Upstream's validation panics on this input: the API server fails the request (500).
         return {"valid": False, "errors": [], "serverError": str(err)}
@@ -55,6 +65,7 @@ def model_outcome(case: Mapping[str, Any]) -> dict[str, Any]:
             {"field": e.field, "type": e.type, "detail": e.detail, "message": str(e)}
             for e in errors
         ],
+        "warnings": warned,
     }
 
 

@@ -1427,3 +1427,140 @@ def defaulting_cases(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.integers(0, 3)) == 0:
         return _case(kind="CronJob", object=draw(cron_job_manifests()))
     return _case(kind="Job", object=draw(job_manifests()), features=draw(features()))
+
+
+# ------------------------------------------------------------ what the API server warns of
+
+# Values valid at some release that the API server warns of (jobmodel.api.warnings), each a
+# change to a pod template {"metadata", "spec"}; drawn on an otherwise valid Job, so that the
+# warnings are sent.
+_DEPRECATED_LABEL_KEYS = ["beta.kubernetes.io/os", "failure-domain.beta.kubernetes.io/zone", "node-role.kubernetes.io/master", "disk"]
+_WARNED_ANNOTATIONS = st.sampled_from(
+    [{"scheduler.alpha.kubernetes.io/critical-pod": ""}, {"security.alpha.kubernetes.io/sysctls": "a=b"}, {"security.alpha.kubernetes.io/unsafe-sysctls": "x"},
+     {"seccomp.security.alpha.kubernetes.io/pod": "runtime/default"}, {"container.seccomp.security.alpha.kubernetes.io/main": "runtime/default"},
+     {"container.apparmor.security.beta.kubernetes.io/main": "runtime/default"}, {"container.apparmor.security.beta.kubernetes.io/side": "localhost/p"},
+     {"container.apparmor.security.beta.kubernetes.io/main": "unconfined"}]
+)  # fmt: skip
+_WARNED_POD_PROFILES: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
+    [{}, {"appArmorProfile": {"type": "RuntimeDefault"}}, {"appArmorProfile": {"type": "Localhost", "localhostProfile": "p"}}, {"seccompProfile": {"type": "RuntimeDefault"}}]
+)  # fmt: skip
+_WARNED_VOLUMES: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
+    [{"gitRepo": {"repository": "https://example.com/r"}}, {"photonPersistentDisk": {"pdID": "p"}}, {"flocker": {"datasetName": "d"}},
+     {"quobyte": {"registry": "r:1", "volume": "v"}}, {"glusterfs": {"endpoints": "e", "path": "p"}}, {"cephfs": {"monitors": ["m"]}},
+     {"rbd": {"monitors": ["m"], "image": "i"}}, {"storageos": {"volumeName": "v"}},
+     {"scaleIO": {"gateway": "g", "system": "s", "secretRef": {"name": "n"}}},
+     {"configMap": {"name": "c", "items": [{"key": "a", "path": "x"}, {"key": "b", "path": "x/y"}]}},
+     {"configMap": {"name": "c", "items": [{"key": "a", "path": "x/"}, {"key": "b", "path": "x"}]}},
+     {"secret": {"secretName": "s", "items": [{"key": "a", "path": "p"}, {"key": "b", "path": "p"}]}},
+     {"downwardAPI": {"items": [{"path": "d", "fieldRef": {"fieldPath": "metadata.name"}}, {"path": "d/e", "fieldRef": {"fieldPath": "metadata.uid"}}]}},
+     {"projected": {"sources": [{"configMap": {"name": "m", "items": [{"key": "a", "path": "x"}]}}, {"configMap": {"name": "n"}},
+                                {"serviceAccountToken": {"path": "x/t", "expirationSeconds": 3600}}]}},
+     {"projected": {"sources": [{"secret": {"name": "s", "items": [{"key": "a", "path": "k"}]}}, {"downwardAPI": {"items": [{"path": "k/d", "fieldRef": {"fieldPath": "metadata.name"}}]}},
+                                {"clusterTrustBundle": {"signerName": "example.com/s", "path": "k"}}]}},
+     {"ephemeral": {"volumeClaimTemplate": {"spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1500m"}, "limits": {"storage": "1.5"}}}}}}]
+)  # fmt: skip
+_WARNED_PORTS = st.sampled_from(
+    [[{"containerPort": 80, "hostIP": "10.0.0.1"}], [{"containerPort": 80, "name": "http"}], [{"containerPort": 80, "hostPort": 80}],
+     [{"containerPort": 80, "hostPort": 80, "hostIP": "10.0.0.1"}], [{"containerPort": 80, "protocol": "UDP"}], [{"containerPort": 81, "name": "http"}]]
+)  # fmt: skip
+_WARNED_ENV = st.sampled_from(
+    [[{"name": "X", "value": "1"}, {"name": "X", "value": "2"}], [{"name": "X", "value": "1"}, {"name": "X", "value": "$(X)2"}],
+     [{"name": "X", "value": "1"}, {"name": "X", "value": "$(X)"}], [{"name": "X"}, {"name": "X", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}]]
+)  # fmt: skip
+_WARNED_IPS = st.sampled_from(["10.0.0.1", "2001:DB8::1", "2001:db8:0:0:0:0:0:1", "010.0.0.1", "::ffff:10.0.0.1", "::1.2.3.4", "2001:db8::1"])
+_OWNER = {"apiVersion": "v1", "kind": "ConfigMap", "name": "owner", "uid": "u-1"}
+# Owner references the create handler dedups (equal, with the same uid) or keeps (a nil pointer
+# differs from false; another name).
+_WARNED_OWNER_REFERENCES = st.sampled_from(
+    [[_OWNER, _OWNER], [_OWNER, {**_OWNER, "controller": False}], [_OWNER, {**_OWNER, "name": "other"}],
+     [{**_OWNER, "controller": True}, {**_OWNER, "controller": True}], [_OWNER, {**_OWNER, "uid": "u-2"}, _OWNER, {**_OWNER, "uid": "u-2"}]]
+)  # fmt: skip
+_BYTES = st.sampled_from(["4m", "1500m", "1.5", "1Mi", "100", "0.5Ki", "1e-3"])
+
+
+@st.composite
+def warned_of(draw: st.DrawFn, template: dict[str, Any]) -> None:
+    """Pod-template values the API server warns of (in place; each drawn now and then)."""
+    spec, meta = template.setdefault("spec", {}), template.setdefault("metadata", {})
+
+    def now_and_then() -> bool:
+        return draw(st.integers(0, 3)) == 0
+
+    if now_and_then():
+        spec["nodeSelector"] = {k: "v" for k in draw(st.lists(st.sampled_from(_DEPRECATED_LABEL_KEYS), min_size=1, max_size=3, unique=True))}
+    if now_and_then():
+        expression = {"key": draw(st.sampled_from(_DEPRECATED_LABEL_KEYS)), "operator": "In", "values": draw(st.sampled_from([["a"], ["a b", "ok"], ["x" * 64]]))}
+        node: dict[str, Any] = {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [expression]}]}}
+        if draw(st.booleans()):
+            node = {"preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 1, "preference": {"matchExpressions": [expression]}}]}
+        spec.setdefault("affinity", {})["nodeAffinity"] = node
+    if now_and_then():
+        term: dict[str, Any] = {"topologyKey": "kubernetes.io/hostname"}
+        if draw(st.booleans()):
+            term["labelSelector"] = {"matchLabels": {"a": "b"}}
+        kind = draw(st.sampled_from(["podAffinity", "podAntiAffinity"]))
+        terms = {"requiredDuringSchedulingIgnoredDuringExecution": [term]}
+        if draw(st.booleans()):
+            terms = {"preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 1, "podAffinityTerm": term}]}
+        spec.setdefault("affinity", {})[kind] = terms
+    if now_and_then():
+        constraint: dict[str, Any] = {"maxSkew": 1, "topologyKey": draw(st.sampled_from(_DEPRECATED_LABEL_KEYS)), "whenUnsatisfiable": "DoNotSchedule"}
+        if draw(st.booleans()):
+            constraint["labelSelector"] = {"matchLabels": {"a": "b"}}
+        spec["topologySpreadConstraints"] = [constraint]
+    if now_and_then():
+        meta["annotations"] = {k: v for a in draw(st.lists(_WARNED_ANNOTATIONS, min_size=1, max_size=3)) for k, v in a.items()}
+        spec["securityContext"] = dict(draw(_WARNED_POD_PROFILES))
+    if now_and_then():
+        spec["volumes"] = [{"name": f"v{i}", **copy.deepcopy(v)} for i, v in enumerate(draw(st.lists(_WARNED_VOLUMES, min_size=1, max_size=3)))]
+    if now_and_then():
+        spec["hostAliases"] = [{"ip": draw(_WARNED_IPS), "hostnames": ["h"]} for _ in range(draw(st.integers(1, 3)))]
+    if now_and_then():
+        spec["dnsPolicy"] = "None"
+        spec["dnsConfig"] = {"nameservers": draw(st.lists(_WARNED_IPS, min_size=1, max_size=3))}
+    if now_and_then():
+        spec["imagePullSecrets"] = [{"name": n} for n in draw(st.lists(st.sampled_from(["a", "a", "b", ""]), min_size=1, max_size=3))]
+    if now_and_then():
+        spec["overhead"] = {draw(st.sampled_from(["memory", "ephemeral-storage"])): draw(_BYTES)}
+    if now_and_then():
+        spec["terminationGracePeriodSeconds"] = draw(st.sampled_from([-1, 0, 30]))
+    containers = spec.setdefault("containers", [{"name": "main", "image": "busybox"}])
+    if now_and_then():
+        containers.append({"name": "side", "image": "busybox"})
+    for ctr in containers:
+        if now_and_then():
+            ctr["resources"] = {kind: {draw(st.sampled_from(["memory", "ephemeral-storage"])): draw(_BYTES)} for kind in ("limits", "requests") if draw(st.booleans())}
+        if now_and_then():
+            ctr["env"] = copy.deepcopy(draw(_WARNED_ENV))
+        if now_and_then():
+            ctr["ports"] = copy.deepcopy(draw(_WARNED_PORTS))
+
+
+@st.composite
+def warned_jobs(draw: st.DrawFn) -> dict[str, Any]:
+    """A Job manifest valid but for what it may be warned of: its name, an Indexed Job beyond
+    both soft limits, and its pod template's values (warned_of)."""
+    job = base_job()
+    if draw(st.booleans()):
+        job["metadata"]["name"] = draw(st.sampled_from(["job", "job.example", "a.b.c"]))
+    spec = job["spec"]
+    if draw(st.integers(0, 4)) == 0:
+        spec.update({"completionMode": "Indexed", "completions": draw(st.sampled_from([100_000, 100_001])), "parallelism": draw(st.sampled_from([10_000, 10_001]))})
+        if "." in job["metadata"]["name"]:
+            job["metadata"]["name"] = "job"  # an Indexed Job's pods' hostnames are its name's
+    draw(warned_of(spec["template"]))
+    if draw(st.integers(0, 4)) == 0:
+        job["metadata"]["ownerReferences"] = copy.deepcopy(draw(_WARNED_OWNER_REFERENCES))
+    return job
+
+
+@st.composite
+def warned_cron_jobs(draw: st.DrawFn) -> dict[str, Any]:
+    """A CronJob manifest whose job template is a warned_jobs one."""
+    job = draw(warned_jobs())
+    return {
+        "apiVersion": "batch/v1",
+        "kind": "CronJob",
+        "metadata": job["metadata"],
+        "spec": {"schedule": draw(st.sampled_from(["*/5 * * * *", "@hourly"])), "jobTemplate": {"spec": job["spec"]}},
+    }

@@ -333,3 +333,21 @@ def test_a_prefix_is_masked_in_bytes() -> None:
     assert mv.name_is_dns_subdomain("\u00e9-", True) != []
     assert mv.name_is_dns_subdomain("ab-", True) == []
     assert mv.name_is_dns_subdomain("a-", True) == []
+
+
+_DEDUP_REF = {"apiVersion": "customresourceVersion", "kind": "customresourceKind", "name": "name", "uid": "1"}
+
+
+@pytest.mark.parametrize(
+    ("refs", "kept", "duplicates"),
+    [  # apiserver's TestDedupOwnerReferences, and a nil pointer against one to false
+        ([_DEDUP_REF, {**_DEDUP_REF, "uid": "2"}, _DEDUP_REF, _DEDUP_REF, {**_DEDUP_REF, "uid": "2"}], [_DEDUP_REF, {**_DEDUP_REF, "uid": "2"}], ["1", "1", "2"]),
+        ([{**_DEDUP_REF, "name": "name1"}, {**_DEDUP_REF, "name": "name2"}], [{**_DEDUP_REF, "name": "name1"}, {**_DEDUP_REF, "name": "name2"}], []),
+        ([_DEDUP_REF, {**_DEDUP_REF, "apiVersion": "v2"}], [_DEDUP_REF, {**_DEDUP_REF, "apiVersion": "v2"}], []),
+        ([{**_DEDUP_REF, "controller": False, "blockOwnerDeletion": False}] * 2, [{**_DEDUP_REF, "controller": False, "blockOwnerDeletion": False}], ["1"]),
+        ([_DEDUP_REF, {**_DEDUP_REF, "controller": False}], [_DEDUP_REF, {**_DEDUP_REF, "controller": False}], []),
+        ([_DEDUP_REF, {**_DEDUP_REF, "controller": None, "name": "name"}], [_DEDUP_REF], ["1"]),  # null is absent
+    ],
+)
+def test_dedup_owner_references(refs: list[dict[str, Any]], kept: list[dict[str, Any]], duplicates: list[str]) -> None:
+    assert mv.dedup_owner_references(refs) == (kept, duplicates)

@@ -177,3 +177,21 @@ def test_a_manifest_without_the_object_wanted_says_what_it_holds(tmp_path: Path,
     assert main(["cron", "simulate", str(job), *WINDOW]) == 2
     err = capsys.readouterr().err
     assert 'found 0 (it holds: a "Job")' in err and "runs a CronJob" not in err
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_prints_the_api_server_s_warnings_as_kubectl_does(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A manifest valid but warned of (a deprecated node label) runs, and its create's warning
+    is on standard error once, as kubectl prints it on an apply; a manifest without any has none."""
+    head, tail, text = COMMANDS[command]
+    cron = command == "cron simulate"
+    indent = " " * (10 if cron else 6)
+    warned = text.replace(f"{indent}restartPolicy:", f"{indent}nodeSelector: {{beta.kubernetes.io/os: linux}}\n{indent}restartPolicy:")
+    assert main([*head, _write(tmp_path, "warned.yaml", warned), *tail]) == 0
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("Warning: ")]
+    template = "spec.jobTemplate.spec.template" if cron else "spec.template"
+    assert lines == [f'Warning: {template}.spec.nodeSelector[beta.kubernetes.io/os]: deprecated since v1.14; use "kubernetes.io/os" instead']
+    assert main([*head, _write(tmp_path, "plain.yaml", text), *tail]) == 0
+    assert "Warning:" not in capsys.readouterr().err

@@ -14,7 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from jobmodel.adapters.live import LiveCluster, LiveError, server_with_scheme
+from jobmodel.adapters.live import (
+    LiveCluster,
+    LiveError,
+    parse_warning_header,
+    server_with_scheme,
+    warnings_of,
+)
 from tests.conftest import REPO_ROOT
 
 PI = str(REPO_ROOT / "specs" / "examples" / "pi.yaml")
@@ -211,3 +217,27 @@ def test_a_namespace_whose_default_trace_exists_is_refused_before_any_cluster(tm
     assert proc.returncode == 2
     assert error_lines(proc) == [f"error: --namespace: the run's trace {trace} exists: a trace file holds one recording (name a new file, or remove this one)"]
     assert trace.read_text() == '{"format": "jobmodel-live-trace/1"}\n'
+
+
+@pytest.mark.parametrize(
+    ("header", "text"),
+    [
+        ('299 - "mytext"', "mytext"),
+        ('299 myagent "a \\"quoted\\" \\\\ text"', 'a "quoted" \\ text'),  # NewWarningHeader's escapes undone
+        ("299 - mytext", None),  # not the form the API server writes
+        ('299 - "open', None),
+    ],
+)
+def test_a_warning_header_is_read_as_the_api_server_writes_it(header: str, text: str | None) -> None:
+    assert parse_warning_header(header) == text
+
+
+def test_a_response_s_warnings_are_read_in_order_as_utf8() -> None:
+    """http.client hands header bytes over as ISO-8859-1; the server wrote UTF-8."""
+    from urllib3 import HTTPHeaderDict
+
+    headers = HTTPHeaderDict()
+    headers.add("Warning", '299 - "first"')
+    headers.add("Warning", '299 - "überall"'.encode().decode("latin-1"))
+    headers.add("Warning", "not a warning")
+    assert warnings_of(headers) == ["first", "überall"]

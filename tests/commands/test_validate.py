@@ -235,3 +235,39 @@ def test_a_number_beyond_float64_in_a_free_form_field_is_written_as_given() -> N
     assert code == 0 and '"f:a": 1e400' in out
     code, out, _ = _run(text, "yaml")
     assert code == 0 and "f:a: 1e400" in out
+
+
+def test_the_api_server_s_warnings_are_printed_as_kubectl_prints_them() -> None:
+    """A valid object with what the API server warns of: valid (exit 0), each warning on
+    standard error after `Warning: `, and in the JSON report; an invalid object has none."""
+    warned = PI.replace("  name: pi\n", "  name: pi.example\n", 1).replace(
+        "      restartPolicy: Never", "      restartPolicy: Never\n      nodeSelector: {beta.kubernetes.io/os: linux}"
+    )
+    code, out, err = _run(warned)
+    assert (code, out) == (0, "job.batch/pi.example valid\n")
+    assert err.splitlines() == [
+        "Warning: metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; "
+        "a DNS label is recommended: [must not contain dots]",
+        'Warning: spec.template.spec.nodeSelector[beta.kubernetes.io/os]: deprecated since v1.14; use "kubernetes.io/os" instead',
+    ]
+    code, out, err = _run(warned, "json")
+    [entry] = json.loads(out)["objects"]
+    assert (code, err, len(entry["warnings"])) == (0, "", 2)
+    code, out, _ = _run(warned.replace("backoffLimit: 4", "completions: -1"), "json")
+    [entry] = json.loads(out)["objects"]
+    assert (code, entry["valid"], entry["warnings"]) == (1, False, [])
+
+
+def test_duplicate_owner_references_are_dropped_with_a_warning_first() -> None:
+    """The create handler dedups owner references before validation (two equal controller
+    references are one, so valid) and warns of it before the strategy's warnings."""
+    refs = "  ownerReferences:\n" + "  - {apiVersion: v1, kind: ConfigMap, name: o, uid: u-1, controller: true}\n" * 2
+    text = PI.replace("  name: pi\n", "  name: pi.x\n" + refs, 1)
+    code, out, err = _run(text, "json")
+    [entry] = json.loads(out)["objects"]
+    assert (code, err, entry["valid"]) == (0, "", True)
+    assert len(entry["object"]["metadata"]["ownerReferences"]) == 1
+    assert [w.split(";")[0] for w in entry["warnings"]] == [
+        ".metadata.ownerReferences contains duplicate entries",
+        "metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior",
+    ]

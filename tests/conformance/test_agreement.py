@@ -122,3 +122,16 @@ def test_an_optional_field_one_side_does_not_report_is_not_compared() -> None:
     assert judge("cronjob-sync", {"jobs": []}, with_messages, _no_second_answer, reference_outcome=without).agrees
     # A required field is compared all the same.
     assert not judge("cronjob-sync", {"jobs": []}, _cron_outcome(creations=1), _no_second_answer, reference_outcome=without).agrees
+
+
+def test_validation_warnings_are_compared_in_any_order_when_both_sides_report_them() -> None:
+    """An oracle that reports no warnings is not judged on them; one that does is, as a multiset
+    (upstream walks the node selector's map in random order); errors are compared either way."""
+    case: dict[str, Any] = {"kind": "Job"}
+    model = {"valid": True, "errors": [], "warnings": ["a: x", "b: y"]}
+    assert judge("validation", case, {"valid": True, "errors": [], "warnings": ["b: y", "a: x"]}, _no_second_answer, reference_outcome=model).agrees
+    assert judge("validation", case, {"valid": True, "errors": []}, _no_second_answer, reference_outcome=model).agrees
+    differing = judge("validation", case, {"valid": True, "errors": [], "warnings": ["a: x"]}, _no_second_answer, reference_outcome=model)
+    assert not differing.agrees and any("warnings" in d for d in differing.differences)
+    invalid = {"valid": False, "errors": [{"field": "spec", "type": "FieldValueInvalid"}]}
+    assert not judge("validation", case, invalid, _no_second_answer, reference_outcome=model).agrees

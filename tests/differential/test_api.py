@@ -12,12 +12,15 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from jobmodel.adapters.oracle import CaseError
+from jobmodel.api import strategy
 from jobmodel.conformance.agreement import judge
 from jobmodel.conformance.defaulting import model_outcome as defaulting_outcome
 from jobmodel.conformance.validation import model_outcome as validation_outcome
 from jobmodel.errors import InputError
+from jobmodel.features import gates_for
 from jobmodel.strategies.api import (
     cron_job_manifests,
     cron_job_updates,
@@ -25,6 +28,8 @@ from jobmodel.strategies.api import (
     job_manifests,
     job_status_updates,
     job_updates,
+    warned_cron_jobs,
+    warned_jobs,
 )
 from tests.differential.conftest import ReleaseUpstream
 
@@ -158,6 +163,48 @@ def test_cron_job_update_validation_agrees(
 @given(cron_job_manifests())
 def test_cron_job_create_validation_agrees(upstream: ReleaseUpstream, cron: dict[str, Any]) -> None:
     check_validation(upstream, {"name": "g", "kind": "CronJob", "operation": "create", "object": cron, "expect": {}})
+
+
+@st.composite
+def warned_writes(draw: st.DrawFn) -> tuple[str, dict[str, Any], str | None, dict[str, Any]]:
+    """A Job or CronJob to create, and sometimes a change to it once stored: a scale (a new
+    generation: the template is warned of again), a label (the same generation: no warning), a
+    new pod template (a CronJob's may change), or a schedule with a time zone in it."""
+    kind = draw(st.sampled_from(["Job", "Job", "CronJob"]))
+    manifest = draw(warned_jobs() if kind == "Job" else warned_cron_jobs())
+    change = draw(st.sampled_from([None, None, "scale", "label", "template", "TZ"]))
+    return kind, manifest, change, draw(warned_jobs())["spec"]["template"]
+
+
+def check_warnings(upstream: ReleaseUpstream, kind: str, manifest: dict[str, Any], change: str | None, template: dict[str, Any]) -> None:
+    """A create of `manifest`, or an update of it as stored, validated as stored (defaulted and
+    prepared by the model, whose defaulting the defaulting tests compare) on both sides:
+    validity, errors and every warning's text."""
+    gates = gates_for(upstream.release)
+    create = strategy.create_job if kind == "Job" else strategy.create_cron_job
+    update = strategy.update_job if kind == "Job" else strategy.update_cron_job
+    stored, _ = create(manifest, "uid-1", gates)
+    if change is None:
+        check_validation(upstream, {"name": "w", "kind": kind, "operation": "create", "object": stored, "expect": {}})
+        return
+    changed = json.loads(json.dumps(stored))
+    spec = changed["spec"] if kind == "Job" else changed["spec"]["jobTemplate"]["spec"]
+    if change == "scale":
+        spec["parallelism"] = 2
+    elif change == "label":
+        changed["metadata"]["labels"] = {"x": "y"}
+    elif change == "template":
+        spec["template"] = {**template, "metadata": {**template.get("metadata", {}), "labels": spec["template"].get("metadata", {}).get("labels", {})}}
+    elif kind == "CronJob":  # a schedule kept from before the time zone field (validation allows it then)
+        stored["spec"]["schedule"] = changed["spec"]["schedule"] = "CRON_TZ=UTC 0 * * * *"
+    new, _ = update(changed, stored, gates)
+    check_validation(upstream, {"name": "w", "kind": kind, "operation": "update", "object": new, "oldObject": stored, "expect": {}})
+
+
+@settings(max_examples=EXAMPLES // 3)
+@given(warned_writes())
+def test_warnings_agree(upstream: ReleaseUpstream, write: tuple[str, dict[str, Any], str | None, dict[str, Any]]) -> None:
+    check_warnings(upstream, *write)
 
 
 @settings(max_examples=EXAMPLES)
