@@ -600,12 +600,18 @@ def create_request(obj: Mapping[str, Any], namespace: str) -> Obj:
     manifest gives none, its owner references without duplicates, and a generated name when it
     gives only `generateName` (the name drawn from the namespace and prefix, so that every
     command names it alike)."""
-    request = with_namespace(obj, namespace)
+    request = with_owner_references_deduped(with_namespace(obj, namespace))
     meta = request["metadata"]
-    refs = meta.get("ownerReferences")
-    if isinstance(refs, list):  # the create handler dedups them first (dedupOwnerReferencesAndAddWarning)
-        meta["ownerReferences"] = dedup_owner_references(refs)[0]
     return name_generated_before_create(request, f"{meta.get('namespace')}/{meta.get('generateName')}")
+
+
+def with_owner_references_deduped(obj: Mapping[str, Any]) -> Obj:
+    """What the create, update and patch handlers do to an object before the strategy sees it
+    (dedupOwnerReferencesAndAddWarning): its owner references without duplicates."""
+    meta = obj.get("metadata")
+    if not isinstance(meta, Mapping) or not isinstance(refs := meta.get("ownerReferences"), list):
+        return dict(obj)
+    return {**obj, "metadata": {**meta, "ownerReferences": dedup_owner_references(refs)[0]}}
 
 
 def create_object(

@@ -6,10 +6,10 @@ Each document of each manifest (YAML or JSON, `-` for stdin) is one object. A va
 model does not make), or the stored object with `-o yaml`, after the API server's warnings on
 standard error as kubectl prints them (`Warning: metadata.name: ...`, jobmodel/api/warnings.py);
 an invalid one prints the errors as `kubectl` does (`The Job "pi" is invalid:
-spec.completions: Invalid value: ...`) on stderr, naming the file. `-o json` prints one report of every object (docs/output.md). Every file and
-object is tried; the exit code is 2 when a manifest cannot be read or decoded, else 1 when an
-object is invalid, else 0. An object with only `metadata.generateName` is named as the API
-server names it.
+spec.completions: Invalid value: ...`) on stderr, naming the file. `-o json` prints one report
+of every object (docs/output.md). Every file and object is tried; the exit code is 2 when a
+manifest cannot be read or decoded, else 1 when an object is invalid, else 0. An object with
+only `metadata.generateName` is named as the API server names it.
 """
 
 from __future__ import annotations

@@ -59,6 +59,35 @@ def test_invalid_job_is_rejected_and_nothing_is_created() -> None:
     assert cluster.jobs == ()
 
 
+OWNER = {"apiVersion": "v1", "kind": "ConfigMap", "name": "owner", "uid": "owner-uid", "controller": True}
+
+
+def owned_by(*refs: dict[str, object]) -> dict[str, object]:
+    return {**MANIFEST, "metadata": {"name": "work", "namespace": "ns", "ownerReferences": list(refs)}}
+
+
+def test_duplicate_owner_references_are_dropped_before_validation_on_create() -> None:
+    # Two equal controller references would be "Only one reference can have Controller set to
+    # true"; the create handler drops the second first (dedupOwnerReferencesAndAddWarning).
+    cluster, errors = cl.create_job(cl.Cluster(now=T0), owned_by(OWNER, dict(OWNER)), "uid-1")
+    assert errors == []
+    job = cluster.job("ns", "work")
+    assert job is not None and [ref.uid for ref in job.metadata.owner_references] == ["owner-uid"]
+
+
+def test_owner_references_that_differ_are_kept_and_validated() -> None:
+    other = {**OWNER, "name": "other"}  # the same uid, another name: not a duplicate
+    _, errors = cl.create_job(cl.Cluster(now=T0), owned_by(OWNER, other), "uid-1")
+    assert [e.field for e in errors] == ["metadata.ownerReferences"]
+
+
+def test_duplicate_owner_references_are_dropped_before_validation_on_update() -> None:
+    updated, errors = cl.update_job(new_cluster(), "ns", "work", {"metadata": {"ownerReferences": [OWNER, OWNER]}})
+    assert errors == []
+    job = updated.job("ns", "work")
+    assert job is not None and [ref.uid for ref in job.metadata.owner_references] == ["owner-uid"]
+
+
 def test_pod_with_finalizers_deleted_while_unscheduled_waits_for_its_finalizer() -> None:
     cluster = new_cluster()
     target = cluster.pod("ns", "work-0")

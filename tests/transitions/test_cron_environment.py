@@ -36,6 +36,14 @@ def test_the_cronjob_is_created_through_the_api() -> None:
     assert enabled_cron_moves(world) == [Move("sync")]
 
 
+def test_the_create_handler_drops_duplicate_owner_references_before_validation() -> None:
+    owner = {"apiVersion": "v1", "kind": "ConfigMap", "name": "owner", "uid": "owner-uid", "controller": True}
+    manifest = cron_manifest("*/2 * * * *")
+    manifest = {**manifest, "metadata": {**manifest["metadata"], "ownerReferences": [owner, dict(owner)]}}
+    world = initial_cron_world(manifest)  # two controller references would be refused
+    assert [ref.uid for ref in world.cron_job.metadata.owner_references] == ["owner-uid"]
+
+
 def test_hostile_moves_are_enabled_while_the_budget_lasts() -> None:
     world = initial_cron_world(cron_manifest("*/2 * * * *"), CronBudget(ticks=2, stale=1, crashes=1, outages=1))
     assert [m.kind for m in enabled_cron_moves(world)] == ["sync", "sync-stale", "sync-crash", "tick", "outage"]
