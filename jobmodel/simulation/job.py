@@ -548,5 +548,7 @@ def check_where_index(job: Job, step: Mapping[str, Any], path: str) -> None:
 
 def _describe_step(step: Mapping[str, Any]) -> str:
     do = step.get("do")
+    if do == "createJob":  # the manifest is the case's own again: its uid tells them apart
+        return f"createJob (uid {step.get('jobUid')})"
     details = {k: v for k, v in step.items() if k != "do"}
     return f"{do} {details}" if details else str(do)

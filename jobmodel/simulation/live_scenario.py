@@ -11,7 +11,7 @@ How the steps map onto a real cluster:
 - `sync`: wait for the controller's next burst of writes and judge the state right after it
   (the first syncJob after the step; the following `settle` runs the rest).
 - `advance`: the real clock moves: wait that many real seconds.
-- `setPods`, `deletePods`, `updateJob`, `deleteJob`: the same API calls, over the wire; the
+- `setPods`, `deletePods`, `updateJob`, `deleteJob`, `createJob`: the same API calls, over the wire; the
   scenario's absolute times in a pod status are moved to the real clock by the offset between the
   case's `start` and the moment the Job was created.
 - `setFeatures`: kube-apiserver and kube-controller-manager restart with the new
@@ -68,6 +68,7 @@ from jobmodel.simulation.scenario import (
     check_expect,
     chosen_pods,
     errors_include,
+    replacement_manifest,
     run_scenario,
 )
 from jobmodel.state import LabelSelector
@@ -213,7 +214,7 @@ def with_clock_drift(steps: Sequence[Any], seconds: int, where: str) -> list[Any
 
 
 # Steps that write to the API server: a real controller may act on the write before the next step.
-WRITE_STEPS = frozenset({"setPods", "deletePods", "updateJob", "deleteJob"})
+WRITE_STEPS = frozenset({"setPods", "deletePods", "updateJob", "deleteJob", "createJob"})
 
 
 def with_a_settle_after_a_write(steps: Sequence[Any]) -> list[tuple[str, list[Any]]]:
@@ -296,6 +297,7 @@ class CaseFrame:
     case_start: datetime
     real_start: datetime
     real_uid: str = ""
+    earlier_uids: dict[str, str] = attrs.field(factory=dict)  # real -> the case's, of Jobs re-created since
     clock: datetime = attrs.field(default=None)
     pod_numbers: dict[str, int] = attrs.field(factory=dict)  # real pod uid -> n
     pod_keys: dict[str, str] = attrs.field(factory=dict)  # real namespace/name -> the case's
@@ -313,8 +315,9 @@ class CaseFrame:
         its text names as namespace/name (the controller's messages, e.g. a pod failure
         policy's) named as the case names them."""
         text = json.dumps(obj)
-        if self.real_uid:
-            text = text.replace(self.real_uid, self.case_uid)
+        for real, case in [(self.real_uid, self.case_uid), *self.earlier_uids.items()]:
+            if real:
+                text = text.replace(real, case)
         for real, case in sorted(self.pod_keys.items(), key=lambda item: -len(item[0])):
             if real in text:
                 text = text.replace(real, case)
@@ -625,6 +628,7 @@ class _CaseRun:
             "deletePods": self._delete_pods,
             "updateJob": self._update_job,
             "deleteJob": self._delete_job,
+            "createJob": self._create_job,
             "setFeatures": self._set_features,
             "restartController": self._restart_controller,
             "expect": self._expect,
@@ -713,6 +717,23 @@ class _CaseRun:
         except Rejected as err:
             return [f"{path}: the API server refused to delete the Job: {err}"]
         self.recorder.action("user", f"delete the Job ({policy})", result)
+        return []
+
+    def _create_job(self, step: Mapping[str, Any], path: str) -> list[str]:
+        manifest = replacement_manifest(self.state()[0], step, path)
+        job_uid = step.get("jobUid")
+        if not isinstance(job_uid, str) or not job_uid:
+            raise InputError(f"{path}.jobUid", "required (a string)")
+        manifest["metadata"] = {**manifest["metadata"], "namespace": self.session.namespace}
+        try:
+            created = self.cluster.create_job(self.session.namespace, manifest)
+        except Rejected as err:
+            self.recorder.action("user", "create the Job again (refused)", None, error=str(err))
+            return [f"{path}: the create was rejected: {err}"]
+        self.recorder.action("user", "create the Job again", created)
+        self.frame.earlier_uids[self.frame.real_uid] = self.frame.case_uid
+        self.frame.real_uid, self.frame.case_uid = str(created["metadata"]["uid"]), job_uid
+        wait_delivered(self.recorder, created, "jobs", created=True)
         return []
 
     def _set_features(self, step: Mapping[str, Any], path: str) -> list[str]:

@@ -1,6 +1,7 @@
 """Scenarios: a Job's life in the simulated cluster, step by step (the `job-scenario` vocabulary of
 FORMAT.md: settle, sync, advance, setPods, deletePods, updateJob, deleteJob, setFeatures,
-restartController, expect).
+restartController, expect; and createJob, which FORMAT.md does not have: the Job created again
+once it is gone, as upstream's recreation tests do).
 
 The conformance suite `job-scenario` and `jobmodel simulate` scripts both run through
 `run_step`; each step is a pure function from one `ScenarioState` to the next.
@@ -49,6 +50,7 @@ STEP_TYPES: dict[str, dict[str, Any]] = {
     "deletePods": {"where": WHERE, "count": ANY},
     "updateJob": {"patch": OBJ, "rejected": BOOL, "errorsInclude": ("list", FIELD_ERROR_PAIR)},
     "deleteJob": {"propagationPolicy": STR},
+    "createJob": {"job": OBJ, "jobUid": STR},
     "setFeatures": {"features": OBJ},
     "restartController": {},
     "expect": {
@@ -274,6 +276,37 @@ def _delete_job(state: ScenarioState, step: Mapping[str, Any], path: str) -> Ste
     return StepOutcome(attrs.evolve(state, cluster=cluster))
 
 
+def _create_job(state: ScenarioState, step: Mapping[str, Any], path: str) -> StepOutcome:
+    """The followed Job created anew (a replacement of the same name, once the first is gone):
+    through the API as the case's `job` is, with the step's uid; from then on the scenario
+    follows it."""
+    manifest = replacement_manifest(state, step, path)
+    job_uid = step.get("jobUid")
+    if not isinstance(job_uid, str) or not job_uid:
+        raise InputError(f"{path}.jobUid", "required (a string)")
+    if state.job() is not None:  # the API server's AlreadyExists
+        return StepOutcome(state, (f"{path}: the create was rejected: a Job named {quote(state.name)} already exists",))
+    cluster, errors = cl.create_job(state.cluster, manifest, job_uid)
+    if errors:
+        return StepOutcome(state, (f"{path}: the create was rejected: " + "; ".join(str(e) for e in errors),))
+    job = cluster.jobs[-1]
+    return StepOutcome(attrs.evolve(state, cluster=cluster, selector=job.spec.selector))
+
+
+def replacement_manifest(state: ScenarioState, step: Mapping[str, Any], path: str) -> dict[str, Any]:
+    """A `createJob` step's Job, in the scenario's namespace; it must name the followed Job."""
+    if not isinstance(step.get("job"), Mapping):
+        raise InputError(f"{path}.job", "required (an object): the Job to create")
+    manifest = dict(step["job"])
+    meta = dict(obj(manifest.get("metadata"), f"{path}.job.metadata"))
+    if meta.get("name") != state.name:
+        raise InputError(f"{path}.job.metadata.name", f"must name the Job the scenario follows, {quote(state.name)}")
+    if meta.setdefault("namespace", state.namespace) != state.namespace:
+        raise InputError(f"{path}.job.metadata.namespace", f"must be the scenario's namespace, {quote(state.namespace)}")
+    manifest["metadata"] = meta
+    return manifest
+
+
 def _set_features(state: ScenarioState, step: Mapping[str, Any], path: str) -> StepOutcome:
     features = obj(step.get("features"), f"{path}.features")
     gates = state.cluster.features.with_overrides(features, f"{path}.features")
@@ -372,6 +405,7 @@ _HANDLERS: dict[str, Callable[[ScenarioState, Mapping[str, Any], str], StepOutco
     "deletePods": _delete_pods,
     "updateJob": _update_job,
     "deleteJob": _delete_job,
+    "createJob": _create_job,
     "setFeatures": _set_features,
     "restartController": _restart_controller,
     "expect": _expect,

@@ -2,7 +2,7 @@
 a small Job, then a few moves of the world around it (pods started, made ready, succeeding,
 failing with an exit code or a disruption, deleted running or finished; time passing; the Job
 suspended, resumed, scaled, and at last now and then deleted, with or without a garbage
-collector), each followed by `settle` and by an `expect` step stating what the model holds then
+collector, and created again once gone), each followed by `settle` and by an `expect` step stating what the model holds then
 (`jobmodel.simulation.scenario.predicted_expect`). Run on another cluster (the real control
 plane: `conformance --engine live`, tests/differential/test_live_scenarios.py), a failing
 expectation is a difference between the model and that cluster.
@@ -38,6 +38,7 @@ from jobmodel.timeutil import format_time
 
 SCENARIO_START = "2024-06-01T12:00:00Z"
 SCENARIO_JOB_UID = "6c3f8a52-2b9e-4a4e-9d7c-0a1b2c3d4e5f"
+SCENARIO_REPLACEMENT_UID = "7d4a9b63-3caf-4b5f-8e8d-1b2c3d4e5f60"
 CONTAINER = "c"
 # Exit codes the generated pod failure policies name (FailJob, FailIndex, Ignore); others count.
 FAIL_JOB_EXIT_CODE, FAIL_INDEX_EXIT_CODE, IGNORED_EXIT_CODE, COUNTED_EXIT_CODE = 42, 44, 43, 1
@@ -176,6 +177,18 @@ def scenario_cases(draw: st.DrawFn, max_moves: int = 6, release: str | None = No
         move = {"do": "deleteJob", "propagationPolicy": draw(st.sampled_from(["Orphan", "Background", "Foreground"]))}
         steps.append(move)
         state = settle_and_expect(run_step(state, move, f"steps[{len(steps) - 1}]").state)
+        if state.job() is None and draw(st.booleans()):
+            # Created again once gone, as upstream's recreation tests do: the replacement starts
+            # afresh (no back-off, no expectations of the first), the first's pods left alone.
+            move = {"do": "createJob", "job": job, "jobUid": SCENARIO_REPLACEMENT_UID}
+            steps.append(move)
+            state = settle_and_expect(run_step(state, move, f"steps[{len(steps) - 1}]").state)
+            if draw(st.booleans()):
+                move = draw(scenario_moves(state, advanced))
+                steps.append(move)
+                outcome = run_step(state, move, f"steps[{len(steps) - 1}]")
+                assume(not outcome.differences)
+                state = settle_and_expect(outcome.state)
     case["steps"] = steps
     assume(model_variant_reason(case) is None)
     return case

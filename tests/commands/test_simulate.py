@@ -47,3 +47,17 @@ def test_run_seconds_out_of_range_names_the_option(seconds: str, capsys: pytest.
 def test_run_seconds_sets_when_pods_finish(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", PI, "--run-seconds", "45"]) == 0
     assert "Complete (CompletionsReached) at +45s" in capsys.readouterr().out
+
+
+def test_a_script_may_create_the_job_again_once_it_is_gone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "recreate.yaml"
+    job = "{apiVersion: batch/v1, kind: Job, metadata: {name: pi}, spec: {template: {spec: {restartPolicy: Never, containers: [{name: pi, image: perl}]}}}}"
+    path.write_text(
+        "- do: settle\n- do: deleteJob\n  propagationPolicy: Background\n"
+        f"- do: createJob\n  jobUid: second-uid\n  job: {job}\n- do: settle\n"
+    )
+    assert main(["simulate", PI, "--script", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    created = [i for i, line in enumerate(lines) if "createJob (uid second-uid)" in line]
+    assert len(created) == 1
+    assert "create 1 pod(s)" in lines[created[0] + 1]  # the replacement's own pod, at once

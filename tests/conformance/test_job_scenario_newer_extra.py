@@ -20,7 +20,7 @@ CASES = json.loads(OUT.read_text())["cases"]
 
 def test_the_file_is_what_the_generator_writes(conformance_dir: Path) -> None:
     assert render(conformance_dir) == OUT.read_text(), "run .venv/bin/python -m tests.conformance.gen.job_scenario_newer_extra"
-    assert len(CASES) == 12 + 22
+    assert len(CASES) == 13 + 22
 
 
 def test_each_case_is_pinned_to_a_newer_release_and_names_it_in_its_origin() -> None:

@@ -305,3 +305,16 @@ def test_a_malformed_case_is_its_own_error_and_the_others_are_still_batched(tmp_
     assert isinstance(unsupported[0], InputError) and str(unsupported[0]).startswith("features: expected an object")
     assert isinstance(unsupported[2], InputError) and str(unsupported[2]).startswith("controller: expected an object")
     assert not restarts_components({"steps": 3})
+
+
+def test_the_frame_names_the_pods_of_a_job_created_again_by_the_uid_of_the_job_they_belong_to() -> None:
+    # After `createJob` the frame follows the replacement; the first Job's pods, left behind,
+    # still name it by its own uid, which the case knows by its own `jobUid`.
+    f = frame()
+    f.earlier_uids[f.real_uid] = f.case_uid
+    f.real_uid, f.case_uid = "99999999-2222-4333-8444-555555555555", "replacement-uid"
+    old = f.translate(real_pod("work-abc", 0, 10))
+    new = f.translate({**real_pod("work-def", 0, 12), "metadata": {"uid": "p", "labels": {"batch.kubernetes.io/controller-uid": f.real_uid}}})
+    assert old["metadata"]["ownerReferences"][0]["uid"] == CASE_UID
+    assert old["metadata"]["labels"]["batch.kubernetes.io/controller-uid"] == CASE_UID
+    assert new["metadata"]["labels"]["batch.kubernetes.io/controller-uid"] == "replacement-uid"

@@ -97,3 +97,67 @@ def test_a_bad_tunable_is_an_input_error_naming_the_field(controller: dict[str, 
     with pytest.raises(InputError) as err:
         tunables_from(controller, "controller")
     assert err.value.field == field
+
+
+ONE_POD_JOB = {
+    "apiVersion": "batch/v1",
+    "kind": "Job",
+    "metadata": {"name": "work", "namespace": "default"},
+    "spec": {"completions": 1, "parallelism": 1, "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "x"}]}}},
+}
+
+
+def failed_then_deleted(release: str) -> Any:
+    """A Job whose one pod failed (the next one waits out a 60 s back-off), deleted in the background."""
+    from jobmodel.simulation.scenario import initial_state, run_step
+
+    case = {"kubeVersion": release, "job": ONE_POD_JOB, "jobUid": "uid-1", "start": "2024-06-01T12:00:00Z",
+            "controller": {"podFailureBackOffSeconds": 60}}
+    state = initial_state(case)
+    for step in ({"do": "settle"}, {"do": "setPods", "status": {"phase": "Failed"}}, {"do": "settle"},
+                 {"do": "deleteJob", "propagationPolicy": "Background"}):
+        state = run_step(state, step, "s").state
+    assert state.job() is None
+    return state
+
+
+@pytest.mark.parametrize(("release", "active"), [("1.32", 0), ("1.33", 1), ("1.37", 1)])
+def test_a_job_created_again_starts_without_the_first_ones_back_off_from_1_33(release: str, active: int) -> None:
+    # TestImmediateJobRecreation: the Job delete event drops the key's back-off record from
+    # v1.33 (v1.32.13); at v1.32.3 the replacement's first sync still waits out the first Job's.
+    from jobmodel.simulation.scenario import run_step
+
+    step = {"do": "createJob", "job": ONE_POD_JOB, "jobUid": "uid-2"}
+    outcome = run_step(failed_then_deleted(release), step, "s")
+    assert outcome.differences == ()
+    job = outcome.state.job()
+    assert job is not None and job.uid == "uid-2" and job.status.failed == 0
+    settled = run_step(outcome.state, {"do": "settle"}, "s").state
+    assert settled.job().status.active == active  # type: ignore[union-attr]
+    assert outcome.state.selector is not None and outcome.state.selector.match_labels["batch.kubernetes.io/controller-uid"] == "uid-2"
+
+
+def test_creating_a_job_that_still_exists_is_refused_as_already_exists() -> None:
+    from jobmodel.simulation.scenario import initial_state, run_step
+
+    state = initial_state({"job": ONE_POD_JOB, "jobUid": "uid-1", "start": "2024-06-01T12:00:00Z"})
+    outcome = run_step(state, {"do": "createJob", "job": ONE_POD_JOB, "jobUid": "uid-2"}, "steps[1] (createJob)")
+    assert outcome.state is state
+    assert outcome.differences == ('steps[1] (createJob): the create was rejected: a Job named "work" already exists',)
+
+
+@pytest.mark.parametrize(
+    ("step", "field"),
+    [
+        ({"job": {**ONE_POD_JOB, "metadata": {"name": "other"}}, "jobUid": "uid-2"}, "s.job.metadata.name"),
+        ({"job": {**ONE_POD_JOB, "metadata": {"name": "work", "namespace": "ns"}}, "jobUid": "uid-2"}, "s.job.metadata.namespace"),
+        ({"job": ONE_POD_JOB}, "s.jobUid"),
+        ({"jobUid": "uid-2"}, "s.job"),
+    ],
+)
+def test_a_create_step_must_name_the_followed_job_and_give_its_uid(step: dict[str, Any], field: str) -> None:
+    from jobmodel.simulation.scenario import run_step
+
+    with pytest.raises(InputError) as err:
+        run_step(failed_then_deleted("1.37"), {"do": "createJob", **step}, "s")
+    assert err.value.field == field

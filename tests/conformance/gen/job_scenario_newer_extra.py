@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from tests.conformance.gen.job_scenario_extra import (
     Step,
     case,
     condition,
+    set_phase,
     settle,
 )
 from tests.conformance.gen.job_scenario_extra import (
@@ -105,6 +107,34 @@ def mutable_scheduling_directives() -> dict[str, Any]:
         ],
         features={"MutableSchedulingDirectivesForSuspendedJobs": True},
     )
+
+
+def pods_by_status(active: int = 0, failed: int = 0, succeeded: int = 0) -> Step:
+    """validateJobsPodsStatusOnly: the five counts of podsByStatus, Ready and Terminating 0."""
+    return status_only(active, failed=failed, succeeded=succeeded)
+
+
+def immediate_job_recreation() -> dict[str, Any]:
+    """TestImmediateJobRecreation (added in v1.33, v1.32.13): a Job whose pod failed, deleted in
+    the background and created again at once; the replacement gets its pod at once, not after the
+    first Job's pod-failure back-off (set to 2*ForeverTestTimeout, 60 s). The test makes three
+    such Jobs only to make its race likely; one stands for them. `createJobWithDefaults` gives
+    the template restartPolicy Never."""
+    name = "test-job-0"
+    spec = {"completions": 1, "parallelism": 1, "template": {"spec": {
+        "containers": [{"name": "main-container", "image": "foo"}], "restartPolicy": "Never"}}}
+    c = pinned("1.33", "TestImmediateJobRecreation", "recreate-job-immediately", spec, [
+        settle(), pods_by_status(active=1),
+        set_phase("Failed", 1, START), settle(), pods_by_status(failed=1),
+        {"do": "deleteJob", "propagationPolicy": "Background"},
+        {"do": "createJob", "job": {"apiVersion": "batch/v1", "kind": "Job",
+                                    "metadata": {"name": name, "namespace": "recreate-job-immediately"}, "spec": spec},
+         "jobUid": str(uuid.uuid5(uuid.NAMESPACE_URL, "jobmodel/job-scenario-extra/TestImmediateJobRecreation/replacement"))},
+        settle(), pods_by_status(active=1),
+    ])
+    c["job"]["metadata"]["name"] = name
+    c["controller"] = {"podFailureBackOffSeconds": 60}
+    return c
 
 
 RESOURCES = {"requests": {"cpu": "200m", "memory": "256Mi"}, "limits": {"cpu": "400m", "memory": "512Mi"}}
@@ -339,6 +369,7 @@ def build(shared_dir: Path) -> dict[str, Any]:
             *update_job_pod_resources("1.35"),
             *update_job_pod_resources("1.36"),
             *not_yet_started(),
+            immediate_job_recreation(),
             *derived(shared_dir),
         ],
     }
