@@ -11,8 +11,8 @@ How the steps map onto a real cluster:
 - `sync`: wait for the controller's next burst of writes and judge the state right after it
   (the first syncJob after the step; the following `settle` runs the rest).
 - `advance`: the real clock moves: wait that many real seconds.
-- `setPods`, `deletePods`, `updateJob`, `deleteJob`, `createJob`: the same API calls, over the wire; the
-  scenario's absolute times in a pod status are moved to the real clock by the offset between the
+- `setPods`, `deletePods`, `updateJob`, `deleteJob`, `createJob`: the same API calls, over the
+  wire; the scenario's absolute times in a pod status are moved to the real clock by the offset between the
   case's `start` and the moment the Job was created.
 - `setFeatures`: kube-apiserver and kube-controller-manager restart with the new
   `--feature-gates` (a real controller reads its gates at start only, so it also loses its
@@ -68,7 +68,7 @@ from jobmodel.simulation.scenario import (
     check_expect,
     chosen_pods,
     errors_include,
-    replacement_manifest,
+    replacement_job,
     run_scenario,
 )
 from jobmodel.state import LabelSelector
@@ -720,10 +720,7 @@ class _CaseRun:
         return []
 
     def _create_job(self, step: Mapping[str, Any], path: str) -> list[str]:
-        manifest = replacement_manifest(self.state()[0], step, path)
-        job_uid = step.get("jobUid")
-        if not isinstance(job_uid, str) or not job_uid:
-            raise InputError(f"{path}.jobUid", "required (a string)")
+        manifest, job_uid = replacement_job(self.state()[0], step, path)
         manifest["metadata"] = {**manifest["metadata"], "namespace": self.session.namespace}
         try:
             created = self.cluster.create_job(self.session.namespace, manifest)

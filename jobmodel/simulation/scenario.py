@@ -280,10 +280,7 @@ def _create_job(state: ScenarioState, step: Mapping[str, Any], path: str) -> Ste
     """The followed Job created anew (a replacement of the same name, once the first is gone):
     through the API as the case's `job` is, with the step's uid; from then on the scenario
     follows it."""
-    manifest = replacement_manifest(state, step, path)
-    job_uid = step.get("jobUid")
-    if not isinstance(job_uid, str) or not job_uid:
-        raise InputError(f"{path}.jobUid", "required (a string)")
+    manifest, job_uid = replacement_job(state, step, path)
     if state.job() is not None:  # the API server's AlreadyExists
         return StepOutcome(state, (f"{path}: the create was rejected: a Job named {quote(state.name)} already exists",))
     cluster, errors = cl.create_job(state.cluster, manifest, job_uid)
@@ -293,8 +290,12 @@ def _create_job(state: ScenarioState, step: Mapping[str, Any], path: str) -> Ste
     return StepOutcome(attrs.evolve(state, cluster=cluster, selector=job.spec.selector))
 
 
-def replacement_manifest(state: ScenarioState, step: Mapping[str, Any], path: str) -> dict[str, Any]:
-    """A `createJob` step's Job, in the scenario's namespace; it must name the followed Job."""
+def replacement_job(state: ScenarioState, step: Mapping[str, Any], path: str) -> tuple[dict[str, Any], str]:
+    """A `createJob` step's Job, in the scenario's namespace (it must name the followed Job), and
+    its uid."""
+    job_uid = step.get("jobUid")
+    if not isinstance(job_uid, str) or not job_uid:
+        raise InputError(f"{path}.jobUid", "required (a string)")
     if not isinstance(step.get("job"), Mapping):
         raise InputError(f"{path}.job", "required (an object): the Job to create")
     manifest = dict(step["job"])
@@ -304,7 +305,7 @@ def replacement_manifest(state: ScenarioState, step: Mapping[str, Any], path: st
     if meta.setdefault("namespace", state.namespace) != state.namespace:
         raise InputError(f"{path}.job.metadata.namespace", f"must be the scenario's namespace, {quote(state.namespace)}")
     manifest["metadata"] = meta
-    return manifest
+    return manifest, job_uid
 
 
 def _set_features(state: ScenarioState, step: Mapping[str, Any], path: str) -> StepOutcome:

@@ -2,10 +2,11 @@
 a small Job, then a few moves of the world around it (pods started, made ready, succeeding,
 failing with an exit code or a disruption, deleted running or finished; time passing; the Job
 suspended, resumed, scaled, and at last now and then deleted, with or without a garbage
-collector, and created again once gone), each followed by `settle` and by an `expect` step stating what the model holds then
-(`jobmodel.simulation.scenario.predicted_expect`). Run on another cluster (the real control
-plane: `conformance --engine live`, tests/differential/test_live_scenarios.py), a failing
-expectation is a difference between the model and that cluster.
+collector, and created again once gone), each followed by `settle` and by an `expect` step
+stating what the model holds then (`jobmodel.simulation.scenario.predicted_expect`). Run on
+another cluster (the real control plane: `conformance --engine live`,
+tests/differential/test_live_scenarios.py), a failing expectation is a difference between the
+model and that cluster.
 
 The moves are drawn from the model's state as the case is built, so each applies (a pod to fail
 is one that runs), and the case is one a cluster whose clock runs on can be held to: a case whose
@@ -179,7 +180,7 @@ def scenario_cases(draw: st.DrawFn, max_moves: int = 6, release: str | None = No
         state = settle_and_expect(run_step(state, move, f"steps[{len(steps) - 1}]").state)
         if state.job() is None and draw(st.booleans()):
             # Created again once gone, as upstream's recreation tests do: the replacement starts
-            # afresh (no back-off, no expectations of the first), the first's pods left alone.
+            # from what the controller keeps of the first; the first's pods stay as left.
             move = {"do": "createJob", "job": job, "jobUid": SCENARIO_REPLACEMENT_UID}
             steps.append(move)
             state = settle_and_expect(run_step(state, move, f"steps[{len(steps) - 1}]").state)
