@@ -120,19 +120,18 @@ def immediate_job_recreation() -> dict[str, Any]:
     first Job's pod-failure back-off (set to 2*ForeverTestTimeout, 60 s). The test makes three
     such Jobs only to make its race likely; one stands for them. `createJobWithDefaults` gives
     the template restartPolicy Never."""
-    name = "test-job-0"
     spec = {"completions": 1, "parallelism": 1, "template": {"spec": {
         "containers": [{"name": "main-container", "image": "foo"}], "restartPolicy": "Never"}}}
+    recreate: Step = {"do": "createJob", "jobUid": str(
+        uuid.uuid5(uuid.NAMESPACE_URL, "jobmodel/job-scenario-extra/TestImmediateJobRecreation/replacement"))}
     c = pinned("1.33", "TestImmediateJobRecreation", "recreate-job-immediately", spec, [
         settle(), pods_by_status(active=1),
         set_phase("Failed", 1, START), settle(), pods_by_status(failed=1),
-        {"do": "deleteJob", "propagationPolicy": "Background"},
-        {"do": "createJob", "job": {"apiVersion": "batch/v1", "kind": "Job",
-                                    "metadata": {"name": name, "namespace": "recreate-job-immediately"}, "spec": spec},
-         "jobUid": str(uuid.uuid5(uuid.NAMESPACE_URL, "jobmodel/job-scenario-extra/TestImmediateJobRecreation/replacement"))},
+        {"do": "deleteJob", "propagationPolicy": "Background"}, recreate,
         settle(), pods_by_status(active=1),
     ])
-    c["job"]["metadata"]["name"] = name
+    c["job"]["metadata"]["name"] = "test-job-0"
+    recreate["job"] = copy.deepcopy(c["job"])  # the same Job again
     c["controller"] = {"podFailureBackOffSeconds": 60}
     return c
 
