@@ -620,14 +620,26 @@ def create_object(
     """A Job or CronJob of a manifest created as `kubectl create -n NAMESPACE` would: the
     request's namespace filled in, then decoded, defaulted, prepared and validated; returns
     (kind, stored object, errors)."""
+    kind = resource_kind(obj)
+    return (kind, *create_requested(kind, create_request(obj, namespace), uid, gates))
+
+
+def resource_kind(obj: Any) -> str:
+    """The kind of a manifest document this API serves (Job or CronJob); InputError otherwise."""
     if not isinstance(obj, Mapping):
         raise InputError("", f"a manifest document must be an object, got {describe(obj)}")
     kind = obj.get("kind")
     if not isinstance(kind, str) or kind not in RESOURCES:
         raise InputError("kind", f"expected Job or CronJob, got {describe(kind)}")
-    request = create_request(obj, namespace)
+    return kind
+
+
+def create_requested(
+    kind: str, request: Mapping[str, Any], uid: str | None, gates: FeatureGates
+) -> tuple[Obj, list[FieldError]]:
+    """The create of a request as `create_request` makes it: (stored object, errors); the uid,
+    when not given, drawn from the namespace and name."""
     meta = request["metadata"]
     the_uid = uid or default_uid(str(meta.get("namespace")), str(meta.get("name") or ""))
     create = create_job if kind == "Job" else create_cron_job
-    stored, errors = create(request, the_uid, gates)
-    return kind, stored, errors
+    return create(request, the_uid, gates)

@@ -115,8 +115,9 @@ def admit(
     be decoded or names another namespace than the one given, Rejected when validation refuses it."""
     try:
         _check_namespace(doc, namespace)
-        kind, stored, errors = strategy.create_object(doc, namespace or DEFAULT_NAMESPACE, uid, gates)
+        kind = strategy.resource_kind(doc)
         request = strategy.create_request(doc, namespace or DEFAULT_NAMESPACE)
+        stored, errors = strategy.create_requested(kind, request, uid, gates)
     except InputError as err:
         raise InputError(file, str(err)) from None
     if errors:
