@@ -389,11 +389,21 @@ def decode_object(value: Any, kind: str, path: str = "", release: int | None = N
     unknown: list[InputError] = []
     decoded: dict[str, Any] = check_value(value, KINDS[kind], path, release, unknown)
     if unknown:
-        raise unknown[0]
+        raise _unknown_fields(unknown)
     for key, want in (("kind", kind), ("apiVersion", API_VERSIONS[kind])):
         if decoded.get(key, want) != want:
             raise InputError(fe.child(path, key), f'expected "{want}", got {describe(decoded[key])}')
     return decoded
+
+
+def _unknown_fields(unknown: list[InputError]) -> InputError:
+    """One error for every unknown field, as the strict decoder lists them all (`unknown field
+    "spec.foo", unknown field "spec.bar"`, in the document's order): it names the first, the
+    reason the others."""
+    first, others = unknown[0], [error.field for error in unknown[1:]]
+    if not others:
+        return first
+    return InputError(first.field, f"{first.reason} (also unknown: {', '.join(others)})")
 
 
 def _zero(typ: Type) -> Any:

@@ -191,6 +191,21 @@ def test_without_a_release_every_field_is_known() -> None:
     assert decoded == len(RELEASE_FIELDS) > 0
 
 
+def test_every_unknown_field_is_named_first_one_first() -> None:
+    """The API server's strict decoding error lists every unknown field in the document's order
+    (`unknown field "spec.bogus", unknown field "spec.template.spec.containers[0].foo"`)."""
+    obj = {"kind": "Job", "spec": {"bogus": 1, "template": {"spec": {"containers": [{"name": "a", "foo": "x", "bar": 2}]}}}}
+    with pytest.raises(InputError) as err:
+        decode_object(obj, "Job")
+    assert err.value.field == "spec.bogus"
+    assert err.value.reason == (
+        "unknown field (also unknown: spec.template.spec.containers[0].foo, spec.template.spec.containers[0].bar)"
+    )
+    with pytest.raises(InputError) as alone:
+        decode_object({"kind": "Job", "spec": {"bogus": 1}}, "Job")
+    assert (alone.value.field, alone.value.reason) == ("spec.bogus", "unknown field")
+
+
 def test_a_mistyped_value_is_named_before_an_unknown_field() -> None:
     """sigs.k8s.io/json UnmarshalStrict returns the decoding error and the unknown fields apart;
     the API server's serializer reports the decoding error first."""
