@@ -396,6 +396,21 @@ def decode_object(value: Any, kind: str, path: str = "", release: int | None = N
     return decoded
 
 
+def without_unknown_fields(value: Any, kind: str, release: int | None = None) -> tuple[Any, list[str]]:
+    """The object as the API server decodes it under `fieldValidation=Warn` or `Ignore`: its
+    unknown fields left out, and their paths, in the document's order (the warnings `unknown
+    field "PATH"` under Warn). An object without unknown fields comes back as given; otherwise
+    decoded (`decode_object`), which decoding again leaves as it is. A mistyped value is still an
+    InputError: the decoder fails before it looks for unknown fields."""
+    if not isinstance(value, Mapping):
+        raise InputError("", f"expected an object, got {describe(value)}")
+    unknown: list[InputError] = []
+    decoded = check_value(value, KINDS[kind], "", release, unknown)
+    if not unknown:
+        return value, []
+    return decoded, [error.field for error in unknown]
+
+
 def _unknown_fields(unknown: list[InputError]) -> InputError:
     """One error for every unknown field, as the strict decoder lists them all (`unknown field
     "spec.foo", unknown field "spec.bar"`, in the document's order): it names the first, the

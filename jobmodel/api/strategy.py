@@ -26,7 +26,7 @@ import copy
 import json
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from jobmodel.api import field as fe
 from jobmodel.api import validation as bv
@@ -48,9 +48,11 @@ from jobmodel.api.pod_resources import drop_disabled_pod_level_resources
 from jobmodel.api.pod_security import drop_disabled_security_fields
 from jobmodel.api.pod_validation import container_restart_rules_in_use, pod_validation_options
 from jobmodel.api.pod_volumes import drop_disabled_volume_fields
-from jobmodel.api.schema import decode_object
+from jobmodel.api.schema import decode_object, without_unknown_fields
+from jobmodel.api.warnings import handler_warnings
 from jobmodel.errors import InputError, describe, printable
 from jobmodel.features import DEFAULT_GATES, FeatureGates
+from jobmodel.util.goquote import go_quote
 from jobmodel.util.gostrings import decimal_successor
 
 Obj = dict[str, Any]
@@ -595,14 +597,28 @@ def with_namespace(obj: Mapping[str, Any], namespace: str) -> Obj:
     return request
 
 
-def create_request(obj: Mapping[str, Any], namespace: str) -> Obj:
-    """The object as the API server takes it in: the namespace of kubectl's context when the
-    manifest gives none, its owner references without duplicates, and a generated name when it
-    gives only `generateName` (the name drawn from the namespace and prefix, so that every
-    command names it alike)."""
-    request = with_owner_references_deduped(with_namespace(obj, namespace))
+def create_request(
+    kind: str, obj: Mapping[str, Any], namespace: str, release: int, field_validation: str = "Strict"
+) -> tuple[Obj, list[str]]:
+    """The object as the API server takes it in, and the handler's warnings: the namespace of
+    kubectl's context when the manifest gives none, then the handler's part (`handler_request`),
+    and a generated name when it gives only `generateName` (the name drawn from the namespace and
+    prefix, so that every command names it alike)."""
+    request, warned = handler_request(kind, with_namespace(obj, namespace), release, field_validation)
     meta = request["metadata"]
-    return name_generated_before_create(request, f"{meta.get('namespace')}/{meta.get('generateName')}")
+    return name_generated_before_create(request, f"{meta.get('namespace')}/{meta.get('generateName')}"), warned
+
+
+def handler_request(
+    kind: str, obj: Mapping[str, Any], release: int, field_validation: str = "Strict"
+) -> tuple[Obj, list[str]]:
+    """What the create, update and patch handlers do before the strategy sees an object, and
+    their warnings, in their order: decode it under the fieldValidation directive
+    (`decoded_under`), then drop duplicate owner references (dedupOwnerReferencesAndAddWarning:
+    references are compared as decoded, so an unknown field neither tells two apart nor escapes
+    the decoder by being dropped as a duplicate)."""
+    decoded, warned = decoded_under(kind, obj, release, field_validation)
+    return with_owner_references_deduped(decoded), warned + handler_warnings(decoded)
 
 
 def with_owner_references_deduped(obj: Mapping[str, Any]) -> Obj:
@@ -621,7 +637,25 @@ def create_object(
     request's namespace filled in, then decoded, defaulted, prepared and validated; returns
     (kind, stored object, errors)."""
     kind = resource_kind(obj)
-    return (kind, *create_requested(kind, create_request(obj, namespace), uid, gates))
+    return (kind, *create_requested(kind, create_request(kind, obj, namespace, gates.release)[0], uid, gates))
+
+
+# The `fieldValidation` directives of a create or update (metav1.FieldValidation*): kubectl sends
+# Strict unless `--validate` says otherwise.
+FIELD_VALIDATIONS: Final = ("Strict", "Warn", "Ignore")
+
+
+def decoded_under(kind: str, request: Mapping[str, Any], release: int, field_validation: str) -> tuple[Obj, list[str]]:
+    """The handler's decoding of a request under a fieldValidation directive (the request, and
+    the warnings it adds: addStrictDecodingWarnings). Strict leaves unknown fields to the strict
+    decoder of the create (an InputError); Warn and Ignore leave them out, Warn with a warning for
+    each (`unknown field "spec.foo"`, the decoder's error text)."""
+    if field_validation == "Strict":
+        decode_object(request, kind, release=release)  # its error, before anything else looks
+        return dict(request), []
+    decoded, unknown = without_unknown_fields(request, kind, release)
+    warned = [f"unknown field {go_quote(path)}" for path in unknown] if field_validation == "Warn" else []
+    return dict(decoded), warned
 
 
 def resource_kind(obj: Any) -> str:

@@ -21,7 +21,7 @@ import attrs
 from jobmodel.adapters.manifests import load_documents, read_manifest, source_name
 from jobmodel.api import strategy
 from jobmodel.api.field import FieldError, render_errors
-from jobmodel.api.warnings import handler_warnings, recorded_warnings, warnings_on_create
+from jobmodel.api.warnings import recorded_warnings, warnings_on_create
 from jobmodel.commands.release import add_release_options
 from jobmodel.errors import InputError, describe, printable, quote
 from jobmodel.features import (
@@ -72,6 +72,29 @@ def add_object_options(parser: argparse.ArgumentParser, *, namespace: bool = Tru
             ),
         )
     add_release_options(parser)
+    parser.add_argument(
+        "--validate",
+        dest="field_validation",
+        type=field_validation_of,
+        default="Strict",
+        metavar="strict|warn|ignore",
+        help=(
+            "as kubectl's --validate: the fieldValidation the API server decodes with: unknown fields "
+            "refused (strict, the default; or true), left out with a warning each (warn), or left out (ignore; or false)"
+        ),
+    )
+
+
+# kubectl's --validate values, and the fieldValidation directive each sends.
+VALIDATE_VALUES: Final = {"strict": "Strict", "true": "Strict", "warn": "Warn", "ignore": "Ignore", "false": "Ignore"}
+
+
+def field_validation_of(value: str) -> str:
+    """The fieldValidation directive of a --validate value (kubectl's spellings)."""
+    directive = VALIDATE_VALUES.get(value.lower())
+    if directive is None:
+        raise argparse.ArgumentTypeError(f"expected strict, warn or ignore, got {quote(value)}")
+    return directive
 
 
 def gates_of(args: argparse.Namespace) -> FeatureGates:
@@ -109,20 +132,23 @@ def admit(
     namespace: str | None,
     gates: FeatureGates,
     uid: str | None = None,
+    field_validation: str = "Strict",
 ) -> Admitted:
     """One document through the API server's create, in `namespace` (None: kubectl's default
-    context, `default`, for objects that give none); InputError (naming the file) when it cannot
-    be decoded or names another namespace than the one given, Rejected when validation refuses it."""
+    context, `default`, for objects that give none), under a fieldValidation directive (kubectl's
+    default, Strict, unless `--validate` says otherwise); InputError (naming the file) when it
+    cannot be decoded or names another namespace than the one given, Rejected when validation
+    refuses it."""
     try:
         _check_namespace(doc, namespace)
         kind = strategy.resource_kind(doc)
-        request = strategy.create_request(doc, namespace or DEFAULT_NAMESPACE)
+        request, handler_warned = strategy.create_request(kind, doc, namespace or DEFAULT_NAMESPACE, gates.release, field_validation)
         stored, errors = strategy.create_requested(kind, request, uid, gates)
     except InputError as err:
         raise InputError(file, str(err)) from None
     if errors:
         raise Rejected(rejection(file, kind, stored, errors), kind, stored, errors)
-    warned = recorded_warnings(handler_warnings(doc) + warnings_on_create(kind, stored, gates.release))
+    warned = recorded_warnings(handler_warned + warnings_on_create(kind, stored, gates.release))
     return Admitted(file, kind, request, stored, tuple(warned))
 
 
@@ -152,6 +178,7 @@ def load_object(
     *,
     uid: str | None = None,
     stdin: TextIO | None = None,
+    field_validation: str = "Strict",
 ) -> Admitted:
     """The one object of `kinds` in a manifest (`-`: standard input), created; the API server's
     warnings on standard error, as kubectl prints them on an apply."""
@@ -161,7 +188,7 @@ def load_object(
     found = [d for d in docs if isinstance(d, Mapping) and d.get("kind") in kinds]
     if len(found) != 1:
         raise InputError(file, f"expected exactly one {' or '.join(kinds)} in the manifest, found {len(found)}{'' if found else _held(docs, kinds)}")
-    admitted = admit(file, found[0], namespace, gates, uid)
+    admitted = admit(file, found[0], namespace, gates, uid, field_validation)
     print_warnings(admitted, sys.stderr)
     return admitted
 

@@ -119,7 +119,7 @@ def run_next(args: argparse.Namespace) -> int:
 def _load_cron_job(args: argparse.Namespace, gates: FeatureGates) -> CronJob:
     """The one CronJob of a manifest (file or `-` for stdin, JSON or YAML), as the API server
     stores it (defaulted: history limits 3 and 1, concurrency Allow, ...)."""
-    admitted = load_object(args.manifest, ("CronJob",), args.namespace, gates)
+    admitted = load_object(args.manifest, ("CronJob",), args.namespace, gates, field_validation=args.field_validation)
     return cron_job_from_json(admitted.stored)
 
 

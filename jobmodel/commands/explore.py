@@ -141,7 +141,9 @@ def register(subparsers: Any) -> None:
 def load_manifest(args: argparse.Namespace) -> dict[str, Any]:
     """The one Job or CronJob of the manifest, as sent (its namespace filled in) once the API
     server accepts it."""
-    return load_object(args.manifest, ("Job", "CronJob"), args.namespace, gates_of(args)).request
+    return load_object(
+        args.manifest, ("Job", "CronJob"), args.namespace, gates_of(args), field_validation=args.field_validation
+    ).request
 
 
 def budget_values(args: argparse.Namespace, budget: type[Any], kind: str) -> dict[str, int]:

@@ -97,7 +97,9 @@ def run(args: argparse.Namespace) -> int:
     check_output_path(args.picture, "--picture", PICTURE_SUFFIXES)
     gates = gates_of(args)
     now = parse_clock(args.start, "--start") if args.start else None
-    admitted = load_object(args.manifest, ("Job",), args.namespace, gates, uid=DEFAULT_UID)
+    admitted = load_object(
+        args.manifest, ("Job",), args.namespace, gates, uid=DEFAULT_UID, field_validation=args.field_validation
+    )
     manifest = admitted.request
     if args.script is not None:
         given = [name for name, value in (("--fail", args.fail), ("--slow", args.slow), ("--run-seconds", args.run_seconds)) if value not in (None, [])]

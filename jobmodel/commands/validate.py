@@ -69,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdin,
         sys.stdout,
         sys.stderr,
+        field_validation=args.field_validation,
     )
 
 
@@ -81,9 +82,11 @@ def validate_manifests(
     stdin: TextIO,
     out: TextIO,
     err: TextIO,
+    field_validation: str = "Strict",
 ) -> int:
-    """Validate every object of every manifest, going on after a bad file or object; the exit
-    code: 2 when a manifest could not be read or decoded, else 1 when an object is invalid."""
+    """Validate every object of every manifest (decoded under `field_validation`), going on after
+    a bad file or object; the exit code: 2 when a manifest could not be read or decoded, else 1
+    when an object is invalid."""
     invalid = unreadable = False
     report: list[dict[str, Any]] = []
     any_valid = False
@@ -102,7 +105,7 @@ def validate_manifests(
         for i, doc in enumerate(docs):
             where = shown if len(docs) == 1 else f"{shown} (document {i + 1})"
             try:
-                admitted = admit(where, doc, namespace, gates, uid)
+                admitted = admit(where, doc, namespace, gates, uid, field_validation)
             except InputError as error:
                 report.append({"source": shown, "document": i, "error": str(error)})
                 print(printable(f"error: {error}"), file=err)

@@ -9,6 +9,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from jobmodel.api import schema
 from jobmodel.strategies.cron import GENERATED_SCHEDULES, SCHEDULE_EDGES, TZ_PREFIXED_SCHEDULES
 
 INTS = st.sampled_from([-1, 0, 1, 2, 3, 5, 10, 100_000, 2**31 - 1])
@@ -1564,3 +1565,36 @@ def warned_cron_jobs(draw: st.DrawFn) -> dict[str, Any]:
         "metadata": job["metadata"],
         "spec": {"schedule": draw(st.sampled_from(["*/5 * * * *", "@hourly"])), "jobTemplate": {"spec": job["spec"]}},
     }
+
+
+# Field names no release's types have; `Name` too: the strict decoder matches names exactly.
+UNKNOWN_FIELD_NAMES = ("bogus", "Name", "extra")
+_UNKNOWN_FIELD_VALUES = st.sampled_from([1, "x", {"a": 1}, [1], None, True])
+
+
+@st.composite
+def with_unknown_fields(draw: st.DrawFn, manifest: dict[str, Any]) -> dict[str, Any]:
+    """The manifest with one to three unknown fields, each in an object of a closed struct type
+    (the object, its metadata and spec, the pod template and its spec, a container, ...); a null
+    value too: the strict decoder names a field by its key, whatever its value."""
+    out = copy.deepcopy(manifest)
+    places = _struct_objects(out, schema.KINDS[out["kind"]])
+    for _ in range(draw(st.integers(1, 3))):
+        place, name = draw(st.sampled_from(places)), draw(st.sampled_from(UNKNOWN_FIELD_NAMES))
+        place.setdefault(name, draw(_UNKNOWN_FIELD_VALUES))
+    return out
+
+
+def _struct_objects(value: Any, typ: Any) -> list[dict[str, Any]]:
+    """The objects within `value` whose schema type is a closed struct (every field named)."""
+    if isinstance(typ, dict) and isinstance(value, dict):
+        found = [] if schema.OTHER in typ else [value]
+        for key, item in value.items():
+            field = schema.field_type(typ.get(key), None)
+            if field is not None:
+                found += _struct_objects(item, field)
+        return found
+    if isinstance(typ, tuple) and typ[0] in ("list", "map") and isinstance(value, list | dict):
+        items = value.values() if isinstance(value, dict) else value
+        return [obj for item in items for obj in _struct_objects(item, typ[1])]
+    return []

@@ -546,10 +546,10 @@ PROPAGATION_POLICIES = ("Orphan", "Background", "Foreground")
 
 
 def create_job(cluster: Cluster, manifest: Mapping[str, Any], uid: str) -> tuple[Cluster, list[FieldError]]:
-    """A Job create through the API: the handler's owner-reference dedup, defaults, selector
-    generation, validation (jobmodel.api); a rejected create changes nothing and returns its
-    field errors."""
-    request = api_strategy.with_owner_references_deduped(name_generated_before_create(manifest, uid))
+    """A Job create through the API: the handler's strict decoding and owner-reference dedup
+    (`strategy.handler_request`), defaults, selector generation, validation (jobmodel.api); a
+    rejected create changes nothing and returns its field errors."""
+    request = api_strategy.handler_request("Job", name_generated_before_create(manifest, uid), cluster.features.release)[0]
     stored, errors = api_strategy.create_job(request, uid, cluster.features)
     if errors:
         return cluster, errors
@@ -566,14 +566,15 @@ def create_job(cluster: Cluster, manifest: Mapping[str, Any], uid: str) -> tuple
 def update_job(
     cluster: Cluster, namespace: str, name: str, patch: Mapping[str, Any]
 ) -> tuple[Cluster, list[FieldError]]:
-    """A JSON merge patch to the Job applied as an update (the handler's owner-reference dedup,
+    """A JSON merge patch to the Job applied as an update (the handler's strict decoding and
+    owner-reference dedup,
     defaults, PrepareForUpdate, ValidateUpdate); a rejected update changes nothing and returns
     its field errors."""
     job = cluster.job(namespace, name)
     if job is None:
         raise InputError("updateJob", f"no Job {namespace}/{name}")
     old = job_to_json(job)
-    new = api_strategy.with_owner_references_deduped(json_merge_patch(old, patch))
+    new = api_strategy.handler_request("Job", json_merge_patch(old, patch), cluster.features.release)[0]
     stored, errors = api_strategy.update_job(new, old, cluster.features)
     if errors:
         return cluster, errors

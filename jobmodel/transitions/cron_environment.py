@@ -103,7 +103,7 @@ def initial_cron_world(
     manifest = dict(manifest)
     if isinstance(manifest.get("metadata"), Mapping):
         manifest["metadata"] = {"namespace": "default", **manifest["metadata"]}  # as kubectl's context would
-    stored, errors = api_strategy.create_cron_job(api_strategy.with_owner_references_deduped(manifest), "cronjob-uid", gates)
+    stored, errors = api_strategy.create_cron_job(api_strategy.handler_request("CronJob", manifest, gates.release)[0], "cronjob-uid", gates)
     if errors:
         raise InputError("manifest", "the API server rejects the CronJob: " + "; ".join(str(e) for e in errors))
     stored.setdefault("metadata", {}).setdefault("namespace", "default")

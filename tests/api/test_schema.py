@@ -245,3 +245,23 @@ def test_an_ephemeral_container_decodes_as_a_container() -> None:
     ephemeral = {"name": "d", "image": "b", "targetContainerName": "main", "resources": {"limits": {"cpu": "1.5"}}}
     decoded = decode_object(job(template={"spec": {"ephemeralContainers": [ephemeral]}}), "Job", release=37)
     assert decoded["spec"]["template"]["spec"]["ephemeralContainers"][0]["resources"]["limits"]["cpu"] == "1500m"
+
+
+def test_without_unknown_fields_leaves_them_out_and_names_them() -> None:
+    """What the decoder does under fieldValidation Warn and Ignore: the unknown fields (those a
+    release's types lack among them) left out, named in the document's order; an object without
+    any comes back as given."""
+    from jobmodel.api.schema import without_unknown_fields
+
+    obj = {"kind": "Job", "spec": {"bogus": None, "template": {"spec": {"hostnameOverride": "h", "containers": [{"name": "a", "x": 1}]}}}}
+    pruned, unknown = without_unknown_fields(obj, "Job", release=33)
+    assert unknown == ["spec.bogus", "spec.template.spec.hostnameOverride", "spec.template.spec.containers[0].x"]
+    assert pruned == {"kind": "Job", "spec": {"template": {"spec": {"containers": [{"name": "a"}]}}}}
+    assert decode_object(pruned, "Job", release=33) == pruned
+    _, unknown_at_34 = without_unknown_fields(obj, "Job", release=34)
+    assert unknown_at_34 == ["spec.bogus", "spec.template.spec.containers[0].x"]
+    clean = job()
+    assert without_unknown_fields(clean, "Job") == (clean, [])
+    with pytest.raises(InputError) as err:
+        without_unknown_fields(job(completions="3", bogus=1), "Job")
+    assert err.value.field == "spec.completions"

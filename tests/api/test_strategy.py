@@ -538,3 +538,27 @@ def test_a_cron_job_status_write_is_validated_declaratively_from_1_37(release: i
     gates = FeatureGates.for_release(release)
     assert [str(e) for e in strategy.cron_job_status_validate_update(new, old, gates)] == errors
     assert strategy.cron_job_status_validate_update(new, new, gates) == []  # an empty schedule kept
+
+
+OWNER = {"apiVersion": "v1", "kind": "ConfigMap", "name": "o", "uid": "u-1", "controller": True}
+
+
+def test_the_handler_decodes_before_it_dedups_owner_references() -> None:
+    """A real kube-apiserver (1.37, dry-run creates): references equal but for an unknown field
+    are refused under Strict, the field named at its index as sent; under Warn the field is left
+    out and warned of first, then the references are equal: one is dropped, with its warning."""
+    obj = job()
+    obj["metadata"]["ownerReferences"] = [OWNER, {**OWNER, "bogus": None}]
+    with pytest.raises(InputError) as err:
+        strategy.handler_request("Job", obj, 37)
+    assert (err.value.field, err.value.reason) == ("metadata.ownerReferences[1].bogus", "unknown field")
+    request, warned = strategy.handler_request("Job", obj, 37, "Warn")
+    assert request["metadata"]["ownerReferences"] == [OWNER]
+    assert [w.split(";")[0] for w in warned] == [
+        'unknown field "metadata.ownerReferences[1].bogus"',
+        ".metadata.ownerReferences contains duplicate entries",
+    ]
+    request, warned = strategy.handler_request("Job", obj, 37, "Ignore")
+    assert request["metadata"]["ownerReferences"] == [OWNER] and [w.split(";")[0] for w in warned] == [
+        ".metadata.ownerReferences contains duplicate entries"
+    ]

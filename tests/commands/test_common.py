@@ -125,7 +125,7 @@ def test_an_unexpected_exception_is_one_line_and_exit_3(
 ) -> None:
     from jobmodel.commands import validate
 
-    def broken(*_args: object) -> int:
+    def broken(*_args: object, **_kwargs: object) -> int:
         raise KeyError("boom")
 
     monkeypatch.setattr(validate, "validate_manifests", broken)

@@ -271,3 +271,64 @@ def test_duplicate_owner_references_are_dropped_with_a_warning_first() -> None:
         ".metadata.ownerReferences contains duplicate entries",
         "metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior",
     ]
+
+
+UNKNOWN = PI.replace("  backoffLimit: 4\n", "  backoffLimit: 4\n  bogus: 1\n", 1).replace(
+    "        image: perl:5.34.0\n", "        image: perl:5.34.0\n        Name: x\n", 1
+).replace("  name: pi\n", "  name: pi.x\n", 1)
+
+
+@pytest.mark.parametrize("flag", ["strict", "true", "STRICT"])
+def test_unknown_fields_are_refused_under_strict_validation(flag: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """kubectl's default, `--validate=strict`: the strict decoding error names every unknown
+    field, the first as the field (an input error: exit 2)."""
+    manifest = tmp_path / "job.yaml"
+    manifest.write_text(UNKNOWN)
+    assert main(["validate", f"--validate={flag}", str(manifest)]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f"error: {manifest}: spec.bogus: unknown field (also unknown: spec.template.spec.containers[0].Name)"
+
+
+def test_unknown_fields_are_warned_of_first_under_warn_validation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--validate=warn`: the object is created without the unknown fields, and the response
+    warns of each, in the document's order, before the handler's and the strategy's warnings."""
+    manifest = tmp_path / "job.yaml"
+    manifest.write_text(UNKNOWN)
+    assert main(["validate", "--validate", "warn", "-o", "json", str(manifest)]) == 0
+    [entry] = json.loads(capsys.readouterr().out)["objects"]
+    assert entry["valid"] and "bogus" not in entry["object"]["spec"]
+    assert "Name" not in entry["object"]["spec"]["template"]["spec"]["containers"][0]
+    assert [w.split(":")[0] for w in entry["warnings"]] == [
+        'unknown field "spec.bogus"',
+        'unknown field "spec.template.spec.containers[0].Name"',
+        "metadata.name",
+    ]
+
+
+@pytest.mark.parametrize("flag", ["ignore", "false"])
+def test_unknown_fields_are_left_out_silently_under_ignore_validation(
+    flag: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    manifest = tmp_path / "job.yaml"
+    manifest.write_text(UNKNOWN)
+    assert main(["validate", f"--validate={flag}", "-o", "yaml", str(manifest)]) == 0
+    captured = capsys.readouterr()
+    stored = yaml.safe_load(captured.out)
+    assert "bogus" not in stored["spec"] and stored["spec"]["backoffLimit"] == 4
+    assert [line.split(":")[0] for line in captured.err.splitlines() if line.startswith("Warning")] == ["Warning"]  # the name's only
+
+
+def test_a_mistyped_value_is_an_error_under_every_validation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The directive governs unknown fields only: a value the decoder cannot read fails it first."""
+    manifest = tmp_path / "job.yaml"
+    manifest.write_text(UNKNOWN.replace("backoffLimit: 4", "backoffLimit: four"))
+    for flag in ("strict", "warn", "ignore"):
+        assert main(["validate", f"--validate={flag}", str(manifest)]) == 2
+        assert "spec.backoffLimit: expected an integer" in capsys.readouterr().err
+
+
+def test_an_unknown_validate_value_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["validate", "--validate=loose", "x.yaml"])
+    assert exit_.value.code == 2
+    assert 'argument --validate: expected strict, warn or ignore, got "loose"' in capsys.readouterr().err

@@ -126,3 +126,21 @@ def test_the_model_answers_every_generated_validation_case() -> None:
     assert len(answered) >= SAMPLES // 2, len(answered)
     assert {o["valid"] for o in answered} == {True, False}
     assert any(o["errors"] for o in answered)
+
+
+def test_unknown_fields_are_added_where_the_decoder_finds_them() -> None:
+    """with_unknown_fields adds one to three fields the strict decoder names (in closed structs
+    only: none lands in a map such as labels), across the object's levels; left out, none remains."""
+    from hypothesis import strategies as st
+
+    from jobmodel.api.schema import without_unknown_fields
+
+    manifests = drawn(st.one_of(api.warned_jobs(), api.warned_cron_jobs()).flatmap(api.with_unknown_fields), SAMPLES, derandomize=True)
+    depths: set[int] = set()
+    for manifest in manifests:
+        pruned, unknown = without_unknown_fields(manifest, manifest["kind"])
+        assert 1 <= len(unknown) <= 3, unknown
+        assert all(path.rsplit(".", 1)[-1] in api.UNKNOWN_FIELD_NAMES for path in unknown), unknown
+        assert without_unknown_fields(pruned, manifest["kind"])[1] == []
+        depths.update(path.count(".") for path in unknown)
+    assert {0, 1, 3, 4} <= depths, depths  # the object, its spec, a Job's template spec, a container
