@@ -411,14 +411,19 @@ def without_unknown_fields(value: Any, kind: str, release: int | None = None) ->
     return decoded, [error.field for error in unknown]
 
 
+class UnknownFieldsError(InputError):
+    """One error for every unknown field of an object, as the strict decoder lists them all
+    (`unknown field "spec.foo", unknown field "spec.bar"`, in the document's order): it names the
+    first as its field, the others in its reason; `fields` holds them all."""
+
+    def __init__(self, fields: list[str]) -> None:
+        others = f" (also unknown: {', '.join(fields[1:])})" if len(fields) > 1 else ""
+        super().__init__(fields[0], f"unknown field{others}")
+        self.fields = fields
+
+
 def _unknown_fields(unknown: list[InputError]) -> InputError:
-    """One error for every unknown field, as the strict decoder lists them all (`unknown field
-    "spec.foo", unknown field "spec.bar"`, in the document's order): it names the first, the
-    reason the others."""
-    first, others = unknown[0], [error.field for error in unknown[1:]]
-    if not others:
-        return first
-    return InputError(first.field, f"{first.reason} (also unknown: {', '.join(others)})")
+    return UnknownFieldsError([error.field for error in unknown])
 
 
 def _zero(typ: Type) -> Any:

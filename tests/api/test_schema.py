@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from jobmodel.api.schema import check_object, decode_object
+from jobmodel.api.schema import UnknownFieldsError, check_object, decode_object
 from jobmodel.errors import InputError
 from tests.api.helpers import cron_job, job
 
@@ -201,6 +201,8 @@ def test_every_unknown_field_is_named_first_one_first() -> None:
     assert err.value.reason == (
         "unknown field (also unknown: spec.template.spec.containers[0].foo, spec.template.spec.containers[0].bar)"
     )
+    assert isinstance(err.value, UnknownFieldsError)
+    assert err.value.fields == ["spec.bogus", "spec.template.spec.containers[0].foo", "spec.template.spec.containers[0].bar"]
     with pytest.raises(InputError) as alone:
         decode_object({"kind": "Job", "spec": {"bogus": 1}}, "Job")
     assert (alone.value.field, alone.value.reason) == ("spec.bogus", "unknown field")

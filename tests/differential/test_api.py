@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from jobmodel.adapters.oracle import CaseError
 from jobmodel.api import strategy
+from jobmodel.api.schema import UnknownFieldsError
 from jobmodel.conformance.agreement import judge
 from jobmodel.conformance.defaulting import model_outcome as defaulting_outcome
 from jobmodel.conformance.validation import model_outcome as validation_outcome
@@ -111,7 +112,12 @@ def check_decoding_refused(suite: str, case: dict[str, Any], err: InputError, up
     try:
         upstream.outcome(suite, case)
     except CaseError as refused:
-        if err.reason not in refused.reason:
+        if isinstance(err, UnknownFieldsError):
+            # Every unknown field, in order: upstream's paths are the model's without the case key.
+            named = re.findall(r'unknown field "([^"]*)"', refused.reason)
+            if named != [field.split(".", 1)[1] for field in err.fields]:
+                pytest.fail(f"{suite}: the decoders name other unknown fields: model {err}, upstream {refused.reason} for {json.dumps(case)}")
+        elif err.reason not in refused.reason:
             pytest.fail(f"{suite}: the decoders refuse for other reasons: model {err}, upstream {refused.reason} for {json.dumps(case)}")
         return
     pytest.fail(f"{suite}: the model refuses ({err}), upstream decodes it for {json.dumps(case)}")
