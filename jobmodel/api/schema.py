@@ -384,12 +384,9 @@ def decode_object(value: Any, kind: str, path: str = "", release: int | None = N
     item becomes its zero value. `kind` and `apiVersion` may be left out; when given they must be
     the kind's. A mistyped value anywhere is named before an unknown field: the strict decoder
     (sigs.k8s.io/json UnmarshalStrict) reports unknown fields only when decoding succeeded."""
-    if not isinstance(value, Mapping):
-        raise InputError(path, f"expected an object, got {describe(value)}")
-    unknown: list[InputError] = []
-    decoded: dict[str, Any] = check_value(value, KINDS[kind], path, release, unknown)
+    decoded, unknown = _decoded_keeping_unknown(value, kind, path, release)
     if unknown:
-        raise _unknown_fields(unknown)
+        raise UnknownFieldsError(unknown)
     for key, want in (("kind", kind), ("apiVersion", API_VERSIONS[kind])):
         if decoded.get(key, want) != want:
             raise InputError(fe.child(path, key), f'expected "{want}", got {describe(decoded[key])}')
@@ -402,12 +399,16 @@ def without_unknown_fields(value: Any, kind: str, release: int | None = None) ->
     field "PATH"` under Warn). An object without unknown fields comes back as given; otherwise
     decoded (`decode_object`), which decoding again leaves as it is. A mistyped value is still an
     InputError: the decoder fails before it looks for unknown fields."""
+    decoded, unknown = _decoded_keeping_unknown(value, kind, "", release)
+    return (decoded, unknown) if unknown else (value, [])
+
+
+def _decoded_keeping_unknown(value: Any, kind: str, path: str, release: int | None) -> tuple[dict[str, Any], list[str]]:
+    """The object decoded without its unknown fields, and their paths (mistyped values raise)."""
     if not isinstance(value, Mapping):
-        raise InputError("", f"expected an object, got {describe(value)}")
+        raise InputError(path, f"expected an object, got {describe(value)}")
     unknown: list[InputError] = []
-    decoded = check_value(value, KINDS[kind], "", release, unknown)
-    if not unknown:
-        return value, []
+    decoded: dict[str, Any] = check_value(value, KINDS[kind], path, release, unknown)
     return decoded, [error.field for error in unknown]
 
 
@@ -420,10 +421,6 @@ class UnknownFieldsError(InputError):
         others = f" (also unknown: {', '.join(fields[1:])})" if len(fields) > 1 else ""
         super().__init__(fields[0], f"unknown field{others}")
         self.fields = fields
-
-
-def _unknown_fields(unknown: list[InputError]) -> InputError:
-    return UnknownFieldsError([error.field for error in unknown])
 
 
 def _zero(typ: Type) -> Any:
