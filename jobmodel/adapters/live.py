@@ -733,8 +733,18 @@ class LiveCluster:
         """A create of a Job or CronJob the API server decodes (under `field_validation`, when
         given; the server's default is Warn), defaults, admits and validates but does not store
         (dryRun=All): the object it would store, and its warnings."""
-        doing = f"create the {kind} (dry run)"
-        query = [("dryRun", "All")] + ([] if field_validation is None else [("fieldValidation", field_validation)])
+        return self._create_as_written(kind, namespace, manifest, field_validation, dry_run=True)
+
+    def create_job_as_written(self, namespace: str, manifest: Mapping[str, Any], field_validation: str) -> tuple[dict[str, Any], list[str]]:
+        """A create of the Job as the user wrote it, its unknown fields included, decoded under
+        the fieldValidation directive kubectl's --validate sends: the stored Job, and the warnings."""
+        return self._create_as_written("Job", namespace, manifest, field_validation, dry_run=False)
+
+    def _create_as_written(
+        self, kind: str, namespace: str, manifest: Mapping[str, Any], field_validation: str | None, *, dry_run: bool
+    ) -> tuple[dict[str, Any], list[str]]:
+        doing = f"create the {kind}" + (" (dry run)" if dry_run else "")
+        query = ([("dryRun", "All")] if dry_run else []) + ([] if field_validation is None else [("fieldValidation", field_validation)])
         resource = "jobs" if kind == "Job" else "cronjobs"
         try:
             response = self._post_as_given(f"/apis/batch/v1/namespaces/{namespace}/{resource}", query, manifest)

@@ -72,6 +72,11 @@ def add_object_options(parser: argparse.ArgumentParser, *, namespace: bool = Tru
             ),
         )
     add_release_options(parser)
+    add_validate_option(parser)
+
+
+def add_validate_option(parser: argparse.ArgumentParser) -> None:
+    """kubectl's --validate: the fieldValidation directive the API server decodes objects under."""
     parser.add_argument(
         "--validate",
         dest="field_validation",
@@ -110,11 +115,13 @@ def gate_overrides(args: argparse.Namespace) -> dict[str, bool]:
 
 @attrs.frozen
 class Admitted:
-    """An object the API server accepts: the request as sent (namespace filled in) and as stored,
+    """An object the API server accepts: the document as written, the request as the handler
+    decodes it (namespace filled in; without unknown fields under Warn and Ignore) and as stored,
     and the warnings its response carries."""
 
     file: str
     kind: str
+    document: Mapping[str, Any]
     request: dict[str, Any]
     stored: dict[str, Any]
     warnings: tuple[str, ...] = ()
@@ -149,7 +156,7 @@ def admit(
     if errors:
         raise Rejected(rejection(file, kind, stored, errors), kind, stored, errors)
     warned = recorded_warnings(handler_warned + warnings_on_create(kind, stored, gates.release))
-    return Admitted(file, kind, request, stored, tuple(warned))
+    return Admitted(file, kind, doc, request, stored, tuple(warned))
 
 
 def print_warnings(admitted: Admitted, err: TextIO) -> None:

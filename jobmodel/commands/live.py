@@ -8,10 +8,19 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+import attrs
+
 from jobmodel.adapters.live import EXISTING_TRACE
 from jobmodel.adapters.manifests import read_manifest
 from jobmodel.adapters.picture import PICTURE_SUFFIXES
-from jobmodel.commands.common import FINDING, OK, check_output_path, load_object
+from jobmodel.commands.common import (
+    FINDING,
+    OK,
+    Admitted,
+    add_validate_option,
+    check_output_path,
+    load_object,
+)
 from jobmodel.commands.output import add_output_option, print_json, wants_json
 from jobmodel.commands.release import (
     add_control_plane_release_option,
@@ -64,6 +73,7 @@ def register(subparsers: Any) -> None:
         metavar="SECONDS",
         help="stop with an error when a watch cannot reconnect for this long (default 60)",
     )
+    add_validate_option(run)
     add_control_plane_release_option(
         run,
         default=(
@@ -134,21 +144,24 @@ def run_run(args: argparse.Namespace) -> int:
     # --namespace is where the run happens on the cluster, whatever the manifest names (unlike
     # kubectl's -n), so it does not take part here. Read and checked before a cluster is asked
     # or a control plane started.
-    manifest: dict[str, Any] | None
+    admitted: Admitted | None
     try:
-        manifest = load_object(args.manifest, ("Job",), None, gates_for(first), stdin=stdin).request
+        admitted = load_object(args.manifest, ("Job",), None, gates_for(first), stdin=stdin, field_validation=args.field_validation)
     except InputError:
         if settled:
             raise
-        manifest = None  # read again at the cluster's release, which says what is wrong there
-    if manifest is not None:
-        check_outcomes_for_manifest(manifest, outcomes)
+        admitted = None  # read again at the cluster's release, which says what is wrong there
+    if admitted is not None:
+        check_outcomes_for_manifest(admitted.request, outcomes)
     release = first if args.kubeconfig is None else given_cluster_release(args.kubeconfig, args.kube_version)
-    if manifest is None or release != first:
+    if admitted is None or release != first:
         if stdin is not None:
             stdin.seek(0)
-        manifest = load_object(args.manifest, ("Job",), None, gates_for(release), stdin=stdin).request
-        check_outcomes_for_manifest(manifest, outcomes)
+        admitted = load_object(args.manifest, ("Job",), None, gates_for(release), stdin=stdin, field_validation=args.field_validation)
+        check_outcomes_for_manifest(admitted.request, outcomes)
+    manifest = admitted.request
+    from jobmodel.simulation.live_scenario import AsWritten
+
     result = run_live(
         manifest,
         outcomes=outcomes,
@@ -161,7 +174,12 @@ def run_run(args: argparse.Namespace) -> int:
         timeout=args.timeout,
         give_up_seconds=args.give_up,
         release=release,
+        as_written=AsWritten(admitted.document, args.field_validation),
     )
+    notes = list(result.notes)
+    if list(result.warnings) != list(admitted.warnings):
+        # Printed above as the model's; the server's differ (an admission webhook's, or a model error).
+        notes.append(f"note: the API server's warnings on the create differ from the model's: {list(result.warnings)}")
     if wants_json(args):
         from jobmodel.commands.simulate import timeline_json
 
@@ -173,12 +191,13 @@ def run_run(args: argparse.Namespace) -> int:
                 "trace": str(result.trace),
                 "model": timeline_json(result.model),
                 "real": timeline_json(result.real),
-                "notes": list(result.notes),
+                "warnings": list(result.warnings),
+                "notes": notes,
                 "differences": list(result.differences),
             },
         )
     else:
-        print_side_by_side(result, sys.stdout)
+        print_side_by_side(attrs.evolve(result, notes=tuple(notes)), sys.stdout)
     if args.picture is not None:
         from jobmodel.adapters.picture import Panel, draw_panels
         from jobmodel.simulation.job import condition_marks, pod_segments

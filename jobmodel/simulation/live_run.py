@@ -58,8 +58,10 @@ from jobmodel.simulation.job import (
     terminal_status,
 )
 from jobmodel.simulation.live_scenario import (
+    AsWritten,
     CaseFrame,
     LiveScenarioRunner,
+    in_namespace,
     observed_state,
     unsupported_reason,
 )
@@ -71,7 +73,8 @@ TERMINAL = ("Succeeded", "Failed")
 
 @attrs.frozen
 class LiveRunResult:
-    """Both timelines, the trace, and where the real run and the model disagree."""
+    """Both timelines, the trace, where the real run and the model disagree, and the API
+    server's warnings on the Job's create."""
 
     model: Timeline
     real: Timeline
@@ -80,6 +83,7 @@ class LiveRunResult:
     namespace: str
     differences: tuple[str, ...]
     notes: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
 
 
 def cluster_for_run(kubeconfig: Path | None, stack: ExitStack, release: str = CONTROL_PLANE_RELEASE) -> tuple[Path, ControlPlane | None]:
@@ -107,9 +111,12 @@ def run_live(
     timeout: float = 600.0,
     give_up_seconds: float = 60.0,
     release: str = CONTROL_PLANE_RELEASE,
+    as_written: AsWritten | None = None,
 ) -> LiveRunResult:
     """Run the Job for real and in the model (at `release`, the local control plane's when it
-    runs one); see the module's docstring."""
+    runs one); see the module's docstring. `manifest` is the Job as the API server decodes it;
+    the cluster is sent `as_written` (by default the manifest itself, under Strict)."""
+    sent = as_written or AsWritten(manifest)
     job_name = str((manifest.get("metadata") or {}).get("name") or "")
     if not job_name:
         raise LiveError("the manifest's Job has no metadata.name (generateName is not supported by live run)")
@@ -121,7 +128,7 @@ def run_live(
         try:
             return _run_recorded(
                 manifest, outcomes, script, config_path, plane, kubelet, run_seconds, namespace, trace, timeout,
-                give_up_seconds, start, stack, release,
+                give_up_seconds, start, stack, release, sent,
             )
         except LiveError as err:
             if trace.exists():
@@ -158,11 +165,12 @@ def _run_recorded(
     start: datetime,
     stack: ExitStack,
     release: str,
+    sent: AsWritten,
 ) -> LiveRunResult:
     """The run of `run_live` once the cluster, namespace and trace file are chosen."""
     job_name = str(manifest["metadata"]["name"])
     if script is not None:
-        return _run_script(manifest, script, config_path, plane, namespace, trace, start, release)
+        return _run_script(manifest, script, config_path, plane, namespace, trace, start, release, sent)
     model = simulate_default(manifest, outcomes, run_seconds=run_seconds, now=start, gates=gates_for(release))
     session = open_session(
         config_path, namespace, trace, {"job": job_name, "kubeVersion": release, "kubelet": kubelet, "runSeconds": run_seconds},
@@ -170,13 +178,11 @@ def _run_recorded(
     )
     stack.callback(session.cluster.close)
     stack.callback(session.recorder.stop)
-    body = dict(manifest)
-    body["metadata"] = {**body["metadata"], "namespace": namespace}
     try:
-        created = session.cluster.create_job(namespace, body)
+        created, warned = session.cluster.create_job_as_written(namespace, in_namespace(sent.document, namespace), sent.field_validation)
     except Rejected as err:
         raise LiveError(f"the API server rejects the Job: {err}") from None
-    session.recorder.action("user", "create the Job", created)
+    session.recorder.action("user", "create the Job", created, fieldValidation=sent.field_validation, warnings=warned)
     frame = CaseFrame(
         str(manifest["metadata"].get("namespace") or "default"),
         namespace,
@@ -193,7 +199,8 @@ def _run_recorded(
         wait_finished(session.recorder, frame, timeout)
     session.recorder.stop()
     real = timeline_from_trace(trace, frame)
-    return LiveRunResult(model, real, trace, session.cluster.server, namespace, tuple(compare_final(model, real)))
+    return LiveRunResult(model, real, trace, session.cluster.server, namespace, tuple(compare_final(model, real)), warnings=tuple(warned))
+
 
 
 def _run_script(
@@ -205,6 +212,7 @@ def _run_script(
     trace: Path,
     start: datetime,
     release: str,
+    sent: AsWritten,
 ) -> LiveRunResult:
     model = simulate_script(manifest, script, now=start, gates=gates_for(release))
     case = {"name": "live run", "kubeVersion": release, "job": dict(manifest), "jobUid": DEFAULT_UID, "start": DEFAULT_START, "steps": list(script)}
@@ -212,9 +220,10 @@ def _run_script(
     reason = unsupported_reason(case, release=release)
     if reason is not None:
         notes.append(f"note: the real run may differ for a reason of the clock, not of the controller: {reason}")
-    runner = LiveScenarioRunner(kubeconfig, plane, trace.parent, release=release)
+    runner = LiveScenarioRunner(kubeconfig, plane, trace.parent, release=release, as_written=sent)
     differences = runner.run(case, trace=trace, check_support=False)
-    header, _ = read_trace(trace)
+    header, records = read_trace(trace)
+    created = next((r for r in records if r.get("kind") == "action" and r.get("what") == "create the Job"), {})
     frame = CaseFrame(
         str(manifest["metadata"].get("namespace") or "default"),
         str(header.get("namespace")),
@@ -225,7 +234,7 @@ def _run_script(
     )
     real = timeline_from_trace(trace, frame)
     expectation = [f"real cluster: {d}" for d in differences] + [f"model: {d}" for d in model.differences]
-    return LiveRunResult(model, real, trace, str(header.get("server")), str(header.get("namespace")), tuple(expectation), tuple(notes))
+    return LiveRunResult(model, real, trace, str(header.get("server")), str(header.get("namespace")), tuple(expectation), tuple(notes), tuple(created.get("warnings") or ()))
 
 
 # --- the kubelet ---------------------------------------------------------------------------------

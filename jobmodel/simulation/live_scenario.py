@@ -404,6 +404,22 @@ def shift_times(value: Any, frame: CaseFrame) -> Any:
 CaseOutcome = list[str] | Exception  # the differences, or why the case did not run
 
 
+@attrs.frozen
+class AsWritten:
+    """The Job as the user wrote it (its unknown fields included) and the fieldValidation
+    directive the API server decodes it under (kubectl's --validate): what the real cluster is
+    sent, where the model simulates the Job as decoded."""
+
+    document: Mapping[str, Any]
+    field_validation: str = "Strict"
+
+
+def in_namespace(document: Mapping[str, Any], namespace: str) -> dict[str, Any]:
+    """A manifest document moved into `namespace` (where the run happens, whatever it names)."""
+    meta = document.get("metadata")
+    return {**document, "metadata": {**(meta if isinstance(meta, Mapping) else {}), "namespace": namespace}}
+
+
 class LiveScenarioRunner:
     """Runs `job-scenario` cases on a control plane: the local one (restarted with each case's
     gates and tunables) or, with `plane=None`, the cluster of `kubeconfig` as it is."""
@@ -416,8 +432,11 @@ class LiveScenarioRunner:
         *,
         log: Callable[[str], None] | None = None,
         release: str | None = None,
+        as_written: AsWritten | None = None,
     ) -> None:
         self.kubeconfig = kubeconfig
+        # The Job the cluster is sent in place of the case's (`live run --script`), if any.
+        self.as_written = as_written
         self.plane = plane
         # The release the cluster runs: the local plane's; for a cluster given by kubeconfig, as
         # the caller says (the live commands: the release it reports, or --kube-version).
@@ -563,8 +582,7 @@ class LiveScenarioRunner:
     def _run_steps(
         self, session: Session, case: Mapping[str, Any], job: dict[str, Any], steps: list[Any], case_namespace: str
     ) -> list[str]:
-        manifest = copy.deepcopy(job)
-        manifest["metadata"] = {**manifest["metadata"], "namespace": session.namespace}
+        manifest = in_namespace(copy.deepcopy(job), session.namespace)
         created = self._create_job(session, manifest)
         frame = CaseFrame(
             case_namespace,
@@ -592,10 +610,15 @@ class LiveScenarioRunner:
 
     def _create_job(self, session: Session, manifest: Mapping[str, Any]) -> dict[str, Any]:
         try:
-            created = session.cluster.create_job(session.namespace, manifest)
+            if self.as_written is None:
+                created = session.cluster.create_job(session.namespace, manifest)
+                session.recorder.action("user", "create the Job", created)
+            else:
+                document = in_namespace(self.as_written.document, session.namespace)
+                created, warned = session.cluster.create_job_as_written(session.namespace, document, self.as_written.field_validation)
+                session.recorder.action("user", "create the Job", created, fieldValidation=self.as_written.field_validation, warnings=warned)
         except Rejected as err:
             raise InputError("job", f"the API server rejects the Job: {err}") from None
-        session.recorder.action("user", "create the Job", created)
         # The first step may judge the Job as created (an expect before any settle).
         wait_delivered(session.recorder, created, "jobs", created=True)
         return created
@@ -720,8 +743,8 @@ class _CaseRun:
         return []
 
     def _create_job(self, step: Mapping[str, Any], path: str) -> list[str]:
-        manifest, job_uid = replacement_job(self.state()[0], step, path)
-        manifest["metadata"] = {**manifest["metadata"], "namespace": self.session.namespace}
+        replacement, job_uid = replacement_job(self.state()[0], step, path)
+        manifest = in_namespace(replacement, self.session.namespace)
         try:
             created = self.cluster.create_job(self.session.namespace, manifest)
         except Rejected as err:

@@ -194,6 +194,29 @@ def test_impossible_options_are_refused_before_any_cluster(tmp_path: Path, args:
     assert message in proc.stderr and "kubeconfig" not in proc.stderr
 
 
+def pi_with_unknown_field(tmp_path: Path) -> Path:
+    """specs/examples/pi.yaml with a field batch/v1 does not have (spec.retries)."""
+    text = Path(PI).read_text().replace("spec:\n", "spec:\n  retries: 2\n", 1)
+    assert "retries: 2" in text
+    path = tmp_path / "pi-unknown.yaml"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("validate", [[], ["--validate", "strict"], ["--validate=true"]])
+def test_an_unknown_field_under_strict_validation_is_refused_before_any_cluster(tmp_path: Path, validate: list[str]) -> None:
+    absent = tmp_path / "absent-kubeconfig"
+    proc = run_cli("live", "run", str(pi_with_unknown_field(tmp_path)), "--kubeconfig", str(absent), "--kube-version", "1.37", *validate)
+    assert proc.returncode == 2
+    assert "spec.retries: unknown field" in proc.stderr and "kubeconfig" not in proc.stderr
+
+
+def test_an_unknown_validate_value_is_refused(tmp_path: Path) -> None:
+    proc = run_cli("live", "run", PI, "--validate", "lenient")
+    assert proc.returncode == 2
+    assert "--validate" in proc.stderr and "expected strict, warn or ignore" in proc.stderr
+
+
 def test_missing_kubeconfig_is_one_clear_line(tmp_path: Path) -> None:
     with pytest.raises(LiveError, match="no such file"):
         LiveCluster.connect(tmp_path / "absent")

@@ -15,7 +15,7 @@ import yaml
 
 from jobmodel.adapters.controlplane import ControlPlane, pid_alive
 from jobmodel.adapters.live import LiveCluster, read_trace
-from tests.commands.test_live import PI, run_cli
+from tests.commands.test_live import PI, pi_with_unknown_field, run_cli
 from tests.conftest import REPO_ROOT, find_conformance_dir
 
 pytestmark = pytest.mark.live
@@ -128,6 +128,35 @@ def test_live_run_with_a_failure_follows_the_back_off(plane: ControlPlane, tmp_p
     assert "Complete(CompletionsReached)" in proc.stdout
     check = run_cli("live", "check", str(trace))
     assert check.returncode == 0, check.stdout
+
+
+def create_action(trace: Path) -> dict[str, object]:
+    """The trace's record of the Job's create."""
+    _header, records = read_trace(trace)
+    return next(r for r in records if r.get("kind") == "action" and r.get("what") == "create the Job")
+
+
+def test_live_run_sends_the_job_as_written_under_the_validate_directive(plane: ControlPlane, tmp_path: Path) -> None:
+    """--validate warn: the API server decodes the manifest as written, unknown field and all,
+    and warns as the model does; the Job runs as the model predicts without the field."""
+    manifest = str(pi_with_unknown_field(tmp_path))
+    trace = tmp_path / "warn.jsonl"
+    proc = run_cli("live", "run", manifest, "--kubeconfig", str(plane.kubeconfig), "--validate", "warn", "--trace", str(trace), "--run-seconds", "1", timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert 'Warning: unknown field "spec.retries"' in proc.stderr  # the model's, printed before the run
+    assert "warnings on the create differ" not in proc.stdout
+    assert "The real Job ends as the model predicts" in proc.stdout
+    created = create_action(trace)
+    assert created["fieldValidation"] == "Warn" and created["warnings"] == ['unknown field "spec.retries"']  # the server's
+    # --script creates the Job through the scenario runner: the same request, here under Ignore.
+    script = tmp_path / "script.yaml"
+    script.write_text(yaml.safe_dump([{"do": "settle"}, {"do": "expect", "status": {"active": 1}}]))
+    trace = tmp_path / "ignore.jsonl"
+    proc = run_cli("live", "run", manifest, "--kubeconfig", str(plane.kubeconfig), "--validate", "ignore", "--script", str(script), "--trace", str(trace), "-o", "json", timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Warning" not in proc.stderr and json.loads(proc.stdout)["warnings"] == []
+    created = create_action(trace)
+    assert created["fieldValidation"] == "Ignore" and created["warnings"] == []
 
 
 def test_live_check_reports_a_write_the_model_cannot_reach(plane: ControlPlane, tmp_path: Path) -> None:
