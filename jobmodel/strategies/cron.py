@@ -23,6 +23,13 @@ SCHEDULES = [
     # Read by Go's rules, not Python's: unicode.IsSpace, ToLower (U+0130 is i), strconv.Atoi.
     "0\u00a00 * * * *", "0\x1c0 * * * *", "0 0 * * FR\u0130", "1_0 * * * *", "\u0663 * * * *", "99999999999999999999x * * * *",
 ]
+# Valid schedules of SCHEDULES that give a time every day at least.
+FREQUENT_SCHEDULES = [
+    "0 * * * *", "*/5 * * * *", "*/7 * * * *", "30 2 * * *", "0 0 * * *", "@hourly", "@every 1h", "@every 90m",
+    "@every 7s", "* * * * *", "TZ=UTC 0 * * * *",
+]  # fmt: skip
+# The period in seconds of those that give their times on multiples of it (in UTC).
+SCHEDULE_PERIODS = {"0 * * * *": 3600, "*/5 * * * *": 300, "0 0 * * *": 86400, "@hourly": 3600, "* * * * *": 60, "TZ=UTC 0 * * * *": 3600}
 
 # robfig/cron's standard parser at its edges: descriptors in any case (and ones it lacks), month
 # and weekday names and their ranges, `?`, steps of every form, values out of range, field counts,
@@ -176,18 +183,27 @@ def _job(draw: st.DrawFn, name: str, owner: str) -> dict[str, Any]:
 def cronjob_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
     now_offset = draw(st.integers(0, 2 * 86400))
     now = BASE + timedelta(seconds=now_offset)
+    # In a third of the cases a CronJob whose sync gets as far as the Job's create when a time is
+    # due (not suspended or being deleted, a zone that loads, a deadline that leaves the missed
+    # time in reach): each of the other draws alone stops most syncs before it.
+    due = draw(st.integers(0, 2)) == 0
     spec: dict[str, Any] = {
         # Now and then a generated or TZ-prefixed schedule, as the schedule suite draws them.
-        "schedule": draw(st.sampled_from(SCHEDULES)) if draw(st.integers(0, 5)) else draw(st.one_of(GENERATED_SCHEDULES, STORABLE_TZ_PREFIXED_SCHEDULES)),
+        "schedule": draw(st.sampled_from(FREQUENT_SCHEDULES))
+        if due
+        else draw(st.sampled_from(SCHEDULES))
+        if draw(st.integers(0, 5))
+        else draw(st.one_of(GENERATED_SCHEDULES, STORABLE_TZ_PREFIXED_SCHEDULES)),
         "concurrencyPolicy": draw(st.sampled_from(["Allow", "Forbid", "Replace"])),
-        "suspend": draw(st.sampled_from([False, False, True])),
+        "suspend": False if due else draw(st.sampled_from([False, False, True])),
         "jobTemplate": {"metadata": {"labels": {"a": "b"}, "annotations": {"x": "y"}}, "spec": {"template": {"spec": {}}}},
     }
-    zone = draw(st.sampled_from(ZONES + ODD_ZONES))
+    zones: list[str | None] = [z for z in ZONES if z != "Mars/Olympus"] if due else [*ZONES, *ODD_ZONES]
+    zone = draw(st.sampled_from(zones))
     if zone is not None:
         spec["timeZone"] = zone
     for key, values in (
-        ("startingDeadlineSeconds", [None, None, 0, 10, 300, 7200, 10**10, -1]),
+        ("startingDeadlineSeconds", [None, 7200, 10**10] if due else [None, None, 0, 10, 300, 7200, 10**10, -1]),
         ("successfulJobsHistoryLimit", [None, 0, 1, 3]),
         ("failedJobsHistoryLimit", [None, 0, 1]),
     ):
@@ -205,7 +221,25 @@ def cronjob_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
             max_size=4,
         )
     )
-    jobs = [_job(draw, n, draw(st.sampled_from(["cj", "cj", "cj", "other", "stale-uid", "none", "not controller"]))) for n in names]
+    due_named = draw(st.integers(0, 2)) == 0 or (due and draw(st.booleans()))
+    if due_named:
+        # A Job named for a time the schedule may just have given (the last multiple of its period
+        # at or before now, or the one before; of a minute, five minutes or an hour where the
+        # period is not known): the sync then meets the Job it would create, in its active list
+        # by name (nothing to do) or on the API server (AlreadyExists adopts it).
+        period = SCHEDULE_PERIODS.get(spec["schedule"])
+        if period is not None and spec.get("timeZone") not in (None, "America/New_York", "Europe/London", "Africa/Casablanca"):
+            period = None  # a zone whose offset is not whole hours moves the hours
+        elif period is not None and period > 3600 and "timeZone" in spec:
+            period = None  # nor is midnight there midnight in UTC
+        step = period or draw(st.sampled_from([60, 300, 3600]))
+        due_time = int(now.timestamp()) // step * step - step * draw(st.sampled_from([0, 0, 1]))
+        if f"cj-{due_time // 60}" not in names:
+            names.append(f"cj-{due_time // 60}")
+    owners = ["cj", "cj", "cj", "other", "stale-uid", "none", "not controller"]
+    # The Job named for the due time mostly the CronJob's own (the one AlreadyExists adopts).
+    due_name = f"cj-{due_time // 60}" if due_named else None
+    jobs = [_job(draw, n, draw(st.sampled_from(owners[:1] if n == due_name and draw(st.booleans()) else owners))) for n in names]
     # Now and then a Job of the same name in another namespace (a delete frees a name in its own
     # namespace only; from 1.37 the CronJob's Jobs are found in every namespace).
     twins = [n for n in names if draw(st.integers(0, 5)) == 0]
@@ -238,7 +272,7 @@ def cronjob_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
         # saturated estimate; upstream finishes it quickly for these schedules.
         del meta["creationTimestamp"]
         spec["schedule"] = draw(st.sampled_from(["0 0 1 * *", "@monthly", "0 0 1 1 *", "0 0 1 */3 *"]))
-    if draw(st.integers(0, 9)) == 0:
+    if not due and draw(st.integers(0, 9)) == 0:
         meta["deletionTimestamp"] = format_time(now)
     for key in ("concurrencyPolicy", "suspend"):
         if draw(st.integers(0, 9)) == 9:
@@ -247,9 +281,11 @@ def cronjob_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
     cron_job = {"apiVersion": "batch/v1", "kind": "CronJob", "metadata": meta, "spec": spec, "status": status}
     controller: dict[str, Any] = {}
     error = draw(st.sampled_from([None, None, None, "AlreadyExists", "NamespaceTerminating", "quota exceeded"]))
+    if due_named and draw(st.booleans()):
+        error = "AlreadyExists"  # the create of a Job the API server may hold already
     if error is not None:
         controller["jobCreateError"] = error
-    if draw(st.integers(0, 7)) == 0:
+    if not due and draw(st.integers(0, 7)) == 0:
         controller["jobGetError"] = "request is invalid"
     # Upstream walks the Jobs in its lister's order, a Go map's: after adopting the API
     # server's copy the result depends on it, so that copy is only given with one Job.
