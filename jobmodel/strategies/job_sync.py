@@ -32,6 +32,10 @@ MAX_INT32 = 2**31 - 1
 MAX_DURATION_SECONDS = (2**63 - 1) // 10**9  # the longest time.Duration, in whole seconds
 CONTAINERS = ("main", "sidecar")
 INIT_CONTAINER = "init"
+COMPLETION_INDEX_ENV = {"name": "JOB_COMPLETION_INDEX", "value": "7"}
+OTHER_ENV = {"name": "WORKERS", "value": "3"}
+# Job names of 55 to 63 characters (the longest a Job's name label allows).
+LONG_JOB_NAMES = ("a" * 63, "batch-" + "x" * 50 + "-0", "j" * 55, "reports-2024-" + "n" * 45)
 PHASES = ("Pending", "Running", "Running", "Succeeded", "Failed", "Unknown")
 POD_CONDITIONS = (
     {"type": "DisruptionTarget", "status": "True"},
@@ -83,6 +87,10 @@ def jobs(draw: st.DrawFn) -> dict[str, Any]:
     per_index = indexed and draw(st.booleans())
     restart_policy = "Never" if per_index else draw(st.sampled_from(["Never", "Never", "OnFailure"]))
     containers = [{"name": n, "image": "busybox"} for n in CONTAINERS[: draw(st.integers(1, 2))]]
+    if draw(st.integers(0, 5)) == 0:
+        # A container that sets the completion index variable itself (addCompletionIndexEnvVariable
+        # leaves it), or another variable before the one the controller appends.
+        containers[-1]["env"] = draw(st.sampled_from([[COMPLETION_INDEX_ENV], [OTHER_ENV], [OTHER_ENV, COMPLETION_INDEX_ENV]]))
     template_spec: dict[str, Any] = {"containers": containers, "restartPolicy": restart_policy}
     if draw(st.integers(0, 3)) == 3:
         template_spec["initContainers"] = [{"name": INIT_CONTAINER, "image": "busybox"}]
@@ -130,7 +138,9 @@ def jobs(draw: st.DrawFn) -> dict[str, Any]:
         spec["activeDeadlineSeconds"] = draw(st.sampled_from([10, 60, 600, 10**10, 1]))
     if draw(st.integers(0, 9)) == 9:
         spec["managedBy"] = draw(st.sampled_from(["kubernetes.io/job-controller", "example.com/other"]))
-    metadata: dict[str, Any] = {"name": "job", "namespace": "default", "uid": JOB_UID, "labels": dict(LABELS)}
+    # Now and then a name so long that an Indexed Job's pod names cut it (podGenerateNameWithIndex).
+    name = "job" if draw(st.integers(0, 7)) else draw(st.sampled_from(LONG_JOB_NAMES))
+    metadata: dict[str, Any] = {"name": name, "namespace": "default", "uid": JOB_UID, "labels": dict(LABELS)}
     if draw(st.integers(0, 9)) == 9:
         metadata["deletionTimestamp"] = ago(1)
     return {"apiVersion": "batch/v1", "kind": "Job", "metadata": metadata, "spec": spec, "status": draw(statuses(spec))}
@@ -493,6 +503,8 @@ FEATURE_SHARES: dict[str, float] = {
     "completedIndexes beyond completions": 0.005,
     "completedIndexes with a reversed range": 0.004,
     "a counter at MaxInt32": 0.015,
+    "JOB_COMPLETION_INDEX set by the template": 0.05,
+    "a Job name cut in its pods' names": 0.04,
     "a duration past int64 nanoseconds": 0.02,
     "uncounted pods of an Indexed Job": 0.01,
     # Jobs and pods as upstream's sync tests build them (as_upstream_tests_build).
@@ -549,6 +561,10 @@ def case_features(case: dict[str, Any]) -> set[str]:
     restarts = [c.get("restartCount") for p in pods for c in p["status"].get("containerStatuses") or []]
     if status.get("failed") == MAX_INT32 or str(MAX_INT32) in notes or MAX_INT32 in restarts:
         found.add("a counter at MaxInt32")
+    if any(e.get("name") == "JOB_COMPLETION_INDEX" for c in template.get("containers") or [] for e in c.get("env") or []):
+        found.add("JOB_COMPLETION_INDEX set by the template")
+    if len((job.get("metadata") or {}).get("name") or "") > 55:
+        found.add("a Job name cut in its pods' names")
     graces = [p["metadata"].get("deletionGracePeriodSeconds") or 0 for p in pods]
     if (spec.get("activeDeadlineSeconds") or 0) > MAX_DURATION_SECONDS or max(graces, default=0) > MAX_DURATION_SECONDS:
         found.add("a duration past int64 nanoseconds")
