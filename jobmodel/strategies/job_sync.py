@@ -86,7 +86,7 @@ def jobs(draw: st.DrawFn) -> dict[str, Any]:
     completions = (draw(st.integers(1, 5)) if draw(st.integers(0, 11)) else 0) if indexed else draw(st.one_of(st.none(), st.integers(0, 5), st.just(9)))
     per_index = indexed and draw(st.booleans())
     restart_policy = "Never" if per_index else draw(st.sampled_from(["Never", "Never", "OnFailure"]))
-    containers = [{"name": n, "image": "busybox"} for n in CONTAINERS[: draw(st.integers(1, 2))]]
+    containers: list[dict[str, Any]] = [{"name": n, "image": "busybox"} for n in CONTAINERS[: draw(st.integers(1, 2))]]
     if draw(st.integers(0, 5)) == 0:
         # A container that sets the completion index variable itself (addCompletionIndexEnvVariable
         # leaves it), or another variable before the one the controller appends.
