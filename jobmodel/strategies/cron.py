@@ -179,6 +179,12 @@ def _job(draw: st.DrawFn, name: str, owner: str) -> dict[str, Any]:
     return {"apiVersion": "batch/v1", "kind": "Job", "metadata": meta, "spec": {"template": {"spec": {}}}, "status": status}
 
 
+def _controlled_by_cron_job(job: dict[str, Any]) -> bool:
+    """A Job of `_job` whose controller is the generated CronJob (one of its children)."""
+    refs = job["metadata"].get("ownerReferences") or []
+    return any(ref["uid"] == "cj-uid" and ref["controller"] for ref in refs)
+
+
 @st.composite
 def cronjob_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
     now_offset = draw(st.integers(0, 2 * 86400))
@@ -247,9 +253,26 @@ def cronjob_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
         twin = _job(draw, n, "cj")
         twin["metadata"].update(namespace="other-ns", uid=f"{n}-twin-uid")
         jobs.append(twin)
-    active_names = [n for n in names if draw(st.booleans())] + draw(st.lists(st.sampled_from(["gone-1", "gone-2"]), unique=True, max_size=1))
-    # Now and then a reference to an earlier Job of the name, since re-created (another UID).
-    uids = {n: draw(st.sampled_from([f"{n}-uid", f"{n}-uid", f"{n}-old-uid"])) for n in active_names}
+    # In some due cases every active reference names one of the CronJob's own Jobs as the lister
+    # holds it: the sync reads none of them from the API server before Replace.
+    listed_only = due and draw(st.integers(0, 2)) == 0
+    if listed_only:
+        own = [j for j in jobs if j["metadata"]["namespace"] == "ns" and _controlled_by_cron_job(j)]
+        active: list[dict[str, Any]] = []
+        if own:
+            active = draw(st.lists(st.sampled_from(own), min_size=1, unique_by=lambda j: j["metadata"]["name"]))
+        # Now and then the first still running: the Job a due time finds active (Forbid waits,
+        # Replace deletes it).
+        if bool(active) and draw(st.booleans()):
+            active[0]["status"].pop("conditions", None)
+            active[0]["status"].pop("completionTime", None)
+        active_names = [j["metadata"]["name"] for j in active]
+        uids = {n: f"{n}-uid" for n in active_names}
+    else:
+        active_names = [n for n in names if draw(st.booleans())]
+        active_names += draw(st.lists(st.sampled_from(["gone-1", "gone-2"]), unique=True, max_size=1))
+        # Now and then a reference to an earlier Job of the name, since re-created (another UID).
+        uids = {n: draw(st.sampled_from([f"{n}-uid", f"{n}-uid", f"{n}-old-uid"])) for n in active_names}
     status: dict[str, Any] = {
         "active": [{"kind": "Job", "apiVersion": "batch/v1", "namespace": "ns", "name": n, "uid": uids[n]} for n in active_names]
     }
@@ -285,7 +308,9 @@ def cronjob_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
         error = "AlreadyExists"  # the create of a Job the API server may hold already
     if error is not None:
         controller["jobCreateError"] = error
-    if not due and draw(st.integers(0, 7)) == 0:
+    # A failing read of a Job: it stops the sync at an active Job missing from the lister, or,
+    # every active Job listed, at Replace's read of the Job it deletes (FailedGet).
+    if (listed_only or not due) and draw(st.integers(0, 1 if listed_only else 7)) == 0:
         controller["jobGetError"] = "request is invalid"
     # Upstream walks the Jobs in its lister's order, a Go map's: after adopting the API
     # server's copy the result depends on it, so that copy is only given with one Job.
