@@ -209,7 +209,9 @@ def cronjob_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
     if zone is not None:
         spec["timeZone"] = zone
     for key, values in (
-        ("startingDeadlineSeconds", [None, 7200, 10**10] if due else [None, None, 0, 10, 300, 7200, 10**10, -1]),
+        # 2^54 s and its odd multiples: the product with a second that is its own negation
+        # (MissSchedule: too late by 292 years).
+        ("startingDeadlineSeconds", [None, None, 7200, 7200, 10**10, 2**54] if due else [None, None, 0, 10, 300, 7200, 10**10, -1, 3 * 2**54]),
         ("successfulJobsHistoryLimit", [None, 0, 1, 3]),
         ("failedJobsHistoryLimit", [None, 0, 1]),
     ):
