@@ -390,6 +390,8 @@ def job_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
             status["conditions"] = running
         else:
             status.pop("conditions", None)
+    if "backoffLimitPerIndex" in job["spec"] and draw(st.integers(0, 2)) == 0:
+        retry_due_pod(draw, case)
     uids = [p["metadata"]["uid"] for p in case["pods"]]
     if uids and draw(st.integers(0, 4)) == 4:
         # Now and then a pod listed under both keys, or one the cache no longer has.
@@ -429,6 +431,105 @@ def job_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
         # The Job gone from the cache: the sync forgets its expectations and back-off record.
         case["job"] = None
     return case
+
+
+def retry_due_pod(draw: st.DrawFn, case: dict[str, Any]) -> None:
+    """Add to a backoffLimitPerIndex Job's case, where an index is free (neither completed, nor
+    failed, nor held by an active pod), a tracked failed pod of it whose back-off is over and
+    whose failures leave the index retries (a limit of at least one): the pod whose finalizer
+    waits for its replacement (getPodsWithDelayedDeletionPerIndex), which carries its failure
+    counts, as the pod failure policy judges the failure (getNewIndexFailureCounts)."""
+    job = case["job"]
+    spec, status = job["spec"], job["status"]
+    taken = set(index_numbers(status.get("completedIndexes"))) | set(index_numbers(status.get("failedIndexes")))
+    for p in case["pods"]:
+        if is_active_pod_of_job(p):
+            taken.add(str((p["metadata"].get("annotations") or {}).get("batch.kubernetes.io/job-completion-index")))
+    free = [i for i in range(spec.get("completions") or 0) if str(i) not in taken]
+    if not free:
+        return
+    index = draw(st.sampled_from(free))
+    spec["backoffLimitPerIndex"] = max(spec["backoffLimitPerIndex"], 1)
+    if draw(st.booleans()):
+        # Half the time a running Job that wants a pod more than it has: the sync creates the
+        # replacement.
+        spec["suspend"] = False
+        spec["parallelism"] = max(spec["parallelism"], len(case["pods"]) + 1)
+        running = [c for c in status.get("conditions", []) if c["type"] not in FINISHING_CONDITIONS and c["type"] != "Suspended"]
+        if running:
+            status["conditions"] = running
+        else:
+            status.pop("conditions", None)
+    failures = draw(st.integers(0, spec["backoffLimitPerIndex"] - 1))
+    annotations = {"batch.kubernetes.io/job-completion-index": str(index), "batch.kubernetes.io/job-index-failure-count": str(failures)}
+    if draw(st.booleans()):
+        annotations["batch.kubernetes.io/job-index-ignored-failure-count"] = str(draw(st.integers(0, 2)))
+    finished = ago(400)
+    containers = spec["template"]["spec"]["containers"]
+    codes = [draw(st.integers(0, 5)) for _ in containers]
+    if not any(codes):
+        codes[0] = draw(st.integers(1, 5))
+    pod_status: dict[str, Any] = {
+        "phase": "Failed",
+        "containerStatuses": [
+            {"name": c["name"], "restartCount": 0, "state": {"terminated": {"exitCode": code, "finishedAt": finished}}}
+            for c, code in zip(containers, codes, strict=True)
+        ],
+    }
+    pod_spec: dict[str, Any] = {"containers": [dict(c) for c in containers]}
+    if "initContainers" in spec["template"]["spec"]:
+        pod_spec["initContainers"] = [dict(c) for c in spec["template"]["spec"]["initContainers"]]
+        pod_status["initContainerStatuses"] = [
+            {"name": c["name"], "restartCount": 0, "state": {"terminated": {"exitCode": 0, "finishedAt": finished}}}
+            for c in pod_spec["initContainers"]
+        ]
+    rules = (spec.get("podFailurePolicy") or {}).get("rules") or []
+    if rules and draw(st.booleans()):
+        # The failure as one of the rules names it (Ignore: an ignored failure; Count: counted).
+        rule = draw(st.sampled_from(rules))
+        on_codes = rule.get("onExitCodes")
+        if on_codes is None:
+            pod_status["conditions"] = [{**c, "lastTransitionTime": finished} for c in rule["onPodConditions"]]
+        elif on_codes.get("containerName") in (None, *(c["name"] for c in containers)):
+            values = on_codes["values"]
+            code = values[0] if on_codes["operator"] == "In" else next(v for v in range(1, 7) if v not in values)
+            named = on_codes.get("containerName") or containers[0]["name"]
+            for container in pod_status["containerStatuses"]:
+                if container["name"] == named:
+                    container["state"]["terminated"]["exitCode"] = code
+    elif draw(st.booleans()):
+        pod_status["conditions"] = [{**draw(st.sampled_from(POD_CONDITIONS)), "lastTransitionTime": finished}]
+    n = len(case["pods"])
+    case["pods"].append(
+        {
+            "apiVersion": "v1",
+            "kind": "Pod",
+            "metadata": {
+                "name": f"pod-{n}",
+                "uid": f"pod-uid-{n}",
+                "namespace": "default",
+                "labels": dict(LABELS),
+                "annotations": annotations,
+                "finalizers": ["batch.kubernetes.io/job-tracking"],
+                "creationTimestamp": ago(300 - 10 * n),
+                "ownerReferences": [{"apiVersion": "batch/v1", "kind": "Job", "name": "job", "uid": JOB_UID, "controller": True, "blockOwnerDeletion": True}],
+            },
+            "spec": pod_spec,
+            "status": pod_status,
+        }
+    )
+
+
+def index_numbers(text: str | None) -> list[str]:
+    """The indexes an index list of the generator names (`1,3`, `0-2`; others as written)."""
+    out: list[str] = []
+    for part in (text or "").split(","):
+        first, _, last = part.partition("-")
+        if first.isdigit() and last.isdigit() and int(first) <= int(last):
+            out += [str(i) for i in range(int(first), int(last) + 1)]
+        elif part:
+            out.append(part)
+    return out
 
 
 # What the API server defaults and upstream's sync tests leave unset (newJobWithName): the
