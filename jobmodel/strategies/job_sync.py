@@ -374,22 +374,7 @@ def job_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
     if active >= 2 and active == len(case["pods"]) and draw(st.integers(0, 3)) > 0:
         # A scale-down of a running Job: fewer pods wanted than are active, more than none, so
         # that the ranking decides which go.
-        spec, status = job["spec"], job["status"]
-        spec["parallelism"] = draw(st.integers(1, active - 1))
-        spec["suspend"] = False
-        spec.pop("activeDeadlineSeconds", None)
-        if "completions" in spec:
-            # More completions to go than parallelism: the Job wants `parallelism` pods.
-            spec["completions"] = max(spec["completions"], status.get("succeeded", 0) + spec["parallelism"] + 1)
-        status["failed"] = 0
-        # Restarts count against the back-off limit when pods restart on failure: not this far.
-        spec["backoffLimit"] = max(spec["backoffLimit"], 30)
-        status.pop("completionTime", None)
-        running = [c for c in status.get("conditions", []) if c["type"] not in FINISHING_CONDITIONS]
-        if running:
-            status["conditions"] = running
-        else:
-            status.pop("conditions", None)
+        running_with_parallelism(job, draw(st.integers(1, active - 1)))
     if "backoffLimitPerIndex" in job["spec"] and draw(st.integers(0, 2)) == 0:
         retry_due_pod(draw, case)
     uids = [p["metadata"]["uid"] for p in case["pods"]]
@@ -425,12 +410,39 @@ def job_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
     if fault >= 10 and draw(st.integers(0, 3)) == 3:
         # A failing status update after the pod calls' faults.
         controller["statusUpdateError"] = "fake status update error"
+    if fault >= 10 and draw(st.booleans()):
+        # A running Job that wants three or more pods while its pod calls fail: the slow start's
+        # first batch fails and the rest wait for a later sync (manageJob's skipped creations).
+        running_with_parallelism(job, active + draw(st.integers(3, 6)))
+        controller.pop("backoff", None)
+        controller.pop("expectations", None)
     if controller:
         case["controller"] = controller
     if draw(st.integers(0, 29)) == 29:
         # The Job gone from the cache: the sync forgets its expectations and back-off record.
         case["job"] = None
     return case
+
+
+def running_with_parallelism(job: dict[str, Any], parallelism: int) -> None:
+    """Make a generated Job a running one (not suspended, no deadline, no finishing condition, no
+    failures against its limit) that wants `parallelism` pods."""
+    spec, status = job["spec"], job["status"]
+    spec["parallelism"] = parallelism
+    spec["suspend"] = False
+    spec.pop("activeDeadlineSeconds", None)
+    if "completions" in spec:
+        # More completions to go than parallelism: the Job wants `parallelism` pods.
+        spec["completions"] = max(spec["completions"], status.get("succeeded", 0) + spec["parallelism"] + 1)
+    status["failed"] = 0
+    # Restarts count against the back-off limit when pods restart on failure: not this far.
+    spec["backoffLimit"] = max(spec["backoffLimit"], 30)
+    status.pop("completionTime", None)
+    running = [c for c in status.get("conditions", []) if c["type"] not in FINISHING_CONDITIONS]
+    if running:
+        status["conditions"] = running
+    else:
+        status.pop("conditions", None)
 
 
 def retry_due_pod(draw: st.DrawFn, case: dict[str, Any]) -> None:
@@ -608,6 +620,7 @@ FEATURE_SHARES: dict[str, float] = {
     "a Job name cut in its pods' names": 0.04,
     "a duration past int64 nanoseconds": 0.02,
     "uncounted pods of an Indexed Job": 0.01,
+    "failing pod calls while the Job wants three pods or more": 0.01,
     # Jobs and pods as upstream's sync tests build them (as_upstream_tests_build).
     "Job spec without API defaults": 0.05,
     "pods without a creation time": 0.03,
@@ -680,6 +693,10 @@ def case_features(case: dict[str, Any]) -> set[str]:
         found.add("active pods with a terminated container state")
     active = [p for p in pods if is_active_pod_of_job(p)]
     running = not spec.get("suspend") and not any(c["type"] in FINISHING_CONDITIONS for c in conditions)
+    controller = case.get("controller") or {}
+    wanted = spec.get("parallelism", 1) - len(active)
+    if running and wanted >= 3 and ("podControlError" in controller or "podCreateLimit" in controller):
+        found.add("failing pod calls while the Job wants three pods or more")
     if running and 0 < spec.get("parallelism", 1) < len(active):
         found.update(_ranking_choices(active))
     return found
