@@ -41,7 +41,7 @@ from jobmodel.transitions.sync_cronjob import CronJobSyncResult, deleted_jobs, i
 
 CronTransition = Transition[CronWorld, CronJobSyncResult]
 CRON_LAWS: Laws[CronWorld, CronJobSyncResult] = Laws()
-SYNC_MOVES = frozenset({"sync", "sync-stale", "sync-crash"})
+SYNC_MOVES = frozenset({"sync", "sync-stale", "sync-crash", "sync-create-error"})
 DUE_WINDOW = timedelta(days=2)  # how far back a due run is looked for (a long outage or a DST jump)
 MAX_SCHEDULE_STEPS = 5000
 
@@ -336,6 +336,25 @@ def last_schedule_time_is_the_run(t: CronTransition) -> str | None:
     return None
 
 
+@CRON_LAWS.step_invariant("cron-refused-run-not-recorded", "cronjob_controllerv2.go syncCronJob (a CreateJob error other than AlreadyExists: FailedCreate, returned before status.lastScheduleTime is set)", when=a_sync)
+def refused_run_not_recorded(t: CronTransition) -> str | None:
+    """A run whose Job create the API server refused with a server error (`sync-create-error`)
+    is not recorded as started: the sync does not move status.lastScheduleTime to that run's
+    schedule time (or past it), so a later sync tries the run again. (A sync over a lagging cache
+    may try a run the API server's CronJob has recorded already: there the time stays.)"""
+    if t.move.kind != "sync-create-error" or t.sync is None:
+        return None
+    last = t.after.cron_job.status.last_schedule_time
+    if last == t.before.cron_job.status.last_schedule_time:
+        return None
+    for action in t.sync.actions:
+        if isinstance(action, CreateJob) and not action.accepted:
+            when = scheduled_time(action.job)
+            if when is not None and last is not None and last >= when:
+                return f"the create of the run of {when.isoformat()} was refused, yet lastScheduleTime is {last.isoformat()}"
+    return None
+
+
 @CRON_LAWS.step_invariant("cron-last-successful-time-justified", "cronjob_controllerv2.go syncCronJob (LastSuccessfulTime from a succeeded Job's CompletionTime)", when=a_sync)
 def last_successful_time_justified(t: CronTransition) -> str | None:
     """A sync sets status.lastSuccessfulTime only to the completionTime of a Job of the CronJob
@@ -375,9 +394,12 @@ def history_keeps_the_newest(t: CronTransition) -> str | None:
 @CRON_LAWS.step_invariant("cron-running-jobs-not-deleted", "cronjob_controllerv2.go cleanupFinishedJobs (finished Jobs only); syncCronJob (ReplaceConcurrent)", when=a_sync)
 def running_jobs_not_deleted(t: CronTransition) -> str | None:
     """A sync deletes an unfinished Job only under concurrencyPolicy Replace, to start a new run
-    in its place (the history limits remove finished Jobs only). Upstream behaviour accepted:
-    Replace deletes the Job a reference kept by name (kept_by_name) finds, also when the
-    create then meets AlreadyExists (the run's Job was created before, by a crashed sync)."""
+    in its place (the history limits remove finished Jobs only); Replace deletes before it
+    creates, so where the API server refuses that create (`sync-create-error`) the sync has
+    deleted the running Job and started nothing (v1.32.3 lines 583-604, v1.37.2 lines 610-631).
+    Upstream behaviour accepted: Replace deletes the Job a reference kept by name (kept_by_name)
+    finds, also when the create then meets AlreadyExists (the run's Job was created before, by a
+    crashed sync)."""
     if t.move.kind not in SYNC_MOVES:
         return None
     after = {j.metadata.name for j in t.after.owned()}
@@ -387,9 +409,16 @@ def running_jobs_not_deleted(t: CronTransition) -> str | None:
     seen = t.before.cached or t.before.cron_job
     if seen.spec.concurrency_policy == REPLACE_CONCURRENT and created_jobs(t):
         return None
+    if seen.spec.concurrency_policy == REPLACE_CONCURRENT and t.move.kind == "sync-create-error" and create_attempted(t):
+        return None
     if seen.spec.concurrency_policy == REPLACE_CONCURRENT and accepting(t) and all(found_by_a_kept_reference(t.before, n) for n in gone):
         return None
     return f"running Job {gone[0]} deleted"
+
+
+def create_attempted(t: CronTransition) -> bool:
+    """Whether the sync asked the API server to create a Job (accepted or not)."""
+    return t.sync is not None and any(isinstance(a, CreateJob) for a in t.sync.actions)
 
 
 def found_by_a_kept_reference(world: CronWorld, name: str) -> bool:

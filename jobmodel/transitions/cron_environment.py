@@ -9,7 +9,9 @@ controller dies after its Job calls and before its status write, then restarts w
 cache); `tick` (a minute passes); `late` (the next sync comes 5 or 40 seconds late: the clock
 moves that much); `outage` (the controller is down for 10 minutes); `dst` (the clock jumps to a
 minute before the next daylight-saving change of the CronJob's timeZone, `dst [change]`, or to a
-minute before the first schedule time after it, `dst [run]`, so that ticks cross it); `job-completes NAME`, `job-fails NAME`. The API server answers a create of an existing name with
+minute before the first schedule time after it, `dst [run]`, so that ticks cross it);
+`sync-create-error` (the API server refuses the sync's Job create with a server error);
+`job-completes NAME`, `job-fails NAME`. The API server answers a create of an existing name with
 AlreadyExists, and rejects a status write made from a stale CronJob (resourceVersion conflict).
 `enabled_cron_moves(world)` lists the moves possible in a state, `apply_cron_move(world, move,
 impl)` carries one out; both are pure.
@@ -55,6 +57,7 @@ OUTAGE_SECONDS = 600
 LATE_SECONDS = ("5", "40")  # a sync a few seconds late; one later than a short startingDeadlineSeconds
 DST_SEARCH_DAYS = 400  # how far ahead the next offset change of a zone is looked for
 DST_TARGETS = ("change", "run")  # a minute before the change, or before the first run after it
+CREATE_ERROR = "injected: the API server refused the Job create"
 
 
 @attrs.frozen
@@ -68,6 +71,7 @@ class CronBudget:
     failures: int = 0
     late: int = 0
     dst: int = 0
+    faults: int = 0  # syncs whose Job create the API server refuses (sync-create-error)
 
 
 @attrs.frozen
@@ -122,6 +126,8 @@ def enabled_cron_moves(world: CronWorld) -> list[Move]:
         moves.append(Move("sync-stale"))
     if b.crashes > 0:
         moves.append(Move("sync-crash"))
+    if b.faults > 0:
+        moves.append(Move("sync-create-error"))
     if world.cached is not None:
         moves.append(Move("cache-catch-up"))
     if b.ticks > 0:
@@ -146,6 +152,9 @@ def enabled_cron_moves(world: CronWorld) -> list[Move]:
 def apply_cron_move(world: CronWorld, move: Move, impl: CronSyncImpl) -> tuple[CronWorld, CronJobSyncResult | None]:
     """Carry out one move; a controller sync also returns its result."""
     b = world.budget
+    if move.kind == "sync-create-error":
+        world, result = controller_sync(world, impl, create_error=CREATE_ERROR)
+        return attrs.evolve(world, budget=attrs.evolve(b, faults=b.faults - 1)), result
     if move.kind in ("sync", "sync-stale", "sync-crash"):
         before = world.cached or world.cron_job
         world, result = controller_sync(world, impl, write_status=move.kind != "sync-crash")
@@ -181,7 +190,8 @@ def apply_cron_move(world: CronWorld, move: Move, impl: CronSyncImpl) -> tuple[C
 
 
 CRON_MOVE_KINDS = (
-    "sync", "sync-stale", "sync-crash", "cache-catch-up", "tick", "late", "outage", "dst", "job-completes", "job-fails",
+    "sync", "sync-stale", "sync-crash", "sync-create-error", "cache-catch-up", "tick", "late", "outage", "dst",
+    "job-completes", "job-fails",
 )
 
 
@@ -251,15 +261,17 @@ def _name_taken(jobs: tuple[Job, ...], actions: Sequence[object], index: int) ->
     return (action.job.metadata.namespace, name) not in deleted_jobs(actions[:index]) and any(j.metadata.name == name for j in jobs)
 
 
-def controller_sync(world: CronWorld, impl: CronSyncImpl, write_status: bool = True) -> tuple[CronWorld, CronJobSyncResult]:
+def controller_sync(
+    world: CronWorld, impl: CronSyncImpl, write_status: bool = True, create_error: str | None = None
+) -> tuple[CronWorld, CronJobSyncResult]:
     """One sync over the cache, with the API server's answers: AlreadyExists for a name taken,
-    a conflict for a status write from a stale CronJob."""
+    a conflict for a status write from a stale CronJob; with `create_error`, every Job create
+    refused with it (a server error, which the API server answers before it looks at the name)."""
     seen = world.cached or world.cron_job
-    inp = CronJobSyncInput(
-        cron_job=seen, jobs=world.jobs, now=world.now, gates=world.gates, faults=CronJobFaults(api_cron_job=world.cron_job)
-    )
+    faults = CronJobFaults(api_cron_job=world.cron_job, job_create_error=create_error)
+    inp = CronJobSyncInput(cron_job=seen, jobs=world.jobs, now=world.now, gates=world.gates, faults=faults)
     result = impl(inp)
-    if any(_name_taken(world.jobs, result.actions, i) for i in range(len(result.actions))):
+    if create_error is None and any(_name_taken(world.jobs, result.actions, i) for i in range(len(result.actions))):
         inp = attrs.evolve(inp, faults=attrs.evolve(inp.faults, job_create_error=ALREADY_EXISTS))
         result = impl(inp)
     jobs = list(world.jobs)

@@ -57,6 +57,16 @@ def test_the_model_keeps_every_cron_invariant_in_every_reachable_state(policy: s
     assert result.reached == {"a CronJob run is created", "a finished run is cleaned up"}
 
 
+@pytest.mark.parametrize("policy", ["Allow", "Forbid", "Replace"])
+def test_the_model_keeps_every_cron_invariant_when_the_api_server_refuses_job_creates(policy: str) -> None:
+    system = cron_config(policy, attrs.evolve(SMALL, faults=2), kube_version="1.37").system()
+    result = explore(system, depth=40)
+    assert result.counterexample is None
+    assert result.exhausted and result.states == plain_search(system, 40)
+    # Runs whose creates were refused and tried again: states no other move reaches.
+    assert result.states > explore(cron_config(policy, kube_version="1.37").system(), depth=40).states
+
+
 # The crashed sync's Job fails (failedJobsHistoryLimit 1 keeps it); the next sync's create of the
 # same run gets AlreadyExists.
 MET_THROUGH_ALREADY_EXISTS = [Move("tick"), Move("tick"), Move("sync-crash"), Move("job-fails", "cj-28928162"), Move("sync")]
@@ -107,7 +117,7 @@ def test_a_run_the_history_limit_deletes_before_its_create_is_created_again() ->
 
 @pytest.mark.parametrize("policy", ["Allow", "Forbid", "Replace"])
 def test_the_cron_machine_finds_no_violation(policy: str) -> None:
-    budget = CronBudget(ticks=8, stale=2, crashes=2, outages=1, failures=2, late=2)
+    budget = CronBudget(ticks=8, stale=2, crashes=2, outages=1, failures=2, late=2, faults=2)
     run_state_machine_as_test(state_machine(cron_config(policy, budget).system()), settings=MACHINE_SETTINGS)
 
 

@@ -230,6 +230,19 @@ def test_explore_checks_a_cronjob_manifest(tmp_path: Path, capsys: pytest.Captur
     assert "does not apply to a CronJob" in capsys.readouterr().err
 
 
+def test_explore_a_cronjob_whose_job_creates_the_api_server_refuses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "cj.yaml"
+    path.write_text(CRONJOB)
+    assert main(["explore", str(path), "--depth", "8", "--ticks", "2", "--faults", "1"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("no violation")
+    broken = "tests.checkers.broken.cron_bugs:refused_run_recorded"
+    trace = tmp_path / "trace.json"
+    assert main(["explore", str(path), "--depth", "8", "--ticks", "2", "--faults", "1", "--impl", broken, "--save", str(trace)]) == 1
+    assert "violation: cron-refused-run-not-recorded" in capsys.readouterr().out
+    assert [m["kind"] for m in json.loads(trace.read_text())["moves"]][-1] == "sync-create-error"
+    assert main(["replay", str(trace), "--impl", "jobmodel.transitions.sync_cronjob:sync_cronjob"]) == 0
+
+
 def test_explore_a_cronjob_with_a_time_zone_late_syncs_and_dst_from_a_chosen_start(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -74,12 +74,12 @@ def test_every_reached_sync_agrees_with_upstream(upstream: ReleaseUpstream, mani
 
 
 # (manifest, depth, budget) for the CronJob controller: the spec example and small CronJobs of each
-# concurrency policy, with missed, late and crashed syncs, outages and DST changes.
+# concurrency policy, with missed, late and crashed syncs, refused Job creates, outages and DST changes.
 CRON_EXPLORATIONS: list[tuple[dict[str, Any], int, CronBudget]] = [
     (yaml.safe_load((SPECS.parent / "cronjobs" / "nightly-berlin.yaml").read_text()), 8, CronBudget(ticks=3, dst=2, late=1)),
     (cron_manifest("* * * * *", "Allow", successfulJobsHistoryLimit=1, failedJobsHistoryLimit=0), 8, CronBudget(ticks=4, crashes=1, failures=1)),
-    (cron_manifest("*/2 * * * *", "Forbid", startingDeadlineSeconds=30), 8, CronBudget(ticks=4, outages=1, late=1, stale=1)),
-    (cron_manifest("* * * * *", "Replace", timeZone="America/New_York", successfulJobsHistoryLimit=0), 8, CronBudget(ticks=4, crashes=1, failures=1)),
+    (cron_manifest("*/2 * * * *", "Forbid", startingDeadlineSeconds=30), 8, CronBudget(ticks=4, outages=1, late=1, stale=1, faults=1)),
+    (cron_manifest("* * * * *", "Replace", timeZone="America/New_York", successfulJobsHistoryLimit=0), 8, CronBudget(ticks=4, crashes=1, failures=1, faults=1)),
 ]
 
 

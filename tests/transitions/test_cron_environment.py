@@ -7,9 +7,11 @@ from datetime import UTC, datetime
 
 import attrs
 
+from jobmodel.actions import CreateJob, RecordEvent
 from jobmodel.checkers.cron import cron_manifest
 from jobmodel.state import CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION
 from jobmodel.transitions.cron_environment import (
+    CREATE_ERROR,
     START,
     CronBudget,
     CronWorld,
@@ -60,6 +62,31 @@ def test_a_run_recreated_after_a_crash_gets_already_exists() -> None:
     assert world.owned() == [job]
     assert job.metadata.annotations[CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION] == "2025-01-01T00:02:00Z"
     assert [m for m in enabled_cron_moves(world) if m.pod] == [Move("job-completes", job.metadata.name)]
+
+
+def test_a_refused_create_records_no_run_and_the_next_sync_tries_it_again() -> None:
+    world = initial_cron_world(cron_manifest("*/2 * * * *"), CronBudget(ticks=2, faults=1))
+    world = run(world, "tick", "tick")
+    assert "sync-create-error" in [m.kind for m in enabled_cron_moves(world)]
+    world, result = apply_cron_move(world, Move("sync-create-error"), sync_cronjob)
+    assert result is not None and result.error == CREATE_ERROR
+    assert [a.accepted for a in result.actions if isinstance(a, CreateJob)] == [False]
+    assert [e.reason for e in result.actions if isinstance(e, RecordEvent)] == ["FailedCreate"]
+    assert world.owned() == [] and world.cron_job.status.last_schedule_time is None
+    assert world.budget.faults == 0 and "sync-create-error" not in [m.kind for m in enabled_cron_moves(world)]
+    world = run(world, "sync")
+    (job,) = world.owned()
+    assert job.metadata.annotations[CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION] == "2025-01-01T00:02:00Z"
+
+
+def test_replace_deletes_the_running_job_before_the_create_the_api_server_refuses() -> None:
+    world = initial_cron_world(cron_manifest("*/2 * * * *", "Replace"), CronBudget(ticks=4, faults=1))
+    world = run(world, "tick", "tick", "sync")
+    (running,) = world.owned()
+    world = run(world, "tick", "tick", "sync-create-error")
+    assert world.owned() == []  # deleted, and no run in its place
+    assert world.cron_job.status.active == ()
+    assert world.cron_job.status.last_schedule_time == running.metadata.creation_timestamp
 
 
 def test_a_late_sync_moves_the_clock_a_few_seconds() -> None:

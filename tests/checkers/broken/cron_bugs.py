@@ -72,5 +72,12 @@ cleanup_counts_running_jobs = _bug(
     "cleanupFinishedJobs counts unfinished Jobs with the successful ones, and deletes them past the limit.",
     ("        if finished and ctype == COMPLETE:\n            successful.append(job)", "        if not finished or ctype == COMPLETE:\n            successful.append(job)"),
 )
+refused_run_recorded = _bug(
+    "A run whose Job create the API server refused is recorded as started (lastScheduleTime set), so it is never tried again.",
+    (
+        '        step.event(WARNING, "FailedCreate", f"Error creating job: {error}")\n        return None, updated, error',
+        '        step.event(WARNING, "FailedCreate", f"Error creating job: {error}")\n        step.set_status(attrs.evolve(step.local.status, last_schedule_time=scheduled))\n        return None, True, error',
+    ),
+)
 
 name_mutants(globals())
