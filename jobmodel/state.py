@@ -574,6 +574,7 @@ class CronJobFaults:
     api_jobs: tuple[Job, ...] | None = None
     job_create_error: str | None = None
     job_get_error: str | None = None
+    job_delete_error: str | None = None  # every Job delete fails with it
 
 
 @attrs.frozen

@@ -118,6 +118,7 @@ type cronJobSyncCase struct {
 		APIJobs        *[]*batchv1.Job  `json:"apiJobs"`
 		JobCreateError string           `json:"jobCreateError"`
 		JobGetError    string           `json:"jobGetError"`
+		JobDeleteError string           `json:"jobDeleteError"`
 	} `json:"controller"`
 }
 
@@ -142,6 +143,7 @@ func runCronJobSync(ctx context.Context, raw json.RawMessage) (map[string]any, e
 		APICronJob:     c.Controller.APICronJob,
 		JobCreateError: c.Controller.JobCreateError,
 		JobGetError:    c.Controller.JobGetError,
+		JobDeleteError: c.Controller.JobDeleteError,
 	}
 	if c.CronJob != nil {
 		in.Key = c.CronJob.Namespace + "/" + c.CronJob.Name

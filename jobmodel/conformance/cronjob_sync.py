@@ -21,7 +21,8 @@ from jobmodel.timeutil import format_time, parse_time
 from jobmodel.transitions.sync_cronjob import CronJobSyncResult, sync_cronjob
 from jobmodel.util.jsondiff import exact_diff, list_subset_diff, subset_diff
 
-_CONTROLLER_KEYS = frozenset({"apiCronJob", "apiJobs", "jobCreateError", "jobGetError"})
+# jobDeleteError is jobmodel's own (the shared format has no failing delete).
+_CONTROLLER_KEYS = frozenset({"apiCronJob", "apiJobs", "jobCreateError", "jobGetError", "jobDeleteError"})
 
 
 CASE_KEYS = COMMON_CASE_KEYS | {"cronJob", "jobs", "controller"}
@@ -66,6 +67,7 @@ def sync_input(case: Mapping[str, Any]) -> CronJobSyncInput:
         api_jobs=None if ctl.get("apiJobs") is None else _jobs(ctl["apiJobs"], "controller.apiJobs"),
         job_create_error=_opt_message(ctl, "jobCreateError"),
         job_get_error=_opt_message(ctl, "jobGetError"),
+        job_delete_error=_opt_message(ctl, "jobDeleteError"),
     )
     return CronJobSyncInput(
         cron_job=None if raw_cj is None else cron_job_from_json(raw_cj, "cronJob"),
@@ -91,7 +93,11 @@ def case_from_sync_input(inp: CronJobSyncInput) -> dict[str, Any]:
         controller["apiCronJob"] = cron_job_to_json(faults.api_cron_job)
     if faults.api_jobs is not None:
         controller["apiJobs"] = [job_to_json(j) for j in faults.api_jobs]
-    for key, message in (("jobCreateError", faults.job_create_error), ("jobGetError", faults.job_get_error)):
+    for key, message in (
+        ("jobCreateError", faults.job_create_error),
+        ("jobGetError", faults.job_get_error),
+        ("jobDeleteError", faults.job_delete_error),
+    ):
         if message is not None:
             controller[key] = message
     if controller:

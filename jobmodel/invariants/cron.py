@@ -17,7 +17,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import lru_cache
 
-from jobmodel.actions import CreateJob
+from jobmodel.actions import CreateJob, DeleteJob
 from jobmodel.errors import InputError
 from jobmodel.invariants import catalogue
 from jobmodel.invariants.laws import Laws, Transition, Violation
@@ -41,7 +41,7 @@ from jobmodel.transitions.sync_cronjob import CronJobSyncResult, deleted_jobs, i
 
 CronTransition = Transition[CronWorld, CronJobSyncResult]
 CRON_LAWS: Laws[CronWorld, CronJobSyncResult] = Laws()
-SYNC_MOVES = frozenset({"sync", "sync-stale", "sync-crash", "sync-create-error"})
+SYNC_MOVES = frozenset({"sync", "sync-stale", "sync-crash", "sync-create-error", "sync-delete-error"})
 DUE_WINDOW = timedelta(days=2)  # how far back a due run is looked for (a long outage or a DST jump)
 MAX_SCHEDULE_STEPS = 5000
 
@@ -355,6 +355,23 @@ def refused_run_not_recorded(t: CronTransition) -> str | None:
     return None
 
 
+@CRON_LAWS.step_invariant("cron-refused-delete-keeps-the-job-listed", "cronjob_controllerv2.go deleteJob (a DeleteJob error: FailedDelete, returned before deleteFromActiveList)", when=a_sync)
+def refused_delete_keeps_the_job_listed(t: CronTransition) -> str | None:
+    """A running Job whose delete the API server refused (`sync-delete-error`) keeps its place in
+    status.active: the controller drops a reference only once its Job is deleted or finished,
+    so that what runs stays listed (and Forbid keeps waiting for it)."""
+    if t.move.kind != "sync-delete-error" or t.sync is None:
+        return None
+    listed = {ref.uid for ref in t.after.cron_job.status.active}
+    was_listed = {ref.uid for ref in t.before.cron_job.status.active}
+    refused = {(a.namespace, a.name) for a in t.sync.actions if isinstance(a, DeleteJob) and not a.accepted}
+    for job in t.after.owned():
+        meta = job.metadata
+        if (meta.namespace, meta.name) in refused and meta.uid in was_listed and meta.uid not in listed and not is_job_finished(job)[0]:
+            return f"the delete of {meta.name} was refused, yet status.active no longer lists it"
+    return None
+
+
 @CRON_LAWS.step_invariant("cron-last-successful-time-justified", "cronjob_controllerv2.go syncCronJob (LastSuccessfulTime from a succeeded Job's CompletionTime)", when=a_sync)
 def last_successful_time_justified(t: CronTransition) -> str | None:
     """A sync sets status.lastSuccessfulTime only to the completionTime of a Job of the CronJob
@@ -432,8 +449,9 @@ def found_by_a_kept_reference(world: CronWorld, name: str) -> bool:
 @CRON_LAWS.step_invariant("cron-history-limits", "cronjob_controllerv2.go cleanupFinishedJobs", when=a_sync)
 def history_limits_hold(t: CronTransition) -> str | None:
     """After a sync, at most successfulJobsHistoryLimit complete and failedJobsHistoryLimit failed
-    Jobs remain (cleanupFinishedJobs runs first in every sync)."""
-    if t.move.kind not in SYNC_MOVES:
+    Jobs remain (cleanupFinishedJobs runs first in every sync), unless the API server refused
+    the sync's deletes (`sync-delete-error`: the next sync deletes them)."""
+    if t.move.kind not in SYNC_MOVES or t.move.kind == "sync-delete-error":
         return None
     spec = t.after.cron_job.spec
     for ctype, limit in ((COMPLETE, spec.successful_jobs_history_limit), (FAILED_CONDITION, spec.failed_jobs_history_limit)):

@@ -211,7 +211,7 @@ def cronjob_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
     for key, values in (
         # 2^54 s and its odd multiples: the product with a second that is its own negation
         # (MissSchedule: too late by 292 years).
-        ("startingDeadlineSeconds", [None, None, 7200, 7200, 10**10, 2**54] if due else [None, None, 0, 10, 300, 7200, 10**10, -1, 3 * 2**54]),
+        ("startingDeadlineSeconds", [None] * 4 + [7200] * 4 + [10**10, 2**54] if due else [None, None, 0, 10, 300, 7200, 10**10, -1, 3 * 2**54]),
         ("successfulJobsHistoryLimit", [None, 0, 1, 3]),
         ("failedJobsHistoryLimit", [None, 0, 1]),
     ):
@@ -257,17 +257,20 @@ def cronjob_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
         jobs.append(twin)
     # In some due cases every active reference names one of the CronJob's own Jobs as the lister
     # holds it: the sync reads none of them from the API server before Replace.
-    listed_only = due and draw(st.integers(0, 2)) == 0
+    listed_only = due and draw(st.integers(0, 3)) == 0
     if listed_only:
+        if draw(st.booleans()):
+            spec["concurrencyPolicy"] = "Replace"  # the policy that reads and deletes them
+        # A run of two hours ago still running among them: the Job a due time finds active
+        # (Forbid waits, Replace deletes it).
+        earlier = f"cj-{(int(now.timestamp()) - 7200) // 60}"
+        if earlier not in names:
+            running = _job(draw, earlier, "cj")
+            running["status"].pop("conditions", None)
+            running["status"].pop("completionTime", None)
+            jobs.append(running)
         own = [j for j in jobs if j["metadata"]["namespace"] == "ns" and _controlled_by_cron_job(j)]
-        active: list[dict[str, Any]] = []
-        if own:
-            active = draw(st.lists(st.sampled_from(own), min_size=1, unique_by=lambda j: j["metadata"]["name"]))
-        # Now and then the first still running: the Job a due time finds active (Forbid waits,
-        # Replace deletes it).
-        if bool(active) and draw(st.booleans()):
-            active[0]["status"].pop("conditions", None)
-            active[0]["status"].pop("completionTime", None)
+        active = draw(st.lists(st.sampled_from(own), min_size=1, unique_by=lambda j: j["metadata"]["name"])) if own else []
         active_names = [j["metadata"]["name"] for j in active]
         uids = {n: f"{n}-uid" for n in active_names}
     else:
@@ -308,12 +311,28 @@ def cronjob_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
     error = draw(st.sampled_from([None, None, None, "AlreadyExists", "NamespaceTerminating", "quota exceeded"]))
     if due_named and draw(st.booleans()):
         error = "AlreadyExists"  # the create of a Job the API server may hold already
+        if draw(st.booleans()):
+            # Created by an earlier sync that crashed before its status write: the CronJob's own,
+            # not listed (the adoption of 1.37).
+            for job in jobs:
+                if job["metadata"]["name"] == due_name and job["metadata"]["namespace"] == "ns":
+                    job["metadata"]["ownerReferences"] = [
+                        {"apiVersion": "batch/v1", "kind": "CronJob", "name": "cj", "uid": "cj-uid", "controller": True}
+                    ]
+            unlisted = [ref for ref in status.get("active") or [] if ref["name"] != due_name]
+            if unlisted:
+                status["active"] = unlisted
+            else:
+                status.pop("active", None)
     if error is not None:
         controller["jobCreateError"] = error
     # A failing read of a Job: it stops the sync at an active Job missing from the lister, or,
     # every active Job listed, at Replace's read of the Job it deletes (FailedGet).
-    if (listed_only or not due) and draw(st.integers(0, 1 if listed_only else 7)) == 0:
+    if (listed_only or not due) and draw(st.integers(0, 3 if listed_only else 7)) == 0:
         controller["jobGetError"] = "request is invalid"
+    if draw(st.integers(0, 11)) == 0:
+        # Failing deletes (jobmodel's own key): the history limits' and Replace's (FailedDelete).
+        controller["jobDeleteError"] = "the server is currently unable to handle the request"
     # Upstream walks the Jobs in its lister's order, a Go map's: after adopting the API
     # server's copy the result depends on it, so that copy is only given with one Job.
     if len(jobs) <= 1 and draw(st.integers(0, 2)) == 0:

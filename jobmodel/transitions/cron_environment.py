@@ -10,7 +10,8 @@ cache); `tick` (a minute passes); `late` (the next sync comes 5 or 40 seconds la
 moves that much); `outage` (the controller is down for 10 minutes); `dst` (the clock jumps to a
 minute before the next daylight-saving change of the CronJob's timeZone, `dst [change]`, or to a
 minute before the first schedule time after it, `dst [run]`, so that ticks cross it);
-`sync-create-error` (the API server refuses the sync's Job create with a server error);
+`sync-create-error`, `sync-delete-error` (the API server refuses the sync's Job creates, or its
+Job deletes, with a server error);
 `job-completes NAME`, `job-fails NAME`. The API server answers a create of an existing name with
 AlreadyExists, and rejects a status write made from a stale CronJob (resourceVersion conflict).
 `enabled_cron_moves(world)` lists the moves possible in a state, `apply_cron_move(world, move,
@@ -58,6 +59,13 @@ LATE_SECONDS = ("5", "40")  # a sync a few seconds late; one later than a short 
 DST_SEARCH_DAYS = 400  # how far ahead the next offset change of a zone is looked for
 DST_TARGETS = ("change", "run")  # a minute before the change, or before the first run after it
 CREATE_ERROR = "injected: the API server refused the Job create"
+DELETE_ERROR = "injected: the API server refused the Job delete"
+NO_INJECTED_FAULTS = CronJobFaults()
+# The syncs whose Job calls of one kind the API server refuses (a budget's `faults`).
+FAULTY_SYNCS = {
+    "sync-create-error": CronJobFaults(job_create_error=CREATE_ERROR),
+    "sync-delete-error": CronJobFaults(job_delete_error=DELETE_ERROR),
+}
 
 
 @attrs.frozen
@@ -71,7 +79,7 @@ class CronBudget:
     failures: int = 0
     late: int = 0
     dst: int = 0
-    faults: int = 0  # syncs whose Job create the API server refuses (sync-create-error)
+    faults: int = 0  # syncs whose Job creates or deletes the API server refuses (FAULTY_SYNCS)
 
 
 @attrs.frozen
@@ -127,7 +135,7 @@ def enabled_cron_moves(world: CronWorld) -> list[Move]:
     if b.crashes > 0:
         moves.append(Move("sync-crash"))
     if b.faults > 0:
-        moves.append(Move("sync-create-error"))
+        moves.extend(Move(kind) for kind in FAULTY_SYNCS)
     if world.cached is not None:
         moves.append(Move("cache-catch-up"))
     if b.ticks > 0:
@@ -152,8 +160,9 @@ def enabled_cron_moves(world: CronWorld) -> list[Move]:
 def apply_cron_move(world: CronWorld, move: Move, impl: CronSyncImpl) -> tuple[CronWorld, CronJobSyncResult | None]:
     """Carry out one move; a controller sync also returns its result."""
     b = world.budget
-    if move.kind == "sync-create-error":
-        world, result = controller_sync(world, impl, create_error=CREATE_ERROR)
+    injected = FAULTY_SYNCS.get(move.kind)
+    if injected is not None:
+        world, result = controller_sync(world, impl, injected=injected)
         return attrs.evolve(world, budget=attrs.evolve(b, faults=b.faults - 1)), result
     if move.kind in ("sync", "sync-stale", "sync-crash"):
         before = world.cached or world.cron_job
@@ -190,7 +199,7 @@ def apply_cron_move(world: CronWorld, move: Move, impl: CronSyncImpl) -> tuple[C
 
 
 CRON_MOVE_KINDS = (
-    "sync", "sync-stale", "sync-crash", "sync-create-error", "cache-catch-up", "tick", "late", "outage", "dst",
+    "sync", "sync-stale", "sync-crash", *FAULTY_SYNCS, "cache-catch-up", "tick", "late", "outage", "dst",
     "job-completes", "job-fails",
 )
 
@@ -262,16 +271,17 @@ def _name_taken(jobs: tuple[Job, ...], actions: Sequence[object], index: int) ->
 
 
 def controller_sync(
-    world: CronWorld, impl: CronSyncImpl, write_status: bool = True, create_error: str | None = None
+    world: CronWorld, impl: CronSyncImpl, write_status: bool = True, injected: CronJobFaults = NO_INJECTED_FAULTS
 ) -> tuple[CronWorld, CronJobSyncResult]:
     """One sync over the cache, with the API server's answers: AlreadyExists for a name taken,
-    a conflict for a status write from a stale CronJob; with `create_error`, every Job create
-    refused with it (a server error, which the API server answers before it looks at the name)."""
+    a conflict for a status write from a stale CronJob; with `injected` errors, every Job call
+    of their kinds refused with them (a server error, which the API server answers before it
+    looks at the name)."""
     seen = world.cached or world.cron_job
-    faults = CronJobFaults(api_cron_job=world.cron_job, job_create_error=create_error)
+    faults = attrs.evolve(injected, api_cron_job=world.cron_job)
     inp = CronJobSyncInput(cron_job=seen, jobs=world.jobs, now=world.now, gates=world.gates, faults=faults)
     result = impl(inp)
-    if create_error is None and any(_name_taken(world.jobs, result.actions, i) for i in range(len(result.actions))):
+    if injected.job_create_error is None and any(_name_taken(world.jobs, result.actions, i) for i in range(len(result.actions))):
         inp = attrs.evolve(inp, faults=attrs.evolve(inp.faults, job_create_error=ALREADY_EXISTS))
         result = impl(inp)
     jobs = list(world.jobs)

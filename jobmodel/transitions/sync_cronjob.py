@@ -272,8 +272,13 @@ def get_cron_job_jobs_by_indexer(cj: CronJob, jobs: tuple[Job, ...]) -> tuple[Jo
 
 
 def delete_job(step: _Step, job: Job) -> bool:
-    """deleteJob: delete the Job, drop it from the active list, record SuccessfulDelete."""
-    step.actions.append(DeleteJob(job.metadata.namespace, job.metadata.name, accepted=True))
+    """deleteJob: delete the Job, drop it from the active list, record SuccessfulDelete; a
+    refused delete records FailedDelete and leaves the active list alone."""
+    error = step.inp.faults.job_delete_error
+    step.actions.append(DeleteJob(job.metadata.namespace, job.metadata.name, accepted=error is None))
+    if error is not None:
+        step.event(WARNING, "FailedDelete", f"Deleted job: {error}")
+        return False
     step.set_status(attrs.evolve(step.local.status, active=delete_from_active_list(step.local, job.metadata.uid)))
     step.event(NORMAL, "SuccessfulDelete", f"Deleted job {job.metadata.name}")
     return True

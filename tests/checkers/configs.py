@@ -206,6 +206,7 @@ _CRON_ROWS: list[Row] = [
     ("cleanup_counts_running_jobs", _cron("*/2 * * * *", successfulJobsHistoryLimit=0), {"ticks": 2}, "cron-running-jobs-not-deleted", 4),
     ("due_run_only_on_time", _cron("*/2 * * * *"), {"ticks": 2, "late": 1}, "cron-due-run-started", 4),
     ("refused_run_recorded", _cron("*/2 * * * *"), {"ticks": 2, "faults": 1}, "cron-refused-run-not-recorded", 4),
+    ("refused_delete_taken_as_done", _cron("*/2 * * * *", "Replace"), {"ticks": 4, "faults": 1}, "cron-refused-delete-keeps-the-job-listed", 6),
 ]
 CRON_MUTATION_CASES: dict[str, MutationCase] = {
     **_cases(CRON_BUGS, _CRON_ROWS, cron=True),

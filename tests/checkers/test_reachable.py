@@ -88,8 +88,9 @@ def test_inputs_a_case_cannot_carry_are_counted_not_kept() -> None:
         ("Forbid", CronBudget(ticks=4, crashes=1, stale=1), {}),
         ("Replace", CronBudget(ticks=3, outages=1, late=1, failures=1), {"startingDeadlineSeconds": 30}),
         ("Allow", CronBudget(ticks=3, dst=1, late=1), {"timeZone": "Europe/Berlin", "successfulJobsHistoryLimit": 1}),
+        ("Replace", CronBudget(ticks=4, faults=1), {"successfulJobsHistoryLimit": 0}),
     ],
-    ids=["forbid-crashes-stale", "replace-outages-late", "allow-dst"],
+    ids=["forbid-crashes-stale", "replace-outages-late", "allow-dst", "replace-refused-calls"],
 )
 def test_a_reached_cronjob_input_as_a_case_gives_the_same_step(release: str, policy: str, budget: CronBudget, spec: dict[str, Any]) -> None:
     inputs: list[CronJobSyncInput] = []

@@ -63,6 +63,7 @@ MALFORMED: list[tuple[str, tuple[str, ...], object, str]] = [
     ("controller-unknown-key", ("controller",), {"podControlError": "boom"}, "controller.podControlError"),
     ("jobCreateError-number", ("controller",), {"jobCreateError": 409}, "controller.jobCreateError"),
     ("jobGetError-boolean", ("controller",), {"jobGetError": True}, "controller.jobGetError"),
+    ("jobDeleteError-number", ("controller",), {"jobDeleteError": 5}, "controller.jobDeleteError"),
     ("apiJobs-object", ("controller",), {"apiJobs": {}}, "controller.apiJobs"),
     ("apiJobs-string", ("controller",), {"apiJobs": "x"}, "controller.apiJobs"),
     ("apiCronJob-string", ("controller",), {"apiCronJob": "x"}, "controller.apiCronJob"),

@@ -89,6 +89,21 @@ def test_replace_deletes_the_running_job_before_the_create_the_api_server_refuse
     assert world.cron_job.status.last_schedule_time == running.metadata.creation_timestamp
 
 
+def test_a_refused_delete_leaves_the_job_running_and_listed() -> None:
+    world = initial_cron_world(cron_manifest("*/2 * * * *", "Replace"), CronBudget(ticks=4, faults=1))
+    world = run(world, "tick", "tick", "sync", "tick", "tick")
+    (running,) = world.owned()
+    assert [m.kind for m in enabled_cron_moves(world)][:3] == ["sync", "sync-create-error", "sync-delete-error"]
+    world, result = apply_cron_move(world, Move("sync-delete-error"), sync_cronjob)
+    assert result is not None and result.error == f"could not replace job default/{running.metadata.name}"
+    assert [e.reason for e in result.actions if isinstance(e, RecordEvent)] == ["FailedDelete"]
+    assert world.owned() == [running]  # not replaced, and no second run beside it
+    assert [ref.name for ref in world.cron_job.status.active] == [running.metadata.name]
+    world = run(world, "sync")
+    (replacement,) = world.owned()
+    assert replacement.metadata.name != running.metadata.name
+
+
 def test_a_late_sync_moves_the_clock_a_few_seconds() -> None:
     world = initial_cron_world(cron_manifest("*/2 * * * *"), CronBudget(late=1))
     late = [m for m in enabled_cron_moves(world) if m.kind == "late"]

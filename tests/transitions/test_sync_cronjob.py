@@ -116,6 +116,28 @@ def test_replace_deletes_the_running_job_before_creating() -> None:
     assert [r.name for r in result.cron_job.status.active] == ["cj-24394200"]
 
 
+def test_replace_stops_at_a_refused_delete_and_keeps_the_job_listed() -> None:
+    running = job("cj-24394140", start=TOP - timedelta(hours=1))
+    cj = cronjob("Replace", active=("cj-24394140",), last=TOP - timedelta(hours=1))
+    result = sync(cj, (running,), TOP + timedelta(seconds=5), CronJobFaults(job_delete_error="unavailable"))
+    assert [a.accepted for a in result.actions if isinstance(a, DeleteJob)] == [False]
+    assert not any(isinstance(a, CreateJob) for a in result.actions)
+    assert reasons(result.actions) == ["FailedDelete"]
+    assert result.error == "could not replace job ns/cj-24394140"
+    assert result.cron_job is not None and [r.name for r in result.cron_job.status.active] == ["cj-24394140"]
+
+
+def test_history_limit_deletes_refused_keep_the_jobs() -> None:
+    jobs = tuple(job(f"j{i}", "Complete", start=TOP - timedelta(hours=i)) for i in (1, 3, 2))
+    cj = cronjob(suspend=True, successful_jobs_history_limit=1)
+    result = sync(cj, jobs, TOP, CronJobFaults(job_delete_error="unavailable"))
+    assert [(a.name, a.accepted) for a in result.actions if isinstance(a, DeleteJob)] == [("j3", False), ("j2", False)]
+    assert reasons(result.actions) == ["FailedDelete", "FailedDelete"]
+    # The status written is the one the deletes would have left (they change nothing in it).
+    deleted = sync(cj, jobs, TOP)
+    assert [a for a in result.actions if isinstance(a, UpdateCronJobStatus)] == [a for a in deleted.actions if isinstance(a, UpdateCronJobStatus)]
+
+
 def test_forbid_skips_while_a_job_runs() -> None:
     running = job("cj-24394140", start=TOP - timedelta(hours=1))
     cj = cronjob("Forbid", active=("cj-24394140",), last=TOP - timedelta(hours=1))

@@ -79,5 +79,12 @@ refused_run_recorded = _bug(
         '        step.event(WARNING, "FailedCreate", f"Error creating job: {error}")\n        step.set_status(attrs.evolve(step.local.status, last_schedule_time=scheduled))\n        return None, True, error',
     ),
 )
+refused_delete_taken_as_done = _bug(
+    "A refused Job delete is taken as done: the reference leaves status.active while the Job runs on.",
+    (
+        '        step.event(WARNING, "FailedDelete", f"Deleted job: {error}")\n        return False',
+        '        step.event(WARNING, "FailedDelete", f"Deleted job: {error}")\n        step.set_status(attrs.evolve(step.local.status, active=delete_from_active_list(step.local, job.metadata.uid)))\n        return True',
+    ),
+)
 
 name_mutants(globals())

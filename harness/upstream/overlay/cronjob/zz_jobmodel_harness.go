@@ -63,6 +63,7 @@ type HarnessCronJobSyncInput struct {
 	// JobCreateError: "" (creations succeed), "AlreadyExists", "NamespaceTerminating", or a message.
 	JobCreateError string
 	JobGetError    string
+	JobDeleteError string // a message: every Job delete fails with it
 }
 
 // HarnessCronJobSyncResult is what one sync did.
@@ -81,6 +82,7 @@ type harnessJobControl struct {
 	jobs      []*batchv1.Job
 	createErr error
 	getErr    error
+	deleteErr error
 	created   []batchv1.Job
 	deleted   []string
 }
@@ -115,6 +117,9 @@ func (c *harnessJobControl) CreateJob(namespace string, job *batchv1.Job) (*batc
 func (c *harnessJobControl) DeleteJob(namespace string, name string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.deleteErr != nil {
+		return c.deleteErr
+	}
 	c.deleted = append(c.deleted, name)
 	// As the API server: a background delete removes the Job (it carries no finalizer) at once,
 	// so a later GetJob of that name in the same sync gets NotFound.
@@ -186,6 +191,9 @@ func HarnessSyncCronJob(ctx context.Context, in HarnessCronJobSyncInput) (*Harne
 	jobControl := &harnessJobControl{jobs: apiJobs, createErr: harnessCreateError(in.JobCreateError)}
 	if in.JobGetError != "" {
 		jobControl.getErr = errors.New(in.JobGetError)
+	}
+	if in.JobDeleteError != "" {
+		jobControl.deleteErr = errors.New(in.JobDeleteError)
 	}
 	jm.jobControl = jobControl
 	apiCronJob := in.APICronJob
