@@ -465,13 +465,7 @@ def retry_due_pod(draw: st.DrawFn, case: dict[str, Any]) -> None:
     if draw(st.booleans()):
         # Half the time a running Job that wants a pod more than it has: the sync creates the
         # replacement.
-        spec["suspend"] = False
-        spec["parallelism"] = max(spec["parallelism"], len(case["pods"]) + 1)
-        running = [c for c in status.get("conditions", []) if c["type"] not in FINISHING_CONDITIONS and c["type"] != "Suspended"]
-        if running:
-            status["conditions"] = running
-        else:
-            status.pop("conditions", None)
+        running_with_parallelism(job, max(spec["parallelism"], len(case["pods"]) + 1))
     failures = draw(st.integers(0, spec["backoffLimitPerIndex"] - 1))
     annotations = {"batch.kubernetes.io/job-completion-index": str(index), "batch.kubernetes.io/job-index-failure-count": str(failures)}
     if draw(st.booleans()):
