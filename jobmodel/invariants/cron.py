@@ -35,13 +35,13 @@ from jobmodel.state import (
     ObjectReference,
 )
 from jobmodel.timeutil import parse_time
-from jobmodel.transitions.cron_environment import CronWorld, apply_cron_move
+from jobmodel.transitions.cron_environment import FAULTY_SYNCS, CronWorld, apply_cron_move
 from jobmodel.transitions.move import Move
 from jobmodel.transitions.sync_cronjob import CronJobSyncResult, deleted_jobs, is_job_finished
 
 CronTransition = Transition[CronWorld, CronJobSyncResult]
 CRON_LAWS: Laws[CronWorld, CronJobSyncResult] = Laws()
-SYNC_MOVES = frozenset({"sync", "sync-stale", "sync-crash", "sync-create-error", "sync-delete-error"})
+SYNC_MOVES = frozenset({"sync", "sync-stale", "sync-crash", *FAULTY_SYNCS})
 DUE_WINDOW = timedelta(days=2)  # how far back a due run is looked for (a long outage or a DST jump)
 MAX_SCHEDULE_STEPS = 5000
 
