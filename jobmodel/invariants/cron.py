@@ -157,7 +157,7 @@ def forbid_never_two_active(t: CronTransition) -> str | None:
     between a create and its status write): status.active is how the controller knows what runs.
     Upstream says as much in syncCronJob's Forbid branch ("it is theoretically possible to have
     concurrency with Forbid"); tests/checkers/test_cron.py shows the trace."""
-    if t.move.kind not in ("sync", "sync-crash") or t.before.cached is not None:
+    if t.move.kind not in ("sync", "sync-crash", *FAULTY_SYNCS) or t.before.cached is not None:
         return None
     listed = {ref.uid for ref in t.before.cron_job.status.active}
     if any(not is_job_finished(j)[0] and j.metadata.uid not in listed for j in t.before.owned()):
@@ -173,7 +173,7 @@ def replace_leaves_one_running(t: CronTransition) -> str | None:
     """With concurrencyPolicy Replace a sync leaves at most one unfinished Job: the Jobs of
     status.active are deleted before the new one is created. Assumption: as
     cron-forbid-never-two-active's."""
-    if t.move.kind not in ("sync", "sync-crash") or t.before.cached is not None or not every_running_job_listed(t.before):
+    if t.move.kind not in ("sync", "sync-crash", *FAULTY_SYNCS) or t.before.cached is not None or not every_running_job_listed(t.before):
         return None
     if t.after.cron_job.spec.concurrency_policy != REPLACE_CONCURRENT:
         return None
@@ -369,6 +369,21 @@ def refused_delete_keeps_the_job_listed(t: CronTransition) -> str | None:
         meta = job.metadata
         if (meta.namespace, meta.name) in refused and meta.uid in was_listed and meta.uid not in listed and not is_job_finished(job)[0]:
             return f"the delete of {meta.name} was refused, yet status.active no longer lists it"
+    return None
+
+
+@CRON_LAWS.step_invariant("cron-unread-job-stays-listed", "cronjob_controllerv2.go syncCronJob (an active Job not listed: GetJob, and only a NotFound drops it as MissingJob; ReplaceConcurrent: a GetJob error is FailedGet, returned before deleteJob)", when=a_sync)
+def unread_job_stays_listed(t: CronTransition) -> str | None:
+    """A reference of status.active whose Job the sync does not list, and whose read the API
+    server refused (`sync-get-error`), stays: only a NotFound tells a Job that is gone from one
+    the controller cannot see, so a refused read drops nothing."""
+    if t.move.kind != "sync-get-error" or t.sync is None:
+        return None
+    listed_jobs = {j.metadata.uid for j in t.before.jobs}
+    kept = {ref.uid for ref in t.after.cron_job.status.active}
+    for ref in t.before.cron_job.status.active:
+        if ref.uid not in listed_jobs and ref.uid not in kept:
+            return f"the read of {ref.name} was refused, yet status.active no longer lists it"
     return None
 
 

@@ -10,8 +10,8 @@ cache); `tick` (a minute passes); `late` (the next sync comes 5 or 40 seconds la
 moves that much); `outage` (the controller is down for 10 minutes); `dst` (the clock jumps to a
 minute before the next daylight-saving change of the CronJob's timeZone, `dst [change]`, or to a
 minute before the first schedule time after it, `dst [run]`, so that ticks cross it);
-`sync-create-error`, `sync-delete-error` (the API server refuses the sync's Job creates, or its
-Job deletes, with a server error);
+`sync-create-error`, `sync-delete-error`, `sync-get-error` (the API server refuses the sync's Job
+creates, its Job deletes, or its Job reads, with a server error);
 `job-completes NAME`, `job-fails NAME`. The API server answers a create of an existing name with
 AlreadyExists, and rejects a status write made from a stale CronJob (resourceVersion conflict).
 `enabled_cron_moves(world)` lists the moves possible in a state, `apply_cron_move(world, move,
@@ -60,11 +60,13 @@ DST_SEARCH_DAYS = 400  # how far ahead the next offset change of a zone is looke
 DST_TARGETS = ("change", "run")  # a minute before the change, or before the first run after it
 CREATE_ERROR = "injected: the API server refused the Job create"
 DELETE_ERROR = "injected: the API server refused the Job delete"
+GET_ERROR = "injected: the API server refused the Job read"
 NO_INJECTED_FAULTS = CronJobFaults()
 # The syncs whose Job calls of one kind the API server refuses (a budget's `faults`).
 FAULTY_SYNCS = {
     "sync-create-error": CronJobFaults(job_create_error=CREATE_ERROR),
     "sync-delete-error": CronJobFaults(job_delete_error=DELETE_ERROR),
+    "sync-get-error": CronJobFaults(job_get_error=GET_ERROR),
 }
 
 
@@ -79,7 +81,7 @@ class CronBudget:
     failures: int = 0
     late: int = 0
     dst: int = 0
-    faults: int = 0  # syncs whose Job creates or deletes the API server refuses (FAULTY_SYNCS)
+    faults: int = 0  # syncs whose Job creates, deletes or reads the API server refuses (FAULTY_SYNCS)
 
 
 @attrs.frozen

@@ -97,7 +97,7 @@ class MutationCase:
 # unrecorded; a CronJob that ignores its timeZone also leaves the run due in its zone unstarted; a
 # work queue completed early keeps its running pods, which the API server's rules forbid; a
 # controller that skips the consistency store (1.36+) over-creates where no-over-creation holds
-# from 1.36 too.
+# from 1.36 too; a refused delete of Replace taken as done lets the new run start beside the old.
 SHARED = frozenset(
     {
         "consistency_store_skipped",
@@ -105,6 +105,7 @@ SHARED = frozenset(
         "failed_counter_reset",
         "manage_job_while_finishing",
         "last_index_not_recorded",
+        "refused_delete_taken_as_done",
         "time_zone_ignored",
         "work_queue_completes_early",
     }
@@ -207,6 +208,8 @@ _CRON_ROWS: list[Row] = [
     ("due_run_only_on_time", _cron("*/2 * * * *"), {"ticks": 2, "late": 1}, "cron-due-run-started", 4),
     ("refused_run_recorded", _cron("*/2 * * * *"), {"ticks": 2, "faults": 1}, "cron-refused-run-not-recorded", 4),
     ("refused_delete_taken_as_done", _cron("*/2 * * * *", "Replace"), {"ticks": 4, "faults": 1}, "cron-refused-delete-keeps-the-job-listed", 6),
+    ("unreadable_job_taken_as_missing", _cron("*/2 * * * *", "Replace"), {"ticks": 4, "crashes": 1, "faults": 1}, "cron-unread-job-stays-listed", 7),
+    ("replace_read_error_ignored", _cron("*/2 * * * *", "Replace"), {"ticks": 4, "faults": 1}, "cron-replace-leaves-one-running", 6),
 ]
 CRON_MUTATION_CASES: dict[str, MutationCase] = {
     **_cases(CRON_BUGS, _CRON_ROWS, cron=True),

@@ -58,7 +58,7 @@ def test_the_model_keeps_every_cron_invariant_in_every_reachable_state(policy: s
 
 
 @pytest.mark.parametrize("policy", ["Allow", "Forbid", "Replace"])
-def test_the_model_keeps_every_cron_invariant_when_the_api_server_refuses_job_creates(policy: str) -> None:
+def test_the_model_keeps_every_cron_invariant_when_the_api_server_refuses_job_calls(policy: str) -> None:
     system = cron_config(policy, attrs.evolve(SMALL, faults=2), kube_version="1.37").system()
     result = explore(system, depth=40)
     assert result.counterexample is None

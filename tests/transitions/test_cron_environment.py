@@ -7,11 +7,12 @@ from datetime import UTC, datetime
 
 import attrs
 
-from jobmodel.actions import CreateJob, RecordEvent
+from jobmodel.actions import CreateJob, DeleteJob, RecordEvent
 from jobmodel.checkers.cron import cron_manifest
 from jobmodel.state import CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION
 from jobmodel.transitions.cron_environment import (
     CREATE_ERROR,
+    GET_ERROR,
     START,
     CronBudget,
     CronWorld,
@@ -102,6 +103,34 @@ def test_a_refused_delete_leaves_the_job_running_and_listed() -> None:
     world = run(world, "sync")
     (replacement,) = world.owned()
     assert replacement.metadata.name != running.metadata.name
+
+
+def test_replace_leaves_a_job_it_cannot_read_running_and_starts_nothing() -> None:
+    world = initial_cron_world(cron_manifest("*/2 * * * *", "Replace"), CronBudget(ticks=4, faults=1))
+    world = run(world, "tick", "tick", "sync", "tick", "tick")
+    (running,) = world.owned()
+    assert "sync-get-error" in [m.kind for m in enabled_cron_moves(world)]
+    world, result = apply_cron_move(world, Move("sync-get-error"), sync_cronjob)
+    assert result is not None and result.error == GET_ERROR
+    assert [e.reason for e in result.actions if isinstance(e, RecordEvent)] == ["FailedGet"]
+    assert not [a for a in result.actions if isinstance(a, CreateJob | DeleteJob)]
+    assert world.owned() == [running] and [ref.name for ref in world.cron_job.status.active] == [running.metadata.name]
+    assert world.budget.faults == 0
+
+
+def test_a_refused_read_keeps_the_reference_to_a_job_that_is_gone_until_a_read_says_not_found() -> None:
+    # A crash after Replace's delete and create, before the status write, leaves the deleted
+    # Job in status.active; only a read that says NotFound drops it.
+    world = initial_cron_world(cron_manifest("*/2 * * * *", "Replace"), CronBudget(ticks=4, crashes=1, faults=1))
+    world = run(world, "tick", "tick", "sync", "tick", "tick", "sync-crash")
+    (gone,) = world.cron_job.status.active
+    assert gone.uid not in {j.metadata.uid for j in world.jobs}
+    world, result = apply_cron_move(world, Move("sync-get-error"), sync_cronjob)
+    assert result is not None and result.error == GET_ERROR
+    assert world.cron_job.status.active == (gone,)
+    world, result = apply_cron_move(world, Move("sync"), sync_cronjob)
+    assert result is not None and "MissingJob" in [e.reason for e in result.actions if isinstance(e, RecordEvent)]
+    assert gone not in world.cron_job.status.active
 
 
 def test_a_late_sync_moves_the_clock_a_few_seconds() -> None:

@@ -86,5 +86,16 @@ refused_delete_taken_as_done = _bug(
         '        step.event(WARNING, "FailedDelete", f"Deleted job: {error}")\n        step.set_status(attrs.evolve(step.local.status, active=delete_from_active_list(step.local, job.metadata.uid)))\n        return True',
     ),
 )
+unreadable_job_taken_as_missing = _bug(
+    "A refused read of an active Job the cache does not list is taken as NotFound: the reference is dropped as missing.",
+    ('        except _NotFound:\n            step.event(NORMAL, "MissingJob"', '        except (_NotFound, _ApiError):\n            step.event(NORMAL, "MissingJob"'),
+)
+replace_read_error_ignored = _bug(
+    "concurrencyPolicy Replace skips a running Job it cannot read and starts the new run beside it.",
+    (
+        '                step.event(WARNING, "FailedGet", f"Get job: {get_err}")\n                return None, updated, str(get_err)',
+        '                step.event(WARNING, "FailedGet", f"Get job: {get_err}")\n                continue',
+    ),
+)
 
 name_mutants(globals())
