@@ -575,6 +575,7 @@ class CronJobFaults:
     job_create_error: str | None = None
     job_get_error: str | None = None
     job_delete_error: str | None = None  # every Job delete fails with it
+    status_update_error: str | None = None  # the CronJob status write fails with it
 
 
 @attrs.frozen

@@ -114,11 +114,12 @@ type cronJobSyncCase struct {
 	Jobs       []*batchv1.Job   `json:"jobs"`
 	CronJobKey string           `json:"cronJobKey"`
 	Controller struct {
-		APICronJob     *batchv1.CronJob `json:"apiCronJob"`
-		APIJobs        *[]*batchv1.Job  `json:"apiJobs"`
-		JobCreateError string           `json:"jobCreateError"`
-		JobGetError    string           `json:"jobGetError"`
-		JobDeleteError string           `json:"jobDeleteError"`
+		APICronJob        *batchv1.CronJob `json:"apiCronJob"`
+		APIJobs           *[]*batchv1.Job  `json:"apiJobs"`
+		JobCreateError    string           `json:"jobCreateError"`
+		JobGetError       string           `json:"jobGetError"`
+		JobDeleteError    string           `json:"jobDeleteError"`
+		StatusUpdateError string           `json:"statusUpdateError"`
 	} `json:"controller"`
 }
 
@@ -136,14 +137,15 @@ func runCronJobSync(ctx context.Context, raw json.RawMessage) (map[string]any, e
 		return nil, err
 	}
 	in := cronjob.HarnessCronJobSyncInput{
-		Key:            c.CronJobKey,
-		CronJob:        c.CronJob,
-		Jobs:           c.Jobs,
-		Now:            now,
-		APICronJob:     c.Controller.APICronJob,
-		JobCreateError: c.Controller.JobCreateError,
-		JobGetError:    c.Controller.JobGetError,
-		JobDeleteError: c.Controller.JobDeleteError,
+		Key:               c.CronJobKey,
+		CronJob:           c.CronJob,
+		Jobs:              c.Jobs,
+		Now:               now,
+		APICronJob:        c.Controller.APICronJob,
+		JobCreateError:    c.Controller.JobCreateError,
+		JobGetError:       c.Controller.JobGetError,
+		JobDeleteError:    c.Controller.JobDeleteError,
+		StatusUpdateError: c.Controller.StatusUpdateError,
 	}
 	if c.CronJob != nil {
 		in.Key = c.CronJob.Namespace + "/" + c.CronJob.Name

@@ -21,8 +21,9 @@ from jobmodel.timeutil import format_time, parse_time
 from jobmodel.transitions.sync_cronjob import CronJobSyncResult, sync_cronjob
 from jobmodel.util.jsondiff import exact_diff, list_subset_diff, subset_diff
 
-# jobDeleteError is jobmodel's own (the shared format has no failing delete).
-_CONTROLLER_KEYS = frozenset({"apiCronJob", "apiJobs", "jobCreateError", "jobGetError", "jobDeleteError"})
+# jobDeleteError and statusUpdateError are jobmodel's own (the shared format's cronjob-sync
+# suite has no failing delete or status update).
+_CONTROLLER_KEYS = frozenset({"apiCronJob", "apiJobs", "jobCreateError", "jobGetError", "jobDeleteError", "statusUpdateError"})
 
 
 CASE_KEYS = COMMON_CASE_KEYS | {"cronJob", "jobs", "controller"}
@@ -68,6 +69,7 @@ def sync_input(case: Mapping[str, Any]) -> CronJobSyncInput:
         job_create_error=_opt_message(ctl, "jobCreateError"),
         job_get_error=_opt_message(ctl, "jobGetError"),
         job_delete_error=_opt_message(ctl, "jobDeleteError"),
+        status_update_error=_opt_message(ctl, "statusUpdateError"),
     )
     return CronJobSyncInput(
         cron_job=None if raw_cj is None else cron_job_from_json(raw_cj, "cronJob"),
@@ -97,6 +99,7 @@ def case_from_sync_input(inp: CronJobSyncInput) -> dict[str, Any]:
         ("jobCreateError", faults.job_create_error),
         ("jobGetError", faults.job_get_error),
         ("jobDeleteError", faults.job_delete_error),
+        ("statusUpdateError", faults.status_update_error),
     ):
         if message is not None:
             controller[key] = message

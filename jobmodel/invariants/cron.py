@@ -17,7 +17,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import lru_cache
 
-from jobmodel.actions import CreateJob, DeleteJob
+from jobmodel.actions import CreateJob, DeleteJob, UpdateCronJobStatus
 from jobmodel.errors import InputError
 from jobmodel.invariants import catalogue
 from jobmodel.invariants.laws import Laws, Transition, Violation
@@ -385,6 +385,29 @@ def unread_job_stays_listed(t: CronTransition) -> str | None:
         if ref.uid not in listed_jobs and ref.uid not in kept:
             return f"the read of {ref.name} was refused, yet status.active no longer lists it"
     return None
+
+
+@CRON_LAWS.step_invariant("cron-refused-status-write-retried", "cronjob_controllerv2.go ControllerV2.sync (an UpdateStatus error is returned, before the requeueAfter: the work queue retries the key with back-off)", when=a_sync)
+def refused_status_write_retried(t: CronTransition) -> str | None:
+    """A sync whose status write the API server refused (a server error, `sync-status-error`, or
+    a conflict: a write from a stale CronJob) returns the error and no requeue delay of its own,
+    so that the work queue retries it with back-off rather than at the next schedule time with
+    the run it started unrecorded."""
+    if t.sync is None or t.move.kind == "sync-crash" or not status_written(t):
+        return None
+    seen = t.before.cached or t.before.cron_job
+    if t.move.kind != "sync-status-error" and seen == t.before.cron_job:
+        return None
+    if t.sync.error is None:
+        return "the status write was refused, yet the sync returned no error"
+    if t.sync.requeue_after is not None:
+        return f"the status write was refused, yet the sync asked to be requeued after {t.sync.requeue_after:g}s"
+    return None
+
+
+def status_written(t: CronTransition) -> bool:
+    """Whether the sync sent the API server a status write (accepted or not)."""
+    return t.sync is not None and any(isinstance(a, UpdateCronJobStatus) for a in t.sync.actions)
 
 
 @CRON_LAWS.step_invariant("cron-last-successful-time-justified", "cronjob_controllerv2.go syncCronJob (LastSuccessfulTime from a succeeded Job's CompletionTime)", when=a_sync)

@@ -259,7 +259,7 @@ def cronjob_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
     # holds it: the sync reads none of them from the API server before Replace.
     listed_only = due and draw(st.integers(0, 3)) == 0
     if listed_only:
-        if draw(st.booleans()):
+        if draw(st.integers(0, 2)):
             spec["concurrencyPolicy"] = "Replace"  # the policy that reads and deletes them
         # A run of two hours ago still running among them: the Job a due time finds active
         # (Forbid waits, Replace deletes it).
@@ -308,10 +308,12 @@ def cronjob_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
             del spec[key]
     cron_job = {"apiVersion": "batch/v1", "kind": "CronJob", "metadata": meta, "spec": spec, "status": status}
     controller: dict[str, Any] = {}
-    error = draw(st.sampled_from([None, None, None, "AlreadyExists", "NamespaceTerminating", "quota exceeded"]))
-    if due_named and draw(st.booleans()):
+    refusals = ["AlreadyExists", "NamespaceTerminating", "quota exceeded"]
+    # Fewer refused creates where every active Job is listed: Replace's whole path needs the create.
+    error = draw(st.sampled_from([None] * (9 if listed_only else 3) + refusals))
+    if due_named and draw(st.integers(0, 2)):
         error = "AlreadyExists"  # the create of a Job the API server may hold already
-        if draw(st.booleans()):
+        if draw(st.integers(0, 2)):
             # Created by an earlier sync that crashed before its status write: the CronJob's own,
             # not listed (the adoption of 1.37).
             for job in jobs:
@@ -348,4 +350,7 @@ def cronjob_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
         case["controller"] = controller
     if draw(st.integers(0, 5)) == 0:
         case["features"] = {"CronJobsScheduledAnnotation": False}
+    if draw(st.integers(0, 7)) == 0:
+        # A failing status update (jobmodel's own key): sync returns its error, and no requeue.
+        case.setdefault("controller", {})["statusUpdateError"] = "etcdserver: request timed out"
     return case

@@ -10,8 +10,9 @@ cache); `tick` (a minute passes); `late` (the next sync comes 5 or 40 seconds la
 moves that much); `outage` (the controller is down for 10 minutes); `dst` (the clock jumps to a
 minute before the next daylight-saving change of the CronJob's timeZone, `dst [change]`, or to a
 minute before the first schedule time after it, `dst [run]`, so that ticks cross it);
-`sync-create-error`, `sync-delete-error`, `sync-get-error` (the API server refuses the sync's Job
-creates, its Job deletes, or its Job reads, with a server error);
+`sync-create-error`, `sync-delete-error`, `sync-get-error`, `sync-status-error` (the API server
+refuses the sync's Job creates, its Job deletes, its Job reads, or its status write, with a server
+error);
 `job-completes NAME`, `job-fails NAME`. The API server answers a create of an existing name with
 AlreadyExists, and rejects a status write made from a stale CronJob (resourceVersion conflict).
 `enabled_cron_moves(world)` lists the moves possible in a state, `apply_cron_move(world, move,
@@ -61,12 +62,14 @@ DST_TARGETS = ("change", "run")  # a minute before the change, or before the fir
 CREATE_ERROR = "injected: the API server refused the Job create"
 DELETE_ERROR = "injected: the API server refused the Job delete"
 GET_ERROR = "injected: the API server refused the Job read"
+STATUS_ERROR = "injected: the API server refused the CronJob status write"
 NO_INJECTED_FAULTS = CronJobFaults()
 # The syncs whose Job calls of one kind the API server refuses (a budget's `faults`).
 FAULTY_SYNCS = {
     "sync-create-error": CronJobFaults(job_create_error=CREATE_ERROR),
     "sync-delete-error": CronJobFaults(job_delete_error=DELETE_ERROR),
     "sync-get-error": CronJobFaults(job_get_error=GET_ERROR),
+    "sync-status-error": CronJobFaults(status_update_error=STATUS_ERROR),
 }
 
 
@@ -81,7 +84,7 @@ class CronBudget:
     failures: int = 0
     late: int = 0
     dst: int = 0
-    faults: int = 0  # syncs whose Job creates, deletes or reads the API server refuses (FAULTY_SYNCS)
+    faults: int = 0  # syncs whose Job creates, deletes, reads or status write the API server refuses (FAULTY_SYNCS)
 
 
 @attrs.frozen
@@ -272,15 +275,26 @@ def _name_taken(jobs: tuple[Job, ...], actions: Sequence[object], index: int) ->
     return (action.job.metadata.namespace, name) not in deleted_jobs(actions[:index]) and any(j.metadata.name == name for j in jobs)
 
 
+def conflict(cj: CronJob) -> str:
+    """The API server's answer to an update from an outdated copy (apierrors.NewConflict, as
+    the registry's optimistic concurrency words it)."""
+    return (
+        f'Operation cannot be fulfilled on cronjobs.batch "{cj.metadata.name}": the object has been modified; '
+        "please apply your changes to the latest version and try again"
+    )
+
+
 def controller_sync(
     world: CronWorld, impl: CronSyncImpl, write_status: bool = True, injected: CronJobFaults = NO_INJECTED_FAULTS
 ) -> tuple[CronWorld, CronJobSyncResult]:
     """One sync over the cache, with the API server's answers: AlreadyExists for a name taken,
-    a conflict for a status write from a stale CronJob; with `injected` errors, every Job call
-    of their kinds refused with them (a server error, which the API server answers before it
-    looks at the name)."""
+    a conflict for a status write from a stale CronJob; with `injected` errors, every call of
+    their kinds refused with them (a server error, which the API server answers before it looks
+    at the name or the resourceVersion)."""
     seen = world.cached or world.cron_job
     faults = attrs.evolve(injected, api_cron_job=world.cron_job)
+    if write_status and seen != world.cron_job and faults.status_update_error is None:
+        faults = attrs.evolve(faults, status_update_error=conflict(seen))
     inp = CronJobSyncInput(cron_job=seen, jobs=world.jobs, now=world.now, gates=world.gates, faults=faults)
     result = impl(inp)
     if injected.job_create_error is None and any(_name_taken(world.jobs, result.actions, i) for i in range(len(result.actions))):
@@ -294,6 +308,6 @@ def controller_sync(
             jobs.append(attrs.evolve(action.job, metadata=meta))
         elif isinstance(action, DeleteJob) and action.accepted:
             jobs = [j for j in jobs if j.metadata.name != action.name]
-        elif isinstance(action, UpdateCronJobStatus) and action.accepted and write_status and seen == world.cron_job:
+        elif isinstance(action, UpdateCronJobStatus) and write_status and faults.status_update_error is None:
             cron_job = attrs.evolve(cron_job, status=action.status)
     return attrs.evolve(world, cron_job=cron_job, jobs=tuple(jobs)), result

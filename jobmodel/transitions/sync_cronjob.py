@@ -519,8 +519,9 @@ def create_job(step: _Step, sched: Schedule, scheduled: datetime, updated: bool)
 
 
 def sync_cronjob(inp: CronJobSyncInput) -> CronJobSyncResult:
-    """ControllerV2.sync: clean up finished Jobs, syncCronJob, at most one status update, then
-    the requeue (which, when asked for, hides syncCronJob's error)."""
+    """ControllerV2.sync: clean up finished Jobs, syncCronJob, at most one status update (whose
+    error is returned, with no requeue), then the requeue (which, when asked for, hides
+    syncCronJob's error)."""
     if inp.cron_job is None:
         return CronJobSyncResult(actions=(), cron_job=None)
     step = _Step(inp=inp, local=inp.cron_job)
@@ -533,7 +534,10 @@ def sync_cronjob(inp: CronJobSyncInput) -> CronJobSyncResult:
         return CronJobSyncResult(tuple(step.actions), step.to_write(), str(err), None)
     written = step.to_write()
     if cleaned or synced:
-        step.actions.append(UpdateCronJobStatus(written.status, accepted=True))
+        refused = inp.faults.status_update_error
+        step.actions.append(UpdateCronJobStatus(written.status, accepted=refused is None))
+        if refused is not None:
+            return CronJobSyncResult(tuple(step.actions), written, refused, None)
     if requeue is not None:
         step.actions.append(Requeue(requeue))
         return CronJobSyncResult(tuple(step.actions), written, None, requeue)

@@ -64,6 +64,7 @@ MALFORMED: list[tuple[str, tuple[str, ...], object, str]] = [
     ("jobCreateError-number", ("controller",), {"jobCreateError": 409}, "controller.jobCreateError"),
     ("jobGetError-boolean", ("controller",), {"jobGetError": True}, "controller.jobGetError"),
     ("jobDeleteError-number", ("controller",), {"jobDeleteError": 5}, "controller.jobDeleteError"),
+    ("statusUpdateError-number", ("controller",), {"statusUpdateError": 500}, "controller.statusUpdateError"),
     ("apiJobs-object", ("controller",), {"apiJobs": {}}, "controller.apiJobs"),
     ("apiJobs-string", ("controller",), {"apiJobs": "x"}, "controller.apiJobs"),
     ("apiCronJob-string", ("controller",), {"apiCronJob": "x"}, "controller.apiCronJob"),

@@ -31,6 +31,7 @@ PATH_SHARES = {
     "Replace's read of an active Job refused": 0.003,
     "missed the starting window": 0.01,
     "a refused delete": 0.02,
+    "a refused status write": 0.07,
 }
 
 
@@ -40,7 +41,12 @@ def outcome_at_newest(case: Mapping[str, Any]) -> dict[str, Any]:
 
 def paths_of(case: Mapping[str, Any]) -> set[str]:
     """The paths of syncCronJob a case takes, read from what the sync does (and, for a refused
-    create, from what it does when the create is not refused)."""
+    create, from what it does when the create is not refused). A refused status write comes
+    after syncCronJob, whose paths are read from the case without it."""
+    if "statusUpdateError" in (case.get("controller") or {}):
+        case = copy.deepcopy(dict(case))
+        del case["controller"]["statusUpdateError"]
+        return paths_of(case) | ({"a refused status write"} if outcome_at_newest(case)["statusUpdated"] else set())
     outcome = outcome_at_newest(case)
     spec, status = case["cronJob"]["spec"], case["cronJob"].get("status") or {}
     error = (case.get("controller") or {}).get("jobCreateError")

@@ -14,6 +14,7 @@ from jobmodel.transitions.cron_environment import (
     CREATE_ERROR,
     GET_ERROR,
     START,
+    STATUS_ERROR,
     CronBudget,
     CronWorld,
     apply_cron_move,
@@ -131,6 +132,26 @@ def test_a_refused_read_keeps_the_reference_to_a_job_that_is_gone_until_a_read_s
     world, result = apply_cron_move(world, Move("sync"), sync_cronjob)
     assert result is not None and "MissingJob" in [e.reason for e in result.actions if isinstance(e, RecordEvent)]
     assert gone not in world.cron_job.status.active
+
+
+def test_a_refused_status_write_leaves_the_run_unrecorded_and_is_the_syncs_error() -> None:
+    world = initial_cron_world(cron_manifest("*/2 * * * *"), CronBudget(ticks=2, faults=1))
+    world = run(world, "tick", "tick")
+    world, result = apply_cron_move(world, Move("sync-status-error"), sync_cronjob)
+    assert result is not None and result.error == STATUS_ERROR and result.requeue_after is None
+    assert len(world.owned()) == 1  # created; the status that lists it refused
+    assert world.cron_job.status.active == () and world.cron_job.status.last_schedule_time is None
+    assert world.budget.faults == 0
+
+
+def test_a_status_write_from_a_stale_cronjob_gets_a_conflict_which_the_sync_returns() -> None:
+    world = initial_cron_world(cron_manifest("*/2 * * * *"), CronBudget(ticks=4, stale=1))
+    world = run(world, "tick", "tick", "sync-stale", "tick", "tick")
+    assert world.cached is not None
+    after, result = apply_cron_move(world, Move("sync"), sync_cronjob)
+    assert result is not None and result.error is not None and "the object has been modified" in result.error
+    assert result.requeue_after is None
+    assert after.cron_job.status == world.cron_job.status
 
 
 def test_a_late_sync_moves_the_clock_a_few_seconds() -> None:

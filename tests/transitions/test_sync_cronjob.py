@@ -138,6 +138,27 @@ def test_history_limit_deletes_refused_keep_the_jobs() -> None:
     assert [a for a in result.actions if isinstance(a, UpdateCronJobStatus)] == [a for a in deleted.actions if isinstance(a, UpdateCronJobStatus)]
 
 
+def test_a_refused_status_write_is_the_syncs_error_and_drops_its_requeue() -> None:
+    cj = cronjob(last=TOP - timedelta(hours=1))
+    written = sync(cj, (), TOP + timedelta(seconds=5))
+    refused = sync(cj, (), TOP + timedelta(seconds=5), CronJobFaults(status_update_error="etcdserver: request timed out"))
+    assert written.error is None and written.requeue_after is not None
+    assert refused.error == "etcdserver: request timed out" and refused.requeue_after is None
+    assert not any(isinstance(a, Requeue) for a in refused.actions)
+    # The same calls, the status write sent and refused.
+    sent = [a for a in written.actions if isinstance(a, UpdateCronJobStatus)]
+    assert [a for a in refused.actions if isinstance(a, UpdateCronJobStatus)] == [attrs.evolve(a, accepted=False) for a in sent]
+    assert [a for a in refused.actions if isinstance(a, CreateJob)] == [a for a in written.actions if isinstance(a, CreateJob)]
+
+
+def test_a_sync_with_no_status_to_write_meets_no_status_error() -> None:
+    running = job("cj-24394140", start=TOP - timedelta(hours=1))
+    cj = cronjob("Forbid", active=("cj-24394140",), last=TOP - timedelta(hours=1))
+    result = sync(cj, (running,), TOP + timedelta(seconds=5), CronJobFaults(status_update_error="etcdserver: request timed out"))
+    assert result.error is None and result.requeue_after is not None
+    assert not any(isinstance(a, UpdateCronJobStatus) for a in result.actions)
+
+
 def test_forbid_skips_while_a_job_runs() -> None:
     running = job("cj-24394140", start=TOP - timedelta(hours=1))
     cj = cronjob("Forbid", active=("cj-24394140",), last=TOP - timedelta(hours=1))

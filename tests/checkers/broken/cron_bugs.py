@@ -97,5 +97,9 @@ replace_read_error_ignored = _bug(
         '                step.event(WARNING, "FailedGet", f"Get job: {get_err}")\n                continue',
     ),
 )
+status_write_error_swallowed = _bug(
+    "A refused CronJob status write is only logged: the sync returns its requeue, so the retry waits for the next schedule time.",
+    ("        if refused is not None:\n            return CronJobSyncResult(tuple(step.actions), written, refused, None)\n", ""),
+)
 
 name_mutants(globals())

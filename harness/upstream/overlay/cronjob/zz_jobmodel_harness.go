@@ -61,9 +61,10 @@ type HarnessCronJobSyncInput struct {
 	APICronJob *batchv1.CronJob // nil: the API server returns the cached CronJob
 	APIJobs    []*batchv1.Job   // nil: the API server holds the cached Jobs
 	// JobCreateError: "" (creations succeed), "AlreadyExists", "NamespaceTerminating", or a message.
-	JobCreateError string
-	JobGetError    string
-	JobDeleteError string // a message: every Job delete fails with it
+	JobCreateError    string
+	JobGetError       string
+	JobDeleteError    string // a message: every Job delete fails with it
+	StatusUpdateError string // a message: the CronJob status update fails with it
 }
 
 // HarnessCronJobSyncResult is what one sync did.
@@ -135,8 +136,9 @@ func (c *harnessJobControl) DeleteJob(namespace string, name string) error {
 
 // harnessCJControl answers reads of the CronJob and records status updates.
 type harnessCJControl struct {
-	cronJob *batchv1.CronJob
-	updates []batchv1.CronJob
+	cronJob   *batchv1.CronJob
+	updates   []batchv1.CronJob
+	updateErr error
 }
 
 func (c *harnessCJControl) GetCronJob(ctx context.Context, namespace, name string) (*batchv1.CronJob, error) {
@@ -147,7 +149,11 @@ func (c *harnessCJControl) GetCronJob(ctx context.Context, namespace, name strin
 }
 
 func (c *harnessCJControl) UpdateStatus(ctx context.Context, cj *batchv1.CronJob) (*batchv1.CronJob, error) {
+	// Recorded as sent, accepted or not: what the controller asked the API server to write.
 	c.updates = append(c.updates, *cj.DeepCopy())
+	if c.updateErr != nil {
+		return nil, c.updateErr
+	}
 	return cj, nil
 }
 
@@ -201,6 +207,9 @@ func HarnessSyncCronJob(ctx context.Context, in HarnessCronJobSyncInput) (*Harne
 		apiCronJob = in.CronJob
 	}
 	cjControl := &harnessCJControl{cronJob: apiCronJob}
+	if in.StatusUpdateError != "" {
+		cjControl.updateErr = errors.New(in.StatusUpdateError)
+	}
 	jm.cronJobControl = cjControl
 
 	if in.CronJob != nil {
