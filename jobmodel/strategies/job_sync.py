@@ -407,6 +407,8 @@ def job_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
         controller["podCreateLimit"] = draw(st.integers(1, 2))
     elif fault == 9:
         controller["statusUpdateError"] = "fake status update error"
+        if draw(st.booleans()):
+            finishing_with_nothing_to_count(draw, case)
     if fault >= 10 and draw(st.integers(0, 3)) == 3:
         # A failing status update after the pod calls' faults.
         controller["statusUpdateError"] = "fake status update error"
@@ -443,6 +445,47 @@ def running_with_parallelism(job: dict[str, Any], parallelism: int) -> None:
         status["conditions"] = running
     else:
         status.pop("conditions", None)
+
+
+def finishing_with_nothing_to_count(draw: st.DrawFn, case: dict[str, Any]) -> None:
+    """Make a case's Job one that finishes in this sync with nothing left to count: its interim
+    condition (FailureTarget or SuccessCriteriaMet) written by an earlier sync, every pod
+    finished and counted (no tracking finalizer), nothing uncounted. The sync's one status write
+    is then the final one (trackJobStatusAndRemoveFinalizers after enactJobFinished), which a
+    failing status update refuses."""
+    status = case["job"]["status"]
+    interim = draw(st.sampled_from(["FailureTarget", "SuccessCriteriaMet"]))
+    reason, outcome = (
+        (draw(st.sampled_from(FAILURE_TARGET_REASONS)), "failed")
+        if interim == "FailureTarget"
+        else (draw(st.sampled_from(SUCCESS_CRITERIA_REASONS)), "succeeded")
+    )
+    conditions = [c for c in status.get("conditions", []) if c["type"] not in FINISHING_CONDITIONS]
+    conditions.append(
+        {"type": interim, "status": "True", "reason": reason, "message": f"Job {outcome}: {reason}", "lastProbeTime": ago(50), "lastTransitionTime": ago(50)}
+    )
+    status["conditions"] = conditions
+    status.pop("completionTime", None)
+    status.pop("uncountedTerminatedPods", None)
+    # No pod runs, and no index failed: fields the sync would change make a status write of
+    # their own first (with the gates that write them on).
+    status.update(active=0, ready=0, terminating=0)
+    if "backoffLimitPerIndex" in case["job"]["spec"]:
+        status["failedIndexes"] = ""
+    else:
+        status.pop("failedIndexes", None)
+    features = case.get("features") or {}
+    for gate in ("JobPodReplacementPolicy", "JobBackoffLimitPerIndex"):
+        features.pop(gate, None)
+    if not features:
+        case.pop("features", None)
+    case["pods"] = [p for p in case["pods"] if p["status"].get("phase") in ("Succeeded", "Failed")]
+    for p in case["pods"]:
+        finalizers = [f for f in p["metadata"].get("finalizers", []) if f != "batch.kubernetes.io/job-tracking"]
+        if finalizers:
+            p["metadata"]["finalizers"] = finalizers
+        else:
+            p["metadata"].pop("finalizers", None)
 
 
 def retry_due_pod(draw: st.DrawFn, case: dict[str, Any]) -> None:
