@@ -576,6 +576,7 @@ class CronJobFaults:
     job_get_error: str | None = None
     job_delete_error: str | None = None  # every Job delete fails with it
     status_update_error: str | None = None  # the CronJob status write fails with it
+    cron_job_get_error: str | None = None  # every read of the CronJob from the API server fails with it
 
 
 @attrs.frozen

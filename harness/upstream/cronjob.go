@@ -120,6 +120,7 @@ type cronJobSyncCase struct {
 		JobGetError       string           `json:"jobGetError"`
 		JobDeleteError    string           `json:"jobDeleteError"`
 		StatusUpdateError string           `json:"statusUpdateError"`
+		CronJobGetError   string           `json:"cronJobGetError"`
 	} `json:"controller"`
 }
 
@@ -146,6 +147,7 @@ func runCronJobSync(ctx context.Context, raw json.RawMessage) (map[string]any, e
 		JobGetError:       c.Controller.JobGetError,
 		JobDeleteError:    c.Controller.JobDeleteError,
 		StatusUpdateError: c.Controller.StatusUpdateError,
+		CronJobGetError:   c.Controller.CronJobGetError,
 	}
 	if c.CronJob != nil {
 		in.Key = c.CronJob.Namespace + "/" + c.CronJob.Name

@@ -21,9 +21,11 @@ from jobmodel.timeutil import format_time, parse_time
 from jobmodel.transitions.sync_cronjob import CronJobSyncResult, sync_cronjob
 from jobmodel.util.jsondiff import exact_diff, list_subset_diff, subset_diff
 
-# jobDeleteError and statusUpdateError are jobmodel's own (the shared format's cronjob-sync
-# suite has no failing delete or status update).
-_CONTROLLER_KEYS = frozenset({"apiCronJob", "apiJobs", "jobCreateError", "jobGetError", "jobDeleteError", "statusUpdateError"})
+# jobDeleteError, statusUpdateError and cronJobGetError are jobmodel's own (the shared format's
+# cronjob-sync suite has no failing delete, status update or read of the CronJob).
+_CONTROLLER_KEYS = frozenset(
+    {"apiCronJob", "apiJobs", "jobCreateError", "jobGetError", "jobDeleteError", "statusUpdateError", "cronJobGetError"}
+)
 
 
 CASE_KEYS = COMMON_CASE_KEYS | {"cronJob", "jobs", "controller"}
@@ -70,6 +72,7 @@ def sync_input(case: Mapping[str, Any]) -> CronJobSyncInput:
         job_get_error=_opt_message(ctl, "jobGetError"),
         job_delete_error=_opt_message(ctl, "jobDeleteError"),
         status_update_error=_opt_message(ctl, "statusUpdateError"),
+        cron_job_get_error=_opt_message(ctl, "cronJobGetError"),
     )
     return CronJobSyncInput(
         cron_job=None if raw_cj is None else cron_job_from_json(raw_cj, "cronJob"),
@@ -100,6 +103,7 @@ def case_from_sync_input(inp: CronJobSyncInput) -> dict[str, Any]:
         ("jobGetError", faults.job_get_error),
         ("jobDeleteError", faults.job_delete_error),
         ("statusUpdateError", faults.status_update_error),
+        ("cronJobGetError", faults.cron_job_get_error),
     ):
         if message is not None:
             controller[key] = message

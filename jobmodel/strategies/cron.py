@@ -353,4 +353,8 @@ def cronjob_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.integers(0, 7)) == 0:
         # A failing status update (jobmodel's own key): sync returns its error, and no requeue.
         case.setdefault("controller", {})["statusUpdateError"] = "etcdserver: request timed out"
+    if draw(st.integers(0, 9)) == 0:
+        # A failing read of the CronJob (jobmodel's own key): the one syncCronJob makes when it
+        # meets a running Job of its own that status.active lacks.
+        case.setdefault("controller", {})["cronJobGetError"] = "the server was unable to return a response in the time allotted"
     return case

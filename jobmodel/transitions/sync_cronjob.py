@@ -123,6 +123,8 @@ def _get_job(step: _Step, namespace: str, name: str) -> Job:
 
 def _get_cron_job(step: _Step) -> CronJob:
     """cronJobControl.GetCronJob: the API server's copy (the given `apiCronJob`, else the cache)."""
+    if step.inp.faults.cron_job_get_error is not None:
+        raise _ApiError(step.inp.faults.cron_job_get_error)
     fresh = step.inp.faults.api_cron_job
     if fresh is not None:
         return fresh
@@ -361,7 +363,10 @@ def reconcile_jobs(step: _Step, jobs: tuple[Job, ...]) -> tuple[bool, str | None
         found = in_active_list(step.local, job.metadata.uid)
         finished, ctype = is_job_finished(job)
         if not found and not finished:
-            fresh = _get_cron_job(step)
+            try:
+                fresh = _get_cron_job(step)
+            except _ApiError as err:
+                return updated, str(err)
             if in_active_list(fresh, job.metadata.uid):
                 step.rebind(fresh)
                 continue

@@ -65,6 +65,7 @@ MALFORMED: list[tuple[str, tuple[str, ...], object, str]] = [
     ("jobGetError-boolean", ("controller",), {"jobGetError": True}, "controller.jobGetError"),
     ("jobDeleteError-number", ("controller",), {"jobDeleteError": 5}, "controller.jobDeleteError"),
     ("statusUpdateError-number", ("controller",), {"statusUpdateError": 500}, "controller.statusUpdateError"),
+    ("cronJobGetError-list", ("controller",), {"cronJobGetError": ["x"]}, "controller.cronJobGetError"),
     ("apiJobs-object", ("controller",), {"apiJobs": {}}, "controller.apiJobs"),
     ("apiJobs-string", ("controller",), {"apiJobs": "x"}, "controller.apiJobs"),
     ("apiCronJob-string", ("controller",), {"apiCronJob": "x"}, "controller.apiCronJob"),

@@ -32,6 +32,7 @@ PATH_SHARES = {
     "missed the starting window": 0.01,
     "a refused delete": 0.02,
     "a refused status write": 0.07,
+    "the CronJob's read refused": 0.03,
 }
 
 
@@ -70,6 +71,11 @@ def paths_of(case: Mapping[str, Any]) -> set[str]:
         paths.add("missed the starting window")
     if spec.get("concurrencyPolicy") == "Replace" and "FailedGet" in outcome["warnings"] and was_active:
         paths.add("Replace's read of an active Job refused")
+    if "cronJobGetError" in (case.get("controller") or {}):
+        readable = copy.deepcopy(dict(case))
+        del readable["controller"]["cronJobGetError"]
+        if outcome_at_newest(readable) != outcome:
+            paths.add("the CronJob's read refused")
     return paths
 
 

@@ -215,6 +215,20 @@ def test_unknown_running_job_is_reported() -> None:
     assert reasons(result.actions) == ["UnexpectedJob"]
 
 
+def test_a_refused_read_of_the_cronjob_stops_the_sync_at_an_unknown_running_job() -> None:
+    # A finished Job first (it leaves status.active), then one the status lacks: the read of
+    # the CronJob for it fails, and the sync returns with what it changed so far, written.
+    done = job("cj-24394080", "Complete", start=TOP - timedelta(hours=2))
+    stray = job("stray", start=TOP)
+    cj = cronjob(active=("cj-24394080",), last=TOP - timedelta(hours=1))
+    result = sync(cj, (done, stray), TOP + timedelta(seconds=5), CronJobFaults(cron_job_get_error="timed out"))
+    assert result.error == "timed out" and result.requeue_after is None
+    assert reasons(result.actions) == ["SawCompletedJob"]  # no UnexpectedJob, no run started
+    assert not any(isinstance(a, CreateJob) for a in result.actions)
+    (update,) = [a for a in result.actions if isinstance(a, UpdateCronJobStatus)]
+    assert update.status.active == ()
+
+
 def test_edits_after_adopting_the_api_copy_are_not_written() -> None:
     # A running Job missing from the cached active list but present in the API server's copy:
     # syncCronJob continues on that copy, yet sync() writes its own copy, so the creation made

@@ -65,6 +65,7 @@ type HarnessCronJobSyncInput struct {
 	JobGetError       string
 	JobDeleteError    string // a message: every Job delete fails with it
 	StatusUpdateError string // a message: the CronJob status update fails with it
+	CronJobGetError   string // a message: every read of the CronJob fails with it
 }
 
 // HarnessCronJobSyncResult is what one sync did.
@@ -139,9 +140,13 @@ type harnessCJControl struct {
 	cronJob   *batchv1.CronJob
 	updates   []batchv1.CronJob
 	updateErr error
+	getErr    error
 }
 
 func (c *harnessCJControl) GetCronJob(ctx context.Context, namespace, name string) (*batchv1.CronJob, error) {
+	if c.getErr != nil {
+		return nil, c.getErr
+	}
 	if c.cronJob != nil && c.cronJob.Namespace == namespace && c.cronJob.Name == name {
 		return c.cronJob.DeepCopy(), nil
 	}
@@ -209,6 +214,9 @@ func HarnessSyncCronJob(ctx context.Context, in HarnessCronJobSyncInput) (*Harne
 	cjControl := &harnessCJControl{cronJob: apiCronJob}
 	if in.StatusUpdateError != "" {
 		cjControl.updateErr = errors.New(in.StatusUpdateError)
+	}
+	if in.CronJobGetError != "" {
+		cjControl.getErr = errors.New(in.CronJobGetError)
 	}
 	jm.cronJobControl = cjControl
 
