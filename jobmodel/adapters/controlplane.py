@@ -232,7 +232,35 @@ def kubeconfig(server: str, ca_file: Path, user: str, token: str) -> dict[str, A
     }
 
 
+# Ports are chosen from here, below the kernel's ephemeral range where it leaves room: the
+# kernel gives ports of that range to every outgoing connection (and to bind(0)), so a port
+# chosen there may be taken by a connection in the seconds before the component binds it.
+LOWEST_PORT = 10000
+EPHEMERAL_RANGE = Path("/proc/sys/net/ipv4/ip_local_port_range")
+# A component whose port was taken after all starts again on another port, this many times.
+BIND_ATTEMPTS = 3
+ADDRESS_IN_USE = "address already in use"
+
+
+def ephemeral_low() -> int:
+    """The first port of the kernel's ephemeral range (32768 where it cannot be read)."""
+    try:
+        return int(EPHEMERAL_RANGE.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
 def free_port() -> int:
+    """A loopback TCP port that nothing holds now, outside the ephemeral range when possible."""
+    low = ephemeral_low()
+    for _ in range(100 if low > LOWEST_PORT + 1000 else 0):
+        candidate = LOWEST_PORT + secrets.randbelow(low - LOWEST_PORT)
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind(("127.0.0.1", candidate))
+            except OSError:
+                continue
+            return candidate
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
@@ -348,6 +376,7 @@ class ControlPlane:
         self.components: dict[str, Component] = {}
         self.ports: dict[str, int] = {}
         self.admin_token = ""
+        self.nobody_token = ""
 
     # files
     @property
@@ -386,7 +415,8 @@ class ControlPlane:
         try:
             plane._prepare()
             for name in COMPONENTS:
-                plane.start_component(name)
+                # Nothing depends on the ports yet: a component whose port was taken moves.
+                plane.start_component(name, movable=True)
         except BaseException:
             plane.stop()
             raise
@@ -406,14 +436,25 @@ class ControlPlane:
             f'{self.admin_token},{ADMIN_USER},{ADMIN_USER},"system:masters"\n{nobody_token},{NOBODY_USER},{NOBODY_USER}\n'
         )
         tokens.chmod(0o600)
+        self.nobody_token = nobody_token
         self.ports = {"etcd": free_port(), "etcd-peer": free_port(), "kube-apiserver": free_port(), "kube-controller-manager": free_port()}
+        self._write_kubeconfigs()
+
+    def _write_kubeconfigs(self) -> None:
         ca = self.dir / "pki" / "ca.crt"
         for path, user, token in (
             (self.kubeconfig, ADMIN_USER, self.admin_token),
-            (self.nobody_kubeconfig, NOBODY_USER, nobody_token),
+            (self.nobody_kubeconfig, NOBODY_USER, self.nobody_token),
         ):
             path.write_text(yaml.safe_dump(kubeconfig(self.server, ca, user, token), sort_keys=False))
             path.chmod(0o600)
+
+    def _move(self, name: str) -> None:
+        """New ports for a component whose port another process took (etcd: both of its own)."""
+        for port in (name, "etcd-peer") if name == "etcd" else (name,):
+            self.ports[port] = free_port()
+        if name == "kube-apiserver":
+            self._write_kubeconfigs()
 
     def _command(self, name: str) -> tuple[list[str], dict[str, str]]:
         pki = self.dir / "pki"
@@ -474,8 +515,21 @@ class ControlPlane:
             ], self.config.environment()
         raise ValueError(name)
 
-    def start_component(self, name: str) -> None:
-        """Start one component (again) and wait until it is ready."""
+    def start_component(self, name: str, *, movable: bool = False) -> None:
+        """Start one component (again) and wait until it is ready. When another process took its
+        port, it starts again on another one if it is `movable` (nothing depends on its port yet)
+        or kube-controller-manager (whose port only its health check uses)."""
+        for attempt in range(1, BIND_ATTEMPTS + 1):
+            try:
+                self._start_component_once(name)
+                return
+            except ControlPlaneError as err:
+                if ADDRESS_IN_USE not in str(err) or attempt == BIND_ATTEMPTS or not (movable or name == "kube-controller-manager"):
+                    raise
+                self.stop_component(name)
+                self._move(name)
+
+    def _start_component_once(self, name: str) -> None:
         args, extra_env = self._command(name)
         binary = str(self.binaries / name)
         env = {k: v for k, v in os.environ.items() if not k.startswith("JOBMODEL_")}
@@ -559,7 +613,7 @@ class ControlPlane:
                     f"{component.name} {how} while starting; the end of {self.log(component.name)}:\n{self._log_tail(component.name)}"
                 )
             ok, last = self._probe(component.name)
-            if ok:
+            if ok and component.alive():  # not another process answering on a port it took
                 return
             time.sleep(0.1)
         raise ControlPlaneError(
@@ -582,7 +636,12 @@ class ControlPlane:
         self._api("POST", path, probe)
         try:
             deadline = time.monotonic() + READY_TIMEOUT
+            manager = self.components["kube-controller-manager"]
             while time.monotonic() < deadline:
+                if not manager.alive():
+                    raise ControlPlaneError(
+                        f"kube-controller-manager exited while starting; the end of its log:\n{self._log_tail(manager.name)}"
+                    )
                 conditions = (self._api("GET", f"{path}/{name}").get("status") or {}).get("conditions") or []
                 if any(c.get("type") == "Suspended" for c in conditions):
                     return
@@ -665,6 +724,7 @@ class ControlPlane:
             what = f"no {err.args[0]!r}" if isinstance(err, KeyError) else str(err)
             raise ControlPlaneError(f"no control plane in {directory}: its state.json is malformed ({what})") from None
         plane.admin_token = _token_of(plane.kubeconfig)
+        plane.nobody_token = _token_of(plane.nobody_kubeconfig)
         return plane
 
     @classmethod

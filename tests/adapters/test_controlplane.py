@@ -119,6 +119,62 @@ def test_a_component_that_exits_while_starting_names_its_exit_code_and_log(tmp_p
         plane.start_component("etcd")
 
 
+# An etcd that finds its port taken on its first start, and serves /health on the next.
+FAKE_ETCD = """#!PYTHON
+import http.server, pathlib, sys
+port = int([a for a in sys.argv if a.startswith("--listen-client-urls=")][0].rsplit(":", 1)[1])
+tries = pathlib.Path("tries")
+tries.write_text(tries.read_text() + "x" if tries.exists() else "x")
+if len(tries.read_text()) == 1:
+    sys.stderr.write(f"listen tcp 127.0.0.1:{port}: bind: address already in use\\n")
+    sys.exit(1)
+class Health(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200)
+        self.end_headers()
+        self.wfile.write(b'{"health":"true"}')
+http.server.HTTPServer(("127.0.0.1", port), Health).serve_forever()
+"""
+
+
+def _fake_etcd(tmp_path: Path) -> Path:
+    import sys
+
+    binaries = tmp_path / "bin"
+    binaries.mkdir()
+    etcd = binaries / "etcd"
+    etcd.write_text(FAKE_ETCD.replace("PYTHON", sys.executable))
+    etcd.chmod(0o755)
+    return binaries
+
+
+def test_a_component_whose_port_was_taken_starts_again_on_another_port(tmp_path: Path) -> None:
+    plane = ControlPlane(tmp_path, _fake_etcd(tmp_path), ControllerConfig())
+    plane._prepare()
+    first = plane.ports["etcd"]
+    try:
+        plane.start_component("etcd", movable=True)
+        assert plane.healthy() == {"etcd": True}
+        assert plane.ports["etcd"] != first and (tmp_path / "tries").read_text() == "xx"
+    finally:
+        plane.stop()
+
+
+def test_a_component_others_depend_on_keeps_its_port_and_says_it_was_taken(tmp_path: Path) -> None:
+    plane = ControlPlane(tmp_path, _fake_etcd(tmp_path), ControllerConfig())
+    plane._prepare()
+    first = plane.ports["etcd"]
+    with pytest.raises(ControlPlaneError, match=r"etcd exited with code 1 while starting(.|\n)*address already in use"):
+        plane.start_component("etcd")
+    assert plane.ports["etcd"] == first
+
+
+def test_ports_are_chosen_below_the_ephemeral_range() -> None:
+    from jobmodel.adapters.controlplane import LOWEST_PORT, ephemeral_low
+
+    assert all(LOWEST_PORT <= free_port() < ephemeral_low() for _ in range(20))
+
+
 def _started_from_a_thread_that_ends(start: Callable[[], subprocess.Popen[bytes]]) -> subprocess.Popen[bytes]:
     children: list[subprocess.Popen[bytes]] = []
     thread = threading.Thread(target=lambda: children.append(start()))
