@@ -54,7 +54,7 @@ BUDGET_FLAGS = {
     "deletions": "pod deletions by someone else (graceful: the pod terminates later)",
     "gc": "removals of finished pods that no finalizer holds (pod garbage collection)",
     "stale": "syncs whose created pods reach the informer cache late",
-    "faults": "syncs with a failing API call (a Job's: a pod or status call; a CronJob's: its Job creates, deletes or reads)",
+    "faults": "syncs with a failing API call (a Job's: a pod or status call; a CronJob's: its Job creates, deletes or reads, or its status write)",
     "restarts": "controller restarts",
     "expiries": "clock jumps past the 5-minute expectations timeout",
     "job_deletions": "deletions of the Job",
