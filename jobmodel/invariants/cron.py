@@ -42,6 +42,8 @@ from jobmodel.transitions.sync_cronjob import CronJobSyncResult, deleted_jobs, i
 CronTransition = Transition[CronWorld, CronJobSyncResult]
 CRON_LAWS: Laws[CronWorld, CronJobSyncResult] = Laws()
 SYNC_MOVES = frozenset({"sync", "sync-stale", "sync-crash", *FAULTY_SYNCS})
+# The syncs the concurrency laws judge: every sync move but sync-stale.
+CONCURRENCY_SYNCS = SYNC_MOVES - {"sync-stale"}
 DUE_WINDOW = timedelta(days=2)  # how far back a due run is looked for (a long outage or a DST jump)
 MAX_SCHEDULE_STEPS = 5000
 
@@ -157,7 +159,7 @@ def forbid_never_two_active(t: CronTransition) -> str | None:
     between a create and its status write): status.active is how the controller knows what runs.
     Upstream says as much in syncCronJob's Forbid branch ("it is theoretically possible to have
     concurrency with Forbid"); tests/checkers/test_cron.py shows the trace."""
-    if t.move.kind not in ("sync", "sync-crash", *FAULTY_SYNCS) or t.before.cached is not None:
+    if t.move.kind not in CONCURRENCY_SYNCS or t.before.cached is not None:
         return None
     listed = {ref.uid for ref in t.before.cron_job.status.active}
     if any(not is_job_finished(j)[0] and j.metadata.uid not in listed for j in t.before.owned()):
@@ -173,7 +175,7 @@ def replace_leaves_one_running(t: CronTransition) -> str | None:
     """With concurrencyPolicy Replace a sync leaves at most one unfinished Job: the Jobs of
     status.active are deleted before the new one is created. Assumption: as
     cron-forbid-never-two-active's."""
-    if t.move.kind not in ("sync", "sync-crash", *FAULTY_SYNCS) or t.before.cached is not None or not every_running_job_listed(t.before):
+    if t.move.kind not in CONCURRENCY_SYNCS or t.before.cached is not None or not every_running_job_listed(t.before):
         return None
     if t.after.cron_job.spec.concurrency_policy != REPLACE_CONCURRENT:
         return None

@@ -45,6 +45,7 @@ POD_CONDITIONS = (
 )
 FAILURE_TARGET_REASONS = ("BackoffLimitExceeded", "DeadlineExceeded", "PodFailurePolicy", "MaxFailedIndexesExceeded", "FailedIndexes")
 SUCCESS_CRITERIA_REASONS = ("CompletionsReached", "SuccessPolicy")
+TRACKING_FINALIZER = "batch.kubernetes.io/job-tracking"
 # How a case's pods are drawn: any pods, or the Job's active pods only (for the deletion ranking).
 RANKED_SHAPE = "active pods to rank"
 POD_SHAPES = ("any pods", "any pods", RANKED_SHAPE)
@@ -185,14 +186,14 @@ def statuses(draw: st.DrawFn, spec: dict[str, Any]) -> dict[str, Any]:
     ending = draw(st.sampled_from(["running"] * 5 + ["failing", "succeeding", "failed", "complete"]))
     if ending in ("failing", "failed"):
         reason = draw(st.sampled_from(FAILURE_TARGET_REASONS))
-        conditions.append({"type": "FailureTarget", "status": "True", "reason": reason, "message": f"Job failed: {reason}"})
+        conditions.append(finishing_condition("FailureTarget", reason))
         if ending == "failed":
-            conditions.append({"type": "Failed", "status": "True", "reason": reason, "message": f"Job failed: {reason}"})
+            conditions.append(finishing_condition("Failed", reason))
     elif ending in ("succeeding", "complete"):
         reason = draw(st.sampled_from(SUCCESS_CRITERIA_REASONS))
-        conditions.append({"type": "SuccessCriteriaMet", "status": "True", "reason": reason, "message": f"Job succeeded: {reason}"})
+        conditions.append(finishing_condition("SuccessCriteriaMet", reason))
         if ending == "complete":
-            conditions.append({"type": "Complete", "status": "True", "reason": reason, "message": f"Job succeeded: {reason}"})
+            conditions.append(finishing_condition("Complete", reason))
             status["completionTime"] = ago(20)
             status.setdefault("startTime", ago(900))
     if draw(st.integers(0, 7)) == 7:
@@ -202,6 +203,12 @@ def statuses(draw: st.DrawFn, spec: dict[str, Any]) -> dict[str, Any]:
     if conditions:
         status["conditions"] = [{**c, "lastProbeTime": ago(50), "lastTransitionTime": ago(50)} for c in conditions]
     return status
+
+
+def finishing_condition(kind: str, reason: str) -> dict[str, Any]:
+    """A True finishing condition (FINISHING_CONDITIONS) with the controller's message."""
+    outcome = "failed" if kind in ("FailureTarget", "Failed") else "succeeded"
+    return {"type": kind, "status": "True", "reason": reason, "message": f"Job {outcome}: {reason}"}
 
 
 @st.composite
@@ -239,7 +246,7 @@ def active_pod(draw: st.DrawFn, job: dict[str, Any], scheduled: bool, running: b
         "ownerReferences": [
             {"apiVersion": "batch/v1", "kind": "Job", "name": "job", "uid": JOB_UID, "controller": True, "blockOwnerDeletion": True}
         ],
-        "finalizers": ["batch.kubernetes.io/job-tracking"],
+        "finalizers": [TRACKING_FINALIZER],
     }
     if spec["completionMode"] == "Indexed":
         meta["annotations"] = {"batch.kubernetes.io/job-completion-index": str(draw(st.integers(0, max(0, spec["completions"] - 1))))}
@@ -286,7 +293,7 @@ def pod(draw: st.DrawFn, job: dict[str, Any]) -> dict[str, Any]:
             }
         ]
     if draw(st.integers(0, 5)):
-        meta["finalizers"] = ["batch.kubernetes.io/job-tracking"]
+        meta["finalizers"] = [TRACKING_FINALIZER]
     annotations: dict[str, str] = {}
     if indexed:
         choice = draw(st.integers(0, 9))
@@ -455,15 +462,9 @@ def finishing_with_nothing_to_count(draw: st.DrawFn, case: dict[str, Any]) -> No
     failing status update refuses."""
     status = case["job"]["status"]
     interim = draw(st.sampled_from(["FailureTarget", "SuccessCriteriaMet"]))
-    reason, outcome = (
-        (draw(st.sampled_from(FAILURE_TARGET_REASONS)), "failed")
-        if interim == "FailureTarget"
-        else (draw(st.sampled_from(SUCCESS_CRITERIA_REASONS)), "succeeded")
-    )
+    reason = draw(st.sampled_from(FAILURE_TARGET_REASONS if interim == "FailureTarget" else SUCCESS_CRITERIA_REASONS))
     conditions = [c for c in status.get("conditions", []) if c["type"] not in FINISHING_CONDITIONS]
-    conditions.append(
-        {"type": interim, "status": "True", "reason": reason, "message": f"Job {outcome}: {reason}", "lastProbeTime": ago(50), "lastTransitionTime": ago(50)}
-    )
+    conditions.append({**finishing_condition(interim, reason), "lastProbeTime": ago(50), "lastTransitionTime": ago(50)})
     status["conditions"] = conditions
     status.pop("completionTime", None)
     status.pop("uncountedTerminatedPods", None)
@@ -481,7 +482,7 @@ def finishing_with_nothing_to_count(draw: st.DrawFn, case: dict[str, Any]) -> No
         case.pop("features", None)
     case["pods"] = [p for p in case["pods"] if p["status"].get("phase") in ("Succeeded", "Failed")]
     for p in case["pods"]:
-        finalizers = [f for f in p["metadata"].get("finalizers", []) if f != "batch.kubernetes.io/job-tracking"]
+        finalizers = [f for f in p["metadata"].get("finalizers", []) if f != TRACKING_FINALIZER]
         if finalizers:
             p["metadata"]["finalizers"] = finalizers
         else:
@@ -559,7 +560,7 @@ def retry_due_pod(draw: st.DrawFn, case: dict[str, Any]) -> None:
                 "namespace": "default",
                 "labels": dict(LABELS),
                 "annotations": annotations,
-                "finalizers": ["batch.kubernetes.io/job-tracking"],
+                "finalizers": [TRACKING_FINALIZER],
                 "creationTimestamp": ago(300 - 10 * n),
                 "ownerReferences": [{"apiVersion": "batch/v1", "kind": "Job", "name": "job", "uid": JOB_UID, "controller": True, "blockOwnerDeletion": True}],
             },

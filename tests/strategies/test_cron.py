@@ -41,13 +41,19 @@ def outcome_at_newest(case: Mapping[str, Any]) -> dict[str, Any]:
     return model_outcome(case_at_release(case, NEWEST_RELEASE))
 
 
+def without_controller_key(case: Mapping[str, Any], key: str) -> dict[str, Any]:
+    """The case without `controller.<key>` (a copy)."""
+    other = copy.deepcopy(dict(case))
+    del other["controller"][key]
+    return other
+
+
 def paths_of(case: Mapping[str, Any]) -> set[str]:
     """The paths of syncCronJob a case takes, read from what the sync does (and, for a refused
     create, from what it does when the create is not refused). A refused status write comes
     after syncCronJob, whose paths are read from the case without it."""
     if "statusUpdateError" in (case.get("controller") or {}):
-        case = copy.deepcopy(dict(case))
-        del case["controller"]["statusUpdateError"]
+        case = without_controller_key(case, "statusUpdateError")
         return paths_of(case) | ({"a refused status write"} if outcome_at_newest(case)["statusUpdated"] else set())
     outcome = outcome_at_newest(case)
     spec, status = case["cronJob"]["spec"], case["cronJob"].get("status") or {}
@@ -56,13 +62,10 @@ def paths_of(case: Mapping[str, Any]) -> set[str]:
     paths = set()
     if outcome["jobsCreated"]:
         paths.add("created")
-    if error is not None:
-        allowed = copy.deepcopy(dict(case))
-        del allowed["controller"]["jobCreateError"]
-        if outcome_at_newest(allowed)["jobsCreated"]:
-            paths.add("create refused")
-            if error == "AlreadyExists" and moved and not outcome["error"]:
-                paths.add("adopted after AlreadyExists")
+    if error is not None and outcome_at_newest(without_controller_key(case, "jobCreateError"))["jobsCreated"]:
+        paths.add("create refused")
+        if error == "AlreadyExists" and moved and not outcome["error"]:
+            paths.add("adopted after AlreadyExists")
     was_active = {ref["name"] for ref in status.get("active") or []}
     if spec.get("concurrencyPolicy") == "Replace" and moved and was_active.intersection(outcome["jobsDeleted"]):
         paths.add("active Job replaced")
@@ -72,11 +75,9 @@ def paths_of(case: Mapping[str, Any]) -> set[str]:
         paths.add("missed the starting window")
     if spec.get("concurrencyPolicy") == "Replace" and "FailedGet" in outcome["warnings"] and was_active:
         paths.add("Replace's read of an active Job refused")
-    if "cronJobGetError" in (case.get("controller") or {}):
-        readable = copy.deepcopy(dict(case))
-        del readable["controller"]["cronJobGetError"]
-        if outcome_at_newest(readable) != outcome:
-            paths.add("the CronJob's read refused")
+    controller = case.get("controller") or {}
+    if "cronJobGetError" in controller and outcome_at_newest(without_controller_key(case, "cronJobGetError")) != outcome:
+        paths.add("the CronJob's read refused")
     return paths
 
 
