@@ -58,6 +58,7 @@ BUDGET_FLAGS = {
     "restarts": "controller restarts",
     "expiries": "clock jumps past the 5-minute expectations timeout",
     "job_deletions": "deletions of the Job",
+    "recreations": "creations of the deleted Job again, under its name and from its manifest (a new uid)",
     "ticks": "minutes passing (CronJob)",
     "crashes": "controller crashes between creating a Job and writing the status (CronJob)",
     "outages": "10-minute controller outages (CronJob)",

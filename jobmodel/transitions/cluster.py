@@ -173,7 +173,7 @@ def _replace_pod(cluster: Cluster, old: Pod, new: Pod | None) -> Cluster:
 # --- what the controller's informers observe --------------------------------------------------
 
 
-def _resolve_controller_ref(cluster: Cluster, namespace: str, ref: OwnerReference | None) -> Job | None:
+def resolve_controller_ref(cluster: Cluster, namespace: str, ref: OwnerReference | None) -> Job | None:
     """Controller.resolveControllerRef."""
     if ref is None or ref.kind != "Job":
         return None
@@ -194,7 +194,7 @@ def _observe_pod_change(cluster: Cluster, old: Pod | None, new: Pod | None) -> F
         return _deletion_observed(cluster, new, final=False)
     if old is not None and has_job_tracking_finalizer(new):
         return cluster.controller  # an update that removes no finalizer: nothing to observe
-    job = _resolve_controller_ref(cluster, new.metadata.namespace, new.metadata.controller_ref())
+    job = resolve_controller_ref(cluster, new.metadata.namespace, new.metadata.controller_ref())
     if old is None:
         if job is None:
             return cluster.controller
@@ -216,7 +216,7 @@ def _observe_pod_change(cluster: Cluster, old: Pod | None, new: Pod | None) -> F
 def _deletion_observed(cluster: Cluster, pod: Pod, final: bool) -> FrozenDict:
     """Controller.deletePod: lower deletion expectations of the owning, unfinished Job (returns
     the controller's bookkeeping after it)."""
-    job = _resolve_controller_ref(cluster, pod.metadata.namespace, pod.metadata.controller_ref())
+    job = resolve_controller_ref(cluster, pod.metadata.namespace, pod.metadata.controller_ref())
     if job is None or is_job_finished(job):
         return cluster.controller
     state = cluster.controller_state(job.key)
@@ -439,7 +439,7 @@ def orphan_pod_cleanup(cluster: Cluster, unseen: frozenset[str] = frozenset(), w
         if ref is not None:
             if ref.kind != "Job" or ref.api_version != "batch/v1":
                 continue
-            job = _resolve_controller_ref(cluster, pod.metadata.namespace, ref)
+            job = resolve_controller_ref(cluster, pod.metadata.namespace, ref)
             if job is not None and managed_by_external_controller(job, cluster.features) is not None:
                 continue
             if job is not None and not is_job_finished(job):

@@ -28,7 +28,7 @@ import attrs
 
 from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES, FeatureGates
-from jobmodel.frozen import evolve, evolver, identity_first_eq, interned
+from jobmodel.frozen import FrozenDict, evolve, evolver, freeze, identity_first_eq, interned, thaw
 from jobmodel.state import (
     EXPECTATIONS_TIMEOUT_SECONDS,
     FAILED,
@@ -90,6 +90,7 @@ class Budget:
     restarts: int = 0
     expiries: int = 0
     job_deletions: int = 0
+    recreations: int = 0
     gc: int = 0
     edits: tuple[str, ...] = ()
 
@@ -102,7 +103,9 @@ class Budget:
 class World:
     """The cluster, the Job under check (its key and uid, kept once it is gone), the pods the
     controller's cache has not seen yet, the hostile moves left, and when the controller asked
-    to see the Job again (queue.AddAfter: back-off, active deadline)."""
+    to see the Job again (queue.AddAfter: back-off, active deadline). `template` is the
+    manifest the Job was created from, which a user creates again once it is gone
+    (`recreate-job`): the same in every world of one check, so no part of a world's value."""
 
     cluster: cl.Cluster
     job_key: str
@@ -110,6 +113,7 @@ class World:
     budget: Budget = Budget()
     hidden: frozenset[str] = frozenset()
     wake_at: datetime | None = None
+    template: FrozenDict | None = attrs.field(default=None, eq=False, hash=False, repr=False)
 
     # A world is immutable: what the laws and moves read of it again and again is computed once,
     # into fields that are no part of its value (plain slots: a cached_property of a slotted
@@ -192,7 +196,7 @@ def initial_world(
     if errors:
         raise InputError("manifest", "the API server rejects the Job: " + "; ".join(str(e) for e in errors))
     job = cluster.jobs[-1]
-    return World(cluster, job.key, job.uid, budget)
+    return World(cluster, job.key, job.uid, budget, template=freeze(manifest))
 
 
 # --- which moves are enabled ---------------------------------------------------------------------
@@ -225,6 +229,8 @@ def enabled_moves(world: World) -> list[Move]:
         moves.extend(Move("edit", arg=e) for e in b.edits)
         if b.job_deletions > 0:
             moves.append(_DELETE_JOB)
+    elif b.recreations > 0 and world.template is not None:
+        moves.append(_RECREATE_JOB)
     if _orphan_cleanup_needed(world):
         moves.append(_ORPHAN_CLEANUP)
     return moves
@@ -240,6 +246,7 @@ _EXPIRE_EXPECTATIONS = Move("expire-expectations")
 _TIMER_FIRES = Move("timer-fires")
 _DEADLINE_PASSES = Move("deadline-passes")
 _DELETE_JOB = Move("delete-job")
+_RECREATE_JOB = Move("recreate-job")
 _ORPHAN_CLEANUP = Move("orphan-cleanup")
 
 
@@ -305,6 +312,15 @@ def informer_versions(hidden: frozenset[str]) -> InformerVersions:
 def consistency_guarded(world: World) -> bool:
     """The controller waits for its own writes to reach the cache (the consistency store, 1.36+)."""
     return world.cluster.features.StaleControllerConsistencyJob
+
+
+def cache_behind_own_writes(world: World) -> bool:
+    """The controller's pod cache has not caught up with a pod write of its own (a record stands
+    and a creation is hidden), so that from 1.36 a sync waits for it (consistencyStore.EnsureReady)."""
+    if not world.hidden or not consistency_guarded(world):
+        return False
+    record = world.cluster.controller_state(world.job_key).consistency
+    return record is not None and record.pods is not None
 
 
 def lag_covered(world: World) -> bool:
@@ -449,14 +465,28 @@ def _unobserve_creations(world: World, names: frozenset[str]) -> World:
 
 
 def cache_catch_up(world: World, move: Move | None = None) -> World:
-    """The informer delivers the pending pod creations: the cache shows them, and each lowers the
-    creation expectations (Controller.addPod -> CreationObserved)."""
+    """The informer delivers the pending pod creations: the cache shows them, and each pod whose
+    owner the controller finds (a Job of that name and uid: resolveControllerRef) lowers that
+    Job's creation expectations (Controller.addPod -> CreationObserved). A pod of a deleted
+    Job, or of the one its successor of the same name replaced, is observed by no one."""
     state = world.cluster.controller_state(world.job_key)
     if state.expectations is not None:
         exp = state.expectations
-        state = evolve(state, expectations=evolve(exp, add=exp.add - len(world.hidden)))
+        state = evolve(state, expectations=evolve(exp, add=exp.add - _creations_observed(world)))
     cluster = cl.with_controller_state(world.cluster, world.job_key, state)
     return with_world(world, cluster=cluster, hidden=frozenset())
+
+
+def _creations_observed(world: World) -> int:
+    """How many of the hidden pods, once the cache shows them, count against the expectations
+    of the Job under the world's key."""
+    cluster, (namespace, _name) = world.cluster, world.job_key.split("/", 1)
+    observed = 0
+    for name in world.hidden:
+        pod = cluster.pod(namespace, name)
+        job = cl.resolve_controller_ref(cluster, namespace, pod.metadata.controller_ref()) if pod is not None else None
+        observed += job is not None and job.key == world.job_key
+    return observed
 
 
 def _forget_gone(world: World) -> World:
@@ -669,6 +699,25 @@ def delete_job_move(world: World, move: Move | None = None) -> World:
     return with_world(world, cluster=cluster, budget=world.budget.spend("job_deletions"))
 
 
+def recreate_job(world: World, move: Move | None = None) -> World:
+    """A user creates the deleted Job again, under its name, from the manifest it was created
+    from (the API server gives it a new uid, defaults, selector and validation as at first): the
+    Job under check from then on. The controller's bookkeeping under the name stays as the
+    deletion left it (Controller.addJob only queues the key)."""
+    if world.template is None or world.job() is not None:
+        raise InputError("move", "recreate-job needs the Job deleted and the manifest it was created from")
+    namespace, name = world.job_key.split("/", 1)
+    manifest = thaw(world.template)
+    meta = manifest.setdefault("metadata", {})
+    meta.pop("generateName", None)
+    meta.update(name=name, namespace=namespace)
+    uid = f"{world.job_uid}-again"
+    cluster, errors = cl.create_job(world.cluster, manifest, uid)
+    if errors:  # the API server accepted the same manifest at first
+        raise InputError("manifest", "the API server rejects the Job created again: " + "; ".join(str(e) for e in errors))
+    return with_world(world, cluster=cluster, job_uid=uid, budget=world.budget.spend("recreations"))
+
+
 def orphan_cleanup(world: World, move: Move | None = None) -> World:
     """The controller's orphan-pod work (cluster.orphan_pod_cleanup) on the pods its cache shows;
     its writes are recorded for the next sync to wait on while a creation is hidden."""
@@ -699,6 +748,7 @@ _MOVES: dict[str, Callable[[World, Move], World]] = {
     "deadline-passes": deadline_passes,
     "edit": edit_job,
     "delete-job": delete_job_move,
+    "recreate-job": recreate_job,
     "orphan-cleanup": orphan_cleanup,
 }
 

@@ -11,6 +11,7 @@ content may pick the other pod, which is the same state up to renaming).
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC, datetime
 from functools import lru_cache
 from operator import is_
@@ -96,6 +97,8 @@ def canonical_world(world: World) -> World:
     controller = cluster.controller
     if plan.removals is not None and isinstance(state, JobControllerState):
         controller = controller.set(key, evolve(state, expected_finalizer_removals=plan.removals))
+    # With other pods about the counter stays: it is above every name in use (a cluster never
+    # holds more pods than its counter), so that the names of pods created next are free.
     counter = len(ours) if len(pods) == len(ours) else max(cluster.pod_counter, len(ours))
     if (
         plan.hidden is None
@@ -158,7 +161,10 @@ def _renaming(
         ours.sort(key=_pod_content)
     names: dict[str, str] = {}
     uids: dict[str, str] = {}
-    for i, (pod, (name, uid)) in enumerate(zip(ours, _canonical_names(job_key, job_uid, len(ours)), strict=True)):
+    # Other Jobs' pods (a deleted Job's, left beside the one created again under its name) keep
+    # their names, which the Job's canonical names avoid.
+    taken = frozenset(p.metadata.name for p in others)
+    for i, (pod, (name, uid)) in enumerate(zip(ours, _canonical_names(job_key, job_uid, len(ours), taken), strict=True)):
         meta = pod.metadata
         if meta.name != name or meta.uid != uid:
             names[meta.name] = name
@@ -183,10 +189,12 @@ def _renaming(
 
 
 @lru_cache(maxsize=1 << 8)
-def _canonical_names(job_key: str, job_uid: str, count: int) -> tuple[tuple[str, str], ...]:
-    """The canonical names and UIDs of the Job's first `count` pods."""
+def _canonical_names(job_key: str, job_uid: str, count: int, taken: frozenset[str]) -> tuple[tuple[str, str], ...]:
+    """The canonical names and UIDs of the Job's first `count` pods: `<job>-<n>` for the
+    smallest n whose name no other pod has (below the name counter: see canonical_world)."""
     job_name = job_key.split("/", 1)[1]
-    return tuple((f"{job_name}-{i}", f"{job_uid}-pod-{i}") for i in range(count))
+    free = (name for name in (f"{job_name}-{n}" for n in itertools.count()) if name not in taken)
+    return tuple((name, f"{job_uid}-pod-{i}") for i, name in enumerate(itertools.islice(free, count)))
 
 
 @lru_cache(maxsize=1 << 14)

@@ -51,6 +51,22 @@ def test_explore_finds_saves_and_replay_reproduces_a_counterexample(
     assert capsys.readouterr().out.rstrip().endswith("no violation")
 
 
+def test_explore_creates_a_deleted_job_again_and_replay_does_too(
+    manifest: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    trace = tmp_path / "trace.json"
+    broken = "tests.checkers.broken.job_bugs:expectations_never_expire"
+    budget = ["--stale", "1", "--job-deletions", "1", "--recreations", "1", "--expiries", "1", "--kube-version", "1.36"]
+    assert main(["explore", str(manifest), "--depth", "5", *budget, "--impl", broken, "--save", str(trace)]) == 1
+    out = capsys.readouterr().out
+    assert "violation: new-job-starts-clean" in out
+    saved = json.loads(trace.read_text())
+    assert "recreate-job" in [m["kind"] for m in saved["moves"]] and saved["config"]["budget"]["recreations"] == 1
+    assert main(["replay", str(trace), "--impl", broken]) == 1
+    assert "violation reproduced: new-job-starts-clean" in capsys.readouterr().out
+    assert main(["replay", str(trace), "--impl", "jobmodel.transitions.sync_job:sync_job"]) == 0
+
+
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_explore_on_several_processes_finds_the_same_states_and_reports_progress(
     manifest: Path, workers: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch

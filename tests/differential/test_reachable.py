@@ -49,6 +49,8 @@ EXPLORATIONS: list[tuple[str, int, dict[str, Any]]] = [
     ("pod-failure-policy.yaml", 8, {"failures": 2, "evictions": 1}),
     ("backoff-limit-per-index.yaml", 7, {"failures": 2}),
     ("success-policy.yaml", 7, {"failures": 1, "stale": 1}),
+    # A Job created again under its name: syncs over its predecessor's bookkeeping and pods.
+    ("pi.yaml", 9, {"failures": 1, "stale": 1, "job_deletions": 1, "recreations": 1}),
 ]
 DEEPER = 1 if os.environ.get("HYPOTHESIS_PROFILE") == "long" else 0
 

@@ -228,6 +228,51 @@ def test_explore_shows_the_stale_cache_over_creation_up_to_1_35_only() -> None:
         assert (violation == "no-over-creation-on-stale-cache") is found, kube_version
 
 
+# A Job deleted and created again under its name before any sync saw it gone: its predecessor's
+# pod-failure back-off (after a failure) or creation expectations (after a stale sync) are left.
+RECREATED = config(job_manifest(1, 1, 2))
+AFTER_A_FAILURE = {"failures": 1}
+AFTER_A_STALE_SYNC = {"stale": 1}
+
+
+def recreation_found(kube_version: str, budget: dict[str, Any], depth: int = 7) -> str | None:
+    """What new-job-starts-clean finds exploring the recreation configuration at a release."""
+    cfg = attrs.evolve(RECREATED, kube_version=kube_version, budget=env.Budget(job_deletions=1, recreations=1, **budget))
+    system = cfg.system()
+    result = explore(attrs.evolve(system, laws=system.laws.restricted(lambda n: n == "new-job-starts-clean")), depth)
+    return result.counterexample.violation.message if result.counterexample else None
+
+
+@pytest.mark.usefixtures("strict_upstream")
+@pytest.mark.parametrize(
+    ("kube_version", "budget", "held_by"),
+    [
+        ("1.32", AFTER_A_FAILURE, "back-off"),
+        ("1.33", AFTER_A_FAILURE, None),
+        ("1.33", AFTER_A_STALE_SYNC, "expectations"),
+        ("1.36", AFTER_A_STALE_SYNC, "expectations"),
+        ("1.37", AFTER_A_STALE_SYNC, None),
+        ("1.37", {**AFTER_A_FAILURE, **AFTER_A_STALE_SYNC}, None),
+    ],
+)
+def test_the_recreated_job_finds_what_upstream_left_of_its_predecessor(
+    kube_version: str, budget: dict[str, Any], held_by: str | None
+) -> None:
+    """Up to 1.32 Controller.deleteJob kept the pod-failure back-off record (TestImmediateJobRecreation
+    is 1.33's fix), up to 1.36 the creation expectations (TestJobRecreationClearsPodExpectations,
+    1.37's): a Job created again before a sync saw the deletion waits for its predecessor."""
+    message = recreation_found(kube_version, budget)
+    if held_by is None:
+        assert message is None
+    else:
+        assert message is not None and held_by in message, message
+
+
+def test_the_recreation_bugs_are_accepted_by_default_where_upstream_has_them() -> None:
+    assert recreation_found("1.32", AFTER_A_FAILURE) is None
+    assert recreation_found("1.36", AFTER_A_STALE_SYNC) is None
+
+
 @pytest.mark.usefixtures("strict_upstream")
 def test_upstream_bug_139428_active_zero_during_backoff() -> None:
     """kubernetes/kubernetes#139428: manageJob returns active=0 while it waits for the back-off."""

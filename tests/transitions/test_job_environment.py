@@ -158,6 +158,38 @@ def test_deleting_the_job_orphans_its_pods_until_cleanup() -> None:
     assert all(not p.metadata.finalizers for p in w.pods())
 
 
+def test_a_deleted_job_is_created_again_under_its_name_with_a_new_uid() -> None:
+    w = apply(world(Budget(job_deletions=1, recreations=1)), Move("sync"))
+    assert "recreate-job" not in kinds(w)  # the Job is still there
+    w = apply(w, Move("delete-job"))
+    assert "recreate-job" in kinds(w)
+    old_pods = {p.name for p in w.cluster.pods}
+    w = apply(w, Move("recreate-job"))
+    job = w.job()
+    assert job is not None and job.key == "default/j" and job.uid == w.job_uid != "job-uid"
+    assert job.spec.selector is not None and w.job_uid in str(job.spec.selector)
+    assert not w.pods() and {p.name for p in w.cluster.pods} == old_pods  # the old pods are not its own
+    assert w.budget.recreations == 0 and "recreate-job" not in kinds(w)
+    w = apply(w, Move("sync"))
+    assert len(w.pods()) == 2 and not {p.name for p in w.pods()} & old_pods
+
+
+def test_recreate_job_needs_a_budget() -> None:
+    w = apply(world(Budget(job_deletions=1)), Move("delete-job"))
+    assert "recreate-job" not in kinds(w)
+
+
+@pytest.mark.parametrize(("release", "left"), [(36, 2), (37, None)])
+def test_the_predecessors_creations_seen_late_count_for_no_one(release: int, left: int | None) -> None:
+    """Controller.addPod resolves a pod's owner by name and uid: the deleted Job's pods, seen
+    after a Job of the same name was created again, lower no one's expectations. Up to 1.36 the
+    predecessor's expectations are still there (dropped when the deletion is seen from 1.37)."""
+    w = env.initial_world(manifest(), Budget(stale=1, job_deletions=1, recreations=1), now=NOW, features=FeatureGates.for_release(release))
+    w = apply(w, Move("sync-stale"), Move("delete-job"), Move("recreate-job"), Move("cache-catch-up"))
+    exp = w.cluster.controller_state(w.job_key).expectations
+    assert (exp.add if exp is not None else None) == left
+
+
 def _deleted_while_a_creation_is_hidden(features: FeatureGates) -> env.World:
     """j-0 succeeded and was counted by a sync over a lagging cache that created j-2 unseen; then
     the Job was deleted: j-1 is an orphan the cache shows, j-2 one it does not."""

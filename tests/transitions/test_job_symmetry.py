@@ -16,9 +16,9 @@ from jobmodel.transitions.job_symmetry import canonical_world
 from tests.checkers.configs import config, job_manifest
 
 
-def reachable(**budget: Any) -> list[World]:
+def reachable(depth: int = 7, **budget: Any) -> list[World]:
     seen: list[World] = []
-    explore(config(job_manifest(2, 3, 1, indexed=True), **budget).system(), depth=7, on_state=seen.append)
+    explore(config(job_manifest(2, 3, 1, indexed=True), **budget).system(), depth=depth, on_state=seen.append)
     return seen
 
 
@@ -88,3 +88,18 @@ def test_a_renamed_world_knows_the_job_and_pods_its_cluster_holds() -> None:
         assert told(fresh) == (None, None)
         assert fresh.job() is renamed.job() and fresh.pods() == renamed.pods()
         assert all(a is b for a, b in zip(fresh.pods(), renamed.pods(), strict=True))
+
+
+def test_a_job_created_again_names_its_pods_apart_from_its_predecessors() -> None:
+    """The deleted Job's pods keep their names; the new Job's canonical names avoid them, and
+    the pods it creates next get free names too."""
+    worlds = [w for w in reachable(depth=8, stale=1, job_deletions=1, recreations=1) if w.job_uid != "job-uid"]
+    mixed = [w for w in worlds if w.pods() and len(w.pods()) < len(w.cluster.pods)]
+    assert mixed
+    for world in worlds:
+        names = [p.name for p in world.cluster.pods]
+        assert len(names) == len(set(names))
+        assert all(int(name.rsplit("-", 1)[1]) < world.cluster.pod_counter for name in names)
+    for world in mixed:
+        if len(world.pods()) > 1:
+            assert canonical_world(renamed_backwards(world)) == world

@@ -243,5 +243,9 @@ consistency_store_skipped = Mutant(
     "syncJob acts on a cache behind the controller's own writes: the consistency store's check (1.36+) is skipped.",
     (SJ, "    if step.gates.StaleControllerConsistencyJob:\n        lag = ensure_ready(", "    if False:\n        lag = ensure_ready("),
 )
+expectations_never_expire = Mutant(
+    "The controller's expectations never expire: a Job whose expected pods never show waits for them for good.",
+    (SJ, "        return exp is None or exp.fulfilled() or exp.expired(self.now)", "        return exp is None or exp.fulfilled()"),
+)
 
 name_mutants(globals())
