@@ -6,7 +6,7 @@ The rules (Stateright style):
   server holds but the controller's cache has not seen yet) and a `Budget` of hostile moves;
 - `enabled_moves(world)` lists the moves possible in a state (the guards), `apply_move(world,
   move, impl)` carries one out; both are pure, and every move is a cluster move of
-  `cluster.py` (syncs, pod writes, deletes, restarts, clock, Job edits), never a second copy;
+  `cluster.py` (syncs, pod writes, deletes, restarts, clock, Job edits and creates), never a second copy;
 - the controller step under check is passed in (`impl`, the signature of `sync_job`).
 
 The informer lag is modelled on creations, which is where it matters (upstream's expectations
