@@ -273,6 +273,38 @@ def test_the_recreation_bugs_are_accepted_by_default_where_upstream_has_them() -
     assert recreation_found("1.36", AFTER_A_STALE_SYNC) is None
 
 
+# Found by the Hypothesis machine at 1.32 to 1.36: the Job created again while its predecessor's
+# expectations stand is suspended, synced (its first status written, without a startTime),
+# resumed and synced again: manageJob is skipped, nothing else changed, so the status is not
+# written and the startTime set in memory is lost.
+HELD_WHILE_RESUMED = [
+    Move("sync-stale"),
+    Move("delete-job"),
+    Move("recreate-job"),
+    Move("edit", arg="suspend=true"),
+    Move("sync"),
+    Move("edit", arg="suspend=false"),
+    Move("sync"),
+]
+
+
+@pytest.mark.parametrize(("kube_version", "held"), [("1.32", True), ("1.36", True), ("1.37", False)])
+def test_a_held_job_resumed_keeps_no_start_time_up_to_1_36(kube_version: str, held: bool) -> None:
+    cfg = config(
+        job_manifest(1, 1, 1), stale=1, job_deletions=1, recreations=1, edits=("suspend=true", "suspend=false"), kube_version=kube_version
+    )
+    accepted = run_moves(cfg.system(), HELD_WHILE_RESUMED)[-1]
+    job = accepted.world.job()
+    assert job is not None and (job.status.start_time is None) is held
+    assert not accepted.violations
+    cat.ACCEPT_KNOWN_UPSTREAM_BUGS = False
+    try:
+        strict = run_moves(cfg.system(), HELD_WHILE_RESUMED)[-1]
+    finally:
+        cat.ACCEPT_KNOWN_UPSTREAM_BUGS = True
+    assert ("start-time-recorded" in {v.invariant for v in strict.violations}) is held
+
+
 @pytest.mark.usefixtures("strict_upstream")
 def test_upstream_bug_139428_active_zero_during_backoff() -> None:
     """kubernetes/kubernetes#139428: manageJob returns active=0 while it waits for the back-off."""

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from jobmodel.checkers.trace import run_moves
+from jobmodel.invariants import catalogue as cat
 from jobmodel.invariants.catalogue import finished
 from jobmodel.invariants.liveness import check_liveness, liveness_bound, run_well_behaved
 from jobmodel.state import JobSyncInput
+from jobmodel.transitions.move import Move
 from jobmodel.transitions.sync_job import JobSyncResult, sync_job
 from tests.checkers.configs import config, job_manifest
 
@@ -40,3 +43,23 @@ def test_a_controller_that_never_acts_is_caught() -> None:
 def test_a_suspended_job_is_outside_the_assumption() -> None:
     world = config(job_manifest(1, 1, 1, suspend=True)).initial_world()
     assert check_liveness(world, idle_sync) is None
+
+
+@pytest.mark.parametrize(("kube_version", "stuck"), [("1.36", True), ("1.37", False)])
+def test_a_job_held_by_its_predecessors_expectations_is_a_known_upstream_bug(kube_version: str, stuck: bool) -> None:
+    """Up to 1.36 a Job created again before a sync saw its predecessor gone waits for creations
+    that will never be observed: the well-behaved run does not finish it. Bounded liveness
+    accepts that by default (catalogue.ACCEPT_KNOWN_UPSTREAM_BUGS), and reports it when not."""
+    cfg = config(job_manifest(1, 1, 1), stale=1, job_deletions=1, recreations=1, kube_version=kube_version)
+    records = run_moves(cfg.system(), [Move("sync-stale"), Move("delete-job"), Move("recreate-job")])
+    world = records[-1].world
+    end, _steps = run_well_behaved(world, sync_job, liveness_bound(world))
+    job = end.job()
+    assert job is not None and finished(job) is not stuck
+    assert check_liveness(world, sync_job) is None
+    cat.ACCEPT_KNOWN_UPSTREAM_BUGS = False
+    try:
+        violation = check_liveness(world, sync_job)
+    finally:
+        cat.ACCEPT_KNOWN_UPSTREAM_BUGS = True
+    assert (violation is not None) is stuck
