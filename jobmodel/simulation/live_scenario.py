@@ -404,6 +404,9 @@ def shift_times(value: Any, frame: CaseFrame) -> Any:
 CaseOutcome = list[str] | Exception  # the differences, or why the case did not run
 
 
+STEP_FIELD_VALIDATION = "Strict"  # how the model decodes a step's object (strategy.handler_request)
+
+
 @attrs.frozen
 class AsWritten:
     """The Job as the user wrote it (its unknown fields included) and the fieldValidation
@@ -746,11 +749,13 @@ class _CaseRun:
         replacement, job_uid = replacement_job(self.state()[0], step, path)
         manifest = in_namespace(replacement, self.session.namespace)
         try:
-            created = self.cluster.create_job(self.session.namespace, manifest)
+            # As written, decoded strictly as the model decodes it (cluster.create_job): the API
+            # server's own default, Warn, would drop an unknown field the model refuses.
+            created, warned = self.cluster.create_job_as_written(self.session.namespace, manifest, STEP_FIELD_VALIDATION)
         except Rejected as err:
             self.recorder.action("user", "create the Job again (refused)", None, error=str(err))
             return [f"{path}: the create was rejected: {err}"]
-        self.recorder.action("user", "create the Job again", created)
+        self.recorder.action("user", "create the Job again", created, fieldValidation=STEP_FIELD_VALIDATION, warnings=warned)
         self.frame.earlier_uids[self.frame.real_uid] = self.frame.case_uid
         self.frame.real_uid, self.frame.case_uid = str(created["metadata"]["uid"]), job_uid
         wait_delivered(self.recorder, created, "jobs", created=True)

@@ -296,6 +296,31 @@ def test_a_killed_run_takes_its_control_plane_with_it(tmp_path: Path) -> None:
         shutil.rmtree(directory, ignore_errors=True)
 
 
+def test_live_run_with_a_script_creates_the_job_again_on_both(plane: ControlPlane, tmp_path: Path) -> None:
+    """A `createJob` step mid-script: the Job, deleted, is created again under its name (sent as
+    written, decoded strictly as the model decodes it), and both controllers give it its pod."""
+    job = yaml.safe_load(Path(PI).read_text())
+    script = tmp_path / "again.yaml"
+    script.write_text(
+        yaml.safe_dump(
+            [
+                {"do": "settle"},
+                {"do": "deleteJob", "propagationPolicy": "Background"},
+                {"do": "createJob", "job": job, "jobUid": "uid-2"},
+                {"do": "settle"},
+                {"do": "expect", "status": {"active": 1}},
+            ]
+        )
+    )
+    trace = tmp_path / "again.jsonl"
+    proc = run_cli("live", "run", PI, "--kubeconfig", str(plane.kubeconfig), "--script", str(script), "--trace", str(trace), timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "DIFFERENCE" not in proc.stdout
+    _header, records = read_trace(trace)
+    again = [r for r in records if r.get("kind") == "action" and r.get("what") == "create the Job again"]
+    assert len(again) == 1 and again[0].get("fieldValidation") == "Strict"
+
+
 def test_live_run_with_a_script_runs_the_steps_on_both(plane: ControlPlane, tmp_path: Path) -> None:
     script = tmp_path / "script.yaml"
     script.write_text(
