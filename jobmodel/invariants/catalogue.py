@@ -20,7 +20,8 @@ catalogue in prose, with the broken variant each law alone catches.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -164,8 +165,8 @@ __all__ = [
 # --- the API server's status rules, each owned by one law ------------------------------------------
 
 # Status rules upstream itself breaks in some releases (the model is faithful to each, so the
-# checkers accept exactly these signatures in those releases; set ACCEPT_KNOWN_UPSTREAM_BUGS to
-# False, and clear the caches with `forget_cached_checks`, to see them; tests/invariants/test_catalogue.py does):
+# checkers accept exactly these signatures in those releases; `with refusing_known_upstream_bugs():`
+# shows them, as tests/invariants/test_catalogue.py does):
 # - kubernetes/kubernetes#139428 (fixed by #139457, in 1.36): manageJob returns active=0 when it
 #   defers pod creation for the back-off, while ready keeps the running pods: ready > active
 #   (accepted only in the states that early return can write: `_deferred_for_backoff`).
@@ -300,6 +301,20 @@ def forget_cached_checks() -> None:
     _status_rule_errors.cache_clear()
     _status_update_errors.cache_clear()
     _job_json.cache_clear()
+
+
+@contextmanager
+def refusing_known_upstream_bugs() -> Iterator[None]:
+    """Within: ACCEPT_KNOWN_UPSTREAM_BUGS off, the memoised status checks forgotten on the way in
+    and out (so that no verdict of one setting outlives it)."""
+    global ACCEPT_KNOWN_UPSTREAM_BUGS
+    ACCEPT_KNOWN_UPSTREAM_BUGS = False
+    forget_cached_checks()
+    try:
+        yield
+    finally:
+        ACCEPT_KNOWN_UPSTREAM_BUGS = True
+        forget_cached_checks()
 
 
 # Every rule of validateJobStatus enforced, whatever changed (the API server enforces a rule only
@@ -1195,29 +1210,22 @@ def _untouched(job: Job) -> bool:
     )
 
 
-def _held_by_a_fixed_upstream_bug(world: World) -> bool:
-    """A Job created again under a deleted one's name is held by its predecessor's bookkeeping,
-    as upstream held it before the fix (ACCEPT_KNOWN_UPSTREAM_BUGS): the pod-failure back-off up
-    to 1.32 (Controller.deleteJob drops the record from 1.33: TestImmediateJobRecreation), the
-    creation expectations up to 1.36 (dropped from 1.37: TestJobRecreationClearsPodExpectations),
-    in either case when the Job was created again before a sync saw it gone."""
-    if not ACCEPT_KNOWN_UPSTREAM_BUGS:
+def held_by_its_predecessor(world: World) -> bool:
+    """The world's Job has had no pod yet (none of its own, none counted) and is held by a deleted
+    Job's bookkeeping as upstream held it before the fix (ACCEPT_KNOWN_UPSTREAM_BUGS): the
+    pod-failure back-off up to 1.32 (Controller.deleteJob drops the record from 1.33:
+    TestImmediateJobRecreation), the creation expectations up to 1.36 (dropped from 1.37:
+    TestJobRecreationClearsPodExpectations), in either case when the Job was created again before
+    a sync saw it gone. Accepted by `new-job-starts-clean`, `start-time-recorded` and bounded
+    liveness (up to 1.36 nothing makes such a Job's expectations fulfilled: only their expiry,
+    5 minutes on, lets it go)."""
+    job = world.job()
+    if not ACCEPT_KNOWN_UPSTREAM_BUGS or job is None or world.own_pods() or job.status.succeeded or job.status.failed:
         return False
     gates = world.cluster.features
     if not gates.at_least(33) and backoff_remaining(world) > 0:
         return True
     return not gates.at_least(37) and not expectations_satisfied(world)
-
-
-def held_by_its_predecessor(world: World) -> bool:
-    """The world's Job has had no pod yet (none of its own, none counted) and is held by a deleted
-    Job's bookkeeping as upstream held it before the fix: the known upstream bugs
-    `new-job-starts-clean` accepts, which bounded liveness accepts too (up to 1.36 nothing
-    makes such a Job's expectations fulfilled: only their expiry, 5 minutes on, lets it go)."""
-    job = world.job()
-    if job is None or world.own_pods() or job.status.succeeded or job.status.failed:
-        return False
-    return _held_by_a_fixed_upstream_bug(world)
 
 
 @step_invariant("new-job-starts-clean", "job_controller.go Controller.deleteJob (removeBackoffRecord, DeleteExpectations: a Job created again under the name starts clean); syncJob, manageJob", when=clean_sync)
@@ -1227,7 +1235,7 @@ def new_job_starts_clean(t: Transition) -> str | None:
     deleted Job of the same name may (its expectations and back-off record are dropped when the
     controller sees the deletion). Not judged while the cache is behind the controller's own pod
     writes (1.36+: the sync waits for it, whoever's pods they were, and goes on once it has caught
-    up). Known upstream bugs accepted: see `_held_by_a_fixed_upstream_bug`."""
+    up). Known upstream bugs accepted: see `held_by_its_predecessor`."""
     if not clean_sync(t) or cache_behind_own_writes(t.before):
         return None
     s = sync_step(t)
@@ -1240,7 +1248,7 @@ def new_job_starts_clean(t: Transition) -> str | None:
     if managed_by_external_controller(job, gates) is not None:
         return None
     want = want_active_pods(job.spec.completions, job.spec.parallelism or 0, 0, 0)
-    if want == 0 or _held_by_a_fixed_upstream_bug(t.before):
+    if want == 0 or held_by_its_predecessor(t.before):
         return None
     return f"a new Job wanting {want} pod{'s' if want != 1 else ''} got none ({_what_holds(t.before)})"
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from jobmodel.state import JOB_TRACKING_FINALIZER
 from jobmodel.timeutil import format_time
 
 NOW = datetime(2024, 6, 1, 12, 0, 0, tzinfo=UTC)
@@ -45,7 +46,6 @@ POD_CONDITIONS = (
 )
 FAILURE_TARGET_REASONS = ("BackoffLimitExceeded", "DeadlineExceeded", "PodFailurePolicy", "MaxFailedIndexesExceeded", "FailedIndexes")
 SUCCESS_CRITERIA_REASONS = ("CompletionsReached", "SuccessPolicy")
-TRACKING_FINALIZER = "batch.kubernetes.io/job-tracking"
 # How a case's pods are drawn: any pods, or the Job's active pods only (for the deletion ranking).
 RANKED_SHAPE = "active pods to rank"
 POD_SHAPES = ("any pods", "any pods", RANKED_SHAPE)
@@ -246,7 +246,7 @@ def active_pod(draw: st.DrawFn, job: dict[str, Any], scheduled: bool, running: b
         "ownerReferences": [
             {"apiVersion": "batch/v1", "kind": "Job", "name": "job", "uid": JOB_UID, "controller": True, "blockOwnerDeletion": True}
         ],
-        "finalizers": [TRACKING_FINALIZER],
+        "finalizers": [JOB_TRACKING_FINALIZER],
     }
     if spec["completionMode"] == "Indexed":
         meta["annotations"] = {"batch.kubernetes.io/job-completion-index": str(draw(st.integers(0, max(0, spec["completions"] - 1))))}
@@ -293,7 +293,7 @@ def pod(draw: st.DrawFn, job: dict[str, Any]) -> dict[str, Any]:
             }
         ]
     if draw(st.integers(0, 5)):
-        meta["finalizers"] = [TRACKING_FINALIZER]
+        meta["finalizers"] = [JOB_TRACKING_FINALIZER]
     annotations: dict[str, str] = {}
     if indexed:
         choice = draw(st.integers(0, 9))
@@ -482,7 +482,7 @@ def finishing_with_nothing_to_count(draw: st.DrawFn, case: dict[str, Any]) -> No
         case.pop("features", None)
     case["pods"] = [p for p in case["pods"] if p["status"].get("phase") in ("Succeeded", "Failed")]
     for p in case["pods"]:
-        finalizers = [f for f in p["metadata"].get("finalizers", []) if f != TRACKING_FINALIZER]
+        finalizers = [f for f in p["metadata"].get("finalizers", []) if f != JOB_TRACKING_FINALIZER]
         if finalizers:
             p["metadata"]["finalizers"] = finalizers
         else:
@@ -560,7 +560,7 @@ def retry_due_pod(draw: st.DrawFn, case: dict[str, Any]) -> None:
                 "namespace": "default",
                 "labels": dict(LABELS),
                 "annotations": annotations,
-                "finalizers": [TRACKING_FINALIZER],
+                "finalizers": [JOB_TRACKING_FINALIZER],
                 "creationTimestamp": ago(300 - 10 * n),
                 "ownerReferences": [{"apiVersion": "batch/v1", "kind": "Job", "name": "job", "uid": JOB_UID, "controller": True, "blockOwnerDeletion": True}],
             },

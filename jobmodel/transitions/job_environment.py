@@ -300,7 +300,10 @@ def expectations_expired(world: World) -> bool:
 # The environment's resourceVersions, abstracted to what the consistency store compares: every
 # write of the controller is WRITTEN; the pod informer has caught up with it unless some creation
 # is still hidden (informers deliver in resourceVersion order, and the hidden pods are the
-# controller's own latest writes); the Job informer is always current.
+# controller's own latest writes); the Job informer is always current. One simplification: after
+# `recreate-job` the hidden pods may be the predecessor's, older than the new Job's creations,
+# which the cache shows at once where a real informer would hold them back behind the older ones
+# (the consistency store, reading versions, does see that lag; docs/invariants.md).
 WRITTEN = 1
 
 

@@ -93,11 +93,8 @@ def test_the_acceptance_of_a_finished_job_met_through_already_exists_is_narrow()
     finished = "status.active names cj-28928162, which has finished"
     # Not accepted: with the known upstream behaviours refused, by a sync whose create was not
     # refused, or at 1.36 (were the Job read there).
-    cat.ACCEPT_KNOWN_UPSTREAM_BUGS = False
-    try:
+    with cat.refusing_known_upstream_bugs():
         assert active_lists_running_jobs(sync) == finished
-    finally:
-        cat.ACCEPT_KNOWN_UPSTREAM_BUGS = True
     assert active_lists_running_jobs(attrs.evolve(sync, sync=None)) == finished
     older = attrs.evolve(sync, after=attrs.evolve(sync.after, gates=gates_for("1.36")))
     assert active_lists_running_jobs(older) == finished
@@ -200,13 +197,10 @@ def test_forbid_waits_for_good_for_a_reference_whose_job_was_re_created_under_it
     assert not system.laws.check_step(sync)
     assert check_cron_liveness(sync_cronjob, after) is None
     # Refused with the known upstream behaviours: the gone Job and the run held back are reported.
-    cat.ACCEPT_KNOWN_UPSTREAM_BUGS = False
-    try:
+    with cat.refusing_known_upstream_bugs():
         assert active_lists_running_jobs(sync) == f"status.active names {RUN}, which is gone"
         assert due_run_started(sync) == "the run of 2025-01-01T00:04:00+00:00 is due, yet no Job runs it"
         assert check_cron_liveness(sync_cronjob, after) is not None
-    finally:
-        cat.ACCEPT_KNOWN_UPSTREAM_BUGS = True
 
 
 def test_the_acceptance_of_a_reference_kept_by_name_needs_a_job_of_that_name() -> None:
@@ -270,8 +264,5 @@ def test_replace_deletes_a_running_job_a_kept_reference_finds_though_status_acti
         assert [j.metadata.name for j in after.jobs] == ["cj-28928164"]
         assert RUN in [a.name for a in (sync.sync.actions if sync.sync else ()) if isinstance(a, DeleteJob)]
         assert not system.laws.check_step(sync)
-        cat.ACCEPT_KNOWN_UPSTREAM_BUGS = False
-        try:
+        with cat.refusing_known_upstream_bugs():
             assert running_jobs_not_deleted(sync) == f"running Job {RUN} deleted"
-        finally:
-            cat.ACCEPT_KNOWN_UPSTREAM_BUGS = True

@@ -70,11 +70,8 @@ def cond(ctype: str, reason: str = "") -> JobCondition:
 @pytest.fixture
 def strict_upstream() -> Iterator[None]:
     """Check against the status rules without accepting the known upstream bugs."""
-    cat.ACCEPT_KNOWN_UPSTREAM_BUGS = False
-    cat.forget_cached_checks()
-    yield
-    cat.ACCEPT_KNOWN_UPSTREAM_BUGS = True
-    cat.forget_cached_checks()
+    with cat.refusing_known_upstream_bugs():
+        yield
 
 
 # --- the registry ---------------------------------------------------------------------------------
@@ -297,11 +294,8 @@ def test_a_held_job_resumed_keeps_no_start_time_up_to_1_36(kube_version: str, he
     job = accepted.world.job()
     assert job is not None and (job.status.start_time is None) is held
     assert not accepted.violations
-    cat.ACCEPT_KNOWN_UPSTREAM_BUGS = False
-    try:
+    with cat.refusing_known_upstream_bugs():
         strict = run_moves(cfg.system(), HELD_WHILE_RESUMED)[-1]
-    finally:
-        cat.ACCEPT_KNOWN_UPSTREAM_BUGS = True
     assert ("start-time-recorded" in {v.invariant for v in strict.violations}) is held
 
 

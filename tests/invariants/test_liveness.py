@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from jobmodel.checkers.trace import run_moves
-from jobmodel.invariants import catalogue as cat
-from jobmodel.invariants.catalogue import finished
+from jobmodel.invariants.catalogue import finished, refusing_known_upstream_bugs
 from jobmodel.invariants.liveness import check_liveness, liveness_bound, run_well_behaved
 from jobmodel.state import JobSyncInput
 from jobmodel.transitions.move import Move
@@ -57,9 +56,6 @@ def test_a_job_held_by_its_predecessors_expectations_is_a_known_upstream_bug(kub
     job = end.job()
     assert job is not None and finished(job) is not stuck
     assert check_liveness(world, sync_job) is None
-    cat.ACCEPT_KNOWN_UPSTREAM_BUGS = False
-    try:
+    with refusing_known_upstream_bugs():
         violation = check_liveness(world, sync_job)
-    finally:
-        cat.ACCEPT_KNOWN_UPSTREAM_BUGS = True
     assert (violation is not None) is stuck
