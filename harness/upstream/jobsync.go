@@ -33,9 +33,12 @@ type jobSyncCase struct {
 			FailuresAfterLastSuccess int32   `json:"failuresAfterLastSuccess"`
 			LastFailureTime          *string `json:"lastFailureTime"`
 		} `json:"backoff"`
-		PodControlError   string `json:"podControlError"`
-		StatusUpdateError string `json:"statusUpdateError"`
-		PodCreateLimit    int    `json:"podCreateLimit"`
+		// The finalizer removals the controller awaits (uidTrackingExpectations): jobmodel's
+		// own key, sent only for the states its explorer reaches with a lagging cache.
+		ExpectedFinalizerRemovals []string `json:"expectedFinalizerRemovals"`
+		PodControlError           string   `json:"podControlError"`
+		StatusUpdateError         string   `json:"statusUpdateError"`
+		PodCreateLimit            int      `json:"podCreateLimit"`
 	} `json:"controller"`
 }
 
@@ -86,6 +89,7 @@ func jobSyncInput(raw json.RawMessage) (job.HarnessJobSyncInput, jobSyncCase, er
 			in.Backoff.LastFailureTime = &t
 		}
 	}
+	in.ExpectedFinalizerRemovals = c.Controller.ExpectedFinalizerRemovals
 	in.PodControlError = c.Controller.PodControlError
 	in.StatusUpdateError = c.Controller.StatusUpdateError
 	in.PodCreateLimit = c.Controller.PodCreateLimit
@@ -191,9 +195,13 @@ func jobSyncOutcome(in job.HarnessJobSyncInput, res *job.HarnessJobSyncResult) (
 }
 
 // controllerAfter is the controller's bookkeeping for the Job after the step, in the shape of a
-// case's `controller` (expectations and back-off record; absent when none is held).
+// case's `controller` (expectations, back-off record and the finalizer removals it awaits;
+// absent when none is held).
 func controllerAfter(res *job.HarnessJobSyncResult) map[string]any {
 	out := map[string]any{}
+	if len(res.ExpectedFinalizerRemovals) > 0 {
+		out["expectedFinalizerRemovals"] = res.ExpectedFinalizerRemovals
+	}
 	if e := res.Expectations; e != nil {
 		out["expectations"] = map[string]any{"add": e.Add, "del": e.Del}
 	}

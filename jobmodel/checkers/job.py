@@ -205,5 +205,7 @@ def describe_pods(world: env.World) -> str:
             text += "+fin"
         if pod.name in world.hidden:
             text += "(unseen)"
+        elif any(p.name == pod.name for p in world.lagging):
+            text += "(cache: +fin)"
         out.append(text)
     return " ".join(out) or "-"

@@ -58,7 +58,7 @@ EXPECT_SHAPES = {
 }
 CASE_KEYS = frozenset({"name", "origin", "kubeVersion", "now", "features", "job", "pods", "controller", "expect"})
 CONTROLLER_KEYS = frozenset(
-    {"expectations", "backoff", "podControlError", "statusUpdateError", "podCreateLimit"}
+    {"expectations", "backoff", "expectedFinalizerRemovals", "podControlError", "statusUpdateError", "podCreateLimit"}
 )
 EXPECT_KEYS = frozenset(
     {
@@ -113,6 +113,7 @@ def sync_input_from_case(case: Mapping[str, Any]) -> JobSyncInput:
             failures_after_last_success=member(b, "failuresAfterLastSuccess", I32, "controller.backoff") or 0,
             last_failure_time=None if last_failure is None else parse_time(last_failure, "controller.backoff.lastFailureTime"),
         )
+    removals = member(controller, "expectedFinalizerRemovals", ("list", STR), "controller") or ()
     faults = Faults(
         pod_control_error=member(controller, "podControlError", STR, "controller"),
         status_update_error=member(controller, "statusUpdateError", STR, "controller"),
@@ -122,7 +123,7 @@ def sync_input_from_case(case: Mapping[str, Any]) -> JobSyncInput:
         job=job,
         pods=pods,
         now=now,
-        controller=JobControllerState(expectations=expectations, backoff=backoff),
+        controller=JobControllerState(expectations=expectations, backoff=backoff, expected_finalizer_removals=frozenset(removals)),
         features=features,
         faults=faults,
     )
@@ -160,9 +161,11 @@ def model_outcome(case: Mapping[str, Any], sync: Callable[[JobSyncInput], JobSyn
 
 
 def controller_to_json(state: JobControllerState) -> dict[str, Any]:
-    """The controller's bookkeeping for a Job in the shape of a case's `controller` (expectations
-    and back-off record, each absent when none is held)."""
+    """The controller's bookkeeping for a Job in the shape of a case's `controller` (expectations,
+    back-off record and the finalizer removals it awaits, each absent when none is held)."""
     out: dict[str, Any] = {}
+    if state.expected_finalizer_removals:
+        out["expectedFinalizerRemovals"] = sorted(state.expected_finalizer_removals)
     if state.expectations is not None:
         out["expectations"] = {"add": state.expectations.add, "del": state.expectations.delete}
     if state.backoff is not None:

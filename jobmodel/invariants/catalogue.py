@@ -98,7 +98,6 @@ from jobmodel.state import (
 )
 from jobmodel.timeutil import add_seconds
 from jobmodel.transitions import backoff as bo
-from jobmodel.transitions import cluster as cl
 from jobmodel.transitions import indexes as ix
 from jobmodel.transitions.indexes import COMPLETION_INDEX_ENV_NAME
 from jobmodel.transitions.job_environment import (
@@ -224,7 +223,7 @@ def successes_counted_by_upstream(t: Transition) -> int:
     return len(succeeded_yet_recorded_failed(t))
 
 
-def _deferred_for_backoff(job: Job, backoff_failures: int) -> bool:
+def _deferred_for_backoff(job: Job, backoff_failures: int | None) -> bool:
     """A status that manageJob's early return for the pod-failure back-off (global or per index)
     can write (kubernetes#139428): active=0 in a status written while the Job ran unsuspended,
     neither finished nor finishing, after a failure. The Job's back-off follows a failed pod that the same write
@@ -232,25 +231,28 @@ def _deferred_for_backoff(job: Job, backoff_failures: int) -> bool:
     failure a podFailurePolicy Ignore rule leaves uncounted still feeds newBackoffRecord:
     getNewFinishedPods filters by isPodFailed alone); a per-index back-off may follow one that is
     not counted yet (the last failed pod of an index keeps its finalizer until its replacement:
-    getPodsWithDelayedDeletionPerIndex)."""
+    getPodsWithDelayedDeletionPerIndex). Without a record (`backoff_failures` None: lost to a
+    restart) the failure that status was written after is not known, and it is accepted."""
     status = job.status
     uncounted = status.uncounted_terminated_pods
     failures = status.failed + (len(uncounted.failed) if uncounted is not None else 0)
     finishing = any(condition_true(job, c) for c in (COMPLETE, FAILED_CONDITION, FAILURE_TARGET, SUCCESS_CRITERIA_MET))
-    failed_before = failures > 0 or backoff_failures > 0 or job.spec.backoff_limit_per_index is not None
+    failed_before = failures > 0 or backoff_failures is None or backoff_failures > 0 or job.spec.backoff_limit_per_index is not None
     # The status was written while the Job ran: a sync of a suspended Job adds Suspended=True
     # (a user's later suspend leaves this status in place until the next sync).
     written_suspended = condition_true(job, "Suspended")
     return status.active == 0 and not written_suspended and not finishing and failed_before
 
 
-def _backoff_failures(cluster: cl.Cluster, job: Job) -> int:
-    """The failures the controller's back-off record for the Job holds (0 without a record)."""
-    record = cluster.controller_state(job.key).backoff
-    return record.failures_after_last_success if record is not None else 0
+def _backoff_failures(world: World, job: Job) -> int | None:
+    """The failures the controller's back-off record for the Job holds; None without a record
+    (every status write saves one: a status in place without one was written before a restart
+    lost it)."""
+    record = world.cluster.controller_state(job.key).backoff
+    return record.failures_after_last_success if record is not None else None
 
 
-def _known_upstream_bug(job: Job, backoff_failures: int, error: str, release: int) -> bool:
+def _known_upstream_bug(job: Job, backoff_failures: int | None, error: str, release: int) -> bool:
     if not ACCEPT_KNOWN_UPSTREAM_BUGS:
         return False
     if READY_ABOVE_ACTIVE in error and release < 36:
@@ -263,7 +265,7 @@ def _known_upstream_bug(job: Job, backoff_failures: int, error: str, release: in
     return False
 
 
-def _reported(job: Job, backoff_failures: int, errors: Sequence[object], release: int) -> tuple[str, ...]:
+def _reported(job: Job, backoff_failures: int | None, errors: Sequence[object], release: int) -> tuple[str, ...]:
     out = []
     for e in errors:
         text = str(e)
@@ -282,7 +284,7 @@ def _job_json(job: Job) -> Mapping[str, Any]:
 
 
 @lru_cache(maxsize=8192)
-def _status_rule_errors(job: Job, backoff_failures: int, release: int) -> tuple[str, ...]:
+def _status_rule_errors(job: Job, backoff_failures: int | None, release: int) -> tuple[str, ...]:
     rules = attrs.evolve(STRICT_STATUS_RULES, release=release)
     return _reported(job, backoff_failures, bv.validate_job_status(_job_json(job), "status", rules), release)
 
@@ -389,7 +391,7 @@ def status_rules(world: World) -> str | None:
     job = world.job()
     if job is None:
         return None
-    errors = _status_rule_errors(job, _backoff_failures(world.cluster, job), world.cluster.features.release)
+    errors = _status_rule_errors(job, _backoff_failures(world, job), world.cluster.features.release)
     return "; ".join(errors) if errors else None
 
 
@@ -447,7 +449,7 @@ def status_writes_valid(t: Transition) -> str | None:
     gates = t.after.cluster.features
     errors = _status_update_errors(after, before, gates)
     if errors:
-        errors = _reported(after, _backoff_failures(t.after.cluster, after), errors, gates.release)
+        errors = _reported(after, _backoff_failures(t.after, after), errors, gates.release)
     return "; ".join(errors) if errors else None
 
 
@@ -945,9 +947,9 @@ def no_pods_created_once_finishing(t: Transition) -> str | None:
 def backoff_delay_respected(t: Transition) -> str | None:
     """A pod is not replaced within the first back-off delay (DefaultJobPodFailureBackOff, 10 s
     unless the controller's tunables say otherwise) of a failure the sync counts
-    for the first time (a failed pod still holding its tracking finalizer, with no success after
-    it): NonIndexed Jobs wait before creating any pod; with backoffLimitPerIndex, the index of the
-    failure waits."""
+    for the first time (a failed pod still holding its tracking finalizer, whose removal the
+    controller does not await already, with no success after it): NonIndexed Jobs wait before
+    creating any pod; with backoffLimitPerIndex, the index of the failure waits."""
     s = sync_step(t)
     if not s.sync or not s.created:
         return None
@@ -956,7 +958,8 @@ def backoff_delay_respected(t: Transition) -> str | None:
         return None
     gates = t.before.cluster.features
     uncounted = job.status.uncounted_terminated_pods or UncountedTerminatedPods()
-    fresh = [p for p in visible_pods(t.before) if has_job_tracking_finalizer(p) and p.uid not in uncounted.failed]
+    awaited = t.before.cluster.controller_state(t.before.job_key).expected_finalizer_removals
+    fresh = [p for p in visible_pods(t.before) if has_job_tracking_finalizer(p) and p.uid not in uncounted.failed and p.uid not in awaited]
     if not any(is_pod_failed(p, job, gates) for p in fresh):
         return None  # no failure to wait for
     now = t.before.cluster.now
@@ -1285,8 +1288,9 @@ def deadline_enforced(t: Transition) -> str | None:
 def deadline_requeued(t: Transition) -> str | None:
     """After a clean sync of a running Job with activeDeadlineSeconds, the controller has asked
     to see the Job again by its deadline, so that the deadline is enforced without any other
-    event."""
-    if not clean_sync(t):
+    event. (A sync that waits for the cache to show the controller's own writes, 1.36+, fails
+    and is requeued by the rate limiter instead.)"""
+    if not clean_sync(t) or cache_behind_own_writes(t.before):
         return None
     s = sync_step(t)
     before, job = s.before, s.after

@@ -183,6 +183,12 @@ def resolve_controller_ref(cluster: Cluster, namespace: str, ref: OwnerReference
     return job
 
 
+def observe_pod_change(cluster: Cluster, old: Pod, new: Pod | None) -> Cluster:
+    """The informer delivers a pod change late (the cache showed `old`; `new` is the API's pod
+    now, None: gone): the controller's handlers act on it."""
+    return with_cluster(cluster, controller=_observe_pod_change(cluster, old, new))
+
+
 def _observe_pod_change(cluster: Cluster, old: Pod | None, new: Pod | None) -> FrozenDict:
     """The Job controller's pod event handlers (addPod, updatePod, deletePod) acting on its
     expectations: creations and deletions observed, tracking-finalizer removals observed.
@@ -333,15 +339,18 @@ def job_sync_input(
     faults: Faults = Faults(),
     *,
     unseen: frozenset[str] = frozenset(),
+    cached: tuple[Pod, ...] = (),
     informers: InformerVersions = InformerVersions(),
     write_version: int = 1,
 ) -> JobSyncInput:
     """What the controller sees for one sync: the Job, its namespace's pods (but those its cache
-    has not seen yet, `unseen`), its bookkeeping, and what its informers have caught up with."""
+    has not seen yet, `unseen`, and those it still shows in an older version, `cached`), its
+    bookkeeping, and what its informers have caught up with."""
     namespace = key.split("/", 1)[0]
+    pods = tuple(p for p in cluster.pods if p.metadata.namespace == namespace and p.metadata.name not in unseen)
     return JobSyncInput(
         job=job,
-        pods=tuple(p for p in cluster.pods if p.metadata.namespace == namespace and p.metadata.name not in unseen),
+        pods=cache_view(pods, cached) if cached else pods,
         now=cluster.now,
         job_key=key,
         controller=cluster.controller_state(key),
@@ -376,8 +385,18 @@ def controller_sync(cluster: Cluster, key: str, faults: Faults = Faults()) -> tu
     return apply_job_sync_actions(cluster, key, result), result
 
 
-def apply_job_sync_actions(cluster: Cluster, key: str, result: JobSyncResult) -> Cluster:
-    """Carry out the accepted API calls of a sync in the order the controller made them."""
+def cache_view(pods: tuple[Pod, ...], cached: tuple[Pod, ...]) -> tuple[Pod, ...]:
+    """The pods as an informer shows them that has not yet delivered the latest writes of the
+    `cached` pods: those in their older version (also when they are gone since), in place."""
+    older = {p.metadata.name: p for p in cached}
+    shown = tuple(older.pop(p.metadata.name, p) for p in pods)
+    return (*shown, *older.values()) if older else shown
+
+
+def apply_job_sync_actions(cluster: Cluster, key: str, result: JobSyncResult, *, unobserved_removals: bool = False) -> Cluster:
+    """Carry out the accepted API calls of a sync in the order the controller made them. With
+    `unobserved_removals`, the informer does not deliver the tracking-finalizer removals yet:
+    the controller's handlers do not observe them (`observe_pod_change` does, later)."""
     namespace, name = key.split("/", 1)
     for action in result.actions:
         if isinstance(action, RecordEvent):
@@ -393,7 +412,11 @@ def apply_job_sync_actions(cluster: Cluster, key: str, result: JobSyncResult) ->
             if pod is not None:
                 cluster = delete_pod(cluster, pod)
         elif isinstance(action, PatchPod):
-            cluster = _apply_pod_patch(cluster, namespace, name, action)
+            if unobserved_removals and action.kind == "remove-finalizer":
+                # The write without the handlers' part (they only change the bookkeeping).
+                cluster = with_cluster(_apply_pod_patch(cluster, namespace, name, action), controller=cluster.controller)
+            else:
+                cluster = _apply_pod_patch(cluster, namespace, name, action)
         elif isinstance(action, UpdateJobStatus):
             job = cluster.job(namespace, name)
             if job is not None:

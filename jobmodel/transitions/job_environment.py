@@ -9,11 +9,15 @@ The rules (Stateright style):
   `cluster.py` (syncs, pod writes, deletes, restarts, clock, Job edits and creates), never a second copy;
 - the controller step under check is passed in (`impl`, the signature of `sync_job`).
 
-The informer lag is modelled on creations, which is where it matters (upstream's expectations
-exist for it, controller_utils.go `ControllerExpectations`): a sync made with a lagging cache
-creates pods that the cache does not show until `cache-catch-up`; the creation is observed
-(`CreationObserved`) only then. A restarted controller lists pods afresh, so a restart also
-ends the lag.
+The informer lag is modelled on the controller's own pod writes, which is where it matters
+(upstream's expectations exist for it): a sync made with a lagging cache (`sync-stale`) creates
+pods that the cache does not show until `cache-catch-up`, their creation observed
+(controller_utils.go `ControllerExpectations`, `CreationObserved`) only then; a sync whose
+tracking-finalizer removals lag (`sync-stale-patches`) leaves the cache showing the pods with
+the finalizer (`lagging`) until `cache-catch-up`, the removals observed (job_controller.go
+`uidTrackingExpectations`, `finalizerRemovalObserved`) only then, or when a later write of the
+pod is delivered (informers deliver a pod's writes in order). A restarted controller lists pods
+afresh, so a restart also ends the lag.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from typing import Any
 
 import attrs
 
+from jobmodel.actions import PatchPod
 from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES, FeatureGates
 from jobmodel.frozen import FrozenDict, evolve, evolver, freeze, identity_first_eq, interned, thaw
@@ -92,6 +97,7 @@ class Budget:
     job_deletions: int = 0
     recreations: int = 0
     gc: int = 0
+    stale_patches: int = 0
     edits: tuple[str, ...] = ()
 
     def spend(self, name: str) -> Budget:
@@ -102,7 +108,8 @@ class Budget:
 @attrs.frozen(cache_hash=True)
 class World:
     """The cluster, the Job under check (its key and uid, kept once it is gone), the pods the
-    controller's cache has not seen yet, the hostile moves left, and when the controller asked
+    controller's cache has not seen yet (`hidden`, by name) or shows in an older version, before
+    its own finalizer removals (`lagging`), the hostile moves left, and when the controller asked
     to see the Job again (queue.AddAfter: back-off, active deadline). `template` is the
     manifest the Job was created from, which a user creates again once it is gone
     (`recreate-job`): the same in every world of one check, so no part of a world's value."""
@@ -113,6 +120,7 @@ class World:
     budget: Budget = Budget()
     hidden: frozenset[str] = frozenset()
     wake_at: datetime | None = None
+    lagging: tuple[Pod, ...] = ()
     template: FrozenDict | None = attrs.field(default=None, eq=False, hash=False, repr=False)
 
     # A world is immutable: what the laws and moves read of it again and again is computed once,
@@ -149,9 +157,15 @@ class World:
         return self
 
     def visible_pods(self) -> tuple[Pod, ...]:
-        """The Job's pods as the controller's cache shows them (`own_pods` when none is hidden)."""
-        hidden, pods = self.hidden, self.own_pods()
-        return tuple(p for p in pods if p.metadata.name not in hidden) if hidden else pods
+        """The Job's pods as the controller's cache shows them (`own_pods` when none is hidden
+        or lagging)."""
+        hidden, pods, lagging = self.hidden, self.own_pods(), self.lagging
+        if hidden:
+            pods = tuple(p for p in pods if p.metadata.name not in hidden)
+        if lagging:
+            # A Job created again under its name does not own its predecessor's lagging pods.
+            pods = cl.cache_view(pods, tuple(p for p in lagging if _owned_by(p, self.job_uid)))
+        return pods
 
 
 # The hottest evolve of all (every move makes a world): the class's own, without the dispatch.
@@ -210,13 +224,19 @@ def enabled_moves(world: World) -> list[Move]:
     if job is not None:
         if b.stale > 0:
             moves.append(_SYNC_STALE)
+        if b.stale_patches > 0:
+            moves.append(_SYNC_STALE_PATCHES)
         if b.faults > 0:
             moves += _SYNC_FAULTS
-    if world.hidden:
+    if world.hidden or world.lagging:
         moves.append(_CACHE_CATCH_UP)
     modes = failure_modes(job)
-    for pod in world.visible_pods():
-        moves += _pod_moves(pod, b, modes)
+    # The kubelet's moves act on the API's pods (a lagging one as it is now), those the
+    # controller has seen.
+    hidden = world.hidden
+    for pod in world.own_pods():
+        if not hidden or pod.metadata.name not in hidden:
+            moves += _pod_moves(pod, b, modes)
     if b.restarts > 0:
         moves.append(_RESTART)
     if b.expiries > 0 and _expectations_pending(world):
@@ -239,6 +259,7 @@ def enabled_moves(world: World) -> list[Move]:
 # The moves without a pod or argument, made once (a Move is a value).
 _SYNC = Move("sync")
 _SYNC_STALE = Move("sync-stale")
+_SYNC_STALE_PATCHES = Move("sync-stale-patches")
 _SYNC_FAULTS = (Move("sync-pod-error"), Move("sync-status-error"))
 _CACHE_CATCH_UP = Move("cache-catch-up")
 _RESTART = Move("restart")
@@ -307,9 +328,10 @@ def expectations_expired(world: World) -> bool:
 WRITTEN = 1
 
 
-def informer_versions(hidden: frozenset[str]) -> InformerVersions:
-    """What the informers have caught up with while the creations `hidden` are not observed."""
-    return InformerVersions(pods=WRITTEN - 1 if hidden else WRITTEN, jobs=WRITTEN)
+def informer_versions(behind: bool) -> InformerVersions:
+    """What the informers have caught up with while some pod write of the controller is not
+    delivered (`behind`: a creation hidden, a finalizer removal lagging)."""
+    return InformerVersions(pods=WRITTEN - 1 if behind else WRITTEN, jobs=WRITTEN)
 
 
 def consistency_guarded(world: World) -> bool:
@@ -319,8 +341,9 @@ def consistency_guarded(world: World) -> bool:
 
 def cache_behind_own_writes(world: World) -> bool:
     """The controller's pod cache has not caught up with a pod write of its own (a record stands
-    and a creation is hidden), so that from 1.36 a sync waits for it (consistencyStore.EnsureReady)."""
-    if not world.hidden or not consistency_guarded(world):
+    and a creation is hidden or a finalizer removal lagging), so that from 1.36 a sync waits for
+    it (consistencyStore.EnsureReady)."""
+    if not (world.hidden or world.lagging) or not consistency_guarded(world):
         return False
     record = world.cluster.controller_state(world.job_key).consistency
     return record is not None and record.pods is not None
@@ -348,6 +371,8 @@ def _orphan_cleanup_needed(world: World) -> bool:
     """Some pod the controller's cache shows holds the tracking finalizer although its Job is
     gone or finished (the orphan worker reads the cache: a pod it has not seen waits)."""
     unfinished: set[str] | None = None  # the uids of the Jobs not finished, once some pod asks
+    # (A pod whose finalizer removal lags is shown with the finalizer, but holds none: the
+    # worker's patch would change nothing, so it is left out.)
     for pod in world.cluster.pods:
         if JOB_TRACKING_FINALIZER not in pod.metadata.finalizers:  # has_job_tracking_finalizer, inline
             continue
@@ -369,23 +394,32 @@ def apply_move(world: World, move: Move, impl: SyncImpl = sync_job) -> tuple[Wor
     kind = move.kind
     if kind in _SYNCS:
         faults, stale = _SYNCS[kind]
-        return controller_sync_with(world, impl, faults, stale)
+        return controller_sync_with(world, impl, faults, stale=stale == "creations", stale_patches=stale == "patches")
     handler = _MOVES.get(kind)
     if handler is None:
         raise InputError("move", f"unknown move {quote(kind)} (known: {', '.join([*_SYNCS, *_MOVES])})")
+    if world.lagging and kind != "cache-catch-up" and _writes_lagging_pod(world, move):
+        # The informer delivers a pod's writes in order: the lagging removal before this one.
+        world = deliver_lagging(world)
     return handler(world, move), None
 
 
+def _writes_lagging_pod(world: World, move: Move) -> bool:
+    return any(p.name == move.pod for p in world.lagging)
+
+
 def controller_sync_with(
-    world: World, impl: SyncImpl, faults: Faults = NO_FAULTS, stale: bool = False
+    world: World, impl: SyncImpl, faults: Faults = NO_FAULTS, stale: bool = False, stale_patches: bool = False
 ) -> tuple[World, JobSyncResult]:
     """One sync of the Job by `impl` over the controller's cache (the API's pods less the hidden
-    ones), its accepted calls applied as `cluster.controller_sync` does. With `stale`, the pods it
-    creates reach the cache late: their creation is not observed until `cache-catch-up`.
-    Unlike `cluster.controller_sync`, status writes are not checked by the API server here, so
-    that the status invariants see every status the controller sends."""
-    cluster, result = synced_cluster(world.cluster, world.job_key, world.hidden, impl, faults)
+    ones, the lagging ones as it still shows them), its accepted calls applied as
+    `cluster.controller_sync` does. With `stale`, the pods it creates reach the cache late: their
+    creation is not observed until `cache-catch-up`; with `stale_patches`, so do its removals of
+    the tracking finalizer. Unlike `cluster.controller_sync`, status writes are not checked by the
+    API server here, so that the status invariants see every status the controller sends."""
+    cluster, result = synced_cluster(world.cluster, world.job_key, world.hidden, impl, faults, world.lagging, stale_patches)
     before = world.cluster.pods
+    shown = world.visible_pods() if stale_patches else ()
     world = with_world(world, cluster=cluster, wake_at=_wake_at(world, result))
     if stale:
         names = {p.name for p in before}
@@ -393,6 +427,10 @@ def controller_sync_with(
         if created:
             world = _unobserve_creations(world, created)
             world = with_world(world, budget=world.budget.spend("stale"))
+    if stale_patches:
+        lagging = _lagging_after(world.lagging, shown, result)
+        if lagging is not world.lagging:
+            world = with_world(world, lagging=lagging, budget=world.budget.spend("stale_patches"))
     if faults is not NO_FAULTS and faults != NO_FAULTS:
         world = with_world(world, budget=world.budget.spend("faults"))
     return without_spent_marks(_forget_gone(world)), result
@@ -404,14 +442,25 @@ def without_spent_marks(world: World) -> World:
     consistency record while no creation is hidden (every informer has caught up with it). Fewer
     states for the checkers, the same behaviour."""
     state = world.cluster.controller_state(world.job_key)
-    keep_record = state.consistency is not None and bool(world.hidden)
+    keep_record = state.consistency is not None and bool(world.hidden or world.lagging)
     if state.finished_uid is None and (state.consistency is None or keep_record):
         return world
     state = evolve(state, finished_uid=None, consistency=state.consistency if keep_record else None)
     return with_world(world, cluster=cl.with_controller_state(world.cluster, world.job_key, state))
 
 
-# Per implementation (forgotten with it): (cluster, key, hidden, faults) -> synced_cluster's result.
+def _lagging_after(lagging: tuple[Pod, ...], shown: tuple[Pod, ...], result: JobSyncResult) -> tuple[Pod, ...]:
+    """The pods the cache shows in an older version once the sync's accepted finalizer removals
+    lag too: each as the sync saw it (a pod lagging already keeps its older version)."""
+    removed = {a.name for a in result.actions if isinstance(a, PatchPod) and a.accepted and a.kind == "remove-finalizer"}
+    if not removed:
+        return lagging
+    already = {p.name for p in lagging}
+    return (*lagging, *(p for p in shown if p.name in removed and p.name not in already))
+
+
+# Per implementation (forgotten with it): (cluster, key, hidden, faults, lagging, stale_patches)
+# -> synced_cluster's result.
 _SYNCED: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], tuple[cl.Cluster, JobSyncResult]]] = (
     weakref.WeakKeyDictionary()
 )
@@ -419,33 +468,41 @@ SYNCED_LIMIT = 1 << 17  # cleared when full: 1 << 14 was full at depth 13 of ind
 
 
 def synced_cluster(
-    cluster: cl.Cluster, key: str, hidden: frozenset[str], impl: SyncImpl, faults: Faults
+    cluster: cl.Cluster,
+    key: str,
+    hidden: frozenset[str],
+    impl: SyncImpl,
+    faults: Faults,
+    lagging: tuple[Pod, ...] = (),
+    stale_patches: bool = False,
 ) -> tuple[cl.Cluster, JobSyncResult]:
-    """The cluster after one sync over the cache (the API's pods less `hidden`), and the sync's
-    result: a pure function of its arguments, met again in worlds that differ in what the
+    """The cluster after one sync over the cache (the API's pods less `hidden`, `lagging` in
+    their older version; with `stale_patches` its finalizer removals not observed), and the
+    sync's result: a pure function of its arguments, met again in worlds that differ in what the
     checkers keep beside the cluster (the budget, a stale sync's aftermath), so remembered."""
     try:
         memo = _SYNCED.setdefault(impl, {})
     except TypeError:  # an implementation that cannot be weakly referenced is not remembered
-        return _sync_over_cache(cluster, key, hidden, impl, faults)
-    args = (cluster, key, hidden, faults)
+        return _sync_over_cache(cluster, key, hidden, impl, faults, lagging, stale_patches)
+    args = (cluster, key, hidden, faults, lagging, stale_patches)
     found = memo.get(args)
     if found is None:
         if len(memo) >= SYNCED_LIMIT:
             memo.clear()  # only costs time
-        found = memo[args] = _sync_over_cache(cluster, key, hidden, impl, faults)
+        found = memo[args] = _sync_over_cache(cluster, key, hidden, impl, faults, lagging, stale_patches)
     return found
 
 
 def _sync_over_cache(
-    cluster: cl.Cluster, key: str, hidden: frozenset[str], impl: SyncImpl, faults: Faults
+    cluster: cl.Cluster, key: str, hidden: frozenset[str], impl: SyncImpl, faults: Faults, lagging: tuple[Pod, ...], stale_patches: bool
 ) -> tuple[cl.Cluster, JobSyncResult]:
     namespace, name = key.split("/", 1)
     job = cluster.job(namespace, name)
-    inp = cl.job_sync_input(cluster, job, key, faults, unseen=hidden, informers=informer_versions(hidden), write_version=WRITTEN)
+    informers = informer_versions(bool(hidden or lagging))
+    inp = cl.job_sync_input(cluster, job, key, faults, unseen=hidden, cached=lagging, informers=informers, write_version=WRITTEN)
     result = impl(inp)
     cluster = cl.with_controller_state(cluster, key, result.controller)
-    return cl.apply_job_sync_actions(cluster, key, result), result
+    return cl.apply_job_sync_actions(cluster, key, result, unobserved_removals=stale_patches), result
 
 
 def _wake_at(world: World, result: JobSyncResult) -> datetime | None:
@@ -468,16 +525,33 @@ def _unobserve_creations(world: World, names: frozenset[str]) -> World:
 
 
 def cache_catch_up(world: World, move: Move | None = None) -> World:
-    """The informer delivers the pending pod creations: the cache shows them, and each pod whose
-    owner the controller finds (a Job of that name and uid: resolveControllerRef) lowers that
+    """The informer delivers the pending pod writes: the lagging finalizer removals
+    (`deliver_lagging`), then the creations: the cache shows them, and each pod whose owner the
+    controller finds (a Job of that name and uid: resolveControllerRef) lowers that
     Job's creation expectations (Controller.addPod -> CreationObserved). A pod of a deleted
     Job, or of the one its successor of the same name replaced, is observed by no one."""
+    world = deliver_lagging(world)
+    if not world.hidden:
+        return world
     state = world.cluster.controller_state(world.job_key)
     if state.expectations is not None:
         exp = state.expectations
         state = evolve(state, expectations=evolve(exp, add=exp.add - _creations_observed(world)))
     cluster = cl.with_controller_state(world.cluster, world.job_key, state)
     return with_world(world, cluster=cluster, hidden=frozenset())
+
+
+def deliver_lagging(world: World) -> World:
+    """The informer delivers the lagging finalizer removals: the cache shows the pods as they
+    are now, and the controller's handlers observe each change (updatePod, or deletePod for a
+    pod gone since: finalizerRemovalObserved, and DeletionObserved for a pod being deleted)."""
+    if not world.lagging:
+        return world
+    cluster = world.cluster
+    namespace = world.job_key.split("/", 1)[0]
+    for old in world.lagging:
+        cluster = cl.observe_pod_change(cluster, old, cluster.pod(namespace, old.name))
+    return with_world(world, cluster=cluster, lagging=())
 
 
 def _creations_observed(world: World) -> int:
@@ -662,7 +736,7 @@ def restart(world: World, move: Move | None = None) -> World:
     """The controller restarts: expectations, back-off records and its queue are lost, its
     informers list afresh (and every Job is synced again)."""
     cluster = cl.restart_controller(world.cluster)
-    return with_world(world, cluster=cluster, hidden=frozenset(), wake_at=None, budget=world.budget.spend("restarts"))
+    return with_world(world, cluster=cluster, hidden=frozenset(), lagging=(), wake_at=None, budget=world.budget.spend("restarts"))
 
 
 def expire_expectations(world: World, move: Move | None = None) -> World:
@@ -728,11 +802,13 @@ def orphan_cleanup(world: World, move: Move | None = None) -> World:
     return without_spent_marks(_forget_gone(with_world(world, cluster=cluster)))
 
 
-_SYNCS: dict[str, tuple[Faults, bool]] = {
-    "sync": (NO_FAULTS, False),
-    "sync-stale": (NO_FAULTS, True),
-    "sync-pod-error": (Faults(pod_control_error=POD_ERROR), False),
-    "sync-status-error": (Faults(status_update_error=STATUS_ERROR), False),
+# Each sync move: its faults, and which of its writes reach the controller's cache late.
+_SYNCS: dict[str, tuple[Faults, str | None]] = {
+    "sync": (NO_FAULTS, None),
+    "sync-stale": (NO_FAULTS, "creations"),
+    "sync-stale-patches": (NO_FAULTS, "patches"),
+    "sync-pod-error": (Faults(pod_control_error=POD_ERROR), None),
+    "sync-status-error": (Faults(status_update_error=STATUS_ERROR), None),
 }
 
 _MOVES: dict[str, Callable[[World, Move], World]] = {

@@ -76,6 +76,11 @@ def canonical_world(world: World) -> World:
     already carry their canonical name keep their object (stable sorting leaves pods of equal
     content in place), and a world already canonical is returned as it is."""
     cluster = world.cluster
+    if world.lagging:
+        # Renaming would have to rename the cache's older versions too (of pods that may be gone
+        # from the API): a world lagging behind finalizer removals keeps its names. Fewer worlds
+        # are merged while a removal lags; the same states are reached.
+        return with_world(world, cluster=cl.with_cluster(cluster, events=())) if cluster.events else world
     key = world.job_key
     job = world.job()
     uncounted = job.status.uncounted_terminated_pods if job is not None else None

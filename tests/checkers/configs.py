@@ -176,6 +176,8 @@ _JOB_ROWS: list[Row] = [
     ("success_policy_reads_old_indexes", SUCCESS_POLICY, {}, "success-policy-enforced", 5),
     # At 1.36 the expectations of a deleted Job's hidden creations outlive it (kept to 1.37).
     ("expectations_never_expire", ONE, {"stale": 1, "job_deletions": 1, "recreations": 1, "expiries": 1, "kube_version": "1.36"}, "new-job-starts-clean", 5),
+    # Up to 1.35: from 1.36 the consistency store makes the sync wait for the removals too.
+    ("finalizer_removals_not_awaited", job_manifest(2, 2, 0), {"stale_patches": 1, "kube_version": "1.35"}, "complete-meets-success-criteria", 5),
 ]
 MUTATION_CASES: dict[str, MutationCase] = {
     **_cases(JOB_BUGS, _JOB_ROWS),

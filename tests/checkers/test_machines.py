@@ -37,6 +37,7 @@ MODEL_CONFIGS = {
         evictions=1,
         deletions=1,
         stale=1,
+        stale_patches=1,
         faults=1,
         restarts=1,
         expiries=1,

@@ -67,6 +67,27 @@ def test_explore_creates_a_deleted_job_again_and_replay_does_too(
     assert main(["replay", str(trace), "--impl", "jobmodel.transitions.sync_job:sync_job"]) == 0
 
 
+def test_explore_lets_finalizer_removals_reach_the_cache_late_and_replay_does_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    manifest = tmp_path / "two.json"
+    manifest.write_text(json.dumps(job_manifest(2, 2, 0)))
+    trace = tmp_path / "trace.json"
+    broken = "tests.checkers.broken.job_bugs:finalizer_removals_not_awaited"
+    budget = ["--stale-patches", "1", "--kube-version", "1.35"]
+    assert main(["explore", str(manifest), "--depth", "5", *budget, "--impl", broken, "--save", str(trace)]) == 1
+    out = capsys.readouterr().out
+    assert "violation: complete-meets-success-criteria" in out and "(cache: +fin)" in out
+    saved = json.loads(trace.read_text())
+    assert "sync-stale-patches" in [m["kind"] for m in saved["moves"]] and saved["config"]["budget"]["stale_patches"] == 1
+    assert main(["replay", str(trace), "--impl", broken]) == 1
+    assert "violation reproduced: complete-meets-success-criteria" in capsys.readouterr().out
+    assert main(["replay", str(trace), "--impl", "jobmodel.transitions.sync_job:sync_job"]) == 0
+    # The flag names the controller it applies to.
+    cron = tmp_path / "cron.json"
+    cron.write_text(json.dumps(cron_manifest("* * * * *", "Allow")))
+    assert main(["explore", str(cron), "--depth", "2", "--stale-patches", "1"]) == 2
+    assert "--stale-patches: does not apply to a CronJob" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_explore_on_several_processes_finds_the_same_states_and_reports_progress(
     manifest: Path, workers: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch

@@ -51,6 +51,8 @@ EXPLORATIONS: list[tuple[str, int, dict[str, Any]]] = [
     ("success-policy.yaml", 7, {"failures": 1, "stale": 1}),
     # A Job created again under its name: syncs over its predecessor's bookkeeping and pods.
     ("pi.yaml", 9, {"failures": 1, "stale": 1, "job_deletions": 1, "recreations": 1}),
+    # Finalizer removals the cache shows late: syncs that await them (uidTrackingExpectations).
+    ("indexed.yaml", 7, {"failures": 1, "stale_patches": 1}),
 ]
 DEEPER = 1 if os.environ.get("HYPOTHESIS_PROFILE") == "long" else 0
 

@@ -376,9 +376,10 @@ def test_139428_after_a_failure_the_policy_ignores_but_the_backoff_counts_is_acc
     record = world.cluster.controller_state(job.key).backoff
     assert record is not None and record.failures_after_last_success == 1
     assert cat.status_rules(world) is None
-    without_record = attrs.evolve(world.cluster.controller_state(job.key), backoff=None)
-    forgotten = attrs.evolve(world, cluster=cl.with_controller_state(world.cluster, job.key, without_record))
-    message = cat.status_rules(forgotten)
+    # A record that counts no failure does not justify it.
+    no_failure = attrs.evolve(record, failures_after_last_success=0)
+    unjustified = attrs.evolve(world.cluster.controller_state(job.key), backoff=no_failure)
+    message = cat.status_rules(attrs.evolve(world, cluster=cl.with_controller_state(world.cluster, job.key, unjustified)))
     assert message is not None and cat.READY_ABOVE_ACTIVE in message
     # From 1.36 (kubernetes#139457) the sync that waits for the back-off counts the running pod,
     # and the same status at 1.36 is not accepted.
@@ -387,6 +388,39 @@ def test_139428_after_a_failure_the_policy_ignores_but_the_backoff_counts_is_acc
     assert fixed_job is not None and fixed_job.status.active == 1 and not any(r.violations for r in fixed)
     at_136 = attrs.evolve(world, cluster=attrs.evolve(world.cluster, features=gates_for("1.36")))
     assert cat.status_rules(at_136) is not None
+
+
+@pytest.mark.parametrize("release", ["1.32", "1.35"])
+def test_139428_stays_accepted_once_a_restart_loses_the_record_it_was_written_under(release: str) -> None:
+    """Found by the explorer (pod-failure-policy.yaml, --failures 1 --restarts 1, 1.35): the
+    restart loses the back-off record, the status written while it counted the ignored failure
+    stays (the failed pod is gone too), and status-rules judged it again without the record."""
+    cfg = attrs.evolve(IGNORING_POLICY, budget=attrs.evolve(IGNORING_POLICY.budget, restarts=1), kube_version=release)
+    records = run_moves(cfg.system(), [*IGNORED_FAILURE_TRACE, Move("restart")])
+    world = records[-1].world
+    job = world.job()
+    assert job is not None and (job.status.active, job.status.ready) == (0, 1)
+    assert world.cluster.controller_state(job.key).backoff is None
+    assert not any(r.violations for r in records)
+    with cat.refusing_known_upstream_bugs():
+        strict = run_moves(cfg.system(), [*IGNORED_FAILURE_TRACE, Move("restart")])
+    assert "status-rules" in {v.invariant for v in strict[-1].violations}
+
+
+def test_a_failure_whose_finalizer_removal_is_awaited_is_no_new_failure_to_back_off_from() -> None:
+    """Found by the explorer (pod-failure-policy.yaml, --stale-patches 2 --failures 1 --faults 1
+    --restarts 1, 1.32): after a restart, a sync removes the finalizer of a failure the policy
+    ignores without saving a back-off record (nothing to flush); while the removal lags, the next
+    sync sees the pod with the finalizer but skips it as processed (getNewFinishedPods), and
+    replaces it at once, as it does when the removal is seen (upstream agrees on both syncs)."""
+    cfg = attrs.evolve(IGNORING_POLICY, budget=env.Budget(failures=1, faults=1, restarts=1, stale_patches=1))
+    head = [Move("sync"), Move("start", "j-0"), Move("fail", "j-0", "cond=DisruptionTarget"), Move("sync-pod-error"), Move("restart")]
+    lagging = run_moves(cfg.system(), [*head, Move("sync-stale-patches"), Move("sync")])
+    seen = run_moves(cfg.system(), [*head, Move("sync"), Move("sync")])
+    for records in (lagging, seen):
+        assert len(records[-1].world.pods()) == 3  # the replacement, created at once
+        assert not any(r.violations for r in records)
+    assert lagging[-2].world.lagging and not seen[-2].world.lagging
 
 
 @pytest.mark.usefixtures("strict_upstream")

@@ -114,6 +114,63 @@ def test_expectations_expire_after_five_minutes_and_a_restart_ends_the_lag() -> 
     assert not w.hidden and w.cluster.controller_state(w.job_key).expectations is None
 
 
+def _removal_lagging(release: int, budget: Budget | None = None) -> env.World:
+    """j-1 succeeded; a sync counted it and removed its tracking finalizer, which the cache shows
+    late: the cache still shows j-1 with the finalizer, the controller awaits the removal."""
+    budget = budget or Budget(stale_patches=1)
+    w = env.initial_world(manifest(completions=3), budget, now=NOW, features=FeatureGates.for_release(release))
+    return apply(w, Move("sync"), Move("start", "j-1"), Move("succeed", "j-1"), Move("sync-stale-patches"))
+
+
+def test_a_sync_whose_finalizer_removals_lag_leaves_them_awaited() -> None:
+    w = _removal_lagging(37)
+    api = {p.name: p for p in w.pods()}
+    shown = {p.name: p for p in w.visible_pods()}
+    assert [p.name for p in w.lagging] == ["j-1"] and w.budget.stale_patches == 0
+    assert not api["j-1"].metadata.finalizers and shown["j-1"].metadata.finalizers
+    state = w.cluster.controller_state(w.job_key)
+    assert state.expected_finalizer_removals == {api["j-1"].uid}
+    job = w.job()
+    assert job is not None and job.status.succeeded == 1
+    # The delivery observes the removal (updatePod -> finalizerRemovalObserved).
+    w = apply(w, Move("cache-catch-up"))
+    assert not w.lagging and not w.cluster.controller_state(w.job_key).expected_finalizer_removals
+    assert w.visible_pods() == w.own_pods()
+
+
+def test_a_sync_awaiting_a_removal_does_not_count_the_pod_again() -> None:
+    # Up to 1.35 the cache's j-1 (finalizer shown) is skipped as processed (getValidPodsWithFilter);
+    # from 1.36 the sync waits for the pod informer altogether (the consistency store).
+    for release, waits in ((32, False), (35, False), (36, True), (37, True)):
+        w = _removal_lagging(release)
+        pods = len(w.pods())
+        after, result = env.apply_move(w, Move("sync"))
+        assert result is not None
+        job = after.job()
+        assert job is not None and job.status.succeeded == 1, release
+        assert len(after.pods()) == pods, release
+        assert (result.error is not None and "read version" in result.error) == waits, release
+
+
+def test_a_later_write_of_a_lagging_pod_is_delivered_after_the_removal() -> None:
+    # The informer delivers a pod's writes in order: the garbage collector's removal of j-1 comes
+    # with the lagging finalizer removal before it.
+    w = _removal_lagging(35, Budget(stale_patches=1, gc=1))
+    assert "pod-gc j-1" in {str(m) for m in env.enabled_moves(w)}
+    w = apply(w, Move("pod-gc", "j-1"))
+    assert not w.lagging and "j-1" not in {p.name for p in w.visible_pods()}
+    assert not w.cluster.controller_state(w.job_key).expected_finalizer_removals
+
+
+def test_a_restart_ends_the_lag_of_removals_and_a_sync_removing_none_spends_nothing() -> None:
+    w = _removal_lagging(35, Budget(stale_patches=2, restarts=1))
+    w = apply(w, Move("restart"))
+    assert not w.lagging and w.visible_pods() == w.own_pods()
+    w = apply(w, Move("sync-stale-patches"))  # nothing to remove: a plain sync
+    assert not w.lagging and w.budget.stale_patches == 1
+    assert w == apply(apply(_removal_lagging(35, Budget(stale_patches=2, restarts=1)), Move("restart")), Move("sync"))
+
+
 def test_a_restart_loses_the_controllers_memory_and_nothing_else() -> None:
     # After a failure the controller holds a back-off record and asked to be woken.
     before = apply(world(Budget(failures=1, restarts=1)), Move("sync"), Move("start", "j-0"), Move("fail", "j-0"), Move("sync"))

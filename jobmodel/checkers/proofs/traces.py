@@ -245,6 +245,7 @@ def budget_for(moves: list[Move]) -> env.Budget:
         "evict": "evictions",
         "delete-pod": "deletions",
         "sync-stale": "stale",
+        "sync-stale-patches": "stale_patches",
         "sync-pod-error": "faults",
         "sync-status-error": "faults",
         "restart": "restarts",

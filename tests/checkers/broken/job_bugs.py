@@ -247,5 +247,9 @@ expectations_never_expire = Mutant(
     "The controller's expectations never expire: a Job whose expected pods never show waits for them for good.",
     (SJ, "        return exp is None or exp.fulfilled() or exp.expired(self.now)", "        return exp is None or exp.fulfilled()"),
 )
+finalizer_removals_not_awaited = Mutant(
+    "getValidPodsWithFilter forgets the finalizer removals the controller awaits: a finished pod whose removal the cache has not shown yet is counted again.",
+    (SJ, "        if JOB_TRACKING_FINALIZER not in meta.finalizers or meta.uid in uncounted or meta.uid in removing:\n", "        if JOB_TRACKING_FINALIZER not in meta.finalizers or meta.uid in uncounted:\n"),
+)
 
 name_mutants(globals())

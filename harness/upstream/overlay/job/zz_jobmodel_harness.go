@@ -8,11 +8,13 @@ package job
 import (
 	"context"
 	"errors"
+	"sort"
 	"sync"
 	"time"
 
 	batch "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/record"
@@ -36,15 +38,17 @@ type HarnessExpectations struct {
 
 // HarnessJobSyncInput is one job-sync request: the controller's caches and in-memory state.
 type HarnessJobSyncInput struct {
-	Key               string
-	Job               *batch.Job // nil: not in the cache (deleted)
-	Pods              []*v1.Pod
-	Now               time.Time
-	Expectations      *HarnessExpectations
-	Backoff           *HarnessBackoff
-	PodControlError   string
-	StatusUpdateError string
-	PodCreateLimit    int
+	Key          string
+	Job          *batch.Job // nil: not in the cache (deleted)
+	Pods         []*v1.Pod
+	Now          time.Time
+	Expectations *HarnessExpectations
+	Backoff      *HarnessBackoff
+	// ExpectedFinalizerRemovals are the pod UIDs whose finalizer removal the controller awaits.
+	ExpectedFinalizerRemovals []string
+	PodControlError           string
+	StatusUpdateError         string
+	PodCreateLimit            int
 }
 
 // HarnessJobSyncResult is what one syncJob did.
@@ -61,6 +65,9 @@ type HarnessJobSyncResult struct {
 	// (nil: none held).
 	Expectations *HarnessExpectations
 	Backoff      *HarnessBackoff
+	// ExpectedFinalizerRemovals are the pod UIDs whose finalizer removal the controller
+	// awaits after the step, sorted.
+	ExpectedFinalizerRemovals []string
 }
 
 // patchRecorder is the fake pod control with the names of the patched pods recorded
@@ -153,6 +160,15 @@ func HarnessSyncJob(ctx context.Context, in HarnessJobSyncInput) (*HarnessJobSyn
 			return nil, err
 		}
 	}
+	if len(in.ExpectedFinalizerRemovals) > 0 {
+		uids := make([]types.UID, 0, len(in.ExpectedFinalizerRemovals))
+		for _, uid := range in.ExpectedFinalizerRemovals {
+			uids = append(uids, types.UID(uid))
+		}
+		if err := jm.finalizerExpectations.expectFinalizersRemoved(logger, in.Key, uids); err != nil {
+			return nil, err
+		}
+	}
 	if in.Job != nil {
 		if err := factory.Batch().V1().Jobs().Informer().GetIndexer().Add(in.Job); err != nil {
 			return nil, err
@@ -171,6 +187,10 @@ func HarnessSyncJob(ctx context.Context, in HarnessJobSyncInput) (*HarnessJobSyn
 		add, del := exp.GetExpectations()
 		res.Expectations = &HarnessExpectations{Add: int(add), Del: int(del)}
 	}
+	for uid := range jm.finalizerExpectations.getExpectedUIDs(in.Key) {
+		res.ExpectedFinalizerRemovals = append(res.ExpectedFinalizerRemovals, string(uid))
+	}
+	sort.Strings(res.ExpectedFinalizerRemovals)
 	if b, ok, _ := jm.podBackoffStore.store.GetByKey(in.Key); ok {
 		record := b.(*backoffRecord)
 		res.Backoff = &HarnessBackoff{FailuresAfterLastSuccess: record.failuresAfterLastSuccess, LastFailureTime: record.lastFailureTime}
