@@ -33,7 +33,7 @@ from jobmodel.frozen import FrozenDict, freeze, thaw
 from jobmodel.invariants.catalogue import LAWS
 from jobmodel.invariants.laws import Violation
 from jobmodel.invariants.liveness import check_liveness
-from jobmodel.state import JobControllerTunables, checked_tunable
+from jobmodel.state import JobControllerTunables, Pod, checked_tunable
 from jobmodel.timeutil import format_time, parse_clock
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.job_symmetry import canonical_world, without_events
@@ -194,18 +194,31 @@ def describe_job(world: env.World) -> str:
 
 
 def describe_pods(world: env.World) -> str:
+    """The Job's pods, each as `name:phase+marks`; a pod the controller's cache has not seen is
+    marked (unseen), one it shows in an older version (its late writes) with that version, and
+    one gone that the cache still shows is `name:gone`."""
+    cached = {p.name: p for p in world.lagging}
     out = []
     for pod in world.pods():
-        text = f"{pod.name}:{pod.phase}"
-        if is_pod_ready(pod):
-            text += "+ready"
-        if pod.metadata.deletion_timestamp is not None:
-            text += "+deleting"
-        if has_job_tracking_finalizer(pod):
-            text += "+fin"
+        text = f"{pod.name}:{_pod_marks(pod)}"
         if pod.name in world.hidden:
             text += "(unseen)"
-        elif any(p.name == pod.name for p in world.lagging):
-            text += "(cache: +fin)"
+        elif pod.name in cached:
+            text += f"(cache: {_pod_marks(cached.pop(pod.name))})"
         out.append(text)
+    for name, pod in cached.items():  # gone from the API, still in the cache
+        ref = pod.metadata.controller_ref()
+        if ref is not None and ref.uid == world.job_uid:
+            out.append(f"{name}:gone(cache: {_pod_marks(pod)})")
     return " ".join(out) or "-"
+
+
+def _pod_marks(pod: Pod) -> str:
+    text = pod.phase
+    if is_pod_ready(pod):
+        text += "+ready"
+    if pod.metadata.deletion_timestamp is not None:
+        text += "+deleting"
+    if has_job_tracking_finalizer(pod):
+        text += "+fin"
+    return text

@@ -43,8 +43,8 @@ Transition = laws.Transition[World, JobSyncResult]  # a step of the Job's enviro
 T = TypeVar("T")
 
 ALL_INDEXES = 1 << 31  # parse a completedIndexes string without dropping any index
-SYNC_MOVES = frozenset({"sync", "sync-stale", "sync-stale-patches", "sync-pod-error", "sync-status-error"})
-CLEAN_SYNC_MOVES = frozenset({"sync", "sync-stale", "sync-stale-patches"})
+SYNC_MOVES = frozenset({"sync", "sync-stale", "sync-stale-patches", "sync-stale-deletions", "sync-pod-error", "sync-status-error"})
+CLEAN_SYNC_MOVES = frozenset({"sync", "sync-stale", "sync-stale-patches", "sync-stale-deletions"})
 
 
 # --- conditions ------------------------------------------------------------------------------------
@@ -512,7 +512,7 @@ def settled(t: Transition) -> bool:
     expectations satisfied (so that manageJob ran), of a Job that exists and had not finished.
     The converse laws ("the facts demand this status") are stated after settled syncs."""
     if not clean_sync(t) or t.before.hidden or t.before.lagging:
-        return False  # most steps: decided without looking the Job up (lagging: removals expected)
+        return False  # most steps: decided without looking the Job up (lagging: writes awaited)
     before, after = t.before.job(), t.after.job()
     return (
         expectations_satisfied(t.before)

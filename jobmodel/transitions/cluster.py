@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeGuard
 
 import attrs
 
@@ -387,17 +387,36 @@ def controller_sync(cluster: Cluster, key: str, faults: Faults = Faults()) -> tu
 
 def cache_view(pods: tuple[Pod, ...], cached: tuple[Pod, ...]) -> tuple[Pod, ...]:
     """The pods as an informer shows them that has not yet delivered the latest writes of the
-    `cached` pods: those in their older version (also when they are gone since), in place."""
+    `cached` pods: those in their older version, in place (after the others when they are gone
+    since)."""
     older = {p.metadata.name: p for p in cached}
     shown = tuple(older.pop(p.metadata.name, p) for p in pods)
     return (*shown, *older.values()) if older else shown
 
 
-def apply_job_sync_actions(cluster: Cluster, key: str, result: JobSyncResult, *, unobserved_removals: bool = False) -> Cluster:
-    """Carry out the accepted API calls of a sync in the order the controller made them. With
-    `unobserved_removals`, the informer does not deliver the tracking-finalizer removals yet:
-    the controller's handlers do not observe them (`observe_pod_change` does, later)."""
+def write_observed_late(action: object, late_writes: str | None) -> TypeGuard[PatchPod | DeletePod]:
+    """Whether the informer delivers this call of a sync late: its removals of the tracking
+    finalizer ("patches") or its pod deletions ("deletions")."""
+    if late_writes == "patches":
+        return isinstance(action, PatchPod) and action.kind == "remove-finalizer"
+    return late_writes == "deletions" and isinstance(action, DeletePod)
+
+
+def apply_job_sync_actions(cluster: Cluster, key: str, result: JobSyncResult) -> Cluster:
+    """Carry out the accepted API calls of a sync in the order the controller made them."""
+    return apply_job_sync_actions_late(cluster, key, result, None)[0]
+
+
+def apply_job_sync_actions_late(
+    cluster: Cluster, key: str, result: JobSyncResult, late_writes: str | None
+) -> tuple[Cluster, tuple[Pod, ...]]:
+    """`apply_job_sync_actions`, but the informer does not deliver the `late_writes` yet
+    (`write_observed_late`), nor any later write of the same pod (it delivers a pod's writes in
+    order): the controller's handlers do not observe them (`observe_pod_change` does, later).
+    Also returns each pod so written as the cache still shows it: as it was right before its
+    first late write."""
     namespace, name = key.split("/", 1)
+    shown: dict[str, Pod] = {}
     for action in result.actions:
         if isinstance(action, RecordEvent):
             event = ClusterEvent(key, action.type, action.reason, action.message)
@@ -405,6 +424,7 @@ def apply_job_sync_actions(cluster: Cluster, key: str, result: JobSyncResult, *,
             continue
         if not getattr(action, "accepted", False):
             continue
+        before = cluster
         if isinstance(action, CreatePod):
             cluster = create_pod_from_controller(cluster, action.pod)
         elif isinstance(action, DeletePod):
@@ -412,16 +432,18 @@ def apply_job_sync_actions(cluster: Cluster, key: str, result: JobSyncResult, *,
             if pod is not None:
                 cluster = delete_pod(cluster, pod)
         elif isinstance(action, PatchPod):
-            if unobserved_removals and action.kind == "remove-finalizer":
-                # The write without the handlers' part (they only change the bookkeeping).
-                cluster = with_cluster(_apply_pod_patch(cluster, namespace, name, action), controller=cluster.controller)
-            else:
-                cluster = _apply_pod_patch(cluster, namespace, name, action)
+            cluster = _apply_pod_patch(cluster, namespace, name, action)
         elif isinstance(action, UpdateJobStatus):
             job = cluster.job(namespace, name)
             if job is not None:
                 cluster = replace_job(cluster, evolve(job, status=action.status))
-    return cluster
+        if late_writes is not None and (write_observed_late(action, late_writes) or (isinstance(action, (PatchPod, DeletePod)) and action.name in shown)):
+            # The write without the handlers' part (they only change the bookkeeping).
+            cluster = with_cluster(cluster, controller=before.controller)
+            old = before.pod(namespace, action.name)
+            if old is not None:
+                shown.setdefault(old.metadata.name, old)
+    return cluster, tuple(shown.values())
 
 
 def _apply_pod_patch(cluster: Cluster, namespace: str, job_name: str, action: PatchPod) -> Cluster:

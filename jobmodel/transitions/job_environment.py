@@ -16,8 +16,10 @@ pods that the cache does not show until `cache-catch-up`, their creation observe
 tracking-finalizer removals lag (`sync-stale-patches`) leaves the cache showing the pods with
 the finalizer (`lagging`) until `cache-catch-up`, the removals observed (job_controller.go
 `uidTrackingExpectations`, `finalizerRemovalObserved`) only then, or when a later write of the
-pod is delivered (informers deliver a pod's writes in order). A restarted controller lists pods
-afresh, so a restart also ends the lag.
+pod is delivered (informers deliver a pod's writes in order); a sync whose pod deletions lag
+(`sync-stale-deletions`) leaves the cache showing the pods as they were, not being deleted, the
+deletions observed (`DeletionObserved`) only then. A restarted controller lists pods afresh, so
+a restart also ends the lag.
 """
 
 from __future__ import annotations
@@ -30,7 +32,6 @@ from typing import Any
 
 import attrs
 
-from jobmodel.actions import PatchPod
 from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES, FeatureGates
 from jobmodel.frozen import FrozenDict, evolve, evolver, freeze, identity_first_eq, interned, thaw
@@ -98,6 +99,7 @@ class Budget:
     recreations: int = 0
     gc: int = 0
     stale_patches: int = 0
+    stale_deletions: int = 0
     edits: tuple[str, ...] = ()
 
     def spend(self, name: str) -> Budget:
@@ -109,7 +111,7 @@ class Budget:
 class World:
     """The cluster, the Job under check (its key and uid, kept once it is gone), the pods the
     controller's cache has not seen yet (`hidden`, by name) or shows in an older version, before
-    its own finalizer removals (`lagging`), the hostile moves left, and when the controller asked
+    its own finalizer removals or deletions (`lagging`), the hostile moves left, and when the controller asked
     to see the Job again (queue.AddAfter: back-off, active deadline). `template` is the
     manifest the Job was created from, which a user creates again once it is gone
     (`recreate-job`): the same in every world of one check, so no part of a world's value."""
@@ -226,6 +228,8 @@ def enabled_moves(world: World) -> list[Move]:
             moves.append(_SYNC_STALE)
         if b.stale_patches > 0:
             moves.append(_SYNC_STALE_PATCHES)
+        if b.stale_deletions > 0:
+            moves.append(_SYNC_STALE_DELETIONS)
         if b.faults > 0:
             moves += _SYNC_FAULTS
     if world.hidden or world.lagging:
@@ -260,6 +264,7 @@ def enabled_moves(world: World) -> list[Move]:
 _SYNC = Move("sync")
 _SYNC_STALE = Move("sync-stale")
 _SYNC_STALE_PATCHES = Move("sync-stale-patches")
+_SYNC_STALE_DELETIONS = Move("sync-stale-deletions")
 _SYNC_FAULTS = (Move("sync-pod-error"), Move("sync-status-error"))
 _CACHE_CATCH_UP = Move("cache-catch-up")
 _RESTART = Move("restart")
@@ -341,8 +346,8 @@ def consistency_guarded(world: World) -> bool:
 
 def cache_behind_own_writes(world: World) -> bool:
     """The controller's pod cache has not caught up with a pod write of its own (a record stands
-    and a creation is hidden or a finalizer removal lagging), so that from 1.36 a sync waits for
-    it (consistencyStore.EnsureReady)."""
+    and a creation is hidden or a finalizer removal or deletion lagging), so that from 1.36 a sync
+    waits for it (consistencyStore.EnsureReady)."""
     if not (world.hidden or world.lagging) or not consistency_guarded(world):
         return False
     record = world.cluster.controller_state(world.job_key).consistency
@@ -394,7 +399,9 @@ def apply_move(world: World, move: Move, impl: SyncImpl = sync_job) -> tuple[Wor
     kind = move.kind
     if kind in _SYNCS:
         faults, stale = _SYNCS[kind]
-        return controller_sync_with(world, impl, faults, stale=stale == "creations", stale_patches=stale == "patches")
+        if stale == "creations":
+            return controller_sync_with(world, impl, faults, stale=True)
+        return controller_sync_with(world, impl, faults, late_writes=stale)
     handler = _MOVES.get(kind)
     if handler is None:
         raise InputError("move", f"unknown move {quote(kind)} (known: {', '.join([*_SYNCS, *_MOVES])})")
@@ -409,17 +416,17 @@ def _writes_lagging_pod(world: World, move: Move) -> bool:
 
 
 def controller_sync_with(
-    world: World, impl: SyncImpl, faults: Faults = NO_FAULTS, stale: bool = False, stale_patches: bool = False
+    world: World, impl: SyncImpl, faults: Faults = NO_FAULTS, stale: bool = False, late_writes: str | None = None
 ) -> tuple[World, JobSyncResult]:
     """One sync of the Job by `impl` over the controller's cache (the API's pods less the hidden
     ones, the lagging ones as it still shows them), its accepted calls applied as
     `cluster.controller_sync` does. With `stale`, the pods it creates reach the cache late: their
-    creation is not observed until `cache-catch-up`; with `stale_patches`, so do its removals of
-    the tracking finalizer. Unlike `cluster.controller_sync`, status writes are not checked by the
-    API server here, so that the status invariants see every status the controller sends."""
-    cluster, result = synced_cluster(world.cluster, world.job_key, world.hidden, impl, faults, world.lagging, stale_patches)
+    creation is not observed until `cache-catch-up`; with `late_writes` ("patches" or
+    "deletions"), so do its removals of the tracking finalizer or its pod deletions. Unlike
+    `cluster.controller_sync`, status writes are not checked by the API server here, so that the
+    status invariants see every status the controller sends."""
+    cluster, result, late = synced_cluster(world.cluster, world.job_key, world.hidden, impl, faults, world.lagging, late_writes)
     before = world.cluster.pods
-    shown = world.visible_pods() if stale_patches else ()
     world = with_world(world, cluster=cluster, wake_at=_wake_at(world, result))
     if stale:
         names = {p.name for p in before}
@@ -427,10 +434,10 @@ def controller_sync_with(
         if created:
             world = _unobserve_creations(world, created)
             world = with_world(world, budget=world.budget.spend("stale"))
-    if stale_patches:
-        lagging = _lagging_after(world.lagging, shown, result)
-        if lagging is not world.lagging:
-            world = with_world(world, lagging=lagging, budget=world.budget.spend("stale_patches"))
+    if late:
+        already = {p.name for p in world.lagging}
+        lagging = (*world.lagging, *(p for p in late if p.name not in already))
+        world = with_world(world, lagging=lagging, budget=world.budget.spend(f"stale_{late_writes}"))
     if faults is not NO_FAULTS and faults != NO_FAULTS:
         world = with_world(world, budget=world.budget.spend("faults"))
     return without_spent_marks(_forget_gone(world)), result
@@ -449,19 +456,9 @@ def without_spent_marks(world: World) -> World:
     return with_world(world, cluster=cl.with_controller_state(world.cluster, world.job_key, state))
 
 
-def _lagging_after(lagging: tuple[Pod, ...], shown: tuple[Pod, ...], result: JobSyncResult) -> tuple[Pod, ...]:
-    """The pods the cache shows in an older version once the sync's accepted finalizer removals
-    lag too: each as the sync saw it (a pod lagging already keeps its older version)."""
-    removed = {a.name for a in result.actions if isinstance(a, PatchPod) and a.accepted and a.kind == "remove-finalizer"}
-    if not removed:
-        return lagging
-    already = {p.name for p in lagging}
-    return (*lagging, *(p for p in shown if p.name in removed and p.name not in already))
-
-
-# Per implementation (forgotten with it): (cluster, key, hidden, faults, lagging, stale_patches)
+# Per implementation (forgotten with it): (cluster, key, hidden, faults, lagging, late_writes)
 # -> synced_cluster's result.
-_SYNCED: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], tuple[cl.Cluster, JobSyncResult]]] = (
+_SYNCED: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], tuple[cl.Cluster, JobSyncResult, tuple[Pod, ...]]]] = (
     weakref.WeakKeyDictionary()
 )
 SYNCED_LIMIT = 1 << 17  # cleared when full: 1 << 14 was full at depth 13 of indexed.yaml
@@ -474,35 +471,38 @@ def synced_cluster(
     impl: SyncImpl,
     faults: Faults,
     lagging: tuple[Pod, ...] = (),
-    stale_patches: bool = False,
-) -> tuple[cl.Cluster, JobSyncResult]:
+    late_writes: str | None = None,
+) -> tuple[cl.Cluster, JobSyncResult, tuple[Pod, ...]]:
     """The cluster after one sync over the cache (the API's pods less `hidden`, `lagging` in
-    their older version; with `stale_patches` its finalizer removals not observed), and the
-    sync's result: a pure function of its arguments, met again in worlds that differ in what the
-    checkers keep beside the cluster (the budget, a stale sync's aftermath), so remembered."""
+    their older version; with `late_writes` its finalizer removals or deletions not observed),
+    the sync's result, and the pods its late writes leave the cache showing (each as it was
+    before them): a pure function of its arguments, met again in worlds that differ in
+    what the checkers keep beside the cluster (the budget, a stale sync's aftermath), so
+    remembered."""
     try:
         memo = _SYNCED.setdefault(impl, {})
     except TypeError:  # an implementation that cannot be weakly referenced is not remembered
-        return _sync_over_cache(cluster, key, hidden, impl, faults, lagging, stale_patches)
-    args = (cluster, key, hidden, faults, lagging, stale_patches)
+        return _sync_over_cache(cluster, key, hidden, impl, faults, lagging, late_writes)
+    args = (cluster, key, hidden, faults, lagging, late_writes)
     found = memo.get(args)
     if found is None:
         if len(memo) >= SYNCED_LIMIT:
             memo.clear()  # only costs time
-        found = memo[args] = _sync_over_cache(cluster, key, hidden, impl, faults, lagging, stale_patches)
+        found = memo[args] = _sync_over_cache(cluster, key, hidden, impl, faults, lagging, late_writes)
     return found
 
 
 def _sync_over_cache(
-    cluster: cl.Cluster, key: str, hidden: frozenset[str], impl: SyncImpl, faults: Faults, lagging: tuple[Pod, ...], stale_patches: bool
-) -> tuple[cl.Cluster, JobSyncResult]:
+    cluster: cl.Cluster, key: str, hidden: frozenset[str], impl: SyncImpl, faults: Faults, lagging: tuple[Pod, ...], late_writes: str | None
+) -> tuple[cl.Cluster, JobSyncResult, tuple[Pod, ...]]:
     namespace, name = key.split("/", 1)
     job = cluster.job(namespace, name)
     informers = informer_versions(bool(hidden or lagging))
     inp = cl.job_sync_input(cluster, job, key, faults, unseen=hidden, cached=lagging, informers=informers, write_version=WRITTEN)
     result = impl(inp)
     cluster = cl.with_controller_state(cluster, key, result.controller)
-    return cl.apply_job_sync_actions(cluster, key, result, unobserved_removals=stale_patches), result
+    cluster, late = cl.apply_job_sync_actions_late(cluster, key, result, late_writes)
+    return cluster, result, late
 
 
 def _wake_at(world: World, result: JobSyncResult) -> datetime | None:
@@ -525,8 +525,8 @@ def _unobserve_creations(world: World, names: frozenset[str]) -> World:
 
 
 def cache_catch_up(world: World, move: Move | None = None) -> World:
-    """The informer delivers the pending pod writes: the lagging finalizer removals
-    (`deliver_lagging`), then the creations: the cache shows them, and each pod whose owner the
+    """The informer delivers the pending pod writes: the lagging finalizer removals and
+    deletions (`deliver_lagging`), then the creations: the cache shows them, and each pod whose owner the
     controller finds (a Job of that name and uid: resolveControllerRef) lowers that
     Job's creation expectations (Controller.addPod -> CreationObserved). A pod of a deleted
     Job, or of the one its successor of the same name replaced, is observed by no one."""
@@ -542,9 +542,9 @@ def cache_catch_up(world: World, move: Move | None = None) -> World:
 
 
 def deliver_lagging(world: World) -> World:
-    """The informer delivers the lagging finalizer removals: the cache shows the pods as they
-    are now, and the controller's handlers observe each change (updatePod, or deletePod for a
-    pod gone since: finalizerRemovalObserved, and DeletionObserved for a pod being deleted)."""
+    """The informer delivers the lagging finalizer removals and deletions: the cache shows the
+    pods as they are now, and the controller's handlers observe each change (updatePod, or
+    deletePod for a pod being deleted or gone since: finalizerRemovalObserved, DeletionObserved)."""
     if not world.lagging:
         return world
     cluster = world.cluster
@@ -807,6 +807,7 @@ _SYNCS: dict[str, tuple[Faults, str | None]] = {
     "sync": (NO_FAULTS, None),
     "sync-stale": (NO_FAULTS, "creations"),
     "sync-stale-patches": (NO_FAULTS, "patches"),
+    "sync-stale-deletions": (NO_FAULTS, "deletions"),
     "sync-pod-error": (Faults(pod_control_error=POD_ERROR), None),
     "sync-status-error": (Faults(status_update_error=STATUS_ERROR), None),
 }

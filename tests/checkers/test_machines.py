@@ -38,6 +38,7 @@ MODEL_CONFIGS = {
         deletions=1,
         stale=1,
         stale_patches=1,
+        stale_deletions=1,
         faults=1,
         restarts=1,
         expiries=1,

@@ -75,7 +75,7 @@ def test_explore_lets_finalizer_removals_reach_the_cache_late_and_replay_does_to
     budget = ["--stale-patches", "1", "--kube-version", "1.35"]
     assert main(["explore", str(manifest), "--depth", "5", *budget, "--impl", broken, "--save", str(trace)]) == 1
     out = capsys.readouterr().out
-    assert "violation: complete-meets-success-criteria" in out and "(cache: +fin)" in out
+    assert "violation: complete-meets-success-criteria" in out and "(cache: Succeeded+fin)" in out
     saved = json.loads(trace.read_text())
     assert "sync-stale-patches" in [m["kind"] for m in saved["moves"]] and saved["config"]["budget"]["stale_patches"] == 1
     assert main(["replay", str(trace), "--impl", broken]) == 1

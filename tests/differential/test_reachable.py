@@ -53,6 +53,8 @@ EXPLORATIONS: list[tuple[str, int, dict[str, Any]]] = [
     ("pi.yaml", 9, {"failures": 1, "stale": 1, "job_deletions": 1, "recreations": 1}),
     # Finalizer removals the cache shows late: syncs that await them (uidTrackingExpectations).
     ("indexed.yaml", 7, {"failures": 1, "stale_patches": 1}),
+    # Deletions the cache shows late (a suspend deletes the running pods): syncs that await them.
+    ("indexed.yaml", 7, {"failures": 1, "stale_deletions": 1, "edits": ("suspend=true",)}),
 ]
 DEEPER = 1 if os.environ.get("HYPOTHESIS_PROFILE") == "long" else 0
 
@@ -106,7 +108,7 @@ def test_every_reached_cronjob_sync_agrees_with_upstream(upstream: ReleaseUpstre
 # Long random runs reach what a bounded exploration does not: Jobs that finish after many
 # failures, back-off grown over several failures, many pods created and replaced.
 RUN_STEPS = 120
-LONG_RUN_BUDGET = Budget(failures=4, stale=2, faults=2, evictions=1, deletions=1, gc=2, restarts=1, expiries=1)
+LONG_RUN_BUDGET = Budget(failures=4, stale=2, stale_patches=2, stale_deletions=1, faults=2, evictions=1, deletions=1, gc=2, restarts=1, expiries=1)
 
 
 def random_run(system: System[Any, Any], rng: random.Random, steps: int) -> None:

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 import attrs
 import pytest
 
+from jobmodel.actions import DeletePod
 from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES, FeatureGates
 from jobmodel.state import FAILED, RUNNING, SUCCEEDED
@@ -160,6 +161,54 @@ def test_a_later_write_of_a_lagging_pod_is_delivered_after_the_removal() -> None
     w = apply(w, Move("pod-gc", "j-1"))
     assert not w.lagging and "j-1" not in {p.name for p in w.visible_pods()}
     assert not w.cluster.controller_state(w.job_key).expected_finalizer_removals
+
+
+def _deletion_lagging(release: int) -> env.World:
+    """Two running pods, parallelism cut to 1: a sync deletes one, a deletion the cache shows
+    late (the pod as it was, running and not being deleted)."""
+    budget = Budget(stale_deletions=1, edits=("parallelism=1",))
+    w = env.initial_world(manifest(completions=3), budget, now=NOW, features=FeatureGates.for_release(release))
+    w = apply(w, Move("sync"), Move("start", "j-0"), Move("start", "j-1"), Move("edit", arg="parallelism=1"))
+    return apply(w, Move("sync-stale-deletions"))
+
+
+def test_a_sync_whose_deletions_lag_awaits_them_with_the_pods_shown_as_before() -> None:
+    for release, waits in ((32, False), (35, False), (36, True), (37, True)):
+        w = _deletion_lagging(release)
+        assert len(w.lagging) == 1 and w.budget.stale_deletions == 0, release
+        (old,) = w.lagging
+        api = {p.name: p for p in w.pods()}
+        assert api[old.name].metadata.deletion_timestamp is not None and old.metadata.deletion_timestamp is None
+        exp = w.cluster.controller_state(w.job_key).expectations
+        assert exp is not None and exp.delete == 1, release
+        # The next sync deletes nothing more: manageJob waits for the deletion (up to 1.35), or
+        # the sync waits for the pod informer (the consistency store, 1.36+).
+        _, result = env.apply_move(w, Move("sync"))
+        assert result is not None and not any(isinstance(a, DeletePod) for a in result.actions), release
+        assert (result.error is not None and "read version" in result.error) == waits, release
+        # The delivery observes the deletion (updatePod -> deletePod -> DeletionObserved).
+        w = apply(w, Move("cache-catch-up"))
+        exp = w.cluster.controller_state(w.job_key).expectations
+        assert not w.lagging and exp is not None and exp.fulfilled(), release
+
+
+def test_a_later_write_of_the_same_sync_to_a_pod_whose_deletion_lags_lags_too() -> None:
+    # Past its deadline the Job's pending pod is deleted (deleteActivePods), then counted as
+    # failed and its finalizer removed: the informer delivers that removal only after the
+    # deletion, so both lag, and the next sync does not count the pod again (up to 1.35; from
+    # 1.36 it waits for the cache).
+    budget = Budget(stale_deletions=1)
+    w = env.initial_world(manifest(1, 1, activeDeadlineSeconds=30), budget, now=NOW, features=FeatureGates.for_release(35))
+    w = apply(w, Move("sync"), Move("deadline-passes"), Move("sync-stale-deletions"))
+    (old,) = w.lagging
+    assert old.metadata.finalizers and old.metadata.deletion_timestamp is None
+    assert old.name not in {p.name for p in w.pods()}  # gone: deleted, its finalizer removed
+    assert w.cluster.controller_state(w.job_key).expected_finalizer_removals == {old.uid}
+    job = w.job()
+    assert job is not None and job.status.failed == 1
+    w = apply(w, Move("sync"))
+    job = w.job()
+    assert job is not None and job.status.failed == 1
 
 
 def test_a_restart_ends_the_lag_of_removals_and_a_sync_removing_none_spends_nothing() -> None:

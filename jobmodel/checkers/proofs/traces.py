@@ -246,6 +246,7 @@ def budget_for(moves: list[Move]) -> env.Budget:
         "delete-pod": "deletions",
         "sync-stale": "stale",
         "sync-stale-patches": "stale_patches",
+        "sync-stale-deletions": "stale_deletions",
         "sync-pod-error": "faults",
         "sync-status-error": "faults",
         "restart": "restarts",
