@@ -26,6 +26,7 @@ from jobmodel.state import (
     COMPLETE,
     FAILED_CONDITION,
     JOB_TRACKING_FINALIZER,
+    BackoffRecord,
     JobCondition,
     JobStatus,
     UncountedTerminatedPods,
@@ -326,7 +327,8 @@ def test_ready_above_active_is_accepted_only_where_the_backoff_can_write_it(chan
     if change == "no failure":
         status = attrs.evolve(job.status, failed=0, uncounted_terminated_pods=UncountedTerminatedPods())
         job = attrs.evolve(job, status=status)
-        state = attrs.evolve(world.cluster.controller_state(job.key), backoff=None)
+        # A record that counts no failure (none at all: lost to a restart, it is accepted).
+        state = attrs.evolve(world.cluster.controller_state(job.key), backoff=BackoffRecord(failures_after_last_success=0))
         world = attrs.evolve(world, cluster=cl.with_controller_state(world.cluster, job.key, state))
     elif change == "suspended":
         # Written by a sync of the suspended Job: it carries Suspended=True.
