@@ -34,7 +34,7 @@ type jobSyncCase struct {
 			LastFailureTime          *string `json:"lastFailureTime"`
 		} `json:"backoff"`
 		// The finalizer removals the controller awaits (uidTrackingExpectations): jobmodel's
-		// own key, sent only for the states its explorer reaches with a lagging cache.
+		// own key (docs/oracle-protocol.md).
 		ExpectedFinalizerRemovals []string `json:"expectedFinalizerRemovals"`
 		PodControlError           string   `json:"podControlError"`
 		StatusUpdateError         string   `json:"statusUpdateError"`

@@ -197,19 +197,17 @@ def describe_pods(world: env.World) -> str:
     """The Job's pods, each as `name:phase+marks`; a pod the controller's cache has not seen is
     marked (unseen), one it shows in an older version (its late writes) with that version, and
     one gone that the cache still shows is `name:gone`."""
-    cached = {p.name: p for p in world.lagging}
+    shown = {p.name: p for p in world.visible_pods()}
     out = []
     for pod in world.pods():
         text = f"{pod.name}:{_pod_marks(pod)}"
-        if pod.name in world.hidden:
+        cached = shown.pop(pod.name, None)
+        if cached is None:
             text += "(unseen)"
-        elif pod.name in cached:
-            text += f"(cache: {_pod_marks(cached.pop(pod.name))})"
+        elif cached is not pod:
+            text += f"(cache: {_pod_marks(cached)})"
         out.append(text)
-    for name, pod in cached.items():  # gone from the API, still in the cache
-        ref = pod.metadata.controller_ref()
-        if ref is not None and ref.uid == world.job_uid:
-            out.append(f"{name}:gone(cache: {_pod_marks(pod)})")
+    out.extend(f"{name}:gone(cache: {_pod_marks(pod)})" for name, pod in shown.items())  # gone from the API
     return " ".join(out) or "-"
 
 

@@ -335,7 +335,7 @@ WRITTEN = 1
 
 def informer_versions(behind: bool) -> InformerVersions:
     """What the informers have caught up with while some pod write of the controller is not
-    delivered (`behind`: a creation hidden, a finalizer removal lagging)."""
+    delivered (`behind`: a creation hidden, a finalizer removal or deletion lagging)."""
     return InformerVersions(pods=WRITTEN - 1 if behind else WRITTEN, jobs=WRITTEN)
 
 
@@ -398,10 +398,8 @@ def apply_move(world: World, move: Move, impl: SyncImpl = sync_job) -> tuple[Wor
     """Carry out one move; a controller sync also returns its result."""
     kind = move.kind
     if kind in _SYNCS:
-        faults, stale = _SYNCS[kind]
-        if stale == "creations":
-            return controller_sync_with(world, impl, faults, stale=True)
-        return controller_sync_with(world, impl, faults, late_writes=stale)
+        faults, late = _SYNCS[kind]
+        return controller_sync_with(world, impl, faults, late)
     handler = _MOVES.get(kind)
     if handler is None:
         raise InputError("move", f"unknown move {quote(kind)} (known: {', '.join([*_SYNCS, *_MOVES])})")
@@ -416,27 +414,29 @@ def _writes_lagging_pod(world: World, move: Move) -> bool:
 
 
 def controller_sync_with(
-    world: World, impl: SyncImpl, faults: Faults = NO_FAULTS, stale: bool = False, late_writes: str | None = None
+    world: World, impl: SyncImpl, faults: Faults = NO_FAULTS, late: str | None = None
 ) -> tuple[World, JobSyncResult]:
     """One sync of the Job by `impl` over the controller's cache (the API's pods less the hidden
     ones, the lagging ones as it still shows them), its accepted calls applied as
-    `cluster.controller_sync` does. With `stale`, the pods it creates reach the cache late: their
-    creation is not observed until `cache-catch-up`; with `late_writes` ("patches" or
-    "deletions"), so do its removals of the tracking finalizer or its pod deletions. Unlike
-    `cluster.controller_sync`, status writes are not checked by the API server here, so that the
-    status invariants see every status the controller sends."""
-    cluster, result, late = synced_cluster(world.cluster, world.job_key, world.hidden, impl, faults, world.lagging, late_writes)
+    `cluster.controller_sync` does. Which of its writes reach the cache late (`late`):
+    "creations", whose pods are hidden and their creation not observed until `cache-catch-up`;
+    "patches" or "deletions", its removals of the tracking finalizer or its pod deletions, shown
+    as before and observed then (`lagging`). Unlike `cluster.controller_sync`, status writes are
+    not checked by the API server here, so that the status invariants see every status the
+    controller sends."""
+    late_writes = None if late == "creations" else late
+    cluster, result, shown = synced_cluster(world.cluster, world.job_key, world.hidden, impl, faults, world.lagging, late_writes)
     before = world.cluster.pods
     world = with_world(world, cluster=cluster, wake_at=_wake_at(world, result))
-    if stale:
+    if late == "creations":
         names = {p.name for p in before}
         created = frozenset(p.name for p in cluster.pods if p.name not in names)
         if created:
             world = _unobserve_creations(world, created)
             world = with_world(world, budget=world.budget.spend("stale"))
-    if late:
+    if shown:
         already = {p.name for p in world.lagging}
-        lagging = (*world.lagging, *(p for p in late if p.name not in already))
+        lagging = (*world.lagging, *(p for p in shown if p.name not in already))
         world = with_world(world, lagging=lagging, budget=world.budget.spend(f"stale_{late_writes}"))
     if faults is not NO_FAULTS and faults != NO_FAULTS:
         world = with_world(world, budget=world.budget.spend("faults"))
