@@ -389,6 +389,22 @@ def unread_job_stays_listed(t: CronTransition) -> str | None:
     return None
 
 
+@CRON_LAWS.step_invariant("cron-unread-cronjob-starts-nothing", "cronjob_controllerv2.go syncCronJob (a running Job that status.active lacks: GetCronJob, and its error is returned before any Job is created)", when=a_sync)
+def unread_cron_job_starts_nothing(t: CronTransition) -> str | None:
+    """A sync that meets a running Job of its own that the cached status.active lacks, and whose
+    read of the CronJob the API server refused (`sync-cronjob-get-error`), returns the error (the
+    work queue retries it) and starts no run: it cannot tell a Job it forgot from one that a newer
+    status, not yet in its cache, lists, so it acts on neither."""
+    if t.move.kind != "sync-cronjob-get-error" or t.sync is None:
+        return None
+    created = [a.job.metadata.name for a in t.sync.actions if isinstance(a, CreateJob)]
+    if created:
+        return f"the read of the CronJob was refused, yet the sync went on to create {', '.join(created)}"
+    if t.sync.error is None:
+        return "the read of the CronJob was refused, yet the sync returned no error"
+    return None
+
+
 @CRON_LAWS.step_invariant("cron-refused-status-write-retried", "cronjob_controllerv2.go ControllerV2.sync (an UpdateStatus error is returned, before the requeueAfter: the work queue retries the key with back-off)", when=a_sync)
 def refused_status_write_retried(t: CronTransition) -> str | None:
     """A sync whose status write the API server refused (a server error, `sync-status-error`, or

@@ -12,7 +12,8 @@ minute before the next daylight-saving change of the CronJob's timeZone, `dst [c
 minute before the first schedule time after it, `dst [run]`, so that ticks cross it);
 `sync-create-error`, `sync-delete-error`, `sync-get-error`, `sync-status-error` (the API server
 refuses the sync's Job creates, its Job deletes, its Job reads, or its status write, with a server
-error);
+error); `sync-cronjob-get-error` (it refuses the read of the CronJob that a sync makes when it
+meets a running Job of its own that the cached status.active lacks; enabled only then);
 `job-completes NAME`, `job-fails NAME`. The API server answers a create of an existing name with
 AlreadyExists, and rejects a status write made from a stale CronJob (resourceVersion conflict).
 `enabled_cron_moves(world)` lists the moves possible in a state, `apply_cron_move(world, move,
@@ -63,6 +64,7 @@ CREATE_ERROR = "injected: the API server refused the Job create"
 DELETE_ERROR = "injected: the API server refused the Job delete"
 GET_ERROR = "injected: the API server refused the Job read"
 STATUS_ERROR = "injected: the API server refused the CronJob status write"
+CRON_JOB_GET_ERROR = "injected: the API server refused the CronJob read"
 NO_INJECTED_FAULTS = CronJobFaults()
 # The syncs whose Job calls of one kind the API server refuses (a budget's `faults`).
 FAULTY_SYNCS = {
@@ -70,6 +72,8 @@ FAULTY_SYNCS = {
     "sync-delete-error": CronJobFaults(job_delete_error=DELETE_ERROR),
     "sync-get-error": CronJobFaults(job_get_error=GET_ERROR),
     "sync-status-error": CronJobFaults(status_update_error=STATUS_ERROR),
+    # Only a sync that reads the CronJob meets it (`reads_cron_job`).
+    "sync-cronjob-get-error": CronJobFaults(cron_job_get_error=CRON_JOB_GET_ERROR),
 }
 
 
@@ -84,7 +88,7 @@ class CronBudget:
     failures: int = 0
     late: int = 0
     dst: int = 0
-    faults: int = 0  # syncs whose Job creates, deletes, reads or status write the API server refuses (FAULTY_SYNCS)
+    faults: int = 0  # syncs whose Job creates, deletes, reads, CronJob read or status write the API server refuses (FAULTY_SYNCS)
 
 
 @attrs.frozen
@@ -140,7 +144,7 @@ def enabled_cron_moves(world: CronWorld) -> list[Move]:
     if b.crashes > 0:
         moves.append(Move("sync-crash"))
     if b.faults > 0:
-        moves.extend(Move(kind) for kind in FAULTY_SYNCS)
+        moves.extend(Move(kind) for kind in FAULTY_SYNCS if kind != "sync-cronjob-get-error" or reads_cron_job(world))
     if world.cached is not None:
         moves.append(Move("cache-catch-up"))
     if b.ticks > 0:
@@ -157,6 +161,15 @@ def enabled_cron_moves(world: CronWorld) -> list[Move]:
             if b.failures > 0:
                 moves.append(Move("job-fails", job.metadata.name))
     return moves
+
+
+def reads_cron_job(world: CronWorld) -> bool:
+    """Whether a sync reads the CronJob from the API server: the cache lists a running Job of the
+    CronJob's that the cached status.active lacks (syncCronJob: GetCronJob before it reports an
+    UnexpectedJob). A refused read changes nothing in any other sync, so only these get the move."""
+    seen = world.cached or world.cron_job
+    listed = {ref.uid for ref in seen.status.active}
+    return any(_owned(j, seen) and j.metadata.uid not in listed and not is_job_finished(j)[0] for j in world.jobs)
 
 
 # --- what a move does ---------------------------------------------------------------------------

@@ -213,6 +213,7 @@ _CRON_ROWS: list[Row] = [
     ("refused_run_recorded", _cron("*/2 * * * *"), {"ticks": 2, "faults": 1}, "cron-refused-run-not-recorded", 4),
     ("refused_delete_taken_as_done", _cron("*/2 * * * *", "Replace"), {"ticks": 4, "faults": 1}, "cron-refused-delete-keeps-the-job-listed", 6),
     ("unreadable_job_taken_as_missing", _cron("*/2 * * * *", "Replace"), {"ticks": 4, "crashes": 1, "faults": 1}, "cron-unread-job-stays-listed", 7),
+    ("unreadable_cron_job_ignored", _cron("*/2 * * * *", "Forbid"), {"ticks": 2, "crashes": 1, "faults": 1}, "cron-unread-cronjob-starts-nothing", 4),
     ("status_write_error_swallowed", _cron("*/2 * * * *"), {"ticks": 2, "faults": 1}, "cron-refused-status-write-retried", 3),
     ("replace_read_error_ignored", _cron("*/2 * * * *", "Replace"), {"ticks": 4, "faults": 1}, "cron-replace-leaves-one-running", 6),
 ]

@@ -12,6 +12,7 @@ from jobmodel.checkers.cron import cron_manifest
 from jobmodel.state import CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION
 from jobmodel.transitions.cron_environment import (
     CREATE_ERROR,
+    CRON_JOB_GET_ERROR,
     GET_ERROR,
     START,
     STATUS_ERROR,
@@ -132,6 +133,29 @@ def test_a_refused_read_keeps_the_reference_to_a_job_that_is_gone_until_a_read_s
     world, result = apply_cron_move(world, Move("sync"), sync_cronjob)
     assert result is not None and "MissingJob" in [e.reason for e in result.actions if isinstance(e, RecordEvent)]
     assert gone not in world.cron_job.status.active
+
+
+def test_a_refused_read_of_the_cronjob_leaves_a_forgotten_job_unadopted_and_starts_nothing() -> None:
+    # A crash after the create and before the status write leaves a running Job that
+    # status.active lacks: the next sync reads the CronJob to tell a forgotten Job from a
+    # listing its cache has not seen yet, and without an answer it stops there.
+    world = initial_cron_world(cron_manifest("*/2 * * * *"), CronBudget(ticks=4, crashes=1, faults=1))
+    world = run(world, "tick", "tick")
+    assert "sync-cronjob-get-error" not in [m.kind for m in enabled_cron_moves(world)]  # no read to refuse
+    world = run(world, "sync-crash", "tick", "tick")
+    (forgotten,) = world.owned()
+    assert world.cron_job.status.active == ()
+    assert "sync-cronjob-get-error" in [m.kind for m in enabled_cron_moves(world)]
+    world, result = apply_cron_move(world, Move("sync-cronjob-get-error"), sync_cronjob)
+    assert result is not None and result.error == CRON_JOB_GET_ERROR and result.requeue_after is None
+    assert not [a for a in result.actions if isinstance(a, CreateJob | RecordEvent)]
+    assert world.owned() == [forgotten] and world.cron_job.status.active == ()
+    assert world.budget.faults == 0
+    # The retry reads it: the Job is reported (UnexpectedJob; upstream does not list it in
+    # status.active) and the due run starts beside it (Allow).
+    world, result = apply_cron_move(world, Move("sync"), sync_cronjob)
+    assert result is not None and "UnexpectedJob" in [e.reason for e in result.actions if isinstance(e, RecordEvent)]
+    assert len(world.owned()) == 2 and forgotten.metadata.uid not in {ref.uid for ref in world.cron_job.status.active}
 
 
 def test_a_refused_status_write_leaves_the_run_unrecorded_and_is_the_syncs_error() -> None:

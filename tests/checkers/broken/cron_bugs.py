@@ -97,6 +97,10 @@ replace_read_error_ignored = _bug(
         '                step.event(WARNING, "FailedGet", f"Get job: {get_err}")\n                continue',
     ),
 )
+unreadable_cron_job_ignored = _bug(
+    "A refused read of the CronJob is ignored: the running Job its cached status lacks is reported as unexpected, and the sync goes on to its schedule.",
+    ("            except _ApiError as err:\n                return updated, str(err)\n", "            except _ApiError:\n                fresh = step.local\n"),
+)
 status_write_error_swallowed = _bug(
     "A refused CronJob status write is only logged: the sync returns its requeue, so the retry waits for the next schedule time.",
     ("        if refused is not None:\n            return CronJobSyncResult(tuple(step.actions), written, refused, None)\n", ""),
