@@ -80,6 +80,7 @@ from jobmodel.invariants.job_facts import (
     true_conditions,
     valid_index,
     visible_pods,
+    visible_pods_by_uid,
     waited_for_backoff,
     written_statuses,
 )
@@ -515,7 +516,7 @@ def backoff_limit_exceeded_justified(t: Transition) -> str | None:
     if cond is None or job is None or cond.reason != REASON_BACKOFF_LIMIT_EXCEEDED:
         return None
     limit = job.spec.backoff_limit or 0
-    if counted_failures(job) > limit or past_backoff_limit_on_failure(job, t.before.pods()):
+    if counted_failures(job) > limit or past_backoff_limit_on_failure(job, list(visible_pods(t.before))):
         return None
     return f"{cond.type} BackoffLimitExceeded with {counted_failures(job)} failures recorded, backoffLimit {limit}"
 
@@ -636,10 +637,10 @@ def terminal_condition_keeps_its_reason(t: Transition) -> str | None:
 
 @step_invariant("uncounted-entries-justified", "job_controller.go trackJobStatusAndRemoveFinalizers; pod_failure_policy.go (Ignore: not counted)", when=status_written)
 def uncounted_entries_justified(t: Transition) -> str | None:
-    """A pod enters uncountedTerminatedPods only when it finished and is not counted yet: it
-    still holds the tracking finalizer, and it is in `succeeded` only if it Succeeded, in `failed`
-    only if it failed (isPodFailed), or did not succeed while the Job is failing, and no
-    podFailurePolicy rule ignores its failure."""
+    """A pod enters uncountedTerminatedPods only when it finished and is not counted yet, as the
+    sync's cache showed it: it still holds the tracking finalizer, and it is in `succeeded` only
+    if it Succeeded, in `failed` only if it failed (isPodFailed), or did not succeed while the Job
+    is failing, and no podFailurePolicy rule ignores its failure."""
     s = sync_step(t)
     if not s.sync:
         return None
@@ -647,7 +648,7 @@ def uncounted_entries_justified(t: Transition) -> str | None:
     if job is None:
         return None
     gates = t.before.cluster.features
-    pods = pods_by_uid(t.before)
+    pods = visible_pods_by_uid(t.before)  # the pods as the sync saw them
     old = job.status.uncounted_terminated_pods or UncountedTerminatedPods()
     for status in written_statuses(t):
         new = status.uncounted_terminated_pods or UncountedTerminatedPods()
@@ -724,8 +725,8 @@ def pod_counted_exactly_once(t: Transition) -> str | None:
 
 @step_invariant("finalizer-removed-after-recording", "job_controller.go flushUncountedAndRemoveFinalizers: status update before removeTrackingFinalizerFromPods", when=finalizers_removed)
 def finalizer_removed_after_recording(t: Transition) -> str | None:
-    """The controller removes the tracking finalizer of a finished pod of an unfinished Job only
-    after an accepted status write records it (in uncountedTerminatedPods; an Indexed Job's
+    """The controller removes the tracking finalizer of a finished pod (as its cache shows it) of
+    an unfinished Job only after an accepted status write records it (in uncountedTerminatedPods; an Indexed Job's
     success in completedIndexes, before or in the same write); otherwise a crash in between loses
     the pod. Not recorded by design: pods whose index is out of range, failures a
     podFailurePolicy rule ignores."""
@@ -738,7 +739,7 @@ def finalizer_removed_after_recording(t: Transition) -> str | None:
     uncounted = before.status.uncounted_terminated_pods
     recorded = set(uncounted.succeeded + uncounted.failed) if uncounted is not None else set()
     done = completed_indexes(before)
-    pods = pods_by_uid(t.before)
+    pods = visible_pods_by_uid(t.before)  # finished as the sync saw them
     for action in t.sync.actions:
         if isinstance(action, UpdateJobStatus) and action.accepted:
             u = action.status.uncounted_terminated_pods

@@ -288,6 +288,13 @@ def pods_by_uid(world: World) -> dict[str, Pod]:
     return _pods_by_uid(world.own_pods())
 
 
+@per_world
+def visible_pods_by_uid(world: World) -> dict[str, Pod]:
+    """The Job's pods by uid as the controller's cache shows them (`pods_by_uid` when it is
+    current): what a sync's decisions are judged by."""
+    return _pods_by_uid(visible_pods(world))
+
+
 @lru_cache(maxsize=JOB_MEMO_SIZE)
 def _pods_by_uid(pods: tuple[Pod, ...]) -> dict[str, Pod]:
     return by_uid(pods)

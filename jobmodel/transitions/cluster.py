@@ -408,15 +408,17 @@ def apply_job_sync_actions(cluster: Cluster, key: str, result: JobSyncResult) ->
 
 
 def apply_job_sync_actions_late(
-    cluster: Cluster, key: str, result: JobSyncResult, late_writes: str | None
+    cluster: Cluster, key: str, result: JobSyncResult, late_writes: str | None, lagging: frozenset[str] = frozenset()
 ) -> tuple[Cluster, tuple[Pod, ...]]:
     """`apply_job_sync_actions`, but the informer does not deliver the `late_writes` yet
-    (`write_observed_late`), nor any later write of the same pod (it delivers a pod's writes in
-    order): the controller's handlers do not observe them (`observe_pod_change` does, later).
+    (`write_observed_late`), nor any later write of the same pod, nor any write of a pod whose
+    earlier writes it has not delivered (`lagging`, by name): it delivers a pod's writes in
+    order. The controller's handlers do not observe them (`observe_pod_change` does, later).
     Also returns each pod so written as the cache still shows it: as it was right before its
-    first late write."""
+    first late write (a `lagging` pod's older version is the caller's)."""
     namespace, name = key.split("/", 1)
     shown: dict[str, Pod] = {}
+    held_back = late_writes is not None or bool(lagging)
     for action in result.actions:
         if isinstance(action, RecordEvent):
             event = ClusterEvent(key, action.type, action.reason, action.message)
@@ -437,11 +439,14 @@ def apply_job_sync_actions_late(
             job = cluster.job(namespace, name)
             if job is not None:
                 cluster = replace_job(cluster, evolve(job, status=action.status))
-        if late_writes is not None and (write_observed_late(action, late_writes) or (isinstance(action, (PatchPod, DeletePod)) and action.name in shown)):
+        if held_back and (
+            write_observed_late(action, late_writes)
+            or (isinstance(action, (PatchPod, DeletePod)) and (action.name in shown or action.name in lagging))
+        ):
             # The write without the handlers' part (they only change the bookkeeping).
             cluster = with_cluster(cluster, controller=before.controller)
             old = before.pod(namespace, action.name)
-            if old is not None:
+            if old is not None and action.name not in lagging:
                 shown.setdefault(old.metadata.name, old)
     return cluster, tuple(shown.values())
 

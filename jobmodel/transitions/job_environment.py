@@ -9,8 +9,8 @@ The rules (Stateright style):
   `cluster.py` (syncs, pod writes, deletes, restarts, clock, Job edits and creates), never a second copy;
 - the controller step under check is passed in (`impl`, the signature of `sync_job`).
 
-The informer lag is modelled on the controller's own pod writes, which is where it matters
-(upstream's expectations exist for it): a sync made with a lagging cache (`sync-stale`) creates
+The informer lag is modelled on the controller's own pod writes, where upstream's expectations
+cover it, and on everyone else's: a sync made with a lagging cache (`sync-stale`) creates
 pods that the cache does not show until `cache-catch-up`, their creation observed
 (controller_utils.go `ControllerExpectations`, `CreationObserved`) only then; a sync whose
 tracking-finalizer removals lag (`sync-stale-patches`) leaves the cache showing the pods with
@@ -18,8 +18,10 @@ the finalizer (`lagging`) until `cache-catch-up`, the removals observed (job_con
 `uidTrackingExpectations`, `finalizerRemovalObserved`) only then, or when a later write of the
 pod is delivered (informers deliver a pod's writes in order); a sync whose pod deletions lag
 (`sync-stale-deletions`) leaves the cache showing the pods as they were, not being deleted, the
-deletions observed (`DeletionObserved`) only then. A restarted controller lists pods afresh, so
-a restart also ends the lag.
+deletions observed (`DeletionObserved`) only then; a pod move of the kubelet, the pod garbage
+collector or someone else made as `KIND-stale` leaves the cache showing the pod as it was, the
+change observed only then. A write of a pod that lags, the controller's too, is delivered after
+what lags. A restarted controller lists pods afresh, so a restart also ends the lag.
 """
 
 from __future__ import annotations
@@ -100,6 +102,7 @@ class Budget:
     gc: int = 0
     stale_patches: int = 0
     stale_deletions: int = 0
+    stale_pod_writes: int = 0
     edits: tuple[str, ...] = ()
 
     def spend(self, name: str) -> Budget:
@@ -111,7 +114,7 @@ class Budget:
 class World:
     """The cluster, the Job under check (its key and uid, kept once it is gone), the pods the
     controller's cache has not seen yet (`hidden`, by name) or shows in an older version, before
-    its own finalizer removals or deletions (`lagging`), the hostile moves left, and when the controller asked
+    a write it has not delivered (`lagging`), the hostile moves left, and when the controller asked
     to see the Job again (queue.AddAfter: back-off, active deadline). `template` is the
     manifest the Job was created from, which a user creates again once it is gone
     (`recreate-job`): the same in every world of one check, so no part of a world's value."""
@@ -279,7 +282,15 @@ _ORPHAN_CLEANUP = Move("orphan-cleanup")
 @functools.lru_cache(maxsize=POD_MEMO_SIZE)
 def _pod_moves(pod: Pod, b: Budget, failure_args: tuple[str, ...]) -> tuple[Move, ...]:
     """The moves of one pod (a pure function of the pod, the budget and the Job's failure modes,
-    met again in many states: remembered)."""
+    met again in many states: remembered); with `stale_pod_writes` left, each also as a write
+    that reaches the controller's cache late (`-stale`)."""
+    moves = _own_pod_moves(pod, b, failure_args)
+    if b.stale_pod_writes > 0:
+        moves = (*moves, *(Move(m.kind + STALE_SUFFIX, m.pod, m.arg) for m in moves))
+    return moves
+
+
+def _own_pod_moves(pod: Pod, b: Budget, failure_args: tuple[str, ...]) -> tuple[Move, ...]:
     deleting = pod.metadata.deletion_timestamp is not None
     if pod.phase in (SUCCEEDED, FAILED):
         if b.gc > 0 and not pod.metadata.finalizers:
@@ -324,9 +335,12 @@ def expectations_expired(world: World) -> bool:
 
 
 # The environment's resourceVersions, abstracted to what the consistency store compares: every
-# write of the controller is WRITTEN; the pod informer has caught up with it unless some creation
-# is still hidden (informers deliver in resourceVersion order, and the hidden pods are the
-# controller's own latest writes); the Job informer is always current. One simplification: after
+# write of the controller is WRITTEN; the pod informer has caught up with it unless some pod
+# write is still undelivered (hidden or lagging). Informers deliver in resourceVersion order, so
+# a controller write made while another write lags is undelivered too; and the record of a write
+# made with nothing lagging is dropped at once (`without_spent_marks`: the informer has it), so
+# a record that stands while something lags is one the informer is behind. The Job informer is
+# always current. One simplification: after
 # `recreate-job` the hidden pods may be the predecessor's, older than the new Job's creations,
 # which the cache shows at once where a real informer would hold them back behind the older ones
 # (the consistency store, reading versions, does see that lag; docs/invariants.md).
@@ -334,8 +348,8 @@ WRITTEN = 1
 
 
 def informer_versions(behind: bool) -> InformerVersions:
-    """What the informers have caught up with while some pod write of the controller is not
-    delivered (`behind`: a creation hidden, a finalizer removal or deletion lagging)."""
+    """What the informers have caught up with while some pod write is not delivered (`behind`:
+    a creation hidden, a pod write lagging)."""
     return InformerVersions(pods=WRITTEN - 1 if behind else WRITTEN, jobs=WRITTEN)
 
 
@@ -401,12 +415,28 @@ def apply_move(world: World, move: Move, impl: SyncImpl = sync_job) -> tuple[Wor
         faults, late = _SYNCS[kind]
         return controller_sync_with(world, impl, faults, late)
     handler = _MOVES.get(kind)
+    seen_late = handler is None and kind in STALE_POD_MOVES
+    if seen_late:
+        kind = kind[: -len(STALE_SUFFIX)]
+        handler, move = _MOVES[kind], Move(kind, move.pod, move.arg)
     if handler is None:
-        raise InputError("move", f"unknown move {quote(kind)} (known: {', '.join([*_SYNCS, *_MOVES])})")
+        raise InputError("move", f"unknown move {quote(kind)} (known: {', '.join(MOVE_KINDS)})")
     if world.lagging and kind != "cache-catch-up" and _writes_lagging_pod(world, move):
-        # The informer delivers a pod's writes in order: the lagging removal before this one.
+        # The informer delivers a pod's writes in order: the lagging ones before this one.
         world = deliver_lagging(world)
+    if seen_late:
+        return _written_late(world, move, handler), None
     return handler(world, move), None
+
+
+def _written_late(world: World, move: Move, handler: Callable[[World, Move], World]) -> World:
+    """A pod move whose write the informer delivers late (`start-stale`, ...): the cache keeps
+    showing the pod as it was (`lagging`; gone since, if the move removed it), and the
+    controller's handlers observe the change only when it is delivered (`deliver_lagging`)."""
+    shown = _pod(world, move.pod)
+    after = handler(world, move)
+    cluster = cl.with_cluster(after.cluster, controller=world.cluster.controller)
+    return with_world(after, cluster=cluster, lagging=(*after.lagging, shown), budget=after.budget.spend("stale_pod_writes"))
 
 
 def _writes_lagging_pod(world: World, move: Move) -> bool:
@@ -435,9 +465,8 @@ def controller_sync_with(
             world = _unobserve_creations(world, created)
             world = with_world(world, budget=world.budget.spend("stale"))
     if shown:
-        already = {p.name for p in world.lagging}
-        lagging = (*world.lagging, *(p for p in shown if p.name not in already))
-        world = with_world(world, lagging=lagging, budget=world.budget.spend(f"stale_{late_writes}"))
+        # (A write of a pod already lagging lags behind it, at no cost: only `late_writes` add pods.)
+        world = with_world(world, lagging=(*world.lagging, *shown), budget=world.budget.spend(f"stale_{late_writes}"))
     if faults is not NO_FAULTS and faults != NO_FAULTS:
         world = with_world(world, budget=world.budget.spend("faults"))
     return without_spent_marks(_forget_gone(world)), result
@@ -501,7 +530,7 @@ def _sync_over_cache(
     inp = cl.job_sync_input(cluster, job, key, faults, unseen=hidden, cached=lagging, informers=informers, write_version=WRITTEN)
     result = impl(inp)
     cluster = cl.with_controller_state(cluster, key, result.controller)
-    cluster, late = cl.apply_job_sync_actions_late(cluster, key, result, late_writes)
+    cluster, late = cl.apply_job_sync_actions_late(cluster, key, result, late_writes, frozenset(p.metadata.name for p in lagging))
     return cluster, result, late
 
 
@@ -542,8 +571,8 @@ def cache_catch_up(world: World, move: Move | None = None) -> World:
 
 
 def deliver_lagging(world: World) -> World:
-    """The informer delivers the lagging finalizer removals and deletions: the cache shows the
-    pods as they are now, and the controller's handlers observe each change (updatePod, or
+    """The informer delivers the lagging pod writes (finalizer removals, deletions, the kubelet's
+    and others' writes): the cache shows the pods as they are now, and the controller's handlers observe each change (updatePod, or
     deletePod for a pod being deleted or gone since: finalizerRemovalObserved, DeletionObserved)."""
     if not world.lagging:
         return world
@@ -832,4 +861,11 @@ _MOVES: dict[str, Callable[[World, Move], World]] = {
     "orphan-cleanup": orphan_cleanup,
 }
 
-MOVE_KINDS = (*_SYNCS, *_MOVES)
+# The pod moves whose write can reach the controller's cache late (`--stale-pod-writes`): the
+# kubelet's, the pod garbage collector's and others' deletions, each as `KIND-stale`.
+STALE_SUFFIX = "-stale"
+STALE_POD_MOVES = frozenset(
+    kind + STALE_SUFFIX for kind in ("start", "ready", "succeed", "fail", "evict", "terminate", "pod-gc", "delete-pod")
+)
+
+MOVE_KINDS = (*_SYNCS, *_MOVES, *sorted(STALE_POD_MOVES))

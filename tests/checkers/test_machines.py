@@ -39,6 +39,7 @@ MODEL_CONFIGS = {
         stale=1,
         stale_patches=1,
         stale_deletions=1,
+        stale_pod_writes=1,
         faults=1,
         restarts=1,
         expiries=1,

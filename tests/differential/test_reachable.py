@@ -55,6 +55,8 @@ EXPLORATIONS: list[tuple[str, int, dict[str, Any]]] = [
     ("indexed.yaml", 7, {"failures": 1, "stale_patches": 1}),
     # Deletions the cache shows late (a suspend deletes the running pods): syncs that await them.
     ("indexed.yaml", 7, {"failures": 1, "stale_deletions": 1, "edits": ("suspend=true",)}),
+    # Kubelet writes and others' deletions the cache shows late: syncs over pods as they were.
+    ("success-policy.yaml", 7, {"failures": 1, "deletions": 1, "stale_pod_writes": 1}),
 ]
 DEEPER = 1 if os.environ.get("HYPOTHESIS_PROFILE") == "long" else 0
 
@@ -108,7 +110,9 @@ def test_every_reached_cronjob_sync_agrees_with_upstream(upstream: ReleaseUpstre
 # Long random runs reach what a bounded exploration does not: Jobs that finish after many
 # failures, back-off grown over several failures, many pods created and replaced.
 RUN_STEPS = 120
-LONG_RUN_BUDGET = Budget(failures=4, stale=2, stale_patches=2, stale_deletions=1, faults=2, evictions=1, deletions=1, gc=2, restarts=1, expiries=1)
+LONG_RUN_BUDGET = Budget(
+    failures=4, stale=2, stale_patches=2, stale_deletions=1, stale_pod_writes=2, faults=2, evictions=1, deletions=1, gc=2, restarts=1, expiries=1
+)
 
 
 def random_run(system: System[Any, Any], rng: random.Random, steps: int) -> None:

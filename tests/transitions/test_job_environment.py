@@ -211,6 +211,60 @@ def test_a_later_write_of_the_same_sync_to_a_pod_whose_deletion_lags_lags_too() 
     assert job is not None and job.status.failed == 1
 
 
+def test_a_kubelet_write_that_lags_leaves_the_cache_showing_the_pod_as_it_was() -> None:
+    w = world(Budget(stale_pod_writes=1))
+    w = apply(w, Move("sync"), Move("start", "j-0"))
+    assert {"succeed-stale", "start-stale", "ready-stale"} <= kinds(w)
+    w = apply(w, Move("succeed-stale", "j-0"))
+    assert w.budget.stale_pod_writes == 0 and not {k for k in kinds(w) if k.endswith("-stale") and k != "sync-stale"}
+    api, cache = {p.name: p for p in w.pods()}, {p.name: p for p in w.visible_pods()}
+    assert api["j-0"].phase == SUCCEEDED and cache["j-0"].phase == RUNNING
+    # The sync counts what its cache shows: one pod running, none succeeded.
+    w = apply(w, Move("sync"))
+    job = w.job()
+    assert job is not None and job.status.succeeded == 0 and job.status.active == 2
+    w = apply(w, Move("cache-catch-up"), Move("sync"))
+    job = w.job()
+    assert not w.lagging and job is not None and job.status.succeeded == 1
+
+
+def test_a_deletion_by_someone_else_seen_late_is_replaced_only_once_seen() -> None:
+    w = world(Budget(stale_pod_writes=1, deletions=1))
+    w = apply(w, Move("sync"), Move("delete-pod-stale", "j-0"))
+    api, cache = {p.name: p for p in w.pods()}, {p.name: p for p in w.visible_pods()}
+    assert api["j-0"].metadata.deletion_timestamp is not None and cache["j-0"].metadata.deletion_timestamp is None
+    assert w.budget.deletions == 0 and w.budget.stale_pod_writes == 0
+    w = apply(w, Move("sync"))
+    assert len(w.pods()) == 2  # j-0 still looks active
+    job = w.job()
+    assert job is not None and job.status.failed == 0
+    # Once seen, the pod (unscheduled, being deleted) is counted failed and released; its
+    # replacement waits for the back-off.
+    w = apply(w, Move("cache-catch-up"), Move("sync"))
+    job = w.job()
+    assert not w.lagging and job is not None and job.status.failed == 1
+    assert [p.name for p in w.pods()] == ["j-1"] and w.wake_at is not None
+
+
+def test_the_controllers_write_of_a_pod_whose_kubelet_write_lags_is_observed_once_after_it() -> None:
+    # The cache shows j-0 running while the kubelet has written it Succeeded; a scale-down deletes
+    # it. The informer delivers the deletion after the success: DeletionObserved once, then.
+    w = env.initial_world(manifest(2, 3), Budget(stale_pod_writes=1, edits=("parallelism=1",)), now=NOW)
+    w = apply(w, Move("sync"), Move("start", "j-0"), Move("start", "j-1"), Move("ready", "j-0"), Move("succeed-stale", "j-1"))
+    w = apply(w, Move("edit", arg="parallelism=1"))
+    w, result = env.apply_move(w, Move("sync"))
+    assert result is not None
+    deleted = [a.name for a in result.actions if isinstance(a, DeletePod) and a.accepted]
+    assert deleted == ["j-1"]  # of the two the cache shows running, the one not ready
+    exp = w.cluster.controller_state(w.job_key).expectations
+    assert exp is not None and exp.delete == 1  # not observed yet: the success comes first
+    (shown,) = w.lagging
+    assert shown.phase == RUNNING and shown.metadata.deletion_timestamp is None
+    w = apply(w, Move("cache-catch-up"))
+    exp = w.cluster.controller_state(w.job_key).expectations
+    assert exp is not None and exp.delete == 0 and exp.fulfilled()
+
+
 def test_a_restart_ends_the_lag_of_removals_and_a_sync_removing_none_spends_nothing() -> None:
     w = _removal_lagging(35, Budget(stale_patches=2, restarts=1))
     w = apply(w, Move("restart"))
