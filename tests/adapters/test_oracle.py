@@ -113,8 +113,11 @@ def test_a_broken_answer_is_an_error_naming_the_request(mode: str, message: str)
 
 
 def test_a_hanging_implementation_times_out_per_request() -> None:
-    with scripted("hang", timeout=1.0) as engine, pytest.raises(OracleError, match=r"no answer within 1s to request 1 \(job-sync: start\)"):
-        engine.outcome("job-sync", CASE)
+    with scripted("hang") as engine:
+        engine.handshake()  # started with time to spare (a loaded machine imports slowly)
+        engine.timeout = 1.0
+        with pytest.raises(OracleError, match=r"no answer within 1s to request 1 \(job-sync: start\)"):
+            engine.outcome("job-sync", CASE)
 
 
 def test_an_error_answer_is_a_case_error() -> None:
