@@ -101,6 +101,10 @@ func main() {
 		runResolveFeatures()
 		return
 	}
+	if len(os.Args) == 2 && os.Args[1] == "--pod-events" {
+		runPodEvents(ctx)
+		return
+	}
 	if len(os.Args) == 2 && os.Args[1] == "--manifests" {
 		runManifests()
 		return

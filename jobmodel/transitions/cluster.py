@@ -183,9 +183,9 @@ def resolve_controller_ref(cluster: Cluster, namespace: str, ref: OwnerReference
     return job
 
 
-def observe_pod_change(cluster: Cluster, old: Pod, new: Pod | None) -> Cluster:
-    """The informer delivers a pod change late (the cache showed `old`; `new` is the API's pod
-    now, None: gone): the controller's handlers act on it."""
+def observe_pod_change(cluster: Cluster, old: Pod | None, new: Pod | None) -> Cluster:
+    """The informer delivers a pod change late (the cache showed `old`, None: not at all; `new`
+    is the API's pod now, None: gone): the controller's handlers act on it."""
     return with_cluster(cluster, controller=_observe_pod_change(cluster, old, new))
 
 
@@ -200,8 +200,9 @@ def _observe_pod_change(cluster: Cluster, old: Pod | None, new: Pod | None) -> F
         return _deletion_observed(cluster, new, final=False)
     if old is not None and has_job_tracking_finalizer(new):
         return cluster.controller  # an update that removes no finalizer: nothing to observe
-    job = resolve_controller_ref(cluster, new.metadata.namespace, new.metadata.controller_ref())
+    new_ref = new.metadata.controller_ref()
     if old is None:
+        job = resolve_controller_ref(cluster, new.metadata.namespace, new_ref)
         if job is None:
             return cluster.controller
         state = cluster.controller_state(job.key)
@@ -209,14 +210,25 @@ def _observe_pod_change(cluster: Cluster, old: Pod | None, new: Pod | None) -> F
             exp = state.expectations
             state = evolve(state, expectations=evolve(exp, add=exp.add - 1))
         return cluster.controller.set(job.key, state)
-    if job is not None:
-        state = cluster.controller_state(job.key)
-        if new.uid in state.expected_finalizer_removals:
-            state = evolve(
-                state, expected_finalizer_removals=state.expected_finalizer_removals - {new.uid}
-            )
-            return cluster.controller.set(job.key, state)
-    return cluster.controller
+    # updatePod, the finalizer gone: observed for the pod's former controller too, when the
+    # update changed its controller reference.
+    controller = cluster.controller
+    old_ref = old.metadata.controller_ref()
+    if old_ref is not None and old_ref != new_ref:
+        controller = _finalizer_removal_observed(cluster, controller, old.metadata.namespace, old_ref, new.uid)
+    return _finalizer_removal_observed(cluster, controller, new.metadata.namespace, new_ref, new.uid)
+
+
+def _finalizer_removal_observed(
+    cluster: Cluster, controller: FrozenDict, namespace: str, ref: OwnerReference | None, uid: str
+) -> FrozenDict:
+    """uidTrackingExpectations.finalizerRemovalObserved for the Job the reference resolves to:
+    the removal is no longer awaited (returns the bookkeeping after it)."""
+    job = resolve_controller_ref(cluster, namespace, ref)
+    state = controller.get(job.key) if job is not None else None
+    if job is None or not isinstance(state, JobControllerState) or uid not in state.expected_finalizer_removals:
+        return controller
+    return controller.set(job.key, evolve(state, expected_finalizer_removals=state.expected_finalizer_removals - {uid}))
 
 
 def _deletion_observed(cluster: Cluster, pod: Pod, final: bool) -> FrozenDict:

@@ -209,3 +209,75 @@ func HarnessSyncJob(ctx context.Context, in HarnessJobSyncInput) (*HarnessJobSyn
 		}
 	}
 }
+
+// HarnessPodEventInput is one pod event delivered to the controller's handlers:
+// Old nil is an add (addPod), New nil the final delete (deletePod), both an update
+// (updatePod). Jobs fill the Job cache the handlers resolve owners in.
+type HarnessPodEventInput struct {
+	Key                       string
+	Jobs                      []*batch.Job
+	Old                       *v1.Pod
+	New                       *v1.Pod
+	Expectations              *HarnessExpectations
+	ExpectedFinalizerRemovals []string
+}
+
+// HarnessPodEventResult is the controller's bookkeeping for the Job after the event.
+type HarnessPodEventResult struct {
+	Expectations              *HarnessExpectations
+	ExpectedFinalizerRemovals []string
+}
+
+// HarnessPodEvent runs one of the controller's pod event handlers (addPod,
+// updatePod, deletePod) on a fresh controller holding the given bookkeeping.
+func HarnessPodEvent(ctx context.Context, in HarnessPodEventInput) (*HarnessPodEventResult, error) {
+	logger := klog.FromContext(ctx)
+	clientset := fake.NewSimpleClientset()
+	factory := informers.NewSharedInformerFactory(clientset, controller.NoResyncPeriodFunc())
+	jm, err := newHarnessController(ctx, clientset, clocktesting.NewFakeClock(time.Unix(0, 0)), factory)
+	if err != nil {
+		return nil, err
+	}
+	defer jm.broadcaster.Shutdown()
+	defer jm.orphanQueue.ShutDown()
+	defer jm.queue.ShutDown()
+	for _, job := range in.Jobs {
+		if err := factory.Batch().V1().Jobs().Informer().GetIndexer().Add(job); err != nil {
+			return nil, err
+		}
+	}
+	if in.Expectations != nil {
+		if err := jm.expectations.SetExpectations(logger, in.Key, in.Expectations.Add, in.Expectations.Del); err != nil {
+			return nil, err
+		}
+	}
+	if len(in.ExpectedFinalizerRemovals) > 0 {
+		uids := make([]types.UID, 0, len(in.ExpectedFinalizerRemovals))
+		for _, uid := range in.ExpectedFinalizerRemovals {
+			uids = append(uids, types.UID(uid))
+		}
+		if err := jm.finalizerExpectations.expectFinalizersRemoved(logger, in.Key, uids); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case in.Old == nil && in.New == nil:
+		return nil, errors.New("a pod event needs an old or a new pod")
+	case in.Old == nil:
+		jm.addPod(logger, in.New)
+	case in.New == nil:
+		jm.deletePod(logger, in.Old, true)
+	default:
+		jm.updatePod(logger, in.Old, in.New)
+	}
+	res := &HarnessPodEventResult{}
+	if exp, ok, _ := jm.expectations.GetExpectations(in.Key); ok {
+		add, del := exp.GetExpectations()
+		res.Expectations = &HarnessExpectations{Add: int(add), Del: int(del)}
+	}
+	for uid := range jm.finalizerExpectations.getExpectedUIDs(in.Key) {
+		res.ExpectedFinalizerRemovals = append(res.ExpectedFinalizerRemovals, string(uid))
+	}
+	sort.Strings(res.ExpectedFinalizerRemovals)
+	return res, nil
+}
