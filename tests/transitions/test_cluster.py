@@ -234,6 +234,22 @@ def test_informers_observe_creations_so_expectations_are_satisfied() -> None:
     assert expectations is not None and expectations.fulfilled()
 
 
+def test_a_finalizer_removal_is_observed_for_the_controller_the_pod_leaves_too() -> None:
+    # updatePod: an update that removes the finalizer and changes the controller reference (a
+    # pod released by its Job) is observed for the former controller as well.
+    cluster = new_cluster()
+    owned = cluster.pod("ns", "work-0")
+    assert owned is not None and JOB_TRACKING_FINALIZER in owned.metadata.finalizers
+    state = JobControllerState(expected_finalizer_removals=frozenset({owned.uid}))
+    cluster = cl.with_controller_state(cluster, "ns/work", state)
+    released = attrs.evolve(owned, metadata=attrs.evolve(owned.metadata, finalizers=(), owner_references=()))
+    after = cl.observe_pod_change(cluster, owned, released)
+    assert after.controller_state("ns/work").expected_finalizer_removals == frozenset()
+    # Keeping the finalizer, the same change observes nothing.
+    kept = attrs.evolve(owned, metadata=attrs.evolve(owned.metadata, owner_references=()))
+    assert cl.observe_pod_change(cluster, owned, kept).controller_state("ns/work") == state
+
+
 def test_clock_moves_only_forward() -> None:
     cluster = new_cluster()
     assert cl.advance(cluster, 5).now == T0 + timedelta(seconds=5)
