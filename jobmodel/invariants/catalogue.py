@@ -726,10 +726,10 @@ def pod_counted_exactly_once(t: Transition) -> str | None:
 @step_invariant("finalizer-removed-after-recording", "job_controller.go flushUncountedAndRemoveFinalizers: status update before removeTrackingFinalizerFromPods", when=finalizers_removed)
 def finalizer_removed_after_recording(t: Transition) -> str | None:
     """The controller removes the tracking finalizer of a finished pod (as its cache shows it) of
-    an unfinished Job only after an accepted status write records it (in uncountedTerminatedPods; an Indexed Job's
-    success in completedIndexes, before or in the same write); otherwise a crash in between loses
-    the pod. Not recorded by design: pods whose index is out of range, failures a
-    podFailurePolicy rule ignores."""
+    an unfinished Job only after an accepted status write records it (in
+    uncountedTerminatedPods; an Indexed Job's success in completedIndexes, before or in the same
+    write); otherwise a crash in between loses the pod. Not recorded by design: pods whose index
+    is out of range, failures a podFailurePolicy rule ignores."""
     before = sync_step(t).before
     if t.sync is None or before is None:
         return None

@@ -571,9 +571,10 @@ def cache_catch_up(world: World, move: Move | None = None) -> World:
 
 
 def deliver_lagging(world: World) -> World:
-    """The informer delivers the lagging pod writes (finalizer removals, deletions, the kubelet's
-    and others' writes): the cache shows the pods as they are now, and the controller's handlers observe each change (updatePod, or
-    deletePod for a pod being deleted or gone since: finalizerRemovalObserved, DeletionObserved)."""
+    """The informer delivers the lagging pod writes (the controller's finalizer removals and
+    deletions, the kubelet's and others' writes): the cache shows the pods as they are now, and
+    the controller's handlers observe each change (updatePod, or deletePod for a pod being
+    deleted or gone since: finalizerRemovalObserved, DeletionObserved)."""
     if not world.lagging:
         return world
     cluster = world.cluster
@@ -861,8 +862,8 @@ _MOVES: dict[str, Callable[[World, Move], World]] = {
     "orphan-cleanup": orphan_cleanup,
 }
 
-# The pod moves whose write can reach the controller's cache late (`--stale-pod-writes`): the
-# kubelet's, the pod garbage collector's and others' deletions, each as `KIND-stale`.
+# The pod moves whose write can reach the controller's cache late (`--stale-pod-writes`), each
+# as `KIND-stale`: the kubelet's writes, the pod garbage collector's removals, others' deletions.
 STALE_SUFFIX = "-stale"
 STALE_POD_MOVES = frozenset(
     kind + STALE_SUFFIX for kind in ("start", "ready", "succeed", "fail", "evict", "terminate", "pod-gc", "delete-pod")
