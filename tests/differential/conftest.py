@@ -7,14 +7,16 @@ build of its own)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
-from collections.abc import Iterator, Mapping
+import subprocess
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import pytest
 
-from jobmodel.adapters.upstream import UpstreamEngine
+from jobmodel.adapters.upstream import UpstreamEngine, build_harness, harness_environment
 from jobmodel.conformance.suites import case_at_release
 from jobmodel.features import NEWEST_RELEASE, SUPPORTED_MINORS, parse_kube_version
 
@@ -28,6 +30,18 @@ def differential_releases(*, every: bool = True) -> list[str]:
     if value:
         return [f"1.{parse_kube_version(v, 'JOBMODEL_KUBE_VERSIONS')}" for v in value.split(",") if v.strip()]
     return [f"1.{SUPPORTED_MINORS[0]}", NEWEST_RELEASE]
+
+
+def harness_answers(release: str, mode: str, requests: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """One JSON answer per request from a mode of the release's harness that reads JSON lines
+    (`--resolve-features`, `--pod-events`), the harness built if need be."""
+    if shutil.which("go") is None and os.environ.get("CI") != "true":
+        pytest.skip("Go is not installed: the upstream harness cannot be built")
+    lines = "".join(json.dumps(r) + "\n" for r in requests)
+    proc = subprocess.run(
+        [str(build_harness(release)), mode], input=lines, capture_output=True, text=True, env=harness_environment(), timeout=600, check=True
+    )
+    return [json.loads(line) for line in proc.stdout.splitlines()]
 
 
 class ReleaseUpstream:

@@ -7,15 +7,10 @@ same value of every gate there, and a refusal on both sides when no version take
 from __future__ import annotations
 
 import itertools
-import json
-import os
-import shutil
-import subprocess
 from typing import Any
 
 import pytest
 
-from jobmodel.adapters.upstream import build_harness, harness_environment
 from jobmodel.errors import InputError
 from jobmodel.features import (
     GATE_TABLE,
@@ -25,7 +20,7 @@ from jobmodel.features import (
     release_gates,
     vector_gates,
 )
-from tests.differential.conftest import differential_releases
+from tests.differential.conftest import differential_releases, harness_answers
 
 
 def requests(minor: int) -> list[dict[str, bool]]:
@@ -39,18 +34,11 @@ def requests(minor: int) -> list[dict[str, bool]]:
 
 
 def upstream_resolutions(release: str, cases: list[dict[str, bool]]) -> list[dict[str, Any]]:
-    binary = build_harness(release)
-    lines = "".join(json.dumps({"features": c, "gates": list(GATE_TABLE)}) + "\n" for c in cases)
-    proc = subprocess.run(
-        [str(binary), "--resolve-features"], input=lines, capture_output=True, text=True, env=harness_environment(), timeout=600, check=True
-    )
-    return [json.loads(line) for line in proc.stdout.splitlines()]
+    return harness_answers(release, "--resolve-features", [{"features": c, "gates": list(GATE_TABLE)} for c in cases])
 
 
 @pytest.mark.parametrize("release", differential_releases())
 def test_the_model_resolves_every_gate_combination_as_upstream(release: str) -> None:
-    if shutil.which("go") is None and os.environ.get("CI") != "true":
-        pytest.skip("Go is not installed: the upstream harness cannot be built")
     minor = parse_kube_version(release)
     cases = requests(minor)
     answers = upstream_resolutions(release, cases)

@@ -6,22 +6,18 @@ Jobs and bookkeeping leaves the same expectations and the same awaited finalizer
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
 from typing import Any
 
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from jobmodel.adapters.upstream import build_harness, harness_environment
 from jobmodel.api.wire import job_from_json, pod_from_json
 from jobmodel.frozen import FrozenDict
 from jobmodel.state import JOB_TRACKING_FINALIZER, Expectations, JobControllerState
 from jobmodel.timeutil import parse_time
 from jobmodel.transitions import cluster as cl
-from tests.differential.conftest import differential_releases
+from tests.differential.conftest import differential_releases, harness_answers
 
 KEY = "default/j"
 JOB_UID = "job-uid"
@@ -124,19 +120,8 @@ def model_answer(request: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
-def upstream_answers(release: str, batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    binary = build_harness(release)
-    lines = "".join(json.dumps(r) + "\n" for r in batch)
-    proc = subprocess.run(
-        [str(binary), "--pod-events"], input=lines, capture_output=True, text=True, env=harness_environment(), timeout=600, check=True
-    )
-    return [json.loads(line) for line in proc.stdout.splitlines()]
-
-
 @pytest.mark.parametrize("release", differential_releases())
 def test_the_pod_handlers_leave_the_bookkeeping_upstreams_leave(release: str) -> None:
-    if shutil.which("go") is None and os.environ.get("CI") != "true":
-        pytest.skip("Go is not installed: the upstream harness cannot be built")
     batch: list[dict[str, Any]] = []
 
     # Hypothesis draws the requests; upstream answers them in one process afterwards.
@@ -146,7 +131,7 @@ def test_the_pod_handlers_leave_the_bookkeeping_upstreams_leave(release: str) ->
         batch.append(request)
 
     collect()
-    answers = upstream_answers(release, batch)
+    answers = harness_answers(release, "--pod-events", batch)
     assert len(answers) == len(batch)
     observed = 0
     for request, answer in zip(batch, answers, strict=True):

@@ -146,10 +146,8 @@ func HarnessSyncJob(ctx context.Context, in HarnessJobSyncInput) (*HarnessJobSyn
 		return job, nil
 	}
 
-	if in.Expectations != nil {
-		if err := jm.expectations.SetExpectations(logger, in.Key, in.Expectations.Add, in.Expectations.Del); err != nil {
-			return nil, err
-		}
+	if err := holdBookkeeping(logger, jm, in.Key, in.Expectations, in.ExpectedFinalizerRemovals); err != nil {
+		return nil, err
 	}
 	if in.Backoff != nil {
 		if err := jm.podBackoffStore.updateBackoffRecord(backoffRecord{
@@ -157,15 +155,6 @@ func HarnessSyncJob(ctx context.Context, in HarnessJobSyncInput) (*HarnessJobSyn
 			failuresAfterLastSuccess: in.Backoff.FailuresAfterLastSuccess,
 			lastFailureTime:          in.Backoff.LastFailureTime,
 		}); err != nil {
-			return nil, err
-		}
-	}
-	if len(in.ExpectedFinalizerRemovals) > 0 {
-		uids := make([]types.UID, 0, len(in.ExpectedFinalizerRemovals))
-		for _, uid := range in.ExpectedFinalizerRemovals {
-			uids = append(uids, types.UID(uid))
-		}
-		if err := jm.finalizerExpectations.expectFinalizersRemoved(logger, in.Key, uids); err != nil {
 			return nil, err
 		}
 	}
@@ -183,14 +172,7 @@ func HarnessSyncJob(ctx context.Context, in HarnessJobSyncInput) (*HarnessJobSyn
 
 	res.Err = jm.syncJob(ctx, in.Key)
 	res.PatchedPods = patches.names
-	if exp, ok, _ := jm.expectations.GetExpectations(in.Key); ok {
-		add, del := exp.GetExpectations()
-		res.Expectations = &HarnessExpectations{Add: int(add), Del: int(del)}
-	}
-	for uid := range jm.finalizerExpectations.getExpectedUIDs(in.Key) {
-		res.ExpectedFinalizerRemovals = append(res.ExpectedFinalizerRemovals, string(uid))
-	}
-	sort.Strings(res.ExpectedFinalizerRemovals)
+	res.Expectations, res.ExpectedFinalizerRemovals = heldBookkeeping(jm, in.Key)
 	if b, ok, _ := jm.podBackoffStore.store.GetByKey(in.Key); ok {
 		record := b.(*backoffRecord)
 		res.Backoff = &HarnessBackoff{FailuresAfterLastSuccess: record.failuresAfterLastSuccess, LastFailureTime: record.lastFailureTime}
@@ -246,19 +228,8 @@ func HarnessPodEvent(ctx context.Context, in HarnessPodEventInput) (*HarnessPodE
 			return nil, err
 		}
 	}
-	if in.Expectations != nil {
-		if err := jm.expectations.SetExpectations(logger, in.Key, in.Expectations.Add, in.Expectations.Del); err != nil {
-			return nil, err
-		}
-	}
-	if len(in.ExpectedFinalizerRemovals) > 0 {
-		uids := make([]types.UID, 0, len(in.ExpectedFinalizerRemovals))
-		for _, uid := range in.ExpectedFinalizerRemovals {
-			uids = append(uids, types.UID(uid))
-		}
-		if err := jm.finalizerExpectations.expectFinalizersRemoved(logger, in.Key, uids); err != nil {
-			return nil, err
-		}
+	if err := holdBookkeeping(logger, jm, in.Key, in.Expectations, in.ExpectedFinalizerRemovals); err != nil {
+		return nil, err
 	}
 	switch {
 	case in.Old == nil && in.New == nil:
@@ -271,13 +242,42 @@ func HarnessPodEvent(ctx context.Context, in HarnessPodEventInput) (*HarnessPodE
 		jm.updatePod(logger, in.Old, in.New)
 	}
 	res := &HarnessPodEventResult{}
-	if exp, ok, _ := jm.expectations.GetExpectations(in.Key); ok {
-		add, del := exp.GetExpectations()
-		res.Expectations = &HarnessExpectations{Add: int(add), Del: int(del)}
-	}
-	for uid := range jm.finalizerExpectations.getExpectedUIDs(in.Key) {
-		res.ExpectedFinalizerRemovals = append(res.ExpectedFinalizerRemovals, string(uid))
-	}
-	sort.Strings(res.ExpectedFinalizerRemovals)
+	res.Expectations, res.ExpectedFinalizerRemovals = heldBookkeeping(jm, in.Key)
 	return res, nil
+}
+
+// holdBookkeeping gives the controller the expectations and awaited finalizer
+// removals of a request for the Job's key.
+func holdBookkeeping(logger klog.Logger, jm *Controller, key string, exp *HarnessExpectations, removals []string) error {
+	if exp != nil {
+		if err := jm.expectations.SetExpectations(logger, key, exp.Add, exp.Del); err != nil {
+			return err
+		}
+	}
+	if len(removals) > 0 {
+		uids := make([]types.UID, 0, len(removals))
+		for _, uid := range removals {
+			uids = append(uids, types.UID(uid))
+		}
+		if err := jm.finalizerExpectations.expectFinalizersRemoved(logger, key, uids); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// heldBookkeeping is the controller's expectations (nil: none held) and awaited
+// finalizer removals (sorted) for the Job's key.
+func heldBookkeeping(jm *Controller, key string) (*HarnessExpectations, []string) {
+	var held *HarnessExpectations
+	if exp, ok, _ := jm.expectations.GetExpectations(key); ok {
+		add, del := exp.GetExpectations()
+		held = &HarnessExpectations{Add: int(add), Del: int(del)}
+	}
+	var removals []string
+	for uid := range jm.finalizerExpectations.getExpectedUIDs(key) {
+		removals = append(removals, string(uid))
+	}
+	sort.Strings(removals)
+	return held, removals
 }
