@@ -58,6 +58,7 @@ BASE_RELEASE = "1.32"  # the one go.mod itself pins
 OVERLAY_PACKAGES = {
     "job": "pkg/controller/job",
     "cronjob": "pkg/controller/cronjob",
+    "consistency": "pkg/controller/util/consistency",
 }
 
 
@@ -151,6 +152,8 @@ def write_overlay(kube_dir: Path, release: str) -> Path:
     replace: dict[str, str] = {}
     for sub, pkg in OVERLAY_PACKAGES.items():
         src_dir = HERE / "overlay" / sub
+        if not (kube_dir / pkg).is_dir():
+            continue  # a package the release does not have (the consistency store before 1.36)
         for src in sorted(src_dir.glob("*.go")):
             target = kube_dir / pkg / src.name
             if target.exists():

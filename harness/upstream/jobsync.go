@@ -39,7 +39,40 @@ type jobSyncCase struct {
 		PodControlError           string   `json:"podControlError"`
 		StatusUpdateError         string   `json:"statusUpdateError"`
 		PodCreateLimit            int      `json:"podCreateLimit"`
+		// finishedJobExpectations (1.34+) and the consistency store (1.36+), with the versions
+		// its informers have caught up with and the version the step's writes get: jobmodel's
+		// own keys too.
+		FinishedJob string `json:"finishedJob"`
+		Consistency *struct {
+			OwnerUID string `json:"ownerUid"`
+			Pods     *int64 `json:"pods"`
+			Jobs     *int64 `json:"jobs"`
+		} `json:"consistency"`
+		Informers struct {
+			Pods *int64 `json:"pods"`
+			Jobs *int64 `json:"jobs"`
+		} `json:"informers"`
+		WriteVersion *int64 `json:"writeVersion"`
 	} `json:"controller"`
+}
+
+// resourceVersion is a case's resource version (a whole number) as the API server writes it ("": none).
+func resourceVersion(n *int64) string {
+	if n == nil {
+		return ""
+	}
+	return strconv.FormatInt(*n, 10)
+}
+
+// versionNumber is a resource version the controller holds as a case writes it (null: none).
+func versionNumber(rv string) any {
+	if rv == "" {
+		return nil
+	}
+	if n, err := strconv.ParseInt(rv, 10, 64); err == nil {
+		return n
+	}
+	return rv
 }
 
 // deletedJobKey is the key synced when the case's Job is gone (`job: null`) and no `jobKey` is given.
@@ -93,6 +126,13 @@ func jobSyncInput(raw json.RawMessage) (job.HarnessJobSyncInput, jobSyncCase, er
 	in.PodControlError = c.Controller.PodControlError
 	in.StatusUpdateError = c.Controller.StatusUpdateError
 	in.PodCreateLimit = c.Controller.PodCreateLimit
+	in.FinishedJobUID = c.Controller.FinishedJob
+	if r := c.Controller.Consistency; r != nil {
+		in.Consistency = &job.HarnessConsistency{OwnerUID: r.OwnerUID, Pods: resourceVersion(r.Pods), Jobs: resourceVersion(r.Jobs)}
+	}
+	in.InformerPods = resourceVersion(c.Controller.Informers.Pods)
+	in.InformerJobs = resourceVersion(c.Controller.Informers.Jobs)
+	in.WriteVersion = resourceVersion(c.Controller.WriteVersion)
 	return in, c, nil
 }
 
@@ -195,10 +235,22 @@ func jobSyncOutcome(in job.HarnessJobSyncInput, res *job.HarnessJobSyncResult) (
 }
 
 // controllerAfter is the controller's bookkeeping for the Job after the step, in the shape of a
-// case's `controller` (expectations, back-off record and the finalizer removals it awaits;
-// absent when none is held).
+// case's `controller` (expectations, back-off record, the finalizer removals it awaits, the
+// finished-Job mark and the consistency record; absent when none is held).
 func controllerAfter(res *job.HarnessJobSyncResult) map[string]any {
 	out := map[string]any{}
+	if res.FinishedJobUID != "" {
+		out["finishedJob"] = res.FinishedJobUID
+	}
+	if r := res.Consistency; r != nil {
+		record := map[string]any{"ownerUid": r.OwnerUID}
+		for key, rv := range map[string]string{"pods": r.Pods, "jobs": r.Jobs} {
+			if rv != "" {
+				record[key] = versionNumber(rv)
+			}
+		}
+		out["consistency"] = record
+	}
 	if len(res.ExpectedFinalizerRemovals) > 0 {
 		out["expectedFinalizerRemovals"] = res.ExpectedFinalizerRemovals
 	}

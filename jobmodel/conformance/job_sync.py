@@ -28,8 +28,10 @@ from jobmodel.conformance.suites import case_at, case_gates, check_names_unique
 from jobmodel.errors import InputError, Unsupported
 from jobmodel.state import (
     BackoffRecord,
+    ConsistencyRecord,
     Expectations,
     Faults,
+    InformerVersions,
     Job,
     JobControllerState,
     JobControllerTunables,
@@ -58,8 +60,22 @@ EXPECT_SHAPES = {
 }
 CASE_KEYS = frozenset({"name", "origin", "kubeVersion", "now", "features", "job", "pods", "controller", "expect"})
 CONTROLLER_KEYS = frozenset(
-    {"expectations", "backoff", "expectedFinalizerRemovals", "podControlError", "statusUpdateError", "podCreateLimit"}
+    {
+        "expectations",
+        "backoff",
+        "expectedFinalizerRemovals",
+        "podControlError",
+        "statusUpdateError",
+        "podCreateLimit",
+        "finishedJob",
+        "consistency",
+        "informers",
+        "writeVersion",
+    }
 )
+# A resource version as a case gives it: a whole number (the API server's are decimal strings
+# of one, compared as numbers by the consistency store).
+RESOURCE_VERSION = I64
 EXPECT_KEYS = frozenset(
     {
         "error",
@@ -114,6 +130,16 @@ def sync_input_from_case(case: Mapping[str, Any]) -> JobSyncInput:
             last_failure_time=None if last_failure is None else parse_time(last_failure, "controller.backoff.lastFailureTime"),
         )
     removals = member(controller, "expectedFinalizerRemovals", ("list", STR), "controller") or ()
+    finished_uid = member(controller, "finishedJob", STR, "controller")
+    consistency = consistency_from_json(controller.get("consistency"))
+    informers = informers_from_json(controller.get("informers"))
+    write_version = member(controller, "writeVersion", RESOURCE_VERSION, "controller")
+    # What a release does not have it does not hold: finishedJobExpectations is 1.34's, the
+    # consistency store 1.36's (with its gate).
+    if not features.at_least(34):
+        finished_uid = None
+    if not features.StaleControllerConsistencyJob:
+        consistency, informers = None, InformerVersions()
     faults = Faults(
         pod_control_error=member(controller, "podControlError", STR, "controller"),
         status_update_error=member(controller, "statusUpdateError", STR, "controller"),
@@ -123,10 +149,41 @@ def sync_input_from_case(case: Mapping[str, Any]) -> JobSyncInput:
         job=job,
         pods=pods,
         now=now,
-        controller=JobControllerState(expectations=expectations, backoff=backoff, expected_finalizer_removals=frozenset(removals)),
+        controller=JobControllerState(
+            expectations=expectations,
+            backoff=backoff,
+            expected_finalizer_removals=frozenset(removals),
+            consistency=consistency,
+            finished_uid=finished_uid,
+        ),
         features=features,
         faults=faults,
+        informers=informers,
+        write_version=1 if write_version is None else write_version,
     )
+
+
+def consistency_from_json(value: Any) -> ConsistencyRecord | None:
+    """A case's `controller.consistency`: the consistency store's record for the Job."""
+    if value is None:
+        return None
+    path = "controller.consistency"
+    record = obj(value, path)
+    check_known(record, {"ownerUid", "pods", "jobs"}, path)
+    owner = member(record, "ownerUid", STR, path)
+    if not owner:
+        raise InputError(f"{path}.ownerUid", "required: the uid of the Job the record is for")
+    return ConsistencyRecord(owner, member(record, "pods", RESOURCE_VERSION, path), member(record, "jobs", RESOURCE_VERSION, path))
+
+
+def informers_from_json(value: Any) -> InformerVersions:
+    """A case's `controller.informers`: the resource versions the informers have caught up with."""
+    if value is None:
+        return InformerVersions()
+    path = "controller.informers"
+    versions = obj(value, path)
+    check_known(versions, {"pods", "jobs"}, path)
+    return InformerVersions(member(versions, "pods", RESOURCE_VERSION, path), member(versions, "jobs", RESOURCE_VERSION, path))
 
 
 def model_outcome(case: Mapping[str, Any], sync: Callable[[JobSyncInput], JobSyncResult] = sync_job) -> dict[str, Any]:
@@ -162,8 +219,14 @@ def model_outcome(case: Mapping[str, Any], sync: Callable[[JobSyncInput], JobSyn
 
 def controller_to_json(state: JobControllerState) -> dict[str, Any]:
     """The controller's bookkeeping for a Job in the shape of a case's `controller` (expectations,
-    back-off record and the finalizer removals it awaits, each absent when none is held)."""
+    back-off record, the finalizer removals it awaits, the finished-Job mark and the consistency
+    record, each absent when none is held)."""
     out: dict[str, Any] = {}
+    if state.finished_uid is not None:
+        out["finishedJob"] = state.finished_uid
+    if state.consistency is not None:
+        record = state.consistency
+        out["consistency"] = {"ownerUid": record.owner_uid} | {k: v for k, v in (("pods", record.pods), ("jobs", record.jobs)) if v is not None}
     if state.expected_finalizer_removals:
         out["expectedFinalizerRemovals"] = sorted(state.expected_finalizer_removals)
     if state.expectations is not None:
@@ -232,7 +295,6 @@ def case_from_sync_input(inp: JobSyncInput) -> dict[str, Any]:
         raise Unsupported("a job-sync case carries no controller tunables (they are upstream's defaults)")
     if inp.faults.status_check is not None:
         raise Unsupported("a job-sync case carries no API server check of status writes")
-    # The consistency store (1.36+) is not carried: the program's own bookkeeping is its own.
     case = case_at(
         inp.features,
         format_time(inp.now),
@@ -244,6 +306,12 @@ def case_from_sync_input(inp: JobSyncInput) -> dict[str, Any]:
     for key, value in (("podControlError", faults.pod_control_error), ("statusUpdateError", faults.status_update_error), ("podCreateLimit", faults.pod_create_limit)):
         if value is not None:
             controller[key] = value
+    if inp.features.StaleControllerConsistencyJob:
+        # What the consistency store (1.36+) compares the record with, and what it records.
+        informers = {k: v for k, v in (("pods", inp.informers.pods), ("jobs", inp.informers.jobs)) if v is not None}
+        if informers:
+            controller["informers"] = informers
+        controller["writeVersion"] = inp.write_version
     if controller:
         case["controller"] = controller
     return case

@@ -9,7 +9,7 @@ Jobs whose completed indexes reach beyond `completions`, completed indexes with 
 (held by a cache, refused by API validation); pods in every phase (`Unknown` too), with
 indexes (valid, repeated, out of range, missing), exit codes, conditions, equal creation times,
 deletion timestamps and finalizers; uncounted terminated pods; the controller's expectations and
-back-off records; counters at MaxInt32 and durations past int64 nanoseconds (upstream wraps them);
+back-off records, its finished-Job mark (1.34+) and consistency record (1.36+); counters at MaxInt32 and durations past int64 nanoseconds (upstream wraps them);
 injected API failures; feature gates turned off.
 
 `case_features(case)` names the features a case reaches (the tests count them with Hypothesis'
@@ -28,6 +28,7 @@ from jobmodel.timeutil import format_time
 
 NOW = datetime(2024, 6, 1, 12, 0, 0, tzinfo=UTC)
 JOB_UID = "11111111-2222-3333-4444-555555555555"
+PREDECESSOR_UID = "99999999-2222-3333-4444-555555555555"  # a deleted Job of the same name
 LABELS = {"batch.kubernetes.io/controller-uid": JOB_UID, "batch.kubernetes.io/job-name": "job"}
 MAX_INT32 = 2**31 - 1
 MAX_DURATION_SECONDS = (2**63 - 1) // 10**9  # the longest time.Duration, in whole seconds
@@ -412,6 +413,18 @@ def job_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
         finished = [p["metadata"]["uid"] for p in case["pods"] if p["status"].get("phase") in ("Succeeded", "Failed") and JOB_TRACKING_FINALIZER in (p["metadata"].get("finalizers") or ())]
         awaited = st.sampled_from(finished) if finished and draw(st.integers(0, 3)) > 0 else st.sampled_from([*uids, "gone-uid"])
         controller["expectedFinalizerRemovals"] = sorted(draw(st.sets(awaited, min_size=1, max_size=2)))
+    if draw(st.integers(0, 5)) == 5:
+        # The finished-Job mark (finishedJobExpectations, 1.34+): the Job's own finishing status
+        # write not in the cache yet, or a predecessor's of the same name.
+        controller["finishedJob"] = draw(st.sampled_from([JOB_UID, JOB_UID, PREDECESSOR_UID]))
+    if draw(st.integers(0, 2)) == 2:
+        # The consistency store (1.36+): the versions of the controller's last writes for the Job
+        # (or for its predecessor), which the informers may not have caught up with.
+        written = {k: draw(st.integers(5, 7)) for k in sorted(draw(st.sets(st.sampled_from(["pods", "jobs"]), min_size=1)))}
+        controller["consistency"] = {"ownerUid": draw(st.sampled_from([JOB_UID, JOB_UID, PREDECESSOR_UID])), **written}
+    if draw(st.integers(0, 2)) > 0:
+        controller["informers"] = {k: draw(st.integers(4, 6)) for k in sorted(draw(st.sets(st.sampled_from(["pods", "jobs"]))))}
+        controller["writeVersion"] = draw(st.integers(6, 9))
     if draw(st.integers(0, 3)) == 3:
         as_upstream_tests_build(draw, case)
     fault = draw(st.integers(0, 11))
@@ -651,6 +664,9 @@ FEATURE_SHARES: dict[str, float] = {
     "finished Job": 0.05,
     # 2026-12-06, 10 seeds of 1,200 cases: least share 0.047.
     "a finished pod whose finalizer removal is awaited": 0.02,
+    # 2026-12-06, 5 seeds of 1,200 cases: least shares 0.035 and 0.037.
+    "a running Job whose finishing write the cache does not show": 0.02,
+    "a consistency record the informers have not caught up with": 0.015,
     "FailureTarget with another reason than BackoffLimitExceeded": 0.03,
     "SuccessCriteriaMet with another reason than CompletionsReached": 0.01,
     "several successPolicy rules": 0.03,
@@ -744,6 +760,12 @@ def case_features(case: dict[str, Any]) -> set[str]:
     awaited = set(controller.get("expectedFinalizerRemovals") or ())
     if awaited and any(p["metadata"].get("uid") in awaited and JOB_TRACKING_FINALIZER in (p["metadata"].get("finalizers") or ()) and p["status"].get("phase") in ("Succeeded", "Failed") for p in pods):
         found.add("a finished pod whose finalizer removal is awaited")
+    if running and controller.get("finishedJob") == JOB_UID:
+        found.add("a running Job whose finishing write the cache does not show")
+    record = controller.get("consistency") or {}
+    versions = controller.get("informers") or {}
+    if record.get("ownerUid") == JOB_UID and any(k in versions and record.get(k, 0) > versions[k] for k in ("pods", "jobs")):
+        found.add("a consistency record the informers have not caught up with")
     wanted = spec.get("parallelism", 1) - len(active)
     if running and wanted >= 3 and ("podControlError" in controller or "podCreateLimit" in controller):
         found.add("failing pod calls while the Job wants three pods or more")

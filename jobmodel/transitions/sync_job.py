@@ -276,11 +276,11 @@ def sync_job(inp: JobSyncInput) -> JobSyncResult:
             return step.result(lag)
         step.consistency = None
     if inp.job is None:
-        # The Job is gone: forget its expectations and back-off record.
+        # The Job is gone: forget its expectations and back-off record (its finished mark is
+        # deleteJob's to drop, `cluster.delete_job_observed`).
         step.expectations = None
         step.expected_rm_finalizers = frozenset()
         step.backoff = None
-        step.finished_uid = None
         return step.result(None)
     job = inp.job
     if managed_by_external_controller(job, step.gates) is not None:

@@ -25,9 +25,9 @@ from jobmodel.transitions.sync_cronjob import CronJobSyncResult, sync_cronjob
 from jobmodel.transitions.sync_job import JobSyncResult, sync_job
 from tests.checkers.configs import config, job_manifest
 
-# The consistency store of 1.36+ (StaleControllerConsistencyJob) is the one thing a case does not
-# carry (docs/oracle-protocol.md): the newest release is checked with it off.
-RELEASES = [("1.32", {}), ("1.37", {"StaleControllerConsistencyJob": False})]
+# Before the finished-Job mark (1.34), with it, with the consistency store (1.36+) and without it.
+RELEASES = [("1.32", {}), ("1.34", {}), ("1.37", {}), ("1.37", {"StaleControllerConsistencyJob": False})]
+RELEASE_IDS = ["1.32", "1.34", "1.37", "1.37-no-consistency-store"]
 
 
 def reached(manifest: dict[str, object], release: str, features: dict[str, bool], depth: int, **budget: Any) -> RecordingSync[JobSyncInput, JobSyncResult]:
@@ -37,7 +37,7 @@ def reached(manifest: dict[str, object], release: str, features: dict[str, bool]
     return recorder
 
 
-@pytest.mark.parametrize(("release", "features"), RELEASES, ids=[r for r, _ in RELEASES])
+@pytest.mark.parametrize(("release", "features"), RELEASES, ids=RELEASE_IDS)
 @pytest.mark.parametrize(
     ("manifest", "budget"),
     [
@@ -64,6 +64,28 @@ def test_a_reached_input_as_a_case_gives_the_same_step(release: str, features: d
         again = sync_job(sync_input_from_case(case_from_sync_input(inp)))
         step = sync_job(inp)
         assert (again.actions, again.error, again.status) == (step.actions, step.error, step.status)
+        assert (again.controller.finished_uid, again.controller.consistency) == (step.controller.finished_uid, step.controller.consistency)
+
+
+def test_the_consistency_store_is_carried_where_reached() -> None:
+    """At 1.37 an exploration reaches syncs holding a consistency record, some of which the store
+    holds back; each is carried with the informers' versions, and the round trip keeps them. (The
+    explorer's Job cache is current, so no sync it reaches holds the finished-Job mark: generated
+    cases carry that, tests/differential/test_job_sync.py.)"""
+    inputs: list[JobSyncInput] = []
+
+    def keeping(inp: JobSyncInput) -> JobSyncResult:
+        inputs.append(inp)
+        return sync_job(inp)
+
+    cfg = config(job_manifest(1, 1, 1), kube_version="1.37", stale=1, faults=1)
+    explore(cfg.system(recording_job_sync(keeping)), 7)
+    recorded = [i for i in inputs if i.controller.consistency is not None]
+    waiting = [i for i in recorded if sync_job(i).error is not None]
+    assert recorded and waiting
+    for inp in recorded:
+        back = sync_input_from_case(case_from_sync_input(inp))
+        assert (back.controller.consistency, back.informers, back.write_version) == (inp.controller.consistency, inp.informers, inp.write_version)
 
 
 def test_each_distinct_input_is_kept_once_in_the_order_met() -> None:

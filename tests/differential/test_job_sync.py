@@ -28,6 +28,8 @@ from jobmodel.conformance.agreement import judge
 from jobmodel.conformance.job_sync import model_outcome
 from jobmodel.conformance.runner import run_files
 from jobmodel.strategies.job_sync import case_features, job_sync_cases
+from tests.conformance.test_job_sync import UID as STARTING_UID
+from tests.conformance.test_job_sync import starting_job
 from tests.differential.conftest import ReleaseUpstream
 
 HERE = Path(__file__).resolve().parent
@@ -93,6 +95,41 @@ def test_a_model_depending_on_pod_order_where_upstream_does_not_fails(upstream: 
     assert not verdict.agrees and verdict.path.startswith("order-independent")
     assert any("deletedPods" in d for d in verdict.differences)
     assert judge("job-sync", case, model_outcome(case), lambda c: upstream.outcome("job-sync", c)).agrees
+
+
+@pytest.mark.parametrize(
+    ("controller", "held_from", "wanted"),
+    [
+        # finishedJobExpectations holds the Job's uid: skipped from 1.34; the mark stays.
+        ({"finishedJob": STARTING_UID}, 34, {"creations": 0, "controller": {"finishedJob": STARTING_UID}}),
+        # The pods informer (5) behind the controller's last pod write (7): held back from 1.36.
+        ({"consistency": {"ownerUid": STARTING_UID, "pods": 7}, "informers": {"pods": 5}, "writeVersion": 10}, 36,
+         {"error": True, "creations": 0, "controller": {"consistency": {"ownerUid": STARTING_UID, "pods": 7}}}),
+    ],
+    ids=["finished-mark", "consistency-wait"],
+)
+def test_the_newer_releases_bookkeeping_reaches_upstream(upstream: ReleaseUpstream, controller: dict[str, Any], held_from: int, wanted: dict[str, Any]) -> None:
+    """The harness gives upstream's controller the finished-Job mark and the consistency record a
+    case carries: where the release has them, upstream's own sync is held back by them (and
+    otherwise starts the Job), and the model agrees."""
+    case = starting_job(upstream.release, **controller)
+    outcome = upstream.outcome("job-sync", case)
+    if int(upstream.release.split(".")[1]) >= held_from:
+        assert {k: outcome.get(k) for k in wanted} == wanted
+    else:
+        assert outcome["creations"] == 2 and not outcome["error"]
+    assert judge("job-sync", case, model_outcome(case), lambda c: upstream.outcome("job-sync", c)).agrees
+
+
+def test_a_sync_past_the_consistency_store_is_recorded_by_upstream_at_the_write_version(upstream: ReleaseUpstream) -> None:
+    """Caught up, upstream's store clears the record; its pod control and status write (the
+    controller's own OnWrite and updateJobStatus) record the sync's writes (1.36+)."""
+    case = starting_job(upstream.release, consistency={"ownerUid": STARTING_UID, "pods": 7}, informers={"pods": 7, "jobs": 9}, writeVersion=10)
+    outcome = upstream.outcome("job-sync", case)
+    has_store = int(upstream.release.split(".")[1]) >= 36
+    assert outcome["creations"] == 2
+    assert outcome["controller"].get("consistency") == ({"ownerUid": STARTING_UID, "pods": 10, "jobs": 10} if has_store else None)
+    assert model_outcome(case)["controller"] == outcome["controller"]
 
 
 def test_saved_vectors() -> None:

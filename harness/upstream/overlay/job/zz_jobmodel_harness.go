@@ -7,6 +7,7 @@ package job
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sort"
 	"sync"
@@ -14,9 +15,13 @@ import (
 
 	batch "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
@@ -36,6 +41,14 @@ type HarnessExpectations struct {
 	Del int
 }
 
+// HarnessConsistency is the consistency store's record for the Job (1.36+): the owner's uid and
+// the resource versions the controller wrote ("": none).
+type HarnessConsistency struct {
+	OwnerUID string
+	Pods     string
+	Jobs     string
+}
+
 // HarnessJobSyncInput is one job-sync request: the controller's caches and in-memory state.
 type HarnessJobSyncInput struct {
 	Key          string
@@ -49,6 +62,15 @@ type HarnessJobSyncInput struct {
 	PodControlError           string
 	StatusUpdateError         string
 	PodCreateLimit            int
+	// FinishedJobUID is a uid finishedJobExpectations holds (1.34+; "": none).
+	FinishedJobUID string
+	// Consistency is the consistency store's record (1.36+); InformerPods and InformerJobs the
+	// resource versions the informers' stores have caught up with ("": unknown), WriteVersion
+	// the resource version the API server gives the step's writes.
+	Consistency  *HarnessConsistency
+	InformerPods string
+	InformerJobs string
+	WriteVersion string
 }
 
 // HarnessJobSyncResult is what one syncJob did.
@@ -68,21 +90,70 @@ type HarnessJobSyncResult struct {
 	// ExpectedFinalizerRemovals are the pod UIDs whose finalizer removal the controller
 	// awaits after the step, sorted.
 	ExpectedFinalizerRemovals []string
+	// FinishedJobUID is the uid finishedJobExpectations holds after the step among the Job's
+	// and the request's ("": neither); Consistency the store's record for the Job (nil: none).
+	FinishedJobUID string
+	Consistency    *HarnessConsistency
 }
 
-// patchRecorder is the fake pod control with the names of the patched pods recorded
-// (FakePodControl keeps only the patches).
-type patchRecorder struct {
+// podWrites is the fake pod control with the names of the patched pods recorded
+// (FakePodControl keeps only the patches) and, as RealPodControl does, each accepted creation
+// and patch told to the controller's OnWrite (its consistency store, 1.36+) with the resource
+// version the API server gives it.
+type podWrites struct {
 	*controller.FakePodControl
-	mu    sync.Mutex
-	names []string
+	mu           sync.Mutex
+	names        []string
+	onWrite      func(*v1.Pod, *metav1.OwnerReference)
+	cached       map[types.NamespacedName]*v1.Pod
+	writeVersion string
 }
 
-func (p *patchRecorder) PatchPod(ctx context.Context, namespace, name string, data []byte) error {
+func (p *podWrites) CreatePods(ctx context.Context, namespace string, spec *v1.PodTemplateSpec, object runtime.Object, controllerRef *metav1.OwnerReference) error {
+	return p.CreatePodsWithGenerateName(ctx, namespace, spec, object, controllerRef, "")
+}
+
+func (p *podWrites) CreatePodsWithGenerateName(ctx context.Context, namespace string, spec *v1.PodTemplateSpec, object runtime.Object, controllerRef *metav1.OwnerReference, generateName string) error {
+	if err := p.FakePodControl.CreatePodsWithGenerateName(ctx, namespace, spec, object, controllerRef, generateName); err != nil {
+		return err
+	}
+	if p.onWrite != nil {
+		// What the callback reads of the created pod: its namespace and resource version.
+		p.onWrite(&v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, ResourceVersion: p.writeVersion}}, controllerRef)
+	}
+	return nil
+}
+
+func (p *podWrites) PatchPod(ctx context.Context, namespace, name string, data []byte) error {
 	p.mu.Lock()
 	p.names = append(p.names, name)
 	p.mu.Unlock()
-	return p.FakePodControl.PatchPod(ctx, namespace, name, data)
+	if err := p.FakePodControl.PatchPod(ctx, namespace, name, data); err != nil {
+		return err
+	}
+	if p.onWrite == nil {
+		return nil
+	}
+	// The API server's answer: the cached pod with the strategic merge patch applied.
+	pod, ok := p.cached[types.NamespacedName{Namespace: namespace, Name: name}]
+	if !ok {
+		return nil
+	}
+	original, err := json.Marshal(pod)
+	if err != nil {
+		return err
+	}
+	patchedJSON, err := strategicpatch.StrategicMergePatch(original, data, v1.Pod{})
+	if err != nil {
+		return err
+	}
+	patched := &v1.Pod{}
+	if err := json.Unmarshal(patchedJSON, patched); err != nil {
+		return err
+	}
+	patched.ResourceVersion = p.writeVersion
+	p.onWrite(patched, metav1.GetControllerOfNoCopy(patched))
+	return nil
 }
 
 // recordingQueue records AddAfter delays instead of scheduling them: a step's
@@ -129,7 +200,10 @@ func HarnessSyncJob(ctx context.Context, in HarnessJobSyncInput) (*HarnessJobSyn
 	if in.PodControlError != "" {
 		podControl.Err = errors.New(in.PodControlError)
 	}
-	patches := &patchRecorder{FakePodControl: podControl}
+	patches := &podWrites{FakePodControl: podControl, onWrite: podWriteCallback(jm), writeVersion: in.WriteVersion, cached: map[types.NamespacedName]*v1.Pod{}}
+	for _, pod := range in.Pods {
+		patches.cached[types.NamespacedName{Namespace: pod.Namespace, Name: pod.Name}] = pod
+	}
 	jm.podControl = patches
 	jm.podStoreSynced = func() bool { return true }
 	jm.jobStoreSynced = func() bool { return true }
@@ -143,8 +217,22 @@ func HarnessSyncJob(ctx context.Context, in HarnessJobSyncInput) (*HarnessJobSyn
 		if in.StatusUpdateError != "" {
 			return job, errors.New(in.StatusUpdateError)
 		}
-		return job, nil
+		// The controller's own handler (it tells the consistency store of 1.36+), over the
+		// reactor below.
+		return jm.updateJobStatus(ctx, job)
 	}
+	// The API server accepts the status and gives it the request's resource version.
+	clientset.PrependReactor("update", "jobs", func(action clienttesting.Action) (bool, runtime.Object, error) {
+		update, ok := action.(clienttesting.UpdateAction)
+		if !ok || action.GetSubresource() != "status" {
+			return false, nil, nil
+		}
+		written := update.GetObject().(*batch.Job).DeepCopy()
+		if in.WriteVersion != "" {
+			written.ResourceVersion = in.WriteVersion
+		}
+		return true, written, nil
+	})
 
 	if err := holdBookkeeping(logger, jm, in.Key, in.Expectations, in.ExpectedFinalizerRemovals); err != nil {
 		return nil, err
@@ -158,6 +246,9 @@ func HarnessSyncJob(ctx context.Context, in HarnessJobSyncInput) (*HarnessJobSyn
 			return nil, err
 		}
 	}
+	if in.FinishedJobUID != "" {
+		holdFinishedJob(jm, types.UID(in.FinishedJobUID))
+	}
 	if in.Job != nil {
 		if err := factory.Batch().V1().Jobs().Informer().GetIndexer().Add(in.Job); err != nil {
 			return nil, err
@@ -170,6 +261,10 @@ func HarnessSyncJob(ctx context.Context, in HarnessJobSyncInput) (*HarnessJobSyn
 		}
 	}
 
+	if err := holdConsistency(jm, factory, in); err != nil {
+		return nil, err
+	}
+
 	res.Err = jm.syncJob(ctx, in.Key)
 	res.PatchedPods = patches.names
 	res.Expectations, res.ExpectedFinalizerRemovals = heldBookkeeping(jm, in.Key)
@@ -177,6 +272,13 @@ func HarnessSyncJob(ctx context.Context, in HarnessJobSyncInput) (*HarnessJobSyn
 		record := b.(*backoffRecord)
 		res.Backoff = &HarnessBackoff{FailuresAfterLastSuccess: record.failuresAfterLastSuccess, LastFailureTime: record.lastFailureTime}
 	}
+	// One uid per Job key, as the model keeps it: the Job's own if held, else the request's.
+	if in.Job != nil && finishedJobHeld(jm, in.Job.UID) {
+		res.FinishedJobUID = string(in.Job.UID)
+	} else if in.FinishedJobUID != "" && finishedJobHeld(jm, types.UID(in.FinishedJobUID)) {
+		res.FinishedJobUID = in.FinishedJobUID
+	}
+	res.Consistency = heldConsistency(jm, in.Key)
 
 	queue.mu.Lock()
 	res.Delays = append(res.Delays, queue.delays...)
