@@ -25,54 +25,18 @@ type jobSyncCase struct {
 	Pods       []*v1.Pod       `json:"pods"`
 	JobKey     string          `json:"jobKey"`
 	Controller struct {
-		Expectations *struct {
-			Add int `json:"add"`
-			Del int `json:"del"`
-		} `json:"expectations"`
-		Backoff *struct {
-			FailuresAfterLastSuccess int32   `json:"failuresAfterLastSuccess"`
-			LastFailureTime          *string `json:"lastFailureTime"`
-		} `json:"backoff"`
-		// The finalizer removals the controller awaits (uidTrackingExpectations): jobmodel's
-		// own key (docs/oracle-protocol.md).
-		ExpectedFinalizerRemovals []string `json:"expectedFinalizerRemovals"`
-		PodControlError           string   `json:"podControlError"`
-		StatusUpdateError         string   `json:"statusUpdateError"`
-		PodCreateLimit            int      `json:"podCreateLimit"`
-		// finishedJobExpectations (1.34+) and the consistency store (1.36+), with the versions
-		// its informers have caught up with and the version the step's writes get: jobmodel's
-		// own keys too.
-		FinishedJob string `json:"finishedJob"`
-		Consistency *struct {
-			OwnerUID string `json:"ownerUid"`
-			Pods     *int64 `json:"pods"`
-			Jobs     *int64 `json:"jobs"`
-		} `json:"consistency"`
+		caseBookkeeping
+		PodControlError   string `json:"podControlError"`
+		StatusUpdateError string `json:"statusUpdateError"`
+		PodCreateLimit    int    `json:"podCreateLimit"`
+		// What the consistency store (1.36+) compares its record with, and the version the
+		// step's writes get: jobmodel's own keys too.
 		Informers struct {
 			Pods *int64 `json:"pods"`
 			Jobs *int64 `json:"jobs"`
 		} `json:"informers"`
 		WriteVersion *int64 `json:"writeVersion"`
 	} `json:"controller"`
-}
-
-// resourceVersion is a case's resource version (a whole number) as the API server writes it ("": none).
-func resourceVersion(n *int64) string {
-	if n == nil {
-		return ""
-	}
-	return strconv.FormatInt(*n, 10)
-}
-
-// versionNumber is a resource version the controller holds as a case writes it (null: none).
-func versionNumber(rv string) any {
-	if rv == "" {
-		return nil
-	}
-	if n, err := strconv.ParseInt(rv, 10, 64); err == nil {
-		return n
-	}
-	return rv
 }
 
 // deletedJobKey is the key synced when the case's Job is gone (`job: null`) and no `jobKey` is given.
@@ -109,27 +73,12 @@ func jobSyncInput(raw json.RawMessage) (job.HarnessJobSyncInput, jobSyncCase, er
 		in.Key = deletedJobKey
 	}
 	in.Pods = c.Pods
-	if e := c.Controller.Expectations; e != nil {
-		in.Expectations = &job.HarnessExpectations{Add: e.Add, Del: e.Del}
+	if in.Bookkeeping, err = c.Controller.harness(); err != nil {
+		return in, c, err
 	}
-	if b := c.Controller.Backoff; b != nil {
-		in.Backoff = &job.HarnessBackoff{FailuresAfterLastSuccess: b.FailuresAfterLastSuccess}
-		if b.LastFailureTime != nil {
-			t, err := parseTime("controller.backoff.lastFailureTime", *b.LastFailureTime)
-			if err != nil {
-				return in, c, err
-			}
-			in.Backoff.LastFailureTime = &t
-		}
-	}
-	in.ExpectedFinalizerRemovals = c.Controller.ExpectedFinalizerRemovals
 	in.PodControlError = c.Controller.PodControlError
 	in.StatusUpdateError = c.Controller.StatusUpdateError
 	in.PodCreateLimit = c.Controller.PodCreateLimit
-	in.FinishedJobUID = c.Controller.FinishedJob
-	if r := c.Controller.Consistency; r != nil {
-		in.Consistency = &job.HarnessConsistency{OwnerUID: r.OwnerUID, Pods: resourceVersion(r.Pods), Jobs: resourceVersion(r.Jobs)}
-	}
 	in.InformerPods = resourceVersion(c.Controller.Informers.Pods)
 	in.InformerJobs = resourceVersion(c.Controller.Informers.Jobs)
 	in.WriteVersion = resourceVersion(c.Controller.WriteVersion)
@@ -225,46 +174,13 @@ func jobSyncOutcome(in job.HarnessJobSyncInput, res *job.HarnessJobSyncResult) (
 		"deletedPods":         deleted,
 		"podPatches":          len(pc.Patches),
 		"patchedPods":         patched,
-		"controller":          controllerAfter(res),
+		"controller":          bookkeepingJSON(res.Bookkeeping),
 		"status":              statusJSON,
 		"statusUpdates":       updates,
 		"conditions":          conditions,
 		"requeueAfterSeconds": requeue,
 		"events":              events,
 	}, nil
-}
-
-// controllerAfter is the controller's bookkeeping for the Job after the step, in the shape of a
-// case's `controller` (expectations, back-off record, the finalizer removals it awaits, the
-// finished-Job mark and the consistency record; absent when none is held).
-func controllerAfter(res *job.HarnessJobSyncResult) map[string]any {
-	out := map[string]any{}
-	if res.FinishedJobUID != "" {
-		out["finishedJob"] = res.FinishedJobUID
-	}
-	if r := res.Consistency; r != nil {
-		record := map[string]any{"ownerUid": r.OwnerUID}
-		for key, rv := range map[string]string{"pods": r.Pods, "jobs": r.Jobs} {
-			if rv != "" {
-				record[key] = versionNumber(rv)
-			}
-		}
-		out["consistency"] = record
-	}
-	if len(res.ExpectedFinalizerRemovals) > 0 {
-		out["expectedFinalizerRemovals"] = res.ExpectedFinalizerRemovals
-	}
-	if e := res.Expectations; e != nil {
-		out["expectations"] = map[string]any{"add": e.Add, "del": e.Del}
-	}
-	if b := res.Backoff; b != nil {
-		var last any
-		if b.LastFailureTime != nil {
-			last = formatTime(*b.LastFailureTime)
-		}
-		out["backoff"] = map[string]any{"failuresAfterLastSuccess": b.FailuresAfterLastSuccess, "lastFailureTime": last}
-	}
-	return out
 }
 
 // createdPods builds the Pods the accepted creations would have created, as RealPodControl

@@ -1,9 +1,9 @@
 package main
 
 // --pod-events: the Job controller's pod event handlers (addPod, updatePod, deletePod)
-// run on requests read one JSON line at a time from stdin, one answer line each on
-// stdout. Not a suite of the oracle protocol: jobmodel's own differential test of the
-// handlers (tests/differential/test_pod_events.py) speaks it.
+// and its Job delete handler (deleteJob) run on requests read one JSON line at a time from
+// stdin, one answer line each on stdout. Not a suite of the oracle protocol: jobmodel's own
+// differential test of the handlers (tests/differential/test_pod_events.py) speaks it.
 
 import (
 	"bufio"
@@ -19,25 +19,18 @@ import (
 	"k8s.io/kubernetes/pkg/controller/job"
 )
 
-type podEventController struct {
-	Expectations *struct {
-		Add int `json:"add"`
-		Del int `json:"del"`
-	} `json:"expectations,omitempty"` // none held
-	ExpectedFinalizerRemovals []string `json:"expectedFinalizerRemovals"`
-}
-
 type podEventRequest struct {
-	JobKey     string             `json:"jobKey"`
-	Jobs       []*batch.Job       `json:"jobs"`
-	Old        *v1.Pod            `json:"old"`
-	New        *v1.Pod            `json:"new"`
-	Controller podEventController `json:"controller"`
+	JobKey     string          `json:"jobKey"`
+	Jobs       []*batch.Job    `json:"jobs"`
+	Old        *v1.Pod         `json:"old"`
+	New        *v1.Pod         `json:"new"`
+	DeletedJob *batch.Job      `json:"deletedJob"`
+	Controller caseBookkeeping `json:"controller"`
 }
 
 type podEventAnswer struct {
-	Controller *podEventController `json:"controller,omitempty"`
-	Error      string              `json:"error,omitempty"`
+	Controller map[string]any `json:"controller"` // null with an error
+	Error      string         `json:"error,omitempty"`
 }
 
 func answerPodEvent(ctx context.Context, line []byte) (ans podEventAnswer) {
@@ -50,25 +43,16 @@ func answerPodEvent(ctx context.Context, line []byte) (ans podEventAnswer) {
 	if err := json.Unmarshal(line, &req); err != nil {
 		return podEventAnswer{Error: "request: " + err.Error()}
 	}
-	in := job.HarnessPodEventInput{Key: req.JobKey, Jobs: req.Jobs, Old: req.Old, New: req.New, ExpectedFinalizerRemovals: req.Controller.ExpectedFinalizerRemovals}
-	if e := req.Controller.Expectations; e != nil {
-		in.Expectations = &job.HarnessExpectations{Add: e.Add, Del: e.Del}
+	held, err := req.Controller.harness()
+	if err != nil {
+		return podEventAnswer{Error: "request: " + err.Error()}
 	}
-	res, err := job.HarnessPodEvent(ctx, in)
+	in := job.HarnessPodEventInput{Key: req.JobKey, Jobs: req.Jobs, Old: req.Old, New: req.New, DeletedJob: req.DeletedJob, Bookkeeping: held}
+	left, err := job.HarnessPodEvent(ctx, in)
 	if err != nil {
 		return podEventAnswer{Error: err.Error()}
 	}
-	out := &podEventController{ExpectedFinalizerRemovals: res.ExpectedFinalizerRemovals}
-	if out.ExpectedFinalizerRemovals == nil {
-		out.ExpectedFinalizerRemovals = []string{}
-	}
-	if res.Expectations != nil {
-		out.Expectations = &struct {
-			Add int `json:"add"`
-			Del int `json:"del"`
-		}{res.Expectations.Add, res.Expectations.Del}
-	}
-	return podEventAnswer{Controller: out}
+	return podEventAnswer{Controller: bookkeepingJSON(*left)}
 }
 
 func podEventsMain(ctx context.Context, in io.Reader, out io.Writer) error {

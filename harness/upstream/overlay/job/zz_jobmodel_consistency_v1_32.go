@@ -11,9 +11,9 @@ import (
 	"k8s.io/client-go/informers"
 )
 
-func holdConsistency(jm *Controller, factory informers.SharedInformerFactory, in HarnessJobSyncInput) error {
-	return nil
-}
+func holdConsistency(jm *Controller, key string, record *HarnessConsistency) error { return nil }
+
+func bookmarkInformers(factory informers.SharedInformerFactory, pods, jobs string) {}
 
 func heldConsistency(jm *Controller, key string) *HarnessConsistency { return nil }
 

@@ -23,29 +23,34 @@ func jobName(key string) (types.NamespacedName, error) {
 	return types.NamespacedName{Namespace: ns, Name: name}, err
 }
 
-func holdConsistency(jm *Controller, factory informers.SharedInformerFactory, in HarnessJobSyncInput) error {
-	if in.InformerPods != "" {
-		factory.Core().V1().Pods().Informer().GetStore().Bookmark(in.InformerPods)
+// bookmarkInformers sets what the informers' stores have caught up with ("": unknown).
+func bookmarkInformers(factory informers.SharedInformerFactory, pods, jobs string) {
+	if pods != "" {
+		factory.Core().V1().Pods().Informer().GetStore().Bookmark(pods)
 	}
-	if in.InformerJobs != "" {
-		factory.Batch().V1().Jobs().Informer().GetStore().Bookmark(in.InformerJobs)
+	if jobs != "" {
+		factory.Batch().V1().Jobs().Informer().GetStore().Bookmark(jobs)
 	}
-	if in.Consistency == nil {
+}
+
+// holdConsistency makes the store hold the record for the Job (nil: none). A no-op store (the
+// gate off) holds nothing.
+func holdConsistency(jm *Controller, key string, record *HarnessConsistency) error {
+	if record == nil {
 		return nil
 	}
-	owner, err := jobName(in.Key)
+	owner, err := jobName(key)
 	if err != nil {
 		return err
 	}
 	versions := map[schema.GroupResource]string{}
-	if in.Consistency.Pods != "" {
-		versions[podGroupResource] = in.Consistency.Pods
+	if record.Pods != "" {
+		versions[podGroupResource] = record.Pods
 	}
-	if in.Consistency.Jobs != "" {
-		versions[jobGroupResource] = in.Consistency.Jobs
+	if record.Jobs != "" {
+		versions[jobGroupResource] = record.Jobs
 	}
-	// A no-op store (the gate off) holds nothing: the record is then not held.
-	consistencyutil.HarnessHold(jm.consistencyStore, owner, types.UID(in.Consistency.OwnerUID), versions)
+	consistencyutil.HarnessHold(jm.consistencyStore, owner, types.UID(record.OwnerUID), versions)
 	return nil
 }
 

@@ -49,25 +49,30 @@ type HarnessConsistency struct {
 	Jobs     string
 }
 
-// HarnessJobSyncInput is one job-sync request: the controller's caches and in-memory state.
-type HarnessJobSyncInput struct {
-	Key          string
-	Job          *batch.Job // nil: not in the cache (deleted)
-	Pods         []*v1.Pod
-	Now          time.Time
+// HarnessBookkeeping is the controller's in-memory state for one Job key (nil, empty: none held).
+type HarnessBookkeeping struct {
 	Expectations *HarnessExpectations
 	Backoff      *HarnessBackoff
 	// ExpectedFinalizerRemovals are the pod UIDs whose finalizer removal the controller awaits.
 	ExpectedFinalizerRemovals []string
-	PodControlError           string
-	StatusUpdateError         string
-	PodCreateLimit            int
-	// FinishedJobUID is a uid finishedJobExpectations holds (1.34+; "": none).
+	// FinishedJobUID is a uid finishedJobExpectations holds (1.34+).
 	FinishedJobUID string
-	// Consistency is the consistency store's record (1.36+); InformerPods and InformerJobs the
-	// resource versions the informers' stores have caught up with ("": unknown), WriteVersion
-	// the resource version the API server gives the step's writes.
-	Consistency  *HarnessConsistency
+	// Consistency is the consistency store's record (1.36+).
+	Consistency *HarnessConsistency
+}
+
+// HarnessJobSyncInput is one job-sync request: the controller's caches and in-memory state.
+type HarnessJobSyncInput struct {
+	Key               string
+	Job               *batch.Job // nil: not in the cache (deleted)
+	Pods              []*v1.Pod
+	Now               time.Time
+	Bookkeeping       HarnessBookkeeping
+	PodControlError   string
+	StatusUpdateError string
+	PodCreateLimit    int
+	// InformerPods and InformerJobs are the resource versions the informers' stores have
+	// caught up with ("": unknown), WriteVersion the one the API server gives the step's writes.
 	InformerPods string
 	InformerJobs string
 	WriteVersion string
@@ -83,17 +88,8 @@ type HarnessJobSyncResult struct {
 	Events       []string
 	// PatchedPods are the names of the pods patched, in call order.
 	PatchedPods []string
-	// Expectations and Backoff are the controller's bookkeeping for the Job after the step
-	// (nil: none held).
-	Expectations *HarnessExpectations
-	Backoff      *HarnessBackoff
-	// ExpectedFinalizerRemovals are the pod UIDs whose finalizer removal the controller
-	// awaits after the step, sorted.
-	ExpectedFinalizerRemovals []string
-	// FinishedJobUID is the uid finishedJobExpectations holds after the step among the Job's
-	// and the request's ("": neither); Consistency the store's record for the Job (nil: none).
-	FinishedJobUID string
-	Consistency    *HarnessConsistency
+	// Bookkeeping is the controller's for the Job after the step (heldBookkeeping).
+	Bookkeeping HarnessBookkeeping
 }
 
 // podWrites is the fake pod control with the names of the patched pods recorded
@@ -234,20 +230,8 @@ func HarnessSyncJob(ctx context.Context, in HarnessJobSyncInput) (*HarnessJobSyn
 		return true, written, nil
 	})
 
-	if err := holdBookkeeping(logger, jm, in.Key, in.Expectations, in.ExpectedFinalizerRemovals); err != nil {
+	if err := holdBookkeeping(logger, jm, in.Key, in.Bookkeeping); err != nil {
 		return nil, err
-	}
-	if in.Backoff != nil {
-		if err := jm.podBackoffStore.updateBackoffRecord(backoffRecord{
-			key:                      in.Key,
-			failuresAfterLastSuccess: in.Backoff.FailuresAfterLastSuccess,
-			lastFailureTime:          in.Backoff.LastFailureTime,
-		}); err != nil {
-			return nil, err
-		}
-	}
-	if in.FinishedJobUID != "" {
-		holdFinishedJob(jm, types.UID(in.FinishedJobUID))
 	}
 	if in.Job != nil {
 		if err := factory.Batch().V1().Jobs().Informer().GetIndexer().Add(in.Job); err != nil {
@@ -260,25 +244,12 @@ func HarnessSyncJob(ctx context.Context, in HarnessJobSyncInput) (*HarnessJobSyn
 			return nil, err
 		}
 	}
-
-	if err := holdConsistency(jm, factory, in); err != nil {
-		return nil, err
-	}
+	// After the fills: a store's Add takes the object's resource version as its own.
+	bookmarkInformers(factory, in.InformerPods, in.InformerJobs)
 
 	res.Err = jm.syncJob(ctx, in.Key)
 	res.PatchedPods = patches.names
-	res.Expectations, res.ExpectedFinalizerRemovals = heldBookkeeping(jm, in.Key)
-	if b, ok, _ := jm.podBackoffStore.store.GetByKey(in.Key); ok {
-		record := b.(*backoffRecord)
-		res.Backoff = &HarnessBackoff{FailuresAfterLastSuccess: record.failuresAfterLastSuccess, LastFailureTime: record.lastFailureTime}
-	}
-	// One uid per Job key, as the model keeps it: the Job's own if held, else the request's.
-	if in.Job != nil && finishedJobHeld(jm, in.Job.UID) {
-		res.FinishedJobUID = string(in.Job.UID)
-	} else if in.FinishedJobUID != "" && finishedJobHeld(jm, types.UID(in.FinishedJobUID)) {
-		res.FinishedJobUID = in.FinishedJobUID
-	}
-	res.Consistency = heldConsistency(jm, in.Key)
+	res.Bookkeeping = heldBookkeeping(jm, in.Key, in.Job, in.Bookkeeping.FinishedJobUID)
 
 	queue.mu.Lock()
 	res.Delays = append(res.Delays, queue.delays...)
@@ -294,27 +265,23 @@ func HarnessSyncJob(ctx context.Context, in HarnessJobSyncInput) (*HarnessJobSyn
 	}
 }
 
-// HarnessPodEventInput is one pod event delivered to the controller's handlers:
-// Old nil is an add (addPod), New nil the final delete (deletePod), both an update
-// (updatePod). Jobs fill the Job cache the handlers resolve owners in.
+// HarnessPodEventInput is one event delivered to the controller's handlers: of a pod
+// (Old nil is an add, addPod; New nil the final delete, deletePod; both an update,
+// updatePod) or, with DeletedJob, of the Job's deletion (deleteJob). Jobs fill the Job
+// cache the pod handlers resolve owners in.
 type HarnessPodEventInput struct {
-	Key                       string
-	Jobs                      []*batch.Job
-	Old                       *v1.Pod
-	New                       *v1.Pod
-	Expectations              *HarnessExpectations
-	ExpectedFinalizerRemovals []string
+	Key         string
+	Jobs        []*batch.Job
+	Old         *v1.Pod
+	New         *v1.Pod
+	DeletedJob  *batch.Job
+	Bookkeeping HarnessBookkeeping
 }
 
-// HarnessPodEventResult is the controller's bookkeeping for the Job after the event.
-type HarnessPodEventResult struct {
-	Expectations              *HarnessExpectations
-	ExpectedFinalizerRemovals []string
-}
-
-// HarnessPodEvent runs one of the controller's pod event handlers (addPod,
-// updatePod, deletePod) on a fresh controller holding the given bookkeeping.
-func HarnessPodEvent(ctx context.Context, in HarnessPodEventInput) (*HarnessPodEventResult, error) {
+// HarnessPodEvent runs one of the controller's pod event handlers (addPod, updatePod,
+// deletePod) or its Job delete handler (deleteJob) on a fresh controller holding the given
+// bookkeeping, and answers the bookkeeping it leaves.
+func HarnessPodEvent(ctx context.Context, in HarnessPodEventInput) (*HarnessBookkeeping, error) {
 	logger := klog.FromContext(ctx)
 	clientset := fake.NewSimpleClientset()
 	factory := informers.NewSharedInformerFactory(clientset, controller.NoResyncPeriodFunc())
@@ -325,15 +292,25 @@ func HarnessPodEvent(ctx context.Context, in HarnessPodEventInput) (*HarnessPodE
 	defer jm.broadcaster.Shutdown()
 	defer jm.orphanQueue.ShutDown()
 	defer jm.queue.ShutDown()
+	var cached *batch.Job
 	for _, job := range in.Jobs {
 		if err := factory.Batch().V1().Jobs().Informer().GetIndexer().Add(job); err != nil {
 			return nil, err
 		}
+		if key, err := controller.KeyFunc(job); err == nil && key == in.Key {
+			cached = job
+		}
 	}
-	if err := holdBookkeeping(logger, jm, in.Key, in.Expectations, in.ExpectedFinalizerRemovals); err != nil {
+	if err := holdBookkeeping(logger, jm, in.Key, in.Bookkeeping); err != nil {
 		return nil, err
 	}
 	switch {
+	case in.DeletedJob != nil:
+		if in.Old != nil || in.New != nil {
+			return nil, errors.New("a Job's deletion carries no pod")
+		}
+		jm.deleteJob(logger, in.DeletedJob)
+		cached = in.DeletedJob
 	case in.Old == nil && in.New == nil:
 		return nil, errors.New("a pod event needs an old or a new pod")
 	case in.Old == nil:
@@ -343,43 +320,64 @@ func HarnessPodEvent(ctx context.Context, in HarnessPodEventInput) (*HarnessPodE
 	default:
 		jm.updatePod(logger, in.Old, in.New)
 	}
-	res := &HarnessPodEventResult{}
-	res.Expectations, res.ExpectedFinalizerRemovals = heldBookkeeping(jm, in.Key)
-	return res, nil
+	held := heldBookkeeping(jm, in.Key, cached, in.Bookkeeping.FinishedJobUID)
+	return &held, nil
 }
 
-// holdBookkeeping gives the controller the expectations and awaited finalizer
-// removals of a request for the Job's key.
-func holdBookkeeping(logger klog.Logger, jm *Controller, key string, exp *HarnessExpectations, removals []string) error {
-	if exp != nil {
+// holdBookkeeping gives the controller a request's bookkeeping for the Job's key.
+func holdBookkeeping(logger klog.Logger, jm *Controller, key string, b HarnessBookkeeping) error {
+	if exp := b.Expectations; exp != nil {
 		if err := jm.expectations.SetExpectations(logger, key, exp.Add, exp.Del); err != nil {
 			return err
 		}
 	}
-	if len(removals) > 0 {
-		uids := make([]types.UID, 0, len(removals))
-		for _, uid := range removals {
+	if len(b.ExpectedFinalizerRemovals) > 0 {
+		uids := make([]types.UID, 0, len(b.ExpectedFinalizerRemovals))
+		for _, uid := range b.ExpectedFinalizerRemovals {
 			uids = append(uids, types.UID(uid))
 		}
 		if err := jm.finalizerExpectations.expectFinalizersRemoved(logger, key, uids); err != nil {
 			return err
 		}
 	}
-	return nil
+	if b.Backoff != nil {
+		if err := jm.podBackoffStore.updateBackoffRecord(backoffRecord{
+			key:                      key,
+			failuresAfterLastSuccess: b.Backoff.FailuresAfterLastSuccess,
+			lastFailureTime:          b.Backoff.LastFailureTime,
+		}); err != nil {
+			return err
+		}
+	}
+	if b.FinishedJobUID != "" {
+		holdFinishedJob(jm, types.UID(b.FinishedJobUID))
+	}
+	return holdConsistency(jm, key, b.Consistency)
 }
 
-// heldBookkeeping is the controller's expectations (nil: none held) and awaited
-// finalizer removals (sorted) for the Job's key.
-func heldBookkeeping(jm *Controller, key string) (*HarnessExpectations, []string) {
-	var held *HarnessExpectations
+// heldBookkeeping is the controller's bookkeeping for the Job's key: expectations (nil: none
+// held), awaited finalizer removals (sorted), back-off record, consistency record and, as the
+// model keeps one per key, the finished mark of the Job's uid if held (job nil: none), else
+// of the request's uid.
+func heldBookkeeping(jm *Controller, key string, job *batch.Job, requested string) HarnessBookkeeping {
+	var held HarnessBookkeeping
 	if exp, ok, _ := jm.expectations.GetExpectations(key); ok {
 		add, del := exp.GetExpectations()
-		held = &HarnessExpectations{Add: int(add), Del: int(del)}
+		held.Expectations = &HarnessExpectations{Add: int(add), Del: int(del)}
 	}
-	var removals []string
 	for uid := range jm.finalizerExpectations.getExpectedUIDs(key) {
-		removals = append(removals, string(uid))
+		held.ExpectedFinalizerRemovals = append(held.ExpectedFinalizerRemovals, string(uid))
 	}
-	sort.Strings(removals)
-	return held, removals
+	sort.Strings(held.ExpectedFinalizerRemovals)
+	if b, ok, _ := jm.podBackoffStore.store.GetByKey(key); ok {
+		record := b.(*backoffRecord)
+		held.Backoff = &HarnessBackoff{FailuresAfterLastSuccess: record.failuresAfterLastSuccess, LastFailureTime: record.lastFailureTime}
+	}
+	if job != nil && finishedJobHeld(jm, job.UID) {
+		held.FinishedJobUID = string(job.UID)
+	} else if requested != "" && finishedJobHeld(jm, types.UID(requested)) {
+		held.FinishedJobUID = requested
+	}
+	held.Consistency = heldConsistency(jm, key)
+	return held
 }
