@@ -339,12 +339,13 @@ def expectations_expired(world: World) -> bool:
 # write is still undelivered (hidden or lagging). Informers deliver in resourceVersion order, so
 # a controller write made while another write lags is undelivered too; and the record of a write
 # made with nothing lagging is dropped at once (`without_spent_marks`: the informer has it), so
-# a record that stands while something lags is one the informer is behind. The Job informer is
+# a record that stands while something lags is one the informer is behind; the informer behind
+# is at WRITTEN - 1, a version upstream can compare (a positive number). The Job informer is
 # always current. One simplification: after
 # `recreate-job` the hidden pods may be the predecessor's, older than the new Job's creations,
 # which the cache shows at once where a real informer would hold them back behind the older ones
 # (the consistency store, reading versions, does see that lag; docs/invariants.md).
-WRITTEN = 1
+WRITTEN = 2
 
 
 def informer_versions(behind: bool) -> InformerVersions:

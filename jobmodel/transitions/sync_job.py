@@ -303,13 +303,20 @@ def sync_job(inp: JobSyncInput) -> JobSyncResult:
     return step.result(error)
 
 
+def comparable_versions(a: int, b: int) -> bool:
+    """Whether resourceversion.CompareResourceVersion compares two versions: both well formed,
+    the decimal digits of a positive number (0 and negatives are not: it returns an error)."""
+    return a > 0 and b > 0
+
+
 def wrote_at(record: ConsistencyRecord | None, owner_uid: str, resource: str, version: int) -> ConsistencyRecord:
     """ConsistencyStore.WroteAt: the owner's record (a new one for another uid) holding `version`
-    for `resource` ("pods" or "jobs") unless it holds a newer one."""
+    for `resource` ("pods" or "jobs") unless it holds a newer one (or one not comparable with it:
+    then `version`)."""
     if record is None or record.owner_uid != owner_uid:
         return ConsistencyRecord(owner_uid, **{resource: version})
     held = getattr(record, resource)
-    if held is not None and held >= version:
+    if held is not None and comparable_versions(held, version) and held >= version:
         return record  # most writes of a sync: the record already holds the version
     return evolve(record, **{resource: version})
 
@@ -321,7 +328,8 @@ def ensure_ready(record: ConsistencyRecord | None, informers: InformerVersions) 
         return None
     for resource, group_resource in (("pods", "pods"), ("jobs", "jobs.batch")):
         wrote, read = getattr(record, resource), getattr(informers, resource)
-        if wrote is not None and read is not None and wrote > read:
+        # An informer that has seen nothing to compare (None) or versions not comparable: no wait.
+        if wrote is not None and read is not None and comparable_versions(wrote, read) and wrote > read:
             return f"read version: {read} is not as new as written version: {wrote} for group resource {group_resource}"
     return None
 

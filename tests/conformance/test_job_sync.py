@@ -91,6 +91,16 @@ def test_a_write_the_informer_has_not_caught_up_with_holds_the_sync_back(release
     assert outcome["controller"].get("consistency") == ({"ownerUid": UID, "pods": 7} if waits else None)
 
 
+@pytest.mark.parametrize(("written", "read"), [(7, 0), (7, -1), (0, 5)])
+def test_versions_upstream_cannot_compare_hold_nothing_back(written: int, read: int) -> None:
+    """resourceversion.CompareResourceVersion refuses 0 and negatives (not well formed), and
+    EnsureReady then skips the resource: the sync goes on, and its writes replace the record's."""
+    case = starting_job("1.37", consistency={"ownerUid": UID, "pods": written}, informers={"pods": read}, writeVersion=10)
+    outcome = job_sync.model_outcome(case)
+    assert not outcome["error"] and outcome["creations"] == 2
+    assert outcome["controller"]["consistency"] == {"ownerUid": UID, "pods": 10, "jobs": 10}
+
+
 def test_a_sync_past_the_store_records_its_writes_at_the_write_version() -> None:
     """Caught up (the informers at 7 and 9), the record is cleared; the two creations and the
     status write are recorded at the version the API server gave them."""

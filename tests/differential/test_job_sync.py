@@ -105,13 +105,15 @@ def test_a_model_depending_on_pod_order_where_upstream_does_not_fails(upstream: 
         # The pods informer (5) behind the controller's last pod write (7): held back from 1.36.
         ({"consistency": {"ownerUid": STARTING_UID, "pods": 7}, "informers": {"pods": 5}, "writeVersion": 10}, 36,
          {"error": True, "creations": 0, "controller": {"consistency": {"ownerUid": STARTING_UID, "pods": 7}}}),
+        # The pods informer at 0, a version upstream does not compare (not well formed): no wait.
+        ({"consistency": {"ownerUid": STARTING_UID, "pods": 7}, "informers": {"pods": 0}, "writeVersion": 10}, 99, {}),
     ],
-    ids=["finished-mark", "consistency-wait"],
+    ids=["finished-mark", "consistency-wait", "consistency-version-not-compared"],
 )
 def test_the_newer_releases_bookkeeping_reaches_upstream(upstream: ReleaseUpstream, controller: dict[str, Any], held_from: int, wanted: dict[str, Any]) -> None:
     """The harness gives upstream's controller the finished-Job mark and the consistency record a
     case carries: where the release has them, upstream's own sync is held back by them (and
-    otherwise starts the Job), and the model agrees."""
+    otherwise starts the Job; `held_from` 99: never held back), and the model agrees."""
     case = starting_job(upstream.release, **controller)
     outcome = upstream.outcome("job-sync", case)
     if int(upstream.release.split(".")[1]) >= held_from:
