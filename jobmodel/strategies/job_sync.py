@@ -9,8 +9,9 @@ Jobs whose completed indexes reach beyond `completions`, completed indexes with 
 (held by a cache, refused by API validation); pods in every phase (`Unknown` too), with
 indexes (valid, repeated, out of range, missing), exit codes, conditions, equal creation times,
 deletion timestamps and finalizers; uncounted terminated pods; the controller's expectations and
-back-off records, its finished-Job mark (1.34+) and consistency record (1.36+); counters at MaxInt32 and durations past int64 nanoseconds (upstream wraps them);
-injected API failures; feature gates turned off.
+back-off records, its finished-Job mark (1.34+) and consistency record (1.36+); counters at
+MaxInt32 and durations past int64 nanoseconds (upstream wraps them); injected API failures;
+feature gates turned off.
 
 `case_features(case)` names the features a case reaches (the tests count them with Hypothesis'
 `event()` and hold each to a share of the generated cases, `FEATURE_SHARES`).
