@@ -27,6 +27,7 @@ from hypothesis import event, given, settings
 from jobmodel.conformance.agreement import judge
 from jobmodel.conformance.job_sync import model_outcome
 from jobmodel.conformance.runner import run_files
+from jobmodel.features import parse_kube_version
 from jobmodel.strategies.job_sync import case_features, job_sync_cases
 from tests.conformance.test_job_sync import UID as STARTING_UID
 from tests.conformance.test_job_sync import starting_job
@@ -116,7 +117,7 @@ def test_the_newer_releases_bookkeeping_reaches_upstream(upstream: ReleaseUpstre
     otherwise starts the Job; `held_from` 99: never held back), and the model agrees."""
     case = starting_job(upstream.release, **controller)
     outcome = upstream.outcome("job-sync", case)
-    if int(upstream.release.split(".")[1]) >= held_from:
+    if parse_kube_version(upstream.release) >= held_from:
         assert {k: outcome.get(k) for k in wanted} == wanted
     else:
         assert outcome["creations"] == 2 and not outcome["error"]
@@ -128,7 +129,7 @@ def test_a_sync_past_the_consistency_store_is_recorded_by_upstream_at_the_write_
     controller's own OnWrite and updateJobStatus) record the sync's writes (1.36+)."""
     case = starting_job(upstream.release, consistency={"ownerUid": STARTING_UID, "pods": 7}, informers={"pods": 7, "jobs": 9}, writeVersion=10)
     outcome = upstream.outcome("job-sync", case)
-    has_store = int(upstream.release.split(".")[1]) >= 36
+    has_store = parse_kube_version(upstream.release) >= 36
     assert outcome["creations"] == 2
     assert outcome["controller"].get("consistency") == ({"ownerUid": STARTING_UID, "pods": 10, "jobs": 10} if has_store else None)
     assert model_outcome(case)["controller"] == outcome["controller"]

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from jobmodel.api.wire import job_from_json, pod_from_json
 from jobmodel.conformance.job_sync import controller_to_json, sync_input_from_case
+from jobmodel.features import parse_kube_version
 from jobmodel.frozen import FrozenDict
-from jobmodel.state import JOB_TRACKING_FINALIZER
+from jobmodel.state import JOB_TRACKING_FINALIZER, JobSyncInput
 from jobmodel.transitions import cluster as cl
 from tests.differential.conftest import differential_releases, harness_answers
 
@@ -128,7 +129,7 @@ def requests(draw: st.DrawFn) -> dict[str, Any]:
 def model_answer(release: str, request: dict[str, Any]) -> dict[str, Any]:
     """What the model's handlers leave for the key (`cluster.observe_pod_change`,
     `cluster.delete_job_observed`), in the shape of the request's `controller`."""
-    inp = sync_input_from_case({"kubeVersion": release, "now": NOW, "job": None, "controller": request["controller"]})
+    inp = held(release, request)
     cluster = cl.Cluster(
         now=inp.now,
         jobs=tuple(job_from_json(j) for j in request["jobs"]),
@@ -167,10 +168,15 @@ def test_the_pod_handlers_leave_the_bookkeeping_upstreams_leave(release: str) ->
     # The handlers changed something in a good share of the events (deleteJob only from 1.33:
     # before, it only queues the key and the orphan sweep).
     assert changed["pod"] > len(batch) // 10, changed
-    assert (changed["Job"] > len(batch) // 20) is (int(release.split(".")[1]) >= 33), changed
+    assert (changed["Job"] > len(batch) // 20) is (parse_kube_version(release) >= 33), changed
+
+
+def held(release: str, request: dict[str, Any]) -> JobSyncInput:
+    """The request's bookkeeping as the release holds it (what it does not have left out), read
+    as a job-sync case's `controller`, with the release's gates and the clock."""
+    return sync_input_from_case({"kubeVersion": release, "now": NOW, "job": None, "controller": request["controller"]})
 
 
 def before(release: str, request: dict[str, Any]) -> dict[str, Any]:
-    """The request's bookkeeping as the release holds it (what it does not have left out)."""
-    inp = sync_input_from_case({"kubeVersion": release, "now": NOW, "job": None, "controller": request["controller"]})
-    return controller_to_json(inp.controller)
+    """The request's bookkeeping before the event, in the shape of the answer."""
+    return controller_to_json(held(release, request).controller)
