@@ -4,6 +4,7 @@ for the model."""
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -29,9 +30,12 @@ SAMPLES = 1200
 RANKING_SAMPLES = 2000
 
 
-def generated_cases(count: int) -> list[dict[str, Any]]:
-    """`count` cases drawn as the differential tests draw them (from the run's seed)."""
-    return drawn(job_sync_cases(), count)
+@functools.cache
+def generated_cases(count: int, *, derandomize: bool = False) -> tuple[dict[str, Any], ...]:
+    """`count` cases drawn as the differential tests draw them (from the run's seed; with
+    `derandomize`, the same in every run), drawn once per process: several tests read the same
+    2,000 (about 20 s to draw) and none changes them."""
+    return tuple(drawn(job_sync_cases(), count, derandomize=derandomize))
 
 
 def test_every_feature_reaches_its_share_of_cases() -> None:
@@ -153,7 +157,7 @@ REPLACEMENT_COUNTS_SHARE = 0.005
 
 @pytest.mark.parametrize("release", [VECTOR_DEFAULT_RELEASE, NEWEST_RELEASE])
 def test_a_replacement_without_its_index_failure_counts_changes_enough_cases(monkeypatch: pytest.MonkeyPatch, release: str) -> None:
-    cases = [case_at_release(case, release) for case in drawn(job_sync_cases(), RANKING_SAMPLES, derandomize=True)]
+    cases = [case_at_release(case, release) for case in generated_cases(RANKING_SAMPLES, derandomize=True)]
     outcomes = [model_outcome(case) for case in cases]
     monkeypatch.setattr(sync_job, "get_new_index_failure_counts", lambda job, replaced, gates: (0, 0))
     changed = sum(model_outcome(case) != outcome for case, outcome in zip(cases, outcomes, strict=True))
@@ -180,6 +184,6 @@ def refused_final_write(case: dict[str, Any]) -> bool:
 
 @pytest.mark.parametrize("release", [VECTOR_DEFAULT_RELEASE, NEWEST_RELEASE])
 def test_a_finishing_jobs_refused_last_status_write_is_drawn_in_enough_cases(release: str) -> None:
-    cases = [case_at_release(case, release) for case in drawn(job_sync_cases(), RANKING_SAMPLES, derandomize=True)]
+    cases = [case_at_release(case, release) for case in generated_cases(RANKING_SAMPLES, derandomize=True)]
     refused = sum(refused_final_write(case) for case in cases)
     assert refused >= FINAL_WRITE_REFUSED_SHARE * len(cases), f"{refused} of {len(cases)} cases"
