@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import copy
+import functools
+import json
 from typing import Any
 
 import jsonschema
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from jobmodel.adapters import protocol
+from jobmodel.conformance.bundled import bundled_vector_files
+from jobmodel.conformance.runner import load_vector_file
 
 
 def test_the_schema_is_a_valid_json_schema() -> None:
@@ -46,3 +53,65 @@ def test_problems_name_the_place_and_the_reason(message: object, definition: str
 
 def test_a_handshake_is_valid() -> None:
     assert protocol.problems(protocol.handshake("impl", "v1.32.3"), "handshake") == []
+
+
+def _vector_requests() -> list[dict[str, Any]]:
+    """A request for every bundled vector of the protocol's suites, as a program reads it (the
+    vector files' own numbers keep their literals in types of jobmodel's, which the compiled
+    validator does not read: such a message goes to jsonschema)."""
+    out: list[dict[str, Any]] = []
+    for path in bundled_vector_files():
+        doc = load_vector_file(path)
+        if doc["suite"] in protocol.SUITES:
+            out += [json.loads(protocol.encode(protocol.request(i, doc["suite"], case))) for i, case in enumerate(doc["cases"], 1)]
+    return out
+
+
+VECTOR_REQUESTS = _vector_requests()
+
+
+def test_every_vectors_request_is_valid_and_passed_by_the_compiled_validator() -> None:
+    assert len(VECTOR_REQUESTS) > 600
+    for message in VECTOR_REQUESTS:
+        assert protocol.schema_problems(message, "request") == [], message["case"].get("name")
+        assert protocol.compiled_says_valid(message, "request"), message["case"].get("name")
+
+
+def _places(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The path of every value inside `value` (itself included)."""
+    out = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out += _places(item, (*path, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            out += _places(item, (*path, i))
+    return out
+
+
+REPLACEMENTS = [None, True, 0, -1, 1.5, 2**70, "", "x", "2024-06-01T12:00:00Z\n", "2024-06-01T12:00:00", [], [1], {}, {"x": 1}]
+
+
+@st.composite
+def broken_requests(draw: st.DrawFn) -> dict[str, Any]:
+    """A vector's request with one to three values replaced, removed or given an unknown key."""
+    message: dict[str, Any] = copy.deepcopy(draw(st.sampled_from(VECTOR_REQUESTS)))
+    for _ in range(draw(st.integers(1, 3))):
+        path = draw(st.sampled_from(_places(message)[1:]))
+        parent = functools.reduce(lambda v, k: v[k], path[:-1], message)
+        how = draw(st.sampled_from(["replace", "remove", "add"]))
+        if how == "remove" and isinstance(parent, dict):
+            del parent[path[-1]]
+        elif how == "add" and isinstance(parent[path[-1]], dict):
+            parent[path[-1]]["unknownField"] = 1
+        else:
+            parent[path[-1]] = copy.deepcopy(draw(st.sampled_from(REPLACEMENTS)))
+    return message
+
+
+@given(broken_requests())
+def test_the_compiled_validator_passes_only_what_jsonschema_passes(message: dict[str, Any]) -> None:
+    # Its yes is final (problems returns no error then): it must never pass what jsonschema
+    # finds wrong. Its no only costs time: jsonschema then decides.
+    if protocol.compiled_says_valid(message, "request"):
+        assert protocol.schema_problems(message, "request") == []
