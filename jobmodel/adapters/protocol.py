@@ -51,7 +51,7 @@ def _compiled_validator(definition: str) -> Any:
     """The schema's `$defs/<definition>` compiled by jsonschema-rs, or None where it is missing."""
     if jsonschema_rs is None:  # pragma: no cover - a platform without its wheels
         return None
-    # Formats unchecked, as jsonschema checks them by default (annotations in draft 2020-12).
+    # Formats unchecked, as jsonschema leaves them by default (only annotations in draft 2020-12).
     return jsonschema_rs.validator_for({**schema(), "$ref": f"#/$defs/{definition}"}, validate_formats=False)
 
 
