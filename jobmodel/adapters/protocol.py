@@ -39,11 +39,14 @@ def schema() -> dict[str, Any]:
     return loaded
 
 
+def _schema_of(definition: str) -> dict[str, Any]:
+    """The schema with `$defs/<definition>` as the thing it validates."""
+    return {**schema(), "$ref": f"#/$defs/{definition}"}
+
+
 @cache
 def _validator(definition: str) -> jsonschema.protocols.Validator:
-    root = schema()
-    cls = jsonschema.validators.validator_for(root)
-    return cls({**root, "$ref": f"#/$defs/{definition}"})
+    return jsonschema.validators.validator_for(schema())(_schema_of(definition))
 
 
 @cache
@@ -52,7 +55,7 @@ def _compiled_validator(definition: str) -> Any:
     if jsonschema_rs is None:  # pragma: no cover - a platform without its wheels
         return None
     # Formats unchecked, as jsonschema leaves them by default (only annotations in draft 2020-12).
-    return jsonschema_rs.validator_for({**schema(), "$ref": f"#/$defs/{definition}"}, validate_formats=False)
+    return jsonschema_rs.validator_for(_schema_of(definition), validate_formats=False)
 
 
 def compiled_says_valid(message: object, definition: str) -> bool:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import copy
-import functools
-import json
 from typing import Any
 
 import jsonschema
@@ -13,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from jobmodel.adapters import protocol
-from jobmodel.conformance.bundled import bundled_vector_files
-from jobmodel.conformance.runner import load_vector_file
+from tests.conformance import vector_inputs
+from tests.json_paths import get_at, paths
 
 
 def test_the_schema_is_a_valid_json_schema() -> None:
@@ -55,19 +53,17 @@ def test_a_handshake_is_valid() -> None:
     assert protocol.problems(protocol.handshake("impl", "v1.32.3"), "handshake") == []
 
 
-def _vector_requests() -> list[dict[str, Any]]:
-    """A request for every bundled vector of the protocol's suites, as a program reads it (the
-    vector files' own numbers keep their literals in types of jobmodel's, which the compiled
-    validator does not read: such a message goes to jsonschema)."""
-    out: list[dict[str, Any]] = []
-    for path in bundled_vector_files():
-        doc = load_vector_file(path)
-        if doc["suite"] in protocol.SUITES:
-            out += [json.loads(protocol.encode(protocol.request(i, doc["suite"], case))) for i, case in enumerate(doc["cases"], 1)]
-    return out
-
-
-VECTOR_REQUESTS = _vector_requests()
+# The vector files of each suite the protocol carries.
+SUITE_FILES = {
+    "job-sync": ("job_sync_core.json", "job_sync_policies.json"),
+    "cronjob-sync": ("cronjob_sync.json",),
+    "schedule": ("schedule.json",),
+    "validation": ("validation.json",),
+    "defaulting": ("defaulting.json",),
+}
+VECTOR_REQUESTS = [
+    protocol.request(i, suite, case) for suite, names in SUITE_FILES.items() for i, case in enumerate(vector_inputs(*names), 1)
+]
 
 
 def test_every_vectors_request_is_valid_and_passed_by_the_compiled_validator() -> None:
@@ -75,18 +71,6 @@ def test_every_vectors_request_is_valid_and_passed_by_the_compiled_validator() -
     for message in VECTOR_REQUESTS:
         assert protocol.schema_problems(message, "request") == [], message["case"].get("name")
         assert protocol.compiled_says_valid(message, "request"), message["case"].get("name")
-
-
-def _places(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """The path of every value inside `value` (itself included)."""
-    out = [path]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            out += _places(item, (*path, key))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            out += _places(item, (*path, i))
-    return out
 
 
 REPLACEMENTS = [None, True, 0, -1, 1.5, 2**70, "", "x", "2024-06-01T12:00:00Z\n", "2024-06-01T12:00:00", [], [1], {}, {"x": 1}]
@@ -97,8 +81,8 @@ def broken_requests(draw: st.DrawFn) -> dict[str, Any]:
     """A vector's request with one to three values replaced, removed or given an unknown key."""
     message: dict[str, Any] = copy.deepcopy(draw(st.sampled_from(VECTOR_REQUESTS)))
     for _ in range(draw(st.integers(1, 3))):
-        path = draw(st.sampled_from(_places(message)[1:]))
-        parent = functools.reduce(lambda v, k: v[k], path[:-1], message)
+        path = draw(st.sampled_from(paths(message)))
+        parent = get_at(message, path[:-1])
         how = draw(st.sampled_from(["replace", "remove", "add"]))
         if how == "remove" and isinstance(parent, dict):
             del parent[path[-1]]

@@ -39,6 +39,7 @@ from jobmodel.timeutil import format_time, parse_time
 from tests.conformance import Cases, vector_cases, vector_inputs
 from tests.differential.conftest import ReleaseUpstream
 from tests.differential.test_api import check_defaulting, check_validation
+from tests.json_paths import Path_, get_at, paths
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = 10_000 if os.environ.get("HYPOTHESIS_PROFILE") == "long" else 1000
@@ -281,7 +282,6 @@ API_FILES = ("validation.json", "validation_extra.json", "validation_newer_extra
 
 VALIDATION = vector_inputs(*API_FILES)  # at the run's release
 DEFAULTING = vector_inputs("defaulting.json", "defaulting_extra.json")
-Path_ = tuple[str | int, ...]
 
 # Values upstream's validation tells apart: bounds of int32 fields and of the Job's limits, names
 # and label values at their length limits, the enumerations of batch/v1 and core/v1 the vectors
@@ -308,22 +308,6 @@ def is_time(text: str) -> bool:
     except InputError:
         return False
     return True
-
-
-def paths(value: Any, at: Path_ = ()) -> list[Path_]:
-    """Every path into a JSON value (the root left out), parents before children."""
-    out: list[Path_] = []
-    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
-    for key, child in items:
-        out.append((*at, key))
-        out.extend(paths(child, (*at, key)))
-    return out
-
-
-def get_at(value: Any, path: Path_) -> Any:
-    for key in path:
-        value = value[key]
-    return value
 
 
 def graft(into: Any, donor: Any, path: Path_) -> None:
