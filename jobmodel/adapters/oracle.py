@@ -190,12 +190,15 @@ class ProtocolEngine:
                 proc.stdin.flush()
             except (BrokenPipeError, OSError):
                 pass  # the read below reports the exit
-            reply = self._decode(self._read_line(what), what)
-            wrong = protocol.problems(reply, "answer")
+            line = self._read_line(what)
+            reply = self._decode(line, what)
+            plain = protocol.plain_reading(line)
+            wrong = protocol.problems(reply, "answer", plain=plain)
             if not wrong and reply["id"] != request_id:
                 wrong = [f"id: {reply['id']!r} answers another request"]
             if not wrong and "outcome" in reply:
-                wrong = [f"outcome.{p}" for p in protocol.problems(reply["outcome"], f"outcome/{suite}")]
+                plain_outcome = plain.get("outcome") if isinstance(plain, dict) else None
+                wrong = [f"outcome.{p}" for p in protocol.problems(reply["outcome"], f"outcome/{suite}", plain=plain_outcome)]
             if wrong:
                 self._stop()
                 raise self._error(f"malformed answer to {what}: " + "; ".join(wrong))

@@ -72,12 +72,22 @@ def compiled_says_valid(message: object, definition: str) -> bool:
         return False
 
 
-def problems(message: object, definition: str) -> list[str]:
+def problems(message: object, definition: str, *, plain: object = None) -> list[str]:
     """What is wrong with a message as the schema's `$defs/<definition>` (e.g. `answer`,
-    `outcome/job-sync`): one line per error, naming where (a JSON path) and why."""
-    if compiled_says_valid(message, definition):
+    `outcome/job-sync`): one line per error, naming where (a JSON path) and why. `plain` is the
+    same message as json.loads reads its line (`plain_reading`), for the compiled validator,
+    which refuses the int and float subclasses a literal-keeping read holds (LiteralInt)."""
+    if compiled_says_valid(message if plain is None else plain, definition):
         return []
     return schema_problems(message, definition)
+
+
+def plain_reading(line: str) -> object:
+    """A message's line as json.loads reads it (plain ints and floats), or None where it cannot."""
+    try:
+        return json.loads(line)
+    except ValueError:  # not JSON, or an integer longer than int() reads
+        return None
 
 
 def schema_problems(message: object, definition: str) -> list[str]:

@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from jobmodel.adapters import protocol
+from jobmodel.adapters.manifests import parse_json
 from tests.conformance import vector_inputs
 from tests.json_paths import get_at, paths
 
@@ -99,3 +100,29 @@ def test_the_compiled_validator_passes_only_what_jsonschema_passes(message: dict
     # finds wrong. Its no only costs time: jsonschema then decides.
     if protocol.compiled_says_valid(message, "request"):
         assert protocol.schema_problems(message, "request") == []
+
+
+# A job-sync answer as a program writes it: its numbers read by parse_json are LiteralInts.
+ANSWER_LINE = (
+    '{"id": 7, "outcome": {"error": false, "creations": 2, "acceptedCreations": 2, "deletions": 0, "podPatches": 0,'
+    ' "status": {"active": 2}, "deletedPods": []}}'
+)
+
+
+def test_an_answer_read_keeping_its_literals_is_passed_by_the_compiled_validator_through_its_plain_reading() -> None:
+    reply = parse_json("answer", ANSWER_LINE)
+    plain = protocol.plain_reading(ANSWER_LINE)
+    # The compiled validator cannot read a LiteralInt: without the plain reading, jsonschema decides.
+    assert not protocol.compiled_says_valid(reply, "answer")
+    assert protocol.compiled_says_valid(plain, "answer")
+    assert protocol.problems(reply, "answer", plain=plain) == protocol.schema_problems(reply, "answer") == []
+
+
+def test_a_wrong_answer_is_named_with_its_plain_reading_too() -> None:
+    line = ANSWER_LINE.replace('"deletedPods": []', '"deletedPods": [1]')
+    outcome = parse_json("answer", line)["outcome"]
+    plain = protocol.plain_reading(line)
+    assert isinstance(plain, dict)
+    assert protocol.problems(outcome, "outcome/job-sync", plain=plain["outcome"]) == ["deletedPods[0]: expected a string, got the integer 1"]
+    assert protocol.plain_reading("{") is None
+    assert protocol.plain_reading("1" * 5000) is None

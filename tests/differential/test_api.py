@@ -32,10 +32,10 @@ from jobmodel.strategies.api import (
     warned_cron_jobs,
     warned_jobs,
 )
-from tests.differential.conftest import ReleaseUpstream
+from tests.differential.conftest import EveryRelease, ReleaseUpstream
 
-# Job creates and defaulting get the most: the CI run takes about 35 s on 2 idle cores
-# (up to about 100 s when the machine is busy); the long profile about 5 minutes.
+# Job creates and defaulting get the most: each case at the six releases, the CI run takes about
+# 65 s on an idle core; the long profile about 7 minutes.
 EXAMPLES = 10000 if os.environ.get("HYPOTHESIS_PROFILE") == "long" else 1500
 
 
@@ -133,42 +133,47 @@ def check_validation(upstream: ReleaseUpstream, case: dict[str, Any]) -> None:
 
 @settings(max_examples=EXAMPLES)
 @given(job_manifests())
-def test_job_create_validation_agrees(upstream: ReleaseUpstream, job: dict[str, Any]) -> None:
-    check_validation(upstream, {"name": "g", "kind": "Job", "operation": "create", "object": job, "expect": {}})
+def test_job_create_validation_agrees(upstreams: EveryRelease, job: dict[str, Any]) -> None:
+    for upstream in upstreams:
+        check_validation(upstream, {"name": "g", "kind": "Job", "operation": "create", "object": job, "expect": {}})
 
 
 @settings(max_examples=EXAMPLES // 3)
 @given(job_updates())
-def test_job_update_validation_agrees(upstream: ReleaseUpstream, pair: tuple[dict[str, Any], dict[str, Any]]) -> None:
+def test_job_update_validation_agrees(upstreams: EveryRelease, pair: tuple[dict[str, Any], dict[str, Any]]) -> None:
     old, new = pair
     case = {"name": "g", "kind": "Job", "operation": "update", "object": new, "oldObject": old, "expect": {}}
-    check_validation(upstream, case)
+    for upstream in upstreams:
+        check_validation(upstream, case)
 
 
 @settings(max_examples=EXAMPLES // 3)
 @given(job_status_updates(), features())
 def test_job_status_update_validation_agrees(
-    upstream: ReleaseUpstream, pair: tuple[dict[str, Any], dict[str, Any]], gates: dict[str, bool]
+    upstreams: EveryRelease, pair: tuple[dict[str, Any], dict[str, Any]], gates: dict[str, bool]
 ) -> None:
     old, new = pair
     case = {"name": "g", "kind": "Job", "operation": "update", "subresource": "status", "object": new, "oldObject": old, "features": gates, "expect": {}}
-    check_validation(upstream, case)
+    for upstream in upstreams:
+        check_validation(upstream, case)
 
 
 @settings(max_examples=EXAMPLES // 6)
 @given(cron_job_updates())
 def test_cron_job_update_validation_agrees(
-    upstream: ReleaseUpstream, pair: tuple[dict[str, Any], dict[str, Any]]
+    upstreams: EveryRelease, pair: tuple[dict[str, Any], dict[str, Any]]
 ) -> None:
     old, new = pair
     case = {"name": "g", "kind": "CronJob", "operation": "update", "object": new, "oldObject": old, "expect": {}}
-    check_validation(upstream, case)
+    for upstream in upstreams:
+        check_validation(upstream, case)
 
 
 @settings(max_examples=EXAMPLES // 4)
 @given(cron_job_manifests())
-def test_cron_job_create_validation_agrees(upstream: ReleaseUpstream, cron: dict[str, Any]) -> None:
-    check_validation(upstream, {"name": "g", "kind": "CronJob", "operation": "create", "object": cron, "expect": {}})
+def test_cron_job_create_validation_agrees(upstreams: EveryRelease, cron: dict[str, Any]) -> None:
+    for upstream in upstreams:
+        check_validation(upstream, {"name": "g", "kind": "CronJob", "operation": "create", "object": cron, "expect": {}})
 
 
 @st.composite
@@ -209,15 +214,17 @@ def check_warnings(upstream: ReleaseUpstream, kind: str, manifest: dict[str, Any
 
 @settings(max_examples=EXAMPLES // 3)
 @given(warned_writes())
-def test_warnings_agree(upstream: ReleaseUpstream, write: tuple[str, dict[str, Any], str | None, dict[str, Any]]) -> None:
-    check_warnings(upstream, *write)
+def test_warnings_agree(upstreams: EveryRelease, write: tuple[str, dict[str, Any], str | None, dict[str, Any]]) -> None:
+    for upstream in upstreams:
+        check_warnings(upstream, *write)
 
 
 @settings(max_examples=EXAMPLES)
 @given(job_manifests(), features())
-def test_job_defaulting_agrees(upstream: ReleaseUpstream, job: dict[str, Any], gates: dict[str, bool]) -> None:
+def test_job_defaulting_agrees(upstreams: EveryRelease, job: dict[str, Any], gates: dict[str, bool]) -> None:
     case = {"name": "g", "kind": "Job", "object": job, "features": gates, "expect": {}}
-    check_defaulting(upstream, case)
+    for upstream in upstreams:
+        check_defaulting(upstream, case)
 
 
 def stored_old(upstream: ReleaseUpstream, raw_case: dict[str, Any]) -> dict[str, Any] | None:
@@ -238,32 +245,35 @@ def stored_old(upstream: ReleaseUpstream, raw_case: dict[str, Any]) -> dict[str,
 @settings(max_examples=EXAMPLES // 6)
 @given(job_updates(), features())
 def test_job_update_defaulting_agrees(
-    upstream: ReleaseUpstream, pair: tuple[dict[str, Any], dict[str, Any]], gates: dict[str, bool]
+    upstreams: EveryRelease, pair: tuple[dict[str, Any], dict[str, Any]], gates: dict[str, bool]
 ) -> None:
     """PrepareForUpdate against a stored old Job: the old one as upstream stores it (defaulted),
     since the suite's adapter takes `oldObject` as given."""
     raw_old, new = pair
-    old = stored_old(upstream, {"name": "g", "kind": "Job", "object": raw_old, "features": gates, "expect": {}})
-    if old is not None:
-        check_defaulting(upstream, {"name": "g", "kind": "Job", "object": new, "oldObject": old, "features": gates, "expect": {}})
+    for upstream in upstreams:
+        old = stored_old(upstream, {"name": "g", "kind": "Job", "object": raw_old, "features": gates, "expect": {}})
+        if old is not None:
+            check_defaulting(upstream, {"name": "g", "kind": "Job", "object": new, "oldObject": old, "features": gates, "expect": {}})
 
 
 @settings(max_examples=EXAMPLES // 6)
 @given(cron_job_updates())
-def test_cron_job_update_defaulting_agrees(upstream: ReleaseUpstream, pair: tuple[dict[str, Any], dict[str, Any]]) -> None:
+def test_cron_job_update_defaulting_agrees(upstreams: EveryRelease, pair: tuple[dict[str, Any], dict[str, Any]]) -> None:
     """PrepareForUpdate of a CronJob against the old one as upstream stores it (defaulted, with a status)."""
     raw_old, new = pair
-    old = stored_old(upstream, {"name": "g", "kind": "CronJob", "object": raw_old, "expect": {}})
-    if old is not None:
-        old["status"] = {"lastScheduleTime": "2024-01-01T00:00:00Z"}
-        check_defaulting(upstream, {"name": "g", "kind": "CronJob", "object": new, "oldObject": old, "expect": {}})
+    for upstream in upstreams:
+        old = stored_old(upstream, {"name": "g", "kind": "CronJob", "object": raw_old, "expect": {}})
+        if old is not None:
+            old["status"] = {"lastScheduleTime": "2024-01-01T00:00:00Z"}
+            check_defaulting(upstream, {"name": "g", "kind": "CronJob", "object": new, "oldObject": old, "expect": {}})
 
 
 @settings(max_examples=EXAMPLES // 4)
 @given(cron_job_manifests())
-def test_cron_job_defaulting_agrees(upstream: ReleaseUpstream, cron: dict[str, Any]) -> None:
+def test_cron_job_defaulting_agrees(upstreams: EveryRelease, cron: dict[str, Any]) -> None:
     case = {"name": "g", "kind": "CronJob", "object": cron, "expect": {}}
-    check_defaulting(upstream, case)
+    for upstream in upstreams:
+        check_defaulting(upstream, case)
 
 
 SAVED_VALIDATION = sorted((Path(__file__).resolve().parent / "vectors").glob("validation-*.json"))

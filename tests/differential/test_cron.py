@@ -22,7 +22,7 @@ from hypothesis import event, given, settings
 from jobmodel.conformance import cronjob_sync, schedule
 from jobmodel.conformance.agreement import judge
 from jobmodel.strategies.cron import cronjob_sync_cases, schedule_cases
-from tests.differential.conftest import ReleaseUpstream
+from tests.differential.conftest import EveryRelease, ReleaseUpstream
 
 HERE = Path(__file__).resolve().parent
 LONG = os.environ.get("HYPOTHESIS_PROFILE") == "long"
@@ -49,13 +49,15 @@ def _check(suite: str, case: dict[str, Any], model: Mapping[str, Any], upstream:
 
 @settings(max_examples=SCHEDULE_EXAMPLES)
 @given(schedule_cases())
-def test_schedule_agrees_with_upstream(upstream: ReleaseUpstream, case: dict[str, Any]) -> None:
-    case = upstream.case(case)
-    _check("schedule", case, schedule.model_outcome(case), upstream)
+def test_schedule_agrees_with_upstream(upstreams: EveryRelease, generated: dict[str, Any]) -> None:
+    for upstream in upstreams:
+        case = upstream.case(generated)
+        _check("schedule", case, schedule.model_outcome(case), upstream)
 
 
 @settings(max_examples=SYNC_EXAMPLES)
 @given(cronjob_sync_cases())
-def test_cronjob_sync_agrees_with_upstream(upstream: ReleaseUpstream, case: dict[str, Any]) -> None:
-    case = upstream.case(case)
-    _check("cronjob-sync", case, cronjob_sync.model_outcome(case), upstream)
+def test_cronjob_sync_agrees_with_upstream(upstreams: EveryRelease, generated: dict[str, Any]) -> None:
+    for upstream in upstreams:
+        case = upstream.case(generated)
+        _check("cronjob-sync", case, cronjob_sync.model_outcome(case), upstream)

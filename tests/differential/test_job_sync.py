@@ -31,7 +31,7 @@ from jobmodel.features import parse_kube_version
 from jobmodel.strategies.job_sync import case_features, job_sync_cases
 from tests.conformance.test_job_sync import UID as STARTING_UID
 from tests.conformance.test_job_sync import starting_job
-from tests.differential.conftest import ReleaseUpstream
+from tests.differential.conftest import EveryRelease, ReleaseUpstream
 
 HERE = Path(__file__).resolve().parent
 FOUND = HERE / "found"
@@ -60,14 +60,15 @@ def check(upstream: ReleaseUpstream, case: dict[str, Any], label: str) -> None:
 
 @settings(max_examples=EXAMPLES)
 @given(job_sync_cases())
-def test_sync_job_agrees_with_upstream(upstream: ReleaseUpstream, case: dict[str, Any]) -> None:
-    # A gate locked only since the release is turned off as upstream's sync tests turn it off.
-    case = upstream.case(case, emulation=True)
-    for feature in sorted(case_features(case)):
+def test_sync_job_agrees_with_upstream(upstreams: EveryRelease, generated: dict[str, Any]) -> None:
+    for feature in sorted(case_features(generated)):
         event(f"feature: {feature}")
-    check(upstream, case, "as generated")
-    if len(case["pods"]) > 1:
-        check(upstream, {**case, "pods": case["pods"][::-1]}, "pods reversed")
+    for upstream in upstreams:
+        # A gate locked only since the release is turned off as upstream's sync tests turn it off.
+        case = upstream.case(generated, emulation=True)
+        check(upstream, case, "as generated")
+        if len(case["pods"]) > 1:
+            check(upstream, {**case, "pods": case["pods"][::-1]}, "pods reversed")
 
 
 def test_a_model_depending_on_pod_order_where_upstream_does_not_fails(upstream: ReleaseUpstream) -> None:

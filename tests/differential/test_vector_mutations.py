@@ -37,7 +37,7 @@ from jobmodel.errors import InputError
 from jobmodel.features import GATE_TABLE
 from jobmodel.timeutil import format_time, parse_time
 from tests.conformance import Cases, vector_cases, vector_inputs
-from tests.differential.conftest import ReleaseUpstream
+from tests.differential.conftest import EveryRelease, ReleaseUpstream
 from tests.differential.test_api import check_defaulting, check_validation
 from tests.json_paths import Path_, get_at, paths
 
@@ -252,17 +252,19 @@ def check(upstream: ReleaseUpstream, suite: str, case: dict[str, Any], model: di
 
 @settings(max_examples=EXAMPLES)
 @given(mutated(JOB_SYNC, job_sync_mutation))
-def test_mutated_job_sync_vectors_agree_with_upstream(upstream: ReleaseUpstream, case: dict[str, Any]) -> None:
-    case = upstream.case(case, emulation=True)
-    check(upstream, "job-sync", case, job_sync.model_outcome(case))
+def test_mutated_job_sync_vectors_agree_with_upstream(upstreams: EveryRelease, mutant: dict[str, Any]) -> None:
+    for upstream in upstreams:
+        case = upstream.case(mutant, emulation=True)
+        check(upstream, "job-sync", case, job_sync.model_outcome(case))
 
 
 @settings(max_examples=EXAMPLES)
 @given(mutated(CRONJOB_SYNC, cronjob_sync_mutation))
-def test_mutated_cronjob_sync_vectors_agree_with_upstream(upstream: ReleaseUpstream, case: dict[str, Any]) -> None:
-    assume(not walks_from_the_year_1(case))
-    case = upstream.case(case)
-    check(upstream, "cronjob-sync", case, cronjob_sync.model_outcome(case))
+def test_mutated_cronjob_sync_vectors_agree_with_upstream(upstreams: EveryRelease, mutant: dict[str, Any]) -> None:
+    assume(not walks_from_the_year_1(mutant))
+    for upstream in upstreams:
+        case = upstream.case(mutant)
+        check(upstream, "cronjob-sync", case, cronjob_sync.model_outcome(case))
 
 
 def test_a_repeated_pod_takes_a_name_no_pod_has() -> None:
@@ -405,11 +407,13 @@ def api_mutation(draw: st.DrawFn, case: dict[str, Any], corpus: list[dict[str, A
 
 @settings(max_examples=EXAMPLES)
 @given(mutated(VALIDATION, functools.partial(api_mutation, corpus=VALIDATION)))
-def test_mutated_validation_vectors_agree_with_upstream(upstream: ReleaseUpstream, case: dict[str, Any]) -> None:
-    check_validation(upstream, case)
+def test_mutated_validation_vectors_agree_with_upstream(upstreams: EveryRelease, case: dict[str, Any]) -> None:
+    for upstream in upstreams:
+        check_validation(upstream, case)
 
 
 @settings(max_examples=EXAMPLES // 2)
 @given(mutated(DEFAULTING, functools.partial(api_mutation, corpus=DEFAULTING)))
-def test_mutated_defaulting_vectors_agree_with_upstream(upstream: ReleaseUpstream, case: dict[str, Any]) -> None:
-    check_defaulting(upstream, case)
+def test_mutated_defaulting_vectors_agree_with_upstream(upstreams: EveryRelease, case: dict[str, Any]) -> None:
+    for upstream in upstreams:
+        check_defaulting(upstream, case)
