@@ -8,6 +8,7 @@ does not model, pending finalizer removals) is an `OutsideAbstraction` error nam
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import z3
@@ -287,20 +288,36 @@ def admitting(
     """A move of the relation (indexed_relation's at `index` when given) that lands on the
     abstraction of `after`: its name, the step and a model of its choices; or None and what the
     relation gives instead."""
+    names = relation_moves(move)
     if index is None:
-        post = job_record(after)
-        steps = job_steps(before, move, controller)
+        pre, post = job_state(before), job_state(after)
     else:
-        post = indexed_record(after, index)
-        steps = indexed_steps(before, index, move, controller)
+        pre, post = indexed_state(before, index), indexed_state(after, index)
+    return _admitting_abstractions(tuple(pre.items()), tuple(post.items()), names, controller, index is not None)
+
+
+@functools.lru_cache(maxsize=8192)
+def _admitting_abstractions(
+    pre: tuple[tuple[str, int | bool], ...],
+    post: tuple[tuple[str, int | bool], ...],
+    names: tuple[str, ...],
+    controller: jr.Controller,
+    indexed: bool,
+) -> tuple[tuple[str, jr.Step, z3.ModelRef] | None, str]:
+    """`admitting` as the pure function of the two abstractions it is, remembered: walks meet the
+    same abstract step again and again (at other indexes, in other walks: about a quarter of an
+    Indexed walk's checks are distinct), and each check is a solver run."""
+    relation, schema = (ir, ir.STATE) if indexed else (jr, jr.STATE)
+    before, after = Record.values(schema, dict(pre)), Record.values(schema, dict(post))
     messages = []
-    for name, step in steps.items():
+    for name in names:
+        step = relation.MOVES[name](before, "choice", controller)
         solver = z3.Solver()
         solver.set("timeout", 10_000)
-        solver.add(step.guard, step.after.equals(post))
+        solver.add(step.guard, step.after.equals(after))
         if solver.check() == z3.sat:
             return (name, step, solver.model()), ""
-        messages.append(f"{name}: {_explain(post, step)}")
+        messages.append(f"{name}: {_explain(after, step)}")
     return None, "; ".join(messages)
 
 
