@@ -9,6 +9,7 @@ does not model, pending finalizer removals) is an `OutsideAbstraction` error nam
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import z3
@@ -272,14 +273,16 @@ def relation_moves(move: Move) -> tuple[str, ...]:
 
 def job_steps(before: World, move: Move, controller: jr.Controller = jr.MODEL) -> dict[str, jr.Step]:
     """The relation's moves that cover `move`, from the abstraction of `before`, by name."""
-    pre = job_record(before)
-    return {name: jr.MOVES[name](pre, "choice", controller) for name in relation_moves(move)}
+    return _steps(jr.MOVES, job_record(before), relation_moves(move), controller)
 
 
 def indexed_steps(before: World, index: int, move: Move, controller: jr.Controller = jr.MODEL) -> dict[str, jr.Step]:
     """indexed_relation's moves that cover `move`, from the abstraction of `before` at `index`."""
-    pre = indexed_record(before, index)
-    return {name: ir.MOVES[name](pre, "choice", controller) for name in relation_moves(move)}
+    return _steps(ir.MOVES, indexed_record(before, index), relation_moves(move), controller)
+
+
+def _steps(moves: Mapping[str, Callable[[Record, str, jr.Controller], jr.Step]], pre: Record, names: tuple[str, ...], controller: jr.Controller) -> dict[str, jr.Step]:
+    return {name: moves[name](pre, "choice", controller) for name in names}
 
 
 def admitting(
@@ -308,10 +311,9 @@ def _admitting_abstractions(
     same abstract step again and again (at other indexes, in other walks: about a quarter of an
     Indexed walk's checks are distinct), and each check is a solver run."""
     relation, schema = (ir, ir.STATE) if indexed else (jr, jr.STATE)
-    before, after = Record.values(schema, dict(pre)), Record.values(schema, dict(post))
+    after = Record.values(schema, dict(post))
     messages = []
-    for name in names:
-        step = relation.MOVES[name](before, "choice", controller)
+    for name, step in _steps(relation.MOVES, Record.values(schema, dict(pre)), names, controller).items():
         solver = z3.Solver()
         solver.set("timeout", 10_000)
         solver.add(step.guard, step.after.equals(after))
