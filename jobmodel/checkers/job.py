@@ -33,7 +33,7 @@ from jobmodel.frozen import FrozenDict, freeze, thaw
 from jobmodel.invariants.catalogue import LAWS
 from jobmodel.invariants.laws import Violation
 from jobmodel.invariants.liveness import check_liveness
-from jobmodel.state import JobControllerTunables, Pod, checked_tunable
+from jobmodel.state import Job, JobControllerTunables, Pod, checked_tunable
 from jobmodel.timeutil import format_time, parse_clock
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.job_symmetry import canonical_world, without_events
@@ -179,9 +179,17 @@ def _liveness(impl: env.SyncImpl, world: env.World) -> Violation | None:
 
 
 def describe_job(world: env.World) -> str:
+    """The Job's status as the API server holds it; one the controller's cache shows older (a
+    status write it delivers late) follows as `(cache: ...)`."""
     job = world.job()
     if job is None:
         return "(deleted)"
+    text = _status_text(job)
+    shown = world.job_shown
+    return text if shown is None else f"{text} (cache: {_status_text(shown)})"
+
+
+def _status_text(job: Job) -> str:
     s = job.status
     conds = ",".join(c.type for c in s.conditions if c.status == "True")
     text = f"active={s.active} ready={s.ready or 0} succeeded={s.succeeded} failed={s.failed}"

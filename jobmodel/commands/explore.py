@@ -56,6 +56,7 @@ BUDGET_FLAGS = {
     "stale": "syncs whose created pods reach the informer cache late",
     "stale_patches": "syncs whose removals of the tracking finalizer reach the informer cache late (Job)",
     "stale_deletions": "syncs whose pod deletions reach the informer cache late (Job)",
+    "stale_status": "syncs whose Job status writes reach the informer cache late: later syncs read the Job as it was, and their status writes conflict (Job)",
     "stale_pod_writes": "pod writes of the kubelet, the pod garbage collector or someone else (a start, readiness, an end, an eviction, a deletion, a removal) that reach the informer cache late (Job)",
     "faults": "syncs with a failing API call (a Job's: a pod or status call; a CronJob's: its Job creates, deletes or reads, its read of the CronJob, or its status write)",
     "restarts": "controller restarts",

@@ -800,6 +800,14 @@ def failed_indexes_justified(t: Transition) -> str | None:
 # --- step invariants: creating pods ----------------------------------------------------------------
 
 
+def creations_trust_the_cache(world: World) -> bool:
+    """no-over-creation's assumption up to 1.35: every pod missing from the sync's cache was
+    covered by unexpired creation expectations (`lag_covered`), and the cache shows the Job with
+    the controller's own status writes (no expectations cover those: a success counted in a
+    status the cache has not delivered, whose pod's finalizer is gone, is counted nowhere)."""
+    return world.job_shown is None and lag_covered(world)
+
+
 @step_invariant("no-over-creation", "job_controller.go manageJob (wantActive, firstPendingIndexes) and controller.ControllerExpectations", when=pods_created)
 def no_over_creation(t: Transition) -> str | None:
     """A sync that creates pods leaves at most `parallelism` active pods, at most the remaining
@@ -808,12 +816,13 @@ def no_over_creation(t: Transition) -> str | None:
     Up to 1.35 it assumes that every pod missing from the sync's cache was covered by unexpired
     creation expectations (`lag_covered`; that is what expectations are for; once they expire,
     after ExpectationsTimeout, upstream trusts the stale cache and over-creates, see
-    tests/invariants/test_catalogue.py). From 1.36 (StaleControllerConsistencyJob) it holds
-    without that assumption: the controller does not sync on a cache behind its own writes."""
+    tests/invariants/test_catalogue.py), and that the cache shows the Job's latest status
+    (`creations_trust_the_cache`). From 1.36 (StaleControllerConsistencyJob) it holds without
+    that assumption: the controller does not sync on a cache behind its own writes."""
     s = sync_step(t)
     if not s.sync or not s.created:
         return None
-    if not lag_covered(t.before) and not consistency_guarded(t.before) and not t.without_assumptions:
+    if not creations_trust_the_cache(t.before) and not consistency_guarded(t.before) and not t.without_assumptions:
         return None  # outside the assumption: no-over-creation-on-stale-cache
     return _over_created(t)
 
@@ -825,12 +834,14 @@ def no_over_creation(t: Transition) -> str | None:
 )
 def no_over_creation_on_stale_cache(t: Transition) -> str | None:
     """no-over-creation where its assumption up to 1.35 fails: the sync's cache lags behind pods
-    the controller created and their expectations have expired. Upstream's guarantee from 1.36
-    (StaleControllerConsistencyJob: syncJob waits until the informers have seen the controller's
-    own writes); 1.32 to 1.35 break it, and `explore --kube-version 1.32 --stale 1 --expiries 1`
-    shows how (the controller trusts its stale list and creates a second set of pods)."""
+    the controller created and their expectations have expired, or behind the controller's own
+    status write. Upstream's guarantee from 1.36 (StaleControllerConsistencyJob: syncJob waits
+    until the informers have seen the controller's own writes); 1.32 to 1.35 break it, and
+    `explore --kube-version 1.32 --stale 1 --expiries 1` shows how (the controller trusts its
+    stale list and creates a second set of pods), as does `--stale-status 1` (a success counted
+    in a status the cache has not shown, its pod's finalizer removed, is counted nowhere)."""
     s = sync_step(t)
-    if not s.sync or not s.created or lag_covered(t.before):
+    if not s.sync or not s.created or creations_trust_the_cache(t.before):
         return None
     return _over_created(t)
 
@@ -917,7 +928,7 @@ def no_replacement_while_terminating(t: Transition) -> str | None:
     parallelism, and creates no pod for an index whose pod is terminating.
     Assumption: as no-over-creation's."""
     s = sync_step(t)
-    if not s.sync or not s.created or not lag_covered(t.before):
+    if not s.sync or not s.created or not creations_trust_the_cache(t.before):
         return None
     job = s.after
     if job is None or not only_replace_failed_pods(job, t.after.cluster.features):

@@ -43,8 +43,10 @@ Transition = laws.Transition[World, JobSyncResult]  # a step of the Job's enviro
 T = TypeVar("T")
 
 ALL_INDEXES = 1 << 31  # parse a completedIndexes string without dropping any index
-SYNC_MOVES = frozenset({"sync", "sync-stale", "sync-stale-patches", "sync-stale-deletions", "sync-pod-error", "sync-status-error"})
-CLEAN_SYNC_MOVES = frozenset({"sync", "sync-stale", "sync-stale-patches", "sync-stale-deletions"})
+SYNC_MOVES = frozenset(
+    {"sync", "sync-stale", "sync-stale-patches", "sync-stale-deletions", "sync-stale-status", "sync-pod-error", "sync-status-error"}
+)
+CLEAN_SYNC_MOVES = frozenset({"sync", "sync-stale", "sync-stale-patches", "sync-stale-deletions", "sync-stale-status"})
 
 
 # --- conditions ------------------------------------------------------------------------------------
@@ -430,8 +432,9 @@ def waited_for_backoff(t: Transition) -> bool:
 
 def clean_sync(t: Transition) -> bool:
     """A controller sync without injected API failures (also the guard of the laws about
-    settled and clean syncs)."""
-    return t.move.kind in CLEAN_SYNC_MOVES
+    settled and clean syncs): not one over a Job cache behind a status write, whose own status
+    writes conflict."""
+    return t.move.kind in CLEAN_SYNC_MOVES and t.before.job_shown is None
 
 
 # --- guards: when a law can fail at all (laws.Invariant.when) --------------------------------------
@@ -518,7 +521,7 @@ def settled(t: Transition) -> bool:
     """A settled sync: clean, over a cache that showed every pod, with the controller's
     expectations satisfied (so that manageJob ran), of a Job that exists and had not finished.
     The converse laws ("the facts demand this status") are stated after settled syncs."""
-    if not clean_sync(t) or t.before.hidden or t.before.lagging:
+    if not clean_sync(t) or t.before.hidden or t.before.lagging or t.before.job_shown is not None:
         return False  # most steps: decided without looking the Job up (lagging: writes awaited)
     before, after = t.before.job(), t.after.job()
     return (

@@ -40,7 +40,7 @@ def liveness_bound(world: env.World) -> int:
 def round_moves(world: env.World) -> list[Move]:
     """The moves of one round of the well-behaved environment, in order."""
     moves: list[Move] = []
-    if world.hidden or world.lagging:
+    if world.hidden or world.lagging or world.job_shown is not None:
         moves.append(Move("cache-catch-up"))
     for pod in world.pods():
         if pod.name in world.hidden:

@@ -103,6 +103,7 @@ class Budget:
     stale_patches: int = 0
     stale_deletions: int = 0
     stale_pod_writes: int = 0
+    stale_status: int = 0
     edits: tuple[str, ...] = ()
 
     def spend(self, name: str) -> Budget:
@@ -114,8 +115,10 @@ class Budget:
 class World:
     """The cluster, the Job under check (its key and uid, kept once it is gone), the pods the
     controller's cache has not seen yet (`hidden`, by name) or shows in an older version, before
-    a write it has not delivered (`lagging`), the hostile moves left, and when the controller asked
-    to see the Job again (queue.AddAfter: back-off, active deadline). `template` is the
+    a write it has not delivered (`lagging`), the Job as its Job informer still shows it before a
+    status write of its own that it has not delivered (`job_shown`; None: current), the hostile
+    moves left, and when the controller asked to see the Job again (queue.AddAfter: back-off,
+    active deadline). `template` is the
     manifest the Job was created from, which a user creates again once it is gone
     (`recreate-job`): the same in every world of one check, so no part of a world's value."""
 
@@ -126,6 +129,7 @@ class World:
     hidden: frozenset[str] = frozenset()
     wake_at: datetime | None = None
     lagging: tuple[Pod, ...] = ()
+    job_shown: Job | None = None
     template: FrozenDict | None = attrs.field(default=None, eq=False, hash=False, repr=False)
 
     # A world is immutable: what the laws and moves read of it again and again is computed once,
@@ -160,6 +164,11 @@ class World:
         object.__setattr__(self, "_job_read", (job,))
         object.__setattr__(self, "_pods_read", pods)
         return self
+
+    def visible_job(self) -> Job | None:
+        """The Job as the controller's cache shows it (`job()` when it is current)."""
+        shown = self.job_shown
+        return self.job() if shown is None else shown
 
     def visible_pods(self) -> tuple[Pod, ...]:
         """The Job's pods as the controller's cache shows them (`own_pods` when none is hidden
@@ -233,9 +242,11 @@ def enabled_moves(world: World) -> list[Move]:
             moves.append(_SYNC_STALE_PATCHES)
         if b.stale_deletions > 0:
             moves.append(_SYNC_STALE_DELETIONS)
+        if b.stale_status > 0 and world.job_shown is None:
+            moves.append(_SYNC_STALE_STATUS)
         if b.faults > 0:
             moves += _SYNC_FAULTS
-    if world.hidden or world.lagging:
+    if world.hidden or world.lagging or world.job_shown is not None:
         moves.append(_CACHE_CATCH_UP)
     modes = failure_modes(job)
     # The kubelet's moves act on the API's pods (a lagging one as it is now), those the
@@ -268,6 +279,7 @@ _SYNC = Move("sync")
 _SYNC_STALE = Move("sync-stale")
 _SYNC_STALE_PATCHES = Move("sync-stale-patches")
 _SYNC_STALE_DELETIONS = Move("sync-stale-deletions")
+_SYNC_STALE_STATUS = Move("sync-stale-status")
 _SYNC_FAULTS = (Move("sync-pod-error"), Move("sync-status-error"))
 _CACHE_CATCH_UP = Move("cache-catch-up")
 _RESTART = Move("restart")
@@ -341,17 +353,18 @@ def expectations_expired(world: World) -> bool:
 # made with nothing lagging is dropped at once (`without_spent_marks`: the informer has it), so
 # a record that stands while something lags is one the informer is behind; the informer behind
 # is at WRITTEN - 1, a version upstream can compare (a positive number). The Job informer is
-# always current. One simplification: after
+# current but after a sync whose status writes it delivers late (`job_shown`), and the same holds
+# of it: a sync's status writes while it lags conflict, so none is made. One simplification: after
 # `recreate-job` the hidden pods may be the predecessor's, older than the new Job's creations,
 # which the cache shows at once where a real informer would hold them back behind the older ones
 # (the consistency store, reading versions, does see that lag; docs/invariants.md).
 WRITTEN = 2
 
 
-def informer_versions(behind: bool) -> InformerVersions:
+def informer_versions(behind: bool, job_behind: bool = False) -> InformerVersions:
     """What the informers have caught up with while some pod write is not delivered (`behind`:
-    a creation hidden, a pod write lagging)."""
-    return InformerVersions(pods=WRITTEN - 1 if behind else WRITTEN, jobs=WRITTEN)
+    a creation hidden, a pod write lagging) or a status write of the Job (`job_behind`)."""
+    return InformerVersions(pods=WRITTEN - 1 if behind else WRITTEN, jobs=WRITTEN - 1 if job_behind else WRITTEN)
 
 
 def consistency_guarded(world: World) -> bool:
@@ -360,13 +373,17 @@ def consistency_guarded(world: World) -> bool:
 
 
 def cache_behind_own_writes(world: World) -> bool:
-    """The controller's pod cache has not caught up with a pod write of its own (a record stands
-    and a creation is hidden or a finalizer removal or deletion lagging), so that from 1.36 a sync
-    waits for it (consistencyStore.EnsureReady)."""
-    if not (world.hidden or world.lagging) or not consistency_guarded(world):
+    """The controller's cache has not caught up with a write of its own (a record stands and a
+    creation is hidden, a finalizer removal or deletion lagging, or a status write of the Job),
+    so that from 1.36 a sync waits for it (consistencyStore.EnsureReady)."""
+    if not (world.hidden or world.lagging or world.job_shown is not None) or not consistency_guarded(world):
         return False
     record = world.cluster.controller_state(world.job_key).consistency
-    return record is not None and record.pods is not None
+    if record is None:
+        return False
+    return (record.pods is not None and bool(world.hidden or world.lagging)) or (
+        record.jobs is not None and world.job_shown is not None
+    )
 
 
 def lag_covered(world: World) -> bool:
@@ -399,11 +416,18 @@ def _orphan_cleanup_needed(world: World) -> bool:
         if pod.name in world.hidden:
             continue
         if unfinished is None:
-            unfinished = {j.uid for j in world.cluster.jobs if not is_job_finished(j)}
+            unfinished = {j.uid for j in _cached_jobs(world.cluster, world.job_shown) if not is_job_finished(j)}
         ref = pod.metadata.controller_ref()
         if ref is None or ref.uid not in unfinished:
             return True
     return False
+
+
+def _cached_jobs(cluster: cl.Cluster, shown: Job | None) -> tuple[Job, ...]:
+    """The Jobs as the controller's Job informer shows them (`shown` in place of the current)."""
+    if shown is None:
+        return cluster.jobs
+    return tuple(shown if j.uid == shown.uid else j for j in cluster.jobs)
 
 
 # --- what a move does ---------------------------------------------------------------------------
@@ -425,6 +449,9 @@ def apply_move(world: World, move: Move, impl: SyncImpl = sync_job) -> tuple[Wor
     if world.lagging and kind != "cache-catch-up" and _writes_lagging_pod(world, move):
         # The informer delivers a pod's writes in order: the lagging ones before this one.
         world = deliver_lagging(world)
+    if world.job_shown is not None and kind in _JOB_WRITES:
+        # ... and a Job's: the controller's status write before a user's edit or deletion.
+        world = deliver_job(world)
     if seen_late:
         return _written_late(world, move, handler), None
     return handler(world, move), None
@@ -452,13 +479,19 @@ def controller_sync_with(
     `cluster.controller_sync` does. Which of its writes reach the cache late (`late`):
     "creations", whose pods are hidden and their creation not observed until `cache-catch-up`;
     "patches" or "deletions", its removals of the tracking finalizer or its pod deletions, shown
-    as before and observed then (`lagging`). Unlike `cluster.controller_sync`, status writes are
+    as before and observed then (`lagging`); "status", its status writes, the Job shown as before
+    (`job_shown`). Unlike `cluster.controller_sync`, status writes are
     not checked by the API server here, so that the status invariants see every status the
     controller sends."""
-    late_writes = None if late == "creations" else late
-    cluster, result, shown = synced_cluster(world.cluster, world.job_key, world.hidden, impl, faults, world.lagging, late_writes)
+    late_writes = None if late in ("creations", "status") else late
+    cluster, result, shown = synced_cluster(
+        world.cluster, world.job_key, world.hidden, impl, faults, world.lagging, late_writes, world.job_shown
+    )
     before = world.cluster.pods
+    job_before = world.job() if late == "status" and world.job_shown is None else None
     world = with_world(world, cluster=cluster, wake_at=_wake_at(world, result))
+    if job_before is not None and world.job() != job_before:
+        world = with_world(world, job_shown=job_before, budget=world.budget.spend("stale_status"))
     if late == "creations":
         names = {p.name for p in before}
         created = frozenset(p.name for p in cluster.pods if p.name not in names)
@@ -474,20 +507,28 @@ def controller_sync_with(
 
 
 def without_spent_marks(world: World) -> World:
-    """The world less the controller's marks that the next sync drops unread, here where the
-    Job's cache is always current: the finished mark (the cache shows the finished Job), and the
-    consistency record while no creation is hidden (every informer has caught up with it). Fewer
-    states for the checkers, the same behaviour."""
+    """The world less the controller's marks that the next sync drops unread: while the Job's
+    cache is current, the finished mark (the cache shows the finished Job), and while nothing
+    lags, the consistency record (every informer has caught up with it). Fewer states for the
+    checkers, the same behaviour."""
     state = world.cluster.controller_state(world.job_key)
-    keep_record = state.consistency is not None and bool(world.hidden or world.lagging)
-    if state.finished_uid is None and (state.consistency is None or keep_record):
+    if state.finished_uid is None and state.consistency is None:
         return world
-    state = evolve(state, finished_uid=None, consistency=state.consistency if keep_record else None)
+    job_current = world.job_shown is None
+    keep_record = state.consistency is not None and bool(world.hidden or world.lagging or not job_current)
+    keep_mark = state.finished_uid is None or not job_current
+    if keep_mark and (state.consistency is None or keep_record):
+        return world
+    state = evolve(
+        state,
+        finished_uid=state.finished_uid if keep_mark else None,
+        consistency=state.consistency if keep_record else None,
+    )
     return with_world(world, cluster=cl.with_controller_state(world.cluster, world.job_key, state))
 
 
-# Per implementation (forgotten with it): (cluster, key, hidden, faults, lagging, late_writes)
-# -> synced_cluster's result.
+# Per implementation (forgotten with it): (cluster, key, hidden, faults, lagging, late_writes,
+# job_shown) -> synced_cluster's result.
 _SYNCED: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], tuple[cl.Cluster, JobSyncResult, tuple[Pod, ...]]]] = (
     weakref.WeakKeyDictionary()
 )
@@ -502,9 +543,11 @@ def synced_cluster(
     faults: Faults,
     lagging: tuple[Pod, ...] = (),
     late_writes: str | None = None,
+    job_shown: Job | None = None,
 ) -> tuple[cl.Cluster, JobSyncResult, tuple[Pod, ...]]:
     """The cluster after one sync over the cache (the API's pods less `hidden`, `lagging` in
-    their older version; with `late_writes` its finalizer removals or deletions not observed),
+    their older version, the Job as `job_shown` when that is older: its status writes then
+    conflict; with `late_writes` its finalizer removals or deletions not observed),
     the sync's result, and the pods its late writes leave the cache showing (each as it was
     before them): a pure function of its arguments, met again in worlds that differ in
     what the checkers keep beside the cluster (the budget, a stale sync's aftermath), so
@@ -512,22 +555,32 @@ def synced_cluster(
     try:
         memo = _SYNCED.setdefault(impl, {})
     except TypeError:  # an implementation that cannot be weakly referenced is not remembered
-        return _sync_over_cache(cluster, key, hidden, impl, faults, lagging, late_writes)
-    args = (cluster, key, hidden, faults, lagging, late_writes)
+        return _sync_over_cache(cluster, key, hidden, impl, faults, lagging, late_writes, job_shown)
+    args = (cluster, key, hidden, faults, lagging, late_writes, job_shown)
     found = memo.get(args)
     if found is None:
         if len(memo) >= SYNCED_LIMIT:
             memo.clear()  # only costs time
-        found = memo[args] = _sync_over_cache(cluster, key, hidden, impl, faults, lagging, late_writes)
+        found = memo[args] = _sync_over_cache(cluster, key, hidden, impl, faults, lagging, late_writes, job_shown)
     return found
 
 
 def _sync_over_cache(
-    cluster: cl.Cluster, key: str, hidden: frozenset[str], impl: SyncImpl, faults: Faults, lagging: tuple[Pod, ...], late_writes: str | None
+    cluster: cl.Cluster,
+    key: str,
+    hidden: frozenset[str],
+    impl: SyncImpl,
+    faults: Faults,
+    lagging: tuple[Pod, ...],
+    late_writes: str | None,
+    job_shown: Job | None,
 ) -> tuple[cl.Cluster, JobSyncResult, tuple[Pod, ...]]:
     namespace, name = key.split("/", 1)
-    job = cluster.job(namespace, name)
-    informers = informer_versions(bool(hidden or lagging))
+    job = cluster.job(namespace, name) if job_shown is None else job_shown
+    if job_shown is not None and faults.status_update_error is None:
+        # UpdateStatus sends the cached Job's resourceVersion, older than the API server's.
+        faults = evolve(faults, status_update_error=conflict_error(name))
+    informers = informer_versions(bool(hidden or lagging), job_shown is not None)
     inp = cl.job_sync_input(cluster, job, key, faults, unseen=hidden, cached=lagging, informers=informers, write_version=WRITTEN)
     result = impl(inp)
     cluster = cl.with_controller_state(cluster, key, result.controller)
@@ -554,13 +607,21 @@ def _unobserve_creations(world: World, names: frozenset[str]) -> World:
     return with_world(world, cluster=cluster, hidden=world.hidden | names)
 
 
+def conflict_error(name: str) -> str:
+    """The API server's answer to an update that carries an older resourceVersion (Conflict)."""
+    return (
+        f'Operation cannot be fulfilled on jobs.batch "{name}": the object has been modified; '
+        "please apply your changes to the latest version and try again"
+    )
+
+
 def cache_catch_up(world: World, move: Move | None = None) -> World:
-    """The informer delivers the pending pod writes: the lagging finalizer removals and
-    deletions (`deliver_lagging`), then the creations: the cache shows them, and each pod whose owner the
+    """The informers deliver the pending writes: the Job's status (`deliver_job`), the lagging
+    pod finalizer removals and deletions (`deliver_lagging`), then the creations: the cache shows them, and each pod whose owner the
     controller finds (a Job of that name and uid: resolveControllerRef) lowers that
     Job's creation expectations (Controller.addPod -> CreationObserved). A pod of a deleted
     Job, or of the one its successor of the same name replaced, is observed by no one."""
-    world = deliver_lagging(world)
+    world = deliver_lagging(deliver_job(world))
     if not world.hidden:
         return world
     state = world.cluster.controller_state(world.job_key)
@@ -569,6 +630,15 @@ def cache_catch_up(world: World, move: Move | None = None) -> World:
         state = evolve(state, expectations=evolve(exp, add=exp.add - _creations_observed(world)))
     cluster = cl.with_controller_state(world.cluster, world.job_key, state)
     return with_world(world, cluster=cluster, hidden=frozenset())
+
+
+def deliver_job(world: World) -> World:
+    """The Job informer delivers the controller's status write: the cache shows the Job as it is
+    (Controller.updateJob only queues the Job, and the orphan sweep for a finished one), and the
+    marks the next sync would drop unread go (`without_spent_marks`)."""
+    if world.job_shown is None:
+        return world
+    return without_spent_marks(with_world(world, job_shown=None))
 
 
 def deliver_lagging(world: World) -> World:
@@ -767,7 +837,9 @@ def restart(world: World, move: Move | None = None) -> World:
     """The controller restarts: expectations, back-off records and its queue are lost, its
     informers list afresh (and every Job is synced again)."""
     cluster = cl.restart_controller(world.cluster)
-    return with_world(world, cluster=cluster, hidden=frozenset(), lagging=(), wake_at=None, budget=world.budget.spend("restarts"))
+    return with_world(
+        world, cluster=cluster, hidden=frozenset(), lagging=(), job_shown=None, wake_at=None, budget=world.budget.spend("restarts")
+    )
 
 
 def expire_expectations(world: World, move: Move | None = None) -> World:
@@ -827,9 +899,13 @@ def recreate_job(world: World, move: Move | None = None) -> World:
 
 
 def orphan_cleanup(world: World, move: Move | None = None) -> World:
-    """The controller's orphan-pod work (cluster.orphan_pod_cleanup) on the pods its cache shows;
-    its writes are recorded for the next sync to wait on while a creation is hidden."""
-    cluster = cl.orphan_pod_cleanup(world.cluster, unseen=world.hidden, write_version=WRITTEN)
+    """The controller's orphan-pod work (cluster.orphan_pod_cleanup) on the pods and the Jobs its
+    cache shows; its writes are recorded for the next sync to wait on while a creation is hidden."""
+    shown = world.job_shown
+    cluster = world.cluster if shown is None else cl.replace_job(world.cluster, shown)
+    cluster = cl.orphan_pod_cleanup(cluster, unseen=world.hidden, write_version=WRITTEN)
+    if shown is not None:
+        cluster = cl.with_cluster(cluster, jobs=world.cluster.jobs)
     return without_spent_marks(_forget_gone(with_world(world, cluster=cluster)))
 
 
@@ -839,9 +915,14 @@ _SYNCS: dict[str, tuple[Faults, str | None]] = {
     "sync-stale": (NO_FAULTS, "creations"),
     "sync-stale-patches": (NO_FAULTS, "patches"),
     "sync-stale-deletions": (NO_FAULTS, "deletions"),
+    "sync-stale-status": (NO_FAULTS, "status"),
     "sync-pod-error": (Faults(pod_control_error=POD_ERROR), None),
     "sync-status-error": (Faults(status_update_error=STATUS_ERROR), None),
 }
+
+# The moves that write the Job (a user's), after which the Job informer has delivered the
+# controller's own status writes too.
+_JOB_WRITES = frozenset({"edit", "delete-job"})
 
 _MOVES: dict[str, Callable[[World, Move], World]] = {
     "cache-catch-up": cache_catch_up,

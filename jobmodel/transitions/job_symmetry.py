@@ -76,9 +76,10 @@ def canonical_world(world: World) -> World:
     already carry their canonical name keep their object (stable sorting leaves pods of equal
     content in place), and a world already canonical is returned as it is."""
     cluster = world.cluster
-    if world.lagging:
+    if world.lagging or world.job_shown is not None:
         # Renaming would have to rename the cache's older versions too (of pods that may be gone
-        # from the API): a world lagging behind finalizer removals keeps its names. Fewer worlds
+        # from the API, and the pods an older Job status lists): a world lagging behind finalizer
+        # removals or a status write keeps its names. Fewer worlds
         # are merged while a removal lags; the same states are reached.
         return with_world(world, cluster=cl.with_cluster(cluster, events=())) if cluster.events else world
     key = world.job_key

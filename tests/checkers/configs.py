@@ -97,10 +97,14 @@ class MutationCase:
 # unrecorded; a CronJob that ignores its timeZone also leaves the run due in its zone unstarted; a
 # work queue completed early keeps its running pods, which the API server's rules forbid; a
 # controller that skips the consistency store (1.36+) over-creates where no-over-creation holds
-# from 1.36 too; a refused delete of Replace taken as done lets the new run start beside the old.
+# from 1.36 too, and so does one that does not record its status writes there; a controller that
+# forgets its finished mark (1.34+) creates pods for a finished Job, which is also over-creation;
+# a refused delete of Replace taken as done lets the new run start beside the old.
 SHARED = frozenset(
     {
         "consistency_store_skipped",
+        "finished_mark_not_stored",
+        "job_status_write_not_recorded",
         "failed_index_restarted",
         "failed_counter_reset",
         "manage_job_while_finishing",
@@ -124,6 +128,8 @@ def _cases(module: str, rows: list[Row], cron: bool = False) -> dict[str, Mutati
 
 _JOB_ROWS: list[Row] = [
     ("consistency_store_skipped", job_manifest(1, 1, 1), {"stale": 1, "expiries": 1, "kube_version": "1.37"}, "no-over-creation-on-stale-cache", 4),
+    ("job_status_write_not_recorded", job_manifest(2, 2, 1), {"stale_status": 1, "kube_version": "1.37"}, "no-over-creation-on-stale-cache", 6),
+    ("finished_mark_not_stored", ONE, {"stale_status": 1, "kube_version": "1.35"}, "no-pods-created-once-finishing", 6),
     ("failure_checked_after_success", job_manifest(2, 2, 0, indexed=True, successPolicy={"rules": [{"succeededCount": 1}]}, activeDeadlineSeconds=30), {}, "complete-and-failed-exclusive", 8),
     ("backoff_reason_misspelt", ONE, {"failures": 1}, "failed-reason-known", 4),
     ("no_completion_time", ONE, {}, "status-rules", 4),

@@ -67,6 +67,24 @@ def test_explore_creates_a_deleted_job_again_and_replay_does_too(
     assert main(["replay", str(trace), "--impl", "jobmodel.transitions.sync_job:sync_job"]) == 0
 
 
+def test_explore_lets_status_writes_reach_the_cache_late_and_finds_the_over_creation_up_to_1_35(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    manifest = tmp_path / "two.json"
+    manifest.write_text(json.dumps(job_manifest(2, 2, 0)))
+    trace = tmp_path / "trace.json"
+    budget = ["--stale-status", "1", "--kube-version", "1.35"]
+    assert main(["explore", str(manifest), "--depth", "6", *budget, "--save", str(trace)]) == 1
+    out = capsys.readouterr().out
+    assert "violation: no-over-creation-on-stale-cache" in out and "(cache: active=2 ready=0 succeeded=0 failed=0)" in out
+    saved = json.loads(trace.read_text())
+    assert "sync-stale-status" in [m["kind"] for m in saved["moves"]] and saved["config"]["budget"]["stale_status"] == 1
+    assert main(["replay", str(trace)]) == 1
+    assert "violation reproduced: no-over-creation-on-stale-cache" in capsys.readouterr().out
+    assert main(["explore", str(manifest), "--depth", "6", "--stale-status", "1", "--kube-version", "1.36"]) == 0
+    assert "no violation" in capsys.readouterr().out
+
+
 def test_explore_lets_finalizer_removals_reach_the_cache_late_and_replay_does_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     manifest = tmp_path / "two.json"
     manifest.write_text(json.dumps(job_manifest(2, 2, 0)))

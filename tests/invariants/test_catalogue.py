@@ -227,6 +227,53 @@ def test_explore_shows_the_stale_cache_over_creation_up_to_1_35_only() -> None:
         assert (violation == "no-over-creation-on-stale-cache") is found, kube_version
 
 
+# A sync whose status write the Job informer delivers late, then a sync over the Job as it was.
+STALE_STATUS_TRACE = [Move("sync"), Move("start", "j-0"), Move("succeed", "j-0"), Move("sync-stale-status"), Move("sync")]
+
+
+def test_explore_shows_the_stale_status_over_creation_up_to_1_35_only() -> None:
+    """A success counted in a status the cache has not delivered, its pod's finalizer removed, is
+    counted nowhere by the next sync, which replaces the pod; from 1.36 the consistency store
+    holds that sync back until the Job informer has the write (updateJobStatus: WroteAt)."""
+    pair = config(job_manifest(2, 2, 1), stale_status=1)
+    for kube_version, found in (("1.32", True), ("1.35", True), ("1.36", False), ("1.37", False)):
+        result = explore(attrs.evolve(pair, kube_version=kube_version).system(), 6)
+        violation = result.counterexample.violation if result.counterexample else None
+        assert (violation is not None and violation.invariant == "no-over-creation-on-stale-cache") is found, kube_version
+        if found:
+            assert violation is not None and "completions remain" in violation.message
+
+
+@pytest.mark.parametrize(("kube_version", "created_again"), [("1.32", True), ("1.33", True), ("1.34", False), ("1.37", False)])
+def test_a_finished_job_the_cache_shows_unfinished_gets_a_pod_up_to_1_33(kube_version: str, created_again: bool) -> None:
+    """kubernetes#130103 (fixed by #130333 in 1.34, finishedJobExpectations): the sync after the
+    one that completed the Job reads the Job as it was, its succeeded pod without the finalizer,
+    and creates a pod for a Job that is Complete; its status write then conflicts."""
+    cfg = config(job_manifest(1, 1, 0), stale_status=1, kube_version=kube_version)
+    records = run_moves(cfg.system(), STALE_STATUS_TRACE)
+    completed, last = records[-2].world, records[-1].world
+    assert completed.job_shown is not None and not cat.finished(completed.job_shown)
+    assert cat.finished(completed.job()) and completed.job() == last.job()  # the second write conflicted
+    assert (len(last.pods()) == 2) is created_again
+    violations = {v.invariant for v in records[-1].violations}
+    assert violations == ({"no-over-creation-on-stale-cache", "no-pods-created-once-finishing"} if created_again else set())
+
+
+def test_a_sync_over_a_job_cache_behind_its_status_write_conflicts() -> None:
+    """Every status write of a sync that read an older Job fails (UpdateStatus sends the cached
+    resourceVersion), and the Job informer's delivery ends the lag."""
+    cfg = config(job_manifest(2, 2, 1), stale_status=1, symmetry=False, kube_version="1.35")
+    world = world_after(cfg, *STALE_STATUS_TRACE[:4], Move("start", "j-1"), Move("succeed", "j-1"))
+    assert world.job_shown is not None and world.visible_job() is world.job_shown
+    after, result = env.apply_move(world, Move("sync"))
+    writes = [a for a in result.actions if isinstance(a, UpdateJobStatus)] if result is not None else []
+    assert writes and not any(w.accepted for w in writes)
+    assert result is not None and result.error is not None and "the object has been modified" in result.error
+    assert after.job() == world.job() and after.job_shown is world.job_shown
+    caught_up = env.cache_catch_up(after)
+    assert caught_up.job_shown is None and caught_up.visible_job() is caught_up.job()
+
+
 # A Job deleted and created again under its name before any sync saw it gone: its predecessor's
 # pod-failure back-off (after a failure) or creation expectations (after a stale sync) are left.
 RECREATED = config(job_manifest(1, 1, 2))

@@ -11,7 +11,8 @@ import pytest
 from jobmodel.actions import DeletePod
 from jobmodel.errors import InputError
 from jobmodel.features import DEFAULT_GATES, FeatureGates
-from jobmodel.state import FAILED, RUNNING, SUCCEEDED
+from jobmodel.state import COMPLETE, FAILED, RUNNING, SUCCEEDED, JobCondition
+from jobmodel.transitions import cluster as cl
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.job_environment import Budget
 from jobmodel.transitions.move import Move, respent
@@ -161,6 +162,71 @@ def test_a_later_write_of_a_lagging_pod_is_delivered_after_the_removal() -> None
     w = apply(w, Move("pod-gc", "j-1"))
     assert not w.lagging and "j-1" not in {p.name for p in w.visible_pods()}
     assert not w.cluster.controller_state(w.job_key).expected_finalizer_removals
+
+
+def _status_lagging(release: int, budget: Budget | None = None, completions: int = 3) -> env.World:
+    """j-1 succeeded; a sync counted it in the status and removed its finalizer, and the Job
+    informer delivers that status late: the cache shows the Job as it was."""
+    budget = budget or Budget(stale_status=1)
+    w = env.initial_world(manifest(completions=completions), budget, now=NOW, features=FeatureGates.for_release(release))
+    return apply(w, Move("sync"), Move("start", "j-1"), Move("succeed", "j-1"), Move("sync-stale-status"))
+
+
+def test_a_sync_whose_status_write_lags_leaves_the_cache_showing_the_job_as_it_was() -> None:
+    w = _status_lagging(37)
+    job, shown = w.job(), w.job_shown
+    assert job is not None and shown is not None and w.budget.stale_status == 0
+    assert job.status.succeeded == 1 and shown.status.succeeded == 0 and w.visible_job() is shown
+    assert "sync-stale-status" not in kinds(w) and "cache-catch-up" in kinds(w)
+    w = apply(w, Move("cache-catch-up"))
+    assert w.job_shown is None and w.visible_job() is w.job()
+
+
+def test_a_sync_over_the_older_job_waits_from_1_36_and_else_replaces_the_success() -> None:
+    # Up to 1.35 j-1 has no finalizer and the cached status does not count it: the sync creates a
+    # pod in its place (one success of two counted: parallelism 2, one active) and its status
+    # write conflicts; from 1.36 the consistency store holds the sync until the Job informer has
+    # the controller's write.
+    for release, waits in ((32, False), (35, False), (36, True), (37, True)):
+        w = _status_lagging(release, completions=2)
+        after, result = env.apply_move(w, Move("sync"))
+        assert result is not None
+        assert len(after.pods()) == len(w.pods()) + (0 if waits else 1), release
+        assert after.job() == w.job(), release  # no status write of it was accepted
+        if waits:
+            assert result.error is not None and "read version" in result.error, release
+
+
+def test_a_user_edit_or_deletion_is_delivered_after_the_lagging_status() -> None:
+    w = _status_lagging(35, Budget(stale_status=1, job_deletions=1, edits=("parallelism=1",)))
+    edited = apply(w, Move("edit", arg="parallelism=1"))
+    job = edited.job()
+    assert edited.job_shown is None and job is not None and job.spec.parallelism == 1 and job.status.succeeded == 1
+    deleted = apply(w, Move("delete-job"))
+    assert deleted.job_shown is None and deleted.job() is None
+
+
+def test_a_restart_lists_the_job_afresh() -> None:
+    w = apply(_status_lagging(35, Budget(stale_status=1, restarts=1)), Move("restart"))
+    assert w.job_shown is None
+
+
+def test_the_orphan_worker_reads_the_job_its_cache_shows() -> None:
+    # The finishing status reaches the API; until the Job informer delivers it, no pod of the Job
+    # is an orphan to the controller (its cache shows the Job running).
+    w = env.initial_world(manifest(parallelism=1, completions=1), Budget(stale_status=1), now=NOW)
+    w = apply(w, Move("sync"), Move("start", "j-0"))
+    job = w.job()
+    assert job is not None
+    finished = attrs.evolve(job, status=attrs.evolve(job.status, conditions=(*job.status.conditions, _complete())))
+    cluster = cl.replace_job(w.cluster, finished)
+    lagging = env.with_world(w, cluster=cluster, job_shown=job)
+    assert "orphan-cleanup" not in kinds(lagging)
+    assert "orphan-cleanup" in kinds(env.with_world(lagging, job_shown=None))
+
+
+def _complete() -> JobCondition:
+    return JobCondition(type=COMPLETE, status="True")
 
 
 def _deletion_lagging(release: int) -> env.World:

@@ -28,6 +28,7 @@ from jobmodel.state import (
     SUCCESS_CRITERIA_MET,
     TERMINATING_OR_FAILED,
     Job,
+    JobControllerState,
     Pod,
 )
 from jobmodel.transitions import indexes as ix
@@ -109,6 +110,15 @@ def _status_and_controller(world: World, job: Job) -> dict[str, int | bool]:
     }
 
 
+def refuse_unobserved_writes(world: World, controller: JobControllerState) -> None:
+    """The relations read a cache that has observed the controller's finalizer removals and shows
+    the Job as the API server holds it."""
+    if controller.expected_finalizer_removals:
+        raise OutsideAbstraction("finalizer removals not yet observed")
+    if world.job_shown is not None:
+        raise OutsideAbstraction("the Job's status write not yet observed")
+
+
 def job_state(world: World) -> dict[str, int | bool]:
     """The counts of job_relation for this world."""
     job = world.job()
@@ -117,8 +127,7 @@ def job_state(world: World) -> dict[str, int | bool]:
     check_job_in_scope(job)
     spec, status = job.spec, job.status
     controller = world.cluster.controller_state(world.job_key)
-    if controller.expected_finalizer_removals:
-        raise OutsideAbstraction("finalizer removals not yet observed")
+    refuse_unobserved_writes(world, controller)
     uncounted = status.uncounted_terminated_pods
     listed_s = set(uncounted.succeeded) if uncounted is not None else set()
     listed_f = set(uncounted.failed) if uncounted is not None else set()
@@ -206,8 +215,7 @@ def indexed_state(world: World, index: int) -> dict[str, int | bool]:
     if not 0 <= index < completions:
         raise OutsideAbstraction(f"index {index} is not one of the Job's")
     controller = world.cluster.controller_state(world.job_key)
-    if controller.expected_finalizer_removals:
-        raise OutsideAbstraction("finalizer removals not yet observed")
+    refuse_unobserved_writes(world, controller)
     uncounted = status.uncounted_terminated_pods
     if uncounted is not None and uncounted.succeeded:
         raise OutsideAbstraction("an Indexed Job with succeeded pods in uncountedTerminatedPods")

@@ -247,6 +247,16 @@ expectations_never_expire = Mutant(
     "The controller's expectations never expire: a Job whose expected pods never show waits for them for good.",
     (SJ, "        return exp is None or exp.fulfilled() or exp.expired(self.now)", "        return exp is None or exp.fulfilled()"),
 )
+job_status_write_not_recorded = Mutant(
+    "updateJobStatus does not record its write in the consistency store (1.36+, WroteAt): a sync over a Job cache "
+    "behind that write goes ahead.",
+    (SJ, "            self.accepted_job = job\n            self.wrote(\"jobs\")\n", "            self.accepted_job = job\n"),
+)
+finished_mark_not_stored = Mutant(
+    "The Job's finishing status write is not remembered (finishedJobExpectations, 1.34+): a sync over a cache that "
+    "shows the Job unfinished manages its pods again.",
+    (SJ, "                step.finished_uid = job.uid  # finishedJobExpectations.Store\n", "                pass\n"),
+)
 finalizer_removals_not_awaited = Mutant(
     "getValidPodsWithFilter forgets the finalizer removals the controller awaits: a finished pod whose removal the cache has not shown yet is counted again.",
     (SJ, "        if JOB_TRACKING_FINALIZER not in meta.finalizers or meta.uid in uncounted or meta.uid in removing:\n", "        if JOB_TRACKING_FINALIZER not in meta.finalizers or meta.uid in uncounted:\n"),

@@ -192,6 +192,10 @@ def test_worlds_outside_the_abstraction_are_refused() -> None:
         ab.job_state(attrs.evolve(world, cluster=cluster))
     with pytest.raises(ab.OutsideAbstraction, match="edit"):
         ab.relation_moves(Move("edit", arg="parallelism=2"))
+    with pytest.raises(ab.OutsideAbstraction, match="status write not yet observed"):
+        ab.job_state(attrs.evolve(world, job_shown=job))
+    with pytest.raises(ab.OutsideAbstraction, match="status write not yet observed"):
+        ab.indexed_state(attrs.evolve(world, cluster=cluster, job_shown=indexed), 0)
 
 
 def one_more_pod(s: Record, prefix: str, controller: jr.Controller = jr.MODEL) -> jr.Step:
