@@ -12,7 +12,9 @@ revisions: the order in which the API server stored every write):
    back-off record rebuilt from the pods; expectations still pending, so that it only counts).
    Every status written on the way counts, so a sync that writes twice is followed. The Job's
    and the pods' informers lag separately, so where no observed state reaches a write, the Job of
-   one state of the window with the pods of another is tried too. A write no
+   one state of the window with the pods of another is tried too (the pods also as they were
+   before each earlier write of the window: a pod informer that has not delivered the deletions
+   its own finalizer removals caused, with those removals awaited). A write no
    explored path reaches is a divergence, reported with the state before, the state written,
    and the path whose last status comes closest.
 2. **Every invariant of the catalogue holds on every observed state**, and every step invariant
@@ -56,6 +58,7 @@ from jobmodel.timeutil import parse_clock
 from jobmodel.transitions import cluster as cl
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.move import Move
+from jobmodel.transitions.pod_utils import has_job_tracking_finalizer
 
 MAX_DEPTH = 2
 MAX_CANDIDATES = 40
@@ -75,6 +78,10 @@ class Observation:
     actor: str  # who made the write: this client's actor (kubelet, user, ...) or "controller"
     resource: str
     world: env.World
+    # A state put together from two observations (skewed_states): the pods whose tracking
+    # finalizer the pods' view shows and the Job's view no longer does, whose removal a
+    # controller acting on it may still await (uidTrackingExpectations).
+    awaited: frozenset[str] = frozenset()
 
 
 @attrs.frozen
@@ -145,7 +152,7 @@ def check_trace(header: Mapping[str, Any], records: Sequence[Mapping[str, Any]])
         # write of one sync (a sync writes up to three times), on what an earlier write saw.
         start = writes[-WRITES_PER_SYNC] if len(writes) >= WRITES_PER_SYNC else 0
         divergence = reach(candidate_states(observations, start, i, writes), obs)
-        if divergence is not None and reach(skewed_states(observations, start, i), obs) is not None:
+        if divergence is not None and reach(skewed_states(observations, start, i, writes), obs) is not None:
             divergences.append(divergence)
         writes.append(i - 1)
     events = sum(1 for r in records if r.get("kind") == "event")
@@ -233,22 +240,27 @@ def check_trace_shape(header: Mapping[str, Any], records: Sequence[Mapping[str, 
 MAX_TRACE_SECONDS = 10 * 365 * 24 * 3600.0
 
 
-def skewed_states(observations: Sequence[Observation], start: int, end: int) -> list[Observation]:
+def skewed_states(observations: Sequence[Observation], start: int, end: int, writes: Sequence[int] = ()) -> list[Observation]:
     """The controller's Job and pod informers are separate watches, each behind the API server by
     its own amount: the Job as one state of the window showed it with the pods as another did
-    (e.g. a user's scale-down seen before a pod's success). Tried only when no consistent state
-    reaches the write; the latest Jobs first, at most MAX_CANDIDATES."""
+    (e.g. a user's scale-down seen before a pod's success), or as they were before an earlier
+    write of the window (a pod informer behind the deletions that the controller's own finalizer
+    removals caused, seen under churn: those removals are then awaited, `Observation.awaited`).
+    Tried only when no consistent state reaches the write; the latest Jobs first, at most
+    MAX_CANDIDATES."""
     window = recent_indexes(start, end)
+    pod_window = list(dict.fromkeys([*window, *(w for w in reversed(writes) if start <= w < end)]))
     out: list[Observation] = []
     for j in window:
         job_obs = observations[j]
-        for k in window:
+        for k in pod_window:
             pods_obs = observations[k]
             if pods_obs.world.cluster.pods == job_obs.world.cluster.pods or pods_obs.world.cluster.jobs == job_obs.world.cluster.jobs:
                 continue
             cluster = attrs.evolve(job_obs.world.cluster, pods=pods_obs.world.cluster.pods)
             world = env.World(cluster, job_obs.world.job_key, job_obs.world.job_uid)
-            out.append(attrs.evolve(job_obs, rv=f"{job_obs.rv}, pods as at rv {pods_obs.rv}", world=world))
+            awaited = _tracked_uids(pods_obs.world) - _tracked_uids(job_obs.world)
+            out.append(attrs.evolve(job_obs, rv=f"{job_obs.rv}, pods as at rv {pods_obs.rv}", world=world, awaited=awaited))
             if len(out) == MAX_CANDIDATES:
                 return out
     return out
@@ -356,13 +368,21 @@ def render_status(status: Mapping[str, Any]) -> str:
 # --- reaching a write -------------------------------------------------------------------------------
 
 
-def controller_states(world: env.World) -> list[tuple[str, JobControllerState]]:
-    """The controller's in-memory state for the Job in its plausible forms."""
+def _tracked_uids(world: env.World) -> frozenset[str]:
+    """The uids of the Job's pods that hold the tracking finalizer."""
+    return frozenset(p.uid for p in world.own_pods() if has_job_tracking_finalizer(p))
+
+
+def controller_states(world: env.World, awaited: frozenset[str] = frozenset()) -> list[tuple[str, JobControllerState]]:
+    """The controller's in-memory state for the Job in its plausible forms (with `awaited`, also
+    awaiting those finalizer removals)."""
     out = [("fresh controller", JobControllerState())]
     record = rebuilt_backoff(world.pods())
     if record is not None:
         out.append(("with back-off record", JobControllerState(backoff=record)))
     out.append(("expectations pending", JobControllerState(expectations=Expectations(add=1, timestamp=world.cluster.now))))
+    if awaited:
+        out.append(("awaiting its finalizer removals", JobControllerState(expected_finalizer_removals=awaited)))
     return out
 
 
@@ -393,7 +413,7 @@ def reach(candidates: Sequence[Observation], target: Observation) -> Divergence 
     assert wanted is not None
     best: tuple[int, tuple[str, ...], dict[str, Any]] | None = None
     for base in candidates:
-        for label, state in controller_states(base.world):
+        for label, state in controller_states(base.world, base.awaited):
             # The controller that wrote runs with the gates of the write's moment.
             moment = attrs.evolve(base.world.cluster, now=target.time, features=target.world.cluster.features)
             cluster = cl.with_controller_state(moment, base.world.job_key, state)

@@ -9,6 +9,7 @@ same check on traces of the real control plane: tests/adapters/test_live.py.
 from __future__ import annotations
 
 import copy
+import gzip
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -234,6 +235,48 @@ def test_a_skewed_view_does_not_excuse_a_wrong_count() -> None:
     line["object"]["status"]["terminating"] = 2  # no view of one or two pods deletes two
     result = check_trace(header, records)
     assert [d.observation.rv for d in result.divergences] == ["1020"]
+    assert "terminating" in result.divergences[0].differing
+
+
+# Recorded on the real control plane (1.32, the job-scenario vector
+# TestFinalizersClearedWhenBackoffLimitExceeded, maxUncountedPods 50; CI 2026-12-06): a failing
+# Job's 99 deleted pods counted in batches of 50. The sync after the first batch read the Job with
+# that batch counted (rv 1746) and a pod cache that still showed the 50 pods its own finalizer
+# removals had since deleted, awaiting those removals, and wrote terminating=99 with the second
+# batch uncounted (rv 1748): the state of the pods before the first batch's write, with the Job of
+# the latest one.
+CHURN_TRACE = Path(__file__).parent / "traces" / "pods-behind-own-removals.jsonl.gz"
+
+
+def churn_trace(tmp_path: Path) -> Path:
+    path = tmp_path / "churn.jsonl"
+    path.write_bytes(gzip.decompress(CHURN_TRACE.read_bytes()))
+    return path
+
+
+def test_a_write_on_pods_behind_the_controllers_own_removals_is_reachable(tmp_path: Path) -> None:
+    header, records = read_trace(churn_trace(tmp_path))
+    observations = observe(header, records)
+    write = next(i for i, o in enumerate(observations) if o.rv == "1748")
+    written = observations[write]
+    assert written.actor == "controller" and _status_of(written)["terminating"] == 99
+    writes = [i - 1 for i, o in enumerate(observations[:write]) if i and o.actor == "controller" and o.resource == "jobs"]
+    start = writes[-3]
+    assert reach(candidate_states(observations, start, write, writes), written) is not None  # no single state
+    assert reach(skewed_states(observations, start, write), written) is not None  # nor the recent pods alone
+    skewed = skewed_states(observations, start, write, writes)
+    assert reach(skewed, written) is None
+    assert any(len(o.awaited) == 50 for o in skewed)
+    result = check_trace(header, records)
+    assert result.ok, [d.describe() for d in result.divergences]
+
+
+def test_awaited_removals_do_not_excuse_a_wrong_count(tmp_path: Path) -> None:
+    header, records = read_trace(churn_trace(tmp_path))
+    line = next(r for r in records if r.get("kind") == "event" and r.get("rv") == "1748")
+    line["object"]["status"]["terminating"] = 98  # no view shows 98 pods being deleted then
+    result = check_trace(header, records)
+    assert [d.observation.rv for d in result.divergences] == ["1748"]
     assert "terminating" in result.divergences[0].differing
 
 
