@@ -90,3 +90,15 @@ def test_every_broken_variant_is_caught(name: str) -> None:
     assert caught.value.violation.invariant == invariant
     # The message is the run's step table.
     assert "step" in str(caught.value) and "move" in str(caught.value)
+
+
+def test_the_machine_finds_the_over_creation_on_a_lagging_job_status_up_to_1_35() -> None:
+    """A Job cache behind the controller's status write (`stale_status`): the sync that reads the
+    older Job replaces a success it counts nowhere. Upstream up to 1.35 does this; the explorer
+    finds it too (tests/invariants/test_catalogue.py), and from 1.36 neither finds it (the
+    `nonindexed` and `indexed` configurations above have the move)."""
+    cfg = config(job_manifest(2, 2, 1), stale_status=1, kube_version="1.35")
+    with pytest.raises(InvariantViolation) as caught:
+        run_state_machine_as_test(state_machine(cfg.system()), settings=BROKEN_SETTINGS)
+    assert caught.value.violation.invariant == "no-over-creation-on-stale-cache"
+    assert "sync-stale-status" in str(caught.value)
