@@ -521,7 +521,7 @@ def settled(t: Transition) -> bool:
     """A settled sync: clean, over a cache that showed every pod, with the controller's
     expectations satisfied (so that manageJob ran), of a Job that exists and had not finished.
     The converse laws ("the facts demand this status") are stated after settled syncs."""
-    if not clean_sync(t) or t.before.hidden or t.before.lagging or t.before.job_shown is not None:
+    if not clean_sync(t) or t.before.hidden or t.before.lagging:
         return False  # most steps: decided without looking the Job up (lagging: writes awaited)
     before, after = t.before.job(), t.after.job()
     return (
