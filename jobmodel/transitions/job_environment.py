@@ -165,11 +165,6 @@ class World:
         object.__setattr__(self, "_pods_read", pods)
         return self
 
-    def visible_job(self) -> Job | None:
-        """The Job as the controller's cache shows it (`job()` when it is current)."""
-        shown = self.job_shown
-        return self.job() if shown is None else shown
-
     def visible_pods(self) -> tuple[Pod, ...]:
         """The Job's pods as the controller's cache shows them (`own_pods` when none is hidden
         or lagging)."""
@@ -361,7 +356,7 @@ def expectations_expired(world: World) -> bool:
 WRITTEN = 2
 
 
-def informer_versions(behind: bool, job_behind: bool = False) -> InformerVersions:
+def informer_versions(behind: bool, job_behind: bool) -> InformerVersions:
     """What the informers have caught up with while some pod write is not delivered (`behind`:
     a creation hidden, a pod write lagging) or a status write of the Job (`job_behind`)."""
     return InformerVersions(pods=WRITTEN - 1 if behind else WRITTEN, jobs=WRITTEN - 1 if job_behind else WRITTEN)
@@ -902,9 +897,9 @@ def orphan_cleanup(world: World, move: Move | None = None) -> World:
     """The controller's orphan-pod work (cluster.orphan_pod_cleanup) on the pods and the Jobs its
     cache shows; its writes are recorded for the next sync to wait on while a creation is hidden."""
     shown = world.job_shown
-    cluster = world.cluster if shown is None else cl.replace_job(world.cluster, shown)
+    cluster = world.cluster if shown is None else cl.with_cluster(world.cluster, jobs=_cached_jobs(world.cluster, shown))
     cluster = cl.orphan_pod_cleanup(cluster, unseen=world.hidden, write_version=WRITTEN)
-    if shown is not None:
+    if shown is not None:  # the worker writes pods only: the API's Jobs stay
         cluster = cl.with_cluster(cluster, jobs=world.cluster.jobs)
     return without_spent_marks(_forget_gone(with_world(world, cluster=cluster)))
 

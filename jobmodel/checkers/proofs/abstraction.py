@@ -3,7 +3,8 @@
 `job_state(world)` reads a `World` of `jobmodel.transitions.job_environment` as a state of
 `job_relation`; `admits(before, move, after)` says whether a move of the executable environment is
 a move of the relation (Z3 picks the choices). A world outside the abstraction (a Job the relation
-does not model, pending finalizer removals) is an `OutsideAbstraction` error naming the reason.
+does not model, pending finalizer removals, a Job status write the cache has not shown) is an
+`OutsideAbstraction` error naming the reason.
 """
 
 from __future__ import annotations
