@@ -449,7 +449,21 @@ def apply_move(world: World, move: Move, impl: SyncImpl = sync_job) -> tuple[Wor
         world = deliver_job(world)
     if seen_late:
         return _written_late(world, move, handler), None
+    if world.job_shown is not None and kind in _POD_WRITES:
+        return _reading_job_cache(world, lambda w: handler(w, move)), None
     return handler(world, move), None
+
+
+def _reading_job_cache(world: World, change: Callable[[World], World]) -> World:
+    """`change`, which writes pods and no Job, with the controller's pod handlers resolving owners
+    in its Job cache (resolveControllerRef reads the Job lister): while a status write of the Job
+    lags, deletePod finds the Job as it was, unfinished though the write finished it."""
+    if world.job_shown is None:
+        return change(world)
+    api_jobs = world.cluster.jobs
+    cached = cl.with_cluster(world.cluster, jobs=_cached_jobs(world.cluster, world.job_shown))
+    after = change(with_world(world, cluster=cached))
+    return with_world(after, cluster=cl.with_cluster(after.cluster, jobs=api_jobs))
 
 
 def _written_late(world: World, move: Move, handler: Callable[[World, Move], World]) -> World:
@@ -579,8 +593,15 @@ def _sync_over_cache(
     inp = cl.job_sync_input(cluster, job, key, faults, unseen=hidden, cached=lagging, informers=informers, write_version=WRITTEN)
     result = impl(inp)
     cluster = cl.with_controller_state(cluster, key, result.controller)
-    cluster, late = cl.apply_job_sync_actions_late(cluster, key, result, late_writes, frozenset(p.metadata.name for p in lagging))
-    return cluster, result, late
+    lagging_names = frozenset(p.metadata.name for p in lagging)
+    if job_shown is None:
+        cluster, late = cl.apply_job_sync_actions_late(cluster, key, result, late_writes, lagging_names)
+        return cluster, result, late
+    # Its handlers observe its pod writes through the Job cache; its status writes conflicted.
+    api_jobs = cluster.jobs
+    cached = cl.with_cluster(cluster, jobs=_cached_jobs(cluster, job_shown))
+    cluster, late = cl.apply_job_sync_actions_late(cached, key, result, late_writes, lagging_names)
+    return cl.with_cluster(cluster, jobs=api_jobs), result, late
 
 
 def _wake_at(world: World, result: JobSyncResult) -> datetime | None:
@@ -643,6 +664,10 @@ def deliver_lagging(world: World) -> World:
     deleted or gone since: finalizerRemovalObserved, DeletionObserved)."""
     if not world.lagging:
         return world
+    return _reading_job_cache(world, _observe_lagging)
+
+
+def _observe_lagging(world: World) -> World:
     cluster = world.cluster
     namespace = world.job_key.split("/", 1)[0]
     for old in world.lagging:
@@ -942,8 +967,8 @@ _MOVES: dict[str, Callable[[World, Move], World]] = {
 # The pod moves whose write can reach the controller's cache late (`--stale-pod-writes`), each
 # as `KIND-stale`: the kubelet's writes, the pod garbage collector's removals, others' deletions.
 STALE_SUFFIX = "-stale"
-STALE_POD_MOVES = frozenset(
-    kind + STALE_SUFFIX for kind in ("start", "ready", "succeed", "fail", "evict", "terminate", "pod-gc", "delete-pod")
-)
+# The moves that write a pod (the kubelet's, the pod garbage collector's, a user's).
+_POD_WRITES = frozenset({"start", "ready", "succeed", "fail", "evict", "terminate", "pod-gc", "delete-pod"})
+STALE_POD_MOVES = frozenset(kind + STALE_SUFFIX for kind in _POD_WRITES)
 
 MOVE_KINDS = (*_SYNCS, *_MOVES, *sorted(STALE_POD_MOVES))

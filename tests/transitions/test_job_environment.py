@@ -17,6 +17,7 @@ from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.job_environment import Budget
 from jobmodel.transitions.move import Move, respent
 from jobmodel.transitions.pod_utils import is_pod_ready
+from jobmodel.transitions.sync_job import is_job_finished
 
 NOW = datetime(2025, 1, 1, tzinfo=UTC)
 
@@ -223,6 +224,29 @@ def test_the_orphan_worker_reads_the_job_its_cache_shows() -> None:
     lagging = env.with_world(w, cluster=cluster, job_shown=job)
     assert "orphan-cleanup" not in kinds(lagging)
     assert "orphan-cleanup" in kinds(env.with_world(lagging, job_shown=None))
+
+
+def test_pod_handlers_resolve_the_job_its_cache_shows() -> None:
+    # The status write that finished the Job lags: deletePod finds the Job unfinished in the
+    # cache (resolveControllerRef reads the Job lister) and observes the removal of j-0 as a
+    # deletion; with the cache current it finds the Job finished and observes nothing.
+    for release in (35, 37):
+        start = env.initial_world(
+            manifest(parallelism=1, completions=1), Budget(stale_status=1, gc=1), now=NOW, features=FeatureGates.for_release(release)
+        )
+        ran = apply(start, Move("sync"), Move("start", "j-0"), Move("succeed", "j-0"))
+        deletions = {}
+        for sync in ("sync", "sync-stale-status"):
+            finished = apply(ran, Move(sync))
+            job = finished.job()
+            assert job is not None and is_job_finished(job), (release, sync)
+            assert (finished.job_shown is not None) == (sync == "sync-stale-status"), (release, sync)
+            gone = apply(finished, Move("pod-gc", "j-0"))
+            assert gone.job() == job and gone.job_shown == finished.job_shown, (release, sync)
+            exp = gone.cluster.controller_state(gone.job_key).expectations
+            assert exp is not None, (release, sync)
+            deletions[sync] = exp.delete
+        assert deletions["sync-stale-status"] == deletions["sync"] - 1, release
 
 
 def _complete() -> JobCondition:

@@ -33,7 +33,7 @@ from jobmodel.state import (
     Pod,
 )
 from jobmodel.transitions import indexes as ix
-from jobmodel.transitions.job_environment import World
+from jobmodel.transitions.job_environment import World, cache_behind_own_writes
 from jobmodel.transitions.move import Move
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer
 
@@ -108,15 +108,17 @@ def _status_and_controller(world: World, job: Job) -> dict[str, int | bool]:
         "expect_add": exp.add if exp is not None else 0,
         "expect_delete": exp.delete if exp is not None else 0,
         "expired": exp is not None and exp.expired(world.cluster.now),
+        "status_hidden": world.job_shown is not None,
     }
 
 
 def refuse_unobserved_writes(world: World, controller: JobControllerState) -> None:
-    """The relations read a cache that has observed the controller's finalizer removals and shows
-    the Job as the API server holds it."""
+    """The relations read a cache that has observed the controller's finalizer removals, and that
+    shows the Job as the API server holds it or, from 1.36, lags behind a status write the
+    controller waits for (`status_hidden`)."""
     if controller.expected_finalizer_removals:
         raise OutsideAbstraction("finalizer removals not yet observed")
-    if world.job_shown is not None:
+    if world.job_shown is not None and not cache_behind_own_writes(world):
         raise OutsideAbstraction("the Job's status write not yet observed")
 
 

@@ -448,6 +448,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         removal_refused,
         listed_kept,
     )
+    acted = jr.shown_late(acted, how, z3.Or(first_write, last_write))
     nothing = z3.Or(jr.waits_for_the_cache(s, controller), jr.finished(s))
     after = jr.select(nothing, s, _normalise(acted))
     choices_bounded = z3.And(
@@ -462,7 +463,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         bound_released,
         outcome,
     )
-    guard = z3.And(how.bounds, z3.Or(nothing, choices_bounded))
+    guard = z3.And(how.bounds, jr.status_late_allowed(s, how, controller), z3.Or(nothing, choices_bounded))
     deleted = z3.If(finishing, deleted_active, removed)
     clean = z3.And(jr.negate(how.status_error), pod_calls_ok, z3.Not(jr.waits_for_the_cache(s, controller)))
     return Step(guard, after, ch, z3.If(nothing, 0, created), z3.If(nothing, 0, deleted), clean)
@@ -533,7 +534,7 @@ def terminate(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step
 def delete_pod(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:
     """An active pod is deleted by someone else (the informer sees a deletion)."""
     step = _pod_move(s, prefix, ("active",), ("terminating",))
-    observed = z3.And(s.has_expectations, z3.Not(jr.finished(s)))
+    observed = z3.And(s.has_expectations, jr.job_cached_unfinished(s))
     after = step.after.replace(expect_delete=z3.If(observed, s.expect_delete - 1, s.expect_delete))
     return Step(step.guard, after, step.choices)
 

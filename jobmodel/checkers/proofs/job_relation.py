@@ -86,6 +86,9 @@ CONTROLLER: Schema = (
     ("expect_add", INT),
     ("expect_delete", INT),
     ("expired", BOOL),  # older than ExpectationsTimeout
+    # The Job cache shows the Job before a status write of the controller's (sync-stale-status;
+    # 1.36+ only: every sync then waits for it).
+    ("status_hidden", BOOL),
 )
 STATE: Schema = SPEC + PODS + RELEASED + STATUS + CONTROLLER
 POD_FIELDS = tuple(name for name, _ in PODS + RELEASED)
@@ -93,7 +96,7 @@ POD_FIELDS = tuple(name for name, _ in PODS + RELEASED)
 # The finished condition a sync works with (syncJobCtx.finishedCondition).
 NONE, SUCCESS, NEW_FAILURE_TARGET, FAILED, COMPLETE = range(5)
 
-SYNC_KINDS = ("sync", "sync-stale", "sync-pod-error", "sync-status-error")  # the environment's
+SYNC_KINDS = ("sync", "sync-stale", "sync-pod-error", "sync-status-error", "sync-stale-status")  # the environment's
 # A sync whose status write is refused is three moves, one per write that can be the refused one
 # (the first, when there is something to record; the last; none, when nothing needs writing).
 STATUS_ERROR_OUTCOMES = {
@@ -101,13 +104,14 @@ STATUS_ERROR_OUTCOMES = {
     "sync-status-error-late": "last",
     "sync-status-error-unwritten": "none",
 }
-SYNC_MOVES = ("sync", "sync-stale", "sync-pod-error", *STATUS_ERROR_OUTCOMES)
+SYNC_MOVES = ("sync", "sync-stale", "sync-pod-error", *STATUS_ERROR_OUTCOMES, "sync-stale-status")
 # Every environment move kind -> the moves of the relation that cover it.
 MOVE_OF: dict[str, tuple[str, ...]] = {
     "sync": ("sync",),
     "sync-stale": ("sync-stale",),
     "sync-pod-error": ("sync-pod-error",),
     "sync-status-error": tuple(STATUS_ERROR_OUTCOMES),
+    "sync-stale-status": ("sync-stale-status",),
     "cache-catch-up": ("cache-catch-up",),
     "restart": ("restart",),
     "expire-expectations": ("time",),
@@ -129,6 +133,12 @@ ANY_SYNC_CHOICES: Schema = (("kind", INT), ("outcome", INT))  # index into SYNC_
 OUTCOMES = ("first", "last", "none")
 
 
+def models(kind: str, controller: Controller) -> bool:
+    """Whether the relation under `controller` has moves for the environment's move `kind`
+    (sync-stale-status only where the controller waits for its status writes: status_late_allowed)."""
+    return kind in MOVE_OF and (kind != "sync-stale-status" or controller.waits_for_own_writes)
+
+
 def environment_kind(move: str) -> str:
     """The environment move kind a sync move of the relation is (itself for the others)."""
     return "sync-status-error" if move in STATUS_ERROR_OUTCOMES else move
@@ -148,13 +158,18 @@ class SyncKind:
     status_error: Any
     outcome: Any
     bounds: Any = True
+    status_late: Any = False  # its status writes reach the cache late (sync-stale-status)
 
     @staticmethod
     def of(move: str, choices: Record) -> SyncKind:
         if move != ANY_SYNC:
             kind = environment_kind(move)
             return SyncKind(
-                kind != "sync-pod-error", kind == "sync-stale", kind == "sync-status-error", STATUS_ERROR_OUTCOMES.get(move, "")
+                kind != "sync-pod-error",
+                kind == "sync-stale",
+                kind == "sync-status-error",
+                STATUS_ERROR_OUTCOMES.get(move, ""),
+                status_late=kind == "sync-stale-status",
             )
         k = choices.kind
         return SyncKind(
@@ -163,6 +178,7 @@ class SyncKind:
             k == SYNC_KINDS.index("sync-status-error"),
             choices.outcome,
             z3.And(k >= 0, k < len(SYNC_KINDS), choices.outcome >= 0, choices.outcome < len(OUTCOMES)),
+            k == SYNC_KINDS.index("sync-stale-status"),
         )
 
     def select(self, acted: dict[str, tuple[Record, Any]], removal_refused: Any, listed_kept: Record) -> tuple[Record, Any]:
@@ -214,6 +230,21 @@ def status_write_outcomes(
     }
 
 
+def status_late_allowed(s: Record, how: SyncKind, controller: Controller) -> Any:
+    """When a sync-stale-status may happen: from a Job the cache shows as it is, and only where the
+    controller waits for its status writes (1.36+): the relations do not model a sync that reads an
+    older status (up to 1.35 the move is not theirs)."""
+    return z3.Implies(how.status_late, z3.And(controller.waits_for_own_writes, z3.Not(s.status_hidden)))
+
+
+def shown_late(acted: Record, how: SyncKind, written: Any) -> Record:
+    """The state after a sync whose status writes (`written`: some were made) the Job cache shows
+    late (sync-stale-status: a clean sync, so all of them went through)."""
+    if how.status_late is False:
+        return acted
+    return acted.replace(status_hidden=z3.Or(acted.status_hidden, z3.And(how.status_late, written)))
+
+
 def negate(value: Any) -> Any:
     return (not value) if isinstance(value, bool) else z3.Not(value)
 
@@ -255,6 +286,7 @@ def initial(s: Record) -> Any:
         s.status_failed == 0,
         z3.Not(z3.Or(s.failure_target, s.failed_condition, s.success_criteria_met, s.complete)),
         z3.Not(s.has_expectations),
+        z3.Not(s.status_hidden),
     )
 
 
@@ -344,8 +376,17 @@ def waits_for_the_cache(s: Record, controller: Controller) -> Any:
     """ConsistencyStore.EnsureReady fails (v1.37.2 job_controller.go:934): the pod informer has not
     caught up with the controller's own writes. The hidden pods are exactly the controller's creations
     the cache has not shown (job_environment.informer_versions), and every creation is recorded as a
-    write (RealPodControl.OnWrite), so the sync waits exactly while some pod is hidden."""
-    return z3.And(controller.waits_for_own_writes, s.hidden > 0)
+    write (RealPodControl.OnWrite), so the sync waits exactly while some pod is hidden; or the Job
+    informer has not caught up with the controller's status write (`status_hidden`, recorded by
+    updateJobStatus)."""
+    return z3.And(controller.waits_for_own_writes, z3.Or(s.hidden > 0, s.status_hidden))
+
+
+def job_cached_unfinished(s: Record) -> Any:
+    """The Job the controller's cache shows is unfinished: the Job, or while a status write lags
+    the Job before it, which a sync that did something wrote (a finished Job's sync does nothing)."""
+    return z3.Or(z3.Not(finished(s)), s.status_hidden)
+
 
 SYNC_CHOICES: Schema = (
     ("backoff", BOOL),  # the pod-recreation back-off is still running (manageJob waits)
@@ -582,10 +623,11 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
     acted, outcome = how.select(
         status_write_outcomes(first_write, last_write, write_refused, last_write_refused, done), removal_refused, listed_kept
     )
+    acted = shown_late(acted, how, z3.Or(first_write, last_write))
     # A sync that waits for the cache or finds the Job finished changes nothing.
     nothing = z3.Or(waits_for_the_cache(s, controller), finished(s))
     after = select(nothing, s, acted)
-    guard = z3.And(how.bounds, z3.Or(nothing, z3.And(cut_off, bound_delete, bound_released, outcome)))
+    guard = z3.And(how.bounds, status_late_allowed(s, how, controller), z3.Or(nothing, z3.And(cut_off, bound_delete, bound_released, outcome)))
     deleted = z3.If(finishing, deleted_active, removed)
     clean = z3.And(negate(how.status_error), pod_calls_ok, z3.Not(waits_for_the_cache(s, controller)))
     return Step(guard, after, ch, z3.If(nothing, 0, created), z3.If(nothing, 0, deleted), clean)
@@ -597,19 +639,27 @@ TIME_CHOICES: Schema = (("five_minutes_pass", BOOL),)
 
 
 def cache_catch_up(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
-    """environment.cache_catch_up: the cache shows the pods it missed; each lowers the creation expectations."""
+    """environment.cache_catch_up: the cache shows the Job's status and the pods it missed; each
+    pod lowers the creation expectations."""
     after = s.replace(
         hidden=0,
         active=s.active + s.hidden,
         expect_add=z3.If(s.has_expectations, s.expect_add - s.hidden, s.expect_add),
+        status_hidden=False,
     )
-    return Step(s.hidden > 0, after, Record(NO_CHOICES, {}))
+    return Step(z3.Or(s.hidden > 0, s.status_hidden), after, Record(NO_CHOICES, {}))
 
 
 def restart(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
     """environment.restart: expectations lost, the cache listed afresh."""
     after = s.replace(
-        hidden=0, active=s.active + s.hidden, has_expectations=False, expect_add=0, expect_delete=0, expired=False
+        hidden=0,
+        active=s.active + s.hidden,
+        has_expectations=False,
+        expect_add=0,
+        expect_delete=0,
+        expired=False,
+        status_hidden=False,
     )
     return Step(z3.BoolVal(True), after, Record(NO_CHOICES, {}))
 
@@ -635,7 +685,7 @@ def deletion_updates(s: Record, source: Any, updates: int) -> Any:
     """The deletion expectations once the informer saw `updates` events of a pod being deleted
     (each is a deletion to it: updatePod -> deletePod, as is the pod's final removal), for an
     unfinished Job with expectations; an active pod's update is none."""
-    observed = z3.And(source != RUNNING_SOURCES.index("active"), s.has_expectations, z3.Not(finished(s)))
+    observed = z3.And(source != RUNNING_SOURCES.index("active"), s.has_expectations, job_cached_unfinished(s))
     return z3.If(observed, s.expect_delete - updates, s.expect_delete)
 
 
@@ -677,7 +727,7 @@ def terminate(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
 def delete_pod(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
     """environment.delete_pod_move: an active pod is deleted by someone else; the finalizer keeps it
     (being deleted); the informer lowers the deletion expectations of an unfinished Job."""
-    observed = z3.And(s.has_expectations, z3.Not(finished(s)))
+    observed = z3.And(s.has_expectations, job_cached_unfinished(s))
     after = s.replace(
         active=s.active - 1,
         terminating=s.terminating + 1,

@@ -130,7 +130,7 @@ def concretize(
     spec = path.initial
     config = CheckConfig(
         freeze(concretizer.manifest(spec)),
-        env.Budget(failures=99, evictions=99, deletions=99, stale=99, faults=99, restarts=99, expiries=99),
+        env.Budget(failures=99, evictions=99, deletions=99, stale=99, faults=99, restarts=99, expiries=99, stale_status=99),
         symmetry=False,
         tunables=concretizer.tunables(spec),
         impl=proof.system.impl,
@@ -247,6 +247,7 @@ def budget_for(moves: list[Move]) -> env.Budget:
         "sync-stale": "stale",
         "sync-stale-patches": "stale_patches",
         "sync-stale-deletions": "stale_deletions",
+        "sync-stale-status": "stale_status",
         "sync-pod-error": "faults",
         "sync-status-error": "faults",
         "restart": "restarts",

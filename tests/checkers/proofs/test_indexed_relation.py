@@ -24,6 +24,8 @@ from tests.checkers.proofs.walks import (
     NEWEST,
     JobSetting,
     indexed_settings,
+    modelled_kinds,
+    relation_moves_at,
     release_gates,
     seeded_walks,
     unchanged,
@@ -68,8 +70,9 @@ def test_the_walks_cover_every_move_of_the_relation_and_of_the_environment() -> 
         ]
         assert admitted, f"{t.move} at index 0"
         names.update(admitted)
-    assert set(seen) == set(jr.MOVE_OF), f"not exercised: {set(jr.MOVE_OF) - set(seen)}"
-    assert set(names) == set(ir.MOVES), f"relation moves not exercised: {set(ir.MOVES) - set(names)}"
+    assert set(seen) == modelled_kinds(), f"not exercised: {modelled_kinds() - set(seen)}"
+    moves = relation_moves_at(ir.MOVES)
+    assert set(names) == moves, f"relation moves not exercised: {moves - set(names)}"
 
 
 def test_every_index_of_a_run_is_the_relation_s_index() -> None:
@@ -107,15 +110,17 @@ def test_every_move_at_a_release_waits_included_is_a_move_of_its_relation(releas
     at that release at every index, the consistency store's waits (1.36+) included."""
     gates = release_gates(release)
     controller = jr.Controller.of(gates)
-    waits = 0
+    waits = late = 0
     for t in seeded_walks(COVERAGE_SEEDS, 12, indexed=True, gates=gates):
         job = t.before.job()
         assert job is not None and job.spec.completions
         waits += waited_for_the_cache(t)
+        late += t.after.job_shown is not None and t.before.job_shown is None
         for index in range(job.spec.completions):
             ok, message = ab.admits(t.before, t.move, t.after, controller, index=index)
             assert ok, f"{t.move} at index {index}: {message}"
     assert (waits > 0) == controller.waits_for_own_writes, f"{waits} syncs waited for the cache"
+    assert (late > 0) == controller.waits_for_own_writes, f"{late} status writes shown late"
 
 
 def test_the_relation_of_1_32_does_not_wait_for_the_cache() -> None:

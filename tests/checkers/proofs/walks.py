@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import attrs
 import z3
@@ -30,7 +30,7 @@ CACHE_BEHIND = "is not as new as written version"
 WALK_RELEASES = sorted({f"1.{OLDEST_MINOR}", NEWEST_RELEASE, *differential_releases()}, key=parse_kube_version)
 # Those past the proofs' own release, whose walks the coverage tests (at PROOF_GATES) do not run.
 LATER_WALK_RELEASES = [r for r in WALK_RELEASES if parse_kube_version(r) > PROOF_GATES.release]
-HOSTILE = env.Budget(failures=6, evictions=2, deletions=4, stale=3, faults=4, restarts=2, expiries=3)
+HOSTILE = env.Budget(failures=6, evictions=2, deletions=4, stale=3, faults=4, restarts=2, expiries=3, stale_status=2)
 
 
 @attrs.frozen
@@ -87,7 +87,20 @@ def indexed_settings() -> st.SearchStrategy[JobSetting]:
 
 
 def modelled_moves(world: env.World) -> list[Move]:
-    return [m for m in env.enabled_moves(world) if m.kind in jr.MOVE_OF]
+    controller = jr.Controller.of(world.cluster.features)
+    return [m for m in env.enabled_moves(world) if jr.models(m.kind, controller)]
+
+
+def modelled_kinds(gates: FeatureGates = PROOF_GATES) -> set[str]:
+    """The environment's move kinds the relations have at `gates`' release."""
+    controller = jr.Controller.of(gates)
+    return {kind for kind in jr.MOVE_OF if jr.models(kind, controller)}
+
+
+def relation_moves_at(moves: Iterable[str], gates: FeatureGates = PROOF_GATES) -> set[str]:
+    """Of a relation's `moves`, those a walk at `gates`' release can take (the others' guards are false)."""
+    modelled = modelled_kinds(gates)
+    return {name for name in moves if any(name in jr.MOVE_OF[kind] for kind in modelled) or name not in jr.SYNC_MOVES}
 
 
 def walk(world: env.World, pick: Callable[[int], int], steps: int) -> Iterator[Transition]:
