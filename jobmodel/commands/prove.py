@@ -86,7 +86,9 @@ def run(args: argparse.Namespace) -> int:
     results = suite.run_all(args.only, args.drop, traces_dir, on_result=line, release=release)
     seconds = time.perf_counter() - start
     proved = sum(1 for r in results if r.status == "proved")
+    outside = suite.moves_outside(release)
     if text:
+        print(f"not modelled at {release}, so not in the claims' runs: {_brief_moves(outside)}")
         dropped = f" without {', '.join(args.drop)}" if args.drop else ""
         print(f"{proved} of {len(results)} proved at {release}{dropped} in {seconds:.1f}s")
     else:
@@ -97,9 +99,19 @@ def run(args: argparse.Namespace) -> int:
             "seconds": round(seconds, 3),
             "dropped": list(args.drop),
             "kubeVersion": release,
+            "movesNotModelled": outside,
         }
         print_json("ProveResult", payload)
     return 0 if proved == len(results) else 1
+
+
+def _brief_moves(kinds: list[str]) -> str:
+    """The move kinds, the pod moves whose write the cache shows late as one."""
+    from jobmodel.transitions.job_environment import STALE_SUFFIX
+
+    named = [k for k in kinds if not k.endswith(STALE_SUFFIX)]
+    late = [k for k in kinds if k.endswith(STALE_SUFFIX)]
+    return ", ".join([*named, *([f"the pod moves seen late (*{STALE_SUFFIX})"] if late else [])])
 
 
 def _proof_release(text: str) -> str:

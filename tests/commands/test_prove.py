@@ -27,8 +27,9 @@ def test_every_property_is_proved(release: str | None, capsys: pytest.CaptureFix
     release = release or PROOF_RELEASES[-1]
     lines = capsys.readouterr().out.splitlines()
     names = [e.name for e in suite.entries(release)]
-    found = [LINE.match(line) for line in lines[:-1]]
+    found = [LINE.match(line) for line in lines[:-2]]
     assert all(found), lines
+    assert lines[-2].startswith(f"not modelled at {release}, so not in the claims' runs: "), lines[-2]
     assert [m.group(2) for m in found if m] == names
     assert {m.group(1) for m in found if m} == {"proved"}
     assert re.fullmatch(rf"{len(names)} of {len(names)} proved at {re.escape(release)} in \d+\.\ds", lines[-1])
@@ -45,6 +46,20 @@ def test_json_output(capsys: pytest.CaptureFixture[str]) -> None:
     by_name = {r["property"]: r for r in data["results"]}
     assert by_name["nonindexed/no-over-creation"]["assumptions"] == ["lag-covered", "expectations"]
     assert by_name["nonindexed/no-over-creation"]["catalogue"] == "no-over-creation"
+
+
+def test_the_moves_outside_the_relations_are_named_by_release(capsys: pytest.CaptureFixture[str]) -> None:
+    """A sync over an older Job status is in the relations only where the controller waits for its
+    status writes (1.36+); the user edits, the orphan worker and the pod GC are in none."""
+    for release, stale_status_outside in (("1.35", True), ("1.37", False)):
+        assert main(["prove", "-o", "json", "--only", "nonindexed/backoff", "--kube-version", release]) == 0
+        outside = json.loads(capsys.readouterr().out)["movesNotModelled"]
+        assert ("sync-stale-status" in outside) == stale_status_outside, release
+        assert {"edit", "delete-job", "orphan-cleanup", "pod-gc", "start-stale"} <= set(outside), release
+        assert not {"sync", "sync-stale", "restart", "succeed", "cache-catch-up"} & set(outside), release
+    assert main(["prove", "--only", "nonindexed/backoff", "--kube-version", "1.35"]) == 0
+    line = capsys.readouterr().out.splitlines()[-2]
+    assert "sync-stale-status" in line and "the pod moves seen late (*-stale)" in line and "start-stale" not in line
 
 
 def test_dropping_an_assumption_gives_a_trace_that_replay_reproduces(

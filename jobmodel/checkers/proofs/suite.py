@@ -164,6 +164,13 @@ def _relation_proofs(release: str = DEFAULT_PROOF_RELEASE) -> list[tuple[Proof, 
     ]
 
 
+def moves_outside(release: str = DEFAULT_PROOF_RELEASE) -> list[str]:
+    """The environment's move kinds the relations of `release` do not have: the relations' claims
+    are about runs without them (docs/proofs.md, "Not modelled")."""
+    controller = jr.Controller.of(FeatureGates.for_release(parse_kube_version(release)))
+    return [kind for kind in env.MOVE_KINDS if not jr.models(kind, controller)]
+
+
 def assumption_names() -> list[str]:
     """Every assumption some proof makes (what `--drop` takes)."""
     names: list[str] = []
