@@ -14,7 +14,9 @@ revisions: the order in which the API server stored every write):
    and the pods' informers lag separately, so where no observed state reaches a write, the Job of
    one state of the window with the pods of another is tried too (the pods also as they were
    before each earlier write of the window: a pod informer that has not delivered the deletions
-   its own finalizer removals caused, with those removals awaited). A write no
+   its own finalizer removals caused, with those removals awaited), and last the latest Job
+   with the pods of any earlier state of the window (an informer behind by any number of
+   events). A write no
    explored path reaches is a divergence, reported with the state before, the state written,
    and the path whose last status comes closest.
 2. **Every invariant of the catalogue holds on every observed state**, and every step invariant
@@ -63,6 +65,7 @@ from jobmodel.transitions.pod_utils import has_job_tracking_finalizer
 MAX_DEPTH = 2
 MAX_CANDIDATES = 40
 RECENT_CANDIDATES = 12
+MAX_LAGGING = 200  # the pod states lagging_pod_states tries: a burst of 100 removals twice over
 WRITES_PER_SYNC = 3
 CONTROLLER_MOVES = frozenset({"sync", "timer-fires", "orphan-cleanup"})
 COMPARED_FIELDS = ("active", "ready", "succeeded", "failed", "terminating", "completedIndexes", "failedIndexes", "uncountedTerminatedPods")
@@ -152,7 +155,11 @@ def check_trace(header: Mapping[str, Any], records: Sequence[Mapping[str, Any]])
         # write of one sync (a sync writes up to three times), on what an earlier write saw.
         start = writes[-WRITES_PER_SYNC] if len(writes) >= WRITES_PER_SYNC else 0
         divergence = reach(candidate_states(observations, start, i, writes), obs)
-        if divergence is not None and reach(skewed_states(observations, start, i, writes), obs) is not None:
+        if (
+            divergence is not None
+            and reach(skewed_states(observations, start, i, writes), obs) is not None
+            and reach(lagging_pod_states(observations, start, i), obs) is not None
+        ):
             divergences.append(divergence)
         writes.append(i - 1)
     events = sum(1 for r in records if r.get("kind") == "event")
@@ -263,6 +270,28 @@ def skewed_states(observations: Sequence[Observation], start: int, end: int, wri
             out.append(attrs.evolve(job_obs, rv=f"{job_obs.rv}, pods as at rv {pods_obs.rv}", world=world, awaited=awaited))
             if len(out) == MAX_CANDIDATES:
                 return out
+    return out
+
+
+def lagging_pod_states(observations: Sequence[Observation], start: int, end: int) -> list[Observation]:
+    """The latest Job with the pods as any earlier state of the window showed them, latest first
+    (at most MAX_LAGGING): a pod informer further behind than the recent states, as after a burst
+    of the controller's own finalizer removals (each pod's removal one event, delivered late),
+    those removals awaited. Tried only when neither the states nor the skewed ones reach the write."""
+    if end - 1 < start:
+        return []
+    job_obs = observations[end - 1]
+    out: list[Observation] = []
+    for k in range(end - 2, start - 1, -1):
+        pods_obs = observations[k]
+        if pods_obs.world.cluster.pods == job_obs.world.cluster.pods:
+            continue
+        cluster = attrs.evolve(job_obs.world.cluster, pods=pods_obs.world.cluster.pods)
+        world = env.World(cluster, job_obs.world.job_key, job_obs.world.job_uid)
+        awaited = _tracked_uids(pods_obs.world) - _tracked_uids(job_obs.world)
+        out.append(attrs.evolve(job_obs, rv=f"{job_obs.rv}, pods as at rv {pods_obs.rv}", world=world, awaited=awaited))
+        if len(out) == MAX_LAGGING:
+            break
     return out
 
 

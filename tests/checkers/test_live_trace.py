@@ -23,6 +23,7 @@ from jobmodel.checkers.live_trace import (
     candidate_states,
     check_trace,
     comparable,
+    lagging_pod_states,
     observe,
     reach,
     rebuilt_backoff,
@@ -274,10 +275,41 @@ def test_a_write_on_pods_behind_the_controllers_own_removals_is_reachable(tmp_pa
 def test_awaited_removals_do_not_excuse_a_wrong_count(tmp_path: Path) -> None:
     header, records = read_trace(churn_trace(tmp_path))
     line = next(r for r in records if r.get("kind") == "event" and r.get("rv") == "1748")
-    line["object"]["status"]["terminating"] = 98  # no view shows 98 pods being deleted then
+    line["object"]["status"]["terminating"] = 101  # more pods being deleted than the Job ever had (100)
     result = check_trace(header, records)
     assert [d.observation.rv for d in result.divergences] == ["1748"]
     assert "terminating" in result.divergences[0].differing
+
+
+# Recorded on the real control plane (1.32, the same vector; CI 2026-12-06): after counting the
+# second batch (rv 1637, failed=100 terminating=50), the next sync read a pod cache 26 events
+# behind, in the middle of the 50 removals its own finalizer removals had caused, and wrote
+# terminating=26 (rv 1639): the Job of the latest state with the pods of one 27 states earlier,
+# further back than the recent states and than any earlier write.
+FAR_TRACE = Path(__file__).parent / "traces" / "pods-far-behind-own-removals.jsonl.gz"
+
+
+def test_a_write_on_pods_far_behind_is_reachable_with_the_latest_job(tmp_path: Path) -> None:
+    path = tmp_path / "far.jsonl"
+    path.write_bytes(gzip.decompress(FAR_TRACE.read_bytes()))
+    header, records = read_trace(path)
+    observations = observe(header, records)
+    write = next(i for i, o in enumerate(observations) if o.rv == "1639")
+    written = observations[write]
+    assert written.actor == "controller" and _status_of(written)["terminating"] == 26
+    writes = [i - 1 for i, o in enumerate(observations[:write]) if i and o.actor == "controller" and o.resource == "jobs"]
+    start = writes[-3]
+    assert reach(candidate_states(observations, start, write, writes), written) is not None
+    assert reach(skewed_states(observations, start, write, writes), written) is not None
+    lagging = lagging_pod_states(observations, start, write)
+    assert reach(lagging, written) is None
+    assert any(len(o.awaited) == 26 and "pods as at rv 1610" in o.rv for o in lagging)
+    assert check_trace(header, records).ok
+    # A count no earlier view of the pods shows is still a divergence.
+    line = next(r for r in records if r.get("kind") == "event" and r.get("rv") == "1639")
+    line["object"]["status"]["terminating"] = 51
+    result = check_trace(header, records)
+    assert [d.observation.rv for d in result.divergences] == ["1639"]
 
 
 def _status_of(observation: Observation) -> dict[str, Any]:
