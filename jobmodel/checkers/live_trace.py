@@ -264,10 +264,7 @@ def skewed_states(observations: Sequence[Observation], start: int, end: int, wri
             pods_obs = observations[k]
             if pods_obs.world.cluster.pods == job_obs.world.cluster.pods or pods_obs.world.cluster.jobs == job_obs.world.cluster.jobs:
                 continue
-            cluster = attrs.evolve(job_obs.world.cluster, pods=pods_obs.world.cluster.pods)
-            world = env.World(cluster, job_obs.world.job_key, job_obs.world.job_uid)
-            awaited = _tracked_uids(pods_obs.world) - _tracked_uids(job_obs.world)
-            out.append(attrs.evolve(job_obs, rv=f"{job_obs.rv}, pods as at rv {pods_obs.rv}", world=world, awaited=awaited))
+            out.append(job_with_pods_of(job_obs, pods_obs))
             if len(out) == MAX_CANDIDATES:
                 return out
     return out
@@ -286,13 +283,19 @@ def lagging_pod_states(observations: Sequence[Observation], start: int, end: int
         pods_obs = observations[k]
         if pods_obs.world.cluster.pods == job_obs.world.cluster.pods:
             continue
-        cluster = attrs.evolve(job_obs.world.cluster, pods=pods_obs.world.cluster.pods)
-        world = env.World(cluster, job_obs.world.job_key, job_obs.world.job_uid)
-        awaited = _tracked_uids(pods_obs.world) - _tracked_uids(job_obs.world)
-        out.append(attrs.evolve(job_obs, rv=f"{job_obs.rv}, pods as at rv {pods_obs.rv}", world=world, awaited=awaited))
+        out.append(job_with_pods_of(job_obs, pods_obs))
         if len(out) == MAX_LAGGING:
             break
     return out
+
+
+def job_with_pods_of(job_obs: Observation, pods_obs: Observation) -> Observation:
+    """The Job as `job_obs` showed it with the pods as `pods_obs` did; the controller awaits the
+    finalizer removals the pods' view does not show yet (those the Job's view shows made)."""
+    cluster = attrs.evolve(job_obs.world.cluster, pods=pods_obs.world.cluster.pods)
+    world = env.World(cluster, job_obs.world.job_key, job_obs.world.job_uid)
+    awaited = _tracked_uids(pods_obs.world) - _tracked_uids(job_obs.world)
+    return attrs.evolve(job_obs, rv=f"{job_obs.rv}, pods as at rv {pods_obs.rv}", world=world, awaited=awaited)
 
 
 def observe(header: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> list[Observation]:

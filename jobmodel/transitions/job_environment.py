@@ -30,7 +30,7 @@ import functools
 import weakref
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
@@ -455,15 +455,30 @@ def apply_move(world: World, move: Move, impl: SyncImpl = sync_job) -> tuple[Wor
 
 
 def _reading_job_cache(world: World, change: Callable[[World], World]) -> World:
-    """`change`, which writes pods and no Job, with the controller's pod handlers resolving owners
-    in its Job cache (resolveControllerRef reads the Job lister): while a status write of the Job
-    lags, deletePod finds the Job as it was, unfinished though the write finished it."""
+    """`change` (pod writes) with the controller's handlers reading the Job cache (`_handlers_on_cached_jobs`)."""
     if world.job_shown is None:
         return change(world)
-    api_jobs = world.cluster.jobs
-    cached = cl.with_cluster(world.cluster, jobs=_cached_jobs(world.cluster, world.job_shown))
-    after = change(with_world(world, cluster=cached))
-    return with_world(after, cluster=cl.with_cluster(after.cluster, jobs=api_jobs))
+
+    def on(cluster: cl.Cluster) -> tuple[cl.Cluster, World]:
+        after = change(with_world(world, cluster=cluster))
+        return after.cluster, after
+
+    cluster, after = _handlers_on_cached_jobs(world.cluster, world.job_shown, on)
+    return with_world(after, cluster=cluster)
+
+
+T = TypeVar("T")
+
+
+def _handlers_on_cached_jobs(
+    cluster: cl.Cluster, shown: Job, write: Callable[[cl.Cluster], tuple[cl.Cluster, T]]
+) -> tuple[cl.Cluster, T]:
+    """`write`, which writes pods and no Job, with the controller's pod handlers resolving owners
+    in its Job cache (resolveControllerRef reads the Job lister): while a status write of the Job
+    lags, deletePod finds the Job as it was, unfinished though the write finished it. The API
+    server's Jobs stay as they are."""
+    after, extra = write(cl.with_cluster(cluster, jobs=_cached_jobs(cluster, shown)))
+    return cl.with_cluster(after, jobs=cluster.jobs), extra
 
 
 def _written_late(world: World, move: Move, handler: Callable[[World, Move], World]) -> World:
@@ -594,14 +609,13 @@ def _sync_over_cache(
     result = impl(inp)
     cluster = cl.with_controller_state(cluster, key, result.controller)
     lagging_names = frozenset(p.metadata.name for p in lagging)
-    if job_shown is None:
-        cluster, late = cl.apply_job_sync_actions_late(cluster, key, result, late_writes, lagging_names)
-        return cluster, result, late
-    # Its handlers observe its pod writes through the Job cache; its status writes conflicted.
-    api_jobs = cluster.jobs
-    cached = cl.with_cluster(cluster, jobs=_cached_jobs(cluster, job_shown))
-    cluster, late = cl.apply_job_sync_actions_late(cached, key, result, late_writes, lagging_names)
-    return cl.with_cluster(cluster, jobs=api_jobs), result, late
+
+    def apply(c: cl.Cluster) -> tuple[cl.Cluster, tuple[Pod, ...]]:
+        return cl.apply_job_sync_actions_late(c, key, result, late_writes, lagging_names)
+
+    # Over a lagging Job its status writes conflicted: it writes pods only.
+    cluster, late = apply(cluster) if job_shown is None else _handlers_on_cached_jobs(cluster, job_shown, apply)
+    return cluster, result, late
 
 
 def _wake_at(world: World, result: JobSyncResult) -> datetime | None:

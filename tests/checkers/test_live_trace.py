@@ -249,20 +249,27 @@ def test_a_skewed_view_does_not_excuse_a_wrong_count() -> None:
 CHURN_TRACE = Path(__file__).parent / "traces" / "pods-behind-own-removals.jsonl.gz"
 
 
-def churn_trace(tmp_path: Path) -> Path:
+def churn_trace(tmp_path: Path, recorded: Path = CHURN_TRACE) -> Path:
     path = tmp_path / "churn.jsonl"
-    path.write_bytes(gzip.decompress(CHURN_TRACE.read_bytes()))
+    path.write_bytes(gzip.decompress(recorded.read_bytes()))
     return path
+
+
+def controller_write(observations: list[Observation], rv: str) -> tuple[int, list[int], int]:
+    """The index of the controller's status write at `rv`, the indexes before its earlier writes,
+    and the start of its window (as check_trace takes them)."""
+    write = next(i for i, o in enumerate(observations) if o.rv == rv)
+    assert observations[write].actor == "controller"
+    writes = [i - 1 for i, o in enumerate(observations[:write]) if i and o.actor == "controller" and o.resource == "jobs"]
+    return write, writes, writes[-3]
 
 
 def test_a_write_on_pods_behind_the_controllers_own_removals_is_reachable(tmp_path: Path) -> None:
     header, records = read_trace(churn_trace(tmp_path))
     observations = observe(header, records)
-    write = next(i for i, o in enumerate(observations) if o.rv == "1748")
+    write, writes, start = controller_write(observations, "1748")
     written = observations[write]
-    assert written.actor == "controller" and _status_of(written)["terminating"] == 99
-    writes = [i - 1 for i, o in enumerate(observations[:write]) if i and o.actor == "controller" and o.resource == "jobs"]
-    start = writes[-3]
+    assert _status_of(written)["terminating"] == 99
     assert reach(candidate_states(observations, start, write, writes), written) is not None  # no single state
     assert reach(skewed_states(observations, start, write), written) is not None  # nor the recent pods alone
     skewed = skewed_states(observations, start, write, writes)
@@ -290,15 +297,11 @@ FAR_TRACE = Path(__file__).parent / "traces" / "pods-far-behind-own-removals.jso
 
 
 def test_a_write_on_pods_far_behind_is_reachable_with_the_latest_job(tmp_path: Path) -> None:
-    path = tmp_path / "far.jsonl"
-    path.write_bytes(gzip.decompress(FAR_TRACE.read_bytes()))
-    header, records = read_trace(path)
+    header, records = read_trace(churn_trace(tmp_path, FAR_TRACE))
     observations = observe(header, records)
-    write = next(i for i, o in enumerate(observations) if o.rv == "1639")
+    write, writes, start = controller_write(observations, "1639")
     written = observations[write]
-    assert written.actor == "controller" and _status_of(written)["terminating"] == 26
-    writes = [i - 1 for i, o in enumerate(observations[:write]) if i and o.actor == "controller" and o.resource == "jobs"]
-    start = writes[-3]
+    assert _status_of(written)["terminating"] == 26
     assert reach(candidate_states(observations, start, write, writes), written) is not None
     assert reach(skewed_states(observations, start, write, writes), written) is not None
     lagging = lagging_pod_states(observations, start, write)
