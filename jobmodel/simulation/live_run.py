@@ -19,7 +19,7 @@ import difflib
 import re
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -61,6 +61,7 @@ from jobmodel.simulation.live_scenario import (
     AsWritten,
     CaseFrame,
     LiveScenarioRunner,
+    changed_since,
     in_namespace,
     observed_state,
     unsupported_reason,
@@ -261,13 +262,6 @@ def wait_finished(recorder: Recorder, frame: CaseFrame, timeout: float) -> None:
     if not recorder.wait_until(lambda v: job_finished(v.objects["jobs"].get(key)), timeout):
         raise LiveError(f"the Job did not finish within {timeout:g}s; the trace keeps what was recorded: {recorder.trace.path}")
     recorder.wait_quiet(FINISH_QUIET, timeout)
-
-
-def changed_since(changes: int) -> Callable[[View], bool]:
-    def changed(view: View) -> bool:
-        return view.changes > changes
-
-    return changed
 
 
 class SimulatedKubelet:

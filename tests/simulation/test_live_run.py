@@ -26,7 +26,6 @@ from jobmodel.simulation.live_run import (
     Row,
     SimulatedKubelet,
     aligned_rows,
-    changed_since,
     cluster_for_run,
     compare_final,
     default_trace_path,
@@ -325,7 +324,7 @@ def test_the_same_counts_under_other_conditions_disagree() -> None:
     ]
 
 
-# --- job_finished, changed_since ----------------------------------------------------------------
+# --- job_finished ----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -350,18 +349,6 @@ def test_the_same_counts_under_other_conditions_disagree() -> None:
 def test_a_job_is_finished_only_by_a_true_complete_or_failed_condition(job: dict[str, Any] | None, finished: bool) -> None:
     """Complete or Failed with status True finish a Job; interim conditions, False ones, or no Job do not."""
     assert job_finished(job) is finished
-
-
-def test_changed_since_holds_once_the_view_has_more_changes() -> None:
-    """The predicate is false at the count it was made with and true after one more change."""
-    view = View()
-    view.apply("pods", "ADDED", real_pod("work-a", 11))
-    assert view.changes == 1
-    assert changed_since(1)(view) is False
-    assert changed_since(0)(view) is True
-    predicate = changed_since(view.changes)
-    view.apply("pods", "MODIFIED", real_pod("work-a", 12, "Running"))
-    assert predicate(view) is True
 
 
 # --- default_trace_path, cluster_for_run, run_live's defaults ------------------------------------

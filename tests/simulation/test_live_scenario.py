@@ -15,12 +15,14 @@ import pytest
 from jobmodel.adapters.controlplane import ControllerConfig
 from jobmodel.adapters.live import View
 from jobmodel.errors import InputError
+from jobmodel.simulation import live_scenario
 from jobmodel.simulation.live_scenario import (
     CaseBatch,
     CaseFrame,
     LiveScenarioRunner,
     as_written,
     case_batches,
+    changed_since,
     model_variant_reason,
     observed_state,
     restarts_components,
@@ -318,3 +320,68 @@ def test_the_frame_names_the_pods_of_a_job_created_again_by_the_uid_of_the_job_t
     assert old["metadata"]["ownerReferences"][0]["uid"] == CASE_UID
     assert old["metadata"]["labels"]["batch.kubernetes.io/controller-uid"] == CASE_UID
     assert new["metadata"]["labels"]["batch.kubernetes.io/controller-uid"] == "replacement-uid"
+
+
+def test_changed_since_holds_once_the_view_has_more_changes() -> None:
+    """The predicate is false at the count it was made with and true after one more change."""
+    view = View()
+    view.apply("pods", "ADDED", real_pod("work-a", 0, 11))
+    assert view.changes == 1
+    assert changed_since(1)(view) is False
+    assert changed_since(0)(view) is True
+    predicate = changed_since(view.changes)
+    view.apply("pods", "MODIFIED", real_pod("work-a", 0, 12, "Running"))
+    assert predicate(view) is True
+
+
+class LateController:
+    """A recorder whose controller writes the Job's status only after the first quiet period
+    (`late` writes: statuses, applied one per wait for a change)."""
+
+    def __init__(self, late: list[dict[str, object]]) -> None:
+        self.view = View()
+        self.view.apply("jobs", "ADDED", real_job())
+        self.late = late
+        self.waits = 0
+
+    def snapshot(self) -> View:
+        return self.view
+
+    def wait_quiet(self, quiet: float, timeout: float) -> bool:
+        return True
+
+    def wait_until(self, predicate: Any, timeout: float) -> bool:
+        self.waits += 1
+        if self.late:
+            job = real_job()
+            job["status"] = self.late.pop(0)
+            self.view.apply("jobs", "MODIFIED", job)
+        return bool(predicate(self.view))
+
+
+def case_run(recorder: LateController) -> Any:
+    session = SimpleNamespace(cluster=None, recorder=recorder)
+    return live_scenario._CaseRun(cast(Any, None), cast(Any, session), frame(), {})
+
+
+def test_an_expectation_after_a_settle_waits_for_a_controller_that_acts_late() -> None:
+    # The controller's write comes after the settle's quiet period: the expectation holds once
+    # it lands; one that no later write meets still fails, after the controller stops changing.
+    expect = {"do": "expect", "status": {"active": 0, "succeeded": 3}}
+    recorder = LateController([{"active": 0, "succeeded": 3}])
+    run = case_run(recorder)
+    assert run.step({"do": "settle"}, "steps[0]") == []
+    assert run.step(expect, "steps[1]") == []
+    assert recorder.waits == 1
+    recorder = LateController([{"active": 1, "succeeded": 2}])
+    run = case_run(recorder)
+    run.step({"do": "settle"}, "steps[0]")
+    errors = run.step(expect, "steps[1]")
+    assert errors and recorder.waits == 2  # the late write, then no change
+
+
+def test_an_expectation_not_after_a_settle_is_judged_at_once() -> None:
+    recorder = LateController([{"active": 0, "succeeded": 3}])
+    run = case_run(recorder)
+    assert run.step({"do": "expect", "status": {"active": 0, "succeeded": 3}}, "steps[0]")
+    assert recorder.waits == 0
