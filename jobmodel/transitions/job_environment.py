@@ -471,12 +471,14 @@ T = TypeVar("T")
 
 
 def _handlers_on_cached_jobs(
-    cluster: cl.Cluster, shown: Job, write: Callable[[cl.Cluster], tuple[cl.Cluster, T]]
+    cluster: cl.Cluster, shown: Job | None, write: Callable[[cl.Cluster], tuple[cl.Cluster, T]]
 ) -> tuple[cl.Cluster, T]:
-    """`write`, which writes pods and no Job, with the controller's pod handlers resolving owners
-    in its Job cache (resolveControllerRef reads the Job lister): while a status write of the Job
-    lags, deletePod finds the Job as it was, unfinished though the write finished it. The API
-    server's Jobs stay as they are."""
+    """`write`, which writes pods and no Job, with the controller reading the Jobs from its cache
+    (resolveControllerRef and the orphan worker read the Job lister): while a status write of the
+    Job lags (`shown`), deletePod finds the Job as it was, unfinished though the write finished
+    it. The API server's Jobs stay as they are."""
+    if shown is None:
+        return write(cluster)
     after, extra = write(cl.with_cluster(cluster, jobs=_cached_jobs(cluster, shown)))
     return cl.with_cluster(after, jobs=cluster.jobs), extra
 
@@ -614,7 +616,7 @@ def _sync_over_cache(
         return cl.apply_job_sync_actions_late(c, key, result, late_writes, lagging_names)
 
     # Over a lagging Job its status writes conflicted: it writes pods only.
-    cluster, late = apply(cluster) if job_shown is None else _handlers_on_cached_jobs(cluster, job_shown, apply)
+    cluster, late = _handlers_on_cached_jobs(cluster, job_shown, apply)
     return cluster, result, late
 
 
@@ -935,11 +937,11 @@ def recreate_job(world: World, move: Move | None = None) -> World:
 def orphan_cleanup(world: World, move: Move | None = None) -> World:
     """The controller's orphan-pod work (cluster.orphan_pod_cleanup) on the pods and the Jobs its
     cache shows; its writes are recorded for the next sync to wait on while a creation is hidden."""
-    shown = world.job_shown
-    cluster = world.cluster if shown is None else cl.with_cluster(world.cluster, jobs=_cached_jobs(world.cluster, shown))
-    cluster = cl.orphan_pod_cleanup(cluster, unseen=world.hidden, write_version=WRITTEN)
-    if shown is not None:  # the worker writes pods only: the API's Jobs stay
-        cluster = cl.with_cluster(cluster, jobs=world.cluster.jobs)
+
+    def clean(cluster: cl.Cluster) -> tuple[cl.Cluster, None]:
+        return cl.orphan_pod_cleanup(cluster, unseen=world.hidden, write_version=WRITTEN), None
+
+    cluster, _ = _handlers_on_cached_jobs(world.cluster, world.job_shown, clean)
     return without_spent_marks(_forget_gone(with_world(world, cluster=cluster)))
 
 
