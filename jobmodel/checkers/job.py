@@ -180,13 +180,18 @@ def _liveness(impl: env.SyncImpl, world: env.World) -> Violation | None:
 
 def describe_job(world: env.World) -> str:
     """The Job's status as the API server holds it; one the controller's cache shows older (a
-    status write it delivers late) follows as `(cache: ...)`."""
+    status write or a user's edit it delivers late) follows as `(cache: ...)`, with the spec
+    fields an edit changed since."""
     job = world.job()
     if job is None:
         return "(deleted)"
     text = _status_text(job)
     shown = world.job_shown
-    return text if shown is None else f"{text} (cache: {_status_text(shown)})"
+    if shown is None:
+        return text
+    older = [f"{field}={getattr(shown.spec, field)}" for field in env.EDIT_FIELDS if getattr(shown.spec, field) != getattr(job.spec, field)]
+    return f"{text} (cache: {' '.join([_status_text(shown), *older])})"
+
 
 
 def _status_text(job: Job) -> str:

@@ -15,6 +15,7 @@ from typing import NamedTuple, TypeVar
 
 from jobmodel.actions import CreatePod, DeletePod, PatchPod, Requeue, UpdateJobStatus
 from jobmodel.features import FeatureGates
+from jobmodel.frozen import evolve
 from jobmodel.invariants import laws
 from jobmodel.state import (
     COMPLETE,
@@ -559,11 +560,25 @@ class SyncStep(NamedTuple):
 
 @laws.transition_fact
 def sync_step(t: Transition) -> SyncStep:
-    """What most laws read first of the transition (SyncStep)."""
+    """What most laws read first of the transition (SyncStep); a sync's Job with the spec it read
+    (`spec_read`)."""
     before, after = t.before.job(), t.after.job()
+    shown = t.before.job_shown
+    if shown is not None and t.move.kind in SYNC_MOVES:
+        before, after = spec_read(before, shown), spec_read(after, shown)
     return SyncStep(
         before, after, t.move.kind in SYNC_MOVES, settled(t), created(t), census(t.after), *job_summary(after)
     )
+
+
+def spec_read(job: Job | None, shown: Job) -> Job | None:
+    """The Job with the spec of the one the controller's cache shows (`shown`), when that is the
+    same Job with an older spec (a user's edit not delivered: `edit-stale`): a sync acts on the
+    spec it reads, so its pod calls are judged by that spec. The status stays the API server's
+    (the sync's status writes conflicted)."""
+    if job is None or job.uid != shown.uid or job.spec == shown.spec:
+        return job
+    return evolve(job, spec=shown.spec)
 
 
 NO_JOB = (False, False, frozenset[int](), frozenset[int](), 0)

@@ -80,6 +80,7 @@ WELL_BEHAVED = frozenset(
 )
 NODE_NAME = "node-1"  # where the kubelet runs a started pod (so that its deletion is graceful)
 EDIT_FIELDS = ("parallelism", "completions", "suspend")
+EDIT_STALE = "edit-stale"  # an edit the Job informer delivers late (`--stale-edits`)
 POD_MEMO_SIZE = 1 << 16  # entries of each memo of pure functions of a pod
 
 
@@ -104,6 +105,7 @@ class Budget:
     stale_deletions: int = 0
     stale_pod_writes: int = 0
     stale_status: int = 0
+    stale_edits: int = 0
     edits: tuple[str, ...] = ()
 
     def spend(self, name: str) -> Budget:
@@ -260,6 +262,8 @@ def enabled_moves(world: World) -> list[Move]:
         moves.append(_DEADLINE_PASSES)
     if job is not None:
         moves.extend(Move("edit", arg=e) for e in b.edits)
+        if b.stale_edits > 0:
+            moves.extend(Move(EDIT_STALE, arg=e) for e in b.edits)
         if b.job_deletions > 0:
             moves.append(_DELETE_JOB)
     elif b.recreations > 0 and world.template is not None:
@@ -908,6 +912,23 @@ def edit_job(world: World, move: Move) -> World:
     return with_world(world, cluster=cluster, budget=evolve(world.budget, edits=edits))
 
 
+def edit_job_seen_late(world: World, move: Move) -> World:
+    """A user's Job edit that the Job informer delivers late (`edit-stale`): the API server has
+    the new spec, the controller's cache shows the Job as it was (`job_shown`) until
+    `cache-catch-up`, so its syncs act on the older spec and their status writes conflict. The
+    controller's own status writes came before the edit and are delivered (apply_move): the
+    consistency store has none to wait for (its record of the Job's writes is spent)."""
+    before = world.job()
+    after = edit_job(world, move)
+    if before is None or after.job() == before:  # refused, or nothing changed: nothing lags
+        return after
+    state = after.cluster.controller_state(after.job_key)
+    if state.consistency is not None and state.consistency.jobs is not None:
+        state = evolve(state, consistency=evolve(state.consistency, jobs=None))
+        after = with_world(after, cluster=cl.with_controller_state(after.cluster, after.job_key, state))
+    return with_world(after, job_shown=before, budget=after.budget.spend("stale_edits"))
+
+
 def delete_job_move(world: World, move: Move | None = None) -> World:
     """A user deletes the Job (propagation Background: gone at once, its pods orphaned)."""
     namespace, name = world.job_key.split("/", 1)
@@ -958,7 +979,7 @@ _SYNCS: dict[str, tuple[Faults, str | None]] = {
 
 # The moves that write the Job (a user's), after which the Job informer has delivered the
 # controller's own status writes too.
-_JOB_WRITES = frozenset({"edit", "delete-job"})
+_JOB_WRITES = frozenset({"edit", EDIT_STALE, "delete-job"})
 
 _MOVES: dict[str, Callable[[World, Move], World]] = {
     "cache-catch-up": cache_catch_up,
@@ -975,6 +996,7 @@ _MOVES: dict[str, Callable[[World, Move], World]] = {
     "timer-fires": timer_fires,
     "deadline-passes": deadline_passes,
     "edit": edit_job,
+    EDIT_STALE: edit_job_seen_late,
     "delete-job": delete_job_move,
     "recreate-job": recreate_job,
     "orphan-cleanup": orphan_cleanup,

@@ -13,6 +13,7 @@ from jobmodel.checkers.job import CheckConfig
 from jobmodel.errors import InputError
 from jobmodel.frozen import freeze
 from jobmodel.transitions.job_environment import Budget, apply_move
+from jobmodel.transitions.move import Move
 from jobmodel.transitions.sync_job import sync_job
 from tests.checkers.configs import job_manifest
 
@@ -49,6 +50,15 @@ def test_the_system_starts_from_the_created_job_and_offers_its_moves() -> None:
     assert system.columns == ("job status", "pods")
     assert system.describe(world) == ("active=0 ready=0 succeeded=0 failed=0", "-")
     assert system.liveness is not None and system.liveness(world) is None
+
+
+def test_a_job_cache_behind_an_edit_is_described_with_the_older_spec() -> None:
+    cfg = CheckConfig(freeze(job_manifest(2, 2, 1)), Budget(stale_edits=1, edits=("suspend=true",)), symmetry=False)
+    system = cfg.system()
+    assert [str(m) for m in system.enabled_moves(system.start())] == ["sync", "edit suspend=true", "edit-stale suspend=true"]
+    world, _ = apply_move(system.start(), Move("edit-stale", arg="suspend=true"))
+    status = "active=0 ready=0 succeeded=0 failed=0"
+    assert system.describe(world)[0] == f"{status} (cache: {status} suspend=False)"
 
 
 def test_remembered_syncs_and_canonical_forms_change_no_verdict() -> None:

@@ -41,6 +41,7 @@ MODEL_CONFIGS = {
         stale_deletions=1,
         stale_pod_writes=1,
         stale_status=1,
+        stale_edits=1,
         faults=1,
         restarts=1,
         expiries=1,
@@ -49,7 +50,7 @@ MODEL_CONFIGS = {
     "indexed": config(
         job_manifest(2, 3, 1, indexed=True), failures=2, stale=1, stale_status=1, faults=1, restarts=1, deletions=1, job_deletions=1, recreations=1
     ),
-    "elastic": config(job_manifest(3, 3, 1, indexed=True), failures=1, stale=1, edits=("completions=2", "completions=3")),
+    "elastic": config(job_manifest(3, 3, 1, indexed=True), failures=1, stale=1, stale_edits=1, edits=("completions=2", "completions=3")),
     "per-index": config(
         job_manifest(2, 3, 6, indexed=True, backoffLimitPerIndex=1, maxFailedIndexes=1), failures=2, faults=1
     ),

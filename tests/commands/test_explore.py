@@ -85,6 +85,18 @@ def test_explore_lets_status_writes_reach_the_cache_late_and_finds_the_over_crea
     assert "no violation" in capsys.readouterr().out
 
 
+def test_explore_lets_edits_reach_the_cache_late(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    manifest = tmp_path / "two.json"
+    manifest.write_text(json.dumps(job_manifest(2, 2, 0)))
+    argv = ["explore", str(manifest), "--depth", "5", "--workers", "1", "--edit", "suspend=true", "-o", "json"]
+    assert main(argv) == 0
+    at_once = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--stale-edits", "1"]) == 0
+    late = json.loads(capsys.readouterr().out)
+    # More states: syncs over the unsuspended spec while the API server has the Job suspended.
+    assert late["violation"] is None and late["states"] > at_once["states"]
+
+
 def test_explore_lets_finalizer_removals_reach_the_cache_late_and_replay_does_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     manifest = tmp_path / "two.json"
     manifest.write_text(json.dumps(job_manifest(2, 2, 0)))
@@ -185,6 +197,7 @@ def test_explore_with_an_unreachable_dask_scheduler_is_a_one_line_error(
         (["--impl", "nomodule"], "--impl"),
         (["--impl", "jobmodel.nothing_here:sync"], "--impl"),
         (["--edit", "replicas=2"], "edits"),
+        (["--stale-edits", "1"], "--stale-edits"),
         (["--feature-gates", "JobManagedBy"], "--feature-gates"),
         (["--depth", "-1"], "--depth"),
         (["--workers", "0"], "--workers"),

@@ -62,6 +62,8 @@ EXPLORATIONS: list[tuple[str, int, dict[str, Any]]] = [
     # Status writes the Job informer shows late: syncs over the Job as it was, whose status writes
     # conflict. Up to 1.35 such a sync over-creates, as upstream does (STALE_STATUS_LAWS).
     ("indexed.yaml", 7, {"failures": 1, "stale_status": 1}),
+    # Edits the Job informer shows late: syncs over the older spec (a suspend, an elastic scale-down).
+    ("indexed.yaml", 7, {"failures": 1, "stale_edits": 1, "edits": ("suspend=true", "completions=2")}),
 ]
 # The laws upstream breaks up to 1.35 over a Job cache behind its own status write
 # (docs/invariants.md, no-over-creation-on-stale-cache): explorations with that lag compare the
@@ -120,7 +122,8 @@ def test_every_reached_cronjob_sync_agrees_with_upstream(upstream: ReleaseUpstre
 
 
 # Long random runs reach what a bounded exploration does not: Jobs that finish after many
-# failures, back-off grown over several failures, many pods created and replaced.
+# failures, back-off grown over several failures, many pods created and replaced, a Job suspended,
+# resumed and scaled down (the controller seeing the edit at once or late).
 RUN_STEPS = 120
 LONG_RUN_BUDGET = Budget(
     failures=4,
@@ -135,6 +138,8 @@ LONG_RUN_BUDGET = Budget(
     gc=2,
     restarts=1,
     expiries=1,
+    stale_edits=1,
+    edits=("suspend=true", "suspend=false", "parallelism=1"),
 )
 
 

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import attrs
 import pytest
 
-from jobmodel.invariants.job_facts import success_policy_met
+from jobmodel.checkers.job import CheckConfig
+from jobmodel.frozen import freeze
+from jobmodel.invariants.catalogue import Transition, no_over_creation
+from jobmodel.invariants.job_facts import success_policy_met, sync_step
 from jobmodel.state import SuccessPolicy, SuccessPolicyRule
+from jobmodel.transitions.job_environment import Budget, apply_move
+from jobmodel.transitions.move import Move
+from tests.checkers.configs import job_manifest
 
 MAX_COMPLETIONS = 2**31 - 1  # an Indexed Job's completions may be any int32
 
@@ -37,3 +44,21 @@ def test_a_rule_over_every_int32_index_is_read_as_intervals() -> None:
     completed = frozenset({0, 5})
     assert success_policy_met(policy(f"0-{MAX_COMPLETIONS - 1}"), MAX_COMPLETIONS, completed) is False
     assert success_policy_met(policy(f"0-{MAX_COMPLETIONS - 1}", 2), MAX_COMPLETIONS, completed) is True
+
+
+def test_a_sync_over_an_edit_it_has_not_seen_is_judged_by_the_spec_it_read() -> None:
+    # parallelism 3 -> 1 seen late: the sync creates three pods, which only the edited spec
+    # (the API server's) makes too many; the step's Job has the spec the sync read.
+    budget = Budget(stale_edits=1, edits=("parallelism=1",))
+    start = CheckConfig(freeze(job_manifest(3, 3, 1)), budget).initial_world()
+    before, _ = apply_move(start, Move("edit-stale", arg="parallelism=1"))
+    after, result = apply_move(before, Move("sync"))
+    t = Transition(before, Move("sync"), after, result)
+    s = sync_step(t)
+    assert len(s.created) == 3 and s.after is not None and s.after.spec.parallelism == 3
+    assert no_over_creation(t) is None
+    api_job = after.job()
+    assert api_job is not None and api_job.spec.parallelism == 1
+    # The same step judged by the API server's spec is an over-creation.
+    unseen = Transition(attrs.evolve(before, job_shown=None), Move("sync"), after, result)
+    assert no_over_creation(unseen) == "3 active pods after creating 3, parallelism is 1"

@@ -395,6 +395,50 @@ def test_job_edits_go_through_the_api_once_each() -> None:
     assert job is not None and job.spec.suspend and not w.pods()
 
 
+def test_an_edit_seen_late_leaves_the_cache_showing_the_older_spec_until_delivered() -> None:
+    w = world(Budget(stale_edits=1, edits=("suspend=true",)))
+    assert {m.arg for m in env.enabled_moves(w) if m.kind == "edit-stale"} == {"suspend=true"}
+    w = apply(w, Move("edit-stale", arg="suspend=true"))
+    job, shown = w.job(), w.job_shown
+    assert job is not None and shown is not None and job.spec.suspend and not shown.spec.suspend
+    assert w.budget == Budget()  # the edit and the lag both spent
+    # The sync reads the Job unsuspended: it creates pods, and its status write conflicts.
+    after, result = env.apply_move(w, Move("sync"))
+    assert result is not None and len(after.pods()) == 2 and after.job() == job
+    # Once the informer delivers the edit, the next sync deletes them.
+    after = apply(after, Move("cache-catch-up"), Move("sync"))
+    assert after.job_shown is None and all(p.metadata.deletion_timestamp is not None for p in after.pods())
+
+
+@pytest.mark.parametrize("release", [35, 37])
+def test_a_sync_does_not_wait_for_a_users_edit(release: int) -> None:
+    # A kubelet write lags, so the consistency record of the controller's status write (ready=1)
+    # stands; the edit comes after that write, which the Job informer has delivered: from 1.36
+    # too the sync goes ahead on the older spec (the store waits for the controller's own writes).
+    w = env.initial_world(
+        manifest(parallelism=2, completions=2),
+        Budget(stale_pod_writes=1, stale_edits=1, edits=("parallelism=1",)),
+        now=NOW,
+        features=FeatureGates.for_release(release),
+    )
+    w = apply(w, Move("sync"), Move("start-stale", "j-1"), Move("start", "j-0"), Move("ready", "j-0"), Move("sync"))
+    record = w.cluster.controller_state(w.job_key).consistency
+    assert (record is not None and record.jobs is not None) == (release >= 36)
+    w = apply(w, Move("edit-stale", arg="parallelism=1"))
+    assert w.lagging and w.job_shown is not None and not env.cache_behind_own_writes(w)
+    after, result = env.apply_move(w, Move("sync"))
+    assert result is not None and result.error is None  # not held for the cache ("read version")
+    # Parallelism 2 as the cache shows it: both pods kept (the edited spec would delete one).
+    assert [p.metadata.deletion_timestamp for p in after.pods()] == [None, None]
+
+
+def test_an_edit_the_api_server_refuses_leaves_no_lag() -> None:
+    # completions of a NonIndexed Job are immutable
+    w = apply(world(Budget(stale_edits=1, edits=("completions=1",))), Move("edit-stale", arg="completions=1"))
+    job = w.job()
+    assert w.job_shown is None and w.budget == Budget(stale_edits=1) and job is not None and job.spec.completions == 2
+
+
 def test_an_elastic_edit_changes_completions_and_parallelism_together() -> None:
     w = apply(world(Budget(edits=("completions=1",)), completionMode="Indexed"), Move("edit", arg="completions=1"))
     job = w.job()
