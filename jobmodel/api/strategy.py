@@ -15,7 +15,8 @@ unknown fields, wrong types — raises `jobmodel.errors.InputError` naming the f
   ValidateJobUpdateStatus with the options of getStatusValidationOptions;
 - `create_cron_job(obj, uid, gates)`, `update_cron_job(obj, old, gates)`: the same for CronJobs.
 
-An accepted write gets a new `metadata.resourceVersion` (the model's storage counts from 1).
+An accepted write gets a new `metadata.resourceVersion` (the model's storage counts from 1); an
+update that leaves the stored object as it is keeps its version (etcd3 writes nothing).
 `prepare_job_for_create` / `prepare_job_for_update` are `create_job` / `update_job` under the
 names the simulator uses.
 """
@@ -511,7 +512,11 @@ def _stored(
         obj = json.loads(json.dumps(obj, allow_nan=False))
     except ValueError:  # a number beyond float64 in a free-form field (fieldsV1): kept as written
         obj = json.loads(dumps_keeping_literals(obj), parse_float=literal_float)
-    if not errors:
+    if not errors and old is not None and _unchanged(obj, old):
+        # etcd3's GuaranteedUpdate writes nothing when the encoded object is the stored one:
+        # the object keeps its resourceVersion, and no watcher hears of it.
+        obj.setdefault("metadata", {})["resourceVersion"] = (old.get("metadata") or {}).get("resourceVersion")
+    elif not errors:
         previous = str(((old or {}).get("metadata") or {}).get("resourceVersion") or "0")
         try:
             version = decimal_successor(previous)
@@ -519,6 +524,16 @@ def _stored(
             version = "1"
         obj.setdefault("metadata", {})["resourceVersion"] = version
     return obj, errors
+
+
+def _unchanged(obj: Mapping[str, Any], old: Mapping[str, Any]) -> bool:
+    """The update stores what is stored already (the request's resourceVersion aside)."""
+    return _without_version(obj) == _without_version(old)
+
+
+def _without_version(obj: Mapping[str, Any]) -> dict[str, Any]:
+    meta = {k: v for k, v in (obj.get("metadata") or {}).items() if k != "resourceVersion"}
+    return {**obj, "metadata": meta}
 
 
 def create_job(

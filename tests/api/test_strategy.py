@@ -294,8 +294,20 @@ def test_a_stored_resource_version_of_other_digits_restarts_the_count() -> None:
     stored, _ = strategy.create_job(job(), UID)
     for previous, following in (("\u00b2", "1"), ("\u0663", "1"), ("9" * 5000, "1" + "0" * 5000)):
         old = {**stored, "metadata": {**stored["metadata"], "resourceVersion": previous}}
-        updated, errors = strategy.update_job(old, old)
+        updated, errors = strategy.update_job({**old, "spec": {**old["spec"], "suspend": True}}, old)
         assert errors == [] and updated["metadata"]["resourceVersion"] == following
+
+
+def test_an_update_that_changes_nothing_keeps_the_resource_version() -> None:
+    """etcd3's GuaranteedUpdate stores nothing when the object is unchanged (no new version, no
+    watch event); a status write is an update too."""
+    stored, _ = strategy.create_job(job(), UID)
+    request = {**stored, "metadata": {k: v for k, v in stored["metadata"].items() if k != "resourceVersion"}}
+    for update in (strategy.update_job, strategy.update_job_status):
+        updated, errors = update(request, stored)
+        assert errors == [] and updated == stored
+    changed, _ = strategy.update_job_status({**request, "status": {"active": 1}}, stored)
+    assert changed["metadata"]["resourceVersion"] == "2"
 
 
 # ---------------------------------------------------------------------------- status subresource
