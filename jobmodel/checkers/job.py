@@ -193,7 +193,6 @@ def describe_job(world: env.World) -> str:
     return f"{text} (cache: {' '.join([_status_text(shown), *older])})"
 
 
-
 def _status_text(job: Job) -> str:
     s = job.status
     conds = ",".join(c.type for c in s.conditions if c.status == "True")
