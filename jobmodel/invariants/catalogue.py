@@ -107,6 +107,7 @@ from jobmodel.transitions.job_environment import (
     cache_behind_own_writes,
     consistency_guarded,
     lag_covered,
+    status_write_lags,
 )
 from jobmodel.transitions.pod_failure_policy import FAIL_INDEX
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, is_pod_active
@@ -804,8 +805,10 @@ def creations_trust_the_cache(world: World) -> bool:
     """no-over-creation's assumption up to 1.35: every pod missing from the sync's cache was
     covered by unexpired creation expectations (`lag_covered`), and the cache shows the Job with
     the controller's own status writes (no expectations cover those: a success counted in a
-    status the cache has not delivered, whose pod's finalizer is gone, is counted nowhere)."""
-    return world.job_shown is None and lag_covered(world)
+    status the cache has not delivered, whose pod's finalizer is gone, is counted nowhere). A
+    user's edit the cache has not delivered is no breach: the sync is judged by the spec it read
+    (`job_facts.spec_read`)."""
+    return not status_write_lags(world) and lag_covered(world)
 
 
 @step_invariant("no-over-creation", "job_controller.go manageJob (wantActive, firstPendingIndexes) and controller.ControllerExpectations", when=pods_created)

@@ -118,7 +118,8 @@ class World:
     """The cluster, the Job under check (its key and uid, kept once it is gone), the pods the
     controller's cache has not seen yet (`hidden`, by name) or shows in an older version, before
     a write it has not delivered (`lagging`), the Job as its Job informer still shows it before a
-    status write of its own that it has not delivered (`job_shown`; None: current), the hostile
+    write it has not delivered, a status write of its own or a user's edit (`job_shown`; None:
+    current), the hostile
     moves left, and when the controller asked to see the Job again (queue.AddAfter: back-off,
     active deadline). `template` is the
     manifest the Job was created from, which a user creates again once it is gone
@@ -352,8 +353,10 @@ def expectations_expired(world: World) -> bool:
 # made with nothing lagging is dropped at once (`without_spent_marks`: the informer has it), so
 # a record that stands while something lags is one the informer is behind; the informer behind
 # is at WRITTEN - 1, a version upstream can compare (a positive number). The Job informer is
-# current but after a sync whose status writes it delivers late (`job_shown`), and the same holds
-# of it: a sync's status writes while it lags conflict, so none is made. One simplification: after
+# current but after a sync whose status writes it delivers late or a user's edit it delivers late
+# (`job_shown`), and the same holds of it: a sync's status writes while it lags conflict, so none
+# is made; behind an edit only, the record of the controller's Job writes is spent
+# (`edit_job_seen_late`). One simplification: after
 # `recreate-job` the hidden pods may be the predecessor's, older than the new Job's creations,
 # which the cache shows at once where a real informer would hold them back behind the older ones
 # (the consistency store, reading versions, does see that lag; docs/invariants.md).
@@ -383,6 +386,13 @@ def cache_behind_own_writes(world: World) -> bool:
     return (record.pods is not None and bool(world.hidden or world.lagging)) or (
         record.jobs is not None and world.job_shown is not None
     )
+
+
+def status_write_lags(world: World) -> bool:
+    """The controller's cache shows the Job before a status write of its own (`sync-stale-status`),
+    not just before a user's edit (`edit-stale`, which leaves the status as it was)."""
+    shown, job = world.job_shown, world.job()
+    return shown is not None and job is not None and shown.status != job.status
 
 
 def lag_covered(world: World) -> bool:
@@ -449,7 +459,8 @@ def apply_move(world: World, move: Move, impl: SyncImpl = sync_job) -> tuple[Wor
         # The informer delivers a pod's writes in order: the lagging ones before this one.
         world = deliver_lagging(world)
     if world.job_shown is not None and kind in _JOB_WRITES:
-        # ... and a Job's: the controller's status write before a user's edit or deletion.
+        # ... and a Job's: the lagging write (the controller's status, an earlier edit) before a
+        # user's edit or deletion.
         world = deliver_job(world)
     if seen_late:
         return _written_late(world, move, handler), None
@@ -478,8 +489,8 @@ def _handlers_on_cached_jobs(
     cluster: cl.Cluster, shown: Job | None, write: Callable[[cl.Cluster], tuple[cl.Cluster, T]]
 ) -> tuple[cl.Cluster, T]:
     """`write`, which writes pods and no Job, with the controller reading the Jobs from its cache
-    (resolveControllerRef and the orphan worker read the Job lister): while a status write of the
-    Job lags (`shown`), deletePod finds the Job as it was, unfinished though the write finished
+    (resolveControllerRef and the orphan worker read the Job lister): while a write of the Job
+    lags (`shown`), deletePod finds the Job as it was, unfinished though a status write finished
     it. The API server's Jobs stay as they are."""
     if shown is None:
         return write(cluster)
@@ -669,7 +680,8 @@ def cache_catch_up(world: World, move: Move | None = None) -> World:
 
 
 def deliver_job(world: World) -> World:
-    """The Job informer delivers the controller's status write: the cache shows the Job as it is
+    """The Job informer delivers the lagging write of the Job (the controller's status write or a
+    user's edit): the cache shows the Job as it is
     (Controller.updateJob only queues the Job, and the orphan sweep for a finished one), and the
     marks the next sync would drop unread go (`without_spent_marks`)."""
     if world.job_shown is None:

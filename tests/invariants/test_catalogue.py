@@ -259,6 +259,16 @@ def test_a_finished_job_the_cache_shows_unfinished_gets_a_pod_up_to_1_33(kube_ve
     assert violations == ({"no-over-creation-on-stale-cache", "no-pods-created-once-finishing"} if created_again else set())
 
 
+def test_creations_after_an_edit_the_cache_has_not_delivered_are_judged_by_no_over_creation() -> None:
+    """Up to 1.35 a Job cache behind the controller's status write is outside no-over-creation's
+    assumption (no-over-creation-on-stale-cache judges those syncs); one behind a user's edit is
+    not: the sync is judged by the spec it read."""
+    for trace, trusted in ((STALE_STATUS_TRACE[:4], False), ([Move("sync"), Move("edit-stale", arg="parallelism=1")], True)):
+        cfg = config(job_manifest(2, 2, 1), stale_status=1, stale_edits=1, edits=("parallelism=1",), symmetry=False, kube_version="1.35")
+        world = world_after(cfg, *trace)
+        assert world.job_shown is not None and cat.creations_trust_the_cache(world) is trusted
+
+
 def test_a_sync_over_a_job_cache_behind_its_status_write_conflicts() -> None:
     """Every status write of a sync that read an older Job fails (UpdateStatus sends the cached
     resourceVersion), and the Job informer's delivery ends the lag."""

@@ -432,6 +432,12 @@ def test_a_sync_does_not_wait_for_a_users_edit(release: int) -> None:
     assert [p.metadata.deletion_timestamp for p in after.pods()] == [None, None]
 
 
+def test_a_lagging_status_write_is_told_from_a_lagging_edit() -> None:
+    assert env.status_write_lags(_status_lagging(35))
+    w = apply(world(Budget(stale_edits=1, edits=("suspend=true",))), Move("sync"), Move("edit-stale", arg="suspend=true"))
+    assert w.job_shown is not None and not env.status_write_lags(w)
+
+
 def test_an_edit_the_api_server_refuses_leaves_no_lag() -> None:
     # completions of a NonIndexed Job are immutable
     w = apply(world(Budget(stale_edits=1, edits=("completions=1",))), Move("edit-stale", arg="completions=1"))
