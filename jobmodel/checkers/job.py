@@ -180,13 +180,12 @@ def _liveness(impl: env.SyncImpl, world: env.World) -> Violation | None:
 
 def describe_job(world: env.World) -> str:
     """The Job's status as the API server holds it; one the controller's cache shows older (a
-    status write or a user's edit it delivers late) follows as `(cache: ...)`, with the spec
-    fields an edit changed since."""
-    job = world.job()
+    status write, a user's edit or deletion it delivers late) follows as `(cache: ...)`, with
+    the spec fields an edit changed since."""
+    job, shown = world.job(), world.job_shown
     if job is None:
-        return "(deleted)"
+        return "(deleted)" if shown is None else f"(deleted) (cache: {_status_text(shown)})"
     text = _status_text(job)
-    shown = world.job_shown
     if shown is None:
         return text
     older = [f"{field}={getattr(shown.spec, field)}" for field in env.EDIT_FIELDS if getattr(shown.spec, field) != getattr(job.spec, field)]

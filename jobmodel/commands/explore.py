@@ -57,7 +57,7 @@ BUDGET_FLAGS = {
     "stale_patches": "syncs whose removals of the tracking finalizer reach the informer cache late (Job)",
     "stale_deletions": "syncs whose pod deletions reach the informer cache late (Job)",
     "stale_status": "syncs whose Job status writes reach the informer cache late: later syncs read the Job as it was, and their status writes conflict (Job)",
-    "stale_edits": "of the --edit edits that reach the informer cache late: syncs act on the Job as it was before the edit, and their status writes conflict (Job)",
+    "stale_edits": "of the --edit edits and --job-deletions deletions that reach the informer cache late: syncs act on the Job as it was before, and their status writes conflict or find no Job (Job)",
     "stale_pod_writes": "pod writes of the kubelet, the pod garbage collector or someone else (a start, readiness, an end, an eviction, a deletion, a removal) that reach the informer cache late (Job)",
     "faults": "syncs with a failing API call (a Job's: a pod or status call; a CronJob's: its Job creates, deletes or reads, its read of the CronJob, or its status write)",
     "restarts": "controller restarts",
@@ -182,8 +182,10 @@ def config_from_args(args: argparse.Namespace, manifest: dict[str, Any]) -> Conf
         return cron if args.impl is None else attrs.evolve(cron, impl=args.impl)
     for edit in args.edit:
         env.validate_edit(edit)
-    if args.stale_edits and not args.edit:
-        raise InputError("--stale-edits", "needs the edits to make late: give them with --edit FIELD=VALUE")
+    if args.stale_edits and not (args.edit or args.job_deletions):
+        raise InputError(
+            "--stale-edits", "needs the Job writes to make late: give them with --edit FIELD=VALUE or --job-deletions N"
+        )
     job = CheckConfig(
         manifest=freeze(manifest),
         budget=env.Budget(**budget_values(args, env.Budget, "Job"), edits=tuple(args.edit)),

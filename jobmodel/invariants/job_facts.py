@@ -575,8 +575,11 @@ def spec_read(job: Job | None, shown: Job) -> Job | None:
     """The Job with the spec of the one the controller's cache shows (`shown`), when that is the
     same Job with an older spec (a user's edit not delivered: `edit-stale`): a sync acts on the
     spec it reads, so its pod calls are judged by that spec. The status stays the API server's
-    (the sync's status writes conflicted)."""
-    if job is None or job.uid != shown.uid or job.spec == shown.spec:
+    (the sync's status writes conflicted). A Job whose deletion the cache has not delivered
+    (`delete-job-stale`) is the one shown: its syncs' pod calls are judged by it."""
+    if job is None:
+        return shown
+    if job.uid != shown.uid or job.spec == shown.spec:
         return job
     return evolve(job, spec=shown.spec)
 

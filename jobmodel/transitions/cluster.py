@@ -133,8 +133,12 @@ def replace_job(cluster: Cluster, job: Job) -> Cluster:
 
 def remove_job(cluster: Cluster, job: Job) -> Cluster:
     """The Job leaves the API server; the controller's informer tells it (`delete_job_observed`)."""
-    cluster = with_cluster(cluster, jobs=tuple(j for j in cluster.jobs if j.uid != job.uid))
-    return delete_job_observed(cluster, job)
+    return delete_job_observed(without_job(cluster, job), job)
+
+
+def without_job(cluster: Cluster, job: Job) -> Cluster:
+    """The API server's side of a Job's removal: the controller has not observed it yet."""
+    return with_cluster(cluster, jobs=tuple(j for j in cluster.jobs if j.uid != job.uid))
 
 
 def delete_job_observed(cluster: Cluster, job: Job) -> Cluster:

@@ -81,6 +81,7 @@ WELL_BEHAVED = frozenset(
 NODE_NAME = "node-1"  # where the kubelet runs a started pod (so that its deletion is graceful)
 EDIT_FIELDS = ("parallelism", "completions", "suspend")
 EDIT_STALE = "edit-stale"  # an edit the Job informer delivers late (`--stale-edits`)
+DELETE_STALE = "delete-job-stale"  # a deletion of the Job the Job informer delivers late (the same budget)
 POD_MEMO_SIZE = 1 << 16  # entries of each memo of pure functions of a pod
 
 
@@ -118,8 +119,8 @@ class World:
     """The cluster, the Job under check (its key and uid, kept once it is gone), the pods the
     controller's cache has not seen yet (`hidden`, by name) or shows in an older version, before
     a write it has not delivered (`lagging`), the Job as its Job informer still shows it before a
-    write it has not delivered, a status write of its own or a user's edit (`job_shown`; None:
-    current), the hostile
+    write it has not delivered, a status write of its own or a user's edit or deletion
+    (`job_shown`; None: current), the hostile
     moves left, and when the controller asked to see the Job again (queue.AddAfter: back-off,
     active deadline). `template` is the
     manifest the Job was created from, which a user creates again once it is gone
@@ -267,6 +268,8 @@ def enabled_moves(world: World) -> list[Move]:
             moves.extend(Move(EDIT_STALE, arg=e) for e in b.edits)
         if b.job_deletions > 0:
             moves.append(_DELETE_JOB)
+            if b.stale_edits > 0:
+                moves.append(_DELETE_JOB_STALE)
     elif b.recreations > 0 and world.template is not None:
         moves.append(_RECREATE_JOB)
     if _orphan_cleanup_needed(world):
@@ -287,6 +290,7 @@ _EXPIRE_EXPECTATIONS = Move("expire-expectations")
 _TIMER_FIRES = Move("timer-fires")
 _DEADLINE_PASSES = Move("deadline-passes")
 _DELETE_JOB = Move("delete-job")
+_DELETE_JOB_STALE = Move(DELETE_STALE)
 _RECREATE_JOB = Move("recreate-job")
 _ORPHAN_CLEANUP = Move("orphan-cleanup")
 
@@ -433,9 +437,12 @@ def _orphan_cleanup_needed(world: World) -> bool:
 
 
 def _cached_jobs(cluster: cl.Cluster, shown: Job | None) -> tuple[Job, ...]:
-    """The Jobs as the controller's Job informer shows them (`shown` in place of the current)."""
+    """The Jobs as the controller's Job informer shows them (`shown` in place of the current, or
+    still there when the Job's deletion lags)."""
     if shown is None:
         return cluster.jobs
+    if all(j.uid != shown.uid for j in cluster.jobs):
+        return (*cluster.jobs, shown)
     return tuple(shown if j.uid == shown.uid else j for j in cluster.jobs)
 
 
@@ -459,8 +466,8 @@ def apply_move(world: World, move: Move, impl: SyncImpl = sync_job) -> tuple[Wor
         # The informer delivers a pod's writes in order: the lagging ones before this one.
         world = deliver_lagging(world)
     if world.job_shown is not None and kind in _JOB_WRITES:
-        # ... and a Job's: the lagging write (the controller's status, an earlier edit) before a
-        # user's edit or deletion.
+        # ... and a Job's: the lagging write (the controller's status, an earlier edit, the
+        # deletion) before a user's edit, deletion or creation again.
         world = deliver_job(world)
     if seen_late:
         return _written_late(world, move, handler), None
@@ -617,10 +624,13 @@ def _sync_over_cache(
     job_shown: Job | None,
 ) -> tuple[cl.Cluster, JobSyncResult, tuple[Pod, ...]]:
     namespace, name = key.split("/", 1)
-    job = cluster.job(namespace, name) if job_shown is None else job_shown
+    current = cluster.job(namespace, name)
+    job = current if job_shown is None else job_shown
     if job_shown is not None and faults.status_update_error is None:
-        # UpdateStatus sends the cached Job's resourceVersion, older than the API server's.
-        faults = evolve(faults, status_update_error=conflict_error(name))
+        # UpdateStatus sends the cached Job's resourceVersion, older than the API server's; a
+        # Job the cache still shows after its deletion is not found.
+        error = conflict_error(name) if current is not None else not_found_error(name)
+        faults = evolve(faults, status_update_error=error)
     informers = informer_versions(bool(hidden or lagging), job_shown is not None)
     inp = cl.job_sync_input(cluster, job, key, faults, unseen=hidden, cached=lagging, informers=informers, write_version=WRITTEN)
     result = impl(inp)
@@ -662,6 +672,11 @@ def conflict_error(name: str) -> str:
     )
 
 
+def not_found_error(name: str) -> str:
+    """The API server's answer to a write of a Job that is gone (NotFound)."""
+    return f'jobs.batch "{name}" not found'
+
+
 def cache_catch_up(world: World, move: Move | None = None) -> World:
     """The informers deliver the pending writes: the Job's status (`deliver_job`), the lagging
     pod finalizer removals and deletions (`deliver_lagging`), then the creations: the cache shows them, and each pod whose owner the
@@ -680,12 +695,16 @@ def cache_catch_up(world: World, move: Move | None = None) -> World:
 
 
 def deliver_job(world: World) -> World:
-    """The Job informer delivers the lagging write of the Job (the controller's status write or a
-    user's edit): the cache shows the Job as it is
-    (Controller.updateJob only queues the Job, and the orphan sweep for a finished one), and the
+    """The Job informer delivers the lagging write of the Job (the controller's status write, a
+    user's edit or deletion): the cache shows the Job as it is
+    (Controller.updateJob only queues the Job, and the orphan sweep for a finished one; on a
+    deletion Controller.deleteJob acts: `cluster.delete_job_observed`), and the
     marks the next sync would drop unread go (`without_spent_marks`)."""
-    if world.job_shown is None:
+    shown = world.job_shown
+    if shown is None:
         return world
+    if world.job() is None:
+        world = with_world(world, cluster=cl.delete_job_observed(world.cluster, shown))
     return without_spent_marks(with_world(world, job_shown=None))
 
 
@@ -934,6 +953,13 @@ def edit_job_seen_late(world: World, move: Move) -> World:
     after = edit_job(world, move)
     if before is None or after.job() == before:  # refused, or nothing changed: nothing lags
         return after
+    return _job_write_seen_late(after, before)
+
+
+def _job_write_seen_late(after: World, before: Job) -> World:
+    """`after` a user's write of the Job, with the Job informer still showing `before`. The
+    controller's own status writes came before it and are delivered (apply_move): the
+    consistency store has none to wait for (its record of the Job's writes is spent)."""
     state = after.cluster.controller_state(after.job_key)
     if state.consistency is not None and state.consistency.jobs is not None:
         state = evolve(state, consistency=evolve(state.consistency, jobs=None))
@@ -946,6 +972,18 @@ def delete_job_move(world: World, move: Move | None = None) -> World:
     namespace, name = world.job_key.split("/", 1)
     cluster = cl.delete_job(world.cluster, namespace, name, "Background")
     return with_world(world, cluster=cluster, budget=world.budget.spend("job_deletions"))
+
+
+def delete_job_seen_late(world: World, move: Move | None = None) -> World:
+    """A user deletes the Job (Background) and the Job informer delivers the deletion late
+    (`delete-job-stale`): the API server has no Job, the controller's cache still shows it
+    (`job_shown`) until `cache-catch-up`, so its syncs act on it: they create and delete pods,
+    and their status writes are not found; Controller.deleteJob runs on delivery."""
+    before = world.job()
+    assert before is not None
+    cluster = cl.without_job(world.cluster, before)
+    after = with_world(world, cluster=cluster, budget=world.budget.spend("job_deletions"))
+    return _job_write_seen_late(after, before)
 
 
 def recreate_job(world: World, move: Move | None = None) -> World:
@@ -991,7 +1029,7 @@ _SYNCS: dict[str, tuple[Faults, str | None]] = {
 
 # The moves that write the Job (a user's), after which the Job informer has delivered the
 # controller's own status writes too.
-_JOB_WRITES = frozenset({"edit", EDIT_STALE, "delete-job"})
+_JOB_WRITES = frozenset({"edit", EDIT_STALE, "delete-job", DELETE_STALE, "recreate-job"})
 
 _MOVES: dict[str, Callable[[World, Move], World]] = {
     "cache-catch-up": cache_catch_up,
@@ -1010,6 +1048,7 @@ _MOVES: dict[str, Callable[[World, Move], World]] = {
     "edit": edit_job,
     EDIT_STALE: edit_job_seen_late,
     "delete-job": delete_job_move,
+    DELETE_STALE: delete_job_seen_late,
     "recreate-job": recreate_job,
     "orphan-cleanup": orphan_cleanup,
 }

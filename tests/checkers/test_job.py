@@ -61,6 +61,14 @@ def test_a_job_cache_behind_an_edit_is_described_with_the_older_spec() -> None:
     assert system.describe(world)[0] == f"{status} (cache: {status} suspend=False)"
 
 
+def test_a_job_whose_deletion_the_cache_has_not_delivered_is_described_as_it_shows() -> None:
+    cfg = CheckConfig(freeze(job_manifest(2, 2, 1)), Budget(job_deletions=1, stale_edits=1), symmetry=False)
+    world, _ = apply_move(cfg.initial_world(), Move("delete-job-stale"))
+    assert cfg.system().describe(world)[0] == "(deleted) (cache: active=0 ready=0 succeeded=0 failed=0)"
+    world, _ = apply_move(world, Move("cache-catch-up"))
+    assert cfg.system().describe(world)[0] == "(deleted)"
+
+
 def test_remembered_syncs_and_canonical_forms_change_no_verdict() -> None:
     calls: list[object] = []
 

@@ -71,9 +71,18 @@ MODEL_CONFIGS = {
     ),
     "replace-failed": config(job_manifest(2, 2, 1, podReplacementPolicy="Failed"), failures=1, deletions=2, gc=1),
     # A Job created again under its name at 1.36, where its predecessor's expectations outlive it
-    # (the known upstream bug the laws and liveness accept there).
+    # (the known upstream bug the laws and liveness accept there); its deletion or an edit may
+    # reach the controller's cache late.
     "recreated-1.36": config(
-        job_manifest(2, 2, 1), failures=1, stale=1, faults=1, job_deletions=1, recreations=1, edits=("suspend=true", "suspend=false"), kube_version="1.36"
+        job_manifest(2, 2, 1),
+        failures=1,
+        stale=1,
+        faults=1,
+        job_deletions=1,
+        stale_edits=1,
+        recreations=1,
+        edits=("suspend=true", "suspend=false"),
+        kube_version="1.36",
     ),
 }
 

@@ -85,16 +85,25 @@ def test_explore_lets_status_writes_reach_the_cache_late_and_finds_the_over_crea
     assert "no violation" in capsys.readouterr().out
 
 
-def test_explore_lets_edits_reach_the_cache_late(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("write", [["--edit", "suspend=true"], ["--job-deletions", "1"]], ids=["edit", "deletion"])
+def test_explore_lets_a_users_job_writes_reach_the_cache_late(tmp_path: Path, capsys: pytest.CaptureFixture[str], write: list[str]) -> None:
     manifest = tmp_path / "two.json"
     manifest.write_text(json.dumps(job_manifest(2, 2, 0)))
-    argv = ["explore", str(manifest), "--depth", "5", "--workers", "1", "--edit", "suspend=true", "-o", "json"]
+    argv = ["explore", str(manifest), "--depth", "5", "--workers", "1", *write, "-o", "json"]
     assert main(argv) == 0
     at_once = json.loads(capsys.readouterr().out)
     assert main([*argv, "--stale-edits", "1"]) == 0
     late = json.loads(capsys.readouterr().out)
-    # More states: syncs over the unsuspended spec while the API server has the Job suspended.
+    # More states: syncs over the unsuspended spec while the API server has the Job suspended,
+    # or of the Job the cache still shows after its deletion.
     assert late["violation"] is None and late["states"] > at_once["states"]
+
+
+def test_explore_refuses_late_job_writes_without_the_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    manifest = tmp_path / "two.json"
+    manifest.write_text(json.dumps(job_manifest(2, 2, 0)))
+    assert main(["explore", str(manifest), "--depth", "5", "--stale-edits", "1"]) == 2
+    assert "--stale-edits: needs the Job writes to make late" in capsys.readouterr().err
 
 
 def test_explore_lets_finalizer_removals_reach_the_cache_late_and_replay_does_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -55,7 +55,7 @@ def test_the_moves_outside_the_relations_are_named_by_release(capsys: pytest.Cap
         assert main(["prove", "-o", "json", "--only", "nonindexed/backoff", "--kube-version", release]) == 0
         outside = json.loads(capsys.readouterr().out)["movesNotModelled"]
         assert ("sync-stale-status" in outside) == stale_status_outside, release
-        assert {"edit", "edit-stale", "delete-job", "orphan-cleanup", "pod-gc", "start-stale"} <= set(outside), release
+        assert {"edit", "edit-stale", "delete-job", "delete-job-stale", "orphan-cleanup", "pod-gc", "start-stale"} <= set(outside), release
         assert not {"sync", "sync-stale", "restart", "succeed", "cache-catch-up"} & set(outside), release
     assert main(["prove", "--only", "nonindexed/backoff", "--kube-version", "1.35"]) == 0
     line = capsys.readouterr().out.splitlines()[-2]

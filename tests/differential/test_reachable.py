@@ -51,8 +51,9 @@ EXPLORATIONS: list[tuple[str, int, dict[str, Any]]] = [
     ("pod-failure-policy.yaml", 8, {"failures": 2, "evictions": 1}),
     ("backoff-limit-per-index.yaml", 7, {"failures": 2}),
     ("success-policy.yaml", 7, {"failures": 1, "stale": 1}),
-    # A Job created again under its name: syncs over its predecessor's bookkeeping and pods.
-    ("pi.yaml", 9, {"failures": 1, "stale": 1, "job_deletions": 1, "recreations": 1}),
+    # A Job created again under its name: syncs over its predecessor's bookkeeping and pods; its
+    # deletion shown late too: syncs of a Job the API server no longer has.
+    ("pi.yaml", 9, {"failures": 1, "stale": 1, "job_deletions": 1, "stale_edits": 1, "recreations": 1}),
     # Finalizer removals the cache shows late: syncs that await them (uidTrackingExpectations).
     ("indexed.yaml", 7, {"failures": 1, "stale_patches": 1}),
     # Deletions the cache shows late (a suspend deletes the running pods): syncs that await them.

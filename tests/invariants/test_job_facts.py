@@ -62,3 +62,24 @@ def test_a_sync_over_an_edit_it_has_not_seen_is_judged_by_the_spec_it_read() -> 
     # The same step judged by the API server's spec is an over-creation.
     unseen = Transition(attrs.evolve(before, job_shown=None), Move("sync"), after, result)
     assert no_over_creation(unseen) == "3 active pods after creating 3, parallelism is 1"
+
+
+def test_a_sync_over_a_deleted_job_the_cache_still_shows_is_judged_by_that_job() -> None:
+    # The deletion seen late: the sync creates the two pods of the Job it reads, which the laws
+    # judge by that Job (the API server has none).
+    budget = Budget(job_deletions=1, stale_edits=1)
+    start = CheckConfig(freeze(job_manifest(2, 2, 1)), budget).initial_world()
+    before, _ = apply_move(start, Move("delete-job-stale"))
+    after, result = apply_move(before, Move("sync"))
+    assert before.job() is None and after.job() is None
+    t = Transition(before, Move("sync"), after, result)
+    s = sync_step(t)
+    assert len(s.created) == 2 and s.before is before.job_shown and s.after is before.job_shown
+    assert no_over_creation(t) is None
+    # The same step over a shown Job of parallelism 1 is an over-creation: the laws see it.
+    shown = before.job_shown
+    assert shown is not None
+    narrower = attrs.evolve(shown, spec=attrs.evolve(shown.spec, parallelism=1))
+    assert no_over_creation(Transition(attrs.evolve(before, job_shown=narrower), Move("sync"), after, result)) == (
+        "2 active pods after creating 2, parallelism is 1"
+    )
