@@ -178,7 +178,10 @@ __all__ = [
 #   `completions: 0`; or its first status write failed, its pods succeeded, and it was then
 #   suspended: syncJob sets startTime only for an unsuspended Job), which the status validation
 #   rejects (v1.33+ allow only the zero-completions case, so the second one stays stuck up to
-#   v1.37: the API server refuses every Complete write).
+#   v1.37: the API server refuses every Complete write). The explorer keeps the writes the API
+#   server refuses, so that the laws see them: the write is judged by the Job the sync read
+#   (status-writes-valid, which owns the rule: accepted when it read the Job suspended), not the
+#   state it leaves, which a user may resume afterwards.
 # - a pod deleted while running is recorded in uncountedTerminatedPods.failed; if removing its
 #   finalizer fails and the pod then exits 0, the next sync counts it as a new success
 #   (getNewFinishedPods skips only uncounted *succeeded* pods) and completes the Job, while the
@@ -332,12 +335,17 @@ INDEX_RULES = (
     "reject_completed_indexes_for_non_indexed_job",
     "reject_failed_indexes_for_no_backoff_limit_per_index",
 )
+# ... and the rules the API server applies by the spec at the write, which a user may change
+# afterwards (a finished Job without startTime is refused unless suspended with zero
+# completions; the known bug above is a sync that read the Job suspended): status-writes-valid
+# checks them on the write, by the Job the sync read.
+WRITE_RULES = ("reject_finished_job_without_start_time",)
 STRICT_STATUS_RULES = bv.JobStatusValidationOptions(
     **{
         f.name: True
         for f in attrs.fields(bv.JobStatusValidationOptions)
         if f.name.startswith("reject_")
-        and f.name not in ("reject_start_time_update_for_unsuspended_job", *INDEX_RULES)
+        and f.name not in ("reject_start_time_update_for_unsuspended_job", *WRITE_RULES, *INDEX_RULES)
     },
     allow_for_success_criteria_met_in_extended_scope=True,
 )
@@ -347,7 +355,7 @@ UPDATE_ONLY = {
     f.name: False
     for f in attrs.fields(bv.JobStatusValidationOptions)
     if f.name.startswith("reject_")
-    and f.name not in ("reject_start_time_update_for_unsuspended_job", *INDEX_RULES)
+    and f.name not in ("reject_start_time_update_for_unsuspended_job", *WRITE_RULES, *INDEX_RULES)
 }
 
 
@@ -386,8 +394,8 @@ def failed_reason_known(world: World) -> str | None:
 def status_rules(world: World) -> str | None:
     """The Job status satisfies every rule of the API server's status validation that no other
     law states: completionTime iff Complete and not before startTime, Failed implies
-    FailureTarget, Complete implies SuccessCriteriaMet, a finished Job has a startTime, no active
-    or terminating pods and an empty uncountedTerminatedPods, ready <= active, uncounted UIDs
+    FailureTarget, Complete implies SuccessCriteriaMet, a finished Job has no active or
+    terminating pods and an empty uncountedTerminatedPods, ready <= active, uncounted UIDs
     unique, SuccessCriteriaMet only where allowed. Reuses jobmodel.api.validation. Known upstream
     bugs accepted: see ACCEPT_KNOWN_UPSTREAM_BUGS."""
     job = world.job()
@@ -439,9 +447,11 @@ def indexed_succeeded_counts_each_index_once(world: World) -> str | None:
 @step_invariant("status-writes-valid", "pkg/registry/batch/job/strategy.go jobStatusStrategy.ValidateUpdate", when=a_sync_changed_the_job)
 def status_writes_valid(t: Transition) -> str | None:
     """Every status the controller writes passes the API server's rules on a status update that
-    no other law states: the startTime of an unsuspended Job is not changed, and the index rules
-    (well-formed, within completions, only for Indexed Jobs and backoffLimitPerIndex), applied as
-    jobStatusStrategy applies them (jobmodel.api.strategy)."""
+    no other law states: the startTime of an unsuspended Job is not changed, a Job finished by the
+    write has a startTime, and the index rules (well-formed, within completions, only for Indexed
+    Jobs and backoffLimitPerIndex), applied as jobStatusStrategy applies them
+    (jobmodel.api.strategy). Known upstream bug accepted: a Job finished by a sync that read it
+    suspended has no startTime (ACCEPT_KNOWN_UPSTREAM_BUGS)."""
     s = sync_step(t)
     if not s.sync:
         return None

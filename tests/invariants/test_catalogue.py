@@ -27,6 +27,7 @@ from jobmodel.state import (
     FAILED_CONDITION,
     JOB_TRACKING_FINALIZER,
     BackoffRecord,
+    Job,
     JobCondition,
     JobStatus,
     UncountedTerminatedPods,
@@ -549,11 +550,34 @@ def test_a_job_suspended_after_a_failed_first_status_write_completes_without_sta
     job = records[-1].world.job()
     assert job is not None and job.status.start_time is None
     assert any(c.type == COMPLETE and c.status == "True" for c in job.status.conditions)
-    assert [v.invariant for v in records[-1].violations] == ["status-rules"]
+    assert [v.invariant for v in records[-1].violations] == ["status-writes-valid"]
     assert "startTime is required for finished job" in records[-1].violations[0].message
     cat.ACCEPT_KNOWN_UPSTREAM_BUGS = True
     cat.forget_cached_checks()
     assert not run_moves(cfg.system(), moves)[-1].violations
+
+
+def test_a_job_finished_without_start_time_is_judged_by_the_spec_its_sync_read() -> None:
+    """Found by the Hypothesis machine: the Job above, resumed by a user once finished, keeps the
+    status the sync wrote while reading it suspended (the explorer keeps the write the API server
+    refuses): no violation. The same write by a sync that read the Job unsuspended is one."""
+    cfg = config(job_manifest(1, 1, 1), faults=1, edits=("suspend=true", "suspend=false"), symmetry=False)
+    moves = [Move("sync-status-error"), Move("start", "j-0"), Move("succeed", "j-0"), Move("edit", arg="suspend=true"), Move("sync")]
+    records = run_moves(cfg.system(), [*moves, Move("edit", arg="suspend=false")])
+    job = records[-1].world.job()
+    assert job is not None and not job.spec.suspend and job.status.start_time is None and cat.finished(job)
+    assert not [v for r in records for v in r.violations]
+    before, after = records[-3].world, records[-2].world
+    assert cat.status_writes_valid(Transition(before, Move("sync"), after)) is None
+    resumed = attrs.evolve(before, cluster=cl.replace_job(before.cluster, resumed_job(before)))
+    message = cat.status_writes_valid(Transition(resumed, Move("sync"), attrs.evolve(after, cluster=cl.replace_job(after.cluster, resumed_job(after)))))
+    assert message is not None and "startTime is required for finished job" in message
+
+
+def resumed_job(world: env.World) -> Job:
+    job = world.job()
+    assert job is not None
+    return attrs.evolve(job, spec=attrs.evolve(job.spec, suspend=False))
 
 
 @pytest.mark.usefixtures("strict_upstream")
