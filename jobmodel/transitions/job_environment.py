@@ -466,8 +466,8 @@ def apply_move(world: World, move: Move, impl: SyncImpl = sync_job) -> tuple[Wor
         # The informer delivers a pod's writes in order: the lagging ones before this one.
         world = deliver_lagging(world)
     if world.job_shown is not None and kind in _JOB_WRITES:
-        # ... and a Job's: the lagging write (the controller's status, an earlier edit, the
-        # deletion) before a user's edit, deletion or creation again.
+        # ... and a Job's: the lagging writes (the controller's status, earlier edits, the
+        # deletion) before a user's edit, deletion or creation again that the cache shows at once.
         world = deliver_job(world)
     if seen_late:
         return _written_late(world, move, handler), None
@@ -946,20 +946,23 @@ def edit_job(world: World, move: Move) -> World:
 def edit_job_seen_late(world: World, move: Move) -> World:
     """A user's Job edit that the Job informer delivers late (`edit-stale`): the API server has
     the new spec, the controller's cache shows the Job as it was (`job_shown`) until
-    `cache-catch-up`, so its syncs act on the older spec and their status writes conflict. The
-    controller's own status writes came before the edit and are delivered (apply_move): the
-    consistency store has none to wait for (its record of the Job's writes is spent)."""
+    `cache-catch-up`, so its syncs act on the older spec and their status writes conflict
+    (`_job_write_seen_late`)."""
     before = world.job()
     after = edit_job(world, move)
-    if before is None or after.job() == before:  # refused, or nothing changed: nothing lags
+    if before is None or after.job() == before:  # refused, or nothing changed: nothing more lags
         return after
     return _job_write_seen_late(after, before)
 
 
 def _job_write_seen_late(after: World, before: Job) -> World:
-    """`after` a user's write of the Job, with the Job informer still showing `before`. The
-    controller's own status writes came before it and are delivered (apply_move): the
-    consistency store has none to wait for (its record of the Job's writes is spent)."""
+    """`after` a user's write of the Job, with the Job informer still showing `before`, or, when
+    an earlier write still lags (the controller's status write, an earlier edit), the Job as it
+    shows it now: the informer delivers in order. With nothing lagging before it, the
+    controller's own status writes are delivered: the consistency store has none to wait for
+    (its record of the Job's writes is spent)."""
+    if after.job_shown is not None:
+        return with_world(after, budget=after.budget.spend("stale_edits"))
     state = after.cluster.controller_state(after.job_key)
     if state.consistency is not None and state.consistency.jobs is not None:
         state = evolve(state, consistency=evolve(state.consistency, jobs=None))
@@ -1027,9 +1030,10 @@ _SYNCS: dict[str, tuple[Faults, str | None]] = {
     "sync-status-error": (Faults(status_update_error=STATUS_ERROR), None),
 }
 
-# The moves that write the Job (a user's), after which the Job informer has delivered the
-# controller's own status writes too.
-_JOB_WRITES = frozenset({"edit", EDIT_STALE, "delete-job", DELETE_STALE, "recreate-job"})
+# The moves that write the Job (a user's) and that the Job informer delivers at once, after the
+# writes that lag (the controller's own status writes, earlier edits); a write it delivers late
+# (`edit-stale`, `delete-job-stale`) lags behind those.
+_JOB_WRITES = frozenset({"edit", "delete-job", "recreate-job"})
 
 _MOVES: dict[str, Callable[[World, Move], World]] = {
     "cache-catch-up": cache_catch_up,

@@ -432,6 +432,33 @@ def test_a_sync_does_not_wait_for_a_users_edit(release: int) -> None:
     assert [p.metadata.deletion_timestamp for p in after.pods()] == [None, None]
 
 
+def test_user_writes_seen_late_lag_behind_what_already_lags() -> None:
+    """The informer delivers in order: a second edit seen late keeps the cache where the first
+    left it, and so does a deletion seen late; delivery shows all of them."""
+    budget = Budget(stale_edits=3, job_deletions=1, edits=("parallelism=1", "suspend=true"))
+    w = apply(world(budget), Move("sync"), Move("edit-stale", arg="parallelism=1"), Move("edit-stale", arg="suspend=true"))
+    job, shown = w.job(), w.job_shown
+    assert job is not None and (job.spec.parallelism, job.spec.suspend) == (1, True)
+    assert shown is not None and (shown.spec.parallelism, shown.spec.suspend) == (2, False)
+    w = apply(w, Move("delete-job-stale"))
+    assert w.job() is None and w.job_shown == shown and w.budget == Budget()
+    w = apply(w, Move("cache-catch-up"))
+    assert w.job_shown is None and "orphan-cleanup" in kinds(w)
+
+
+@pytest.mark.parametrize("release", [35, 37])
+def test_an_edit_seen_late_behind_the_controllers_status_write_keeps_it_lagging(release: int) -> None:
+    # The status write lags, then a user's edit does: the cache still shows the Job before the
+    # status write, and from 1.36 the sync waits for that write of its own.
+    w = apply(_status_lagging(release, Budget(stale_status=1, stale_edits=1, edits=("parallelism=1",))), Move("edit-stale", arg="parallelism=1"))
+    shown, job = w.job_shown, w.job()
+    assert shown is not None and job is not None and shown.status.succeeded == 0 and job.spec.parallelism == 1
+    assert env.status_write_lags(w) and env.cache_behind_own_writes(w) == (release >= 36)
+    # An edit the cache shows at once delivers what lagged before it.
+    w = apply(_status_lagging(release, Budget(stale_status=1, edits=("parallelism=1",))), Move("edit", arg="parallelism=1"))
+    assert w.job_shown is None
+
+
 def test_a_lagging_status_write_is_told_from_a_lagging_edit() -> None:
     assert env.status_write_lags(_status_lagging(35))
     w = apply(world(Budget(stale_edits=1, edits=("suspend=true",))), Move("sync"), Move("edit-stale", arg="suspend=true"))
