@@ -1202,14 +1202,15 @@ def backoff_requeued(t: Transition) -> str | None:
 
 @step_invariant("start-time-recorded", "job_controller.go syncJob (StartTime set on the first sync of an unsuspended Job)", when=clean_sync)
 def start_time_recorded(t: Transition) -> str | None:
-    """After a clean sync of an unsuspended, unfinished Job, status.startTime is set and not
-    after the clock; unless the sync waited for its cache to show the controller's own pod writes
-    (1.36+: a Job created again under a deleted one's name, whose last creations the cache has not
-    shown, may meet that wait after a first sync whose status write failed). Known upstream bug
-    accepted (`held_by_its_predecessor`): a Job created again and held by its predecessor's
-    expectations, once its first status is written (while suspended), writes none again, so the
-    startTime its resumed syncs set stays in memory (needsStatusUpdate is false)."""
-    if not clean_sync(t) or cache_behind_own_writes(t.before) or held_by_its_predecessor(t.before):
+    """After a clean sync of an unsuspended, unfinished Job that writes its status, status.startTime
+    is set and not after the clock; unless the sync waited for its cache to show the controller's
+    own pod writes (1.36+: a Job created again under a deleted one's name, whose last creations
+    the cache has not shown, may meet that wait after a first sync whose status write failed). A
+    sync that writes no status keeps the startTime it sets in memory: needsStatusUpdate does not
+    count it, so a Job resumed while its expectations are unmet (manageJob waits, and with it the
+    JobResumed condition) gets its startTime with the next write (a Job held by its predecessor's
+    expectations up to 1.36, `held_by_its_predecessor`, writes none again)."""
+    if not clean_sync(t) or cache_behind_own_writes(t.before) or not written_statuses(t):
         return None
     s = sync_step(t)
     before, job = s.before, s.after
