@@ -268,7 +268,9 @@ def enabled_moves(world: World) -> list[Move]:
             moves.extend(Move(EDIT_STALE, arg=e) for e in b.edits)
         if b.job_deletions > 0:
             moves.append(_DELETE_JOB)
-            if b.stale_edits > 0:
+            # (Not behind a lagging status write of the controller's: once the Job is gone, the
+            # laws could no longer tell that lag from the deletion's, `status_write_lags`.)
+            if b.stale_edits > 0 and not status_write_lags(world):
                 moves.append(_DELETE_JOB_STALE)
     elif b.recreations > 0 and world.template is not None:
         moves.append(_RECREATE_JOB)

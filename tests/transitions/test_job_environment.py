@@ -446,6 +446,12 @@ def test_user_writes_seen_late_lag_behind_what_already_lags() -> None:
     assert w.job_shown is None and "orphan-cleanup" in kinds(w)
 
 
+def test_a_deletion_is_not_seen_late_behind_the_controllers_lagging_status_write() -> None:
+    # With the Job gone the laws could no longer tell that lag from the deletion's.
+    w = _status_lagging(35, Budget(stale_status=1, job_deletions=1, stale_edits=1))
+    assert env.status_write_lags(w) and "delete-job" in kinds(w) and "delete-job-stale" not in kinds(w)
+
+
 @pytest.mark.parametrize("release", [35, 37])
 def test_an_edit_seen_late_behind_the_controllers_status_write_keeps_it_lagging(release: int) -> None:
     # The status write lags, then a user's edit does: the cache still shows the Job before the
