@@ -1265,11 +1265,14 @@ def held_by_its_predecessor(world: World) -> bool:
 @step_invariant("new-job-starts-clean", "job_controller.go Controller.deleteJob (removeBackoffRecord, DeleteExpectations: a Job created again under the name starts clean); syncJob, manageJob", when=clean_sync)
 def new_job_starts_clean(t: Transition) -> str | None:
     """A clean sync of an unsuspended Job that has no pod and nothing recorded yet (no startTime,
-    no pod counted) creates the pods it wants: nothing of its own can hold it, and nothing of a
-    deleted Job of the same name may (its expectations and back-off record are dropped when the
-    controller sees the deletion). Not judged while the cache is behind the controller's own pod
-    writes (1.36+: the sync waits for it, whoever's pods they were, and goes on once it has caught
-    up). Known upstream bugs accepted: see `held_by_its_predecessor`."""
+    no pod counted) creates the pods it wants: nothing of its own can hold it but the pod-failure
+    back-off of failures a podFailurePolicy `Ignore` rule left uncounted (they feed the back-off
+    record all the same; from 1.33, where the deletion drops a predecessor's record, a record is
+    the Job's own), and nothing of a deleted Job of the same name may (its expectations and
+    back-off record are dropped when the controller sees the deletion). Not judged while the
+    cache is behind the controller's own pod writes (1.36+: the sync waits for it, whoever's pods
+    they were, and goes on once it has caught up). Known upstream bugs accepted: see
+    `held_by_its_predecessor`."""
     if not clean_sync(t) or cache_behind_own_writes(t.before):
         return None
     s = sync_step(t)
@@ -1284,6 +1287,8 @@ def new_job_starts_clean(t: Transition) -> str | None:
     want = want_active_pods(job.spec.completions, job.spec.parallelism or 0, 0, 0)
     if want == 0 or held_by_its_predecessor(t.before):
         return None
+    if gates.at_least(33) and backoff_remaining(t.before) > 0 and expectations_satisfied(t.before):
+        return None  # its own ignored failures' back-off
     return f"a new Job wanting {want} pod{'s' if want != 1 else ''} got none ({_what_holds(t.before)})"
 
 

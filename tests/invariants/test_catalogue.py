@@ -605,6 +605,30 @@ def test_a_pod_the_known_over_creation_left_for_a_completed_index_is_not_judged_
     assert not [v for r in records[9:] for v in r.violations]
 
 
+@pytest.mark.parametrize("kube_version", ["1.33", "1.37"])
+def test_a_job_held_by_the_back_off_of_its_own_ignored_failures_starts_clean(kube_version: str) -> None:
+    """Found by the Hypothesis machine at 1.34: the Job's pods, made while its suspend reached the
+    cache late, are deleted by the suspend and by a user; the one that never started is Failed
+    with DisruptionTarget, which the podFailurePolicy ignores: counted nowhere in the status, but
+    in the back-off record. Resumed, the Job has no pod and nothing in its status, and its first
+    sync waits out that back-off, as upstream's does."""
+    manifest = job_manifest(2, 2, 2, podFailurePolicy={"rules": [FAIL_JOB_ON_42, IGNORE_DISRUPTION]})
+    cfg = config(
+        manifest, stale=1, stale_edits=1, deletions=1, stale_status=1, faults=2,
+        edits=("suspend=true", "parallelism=1", "suspend=false"), kube_version=kube_version,
+    )
+    moves = [
+        Move("edit-stale", arg="suspend=true"), Move("sync-stale"), Move("cache-catch-up"), Move("delete-pod", "j-0"),
+        Move("sync-stale-status"), Move("terminate", "j-1"), Move("edit", arg="parallelism=1"), Move("sync-pod-error"),
+        Move("sync-status-error"), Move("edit", arg="suspend=false"), Move("sync"),
+    ]
+    records = run_moves(cfg.system(), moves)
+    world = records[-1].world
+    job = world.job()
+    assert job is not None and job.status.failed == 0 and not world.pods() and env.backoff_remaining(world) == 10
+    assert not [v for r in records for v in r.violations]
+
+
 def test_a_job_finished_without_start_time_is_judged_by_the_spec_its_sync_read() -> None:
     """Found by the Hypothesis machine: the Job above, resumed by a user once finished, keeps the
     status the sync wrote while reading it suspended (the explorer keeps the write the API server
