@@ -33,13 +33,11 @@ from jobmodel.state import (
     UncountedTerminatedPods,
 )
 from jobmodel.transitions import cluster as cl
-from jobmodel.transitions import indexes as ix
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.move import Move
 from jobmodel.transitions.sync_job import JobSyncResult
 from tests.checkers.configs import (
     ALL_MUTATION_CASES,
-    FAIL_INDEX_ON_42,
     FAIL_JOB_ON_42,
     IGNORE_DISRUPTION,
     config,
@@ -580,29 +578,6 @@ def test_a_job_suspended_after_a_failed_first_status_write_completes_without_sta
     cat.ACCEPT_KNOWN_UPSTREAM_BUGS = True
     cat.forget_cached_checks()
     assert not run_moves(cfg.system(), moves)[-1].violations
-
-
-def test_a_pod_the_known_over_creation_left_for_a_completed_index_is_not_judged_again() -> None:
-    """Found by the Hypothesis machine at 1.34: a sync over a Job cache behind its status write
-    creates a pod for completed index 0 (the known upstream over-creation, up to 1.35); upstream
-    never removes an active pod of a completed index, so it is still there when a clean sync,
-    after a restart, replaces the failed index 1. That creation is judged for index 1 alone."""
-    manifest = job_manifest(2, 3, 6, indexed=True, backoffLimitPerIndex=1, podFailurePolicy={"rules": [FAIL_INDEX_ON_42]})
-    cfg = config(manifest, stale_status=1, stale_pod_writes=1, deletions=1, failures=1, faults=2, restarts=1, gc=1, kube_version="1.34")
-    moves = [
-        Move("sync"), Move("delete-pod", "j-1"), Move("start-stale", "j-0"), Move("succeed", "j-0"),
-        Move("sync-stale-status"), Move("terminate", "j-0"), Move("start", "j-2"), Move("fail", "j-2", "exit=42@main"),
-        Move("sync"), Move("restart"), Move("sync"), Move("pod-gc", "j-1"), Move("timer-fires"), Move("sync"),
-    ]
-    records = run_moves(cfg.system(), moves)
-    over_created = records[8]
-    assert [v.invariant for v in over_created.violations] == ["no-over-creation-on-stale-cache"]
-    assert "an active pod for completed index 0" in over_created.violations[0].message
-    last = records[-1].world
-    job = last.job()
-    assert job is not None and job.status.completed_indexes == "0"
-    assert sorted(ix.pod_index(p) for p in last.pods() if p.phase == "Pending") == [0, 1]  # the old one and the new
-    assert not [v for r in records[9:] for v in r.violations]
 
 
 @pytest.mark.parametrize("kube_version", ["1.33", "1.37"])
