@@ -974,7 +974,9 @@ def backoff_delay_respected(t: Transition) -> str | None:
     unless the controller's tunables say otherwise) of a failure the sync counts
     for the first time (a failed pod still holding its tracking finalizer, whose removal the
     controller does not await already, with no success after it): NonIndexed Jobs wait before
-    creating any pod; with backoffLimitPerIndex, the index of the failure waits."""
+    creating any pod; with backoffLimitPerIndex, the index of the failure waits. Known upstream
+    bug accepted (`successes_counted_by_upstream`): a pod recorded as failed that then exited 0
+    is a success after the failure, which resets the back-off."""
     s = sync_step(t)
     if not s.sync or not s.created:
         return None
@@ -989,10 +991,12 @@ def backoff_delay_respected(t: Transition) -> str | None:
         return None  # no failure to wait for
     now = t.before.cluster.now
     first_delay = t.before.cluster.tunables.pod_failure_backoff_seconds
-    last_success = max(
-        (bo.get_finished_time(p, gates) for p in fresh if p.phase == SUCCEEDED and p.uid not in uncounted.succeeded),
-        default=None,
-    )
+    # (A pod recorded as failed that then exited 0 is a new success to upstream, the known bug
+    # `successes_counted_by_upstream` accepts: it resets the back-off too.)
+    recounted = set(succeeded_yet_recorded_failed(t)) if successes_counted_by_upstream(t) else set()
+    successes = [p for p in fresh if p.phase == SUCCEEDED and p.uid not in uncounted.succeeded]
+    successes += [p for p in visible_pods(t.before) if p.uid in recounted]
+    last_success = max((bo.get_finished_time(p, gates) for p in successes), default=None)
     per_index = job.spec.backoff_limit_per_index is not None and gates.JobBackoffLimitPerIndex
     created_indexes = {a.index for a in s.created}
     for pod in fresh:
