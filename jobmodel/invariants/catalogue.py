@@ -1263,8 +1263,8 @@ def held_by_its_predecessor(world: World) -> bool:
 
 @step_invariant("new-job-starts-clean", "job_controller.go Controller.deleteJob (removeBackoffRecord, DeleteExpectations: a Job created again under the name starts clean); syncJob, manageJob", when=clean_sync)
 def new_job_starts_clean(t: Transition) -> str | None:
-    """A clean sync of an unsuspended Job that has no pod and nothing recorded yet (no startTime,
-    no pod counted) creates the pods it wants: nothing of its own can hold it but the pod-failure
+    """A clean sync of an unsuspended Job that has no pod (in the API server or the controller's
+    cache) and nothing recorded yet (no startTime, no pod counted) creates the pods it wants: nothing of its own can hold it but the pod-failure
     back-off of failures a podFailurePolicy `Ignore` rule left uncounted (they feed the back-off
     record all the same; from 1.33, where the deletion drops a predecessor's record, a record is
     the Job's own), and nothing of a deleted Job of the same name may (its expectations and
@@ -1278,7 +1278,9 @@ def new_job_starts_clean(t: Transition) -> str | None:
     job = s.before
     if job is None or s.created or job.spec.suspend or job.metadata.deletion_timestamp is not None:
         return None
-    if not _untouched(job) or t.before.own_pods() or finished(job):
+    # (No pod in the API server nor in the cache: one gone whose deletion the cache shows late
+    # is still a pod to the sync, and the finalizer removal it awaits holds manageJob.)
+    if not _untouched(job) or t.before.own_pods() or t.before.lagging or finished(job):
         return None
     gates = t.before.cluster.features
     if managed_by_external_controller(job, gates) is not None:

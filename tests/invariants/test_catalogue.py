@@ -604,6 +604,27 @@ def test_a_job_held_by_the_back_off_of_its_own_ignored_failures_starts_clean(kub
     assert not [v for r in records for v in r.violations]
 
 
+def test_a_job_whose_gone_pods_the_cache_still_shows_is_not_judged_as_new() -> None:
+    """Found by the Hypothesis machine at 1.32: a suspend deletes the Job's two pods, whose
+    finalizer removals (and so the deletions) the cache shows late; resumed, the Job has no pod
+    in the API server, but its sync still sees both, counts them active and, with parallelism 1,
+    creates none: not a new Job held by anything."""
+    manifest = job_manifest(2, 2, 2, podFailurePolicy={"rules": [FAIL_JOB_ON_42, IGNORE_DISRUPTION]})
+    cfg = config(
+        manifest, stale=1, stale_edits=1, stale_patches=1, stale_status=1, expiries=1,
+        edits=("suspend=true", "parallelism=1", "suspend=false"), kube_version="1.32",
+    )
+    moves = [
+        Move("edit-stale", arg="parallelism=1"), Move("sync-stale"), Move("edit", arg="suspend=true"), Move("cache-catch-up"),
+        Move("sync-stale-patches"), Move("sync-stale-status"), Move("expire-expectations"), Move("edit", arg="suspend=false"), Move("sync"),
+    ]
+    records = run_moves(cfg.system(), moves)
+    world = records[-1].world
+    job = world.job()
+    assert not world.pods() and len(world.lagging) == 2 and job is not None and job.status.active == 1
+    assert not [v for r in records for v in r.violations]
+
+
 def test_a_job_finished_without_start_time_is_judged_by_the_spec_its_sync_read() -> None:
     """Found by the Hypothesis machine: the Job above, resumed by a user once finished, keeps the
     status the sync wrote while reading it suspended (the explorer keeps the write the API server
