@@ -3,7 +3,8 @@ pods got are the same state for the checkers.
 
 `canonical_world` renames the Job's pods by sorted content (`<job>-0`, `<job>-1`, ... and UIDs
 to match), rewrites every reference to them (uncountedTerminatedPods, the controller's expected
-finalizer removals, the hidden set), resets the name counter and drops the event log (the
+finalizer removals, the hidden set; the UIDs these still name of pods that are gone become
+`<job uid>-gone-<k>`, apart from every live pod's), resets the name counter and drops the event log (the
 checkers never read it). The controller reads pod names only to address API calls and UIDs only
 to match these references, so renaming preserves behaviour (tie-breaks between pods of equal
 content may pick the other pod, which is the same state up to renaming).
@@ -167,6 +168,7 @@ def _renaming(
         ours.sort(key=_pod_content)
     names: dict[str, str] = {}
     uids: dict[str, str] = {}
+    live = frozenset(p.uid for p in ours)
     # Other Jobs' pods (a deleted Job's, left beside the one created again under its name) keep
     # their names, which the Job's canonical names avoid.
     taken = frozenset(p.metadata.name for p in others)
@@ -176,6 +178,8 @@ def _renaming(
             names[meta.name] = name
             uids[meta.uid] = uid
             ours[i] = _renamed(pod, name, uid)
+    if flagged or removals:
+        uids.update(_gone_renaming(job_uid, live, uncounted, removals))
     new_uncounted = new_removals = new_hidden = None
     if uids and uncounted is not None and flagged:
         new_uncounted = UncountedTerminatedPods(
@@ -192,6 +196,23 @@ def _renaming(
         new_hidden = frozenset(names.get(n, n) for n in hidden)
     renamed = tuple(ours)
     return _Renaming(renamed, (*renamed, *others) if others else renamed, new_hidden, new_uncounted, new_removals)
+
+
+def _gone_renaming(
+    job_uid: str, live: frozenset[str], uncounted: UncountedTerminatedPods | None, removals: frozenset[str]
+) -> dict[str, str]:
+    """Canonical UIDs for the UIDs the status or the controller still names whose pods are gone
+    (a pod whose finalizer removal went through and that was then removed, before the status
+    write that counts it): `<job uid>-gone-<k>`, ordered by the lists that name them, so that no
+    live pod's canonical UID is one of them (two references to one UID would count one pod
+    twice) and worlds that differ only in those UIDs are one state."""
+    listed_s = uncounted.succeeded if uncounted is not None else ()
+    listed_f = uncounted.failed if uncounted is not None else ()
+    gone = {u for u in (*listed_s, *listed_f, *removals) if u not in live}
+    if not gone:
+        return {}
+    order = sorted(gone, key=lambda u: (u in listed_s, u in listed_f, u in removals, u))
+    return {u: f"{job_uid}-gone-{k}" for k, u in enumerate(order) if u != f"{job_uid}-gone-{k}"}
 
 
 @lru_cache(maxsize=1 << 8)

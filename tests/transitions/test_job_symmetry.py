@@ -10,9 +10,11 @@ import attrs
 import pytest
 
 from jobmodel.checkers.explorer import explore
+from jobmodel.checkers.trace import run_moves
 from jobmodel.frozen import interned
 from jobmodel.transitions.job_environment import World
 from jobmodel.transitions.job_symmetry import canonical_world
+from jobmodel.transitions.move import Move
 from tests.checkers.configs import config, job_manifest
 
 
@@ -112,3 +114,29 @@ def test_a_world_lagging_behind_finalizer_removals_keeps_its_names() -> None:
     assert lagging
     for world in lagging:
         assert canonical_world(world) is world  # the explorer keeps canonical worlds
+
+
+def test_a_gone_pods_uid_the_status_still_lists_is_no_live_pods_canonical_uid() -> None:
+    """Found by the Hypothesis machine: both pods failed and are listed as uncounted failures,
+    their finalizers removed and the status write refused; the one being deleted is gone, so the
+    other takes the first canonical name. The gone pod's UID, still listed, is renamed apart
+    (`<uid>-gone-<k>`), not left to collide with the live pod's new one (a pod counted twice)."""
+    cfg = config(job_manifest(2, 2, 1, podReplacementPolicy="Failed"), failures=1, deletions=1, faults=2)
+    moves = [
+        Move("sync"), Move("start", "j-0"), Move("delete-pod", "j-0"), Move("fail", "j-1"), Move("terminate", "j-1"),
+        Move("sync-pod-error"), Move("sync-status-error"),
+    ]
+    records = run_moves(cfg.system(), moves)
+    world = records[-1].world
+    job = world.job()
+    assert job is not None and job.status.uncounted_terminated_pods is not None
+    listed = job.status.uncounted_terminated_pods.failed
+    assert len(set(listed)) == len(listed) == 2
+    (pod,) = world.pods()
+    assert pod.uid in listed and sum(u.endswith("-gone-0") for u in listed) == 1
+    assert not [v for r in records for v in r.violations]
+    # The same world with the gone UID under another name is the same state.
+    other = attrs.evolve(job.status.uncounted_terminated_pods, failed=tuple(sorted(u if u == pod.uid else "someone-else" for u in listed)))
+    renamed_job = attrs.evolve(job, status=attrs.evolve(job.status, uncounted_terminated_pods=other))
+    moved = attrs.evolve(world, cluster=attrs.evolve(world.cluster, jobs=(renamed_job,)))
+    assert canonical_world(moved) == world
