@@ -1264,11 +1264,12 @@ def held_by_its_predecessor(world: World) -> bool:
 @step_invariant("new-job-starts-clean", "job_controller.go Controller.deleteJob (removeBackoffRecord, DeleteExpectations: a Job created again under the name starts clean); syncJob, manageJob", when=clean_sync)
 def new_job_starts_clean(t: Transition) -> str | None:
     """A clean sync of an unsuspended Job that has no pod (in the API server or the controller's
-    cache) and nothing recorded yet (no startTime, no pod counted) creates the pods it wants: nothing of its own can hold it but the pod-failure
-    back-off of failures a podFailurePolicy `Ignore` rule left uncounted (they feed the back-off
-    record all the same; from 1.33, where the deletion drops a predecessor's record, a record is
-    the Job's own), and nothing of a deleted Job of the same name may (its expectations and
-    back-off record are dropped when the controller sees the deletion). Not judged while the
+    cache) and nothing recorded yet (no startTime, no pod counted) creates the pods it wants:
+    nothing of its own can hold it but the pod-failure back-off of failures a podFailurePolicy
+    `Ignore` rule left uncounted (they feed the back-off record all the same; from 1.33, where
+    the deletion drops a predecessor's record, a record is the Job's own), and nothing of a
+    deleted Job of the same name may (its expectations and back-off record are dropped when the
+    controller sees the deletion). Not judged while the
     cache is behind the controller's own pod writes (1.36+: the sync waits for it, whoever's pods
     they were, and goes on once it has caught up). Known upstream bugs accepted: see
     `held_by_its_predecessor`."""

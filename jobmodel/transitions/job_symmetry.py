@@ -4,8 +4,8 @@ pods got are the same state for the checkers.
 `canonical_world` renames the Job's pods by sorted content (`<job>-0`, `<job>-1`, ... and UIDs
 to match), rewrites every reference to them (uncountedTerminatedPods, the controller's expected
 finalizer removals, the hidden set; the UIDs these still name of pods that are gone become
-`<job uid>-gone-<k>`, apart from every live pod's), resets the name counter and drops the event log (the
-checkers never read it). The controller reads pod names only to address API calls and UIDs only
+`<job uid>-gone-<k>`, apart from every live pod's), resets the name counter and drops the event
+log (the checkers never read it). The controller reads pod names only to address API calls and UIDs only
 to match these references, so renaming preserves behaviour (tie-breaks between pods of equal
 content may pick the other pod, which is the same state up to renaming).
 """
