@@ -308,6 +308,7 @@ class View:
     first_seen_rv: dict[str, int] = attrs.field(factory=dict)  # pod uid -> rv when first seen
     last_change: float = 0.0
     changes: int = 0
+    writes: int = 0  # the changes of Jobs and pods (not of Events)
     # namespace -> the rvs of every Job write seen there, ascending: a sync's pod creations lie
     # between two of them (it writes the Job's status once it has made them).
     job_write_rvs: dict[str, list[int]] = attrs.field(factory=dict)
@@ -326,6 +327,7 @@ class View:
                 self.first_seen_rv[uid] = rv_number((obj.get("metadata") or {}).get("resourceVersion"))
         self.last_change = time.monotonic()
         self.changes += 1
+        self.writes += resource != "events"
 
     def copy(self) -> View:
         return View(
@@ -333,6 +335,7 @@ class View:
             dict(self.first_seen_rv),
             self.last_change,
             self.changes,
+            self.writes,
             {namespace: list(rvs) for namespace, rvs in self.job_write_rvs.items()},
         )
 

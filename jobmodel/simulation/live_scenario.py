@@ -9,7 +9,10 @@ How the steps map onto a real cluster:
 - `settle`: wait until no object of the namespace changed for SETTLE_QUIET seconds (the Job
   controller batches its syncs for 1 s, so a quiet spell longer than that means no sync is due).
 - `sync`: wait for the controller's next burst of writes and judge the state right after it
-  (the first syncJob after the step; the following `settle` runs the rest).
+  (the first syncJob after the step; the following `settle` runs the rest). The burst ends once
+  it holds as many pod and Job writes as the model's syncJob of the observed state makes
+  (`predicted_sync_writes`) and then SYNC_BURST passes quietly: a controller short of CPU may
+  space one sync's writes further apart than its next sync follows them.
 - `advance`: the real clock moves: wait that many real seconds.
 - `setPods`, `deletePods`, `updateJob`, `deleteJob`, `createJob`: the same API calls, over the
   wire; the scenario's absolute times in a pod status are moved to the real clock by the offset between the
@@ -46,6 +49,7 @@ from typing import Any
 
 import attrs
 
+from jobmodel.actions import RecordEvent
 from jobmodel.adapters.controlplane import ControllerConfig, ControlPlane
 from jobmodel.adapters.live import (
     LiveError,
@@ -60,7 +64,14 @@ from jobmodel.api.field import FieldError
 from jobmodel.api.schema import obj
 from jobmodel.api.wire import job_from_json, pod_from_json
 from jobmodel.errors import InputError, quote
-from jobmodel.features import GATE_TABLE, VECTOR_DEFAULT_RELEASE, parse_kube_version, unsettable
+from jobmodel.features import (
+    GATE_TABLE,
+    VECTOR_DEFAULT_RELEASE,
+    FeatureGates,
+    parse_kube_version,
+    unsettable,
+    vector_gates,
+)
 from jobmodel.simulation.scenario import (
     STEP_KEYS,
     ScenarioState,
@@ -601,7 +612,8 @@ class LiveScenarioRunner:
             datetime.now(UTC),
             real_uid=str(created["metadata"]["uid"]),
         )
-        runner = _CaseRun(self, session, frame, dict(obj(case.get("features"), "features")))
+        features = dict(obj(case.get("features"), "features"))
+        runner = _CaseRun(self, session, frame, features, vector_gates(case.get("kubeVersion"), None))
         differences: list[str] = []
         for i, step in enumerate(steps):
             if not isinstance(step, Mapping):
@@ -632,6 +644,29 @@ class LiveScenarioRunner:
         return created
 
 
+def predicted_sync_writes(state: ScenarioState, gates: FeatureGates) -> int:
+    """How many pod and Job writes (its accepted API calls, events aside) the model's syncJob of
+    the observed state makes, on the real clock (the objects' times are real); 0 when the model
+    cannot sync it (a Job the API server did not default: then the burst is its quiet spell)."""
+    cluster = attrs.evolve(state.cluster, now=datetime.now(UTC), features=gates)
+    if cluster.job(state.namespace, state.name) is None:
+        return 0
+    try:
+        _, result = cl.controller_sync(cluster, f"{state.namespace}/{state.name}")
+    except InputError:
+        return 0
+    return sum(1 for a in result.actions if not isinstance(a, RecordEvent) and getattr(a, "accepted", False))
+
+
+def written_since(writes: int, count: int) -> Callable[[View], bool]:
+    """The view has seen `count` more pod and Job writes than `writes`."""
+
+    def written(view: View) -> bool:
+        return view.writes - writes >= count
+
+    return written
+
+
 def changed_since(changes: int) -> Callable[[View], bool]:
     """The view has seen more changes than `changes`."""
 
@@ -644,8 +679,11 @@ def changed_since(changes: int) -> Callable[[View], bool]:
 class _CaseRun:
     """The steps of one case on one session."""
 
-    def __init__(self, runner: LiveScenarioRunner, session: Session, frame: CaseFrame, features: dict[str, Any]) -> None:
+    def __init__(
+        self, runner: LiveScenarioRunner, session: Session, frame: CaseFrame, features: dict[str, Any], gates: FeatureGates
+    ) -> None:
         self.runner = runner
+        self.release_gates = gates  # the case's release, before its features
         self.session = session
         self.cluster = session.cluster
         self.recorder = session.recorder
@@ -687,8 +725,10 @@ class _CaseRun:
         return []
 
     def _sync(self, step: Mapping[str, Any], path: str) -> list[str]:
-        before = self.recorder.snapshot().changes
-        if self.recorder.wait_until(changed_since(before), SYNC_WAIT):
+        view = self.recorder.snapshot()
+        writes = predicted_sync_writes(observed_state(view, self.frame)[0], self.release_gates.with_overrides(self.features))
+        if self.recorder.wait_until(changed_since(view.changes), SYNC_WAIT):
+            self.recorder.wait_until(written_since(view.writes, writes), SYNC_WAIT)
             self.recorder.wait_quiet(SYNC_BURST, SYNC_WAIT)
         self.frozen = self.state()[0]
         return []

@@ -15,6 +15,7 @@ import pytest
 from jobmodel.adapters.controlplane import ControllerConfig
 from jobmodel.adapters.live import View
 from jobmodel.errors import InputError
+from jobmodel.features import DEFAULT_GATES
 from jobmodel.simulation import live_scenario
 from jobmodel.simulation.live_scenario import (
     CaseBatch,
@@ -25,6 +26,7 @@ from jobmodel.simulation.live_scenario import (
     changed_since,
     model_variant_reason,
     observed_state,
+    predicted_sync_writes,
     restarts_components,
     shift_times,
     with_clock_drift,
@@ -361,7 +363,7 @@ class LateController:
 
 def case_run(recorder: LateController) -> Any:
     session = SimpleNamespace(cluster=None, recorder=recorder)
-    return live_scenario._CaseRun(cast(Any, None), cast(Any, session), frame(), {})
+    return live_scenario._CaseRun(cast(Any, None), cast(Any, session), frame(), {}, DEFAULT_GATES)
 
 
 def test_an_expectation_after_a_settle_waits_for_a_controller_that_acts_late() -> None:
@@ -385,3 +387,42 @@ def test_an_expectation_not_after_a_settle_is_judged_at_once() -> None:
     run = case_run(recorder)
     assert run.step({"do": "expect", "status": {"active": 0, "succeeded": 3}}, "steps[0]")
     assert recorder.waits == 0
+
+
+class SpacedBurst:
+    """A recorder whose controller makes one sync's writes one at a time, a quiet spell apart:
+    each wait delivers writes until what it waits for holds (or none is left)."""
+
+    def __init__(self, job: dict[str, object], writes: list[tuple[str, dict[str, object]]]) -> None:
+        self.view = View()
+        self.view.apply("jobs", "ADDED", job)
+        self.writes = writes
+
+    def snapshot(self) -> View:
+        return self.view.copy()
+
+    def wait_quiet(self, quiet: float, timeout: float) -> bool:
+        return True  # the gap between two writes of the sync passes for the end of the burst
+
+    def wait_until(self, predicate: Any, timeout: float) -> bool:
+        while not predicate(self.view) and self.writes:
+            resource, obj = self.writes.pop(0)
+            self.view.apply(resource, "ADDED" if resource == "pods" else "MODIFIED", obj)
+        return bool(predicate(self.view))
+
+
+def test_a_sync_step_waits_for_every_write_the_models_sync_makes() -> None:
+    # A Job with no pods yet: its sync creates 3 pods and then writes its status. The real
+    # controller spaces them further apart than the burst's quiet spell; the state judged is
+    # the one after all four, not after the first.
+    job: dict[str, Any] = real_job()
+    job["spec"] = {**job["spec"], "backoffLimit": 6, "suspend": False, "manualSelector": False}
+    written = {**job, "metadata": {**job["metadata"], "resourceVersion": "14"}}
+    job["status"] = {}
+    pods = [real_pod(f"work-{i}-abcde", i, 11 + i) for i in range(3)]
+    recorder = SpacedBurst(job, [*(("pods", pod) for pod in pods), ("jobs", written)])
+    assert predicted_sync_writes(observed_state(recorder.view, frame())[0], DEFAULT_GATES) == 4
+    run = case_run(cast(Any, recorder))
+    assert run.step({"do": "sync"}, "steps[0]") == []
+    expect = {"do": "expect", "status": {"active": 3}, "podCount": [{"where": {"phase": ["Pending"]}, "count": 3}]}
+    assert run.step(expect, "steps[1]") == []
