@@ -46,7 +46,6 @@ from jobmodel.invariants.job_facts import (
     completed_indexes,
     condition_true,
     counted_failures,
-    counted_successes,
     created,
     deleted_uids,
     expectations_satisfied,
@@ -62,6 +61,7 @@ from jobmodel.invariants.job_facts import (
     indexes_of,
     job_changed,
     matches_fail_job,
+    may_reach_max_uncounted,
     new_failure,
     new_success,
     newly_true,
@@ -75,6 +75,7 @@ from jobmodel.invariants.job_facts import (
     succeeded_so_far,
     succeeding,
     success_policy_met,
+    successes_seen,
     sync_step,
     terminating_pods,
     true_conditions,
@@ -597,13 +598,14 @@ def complete_meets_success_criteria(t: Transition) -> str | None:
     """A sync declares a Job succeeded (SuccessCriteriaMet, or Complete without it) for reaching
     its completions only when `completions` pods (indexes) succeeded or, without completions
     (a work queue), some pod succeeded and no pod it saw is still active unless it deleted it (success policies:
-    success-policy-justified). Known upstream bug
+    success-policy-justified). The successes are those the sync counts, the ones the
+    MaxUncountedPods cut-off left unrecorded among them (`successes_seen`). Known upstream bug
     accepted: see ACCEPT_KNOWN_UPSTREAM_BUGS (a success recorded as a failure)."""
     cond = new_success(t)
     job = t.after.job()
     if cond is None or job is None or cond.reason == REASON_SUCCESS_POLICY:
         return None
-    succeeded = counted_successes(job) + successes_counted_by_upstream(t)
+    succeeded = successes_seen(t.after, job) + successes_counted_by_upstream(t)
     if job.spec.completions is None:
         if succeeded == 0:
             return f"{cond.type} without any succeeded pod"
@@ -973,7 +975,8 @@ def backoff_delay_respected(t: Transition) -> str | None:
     """A pod is not replaced within the first back-off delay (DefaultJobPodFailureBackOff, 10 s
     unless the controller's tunables say otherwise) of a failure the sync counts
     for the first time (a failed pod still holding its tracking finalizer, whose removal the
-    controller does not await already, with no success after it): NonIndexed Jobs wait before
+    controller does not await already, with no success after it; of an Indexed Job, only a pod of
+    one of its indexes: getValidPodsWithFilter): NonIndexed Jobs wait before
     creating any pod; with backoffLimitPerIndex, the index of the failure waits. Known upstream
     bug accepted (`successes_counted_by_upstream`): a pod recorded as failed that then exited 0
     is a success after the failure, which resets the back-off."""
@@ -986,7 +989,15 @@ def backoff_delay_respected(t: Transition) -> str | None:
     gates = t.before.cluster.features
     uncounted = job.status.uncounted_terminated_pods or UncountedTerminatedPods()
     awaited = t.before.cluster.controller_state(t.before.job_key).expected_finalizer_removals
-    fresh = [p for p in visible_pods(t.before) if has_job_tracking_finalizer(p) and p.uid not in uncounted.failed and p.uid not in awaited]
+    indexed = ix.is_indexed_job(job)
+    fresh = [
+        p
+        for p in visible_pods(t.before)
+        if has_job_tracking_finalizer(p)
+        and p.uid not in uncounted.failed
+        and p.uid not in awaited
+        and (not indexed or index_of_job(job, ix.pod_index(p)))
+    ]
     if not any(is_pod_failed(p, job, gates) for p in fresh):
         return None  # no failure to wait for
     now = t.before.cluster.now
@@ -1070,9 +1081,10 @@ def finished_pods_released(t: Transition) -> str | None:
     """After a settled sync, no finished pod still holds the tracking finalizer (its failure or
     success was recorded and the finalizer removed), except, with backoffLimitPerIndex, the last
     failed pod of an index still to be retried (it keeps the index's failure count until its
-    replacement exists)."""
+    replacement exists), and those a sync that may have reached MaxUncountedPods leaves for the
+    next (`may_reach_max_uncounted`)."""
     s = sync_step(t)
-    if not s.settled:
+    if not s.settled or may_reach_max_uncounted(t):
         return None
     job = s.after
     assert job is not None
@@ -1091,9 +1103,10 @@ def finished_pods_released(t: Transition) -> str | None:
 @step_invariant("succeeded-indexes-recorded", "job_controller.go trackJobStatusAndRemoveFinalizers (newSucceededIndexes), calculateSucceededIndexes", when=settled)
 def succeeded_indexes_recorded(t: Transition) -> str | None:
     """After a settled sync of an Indexed Job, the index of every Succeeded pod the sync saw
-    holding its tracking finalizer (within completions) is in completedIndexes."""
+    holding its tracking finalizer (within completions) is in completedIndexes, unless the sync
+    may have reached MaxUncountedPods (`may_reach_max_uncounted`)."""
     s = sync_step(t)
-    if not s.settled:
+    if not s.settled or may_reach_max_uncounted(t):
         return None
     before, after = s.before, s.after
     assert before is not None and after is not None
@@ -1110,17 +1123,22 @@ def succeeded_indexes_recorded(t: Transition) -> str | None:
 def active_within_parallelism(t: Transition) -> str | None:
     """After a settled sync that created no pod, the Job has at most min(parallelism, remaining
     completions) active pods: pods beyond a lowered parallelism, or beyond the completions
-    still needed, are deleted (syncs that create pods: no-over-creation)."""
+    still needed, are deleted (syncs that create pods: no-over-creation), at most
+    MaxPodCreateDeletePerSync of them a sync (the next sync deletes the rest). A NonIndexed Job's
+    successes are those manageJob counts (`successes_seen`). Known upstream bug accepted: see
+    ACCEPT_KNOWN_UPSTREAM_BUGS (a success recorded as a failure: counted as a success, it leaves a
+    Job without completions its running pods)."""
     s = sync_step(t)
     if not s.settled or s.created:
         return None
     job = s.after
-    assert job is not None
+    assert job is not None and s.before is not None
     if s.decided:
         return None
     active = len(s.pods.active)
-    want = want_active_pods(job.spec.completions, job.spec.parallelism or 0, s.succeeded, active)
-    if active <= want:
+    succeeded = s.succeeded if s.indexed else successes_seen(t.after, job) + successes_counted_by_upstream(t)
+    want = want_active_pods(job.spec.completions, job.spec.parallelism or 0, succeeded, active)
+    if active <= want or len(deleted_uids(t)) >= t.before.cluster.tunables.max_pod_create_delete_per_sync:
         return None
     return f"{active} active pods, parallelism {job.spec.parallelism}, {s.succeeded} of {job.spec.completions} completions"
 
@@ -1181,8 +1199,9 @@ def backoff_requeued(t: Transition) -> str | None:
     """After a settled sync that leaves a NonIndexed Job short of pods without creating any (the
     back-off holds the creations back), the controller has asked to be woken within the longest
     back-off, so that the pods are created without any other event. Not judged while pods
-    terminate under podReplacementPolicy Failed (their ends wake the controller). Known upstream
-    bug accepted: see ACCEPT_KNOWN_UPSTREAM_BUGS (a success recorded as a failure)."""
+    terminate under podReplacementPolicy Failed (their ends wake the controller). The successes
+    are those manageJob counts (`successes_seen`). Known upstream bug accepted: see
+    ACCEPT_KNOWN_UPSTREAM_BUGS (a success recorded as a failure)."""
     s = sync_step(t)
     if not s.settled or s.created:
         return None
@@ -1194,7 +1213,7 @@ def backoff_requeued(t: Transition) -> str | None:
     if only_replace_failed_pods(job, gates) and s.pods.terminating:
         return None
     active = len(s.pods.active)
-    succeeded = s.succeeded + successes_counted_by_upstream(t)
+    succeeded = successes_seen(t.after, job) + successes_counted_by_upstream(t)
     if active >= want_active_pods(job.spec.completions, job.spec.parallelism or 0, succeeded, active):
         return None
     limit = add_seconds(t.after.cluster.now, t.after.cluster.tunables.max_pod_failure_backoff_seconds)

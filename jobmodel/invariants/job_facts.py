@@ -344,6 +344,41 @@ def succeeded_so_far(world: World, job: Job) -> int:
     return job.status.succeeded + len(listed) + pending
 
 
+def successes_seen(world: World, job: Job) -> int:
+    """The successes a sync counts (manageJob's succeeded): those the status records, and the
+    Succeeded pods holding the tracking finalizer that it lists nowhere (the MaxUncountedPods
+    cut-off left them for a later sync); an Indexed Job's, as distinct indexes within completions.
+    Not a pod listed as failed (see catalogue.succeeded_yet_recorded_failed)."""
+    uncounted = job.status.uncounted_terminated_pods
+    listed = {*uncounted.succeeded, *uncounted.failed} if uncounted is not None else set()
+    pending = [p for p in world.own_pods() if p.phase == SUCCEEDED and has_job_tracking_finalizer(p) and p.uid not in listed]
+    if not ix.is_indexed_job(job):
+        return counted_successes(job) + len(pending)
+    indexes = {ix.pod_index(p) for p in pending}
+    return len(completed_indexes(job) | {i for i in indexes if 0 <= i < (job.spec.completions or 0)})
+
+
+def may_reach_max_uncounted(t: Transition) -> bool:
+    """Whether the sync may have stopped recording finished pods at MaxUncountedPods
+    (trackJobStatusAndRemoveFinalizers' reachedMaxUncountedPods, which leaves the rest, finalizers
+    and all, to a later sync): the UIDs the status listed and the pods the sync could record
+    (finished or being deleted, every one once the Job is decided) reach it."""
+    before, after = t.before.job(), t.after.job()
+    if before is None:
+        return False
+    uncounted = before.status.uncounted_terminated_pods
+    listed = {*uncounted.succeeded, *uncounted.failed} if uncounted is not None else set()
+    decided_after = after is not None and decided(after)
+    recordable = sum(
+        1
+        for p in visible_pods(t.before)
+        if has_job_tracking_finalizer(p)
+        and p.uid not in listed
+        and (decided_after or p.phase in (SUCCEEDED, FAILED) or p.metadata.deletion_timestamp is not None)
+    )
+    return len(listed) + recordable >= t.before.cluster.tunables.max_uncounted_pods
+
+
 def failed_so_far(world: World, job: Job, gates: FeatureGates) -> int:
     """As succeeded_so_far, for pods that count as failed (isPodFailed)."""
     uncounted = job.status.uncounted_terminated_pods

@@ -13,7 +13,7 @@ import pytest
 
 from jobmodel.actions import PatchPod, UpdateJobStatus
 from jobmodel.checkers.explorer import explore
-from jobmodel.checkers.job import CheckConfig
+from jobmodel.checkers.job import DEFAULT_IMPL, CheckConfig
 from jobmodel.checkers.system import System
 from jobmodel.checkers.trace import run_moves
 from jobmodel.features import gates_for
@@ -29,6 +29,7 @@ from jobmodel.state import (
     BackoffRecord,
     Job,
     JobCondition,
+    JobControllerTunables,
     JobStatus,
     UncountedTerminatedPods,
 )
@@ -777,3 +778,59 @@ def test_no_law_reads_the_budget_of_hostile_moves() -> None:
         source = Path(str(module.__file__)).read_text()
         reads = [node.lineno for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Attribute) and node.attr == "budget"]
         assert reads == [], f"{module.__name__} reads a budget at lines {reads}"
+
+
+@pytest.mark.parametrize("mutant", [False, True])
+def test_a_scale_down_is_spread_over_syncs_by_the_cap_on_deletions(mutant: bool) -> None:
+    """With MaxPodCreateDeletePerSync 1, a Job whose parallelism drops from 3 to 0 loses one pod a
+    sync (upstream's manageJob): no active-within-parallelism violation; a controller that never
+    deletes the surplus still breaks it."""
+    impl = "tests.checkers.broken.job_bugs:no_scale_down" if mutant else DEFAULT_IMPL
+    cfg = attrs.evolve(
+        config(job_manifest(3, 3, 1), impl=impl, edits=("parallelism=0",)),
+        tunables=JobControllerTunables(max_pod_create_delete_per_sync=1),
+    )
+    result = explore(cfg.system(), 7)
+    violation = result.counterexample.violation.invariant if result.counterexample else None
+    assert violation == ("active-within-parallelism" if mutant else None)
+
+
+@pytest.mark.parametrize(
+    ("manifest", "cap", "budget"),
+    [
+        (job_manifest(3, 3, 2), 1, {"failures": 1}),
+        (job_manifest(3, None, 2), 1, {"failures": 1, "edits": ("parallelism=0",)}),
+        (job_manifest(3, 3, 2, indexed=True), 2, {"failures": 1}),
+    ],
+    ids=["nonindexed", "without-completions", "indexed"],
+)
+def test_the_max_uncounted_cut_off_leaves_no_law_broken(manifest: dict[str, Any], cap: int, budget: dict[str, Any]) -> None:
+    """With MaxUncountedPods and MaxPodCreateDeletePerSync small, a sync records only some of
+    the finished pods (upstream's reachedMaxUncountedPods) and manageJob still counts the others'
+    successes: no law reports that (finished-pods-released, complete-meets-success-criteria,
+    backoff-requeued, active-within-parallelism did, each before it knew the cut-off)."""
+    tunables = JobControllerTunables(max_uncounted_pods=cap, max_pod_create_delete_per_sync=cap)
+    result = explore(attrs.evolve(config(manifest, **budget), tunables=tunables).system(), 9)
+    assert result.counterexample is None, result.counterexample.violation
+
+
+def test_a_sync_past_the_max_uncounted_cut_off_is_told_apart() -> None:
+    """may_reach_max_uncounted: two finished pods to record reach a cap of 2, not one of 3."""
+    moves = [Move("sync"), Move("start", "j-0"), Move("start", "j-1"), Move("succeed", "j-0"), Move("fail", "j-1"), Move("sync")]
+    for cap, reached in ((2, True), (3, False)):
+        cfg = attrs.evolve(config(job_manifest(2, 2, 2), failures=1, symmetry=False), tunables=JobControllerTunables(max_uncounted_pods=cap))
+        records = run_moves(cfg.system(), moves)
+        t = Transition(records[-2].world, moves[-1], records[-1].world, None)
+        assert job_facts.may_reach_max_uncounted(t) is reached, cap
+
+
+def test_a_failed_pod_whose_index_an_edit_dropped_starts_no_back_off() -> None:
+    """getValidPodsWithFilter leaves a pod whose index is no longer below completions out of the
+    new failures, so a controller whose back-off record a restart lost creates the missing index's
+    pod at once (found by the Hypothesis machine at 1.36: backoff-delay-respected reported it)."""
+    cfg = config(job_manifest(3, 3, 2, indexed=True), failures=2, restarts=1, edits=("completions=2",), symmetry=False)
+    moves = [Move("sync"), Move("start", "j-1"), Move("fail", "j-1"), Move("sync"), Move("restart")]
+    moves += [Move("start", "j-2"), Move("fail", "j-2"), Move("edit", arg="completions=2"), Move("sync")]
+    records = run_moves(cfg.system(), moves)
+    assert records[-1].world.cluster.pod("default", "j-3") is not None  # the missing index 1's pod
+    assert [v for r in records for v in r.violations] == []
