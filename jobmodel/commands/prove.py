@@ -107,10 +107,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _brief_moves(kinds: list[str]) -> str:
     """The move kinds, the pod moves whose write the cache shows late as one."""
-    from jobmodel.transitions.job_environment import STALE_SUFFIX
+    from jobmodel.transitions.job_environment import DELETE_STALE, EDIT_STALE, STALE_SUFFIX
 
-    named = [k for k in kinds if not k.endswith(STALE_SUFFIX)]
-    late = [k for k in kinds if k.endswith(STALE_SUFFIX)]
+    def pod_move_seen_late(kind: str) -> bool:
+        return kind.endswith(STALE_SUFFIX) and kind not in (EDIT_STALE, DELETE_STALE)
+
+    named = [k for k in kinds if not pod_move_seen_late(k)]
+    late = [k for k in kinds if pod_move_seen_late(k)]
     return ", ".join([*named, *([f"the pod moves seen late (*{STALE_SUFFIX})"] if late else [])])
 
 

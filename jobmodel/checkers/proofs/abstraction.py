@@ -33,7 +33,7 @@ from jobmodel.state import (
     Pod,
 )
 from jobmodel.transitions import indexes as ix
-from jobmodel.transitions.job_environment import World, cache_behind_own_writes
+from jobmodel.transitions.job_environment import World, cache_behind_own_writes, validate_edit
 from jobmodel.transitions.move import Move
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer
 
@@ -279,6 +279,8 @@ def relation_moves(move: Move) -> tuple[str, ...]:
     names = jr.MOVE_OF.get(move.kind)
     if names is None:
         raise OutsideAbstraction(f"move {move.kind!r} is not modelled")
+    if move.kind == "edit" and (field := validate_edit(move.arg)[0]) not in jr.EDITED:
+        raise OutsideAbstraction(f"an edit of {field} is not modelled")
     return names
 
 

@@ -19,7 +19,7 @@ replacement (`getPodsWithDelayedDeletionPerIndex`), and `succeeded = |completedI
 
 Fixed: the default feature gates, no podFailurePolicy (so `podReplacementPolicy:
 TerminatingOrFailed`), no successPolicy, no maxFailedIndexes, `completions >= 1` (one index at
-least), not suspended, never edited.
+least), not suspended; of the user's edits only `parallelism`'s (`job_relation.edit`).
 """
 
 from __future__ import annotations
@@ -570,6 +570,7 @@ MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
     "fail": fail,
     "terminate": terminate,
     "delete-pod": delete_pod,
+    "edit": jr.edit,
 }
 
 SEARCH_MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {

@@ -17,7 +17,7 @@ import z3
 
 from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs.induction import Assumption, Invariant, Proof, StepClaim, System
-from jobmodel.checkers.proofs.symbolic import Record, maximum
+from jobmodel.checkers.proofs.symbolic import Record, maximum, minimum
 
 MODEL_IMPL = "jobmodel.transitions.sync_job:sync_job"
 WITHOUT_EXPECTATIONS_IMPL = "jobmodel.checkers.proofs.variants:sync_job_without_expectations"
@@ -67,6 +67,21 @@ COUNTED_FAILURES_STAY_FAILED = Assumption(
     "catalogue accepts only under this assumption)",
     step=_no_success_after_counted_failure,
     in_catalogue=True,  # the catalogue excuses it as a known upstream bug, checked without the excuse
+)
+
+
+
+def _parallelism_not_lowered(before: Record, move: str, step: Any) -> Any:
+    if move != "edit":
+        return z3.BoolVal(True)
+    return step.after.parallelism >= before.parallelism
+
+
+PARALLELISM_NEVER_LOWERED = Assumption(
+    "parallelism-never-lowered",
+    "the user's edits never lower parallelism (dropped: right after such an edit more pods run than "
+    "it allows, until a sync deletes the surplus)",
+    step=_parallelism_not_lowered,
 )
 
 # --- supporting invariants ------------------------------------------------------------------------
@@ -134,6 +149,27 @@ def backoff_limit_enforced(before: Record, move: str, step: Any) -> Any:
     )
 
 
+def active_within_parallelism(before: Record, move: str, step: Any) -> Any:
+    """catalogue.active_within_parallelism: a settled sync (clean, over a cache that shows every
+    pod, with satisfied expectations, of an unfinished Job) that creates no pod and decides
+    nothing leaves at most wantActive active pods (parallelism, bounded by the completions not yet
+    met; without completions, once one pod succeeded, the pods that run), unless it deleted
+    MaxPodCreateDeletePerSync pods. The successes are job_facts.successes_seen: recorded, or
+    Succeeded and listed nowhere (a success listed as a failure is none: the catalogue checked
+    outside its assumptions)."""
+    after = step.after
+    counted = after.status_succeeded + after.succeeded_us + after.gone_us + after.succeeded
+    want = z3.If(
+        after.has_completions,
+        maximum(0, minimum(after.completions - counted, after.parallelism)),
+        z3.If(counted > 0, jr.api_active(after), after.parallelism),
+    )
+    decided = z3.Or(after.failure_target, after.failed_condition, after.success_criteria_met, after.complete)
+    settled = z3.And(step.clean_sync, before.hidden == 0, jr.satisfied(before), z3.Not(jr.finished(before)))
+    judged = z3.And(settled, step.created == 0, z3.Not(decided), step.deleted < before.max_create_delete)
+    return z3.Implies(judged, jr.api_active(after) <= want)
+
+
 def failures_within_limit(s: Record) -> Any:
     """Pods that failed (counted or still to count) and active pods together never exceed
     backoffLimit + parallelism: once failures pass backoffLimit no pod is created, so at most the
@@ -143,10 +179,10 @@ def failures_within_limit(s: Record) -> Any:
 
 PROOFS = (
     Proof(
-        "active-within-parallelism",
+        "active-never-above-parallelism",
         SYSTEM,
         WITHIN_PARALLELISM,
-        assumptions=(LAG_COVERED, EXPECTATIONS),
+        assumptions=(LAG_COVERED, EXPECTATIONS, PARALLELISM_NEVER_LOWERED),
     ),
     Proof(
         "no-over-creation",
@@ -154,6 +190,14 @@ PROOFS = (
         StepClaim("no-over-creation", no_over_creation.__doc__ or "", no_over_creation),
         assumptions=(LAG_COVERED, EXPECTATIONS),
         catalogue="no-over-creation",
+    ),
+    Proof(
+        "active-within-parallelism",
+        SYSTEM,
+        StepClaim("active-within-parallelism", active_within_parallelism.__doc__ or "", active_within_parallelism),
+        support=(NO_SUCCESS_LISTED_FAILED,),
+        assumptions=(COUNTED_FAILURES_STAY_FAILED,),
+        catalogue="active-within-parallelism",
     ),
     Proof(
         "pod-counted-exactly-once",
@@ -172,6 +216,6 @@ PROOFS = (
         "failures-within-backoff-limit",
         SYSTEM,
         Invariant("failures-within-backoff-limit", failures_within_limit.__doc__ or "", failures_within_limit),
-        assumptions=(LAG_COVERED, EXPECTATIONS),
+        assumptions=(LAG_COVERED, EXPECTATIONS, PARALLELISM_NEVER_LOWERED),
     ),
 )

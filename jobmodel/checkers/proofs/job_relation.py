@@ -23,7 +23,8 @@ environment is a move of the relation.
 
 Fixed: the default feature gates, no podFailurePolicy, `podReplacementPolicy:
 TerminatingOrFailed` (its default without a pod failure policy), `restartPolicy: Never`, no
-activeDeadlineSeconds, not suspended, never edited nor deleted.
+activeDeadlineSeconds, not suspended, never deleted; of the user's edits only `parallelism`'s
+(`edit`, the cache seeing it at once).
 """
 
 from __future__ import annotations
@@ -123,7 +124,9 @@ MOVE_OF: dict[str, tuple[str, ...]] = {
     "evict": ("fail",),
     "terminate": ("terminate",),
     "delete-pod": ("delete-pod",),
+    "edit": ("edit",),  # of the EDITED fields (abstraction.relation_moves refuses the others)
 }
+EDITED = ("parallelism",)  # the spec fields whose user edits the relations have
 
 
 # The searches for counterexample runs use one sync move whose kind is a choice (one encoding of
@@ -636,6 +639,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
 NO_CHOICES: Schema = ()
 SOURCE_CHOICES: Schema = (("source", INT),)  # which running pod: an index into RUNNING_SOURCES
 TIME_CHOICES: Schema = (("five_minutes_pass", BOOL),)
+EDIT_CHOICES: Schema = (("parallelism", INT),)  # the new spec.parallelism
 
 
 def cache_catch_up(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
@@ -669,6 +673,14 @@ def time_passes(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
     ch = Record.symbols(TIME_CHOICES, prefix)
     after = s.replace(expired=z3.And(s.has_expectations, z3.Or(s.expired, ch.five_minutes_pass)))
     return Step(z3.BoolVal(True), after, ch)
+
+
+def edit(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
+    """environment.edit_job of `parallelism`: the API server takes any value >= 0 (a refused edit
+    keeps the old one); the cache shows the edit at once, so a lagging status write of the
+    controller's before it (environment.deliver_job); Controller.updateJob only queues the Job."""
+    ch = Record.symbols(EDIT_CHOICES, prefix)
+    return Step(ch.parallelism >= 0, s.replace(parallelism=ch.parallelism, status_hidden=False), ch)
 
 
 def stutter(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
@@ -744,7 +756,7 @@ def _sync_move(name: str) -> Callable[[Record, str, Controller], Step]:
     return move
 
 
-NON_SYNC_MOVES = ("cache-catch-up", "restart", "time", "stutter", "succeed", "fail", "terminate", "delete-pod")
+NON_SYNC_MOVES = ("cache-catch-up", "restart", "time", "stutter", "succeed", "fail", "terminate", "delete-pod", "edit")
 MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
     **{name: _sync_move(name) for name in SYNC_MOVES},
     "cache-catch-up": cache_catch_up,
@@ -755,6 +767,7 @@ MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
     "fail": fail,
     "terminate": terminate,
     "delete-pod": delete_pod,
+    "edit": edit,
 }
 
 # The moves of the searches for runs (stutter changes nothing, so no shortest run has one).

@@ -165,10 +165,12 @@ def _relation_proofs(release: str = DEFAULT_PROOF_RELEASE) -> list[tuple[Proof, 
 
 
 def moves_outside(release: str = DEFAULT_PROOF_RELEASE) -> list[str]:
-    """The environment's move kinds the relations of `release` do not have: the relations' claims
-    are about runs without them (docs/proofs.md, "Not modelled")."""
+    """The environment's move kinds the relations of `release` do not have, and `edit of FIELD`
+    for the fields whose edits they do not have: the relations' claims are about runs without
+    them (docs/proofs.md, "Not modelled")."""
     controller = jr.Controller.of(FeatureGates.for_release(parse_kube_version(release)))
-    return [kind for kind in env.MOVE_KINDS if not jr.models(kind, controller)]
+    kinds = [kind for kind in env.MOVE_KINDS if not jr.models(kind, controller)]
+    return [*kinds, *(f"edit of {field}" for field in env.EDIT_FIELDS if field not in jr.EDITED)]
 
 
 def assumption_names() -> list[str]:

@@ -255,6 +255,8 @@ def budget_for(moves: list[Move]) -> env.Budget:
     }
     budget = env.Budget()
     for move in moves:
+        if move.kind == "edit":
+            budget = attrs.evolve(budget, edits=(*budget.edits, move.arg))
         name = spend.get(move.kind)
         if name is not None:
             budget = attrs.evolve(budget, **{name: getattr(budget, name) + 1})
@@ -330,6 +332,8 @@ def job_moves_for(world: env.World, step: PathStep, index: Callable[[Pod], bool]
         return [*moves, Move("expire-expectations")]
     if move == "delete-pod":
         return [*moves, Move("delete-pod", _running(world, "active", index).name)]
+    if move == "edit":
+        return [*moves, Move("edit", arg=f"parallelism={step.after['parallelism']}")]
     pod = _running(world, jr.RUNNING_SOURCES[int(step.choices["source"])], index)
     return [*moves, Move(move, pod.name)]
 

@@ -128,7 +128,7 @@ def test_failed_accounting_says_what_the_model_counts() -> None:
     is kept; the model's runs include syncs that count failed pods (so the claim is not vacuous)."""
     proof = BY_NAME["failed-pod-counted-exactly-once"]
     counted = 0
-    for t in seeded_walks(range(8), 10, indexed=True):
+    for t in seeded_walks(range(8), 14, indexed=True):
         if t.before.job() is None or t.after.job() is None:
             continue
         holds = _claims_at_every_index([proof], t)[proof.name]

@@ -121,6 +121,7 @@ def test_the_claims_say_what_the_catalogue_says(dropped_traces: dict[tuple[str, 
     # (backoff-limit-enforced holds in every run of the model).
     assert verdicts == {
         "no-over-creation": {True, False},
+        "active-within-parallelism": {True, False},
         "pod-counted-exactly-once": {True, False},
         "backoff-limit-enforced": {True},
     }

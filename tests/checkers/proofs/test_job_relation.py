@@ -198,8 +198,10 @@ def test_worlds_outside_the_abstraction_are_refused() -> None:
     cluster = attrs.evolve(world.cluster, jobs=(indexed,))
     with pytest.raises(ab.OutsideAbstraction, match="Indexed"):
         ab.job_state(attrs.evolve(world, cluster=cluster))
-    with pytest.raises(ab.OutsideAbstraction, match="edit"):
-        ab.relation_moves(Move("edit", arg="parallelism=2"))
+    with pytest.raises(ab.OutsideAbstraction, match="an edit of suspend"):
+        ab.relation_moves(Move("edit", arg="suspend=true"))
+    with pytest.raises(ab.OutsideAbstraction, match="edit-stale"):
+        ab.relation_moves(Move("edit-stale", arg="parallelism=2"))
     with pytest.raises(ab.OutsideAbstraction, match="status write not yet observed"):
         ab.job_state(attrs.evolve(world, job_shown=job))
     with pytest.raises(ab.OutsideAbstraction, match="status write not yet observed"):

@@ -30,7 +30,17 @@ CACHE_BEHIND = "is not as new as written version"
 WALK_RELEASES = sorted({f"1.{OLDEST_MINOR}", NEWEST_RELEASE, *differential_releases()}, key=parse_kube_version)
 # Those past the proofs' own release, whose walks the coverage tests (at PROOF_GATES) do not run.
 LATER_WALK_RELEASES = [r for r in WALK_RELEASES if parse_kube_version(r) > PROOF_GATES.release]
-HOSTILE = env.Budget(failures=6, evictions=2, deletions=4, stale=3, faults=4, restarts=2, expiries=3, stale_status=2)
+HOSTILE = env.Budget(
+    failures=6,
+    evictions=2,
+    deletions=4,
+    stale=3,
+    faults=4,
+    restarts=2,
+    expiries=3,
+    stale_status=2,
+    edits=("parallelism=1", "parallelism=4", "parallelism=0"),
+)
 
 
 @attrs.frozen
