@@ -1132,7 +1132,7 @@ def active_within_parallelism(t: Transition) -> str | None:
     if not s.settled or s.created:
         return None
     job = s.after
-    assert job is not None and s.before is not None
+    assert job is not None
     if s.decided:
         return None
     active = len(s.pods.active)
@@ -1140,7 +1140,7 @@ def active_within_parallelism(t: Transition) -> str | None:
     want = want_active_pods(job.spec.completions, job.spec.parallelism or 0, succeeded, active)
     if active <= want or len(deleted_uids(t)) >= t.before.cluster.tunables.max_pod_create_delete_per_sync:
         return None
-    return f"{active} active pods, parallelism {job.spec.parallelism}, {s.succeeded} of {job.spec.completions} completions"
+    return f"{active} active pods, parallelism {job.spec.parallelism}, {succeeded} of {job.spec.completions} completions"
 
 
 @step_invariant("no-two-active-pods-per-index", "job_controller.go activePodsForRemoval, indexed_job_utils.go appendDuplicatedIndexPodsForRemoval", when=settled)

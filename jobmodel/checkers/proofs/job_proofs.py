@@ -70,7 +70,6 @@ COUNTED_FAILURES_STAY_FAILED = Assumption(
 )
 
 
-
 def _parallelism_not_lowered(before: Record, move: str, step: Any) -> Any:
     if move != "edit":
         return z3.BoolVal(True)
