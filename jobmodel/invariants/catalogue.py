@@ -52,6 +52,7 @@ from jobmodel.invariants.job_facts import (
     failed_indexes,
     failed_so_far,
     failing,
+    failures_seen,
     finalizer_removed_uids,
     finalizers_removed,
     finished,
@@ -80,6 +81,7 @@ from jobmodel.invariants.job_facts import (
     terminating_pods,
     true_conditions,
     valid_index,
+    valid_pods,
     visible_pods,
     visible_pods_by_uid,
     waited_for_backoff,
@@ -520,17 +522,19 @@ def completed_indexes_only_grow(t: Transition) -> str | None:
 
 @step_invariant("backoff-limit-exceeded-justified", "job_controller.go syncJob (exceedsBackoffLimit := jobCtx.failed > *job.Spec.BackoffLimit; pastBackoffLimitOnFailure)", when=a_new_failure)
 def backoff_limit_exceeded_justified(t: Transition) -> str | None:
-    """A sync fails a Job with reason BackoffLimitExceeded only when the failures its status
-    records (failed plus uncountedTerminatedPods.failed) exceed backoffLimit, or, with
-    restartPolicy OnFailure, its running pods' restarts reach it."""
+    """A sync fails a Job with reason BackoffLimitExceeded only when the failures it counts (those
+    its status records, failed plus uncountedTerminatedPods.failed, and the failed pods new to
+    it, which the MaxUncountedPods cut-off may leave unrecorded: `failures_seen`) exceed
+    backoffLimit, or, with restartPolicy OnFailure, its running pods' restarts reach it."""
     cond = new_failure(t)
-    job = t.after.job()
-    if cond is None or job is None or cond.reason != REASON_BACKOFF_LIMIT_EXCEEDED:
+    job, before = t.after.job(), sync_step(t).before
+    if cond is None or job is None or before is None or cond.reason != REASON_BACKOFF_LIMIT_EXCEEDED:
         return None
     limit = job.spec.backoff_limit or 0
-    if counted_failures(job) > limit or past_backoff_limit_on_failure(job, list(visible_pods(t.before))):
+    seen = failures_seen(t.before, before, t.before.cluster.features)
+    if seen > limit or past_backoff_limit_on_failure(job, list(visible_pods(t.before))):
         return None
-    return f"{cond.type} BackoffLimitExceeded with {counted_failures(job)} failures recorded, backoffLimit {limit}"
+    return f"{cond.type} BackoffLimitExceeded with {seen} failures counted, backoffLimit {limit}"
 
 
 @step_invariant("deadline-exceeded-justified", "job_controller.go pastActiveDeadline", when=a_new_failure)
@@ -988,16 +992,7 @@ def backoff_delay_respected(t: Transition) -> str | None:
         return None
     gates = t.before.cluster.features
     uncounted = job.status.uncounted_terminated_pods or UncountedTerminatedPods()
-    awaited = t.before.cluster.controller_state(t.before.job_key).expected_finalizer_removals
-    indexed = ix.is_indexed_job(job)
-    fresh = [
-        p
-        for p in visible_pods(t.before)
-        if has_job_tracking_finalizer(p)
-        and p.uid not in uncounted.failed
-        and p.uid not in awaited
-        and (not indexed or index_of_job(job, ix.pod_index(p)))
-    ]
+    fresh = [p for p in valid_pods(t.before, job) if p.uid not in uncounted.failed]
     if not any(is_pod_failed(p, job, gates) for p in fresh):
         return None  # no failure to wait for
     now = t.before.cluster.now

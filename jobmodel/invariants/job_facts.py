@@ -389,6 +389,28 @@ def failed_so_far(world: World, job: Job, gates: FeatureGates) -> int:
     return job.status.failed + len(listed) + pending
 
 
+def valid_pods(world: World, job: Job) -> list[Pod]:
+    """getValidPodsWithFilter before its filter and uncounted set: the pods the controller's
+    cache shows holding the tracking finalizer, whose removal it does not await, and, of an
+    Indexed Job, of one of its indexes (getNewFinishedPods reads its new finished pods there)."""
+    awaited = world.cluster.controller_state(world.job_key).expected_finalizer_removals
+    indexed = ix.is_indexed_job(job)
+    return [
+        p
+        for p in visible_pods(world)
+        if has_job_tracking_finalizer(p) and p.uid not in awaited and (not indexed or index_of_job(job, ix.pod_index(p)))
+    ]
+
+
+def failures_seen(world: World, job: Job, gates: FeatureGates) -> int:
+    """The failures a sync of the Job counts (syncJob's jobCtx.failed, which exceedsBackoffLimit
+    reads): those its status records and the failed pods new to it (valid_pods, not yet listed),
+    the MaxUncountedPods cut-off leaving some of them unrecorded after it."""
+    listed = set(job.status.uncounted_terminated_pods.failed) if job.status.uncounted_terminated_pods else set()
+    new = sum(1 for p in valid_pods(world, job) if p.uid not in listed and is_pod_failed(p, job, gates))
+    return counted_failures(job) + new
+
+
 def counted_failures(job: Job) -> int:
     """Failures the Job's status records: the counter and uncountedTerminatedPods.failed."""
     uncounted = job.status.uncounted_terminated_pods

@@ -834,3 +834,15 @@ def test_a_failed_pod_whose_index_an_edit_dropped_starts_no_back_off() -> None:
     records = run_moves(cfg.system(), moves)
     assert records[-1].world.cluster.pod("default", "j-3") is not None  # the missing index 1's pod
     assert [v for r in records for v in r.violations] == []
+
+
+def test_a_backoff_limit_exceeded_by_failures_the_cut_off_left_unrecorded_is_justified() -> None:
+    """Three failures against backoffLimit 2 fail the Job (syncJob counts every failed pod it
+    sees) while MaxUncountedPods 2 lets the sync record two of them: backoff-limit-exceeded-justified
+    counts what the sync counted (found by the Hypothesis machine with small caps)."""
+    cfg = attrs.evolve(config(job_manifest(3, 3, 2), failures=3, symmetry=False), tunables=JobControllerTunables(max_uncounted_pods=2))
+    moves = [Move("sync"), *(Move(kind, f"j-{i}") for i in range(3) for kind in ("start", "fail")), Move("sync")]
+    records = run_moves(cfg.system(), moves)
+    job = records[-1].world.job()
+    assert job is not None and job.status.failed == 2 and any(c.type == "FailureTarget" for c in job.status.conditions)
+    assert [v for r in records for v in r.violations] == []
