@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import attrs
 import pytest
 from hypothesis import Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
 from jobmodel.checkers.machines import InvariantViolation, state_machine
+from jobmodel.state import JobControllerTunables
 from tests.checkers.configs import (
     BROKEN_CASES,
     FAIL_INDEX_ON_42,
@@ -30,6 +32,7 @@ BROKEN_SETTINGS = settings(
     report_multiple_bugs=False,
 )
 
+SMALL_CAPS = JobControllerTunables(max_uncounted_pods=2, max_pod_create_delete_per_sync=2)
 MODEL_CONFIGS = {
     "nonindexed": config(
         job_manifest(2, 3, 2),
@@ -83,6 +86,16 @@ MODEL_CONFIGS = {
         recreations=1,
         edits=("suspend=true", "suspend=false"),
         kube_version="1.36",
+    ),
+    # Controller caps smaller than the Job: a sync records only some finished pods
+    # (MaxUncountedPods) and makes only some of its pod calls (MaxPodCreateDeletePerSync).
+    "small-caps": attrs.evolve(
+        config(job_manifest(3, 4, 2), failures=3, deletions=1, stale=1, faults=1, edits=("parallelism=1", "parallelism=3")),
+        tunables=SMALL_CAPS,
+    ),
+    "small-caps-indexed": attrs.evolve(
+        config(job_manifest(3, 3, 2, indexed=True), failures=3, deletions=1, stale=1, faults=1, edits=("completions=2",)),
+        tunables=SMALL_CAPS,
     ),
 }
 
