@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import itertools
 import json
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -26,7 +27,6 @@ from typing import Any
 import attrs
 from hypothesis import HealthCheck, Phase, given, reject, settings
 from hypothesis import seed as hypothesis_seed
-from hypothesis.errors import UnsatisfiedAssumption
 
 from jobmodel.adapters.files import write_atomically
 from jobmodel.adapters.oracle import CaseError, OracleError
@@ -164,9 +164,14 @@ def check_implementation(
         to judge it by; Unsupported: the implementation does not take it); a protocol failure is
         recorded and aborts the check."""
         try:
-            return divergence_on(engine, suite, case)
+            return judged(case)
         except InputError:
             reject()  # not a case the model takes: not one to judge an implementation by
+
+    def judged(case: Mapping[str, Any]) -> Divergence | None:
+        """`diverging`, with a case the model does not take an InputError."""
+        try:
+            return divergence_on(engine, suite, case)
         except _ProtocolFailure as failure:
             aborted.append(failure.reason)
             record(failure.divergence)
@@ -177,8 +182,8 @@ def check_implementation(
             progress.shrink_steps += 1
             on_progress(progress)
             try:
-                divergence = diverging(case)
-            except (UnsatisfiedAssumption, Unsupported):
+                divergence = judged(case)
+            except (InputError, Unsupported):
                 return None
             return divergence if divergence is not None and divergence.signature == signature else None
 
@@ -303,14 +308,14 @@ def check_cases(
 
 
 def reduced(divergence: Divergence, diverging: Callable[[Mapping[str, Any]], Divergence | None]) -> Divergence:
-    """The divergence on the smallest case found by removing list elements of its case one at a
-    time while it still diverges the same way (`diverging`), until no removal does or
-    MAX_REDUCTION_PROBES cases were tried."""
+    """The divergence on the smallest case found by removing list elements of its case, then
+    fields of its object's spec, one at a time while it still diverges the same way
+    (`diverging`), until no removal does or MAX_REDUCTION_PROBES cases were tried."""
     probes = 0
     smaller = True
     while smaller and probes < MAX_REDUCTION_PROBES:
         smaller = False
-        for candidate in without_one_element(divergence.case):
+        for candidate in itertools.chain(without_one_element(divergence.case), without_one_field(divergence.case)):
             probes += 1
             found = diverging(candidate)
             if found is not None:
@@ -330,6 +335,23 @@ def without_one_element(case: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
         for i in reversed(range(len(items))):
             candidate = copy.deepcopy(dict(case))
             del _at(candidate, path)[i]
+            yield candidate
+
+
+SPEC_OWNERS = ("job", "cronJob", "object")  # the case keys that hold the object under test
+
+
+def without_one_field(case: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
+    """The case with one field of its object's spec removed (Hypothesis's shrinking keeps a field
+    that other draws depend on), for each field (the last first). A case the model then refuses
+    (a field it needs) is no candidate: `diverging` rejects it before the implementation is asked."""
+    for owner in SPEC_OWNERS:
+        spec = case.get(owner, {}).get("spec") if isinstance(case.get(owner), Mapping) else None
+        if not isinstance(spec, Mapping):
+            continue
+        for key in reversed(list(spec)):
+            candidate = copy.deepcopy(dict(case))
+            del candidate[owner]["spec"][key]
             yield candidate
 
 

@@ -25,6 +25,7 @@ from jobmodel.checkers.oracle_check import (
     check_implementation,
     reduced,
     without_one_element,
+    without_one_field,
 )
 from jobmodel.cli import main
 from jobmodel.conformance.agreement import Verdict
@@ -178,3 +179,25 @@ def test_reduction_stops_after_its_budget_of_probes() -> None:
 def test_each_candidate_lacks_exactly_one_element() -> None:
     case = {"a": [1, 2], "b": {"c": [3]}}
     assert list(without_one_element(case)) == [{"a": [1], "b": {"c": [3]}}, {"a": [2], "b": {"c": [3]}}, {"a": [1, 2], "b": {"c": []}}]
+
+
+def test_reduction_removes_every_spec_field_the_divergence_does_not_need() -> None:
+    """The Job's spec fields go too (Hypothesis's shrinking can keep a podFailurePolicy that other
+    draws depend on); one the model needs stays, as a case without it is refused."""
+    spec = {"parallelism": 2, "backoffLimit": 6, "podFailurePolicy": {"rules": []}, "podReplacementPolicy": "Failed"}
+    case = {"job": {"spec": spec}, "pods": ["a"]}
+
+    def diverging(candidate: object) -> Divergence | None:
+        assert isinstance(candidate, dict)
+        kept = candidate["job"]["spec"]
+        if "backoffLimit" not in kept:
+            return None  # refused by the model (an unset field it needs)
+        return divergence_on(candidate) if kept.get("parallelism") == 2 and candidate["pods"] else None
+
+    assert reduced(divergence_on(case), diverging).case == {"job": {"spec": {"parallelism": 2, "backoffLimit": 6}}, "pods": ["a"]}
+    assert [list(c["job"]["spec"]) for c in without_one_field(case)] == [
+        ["parallelism", "backoffLimit", "podFailurePolicy"],
+        ["parallelism", "backoffLimit", "podReplacementPolicy"],
+        ["parallelism", "podFailurePolicy", "podReplacementPolicy"],
+        ["backoffLimit", "podFailurePolicy", "podReplacementPolicy"],
+    ]
