@@ -256,8 +256,8 @@ def check_cases(
     release: str = NEWEST_RELEASE,
 ) -> CheckResult:
     """`cases` (given, not generated: the sync steps `explore --against` reached) put to the model and
-    to the implementation; the first case of each distinct divergence is kept, reduced by removing
-    list elements, and written to `out` (as a vector of the reference's answer) as it is found."""
+    to the implementation; the first case of each distinct divergence is kept, reduced (`reduced`),
+    and written to `out` (as a vector of the reference's answer) as it is found."""
     progress = Progress()
     found: dict[str, Divergence] = {}
     aborted: str | None = None
