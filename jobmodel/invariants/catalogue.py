@@ -47,6 +47,7 @@ from jobmodel.invariants.job_facts import (
     condition_true,
     counted_failures,
     created,
+    creations_tried,
     deleted_uids,
     expectations_satisfied,
     failed_indexes,
@@ -889,6 +890,16 @@ def _over_created(t: Transition) -> str | None:
         if len(active) > max(left, 0):
             return f"{len(active)} active pods but only {left} completions remain"
     return None
+
+
+@step_invariant("pod-creations-within-cap", "job_controller.go manageJob (if diff > MaxPodCreateDeletePerSync { diff = MaxPodCreateDeletePerSync })", when=pods_created)
+def pod_creations_within_cap(t: Transition) -> str | None:
+    """A sync tries to create at most MaxPodCreateDeletePerSync pods (500 unless the
+    controller's tunables say otherwise; `explore --tunable maxPodCreateDeletePerSync=N`): a
+    Job of many pods gets them over several syncs, so that no sync floods the API server."""
+    tried = creations_tried(t)
+    cap = t.before.cluster.tunables.max_pod_create_delete_per_sync
+    return f"{tried} pod creations in one sync, MaxPodCreateDeletePerSync is {cap}" if tried > cap else None
 
 
 @step_invariant("created-pods-tracked", "job_controller.go manageJob (appendJobCompletionFinalizerIfNotFound; CreatePodsWithGenerateName with the Job's controller reference)", when=pods_created)

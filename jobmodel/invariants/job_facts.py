@@ -537,8 +537,13 @@ def a_new_success(t: Transition) -> bool:
 
 
 def pods_created(t: Transition) -> bool:
-    """A sync that created pods."""
-    return t.sync is not None and bool(created(t))
+    """A sync that created pods, or tried to (the API server refused them)."""
+    return t.sync is not None and (bool(created(t)) or creations_tried(t) > 0)
+
+
+def creations_tried(t: Transition) -> int:
+    """The pods the sync tried to create, the API server's refusals included."""
+    return 0 if t.sync is None else sum(1 for a in t.sync.actions if isinstance(a, CreatePod))
 
 
 def status_written(t: Transition) -> bool:

@@ -12,6 +12,7 @@ from jobmodel.checkers.job import DEFAULT_IMPL, CheckConfig
 from jobmodel.checkers.system import System
 from jobmodel.features import NEWEST_RELEASE
 from jobmodel.frozen import freeze
+from jobmodel.state import JobControllerTunables
 from jobmodel.transitions.cron_environment import CronBudget
 from jobmodel.transitions.job_environment import Budget
 
@@ -156,6 +157,7 @@ _JOB_ROWS: list[Row] = [
     ("index_limit_off_by_one_early", PER_INDEX_RETRY, {"failures": 1}, "failed-indexes-justified", 4),
     ("pods_created_untracked", ONE, {}, "created-pods-tracked", 1),
     ("index_env_forgotten", INDEXED_PAIR, {}, "created-pods-carry-their-index", 1),
+    ("creations_not_capped", job_manifest(3, 3, 0), {"tunables": {"max_pod_create_delete_per_sync": 2}}, "pod-creations-within-cap", 1),
     ("terminating_pods_not_waited_for", REPLACE_FAILED, {"deletions": 1}, "no-replacement-while-terminating", 6),
     ("manage_job_while_finishing", DEADLINE, {"failures": 1}, "no-pods-created-once-finishing", 8),
     ("backoff_record_not_updated", ONE_RETRY, {"failures": 1}, "backoff-delay-respected", 4),
@@ -238,10 +240,12 @@ def mutation_config(name: str, broken: bool = True) -> CheckConfig | CronConfig:
     # The broken variants are written against 1.32's controllers (the release the catalogue was
     # first checked at); a case names another release in its budget (`kube_version`).
     release = budget.pop("kube_version", "1.32")
+    tunables = JobControllerTunables(**budget.pop("tunables", {}))
     if case.cron:
         cron = CronConfig(freeze(case.manifest), CronBudget(**budget), kube_version=release)
         return attrs.evolve(cron, impl=case.impl) if broken else cron
-    return config(case.manifest, impl=case.impl if broken else DEFAULT_IMPL, kube_version=release, **budget)
+    job = config(case.manifest, impl=case.impl if broken else DEFAULT_IMPL, kube_version=release, **budget)
+    return attrs.evolve(job, tunables=tunables)
 
 
 def plain_search(system: System[Any, Any], depth: int) -> int:

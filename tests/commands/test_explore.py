@@ -51,6 +51,25 @@ def test_explore_finds_saves_and_replay_reproduces_a_counterexample(
     assert capsys.readouterr().out.rstrip().endswith("no violation")
 
 
+def test_explore_lowers_a_controller_tunable_and_the_trace_keeps_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A controller that ignores MaxPodCreateDeletePerSync passes at upstream's default (500)
+    and is caught once --tunable lowers it below parallelism; replay runs with the saved value."""
+    path = tmp_path / "job.yaml"
+    path.write_text(yaml.safe_dump(job_manifest(3, 3, 0)))
+    broken = "tests.checkers.broken.job_bugs:creations_not_capped"
+    assert main(["explore", str(path), "--depth", "3", "--impl", broken, "--workers", "1"]) == 0
+    capsys.readouterr()
+    trace = tmp_path / "trace.json"
+    argv = ["explore", str(path), "--depth", "3", "--impl", broken, "--tunable", "maxPodCreateDeletePerSync=2", "--save", str(trace)]
+    assert main(argv) == 1
+    assert "violation: pod-creations-within-cap: 3 pod creations in one sync, MaxPodCreateDeletePerSync is 2" in capsys.readouterr().out
+    assert json.loads(trace.read_text())["config"]["tunables"]["max_pod_create_delete_per_sync"] == 2
+    assert main(["replay", str(trace), "--impl", broken]) == 1
+    assert "violation reproduced: pod-creations-within-cap" in capsys.readouterr().out
+    # The model at the same tunable creates two pods, then the third a sync later.
+    assert main(["explore", str(path), "--depth", "8", "--tunable", "maxPodCreateDeletePerSync=2", "--failures", "1"]) == 0
+
+
 def test_explore_creates_a_deleted_job_again_and_replay_does_too(
     manifest: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -212,6 +231,11 @@ def test_explore_with_an_unreachable_dask_scheduler_is_a_one_line_error(
         (["--workers", "0"], "--workers"),
         (["--engine", "ray"], "--engine"),
         (["--engine", "dask="], "--engine"),
+        (["--tunable", "maxUncountedPods=0"], "--tunable maxUncountedPods"),
+        (["--tunable", "maxUncountedPods"], "--tunable"),
+        (["--tunable", "burst=3"], "--tunable"),
+        (["--tunable", "podFailureBackOffSeconds=soon"], "--tunable podFailureBackOffSeconds"),
+        (["--tunable", "maxUncountedPods=2", "--tunable", "maxUncountedPods=3"], "--tunable"),
     ],
 )
 def test_explore_input_errors_name_the_field(
@@ -305,6 +329,8 @@ def test_explore_checks_a_cronjob_manifest(tmp_path: Path, capsys: pytest.Captur
     capsys.readouterr()
     assert main(["explore", str(path), "--depth", "3", "--evictions", "1"]) == 2
     assert "does not apply to a CronJob" in capsys.readouterr().err
+    assert main(["explore", str(path), "--depth", "3", "--tunable", "maxUncountedPods=2"]) == 2
+    assert "--tunable: applies to Job manifests only" in capsys.readouterr().err
 
 
 def test_explore_a_cronjob_whose_job_creates_the_api_server_refuses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

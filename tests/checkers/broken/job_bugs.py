@@ -154,6 +154,10 @@ index_env_forgotten = Mutant(
     "The pods of an Indexed Job are created without JOB_COMPLETION_INDEX in their environment.",
     (SJ, "    if ix.is_indexed_job(job):\n        spec = add_completion_index_env_variables(spec, gates)\n", ""),
 )
+creations_not_capped = Mutant(
+    "manageJob creates every missing pod in one sync: MaxPodCreateDeletePerSync is not applied.",
+    (SJ, "    diff = min(diff, tunables.max_pod_create_delete_per_sync)\n", ""),
+)
 
 terminating_pods_not_waited_for = Mutant(
     "podReplacementPolicy Failed is ignored: pods being deleted are replaced at once.",
