@@ -36,6 +36,11 @@ type jobSyncCase struct {
 			Jobs *int64 `json:"jobs"`
 		} `json:"informers"`
 		WriteVersion *int64 `json:"writeVersion"`
+		// The package variables upstream's tests override (a job-scenario case's keys).
+		PodFailureBackOffSeconds    *float64 `json:"podFailureBackOffSeconds"`
+		MaxPodFailureBackOffSeconds *float64 `json:"maxPodFailureBackOffSeconds"`
+		MaxUncountedPods            *int     `json:"maxUncountedPods"`
+		MaxPodCreateDeletePerSync   *int     `json:"maxPodCreateDeletePerSync"`
 	} `json:"controller"`
 }
 
@@ -82,7 +87,22 @@ func jobSyncInput(raw json.RawMessage) (job.HarnessJobSyncInput, jobSyncCase, er
 	in.InformerPods = resourceVersion(c.Controller.Informers.Pods)
 	in.InformerJobs = resourceVersion(c.Controller.Informers.Jobs)
 	in.WriteVersion = resourceVersion(c.Controller.WriteVersion)
+	in.Tunables = job.HarnessTunables{
+		PodFailureBackOff:         duration(c.Controller.PodFailureBackOffSeconds),
+		MaxPodFailureBackOff:      duration(c.Controller.MaxPodFailureBackOffSeconds),
+		MaxUncountedPods:          c.Controller.MaxUncountedPods,
+		MaxPodCreateDeletePerSync: c.Controller.MaxPodCreateDeletePerSync,
+	}
 	return in, c, nil
+}
+
+// duration is a number of seconds as a Duration (nil stays nil).
+func duration(seconds *float64) *time.Duration {
+	if seconds == nil {
+		return nil
+	}
+	d := time.Duration(math.Round(*seconds * float64(time.Second)))
+	return &d
 }
 
 // runJobSync answers a job-sync case with one syncJob of the upstream controller.

@@ -27,7 +27,7 @@ from jobmodel.checkers.system import (
     manifest_from_json,
     trace_release,
 )
-from jobmodel.errors import InputError
+from jobmodel.errors import InputError, quote
 from jobmodel.features import NEWEST_RELEASE, gates_for
 from jobmodel.frozen import FrozenDict, freeze, thaw
 from jobmodel.invariants.catalogue import LAWS
@@ -160,8 +160,18 @@ def tunables_from_json(value: Mapping[str, Any], path: str) -> JobControllerTuna
     for name, v in value.items():
         if name not in fields:
             raise InputError(f"{path}.{name}", f"unknown tunable (known: {', '.join(fields)})")
-        changes[name] = checked_tunable(name, v, f"{path}.{name}")
+        changes[name] = explored_tunable(name, v, f"{path}.{name}")
     return attrs.evolve(JobControllerTunables(), **changes)
+
+
+def explored_tunable(name: str, value: object, path: str) -> float | int:
+    """A tunable of an exploration (`checked_tunable`), its seconds whole: the explorer's clock
+    moves by the controller's requeues, and the timestamps the cluster writes (metav1.Time) are
+    whole seconds, so a back-off of a fraction would leave the clock between them."""
+    checked = checked_tunable(name, value, path)
+    if isinstance(getattr(JobControllerTunables(), name), float) and checked != int(checked):
+        raise InputError(path, f"expected whole seconds in an exploration (its clock and the API server's timestamps are whole seconds), got {quote(value)}")
+    return checked
 
 
 def remembered(impl: env.SyncImpl) -> env.SyncImpl:

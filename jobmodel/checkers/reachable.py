@@ -29,8 +29,8 @@ Out = TypeVar("Out")
 @attrs.define
 class RecordingSync(Generic[In, Out]):
     """A controller's sync step that answers as `impl` and keeps each distinct input it is given
-    as a case of `suite` (`case_of`), in the order met; inputs a case cannot carry (non-default
-    tunables, an API server check of status writes) are counted in `uncarried`."""
+    as a case of `suite` (`case_of`), in the order met; inputs a case cannot carry (an API server
+    check of status writes) are counted in `uncarried`."""
 
     impl: Callable[[In], Out]
     suite: str

@@ -20,7 +20,7 @@ import attrs
 from jobmodel.checkers.cron import CronConfig
 from jobmodel.checkers.dask_partitions import EngineError, on_dask
 from jobmodel.checkers.explorer import Counterexample, ExploreResult, explore
-from jobmodel.checkers.job import CheckConfig
+from jobmodel.checkers.job import CheckConfig, explored_tunable
 from jobmodel.checkers.parallel import Engine, explore_parallel, local_cores
 from jobmodel.checkers.reachable import RecordingSync, recording_cron_sync, recording_job_sync
 from jobmodel.checkers.system import System
@@ -42,7 +42,7 @@ from jobmodel.commands.progress import Task, progress
 from jobmodel.errors import InputError, printable, quote
 from jobmodel.frozen import freeze
 from jobmodel.simulation.scenario import TUNABLE_KEYS
-from jobmodel.state import JobControllerTunables, checked_tunable
+from jobmodel.state import JobControllerTunables
 from jobmodel.timeutil import parse_clock
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.cron_environment import CronBudget
@@ -222,7 +222,7 @@ def tunables_of(given: list[str]) -> JobControllerTunables:
         attr = TUNABLE_KEYS[name]
         if attr in changes:
             raise InputError("--tunable", f"{name} is given twice")
-        changes[attr] = checked_tunable(attr, _number(text), f"--tunable {name}")
+        changes[attr] = explored_tunable(attr, _number(text), f"--tunable {name}")
     return attrs.evolve(JobControllerTunables(), **changes)
 
 

@@ -26,6 +26,7 @@ from jobmodel.api.wire import (
 )
 from jobmodel.conformance.suites import case_at, case_gates, check_names_unique
 from jobmodel.errors import InputError, Unsupported
+from jobmodel.simulation.scenario import TUNABLE_KEYS, tunables_from, tunables_to_json
 from jobmodel.state import (
     BackoffRecord,
     ConsistencyRecord,
@@ -34,7 +35,6 @@ from jobmodel.state import (
     InformerVersions,
     Job,
     JobControllerState,
-    JobControllerTunables,
     JobStatus,
     JobSyncInput,
     Pod,
@@ -71,6 +71,7 @@ CONTROLLER_KEYS = frozenset(
         "consistency",
         "informers",
         "writeVersion",
+        *TUNABLE_KEYS,
     }
 )
 # A resource version as a case gives it: a whole number (the API server's are decimal strings
@@ -160,6 +161,7 @@ def sync_input_from_case(case: Mapping[str, Any]) -> JobSyncInput:
         faults=faults,
         informers=informers,
         write_version=1 if write_version is None else write_version,
+        tunables=tunables_from({k: v for k, v in controller.items() if k in TUNABLE_KEYS}, "controller"),
     )
 
 
@@ -290,9 +292,7 @@ def compare(case: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[str]:
 def case_from_sync_input(inp: JobSyncInput) -> dict[str, Any]:
     """A JobSyncInput as a job-sync case's inputs (the inverse of `sync_input_from_case`), so
     that another implementation can take the step through the oracle protocol. Raises
-    Unsupported for what a case cannot carry (non-default controller tunables, a status check)."""
-    if inp.tunables != JobControllerTunables():
-        raise Unsupported("a job-sync case carries no controller tunables (they are upstream's defaults)")
+    Unsupported for what a case cannot carry (an API server check of status writes)."""
     if inp.faults.status_check is not None:
         raise Unsupported("a job-sync case carries no API server check of status writes")
     case = case_at(
@@ -312,6 +312,8 @@ def case_from_sync_input(inp: JobSyncInput) -> dict[str, Any]:
         if informers:
             controller["informers"] = informers
         controller["writeVersion"] = inp.write_version
+    # The package variables upstream's tests override, under a job-scenario case's keys.
+    controller.update(tunables_to_json(inp.tunables))
     if controller:
         case["controller"] = controller
     return case

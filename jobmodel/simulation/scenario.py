@@ -101,7 +101,14 @@ class StepFailed(Exception):
     """A step that cannot be carried out (e.g. fewer matching pods than asked for)."""
 
 
+def tunables_to_json(tunables: JobControllerTunables) -> dict[str, float | int]:
+    """The tunables other than upstream's defaults, under a case's `controller` keys."""
+    default = JobControllerTunables()
+    return {key: getattr(tunables, attr) for key, attr in TUNABLE_KEYS.items() if getattr(tunables, attr) != getattr(default, attr)}
+
+
 def tunables_from(value: object, path: str) -> JobControllerTunables:
+    """A case's `controller` tunables (TUNABLE_KEYS), each absent one at upstream's default."""
     m = obj(value, path)
     check_known(m, set(TUNABLE_KEYS), path)
     changes: dict[str, Any] = {}

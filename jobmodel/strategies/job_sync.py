@@ -446,12 +446,30 @@ def job_sync_cases(draw: st.DrawFn) -> dict[str, Any]:
         running_with_parallelism(job, active + draw(st.integers(3, 6)))
         controller.pop("backoff", None)
         controller.pop("expectations", None)
+    if "statusUpdateError" not in controller and draw(st.integers(0, 3)) == 3:
+        controller.update(draw(lowered_tunables()))
     if controller:
         case["controller"] = controller
     if draw(st.integers(0, 29)) == 29:
         # The Job gone from the cache: the sync forgets its expectations and back-off record.
         case["job"] = None
     return case
+
+
+def lowered_tunables() -> st.SearchStrategy[dict[str, float | int]]:
+    """The controller's package variables as upstream's tests lower them (a case's `controller`
+    keys): caps a few pods reach, a back-off of a tenth of a second (the integration tests') or
+    of a few seconds, and a low ceiling for its growth (never longer than the defaults, which
+    would hold back the retries other draws make due)."""
+    return st.fixed_dictionaries(
+        {},
+        optional={
+            "maxUncountedPods": st.integers(1, 3),
+            "maxPodCreateDeletePerSync": st.integers(1, 2),
+            "podFailureBackOffSeconds": st.sampled_from([0.1, 1, 2, 5]),
+            "maxPodFailureBackOffSeconds": st.sampled_from([0.1, 4, 20]),
+        },
+    ).filter(bool)
 
 
 def running_with_parallelism(job: dict[str, Any], parallelism: int) -> None:

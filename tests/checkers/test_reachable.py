@@ -28,6 +28,8 @@ from tests.checkers.configs import config, job_manifest
 # Before the finished-Job mark (1.34), with it, with the consistency store (1.36+) and without it.
 RELEASES = [("1.32", {}), ("1.34", {}), ("1.37", {}), ("1.37", {"StaleControllerConsistencyJob": False})]
 RELEASE_IDS = ["1.32", "1.34", "1.37", "1.37-no-consistency-store"]
+# Caps a few pods reach, and a back-off other than the default.
+SMALL_TUNABLES = JobControllerTunables(pod_failure_backoff_seconds=3, max_uncounted_pods=1, max_pod_create_delete_per_sync=2)
 
 
 def reached(manifest: dict[str, object], release: str, features: dict[str, bool], depth: int, **budget: Any) -> RecordingSync[JobSyncInput, JobSyncResult]:
@@ -46,8 +48,10 @@ def reached(manifest: dict[str, object], release: str, features: dict[str, bool]
         (job_manifest(2, 2, 2, podFailurePolicy={"rules": [{"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]}]}), {"evictions": 1, "deletions": 1}),
         # Finalizer removals the cache shows late: the removals the controller awaits are carried.
         (job_manifest(2, 3, 1), {"failures": 1, "stale_patches": 1}),
+        # The controller's caps and back-off lowered: the tunables are carried.
+        (job_manifest(3, 3, 2, indexed=True), {"failures": 2, "stale": 1, "tunables": SMALL_TUNABLES}),
     ],
-    ids=["indexed-stale-faults", "restarts-expiries", "evictions-deletions", "stale-patches"],
+    ids=["indexed-stale-faults", "restarts-expiries", "evictions-deletions", "stale-patches", "small-tunables"],
 )
 def test_a_reached_input_as_a_case_gives_the_same_step(release: str, features: dict[str, bool], manifest: dict[str, object], budget: dict[str, Any]) -> None:
     inputs: list[JobSyncInput] = []
@@ -57,11 +61,15 @@ def test_a_reached_input_as_a_case_gives_the_same_step(release: str, features: d
         return sync_job(inp)
 
     recorder = recording_job_sync(keeping)
-    cfg = attrs.evolve(config(manifest, kube_version=release, **budget), features=freeze(features))
+    budget = dict(budget)
+    tunables = budget.pop("tunables", JobControllerTunables())
+    cfg = attrs.evolve(config(manifest, kube_version=release, **budget), features=freeze(features), tunables=tunables)
     explore(cfg.system(recorder), 6)
     assert len(inputs) > 30 and recorder.uncarried == 0
     for inp in inputs:
-        again = sync_job(sync_input_from_case(case_from_sync_input(inp)))
+        back = sync_input_from_case(case_from_sync_input(inp))
+        assert back.tunables == tunables
+        again = sync_job(back)
         step = sync_job(inp)
         assert (again.actions, again.error, again.status) == (step.actions, step.error, step.status)
         assert (again.controller.finished_uid, again.controller.consistency) == (step.controller.finished_uid, step.controller.consistency)
@@ -99,10 +107,11 @@ def test_each_distinct_input_is_kept_once_in_the_order_met() -> None:
 
 
 def test_inputs_a_case_cannot_carry_are_counted_not_kept() -> None:
-    cfg = attrs.evolve(config(job_manifest(1, 1, 0), kube_version="1.32"), tunables=JobControllerTunables(max_pod_create_delete_per_sync=1))
+    first = sync_input_from_case(reached(job_manifest(1, 1, 0), "1.32", {}, 1).reached()[0])
+    checked = attrs.evolve(first, faults=attrs.evolve(first.faults, status_check=lambda job, status: None))
     recorder = recording_job_sync(sync_job)
-    explore(cfg.system(recorder), 3)
-    assert recorder.cases == {} and recorder.uncarried > 0
+    recorder(checked)
+    assert recorder.cases == {} and recorder.uncarried == 1
 
 
 @pytest.mark.parametrize("release", ["1.32", "1.37"])

@@ -235,6 +235,7 @@ def test_explore_with_an_unreachable_dask_scheduler_is_a_one_line_error(
         (["--tunable", "maxUncountedPods"], "--tunable"),
         (["--tunable", "burst=3"], "--tunable"),
         (["--tunable", "podFailureBackOffSeconds=soon"], "--tunable podFailureBackOffSeconds"),
+        (["--tunable", "podFailureBackOffSeconds=0.5"], "--tunable podFailureBackOffSeconds: expected whole seconds"),
         (["--tunable", "maxUncountedPods=2", "--tunable", "maxUncountedPods=3"], "--tunable"),
     ],
 )

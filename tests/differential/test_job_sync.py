@@ -136,6 +136,30 @@ def test_a_sync_past_the_consistency_store_is_recorded_by_upstream_at_the_write_
     assert model_outcome(case)["controller"] == outcome["controller"]
 
 
+@pytest.mark.parametrize(
+    ("controller", "wanted"),
+    [
+        ({"maxPodCreateDeletePerSync": 1}, {"creations": 1}),
+        # One failure 3 s ago: the first back-off delay is 5 s, not 10 s.
+        ({"podFailureBackOffSeconds": 5, "backoff": {"failuresAfterLastSuccess": 1, "lastFailureTime": "2024-06-01T11:59:57Z"}}, {"creations": 0, "requeueAfterSeconds": 2}),
+        # Three failures: 10 s doubled twice, held to the ceiling of 20 s.
+        ({"maxPodFailureBackOffSeconds": 20, "backoff": {"failuresAfterLastSuccess": 3, "lastFailureTime": "2024-06-01T11:59:57Z"}}, {"creations": 0, "requeueAfterSeconds": 17}),
+    ],
+    ids=["create-cap", "backoff", "backoff-ceiling"],
+)
+def test_the_lowered_tunables_reach_upstream(upstream: ReleaseUpstream, controller: dict[str, Any], wanted: dict[str, Any]) -> None:
+    """The harness lowers upstream's package variables for the one step a case's `controller`
+    keys name, and puts them back: the next case runs at the defaults. The model agrees."""
+    case = starting_job(upstream.release, **controller)
+    outcome = upstream.outcome("job-sync", case)
+    assert {k: outcome.get(k) for k in wanted} == wanted
+    assert judge("job-sync", case, model_outcome(case), lambda c: upstream.outcome("job-sync", c)).agrees
+    assert upstream.outcome("job-sync", starting_job(upstream.release))["creations"] == 2
+    if "backoff" in controller:
+        defaults = upstream.outcome("job-sync", starting_job(upstream.release, backoff=controller["backoff"]))
+        assert defaults["requeueAfterSeconds"] > wanted["requeueAfterSeconds"]
+
+
 def test_saved_vectors() -> None:
     """Every divergence found so far stays fixed."""
     files = sorted((HERE / "vectors").glob("*.json"))

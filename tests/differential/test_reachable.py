@@ -32,6 +32,7 @@ from jobmodel.checkers.system import System
 from jobmodel.commands.common import load_object
 from jobmodel.features import gates_for
 from jobmodel.frozen import freeze
+from jobmodel.state import JobControllerTunables
 from jobmodel.transitions.cron_environment import CronBudget
 from jobmodel.transitions.job_environment import Budget
 from jobmodel.transitions.sync_cronjob import sync_cronjob
@@ -65,6 +66,9 @@ EXPLORATIONS: list[tuple[str, int, dict[str, Any]]] = [
     ("indexed.yaml", 7, {"failures": 1, "stale_status": 1}),
     # Edits the Job informer shows late: syncs over the older spec (a suspend, an elastic scale-down).
     ("indexed.yaml", 7, {"failures": 1, "stale_edits": 1, "edits": ("suspend=true", "completions=2")}),
+    # The controller's caps and back-off lowered (`explore --tunable`): syncs that stop at
+    # MaxUncountedPods and MaxPodCreateDeletePerSync, the harness lowering upstream's own.
+    ("indexed.yaml", 7, {"failures": 2, "stale": 1, "tunables": {"max_uncounted_pods": 1, "max_pod_create_delete_per_sync": 1, "pod_failure_backoff_seconds": 2}}),
 ]
 # The laws upstream breaks up to 1.35 over a Job cache behind its own status write
 # (docs/invariants.md, no-over-creation-on-stale-cache): explorations with that lag compare the
@@ -75,7 +79,9 @@ DEEPER = 1 if os.environ.get("HYPOTHESIS_PROFILE") == "long" else 0
 
 def reached_cases(manifest: str, release: str, depth: int, budget: dict[str, Any]) -> list[dict[str, Any]]:
     request = load_object(str(SPECS / manifest), ("Job",), None, gates_for(release)).request
-    config = CheckConfig(freeze(request), Budget(**budget), kube_version=release)
+    budget = dict(budget)
+    tunables = JobControllerTunables(**budget.pop("tunables", {}))
+    config = CheckConfig(freeze(request), Budget(**budget), kube_version=release, tunables=tunables)
     recorder = recording_job_sync(sync_job)
     system = config.system(recorder)
     if budget.get("stale_status"):

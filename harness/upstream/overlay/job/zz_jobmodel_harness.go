@@ -76,6 +76,36 @@ type HarnessJobSyncInput struct {
 	InformerPods string
 	InformerJobs string
 	WriteVersion string
+	Tunables     HarnessTunables
+}
+
+// HarnessTunables are the package variables upstream's tests override, for one step (nil:
+// upstream's default).
+type HarnessTunables struct {
+	PodFailureBackOff         *time.Duration
+	MaxPodFailureBackOff      *time.Duration
+	MaxUncountedPods          *int
+	MaxPodCreateDeletePerSync *int
+}
+
+// override sets the package variables the tunables give and returns what puts them back.
+func (t HarnessTunables) override() (restore func()) {
+	backOff, maxBackOff, uncounted, perSync := DefaultJobPodFailureBackOff, MaxJobPodFailureBackOff, MaxUncountedPods, MaxPodCreateDeletePerSync
+	if t.PodFailureBackOff != nil {
+		DefaultJobPodFailureBackOff = *t.PodFailureBackOff
+	}
+	if t.MaxPodFailureBackOff != nil {
+		MaxJobPodFailureBackOff = *t.MaxPodFailureBackOff
+	}
+	if t.MaxUncountedPods != nil {
+		MaxUncountedPods = *t.MaxUncountedPods
+	}
+	if t.MaxPodCreateDeletePerSync != nil {
+		MaxPodCreateDeletePerSync = *t.MaxPodCreateDeletePerSync
+	}
+	return func() {
+		DefaultJobPodFailureBackOff, MaxJobPodFailureBackOff, MaxUncountedPods, MaxPodCreateDeletePerSync = backOff, maxBackOff, uncounted, perSync
+	}
 }
 
 // HarnessJobSyncResult is what one syncJob did.
@@ -171,6 +201,7 @@ func (q *recordingQueue) AddAfter(item string, d time.Duration) {
 // fake clock, informer caches filled directly).
 func HarnessSyncJob(ctx context.Context, in HarnessJobSyncInput) (*HarnessJobSyncResult, error) {
 	logger := klog.FromContext(ctx)
+	defer in.Tunables.override()()
 	var clientset *fake.Clientset
 	if in.Job != nil {
 		// A read of the Job from the API server (adoption re-check) sees the cached Job.
