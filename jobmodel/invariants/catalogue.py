@@ -1082,6 +1082,30 @@ def terminating_counter_matches_pods(t: Transition) -> str | None:
     return f"status.terminating={reported}, {terminating} pods terminating ({vanished} gone in the sync)"
 
 
+@step_invariant("uncounted-within-cap", "job_controller.go trackJobStatusAndRemoveFinalizers (reachedMaxUncountedPods)", when=status_written)
+def uncounted_within_cap(t: Transition) -> str | None:
+    """No status a sync writes lists more than MaxUncountedPods pods in uncountedTerminatedPods
+    (500 unless the controller's tunables say otherwise), or one more than the Job's status
+    listed already when that was at the cap: the sync stops recording there (an Indexed Job's new
+    succeeded indexes count towards the cap too, though completedIndexes gets every succeeded
+    pod's index) and leaves the other pods, finalizers and all, to the next sync, so that the
+    status stays small (about 20 KB of UIDs)."""
+    before = t.before.job()
+    if before is None:
+        return None
+    listed = _uncounted_total(before.status.uncounted_terminated_pods)
+    cap = t.before.cluster.tunables.max_uncounted_pods
+    for status in written_statuses(t):
+        recorded = _uncounted_total(status.uncounted_terminated_pods)
+        if recorded > max(cap, listed + 1):
+            return f"a status write lists {recorded} uncounted pods, MaxUncountedPods is {cap} and the status listed {listed}"
+    return None
+
+
+def _uncounted_total(uncounted: UncountedTerminatedPods | None) -> int:
+    return 0 if uncounted is None else len(uncounted.succeeded) + len(uncounted.failed)
+
+
 @step_invariant("finished-pods-released", "job_controller.go trackJobStatusAndRemoveFinalizers (canRemoveFinalizer), getPodsWithDelayedDeletionPerIndex", when=settled)
 def finished_pods_released(t: Transition) -> str | None:
     """After a settled sync, no finished pod still holds the tracking finalizer (its failure or

@@ -154,6 +154,10 @@ index_env_forgotten = Mutant(
     "The pods of an Indexed Job are created without JOB_COMPLETION_INDEX in their environment.",
     (SJ, "    if ix.is_indexed_job(job):\n        spec = add_completion_index_env_variables(spec, gates)\n", ""),
 )
+uncounted_not_capped = Mutant(
+    "trackJobStatusAndRemoveFinalizers records every finished pod in one sync: MaxUncountedPods is not applied.",
+    (SJ, "            reached_max_uncounted = True\n            break\n", "            pass\n"),
+)
 creations_not_capped = Mutant(
     "manageJob creates every missing pod in one sync: MaxPodCreateDeletePerSync is not applied.",
     (SJ, "    diff = min(diff, tunables.max_pod_create_delete_per_sync)\n", ""),
