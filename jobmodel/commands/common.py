@@ -10,9 +10,10 @@ a finding (exit 1), printed as kubectl prints it, naming the file.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any, Final, TextIO
 
@@ -30,6 +31,8 @@ from jobmodel.features import (
     gates_from_options,
     parse_gate_overrides,
 )
+from jobmodel.simulation.scenario import TUNABLE_KEYS
+from jobmodel.state import JobControllerTunables, checked_tunable
 
 # Exit codes, the same for every command (README, "Exit codes").
 OK: Final = 0
@@ -233,3 +236,44 @@ def check_output_path(path: Path | None, option: str, suffixes: Collection[str] 
         raise InputError(option, f"{quote(str(path))} is a directory")
     if not os.access(directory, os.W_OK):
         raise InputError(option, f"cannot write in {quote(str(directory))}")
+
+
+def add_tunable_option(parser: argparse.ArgumentParser) -> None:
+    """`--tunable NAME=VALUE`: a Job controller tunable other than upstream's default."""
+    parser.add_argument(
+        "--tunable", action="append", default=[], metavar="NAME=VALUE",
+        help=(
+            "a Job controller tunable other than upstream's default, as upstream's tests lower it "
+            f"(repeatable; {', '.join(TUNABLE_KEYS)}): e.g. maxUncountedPods=2 reaches the "
+            "controller's caps with a few pods"
+        ),
+    )
+
+
+def tunables_of(given: list[str], check: Callable[[str, object, str], float | int] = checked_tunable) -> JobControllerTunables:
+    """The Job controller's tunables the `--tunable NAME=VALUE` flags set (the names of a
+    job-scenario case's `controller` keys), each other one at upstream's default; `check` takes
+    each value (the field's name, the value, the flag for errors)."""
+    changes: dict[str, Any] = {}
+    for item in given:
+        name, sep, text = item.partition("=")
+        if not sep or name not in TUNABLE_KEYS:
+            raise InputError("--tunable", f"expected NAME=VALUE with NAME one of {', '.join(TUNABLE_KEYS)}, got {quote(item)}")
+        attr = TUNABLE_KEYS[name]
+        if attr in changes:
+            raise InputError("--tunable", f"{name} is given twice")
+        changes[attr] = check(attr, _number(text), f"--tunable {name}")
+    return attrs.evolve(JobControllerTunables(), **changes)
+
+
+def _number(text: str) -> object:
+    """A flag's value as a number when it reads as one (an int when whole), else as given."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        return text
+    return value if math.isfinite(value) else text

@@ -9,7 +9,6 @@ table; --save writes it as JSON for `jobmodel replay`)."""
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from pathlib import Path
@@ -30,10 +29,12 @@ from jobmodel.commands.common import (
     INPUT_ERROR,
     OK,
     add_object_options,
+    add_tunable_option,
     check_output_path,
     gate_overrides,
     gates_of,
     load_object,
+    tunables_of,
 )
 from jobmodel.commands.conformance import check_timeout, engine_choice, make_engine
 from jobmodel.commands.oracle import divergences_json, print_divergences
@@ -41,8 +42,6 @@ from jobmodel.commands.output import add_output_option, print_json, wants_json
 from jobmodel.commands.progress import Task, progress
 from jobmodel.errors import InputError, printable, quote
 from jobmodel.frozen import freeze
-from jobmodel.simulation.scenario import TUNABLE_KEYS
-from jobmodel.state import JobControllerTunables
 from jobmodel.timeutil import parse_clock
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.cron_environment import CronBudget
@@ -103,14 +102,7 @@ def register(subparsers: Any) -> None:
         "--edit", action="append", default=[], metavar="FIELD=VALUE",
         help="allow this Job edit once: parallelism=N, completions=N (elastic), suspend=true|false",
     )
-    parser.add_argument(
-        "--tunable", action="append", default=[], metavar="NAME=VALUE",
-        help=(
-            "a Job controller tunable other than upstream's default, as upstream's tests override it "
-            f"(repeatable; {', '.join(TUNABLE_KEYS)}): e.g. maxUncountedPods=2 reaches the "
-            "controller's caps with a few pods"
-        ),
-    )
+    add_tunable_option(parser)
     add_object_options(parser)
     parser.add_argument(
         "--start", default=None, metavar="TIME",
@@ -204,39 +196,11 @@ def config_from_args(args: argparse.Namespace, manifest: dict[str, Any]) -> Conf
         features=freeze(gate_overrides(args)),
         symmetry=not args.no_symmetry,
         kube_version=f"1.{gates_of(args).release}",
-        tunables=tunables_of(args.tunable),
+        tunables=tunables_of(args.tunable, explored_tunable),
     )
     if start is not None:
         job = attrs.evolve(job, start=start)
     return job if args.impl is None else attrs.evolve(job, impl=args.impl)
-
-
-def tunables_of(given: list[str]) -> JobControllerTunables:
-    """The Job controller's tunables the `--tunable NAME=VALUE` flags set (the names of the
-    conformance format's `controller` keys), each other one at upstream's default."""
-    changes: dict[str, Any] = {}
-    for item in given:
-        name, sep, text = item.partition("=")
-        if not sep or name not in TUNABLE_KEYS:
-            raise InputError("--tunable", f"expected NAME=VALUE with NAME one of {', '.join(TUNABLE_KEYS)}, got {quote(item)}")
-        attr = TUNABLE_KEYS[name]
-        if attr in changes:
-            raise InputError("--tunable", f"{name} is given twice")
-        changes[attr] = explored_tunable(attr, _number(text), f"--tunable {name}")
-    return attrs.evolve(JobControllerTunables(), **changes)
-
-
-def _number(text: str) -> object:
-    """A flag's value as a number when it reads as one (an int when whole), else as given."""
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        value = float(text)
-    except ValueError:
-        return text
-    return value if math.isfinite(value) else text
 
 
 def run(args: argparse.Namespace) -> int:

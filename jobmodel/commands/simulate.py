@@ -16,9 +16,11 @@ from jobmodel.commands.common import (
     FINDING,
     OK,
     add_object_options,
+    add_tunable_option,
     check_output_path,
     gates_of,
     load_object,
+    tunables_of,
 )
 from jobmodel.commands.output import add_output_option, print_json
 from jobmodel.errors import InputError
@@ -76,6 +78,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--script", type=Path, help="a YAML list of scenario steps to run instead of the default script")
     parser.add_argument("--run-seconds", type=float, default=None, help="how long each pod runs (default 30)")
     parser.add_argument("--start", default=None, help="the clock at creation, RFC 3339 (default 2025-01-01T00:00:00Z)")
+    add_tunable_option(parser)
     add_object_options(parser)
     add_output_option(parser, ("table", "json"), "table")
     parser.add_argument("--picture", type=Path, help="also draw the timeline to this file (.svg or .png)")
@@ -101,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
         args.manifest, ("Job",), args.namespace, gates, uid=DEFAULT_UID, field_validation=args.field_validation
     )
     manifest = admitted.request
+    tunables = tunables_of(args.tunable)
     if args.script is not None:
         given = [name for name, value in (("--fail", args.fail), ("--slow", args.slow), ("--run-seconds", args.run_seconds)) if value not in (None, [])]
         if given:
@@ -108,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(given[0], "belongs to the default script: with --script, the script's steps say what pods do")
         steps = load_script(str(args.script))
         try:
-            timeline = simulate_script(manifest, steps, now=now, gates=gates)
+            timeline = simulate_script(manifest, steps, now=now, gates=gates, tunables=tunables)
         except InputError as err:
             raise InputError(str(args.script), str(err)) from None
     else:
@@ -116,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         if not math.isfinite(run_seconds) or not 0 <= run_seconds <= MAX_POD_SECONDS:
             raise InputError("--run-seconds", f"expected 0 to {MAX_POD_SECONDS} seconds, got {run_seconds:g}")
         outcomes = [parse_failure(f) for f in args.fail] + [parse_slow(s) for s in args.slow]
-        timeline = simulate_default(manifest, outcomes, run_seconds=run_seconds, now=now, gates=gates)
+        timeline = simulate_default(manifest, outcomes, run_seconds=run_seconds, now=now, gates=gates, tunables=tunables)
     if args.picture is not None:
         from jobmodel.adapters.picture import draw_pods_over_time
 

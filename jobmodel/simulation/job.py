@@ -38,6 +38,7 @@ from jobmodel.state import (
     RUNNING,
     SUCCEEDED,
     Job,
+    JobControllerTunables,
     Pod,
 )
 from jobmodel.timeutil import add_seconds, format_time, parse_time
@@ -259,6 +260,17 @@ def describe_sync(result: JobSyncResult) -> str:
     return "; ".join(parts)
 
 
+def counted_lines(lines: Sequence[str]) -> list[str]:
+    """The distinct non-empty lines in first-seen order, each said once with how many syncs did
+    it when several did (a settle's syncs often repeat one another: status updates, the batches of
+    a capped creation)."""
+    counts: dict[str, int] = {}
+    for line in lines:
+        if line:
+            counts[line] = counts.get(line, 0) + 1
+    return [line if n == 1 else f"{line} ({n} syncs)" for line, n in counts.items()]
+
+
 class _Recorder:
     """Collects timeline entries while a simulation runs (the shell of an otherwise pure loop)."""
 
@@ -277,7 +289,7 @@ class _Recorder:
             if sync.requeue_after_seconds is not None and sync.requeue_after_seconds > 0:
                 self.wakeups.add(add_seconds(now, sync.requeue_after_seconds))
         if outcome.syncs:
-            lines = list(dict.fromkeys(d for d in (describe_sync(s) for s in outcome.syncs) if d))
+            lines = counted_lines([describe_sync(s) for s in outcome.syncs])
             if not lines and not outcome.differences:
                 return  # a settle with nothing to do is not worth a line
             what = "; ".join(lines)
@@ -306,12 +318,13 @@ def simulate_default(
     now: datetime | None = None,
     job_uid: str = DEFAULT_UID,
     gates: FeatureGates = DEFAULT_GATES,
+    tunables: JobControllerTunables = JobControllerTunables(),
 ) -> Timeline:
     """The default script: every pod starts when created, runs `run_seconds` (or its outcome's
     `seconds`), then succeeds or fails as its outcome says; the clock moves to the next pod finish or the next time the controller
     asked to be woken (back-off, deadline), whichever comes first."""
     begin = now or parse_time(DEFAULT_START, "start")
-    rec = _Recorder(start(manifest, job_uid, begin, gates=gates, pod_names="generated"))
+    rec = _Recorder(start(manifest, job_uid, begin, gates=gates, tunables=tunables, pod_names="generated"))
     initial = rec.state.job()
     assert initial is not None
     check_outcomes(initial, outcomes)
@@ -510,10 +523,11 @@ def simulate_script(
     now: datetime | None = None,
     job_uid: str = DEFAULT_UID,
     gates: FeatureGates = DEFAULT_GATES,
+    tunables: JobControllerTunables = JobControllerTunables(),
 ) -> Timeline:
     """Run a script of scenario steps (settle, sync, advance, setPods, ..., expect) on the Job."""
     begin = now or parse_time(DEFAULT_START, "start")
-    rec = _Recorder(start(manifest, job_uid, begin, gates=gates, pod_names="generated"))
+    rec = _Recorder(start(manifest, job_uid, begin, gates=gates, tunables=tunables, pod_names="generated"))
     job = rec.state.job()
     assert job is not None
     for i, step in enumerate(steps):

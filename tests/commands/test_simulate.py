@@ -61,3 +61,12 @@ def test_a_script_may_create_the_job_again_once_it_is_gone(tmp_path: Path, capsy
     created = [i for i, line in enumerate(lines) if "createJob (uid second-uid)" in line]
     assert len(created) == 1
     assert "create 1 pod(s)" in lines[created[0] + 1]  # the replacement's own pod, at once
+
+
+def test_tunables_reach_the_simulation_and_bad_ones_name_the_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    # A back-off of 0.5 s: the replacement comes 1 s after the failure (enqueueSyncJobWithDelay
+    # waits at least syncJobBatchPeriod), not 10 s, and succeeds 5 s later.
+    assert main(["simulate", PI, "--fail", "pod=0", "--run-seconds", "5", "--tunable", "podFailureBackOffSeconds=0.5"]) == 0
+    assert "Complete (CompletionsReached) at +11s" in capsys.readouterr().out
+    assert main(["simulate", PI, "--tunable", "maxUncountedPods=0"]) == 2
+    assert capsys.readouterr().err.startswith("error: --tunable maxUncountedPods: expected a whole number from 1")

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
+from jobmodel.actions import CreatePod
 from jobmodel.adapters.picture import IGNORED_FAILURE
 from jobmodel.errors import InputError
 from jobmodel.features import FeatureGates
@@ -23,7 +24,7 @@ from jobmodel.simulation.job import (
     simulate_default,
     simulate_script,
 )
-from jobmodel.state import JOB_COMPLETION_INDEX_ANNOTATION
+from jobmodel.state import JOB_COMPLETION_INDEX_ANNOTATION, JobControllerTunables
 from tests.builders import make_pod
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "specs" / "examples"
@@ -63,6 +64,20 @@ def test_pod_recreation_waits_for_the_backoff() -> None:
     creations = [e for e in timeline.entries if e.actor == "controller" and "create 1 pod" in e.what]
     assert len(creations) == 2
     assert (creations[1].time - creations[0].time).total_seconds() >= 5 + 10
+
+
+def test_lowered_tunables_batch_the_creations_and_shorten_the_backoff() -> None:
+    """MaxPodCreateDeletePerSync 2: five pods in syncs of 2, 2 and 1, each line saying how many
+    syncs did it; a back-off of 1 s instead of 10 s."""
+    five = {**manifest("pi.yaml"), "spec": {**manifest("pi.yaml")["spec"], "parallelism": 5, "completions": 5}}
+    timeline = simulate_default(five, tunables=JobControllerTunables(max_pod_create_delete_per_sync=2))
+    first = next(e for e in timeline.entries if e.actor == "controller")
+    created = [sum(1 for a in sync.actions if isinstance(a, CreatePod)) for sync in first.syncs]
+    assert [n for n in created if n] == [2, 2, 1]
+    assert first.what.startswith("create 2 pod(s); update status (1x) (2 syncs); create 1 pod(s)")
+    quick = simulate_default(manifest("pi.yaml"), [parse_failure("pod=0")], run_seconds=5, tunables=JobControllerTunables(pod_failure_backoff_seconds=1))
+    creations = [e for e in quick.entries if e.actor == "controller" and "create 1 pod" in e.what]
+    assert (creations[1].time - creations[0].time).total_seconds() == 5 + 1
 
 
 def test_indexed_job_completes_every_index() -> None:
