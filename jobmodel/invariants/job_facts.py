@@ -546,6 +546,11 @@ def creations_tried(t: Transition) -> int:
     return 0 if t.sync is None else sum(1 for a in t.sync.actions if isinstance(a, CreatePod))
 
 
+def deletions_tried(t: Transition) -> int:
+    """The pods the sync tried to delete, the API server's refusals included."""
+    return 0 if t.sync is None else sum(1 for a in t.sync.actions if isinstance(a, DeletePod))
+
+
 def status_written(t: Transition) -> bool:
     """A sync that wrote a status the API server accepted."""
     return t.sync is not None and bool(written_statuses(t))

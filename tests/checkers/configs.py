@@ -157,6 +157,7 @@ _JOB_ROWS: list[Row] = [
     ("index_limit_off_by_one_early", PER_INDEX_RETRY, {"failures": 1}, "failed-indexes-justified", 4),
     ("pods_created_untracked", ONE, {}, "created-pods-tracked", 1),
     ("index_env_forgotten", INDEXED_PAIR, {}, "created-pods-carry-their-index", 1),
+    ("deletions_not_capped", job_manifest(3, 3, 1), {"edits": ("parallelism=1",), "tunables": {"max_pod_create_delete_per_sync": 1}}, "pod-deletions-within-cap", 5),
     ("uncounted_not_capped", job_manifest(2, 2, 0), {"tunables": {"max_uncounted_pods": 1}}, "uncounted-within-cap", 6),
     ("creations_not_capped", job_manifest(3, 3, 0), {"tunables": {"max_pod_create_delete_per_sync": 2}}, "pod-creations-within-cap", 1),
     ("terminating_pods_not_waited_for", REPLACE_FAILED, {"deletions": 1}, "no-replacement-while-terminating", 6),

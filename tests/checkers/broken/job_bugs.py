@@ -154,6 +154,10 @@ index_env_forgotten = Mutant(
     "The pods of an Indexed Job are created without JOB_COMPLETION_INDEX in their environment.",
     (SJ, "    if ix.is_indexed_job(job):\n        spec = add_completion_index_env_variables(spec, gates)\n", ""),
 )
+deletions_not_capped = Mutant(
+    "manageJob deletes every extra pod of a scale-down in one sync: MaxPodCreateDeletePerSync is not applied.",
+    (SJ, "    to_delete = to_delete[: tunables.max_pod_create_delete_per_sync]\n", ""),
+)
 uncounted_not_capped = Mutant(
     "trackJobStatusAndRemoveFinalizers records every finished pod in one sync: MaxUncountedPods is not applied.",
     (SJ, "            reached_max_uncounted = True\n            break\n", "            pass\n"),
