@@ -48,7 +48,6 @@ from jobmodel.invariants.job_facts import (
     counted_failures,
     created,
     creations_tried,
-    decided,
     deleted_uids,
     deletions_tried,
     expectations_satisfied,
@@ -70,6 +69,7 @@ from jobmodel.invariants.job_facts import (
     new_success,
     newly_true,
     pods_by_uid,
+    pods_census,
     pods_created,
     policy_action,
     policy_counts,
@@ -904,19 +904,20 @@ def pod_creations_within_cap(t: Transition) -> str | None:
     return f"{tried} pod creations in one sync, MaxPodCreateDeletePerSync is {cap}" if tried > cap else None
 
 
-@step_invariant("pod-deletions-within-cap", "job_controller.go manageJob (if len(podsToDelete) > MaxPodCreateDeletePerSync)", when=clean_sync)
+@step_invariant("pod-deletions-within-cap", "job_controller.go manageJob (if len(podsToDelete) > MaxPodCreateDeletePerSync), deleteActivePods", when=clean_sync)
 def pod_deletions_within_cap(t: Transition) -> str | None:
     """A sync that scales down a running Job (too many active pods for its parallelism or the
     completions left, duplicate or out-of-range indexes) deletes at most MaxPodCreateDeletePerSync
-    pods; the next sync deletes more. The deletions of a Job that is finishing (deleteActivePods)
-    or suspended are not capped: the law reads syncs of a Job undecided before and after, not
-    suspended, whose API calls all went through."""
-    before, after = t.before.job(), t.after.job()
-    if before is None or after is None or decided(before) or decided(after) or before.spec.suspend:
-        return None
+    pods; the next sync deletes more. A sync that deletes every active pod it sees is not judged:
+    that is deleteActivePods, which upstream does not cap, of a Job that is finishing (also where
+    the sync then holds its condition back: expectations not yet satisfied, MaxUncountedPods
+    reached) or suspended, or a scale-down to zero, which the law cannot tell from them. Only
+    syncs whose API calls all went through."""
     tried = deletions_tried(t)
     cap = t.before.cluster.tunables.max_pod_create_delete_per_sync
-    return f"{tried} pod deletions in one sync, MaxPodCreateDeletePerSync is {cap}" if tried > cap else None
+    if tried <= cap or tried >= len(pods_census(t.before.visible_pods()).active):
+        return None
+    return f"{tried} pod deletions in one sync, MaxPodCreateDeletePerSync is {cap}"
 
 
 @step_invariant("created-pods-tracked", "job_controller.go manageJob (appendJobCompletionFinalizerIfNotFound; CreatePodsWithGenerateName with the Job's controller reference)", when=pods_created)

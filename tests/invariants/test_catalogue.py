@@ -11,7 +11,7 @@ from typing import Any, cast
 import attrs
 import pytest
 
-from jobmodel.actions import PatchPod, UpdateJobStatus
+from jobmodel.actions import DeletePod, PatchPod, UpdateJobStatus
 from jobmodel.checkers.explorer import explore
 from jobmodel.checkers.job import DEFAULT_IMPL, CheckConfig
 from jobmodel.checkers.system import System
@@ -793,6 +793,24 @@ def test_a_scale_down_is_spread_over_syncs_by_the_cap_on_deletions(mutant: bool)
     result = explore(cfg.system(), 7)
     violation = result.counterexample.violation.invariant if result.counterexample else None
     assert violation == ("active-within-parallelism" if mutant else None)
+
+
+def test_a_finishing_jobs_deletions_are_not_capped_even_where_its_condition_waits() -> None:
+    """deleteActivePods deletes every active pod of a Job past its backoffLimit, whatever
+    MaxPodCreateDeletePerSync says; with a creation the cache has not shown (expectations not
+    satisfied) the sync then holds the failure condition back (syncJob: finishedCondition = nil),
+    so the Job is undecided after it. pod-deletions-within-cap took that sync for a scale-down."""
+    cfg = attrs.evolve(
+        config(job_manifest(4, 4, 0), failures=1, stale=1, kube_version="1.32"),
+        tunables=JobControllerTunables(max_pod_create_delete_per_sync=1),
+    )
+    moves = [Move("sync"), Move("sync"), Move("sync"), Move("sync-stale"), Move("start", "j-0"), Move("fail", "j-2"), Move("sync")]
+    records = run_moves(cfg.system(), moves)
+    assert records[-1].violations == ()
+    world, result = env.apply_move(records[-2].world, moves[-1])
+    assert result is not None and sum(isinstance(a, DeletePod) and a.accepted for a in result.actions) == 2
+    job = world.job()
+    assert job is not None and not job_facts.decided(job)
 
 
 @pytest.mark.parametrize(
