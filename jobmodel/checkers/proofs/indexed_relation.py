@@ -19,7 +19,8 @@ replacement (`getPodsWithDelayedDeletionPerIndex`), and `succeeded = |completedI
 
 Fixed: the default feature gates, no podFailurePolicy (so `podReplacementPolicy:
 TerminatingOrFailed`), no successPolicy, no maxFailedIndexes, `completions >= 1` (one index at
-least), not suspended; of the user's edits only `parallelism`'s (`job_relation.edit`).
+least); of the user's edits only `parallelism`'s and `suspend`'s (`job_relation.edit`; a suspended
+Job's manageJob deletes every active pod, k's too).
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ SPEC: Schema = (
     ("per_index_limit", INT),
     ("max_create_delete", INT),
     ("max_uncounted", INT),
+    ("suspended", BOOL),
 )
 # Pods by kind, as in job_relation (an Indexed Job never lists succeeded pods).
 KINDS = (
@@ -260,8 +262,8 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         duplicates >= 0,
         z3.Implies(s.active == s.k_active, duplicates == maximum(s.k_active - 1, 0)),
     )
-    to_delete = minimum(maximum(duplicates, maximum(0, s.active - want)), s.max_create_delete)
-    deleting = z3.And(manage, to_delete > 0)
+    to_delete = jr.manage_deletions(s, minimum(maximum(duplicates, maximum(0, s.active - want)), s.max_create_delete))
+    deleting = jr.manage_deletes(manage, s, to_delete)
     removed = ite(pod_calls_ok, z3.If(deleting, to_delete, 0), 0)
     k_removed = ite(pod_calls_ok, z3.If(deleting, ch.k_removed, 0), 0)
     bound_removed = z3.Implies(
@@ -270,11 +272,12 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
             ch.k_removed >= 0,
             ch.k_removed <= s.k_active,
             ch.k_removed <= removed,
+            z3.Implies(s.suspended, ch.k_removed == s.k_active),
             removed - ch.k_removed <= s.active - s.k_active,
         ),
     )
     diff = want - s.active
-    wants_more = z3.And(manage, to_delete == 0, diff > 0)
+    wants_more = z3.And(manage, z3.Not(s.suspended), to_delete == 0, diff > 0)
     # firstPendingIndexes: k is pending when not completed, not failed and no active pod in the cache.
     k_pending = z3.And(z3.Not(k_completed), z3.Not(k_failed_index), s.k_active == 0)
     # `backoff`: the Job's back-off, or with backoffLimitPerIndex every pending index's, holds

@@ -10,7 +10,8 @@ The moves are those of `jobmodel.transitions.job_environment` (`MOVE_OF` maps ea
 to one here) and the sync is upstream v1.32's `syncJob` as `jobmodel.transitions.sync_job` models
 it, branch by branch: the expectations check, `getNewFinishedPods`, the finished condition
 (SuccessCriteriaMet, FailureTarget, `exceedsBackoffLimit`), `deleteActivePods`, `manageJob`
-(`wantActive`, deletions first, `MaxPodCreateDeletePerSync`, the pod-recreation back-off) and
+(`wantActive`, deletions first, `MaxPodCreateDeletePerSync`, the pod-recreation back-off; a
+suspended Job's every active pod deleted, uncapped) and
 `trackJobStatusAndRemoveFinalizers` (clean the uncounted lists, record finished pods, the
 `MaxUncountedPods` cut-off, flush, remove finalizers, `enactJobFinished`), with the API failures
 of the environment's fault moves; with `Controller.of(gates)`, what later releases change (1.36+:
@@ -23,7 +24,7 @@ environment is a move of the relation.
 
 Fixed: the default feature gates, no podFailurePolicy, `podReplacementPolicy:
 TerminatingOrFailed` (its default without a pod failure policy), `restartPolicy: Never`, no
-activeDeadlineSeconds, not suspended, never deleted; of the user's edits only `parallelism`'s
+activeDeadlineSeconds, never deleted; of the user's edits only `parallelism`'s and `suspend`'s
 (`edit`, the cache seeing it at once).
 """
 
@@ -54,6 +55,7 @@ SPEC: Schema = (
     ("backoff_limit", INT),
     ("max_create_delete", INT),  # MaxPodCreateDeletePerSync
     ("max_uncounted", INT),  # MaxUncountedPods
+    ("suspended", BOOL),  # spec.suspend
 )
 # The Job's pods that hold the tracking finalizer, by what the controller tells apart; a pod without
 # the finalizer is invisible to every count the controller keeps (it is neither active nor new).
@@ -126,7 +128,7 @@ MOVE_OF: dict[str, tuple[str, ...]] = {
     "delete-pod": ("delete-pod",),
     "edit": ("edit",),  # of the EDITED fields (abstraction.relation_moves refuses the others)
 }
-EDITED = ("parallelism",)  # the spec fields whose user edits the relations have
+EDITED = ("parallelism", "suspend")  # the spec fields whose user edits the relations have
 
 
 # The searches for counterexample runs use one sync move whose kind is a choice (one encoding of
@@ -415,6 +417,18 @@ SYNC_CHOICES: Schema = (
 TRACKED_KINDS = ("succeeded", "succeeded_uf", "failed", "failed_uf", "terminating", "terminating_uf")
 
 
+def manage_deletions(s: Record, scale_down: Any) -> Any:
+    """The active pods manageJob deletes: a suspended Job's every one (uncapped), else the
+    scale-down's."""
+    return z3.If(s.suspended, s.active, scale_down)
+
+
+def manage_deletes(manage: Any, s: Record, to_delete: Any) -> Any:
+    """Whether manageJob takes its deleting branch, which replaces the expectations
+    (ExpectDeletions): a suspended Job's always, even with no active pod; else when it deletes."""
+    return z3.And(manage, z3.Or(s.suspended, to_delete > 0))
+
+
 def terminating_count(s: Record, finishing: Any, deleted_active: Any, removed: Any) -> Any:
     """jobCtx.terminating after the sync's deletions (CountTerminatingPods, plus the pods the sync
     deleted): every pod being deleted that has not ended, holding the finalizer or not."""
@@ -498,11 +512,11 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
         maximum(0, minimum(s.completions - succeeded, s.parallelism)),
         z3.If(succeeded > 0, s.active, s.parallelism),
     )
-    to_delete = minimum(maximum(0, s.active - want), s.max_create_delete)
-    deleting = z3.And(manage, to_delete > 0)
+    to_delete = manage_deletions(s, minimum(maximum(0, s.active - want), s.max_create_delete))
+    deleting = manage_deletes(manage, s, to_delete)
     removed = ite(pod_calls_ok, z3.If(deleting, to_delete, 0), 0)
     diff = want - s.active
-    wants_more = z3.And(manage, to_delete == 0, diff > 0)
+    wants_more = z3.And(manage, z3.Not(s.suspended), to_delete == 0, diff > 0)
     creating = z3.And(wants_more, z3.Not(ch.backoff))
     created = ite(pod_calls_ok, z3.If(creating, minimum(diff, s.max_create_delete), 0), 0)
     # manageJob returns 0 active pods while it waits for the back-off up to 1.35 (kubernetes#139428).
@@ -639,7 +653,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
 NO_CHOICES: Schema = ()
 SOURCE_CHOICES: Schema = (("source", INT),)  # which running pod: an index into RUNNING_SOURCES
 TIME_CHOICES: Schema = (("five_minutes_pass", BOOL),)
-EDIT_CHOICES: Schema = (("parallelism", INT),)  # the new spec.parallelism
+EDIT_CHOICES: Schema = (("parallelism", INT), ("suspended", BOOL))  # the new spec.parallelism and spec.suspend
 
 
 def cache_catch_up(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
@@ -676,11 +690,13 @@ def time_passes(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
 
 
 def edit(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
-    """environment.edit_job of `parallelism`: the API server takes any value >= 0 (a refused edit
-    keeps the old one); the cache shows the edit at once, so a lagging status write of the
-    controller's before it (environment.deliver_job); Controller.updateJob only queues the Job."""
+    """environment.edit_job of `parallelism` or `suspend` (one move here may change both): the API
+    server takes any parallelism >= 0 and either suspend (a refused edit keeps the old value); the
+    cache shows the edit at once, so a lagging status write of the controller's before it
+    (environment.deliver_job); Controller.updateJob only queues the Job."""
     ch = Record.symbols(EDIT_CHOICES, prefix)
-    return Step(ch.parallelism >= 0, s.replace(parallelism=ch.parallelism, status_hidden=False), ch)
+    after = s.replace(parallelism=ch.parallelism, suspended=ch.suspended, status_hidden=False)
+    return Step(ch.parallelism >= 0, after, ch)
 
 
 def stutter(s: Record, prefix: str, controller: Controller = MODEL) -> Step:

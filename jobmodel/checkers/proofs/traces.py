@@ -275,6 +275,8 @@ def job_manifest(spec: dict[str, int | bool]) -> dict[str, Any]:
     }
     if spec["has_completions"]:
         body["completions"] = spec["completions"]
+    if spec["suspended"]:
+        body["suspend"] = True
     return {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": JOB_NAME, "namespace": "default"}, "spec": body}
 
 
@@ -333,9 +335,19 @@ def job_moves_for(world: env.World, step: PathStep, index: Callable[[Pod], bool]
     if move == "delete-pod":
         return [*moves, Move("delete-pod", _running(world, "active", index).name)]
     if move == "edit":
-        return [*moves, Move("edit", arg=f"parallelism={step.after['parallelism']}")]
+        return [*moves, *edits_for(world, step.after)]
     pod = _running(world, jr.RUNNING_SOURCES[int(step.choices["source"])], index)
     return [*moves, Move(move, pod.name)]
+
+
+def edits_for(world: env.World, spec: dict[str, Any]) -> list[Move]:
+    """The user's edits that give the Job the spec of the relation's `edit` (which may change
+    parallelism and suspend at once): parallelism's, and suspend's where it changes."""
+    job = world.job()
+    edits = [Move("edit", arg=f"parallelism={spec['parallelism']}")]
+    if job is not None and bool(job.spec.suspend) != bool(spec["suspended"]):
+        edits.append(Move("edit", arg=f"suspend={'true' if spec['suspended'] else 'false'}"))
+    return edits
 
 
 def job_concretizable(before: Record, move: str, step: Any) -> Any:

@@ -198,8 +198,8 @@ def test_worlds_outside_the_abstraction_are_refused() -> None:
     cluster = attrs.evolve(world.cluster, jobs=(indexed,))
     with pytest.raises(ab.OutsideAbstraction, match="Indexed"):
         ab.job_state(attrs.evolve(world, cluster=cluster))
-    with pytest.raises(ab.OutsideAbstraction, match="an edit of suspend"):
-        ab.relation_moves(Move("edit", arg="suspend=true"))
+    with pytest.raises(ab.OutsideAbstraction, match="an edit of completions"):
+        ab.relation_moves(Move("edit", arg="completions=2"))
     with pytest.raises(ab.OutsideAbstraction, match="edit-stale"):
         ab.relation_moves(Move("edit-stale", arg="parallelism=2"))
     with pytest.raises(ab.OutsideAbstraction, match="status write not yet observed"):
@@ -253,3 +253,31 @@ def test_a_pod_released_while_it_runs_delays_the_failed_condition_until_it_termi
     job = world.job()
     assert job is not None and catalogue.condition_true(job, "Failed")
     assert ab.job_state(world)["released"] == 0
+
+
+def test_a_suspended_jobs_sync_deletes_every_active_pod_past_the_cap_and_resuming_creates_again() -> None:
+    """manageJob of a suspended Job deletes every active pod, not MaxPodCreateDeletePerSync of
+    them: in the model, and in every move of the relation from the same state; resumed, the Job
+    gets its pods again, the cap's worth a sync."""
+    world = JobSetting(3, None, 0, 1, 500, suspend_edits=("suspend=true", "suspend=false")).world()
+    moves = [Move("sync"), Move("sync"), Move("sync"), Move("edit", arg="suspend=true")]
+    for move in moves:
+        before = world
+        world, result = env.apply_move(world, move)
+        assert_admitted(Transition(before, move, world, result))
+    state = ab.job_state(world)
+    assert state["active"] == 3 and state["suspended"] and state["max_create_delete"] == 1
+    step = jr.sync(ab.job_record(world), "c", "sync")
+    assert check_at(z3.And(step.guard, step.after.active != 0)) == z3.unsat
+
+    before = world
+    world, result = env.apply_move(world, Move("sync"))
+    assert_admitted(Transition(before, Move("sync"), world, result))
+    assert ab.job_state(world)["active"] == 0
+    assert sum(1 for p in world.pods() if p.metadata.deletion_timestamp is None and p.phase == "Pending") == 0
+
+    for move in (Move("edit", arg="suspend=false"), Move("sync")):
+        before = world
+        world, result = env.apply_move(world, move)
+        assert_admitted(Transition(before, move, world, result))
+    assert ab.job_state(world)["active"] == 1

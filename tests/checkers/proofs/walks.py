@@ -57,6 +57,8 @@ class JobSetting:
     per_index: int | None = None
     backoff_seconds: float = 10.0
     gates: FeatureGates = PROOF_GATES
+    suspended: bool = False  # created with spec.suspend
+    suspend_edits: tuple[str, ...] = ()  # edits of suspend, besides HOSTILE's
 
     def world(self) -> env.World:
         tunables = JobControllerTunables(
@@ -64,9 +66,16 @@ class JobSetting:
             max_uncounted_pods=self.max_uncounted,
             pod_failure_backoff_seconds=self.backoff_seconds,
         )
-        extra = {} if self.per_index is None else {"backoffLimitPerIndex": self.per_index}
+        extra: dict[str, int | bool] = {} if self.per_index is None else {"backoffLimitPerIndex": self.per_index}
+        if self.suspended:
+            extra["suspend"] = True
         manifest = job_manifest(self.parallelism, self.completions, self.backoff_limit, indexed=self.indexed, **extra)
-        return env.initial_world(manifest, HOSTILE, now=START, tunables=tunables, features=self.gates)
+        budget = attrs.evolve(HOSTILE, edits=(*HOSTILE.edits, *self.suspend_edits))
+        return env.initial_world(manifest, budget, now=START, tunables=tunables, features=self.gates)
+
+
+# Suspend edits by the seed of a walk, modulo 10.
+SUSPEND_EDITS: dict[int, tuple[str, ...]] = {2: ("suspend=false",), 7: ("suspend=true", "suspend=false")}
 
 
 def job_settings() -> st.SearchStrategy[JobSetting]:
@@ -78,6 +87,8 @@ def job_settings() -> st.SearchStrategy[JobSetting]:
         st.integers(0, 3),
         caps,
         caps,
+        suspended=st.booleans(),
+        suspend_edits=st.sampled_from([(), ("suspend=true",), ("suspend=false",), ("suspend=true", "suspend=false")]),
     )
 
 
@@ -93,6 +104,8 @@ def indexed_settings() -> st.SearchStrategy[JobSetting]:
         st.just(True),
         st.none() | st.integers(0, 2),
         st.sampled_from([0.0, 10.0]),
+        suspended=st.booleans(),
+        suspend_edits=st.sampled_from([(), ("suspend=true",), ("suspend=false",), ("suspend=true", "suspend=false")]),
     )
 
 
@@ -137,6 +150,10 @@ def seeded_walks(seeds: range, steps: int, indexed: bool = False, gates: Feature
             rng.choice([None, 0, 1, 2]) if indexed else None,
             rng.choice([0.0, 10.0]),
             gates,
+            # No draw: the other settings stay as they were. A tenth suspended at first, another
+            # tenth suspended on the way (more edits crowd out the rarer moves).
+            suspended=seed % 10 == 2,
+            suspend_edits=SUSPEND_EDITS.get(seed % 10, ()),
         )
         yield from walk(setting.world(), rng.randrange, steps)
 
