@@ -18,6 +18,7 @@ import z3
 from jobmodel.checkers.proofs import indexed_relation as ir
 from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs.symbolic import Record
+from jobmodel.frozen import evolve
 from jobmodel.state import (
     COMPLETE,
     FAILED,
@@ -33,7 +34,12 @@ from jobmodel.state import (
     Pod,
 )
 from jobmodel.transitions import indexes as ix
-from jobmodel.transitions.job_environment import World, cache_behind_own_writes, validate_edit
+from jobmodel.transitions.job_environment import (
+    World,
+    cache_behind_own_writes,
+    status_write_lags,
+    validate_edit,
+)
 from jobmodel.transitions.move import Move
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer
 
@@ -92,6 +98,10 @@ def _status_and_controller(world: World, job: Job) -> dict[str, int | bool]:
     status = job.status
     tunables = world.cluster.tunables
     exp = world.cluster.controller_state(world.job_key).expectations
+    shown = job if world.job_shown is None else world.job_shown
+    shown_spec = (shown.spec.parallelism or 0, bool(shown.spec.suspend))
+    spec = (job.spec.parallelism or 0, bool(job.spec.suspend))
+    status_hidden = status_write_lags(world)
     return {
         "parallelism": job.spec.parallelism or 0,
         "backoff_limit": job.spec.backoff_limit or 0,
@@ -108,18 +118,28 @@ def _status_and_controller(world: World, job: Job) -> dict[str, int | bool]:
         "expect_add": exp.add if exp is not None else 0,
         "expect_delete": exp.delete if exp is not None else 0,
         "expired": exp is not None and exp.expired(world.cluster.now),
-        "status_hidden": world.job_shown is not None,
+        "status_hidden": status_hidden,
+        # An edit lags: the cache shows an older Job (its status writes conflict) with the same
+        # status, or with an older status (which the syncs wait for) and another spec.
+        "spec_lags": world.job_shown is not None and (not status_hidden or shown_spec != spec),
+        "shown_parallelism": shown_spec[0],
+        "shown_suspended": shown_spec[1],
     }
 
 
 def refuse_unobserved_writes(world: World, controller: JobControllerState) -> None:
     """The relations read a cache that has observed the controller's finalizer removals, and that
-    shows the Job as the API server holds it or, from 1.36, lags behind a status write the
-    controller waits for (`status_hidden`)."""
+    shows the Job as the API server holds it but for a user's edit of a spec field they model
+    (`spec_lags`) or, from 1.36, a status write the controller waits for (`status_hidden`)."""
     if controller.expected_finalizer_removals:
         raise OutsideAbstraction("finalizer removals not yet observed")
-    if world.job_shown is not None and not cache_behind_own_writes(world):
+    if status_write_lags(world) and not cache_behind_own_writes(world):
         raise OutsideAbstraction("the Job's status write not yet observed")
+    shown, job = world.job_shown, world.job()
+    if shown is not None and job is not None:
+        modelled = {"parallelism": job.spec.parallelism, "suspend": job.spec.suspend}
+        if evolve(shown.spec, **modelled) != job.spec:
+            raise OutsideAbstraction("an edit of a spec field the relations do not model not yet observed")
 
 
 def job_state(world: World) -> dict[str, int | bool]:
@@ -279,7 +299,7 @@ def relation_moves(move: Move) -> tuple[str, ...]:
     names = jr.MOVE_OF.get(move.kind)
     if names is None:
         raise OutsideAbstraction(f"move {move.kind!r} is not modelled")
-    if move.kind == "edit" and (field := validate_edit(move.arg)[0]) not in jr.EDITED:
+    if move.kind in ("edit", "edit-stale") and (field := validate_edit(move.arg)[0]) not in jr.EDITED:
         raise OutsideAbstraction(f"an edit of {field} is not modelled")
     return names
 

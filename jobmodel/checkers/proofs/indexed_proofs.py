@@ -112,13 +112,13 @@ def indexes_only_grow(before: Record, move: str, step: Any) -> Any:
 
 def no_over_creation(before: Record, move: str, step: Any) -> Any:
     """catalogue.no_over_creation, Indexed (without its assumption, which the proof states): a sync
-    that creates pods leaves at most parallelism active pods, no two active pods of one index and
-    no active pod of a completed index."""
+    that creates pods leaves at most parallelism active pods (the parallelism it read:
+    job_facts.spec_read), no two active pods of one index and no active pod of a completed index."""
     after = step.after
     live = ir.k_live(after)
     return z3.Implies(
         step.created > 0,
-        z3.And(jr.api_active(after) <= after.parallelism, live <= 1, z3.Implies(after.k_completed, live == 0)),
+        z3.And(jr.api_active(after) <= jr.spec_read(after).parallelism, live <= 1, z3.Implies(after.k_completed, live == 0)),
     )
 
 

@@ -19,8 +19,8 @@ replacement (`getPodsWithDelayedDeletionPerIndex`), and `succeeded = |completedI
 
 Fixed: the default feature gates, no podFailurePolicy (so `podReplacementPolicy:
 TerminatingOrFailed`), no successPolicy, no maxFailedIndexes, `completions >= 1` (one index at
-least); of the user's edits only `parallelism`'s and `suspend`'s (`job_relation.edit`; a suspended
-Job's manageJob deletes every active pod, k's too).
+least); of the user's edits only `parallelism`'s and `suspend`'s (`job_relation.edit` and
+`edit_stale`; a suspended Job's manageJob deletes every active pod, k's too).
 """
 
 from __future__ import annotations
@@ -136,6 +136,7 @@ def domain(s: Record) -> Any:
         z3.Implies(k_total(s, LIVE_KINDS) == 0, z3.And(s.k_live_low == 0, s.k_live_high == 0)),
         z3.Implies(k_total(s, FAILED_KINDS) == 0, s.k_failed_high == 0),
         z3.Implies(z3.Not(s.has_per_index), z3.And(s.k_live_high == 0, s.k_failed_high == 0)),
+        jr.shown_spec_domain(s),
     )
 
 
@@ -152,6 +153,8 @@ def initial(s: Record) -> Any:
         z3.Not(s.has_expectations),
         z3.Not(s.k_completed),
         z3.Not(s.k_failed_index),
+        z3.Not(s.status_hidden),
+        z3.Not(s.spec_lags),
     )
 
 
@@ -202,10 +205,11 @@ SYNC_CHOICES: Schema = (
 def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -> Step:
     """syncJob for an Indexed Job; `move` is one of job_relation.SYNC_MOVES."""
     ch = Record.symbols(SYNC_CHOICES + (jr.ANY_SYNC_CHOICES if move == jr.ANY_SYNC else ()), prefix)
-    how = jr.SyncKind.of(move, ch)
+    how = jr.SyncKind.of(move, ch, s.spec_lags)
     pod_calls_ok, stale = how.pod_calls_ok, how.stale
     if not controller.expectations:
         s = s.replace(has_expectations=False, expect_add=0, expect_delete=0, expired=False)
+    spec = jr.spec_read(s)
     sat = jr.satisfied(s)
     c = s.completions
 
@@ -254,7 +258,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
 
     # manageJob: duplicates go first, then as many as are above wantActive.
     manage = z3.And(z3.Not(finishing), sat)
-    want = maximum(0, minimum(c - completed, s.parallelism))
+    want = maximum(0, minimum(c - completed, spec.parallelism))
     duplicates = ch.duplicates
     bound_duplicates = z3.And(
         duplicates >= maximum(s.k_active - 1, 0),
@@ -262,8 +266,8 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         duplicates >= 0,
         z3.Implies(s.active == s.k_active, duplicates == maximum(s.k_active - 1, 0)),
     )
-    to_delete = jr.manage_deletions(s, minimum(maximum(duplicates, maximum(0, s.active - want)), s.max_create_delete))
-    deleting = jr.manage_deletes(manage, s, to_delete)
+    to_delete = jr.manage_deletions(spec, minimum(maximum(duplicates, maximum(0, s.active - want)), s.max_create_delete))
+    deleting = jr.manage_deletes(manage, spec, to_delete)
     removed = ite(pod_calls_ok, z3.If(deleting, to_delete, 0), 0)
     k_removed = ite(pod_calls_ok, z3.If(deleting, ch.k_removed, 0), 0)
     bound_removed = z3.Implies(
@@ -272,12 +276,12 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
             ch.k_removed >= 0,
             ch.k_removed <= s.k_active,
             ch.k_removed <= removed,
-            z3.Implies(s.suspended, ch.k_removed == s.k_active),
+            z3.Implies(spec.suspended, ch.k_removed == s.k_active),
             removed - ch.k_removed <= s.active - s.k_active,
         ),
     )
     diff = want - s.active
-    wants_more = z3.And(manage, z3.Not(s.suspended), to_delete == 0, diff > 0)
+    wants_more = z3.And(manage, z3.Not(spec.suspended), to_delete == 0, diff > 0)
     # firstPendingIndexes: k is pending when not completed, not failed and no active pod in the cache.
     k_pending = z3.And(z3.Not(k_completed), z3.Not(k_failed_index), s.k_active == 0)
     # `backoff`: the Job's back-off, or with backoffLimitPerIndex every pending index's, holds
@@ -574,6 +578,7 @@ MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
     "terminate": terminate,
     "delete-pod": delete_pod,
     "edit": jr.edit,
+    "edit-stale": jr.edit_stale,
 }
 
 SEARCH_MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {

@@ -71,7 +71,7 @@ COUNTED_FAILURES_STAY_FAILED = Assumption(
 
 
 def _parallelism_not_lowered(before: Record, move: str, step: Any) -> Any:
-    if move != "edit":
+    if move not in ("edit", "edit-stale"):
         return z3.BoolVal(True)
     return step.after.parallelism >= before.parallelism
 
@@ -95,6 +95,12 @@ NO_SUCCESS_LISTED_FAILED = Invariant(
     "no Succeeded pod is listed in uncountedTerminatedPods.failed",
     lambda s: s.succeeded_uf == 0,
 )
+SHOWN_PARALLELISM_NOT_ABOVE = Invariant(
+    "shown-parallelism-not-above",
+    "the parallelism the controller's cache shows is never above the Job's (an edit it has not "
+    "delivered raised it, when edits never lower it)",
+    lambda s: s.shown_parallelism <= s.parallelism,
+)
 DELETIONS_FULFILLED = Invariant(
     "deletion-expectations-fulfilled",
     "deletion expectations never wait (the environment observes deletions at once)",
@@ -106,14 +112,14 @@ DELETIONS_FULFILLED = Invariant(
 
 def no_over_creation(before: Record, move: str, step: Any) -> Any:
     """catalogue.no_over_creation (without its assumption, which the proof states): a sync that
-    creates pods leaves at most parallelism active pods and, with completions, at most the
-    remaining completions."""
+    creates pods leaves at most parallelism active pods (the parallelism it read:
+    job_facts.spec_read) and, with completions, at most the remaining completions."""
     after = step.after
     active = jr.api_active(after)
     left = after.completions - jr.succeeded_so_far(after)
     return z3.Implies(
         step.created > 0,
-        z3.And(active <= after.parallelism, z3.Implies(after.has_completions, active <= maximum(left, 0))),
+        z3.And(active <= jr.spec_read(after).parallelism, z3.Implies(after.has_completions, active <= maximum(left, 0))),
     )
 
 
@@ -181,6 +187,7 @@ PROOFS = (
         "active-never-above-parallelism",
         SYSTEM,
         WITHIN_PARALLELISM,
+        support=(SHOWN_PARALLELISM_NOT_ABOVE,),
         assumptions=(LAG_COVERED, EXPECTATIONS, PARALLELISM_NEVER_LOWERED),
     ),
     Proof(
@@ -215,6 +222,7 @@ PROOFS = (
         "failures-within-backoff-limit",
         SYSTEM,
         Invariant("failures-within-backoff-limit", failures_within_limit.__doc__ or "", failures_within_limit),
+        support=(SHOWN_PARALLELISM_NOT_ABOVE,),
         assumptions=(LAG_COVERED, EXPECTATIONS, PARALLELISM_NEVER_LOWERED),
     ),
 )

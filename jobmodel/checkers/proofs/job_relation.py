@@ -24,8 +24,9 @@ environment is a move of the relation.
 
 Fixed: the default feature gates, no podFailurePolicy, `podReplacementPolicy:
 TerminatingOrFailed` (its default without a pod failure policy), `restartPolicy: Never`, no
-activeDeadlineSeconds, never deleted; of the user's edits only `parallelism`'s and `suspend`'s
-(`edit`, the cache seeing it at once).
+activeDeadlineSeconds, never deleted; of the user's edits only `parallelism`'s and `suspend`'s,
+the cache seeing them at once (`edit`) or late (`edit-stale`: the syncs read the older spec and
+their status writes conflict).
 """
 
 from __future__ import annotations
@@ -92,6 +93,11 @@ CONTROLLER: Schema = (
     # The Job cache shows the Job before a status write of the controller's (sync-stale-status;
     # 1.36+ only: every sync then waits for it).
     ("status_hidden", BOOL),
+    # The Job cache shows the Job before a user's edit of its spec (edit-stale): the syncs read
+    # the spec shown, and their status writes conflict. Without one, the shown spec is the Job's.
+    ("spec_lags", BOOL),
+    ("shown_parallelism", INT),
+    ("shown_suspended", BOOL),
 )
 STATE: Schema = SPEC + PODS + RELEASED + STATUS + CONTROLLER
 POD_FIELDS = tuple(name for name, _ in PODS + RELEASED)
@@ -127,6 +133,7 @@ MOVE_OF: dict[str, tuple[str, ...]] = {
     "terminate": ("terminate",),
     "delete-pod": ("delete-pod",),
     "edit": ("edit",),  # of the EDITED fields (abstraction.relation_moves refuses the others)
+    "edit-stale": ("edit-stale",),
 }
 EDITED = ("parallelism", "suspend")  # the spec fields whose user edits the relations have
 
@@ -134,7 +141,7 @@ EDITED = ("parallelism", "suspend")  # the spec fields whose user edits the rela
 # The searches for counterexample runs use one sync move whose kind is a choice (one encoding of
 # syncJob per step instead of six); the proofs use the six, each a smaller query.
 ANY_SYNC = "sync-any"
-ANY_SYNC_CHOICES: Schema = (("kind", INT), ("outcome", INT))  # index into SYNC_KINDS, OUTCOMES
+ANY_SYNC_CHOICES: Schema = (("kind", INT),)  # an index into SYNC_KINDS
 OUTCOMES = ("first", "last", "none")
 
 
@@ -166,21 +173,27 @@ class SyncKind:
     status_late: Any = False  # its status writes reach the cache late (sync-stale-status)
 
     @staticmethod
-    def of(move: str, choices: Record) -> SyncKind:
+    def of(move: str, choices: Record, spec_lags: Any = False) -> SyncKind:
+        """The kind of `move` from a state whose Job cache may lag behind a user's edit
+        (`spec_lags`): then its status writes conflict, as a refused write's (the outcome a
+        choice); a refused write's move is the same either way."""
         if move != ANY_SYNC:
             kind = environment_kind(move)
+            if kind == "sync-status-error":
+                return SyncKind(True, False, True, STATUS_ERROR_OUTCOMES[move])
             return SyncKind(
                 kind != "sync-pod-error",
                 kind == "sync-stale",
-                kind == "sync-status-error",
-                STATUS_ERROR_OUTCOMES.get(move, ""),
+                spec_lags,
+                choices.outcome,
+                z3.And(choices.outcome >= 0, choices.outcome < len(OUTCOMES)),
                 status_late=kind == "sync-stale-status",
             )
         k = choices.kind
         return SyncKind(
             k != SYNC_KINDS.index("sync-pod-error"),
             k == SYNC_KINDS.index("sync-stale"),
-            k == SYNC_KINDS.index("sync-status-error"),
+            z3.Or(k == SYNC_KINDS.index("sync-status-error"), spec_lags),
             choices.outcome,
             z3.And(k >= 0, k < len(SYNC_KINDS), choices.outcome >= 0, choices.outcome < len(OUTCOMES)),
             k == SYNC_KINDS.index("sync-stale-status"),
@@ -188,20 +201,26 @@ class SyncKind:
 
     def select(self, acted: dict[str, tuple[Record, Any]], removal_refused: Any, listed_kept: Record) -> tuple[Record, Any]:
         """The state after the sync and the condition of its outcome, given the outcomes of a refused
-        status write (`acted`, by OUTCOMES name) and of refused pod calls."""
+        status write (`acted`, by OUTCOMES name) and of refused pod calls. With both refused (pod
+        calls of a sync over a lagging spec), nothing but manageJob's calls happened: a status
+        write that would list or count pods is refused, and so are the finalizer removals, which
+        leave nothing to clean."""
         done = acted["none"][0]
         pod_error = negate(self.pod_calls_ok)
         if isinstance(self.outcome, str):
-            if self.status_error is True:
-                return acted[self.outcome]
-            return select(pod_error, select(removal_refused, listed_kept, done), done), z3.BoolVal(True)
+            assert self.status_error is True
+            return acted[self.outcome]
         refused = done
         for i, name in reversed(list(enumerate(OUTCOMES))):
             refused = select(self.outcome == i, acted[name][0], refused)
         condition = z3.And(
             *[z3.Implies(z3.And(self.status_error, self.outcome == i), acted[name][1]) for i, name in enumerate(OUTCOMES)]
         )
-        after = select(pod_error, select(removal_refused, listed_kept, done), select(self.status_error, refused, done))
+        after = select(
+            pod_error,
+            select(self.status_error, acted["first"][0], select(removal_refused, listed_kept, done)),
+            select(self.status_error, refused, done),
+        )
         return after, condition
 
 
@@ -239,7 +258,17 @@ def status_late_allowed(s: Record, how: SyncKind, controller: Controller) -> Any
     """When a sync-stale-status may happen: from a Job the cache shows as it is, and only where the
     controller waits for its status writes (1.36+): the relations do not model a sync that reads an
     older status (up to 1.35 the move is not theirs)."""
-    return z3.Implies(how.status_late, z3.And(controller.waits_for_own_writes, z3.Not(s.status_hidden)))
+    return z3.Implies(how.status_late, z3.And(controller.waits_for_own_writes, z3.Not(s.status_hidden), z3.Not(s.spec_lags)))
+
+
+def spec_read(s: Record) -> Record:
+    """The state with the spec the controller's cache shows (job_facts.spec_read): the spec before
+    a user's edit it has not delivered. Read for what the sync decides; the state it leaves keeps
+    the API server's spec."""
+    return s.replace(
+        parallelism=z3.If(s.spec_lags, s.shown_parallelism, s.parallelism),
+        suspended=z3.If(s.spec_lags, s.shown_suspended, s.suspended),
+    )
 
 
 def shown_late(acted: Record, how: SyncKind, written: Any) -> Record:
@@ -259,9 +288,6 @@ def select(condition: Any, then: Record, otherwise: Record) -> Record:
     if isinstance(condition, bool):
         return then if condition else otherwise
     return Record(then.schema, {name: z3.If(condition, term, getattr(otherwise, name)) for name, term in then})
-NOT_MODELLED = ("edit", "delete-job", "orphan-cleanup")
-
-
 def symbols(prefix: str) -> Record:
     return Record.symbols(STATE, prefix)
 
@@ -280,6 +306,15 @@ def domain(s: Record) -> Any:
         s.status_succeeded >= 0,
         s.status_failed >= 0,
         z3.Implies(z3.Not(s.has_expectations), z3.And(s.expect_add == 0, s.expect_delete == 0, z3.Not(s.expired))),
+        shown_spec_domain(s),
+    )
+
+
+def shown_spec_domain(s: Record) -> Any:
+    """The spec the cache shows is a valid one, and the Job's own while no edit lags."""
+    return z3.And(
+        s.shown_parallelism >= 0,
+        z3.Implies(z3.Not(s.spec_lags), z3.And(s.shown_parallelism == s.parallelism, s.shown_suspended == s.suspended)),
     )
 
 
@@ -292,6 +327,7 @@ def initial(s: Record) -> Any:
         z3.Not(z3.Or(s.failure_target, s.failed_condition, s.success_criteria_met, s.complete)),
         z3.Not(s.has_expectations),
         z3.Not(s.status_hidden),
+        z3.Not(s.spec_lags),
     )
 
 
@@ -394,6 +430,7 @@ def job_cached_unfinished(s: Record) -> Any:
 
 
 SYNC_CHOICES: Schema = (
+    ("outcome", INT),  # the write refused when the status writes conflict (an index into OUTCOMES)
     ("backoff", BOOL),  # the pod-recreation back-off is still running (manageJob waits)
     ("other_status_change", BOOL),  # active, ready or terminating in status differ (a write is due)
     ("reached_max_uncounted", BOOL),
@@ -486,10 +523,11 @@ def final_conditions(s: Record, fc: Any, succeeding: Any, enact: Any, final_cond
 def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> Step:
     """syncJob (sync_job.sync_job) over the controller's cache; `move` is one of SYNC_MOVES."""
     ch = Record.symbols(SYNC_CHOICES + (ANY_SYNC_CHOICES if move == ANY_SYNC else ()), prefix)
-    how = SyncKind.of(move, ch)
+    how = SyncKind.of(move, ch, s.spec_lags)
     pod_calls_ok, stale = how.pod_calls_ok, how.stale
     if not controller.expectations:
         s = s.replace(has_expectations=False, expect_add=0, expect_delete=0, expired=False)
+    spec = spec_read(s)
 
     # syncJob: the counts of this sync (getNewFinishedPods; uncounted UIDs count as well).
     sat = satisfied(s)
@@ -509,14 +547,14 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
     manage = z3.And(z3.Not(finishing), sat)
     want = z3.If(
         s.has_completions,
-        maximum(0, minimum(s.completions - succeeded, s.parallelism)),
-        z3.If(succeeded > 0, s.active, s.parallelism),
+        maximum(0, minimum(s.completions - succeeded, spec.parallelism)),
+        z3.If(succeeded > 0, s.active, spec.parallelism),
     )
-    to_delete = manage_deletions(s, minimum(maximum(0, s.active - want), s.max_create_delete))
-    deleting = manage_deletes(manage, s, to_delete)
+    to_delete = manage_deletions(spec, minimum(maximum(0, s.active - want), s.max_create_delete))
+    deleting = manage_deletes(manage, spec, to_delete)
     removed = ite(pod_calls_ok, z3.If(deleting, to_delete, 0), 0)
     diff = want - s.active
-    wants_more = z3.And(manage, z3.Not(s.suspended), to_delete == 0, diff > 0)
+    wants_more = z3.And(manage, z3.Not(spec.suspended), to_delete == 0, diff > 0)
     creating = z3.And(wants_more, z3.Not(ch.backoff))
     created = ite(pod_calls_ok, z3.If(creating, minimum(diff, s.max_create_delete), 0), 0)
     # manageJob returns 0 active pods while it waits for the back-off up to 1.35 (kubernetes#139428).
@@ -654,6 +692,12 @@ NO_CHOICES: Schema = ()
 SOURCE_CHOICES: Schema = (("source", INT),)  # which running pod: an index into RUNNING_SOURCES
 TIME_CHOICES: Schema = (("five_minutes_pass", BOOL),)
 EDIT_CHOICES: Schema = (("parallelism", INT), ("suspended", BOOL))  # the new spec.parallelism and spec.suspend
+EDIT_STALE_CHOICES: Schema = (*EDIT_CHOICES, ("rewritten", BOOL))  # the update changed the Job otherwise
+
+
+def job_delivered(s: Record) -> dict[str, Any]:
+    """The fields of a Job cache that shows the Job as it is (environment.deliver_job)."""
+    return {"status_hidden": False, "spec_lags": False, "shown_parallelism": s.parallelism, "shown_suspended": s.suspended}
 
 
 def cache_catch_up(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
@@ -663,9 +707,9 @@ def cache_catch_up(s: Record, prefix: str, controller: Controller = MODEL) -> St
         hidden=0,
         active=s.active + s.hidden,
         expect_add=z3.If(s.has_expectations, s.expect_add - s.hidden, s.expect_add),
-        status_hidden=False,
+        **job_delivered(s),
     )
-    return Step(z3.Or(s.hidden > 0, s.status_hidden), after, Record(NO_CHOICES, {}))
+    return Step(z3.Or(s.hidden > 0, s.status_hidden, s.spec_lags), after, Record(NO_CHOICES, {}))
 
 
 def restart(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
@@ -677,7 +721,7 @@ def restart(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
         expect_add=0,
         expect_delete=0,
         expired=False,
-        status_hidden=False,
+        **job_delivered(s),
     )
     return Step(z3.BoolVal(True), after, Record(NO_CHOICES, {}))
 
@@ -692,10 +736,40 @@ def time_passes(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
 def edit(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
     """environment.edit_job of `parallelism` or `suspend` (one move here may change both): the API
     server takes any parallelism >= 0 and either suspend (a refused edit keeps the old value); the
-    cache shows the edit at once, so a lagging status write of the controller's before it
-    (environment.deliver_job); Controller.updateJob only queues the Job."""
+    cache shows the edit at once, so the writes lagging before it too (environment.deliver_job:
+    the controller's status write, an earlier edit); Controller.updateJob only queues the Job."""
     ch = Record.symbols(EDIT_CHOICES, prefix)
-    after = s.replace(parallelism=ch.parallelism, suspended=ch.suspended, status_hidden=False)
+    after = s.replace(
+        parallelism=ch.parallelism,
+        suspended=ch.suspended,
+        status_hidden=False,
+        spec_lags=False,
+        shown_parallelism=ch.parallelism,
+        shown_suspended=ch.suspended,
+    )
+    return Step(ch.parallelism >= 0, after, ch)
+
+
+def edit_stale(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
+    """environment.edit_job_seen_late: the same edit, which the Job informer delivers late: the
+    cache keeps showing the Job it showed (the Job before the edit, unless an earlier edit or a
+    status write of the controller's lags too). A Job the update changed lags from then on,
+    until the cache catches up: its resourceVersion is new, so the syncs' status writes
+    conflict, even where a later edit restores the spec shown (the update may change what the
+    relations do not count, a label: a choice); behind a status write, which the syncs wait for,
+    only a spec that differs from the one shown lags (the abstraction's reading: no sync can tell)."""
+    ch = Record.symbols(EDIT_STALE_CHOICES, prefix)
+    shown = spec_read(s)
+    differs_from_shown = z3.Or(ch.parallelism != shown.parallelism, ch.suspended != shown.suspended)
+    changed = z3.Or(ch.parallelism != s.parallelism, ch.suspended != s.suspended, ch.rewritten)
+    lags = z3.If(s.status_hidden, differs_from_shown, z3.Or(s.spec_lags, changed))
+    after = s.replace(
+        parallelism=ch.parallelism,
+        suspended=ch.suspended,
+        spec_lags=lags,
+        shown_parallelism=z3.If(lags, shown.parallelism, ch.parallelism),
+        shown_suspended=z3.If(lags, shown.suspended, ch.suspended),
+    )
     return Step(ch.parallelism >= 0, after, ch)
 
 
@@ -772,7 +846,7 @@ def _sync_move(name: str) -> Callable[[Record, str, Controller], Step]:
     return move
 
 
-NON_SYNC_MOVES = ("cache-catch-up", "restart", "time", "stutter", "succeed", "fail", "terminate", "delete-pod", "edit")
+NON_SYNC_MOVES = ("cache-catch-up", "restart", "time", "stutter", "succeed", "fail", "terminate", "delete-pod", "edit", "edit-stale")
 MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
     **{name: _sync_move(name) for name in SYNC_MOVES},
     "cache-catch-up": cache_catch_up,
@@ -784,6 +858,7 @@ MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
     "terminate": terminate,
     "delete-pod": delete_pod,
     "edit": edit,
+    "edit-stale": edit_stale,
 }
 
 # The moves of the searches for runs (stutter changes nothing, so no shortest run has one).

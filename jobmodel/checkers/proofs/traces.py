@@ -252,10 +252,11 @@ def budget_for(moves: list[Move]) -> env.Budget:
         "sync-status-error": "faults",
         "restart": "restarts",
         "expire-expectations": "expiries",
+        "edit-stale": "stale_edits",
     }
     budget = env.Budget()
     for move in moves:
-        if move.kind == "edit":
+        if move.kind in ("edit", "edit-stale"):
             budget = attrs.evolve(budget, edits=(*budget.edits, move.arg))
         name = spend.get(move.kind)
         if name is not None:
@@ -334,19 +335,20 @@ def job_moves_for(world: env.World, step: PathStep, index: Callable[[Pod], bool]
         return [*moves, Move("expire-expectations")]
     if move == "delete-pod":
         return [*moves, Move("delete-pod", _running(world, "active", index).name)]
-    if move == "edit":
-        return [*moves, *edits_for(world, step.after)]
+    if move in ("edit", "edit-stale"):
+        return [*moves, *edits_for(world, move, step.after)]
     pod = _running(world, jr.RUNNING_SOURCES[int(step.choices["source"])], index)
     return [*moves, Move(move, pod.name)]
 
 
-def edits_for(world: env.World, spec: dict[str, Any]) -> list[Move]:
-    """The user's edits that give the Job the spec of the relation's `edit` (which may change
-    parallelism and suspend at once): parallelism's, and suspend's where it changes."""
+def edits_for(world: env.World, kind: str, spec: dict[str, Any]) -> list[Move]:
+    """The user's edits (of `kind`, `edit` or `edit-stale`) that give the Job the spec of the
+    relation's move (which may change parallelism and suspend at once): parallelism's, and
+    suspend's where it changes."""
     job = world.job()
-    edits = [Move("edit", arg=f"parallelism={spec['parallelism']}")]
+    edits = [Move(kind, arg=f"parallelism={spec['parallelism']}")]
     if job is not None and bool(job.spec.suspend) != bool(spec["suspended"]):
-        edits.append(Move("edit", arg=f"suspend={'true' if spec['suspended'] else 'false'}"))
+        edits.append(Move(kind, arg=f"suspend={'true' if spec['suspended'] else 'false'}"))
     return edits
 
 

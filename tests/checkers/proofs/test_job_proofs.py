@@ -18,7 +18,7 @@ from jobmodel.checkers.proofs.induction import Invariant, Proof, StepClaim, chec
 from jobmodel.invariants import catalogue
 from jobmodel.invariants.catalogue import Transition  # a step of the Job's environment
 from jobmodel.transitions import job_environment as env
-from tests.checkers.proofs.test_job_relation import COVERAGE_SEEDS, one_more_pod
+from tests.checkers.proofs.test_job_relation import WALK_SEEDS, one_more_pod
 from tests.checkers.proofs.walks import seeded_walks
 
 BY_NAME = {p.name: p for p in jp.PROOFS}
@@ -101,7 +101,7 @@ def test_the_claims_say_what_the_catalogue_says(dropped_traces: dict[tuple[str, 
         if proof.system.impl == jp.MODEL_IMPL and proof.system is jp.SYSTEM
         for t in trace_transitions(trace)
     ]
-    for t in [*seeded_walks(COVERAGE_SEEDS, 14), *model_runs]:
+    for t in [*seeded_walks(WALK_SEEDS, 14), *model_runs]:
         found, message = ab.admitting(t.before, t.move, t.after)
         assert found is not None, message
         name, step, model = found

@@ -36,7 +36,9 @@ from tests.checkers.proofs.walks import (
     walk,
 )
 
-COVERAGE_SEEDS = range(40)
+WALK_SEEDS = range(40)
+# More for the coverage of every move kind: the rarest (a back-off's timer-fires) needs them.
+COVERAGE_SEEDS = range(50)
 # The releases whose consistency store makes a sync wait for the controller's own writes (1.36+).
 WAITING_RELEASES = [r for r in WALK_RELEASES if jr.Controller.of(release_gates(r)).waits_for_own_writes]
 
@@ -81,12 +83,12 @@ def test_every_move_at_a_release_waits_included_is_a_move_of_its_relation(releas
     gates = release_gates(release)
     controller = jr.Controller.of(gates)
     waits = status_waits = late = 0
-    for t in seeded_walks(COVERAGE_SEEDS, 14, gates=gates):
+    for t in seeded_walks(WALK_SEEDS, 14, gates=gates):
         ok, message = ab.admits(t.before, t.move, t.after, controller)
         assert ok, f"{t.move}: {message}"
         waits += waited_for_the_cache(t)
-        status_waits += waited_for_the_cache(t) and t.before.job_shown is not None
-        late += t.after.job_shown is not None and t.before.job_shown is None
+        status_waits += waited_for_the_cache(t) and env.status_write_lags(t.before)
+        late += env.status_write_lags(t.after) and not env.status_write_lags(t.before)
     assert (waits > 0) == controller.waits_for_own_writes, f"{waits} syncs waited for the cache"
     assert (status_waits > 0 and late > 0) == controller.waits_for_own_writes, (status_waits, late)
 
@@ -99,7 +101,7 @@ def test_a_sync_waits_exactly_while_a_write_is_hidden(release: str) -> None:
     gates = release_gates(release)
     controller = jr.Controller.of(gates)
     checked = 0
-    for t in seeded_walks(COVERAGE_SEEDS, 14, gates=gates):
+    for t in seeded_walks(WALK_SEEDS, 14, gates=gates):
         if t.move.kind not in jr.SYNC_KINDS or t.sync is None:
             continue
         pre = ab.job_record(t.before)
@@ -119,7 +121,7 @@ def test_the_relation_of_1_32_does_not_wait_for_the_cache() -> None:
     """The consistency store is 1.36+: the relation of 1.32 refuses some of the waits the model
     makes at 1.37 (a sync of 1.32 over a stale cache acts)."""
     waits = refused = 0
-    for t in seeded_walks(COVERAGE_SEEDS, 14, gates=NEWEST):
+    for t in seeded_walks(WALK_SEEDS, 14, gates=NEWEST):
         if not waited_for_the_cache(t):
             continue
         waits += 1
@@ -167,7 +169,7 @@ def test_a_sync_is_a_function_of_the_state_where_the_model_is_one(release: str) 
     gates = release_gates(release)
     checked = 0
     controller = jr.Controller.of(gates)
-    for t in seeded_walks(COVERAGE_SEEDS, 14, gates=gates):
+    for t in seeded_walks(WALK_SEEDS, 14, gates=gates):
         if t.move.kind not in jr.SYNC_KINDS or t.sync is None:
             continue
         if t.move.kind in ("sync-status-error", "sync-stale-status"):
@@ -200,12 +202,16 @@ def test_worlds_outside_the_abstraction_are_refused() -> None:
         ab.job_state(attrs.evolve(world, cluster=cluster))
     with pytest.raises(ab.OutsideAbstraction, match="an edit of completions"):
         ab.relation_moves(Move("edit", arg="completions=2"))
-    with pytest.raises(ab.OutsideAbstraction, match="edit-stale"):
-        ab.relation_moves(Move("edit-stale", arg="parallelism=2"))
+    with pytest.raises(ab.OutsideAbstraction, match="an edit of completions"):
+        ab.relation_moves(Move("edit-stale", arg="completions=2"))
+    older = attrs.evolve(job, status=attrs.evolve(job.status, active=1))  # before a status write (1.32: not waited for)
     with pytest.raises(ab.OutsideAbstraction, match="status write not yet observed"):
-        ab.job_state(attrs.evolve(world, job_shown=job))
+        ab.job_state(attrs.evolve(world, job_shown=older))
     with pytest.raises(ab.OutsideAbstraction, match="status write not yet observed"):
-        ab.indexed_state(attrs.evolve(world, cluster=cluster, job_shown=indexed), 0)
+        ab.indexed_state(attrs.evolve(world, cluster=cluster, job_shown=attrs.evolve(indexed, status=older.status)), 0)
+    with pytest.raises(ab.OutsideAbstraction, match="spec field the relations do not model"):
+        ab.job_state(attrs.evolve(world, job_shown=attrs.evolve(job, spec=attrs.evolve(job.spec, backoff_limit=3))))
+    assert ab.job_state(attrs.evolve(world, job_shown=job))["spec_lags"]  # an edit back to the spec shown
 
 
 def one_more_pod(s: Record, prefix: str, controller: jr.Controller = jr.MODEL) -> jr.Step:
@@ -217,7 +223,7 @@ def one_more_pod(s: Record, prefix: str, controller: jr.Controller = jr.MODEL) -
 
 def test_a_broken_encoding_is_caught_by_the_cross_check() -> None:
     mismatches = 0
-    for t in seeded_walks(COVERAGE_SEEDS, 14):
+    for t in seeded_walks(WALK_SEEDS, 14):
         if t.move.kind != "sync" or t.sync is None:
             continue
         step = one_more_pod(ab.job_record(t.before), "c")
@@ -281,3 +287,32 @@ def test_a_suspended_jobs_sync_deletes_every_active_pod_past_the_cap_and_resumin
         world, result = env.apply_move(world, move)
         assert_admitted(Transition(before, move, world, result))
     assert ab.job_state(world)["active"] == 1
+
+
+def test_a_sync_over_an_edit_the_cache_has_not_shown_reads_the_older_spec_and_its_status_writes_conflict() -> None:
+    """edit-stale: the cache shows the Job before the user raised parallelism, so the sync creates
+    no pod (it reads the older spec) and is no clean sync (a status write would conflict), in the
+    model and in every move of the relation from the same state; once the cache catches up, the sync creates
+    the pods the new parallelism wants."""
+    world = JobSetting(1, None, 0, 500, 500, stale_edits=1).world()
+    for move in (Move("sync"), Move("start", "j-0"), Move("edit-stale", arg="parallelism=4")):
+        before = world
+        world, result = env.apply_move(world, move)
+        assert_admitted(Transition(before, move, world, result))
+    state = ab.job_state(world)
+    assert state["spec_lags"] and state["shown_parallelism"] == 1 and state["parallelism"] == 4
+    step = jr.sync(ab.job_record(world), "c", "sync")
+    assert check_at(z3.And(step.guard, step.created > 0)) == z3.unsat
+    assert check_at(z3.And(step.guard, step.clean_sync)) == z3.unsat
+
+    before = world
+    world, result = env.apply_move(world, Move("sync"))
+    assert_admitted(Transition(before, Move("sync"), world, result))
+    assert ab.job_state(world)["active"] + ab.job_state(world)["hidden"] == 1
+
+    for move in (Move("cache-catch-up"), Move("sync")):
+        before = world
+        world, result = env.apply_move(world, move)
+        assert_admitted(Transition(before, move, world, result))
+    state = ab.job_state(world)
+    assert not state["spec_lags"] and state["active"] + state["hidden"] == 4

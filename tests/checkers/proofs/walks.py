@@ -59,6 +59,7 @@ class JobSetting:
     gates: FeatureGates = PROOF_GATES
     suspended: bool = False  # created with spec.suspend
     suspend_edits: tuple[str, ...] = ()  # edits of suspend, besides HOSTILE's
+    stale_edits: int = 0  # edits the Job informer may deliver late (edit-stale)
 
     def world(self) -> env.World:
         tunables = JobControllerTunables(
@@ -70,7 +71,7 @@ class JobSetting:
         if self.suspended:
             extra["suspend"] = True
         manifest = job_manifest(self.parallelism, self.completions, self.backoff_limit, indexed=self.indexed, **extra)
-        budget = attrs.evolve(HOSTILE, edits=(*HOSTILE.edits, *self.suspend_edits))
+        budget = attrs.evolve(HOSTILE, edits=(*HOSTILE.edits, *self.suspend_edits), stale_edits=self.stale_edits)
         return env.initial_world(manifest, budget, now=START, tunables=tunables, features=self.gates)
 
 
@@ -89,6 +90,7 @@ def job_settings() -> st.SearchStrategy[JobSetting]:
         caps,
         suspended=st.booleans(),
         suspend_edits=st.sampled_from([(), ("suspend=true",), ("suspend=false",), ("suspend=true", "suspend=false")]),
+        stale_edits=st.sampled_from([0, 0, 1, 2]),
     )
 
 
@@ -106,6 +108,7 @@ def indexed_settings() -> st.SearchStrategy[JobSetting]:
         st.sampled_from([0.0, 10.0]),
         suspended=st.booleans(),
         suspend_edits=st.sampled_from([(), ("suspend=true",), ("suspend=false",), ("suspend=true", "suspend=false")]),
+        stale_edits=st.sampled_from([0, 0, 1, 2]),
     )
 
 
@@ -151,9 +154,11 @@ def seeded_walks(seeds: range, steps: int, indexed: bool = False, gates: Feature
             rng.choice([0.0, 10.0]),
             gates,
             # No draw: the other settings stay as they were. A tenth suspended at first, another
-            # tenth suspended on the way (more edits crowd out the rarer moves).
+            # tenth suspended on the way, three tenths with edits seen late (more edits crowd out
+            # the rarer moves).
             suspended=seed % 10 == 2,
             suspend_edits=SUSPEND_EDITS.get(seed % 10, ()),
+            stale_edits=2 if seed % 10 in (6, 9) else 0,
         )
         yield from walk(setting.world(), rng.randrange, steps)
 
