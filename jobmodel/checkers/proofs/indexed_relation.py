@@ -577,6 +577,7 @@ MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
     "fail": fail,
     "terminate": terminate,
     "delete-pod": delete_pod,
+    "pod-gc": jr.pod_gc,
     "edit": jr.edit,
     "edit-stale": jr.edit_stale,
 }

@@ -39,6 +39,7 @@ HOSTILE = env.Budget(
     restarts=2,
     expiries=3,
     stale_status=2,
+    gc=2,
     edits=("parallelism=1", "parallelism=4", "parallelism=0"),
 )
 
