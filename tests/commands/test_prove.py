@@ -58,7 +58,7 @@ def test_the_moves_outside_the_relations_are_named_by_release(capsys: pytest.Cap
         assert ("sync-stale-status" in outside) == stale_status_outside, release
         expected = {"edit of completions", "delete-job", "delete-job-stale", "orphan-cleanup", "start-stale"}
         assert expected <= set(outside), release
-        assert not {"sync", "sync-stale", "restart", "succeed", "cache-catch-up", "edit", "edit-stale", "edit of parallelism", "edit of suspend", "pod-gc"} & set(outside), release
+        assert not {"sync", "sync-stale", "restart", "succeed", "cache-catch-up", "edit", "edit-stale", "edit of parallelism", "edit of suspend", "pod-gc", "deadline-passes"} & set(outside), release
     assert main(["prove", "--only", "nonindexed/backoff", "--kube-version", "1.35"]) == 0
     line = capsys.readouterr().out.splitlines()[-2]
     assert "sync-stale-status" in line and "the pod moves seen late (*-stale)" in line and "start-stale" not in line

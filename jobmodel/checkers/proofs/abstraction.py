@@ -60,7 +60,6 @@ def _check_scope(job: Job, reasons: list[tuple[bool, str]]) -> None:
         (spec.pod_failure_policy is not None, "a podFailurePolicy"),
         (spec.pod_replacement_policy not in (None, TERMINATING_OR_FAILED), "podReplacementPolicy Failed"),
         (spec.template.restart_policy == "OnFailure", "restartPolicy OnFailure"),
-        (spec.active_deadline_seconds is not None, "activeDeadlineSeconds"),
         (job.metadata.deletion_timestamp is not None, "a Job being deleted"),
         (spec.managed_by not in (None, "kubernetes.io/job-controller"), "a Job managed elsewhere"),
     ]
@@ -108,6 +107,7 @@ def _status_and_controller(world: World, job: Job) -> dict[str, int | bool]:
         "max_create_delete": tunables.max_pod_create_delete_per_sync,
         "max_uncounted": tunables.max_uncounted_pods,
         "suspended": bool(job.spec.suspend),
+        "has_deadline": job.spec.active_deadline_seconds is not None,
         "status_succeeded": status.succeeded,
         "status_failed": status.failed,
         "failure_target": _true(job, FAILURE_TARGET),

@@ -60,6 +60,7 @@ SPEC: Schema = (
     ("max_create_delete", INT),
     ("max_uncounted", INT),
     ("suspended", BOOL),
+    ("has_deadline", BOOL),
 )
 # Pods by kind, as in job_relation (an Indexed Job never lists succeeded pods).
 KINDS = (
@@ -216,7 +217,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     # getNewFinishedPods, calculateSucceededIndexes, calculateFailedIndexes.
     uncounted_f = s.terminating_uf + s.succeeded_uf + s.failed_uf + s.gone_uf
     failed = s.status_failed + s.failed + s.terminating + uncounted_f
-    exceeds = failed > s.backoff_limit
+    exceeds = z3.Or(failed > s.backoff_limit, jr.past_active_deadline(s, spec, ch))
     succeeded_pods = s.succeeded + s.succeeded_uf
     k_succeeded_pods = s.k_succeeded + s.k_succeeded_uf
     k_fresh = z3.And(z3.Not(s.k_completed), k_succeeded_pods > 0)

@@ -9,7 +9,7 @@ every parallelism, every completions count and any number of pods and steps.
 The moves are those of `jobmodel.transitions.job_environment` (`MOVE_OF` maps each of its move kinds
 to one here) and the sync is upstream v1.32's `syncJob` as `jobmodel.transitions.sync_job` models
 it, branch by branch: the expectations check, `getNewFinishedPods`, the finished condition
-(SuccessCriteriaMet, FailureTarget, `exceedsBackoffLimit`), `deleteActivePods`, `manageJob`
+(SuccessCriteriaMet, FailureTarget, `exceedsBackoffLimit`, `pastActiveDeadline`), `deleteActivePods`, `manageJob`
 (`wantActive`, deletions first, `MaxPodCreateDeletePerSync`, the pod-recreation back-off; a
 suspended Job's every active pod deleted, uncapped) and
 `trackJobStatusAndRemoveFinalizers` (clean the uncounted lists, record finished pods, the
@@ -23,8 +23,8 @@ allows every outcome the model can take, so what holds for the relation holds fo
 environment is a move of the relation.
 
 Fixed: the default feature gates, no podFailurePolicy, `podReplacementPolicy:
-TerminatingOrFailed` (its default without a pod failure policy), `restartPolicy: Never`, no
-activeDeadlineSeconds, never deleted; of the user's edits only `parallelism`'s and `suspend`'s,
+TerminatingOrFailed` (its default without a pod failure policy), `restartPolicy: Never`, never
+deleted; of the user's edits only `parallelism`'s and `suspend`'s,
 the cache seeing them at once (`edit`) or late (`edit-stale`: the syncs read the older spec and
 their status writes conflict).
 """
@@ -57,6 +57,7 @@ SPEC: Schema = (
     ("max_create_delete", INT),  # MaxPodCreateDeletePerSync
     ("max_uncounted", INT),  # MaxUncountedPods
     ("suspended", BOOL),  # spec.suspend
+    ("has_deadline", BOOL),  # spec.activeDeadlineSeconds is set
 )
 # The Job's pods that hold the tracking finalizer, by what the controller tells apart; a pod without
 # the finalizer is invisible to every count the controller keeps (it is neither active nor new).
@@ -125,6 +126,7 @@ MOVE_OF: dict[str, tuple[str, ...]] = {
     "restart": ("restart",),
     "expire-expectations": ("time",),
     "timer-fires": ("time",),
+    "deadline-passes": ("time",),
     "start": ("stutter",),
     "ready": ("stutter",),
     "succeed": ("succeed",),
@@ -432,6 +434,7 @@ def job_cached_unfinished(s: Record) -> Any:
 
 SYNC_CHOICES: Schema = (
     ("outcome", INT),  # the write refused when the status writes conflict (an index into OUTCOMES)
+    ("past_deadline", BOOL),  # the clock is past the Job's active deadline (see past_active_deadline)
     ("backoff", BOOL),  # the pod-recreation back-off is still running (manageJob waits)
     ("other_status_change", BOOL),  # active, ready or terminating in status differ (a write is due)
     ("reached_max_uncounted", BOOL),
@@ -453,6 +456,14 @@ SYNC_CHOICES: Schema = (
 # The pod kinds trackJobStatusAndRemoveFinalizers takes the finalizer from (besides active pods of
 # a finishing Job), in both relations.
 TRACKED_KINDS = ("succeeded", "succeeded_uf", "failed", "failed_uf", "terminating", "terminating_uf")
+
+
+def past_active_deadline(s: Record, spec: Record, choices: Record) -> Any:
+    """pastActiveDeadline (a DeadlineExceeded FailureTarget, as exceeding backoffLimit gives a
+    BackoffLimitExceeded one): a Job with activeDeadlineSeconds that is not suspended (as the
+    sync reads it) may be past its deadline, a choice (the clock is not counted; an
+    activeDeadlineSeconds past int64 nanoseconds is past it from the sync that starts the Job)."""
+    return z3.And(choices.past_deadline, s.has_deadline, z3.Not(spec.suspended))
 
 
 def manage_deletions(s: Record, scale_down: Any) -> Any:
@@ -536,7 +547,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
     uncounted_f = s.terminating_uf + s.succeeded_uf + s.failed_uf + s.gone_uf
     succeeded = s.status_succeeded + s.succeeded + s.succeeded_uf + uncounted_s
     failed = s.status_failed + s.failed + s.terminating + uncounted_f
-    exceeds = failed > s.backoff_limit
+    exceeds = z3.Or(failed > s.backoff_limit, past_active_deadline(s, spec, ch))
     fc0 = z3.If(s.success_criteria_met, SUCCESS, z3.If(s.failure_target, FAILED, z3.If(exceeds, NEW_FAILURE_TARGET, NONE)))
 
     # A finishing Job: deleteActivePods, and the condition waits until every delete went through.
@@ -728,7 +739,8 @@ def restart(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
 
 
 def time_passes(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
-    """expire-expectations, timer-fires: the clock moves; expectations may pass ExpectationsTimeout."""
+    """expire-expectations, timer-fires, deadline-passes: the clock moves; expectations may pass
+    ExpectationsTimeout (the active deadline is a choice of each sync: past_active_deadline)."""
     ch = Record.symbols(TIME_CHOICES, prefix)
     after = s.replace(expired=z3.And(s.has_expectations, z3.Or(s.expired, ch.five_minutes_pass)))
     return Step(z3.BoolVal(True), after, ch)

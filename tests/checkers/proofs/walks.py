@@ -61,6 +61,7 @@ class JobSetting:
     suspended: bool = False  # created with spec.suspend
     suspend_edits: tuple[str, ...] = ()  # edits of suspend, besides HOSTILE's
     stale_edits: int = 0  # edits the Job informer may deliver late (edit-stale)
+    deadline: int | None = None  # activeDeadlineSeconds
 
     def world(self) -> env.World:
         tunables = JobControllerTunables(
@@ -71,11 +72,15 @@ class JobSetting:
         extra: dict[str, int | bool] = {} if self.per_index is None else {"backoffLimitPerIndex": self.per_index}
         if self.suspended:
             extra["suspend"] = True
+        if self.deadline is not None:
+            extra["activeDeadlineSeconds"] = self.deadline
         manifest = job_manifest(self.parallelism, self.completions, self.backoff_limit, indexed=self.indexed, **extra)
         budget = attrs.evolve(HOSTILE, edits=(*HOSTILE.edits, *self.suspend_edits), stale_edits=self.stale_edits)
         return env.initial_world(manifest, budget, now=START, tunables=tunables, features=self.gates)
 
 
+# activeDeadlineSeconds by the seed of a walk, modulo 10 (expire-expectations passes 60 s).
+DEADLINES = {1: 60, 8: 600}
 # Suspend edits by the seed of a walk, modulo 10.
 SUSPEND_EDITS: dict[int, tuple[str, ...]] = {2: ("suspend=false",), 7: ("suspend=true", "suspend=false")}
 
@@ -92,6 +97,7 @@ def job_settings() -> st.SearchStrategy[JobSetting]:
         suspended=st.booleans(),
         suspend_edits=st.sampled_from([(), ("suspend=true",), ("suspend=false",), ("suspend=true", "suspend=false")]),
         stale_edits=st.sampled_from([0, 0, 1, 2]),
+        deadline=st.sampled_from([None, None, 30, 600]),
     )
 
 
@@ -110,6 +116,7 @@ def indexed_settings() -> st.SearchStrategy[JobSetting]:
         suspended=st.booleans(),
         suspend_edits=st.sampled_from([(), ("suspend=true",), ("suspend=false",), ("suspend=true", "suspend=false")]),
         stale_edits=st.sampled_from([0, 0, 1, 2]),
+        deadline=st.sampled_from([None, None, 30, 600]),
     )
 
 
@@ -160,6 +167,7 @@ def seeded_walks(seeds: range, steps: int, indexed: bool = False, gates: Feature
             suspended=seed % 10 == 2,
             suspend_edits=SUSPEND_EDITS.get(seed % 10, ()),
             stale_edits=2 if seed % 10 in (6, 9) else 0,
+            deadline=DEADLINES.get(seed % 10),
         )
         yield from walk(setting.world(), rng.randrange, steps)
 
