@@ -202,7 +202,6 @@ def check_indexed_job_in_scope(job: Job) -> None:
         [
             (spec.completion_mode != INDEXED, "a NonIndexed Job"),
             (spec.success_policy is not None, "a successPolicy"),
-            (spec.max_failed_indexes is not None, "maxFailedIndexes"),
             (not spec.completions, "an Indexed Job without indexes"),
         ],
     )
@@ -272,6 +271,8 @@ def indexed_state(world: World, index: int) -> dict[str, int | bool]:
         "completions": completions,
         "has_per_index": spec.backoff_limit_per_index is not None,
         "per_index_limit": spec.backoff_limit_per_index or 0,
+        "has_max_failed": spec.max_failed_indexes is not None,
+        "max_failed": spec.max_failed_indexes or 0,
         **counts,
         "gone_uf": len(listed_f - with_finalizer),
         "released": released,

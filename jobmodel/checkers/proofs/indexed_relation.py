@@ -18,7 +18,7 @@ failure counts (`getNewIndexFailureCounts`), the failed pod whose finalizer wait
 replacement (`getPodsWithDelayedDeletionPerIndex`), and `succeeded = |completedIndexes|`.
 
 Fixed: the default feature gates, no podFailurePolicy (so `podReplacementPolicy:
-TerminatingOrFailed`), no successPolicy, no maxFailedIndexes, `completions >= 1` (one index at
+TerminatingOrFailed`), no successPolicy, `completions >= 1` (one index at
 least); of the user's edits only `parallelism`'s and `suspend`'s (`job_relation.edit` and
 `edit_stale`; a suspended Job's manageJob deletes every active pod, k's too).
 """
@@ -57,6 +57,8 @@ SPEC: Schema = (
     ("backoff_limit", INT),
     ("has_per_index", BOOL),  # backoffLimitPerIndex is set
     ("per_index_limit", INT),
+    ("has_max_failed", BOOL),  # maxFailedIndexes is set (with backoffLimitPerIndex only)
+    ("max_failed", INT),
     ("max_create_delete", INT),
     ("max_uncounted", INT),
     ("suspended", BOOL),
@@ -120,6 +122,8 @@ def domain(s: Record) -> Any:
         s.backoff_limit >= 0,
         s.per_index_limit >= 0,
         z3.Implies(z3.Not(s.has_per_index), s.per_index_limit == 0),
+        z3.Implies(s.has_max_failed, z3.And(s.has_per_index, s.max_failed >= 0, s.max_failed <= s.completions)),
+        z3.Implies(z3.Not(s.has_max_failed), s.max_failed == 0),
         s.max_create_delete >= 1,
         s.max_uncounted >= 1,
         s.status_succeeded >= 0,
@@ -246,7 +250,11 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
             s.failure_target,
             FAILED,
             z3.If(
-                z3.Or(exceeds, z3.And(s.has_per_index, failed_indexes > 0, failed_indexes + completed >= c)),
+                z3.Or(
+                    exceeds,
+                    z3.And(s.has_max_failed, failed_indexes > s.max_failed),  # MaxFailedIndexesExceeded
+                    z3.And(s.has_per_index, failed_indexes > 0, failed_indexes + completed >= c),  # FailedIndexes
+                ),
                 NEW_FAILURE_TARGET,
                 NONE,
             ),

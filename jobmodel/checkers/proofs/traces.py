@@ -428,6 +428,8 @@ def indexed_manifest(spec: dict[str, int | bool]) -> dict[str, Any]:
     manifest["spec"]["completionMode"] = "Indexed"
     if spec["has_per_index"]:
         manifest["spec"]["backoffLimitPerIndex"] = spec["per_index_limit"]
+    if spec["has_max_failed"]:
+        manifest["spec"]["maxFailedIndexes"] = spec["max_failed"]
     return manifest
 
 

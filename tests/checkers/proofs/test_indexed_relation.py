@@ -57,10 +57,14 @@ def test_every_move_of_the_model_is_a_move_of_the_relation(setting: JobSetting, 
 
 
 def test_the_walks_cover_every_move_of_the_relation_and_of_the_environment() -> None:
+    """Every move kind, every move of the relation, and the ways an Indexed Job fails."""
     seen: Counter[str] = Counter()
     names: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
     for t in seeded_walks(COVERAGE_SEEDS, 12, indexed=True):
         seen[t.move.kind] += 1
+        if t.sync is not None and t.sync.status is not None:
+            reasons.update(c.reason for c in t.sync.status.conditions)
         job = t.before.job()
         if job is None or catalogue.finished(job):
             continue
@@ -75,6 +79,7 @@ def test_the_walks_cover_every_move_of_the_relation_and_of_the_environment() -> 
     assert set(seen) == modelled_kinds(), f"not exercised: {modelled_kinds() - set(seen)}"
     moves = relation_moves_at(ir.MOVES)
     assert set(names) == moves, f"relation moves not exercised: {moves - set(names)}"
+    assert {"MaxFailedIndexesExceeded", "FailedIndexes", "DeadlineExceeded", "BackoffLimitExceeded"} <= set(reasons), reasons
 
 
 def test_every_index_of_a_run_is_the_relation_s_index() -> None:

@@ -62,6 +62,7 @@ class JobSetting:
     suspend_edits: tuple[str, ...] = ()  # edits of suspend, besides HOSTILE's
     stale_edits: int = 0  # edits the Job informer may deliver late (edit-stale)
     deadline: int | None = None  # activeDeadlineSeconds
+    max_failed: int | None = None  # maxFailedIndexes (with backoffLimitPerIndex only)
 
     def world(self) -> env.World:
         tunables = JobControllerTunables(
@@ -74,6 +75,8 @@ class JobSetting:
             extra["suspend"] = True
         if self.deadline is not None:
             extra["activeDeadlineSeconds"] = self.deadline
+        if self.max_failed is not None and self.per_index is not None:
+            extra["maxFailedIndexes"] = self.max_failed
         manifest = job_manifest(self.parallelism, self.completions, self.backoff_limit, indexed=self.indexed, **extra)
         budget = attrs.evolve(HOSTILE, edits=(*HOSTILE.edits, *self.suspend_edits), stale_edits=self.stale_edits)
         return env.initial_world(manifest, budget, now=START, tunables=tunables, features=self.gates)
@@ -114,6 +117,7 @@ def indexed_settings() -> st.SearchStrategy[JobSetting]:
         st.none() | st.integers(0, 2),
         st.sampled_from([0.0, 10.0]),
         suspended=st.booleans(),
+        max_failed=st.none() | st.integers(0, 1),
         suspend_edits=st.sampled_from([(), ("suspend=true",), ("suspend=false",), ("suspend=true", "suspend=false")]),
         stale_edits=st.sampled_from([0, 0, 1, 2]),
         deadline=st.sampled_from([None, None, 30, 600]),
@@ -168,6 +172,7 @@ def seeded_walks(seeds: range, steps: int, indexed: bool = False, gates: Feature
             suspend_edits=SUSPEND_EDITS.get(seed % 10, ()),
             stale_edits=2 if seed % 10 in (6, 9) else 0,
             deadline=DEADLINES.get(seed % 10),
+            max_failed=seed % 4 if seed % 4 < 2 else None,
         )
         yield from walk(setting.world(), rng.randrange, steps)
 
