@@ -58,7 +58,6 @@ def _check_scope(job: Job, reasons: list[tuple[bool, str]]) -> None:
     spec = job.spec
     common = [
         (spec.pod_failure_policy is not None, "a podFailurePolicy"),
-        (spec.pod_replacement_policy not in (None, TERMINATING_OR_FAILED), "podReplacementPolicy Failed"),
         (spec.template.restart_policy == "OnFailure", "restartPolicy OnFailure"),
         (job.metadata.deletion_timestamp is not None, "a Job being deleted"),
         (spec.managed_by not in (None, "kubernetes.io/job-controller"), "a Job managed elsewhere"),
@@ -186,6 +185,7 @@ def job_state(world: World) -> dict[str, int | bool]:
         **_status_and_controller(world, job),
         "has_completions": spec.completions is not None,
         "completions": spec.completions or 0,
+        "replace_failed_only": spec.pod_replacement_policy == "Failed",
         **counts,
     }
 
@@ -201,6 +201,7 @@ def check_indexed_job_in_scope(job: Job) -> None:
         job,
         [
             (spec.completion_mode != INDEXED, "a NonIndexed Job"),
+            (spec.pod_replacement_policy not in (None, TERMINATING_OR_FAILED), "podReplacementPolicy Failed"),
             (spec.success_policy is not None, "a successPolicy"),
             (not spec.completions, "an Indexed Job without indexes"),
         ],
@@ -271,6 +272,7 @@ def indexed_state(world: World, index: int) -> dict[str, int | bool]:
         "completions": completions,
         "has_per_index": spec.backoff_limit_per_index is not None,
         "per_index_limit": spec.backoff_limit_per_index or 0,
+        "replace_failed_only": False,  # (check_indexed_job_in_scope)
         "has_max_failed": spec.max_failed_indexes is not None,
         "max_failed": spec.max_failed_indexes or 0,
         **counts,

@@ -63,6 +63,7 @@ SPEC: Schema = (
     ("max_uncounted", INT),
     ("suspended", BOOL),
     ("has_deadline", BOOL),
+    ("replace_failed_only", BOOL),  # job_relation's; never here (podReplacementPolicy Failed is not modelled)
 )
 # Pods by kind, as in job_relation (an Indexed Job never lists succeeded pods).
 KINDS = (
@@ -124,6 +125,7 @@ def domain(s: Record) -> Any:
         z3.Implies(z3.Not(s.has_per_index), s.per_index_limit == 0),
         z3.Implies(s.has_max_failed, z3.And(s.has_per_index, s.max_failed >= 0, s.max_failed <= s.completions)),
         z3.Implies(z3.Not(s.has_max_failed), s.max_failed == 0),
+        z3.Not(s.replace_failed_only),
         s.max_create_delete >= 1,
         s.max_uncounted >= 1,
         s.status_succeeded >= 0,

@@ -125,16 +125,20 @@ def no_over_creation(before: Record, move: str, step: Any) -> Any:
 
 def pod_counted_exactly_once(before: Record, move: str, step: Any) -> Any:
     """A sync keeps the succeeded pods accounted for (job_facts.succeeded_so_far: counter,
-    uncountedTerminatedPods or finalizer), and the failed ones when it deleted no pod. Not a
+    uncountedTerminatedPods or finalizer), and the failed ones when it deleted no pod (with
+    podReplacementPolicy Failed, the pods being deleted that a failing Job counts join them). Not a
     catalogue law: catalogue.pod_counted_exactly_once judges each status write (the counters grow
     by the pods leaving uncountedTerminatedPods), which the known upstream bug does not break;
     this claim, read on the replayed run, does."""
     if not jr.is_sync(move):
         return z3.BoolVal(True)
     after = step.after
+    failed_before, failed_after = jr.failed_so_far(before), jr.failed_so_far(after)
+    # With podReplacementPolicy Failed a pod being deleted is no failure until a failing Job counts it.
+    joining = z3.If(before.replace_failed_only, before.terminating, 0)
     return z3.And(
         jr.succeeded_so_far(after) == jr.succeeded_so_far(before),
-        z3.Implies(step.deleted == 0, jr.failed_so_far(after) == jr.failed_so_far(before)),
+        z3.Implies(step.deleted == 0, z3.And(failed_after >= failed_before, failed_after <= failed_before + joining)),
     )
 
 
@@ -178,8 +182,10 @@ def active_within_parallelism(before: Record, move: str, step: Any) -> Any:
 def failures_within_limit(s: Record) -> Any:
     """Pods that failed (counted or still to count) and active pods together never exceed
     backoffLimit + parallelism: once failures pass backoffLimit no pod is created, so at most the
-    pods still running fail after that."""
-    return jr.failed_so_far(s) + jr.api_active(s) <= s.backoff_limit + s.parallelism
+    pods still running fail after that. With podReplacementPolicy Failed the pods being deleted
+    are with them: no failures yet, but not replaced either."""
+    not_yet_failed = z3.If(s.replace_failed_only, s.terminating, 0)
+    return jr.failed_so_far(s) + not_yet_failed + jr.api_active(s) <= s.backoff_limit + s.parallelism
 
 
 PROOFS = (

@@ -22,9 +22,7 @@ allows every outcome the model can take, so what holds for the relation holds fo
 `tests/checkers/proofs/test_job_relation.py` checks that every move of the executable
 environment is a move of the relation.
 
-Fixed: the default feature gates, no podFailurePolicy, `podReplacementPolicy:
-TerminatingOrFailed` (its default without a pod failure policy), `restartPolicy: Never`, never
-deleted; of the user's edits only `parallelism`'s and `suspend`'s,
+Fixed: the default feature gates, no podFailurePolicy, `restartPolicy: Never`, never deleted; of the user's edits only `parallelism`'s and `suspend`'s,
 the cache seeing them at once (`edit`) or late (`edit-stale`: the syncs read the older spec and
 their status writes conflict).
 """
@@ -58,6 +56,9 @@ SPEC: Schema = (
     ("max_uncounted", INT),  # MaxUncountedPods
     ("suspended", BOOL),  # spec.suspend
     ("has_deadline", BOOL),  # spec.activeDeadlineSeconds is set
+    # podReplacementPolicy: Failed (onlyReplaceFailedPods): a pod being deleted is no failure
+    # until it is Failed, and is replaced only then (in this relation only: NonIndexed Jobs).
+    ("replace_failed_only", BOOL),
 )
 # The Job's pods that hold the tracking finalizer, by what the controller tells apart; a pod without
 # the finalizer is invisible to every count the controller keeps (it is neither active nor new).
@@ -355,8 +356,10 @@ def succeeded_so_far(s: Record) -> Any:
 
 def failed_so_far(s: Record) -> Any:
     """catalogue.failed_so_far: the counter, the uncounted list, and pods isPodFailed counts (Failed,
-    or deleted before succeeding) still holding the finalizer that the failed list does not name."""
-    return s.status_failed + s.terminating_uf + s.succeeded_uf + s.failed_uf + s.gone_uf + s.failed + s.terminating
+    or deleted before succeeding but with podReplacementPolicy Failed) still holding the finalizer
+    that the failed list does not name."""
+    uncounted = s.terminating_uf + s.succeeded_uf + s.failed_uf + s.gone_uf
+    return s.status_failed + uncounted + s.failed + failed_terminating(s, s.terminating)
 
 
 def recorded_failures(s: Record) -> Any:
@@ -478,6 +481,18 @@ def manage_deletes(manage: Any, s: Record, to_delete: Any) -> Any:
     return z3.And(manage, z3.Or(s.suspended, to_delete > 0))
 
 
+def failed_terminating(s: Record, pods: Any) -> Any:
+    """Of `pods` being deleted and not terminal, those isPodFailed counts: all of them, but with
+    podReplacementPolicy Failed."""
+    return z3.If(s.replace_failed_only, 0, pods)
+
+
+def pods_being_deleted_tracked(s: Record, fc: Any) -> Any:
+    """trackJobStatusAndRemoveFinalizers gets to the pods being deleted that have not ended: those
+    isPodFailed counts, or all once the Job finishes."""
+    return z3.Or(z3.Not(s.replace_failed_only), fc != NONE)
+
+
 def terminating_count(s: Record, finishing: Any, deleted_active: Any, removed: Any) -> Any:
     """jobCtx.terminating after the sync's deletions (CountTerminatingPods, plus the pods the sync
     deleted): every pod being deleted that has not ended, holding the finalizer or not."""
@@ -546,7 +561,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
     uncounted_s = s.succeeded_us + s.gone_us
     uncounted_f = s.terminating_uf + s.succeeded_uf + s.failed_uf + s.gone_uf
     succeeded = s.status_succeeded + s.succeeded + s.succeeded_uf + uncounted_s
-    failed = s.status_failed + s.failed + s.terminating + uncounted_f
+    failed = s.status_failed + s.failed + failed_terminating(s, s.terminating) + uncounted_f
     exceeds = z3.Or(failed > s.backoff_limit, past_active_deadline(s, spec, ch))
     fc0 = z3.If(s.success_criteria_met, SUCCESS, z3.If(s.failure_target, FAILED, z3.If(exceeds, NEW_FAILURE_TARGET, NONE)))
 
@@ -565,7 +580,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
     to_delete = manage_deletions(spec, minimum(maximum(0, s.active - want), s.max_create_delete))
     deleting = manage_deletes(manage, spec, to_delete)
     removed = ite(pod_calls_ok, z3.If(deleting, to_delete, 0), 0)
-    diff = want - s.active
+    diff = want - z3.If(s.replace_failed_only, terminating_count(s, False, 0, 0), 0) - s.active
     wants_more = z3.And(manage, z3.Not(spec.suspended), to_delete == 0, diff > 0)
     creating = z3.And(wants_more, z3.Not(ch.backoff))
     created = ite(pod_calls_ok, z3.If(creating, minimum(diff, s.max_create_delete), 0), 0)
@@ -594,15 +609,17 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
         "got_succeeded_uf": s.succeeded_uf,
         "got_failed": s.failed,
         "got_failed_uf": s.failed_uf,
-        "got_terminating": s.terminating,
-        "got_terminating_uf": s.terminating_uf,
+        "got_terminating": z3.If(pods_being_deleted_tracked(s, fc), s.terminating, 0),
+        "got_terminating_uf": z3.If(pods_being_deleted_tracked(s, fc), s.terminating_uf, 0),
         "got_active": z3.If(fc != NONE, s.active, 0),
     }
     got = {name: getattr(ch, name) for name in eligible}
     of = {name.removeprefix("got_"): term for name, term in got.items()}  # by pod kind
     active_failed = z3.If(failing, of["active"], 0)
+    # The pods being deleted that it counts as failed (isPodFailed, or the Job is failing).
+    counted = {**of, "terminating": z3.If(failing, of["terminating"], failed_terminating(s, of["terminating"]))}
     listed_before = s.succeeded_us + s.succeeded_uf + s.failed_uf + s.terminating_uf
-    newly_listed = of["succeeded"] + of["failed"] + of["terminating"] + active_failed
+    newly_listed = of["succeeded"] + of["failed"] + counted["terminating"] + active_failed
     processed = total(got.values())
     listed_after = listed_before + newly_listed
     reached = ch.reached_max_uncounted
@@ -656,8 +673,8 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
         succeeded_us=s.succeeded_us + of["succeeded"],
         failed=s.failed - of["failed"],
         failed_uf=s.failed_uf + of["failed"],
-        terminating=s.terminating - of["terminating"],
-        terminating_uf=s.terminating_uf + of["terminating"],
+        terminating=s.terminating - counted["terminating"],
+        terminating_uf=s.terminating_uf + counted["terminating"],
         gone_us=0,
         gone_uf=0,
         status_succeeded=s.status_succeeded + s.gone_us,
@@ -676,7 +693,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
         gone_us=0,
         gone_uf=0,
         status_succeeded=s.status_succeeded + s.gone_us + of["succeeded"] + of["succeeded_us"],
-        status_failed=failures_counted(s, of, active_failed),
+        status_failed=failures_counted(s, counted, active_failed),
         **final_conditions(s, fc, succeeding, enact, final_condition),
         **controller_after,
     )

@@ -278,6 +278,8 @@ def job_manifest(spec: dict[str, int | bool]) -> dict[str, Any]:
         body["completions"] = spec["completions"]
     if spec["suspended"]:
         body["suspend"] = True
+    if spec.get("replace_failed_only"):  # (job_relation's only)
+        body["podReplacementPolicy"] = "Failed"
     return {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": JOB_NAME, "namespace": "default"}, "spec": body}
 
 

@@ -351,3 +351,25 @@ def test_a_sync_over_an_edit_the_cache_has_not_shown_reads_the_older_spec_and_it
         assert_admitted(Transition(before, move, world, result))
     state = ab.job_state(world)
     assert not state["spec_lags"] and state["active"] + state["hidden"] == 4
+
+
+@pytest.mark.parametrize("replace_failed", [True, False])
+def test_a_pod_being_deleted_is_replaced_only_once_failed_with_podreplacementpolicy_failed(replace_failed: bool) -> None:
+    """podReplacementPolicy Failed: a running pod someone deletes is no failure while it
+    terminates, and the sync creates no replacement for it (onlyReplaceFailedPods); with
+    TerminatingOrFailed it counts as failed and is replaced at once. So in the model, and in every
+    move of the relation from the same state."""
+    world = JobSetting(2, None, 1, 500, 500, backoff_seconds=0.0, replace_failed=replace_failed).world()
+    for move in (Move("sync"), Move("start", "j-0"), Move("start", "j-1"), Move("delete-pod", "j-0")):
+        before = world
+        world, result = env.apply_move(world, move)
+        assert_admitted(Transition(before, move, world, result))
+    step = jr.sync(ab.job_record(world), "c", "sync")
+    creates = check_at(z3.And(step.guard, step.created > 0))
+    counts_it = check_at(z3.And(step.guard, jr.failed_so_far(step.after) == 1))
+    assert (creates, counts_it) == ((z3.unsat, z3.unsat) if replace_failed else (z3.sat, z3.sat))
+    before = world
+    world, result = env.apply_move(world, Move("sync"))
+    assert_admitted(Transition(before, Move("sync"), world, result))
+    state = ab.job_state(world)
+    assert state["active"] + state["hidden"] == (1 if replace_failed else 2)

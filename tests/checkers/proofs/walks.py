@@ -63,6 +63,7 @@ class JobSetting:
     stale_edits: int = 0  # edits the Job informer may deliver late (edit-stale)
     deadline: int | None = None  # activeDeadlineSeconds
     max_failed: int | None = None  # maxFailedIndexes (with backoffLimitPerIndex only)
+    replace_failed: bool = False  # podReplacementPolicy: Failed
 
     def world(self) -> env.World:
         tunables = JobControllerTunables(
@@ -70,13 +71,15 @@ class JobSetting:
             max_uncounted_pods=self.max_uncounted,
             pod_failure_backoff_seconds=self.backoff_seconds,
         )
-        extra: dict[str, int | bool] = {} if self.per_index is None else {"backoffLimitPerIndex": self.per_index}
+        extra: dict[str, int | bool | str] = {} if self.per_index is None else {"backoffLimitPerIndex": self.per_index}
         if self.suspended:
             extra["suspend"] = True
         if self.deadline is not None:
             extra["activeDeadlineSeconds"] = self.deadline
         if self.max_failed is not None and self.per_index is not None:
             extra["maxFailedIndexes"] = self.max_failed
+        if self.replace_failed:
+            extra["podReplacementPolicy"] = "Failed"
         manifest = job_manifest(self.parallelism, self.completions, self.backoff_limit, indexed=self.indexed, **extra)
         budget = attrs.evolve(HOSTILE, edits=(*HOSTILE.edits, *self.suspend_edits), stale_edits=self.stale_edits)
         return env.initial_world(manifest, budget, now=START, tunables=tunables, features=self.gates)
@@ -101,6 +104,7 @@ def job_settings() -> st.SearchStrategy[JobSetting]:
         suspend_edits=st.sampled_from([(), ("suspend=true",), ("suspend=false",), ("suspend=true", "suspend=false")]),
         stale_edits=st.sampled_from([0, 0, 1, 2]),
         deadline=st.sampled_from([None, None, 30, 600]),
+        replace_failed=st.booleans(),
     )
 
 
@@ -173,6 +177,7 @@ def seeded_walks(seeds: range, steps: int, indexed: bool = False, gates: Feature
             stale_edits=2 if seed % 10 in (6, 9) else 0,
             deadline=DEADLINES.get(seed % 10),
             max_failed=seed % 4 if seed % 4 < 2 else None,
+            replace_failed=not indexed and seed % 3 == 1,
         )
         yield from walk(setting.world(), rng.randrange, steps)
 
