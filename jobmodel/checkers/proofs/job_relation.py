@@ -9,9 +9,10 @@ every parallelism, every completions count and any number of pods and steps.
 The moves are those of `jobmodel.transitions.job_environment` (`MOVE_OF` maps each of its move kinds
 to one here) and the sync is upstream v1.32's `syncJob` as `jobmodel.transitions.sync_job` models
 it, branch by branch: the expectations check, `getNewFinishedPods`, the finished condition
-(SuccessCriteriaMet, FailureTarget, `exceedsBackoffLimit`, `pastActiveDeadline`), `deleteActivePods`, `manageJob`
-(`wantActive`, deletions first, `MaxPodCreateDeletePerSync`, the pod-recreation back-off; a
-suspended Job's every active pod deleted, uncapped) and
+(SuccessCriteriaMet, FailureTarget, `exceedsBackoffLimit`, `pastActiveDeadline`),
+`deleteActivePods`, `manageJob` (`wantActive`, deletions first, `MaxPodCreateDeletePerSync`, the
+pod-recreation back-off; a suspended Job's every active pod deleted, uncapped;
+`onlyReplaceFailedPods` with podReplacementPolicy Failed) and
 `trackJobStatusAndRemoveFinalizers` (clean the uncounted lists, record finished pods, the
 `MaxUncountedPods` cut-off, flush, remove finalizers, `enactJobFinished`), with the API failures
 of the environment's fault moves; with `Controller.of(gates)`, what later releases change (1.36+:
@@ -22,9 +23,9 @@ allows every outcome the model can take, so what holds for the relation holds fo
 `tests/checkers/proofs/test_job_relation.py` checks that every move of the executable
 environment is a move of the relation.
 
-Fixed: the default feature gates, no podFailurePolicy, `restartPolicy: Never`, never deleted; of the user's edits only `parallelism`'s and `suspend`'s,
-the cache seeing them at once (`edit`) or late (`edit-stale`: the syncs read the older spec and
-their status writes conflict).
+Fixed: the default feature gates, no podFailurePolicy, `restartPolicy: Never`, never deleted; of
+the user's edits only `parallelism`'s and `suspend`'s, the cache seeing them at once (`edit`) or
+late (`edit-stale`: the syncs read the older spec and their status writes conflict).
 """
 
 from __future__ import annotations
@@ -292,6 +293,8 @@ def select(condition: Any, then: Record, otherwise: Record) -> Record:
     if isinstance(condition, bool):
         return then if condition else otherwise
     return Record(then.schema, {name: z3.If(condition, term, getattr(otherwise, name)) for name, term in then})
+
+
 def symbols(prefix: str) -> Record:
     return Record.symbols(STATE, prefix)
 
