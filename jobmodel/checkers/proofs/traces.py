@@ -45,6 +45,7 @@ from jobmodel.transitions.move import Move
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer
 
 JOB_NAME = "proof"
+DEADLINE_SECONDS = 365 * 24 * 3600  # a Job's active deadline in a trace: never passed (job_concretizable)
 SMALL_JOB = 12  # parallelism + completions + backoff limits of the Jobs searched first
 SMALL_TUNABLES = 3
 MAX_REPLANS = 12
@@ -280,6 +281,8 @@ def job_manifest(spec: dict[str, int | bool]) -> dict[str, Any]:
         body["suspend"] = True
     if spec.get("replace_failed_only"):  # (job_relation's only)
         body["podReplacementPolicy"] = "Failed"
+    if spec["has_deadline"]:
+        body["activeDeadlineSeconds"] = DEADLINE_SECONDS
     return {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": JOB_NAME, "namespace": "default"}, "spec": body}
 
 
@@ -356,9 +359,14 @@ def edits_for(world: env.World, kind: str, spec: dict[str, Any]) -> list[Move]:
 
 def job_concretizable(before: Record, move: str, step: Any) -> Any:
     """Moves the executable environment can make as the relation describes them: syncs outside the
-    back-off (the trace sets it to 0), the clock jumping only over pending expectations."""
+    back-off (the trace sets it to 0) and before the active deadline (a year away), the clock
+    jumping only over pending expectations, edits seen late that change the spec (an update that
+    changes nothing the relations count may or may not change the Job)."""
     if jr.is_sync(move):
-        return z3.Not(step.choices.backoff)
+        return z3.And(z3.Not(step.choices.backoff), z3.Not(step.choices.past_deadline))
+    if move == "edit-stale":
+        changed = z3.Or(step.choices.parallelism != before.parallelism, step.choices.suspended != before.suspended)
+        return z3.And(changed, z3.Not(step.choices.rewritten))
     if move == "time":
         pending = z3.Or(before.expect_add > 0, before.expect_delete > 0)
         return z3.And(step.choices.five_minutes_pass, before.has_expectations, z3.Not(before.expired), pending)
