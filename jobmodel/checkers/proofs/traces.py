@@ -348,25 +348,30 @@ def job_moves_for(world: env.World, step: PathStep, index: Callable[[Pod], bool]
 
 def edits_for(world: env.World, kind: str, spec: dict[str, Any]) -> list[Move]:
     """The user's edits (of `kind`, `edit` or `edit-stale`) that give the Job the spec of the
-    relation's move (which may change parallelism and suspend at once): parallelism's, and
-    suspend's where it changes."""
+    relation's move (which may change parallelism and suspend at once): each field's that
+    changes, parallelism's when neither does."""
     job = world.job()
-    edits = [Move(kind, arg=f"parallelism={spec['parallelism']}")]
-    if job is not None and bool(job.spec.suspend) != bool(spec["suspended"]):
-        edits.append(Move(kind, arg=f"suspend={'true' if spec['suspended'] else 'false'}"))
-    return edits
+    suspend = Move(kind, arg=f"suspend={'true' if spec['suspended'] else 'false'}")
+    parallelism = Move(kind, arg=f"parallelism={spec['parallelism']}")
+    if job is None or bool(job.spec.suspend) == bool(spec["suspended"]):
+        return [parallelism]
+    return [suspend] if (job.spec.parallelism or 0) == spec["parallelism"] else [parallelism, suspend]
 
 
 def job_concretizable(before: Record, move: str, step: Any) -> Any:
     """Moves the executable environment can make as the relation describes them: syncs outside the
     back-off (the trace sets it to 0) and before the active deadline (a year away), the clock
-    jumping only over pending expectations, edits seen late that change the spec (an update that
-    changes nothing the relations count may or may not change the Job)."""
+    jumping only over pending expectations, edits of one field, and edits seen late that change
+    it (an update that changes nothing the relations count may or may not change the Job)."""
     if jr.is_sync(move):
         return z3.And(z3.Not(step.choices.backoff), z3.Not(step.choices.past_deadline))
-    if move == "edit-stale":
-        changed = z3.Or(step.choices.parallelism != before.parallelism, step.choices.suspended != before.suspended)
-        return z3.And(changed, z3.Not(step.choices.rewritten))
+    if move in ("edit", "edit-stale"):
+        # One field a move, as the user's edits are made (the relation's edit may change both).
+        edits_parallelism, edits_suspend = step.choices.parallelism != before.parallelism, step.choices.suspended != before.suspended
+        one_field = z3.Not(z3.And(edits_parallelism, edits_suspend))
+        if move == "edit":
+            return one_field
+        return z3.And(one_field, z3.Or(edits_parallelism, edits_suspend), z3.Not(step.choices.rewritten))
     if move == "time":
         pending = z3.Or(before.expect_add > 0, before.expect_delete > 0)
         return z3.And(step.choices.five_minutes_pass, before.has_expectations, z3.Not(before.expired), pending)
