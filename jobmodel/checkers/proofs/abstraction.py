@@ -101,11 +101,11 @@ def _status_and_controller(world: World, job: Job) -> dict[str, int | bool]:
     spec = (job.spec.parallelism or 0, bool(job.spec.suspend))
     status_hidden = status_write_lags(world)
     return {
-        "parallelism": job.spec.parallelism or 0,
+        "parallelism": spec[0],
         "backoff_limit": job.spec.backoff_limit or 0,
         "max_create_delete": tunables.max_pod_create_delete_per_sync,
         "max_uncounted": tunables.max_uncounted_pods,
-        "suspended": bool(job.spec.suspend),
+        "suspended": spec[1],
         "has_deadline": job.spec.active_deadline_seconds is not None,
         "status_succeeded": status.succeeded,
         "status_failed": status.failed,

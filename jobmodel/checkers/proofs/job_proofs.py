@@ -134,8 +134,7 @@ def pod_counted_exactly_once(before: Record, move: str, step: Any) -> Any:
         return z3.BoolVal(True)
     after = step.after
     failed_before, failed_after = jr.failed_so_far(before), jr.failed_so_far(after)
-    # With podReplacementPolicy Failed a pod being deleted is no failure until a failing Job counts it.
-    joining = z3.If(before.replace_failed_only, before.terminating, 0)
+    joining = jr.not_yet_failed(before)  # counted once a failing Job takes them
     return z3.And(
         jr.succeeded_so_far(after) == jr.succeeded_so_far(before),
         z3.Implies(step.deleted == 0, z3.And(failed_after >= failed_before, failed_after <= failed_before + joining)),
@@ -184,8 +183,7 @@ def failures_within_limit(s: Record) -> Any:
     backoffLimit + parallelism: once failures pass backoffLimit no pod is created, so at most the
     pods still running fail after that. With podReplacementPolicy Failed the pods being deleted
     are with them: no failures yet, but not replaced either."""
-    not_yet_failed = z3.If(s.replace_failed_only, s.terminating, 0)
-    return jr.failed_so_far(s) + not_yet_failed + jr.api_active(s) <= s.backoff_limit + s.parallelism
+    return jr.failed_so_far(s) + jr.not_yet_failed(s) + jr.api_active(s) <= s.backoff_limit + s.parallelism
 
 
 PROOFS = (

@@ -490,6 +490,12 @@ def failed_terminating(s: Record, pods: Any) -> Any:
     return z3.If(s.replace_failed_only, 0, pods)
 
 
+def not_yet_failed(s: Record) -> Any:
+    """The pods being deleted that isPodFailed does not count yet (with podReplacementPolicy
+    Failed: all of them, until they are Failed or a failing Job counts them)."""
+    return s.terminating - failed_terminating(s, s.terminating)
+
+
 def pods_being_deleted_tracked(s: Record, fc: Any) -> Any:
     """trackJobStatusAndRemoveFinalizers gets to the pods being deleted that have not ended: those
     isPodFailed counts, or all once the Job finishes."""

@@ -347,15 +347,13 @@ def job_moves_for(world: env.World, step: PathStep, index: Callable[[Pod], bool]
 
 
 def edits_for(world: env.World, kind: str, spec: dict[str, Any]) -> list[Move]:
-    """The user's edits (of `kind`, `edit` or `edit-stale`) that give the Job the spec of the
-    relation's move (which may change parallelism and suspend at once): each field's that
-    changes, parallelism's when neither does."""
+    """The user's edit (of `kind`, `edit` or `edit-stale`) that gives the Job the spec of the
+    relation's move, which changes one field at most (job_concretizable): suspend's where it
+    changes, else parallelism's."""
     job = world.job()
-    suspend = Move(kind, arg=f"suspend={'true' if spec['suspended'] else 'false'}")
-    parallelism = Move(kind, arg=f"parallelism={spec['parallelism']}")
-    if job is None or bool(job.spec.suspend) == bool(spec["suspended"]):
-        return [parallelism]
-    return [suspend] if (job.spec.parallelism or 0) == spec["parallelism"] else [parallelism, suspend]
+    if job is not None and bool(job.spec.suspend) != bool(spec["suspended"]):
+        return [Move(kind, arg=f"suspend={'true' if spec['suspended'] else 'false'}")]
+    return [Move(kind, arg=f"parallelism={spec['parallelism']}")]
 
 
 def job_concretizable(before: Record, move: str, step: Any) -> Any:

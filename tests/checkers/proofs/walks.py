@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import attrs
 import z3
@@ -91,6 +92,16 @@ DEADLINES = {1: 60, 8: 600}
 SUSPEND_EDITS: dict[int, tuple[str, ...]] = {2: ("suspend=false",), 7: ("suspend=true", "suspend=false")}
 
 
+def spec_draws() -> dict[str, st.SearchStrategy[Any]]:
+    """The draws of the spec fields and edits both kinds of Job have."""
+    return {
+        "suspended": st.booleans(),
+        "suspend_edits": st.sampled_from([(), ("suspend=true",), ("suspend=false",), ("suspend=true", "suspend=false")]),
+        "stale_edits": st.sampled_from([0, 0, 1, 2]),
+        "deadline": st.sampled_from([None, None, 30, 600]),
+    }
+
+
 def job_settings() -> st.SearchStrategy[JobSetting]:
     caps = st.sampled_from([1, 2, 3, 500])
     return st.builds(
@@ -100,10 +111,7 @@ def job_settings() -> st.SearchStrategy[JobSetting]:
         st.integers(0, 3),
         caps,
         caps,
-        suspended=st.booleans(),
-        suspend_edits=st.sampled_from([(), ("suspend=true",), ("suspend=false",), ("suspend=true", "suspend=false")]),
-        stale_edits=st.sampled_from([0, 0, 1, 2]),
-        deadline=st.sampled_from([None, None, 30, 600]),
+        **spec_draws(),
         replace_failed=st.booleans(),
     )
 
@@ -120,11 +128,8 @@ def indexed_settings() -> st.SearchStrategy[JobSetting]:
         st.just(True),
         st.none() | st.integers(0, 2),
         st.sampled_from([0.0, 10.0]),
-        suspended=st.booleans(),
+        **spec_draws(),
         max_failed=st.none() | st.integers(0, 1),
-        suspend_edits=st.sampled_from([(), ("suspend=true",), ("suspend=false",), ("suspend=true", "suspend=false")]),
-        stale_edits=st.sampled_from([0, 0, 1, 2]),
-        deadline=st.sampled_from([None, None, 30, 600]),
     )
 
 
@@ -170,7 +175,7 @@ def seeded_walks(seeds: range, steps: int, indexed: bool = False, gates: Feature
             rng.choice([0.0, 10.0]),
             gates,
             # No draw: the other settings stay as they were. A tenth suspended at first, another
-            # tenth suspended on the way, three tenths with edits seen late (more edits crowd out
+            # tenth suspended on the way, two tenths with edits seen late (more edits crowd out
             # the rarer moves).
             suspended=seed % 10 == 2,
             suspend_edits=SUSPEND_EDITS.get(seed % 10, ()),
