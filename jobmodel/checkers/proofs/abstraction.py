@@ -13,8 +13,10 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import attrs
 import z3
 
+from jobmodel.actions import CreatePod, DeletePod, UpdateJobStatus
 from jobmodel.checkers.proofs import indexed_relation as ir
 from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs.symbolic import Record
@@ -42,6 +44,7 @@ from jobmodel.transitions.job_environment import (
 )
 from jobmodel.transitions.move import Move
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer
+from jobmodel.transitions.sync_job import JobSyncResult
 
 
 class OutsideAbstraction(Exception):
@@ -321,18 +324,56 @@ def _steps(moves: Mapping[str, Callable[[Record, str, jr.Controller], jr.Step]],
     return {name: moves[name](pre, "choice", controller) for name in names}
 
 
+@attrs.frozen
+class SyncCalls:
+    """What a sync's API calls did, as the relations' steps count it: the pods it created and
+    deleted (accepted by the API server), and the most UIDs a status it wrote lists in
+    uncountedTerminatedPods."""
+
+    created: int
+    deleted: int
+    listed: int
+
+    @staticmethod
+    def of(result: JobSyncResult | None) -> SyncCalls | None:
+        """The calls of a sync's result (None: the move was no sync)."""
+        if result is None:
+            return None
+        created = deleted = listed = 0
+        for action in result.actions:
+            if isinstance(action, CreatePod) and action.accepted:
+                created += 1
+            elif isinstance(action, DeletePod) and action.accepted:
+                deleted += 1
+            elif isinstance(action, UpdateJobStatus) and action.accepted:
+                uncounted = action.status.uncounted_terminated_pods
+                if uncounted is not None:
+                    listed = max(listed, len(uncounted.succeeded) + len(uncounted.failed))
+        return SyncCalls(created, deleted, listed)
+
+    def agree(self, step: jr.Step) -> Any:
+        """The step counts these calls: the same pods created and deleted, and a written list no
+        longer than the step's `listed` (which its claims bound)."""
+        return z3.And(step.created == self.created, step.deleted == self.deleted, step.listed >= self.listed)
+
+
 def admitting(
-    before: World, move: Move, after: World, controller: jr.Controller = jr.MODEL, index: int | None = None
+    before: World,
+    move: Move,
+    after: World,
+    controller: jr.Controller = jr.MODEL,
+    index: int | None = None,
+    calls: SyncCalls | None = None,
 ) -> tuple[tuple[str, jr.Step, z3.ModelRef] | None, str]:
     """A move of the relation (indexed_relation's at `index` when given) that lands on the
-    abstraction of `after`: its name, the step and a model of its choices; or None and what the
-    relation gives instead."""
+    abstraction of `after`, with the sync's `calls` when given: its name, the step and a model of
+    its choices; or None and what the relation gives instead."""
     names = relation_moves(move)
     if index is None:
         pre, post = job_state(before), job_state(after)
     else:
         pre, post = indexed_state(before, index), indexed_state(after, index)
-    return _admitting_abstractions(tuple(pre.items()), tuple(post.items()), names, controller, index is not None)
+    return _admitting_abstractions(tuple(pre.items()), tuple(post.items()), names, controller, index is not None, calls)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -342,6 +383,7 @@ def _admitting_abstractions(
     names: tuple[str, ...],
     controller: jr.Controller,
     indexed: bool,
+    calls: SyncCalls | None,
 ) -> tuple[tuple[str, jr.Step, z3.ModelRef] | None, str]:
     """`admitting` as the pure function of the two abstractions it is, remembered: walks meet the
     same abstract step again and again (at other indexes, in other walks: about a quarter of an
@@ -353,25 +395,35 @@ def _admitting_abstractions(
         solver = z3.Solver()
         solver.set("timeout", 10_000)
         solver.add(step.guard, step.after.equals(after))
+        if calls is not None:
+            solver.add(calls.agree(step))
         if solver.check() == z3.sat:
             return (name, step, solver.model()), ""
-        messages.append(f"{name}: {_explain(after, step)}")
+        messages.append(f"{name}: {_explain(after, step, calls)}")
     return None, "; ".join(messages)
 
 
 def admits(
-    before: World, move: Move, after: World, controller: jr.Controller = jr.MODEL, index: int | None = None
+    before: World,
+    move: Move,
+    after: World,
+    controller: jr.Controller = jr.MODEL,
+    index: int | None = None,
+    calls: SyncCalls | None = None,
 ) -> tuple[bool, str]:
-    """Whether the relation has the environment's step `before -move-> after`, and a message when not."""
-    found, message = admitting(before, move, after, controller, index)
+    """Whether the relation has the environment's step `before -move-> after` (with the sync's
+    `calls` when given), and a message when not."""
+    found, message = admitting(before, move, after, controller, index, calls)
     return found is not None, message
 
 
-def _explain(post: Record, step: jr.Step) -> str:
+def _explain(post: Record, step: jr.Step, calls: SyncCalls | None = None) -> str:
     """The fewest fields the relation cannot match, whatever its choices."""
     solver = z3.Optimize()
     solver.set("timeout", 10_000)
     solver.add(step.guard)
+    if calls is not None:
+        solver.add_soft(calls.agree(step))
     for name, term in step.after:
         solver.add_soft(term == getattr(post, name))
     if solver.check() != z3.sat:

@@ -18,7 +18,7 @@ from jobmodel.checkers.proofs import indexed_relation as ir
 from jobmodel.checkers.proofs import job_proofs as jp
 from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs.induction import Assumption, Invariant, Proof, StepClaim, System
-from jobmodel.checkers.proofs.symbolic import Record
+from jobmodel.checkers.proofs.symbolic import Record, maximum
 
 SYSTEM = System(
     name="indexed",
@@ -150,6 +150,12 @@ def backoff_limit_enforced(before: Record, move: str, step: Any) -> Any:
     return z3.Implies(z3.Not(before.has_per_index), jp.backoff_limit_enforced(before, move, step))
 
 
+def uncounted_within_cap(before: Record, move: str, step: Any) -> Any:
+    """catalogue.uncounted_within_cap for Indexed Jobs (their new succeeded indexes count towards
+    the cap, but only failed pods are listed)."""
+    return step.listed <= maximum(before.max_uncounted, ir.uncounted_listed(before) + 1)
+
+
 PROOFS = (
     Proof(
         "succeeded-counts-each-index-once",
@@ -195,4 +201,5 @@ PROOFS = (
         StepClaim("backoff-limit-enforced", backoff_limit_enforced.__doc__ or "", backoff_limit_enforced),
         catalogue="backoff-limit-enforced",
     ),
+    *jp.cap_proofs(SYSTEM, (jp.pod_creations_within_cap, jp.pod_deletions_within_cap, uncounted_within_cap)),
 )

@@ -112,6 +112,12 @@ def all_total(s: Record, kinds: tuple[str, ...]) -> Any:
     return total(getattr(s, kind) for kind in kinds)
 
 
+def uncounted_listed(s: Record) -> Any:
+    """The UIDs in the Job's uncountedTerminatedPods (failed ones only: an Indexed Job's succeeded
+    pods are counted by index), those whose pod is gone included."""
+    return s.succeeded_uf + s.failed_uf + s.terminating_uf + s.gone_uf
+
+
 def domain(s: Record) -> Any:
     return z3.And(
         *[getattr(s, kind) >= getattr(s, f"k_{kind}") for kind in KINDS],
@@ -382,6 +388,15 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     )
     active_failed = z3.If(failing, p_of["active"], 0)
     newly_listed = p_of["failed"] + p_of["terminating"] + active_failed
+    # The loop stops once the new succeeded indexes and the listed UIDs reach MaxUncountedPods,
+    # checked after each pod it gets to: so the UIDs listed stay below the cap when it does not
+    # stop, and reach at most the cap, or one more than listed before, when it does.
+    listed_before = s.succeeded_uf + s.failed_uf + s.terminating_uf
+    listed_after = listed_before + newly_listed
+    listing_capped = z3.And(
+        z3.Implies(reached, listed_after <= maximum(s.max_uncounted, listed_before + 1)),
+        z3.Implies(z3.And(z3.Not(reached), processed > 0), listed_after < s.max_uncounted),
+    )
     k_newly_listed_failed = k_of["failed"]
     k_newly_listed_terminating = k_of["terminating"]
     cleaned = s.gone_uf > 0
@@ -476,6 +491,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         bound_created,
         bound_delayed,
         cut_off,
+        listing_capped,
         bound_delete,
         bound_failed_high,
         bound_released,
@@ -484,7 +500,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     guard = z3.And(how.bounds, jr.status_late_allowed(s, how, controller), z3.Or(nothing, choices_bounded))
     deleted = z3.If(finishing, deleted_active, removed)
     clean = z3.And(jr.negate(how.status_error), pod_calls_ok, z3.Not(jr.waits_for_the_cache(s, controller)))
-    return Step(guard, after, ch, z3.If(nothing, 0, created), z3.If(nothing, 0, deleted), clean)
+    return Step(guard, after, ch, z3.If(nothing, 0, created), z3.If(nothing, 0, deleted), clean, z3.If(nothing, 0, listed_after))
 
 
 NO_CHOICES: Schema = ()

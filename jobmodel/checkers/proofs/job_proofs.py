@@ -178,6 +178,37 @@ def active_within_parallelism(before: Record, move: str, step: Any) -> Any:
     return z3.Implies(judged, jr.api_active(after) <= want)
 
 
+def pod_creations_within_cap(before: Record, move: str, step: Any) -> Any:
+    """catalogue.pod_creations_within_cap: a sync creates at most MaxPodCreateDeletePerSync pods."""
+    return step.created <= before.max_create_delete
+
+
+def pod_deletions_within_cap(before: Record, move: str, step: Any) -> Any:
+    """catalogue.pod_deletions_within_cap: a clean sync deletes at most MaxPodCreateDeletePerSync
+    pods, unless it deletes every active pod its cache shows (deleteActivePods of a finishing Job,
+    a suspended Job's pods: not capped upstream)."""
+    return z3.Implies(step.clean_sync, z3.Or(step.deleted <= before.max_create_delete, step.deleted >= before.active))
+
+
+def uncounted_within_cap(before: Record, move: str, step: Any) -> Any:
+    """catalogue.uncounted_within_cap: no status a sync writes lists more than MaxUncountedPods
+    UIDs in uncountedTerminatedPods, or one more than the Job's status listed when that was at the
+    cap."""
+    return step.listed <= maximum(before.max_uncounted, jr.uncounted_listed(before) + 1)
+
+
+CAP_CLAIMS = (pod_creations_within_cap, pod_deletions_within_cap, uncounted_within_cap)
+
+
+def cap_proofs(system: System, claims: tuple[Any, ...] = CAP_CLAIMS) -> tuple[Proof, ...]:
+    """The controller's caps, one proof each, stating the catalogue law of the claim's name."""
+    proofs = []
+    for claim in claims:
+        name = claim.__name__.replace("_", "-")
+        proofs.append(Proof(name, system, StepClaim(name, claim.__doc__ or "", claim), catalogue=name))
+    return tuple(proofs)
+
+
 def failures_within_limit(s: Record) -> Any:
     """Pods that failed (counted or still to count) and active pods together never exceed
     backoffLimit + parallelism: once failures pass backoffLimit no pod is created, so at most the
@@ -229,4 +260,5 @@ PROOFS = (
         support=(SHOWN_PARALLELISM_NOT_ABOVE,),
         assumptions=(LAG_COVERED, EXPECTATIONS, PARALLELISM_NEVER_LOWERED),
     ),
+    *cap_proofs(SYSTEM),
 )

@@ -370,6 +370,11 @@ def recorded_failures(s: Record) -> Any:
     return s.status_failed + s.terminating_uf + s.succeeded_uf + s.failed_uf + s.gone_uf
 
 
+def uncounted_listed(s: Record) -> Any:
+    """The UIDs in the Job's uncountedTerminatedPods, those whose pod is gone included."""
+    return s.succeeded_us + s.succeeded_uf + s.failed_uf + s.terminating_uf + s.gone_us + s.gone_uf
+
+
 def satisfied(s: Record) -> Any:
     """ControllerExpectations.SatisfiedExpectations: no record, fulfilled, or expired."""
     return z3.Or(z3.Not(s.has_expectations), z3.And(s.expect_add <= 0, s.expect_delete <= 0), s.expired)
@@ -396,6 +401,9 @@ class Step:
     created: Any = z3.IntVal(0)
     deleted: Any = z3.IntVal(0)
     clean_sync: Any = False  # a sync without API failures (`sync`, `sync-stale`)
+    # The UIDs in uncountedTerminatedPods of the sync's first status write (written or not): no
+    # status it writes lists more (the flush that follows empties the lists).
+    listed: Any = z3.IntVal(0)
 
 
 @attrs.frozen
@@ -723,7 +731,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
     guard = z3.And(how.bounds, status_late_allowed(s, how, controller), z3.Or(nothing, z3.And(cut_off, bound_delete, bound_released, outcome)))
     deleted = z3.If(finishing, deleted_active, removed)
     clean = z3.And(negate(how.status_error), pod_calls_ok, z3.Not(waits_for_the_cache(s, controller)))
-    return Step(guard, after, ch, z3.If(nothing, 0, created), z3.If(nothing, 0, deleted), clean)
+    return Step(guard, after, ch, z3.If(nothing, 0, created), z3.If(nothing, 0, deleted), clean, z3.If(nothing, 0, listed_after))
 
 
 NO_CHOICES: Schema = ()

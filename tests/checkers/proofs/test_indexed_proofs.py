@@ -20,7 +20,7 @@ from jobmodel.checkers.proofs.induction import Invariant, Proof, StepClaim, chec
 from jobmodel.checkers.proofs.symbolic import Record
 from jobmodel.invariants import catalogue
 from tests.checkers.proofs.test_indexed_relation import count_pods_not_indexes
-from tests.checkers.proofs.test_job_proofs import trace_transitions
+from tests.checkers.proofs.test_job_proofs import assert_higher_caps_break, trace_transitions
 from tests.checkers.proofs.walks import seeded_walks
 
 BY_NAME = {p.name: p for p in ip.PROOFS}
@@ -58,6 +58,11 @@ def test_a_broken_encoding_gets_a_counterexample() -> None:
     assert verdict.failure is not None and verdict.failure.move == "sync"
 
 
+@pytest.mark.parametrize("proof", [p for p in ip.PROOFS if p.name.endswith("within-cap")], ids=lambda p: p.name)
+def test_a_sync_reading_higher_caps_breaks_the_cap_claims(proof: Proof) -> None:
+    assert_higher_caps_break(proof, ir)
+
+
 def _claims_at_every_index(proofs: list[Proof], t: Any) -> dict[str, bool]:
     """Whether each proof's claim holds at every index of the Job, on one transition."""
     job = t.before.job()
@@ -87,6 +92,9 @@ def test_the_claims_say_what_the_catalogue_says(dropped_traces: dict[tuple[str, 
             "no-over-creation",
             "completed-and-failed-indexes-disjoint",
             "backoff-limit-enforced",
+            "pod-creations-within-cap",
+            "pod-deletions-within-cap",
+            "uncounted-within-cap",
         )
     ]
     verdicts: dict[str, set[bool]] = {p.name: set() for p in compared}

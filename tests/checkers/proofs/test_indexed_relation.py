@@ -42,7 +42,7 @@ def assert_admitted_at_every_index(t: Transition) -> None:
     job = t.before.job()
     assert job is not None and job.spec.completions
     for index in range(job.spec.completions):
-        ok, message = ab.admits(t.before, t.move, t.after, index=index)
+        ok, message = ab.admits(t.before, t.move, t.after, index=index, calls=ab.SyncCalls.of(t.sync))
         assert ok, f"{t.move} at index {index}: {message}"
 
 
@@ -52,7 +52,7 @@ def test_every_move_of_the_model_is_a_move_of_the_relation(setting: JobSetting, 
     choices = iter(picks)
     index = min(index, (setting.completions or 1) - 1)
     for t in walk(setting.world(), lambda n: next(choices) % n, len(picks)):
-        ok, message = ab.admits(t.before, t.move, t.after, index=index)
+        ok, message = ab.admits(t.before, t.move, t.after, index=index, calls=ab.SyncCalls.of(t.sync))
         assert ok, f"{t.move} at index {index}: {message}"
 
 

@@ -13,6 +13,7 @@ import z3
 from jobmodel.actions import DeletePod
 from jobmodel.checkers.proofs import abstraction as ab
 from jobmodel.checkers.proofs import job_proofs as jp
+from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs import traces
 from jobmodel.checkers.proofs.induction import Invariant, Proof, StepClaim, check
 from jobmodel.invariants import catalogue
@@ -59,6 +60,31 @@ def test_a_broken_encoding_gets_a_counterexample() -> None:
     verdict = check(attrs.evolve(proof, system=broken))
     assert verdict.status == "failed"
     assert verdict.failure is not None and verdict.failure.move == "sync"
+
+
+def higher_caps(relation: Any) -> Any:
+    """A broken encoding: a sync that reads MaxPodCreateDeletePerSync and MaxUncountedPods one higher
+    than they are."""
+
+    def sync(s: Any, prefix: str, controller: jr.Controller = jr.MODEL) -> jr.Step:
+        caps = {"max_create_delete": s.max_create_delete, "max_uncounted": s.max_uncounted}
+        step: jr.Step = relation.sync(s.replace(**{name: cap + 1 for name, cap in caps.items()}), prefix, "sync", controller)
+        return attrs.evolve(step, after=step.after.replace(**caps))
+
+    return sync
+
+
+def assert_higher_caps_break(proof: Proof, relation: Any) -> None:
+    """The cap proof fails for a relation whose sync reads higher caps, at a sync."""
+    broken = attrs.evolve(proof.system, moves={**proof.system.moves, "sync": higher_caps(relation)})
+    verdict = check(attrs.evolve(proof, system=broken))
+    assert verdict.status == "failed"
+    assert verdict.failure is not None and verdict.failure.move == "sync"
+
+
+@pytest.mark.parametrize("proof", [p for p in jp.PROOFS if p.name.endswith("within-cap")], ids=lambda p: p.name)
+def test_a_sync_reading_higher_caps_breaks_the_cap_claims(proof: Proof) -> None:
+    assert_higher_caps_break(proof, jr)
 
 
 def trace_transitions(trace: traces.Trace) -> list[Transition]:
@@ -137,10 +163,14 @@ def test_the_claims_say_what_the_catalogue_says(dropped_traces: dict[tuple[str, 
         assert holds == _accounting_kept(t), f"{accounting.name} after {t.move}: claim {holds}"
         verdicts[accounting.name].add(holds)
     # Both answers occur where the model breaks the claim somewhere, so the comparison has teeth
-    # (backoff-limit-enforced holds in every run of the model).
+    # (backoff-limit-enforced and the caps hold in every run of the model: their teeth are
+    # test_a_sync_reading_higher_caps_breaks_the_cap_claims).
     assert verdicts == {
         "no-over-creation": {True, False},
         "active-within-parallelism": {True, False},
         "pod-counted-exactly-once": {True, False},
         "backoff-limit-enforced": {True},
+        "pod-creations-within-cap": {True},
+        "pod-deletions-within-cap": {True},
+        "uncounted-within-cap": {True},
     }

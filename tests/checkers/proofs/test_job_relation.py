@@ -47,7 +47,8 @@ WAITING_RELEASES = [r for r in WALK_RELEASES if jr.Controller.of(release_gates(r
 
 
 def assert_admitted(t: Transition) -> None:
-    ok, message = ab.admits(t.before, t.move, t.after)
+    """The relation has the step, with the pods its sync created and deleted and the statuses it wrote."""
+    ok, message = ab.admits(t.before, t.move, t.after, calls=ab.SyncCalls.of(t.sync))
     assert ok, f"{t.move}: {message}"
 
 
@@ -267,6 +268,28 @@ def test_a_broken_encoding_is_caught_by_the_cross_check() -> None:
         if solver.check() == z3.unsat:
             mismatches += 1
     assert mismatches > 0
+
+
+def test_a_sync_s_step_counts_its_calls() -> None:
+    """The claims that read a step's pods created and deleted and the UIDs its status writes list
+    (the caps' proofs) read what the model's sync did: its step lands on the world after it with
+    those counts (assert_admitted), and with one pod more created or deleted, or a written list
+    longer than the step allows, it does not."""
+    refused: Counter[str] = Counter()
+    for t in seeded_walks(range(20), 14):
+        calls = ab.SyncCalls.of(t.sync)
+        if calls is None:
+            continue
+        wrong = {
+            "created": attrs.evolve(calls, created=calls.created + 1),
+            "deleted": attrs.evolve(calls, deleted=calls.deleted + 1),
+            "listed": attrs.evolve(calls, listed=calls.listed + t.before.cluster.tunables.max_uncounted_pods + 1),
+        }
+        for field, other in wrong.items():
+            if getattr(calls, field) > 0:
+                assert not ab.admits(t.before, t.move, t.after, calls=other)[0], (t.move, field, calls)
+                refused[field] += 1
+    assert min(refused[field] for field in ("created", "deleted", "listed")) > 0, refused
 
 
 def test_a_pod_released_while_it_runs_delays_the_failed_condition_until_it_terminates() -> None:
