@@ -380,11 +380,14 @@ def may_reach_max_uncounted(t: Transition) -> bool:
 
 
 def failed_so_far(world: World, job: Job, gates: FeatureGates) -> int:
-    """As succeeded_so_far, for pods that count as failed (isPodFailed)."""
+    """As succeeded_so_far, for pods that count as failed (isPodFailed, and no podFailurePolicy
+    rule ignores the failure: nonIgnoredFailedPodsCount)."""
     uncounted = job.status.uncounted_terminated_pods
     listed = set(uncounted.failed) if uncounted is not None else set()
     pending = sum(
-        1 for p in world.own_pods() if has_job_tracking_finalizer(p) and p.uid not in listed and is_pod_failed(p, job, gates)
+        1
+        for p in world.own_pods()
+        if has_job_tracking_finalizer(p) and p.uid not in listed and is_pod_failed(p, job, gates) and policy_counts(job, p, gates)
     )
     return job.status.failed + len(listed) + pending
 

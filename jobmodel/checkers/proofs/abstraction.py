@@ -20,6 +20,7 @@ from jobmodel.actions import CreatePod, DeletePod, UpdateJobStatus
 from jobmodel.checkers.proofs import indexed_relation as ir
 from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs.symbolic import Record
+from jobmodel.features import FeatureGates
 from jobmodel.frozen import evolve
 from jobmodel.state import (
     COMPLETE,
@@ -43,6 +44,7 @@ from jobmodel.transitions.job_environment import (
     validate_edit,
 )
 from jobmodel.transitions.move import Move
+from jobmodel.transitions.pod_failure_policy import FAIL_JOB, IGNORE, match_pod_failure_policy
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer
 from jobmodel.transitions.sync_job import JobSyncResult
 
@@ -60,7 +62,6 @@ def _check_scope(job: Job, reasons: list[tuple[bool, str]]) -> None:
     """What neither relation models, and `reasons` (a reason when the Job has one)."""
     spec = job.spec
     common = [
-        (spec.pod_failure_policy is not None, "a podFailurePolicy"),
         (spec.template.restart_policy == "OnFailure", "restartPolicy OnFailure"),
         (job.metadata.deletion_timestamp is not None, "a Job being deleted"),
         (spec.managed_by not in (None, "kubernetes.io/job-controller"), "a Job managed elsewhere"),
@@ -158,7 +159,10 @@ def job_state(world: World) -> dict[str, int | bool]:
     listed_f = set(uncounted.failed) if uncounted is not None else set()
     counts = dict.fromkeys(jr.POD_FIELDS, 0)
     with_finalizer = set()
+    gates = world.cluster.features
     for pod in world.pods():
+        action = _policy_action(job, pod, gates)
+        counts["fail_job"] += int(pod.phase == FAILED and pod.name not in world.hidden and action == FAIL_JOB)
         if not has_job_tracking_finalizer(pod):
             counts["released"] += int(_released(pod))
             continue
@@ -173,7 +177,7 @@ def job_state(world: World) -> dict[str, int | bool]:
         elif pod.phase == FAILED:
             if pod.uid in listed_s:
                 raise OutsideAbstraction(f"failed pod {pod.name} listed as succeeded")
-            counts["failed_uf" if pod.uid in listed_f else "failed"] += 1
+            counts["failed_uf" if pod.uid in listed_f else "ignored" if action == IGNORE else "failed"] += 1
         elif deleting:
             if pod.uid in listed_s:
                 raise OutsideAbstraction(f"terminating pod {pod.name} listed as succeeded")
@@ -189,8 +193,19 @@ def job_state(world: World) -> dict[str, int | bool]:
         "has_completions": spec.completions is not None,
         "completions": spec.completions or 0,
         "replace_failed_only": spec.pod_replacement_policy == "Failed",
+        "pod_failure_policy": spec.pod_failure_policy is not None,
         **counts,
     }
+
+
+def _policy_action(job: Job, pod: Pod, gates: FeatureGates) -> str | None:
+    """The action of the podFailurePolicy rule that the pod matches (matchPodFailurePolicy). A pod
+    that has not ended and that an Ignore rule matches (by a pod condition) is outside the
+    relation, which counts as failed every running pod of a failing Job."""
+    match = match_pod_failure_policy(job.spec.pod_failure_policy, pod, gates)
+    if match.action == IGNORE and pod.phase not in (SUCCEEDED, FAILED):
+        raise OutsideAbstraction(f"running pod {pod.name} matches an Ignore rule")
+    return match.action
 
 
 def job_record(world: World) -> Record:
@@ -204,6 +219,7 @@ def check_indexed_job_in_scope(job: Job) -> None:
         job,
         [
             (spec.completion_mode != INDEXED, "a NonIndexed Job"),
+            (spec.pod_failure_policy is not None, "a podFailurePolicy of an Indexed Job"),
             (spec.pod_replacement_policy not in (None, TERMINATING_OR_FAILED), "podReplacementPolicy Failed"),
             (spec.success_policy is not None, "a successPolicy"),
             (not spec.completions, "an Indexed Job without indexes"),

@@ -197,6 +197,16 @@ def uncounted_within_cap(before: Record, move: str, step: Any) -> Any:
     return step.listed <= maximum(before.max_uncounted, jr.uncounted_listed(before) + 1)
 
 
+def fail_job_enforced(before: Record, move: str, step: Any) -> Any:
+    """catalogue.pod_failure_policy_fail_job_enforced: after a settled sync, a Job with a failed
+    pod whose failure matches a FailJob rule is failing, unless it already met its success
+    criteria."""
+    after = step.after
+    settled = z3.And(step.clean_sync, before.hidden == 0, jr.satisfied(before), z3.Not(jr.finished(before)))
+    decided = z3.Or(after.failure_target, after.failed_condition, after.success_criteria_met, after.complete)
+    return z3.Implies(z3.And(settled, before.fail_job > 0), decided)
+
+
 CAP_CLAIMS = (pod_creations_within_cap, pod_deletions_within_cap, uncounted_within_cap)
 
 
@@ -259,6 +269,12 @@ PROOFS = (
         Invariant("failures-within-backoff-limit", failures_within_limit.__doc__ or "", failures_within_limit),
         support=(SHOWN_PARALLELISM_NOT_ABOVE,),
         assumptions=(LAG_COVERED, EXPECTATIONS, PARALLELISM_NEVER_LOWERED),
+    ),
+    Proof(
+        "pod-failure-policy-fail-job-enforced",
+        SYSTEM,
+        StepClaim("pod-failure-policy-fail-job-enforced", fail_job_enforced.__doc__ or "", fail_job_enforced),
+        catalogue="pod-failure-policy-fail-job-enforced",
     ),
     *cap_proofs(SYSTEM),
 )

@@ -23,9 +23,16 @@ allows every outcome the model can take, so what holds for the relation holds fo
 `tests/checkers/proofs/test_job_relation.py` checks that every move of the executable
 environment is a move of the relation.
 
-Fixed: the default feature gates, no podFailurePolicy, `restartPolicy: Never`, never deleted; of
-the user's edits only `parallelism`'s and `suspend`'s, the cache seeing them at once (`edit`) or
-late (`edit-stale`: the syncs read the older spec and their status writes conflict).
+A podFailurePolicy is a choice of each failure (`fail`, `terminate`): the action of the rule it
+matches (POLICY_ACTIONS). An ignored failure is never counted and its pod replaced
+(nonIgnoredFailedPodsCount; trackJobStatusAndRemoveFinalizers removes its finalizer and lists it
+nowhere); a FailJob one is counted, and while its pod is in the cache every sync of a Job not yet
+failing or succeeding takes the FailureTarget path (getFailJobMessage), whether or not the pod
+still holds the finalizer. A running pod that an Ignore rule matches is outside the relation.
+
+Fixed: the default feature gates, `restartPolicy: Never`, never deleted; of the user's edits only
+`parallelism`'s and `suspend`'s, the cache seeing them at once (`edit`) or late (`edit-stale`: the
+syncs read the older spec and their status writes conflict).
 """
 
 from __future__ import annotations
@@ -60,6 +67,9 @@ SPEC: Schema = (
     # podReplacementPolicy: Failed (onlyReplaceFailedPods): a pod being deleted is no failure
     # until it is Failed, and is replaced only then (in this relation only: NonIndexed Jobs).
     ("replace_failed_only", BOOL),
+    # spec.podFailurePolicy is set (in this relation only; podReplacementPolicy is then Failed):
+    # a failure its rules ignore is not counted, one matching a FailJob rule fails the Job.
+    ("pod_failure_policy", BOOL),
 )
 # The Job's pods that hold the tracking finalizer, by what the controller tells apart; a pod without
 # the finalizer is invisible to every count the controller keeps (it is neither active nor new).
@@ -72,6 +82,7 @@ PODS: Schema = (
     ("succeeded_us", INT),  # Succeeded, listed in uncounted.succeeded
     ("succeeded_uf", INT),  # Succeeded, listed in uncounted.failed (it was terminating when listed)
     ("failed", INT),  # Failed, not listed
+    ("ignored", INT),  # Failed, not listed, its failure matches an Ignore rule (never counted)
     ("failed_uf", INT),  # Failed, listed in uncounted.failed
     ("gone_us", INT),  # UIDs in uncounted.succeeded whose pod no longer holds the finalizer
     ("gone_uf", INT),  # ... in uncounted.failed
@@ -80,6 +91,10 @@ PODS: Schema = (
 # finalizer it removed (graceful deletion: the kubelet's `terminate` ends them). They are only
 # `terminating` (CountTerminatingPods), which delays the Job's final condition (enactJobFinished).
 RELEASED: Schema = (("released", INT),)
+# The Failed pods the cache shows, holding the finalizer or not, whose failure matches a FailJob
+# rule of the podFailurePolicy (each also counted by its kind above, if any): while one is there,
+# every sync of a Job not yet failing or succeeding sets FailureTarget (getFailJobMessage).
+FAIL_JOB: Schema = (("fail_job", INT),)
 STATUS: Schema = (
     ("status_succeeded", INT),
     ("status_failed", INT),
@@ -102,8 +117,8 @@ CONTROLLER: Schema = (
     ("shown_parallelism", INT),
     ("shown_suspended", BOOL),
 )
-STATE: Schema = SPEC + PODS + RELEASED + STATUS + CONTROLLER
-POD_FIELDS = tuple(name for name, _ in PODS + RELEASED)
+STATE: Schema = SPEC + PODS + RELEASED + FAIL_JOB + STATUS + CONTROLLER
+POD_FIELDS = tuple(name for name, _ in PODS + RELEASED + FAIL_JOB)
 
 # The finished condition a sync works with (syncJobCtx.finishedCondition).
 NONE, SUCCESS, NEW_FAILURE_TARGET, FAILED, COMPLETE = range(5)
@@ -314,6 +329,16 @@ def domain(s: Record) -> Any:
         s.status_failed >= 0,
         z3.Implies(z3.Not(s.has_expectations), z3.And(s.expect_add == 0, s.expect_delete == 0, z3.Not(s.expired))),
         shown_spec_domain(s),
+        policy_domain(s),
+    )
+
+
+def policy_domain(s: Record) -> Any:
+    """A podFailurePolicy makes podReplacementPolicy Failed (the API server accepts no other);
+    without one no failure is ignored or fails the Job."""
+    return z3.And(
+        z3.Implies(s.pod_failure_policy, s.replace_failed_only),
+        z3.Implies(z3.Not(s.pod_failure_policy), z3.And(s.ignored == 0, s.fail_job == 0)),
     )
 
 
@@ -467,6 +492,9 @@ SYNC_CHOICES: Schema = (
     ("released_tracked", INT),
 )
 
+# The pods of the kind a podFailurePolicy adds that trackJobStatusAndRemoveFinalizers gets to.
+POLICY_SYNC_CHOICES: Schema = (("got_ignored", INT),)
+
 # The pod kinds trackJobStatusAndRemoveFinalizers takes the finalizer from (besides active pods of
 # a finishing Job), in both relations.
 TRACKED_KINDS = ("succeeded", "succeeded_uf", "failed", "failed_uf", "terminating", "terminating_uf")
@@ -566,7 +594,7 @@ def final_conditions(s: Record, fc: Any, succeeding: Any, enact: Any, final_cond
 
 def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> Step:
     """syncJob (sync_job.sync_job) over the controller's cache; `move` is one of SYNC_MOVES."""
-    ch = Record.symbols(SYNC_CHOICES + (ANY_SYNC_CHOICES if move == ANY_SYNC else ()), prefix)
+    ch = Record.symbols(SYNC_CHOICES + POLICY_SYNC_CHOICES + (ANY_SYNC_CHOICES if move == ANY_SYNC else ()), prefix)
     how = SyncKind.of(move, ch, s.spec_lags)
     pod_calls_ok, stale = how.pod_calls_ok, how.stale
     if not controller.expectations:
@@ -579,7 +607,8 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
     uncounted_f = s.terminating_uf + s.succeeded_uf + s.failed_uf + s.gone_uf
     succeeded = s.status_succeeded + s.succeeded + s.succeeded_uf + uncounted_s
     failed = s.status_failed + s.failed + failed_terminating(s, s.terminating) + uncounted_f
-    exceeds = z3.Or(failed > s.backoff_limit, past_active_deadline(s, spec, ch))
+    # getFailJobMessage first, then exceedsBackoffLimit and pastActiveDeadline: each a FailureTarget.
+    exceeds = z3.Or(s.fail_job > 0, failed > s.backoff_limit, past_active_deadline(s, spec, ch))
     fc0 = z3.If(s.success_criteria_met, SUCCESS, z3.If(s.failure_target, FAILED, z3.If(exceeds, NEW_FAILURE_TARGET, NONE)))
 
     # A finishing Job: deleteActivePods, and the condition waits until every delete went through.
@@ -625,6 +654,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
         "got_succeeded_us": s.succeeded_us,
         "got_succeeded_uf": s.succeeded_uf,
         "got_failed": s.failed,
+        "got_ignored": s.ignored,  # its finalizer removed, its UID listed nowhere
         "got_failed_uf": s.failed_uf,
         "got_terminating": z3.If(pods_being_deleted_tracked(s, fc), s.terminating, 0),
         "got_terminating_uf": z3.If(pods_being_deleted_tracked(s, fc), s.terminating_uf, 0),
@@ -703,6 +733,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
     # Outcome 3: the sync goes through; the pods it got to lose their finalizer and are counted.
     pods_done = pods_after_manage.replace(
         **finalizers_removed(s, of, finishing, deleted_active),
+        ignored=s.ignored - of["ignored"],
         succeeded_us=s.succeeded_us - of["succeeded_us"],
         released=pods_after_manage.released + ch.released_tracked,
     )
@@ -736,6 +767,10 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
 
 NO_CHOICES: Schema = ()
 SOURCE_CHOICES: Schema = (("source", INT),)  # which running pod: an index into RUNNING_SOURCES
+# ... and which action of the podFailurePolicy its failure matches (an index into POLICY_ACTIONS;
+# no rule matching is "count", as a Count rule's; FailIndex is for backoffLimitPerIndex only).
+FAILURE_CHOICES: Schema = (*SOURCE_CHOICES, ("action", INT))
+POLICY_ACTIONS = ("count", "ignore", "fail-job")
 TIME_CHOICES: Schema = (("five_minutes_pass", BOOL),)
 EDIT_CHOICES: Schema = (("parallelism", INT), ("suspended", BOOL))  # the new spec.parallelism and spec.suspend
 EDIT_STALE_CHOICES: Schema = (*EDIT_CHOICES, ("rewritten", BOOL))  # the update changed the Job otherwise
@@ -838,11 +873,15 @@ def deletion_updates(s: Record, source: Any, updates: int) -> Any:
     return z3.If(observed, s.expect_delete - updates, s.expect_delete)
 
 
-def _end_pod(s: Record, prefix: str, targets: tuple[str | None, ...], updates: int) -> Step:
+def _end_pod(s: Record, prefix: str, targets: tuple[str | None, ...], updates: int, failing: bool = True) -> Step:
     """A running pod of kind RUNNING_SOURCES[i] (i: the `source` choice) reaches a terminal phase
-    and becomes `targets[i]` (None: no count, a released pod); the informer sees `updates` events."""
-    ch = Record.symbols(SOURCE_CHOICES, prefix)
+    and becomes `targets[i]` (None: no count, a released pod); the informer sees `updates` events.
+    A pod that fails matches the podFailurePolicy as the `action` choice says (POLICY_ACTIONS):
+    an ignored failure not yet listed is `ignored`, and a FailJob one joins `fail_job`."""
+    ch = Record.symbols(FAILURE_CHOICES if failing else SOURCE_CHOICES, prefix)
     src = ch.source
+    action = ch.action if failing else z3.IntVal(POLICY_ACTIONS.index("count"))
+    ignoring = action == POLICY_ACTIONS.index("ignore")
     changes: dict[str, Any] = {}
     options = []
     for i, (source, target) in enumerate(zip(RUNNING_SOURCES, targets, strict=True)):
@@ -851,15 +890,20 @@ def _end_pod(s: Record, prefix: str, targets: tuple[str | None, ...], updates: i
         chosen = src == i
         options.append(z3.And(chosen, getattr(s, source) > 0))
         changes[source] = changes.get(source, getattr(s, source)) - z3.If(chosen, 1, 0)
-        if target is not None:
+        if target == "failed":
+            changes["ignored"] = changes.get("ignored", s.ignored) + z3.If(z3.And(chosen, ignoring), 1, 0)
+            changes[target] = changes.get(target, s.failed) + z3.If(z3.And(chosen, z3.Not(ignoring)), 1, 0)
+        elif target is not None:
             changes[target] = changes.get(target, getattr(s, target)) + z3.If(chosen, 1, 0)
-    after = s.replace(**changes, expect_delete=deletion_updates(s, src, updates))
-    return Step(z3.Or(*options), after, ch)
+    fail_job = s.fail_job + z3.If(action == POLICY_ACTIONS.index("fail-job"), 1, 0)
+    after = s.replace(**changes, fail_job=fail_job, expect_delete=deletion_updates(s, src, updates))
+    policy = z3.And(action >= 0, action < len(POLICY_ACTIONS), z3.Or(s.pod_failure_policy, action == 0))
+    return Step(z3.And(z3.Or(*options), policy), after, ch)
 
 
 def succeed(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
     """environment.succeed_pod: Succeeded."""
-    return _end_pod(s, prefix, ("succeeded", "succeeded", "succeeded_uf", None), updates=1)
+    return _end_pod(s, prefix, ("succeeded", "succeeded", "succeeded_uf", None), updates=1, failing=False)
 
 
 def fail(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
@@ -895,6 +939,18 @@ def pod_gc(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
     return Step(z3.BoolVal(True), after, Record(NO_CHOICES, {}))
 
 
+GC_CHOICES: Schema = (("fail_job_pod", BOOL),)  # the pod removed matched a FailJob rule
+
+
+def pod_gc_of_job(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
+    """pod_gc of a NonIndexed Job, whose removed pod may be one that matched a FailJob rule (the
+    relation does not count which of those still hold the finalizer: any of them may go)."""
+    ch = Record.symbols(GC_CHOICES, prefix)
+    step = pod_gc(s, prefix, controller)
+    after = step.after.replace(fail_job=s.fail_job - z3.If(ch.fail_job_pod, 1, 0))
+    return Step(z3.Implies(ch.fail_job_pod, s.fail_job > 0), after, ch)
+
+
 def _sync_move(name: str) -> Callable[[Record, str, Controller], Step]:
     def move(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
         return sync(s, prefix, name, controller)
@@ -916,7 +972,7 @@ MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
     "fail": fail,
     "terminate": terminate,
     "delete-pod": delete_pod,
-    "pod-gc": pod_gc,
+    "pod-gc": pod_gc_of_job,
     "edit": edit,
     "edit-stale": edit_stale,
 }

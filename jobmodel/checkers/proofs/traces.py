@@ -45,6 +45,15 @@ from jobmodel.transitions.move import Move
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer
 
 JOB_NAME = "proof"
+# A trace's podFailurePolicy: a failure with exit code 42 fails the Job, one with 43 is ignored, any
+# other counts (the kubelet's SIGTERM of a pod being deleted, 143, too).
+FAILURE_EXIT_CODES = {"count": 1, "ignore": 43, "fail-job": 42}
+POD_FAILURE_POLICY = {
+    "rules": [
+        {"action": "FailJob", "onExitCodes": {"operator": "In", "values": [FAILURE_EXIT_CODES["fail-job"]]}},
+        {"action": "Ignore", "onExitCodes": {"operator": "In", "values": [FAILURE_EXIT_CODES["ignore"]]}},
+    ]
+}
 DEADLINE_SECONDS = 365 * 24 * 3600  # a Job's active deadline in a trace: never passed (job_concretizable)
 SMALL_JOB = 12  # parallelism + completions + backoff limits of the Jobs searched first
 SMALL_TUNABLES = 3
@@ -281,6 +290,8 @@ def job_manifest(spec: dict[str, int | bool]) -> dict[str, Any]:
         body["suspend"] = True
     if spec.get("replace_failed_only"):  # (job_relation's only)
         body["podReplacementPolicy"] = "Failed"
+    if spec.get("pod_failure_policy"):  # (job_relation's only)
+        body["podFailurePolicy"] = POD_FAILURE_POLICY
     if spec["has_deadline"]:
         body["activeDeadlineSeconds"] = DEADLINE_SECONDS
     return {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": JOB_NAME, "namespace": "default"}, "spec": body}
@@ -343,6 +354,9 @@ def job_moves_for(world: env.World, step: PathStep, index: Callable[[Pod], bool]
     if move in ("edit", "edit-stale"):
         return [*moves, *edits_for(world, move, step.after)]
     pod = _running(world, jr.RUNNING_SOURCES[int(step.choices["source"])], index)
+    if move == "fail" and "action" in step.choices:
+        code = FAILURE_EXIT_CODES[jr.POLICY_ACTIONS[int(step.choices["action"])]]
+        return [*moves, Move(move, pod.name, f"exit={code}@main")]
     return [*moves, Move(move, pod.name)]
 
 
@@ -373,7 +387,9 @@ def job_concretizable(before: Record, move: str, step: Any) -> Any:
     if move == "time":
         pending = z3.Or(before.expect_add > 0, before.expect_delete > 0)
         return z3.And(step.choices.five_minutes_pass, before.has_expectations, z3.Not(before.expired), pending)
-    if move == "stutter":
+    if move == "terminate" and step.choices.schema == jr.FAILURE_CHOICES:
+        return step.choices.action == jr.POLICY_ACTIONS.index("count")  # exit code 143 matches no rule
+    if move in ("stutter", "pod-gc"):  # pod-gc: the relation does not count the bare pods it removes
         return z3.BoolVal(False)
     return z3.BoolVal(True)
 

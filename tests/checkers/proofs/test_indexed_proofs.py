@@ -20,7 +20,11 @@ from jobmodel.checkers.proofs.induction import Invariant, Proof, StepClaim, chec
 from jobmodel.checkers.proofs.symbolic import Record
 from jobmodel.invariants import catalogue
 from tests.checkers.proofs.test_indexed_relation import count_pods_not_indexes
-from tests.checkers.proofs.test_job_proofs import assert_higher_caps_break, trace_transitions
+from tests.checkers.proofs.test_job_proofs import (
+    assert_broken_sync_caught,
+    higher_caps,
+    trace_transitions,
+)
 from tests.checkers.proofs.walks import seeded_walks
 
 BY_NAME = {p.name: p for p in ip.PROOFS}
@@ -51,16 +55,12 @@ def test_every_supporting_invariant_is_needed(proof: Proof, invariant: Invariant
 
 def test_a_broken_encoding_gets_a_counterexample() -> None:
     """Counting succeeded pods instead of completed indexes breaks succeeded = |completedIndexes|."""
-    proof = BY_NAME["succeeded-counts-each-index-once"]
-    broken = attrs.evolve(proof.system, moves={**proof.system.moves, "sync": count_pods_not_indexes})
-    verdict = check(attrs.evolve(proof, system=broken))
-    assert verdict.status == "failed"
-    assert verdict.failure is not None and verdict.failure.move == "sync"
+    assert_broken_sync_caught(BY_NAME["succeeded-counts-each-index-once"], count_pods_not_indexes)
 
 
 @pytest.mark.parametrize("proof", [p for p in ip.PROOFS if p.name.endswith("within-cap")], ids=lambda p: p.name)
 def test_a_sync_reading_higher_caps_breaks_the_cap_claims(proof: Proof) -> None:
-    assert_higher_caps_break(proof, ir)
+    assert_broken_sync_caught(proof, higher_caps(ir))
 
 
 def _claims_at_every_index(proofs: list[Proof], t: Any) -> dict[str, bool]:

@@ -54,12 +54,16 @@ def test_every_supporting_invariant_is_needed(proof: Proof, invariant: Invariant
     assert check(weaker).status == "failed"
 
 
-def test_a_broken_encoding_gets_a_counterexample() -> None:
-    proof = BY_NAME["no-over-creation"]
-    broken = attrs.evolve(proof.system, moves={**proof.system.moves, "sync": one_more_pod})
+def assert_broken_sync_caught(proof: Proof, sync: Any) -> None:
+    """The proof fails, at a sync, for its system with `sync` (a broken encoding) as the sync move."""
+    broken = attrs.evolve(proof.system, moves={**proof.system.moves, "sync": sync})
     verdict = check(attrs.evolve(proof, system=broken))
     assert verdict.status == "failed"
     assert verdict.failure is not None and verdict.failure.move == "sync"
+
+
+def test_a_broken_encoding_gets_a_counterexample() -> None:
+    assert_broken_sync_caught(BY_NAME["no-over-creation"], one_more_pod)
 
 
 def higher_caps(relation: Any) -> Any:
@@ -74,17 +78,19 @@ def higher_caps(relation: Any) -> Any:
     return sync
 
 
-def assert_higher_caps_break(proof: Proof, relation: Any) -> None:
-    """The cap proof fails for a relation whose sync reads higher caps, at a sync."""
-    broken = attrs.evolve(proof.system, moves={**proof.system.moves, "sync": higher_caps(relation)})
-    verdict = check(attrs.evolve(proof, system=broken))
-    assert verdict.status == "failed"
-    assert verdict.failure is not None and verdict.failure.move == "sync"
-
-
 @pytest.mark.parametrize("proof", [p for p in jp.PROOFS if p.name.endswith("within-cap")], ids=lambda p: p.name)
 def test_a_sync_reading_higher_caps_breaks_the_cap_claims(proof: Proof) -> None:
-    assert_higher_caps_break(proof, jr)
+    assert_broken_sync_caught(proof, higher_caps(jr))
+
+
+def fail_job_pods_unread(s: Any, prefix: str, controller: jr.Controller = jr.MODEL) -> jr.Step:
+    """A broken encoding: a sync that does not look for failures matching a FailJob rule."""
+    step = jr.sync(s.replace(fail_job=0), prefix, "sync", controller)
+    return attrs.evolve(step, after=step.after.replace(fail_job=s.fail_job))
+
+
+def test_a_sync_that_does_not_read_fail_job_pods_breaks_fail_job_enforced() -> None:
+    assert_broken_sync_caught(BY_NAME["pod-failure-policy-fail-job-enforced"], fail_job_pods_unread)
 
 
 def trace_transitions(trace: traces.Trace) -> list[Transition]:
@@ -170,6 +176,7 @@ def test_the_claims_say_what_the_catalogue_says(dropped_traces: dict[tuple[str, 
         "active-within-parallelism": {True, False},
         "pod-counted-exactly-once": {True, False},
         "backoff-limit-enforced": {True},
+        "pod-failure-policy-fail-job-enforced": {True},
         "pod-creations-within-cap": {True},
         "pod-deletions-within-cap": {True},
         "uncounted-within-cap": {True},

@@ -62,13 +62,16 @@ def test_every_move_of_the_model_is_a_move_of_the_relation(setting: JobSetting, 
 
 def test_the_walks_cover_every_move_of_the_relation_and_of_the_environment() -> None:
     """Every move kind, every move of the relation, and the outcomes of the spec the relations
-    read: suspended Jobs, resumed ones, and Jobs past their active deadline."""
+    read: suspended Jobs, resumed ones, Jobs past their active deadline, and a podFailurePolicy's
+    ignored failures and FailJob ones, which fail the Job."""
     seen: Counter[str] = Counter()
     names: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
+    counts: set[str] = set()
     for t in seeded_walks(COVERAGE_SEEDS, 14):
         assert_admitted(t)
         seen[t.move.kind] += 1
+        counts.update(name for name in jr.POD_FIELDS if ab.job_state(t.after)[name])
         if t.sync is not None and t.sync.status is not None:
             reasons.update(c.reason for c in t.sync.status.conditions)
         job = t.before.job()
@@ -81,7 +84,8 @@ def test_the_walks_cover_every_move_of_the_relation_and_of_the_environment() -> 
     assert set(seen) == modelled_kinds(), f"not exercised: {modelled_kinds() - set(seen)}"
     moves = relation_moves_at(jr.MOVES)
     assert set(names) == moves, f"relation moves not exercised: {moves - set(names)}"
-    assert {"JobSuspended", "JobResumed", "DeadlineExceeded"} <= set(reasons), reasons
+    assert {"JobSuspended", "JobResumed", "DeadlineExceeded", "PodFailurePolicy"} <= set(reasons), reasons
+    assert {"ignored", "fail_job"} <= counts, counts
 
 
 @pytest.mark.parametrize("release", LATER_WALK_RELEASES)
@@ -396,3 +400,29 @@ def test_a_pod_being_deleted_is_replaced_only_once_failed_with_podreplacementpol
     assert_admitted(Transition(before, Move("sync"), world, result))
     state = ab.job_state(world)
     assert state["active"] + state["hidden"] == (1 if replace_failed else 2)
+
+
+@pytest.mark.parametrize(("failure", "action"), [("exit=42@main", "fail-job"), ("cond=DisruptionTarget", "ignore"), ("exit=1@main", "count")])
+def test_a_failure_matching_the_pod_failure_policy_fails_the_job_or_is_ignored(failure: str, action: str) -> None:
+    """podFailurePolicy: a failure matching FailJob makes the next sync set FailureTarget and
+    delete the other pod (counted as failed too); one matching Ignore is not counted and is
+    replaced; one no rule matches counts (within backoffLimit 1) and is replaced. So in the model,
+    and in every move of the relation from the same states."""
+    world = JobSetting(2, None, 1, 500, 500, backoff_seconds=0.0, failure_policy="fail-job-or-ignore").world()
+    for move in (Move("sync"), Move("start", "j-0"), Move("start", "j-1"), Move("fail", "j-0", failure), Move("sync")):
+        before = world
+        world, result = env.apply_move(world, move)
+        assert_admitted(Transition(before, move, world, result))
+        if move.kind == "fail":
+            state = ab.job_state(world)
+            assert (state["fail_job"], state["ignored"], state["failed"]) == (
+                int(action == "fail-job"), int(action == "ignore"), int(action != "ignore")
+            )
+            step = jr.sync(ab.job_record(world), "c", "sync")
+            keeps_going = check_at(z3.And(step.guard, z3.Not(step.after.failure_target)))
+            assert keeps_going == (z3.unsat if action == "fail-job" else z3.sat)
+    state, job = ab.job_state(world), world.job()
+    assert job is not None
+    assert state["failure_target"] == (action == "fail-job")
+    assert job.status.failed == {"fail-job": 2, "ignore": 0, "count": 1}[action]
+    assert state["active"] + state["hidden"] == (0 if action == "fail-job" else 2)

@@ -16,9 +16,11 @@ import pytest
 from jobmodel.adapters.upstream import UpstreamEngine
 from jobmodel.checkers.proofs import job_proofs as jp
 from jobmodel.checkers.proofs import traces
+from jobmodel.checkers.proofs.induction import Invariant, Proof
 from jobmodel.checkers.trace import run_moves, save_trace
 from jobmodel.cli import main
 from jobmodel.conformance.runner import run_files
+from jobmodel.frozen import freeze
 from jobmodel.invariants import catalogue as cat
 from jobmodel.invariants.laws import Transition, Violation
 from jobmodel.state import COMPLETE, SUCCESS_CRITERIA_MET, JobControllerTunables
@@ -68,6 +70,21 @@ def test_a_run_the_model_does_not_follow_is_no_counterexample() -> None:
     trace, reason = traces.find_trace(broken, traces.job_concretizer(), max_depth=4, deadline=time.perf_counter() + 300)  # a bound, not a speed target
     assert trace is None
     assert "does not follow" in reason
+
+
+@pytest.mark.parametrize(
+    ("kind", "arg"), [("fail_job", f"exit={traces.FAILURE_EXIT_CODES['fail-job']}@main"), ("ignored", f"exit={traces.FAILURE_EXIT_CODES['ignore']}@main")]
+)
+def test_a_run_failing_pods_by_the_pod_failure_policy_is_carried_out_in_the_model(kind: str, arg: str) -> None:
+    """A claim that no pod ever matches a FailJob (an Ignore) rule is broken by a run of the
+    relation whose Job has a podFailurePolicy; the trace fails a pod with the exit code of the
+    trace policy's rule, and the claim is broken on the model's replayed run."""
+    claim = Invariant(f"no-{kind}", "", lambda s: getattr(s, kind) == 0)
+    proof = Proof(f"no-{kind}", jp.SYSTEM, claim)
+    trace, reason = traces.find_trace(proof, traces.job_concretizer(), max_depth=4, deadline=time.perf_counter() + 300)  # a bound, not a speed target
+    assert trace is not None, reason
+    assert Move("fail", trace.moves[-1].pod, arg) == trace.moves[-1]
+    assert trace.config.manifest["spec"]["podFailurePolicy"] == freeze(traces.POD_FAILURE_POLICY)
 
 
 def test_backoff_limit_after_success_criteria_met_is_not_a_violation(capsys: pytest.CaptureFixture[str]) -> None:

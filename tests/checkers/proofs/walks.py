@@ -65,6 +65,7 @@ class JobSetting:
     deadline: int | None = None  # activeDeadlineSeconds
     max_failed: int | None = None  # maxFailedIndexes (with backoffLimitPerIndex only)
     replace_failed: bool = False  # podReplacementPolicy: Failed
+    failure_policy: str | None = None  # a podFailurePolicy of FAILURE_POLICIES
 
     def world(self) -> env.World:
         tunables = JobControllerTunables(
@@ -81,11 +82,31 @@ class JobSetting:
             extra["maxFailedIndexes"] = self.max_failed
         if self.replace_failed:
             extra["podReplacementPolicy"] = "Failed"
+        if self.failure_policy is not None:
+            extra["podFailurePolicy"] = FAILURE_POLICIES[self.failure_policy]
         manifest = job_manifest(self.parallelism, self.completions, self.backoff_limit, indexed=self.indexed, **extra)
         budget = attrs.evolve(HOSTILE, edits=(*HOSTILE.edits, *self.suspend_edits), stale_edits=self.stale_edits)
         return env.initial_world(manifest, budget, now=START, tunables=tunables, features=self.gates)
 
 
+# podFailurePolicies of the NonIndexed walks: FailJob, Ignore and Count rules on exit codes and on
+# the DisruptionTarget condition of evictions; one ignores the kubelet's SIGTERM of a pod being
+# deleted, one fails the Job on almost any exit code.
+FAILURE_POLICIES: dict[str, Any] = {
+    "fail-job-or-ignore": {
+        "rules": [
+            {"action": "FailJob", "onExitCodes": {"operator": "In", "values": [42]}},
+            {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget", "status": "True"}]},
+        ]
+    },
+    "ignore-sigterm": {
+        "rules": [
+            {"action": "Ignore", "onExitCodes": {"operator": "In", "values": [143]}},
+            {"action": "Count", "onExitCodes": {"operator": "In", "values": [1]}},
+        ]
+    },
+    "fail-job-unless-3": {"rules": [{"action": "FailJob", "onExitCodes": {"operator": "NotIn", "values": [3]}}]},
+}
 # activeDeadlineSeconds by the seed of a walk, modulo 10 (expire-expectations passes 60 s).
 DEADLINES = {1: 60, 8: 600}
 # Suspend edits by the seed of a walk, modulo 10.
@@ -113,6 +134,7 @@ def job_settings() -> st.SearchStrategy[JobSetting]:
         caps,
         **spec_draws(),
         replace_failed=st.booleans(),
+        failure_policy=st.none() | st.sampled_from(sorted(FAILURE_POLICIES)),
     )
 
 
@@ -183,6 +205,8 @@ def seeded_walks(seeds: range, steps: int, indexed: bool = False, gates: Feature
             deadline=DEADLINES.get(seed % 10),
             max_failed=seed % 4 if seed % 4 < 2 else None,
             replace_failed=not indexed and seed % 3 == 1,
+            # Three tenths with a podFailurePolicy (more: its failure modes crowd out the rarer moves).
+            failure_policy=None if indexed or seed % 10 not in (3, 4, 5) else sorted(FAILURE_POLICIES)[(seed + seed // 10) % 3],
         )
         yield from walk(setting.world(), rng.randrange, steps)
 
