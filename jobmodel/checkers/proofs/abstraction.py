@@ -31,7 +31,6 @@ from jobmodel.state import (
     NON_INDEXED,
     SUCCEEDED,
     SUCCESS_CRITERIA_MET,
-    TERMINATING_OR_FAILED,
     Job,
     JobControllerState,
     Pod,
@@ -220,7 +219,10 @@ def check_indexed_job_in_scope(job: Job) -> None:
         [
             (spec.completion_mode != INDEXED, "a NonIndexed Job"),
             (spec.pod_failure_policy is not None, "a podFailurePolicy of an Indexed Job"),
-            (spec.pod_replacement_policy not in (None, TERMINATING_OR_FAILED), "podReplacementPolicy Failed"),
+            (
+                spec.pod_replacement_policy == "Failed" and spec.backoff_limit_per_index is not None,
+                "podReplacementPolicy Failed with backoffLimitPerIndex",
+            ),
             (spec.success_policy is not None, "a successPolicy"),
             (not spec.completions, "an Indexed Job without indexes"),
         ],
@@ -291,7 +293,7 @@ def indexed_state(world: World, index: int) -> dict[str, int | bool]:
         "completions": completions,
         "has_per_index": spec.backoff_limit_per_index is not None,
         "per_index_limit": spec.backoff_limit_per_index or 0,
-        "replace_failed_only": False,  # (check_indexed_job_in_scope)
+        "replace_failed_only": spec.pod_replacement_policy == "Failed",
         "has_max_failed": spec.max_failed_indexes is not None,
         "max_failed": spec.max_failed_indexes or 0,
         **counts,

@@ -139,10 +139,13 @@ def failed_pod_counted_exactly_once(before: Record, move: str, step: Any) -> Any
     """The failure half of catalogue.pod_counted_exactly_once, for Indexed Jobs (the catalogue checks
     NonIndexed Jobs; the succeeded half is succeeded-counts-each-index-once): a sync that deletes no
     pod keeps every failed pod counted exactly once across finalizer, uncountedTerminatedPods.failed
-    and status.failed."""
+    and status.failed (with podReplacementPolicy Failed, the pods being deleted that a failing Job
+    counts join them)."""
     if not jr.is_sync(move):
         return z3.BoolVal(True)
-    return z3.Implies(step.deleted == 0, jr.failed_so_far(step.after) == jr.failed_so_far(before))
+    failed_before, failed_after = jr.failed_so_far(before), jr.failed_so_far(step.after)
+    joining = jr.not_yet_failed(before)
+    return z3.Implies(step.deleted == 0, z3.And(failed_after >= failed_before, failed_after <= failed_before + joining))
 
 
 def backoff_limit_enforced(before: Record, move: str, step: Any) -> Any:

@@ -17,9 +17,9 @@ first (`appendDuplicatedIndexPodsForRemoval`), `firstPendingIndexes`, the per-in
 failure counts (`getNewIndexFailureCounts`), the failed pod whose finalizer waits for its
 replacement (`getPodsWithDelayedDeletionPerIndex`), and `succeeded = |completedIndexes|`.
 
-Fixed: the default feature gates, no podFailurePolicy (so `podReplacementPolicy:
-TerminatingOrFailed`), no successPolicy, `completions >= 1` (one index at
-least); of the user's edits only `parallelism`'s and `suspend`'s (`job_relation.edit` and
+Fixed: the default feature gates, no podFailurePolicy, `podReplacementPolicy: Failed` only
+without backoffLimitPerIndex (an index with a pod being deleted is then not pending), no
+successPolicy, `completions >= 1` (one index at least); of the user's edits only `parallelism`'s and `suspend`'s (`job_relation.edit` and
 `edit_stale`; a suspended Job's manageJob deletes every active pod, k's too).
 """
 
@@ -63,7 +63,7 @@ SPEC: Schema = (
     ("max_uncounted", INT),
     ("suspended", BOOL),
     ("has_deadline", BOOL),
-    ("replace_failed_only", BOOL),  # job_relation's; never here (podReplacementPolicy Failed is not modelled)
+    ("replace_failed_only", BOOL),  # job_relation's (podReplacementPolicy Failed; not with backoffLimitPerIndex here)
 )
 # Pods by kind, as in job_relation (an Indexed Job never lists succeeded pods).
 KINDS = (
@@ -131,7 +131,7 @@ def domain(s: Record) -> Any:
         z3.Implies(z3.Not(s.has_per_index), s.per_index_limit == 0),
         z3.Implies(s.has_max_failed, z3.And(s.has_per_index, s.max_failed >= 0, s.max_failed <= s.completions)),
         z3.Implies(z3.Not(s.has_max_failed), s.max_failed == 0),
-        z3.Not(s.replace_failed_only),
+        z3.Implies(s.replace_failed_only, z3.Not(s.has_per_index)),
         s.max_create_delete >= 1,
         s.max_uncounted >= 1,
         s.status_succeeded >= 0,
@@ -179,7 +179,15 @@ def k_pending_after_counting(s: Record) -> Any:
     """k is one of firstPendingIndexes' candidates in a sync from `s` (not completed nor failed once
     the sync counted its pods, no active pod in the cache)."""
     completed = z3.Or(s.k_completed, s.k_succeeded + s.k_succeeded_uf > 0)
-    return z3.And(z3.Not(completed), z3.Not(z3.Or(s.k_failed_index, k_exhausted(s))), s.k_active == 0)
+    return z3.And(
+        z3.Not(completed), z3.Not(z3.Or(s.k_failed_index, k_exhausted(s))), s.k_active == 0, z3.Not(k_terminating_held(s))
+    )
+
+
+def k_terminating_held(s: Record) -> Any:
+    """With podReplacementPolicy Failed, k has a pod being deleted (holding the finalizer) that has
+    not ended: firstPendingIndexes leaves k out until it is Failed."""
+    return z3.And(s.replace_failed_only, s.k_terminating + s.k_terminating_uf > 0)
 
 
 def k_exhausted(s: Record) -> Any:
@@ -206,6 +214,7 @@ SYNC_CHOICES: Schema = (
     ("created_total", INT),  # pods created (firstPendingIndexes, per-index back-off, the cap)
     ("held", BOOL),  # some pending index waits for its per-index back-off
     ("k_created", BOOL),
+    ("k_released", BOOL),  # a pod released while it runs (job_relation.RELEASED) is k's
     ("k_removed", INT),  # k's active pods manageJob deletes
     ("k_delayed", INT),  # which of k's failed pods keeps its finalizer for its replacement: 0 none, 1..4 a kind
     ("delayed_elsewhere", INT),
@@ -228,7 +237,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
 
     # getNewFinishedPods, calculateSucceededIndexes, calculateFailedIndexes.
     uncounted_f = s.terminating_uf + s.succeeded_uf + s.failed_uf + s.gone_uf
-    failed = s.status_failed + s.failed + s.terminating + uncounted_f
+    failed = s.status_failed + s.failed + jr.failed_terminating(s, s.terminating) + uncounted_f
     exceeds = z3.Or(failed > s.backoff_limit, jr.past_active_deadline(s, spec, ch))
     succeeded_pods = s.succeeded + s.succeeded_uf
     k_succeeded_pods = s.k_succeeded + s.k_succeeded_uf
@@ -297,10 +306,20 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
             removed - ch.k_removed <= s.active - s.k_active,
         ),
     )
-    diff = want - s.active
+    # With podReplacementPolicy Failed the pods being deleted are not replaced until Failed.
+    terminating = z3.If(s.replace_failed_only, jr.terminating_count(s, False, 0, 0), 0)
+    diff = want - terminating - s.active
     wants_more = z3.And(manage, z3.Not(spec.suspended), to_delete == 0, diff > 0)
-    # firstPendingIndexes: k is pending when not completed, not failed and no active pod in the cache.
-    k_pending = z3.And(z3.Not(k_completed), z3.Not(k_failed_index), s.k_active == 0)
+    # firstPendingIndexes: k is pending when not completed, not failed and no active pod in the
+    # cache; with podReplacementPolicy Failed, no pod being deleted either (one released while it
+    # runs, which the relation counts Job-wide, may be k's: `k_released`).
+    k_pending = z3.And(
+        z3.Not(k_completed),
+        z3.Not(k_failed_index),
+        s.k_active == 0,
+        z3.Not(k_terminating_held(s)),
+        z3.Not(z3.And(s.replace_failed_only, ch.k_released)),
+    )
     # `backoff`: the Job's back-off, or with backoffLimitPerIndex every pending index's, holds
     # creation back (manageJob waits). Otherwise some pending indexes get a pod (with
     # backoffLimitPerIndex maybe none: failed indexes are not pending).
@@ -308,11 +327,12 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     # At least as many indexes are pending as are neither completed, failed, nor active (each active
     # pod makes at most one index active).
     wanted = minimum(diff, s.max_create_delete)
-    surely_pending = maximum(0, c - completed - failed_indexes - s.active)
+    surely_pending = maximum(0, c - completed - failed_indexes - s.active - terminating)
     bound_created = z3.And(
         ch.created_total >= 0,
         z3.Implies(creating, ch.created_total <= wanted),
         z3.Implies(ch.k_created, z3.And(k_pending, ch.created_total >= 1)),
+        z3.Implies(ch.k_released, s.released > 0),
         z3.Implies(z3.And(z3.Not(s.has_per_index), creating), ch.created_total >= 1),
         z3.Implies(
             z3.And(creating, z3.Or(z3.Not(s.has_per_index), z3.Not(ch.held))),
@@ -348,10 +368,17 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     )
 
     # trackJobStatusAndRemoveFinalizers: the pods it gets to (all unless MaxUncountedPods stops it).
+    # With podReplacementPolicy Failed, the pods being deleted only once the Job finishes.
+    tracked = jr.pods_being_deleted_tracked(s, fc)
+    gated = {kind: z3.If(tracked, getattr(s, kind), 0) if kind.startswith("terminating") else getattr(s, kind) for kind in FAILED_KINDS}
+    k_gated = {
+        kind: z3.If(tracked, getattr(s, f"k_{kind}"), 0) if kind.startswith("terminating") else getattr(s, f"k_{kind}")
+        for kind in FAILED_KINDS
+    }
     eligible = {
         "succeeded": s.succeeded,
         "succeeded_uf": s.succeeded_uf,
-        **{kind: getattr(s, kind) for kind in FAILED_KINDS},
+        **gated,
         "active": z3.If(fc != NONE, s.active, 0),
     }
     # canRemoveFinalizer: any pod once the Job is finishing; else not a waiting index's last failure.
@@ -359,11 +386,11 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     k_eligible = {
         "succeeded": s.k_succeeded,
         "succeeded_uf": s.k_succeeded_uf,
-        **{kind: getattr(s, f"k_{kind}") - z3.If(keeps, delayed[kind], 0) for kind in FAILED_KINDS},
+        **{kind: k_gated[kind] - z3.If(keeps, delayed[kind], 0) for kind in FAILED_KINDS},
         "active": z3.If(fc != NONE, s.k_active, 0),
     }
     kept = z3.If(keeps, total(delayed.values()) + ch.delayed_elsewhere, 0)
-    k_everything = {**k_eligible, **{kind: getattr(s, f"k_{kind}") for kind in FAILED_KINDS}}
+    k_everything = {**k_eligible, **k_gated}
     reached = ch.reached_max_uncounted
     k_of = {kind: getattr(ch, f"k_got_{kind}") for kind in eligible}
     p_of = {kind: getattr(ch, f"got_{kind}") for kind in eligible}
@@ -387,7 +414,10 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         ),
     )
     active_failed = z3.If(failing, p_of["active"], 0)
-    newly_listed = p_of["failed"] + p_of["terminating"] + active_failed
+    # The pods being deleted that it lists as failed: isPodFailed's, or all when the Job is failing.
+    listed_terminating = z3.If(failing, p_of["terminating"], jr.failed_terminating(s, p_of["terminating"]))
+    k_listed_terminating = z3.If(failing, k_of["terminating"], jr.failed_terminating(s, k_of["terminating"]))
+    newly_listed = p_of["failed"] + listed_terminating + active_failed
     # The loop stops once the new succeeded indexes and the listed UIDs reach MaxUncountedPods,
     # checked after each pod it gets to: so the UIDs listed stay below the cap when it does not
     # stop, and reach at most the cap, or one more than listed before, when it does.
@@ -398,7 +428,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         z3.Implies(z3.And(z3.Not(reached), processed > 0), listed_after < s.max_uncounted),
     )
     k_newly_listed_failed = k_of["failed"]
-    k_newly_listed_terminating = k_of["terminating"]
+    k_newly_listed_terminating = k_listed_terminating
     cleaned = s.gone_uf > 0
     new_condition = z3.Or(fc == NEW_FAILURE_TARGET, z3.And(succeeding, z3.Not(s.success_criteria_met)))
     first_write = z3.Or(newly_listed > 0, fresh > 0, ch.fresh_failed > 0, cleaned, new_condition, ch.other_status_change)
@@ -439,8 +469,8 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     listed_kept = pods_after_manage.replace(
         failed=s.failed - p_of["failed"],
         failed_uf=s.failed_uf + p_of["failed"],
-        terminating=s.terminating - p_of["terminating"],
-        terminating_uf=s.terminating_uf + p_of["terminating"],
+        terminating=s.terminating - listed_terminating,
+        terminating_uf=s.terminating_uf + listed_terminating,
         k_failed=s.k_failed - k_newly_listed_failed,
         k_failed_uf=s.k_failed_uf + k_newly_listed_failed,
         k_terminating=s.k_terminating - k_newly_listed_terminating,
@@ -466,7 +496,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     )
     done = pods_done.replace(
         gone_uf=0,
-        status_failed=jr.failures_counted(s, p_of, active_failed),
+        status_failed=jr.failures_counted(s, {**p_of, "terminating": listed_terminating}, active_failed),
         **jr.final_conditions(s, fc, succeeding, enact, final_condition),
         **indexes_written,
         **controller_after,

@@ -144,3 +144,24 @@ def test_the_relation_of_1_32_does_not_wait_for_the_cache() -> None:
         refused += any(not ab.admits(t.before, t.move, t.after, jr.MODEL, index=i)[0] for i in range(job.spec.completions))
     assert waits > refused > 0
 
+
+
+@pytest.mark.parametrize("replace_failed", [True, False])
+def test_an_index_whose_pod_is_being_deleted_waits_until_it_failed_with_podreplacementpolicy_failed(replace_failed: bool) -> None:
+    """podReplacementPolicy Failed, Indexed: while index 0's pod is being deleted the index is not
+    pending (firstPendingIndexes) and the pod is no failure; once it is Failed the index gets a new
+    pod. With TerminatingOrFailed it gets one at once. So in the model, and in every move of the
+    relation from the same states (index 0 as k)."""
+    world = JobSetting(2, 2, 1, 500, 500, True, None, 0.0, replace_failed=replace_failed).world()
+    for move in (Move("sync"), Move("start", "j-0"), Move("start", "j-1"), Move("delete-pod", "j-0")):
+        before = world
+        world, result = env.apply_move(world, move)
+        assert_admitted_at_every_index(Transition(before, move, world, result))
+    step = ir.sync(ab.indexed_record(world, 0), "c", "sync")
+    assert check_at(z3.And(step.guard, step.choices.k_created)) == (z3.unsat if replace_failed else z3.sat)
+    moves = (Move("sync"), Move("terminate", "j-0"), Move("sync")) if replace_failed else (Move("sync"),)
+    for move in moves:
+        before = world
+        world, result = env.apply_move(world, move)
+        assert_admitted_at_every_index(Transition(before, move, world, result))
+    assert ab.indexed_state(world, 0)["k_hidden"] + ab.indexed_state(world, 0)["k_active"] == 1

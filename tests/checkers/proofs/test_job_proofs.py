@@ -118,10 +118,10 @@ def _accounting_kept(t: Transition) -> bool:
         return True
     gates = t.after.cluster.features
     failed_before, failed_after = catalogue.failed_so_far(t.before, before, gates), catalogue.failed_so_far(t.after, after, gates)
-    return failed_before <= failed_after <= failed_before + _no_failures_yet(t.before, before)
+    return failed_before <= failed_after <= failed_before + no_failures_yet(t.before, before)
 
 
-def _no_failures_yet(world: env.World, job: Job) -> int:
+def no_failures_yet(world: env.World, job: Job) -> int:
     """With podReplacementPolicy Failed, the pods being deleted that have not ended (isPodFailed
     does not count them until a failing Job does)."""
     if job.spec.pod_replacement_policy != "Failed":

@@ -152,7 +152,8 @@ def indexed_settings() -> st.SearchStrategy[JobSetting]:
         st.sampled_from([0.0, 10.0]),
         **spec_draws(),
         max_failed=st.none() | st.integers(0, 1),
-    )
+        replace_failed=st.booleans(),
+    ).map(lambda s: attrs.evolve(s, replace_failed=s.replace_failed and s.per_index is None))  # (the relation refuses both)
 
 
 def modelled_moves(world: env.World) -> list[Move]:
@@ -186,14 +187,18 @@ def seeded_walks(seeds: range, steps: int, indexed: bool = False, gates: Feature
     """Deterministic runs over a spread of settings (for coverage checks), at `gates`' release."""
     for seed in seeds:
         rng = random.Random(seed)
+        parallelism = rng.randint(0, 3)
+        completions = rng.randint(1, 3) if indexed else rng.choice([None, 0, 1, 2, 3, 4])
+        backoff_limit = rng.randint(0, 3)
+        caps = rng.choice([1, 2, 500]), rng.choice([1, 2, 500])
+        per_index = rng.choice([None, 0, 1, 2]) if indexed else None
         setting = JobSetting(
-            rng.randint(0, 3),
-            rng.randint(1, 3) if indexed else rng.choice([None, 0, 1, 2, 3, 4]),
-            rng.randint(0, 3),
-            rng.choice([1, 2, 500]),
-            rng.choice([1, 2, 500]),
+            parallelism,
+            completions,
+            backoff_limit,
+            *caps,
             indexed,
-            rng.choice([None, 0, 1, 2]) if indexed else None,
+            per_index,
             rng.choice([0.0, 10.0]),
             gates,
             # No draw: the other settings stay as they were. A tenth suspended at first, another
@@ -204,7 +209,7 @@ def seeded_walks(seeds: range, steps: int, indexed: bool = False, gates: Feature
             stale_edits=2 if seed % 10 in (6, 9) else 0,
             deadline=DEADLINES.get(seed % 10),
             max_failed=seed % 4 if seed % 4 < 2 else None,
-            replace_failed=not indexed and seed % 3 == 1,
+            replace_failed=seed % 3 == 1 and per_index is None,  # (the relations refuse both)
             # Three tenths with a podFailurePolicy (more: its failure modes crowd out the rarer moves).
             failure_policy=None if indexed or seed % 10 not in (3, 4, 5) else sorted(FAILURE_POLICIES)[(seed + seed // 10) % 3],
         )
