@@ -101,11 +101,6 @@ SHOWN_PARALLELISM_NOT_ABOVE = Invariant(
     "delivered raised it, when edits never lower it)",
     lambda s: s.shown_parallelism <= s.parallelism,
 )
-DELETIONS_FULFILLED = Invariant(
-    "deletion-expectations-fulfilled",
-    "deletion expectations never wait (the environment observes deletions at once)",
-    lambda s: s.expect_delete <= 0,
-)
 
 # --- claims (the catalogue's predicates) -------------------------------------------------------------
 
