@@ -218,7 +218,6 @@ def check_indexed_job_in_scope(job: Job) -> None:
         job,
         [
             (spec.completion_mode != INDEXED, "a NonIndexed Job"),
-            (spec.pod_failure_policy is not None, "a podFailurePolicy of an Indexed Job"),
             (
                 spec.pod_replacement_policy == "Failed" and spec.backoff_limit_per_index is not None,
                 "podReplacementPolicy Failed with backoffLimitPerIndex",
@@ -269,8 +268,11 @@ def indexed_state(world: World, index: int) -> dict[str, int | bool]:
     live_counts: list[int] = []
     failed_counts: list[int] = []
     with_finalizer = set()
-    released = 0
+    released = ignored = fail_job = 0
+    gates = world.cluster.features
     for pod in world.pods():
+        action = _policy_action(job, pod, gates)
+        fail_job += int(pod.phase == FAILED and pod.name not in world.hidden and action == FAIL_JOB)
         if not has_job_tracking_finalizer(pod):
             released += int(_released(pod))
             continue
@@ -279,6 +281,9 @@ def indexed_state(world: World, index: int) -> dict[str, int | bool]:
         if not 0 <= pod_index < completions:
             raise OutsideAbstraction(f"pod {pod.name} has no index of the Job")
         kind = _pod_kind(pod, pod.name in world.hidden, listed_f)
+        if kind == "failed" and action == IGNORE:
+            ignored += 1  # counted Job-wide only
+            continue
         counts[kind] += 1
         if pod_index == index:
             k_counts[kind] += 1
@@ -299,6 +304,9 @@ def indexed_state(world: World, index: int) -> dict[str, int | bool]:
         **counts,
         "gone_uf": len(listed_f - with_finalizer),
         "released": released,
+        "ignored": ignored,
+        "fail_job": fail_job,
+        "pod_failure_policy": spec.pod_failure_policy is not None,
         "completed_count": len(completed),
         "failed_index_count": len(failed_indexes),
         **{f"k_{kind}": n for kind, n in k_counts.items()},

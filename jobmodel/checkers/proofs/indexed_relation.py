@@ -17,9 +17,10 @@ first (`appendDuplicatedIndexPodsForRemoval`), `firstPendingIndexes`, the per-in
 failure counts (`getNewIndexFailureCounts`), the failed pod whose finalizer waits for its
 replacement (`getPodsWithDelayedDeletionPerIndex`), and `succeeded = |completedIndexes|`.
 
-Fixed: the default feature gates, no podFailurePolicy, `podReplacementPolicy: Failed` only
-without backoffLimitPerIndex (an index with a pod being deleted is then not pending), no
-successPolicy, `completions >= 1` (one index at least); of the user's edits only `parallelism`'s and `suspend`'s (`job_relation.edit` and
+Fixed: the default feature gates; `podReplacementPolicy: Failed` and a podFailurePolicy (as
+job_relation has it: Count, Ignore and FailJob; ignored failures and FailJob pods counted Job-wide
+only) only without backoffLimitPerIndex (an index with a pod being deleted is then not pending);
+no successPolicy, `completions >= 1` (one index at least); of the user's edits only `parallelism`'s and `suspend`'s (`job_relation.edit` and
 `edit_stale`; a suspended Job's manageJob deletes every active pod, k's too).
 """
 
@@ -64,6 +65,7 @@ SPEC: Schema = (
     ("suspended", BOOL),
     ("has_deadline", BOOL),
     ("replace_failed_only", BOOL),  # job_relation's (podReplacementPolicy Failed; not with backoffLimitPerIndex here)
+    ("pod_failure_policy", BOOL),  # job_relation's (without backoffLimitPerIndex here: no FailIndex)
 )
 # Pods by kind, as in job_relation (an Indexed Job never lists succeeded pods).
 KINDS = (
@@ -78,7 +80,8 @@ KINDS = (
 )
 FAILED_KINDS = ("terminating", "terminating_uf", "failed", "failed_uf")  # isPodFailed
 LIVE_KINDS = ("hidden", "active")
-PODS: Schema = (*((kind, INT) for kind in KINDS), ("gone_uf", INT), *jr.RELEASED)  # released: Job-wide only
+# released, ignored (job_relation's) and fail_job: Job-wide only.
+PODS: Schema = (*((kind, INT) for kind in KINDS), ("gone_uf", INT), *jr.RELEASED, ("ignored", INT), *jr.FAIL_JOB)
 STATUS: Schema = (
     ("status_succeeded", INT),
     ("status_failed", INT),
@@ -132,6 +135,9 @@ def domain(s: Record) -> Any:
         z3.Implies(s.has_max_failed, z3.And(s.has_per_index, s.max_failed >= 0, s.max_failed <= s.completions)),
         z3.Implies(z3.Not(s.has_max_failed), s.max_failed == 0),
         z3.Implies(s.replace_failed_only, z3.Not(s.has_per_index)),
+        s.ignored >= 0,
+        s.fail_job >= 0,
+        jr.policy_domain(s),
         s.max_create_delete >= 1,
         s.max_uncounted >= 1,
         s.status_succeeded >= 0,
@@ -158,6 +164,8 @@ def initial(s: Record) -> Any:
         *[getattr(s, kind) == 0 for kind in KINDS],
         s.gone_uf == 0,
         s.released == 0,
+        s.ignored == 0,
+        s.fail_job == 0,
         s.status_succeeded == 0,
         s.status_failed == 0,
         s.completed_count == 0,
@@ -208,6 +216,7 @@ def _normalise(s: Record) -> Record:
 
 SYNC_CHOICES: Schema = (
     *jr.SYNC_CHOICES,
+    *jr.POLICY_SYNC_CHOICES,
     ("fresh_completed", INT),  # indexes not yet completed that have a succeeded pod
     ("fresh_failed", INT),  # indexes not yet failed that have an exhausted failed pod
     ("duplicates", INT),  # active pods beyond the first of their index
@@ -238,7 +247,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     # getNewFinishedPods, calculateSucceededIndexes, calculateFailedIndexes.
     uncounted_f = s.terminating_uf + s.succeeded_uf + s.failed_uf + s.gone_uf
     failed = s.status_failed + s.failed + jr.failed_terminating(s, s.terminating) + uncounted_f
-    exceeds = z3.Or(failed > s.backoff_limit, jr.past_active_deadline(s, spec, ch))
+    exceeds = z3.Or(s.fail_job > 0, failed > s.backoff_limit, jr.past_active_deadline(s, spec, ch))
     succeeded_pods = s.succeeded + s.succeeded_uf
     k_succeeded_pods = s.k_succeeded + s.k_succeeded_uf
     k_fresh = z3.And(z3.Not(s.k_completed), k_succeeded_pods > 0)
@@ -394,7 +403,10 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     reached = ch.reached_max_uncounted
     k_of = {kind: getattr(ch, f"k_got_{kind}") for kind in eligible}
     p_of = {kind: getattr(ch, f"got_{kind}") for kind in eligible}
-    processed = total(p_of.values())
+    # The ignored failures it gets to lose the finalizer, listed nowhere (job_relation's `ignored`).
+    got_ignored = ch.got_ignored
+    bound_ignored = z3.And(got_ignored >= 0, got_ignored <= s.ignored, z3.Implies(z3.Not(reached), got_ignored == s.ignored))
+    processed = total(p_of.values()) + got_ignored
     failed_eligible = eligible["terminating"] + eligible["terminating_uf"] + eligible["failed"] + eligible["failed_uf"]
     cut_off = z3.And(
         *[z3.And(k_of[kind] >= 0, k_of[kind] <= k_eligible[kind]) for kind in eligible],
@@ -484,6 +496,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     pods_done = pods_after_manage.replace(
         **jr.finalizers_removed(s, p_of, finishing, deleted_active),
         **jr.finalizers_removed(s, k_of, finishing, k_deleted_active, prefix="k_"),
+        ignored=s.ignored - got_ignored,
         released=pods_after_manage.released + ch.released_tracked,
         # The failed pods that keep their finalizer: the highest count goes only with k's last one.
         k_failed_high=z3.If(k_waits, failed_high_mid, ch.k_failed_high_after),
@@ -521,6 +534,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         bound_created,
         bound_delayed,
         cut_off,
+        bound_ignored,
         listing_capped,
         bound_delete,
         bound_failed_high,
@@ -586,13 +600,36 @@ def succeed(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:
     return _pod_move(s, prefix, jr.RUNNING_SOURCES, ("succeeded", "succeeded", "succeeded_uf", None))
 
 
+ACTION_CHOICES: Schema = (("action", INT),)  # job_relation.FAILURE_CHOICES's
+
+
+def _end_failing(s: Record, prefix: str, targets: tuple[str | None, ...], updates: int) -> Step:
+    """A pod fails (`_pod_move` to `targets`), matching the podFailurePolicy as the `action` choice
+    says (job_relation.POLICY_ACTIONS): an ignored failure not yet listed leaves k's counts for the
+    Job-wide `ignored`; a FailJob one joins `fail_job`."""
+    step = _pod_move(s, prefix, jr.RUNNING_SOURCES, targets, updates)
+    action = Record.symbols(ACTION_CHOICES, prefix).action
+    choices = Record(POD_CHOICES + ACTION_CHOICES, {**dict(step.choices), "action": action})
+    to_failed = z3.Or(*[step.choices.source == i for i, target in enumerate(targets) if target == "failed"])
+    ignored = z3.If(z3.And(to_failed, action == jr.POLICY_ACTIONS.index("ignore")), 1, 0)
+    ignored_at_k = z3.If(step.choices.at_k, ignored, 0)
+    after = step.after.replace(
+        failed=step.after.failed - ignored,
+        k_failed=step.after.k_failed - ignored_at_k,
+        ignored=s.ignored + ignored,
+        fail_job=s.fail_job + z3.If(action == jr.POLICY_ACTIONS.index("fail-job"), 1, 0),
+    )
+    policy = z3.And(action >= 0, action < len(jr.POLICY_ACTIONS), z3.Or(s.pod_failure_policy, action == 0))
+    return Step(z3.And(step.guard, policy), _normalise(after), choices)
+
+
 def fail(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:
-    return _pod_move(s, prefix, jr.RUNNING_SOURCES, ("failed", "failed", "failed_uf", None))
+    return _end_failing(s, prefix, ("failed", "failed", "failed_uf", None), updates=1)
 
 
 def terminate(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:
     """job_relation.terminate, at k or elsewhere."""
-    return _pod_move(s, prefix, jr.RUNNING_SOURCES, (None, "failed", "failed_uf", None), updates=2)
+    return _end_failing(s, prefix, (None, "failed", "failed_uf", None), updates=2)
 
 
 def delete_pod(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:
@@ -634,7 +671,7 @@ MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
     "fail": fail,
     "terminate": terminate,
     "delete-pod": delete_pod,
-    "pod-gc": jr.pod_gc,
+    "pod-gc": jr.pod_gc_of_job,
     "edit": jr.edit,
     "edit-stale": jr.edit_stale,
 }

@@ -387,7 +387,7 @@ def job_concretizable(before: Record, move: str, step: Any) -> Any:
     if move == "time":
         pending = z3.Or(before.expect_add > 0, before.expect_delete > 0)
         return z3.And(step.choices.five_minutes_pass, before.has_expectations, z3.Not(before.expired), pending)
-    if move == "terminate" and step.choices.schema == jr.FAILURE_CHOICES:
+    if move == "terminate" and any(name == "action" for name, _ in step.choices.schema):
         return step.choices.action == jr.POLICY_ACTIONS.index("count")  # exit code 143 matches no rule
     if move in ("stutter", "pod-gc"):  # pod-gc: the relation does not count the bare pods it removes
         return z3.BoolVal(False)

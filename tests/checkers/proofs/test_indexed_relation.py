@@ -22,6 +22,7 @@ from jobmodel.transitions.move import Move
 from tests.checkers.proofs.walks import (
     LATER_WALK_RELEASES,
     NEWEST,
+    POLICY_CASES,
     JobSetting,
     indexed_settings,
     modelled_kinds,
@@ -165,3 +166,28 @@ def test_an_index_whose_pod_is_being_deleted_waits_until_it_failed_with_podrepla
         world, result = env.apply_move(world, move)
         assert_admitted_at_every_index(Transition(before, move, world, result))
     assert ab.indexed_state(world, 0)["k_hidden"] + ab.indexed_state(world, 0)["k_active"] == 1
+
+
+@pytest.mark.parametrize(("failure", "action", "backoff_limit"), POLICY_CASES)
+def test_a_failure_matching_the_pod_failure_policy_fails_the_job_or_is_ignored(failure: str, action: str, backoff_limit: int) -> None:
+    """podFailurePolicy, Indexed: a failure matching FailJob (within backoffLimit), or one no rule
+    matches (past backoffLimit 0), fails the Job at the next sync; an ignored one is not counted and its index gets a
+    new pod. So in the model, and in every move of the relation, at every index."""
+    world = JobSetting(2, 2, backoff_limit, 500, 500, True, None, 0.0, failure_policy="fail-job-or-ignore").world()
+    for move in (Move("sync"), Move("start", "j-0"), Move("start", "j-1"), Move("fail", "j-0", failure), Move("sync")):
+        before = world
+        world, result = env.apply_move(world, move)
+        assert_admitted_at_every_index(Transition(before, move, world, result))
+        if move.kind == "fail":
+            state = ab.indexed_state(world, 0)
+            assert (state["fail_job"], state["ignored"], state["k_failed"]) == (
+                int(action == "fail-job"), int(action == "ignore"), int(action != "ignore")
+            )
+            step = ir.sync(ab.indexed_record(world, 0), "c", "sync")
+            keeps_going = check_at(z3.And(step.guard, z3.Not(step.after.failure_target)))
+            assert keeps_going == (z3.sat if action == "ignore" else z3.unsat)
+    state, job = ab.indexed_state(world, 0), world.job()
+    assert job is not None
+    assert state["failure_target"] == (action != "ignore")
+    assert job.status.failed == (0 if action == "ignore" else 2)
+    assert state["k_hidden"] + state["k_active"] == (1 if action == "ignore" else 0)

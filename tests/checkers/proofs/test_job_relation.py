@@ -27,6 +27,7 @@ from jobmodel.transitions.sync_job import past_active_deadline
 from tests.checkers.proofs.walks import (
     LATER_WALK_RELEASES,
     NEWEST,
+    POLICY_CASES,
     WALK_RELEASES,
     JobSetting,
     job_settings,
@@ -402,13 +403,13 @@ def test_a_pod_being_deleted_is_replaced_only_once_failed_with_podreplacementpol
     assert state["active"] + state["hidden"] == (1 if replace_failed else 2)
 
 
-@pytest.mark.parametrize(("failure", "action"), [("exit=42@main", "fail-job"), ("cond=DisruptionTarget", "ignore"), ("exit=1@main", "count")])
-def test_a_failure_matching_the_pod_failure_policy_fails_the_job_or_is_ignored(failure: str, action: str) -> None:
-    """podFailurePolicy, backoffLimit 0: a failure matching FailJob makes the next sync set
-    FailureTarget and delete the other pod (counted as failed too); one matching Ignore is not
-    counted and is replaced; one no rule matches counts, past the limit. So in the model, and in
+@pytest.mark.parametrize(("failure", "action", "backoff_limit"), POLICY_CASES)
+def test_a_failure_matching_the_pod_failure_policy_fails_the_job_or_is_ignored(failure: str, action: str, backoff_limit: int) -> None:
+    """podFailurePolicy: a failure matching FailJob makes the next sync set FailureTarget (within
+    backoffLimit) and delete the other pod (counted as failed too); one matching Ignore is not
+    counted and is replaced; one no rule matches counts, past backoffLimit 0. So in the model, and in
     every move of the relation from the same states."""
-    world = JobSetting(2, None, 0, 500, 500, backoff_seconds=0.0, failure_policy="fail-job-or-ignore").world()
+    world = JobSetting(2, None, backoff_limit, 500, 500, backoff_seconds=0.0, failure_policy="fail-job-or-ignore").world()
     for move in (Move("sync"), Move("start", "j-0"), Move("start", "j-1"), Move("fail", "j-0", failure), Move("sync")):
         before = world
         world, result = env.apply_move(world, move)

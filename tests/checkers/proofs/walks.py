@@ -107,6 +107,10 @@ FAILURE_POLICIES: dict[str, Any] = {
     },
     "fail-job-unless-3": {"rules": [{"action": "FailJob", "onExitCodes": {"operator": "NotIn", "values": [3]}}]},
 }
+# The focused podFailurePolicy cases of both relations' tests (fail-job-or-ignore): a failure, the
+# action it matches, and backoffLimit: 1 for FailJob (which fails the Job within it), 0 for the
+# others (so that an ignored failure counted by mistake would fail the Job).
+POLICY_CASES = [("exit=42@main", "fail-job", 1), ("cond=DisruptionTarget", "ignore", 0), ("exit=1@main", "count", 0)]
 # activeDeadlineSeconds by the seed of a walk, modulo 10 (expire-expectations passes 60 s).
 DEADLINES = {1: 60, 8: 600}
 # Suspend edits by the seed of a walk, modulo 10.
@@ -153,7 +157,16 @@ def indexed_settings() -> st.SearchStrategy[JobSetting]:
         **spec_draws(),
         max_failed=st.none() | st.integers(0, 1),
         replace_failed=st.booleans(),
-    ).map(lambda s: attrs.evolve(s, replace_failed=s.replace_failed and s.per_index is None))  # (the relation refuses both)
+        failure_policy=st.none() | st.sampled_from(sorted(FAILURE_POLICIES)),
+    ).map(without_per_index_options)
+
+
+def without_per_index_options(setting: JobSetting) -> JobSetting:
+    """The setting without the options the Indexed relation refuses with backoffLimitPerIndex:
+    podReplacementPolicy Failed and a podFailurePolicy (which makes it Failed)."""
+    if setting.per_index is None:
+        return setting
+    return attrs.evolve(setting, replace_failed=False, failure_policy=None)
 
 
 def modelled_moves(world: env.World) -> list[Move]:
@@ -210,8 +223,11 @@ def seeded_walks(seeds: range, steps: int, indexed: bool = False, gates: Feature
             deadline=DEADLINES.get(seed % 10),
             max_failed=seed % 4 if seed % 4 < 2 else None,
             replace_failed=seed % 3 == 1 and per_index is None,  # (the relations refuse both)
-            # Three tenths with a podFailurePolicy (more: its failure modes crowd out the rarer moves).
-            failure_policy=None if indexed or seed % 10 not in (3, 4, 5) else sorted(FAILURE_POLICIES)[(seed + seed // 10) % 3],
+            # Three tenths with a podFailurePolicy (more: its failure modes crowd out the rarer
+            # moves), not with backoffLimitPerIndex (the relations refuse both).
+            failure_policy=None
+            if per_index is not None or seed % 10 not in (3, 4, 5)
+            else sorted(FAILURE_POLICIES)[(seed + seed // 10) % 3],
         )
         yield from walk(setting.world(), rng.randrange, steps)
 
