@@ -204,5 +204,11 @@ PROOFS = (
         StepClaim("backoff-limit-enforced", backoff_limit_enforced.__doc__ or "", backoff_limit_enforced),
         catalogue="backoff-limit-enforced",
     ),
+    Proof(
+        "pod-failure-policy-fail-job-enforced",
+        SYSTEM,
+        StepClaim("pod-failure-policy-fail-job-enforced", jp.fail_job_enforced.__doc__ or "", jp.fail_job_enforced),
+        catalogue="pod-failure-policy-fail-job-enforced",
+    ),
     *jp.cap_proofs(SYSTEM, (jp.pod_creations_within_cap, jp.pod_deletions_within_cap, uncounted_within_cap)),
 )

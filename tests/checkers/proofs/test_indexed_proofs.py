@@ -22,6 +22,7 @@ from jobmodel.invariants import catalogue
 from tests.checkers.proofs.test_indexed_relation import count_pods_not_indexes
 from tests.checkers.proofs.test_job_proofs import (
     assert_broken_sync_caught,
+    fail_job_pods_unread,
     higher_caps,
     no_failures_yet,
     trace_transitions,
@@ -64,6 +65,10 @@ def test_a_sync_reading_higher_caps_breaks_the_cap_claims(proof: Proof) -> None:
     assert_broken_sync_caught(proof, higher_caps(ir))
 
 
+def test_a_sync_that_does_not_read_fail_job_pods_breaks_fail_job_enforced() -> None:
+    assert_broken_sync_caught(BY_NAME["pod-failure-policy-fail-job-enforced"], fail_job_pods_unread(ir))
+
+
 def _claims_at_every_index(proofs: list[Proof], t: Any) -> dict[str, bool]:
     """Whether each proof's claim holds at every index of the Job, on one transition."""
     job = t.before.job()
@@ -93,6 +98,7 @@ def test_the_claims_say_what_the_catalogue_says(dropped_traces: dict[tuple[str, 
             "no-over-creation",
             "completed-and-failed-indexes-disjoint",
             "backoff-limit-enforced",
+            "pod-failure-policy-fail-job-enforced",
             "pod-creations-within-cap",
             "pod-deletions-within-cap",
             "uncounted-within-cap",

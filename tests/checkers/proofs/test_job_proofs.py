@@ -83,14 +83,18 @@ def test_a_sync_reading_higher_caps_breaks_the_cap_claims(proof: Proof) -> None:
     assert_broken_sync_caught(proof, higher_caps(jr))
 
 
-def fail_job_pods_unread(s: Any, prefix: str, controller: jr.Controller = jr.MODEL) -> jr.Step:
+def fail_job_pods_unread(relation: Any) -> Any:
     """A broken encoding: a sync that does not look for failures matching a FailJob rule."""
-    step = jr.sync(s.replace(fail_job=0), prefix, "sync", controller)
-    return attrs.evolve(step, after=step.after.replace(fail_job=s.fail_job))
+
+    def sync(s: Any, prefix: str, controller: jr.Controller = jr.MODEL) -> jr.Step:
+        step: jr.Step = relation.sync(s.replace(fail_job=0), prefix, "sync", controller)
+        return attrs.evolve(step, after=step.after.replace(fail_job=s.fail_job))
+
+    return sync
 
 
 def test_a_sync_that_does_not_read_fail_job_pods_breaks_fail_job_enforced() -> None:
-    assert_broken_sync_caught(BY_NAME["pod-failure-policy-fail-job-enforced"], fail_job_pods_unread)
+    assert_broken_sync_caught(BY_NAME["pod-failure-policy-fail-job-enforced"], fail_job_pods_unread(jr))
 
 
 def trace_transitions(trace: traces.Trace) -> list[Transition]:
