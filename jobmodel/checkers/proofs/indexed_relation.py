@@ -20,8 +20,9 @@ replacement (`getPodsWithDelayedDeletionPerIndex`), and `succeeded = |completedI
 Fixed: the default feature gates; `podReplacementPolicy: Failed` and a podFailurePolicy (as
 job_relation has it: Count, Ignore and FailJob; ignored failures and FailJob pods counted Job-wide
 only) only without backoffLimitPerIndex (an index with a pod being deleted is then not pending);
-no successPolicy, `completions >= 1` (one index at least); of the user's edits only `parallelism`'s and `suspend`'s (`job_relation.edit` and
-`edit_stale`; a suspended Job's manageJob deletes every active pod, k's too).
+no successPolicy, `completions >= 1` (one index at least); of the user's edits only
+`parallelism`'s and `suspend`'s (`job_relation.edit` and `edit_stale`; a suspended Job's manageJob
+deletes every active pod, k's too).
 """
 
 from __future__ import annotations
@@ -619,8 +620,7 @@ def _end_failing(s: Record, prefix: str, targets: tuple[str | None, ...], update
         ignored=s.ignored + ignored,
         fail_job=s.fail_job + z3.If(action == jr.POLICY_ACTIONS.index("fail-job"), 1, 0),
     )
-    policy = z3.And(action >= 0, action < len(jr.POLICY_ACTIONS), z3.Or(s.pod_failure_policy, action == 0))
-    return Step(z3.And(step.guard, policy), _normalise(after), choices)
+    return Step(z3.And(step.guard, jr.policy_action_allowed(s, action)), _normalise(after), choices)
 
 
 def fail(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:

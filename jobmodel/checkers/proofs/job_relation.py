@@ -65,10 +65,10 @@ SPEC: Schema = (
     ("suspended", BOOL),  # spec.suspend
     ("has_deadline", BOOL),  # spec.activeDeadlineSeconds is set
     # podReplacementPolicy: Failed (onlyReplaceFailedPods): a pod being deleted is no failure
-    # until it is Failed, and is replaced only then (in this relation only: NonIndexed Jobs).
+    # until it is Failed, and is replaced only then.
     ("replace_failed_only", BOOL),
-    # spec.podFailurePolicy is set (in this relation only; podReplacementPolicy is then Failed):
-    # a failure its rules ignore is not counted, one matching a FailJob rule fails the Job.
+    # spec.podFailurePolicy is set (podReplacementPolicy is then Failed): a failure its rules
+    # ignore is not counted, one matching a FailJob rule fails the Job.
     ("pod_failure_policy", BOOL),
 )
 # The Job's pods that hold the tracking finalizer, by what the controller tells apart; a pod without
@@ -897,8 +897,12 @@ def _end_pod(s: Record, prefix: str, targets: tuple[str | None, ...], updates: i
             changes[target] = changes.get(target, getattr(s, target)) + z3.If(chosen, 1, 0)
     fail_job = s.fail_job + z3.If(action == POLICY_ACTIONS.index("fail-job"), 1, 0)
     after = s.replace(**changes, fail_job=fail_job, expect_delete=deletion_updates(s, src, updates))
-    policy = z3.And(action >= 0, action < len(POLICY_ACTIONS), z3.Or(s.pod_failure_policy, action == 0))
-    return Step(z3.And(z3.Or(*options), policy), after, ch)
+    return Step(z3.And(z3.Or(*options), policy_action_allowed(s, action)), after, ch)
+
+
+def policy_action_allowed(s: Record, action: Any) -> Any:
+    """`action` is one of POLICY_ACTIONS, and a Job without a podFailurePolicy counts every failure."""
+    return z3.And(action >= 0, action < len(POLICY_ACTIONS), z3.Or(s.pod_failure_policy, action == POLICY_ACTIONS.index("count")))
 
 
 def succeed(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
@@ -943,8 +947,8 @@ GC_CHOICES: Schema = (("fail_job_pod", BOOL),)  # the pod removed matched a Fail
 
 
 def pod_gc_of_job(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
-    """pod_gc of a NonIndexed Job, whose removed pod may be one that matched a FailJob rule (the
-    relation does not count which of those still hold the finalizer: any of them may go)."""
+    """pod_gc, whose removed pod may be one that matched a FailJob rule (the relations do not
+    count which of those still hold the finalizer: any of them may go)."""
     ch = Record.symbols(GC_CHOICES, prefix)
     step = pod_gc(s, prefix, controller)
     after = step.after.replace(fail_job=s.fail_job - z3.If(ch.fail_job_pod, 1, 0))

@@ -89,7 +89,7 @@ class JobSetting:
         return env.initial_world(manifest, budget, now=START, tunables=tunables, features=self.gates)
 
 
-# podFailurePolicies of the NonIndexed walks: FailJob, Ignore and Count rules on exit codes and on
+# podFailurePolicies of the walks: FailJob, Ignore and Count rules on exit codes and on
 # the DisruptionTarget condition of evictions; one ignores the kubelet's SIGTERM of a pod being
 # deleted, one fails the Job on almost any exit code.
 FAILURE_POLICIES: dict[str, Any] = {
