@@ -354,7 +354,9 @@ def job_moves_for(world: env.World, step: PathStep, index: Callable[[Pod], bool]
     if move in ("edit", "edit-stale"):
         return [*moves, *edits_for(world, move, step.after)]
     pod = _running(world, jr.RUNNING_SOURCES[int(step.choices["source"])], index)
-    if move == "fail" and "action" in step.choices:
+    job = world.job()
+    if move == "fail" and job is not None and job.spec.pod_failure_policy is not None:
+        # The exit code of the rule of the action chosen (without a policy: the default failure).
         code = FAILURE_EXIT_CODES[jr.POLICY_ACTIONS[int(step.choices["action"])]]
         return [*moves, Move(move, pod.name, f"exit={code}@main")]
     return [*moves, Move(move, pod.name)]

@@ -15,8 +15,9 @@ import pytest
 
 from jobmodel.adapters.upstream import UpstreamEngine
 from jobmodel.checkers.proofs import job_proofs as jp
+from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs import traces
-from jobmodel.checkers.proofs.induction import Invariant, Proof
+from jobmodel.checkers.proofs.induction import Invariant, PathStep, Proof
 from jobmodel.checkers.trace import run_moves, save_trace
 from jobmodel.cli import main
 from jobmodel.conformance.runner import run_files
@@ -24,6 +25,7 @@ from jobmodel.frozen import freeze
 from jobmodel.invariants import catalogue as cat
 from jobmodel.invariants.laws import Transition, Violation
 from jobmodel.state import COMPLETE, SUCCESS_CRITERIA_MET, JobControllerTunables
+from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.move import Move
 from tests.checkers.configs import config, job_manifest
 from tests.checkers.proofs.conftest import DROPPED
@@ -85,6 +87,23 @@ def test_a_run_failing_pods_by_the_pod_failure_policy_is_carried_out_in_the_mode
     assert trace is not None, reason
     assert Move("fail", trace.moves[-1].pod, arg) == trace.moves[-1]
     assert trace.config.manifest["spec"]["podFailurePolicy"] == freeze(traces.POD_FAILURE_POLICY)
+
+
+@pytest.mark.parametrize("policy", [False, True])
+def test_a_failure_of_a_run_is_a_move_the_environment_can_make(policy: bool) -> None:
+    """A `fail` of a searched run becomes a `fail` move the environment has enabled: with the
+    trace's podFailurePolicy, the exit code of the rule of each action; without one, the default
+    failure (the action is then always Count)."""
+    spec = {"parallelism": 1, "backoff_limit": 1, "has_completions": False, "completions": 0, "suspended": False,
+            "has_deadline": False, "replace_failed_only": policy, "pod_failure_policy": policy}
+    world = config(traces.job_manifest(spec), failures=9).initial_world()
+    for move in (Move("sync"), Move("start", f"{traces.JOB_NAME}-0")):
+        world, _ = env.apply_move(world, move)
+    for action in jr.POLICY_ACTIONS if policy else ("count",):
+        step = PathStep("fail", {"source": 0, "action": jr.POLICY_ACTIONS.index(action)}, {})
+        (move,) = traces.job_moves_for(world, step)
+        assert move in env.enabled_moves(world), move
+        assert move.arg == (f"exit={traces.FAILURE_EXIT_CODES[action]}@main" if policy else "")
 
 
 def test_backoff_limit_after_success_criteria_met_is_not_a_violation(capsys: pytest.CaptureFixture[str]) -> None:
