@@ -248,7 +248,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     # getNewFinishedPods, calculateSucceededIndexes, calculateFailedIndexes.
     uncounted_f = s.terminating_uf + s.succeeded_uf + s.failed_uf + s.gone_uf
     failed = s.status_failed + s.failed + jr.failed_terminating(s, s.terminating) + uncounted_f
-    exceeds = z3.Or(s.fail_job > 0, failed > s.backoff_limit, jr.past_active_deadline(s, spec, ch))
+    failing_now = jr.new_failure_target(s, failed, spec, ch)
     succeeded_pods = s.succeeded + s.succeeded_uf
     k_succeeded_pods = s.k_succeeded + s.k_succeeded_uf
     k_fresh = z3.And(z3.Not(s.k_completed), k_succeeded_pods > 0)
@@ -278,7 +278,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
             FAILED,
             z3.If(
                 z3.Or(
-                    exceeds,
+                    failing_now,
                     z3.And(s.has_max_failed, failed_indexes > s.max_failed),  # MaxFailedIndexesExceeded
                     z3.And(s.has_per_index, failed_indexes > 0, failed_indexes + completed >= c),  # FailedIndexes
                 ),
@@ -380,11 +380,11 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     # trackJobStatusAndRemoveFinalizers: the pods it gets to (all unless MaxUncountedPods stops it).
     # With podReplacementPolicy Failed, the pods being deleted only once the Job finishes.
     tracked = jr.pods_being_deleted_tracked(s, fc)
-    gated = {kind: z3.If(tracked, getattr(s, kind), 0) if kind.startswith("terminating") else getattr(s, kind) for kind in FAILED_KINDS}
-    k_gated = {
-        kind: z3.If(tracked, getattr(s, f"k_{kind}"), 0) if kind.startswith("terminating") else getattr(s, f"k_{kind}")
-        for kind in FAILED_KINDS
-    }
+    def gated_by_tracking(prefix: str) -> dict[str, Any]:
+        counts = {kind: getattr(s, f"{prefix}{kind}") for kind in FAILED_KINDS}
+        return {kind: z3.If(tracked, n, 0) if kind.startswith("terminating") else n for kind, n in counts.items()}
+
+    gated, k_gated = gated_by_tracking(""), gated_by_tracking("k_")
     eligible = {
         "succeeded": s.succeeded,
         "succeeded_uf": s.succeeded_uf,
@@ -601,16 +601,13 @@ def succeed(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:
     return _pod_move(s, prefix, jr.RUNNING_SOURCES, ("succeeded", "succeeded", "succeeded_uf", None))
 
 
-ACTION_CHOICES: Schema = (("action", INT),)  # job_relation.FAILURE_CHOICES's
-
-
 def _end_failing(s: Record, prefix: str, targets: tuple[str | None, ...], updates: int) -> Step:
     """A pod fails (`_pod_move` to `targets`), matching the podFailurePolicy as the `action` choice
     says (job_relation.POLICY_ACTIONS): an ignored failure not yet listed leaves k's counts for the
     Job-wide `ignored`; a FailJob one joins `fail_job`."""
     step = _pod_move(s, prefix, jr.RUNNING_SOURCES, targets, updates)
-    action = Record.symbols(ACTION_CHOICES, prefix).action
-    choices = Record(POD_CHOICES + ACTION_CHOICES, {**dict(step.choices), "action": action})
+    action = Record.symbols(jr.ACTION_CHOICES, prefix).action
+    choices = Record(POD_CHOICES + jr.ACTION_CHOICES, {**dict(step.choices), "action": action})
     to_failed = z3.Or(*[step.choices.source == i for i, target in enumerate(targets) if target == "failed"])
     ignored = z3.If(z3.And(to_failed, action == jr.POLICY_ACTIONS.index("ignore")), 1, 0)
     ignored_at_k = z3.If(step.choices.at_k, ignored, 0)

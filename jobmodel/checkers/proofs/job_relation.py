@@ -508,6 +508,13 @@ def past_active_deadline(s: Record, spec: Record, choices: Record) -> Any:
     return z3.And(choices.past_deadline, s.has_deadline, z3.Not(spec.suspended))
 
 
+def new_failure_target(s: Record, failed: Any, spec: Record, choices: Record) -> Any:
+    """A Job without SuccessCriteriaMet or FailureTarget gets a FailureTarget: a failed pod in the
+    cache matches a FailJob rule (getFailJobMessage, checked first), `failed` (the sync's count)
+    is past backoffLimit (exceedsBackoffLimit), or the active deadline passed."""
+    return z3.Or(s.fail_job > 0, failed > s.backoff_limit, past_active_deadline(s, spec, choices))
+
+
 def manage_deletions(s: Record, scale_down: Any) -> Any:
     """The active pods manageJob deletes: a suspended Job's every one (uncapped), else the
     scale-down's."""
@@ -607,9 +614,8 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
     uncounted_f = s.terminating_uf + s.succeeded_uf + s.failed_uf + s.gone_uf
     succeeded = s.status_succeeded + s.succeeded + s.succeeded_uf + uncounted_s
     failed = s.status_failed + s.failed + failed_terminating(s, s.terminating) + uncounted_f
-    # getFailJobMessage first, then exceedsBackoffLimit and pastActiveDeadline: each a FailureTarget.
-    exceeds = z3.Or(s.fail_job > 0, failed > s.backoff_limit, past_active_deadline(s, spec, ch))
-    fc0 = z3.If(s.success_criteria_met, SUCCESS, z3.If(s.failure_target, FAILED, z3.If(exceeds, NEW_FAILURE_TARGET, NONE)))
+    failing_now = new_failure_target(s, failed, spec, ch)
+    fc0 = z3.If(s.success_criteria_met, SUCCESS, z3.If(s.failure_target, FAILED, z3.If(failing_now, NEW_FAILURE_TARGET, NONE)))
 
     # A finishing Job: deleteActivePods, and the condition waits until every delete went through.
     finishing = fc0 != NONE
@@ -769,7 +775,8 @@ NO_CHOICES: Schema = ()
 SOURCE_CHOICES: Schema = (("source", INT),)  # which running pod: an index into RUNNING_SOURCES
 # ... and which action of the podFailurePolicy its failure matches (an index into POLICY_ACTIONS;
 # no rule matching is "count", as a Count rule's; FailIndex is for backoffLimitPerIndex only).
-FAILURE_CHOICES: Schema = (*SOURCE_CHOICES, ("action", INT))
+ACTION_CHOICES: Schema = (("action", INT),)
+FAILURE_CHOICES: Schema = (*SOURCE_CHOICES, *ACTION_CHOICES)
 POLICY_ACTIONS = ("count", "ignore", "fail-job")
 TIME_CHOICES: Schema = (("five_minutes_pass", BOOL),)
 EDIT_CHOICES: Schema = (("parallelism", INT), ("suspended", BOOL))  # the new spec.parallelism and spec.suspend
