@@ -22,6 +22,7 @@ from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs.symbolic import Record
 from jobmodel.features import FeatureGates
 from jobmodel.frozen import evolve
+from jobmodel.invariants.job_facts import success_policy_met
 from jobmodel.state import (
     COMPLETE,
     FAILED,
@@ -222,7 +223,6 @@ def check_indexed_job_in_scope(job: Job) -> None:
                 spec.pod_replacement_policy == "Failed" and spec.backoff_limit_per_index is not None,
                 "podReplacementPolicy Failed with backoffLimitPerIndex",
             ),
-            (spec.success_policy is not None, "a successPolicy"),
             (not spec.completions, "an Indexed Job without indexes"),
         ],
     )
@@ -293,6 +293,7 @@ def indexed_state(world: World, index: int) -> dict[str, int | bool]:
                 failed_counts.append(ix.index_failure_count(pod))
     completed = _index_set(status.completed_indexes, completions)
     failed_indexes = _index_set(status.failed_indexes or "", completions)
+    policy = spec.success_policy if gates.JobSuccessPolicy else None  # matchSuccessPolicy reads it only then
     return {
         **_status_and_controller(world, job),
         "completions": completions,
@@ -307,6 +308,8 @@ def indexed_state(world: World, index: int) -> dict[str, int | bool]:
         "ignored": ignored,
         "fail_job": fail_job,
         "pod_failure_policy": spec.pod_failure_policy is not None,
+        "success_policy": policy is not None,
+        "policy_met": success_policy_met(policy, completions, completed),
         "completed_count": len(completed),
         "failed_index_count": len(failed_indexes),
         **{f"k_{kind}": n for kind, n in k_counts.items()},

@@ -153,6 +153,13 @@ def backoff_limit_enforced(before: Record, move: str, step: Any) -> Any:
     return z3.Implies(z3.Not(before.has_per_index), jp.backoff_limit_enforced(before, move, step))
 
 
+def success_policy_enforced(before: Record, move: str, step: Any) -> Any:
+    """catalogue.success_policy_enforced: after a settled sync, a Job whose completed indexes
+    satisfy a rule of its successPolicy has met its success criteria, unless it is failing."""
+    after = step.after
+    return z3.Implies(z3.And(jp.settled(before, step), after.success_policy, after.policy_met), jr.decided(after))
+
+
 def uncounted_within_cap(before: Record, move: str, step: Any) -> Any:
     """catalogue.uncounted_within_cap for Indexed Jobs (their new succeeded indexes count towards
     the cap, but only failed pods are listed)."""
@@ -209,6 +216,12 @@ PROOFS = (
         SYSTEM,
         StepClaim("pod-failure-policy-fail-job-enforced", jp.fail_job_enforced.__doc__ or "", jp.fail_job_enforced),
         catalogue="pod-failure-policy-fail-job-enforced",
+    ),
+    Proof(
+        "success-policy-enforced",
+        SYSTEM,
+        StepClaim("success-policy-enforced", success_policy_enforced.__doc__ or "", success_policy_enforced),
+        catalogue="success-policy-enforced",
     ),
     *jp.cap_proofs(SYSTEM, (jp.pod_creations_within_cap, jp.pod_deletions_within_cap, uncounted_within_cap)),
 )

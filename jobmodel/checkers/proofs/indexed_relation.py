@@ -20,7 +20,8 @@ replacement (`getPodsWithDelayedDeletionPerIndex`), and `succeeded = |completedI
 Fixed: the default feature gates; `podReplacementPolicy: Failed` and a podFailurePolicy (as
 job_relation has it: Count, Ignore and FailJob; ignored failures and FailJob pods counted Job-wide
 only) only without backoffLimitPerIndex (an index with a pod being deleted is then not pending);
-no successPolicy, `completions >= 1` (one index at least); of the user's edits only
+a successPolicy read only as whether `completedIndexes` meet one of its rules (`policy_met`; which
+rules the indexes a sync counts meet is a choice, monotone in them), `completions >= 1` (one index at least); of the user's edits only
 `parallelism`'s and `suspend`'s (`job_relation.edit` and `edit_stale`; a suspended Job's manageJob
 deletes every active pod, k's too).
 """
@@ -67,6 +68,7 @@ SPEC: Schema = (
     ("has_deadline", BOOL),
     ("replace_failed_only", BOOL),  # job_relation's (podReplacementPolicy Failed; not with backoffLimitPerIndex here)
     ("pod_failure_policy", BOOL),  # job_relation's (without backoffLimitPerIndex here: no FailIndex)
+    ("success_policy", BOOL),  # a successPolicy; its rules are read only through `policy_met`
 )
 # Pods by kind, as in job_relation (an Indexed Job never lists succeeded pods).
 KINDS = (
@@ -88,6 +90,7 @@ STATUS: Schema = (
     ("status_failed", INT),
     ("completed_count", INT),  # |completedIndexes|
     ("failed_index_count", INT),  # |failedIndexes|
+    ("policy_met", BOOL),  # completedIndexes satisfy a rule of the successPolicy (matchSuccessPolicy)
     ("failure_target", BOOL),
     ("failed_condition", BOOL),
     ("success_criteria_met", BOOL),
@@ -148,6 +151,7 @@ def domain(s: Record) -> Any:
         s.failed_index_count >= z3.If(s.k_failed_index, 1, 0),
         s.failed_index_count <= s.completions,
         z3.Implies(z3.Not(s.has_per_index), z3.And(s.failed_index_count == 0, z3.Not(s.k_failed_index))),
+        z3.Implies(s.policy_met, z3.And(s.success_policy, s.completed_count >= 1)),
         z3.Implies(z3.Not(s.has_expectations), z3.And(s.expect_add == 0, s.expect_delete == 0, z3.Not(s.expired))),
         # Failure counts: 0 without backoffLimitPerIndex, normalised to 0 when there is no such pod.
         s.k_live_low >= 0,
@@ -171,10 +175,11 @@ def initial(s: Record) -> Any:
         s.status_failed == 0,
         s.completed_count == 0,
         s.failed_index_count == 0,
-        z3.Not(z3.Or(s.failure_target, s.failed_condition, s.success_criteria_met, s.complete)),
+        z3.Not(jr.decided(s)),
         z3.Not(s.has_expectations),
         z3.Not(s.k_completed),
         z3.Not(s.k_failed_index),
+        z3.Not(s.policy_met),
         z3.Not(s.status_hidden),
         z3.Not(s.spec_lags),
     )
@@ -220,6 +225,7 @@ SYNC_CHOICES: Schema = (
     *jr.POLICY_SYNC_CHOICES,
     ("fresh_completed", INT),  # indexes not yet completed that have a succeeded pod
     ("fresh_failed", INT),  # indexes not yet failed that have an exhausted failed pod
+    ("policy_met", BOOL),  # the completed indexes the sync computes satisfy a rule of the successPolicy
     ("duplicates", INT),  # active pods beyond the first of their index
     ("created_total", INT),  # pods created (firstPendingIndexes, per-index back-off, the cap)
     ("held", BOOL),  # some pending index waits for its per-index back-off
@@ -269,6 +275,14 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         failed_indexes <= c,
         z3.Implies(z3.Not(s.has_per_index), ch.fresh_failed == 0),
     )
+    # matchSuccessPolicy over the completed indexes: which rules hold is the Job's, so a choice,
+    # but one that holds for the indexes the status lists holds for more, and one that does not
+    # still does not for the same indexes.
+    bound_policy = z3.And(
+        z3.Implies(ch.policy_met, z3.And(s.success_policy, completed >= 1)),
+        z3.Implies(s.policy_met, ch.policy_met),
+        z3.Implies(fresh == 0, ch.policy_met == s.policy_met),
+    )
 
     fc0 = z3.If(
         s.success_criteria_met,
@@ -283,7 +297,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
                     z3.And(s.has_per_index, failed_indexes > 0, failed_indexes + completed >= c),  # FailedIndexes
                 ),
                 NEW_FAILURE_TARGET,
-                NONE,
+                z3.If(ch.policy_met, SUCCESS, NONE),  # SuccessCriteriaMet (SuccessPolicy)
             ),
         ),
     )
@@ -474,6 +488,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         status_succeeded=completed,
         completed_count=completed,
         failed_index_count=failed_indexes,
+        policy_met=ch.policy_met,
         k_completed=k_completed,
         k_failed_index=z3.And(s.has_per_index, k_failed_index),
     )
@@ -530,6 +545,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     after = jr.select(nothing, s, _normalise(acted))
     choices_bounded = z3.And(
         index_counts,
+        bound_policy,
         bound_duplicates,
         bound_removed,
         bound_created,

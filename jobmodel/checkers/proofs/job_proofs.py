@@ -148,7 +148,7 @@ def backoff_limit_enforced(before: Record, move: str, step: Any) -> Any:
             jr.satisfied(before),
             jr.recorded_failures(after) > after.backoff_limit,
         ),
-        z3.Or(after.failure_target, after.failed_condition, after.success_criteria_met, after.complete),
+        jr.decided(after),
     )
 
 
@@ -167,9 +167,7 @@ def active_within_parallelism(before: Record, move: str, step: Any) -> Any:
         maximum(0, minimum(after.completions - counted, after.parallelism)),
         z3.If(counted > 0, jr.api_active(after), after.parallelism),
     )
-    decided = z3.Or(after.failure_target, after.failed_condition, after.success_criteria_met, after.complete)
-    settled = z3.And(step.clean_sync, before.hidden == 0, jr.satisfied(before), z3.Not(jr.finished(before)))
-    judged = z3.And(settled, step.created == 0, z3.Not(decided), step.deleted < before.max_create_delete)
+    judged = z3.And(settled(before, step), step.created == 0, z3.Not(jr.decided(after)), step.deleted < before.max_create_delete)
     return z3.Implies(judged, jr.api_active(after) <= want)
 
 
@@ -196,10 +194,13 @@ def fail_job_enforced(before: Record, move: str, step: Any) -> Any:
     """catalogue.pod_failure_policy_fail_job_enforced: after a settled sync, a Job with a failed
     pod whose failure matches a FailJob rule is failing, unless it already met its success
     criteria."""
-    after = step.after
-    settled = z3.And(step.clean_sync, before.hidden == 0, jr.satisfied(before), z3.Not(jr.finished(before)))
-    decided = z3.Or(after.failure_target, after.failed_condition, after.success_criteria_met, after.complete)
-    return z3.Implies(z3.And(settled, before.fail_job > 0), decided)
+    return z3.Implies(z3.And(settled(before, step), before.fail_job > 0), jr.decided(step.after))
+
+
+def settled(before: Record, step: Any) -> Any:
+    """job_facts.settled: a clean sync over a cache that shows every pod, with satisfied
+    expectations, of an unfinished Job."""
+    return z3.And(step.clean_sync, before.hidden == 0, jr.satisfied(before), z3.Not(jr.finished(before)))
 
 
 CAP_CLAIMS = (pod_creations_within_cap, pod_deletions_within_cap, uncounted_within_cap)

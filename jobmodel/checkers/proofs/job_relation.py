@@ -356,7 +356,7 @@ def initial(s: Record) -> Any:
         *[getattr(s, name) == 0 for name in POD_FIELDS],
         s.status_succeeded == 0,
         s.status_failed == 0,
-        z3.Not(z3.Or(s.failure_target, s.failed_condition, s.success_criteria_met, s.complete)),
+        z3.Not(decided(s)),
         z3.Not(s.has_expectations),
         z3.Not(s.status_hidden),
         z3.Not(s.spec_lags),
@@ -369,6 +369,11 @@ def initial(s: Record) -> Any:
 def finished(s: Record) -> Any:
     """util.IsJobFinished."""
     return z3.Or(s.complete, s.failed_condition)
+
+
+def decided(s: Record) -> Any:
+    """job_facts.decided: the Job is failing or succeeding (an interim condition or a final one)."""
+    return z3.Or(s.failure_target, s.failed_condition, s.success_criteria_met, s.complete)
 
 
 def api_active(s: Record) -> Any:

@@ -54,6 +54,9 @@ POD_FAILURE_POLICY = {
         {"action": "Ignore", "onExitCodes": {"operator": "In", "values": [FAILURE_EXIT_CODES["ignore"]]}},
     ]
 }
+# A trace's successPolicy: met once any index completed (indexed_concretizable holds the
+# relation's syncs to that).
+SUCCESS_POLICY = {"rules": [{"succeededCount": 1}]}
 DEADLINE_SECONDS = 365 * 24 * 3600  # a Job's active deadline in a trace: never passed (job_concretizable)
 SMALL_JOB = 12  # parallelism + completions + backoff limits of the Jobs searched first
 SMALL_TUNABLES = 3
@@ -461,17 +464,22 @@ def indexed_manifest(spec: dict[str, int | bool]) -> dict[str, Any]:
         manifest["spec"]["backoffLimitPerIndex"] = spec["per_index_limit"]
     if spec["has_max_failed"]:
         manifest["spec"]["maxFailedIndexes"] = spec["max_failed"]
+    if spec["success_policy"]:
+        manifest["spec"]["successPolicy"] = SUCCESS_POLICY
     return manifest
 
 
 def indexed_concretizable(before: Record, move: str, step: Any) -> Any:
     """job_concretizable, and what index 0 being k means: no index is held back (the trace has no
-    back-off), and a sync that creates gives k, the lowest index, a pod when it is pending."""
+    back-off), and a sync that creates gives k, the lowest index, a pod when it is pending; the
+    trace's successPolicy is met once an index completed."""
     allowed = job_concretizable(before, move, step)
     if not jr.is_sync(move):
         return allowed
     lowest = z3.Implies(z3.And(step.created >= 1, ir.k_pending_after_counting(before)), step.choices.k_created)
-    return z3.And(allowed, z3.Not(step.choices.held), lowest)
+    completed = before.completed_count + step.choices.fresh_completed
+    policy = step.choices.policy_met == z3.And(before.success_policy, completed >= 1)
+    return z3.And(allowed, z3.Not(step.choices.held), lowest, policy)
 
 
 def indexed_moves_for(world: env.World, step: PathStep) -> list[Move]:

@@ -69,6 +69,20 @@ def test_a_sync_that_does_not_read_fail_job_pods_breaks_fail_job_enforced() -> N
     assert_broken_sync_caught(BY_NAME["pod-failure-policy-fail-job-enforced"], fail_job_pods_unread(ir))
 
 
+def success_policy_unread(s: Record, prefix: str, controller: jr.Controller = jr.MODEL) -> jr.Step:
+    """A broken encoding: a sync that records the completed indexes but decides as if the Job had
+    no successPolicy."""
+    read = ir.sync(s, prefix, "sync", controller)
+    unread = ir.sync(s.replace(success_policy=False, policy_met=False), f"{prefix}u", "sync", controller)
+    after = unread.after.replace(success_policy=s.success_policy, policy_met=read.after.policy_met)
+    same_indexes = read.choices.fresh_completed == unread.choices.fresh_completed
+    return attrs.evolve(unread, guard=z3.And(read.guard, unread.guard, same_indexes), after=after)
+
+
+def test_a_sync_that_does_not_read_the_success_policy_breaks_success_policy_enforced() -> None:
+    assert_broken_sync_caught(BY_NAME["success-policy-enforced"], success_policy_unread)
+
+
 def _claims_at_every_index(proofs: list[Proof], t: Any) -> dict[str, bool]:
     """Whether each proof's claim holds at every index of the Job, on one transition."""
     job = t.before.job()
@@ -99,6 +113,7 @@ def test_the_claims_say_what_the_catalogue_says(dropped_traces: dict[tuple[str, 
             "completed-and-failed-indexes-disjoint",
             "backoff-limit-enforced",
             "pod-failure-policy-fail-job-enforced",
+            "success-policy-enforced",
             "pod-creations-within-cap",
             "pod-deletions-within-cap",
             "uncounted-within-cap",

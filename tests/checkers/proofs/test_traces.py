@@ -12,8 +12,10 @@ from typing import Any
 
 import attrs
 import pytest
+import z3
 
 from jobmodel.adapters.upstream import UpstreamEngine
+from jobmodel.checkers.proofs import indexed_proofs as ip
 from jobmodel.checkers.proofs import job_proofs as jp
 from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs import traces
@@ -87,6 +89,17 @@ def test_a_run_failing_pods_by_the_pod_failure_policy_is_carried_out_in_the_mode
     assert trace is not None, reason
     assert Move("fail", trace.moves[-1].pod, arg) == trace.moves[-1]
     assert trace.config.manifest["spec"]["podFailurePolicy"] == freeze(traces.POD_FAILURE_POLICY)
+
+
+def test_a_run_meeting_the_success_policy_is_carried_out_in_the_model() -> None:
+    """A claim that no Indexed Job meets its successPolicy is broken by a run of the relation whose
+    Job has one; the trace's policy is met once an index completed, as the relation's run has it,
+    and the claim is broken on the model's replayed run."""
+    proof = Proof("policy-never-met", ip.SYSTEM, Invariant("policy-never-met", "", lambda s: z3.Not(s.policy_met)))
+    trace, reason = traces.find_trace(proof, traces.indexed_concretizer(), max_depth=5, deadline=time.perf_counter() + 300)  # a bound, not a speed target
+    assert trace is not None, reason
+    assert trace.config.manifest["spec"]["successPolicy"] == freeze(traces.SUCCESS_POLICY)
+    assert trace.moves[-1].kind == "sync" and any(m.kind == "succeed" for m in trace.moves)
 
 
 @pytest.mark.parametrize("policy", [False, True])

@@ -66,6 +66,7 @@ class JobSetting:
     max_failed: int | None = None  # maxFailedIndexes (with backoffLimitPerIndex only)
     replace_failed: bool = False  # podReplacementPolicy: Failed
     failure_policy: str | None = None  # a podFailurePolicy of FAILURE_POLICIES
+    success_policy: str | None = None  # a successPolicy of SUCCESS_POLICIES (Indexed Jobs)
 
     def world(self) -> env.World:
         tunables = JobControllerTunables(
@@ -73,7 +74,7 @@ class JobSetting:
             max_uncounted_pods=self.max_uncounted,
             pod_failure_backoff_seconds=self.backoff_seconds,
         )
-        extra: dict[str, int | bool | str] = {} if self.per_index is None else {"backoffLimitPerIndex": self.per_index}
+        extra: dict[str, Any] = {} if self.per_index is None else {"backoffLimitPerIndex": self.per_index}
         if self.suspended:
             extra["suspend"] = True
         if self.deadline is not None:
@@ -84,6 +85,8 @@ class JobSetting:
             extra["podReplacementPolicy"] = "Failed"
         if self.failure_policy is not None:
             extra["podFailurePolicy"] = FAILURE_POLICIES[self.failure_policy]
+        if self.success_policy is not None:
+            extra["successPolicy"] = SUCCESS_POLICIES[self.success_policy](self.completions or 1)
         manifest = job_manifest(self.parallelism, self.completions, self.backoff_limit, indexed=self.indexed, **extra)
         budget = attrs.evolve(HOSTILE, edits=(*HOSTILE.edits, *self.suspend_edits), stale_edits=self.stale_edits)
         return env.initial_world(manifest, budget, now=START, tunables=tunables, features=self.gates)
@@ -106,6 +109,18 @@ FAILURE_POLICIES: dict[str, Any] = {
         ]
     },
     "fail-job-unless-3": {"rules": [{"action": "FailJob", "onExitCodes": {"operator": "NotIn", "values": [3]}}]},
+}
+# successPolicies of the walks (Indexed Jobs), by the Job's completions: a rule on the lowest
+# index, one on a count of any indexes, and one of two rules on the last indexes.
+SUCCESS_POLICIES: dict[str, Callable[[int], dict[str, Any]]] = {
+    "index-0": lambda completions: {"rules": [{"succeededIndexes": "0"}]},
+    "all-but-one": lambda completions: {"rules": [{"succeededCount": max(1, completions - 1)}]},
+    "last-or-count": lambda completions: {
+        "rules": [
+            {"succeededIndexes": f"{completions - 1}"},
+            {"succeededIndexes": f"0-{completions - 1}" if completions > 1 else "0", "succeededCount": min(2, completions)},
+        ]
+    },
 }
 # The focused podFailurePolicy cases of both relations' tests (fail-job-or-ignore): a failure, the
 # action it matches, and backoffLimit: 1 for FailJob (which fails the Job within it), 0 for the
@@ -158,6 +173,7 @@ def indexed_settings() -> st.SearchStrategy[JobSetting]:
         max_failed=st.none() | st.integers(0, 1),
         replace_failed=st.booleans(),
         failure_policy=st.none() | st.sampled_from(sorted(FAILURE_POLICIES)),
+        success_policy=st.none() | st.sampled_from(sorted(SUCCESS_POLICIES)),
     ).map(without_per_index_options)
 
 
@@ -228,6 +244,8 @@ def seeded_walks(seeds: range, steps: int, indexed: bool = False, gates: Feature
             failure_policy=None
             if per_index is not None or seed % 10 not in (3, 4, 5)
             else sorted(FAILURE_POLICIES)[(seed + seed // 10) % 3],
+            # A third of the Indexed Jobs with a successPolicy.
+            success_policy=sorted(SUCCESS_POLICIES)[seed % 3] if indexed and seed % 7 in (1, 4, 6) else None,
         )
         yield from walk(setting.world(), rng.randrange, steps)
 
