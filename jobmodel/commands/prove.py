@@ -42,6 +42,11 @@ def register(subparsers: Any) -> None:
         "--traces", type=Path, default=None, metavar="DIR",
         help="write counterexample traces here (default: a new temporary directory)",
     )
+    parser.add_argument(
+        "--search-seconds", type=_positive_seconds, default=None, metavar="S",
+        help="search a property that is not inductive for a counterexample for at most S seconds "
+        "(default 20); a longer search finds longer runs",
+    )
     add_release_options(parser, gates=False)  # the relations of that release; its traces replay there
     parser.add_argument("--list", action="store_true", help="list the properties and assumptions, prove nothing")
     parser.set_defaults(func=run)
@@ -83,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.flush()
 
     start = time.perf_counter()
-    results = suite.run_all(args.only, args.drop, traces_dir, on_result=line, release=release)
+    search = suite.SEARCH_SECONDS if args.search_seconds is None else args.search_seconds
+    results = suite.run_all(args.only, args.drop, traces_dir, on_result=line, release=release, search_seconds=search)
     seconds = time.perf_counter() - start
     proved = sum(1 for r in results if r.status == "proved")
     outside = suite.moves_outside(release)
@@ -115,6 +121,17 @@ def _brief_moves(kinds: list[str]) -> str:
     named = [k for k in kinds if not pod_move_seen_late(k)]
     late = [k for k in kinds if pod_move_seen_late(k)]
     return ", ".join([*named, *([f"the pod moves seen late (*{STALE_SUFFIX})"] if late else [])])
+
+
+def _positive_seconds(text: str) -> float:
+    """--search-seconds: a positive number of seconds."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
+    return seconds
 
 
 def _proof_release(text: str) -> str:

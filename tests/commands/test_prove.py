@@ -171,3 +171,35 @@ def test_a_counterexample_at_1_37_is_a_trace_of_1_37(tmp_path: Path, capsys: pyt
     assert json.loads(trace.read_text())["config"]["kubeVersion"] == "1.37"
     assert main(["replay", str(trace)]) == 1
     assert "violation reproduced: nonindexed/pod-counted-exactly-once" in capsys.readouterr().out
+
+
+def test_a_longer_search_finds_the_run_a_short_one_runs_out_of_time_for(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """completed-and-failed-indexes-disjoint at 1.32 without lag-covered is broken only by a run of
+    nine moves (the stale creation, then a duplicate pod of index 0 that fails while the other
+    succeeds): a second of search ends `unknown`, naming the option; a longer search finds the run,
+    and replay reproduces it."""
+    args = ["prove", "--kube-version", "1.32", "--only", "indexed/completed-and-failed", "--drop", "lag-covered"]
+    assert main([*args, "--search-seconds", "1"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("unknown  ") and "--search-seconds gives the search longer" in out
+    assert main([*args, "--search-seconds", "600", "--traces", str(tmp_path)]) == 1  # a bound, not a speed target
+    assert capsys.readouterr().out.startswith("counterexample  indexed/completed-and-failed-indexes-disjoint")
+    (trace,) = tmp_path.iterdir()
+    assert main(["replay", str(trace)]) == 1
+    assert "violation reproduced: completed-and-failed-indexes-disjoint" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "nan", "inf", "soon"])
+def test_a_search_time_that_is_no_positive_number_is_refused(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["prove", "--search-seconds", value])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "--search-seconds" in err and repr(value) in err
+    assert "Traceback" not in err
+
+
+def test_the_documented_default_search_time_is_the_suite_s(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["prove", "--help"])
+    assert f"(default {suite.SEARCH_SECONDS:g})" in " ".join(capsys.readouterr().out.split())

@@ -66,17 +66,18 @@ class Result:
 
 @attrs.frozen
 class Entry:
-    """A named proof to run: `run(drop, traces_dir)` gives its result."""
+    """A named proof to run: `run(drop, traces_dir, search_seconds)` gives its result (a
+    counterexample searched for at most `search_seconds`)."""
 
     name: str
     assumptions: tuple[str, ...]
-    run: Callable[[Sequence[str], Path | None], Result]
+    run: Callable[[Sequence[str], Path | None, float], Result]
 
 
 def _manage_job_entry(prop: manage_job.Property) -> Entry:
     name = f"manage-job/{prop.name}"
 
-    def run(drop: Sequence[str], traces_dir: Path | None) -> Result:
+    def run(drop: Sequence[str], traces_dir: Path | None, search_seconds: float) -> Result:
         start = time.perf_counter()
         outcome = manage_job.prove(prop)
         seconds = time.perf_counter() - start
@@ -92,7 +93,7 @@ def _manage_job_entry(prop: manage_job.Property) -> Entry:
 def _relation_entry(proof: Proof, concretizer: Callable[[], traces.Concretizer]) -> Entry:
     name = proof.qualified_name
 
-    def run(drop: Sequence[str], traces_dir: Path | None) -> Result:
+    def run(drop: Sequence[str], traces_dir: Path | None, search_seconds: float) -> Result:
         start = time.perf_counter()
         dropped = tuple(a.name for a in proof.assumptions if a.name in drop)
         narrowed = proof.without(dropped)
@@ -104,11 +105,13 @@ def _relation_entry(proof: Proof, concretizer: Callable[[], traces.Concretizer])
         if verdict.status == "unknown":
             return attrs.evolve(base, seconds=time.perf_counter() - start, detail=verdict.reason)
         assert verdict.failure is not None
-        deadline = time.perf_counter() + SEARCH_SECONDS
+        deadline = time.perf_counter() + search_seconds
         found, reason = traces.find_trace(narrowed, concretizer(), max_depth=MAX_DEPTH, deadline=deadline)
         seconds = time.perf_counter() - start
         if found is None:
             detail = f"not inductive ({verdict.failure.describe()}) and no real run found: {reason}"
+            if time.perf_counter() >= deadline:
+                detail += f" (searched for {search_seconds:g} s: --search-seconds gives the search longer)"
             return attrs.evolve(base, status="unknown", seconds=seconds, detail=detail)
         violation = found.violation
         path = None
@@ -194,13 +197,15 @@ def run_all(
     traces_dir: Path | None = None,
     on_result: Callable[[Result], None] | None = None,
     release: str = DEFAULT_PROOF_RELEASE,
+    search_seconds: float = SEARCH_SECONDS,
 ) -> list[Result]:
-    """Run the proofs `only` selects (all when empty) at `release`, with `drop`ped assumptions."""
+    """Run the proofs `only` selects (all when empty) at `release`, with `drop`ped assumptions; a
+    claim that is not inductive gets a counterexample searched for at most `search_seconds`."""
     results = []
     for entry in entries(release):
         if not selected(entry.name, only):
             continue
-        result = entry.run(drop, traces_dir)
+        result = entry.run(drop, traces_dir, search_seconds)
         results.append(result)
         if on_result is not None:
             on_result(result)

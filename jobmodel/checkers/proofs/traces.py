@@ -411,8 +411,19 @@ def job_small_tunables(s: Record) -> Any:
     return z3.And(s.max_create_delete <= SMALL_TUNABLES, s.max_uncounted <= SMALL_TUNABLES)
 
 
+# The spec's optional fields (as the relations' booleans): a counterexample's Job sets those its
+# run needs, each counted in its size.
+OPTIONAL_FIELDS = ("suspended", "has_deadline", "replace_failed_only", "pod_failure_policy", "has_per_index", "has_max_failed", "success_policy")
+
+
+def optional_fields_set(s: Record) -> Any:
+    """How many of OPTIONAL_FIELDS the state's Job sets (those of its relation's schema)."""
+    names = {name for name, _ in s.schema}
+    return z3.Sum(*[z3.If(getattr(s, name), 1, 0) for name in OPTIONAL_FIELDS if name in names])
+
+
 def job_size(s: Record) -> Any:
-    return s.parallelism + s.completions + s.backoff_limit
+    return s.parallelism + s.completions + s.backoff_limit + optional_fields_set(s)
 
 
 def unusual(move: str, step: Any) -> Any:
@@ -489,7 +500,7 @@ def indexed_moves_for(world: env.World, step: PathStep) -> list[Move]:
 
 
 def indexed_size(s: Record) -> Any:
-    return s.parallelism + s.completions + s.backoff_limit + s.per_index_limit
+    return s.parallelism + s.completions + s.backoff_limit + s.per_index_limit + optional_fields_set(s)
 
 
 def indexed_concretizer() -> Concretizer:

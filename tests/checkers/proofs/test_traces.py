@@ -51,6 +51,17 @@ def test_replay_reproduces_the_counterexample(
     assert json.loads(path.read_text())["config"]["impl"] == narrowed.system.impl
 
 
+def test_a_counterexample_s_job_sets_only_the_optional_fields_its_run_needs(dropped_traces: dict[tuple[str, str], Any]) -> None:
+    """The search counts the optional fields a Job sets in its size (traces.optional_fields_set):
+    no counterexample carries an active deadline, a replacement, failure or success policy, or a
+    suspend it does not use; failedIndexes need backoffLimitPerIndex."""
+    needed = {"indexed/completed-and-failed-indexes-disjoint": {"backoffLimitPerIndex"}}
+    required = {"parallelism", "backoffLimit", "template", "completions", "completionMode"}
+    for (name, assumption), (_, trace) in dropped_traces.items():
+        optional = set(trace.config.manifest["spec"]) - required
+        assert optional == needed.get(name, set()), (name, assumption, optional)
+
+
 def test_the_documented_stale_cache_over_creation_is_found(dropped_traces: dict[tuple[str, str], Any]) -> None:
     """docs/invariants.md: `sync-stale, expire-expectations, sync` over-creates."""
     _, trace = dropped_traces[("nonindexed/no-over-creation", "lag-covered")]
