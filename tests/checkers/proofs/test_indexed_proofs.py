@@ -18,7 +18,7 @@ from jobmodel.checkers.proofs import indexed_relation as ir
 from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs.induction import Invariant, Proof, StepClaim, check
 from jobmodel.checkers.proofs.symbolic import Record
-from jobmodel.invariants import catalogue
+from jobmodel.invariants import catalogue, job_facts
 from tests.checkers.proofs.test_indexed_relation import count_pods_not_indexes
 from tests.checkers.proofs.test_job_proofs import (
     assert_broken_sync_caught,
@@ -27,7 +27,7 @@ from tests.checkers.proofs.test_job_proofs import (
     no_failures_yet,
     trace_transitions,
 )
-from tests.checkers.proofs.walks import seeded_walks
+from tests.checkers.proofs.walks import early_success_run, seeded_walks
 
 BY_NAME = {p.name: p for p in ip.PROOFS}
 
@@ -124,7 +124,9 @@ def test_the_claims_say_what_the_catalogue_says(dropped_traces: dict[tuple[str, 
         *seeded_walks(range(8), 10, indexed=True),
         *trace_transitions(dropped_traces[("indexed/no-over-creation", "terminating-pods-do-not-succeed")][1]),
         *trace_transitions(dropped_traces[("indexed/completed-and-failed-indexes-disjoint", "terminating-pods-do-not-succeed")][1]),
+        *early_success_run("index-0"),
     ]
+    policy_met_after_settled_syncs = 0
     for t in runs:
         if t.before.job() is None or t.after.job() is None:
             continue
@@ -135,6 +137,12 @@ def test_the_claims_say_what_the_catalogue_says(dropped_traces: dict[tuple[str, 
             found = predicate(t_all.after) if isinstance(proof.claim, Invariant) else predicate(t_all)
             assert holds[proof.name] == (found is None), f"{proof.name} after {t.move}: claim {holds}, catalogue {found}"
             verdicts[proof.name].add(holds[proof.name])
+        job = t.after.job()
+        assert job is not None
+        met = job_facts.success_policy_met(job.spec.success_policy, job.spec.completions or 0, job_facts.completed_indexes(job))
+        policy_met_after_settled_syncs += job_facts.settled(t) and met
+    # The success policy's claim was judged where its premise holds, not only vacuously.
+    assert policy_met_after_settled_syncs > 0
     assert verdicts["no-over-creation"] == {True, False}, verdicts
     assert verdicts["completed-and-failed-indexes-disjoint"] == {True, False}, verdicts
     assert all(True in v for v in verdicts.values())

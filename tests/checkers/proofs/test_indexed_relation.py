@@ -24,6 +24,7 @@ from tests.checkers.proofs.walks import (
     NEWEST,
     POLICY_CASES,
     JobSetting,
+    early_success_run,
     indexed_settings,
     modelled_kinds,
     relation_moves_at,
@@ -195,23 +196,19 @@ def test_a_failure_matching_the_pod_failure_policy_fails_the_job_or_is_ignored(f
 
 @pytest.mark.parametrize("policy", ["index-0", "all-but-one"])
 def test_a_job_whose_completed_indexes_meet_its_success_policy_succeeds_early(policy: str) -> None:
-    """successPolicy, Indexed: once index 0 completes (index-0; all-but-one of 2 indexes: any one)
-    the next sync finds the policy met, deletes the other index's running pod and records
-    SuccessCriteriaMet, releasing the pod from its finalizer; once that pod ended, Complete. So in the model, and in every move of the
-    relation, at every index; and once the policy is met no sync of the relation creates a pod."""
-    world = JobSetting(2, 2, 0, 500, 500, True, None, 0.0, success_policy=policy).world()
-    moves = [Move("sync"), Move("start", "j-0"), Move("start", "j-1"), Move("succeed", "j-0")]
-    moves += [Move("sync"), Move("terminate", "j-1"), Move("sync")]
-    for i, move in enumerate(moves):
-        before = world
-        world, result = env.apply_move(world, move)
-        assert_admitted_at_every_index(Transition(before, move, world, result))
-        if i == 4:
-            state = ab.indexed_state(world, 1)
-            assert (state["policy_met"], state["success_criteria_met"], state["complete"]) == (True, True, False)
-            assert (state["released"], state["completed_count"], state["k_completed"]) == (1, 1, False)
-            step = ir.sync(ab.indexed_record(world, 1), "c", "sync")
-            assert check_at(z3.And(step.guard, z3.Or(step.created > 0, z3.Not(step.after.policy_met)))) == z3.unsat
-    job = world.job()
-    assert job is not None and ab.indexed_state(world, 1)["complete"]
+    """successPolicy, Indexed (walks.early_success_run): once index 0 completes the next sync finds
+    the policy met, deletes the other index's running pod and records SuccessCriteriaMet, releasing
+    the pod from its finalizer; once that pod ended, Complete. So in the model, and in every move
+    of the relation, at every index; and once the policy is met no sync of the relation creates a
+    pod."""
+    run = early_success_run(policy)
+    for t in run:
+        assert_admitted_at_every_index(t)
+    state = ab.indexed_state(run[4].after, 1)
+    assert (state["policy_met"], state["success_criteria_met"], state["complete"]) == (True, True, False)
+    assert (state["released"], state["completed_count"], state["k_completed"]) == (1, 1, False)
+    step = ir.sync(ab.indexed_record(run[4].after, 1), "c", "sync")
+    assert check_at(z3.And(step.guard, z3.Or(step.created > 0, z3.Not(step.after.policy_met)))) == z3.unsat
+    job = run[-1].after.job()
+    assert job is not None and ab.indexed_state(run[-1].after, 1)["complete"]
     assert [c.reason for c in job.status.conditions if c.type == "Complete"] == ["SuccessPolicy"]

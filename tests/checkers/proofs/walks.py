@@ -250,6 +250,20 @@ def seeded_walks(seeds: range, steps: int, indexed: bool = False, gates: Feature
         yield from walk(setting.world(), rng.randrange, steps)
 
 
+def early_success_run(policy: str) -> list[Transition]:
+    """An Indexed Job of two indexes with a successPolicy of SUCCESS_POLICIES: index 0 succeeds, the
+    next sync finds the policy met (for index-0 and all-but-one) while index 1's pod runs, and
+    once that pod ended a sync completes the Job."""
+    world = JobSetting(2, 2, 0, 500, 500, True, None, 0.0, success_policy=policy).world()
+    moves = [Move("sync"), Move("start", "j-0"), Move("start", "j-1"), Move("succeed", "j-0")]
+    run = []
+    for move in [*moves, Move("sync"), Move("terminate", "j-1"), Move("sync")]:
+        after, result = env.apply_move(world, move)
+        run.append(Transition(world, move, after, result))
+        world = after
+    return run
+
+
 def waited_for_the_cache(t: Transition) -> bool:
     """The step is a sync the consistency store (1.36+) stopped before it read anything."""
     return t.sync is not None and t.sync.error is not None and CACHE_BEHIND in t.sync.error
