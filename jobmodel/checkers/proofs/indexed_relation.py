@@ -20,10 +20,11 @@ replacement (`getPodsWithDelayedDeletionPerIndex`), and `succeeded = |completedI
 Fixed: the default feature gates; `podReplacementPolicy: Failed` and a podFailurePolicy (as
 job_relation has it: Count, Ignore and FailJob; ignored failures and FailJob pods counted Job-wide
 only) only without backoffLimitPerIndex (an index with a pod being deleted is then not pending);
-a successPolicy read only as whether `completedIndexes` meet one of its rules (`policy_met`; which
-rules the indexes a sync counts meet is a choice, monotone in them), `completions >= 1` (one index at least); of the user's edits only
-`parallelism`'s and `suspend`'s (`job_relation.edit` and `edit_stale`; a suspended Job's manageJob
-deletes every active pod, k's too).
+a successPolicy read only as whether `completedIndexes` meet one of its rules (`policy_met`;
+which rules the indexes a sync counts meet is a choice, monotone in them); `completions >= 1`
+(one index at least); of the user's edits only `parallelism`'s and `suspend`'s
+(`job_relation.edit` and `edit_stale`; a suspended Job's manageJob deletes every active pod, k's
+too).
 """
 
 from __future__ import annotations

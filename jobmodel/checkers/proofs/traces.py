@@ -58,7 +58,7 @@ POD_FAILURE_POLICY = {
 # relation's syncs to that).
 SUCCESS_POLICY = {"rules": [{"succeededCount": 1}]}
 DEADLINE_SECONDS = 365 * 24 * 3600  # a Job's active deadline in a trace: never passed (job_concretizable)
-SMALL_JOB = 12  # parallelism + completions + backoff limits of the Jobs searched first
+SMALL_JOB = 12  # the size of the Jobs searched first (parallelism, completions, limits, optional fields set)
 SMALL_TUNABLES = 3
 MAX_REPLANS = 12
 
