@@ -219,10 +219,6 @@ def check_indexed_job_in_scope(job: Job) -> None:
         job,
         [
             (spec.completion_mode != INDEXED, "a NonIndexed Job"),
-            (
-                spec.pod_replacement_policy == "Failed" and spec.backoff_limit_per_index is not None,
-                "podReplacementPolicy Failed with backoffLimitPerIndex",
-            ),
             (not spec.completions, "an Indexed Job without indexes"),
         ],
     )
@@ -267,6 +263,8 @@ def indexed_state(world: World, index: int) -> dict[str, int | bool]:
     k_counts = dict.fromkeys(ir.KINDS, 0)
     live_counts: list[int] = []
     failed_counts: list[int] = []
+    terminating_counts: list[int] = []  # with podReplacementPolicy Failed: no failures yet (isPodFailed)
+    replace_failed = spec.pod_replacement_policy == "Failed"
     with_finalizer = set()
     released = ignored = fail_job = 0
     gates = world.cluster.features
@@ -289,6 +287,8 @@ def indexed_state(world: World, index: int) -> dict[str, int | bool]:
             k_counts[kind] += 1
             if kind in ir.LIVE_KINDS:
                 live_counts.append(ix.index_failure_count(pod))
+            elif replace_failed and kind in ir.TERMINATING_KINDS:
+                terminating_counts.append(ix.index_failure_count(pod))
             elif kind in ir.FAILED_KINDS:
                 failed_counts.append(ix.index_failure_count(pod))
     completed = _index_set(status.completed_indexes, completions)
@@ -299,7 +299,7 @@ def indexed_state(world: World, index: int) -> dict[str, int | bool]:
         "completions": completions,
         "has_per_index": spec.backoff_limit_per_index is not None,
         "per_index_limit": spec.backoff_limit_per_index or 0,
-        "replace_failed_only": spec.pod_replacement_policy == "Failed",
+        "replace_failed_only": replace_failed,
         "has_max_failed": spec.max_failed_indexes is not None,
         "max_failed": spec.max_failed_indexes or 0,
         **counts,
@@ -318,6 +318,7 @@ def indexed_state(world: World, index: int) -> dict[str, int | bool]:
         "k_live_low": min(live_counts, default=0),
         "k_live_high": max(live_counts, default=0),
         "k_failed_high": max(failed_counts, default=0),
+        "k_terminating_high": max(terminating_counts, default=0),
     }
 
 

@@ -70,16 +70,24 @@ NO_POD_FOR_A_DONE_INDEX = Invariant(
 LATER_PODS_COUNT_MORE = Invariant(
     "a-running-pod-counts-more-failures",
     "with backoffLimitPerIndex, an index's running pod carries a higher failure count than any of its "
-    "failed pods still holding the finalizer (it replaced them)",
-    lambda s: z3.Implies(
-        z3.And(s.has_per_index, ir.k_live(s) > 0, ir.k_total(s, ir.FAILED_KINDS) > 0),
-        s.k_live_low > s.k_failed_high,
+    "failed pods still holding the finalizer (it replaced them) and, with podReplacementPolicy Failed, "
+    "than its pods being deleted (the index got no pod while they ran)",
+    lambda s: z3.And(
+        z3.Implies(z3.And(s.has_per_index, ir.k_live(s) > 0, ir.k_failures(s) > 0), s.k_live_low > s.k_failed_high),
+        z3.Implies(
+            z3.And(ir.counts_held(s), ir.k_live(s) > 0, ir.k_total(s, ir.TERMINATING_KINDS) > 0),
+            s.k_live_low > s.k_terminating_high,
+        ),
     ),
 )
 SUCCESS_NOT_EXHAUSTED = Invariant(
     "a-succeeded-index-did-not-use-up-its-limit",
-    "an index that completed, or has a succeeded pod, has no failed pod at backoffLimitPerIndex",
-    lambda s: z3.Implies(z3.Or(s.k_completed, s.k_succeeded + s.k_succeeded_uf > 0), z3.Not(ir.k_exhausted(s))),
+    "an index that completed, or has a succeeded pod, has no failed pod at backoffLimitPerIndex (nor, "
+    "with podReplacementPolicy Failed, a pod being deleted that would fail it)",
+    lambda s: z3.Implies(
+        z3.Or(s.k_completed, s.k_succeeded + s.k_succeeded_uf > 0),
+        z3.And(z3.Not(ir.k_exhausted(s)), z3.Not(ir.k_held_exhausted(s))),
+    ),
 )
 FAILED_INDEX_IS_DONE = Invariant(
     "a-failed-index-is-done",
@@ -89,7 +97,7 @@ FAILED_INDEX_IS_DONE = Invariant(
 WITHIN_LIMIT = Invariant(
     "failure-counts-within-limit",
     "with backoffLimitPerIndex, no pod of an index carries a failure count above the limit",
-    lambda s: z3.Implies(s.has_per_index, z3.And(s.k_live_high <= s.per_index_limit, s.k_failed_high <= s.per_index_limit)),
+    lambda s: failure_counts_within_limit(s),
 )
 
 # --- claims (the catalogue's predicates, at every index) -----------------------------------------
@@ -132,7 +140,8 @@ def failure_counts_within_limit(s: Record) -> Any:
     """With backoffLimitPerIndex, the failure count a pod of an index carries never passes the
     limit: an index gets no new pod once backoffLimitPerIndex of its pods failed, so at most
     backoffLimitPerIndex + 1 of them fail."""
-    return z3.Implies(s.has_per_index, z3.And(s.k_live_high <= s.per_index_limit, s.k_failed_high <= s.per_index_limit))
+    highest = (s.k_live_high, s.k_failed_high, s.k_terminating_high)
+    return z3.Implies(s.has_per_index, z3.And(*[count <= s.per_index_limit for count in highest]))
 
 
 def failed_pod_counted_exactly_once(before: Record, move: str, step: Any) -> Any:

@@ -17,9 +17,11 @@ first (`appendDuplicatedIndexPodsForRemoval`), `firstPendingIndexes`, the per-in
 failure counts (`getNewIndexFailureCounts`), the failed pod whose finalizer waits for its
 replacement (`getPodsWithDelayedDeletionPerIndex`), and `succeeded = |completedIndexes|`.
 
-Fixed: the default feature gates; `podReplacementPolicy: Failed` and a podFailurePolicy (as
-job_relation has it: Count, Ignore and FailJob; ignored failures and FailJob pods counted Job-wide
-only) only without backoffLimitPerIndex (an index with a pod being deleted is then not pending);
+Fixed: the default feature gates; `podReplacementPolicy: Failed` (an index with a pod being
+deleted is then not pending, and with backoffLimitPerIndex that pod's failure count is no
+failure's until it is Failed: `k_terminating_high`); a podFailurePolicy (as job_relation has it:
+Count, Ignore and FailJob; ignored failures and FailJob pods counted Job-wide only) only without
+backoffLimitPerIndex;
 a successPolicy read only as whether `completedIndexes` meet one of its rules (`policy_met`;
 which rules the indexes a sync counts meet is a choice, monotone in them); `completions >= 1`
 (one index at least); of the user's edits only `parallelism`'s and `suspend`'s
@@ -67,7 +69,7 @@ SPEC: Schema = (
     ("max_uncounted", INT),
     ("suspended", BOOL),
     ("has_deadline", BOOL),
-    ("replace_failed_only", BOOL),  # job_relation's (podReplacementPolicy Failed; not with backoffLimitPerIndex here)
+    ("replace_failed_only", BOOL),  # job_relation's (podReplacementPolicy Failed)
     ("pod_failure_policy", BOOL),  # job_relation's (without backoffLimitPerIndex here: no FailIndex)
     ("success_policy", BOOL),  # a successPolicy; its rules are read only through `policy_met`
 )
@@ -83,6 +85,7 @@ KINDS = (
     "failed_uf",
 )
 FAILED_KINDS = ("terminating", "terminating_uf", "failed", "failed_uf")  # isPodFailed
+TERMINATING_KINDS = ("terminating", "terminating_uf")  # not isPodFailed with podReplacementPolicy Failed
 LIVE_KINDS = ("hidden", "active")
 # released, ignored (job_relation's) and fail_job: Job-wide only.
 PODS: Schema = (*((kind, INT) for kind in KINDS), ("gone_uf", INT), *jr.RELEASED, ("ignored", INT), *jr.FAIL_JOB)
@@ -103,7 +106,10 @@ INDEX: Schema = (
     ("k_failed_index", BOOL),
     ("k_live_low", INT),  # failure counts of k's running pods (0 when there is none)
     ("k_live_high", INT),
-    ("k_failed_high", INT),  # the highest failure count of k's failed pods with the finalizer (0: none)
+    ("k_failed_high", INT),  # the highest failure count of k's failed pods (isPodFailed) with the finalizer (0: none)
+    # With podReplacementPolicy Failed, k's pods being deleted are no failures until Failed: the
+    # highest failure count among them (with the finalizer), kept apart (0 otherwise).
+    ("k_terminating_high", INT),
 )
 STATE: Schema = SPEC + PODS + STATUS + jr.CONTROLLER + INDEX
 
@@ -139,7 +145,6 @@ def domain(s: Record) -> Any:
         z3.Implies(z3.Not(s.has_per_index), s.per_index_limit == 0),
         z3.Implies(s.has_max_failed, z3.And(s.has_per_index, s.max_failed >= 0, s.max_failed <= s.completions)),
         z3.Implies(z3.Not(s.has_max_failed), s.max_failed == 0),
-        z3.Implies(s.replace_failed_only, z3.Not(s.has_per_index)),
         s.ignored >= 0,
         s.fail_job >= 0,
         jr.policy_domain(s),
@@ -159,7 +164,9 @@ def domain(s: Record) -> Any:
         s.k_live_low <= s.k_live_high,
         s.k_failed_high >= 0,
         z3.Implies(k_total(s, LIVE_KINDS) == 0, z3.And(s.k_live_low == 0, s.k_live_high == 0)),
-        z3.Implies(k_total(s, FAILED_KINDS) == 0, s.k_failed_high == 0),
+        z3.Implies(k_failures(s) == 0, s.k_failed_high == 0),
+        s.k_terminating_high >= 0,
+        z3.Implies(z3.Or(z3.Not(counts_held(s)), k_total(s, TERMINATING_KINDS) == 0), s.k_terminating_high == 0),
         z3.Implies(z3.Not(s.has_per_index), z3.And(s.k_live_high == 0, s.k_failed_high == 0)),
         jr.shown_spec_domain(s),
     )
@@ -208,7 +215,25 @@ def k_terminating_held(s: Record) -> Any:
 def k_exhausted(s: Record) -> Any:
     """k has a failed pod, holding the finalizer, whose failure count reached backoffLimitPerIndex
     (isIndexFailed)."""
-    return z3.And(s.has_per_index, k_total(s, FAILED_KINDS) > 0, s.k_failed_high >= s.per_index_limit)
+    return z3.And(s.has_per_index, k_failures(s) > 0, s.k_failed_high >= s.per_index_limit)
+
+
+def k_held_exhausted(s: Record) -> Any:
+    """With counts_held, k has a pod being deleted whose failure count reached
+    backoffLimitPerIndex: k_exhausted once it is Failed."""
+    return z3.And(counts_held(s), k_total(s, TERMINATING_KINDS) > 0, s.k_terminating_high >= s.per_index_limit)
+
+
+def k_failures(s: Record) -> Any:
+    """k's pods holding the finalizer that isPodFailed counts: with podReplacementPolicy Failed
+    only the Failed ones, else those being deleted too."""
+    return z3.If(s.replace_failed_only, s.k_failed + s.k_failed_uf, k_total(s, FAILED_KINDS))
+
+
+def counts_held(s: Record) -> Any:
+    """The failure counts of k's pods being deleted are kept apart (`k_terminating_high`): they
+    are no failures yet (podReplacementPolicy Failed), and they carry counts (backoffLimitPerIndex)."""
+    return z3.And(s.replace_failed_only, s.has_per_index)
 
 
 def _normalise(s: Record) -> Record:
@@ -217,7 +242,8 @@ def _normalise(s: Record) -> Record:
     return s.replace(
         k_live_low=z3.If(no_live, 0, s.k_live_low),
         k_live_high=z3.If(no_live, 0, s.k_live_high),
-        k_failed_high=z3.If(k_total(s, FAILED_KINDS) == 0, 0, s.k_failed_high),
+        k_failed_high=z3.If(k_failures(s) == 0, 0, s.k_failed_high),
+        k_terminating_high=z3.If(z3.And(counts_held(s), k_total(s, TERMINATING_KINDS) > 0), s.k_terminating_high, 0),
     )
 
 
@@ -236,6 +262,7 @@ SYNC_CHOICES: Schema = (
     ("k_delayed", INT),  # which of k's failed pods keeps its finalizer for its replacement: 0 none, 1..4 a kind
     ("delayed_elsewhere", INT),
     ("k_failed_high_after", INT),
+    ("k_terminating_high_after", INT),
     ("deleted_count", INT),  # the highest failure count among k's pods deleteActivePods deletes  # k's highest failure count once finalizers are gone
     *((f"k_got_{kind}", INT) for kind in ("succeeded", "succeeded_uf", *FAILED_KINDS, "active")),
 )
@@ -263,7 +290,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     completed = s.completed_count + fresh
     k_completed = z3.Or(s.k_completed, k_succeeded_pods > 0)
     failed_pods = all_total(s, FAILED_KINDS)
-    k_failed_pods = k_total(s, FAILED_KINDS)
+    k_failed_pods = k_failures(s)
     k_newly_failed = z3.And(z3.Not(s.k_failed_index), k_exhausted(s))
     failed_indexes = s.failed_index_count + ch.fresh_failed
     k_failed_index = z3.Or(s.k_failed_index, k_exhausted(s))
@@ -386,6 +413,8 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     delayed = {kind: z3.If(ch.k_delayed == i, 1, 0) for i, kind in enumerate(FAILED_KINDS, 1)}
     bound_delayed = z3.And(
         z3.If(k_waits, z3.And(ch.k_delayed >= 1, ch.k_delayed <= 4), ch.k_delayed == 0),
+        # Only a pod isPodFailed counts waits for its replacement.
+        *[z3.Implies(s.replace_failed_only, ch.k_delayed != i) for i, kind in enumerate(FAILED_KINDS, 1) if kind in TERMINATING_KINDS],
         *[delayed[kind] <= getattr(s, f"k_{kind}") for kind in FAILED_KINDS],
         ch.delayed_elsewhere >= 0,
         ch.delayed_elsewhere <= failed_pods - k_failed_pods,
@@ -469,9 +498,14 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     bound_released = jr.released_bounds(ch, removed, p_of["terminating"] + p_of["terminating_uf"] + p_of["active"])
 
     live_before = s.k_hidden + s.k_active - k_removed - k_deleted_active
-    # deleteActivePods makes k's active pods failed (being deleted): their counts join k's failed.
+    # deleteActivePods makes k's active pods failed (being deleted): their counts join k's failed,
+    # or, with podReplacementPolicy Failed, its pods being deleted.
+    held = counts_held(s)
     deleted_high = z3.If(k_failed_pods > 0, maximum(s.k_failed_high, ch.deleted_count), ch.deleted_count)
-    failed_high_mid = z3.If(k_deleted_active > 0, deleted_high, s.k_failed_high)
+    failed_high_mid = z3.If(z3.And(k_deleted_active > 0, z3.Not(held)), deleted_high, s.k_failed_high)
+    k_terminating_pods = k_total(s, TERMINATING_KINDS)
+    held_high = z3.If(k_terminating_pods > 0, maximum(s.k_terminating_high, ch.deleted_count), ch.deleted_count)
+    terminating_high_mid = z3.If(z3.And(k_deleted_active > 0, held), held_high, s.k_terminating_high)
     bound_deleted_count = z3.And(s.k_live_low <= ch.deleted_count, ch.deleted_count <= s.k_live_high)
     pods_after_manage = s.replace(
         hidden=s.hidden + ite(stale, created, 0),
@@ -482,6 +516,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         k_active=s.k_active - z3.If(finishing, k_deleted_active, k_removed) + ite(stale, 0, k_created),
         k_terminating=s.k_terminating + k_deleted_active,
         k_failed_high=failed_high_mid,
+        k_terminating_high=terminating_high_mid,
         k_live_low=z3.If(k_created > 0, z3.If(live_before > 0, minimum(s.k_live_low, new_count), new_count), s.k_live_low),
         k_live_high=z3.If(k_created > 0, z3.If(live_before > 0, maximum(s.k_live_high, new_count), new_count), s.k_live_high),
     )
@@ -517,9 +552,14 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         released=pods_after_manage.released + ch.released_tracked,
         # The failed pods that keep their finalizer: the highest count goes only with k's last one.
         k_failed_high=z3.If(k_waits, failed_high_mid, ch.k_failed_high_after),
+        k_terminating_high=ch.k_terminating_high_after,
     )
     bound_failed_high = z3.And(
         bound_deleted_count,
+        # The pods being deleted lose their finalizers only once tracked.
+        ch.k_terminating_high_after >= 0,
+        ch.k_terminating_high_after <= terminating_high_mid,
+        z3.Implies(z3.Not(tracked), ch.k_terminating_high_after == terminating_high_mid),
         z3.Implies(
             z3.Not(k_waits), z3.And(ch.k_failed_high_after >= 0, ch.k_failed_high_after <= failed_high_mid)
         ),
@@ -566,7 +606,14 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
 
 
 NO_CHOICES: Schema = ()
-POD_CHOICES: Schema = (("source", INT), ("at_k", BOOL), ("count", INT), ("failed_high_after", INT))
+POD_CHOICES: Schema = (
+    ("source", INT),
+    ("at_k", BOOL),
+    ("count", INT),  # the failure count of the running pod that moves
+    ("failed_high_after", INT),
+    ("held_count", INT),  # the failure count of the pod being deleted that moves (counts_held)
+    ("terminating_high_after", INT),
+)
 
 
 def _pod_move(
@@ -597,11 +644,30 @@ def _pod_move(
             available = z3.And(z3.Not(ch.at_k), getattr(s, src) > 0)
         after = after.replace(**changes)
         options.append(z3.And(chosen, available))
+        # With counts_held, a pod being deleted carries its count apart until it is Failed.
+        held = z3.And(at_k, counts_held(s))
+        not_held = z3.And(at_k, z3.Not(counts_held(s)))
         if src in LIVE_KINDS and dst in FAILED_KINDS:
-            failed_high = z3.If(k_total(s, FAILED_KINDS) > 0, maximum(s.k_failed_high, ch.count), ch.count)
-            after = after.replace(k_failed_high=z3.If(at_k, failed_high, after.k_failed_high))
+            failed_high = z3.If(k_failures(s) > 0, maximum(s.k_failed_high, ch.count), ch.count)
+            if dst in TERMINATING_KINDS:
+                held_high = z3.If(k_total(s, TERMINATING_KINDS) > 0, maximum(s.k_terminating_high, ch.count), ch.count)
+                after = after.replace(
+                    k_failed_high=z3.If(not_held, failed_high, after.k_failed_high),
+                    k_terminating_high=z3.If(held, held_high, after.k_terminating_high),
+                )
+            else:
+                after = after.replace(k_failed_high=z3.If(at_k, failed_high, after.k_failed_high))
+        if src in TERMINATING_KINDS and dst in FAILED_KINDS and dst not in TERMINATING_KINDS:
+            failed_high = z3.If(k_failures(s) > 0, maximum(s.k_failed_high, ch.held_count), ch.held_count)
+            after = after.replace(
+                k_failed_high=z3.If(held, failed_high, after.k_failed_high),
+                k_terminating_high=z3.If(held, ch.terminating_high_after, after.k_terminating_high),
+            )
         if src in FAILED_KINDS and dst not in FAILED_KINDS:
-            after = after.replace(k_failed_high=z3.If(at_k, ch.failed_high_after, after.k_failed_high))
+            after = after.replace(
+                k_failed_high=z3.If(not_held, ch.failed_high_after, after.k_failed_high),
+                k_terminating_high=z3.If(held, ch.terminating_high_after, after.k_terminating_high),
+            )
     assert sources[0] == jr.RUNNING_SOURCES[0], "the `source` choice indexes RUNNING_SOURCES"
     after = after.replace(expect_delete=jr.deletion_updates(s, ch.source, updates))
     guard = z3.And(
@@ -610,6 +676,10 @@ def _pod_move(
         ch.count <= s.k_live_high,
         ch.failed_high_after >= 0,
         ch.failed_high_after <= s.k_failed_high,
+        ch.held_count >= 0,
+        ch.held_count <= s.k_terminating_high,
+        ch.terminating_high_after >= 0,
+        ch.terminating_high_after <= s.k_terminating_high,
     )
     return Step(guard, _normalise(after), ch)
 

@@ -212,3 +212,41 @@ def test_a_job_whose_completed_indexes_meet_its_success_policy_succeeds_early(po
     job = run[-1].after.job()
     assert job is not None and ab.indexed_state(run[-1].after, 1)["complete"]
     assert [c.reason for c in job.status.conditions if c.type == "Complete"] == ["SuccessPolicy"]
+
+
+@pytest.mark.parametrize("limit", [0, 1])
+@pytest.mark.parametrize("replace_failed", [True, False])
+def test_a_pod_being_deleted_fails_its_index_only_once_failed_with_podreplacementpolicy_failed(replace_failed: bool, limit: int) -> None:
+    """backoffLimitPerIndex `limit`: index 0's pod with failure count `limit` (the first, or with
+    limit 1 the replacement of a failed one) is deleted. With podReplacementPolicy Failed that pod
+    is no failure while it terminates: the next sync neither replaces it nor fails the index; once
+    it is Failed, the index fails (FailedIndexes). With TerminatingOrFailed the next sync fails the
+    index at once. So in the model, and in every move of the relation, at every index."""
+    world = JobSetting(1, 1, 6, 500, 500, True, limit, 0.0, replace_failed=replace_failed).world()
+    deleted = f"j-{limit}"
+    moves = [Move("sync"), Move("start", "j-0")]
+    if limit:
+        moves += [Move("fail", "j-0"), Move("sync"), Move("start", deleted)]
+    for move in [*moves, Move("delete-pod", deleted)]:
+        before = world
+        world, result = env.apply_move(world, move)
+        assert_admitted_at_every_index(Transition(before, move, world, result))
+    step = ir.sync(ab.indexed_record(world, 0), "c", "sync")
+    fails_at_once = check_at(z3.And(step.guard, step.clean_sync, z3.Not(step.after.k_failed_index)))
+    assert fails_at_once == (z3.sat if replace_failed else z3.unsat)
+    if replace_failed:
+        assert check_at(z3.And(step.guard, z3.Or(step.after.k_failed_index, step.choices.k_created))) == z3.unsat
+        for move in (Move("sync"), Move("terminate", deleted)):
+            before = world
+            world, result = env.apply_move(world, move)
+            assert_admitted_at_every_index(Transition(before, move, world, result))
+        job = world.job()
+        assert job is not None and not job.status.failed_indexes and len(world.pods()) == limit + 1
+        step = ir.sync(ab.indexed_record(world, 0), "c", "sync")
+        assert check_at(z3.And(step.guard, step.clean_sync, z3.Not(step.after.k_failed_index))) == z3.unsat
+    before = world
+    world, result = env.apply_move(world, Move("sync"))
+    assert_admitted_at_every_index(Transition(before, Move("sync"), world, result))
+    job = world.job()
+    assert job is not None and job.status.failed_indexes == "0"
+    assert [c.reason for c in job.status.conditions if c.type == "FailureTarget"] == ["FailedIndexes"]

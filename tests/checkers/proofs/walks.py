@@ -178,11 +178,11 @@ def indexed_settings() -> st.SearchStrategy[JobSetting]:
 
 
 def without_per_index_options(setting: JobSetting) -> JobSetting:
-    """The setting without the options the Indexed relation refuses with backoffLimitPerIndex:
-    podReplacementPolicy Failed and a podFailurePolicy (which makes it Failed)."""
+    """The setting without the option the Indexed relation refuses with backoffLimitPerIndex: a
+    podFailurePolicy (FailIndex, the per-index counts of ignored failures)."""
     if setting.per_index is None:
         return setting
-    return attrs.evolve(setting, replace_failed=False, failure_policy=None)
+    return attrs.evolve(setting, failure_policy=None)
 
 
 def modelled_moves(world: env.World) -> list[Move]:
@@ -238,7 +238,7 @@ def seeded_walks(seeds: range, steps: int, indexed: bool = False, gates: Feature
             stale_edits=2 if seed % 10 in (6, 9) else 0,
             deadline=DEADLINES.get(seed % 10),
             max_failed=seed % 4 if seed % 4 < 2 else None,
-            replace_failed=seed % 3 == 1 and per_index is None,  # (the relations refuse both)
+            replace_failed=seed % 3 == 1,
             # Three tenths with a podFailurePolicy (more: its failure modes crowd out the rarer
             # moves), not with backoffLimitPerIndex (the relations refuse both).
             failure_policy=None
