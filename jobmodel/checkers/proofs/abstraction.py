@@ -219,6 +219,10 @@ def check_indexed_job_in_scope(job: Job) -> None:
         job,
         [
             (spec.completion_mode != INDEXED, "a NonIndexed Job"),
+            (
+                spec.pod_failure_policy is not None and spec.backoff_limit_per_index is not None,
+                "a podFailurePolicy with backoffLimitPerIndex",
+            ),
             (not spec.completions, "an Indexed Job without indexes"),
         ],
     )

@@ -148,6 +148,7 @@ def domain(s: Record) -> Any:
         s.ignored >= 0,
         s.fail_job >= 0,
         jr.policy_domain(s),
+        z3.Implies(s.pod_failure_policy, z3.Not(s.has_per_index)),  # FailIndex and per-index counts of ignored failures: not modelled
         s.max_create_delete >= 1,
         s.max_uncounted >= 1,
         s.status_succeeded >= 0,

@@ -250,3 +250,15 @@ def test_a_pod_being_deleted_fails_its_index_only_once_failed_with_podreplacemen
     job = world.job()
     assert job is not None and job.status.failed_indexes == "0"
     assert [c.reason for c in job.status.conditions if c.type == "FailureTarget"] == ["FailedIndexes"]
+
+
+def test_a_pod_failure_policy_with_backoff_limit_per_index_is_outside_the_relation() -> None:
+    """FailIndex and the per-index counts of ignored failures are not modelled: the abstraction
+    refuses such a Job, naming it, and the relation's domain has no such state (else the proofs
+    would claim what the relation does not describe)."""
+    setting = JobSetting(1, 2, 0, 500, 500, True, 1, 0.0, failure_policy="fail-job-or-ignore")
+    with pytest.raises(ab.OutsideAbstraction, match="a podFailurePolicy with backoffLimitPerIndex is not modelled"):
+        ab.indexed_state(setting.world(), 0)
+    s = ir.symbols("s")
+    assert check_at(z3.And(ir.domain(s), s.pod_failure_policy, s.has_per_index)) == z3.unsat
+    assert check_at(z3.And(ir.domain(s), s.replace_failed_only, s.has_per_index)) == z3.sat
