@@ -75,7 +75,7 @@ LATER_PODS_COUNT_MORE = Invariant(
     lambda s: z3.And(
         z3.Implies(z3.And(s.has_per_index, ir.k_live(s) > 0, ir.k_failures(s) > 0), s.k_live_low > s.k_failed_high),
         z3.Implies(
-            z3.And(ir.counts_held(s), ir.k_live(s) > 0, ir.k_total(s, ir.TERMINATING_KINDS) > 0),
+            z3.And(ir.counts_apart(s), ir.k_live(s) > 0, ir.k_total(s, ir.TERMINATING_KINDS) > 0),
             s.k_live_low > s.k_terminating_high,
         ),
     ),
@@ -86,7 +86,7 @@ SUCCESS_NOT_EXHAUSTED = Invariant(
     "with podReplacementPolicy Failed, a pod being deleted that would fail it)",
     lambda s: z3.Implies(
         z3.Or(s.k_completed, s.k_succeeded + s.k_succeeded_uf > 0),
-        z3.And(z3.Not(ir.k_exhausted(s)), z3.Not(ir.k_held_exhausted(s))),
+        z3.And(z3.Not(ir.k_exhausted(s)), z3.Not(ir.k_exhausted_once_failed(s))),
     ),
 )
 FAILED_INDEX_IS_DONE = Invariant(

@@ -167,7 +167,7 @@ def domain(s: Record) -> Any:
         z3.Implies(k_total(s, LIVE_KINDS) == 0, z3.And(s.k_live_low == 0, s.k_live_high == 0)),
         z3.Implies(k_failures(s) == 0, s.k_failed_high == 0),
         s.k_terminating_high >= 0,
-        z3.Implies(z3.Or(z3.Not(counts_held(s)), k_total(s, TERMINATING_KINDS) == 0), s.k_terminating_high == 0),
+        z3.Implies(z3.Or(z3.Not(counts_apart(s)), k_total(s, TERMINATING_KINDS) == 0), s.k_terminating_high == 0),
         z3.Implies(z3.Not(s.has_per_index), z3.And(s.k_live_high == 0, s.k_failed_high == 0)),
         jr.shown_spec_domain(s),
     )
@@ -219,10 +219,10 @@ def k_exhausted(s: Record) -> Any:
     return z3.And(s.has_per_index, k_failures(s) > 0, s.k_failed_high >= s.per_index_limit)
 
 
-def k_held_exhausted(s: Record) -> Any:
-    """With counts_held, k has a pod being deleted whose failure count reached
+def k_exhausted_once_failed(s: Record) -> Any:
+    """With counts_apart, k has a pod being deleted whose failure count reached
     backoffLimitPerIndex: k_exhausted once it is Failed."""
-    return z3.And(counts_held(s), k_total(s, TERMINATING_KINDS) > 0, s.k_terminating_high >= s.per_index_limit)
+    return z3.And(counts_apart(s), k_total(s, TERMINATING_KINDS) > 0, s.k_terminating_high >= s.per_index_limit)
 
 
 def k_failures(s: Record) -> Any:
@@ -231,7 +231,7 @@ def k_failures(s: Record) -> Any:
     return z3.If(s.replace_failed_only, s.k_failed + s.k_failed_uf, k_total(s, FAILED_KINDS))
 
 
-def counts_held(s: Record) -> Any:
+def counts_apart(s: Record) -> Any:
     """The failure counts of k's pods being deleted are kept apart (`k_terminating_high`): they
     are no failures yet (podReplacementPolicy Failed), and they carry counts (backoffLimitPerIndex)."""
     return z3.And(s.replace_failed_only, s.has_per_index)
@@ -244,7 +244,7 @@ def _normalise(s: Record) -> Record:
         k_live_low=z3.If(no_live, 0, s.k_live_low),
         k_live_high=z3.If(no_live, 0, s.k_live_high),
         k_failed_high=z3.If(k_failures(s) == 0, 0, s.k_failed_high),
-        k_terminating_high=z3.If(z3.And(counts_held(s), k_total(s, TERMINATING_KINDS) > 0), s.k_terminating_high, 0),
+        k_terminating_high=z3.If(z3.And(counts_apart(s), k_total(s, TERMINATING_KINDS) > 0), s.k_terminating_high, 0),
     )
 
 
@@ -501,12 +501,11 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     live_before = s.k_hidden + s.k_active - k_removed - k_deleted_active
     # deleteActivePods makes k's active pods failed (being deleted): their counts join k's failed,
     # or, with podReplacementPolicy Failed, its pods being deleted.
-    held = counts_held(s)
+    apart = counts_apart(s)
     deleted_high = z3.If(k_failed_pods > 0, maximum(s.k_failed_high, ch.deleted_count), ch.deleted_count)
-    failed_high_mid = z3.If(z3.And(k_deleted_active > 0, z3.Not(held)), deleted_high, s.k_failed_high)
-    k_terminating_pods = k_total(s, TERMINATING_KINDS)
-    held_high = z3.If(k_terminating_pods > 0, maximum(s.k_terminating_high, ch.deleted_count), ch.deleted_count)
-    terminating_high_mid = z3.If(z3.And(k_deleted_active > 0, held), held_high, s.k_terminating_high)
+    failed_high_mid = z3.If(z3.And(k_deleted_active > 0, z3.Not(apart)), deleted_high, s.k_failed_high)
+    deleted_apart_high = z3.If(k_total(s, TERMINATING_KINDS) > 0, maximum(s.k_terminating_high, ch.deleted_count), ch.deleted_count)
+    terminating_high_mid = z3.If(z3.And(k_deleted_active > 0, apart), deleted_apart_high, s.k_terminating_high)
     bound_deleted_count = z3.And(s.k_live_low <= ch.deleted_count, ch.deleted_count <= s.k_live_high)
     pods_after_manage = s.replace(
         hidden=s.hidden + ite(stale, created, 0),
@@ -612,7 +611,7 @@ POD_CHOICES: Schema = (
     ("at_k", BOOL),
     ("count", INT),  # the failure count of the running pod that moves
     ("failed_high_after", INT),
-    ("held_count", INT),  # the failure count of the pod being deleted that moves (counts_held)
+    ("terminating_count", INT),  # the failure count of the pod being deleted that moves (counts_apart)
     ("terminating_high_after", INT),
 )
 
@@ -645,29 +644,29 @@ def _pod_move(
             available = z3.And(z3.Not(ch.at_k), getattr(s, src) > 0)
         after = after.replace(**changes)
         options.append(z3.And(chosen, available))
-        # With counts_held, a pod being deleted carries its count apart until it is Failed.
-        held = z3.And(at_k, counts_held(s))
-        not_held = z3.And(at_k, z3.Not(counts_held(s)))
+        # With counts_apart, a pod being deleted carries its count apart until it is Failed.
+        apart = z3.And(at_k, counts_apart(s))
+        not_apart = z3.And(at_k, z3.Not(counts_apart(s)))
         if src in LIVE_KINDS and dst in FAILED_KINDS:
             failed_high = z3.If(k_failures(s) > 0, maximum(s.k_failed_high, ch.count), ch.count)
             if dst in TERMINATING_KINDS:
-                held_high = z3.If(k_total(s, TERMINATING_KINDS) > 0, maximum(s.k_terminating_high, ch.count), ch.count)
+                apart_high = z3.If(k_total(s, TERMINATING_KINDS) > 0, maximum(s.k_terminating_high, ch.count), ch.count)
                 after = after.replace(
-                    k_failed_high=z3.If(not_held, failed_high, after.k_failed_high),
-                    k_terminating_high=z3.If(held, held_high, after.k_terminating_high),
+                    k_failed_high=z3.If(not_apart, failed_high, after.k_failed_high),
+                    k_terminating_high=z3.If(apart, apart_high, after.k_terminating_high),
                 )
             else:
                 after = after.replace(k_failed_high=z3.If(at_k, failed_high, after.k_failed_high))
         if src in TERMINATING_KINDS and dst in FAILED_KINDS and dst not in TERMINATING_KINDS:
-            failed_high = z3.If(k_failures(s) > 0, maximum(s.k_failed_high, ch.held_count), ch.held_count)
+            failed_high = z3.If(k_failures(s) > 0, maximum(s.k_failed_high, ch.terminating_count), ch.terminating_count)
             after = after.replace(
-                k_failed_high=z3.If(held, failed_high, after.k_failed_high),
-                k_terminating_high=z3.If(held, ch.terminating_high_after, after.k_terminating_high),
+                k_failed_high=z3.If(apart, failed_high, after.k_failed_high),
+                k_terminating_high=z3.If(apart, ch.terminating_high_after, after.k_terminating_high),
             )
         if src in FAILED_KINDS and dst not in FAILED_KINDS:
             after = after.replace(
-                k_failed_high=z3.If(not_held, ch.failed_high_after, after.k_failed_high),
-                k_terminating_high=z3.If(held, ch.terminating_high_after, after.k_terminating_high),
+                k_failed_high=z3.If(not_apart, ch.failed_high_after, after.k_failed_high),
+                k_terminating_high=z3.If(apart, ch.terminating_high_after, after.k_terminating_high),
             )
     assert sources[0] == jr.RUNNING_SOURCES[0], "the `source` choice indexes RUNNING_SOURCES"
     after = after.replace(expect_delete=jr.deletion_updates(s, ch.source, updates))
@@ -677,8 +676,8 @@ def _pod_move(
         ch.count <= s.k_live_high,
         ch.failed_high_after >= 0,
         ch.failed_high_after <= s.k_failed_high,
-        ch.held_count >= 0,
-        ch.held_count <= s.k_terminating_high,
+        ch.terminating_count >= 0,
+        ch.terminating_count <= s.k_terminating_high,
         ch.terminating_high_after >= 0,
         ch.terminating_high_after <= s.k_terminating_high,
     )

@@ -48,6 +48,15 @@ def assert_admitted_at_every_index(t: Transition) -> None:
         assert ok, f"{t.move} at index {index}: {message}"
 
 
+def admitted_moves(world: env.World, moves: list[Move]) -> env.World:
+    """The world after `moves`, each step admitted by the relation at every index."""
+    for move in moves:
+        after, result = env.apply_move(world, move)
+        assert_admitted_at_every_index(Transition(world, move, after, result))
+        world = after
+    return world
+
+
 @settings(max_examples=max(5, settings().max_examples // 12))
 @given(indexed_settings(), st.lists(st.integers(0, 1 << 16), min_size=1, max_size=10), st.integers(0, 2))
 def test_every_move_of_the_model_is_a_move_of_the_relation(setting: JobSetting, picks: list[int], index: int) -> None:
@@ -155,17 +164,10 @@ def test_an_index_whose_pod_is_being_deleted_waits_until_it_failed_with_podrepla
     pod. With TerminatingOrFailed it gets one at once. So in the model, and in every move of the
     relation from the same states (index 0 as k)."""
     world = JobSetting(2, 2, 1, 500, 500, True, None, 0.0, replace_failed=replace_failed).world()
-    for move in (Move("sync"), Move("start", "j-0"), Move("start", "j-1"), Move("delete-pod", "j-0")):
-        before = world
-        world, result = env.apply_move(world, move)
-        assert_admitted_at_every_index(Transition(before, move, world, result))
+    world = admitted_moves(world, [Move("sync"), Move("start", "j-0"), Move("start", "j-1"), Move("delete-pod", "j-0")])
     step = ir.sync(ab.indexed_record(world, 0), "c", "sync")
     assert check_at(z3.And(step.guard, step.choices.k_created)) == (z3.unsat if replace_failed else z3.sat)
-    moves = (Move("sync"), Move("terminate", "j-0"), Move("sync")) if replace_failed else (Move("sync"),)
-    for move in moves:
-        before = world
-        world, result = env.apply_move(world, move)
-        assert_admitted_at_every_index(Transition(before, move, world, result))
+    world = admitted_moves(world, [Move("sync"), Move("terminate", "j-0"), Move("sync")] if replace_failed else [Move("sync")])
     assert ab.indexed_state(world, 0)["k_hidden"] + ab.indexed_state(world, 0)["k_active"] == 1
 
 
@@ -175,18 +177,15 @@ def test_a_failure_matching_the_pod_failure_policy_fails_the_job_or_is_ignored(f
     matches (past backoffLimit 0), fails the Job at the next sync; an ignored one is not counted and its index gets a
     new pod. So in the model, and in every move of the relation, at every index."""
     world = JobSetting(2, 2, backoff_limit, 500, 500, True, None, 0.0, failure_policy="fail-job-or-ignore").world()
-    for move in (Move("sync"), Move("start", "j-0"), Move("start", "j-1"), Move("fail", "j-0", failure), Move("sync")):
-        before = world
-        world, result = env.apply_move(world, move)
-        assert_admitted_at_every_index(Transition(before, move, world, result))
-        if move.kind == "fail":
-            state = ab.indexed_state(world, 0)
-            assert (state["fail_job"], state["ignored"], state["k_failed"]) == (
-                int(action == "fail-job"), int(action == "ignore"), int(action != "ignore")
-            )
-            step = ir.sync(ab.indexed_record(world, 0), "c", "sync")
-            keeps_going = check_at(z3.And(step.guard, z3.Not(step.after.failure_target)))
-            assert keeps_going == (z3.sat if action == "ignore" else z3.unsat)
+    world = admitted_moves(world, [Move("sync"), Move("start", "j-0"), Move("start", "j-1"), Move("fail", "j-0", failure)])
+    state = ab.indexed_state(world, 0)
+    assert (state["fail_job"], state["ignored"], state["k_failed"]) == (
+        int(action == "fail-job"), int(action == "ignore"), int(action != "ignore")
+    )
+    step = ir.sync(ab.indexed_record(world, 0), "c", "sync")
+    keeps_going = check_at(z3.And(step.guard, z3.Not(step.after.failure_target)))
+    assert keeps_going == (z3.sat if action == "ignore" else z3.unsat)
+    world = admitted_moves(world, [Move("sync")])
     state, job = ab.indexed_state(world, 0), world.job()
     assert job is not None
     assert state["failure_target"] == (action != "ignore")
@@ -227,26 +226,18 @@ def test_a_pod_being_deleted_fails_its_index_only_once_failed_with_podreplacemen
     moves = [Move("sync"), Move("start", "j-0")]
     if limit:
         moves += [Move("fail", "j-0"), Move("sync"), Move("start", deleted)]
-    for move in [*moves, Move("delete-pod", deleted)]:
-        before = world
-        world, result = env.apply_move(world, move)
-        assert_admitted_at_every_index(Transition(before, move, world, result))
+    world = admitted_moves(world, [*moves, Move("delete-pod", deleted)])
     step = ir.sync(ab.indexed_record(world, 0), "c", "sync")
     fails_at_once = check_at(z3.And(step.guard, step.clean_sync, z3.Not(step.after.k_failed_index)))
     assert fails_at_once == (z3.sat if replace_failed else z3.unsat)
     if replace_failed:
         assert check_at(z3.And(step.guard, z3.Or(step.after.k_failed_index, step.choices.k_created))) == z3.unsat
-        for move in (Move("sync"), Move("terminate", deleted)):
-            before = world
-            world, result = env.apply_move(world, move)
-            assert_admitted_at_every_index(Transition(before, move, world, result))
+        world = admitted_moves(world, [Move("sync"), Move("terminate", deleted)])
         job = world.job()
         assert job is not None and not job.status.failed_indexes and len(world.pods()) == limit + 1
         step = ir.sync(ab.indexed_record(world, 0), "c", "sync")
         assert check_at(z3.And(step.guard, step.clean_sync, z3.Not(step.after.k_failed_index))) == z3.unsat
-    before = world
-    world, result = env.apply_move(world, Move("sync"))
-    assert_admitted_at_every_index(Transition(before, Move("sync"), world, result))
+    world = admitted_moves(world, [Move("sync")])
     job = world.job()
     assert job is not None and job.status.failed_indexes == "0"
     assert [c.reason for c in job.status.conditions if c.type == "FailureTarget"] == ["FailedIndexes"]

@@ -111,7 +111,7 @@ FAILURE_POLICIES: dict[str, Any] = {
     "fail-job-unless-3": {"rules": [{"action": "FailJob", "onExitCodes": {"operator": "NotIn", "values": [3]}}]},
 }
 # successPolicies of the walks (Indexed Jobs), by the Job's completions: a rule on the lowest
-# index, one on a count of any indexes, and one of two rules on the last indexes.
+# index, one on a count of any indexes, and two rules: the last index, or two of all indexes.
 SUCCESS_POLICIES: dict[str, Callable[[int], dict[str, Any]]] = {
     "index-0": lambda completions: {"rules": [{"succeededIndexes": "0"}]},
     "all-but-one": lambda completions: {"rules": [{"succeededCount": max(1, completions - 1)}]},
