@@ -44,7 +44,12 @@ from jobmodel.transitions.job_environment import (
     validate_edit,
 )
 from jobmodel.transitions.move import Move
-from jobmodel.transitions.pod_failure_policy import FAIL_JOB, IGNORE, match_pod_failure_policy
+from jobmodel.transitions.pod_failure_policy import (
+    FAIL_INDEX,
+    FAIL_JOB,
+    IGNORE,
+    match_pod_failure_policy,
+)
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer
 from jobmodel.transitions.sync_job import JobSyncResult
 
@@ -219,10 +224,6 @@ def check_indexed_job_in_scope(job: Job) -> None:
         job,
         [
             (spec.completion_mode != INDEXED, "a NonIndexed Job"),
-            (
-                spec.pod_failure_policy is not None and spec.backoff_limit_per_index is not None,
-                "a podFailurePolicy with backoffLimitPerIndex",
-            ),
             (not spec.completions, "an Indexed Job without indexes"),
         ],
     )
@@ -271,6 +272,7 @@ def indexed_state(world: World, index: int) -> dict[str, int | bool]:
     replace_failed = spec.pod_replacement_policy == "Failed"
     with_finalizer = set()
     released = ignored = fail_job = 0
+    k_fail_index = False  # a Failed pod of the index holding the finalizer matched a FailIndex rule
     gates = world.cluster.features
     for pod in world.pods():
         action = _policy_action(job, pod, gates)
@@ -283,12 +285,17 @@ def indexed_state(world: World, index: int) -> dict[str, int | bool]:
         if not 0 <= pod_index < completions:
             raise OutsideAbstraction(f"pod {pod.name} has no index of the Job")
         kind = _pod_kind(pod, pod.name in world.hidden, listed_f)
+        if spec.backoff_limit_per_index is not None and (
+            (kind == "failed" and action == IGNORE) or ix.index_ignored_failure_count(pod) > 0
+        ):
+            raise OutsideAbstraction(f"pod {pod.name}: an ignored failure with backoffLimitPerIndex is not modelled")
         if kind == "failed" and action == IGNORE:
             ignored += 1  # counted Job-wide only
             continue
         counts[kind] += 1
         if pod_index == index:
             k_counts[kind] += 1
+            k_fail_index |= kind in ("failed", "failed_uf") and action == FAIL_INDEX
             if kind in ir.LIVE_KINDS:
                 live_counts.append(ix.index_failure_count(pod))
             elif replace_failed and kind in ir.TERMINATING_KINDS:
@@ -323,6 +330,7 @@ def indexed_state(world: World, index: int) -> dict[str, int | bool]:
         "k_live_high": max(live_counts, default=0),
         "k_failed_high": max(failed_counts, default=0),
         "k_terminating_high": max(terminating_counts, default=0),
+        "k_fail_index": k_fail_index,
     }
 
 

@@ -94,6 +94,21 @@ FAILED_INDEX_IS_DONE = Invariant(
     "an index in failedIndexes has no running and no succeeded pod",
     lambda s: z3.Implies(s.k_failed_index, z3.And(ir.k_live(s) == 0, s.k_succeeded + s.k_succeeded_uf == 0)),
 )
+FAIL_INDEX_ENDS_THE_INDEX = Invariant(
+    "a-fail-index-failure-ends-its-index",
+    "an index with a failed pod that matched a FailIndex rule (holding the finalizer) has no running "
+    "and no succeeded pod (it was the index's only running pod, and the index gets no other)",
+    lambda s: z3.Implies(s.k_fail_index, z3.And(ir.k_live(s) == 0, s.k_succeeded + s.k_succeeded_uf == 0)),
+)
+DELETED_POD_IS_THE_LAST = Invariant(
+    "a-pod-being-deleted-is-its-index-s-last",
+    "with podReplacementPolicy Failed, an index with a pod being deleted (holding the finalizer) has "
+    "no running and no succeeded pod and is not completed (the index gets no pod until it is Failed)",
+    lambda s: z3.Implies(
+        z3.And(s.replace_failed_only, ir.k_total(s, ir.TERMINATING_KINDS) > 0),
+        z3.And(ir.k_live(s) == 0, s.k_succeeded + s.k_succeeded_uf == 0, z3.Not(s.k_completed)),
+    ),
+)
 WITHIN_LIMIT = Invariant(
     "failure-counts-within-limit",
     "with backoffLimitPerIndex, no pod of an index carries a failure count above the limit",
@@ -162,6 +177,19 @@ def backoff_limit_enforced(before: Record, move: str, step: Any) -> Any:
     return z3.Implies(z3.Not(before.has_per_index), jp.backoff_limit_enforced(before, move, step))
 
 
+def per_index_limit_enforced(before: Record, move: str, step: Any) -> Any:
+    """catalogue.per_index_limit_enforced: after a settled sync, an index with a failed pod (holding
+    the finalizer) whose failure count reached backoffLimitPerIndex is in failedIndexes."""
+    used_up = z3.And(before.has_per_index, ir.k_failures(before) > 0, before.k_failed_high >= before.per_index_limit)
+    return z3.Implies(z3.And(jp.settled(before, step), used_up), step.after.k_failed_index)
+
+
+def fail_index_enforced(before: Record, move: str, step: Any) -> Any:
+    """catalogue.fail_index_enforced: after a settled sync, an index with a failed pod (holding the
+    finalizer) that matched a FailIndex rule is in failedIndexes."""
+    return z3.Implies(z3.And(jp.settled(before, step), before.k_fail_index), step.after.k_failed_index)
+
+
 def success_policy_enforced(before: Record, move: str, step: Any) -> Any:
     """catalogue.success_policy_enforced: after a settled sync, a Job whose completed indexes
     satisfy a rule of its successPolicy has met its success criteria, unless it is failing."""
@@ -200,7 +228,16 @@ PROOFS = (
         "completed-and-failed-indexes-disjoint",
         SYSTEM,
         Invariant("completed-and-failed-indexes-disjoint", indexes_disjoint.__doc__ or "", indexes_disjoint),
-        support=(ONE_POD_PER_INDEX, NO_POD_FOR_A_DONE_INDEX, LATER_PODS_COUNT_MORE, SUCCESS_NOT_EXHAUSTED, FAILED_INDEX_IS_DONE, WITHIN_LIMIT),
+        support=(
+            ONE_POD_PER_INDEX,
+            NO_POD_FOR_A_DONE_INDEX,
+            LATER_PODS_COUNT_MORE,
+            SUCCESS_NOT_EXHAUSTED,
+            FAILED_INDEX_IS_DONE,
+            FAIL_INDEX_ENDS_THE_INDEX,
+            DELETED_POD_IS_THE_LAST,
+            WITHIN_LIMIT,
+        ),
         assumptions=(LAG_COVERED, EXPECTATIONS, TERMINATING_PODS_DO_NOT_SUCCEED),
         catalogue="completed-and-failed-indexes-disjoint",
     ),
@@ -225,6 +262,18 @@ PROOFS = (
         SYSTEM,
         StepClaim("pod-failure-policy-fail-job-enforced", jp.fail_job_enforced.__doc__ or "", jp.fail_job_enforced),
         catalogue="pod-failure-policy-fail-job-enforced",
+    ),
+    Proof(
+        "per-index-limit-enforced",
+        SYSTEM,
+        StepClaim("per-index-limit-enforced", per_index_limit_enforced.__doc__ or "", per_index_limit_enforced),
+        catalogue="per-index-limit-enforced",
+    ),
+    Proof(
+        "fail-index-enforced",
+        SYSTEM,
+        StepClaim("fail-index-enforced", fail_index_enforced.__doc__ or "", fail_index_enforced),
+        catalogue="fail-index-enforced",
     ),
     Proof(
         "success-policy-enforced",

@@ -20,8 +20,10 @@ replacement (`getPodsWithDelayedDeletionPerIndex`), and `succeeded = |completedI
 Fixed: the default feature gates; `podReplacementPolicy: Failed` (an index with a pod being
 deleted is then not pending, and with backoffLimitPerIndex that pod's failure count is no
 failure's until it is Failed: `k_terminating_high`); a podFailurePolicy (as job_relation has it:
-Count, Ignore and FailJob; ignored failures and FailJob pods counted Job-wide only) only without
-backoffLimitPerIndex;
+Count, Ignore and FailJob; ignored failures and FailJob pods counted Job-wide only) and, with
+backoffLimitPerIndex, its FailIndex rules (`k_fail_index`), but then no failure an Ignore rule
+matches (the replacement of an ignored failure keeps its failure count, and which failed pod an
+index replaces is chosen by failures and ignored failures together: not modelled);
 a successPolicy read only as whether `completedIndexes` meet one of its rules (`policy_met`;
 which rules the indexes a sync counts meet is a choice, monotone in them); `completions >= 1`
 (one index at least); of the user's edits only `parallelism`'s and `suspend`'s
@@ -70,7 +72,7 @@ SPEC: Schema = (
     ("suspended", BOOL),
     ("has_deadline", BOOL),
     ("replace_failed_only", BOOL),  # job_relation's (podReplacementPolicy Failed)
-    ("pod_failure_policy", BOOL),  # job_relation's (without backoffLimitPerIndex here: no FailIndex)
+    ("pod_failure_policy", BOOL),  # job_relation's, and with backoffLimitPerIndex FailIndex (no Ignore)
     ("success_policy", BOOL),  # a successPolicy; its rules are read only through `policy_met`
 )
 # Pods by kind, as in job_relation (an Indexed Job never lists succeeded pods).
@@ -110,6 +112,7 @@ INDEX: Schema = (
     # With podReplacementPolicy Failed, k's pods being deleted are no failures until Failed: the
     # highest failure count among them (with the finalizer), kept apart (0 otherwise).
     ("k_terminating_high", INT),
+    ("k_fail_index", BOOL),  # one of k's Failed pods holding the finalizer matched a FailIndex rule
 )
 STATE: Schema = SPEC + PODS + STATUS + jr.CONTROLLER + INDEX
 
@@ -148,7 +151,8 @@ def domain(s: Record) -> Any:
         s.ignored >= 0,
         s.fail_job >= 0,
         jr.policy_domain(s),
-        z3.Implies(s.pod_failure_policy, z3.Not(s.has_per_index)),  # FailIndex and per-index counts of ignored failures: not modelled
+        z3.Implies(s.has_per_index, s.ignored == 0),  # ignored failures with backoffLimitPerIndex: not modelled
+        z3.Implies(s.k_fail_index, z3.And(s.pod_failure_policy, s.has_per_index, k_failures(s) > 0)),
         s.max_create_delete >= 1,
         s.max_uncounted >= 1,
         s.status_succeeded >= 0,
@@ -188,6 +192,7 @@ def initial(s: Record) -> Any:
         z3.Not(s.has_expectations),
         z3.Not(s.k_completed),
         z3.Not(s.k_failed_index),
+        z3.Not(s.k_fail_index),
         z3.Not(s.policy_met),
         z3.Not(s.status_hidden),
         z3.Not(s.spec_lags),
@@ -215,8 +220,8 @@ def k_terminating_held(s: Record) -> Any:
 
 def k_exhausted(s: Record) -> Any:
     """k has a failed pod, holding the finalizer, whose failure count reached backoffLimitPerIndex
-    (isIndexFailed)."""
-    return z3.And(s.has_per_index, k_failures(s) > 0, s.k_failed_high >= s.per_index_limit)
+    or that matched a FailIndex rule (isIndexFailed)."""
+    return z3.And(s.has_per_index, k_failures(s) > 0, z3.Or(s.k_failed_high >= s.per_index_limit, s.k_fail_index))
 
 
 def k_exhausted_once_failed(s: Record) -> Any:
@@ -245,6 +250,7 @@ def _normalise(s: Record) -> Record:
         k_live_high=z3.If(no_live, 0, s.k_live_high),
         k_failed_high=z3.If(k_failures(s) == 0, 0, s.k_failed_high),
         k_terminating_high=z3.If(z3.And(counts_apart(s), k_total(s, TERMINATING_KINDS) > 0), s.k_terminating_high, 0),
+        k_fail_index=z3.And(s.k_fail_index, k_failures(s) > 0),
     )
 
 
@@ -264,6 +270,7 @@ SYNC_CHOICES: Schema = (
     ("delayed_elsewhere", INT),
     ("k_failed_high_after", INT),
     ("k_terminating_high_after", INT),
+    ("k_fail_index_after", BOOL),  # a FailIndex pod of k keeps its finalizer
     ("deleted_count", INT),  # the highest failure count among k's pods deleteActivePods deletes  # k's highest failure count once finalizers are gone
     *((f"k_got_{kind}", INT) for kind in ("succeeded", "succeeded_uf", *FAILED_KINDS, "active")),
 )
@@ -553,6 +560,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         # The failed pods that keep their finalizer: the highest count goes only with k's last one.
         k_failed_high=z3.If(k_waits, failed_high_mid, ch.k_failed_high_after),
         k_terminating_high=ch.k_terminating_high_after,
+        k_fail_index=ch.k_fail_index_after,
     )
     bound_failed_high = z3.And(
         bound_deleted_count,
@@ -563,6 +571,9 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         z3.Implies(
             z3.Not(k_waits), z3.And(ch.k_failed_high_after >= 0, ch.k_failed_high_after <= failed_high_mid)
         ),
+        # k's FailIndex pod may be among its Failed pods that lose their finalizers.
+        z3.Implies(ch.k_fail_index_after, s.k_fail_index),
+        z3.Implies(k_of["failed"] + k_of["failed_uf"] == 0, ch.k_fail_index_after == s.k_fail_index),
     )
     done = pods_done.replace(
         gone_uf=0,
@@ -688,23 +699,44 @@ def succeed(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:
     return _pod_move(s, prefix, jr.RUNNING_SOURCES, ("succeeded", "succeeded", "succeeded_uf", None))
 
 
+# The actions of podFailurePolicy rules a failure may match: job_relation's, and FailIndex.
+POLICY_ACTIONS = (*jr.POLICY_ACTIONS, "fail-index")
+
+
+def policy_action_allowed(s: Record, action: Any) -> Any:
+    """`action` is one of POLICY_ACTIONS; a Job without a podFailurePolicy counts every failure,
+    FailIndex is for backoffLimitPerIndex only (API validation), and with it no failure is
+    ignored (not modelled)."""
+    return z3.And(
+        action >= 0,
+        action < len(POLICY_ACTIONS),
+        z3.Or(s.pod_failure_policy, action == POLICY_ACTIONS.index("count")),
+        z3.Implies(action == POLICY_ACTIONS.index("fail-index"), s.has_per_index),
+        z3.Implies(action == POLICY_ACTIONS.index("ignore"), z3.Not(s.has_per_index)),
+    )
+
+
 def _end_failing(s: Record, prefix: str, targets: tuple[str | None, ...], updates: int) -> Step:
     """A pod fails (`_pod_move` to `targets`), matching the podFailurePolicy as the `action` choice
-    says (job_relation.POLICY_ACTIONS): an ignored failure not yet listed leaves k's counts for the
-    Job-wide `ignored`; a FailJob one joins `fail_job`."""
+    says (POLICY_ACTIONS): an ignored failure not yet listed leaves k's counts for the Job-wide
+    `ignored`; a FailJob one joins `fail_job`; a FailIndex one of k's, holding the finalizer, is
+    `k_fail_index`."""
     step = _pod_move(s, prefix, jr.RUNNING_SOURCES, targets, updates)
     action = Record.symbols(jr.ACTION_CHOICES, prefix).action
     choices = Record(POD_CHOICES + jr.ACTION_CHOICES, {**dict(step.choices), "action": action})
     to_failed = z3.Or(*[step.choices.source == i for i, target in enumerate(targets) if target == "failed"])
-    ignored = z3.If(z3.And(to_failed, action == jr.POLICY_ACTIONS.index("ignore")), 1, 0)
+    to_failed_kinds = z3.Or(*[step.choices.source == i for i, target in enumerate(targets) if target in ("failed", "failed_uf")])
+    ignored = z3.If(z3.And(to_failed, action == POLICY_ACTIONS.index("ignore")), 1, 0)
     ignored_at_k = z3.If(step.choices.at_k, ignored, 0)
+    fails_k = z3.And(to_failed_kinds, step.choices.at_k, action == POLICY_ACTIONS.index("fail-index"))
     after = step.after.replace(
         failed=step.after.failed - ignored,
         k_failed=step.after.k_failed - ignored_at_k,
         ignored=s.ignored + ignored,
-        fail_job=s.fail_job + z3.If(action == jr.POLICY_ACTIONS.index("fail-job"), 1, 0),
+        fail_job=s.fail_job + z3.If(action == POLICY_ACTIONS.index("fail-job"), 1, 0),
+        k_fail_index=z3.Or(s.k_fail_index, fails_k),
     )
-    return Step(z3.And(step.guard, jr.policy_action_allowed(s, action)), _normalise(after), choices)
+    return Step(z3.And(step.guard, policy_action_allowed(s, action)), _normalise(after), choices)
 
 
 def fail(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:

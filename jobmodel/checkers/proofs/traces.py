@@ -45,15 +45,17 @@ from jobmodel.transitions.move import Move
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer
 
 JOB_NAME = "proof"
-# A trace's podFailurePolicy: a failure with exit code 42 fails the Job, one with 43 is ignored, any
-# other counts (the kubelet's SIGTERM of a pod being deleted, 143, too).
-FAILURE_EXIT_CODES = {"count": 1, "ignore": 43, "fail-job": 42}
+# A trace's podFailurePolicy: a failure with exit code 42 fails the Job, one with 43 is ignored, with
+# backoffLimitPerIndex one with 44 fails its index; any other counts (the kubelet's SIGTERM of a pod
+# being deleted, 143, too).
+FAILURE_EXIT_CODES = {"count": 1, "ignore": 43, "fail-job": 42, "fail-index": 44}
 POD_FAILURE_POLICY = {
     "rules": [
         {"action": "FailJob", "onExitCodes": {"operator": "In", "values": [FAILURE_EXIT_CODES["fail-job"]]}},
         {"action": "Ignore", "onExitCodes": {"operator": "In", "values": [FAILURE_EXIT_CODES["ignore"]]}},
     ]
 }
+FAIL_INDEX_RULE = {"action": "FailIndex", "onExitCodes": {"operator": "In", "values": [FAILURE_EXIT_CODES["fail-index"]]}}
 # A trace's successPolicy: met once any index completed (indexed_concretizable holds the
 # relation's syncs to that).
 SUCCESS_POLICY = {"rules": [{"succeededCount": 1}]}
@@ -360,7 +362,7 @@ def job_moves_for(world: env.World, step: PathStep, index: Callable[[Pod], bool]
     job = world.job()
     if move == "fail" and job is not None and job.spec.pod_failure_policy is not None:
         # The exit code of the rule of the action chosen (without a policy: the default failure).
-        code = FAILURE_EXIT_CODES[jr.POLICY_ACTIONS[int(step.choices["action"])]]
+        code = FAILURE_EXIT_CODES[ir.POLICY_ACTIONS[int(step.choices["action"])]]  # (job_relation's a prefix)
         return [*moves, Move(move, pod.name, f"exit={code}@main")]
     return [*moves, Move(move, pod.name)]
 
@@ -473,6 +475,8 @@ def indexed_manifest(spec: dict[str, int | bool]) -> dict[str, Any]:
     manifest["spec"]["completionMode"] = "Indexed"
     if spec["has_per_index"]:
         manifest["spec"]["backoffLimitPerIndex"] = spec["per_index_limit"]
+        if spec["pod_failure_policy"]:
+            manifest["spec"]["podFailurePolicy"] = {"rules": [*POD_FAILURE_POLICY["rules"], FAIL_INDEX_RULE]}
     if spec["has_max_failed"]:
         manifest["spec"]["maxFailedIndexes"] = spec["max_failed"]
     if spec["success_policy"]:

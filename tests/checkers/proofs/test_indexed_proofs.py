@@ -27,7 +27,7 @@ from tests.checkers.proofs.test_job_proofs import (
     no_failures_yet,
     trace_transitions,
 )
-from tests.checkers.proofs.walks import early_success_run, seeded_walks
+from tests.checkers.proofs.walks import early_success_run, per_index_failure_run, seeded_walks
 
 BY_NAME = {p.name: p for p in ip.PROOFS}
 
@@ -83,6 +83,26 @@ def test_a_sync_that_does_not_read_the_success_policy_breaks_success_policy_enfo
     assert_broken_sync_caught(BY_NAME["success-policy-enforced"], success_policy_unread)
 
 
+def fail_index_as_count(s: Record, prefix: str, controller: jr.Controller = jr.MODEL) -> jr.Step:
+    """A broken encoding (job_bugs:fail_index_rule_ignored): a sync that treats a failure matching a
+    FailIndex rule as one that only counts."""
+    step = ir.sync(s.replace(k_fail_index=False), prefix, "sync", controller)
+    return attrs.evolve(step, after=step.after.replace(k_fail_index=z3.And(s.k_fail_index, step.after.k_fail_index)))
+
+
+def per_index_limit_one_higher(s: Record, prefix: str, controller: jr.Controller = jr.MODEL) -> jr.Step:
+    """A broken encoding: a sync that reads backoffLimitPerIndex one higher than it is."""
+    step = ir.sync(s.replace(per_index_limit=s.per_index_limit + 1), prefix, "sync", controller)
+    return attrs.evolve(step, after=step.after.replace(per_index_limit=s.per_index_limit))
+
+
+@pytest.mark.parametrize(
+    ("claim", "sync"), [("fail-index-enforced", fail_index_as_count), ("per-index-limit-enforced", per_index_limit_one_higher)]
+)
+def test_a_sync_that_misreads_backoff_limit_per_index_breaks_its_claim(claim: str, sync: Any) -> None:
+    assert_broken_sync_caught(BY_NAME[claim], sync)
+
+
 def _claims_at_every_index(proofs: list[Proof], t: Any) -> dict[str, bool]:
     """Whether each proof's claim holds at every index of the Job, on one transition."""
     job = t.before.job()
@@ -113,6 +133,8 @@ def test_the_claims_say_what_the_catalogue_says(dropped_traces: dict[tuple[str, 
             "completed-and-failed-indexes-disjoint",
             "backoff-limit-enforced",
             "pod-failure-policy-fail-job-enforced",
+            "per-index-limit-enforced",
+            "fail-index-enforced",
             "success-policy-enforced",
             "pod-creations-within-cap",
             "pod-deletions-within-cap",
@@ -125,8 +147,9 @@ def test_the_claims_say_what_the_catalogue_says(dropped_traces: dict[tuple[str, 
         *trace_transitions(dropped_traces[("indexed/no-over-creation", "terminating-pods-do-not-succeed")][1]),
         *trace_transitions(dropped_traces[("indexed/completed-and-failed-indexes-disjoint", "terminating-pods-do-not-succeed")][1]),
         *early_success_run("index-0"),
+        *per_index_failure_run("exit=42@main"),
     ]
-    policy_met_after_settled_syncs = 0
+    policy_met_after_settled_syncs = fail_index_before_settled_syncs = 0
     for t in runs:
         if t.before.job() is None or t.after.job() is None:
             continue
@@ -141,8 +164,9 @@ def test_the_claims_say_what_the_catalogue_says(dropped_traces: dict[tuple[str, 
         assert job is not None
         met = job_facts.success_policy_met(job.spec.success_policy, job.spec.completions or 0, job_facts.completed_indexes(job))
         policy_met_after_settled_syncs += job_facts.settled(t) and met
-    # The success policy's claim was judged where its premise holds, not only vacuously.
-    assert policy_met_after_settled_syncs > 0
+        fail_index_before_settled_syncs += job_facts.settled(t) and ab.indexed_state(t.before, 0)["k_fail_index"]
+    # The success policy's and FailIndex's claims were judged where their premises hold, not only vacuously.
+    assert policy_met_after_settled_syncs > 0 and fail_index_before_settled_syncs > 0
     assert verdicts["no-over-creation"] == {True, False}, verdicts
     assert verdicts["completed-and-failed-indexes-disjoint"] == {True, False}, verdicts
     assert all(True in v for v in verdicts.values())

@@ -27,6 +27,7 @@ from tests.checkers.proofs.walks import (
     early_success_run,
     indexed_settings,
     modelled_kinds,
+    per_index_failure_run,
     relation_moves_at,
     release_gates,
     seeded_walks,
@@ -243,13 +244,41 @@ def test_a_pod_being_deleted_fails_its_index_only_once_failed_with_podreplacemen
     assert [c.reason for c in job.status.conditions if c.type == "FailureTarget"] == ["FailedIndexes"]
 
 
-def test_a_pod_failure_policy_with_backoff_limit_per_index_is_outside_the_relation() -> None:
-    """FailIndex and the per-index counts of ignored failures are not modelled: the abstraction
-    refuses such a Job, naming it, and the relation's domain has no such state (else the proofs
-    would claim what the relation does not describe)."""
-    setting = JobSetting(1, 2, 0, 500, 500, True, 1, 0.0, failure_policy="fail-job-or-ignore")
-    with pytest.raises(ab.OutsideAbstraction, match="a podFailurePolicy with backoffLimitPerIndex is not modelled"):
-        ab.indexed_state(setting.world(), 0)
+@pytest.mark.parametrize(("failure", "fails_index"), [("exit=42@main", True), ("exit=1@main", False)])
+def test_a_failure_matching_a_fail_index_rule_fails_its_index_alone(failure: str, fails_index: bool) -> None:
+    """podFailurePolicy with backoffLimitPerIndex 1: index 0's first failure, matching the FailIndex
+    rule, fails the index at the next sync (FailedIndexes not yet: index 1 runs on), though its
+    failure count is below the limit; one that only counts gets a replacement with failure count 1.
+    So in the model, and in every move of the relation from the same states, at every index."""
+    run = per_index_failure_run(failure)
+    for t in run:
+        assert_admitted_at_every_index(t)
+    state = ab.indexed_state(run[-1].before, 0)
+    assert (state["k_fail_index"], state["k_failed"], state["k_failed_high"]) == (fails_index, 1, 0)
+    step = ir.sync(ab.indexed_record(run[-1].before, 0), "c", "sync")
+    keeps_index = check_at(z3.And(step.guard, step.clean_sync, z3.Not(step.after.k_failed_index)))
+    assert keeps_index == (z3.unsat if fails_index else z3.sat)
+    assert check_at(z3.And(step.guard, step.choices.k_created)) == (z3.unsat if fails_index else z3.sat)
+    world = run[-1].after
+    job = world.job()
+    assert job is not None and job.status.failed_indexes == ("0" if fails_index else "")
+    assert not job.status.conditions
+    state = ab.indexed_state(world, 0)
+    assert (state["k_failed_index"], state["k_active"], state["k_live_high"]) == (fails_index, 1 - fails_index, 1 - fails_index)
+
+
+def test_an_ignored_failure_with_backoff_limit_per_index_is_outside_the_relation() -> None:
+    """With backoffLimitPerIndex an Ignore rule's failure is not modelled (its replacement keeps the
+    failure count): the abstraction refuses the world it is in, naming it, and the relation has no
+    such state nor move (else the proofs would claim what the relation does not describe)."""
+    world = JobSetting(1, 2, 0, 500, 500, True, 1, 0.0, failure_policy="fail-job-or-ignore").world()
+    world = admitted_moves(world, [Move("sync"), Move("start", "j-0")])
+    world, _ = env.apply_move(world, Move("fail", "j-0", "cond=DisruptionTarget"))
+    with pytest.raises(ab.OutsideAbstraction, match="an ignored failure with backoffLimitPerIndex is not modelled"):
+        ab.indexed_state(world, 0)
     s = ir.symbols("s")
-    assert check_at(z3.And(ir.domain(s), s.pod_failure_policy, s.has_per_index)) == z3.unsat
-    assert check_at(z3.And(ir.domain(s), s.replace_failed_only, s.has_per_index)) == z3.sat
+    assert check_at(z3.And(ir.domain(s), s.has_per_index, s.ignored > 0)) == z3.unsat
+    step = ir.fail(s, "c")
+    ignoring = step.choices.action == ir.POLICY_ACTIONS.index("ignore")
+    assert check_at(z3.And(ir.domain(s), step.guard, ignoring)) == z3.sat
+    assert check_at(z3.And(ir.domain(s), step.guard, ignoring, s.has_per_index)) == z3.unsat

@@ -84,7 +84,7 @@ class JobSetting:
         if self.replace_failed:
             extra["podReplacementPolicy"] = "Failed"
         if self.failure_policy is not None:
-            extra["podFailurePolicy"] = FAILURE_POLICIES[self.failure_policy]
+            extra["podFailurePolicy"] = {**FAILURE_POLICIES, **PER_INDEX_FAILURE_POLICIES}[self.failure_policy]
         if self.success_policy is not None:
             extra["successPolicy"] = SUCCESS_POLICIES[self.success_policy](self.completions or 1)
         manifest = job_manifest(self.parallelism, self.completions, self.backoff_limit, indexed=self.indexed, **extra)
@@ -110,6 +110,17 @@ FAILURE_POLICIES: dict[str, Any] = {
     },
     "fail-job-unless-3": {"rules": [{"action": "FailJob", "onExitCodes": {"operator": "NotIn", "values": [3]}}]},
 }
+# The podFailurePolicy of the walks with backoffLimitPerIndex (FailIndex is valid only there; the
+# Indexed relation models no Ignore rule there).
+PER_INDEX_FAILURE_POLICIES: dict[str, Any] = {
+    "fail-index-or-fail-job": {
+        "rules": [
+            {"action": "FailIndex", "onExitCodes": {"operator": "In", "values": [42]}},
+            {"action": "FailJob", "onExitCodes": {"operator": "In", "values": [3]}},
+        ]
+    },
+}
+PER_INDEX_POLICY = "fail-index-or-fail-job"
 # successPolicies of the walks (Indexed Jobs), by the Job's completions: a rule on the lowest
 # index, one on a count of any indexes, and two rules: the last index, or two of all indexes.
 SUCCESS_POLICIES: dict[str, Callable[[int], dict[str, Any]]] = {
@@ -174,15 +185,15 @@ def indexed_settings() -> st.SearchStrategy[JobSetting]:
         replace_failed=st.booleans(),
         failure_policy=st.none() | st.sampled_from(sorted(FAILURE_POLICIES)),
         success_policy=st.none() | st.sampled_from(sorted(SUCCESS_POLICIES)),
-    ).map(without_per_index_options)
+    ).map(with_per_index_failure_policy)
 
 
-def without_per_index_options(setting: JobSetting) -> JobSetting:
-    """The setting without the option the Indexed relation refuses with backoffLimitPerIndex: a
-    podFailurePolicy (FailIndex, the per-index counts of ignored failures)."""
-    if setting.per_index is None:
+def with_per_index_failure_policy(setting: JobSetting) -> JobSetting:
+    """With backoffLimitPerIndex, a podFailurePolicy becomes the one with FailIndex (the Indexed
+    relation models no Ignore rule there)."""
+    if setting.per_index is None or setting.failure_policy is None:
         return setting
-    return attrs.evolve(setting, failure_policy=None)
+    return attrs.evolve(setting, failure_policy=PER_INDEX_POLICY)
 
 
 def modelled_moves(world: env.World) -> list[Move]:
@@ -240,9 +251,11 @@ def seeded_walks(seeds: range, steps: int, indexed: bool = False, gates: Feature
             max_failed=seed % 4 if seed % 4 < 2 else None,
             replace_failed=seed % 3 == 1,
             # Three tenths with a podFailurePolicy (more: its failure modes crowd out the rarer
-            # moves), not with backoffLimitPerIndex (the relations refuse both).
+            # moves); with backoffLimitPerIndex the one with FailIndex.
             failure_policy=None
-            if per_index is not None or seed % 10 not in (3, 4, 5)
+            if seed % 10 not in (3, 4, 5)
+            else PER_INDEX_POLICY
+            if per_index is not None
             else sorted(FAILURE_POLICIES)[(seed + seed // 10) % 3],
             # A third of the Indexed Jobs with a successPolicy.
             success_policy=sorted(SUCCESS_POLICIES)[seed % 3] if indexed and seed % 7 in (1, 4, 6) else None,
@@ -256,8 +269,20 @@ def early_success_run(policy: str) -> list[Transition]:
     once that pod ended a sync completes the Job."""
     world = JobSetting(2, 2, 0, 500, 500, True, None, 0.0, success_policy=policy).world()
     moves = [Move("sync"), Move("start", "j-0"), Move("start", "j-1"), Move("succeed", "j-0")]
+    return run_of(world, [*moves, Move("sync"), Move("terminate", "j-1"), Move("sync")])
+
+
+def per_index_failure_run(failure: str) -> list[Transition]:
+    """An Indexed Job of two indexes with backoffLimitPerIndex 1 and PER_INDEX_POLICY: index 0's
+    first pod fails with `failure` (exit=42@main matches the FailIndex rule) while index 1's runs,
+    and a sync follows."""
+    world = JobSetting(2, 2, 6, 500, 500, True, 1, 0.0, failure_policy=PER_INDEX_POLICY).world()
+    return run_of(world, [Move("sync"), Move("start", "j-0"), Move("start", "j-1"), Move("fail", "j-0", failure), Move("sync")])
+
+
+def run_of(world: env.World, moves: list[Move]) -> list[Transition]:
     run = []
-    for move in [*moves, Move("sync"), Move("terminate", "j-1"), Move("sync")]:
+    for move in moves:
         after, result = env.apply_move(world, move)
         run.append(Transition(world, move, after, result))
         world = after
