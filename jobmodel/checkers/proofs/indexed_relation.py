@@ -271,6 +271,9 @@ SYNC_CHOICES: Schema = (
     ("k_failed_high_after", INT),
     ("k_terminating_high_after", INT),
     ("k_fail_index_after", BOOL),  # a FailIndex pod of k keeps its finalizer
+    # The failure counts of k's running pods that the sync's deletions leave (k_live_low, k_live_high).
+    ("k_live_low_kept", INT),
+    ("k_live_high_kept", INT),
     ("deleted_count", INT),  # the highest failure count among k's pods deleteActivePods deletes  # k's highest failure count once finalizers are gone
     *((f"k_got_{kind}", INT) for kind in ("succeeded", "succeeded_uf", *FAILED_KINDS, "active")),
 )
@@ -513,7 +516,11 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     failed_high_mid = z3.If(z3.And(k_deleted_active > 0, z3.Not(apart)), deleted_high, s.k_failed_high)
     deleted_apart_high = z3.If(k_total(s, TERMINATING_KINDS) > 0, maximum(s.k_terminating_high, ch.deleted_count), ch.deleted_count)
     terminating_high_mid = z3.If(z3.And(k_deleted_active > 0, apart), deleted_apart_high, s.k_terminating_high)
-    bound_deleted_count = z3.And(s.k_live_low <= ch.deleted_count, ch.deleted_count <= s.k_live_high)
+    bound_deleted_count = z3.And(
+        s.k_live_low <= ch.deleted_count,
+        ch.deleted_count <= s.k_live_high,
+        live_range_kept(s, ch.k_live_low_kept, ch.k_live_high_kept, k_removed + k_deleted_active > 0),
+    )
     pods_after_manage = s.replace(
         hidden=s.hidden + ite(stale, created, 0),
         active=s.active - z3.If(finishing, deleted_active, removed) + ite(stale, 0, created),
@@ -524,8 +531,8 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         k_terminating=s.k_terminating + k_deleted_active,
         k_failed_high=failed_high_mid,
         k_terminating_high=terminating_high_mid,
-        k_live_low=z3.If(k_created > 0, z3.If(live_before > 0, minimum(s.k_live_low, new_count), new_count), s.k_live_low),
-        k_live_high=z3.If(k_created > 0, z3.If(live_before > 0, maximum(s.k_live_high, new_count), new_count), s.k_live_high),
+        k_live_low=z3.If(k_created > 0, z3.If(live_before > 0, minimum(ch.k_live_low_kept, new_count), new_count), ch.k_live_low_kept),
+        k_live_high=z3.If(k_created > 0, z3.If(live_before > 0, maximum(ch.k_live_high_kept, new_count), new_count), ch.k_live_high_kept),
     )
     indexes_written = dict(
         status_succeeded=completed,
@@ -616,11 +623,20 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     return Step(guard, after, ch, z3.If(nothing, 0, created), z3.If(nothing, 0, deleted), clean, z3.If(nothing, 0, listed_after))
 
 
+def live_range_kept(s: Record, low: Any, high: Any, some_left: Any) -> Any:
+    """The failure counts of k's running pods once `some_left` of them (else none) stopped running:
+    those of the rest, within the range before (unknown where k had pods of several counts)."""
+    unchanged = z3.And(low == s.k_live_low, high == s.k_live_high)
+    return z3.If(some_left, z3.And(s.k_live_low <= low, low <= high, high <= s.k_live_high), unchanged)
+
+
 NO_CHOICES: Schema = ()
 POD_CHOICES: Schema = (
     ("source", INT),
     ("at_k", BOOL),
     ("count", INT),  # the failure count of the running pod that moves
+    ("live_low_after", INT),  # the failure counts of k's other running pods (live_range_kept)
+    ("live_high_after", INT),
     ("failed_high_after", INT),
     ("terminating_count", INT),  # the failure count of the pod being deleted that moves (counts_apart)
     ("terminating_high_after", INT),
@@ -653,6 +669,9 @@ def _pod_move(
             available = z3.If(ch.at_k, getattr(s, f"k_{src}") > 0, getattr(s, src) > getattr(s, f"k_{src}"))
         else:
             available = z3.And(z3.Not(ch.at_k), getattr(s, src) > 0)
+        if src in LIVE_KINDS:
+            changes["k_live_low"] = z3.If(at_k, ch.live_low_after, after.k_live_low)
+            changes["k_live_high"] = z3.If(at_k, ch.live_high_after, after.k_live_high)
         after = after.replace(**changes)
         options.append(z3.And(chosen, available))
         # With counts_apart, a pod being deleted carries its count apart until it is Failed.
@@ -685,6 +704,7 @@ def _pod_move(
         z3.Or(*options),
         s.k_live_low <= ch.count,
         ch.count <= s.k_live_high,
+        live_range_kept(s, ch.live_low_after, ch.live_high_after, ch.at_k),
         ch.failed_high_after >= 0,
         ch.failed_high_after <= s.k_failed_high,
         ch.terminating_count >= 0,

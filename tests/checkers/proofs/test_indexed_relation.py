@@ -282,3 +282,22 @@ def test_an_ignored_failure_with_backoff_limit_per_index_is_outside_the_relation
     ignoring = step.choices.action == ir.POLICY_ACTIONS.index("ignore")
     assert check_at(z3.And(ir.domain(s), step.guard, ignoring)) == z3.sat
     assert check_at(z3.And(ir.domain(s), step.guard, ignoring, s.has_per_index)) == z3.unsat
+
+
+def test_an_index_running_two_pods_of_different_failure_counts_keeps_the_other_s_count() -> None:
+    """backoffLimitPerIndex 3 and a stale cache: index 0's second pod (failure count 1) is hidden
+    when the expectations expire, so the index gets another (count 1), which fails and is replaced
+    (count 2). Once the cache shows both running, the count-2 pod fails: the index's running pod
+    carries count 1, and the next replacement count 2 (one more than the failed pod it replaces,
+    the only one holding the finalizer). So in the model, and in every move of the relation, at
+    every index (the relation once kept the failed pod's count as a running one's)."""
+    world = JobSetting(1, 1, 6, 500, 500, True, 3, 0.0).world()
+    moves = ["sync", "start j-0", "fail j-0", "sync-stale", "expire-expectations", "sync", "start j-2", "fail j-2", "sync"]
+    world = admitted_moves(world, [Move(*m.split()) for m in [*moves, "cache-catch-up", "start j-3"]])
+    state = ab.indexed_state(world, 0)
+    assert (state["k_active"], state["k_live_low"], state["k_live_high"]) == (2, 1, 2)
+    world = admitted_moves(world, [Move("fail", "j-3")])
+    state = ab.indexed_state(world, 0)
+    assert (state["k_active"], state["k_live_low"], state["k_live_high"], state["k_failed_high"]) == (1, 1, 1, 2)
+    world = admitted_moves(world, [Move("sync"), Move("start", "j-1"), Move("fail", "j-1"), Move("sync")])
+    assert (ab.indexed_state(world, 0)["k_live_high"], ab.indexed_state(world, 0)["k_failed_high"]) == (2, 1)
