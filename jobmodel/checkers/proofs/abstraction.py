@@ -10,6 +10,7 @@ does not model, pending finalizer removals, a Job status write the cache has not
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -273,6 +274,9 @@ def indexed_state(world: World, index: int) -> dict[str, int | bool]:
     with_finalizer = set()
     released = ignored = fail_job = 0
     k_fail_index = False  # a Failed pod of the index holding the finalizer matched a FailIndex rule
+    per_index = spec.backoff_limit_per_index is not None
+    ignored_counts: list[int] = []  # the index's ignored failures (backoffLimitPerIndex)
+    line: list[_InLine] = []  # the index's pods holding the finalizer
     gates = world.cluster.features
     for pod in world.pods():
         action = _policy_action(job, pod, gates)
@@ -285,12 +289,14 @@ def indexed_state(world: World, index: int) -> dict[str, int | bool]:
         if not 0 <= pod_index < completions:
             raise OutsideAbstraction(f"pod {pod.name} has no index of the Job")
         kind = _pod_kind(pod, pod.name in world.hidden, listed_f)
-        if spec.backoff_limit_per_index is not None and (
-            (kind == "failed" and action == IGNORE) or ix.index_ignored_failure_count(pod) > 0
-        ):
-            raise OutsideAbstraction(f"pod {pod.name}: an ignored failure with backoffLimitPerIndex is not modelled")
-        if kind == "failed" and action == IGNORE:
-            ignored += 1  # counted Job-wide only
+        is_ignored = kind == "failed" and action == IGNORE
+        if pod_index == index:
+            moving = kind in ir.LIVE_KINDS or kind in ir.TERMINATING_KINDS
+            line.append(_InLine(ix.index_absolute_failure_count(pod), ix.index_failure_count(pod), pod.phase == FAILED and not is_ignored, moving))
+        if is_ignored:
+            ignored += 1  # Job-wide, and with backoffLimitPerIndex at its index
+            if per_index and pod_index == index:
+                ignored_counts.append(ix.index_failure_count(pod))
             continue
         counts[kind] += 1
         if pod_index == index:
@@ -331,7 +337,31 @@ def indexed_state(world: World, index: int) -> dict[str, int | bool]:
         "k_failed_high": max(failed_counts, default=0),
         "k_terminating_high": max(terminating_counts, default=0),
         "k_fail_index": k_fail_index,
+        "k_ignored": len(ignored_counts),
+        "k_ignored_high": max(ignored_counts, default=0),
+        "k_chain": not (per_index and spec.pod_failure_policy is not None) or _in_line(line),
     }
+
+
+@attrs.frozen(order=True)
+class _InLine:
+    """What a line of replacements reads of one of an index's pods holding the finalizer."""
+
+    failures_and_ignored: int  # the absolute failure count (getIndexAbsoluteFailureCount)
+    failures: int
+    counted: bool  # a failure that counts (not one an Ignore rule matched)
+    moving: bool  # running or being deleted
+
+
+def _in_line(pods: list[_InLine]) -> bool:
+    """An index's pods holding the finalizer are one line of replacements (indexed_relation's
+    `k_chain`): their absolute failure counts differ, each carries a failure count no lower than
+    the one before it's plus one if that one's failure counted, and only the last may be running
+    or being deleted."""
+    ordered = sorted(pods)
+    if len({p.failures_and_ignored for p in ordered}) < len(ordered) or any(p.moving for p in ordered[:-1]):
+        return False
+    return all(later.failures >= earlier.failures + earlier.counted for earlier, later in itertools.pairwise(ordered))
 
 
 def _index_set(text: str, completions: int) -> frozenset[int]:

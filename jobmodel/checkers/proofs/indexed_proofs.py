@@ -70,10 +70,11 @@ NO_POD_FOR_A_DONE_INDEX = Invariant(
 LATER_PODS_COUNT_MORE = Invariant(
     "a-running-pod-counts-more-failures",
     "with backoffLimitPerIndex, an index's running pod carries a higher failure count than any of its "
-    "failed pods still holding the finalizer (it replaced them) and, with podReplacementPolicy Failed, "
-    "than its pods being deleted (the index got no pod while they ran)",
+    "failed pods still holding the finalizer (it replaced them), at least that of its ignored failures, and, "
+    "with podReplacementPolicy Failed, a higher one than its pods being deleted (the index got no pod while they ran)",
     lambda s: z3.And(
         z3.Implies(z3.And(s.has_per_index, ir.k_live(s) > 0, ir.k_failures(s) > 0), s.k_live_low > s.k_failed_high),
+        z3.Implies(z3.And(s.has_per_index, ir.k_live(s) > 0, s.k_ignored > 0), s.k_live_low >= s.k_ignored_high),
         z3.Implies(
             z3.And(ir.counts_apart(s), ir.k_live(s) > 0, ir.k_total(s, ir.TERMINATING_KINDS) > 0),
             s.k_live_low > s.k_terminating_high,
@@ -108,6 +109,12 @@ DELETED_POD_IS_THE_LAST = Invariant(
         z3.And(s.replace_failed_only, ir.k_total(s, ir.TERMINATING_KINDS) > 0),
         z3.And(ir.k_live(s) == 0, s.k_succeeded + s.k_succeeded_uf == 0, z3.Not(s.k_completed)),
     ),
+)
+IN_LINE = Invariant(
+    "an-index-s-pods-are-one-line",
+    "an index's pods holding the finalizer are one line of replacements (indexed_relation.k_chain): "
+    "each index gets a pod only when it has none running",
+    lambda s: s.k_chain,
 )
 WITHIN_LIMIT = Invariant(
     "failure-counts-within-limit",
@@ -153,9 +160,9 @@ def indexes_disjoint(s: Record) -> Any:
 
 def failure_counts_within_limit(s: Record) -> Any:
     """With backoffLimitPerIndex, the failure count a pod of an index carries never passes the
-    limit: an index gets no new pod once backoffLimitPerIndex of its pods failed, so at most
-    backoffLimitPerIndex + 1 of them fail."""
-    highest = (s.k_live_high, s.k_failed_high, s.k_terminating_high)
+    limit: an index gets no new pod once backoffLimitPerIndex of its pods' failures counted, so at
+    most backoffLimitPerIndex + 1 of them count (an ignored failure's replacement keeps the count)."""
+    highest = (s.k_live_high, s.k_failed_high, s.k_terminating_high, s.k_ignored_high)
     return z3.Implies(s.has_per_index, z3.And(*[count <= s.per_index_limit for count in highest]))
 
 
@@ -236,6 +243,7 @@ PROOFS = (
             FAILED_INDEX_IS_DONE,
             FAIL_INDEX_ENDS_THE_INDEX,
             DELETED_POD_IS_THE_LAST,
+            IN_LINE,
             WITHIN_LIMIT,
         ),
         assumptions=(LAG_COVERED, EXPECTATIONS, TERMINATING_PODS_DO_NOT_SUCCEED),

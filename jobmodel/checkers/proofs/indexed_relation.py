@@ -20,10 +20,11 @@ replacement (`getPodsWithDelayedDeletionPerIndex`), and `succeeded = |completedI
 Fixed: the default feature gates; `podReplacementPolicy: Failed` (an index with a pod being
 deleted is then not pending, and with backoffLimitPerIndex that pod's failure count is no
 failure's until it is Failed: `k_terminating_high`); a podFailurePolicy (as job_relation has it:
-Count, Ignore and FailJob; ignored failures and FailJob pods counted Job-wide only) and, with
-backoffLimitPerIndex, its FailIndex rules (`k_fail_index`), but then no failure an Ignore rule
-matches (the replacement of an ignored failure keeps its failure count, and which failed pod an
-index replaces is chosen by failures and ignored failures together: not modelled);
+Count, Ignore and FailJob; FailJob pods counted Job-wide only, ignored failures too without
+backoffLimitPerIndex) and, with backoffLimitPerIndex, its FailIndex rules (`k_fail_index`) and k's
+ignored failures (`k_ignored`: their replacement keeps their failure count, and the failed pod an
+index replaces is the one with the most failures and ignored failures together, which the failure
+counts tell only while k's pods are one line of replacements: `k_chain`);
 a successPolicy read only as whether `completedIndexes` meet one of its rules (`policy_met`;
 which rules the indexes a sync counts meet is a choice, monotone in them); `completions >= 1`
 (one index at least); of the user's edits only `parallelism`'s and `suspend`'s
@@ -72,7 +73,7 @@ SPEC: Schema = (
     ("suspended", BOOL),
     ("has_deadline", BOOL),
     ("replace_failed_only", BOOL),  # job_relation's (podReplacementPolicy Failed)
-    ("pod_failure_policy", BOOL),  # job_relation's, and with backoffLimitPerIndex FailIndex (no Ignore)
+    ("pod_failure_policy", BOOL),  # job_relation's, and with backoffLimitPerIndex FailIndex
     ("success_policy", BOOL),  # a successPolicy; its rules are read only through `policy_met`
 )
 # Pods by kind, as in job_relation (an Indexed Job never lists succeeded pods).
@@ -87,6 +88,7 @@ KINDS = (
     "failed_uf",
 )
 FAILED_KINDS = ("terminating", "terminating_uf", "failed", "failed_uf")  # isPodFailed
+DELAYED_KINDS = (*FAILED_KINDS, "ignored")  # k's failed pods one of which may wait for its replacement
 TERMINATING_KINDS = ("terminating", "terminating_uf")  # not isPodFailed with podReplacementPolicy Failed
 LIVE_KINDS = ("hidden", "active")
 # released, ignored (job_relation's) and fail_job: Job-wide only.
@@ -113,6 +115,13 @@ INDEX: Schema = (
     # highest failure count among them (with the finalizer), kept apart (0 otherwise).
     ("k_terminating_high", INT),
     ("k_fail_index", BOOL),  # one of k's Failed pods holding the finalizer matched a FailIndex rule
+    # With backoffLimitPerIndex, k's Failed pods holding the finalizer whose failure an Ignore rule
+    # matched (also in the Job-wide `ignored`), and the highest failure count among them (0: none).
+    ("k_ignored", INT),
+    ("k_ignored_high", INT),
+    # k's pods holding the finalizer are one line of replacements (`in_line`); always so without
+    # both a podFailurePolicy and backoffLimitPerIndex (the relation then does not read it).
+    ("k_chain", BOOL),
 )
 STATE: Schema = SPEC + PODS + STATUS + jr.CONTROLLER + INDEX
 
@@ -151,7 +160,12 @@ def domain(s: Record) -> Any:
         s.ignored >= 0,
         s.fail_job >= 0,
         jr.policy_domain(s),
-        z3.Implies(s.has_per_index, s.ignored == 0),  # ignored failures with backoffLimitPerIndex: not modelled
+        s.k_ignored >= 0,
+        s.k_ignored <= s.ignored,
+        z3.Implies(z3.Not(s.has_per_index), s.k_ignored == 0),  # counted Job-wide only
+        s.k_ignored_high >= 0,
+        z3.Implies(s.k_ignored == 0, s.k_ignored_high == 0),
+        z3.Implies(z3.Or(z3.Not(lines_read(s)), k_held(s) <= 1), s.k_chain),
         z3.Implies(s.k_fail_index, z3.And(s.pod_failure_policy, s.has_per_index, k_failures(s) > 0)),
         s.max_create_delete >= 1,
         s.max_uncounted >= 1,
@@ -230,6 +244,28 @@ def k_exhausted_once_failed(s: Record) -> Any:
     return z3.And(counts_apart(s), k_total(s, TERMINATING_KINDS) > 0, s.k_terminating_high >= s.per_index_limit)
 
 
+def k_held(s: Record) -> Any:
+    """k's pods holding the finalizer."""
+    return k_total(s, KINDS) + s.k_ignored
+
+
+def lines_read(s: Record) -> Any:
+    """The relation reads `k_chain`: a Job whose failures may be ignored with backoffLimitPerIndex."""
+    return z3.And(s.pod_failure_policy, s.has_per_index)
+
+
+def k_replacement_count(s: Record, chosen: Any) -> tuple[Any, Any]:
+    """getNewIndexFailureCounts for k's next pod, and its bounds: the failure count of the failed pod
+    it replaces (getPodsWithDelayedDeletionPerIndex: the one with the most failures and ignored
+    failures together), plus one if that failure counted. In a line of replacements (`k_chain`)
+    that is the last: one more than the highest counted failure's count, or the highest ignored
+    failure's count, whichever is higher; else some failed pod's (`chosen`), at most that."""
+    counted = k_failures(s)
+    last = maximum(z3.If(counted > 0, s.k_failed_high + 1, 0), z3.If(s.k_ignored > 0, s.k_ignored_high, 0))
+    exact = z3.If(s.has_per_index, last, 0)
+    return z3.If(s.k_chain, exact, chosen), z3.And(chosen >= 0, chosen <= exact)
+
+
 def k_failures(s: Record) -> Any:
     """k's pods holding the finalizer that isPodFailed counts: with podReplacementPolicy Failed
     only the Failed ones, else those being deleted too."""
@@ -251,6 +287,8 @@ def _normalise(s: Record) -> Record:
         k_failed_high=z3.If(k_failures(s) == 0, 0, s.k_failed_high),
         k_terminating_high=z3.If(z3.And(counts_apart(s), k_total(s, TERMINATING_KINDS) > 0), s.k_terminating_high, 0),
         k_fail_index=z3.And(s.k_fail_index, k_failures(s) > 0),
+        k_ignored_high=z3.If(s.k_ignored > 0, s.k_ignored_high, 0),
+        k_chain=z3.Or(s.k_chain, z3.Not(lines_read(s)), k_held(s) <= 1),
     )
 
 
@@ -266,8 +304,13 @@ SYNC_CHOICES: Schema = (
     ("k_created", BOOL),
     ("k_released", BOOL),  # a pod released while it runs (job_relation.RELEASED) is k's
     ("k_removed", INT),  # k's active pods manageJob deletes
-    ("k_delayed", INT),  # which of k's failed pods keeps its finalizer for its replacement: 0 none, 1..4 a kind
+    ("k_delayed", INT),  # which of k's failed pods keeps its finalizer for its replacement: 0 none, else DELAYED_KINDS[i - 1]
     ("delayed_elsewhere", INT),
+    ("ignored_kept_elsewhere", INT),  # ignored failures of other indexes kept for their replacements
+    ("k_got_ignored", INT),  # k's ignored failures that lose the finalizer
+    ("k_ignored_high_after", INT),
+    ("new_count", INT),  # the failure count of k's new pod, where k's pods are not in line (k_replacement_count)
+    ("k_chain_after", BOOL),
     ("k_failed_high_after", INT),
     ("k_terminating_high_after", INT),
     ("k_fail_index_after", BOOL),  # a FailIndex pod of k keeps its finalizer
@@ -415,21 +458,26 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
 
     controller_after, bound_delete = jr.expectations_after(s, deleting, creating, created, stale, ch)
 
-    # The failure count of a pod created for k: one more than k's last failed pod's.
-    new_count = z3.If(z3.And(s.has_per_index, k_failed_pods > 0), s.k_failed_high + 1, 0)
+    new_count, bound_new_count = k_replacement_count(s, ch.new_count)
 
-    # getPodsWithDelayedDeletionPerIndex: k's last failed pod keeps its finalizer while k waits
-    # for a replacement.
-    k_waits = z3.And(s.has_per_index, z3.Not(k_completed), z3.Not(k_failed_index), s.k_active == 0, k_failed_pods > 0)
-    delayed = {kind: z3.If(ch.k_delayed == i, 1, 0) for i, kind in enumerate(FAILED_KINDS, 1)}
+    # getPodsWithDelayedDeletionPerIndex: k's last failed pod (an ignored failure too) keeps its
+    # finalizer while k waits for a replacement.
+    k_waits = z3.And(
+        s.has_per_index, z3.Not(k_completed), z3.Not(k_failed_index), s.k_active == 0, k_failed_pods + s.k_ignored > 0
+    )
+    delayed = {kind: z3.If(ch.k_delayed == i, 1, 0) for i, kind in enumerate(DELAYED_KINDS, 1)}
     bound_delayed = z3.And(
-        z3.If(k_waits, z3.And(ch.k_delayed >= 1, ch.k_delayed <= 4), ch.k_delayed == 0),
+        z3.If(k_waits, z3.And(ch.k_delayed >= 1, ch.k_delayed <= len(DELAYED_KINDS)), ch.k_delayed == 0),
         # Only a pod isPodFailed counts waits for its replacement.
-        *[z3.Implies(s.replace_failed_only, ch.k_delayed != i) for i, kind in enumerate(FAILED_KINDS, 1) if kind in TERMINATING_KINDS],
-        *[delayed[kind] <= getattr(s, f"k_{kind}") for kind in FAILED_KINDS],
+        *[z3.Implies(s.replace_failed_only, ch.k_delayed != i) for i, kind in enumerate(DELAYED_KINDS, 1) if kind in TERMINATING_KINDS],
+        *[delayed[kind] <= getattr(s, f"k_{kind}") for kind in DELAYED_KINDS],
         ch.delayed_elsewhere >= 0,
         ch.delayed_elsewhere <= failed_pods - k_failed_pods,
         z3.Implies(z3.Not(s.has_per_index), ch.delayed_elsewhere == 0),
+        ch.ignored_kept_elsewhere >= 0,
+        ch.ignored_kept_elsewhere <= s.ignored - s.k_ignored,
+        z3.Implies(z3.Not(s.has_per_index), ch.ignored_kept_elsewhere == 0),
+        bound_new_count,
     )
 
     # trackJobStatusAndRemoveFinalizers: the pods it gets to (all unless MaxUncountedPods stops it).
@@ -454,14 +502,23 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         **{kind: k_gated[kind] - z3.If(keeps, delayed[kind], 0) for kind in FAILED_KINDS},
         "active": z3.If(fc != NONE, s.k_active, 0),
     }
-    kept = z3.If(keeps, total(delayed.values()) + ch.delayed_elsewhere, 0)
+    kept = z3.If(keeps, total(delayed[kind] for kind in FAILED_KINDS) + ch.delayed_elsewhere, 0)
     k_everything = {**k_eligible, **k_gated}
     reached = ch.reached_max_uncounted
     k_of = {kind: getattr(ch, f"k_got_{kind}") for kind in eligible}
     p_of = {kind: getattr(ch, f"got_{kind}") for kind in eligible}
-    # The ignored failures it gets to lose the finalizer, listed nowhere (job_relation's `ignored`).
-    got_ignored = ch.got_ignored
-    bound_ignored = z3.And(got_ignored >= 0, got_ignored <= s.ignored, z3.Implies(z3.Not(reached), got_ignored == s.ignored))
+    # The ignored failures it gets to lose the finalizer, listed nowhere (job_relation's `ignored`),
+    # but for those kept for their replacement (backoffLimitPerIndex).
+    got_ignored, k_got_ignored = ch.got_ignored, ch.k_got_ignored
+    k_ignored_eligible = s.k_ignored - z3.If(keeps, delayed["ignored"], 0)
+    others_eligible = s.ignored - s.k_ignored - z3.If(keeps, ch.ignored_kept_elsewhere, 0)
+    bound_ignored = z3.And(
+        k_got_ignored >= 0,
+        k_got_ignored <= k_ignored_eligible,
+        got_ignored >= k_got_ignored,
+        got_ignored - k_got_ignored <= others_eligible,
+        z3.Implies(z3.Not(reached), z3.And(k_got_ignored == k_ignored_eligible, got_ignored - k_got_ignored == others_eligible)),
+    )
     processed = total(p_of.values()) + got_ignored
     failed_eligible = eligible["terminating"] + eligible["terminating_uf"] + eligible["failed"] + eligible["failed_uf"]
     cut_off = z3.And(
@@ -533,6 +590,8 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         k_terminating_high=terminating_high_mid,
         k_live_low=z3.If(k_created > 0, z3.If(live_before > 0, minimum(ch.k_live_low_kept, new_count), new_count), ch.k_live_low_kept),
         k_live_high=z3.If(k_created > 0, z3.If(live_before > 0, maximum(ch.k_live_high_kept, new_count), new_count), ch.k_live_high_kept),
+        # A line of replacements stays one unless k gets a pod beside a running one.
+        k_chain=z3.If(z3.And(s.k_chain, z3.Not(z3.And(k_created > 0, live_before > 0))), True, ch.k_chain_after),
     )
     indexes_written = dict(
         status_succeeded=completed,
@@ -559,13 +618,20 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         **indexes_written,
         **controller_after,
     )
+    # Which failed pod of k keeps the highest count: its last (k_replacement_count).
+    in_line = z3.Or(s.k_chain, s.k_ignored == 0)
+    last_counted_kept = z3.And(k_waits, in_line, delayed["ignored"] == 0)
+    last_ignored_kept = z3.And(k_waits, s.k_chain, delayed["ignored"] == 1)
     pods_done = pods_after_manage.replace(
         **jr.finalizers_removed(s, p_of, finishing, deleted_active),
         **jr.finalizers_removed(s, k_of, finishing, k_deleted_active, prefix="k_"),
         ignored=s.ignored - got_ignored,
+        k_ignored=s.k_ignored - k_got_ignored,
         released=pods_after_manage.released + ch.released_tracked,
-        # The failed pods that keep their finalizer: the highest count goes only with k's last one.
-        k_failed_high=z3.If(k_waits, failed_high_mid, ch.k_failed_high_after),
+        # The failed pods that keep their finalizer: the highest count goes only with k's last one
+        # (of a line, or of counted failures alone: the most failures, the most of both).
+        k_failed_high=z3.If(last_counted_kept, failed_high_mid, ch.k_failed_high_after),
+        k_ignored_high=z3.If(last_ignored_kept, s.k_ignored_high, ch.k_ignored_high_after),
         k_terminating_high=ch.k_terminating_high_after,
         k_fail_index=ch.k_fail_index_after,
     )
@@ -576,8 +642,11 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
         ch.k_terminating_high_after <= terminating_high_mid,
         z3.Implies(z3.Not(tracked), ch.k_terminating_high_after == terminating_high_mid),
         z3.Implies(
-            z3.Not(k_waits), z3.And(ch.k_failed_high_after >= 0, ch.k_failed_high_after <= failed_high_mid)
+            z3.Not(last_counted_kept), z3.And(ch.k_failed_high_after >= 0, ch.k_failed_high_after <= failed_high_mid)
         ),
+        ch.k_ignored_high_after >= 0,
+        ch.k_ignored_high_after <= s.k_ignored_high,
+        z3.Implies(k_got_ignored == 0, ch.k_ignored_high_after == s.k_ignored_high),
         # k's FailIndex pod may be among its Failed pods that lose their finalizers.
         z3.Implies(ch.k_fail_index_after, s.k_fail_index),
         z3.Implies(k_of["failed"] + k_of["failed_uf"] == 0, ch.k_fail_index_after == s.k_fail_index),
@@ -725,22 +794,20 @@ POLICY_ACTIONS = (*jr.POLICY_ACTIONS, "fail-index")
 
 def policy_action_allowed(s: Record, action: Any) -> Any:
     """`action` is one of POLICY_ACTIONS; a Job without a podFailurePolicy counts every failure,
-    FailIndex is for backoffLimitPerIndex only (API validation), and with it no failure is
-    ignored (not modelled)."""
+    and FailIndex is for backoffLimitPerIndex only (API validation)."""
     return z3.And(
         action >= 0,
         action < len(POLICY_ACTIONS),
         z3.Or(s.pod_failure_policy, action == POLICY_ACTIONS.index("count")),
         z3.Implies(action == POLICY_ACTIONS.index("fail-index"), s.has_per_index),
-        z3.Implies(action == POLICY_ACTIONS.index("ignore"), z3.Not(s.has_per_index)),
     )
 
 
 def _end_failing(s: Record, prefix: str, targets: tuple[str | None, ...], updates: int) -> Step:
     """A pod fails (`_pod_move` to `targets`), matching the podFailurePolicy as the `action` choice
     says (POLICY_ACTIONS): an ignored failure not yet listed leaves k's counts for the Job-wide
-    `ignored`; a FailJob one joins `fail_job`; a FailIndex one of k's, holding the finalizer, is
-    `k_fail_index`."""
+    `ignored` (and with backoffLimitPerIndex, k's, for `k_ignored` with its failure count); a
+    FailJob one joins `fail_job`; a FailIndex one of k's, holding the finalizer, is `k_fail_index`."""
     step = _pod_move(s, prefix, jr.RUNNING_SOURCES, targets, updates)
     action = Record.symbols(jr.ACTION_CHOICES, prefix).action
     choices = Record(POD_CHOICES + jr.ACTION_CHOICES, {**dict(step.choices), "action": action})
@@ -749,12 +816,18 @@ def _end_failing(s: Record, prefix: str, targets: tuple[str | None, ...], update
     ignored = z3.If(z3.And(to_failed, action == POLICY_ACTIONS.index("ignore")), 1, 0)
     ignored_at_k = z3.If(step.choices.at_k, ignored, 0)
     fails_k = z3.And(to_failed_kinds, step.choices.at_k, action == POLICY_ACTIONS.index("fail-index"))
+    # An ignored failure of k carries its failure count to k_ignored_high, not to k_failed_high.
+    ignored_k = z3.And(ignored_at_k == 1, s.has_per_index)
+    count = z3.If(step.choices.source == jr.RUNNING_SOURCES.index("active"), step.choices.count, step.choices.terminating_count)
     after = step.after.replace(
         failed=step.after.failed - ignored,
         k_failed=step.after.k_failed - ignored_at_k,
         ignored=s.ignored + ignored,
         fail_job=s.fail_job + z3.If(action == POLICY_ACTIONS.index("fail-job"), 1, 0),
         k_fail_index=z3.Or(s.k_fail_index, fails_k),
+        k_failed_high=z3.If(ignored_k, s.k_failed_high, step.after.k_failed_high),
+        k_ignored=s.k_ignored + z3.If(ignored_k, 1, 0),
+        k_ignored_high=z3.If(ignored_k, z3.If(s.k_ignored > 0, maximum(s.k_ignored_high, count), count), s.k_ignored_high),
     )
     return Step(z3.And(step.guard, policy_action_allowed(s, action)), _normalise(after), choices)
 

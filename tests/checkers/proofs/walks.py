@@ -110,17 +110,17 @@ FAILURE_POLICIES: dict[str, Any] = {
     },
     "fail-job-unless-3": {"rules": [{"action": "FailJob", "onExitCodes": {"operator": "NotIn", "values": [3]}}]},
 }
-# The podFailurePolicy of the walks with backoffLimitPerIndex (FailIndex is valid only there; the
-# Indexed relation models no Ignore rule there).
+# The podFailurePolicy of the walks with backoffLimitPerIndex (FailIndex is valid only there).
 PER_INDEX_FAILURE_POLICIES: dict[str, Any] = {
-    "fail-index-or-fail-job": {
+    "fail-index-ignore-or-fail-job": {
         "rules": [
             {"action": "FailIndex", "onExitCodes": {"operator": "In", "values": [42]}},
+            {"action": "Ignore", "onExitCodes": {"operator": "In", "values": [43]}},
             {"action": "FailJob", "onExitCodes": {"operator": "In", "values": [3]}},
         ]
     },
 }
-PER_INDEX_POLICY = "fail-index-or-fail-job"
+PER_INDEX_POLICY = "fail-index-ignore-or-fail-job"
 # successPolicies of the walks (Indexed Jobs), by the Job's completions: a rule on the lowest
 # index, one on a count of any indexes, and two rules: the last index, or two of all indexes.
 SUCCESS_POLICIES: dict[str, Callable[[int], dict[str, Any]]] = {
@@ -189,8 +189,7 @@ def indexed_settings() -> st.SearchStrategy[JobSetting]:
 
 
 def with_per_index_failure_policy(setting: JobSetting) -> JobSetting:
-    """With backoffLimitPerIndex, a podFailurePolicy becomes the one with FailIndex (the Indexed
-    relation models no Ignore rule there)."""
+    """With backoffLimitPerIndex, a podFailurePolicy becomes the one with FailIndex."""
     if setting.per_index is None or setting.failure_policy is None:
         return setting
     return attrs.evolve(setting, failure_policy=PER_INDEX_POLICY)
