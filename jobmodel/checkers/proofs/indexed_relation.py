@@ -119,8 +119,8 @@ INDEX: Schema = (
     # matched (also in the Job-wide `ignored`), and the highest failure count among them (0: none).
     ("k_ignored", INT),
     ("k_ignored_high", INT),
-    # k's pods holding the finalizer are one line of replacements (`in_line`); always so without
-    # both a podFailurePolicy and backoffLimitPerIndex (the relation then does not read it).
+    # k's pods holding the finalizer are one line of replacements (abstraction._in_line says what
+    # that is); always so without both a podFailurePolicy and backoffLimitPerIndex (then unread).
     ("k_chain", BOOL),
 )
 STATE: Schema = SPEC + PODS + STATUS + jr.CONTROLLER + INDEX
@@ -317,7 +317,7 @@ SYNC_CHOICES: Schema = (
     # The failure counts of k's running pods that the sync's deletions leave (k_live_low, k_live_high).
     ("k_live_low_kept", INT),
     ("k_live_high_kept", INT),
-    ("deleted_count", INT),  # the highest failure count among k's pods deleteActivePods deletes  # k's highest failure count once finalizers are gone
+    ("deleted_count", INT),  # the highest failure count among k's pods deleteActivePods deletes
     *((f"k_got_{kind}", INT) for kind in ("succeeded", "succeeded_uf", *FAILED_KINDS, "active")),
 )
 
