@@ -253,7 +253,8 @@ def search_path(
     first state and then the fewest moves that `avoid(name, step)` marks. It starts from the
     states `start` describes (the initial states by default); `restrict(before, move, step)`
     narrows the moves (to ones the executable model can make). Returns the path, or None and why
-    not. Each solver call stops at `deadline` (a time.perf_counter() value) at the latest."""
+    not. Each call of the search stops at `deadline` (a time.perf_counter() value) at the latest,
+    after `timeout_ms` otherwise; the preference among the shortest runs may run until `deadline`."""
     system = proof.system
     solver = z3.Solver()
     solver.set("timeout", timeout_ms)
@@ -283,7 +284,10 @@ def search_path(
             )
         verdict = solver.check()
         if verdict == z3.sat:
-            model = _preferred(solver, states, chosen, avoid, size, timeout_ms) or solver.model()
+            # The preferred run may take longer, up to the deadline: on a loaded machine the
+            # optimisation ran past its 20 s and the run came back unminimised.
+            preferring_ms = timeout_ms if deadline is None else max(timeout_ms, int((deadline - time.perf_counter()) * 1000))
+            model = _preferred(solver, states, chosen, avoid, size, preferring_ms) or solver.model()
             return _path(model, states, chosen), ""
         solver.pop()
         if verdict == z3.unknown:
