@@ -271,23 +271,15 @@ PROOFS = (
         StepClaim("pod-failure-policy-fail-job-enforced", jp.fail_job_enforced.__doc__ or "", jp.fail_job_enforced),
         catalogue="pod-failure-policy-fail-job-enforced",
     ),
-    Proof(
-        "per-index-limit-enforced",
+    *jp.law_proofs(
         SYSTEM,
-        StepClaim("per-index-limit-enforced", per_index_limit_enforced.__doc__ or "", per_index_limit_enforced),
-        catalogue="per-index-limit-enforced",
+        (
+            per_index_limit_enforced,
+            fail_index_enforced,
+            success_policy_enforced,
+            jp.pod_creations_within_cap,
+            jp.pod_deletions_within_cap,
+            uncounted_within_cap,
+        ),
     ),
-    Proof(
-        "fail-index-enforced",
-        SYSTEM,
-        StepClaim("fail-index-enforced", fail_index_enforced.__doc__ or "", fail_index_enforced),
-        catalogue="fail-index-enforced",
-    ),
-    Proof(
-        "success-policy-enforced",
-        SYSTEM,
-        StepClaim("success-policy-enforced", success_policy_enforced.__doc__ or "", success_policy_enforced),
-        catalogue="success-policy-enforced",
-    ),
-    *jp.cap_proofs(SYSTEM, (jp.pod_creations_within_cap, jp.pod_deletions_within_cap, uncounted_within_cap)),
 )

@@ -206,8 +206,9 @@ def settled(before: Record, step: Any) -> Any:
 CAP_CLAIMS = (pod_creations_within_cap, pod_deletions_within_cap, uncounted_within_cap)
 
 
-def cap_proofs(system: System, claims: tuple[Any, ...] = CAP_CLAIMS) -> tuple[Proof, ...]:
-    """The controller's caps, one proof each, stating the catalogue law of the claim's name."""
+def law_proofs(system: System, claims: tuple[Any, ...]) -> tuple[Proof, ...]:
+    """Step claims that need no assumption, one proof each, stating the catalogue law of the
+    claim's name (the function's, with dashes)."""
     proofs = []
     for claim in claims:
         name = claim.__name__.replace("_", "-")
@@ -272,5 +273,5 @@ PROOFS = (
         StepClaim("pod-failure-policy-fail-job-enforced", fail_job_enforced.__doc__ or "", fail_job_enforced),
         catalogue="pod-failure-policy-fail-job-enforced",
     ),
-    *cap_proofs(SYSTEM),
+    *law_proofs(SYSTEM, CAP_CLAIMS),
 )

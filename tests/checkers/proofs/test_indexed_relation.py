@@ -55,10 +55,9 @@ def assert_admitted_at_every_index(t: Transition) -> None:
 
 def admitted_moves(world: env.World, moves: list[Move]) -> env.World:
     """The world after `moves`, each step admitted by the relation at every index."""
-    for move in moves:
-        after, result = env.apply_move(world, move)
-        assert_admitted_at_every_index(Transition(world, move, after, result))
-        world = after
+    for t in run_of(world, moves):
+        assert_admitted_at_every_index(t)
+        world = t.after
     return world
 
 

@@ -22,7 +22,7 @@ from jobmodel.state import Job
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer
 from tests.checkers.proofs.test_job_relation import WALK_SEEDS, one_more_pod
-from tests.checkers.proofs.walks import seeded_walks
+from tests.checkers.proofs.walks import run_of, seeded_walks
 
 BY_NAME = {p.name: p for p in jp.PROOFS}
 CATALOGUE_PROOFS = [p for p in jp.PROOFS if p.catalogue]
@@ -98,14 +98,7 @@ def test_a_sync_that_does_not_read_fail_job_pods_breaks_fail_job_enforced() -> N
 
 
 def trace_transitions(trace: traces.Trace) -> list[Transition]:
-    world = trace.config.initial_world()
-    impl = trace.config.sync_impl()
-    out = []
-    for move in trace.moves:
-        after, result = env.apply_move(world, move, impl)
-        out.append(Transition(world, move, after, result))
-        world = after
-    return out
+    return run_of(trace.config.initial_world(), trace.moves, trace.config.sync_impl())
 
 
 def _accounting_kept(t: Transition) -> bool:

@@ -19,6 +19,7 @@ from jobmodel.state import JobControllerTunables
 from jobmodel.timeutil import parse_time
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.move import Move
+from jobmodel.transitions.sync_job import sync_job
 from tests.checkers.configs import job_manifest
 from tests.differential.conftest import differential_releases
 
@@ -279,10 +280,11 @@ def per_index_failure_run(failure: str) -> list[Transition]:
     return run_of(world, [Move("sync"), Move("start", "j-0"), Move("start", "j-1"), Move("fail", "j-0", failure), Move("sync")])
 
 
-def run_of(world: env.World, moves: list[Move]) -> list[Transition]:
+def run_of(world: env.World, moves: Iterable[Move], impl: env.SyncImpl = sync_job) -> list[Transition]:
+    """The transitions of `moves` from `world`, syncs by `impl`."""
     run = []
     for move in moves:
-        after, result = env.apply_move(world, move)
+        after, result = env.apply_move(world, move, impl)
         run.append(Transition(world, move, after, result))
         world = after
     return run
