@@ -240,4 +240,7 @@ def _pod_marks(pod: Pod) -> str:
         text += "+deleting"
     if has_job_tracking_finalizer(pod):
         text += "+fin"
+    restarts = sum(c.restart_count for c in pod.status.container_statuses)
+    if restarts:
+        text += f"+restarts={restarts}"
     return text

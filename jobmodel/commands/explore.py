@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 
 # Budget flags: --NAME N for each count of hostile moves.
 BUDGET_FLAGS = {
-    "failures": "pod failures (each exit code and pod condition the podFailurePolicy names, and one it does not)",
+    "failures": "pod failures (each exit code and pod condition the podFailurePolicy names, and one it does not; with restartPolicy OnFailure, container restarts in place)",
     "evictions": "pod evictions (DisruptionTarget)",
     "deletions": "pod deletions by someone else (graceful: the pod terminates later)",
     "gc": "removals of finished pods that no finalizer holds (pod garbage collection)",

@@ -65,7 +65,8 @@ def register(subparsers: Any) -> None:
             "inject pod failures: index=N (pods of that index), pod=N (the N-th pod created, once), "
             "or all; optionally ,exit=CODE (default 1) of ,container=NAME (default: the first container; an init "
             "container fails the pod before its containers start), ,condition=TYPE (e.g. DisruptionTarget), "
-            ",times=K (at most K pods). Repeatable; the first matching spec wins"
+            ",times=K (at most K pods). With restartPolicy OnFailure an exit code restarts the container in "
+            "its pod (each restart one of the K; a condition still fails the pod). Repeatable; the first matching spec wins"
         ),
     )
     parser.add_argument(

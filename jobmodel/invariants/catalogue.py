@@ -1415,20 +1415,26 @@ def deadline_requeued(t: Transition) -> str | None:
     return f"the deadline is at {deadline.isoformat()}, the controller wakes at {wake.isoformat() if wake else 'never'}"
 
 
-@step_invariant("backoff-limit-enforced", "job_controller.go syncJob (exceedsBackoffLimit := failed > backoffLimit)", when=settled)
+@step_invariant("backoff-limit-enforced", "job_controller.go syncJob (exceedsBackoffLimit := failed > backoffLimit; pastBackoffLimitOnFailure)", when=settled)
 def backoff_limit_enforced(t: Transition) -> str | None:
     """After a settled sync, a Job whose recorded failures (failed plus
-    uncountedTerminatedPods.failed; ignored failures are not recorded) exceed backoffLimit is
-    failing, unless it already met its success criteria."""
+    uncountedTerminatedPods.failed; ignored failures are not recorded) exceed backoffLimit, or,
+    with restartPolicy OnFailure, whose running and pending pods the sync saw restarted their
+    containers backoffLimit times (once, for backoffLimit 0), is failing, unless it already met
+    its success criteria."""
     s = sync_step(t)
     if not s.settled:
         return None
     job = s.after
     assert job is not None
-    failed = counted_failures(job)
-    if failed <= (job.spec.backoff_limit or 0) or s.decided:
+    if s.decided:
         return None
-    return f"{failed} failures, backoffLimit {job.spec.backoff_limit}, yet the Job is not failing"
+    failed, limit = counted_failures(job), job.spec.backoff_limit or 0
+    if failed > limit:
+        return f"{failed} failures, backoffLimit {limit}, yet the Job is not failing"
+    if past_backoff_limit_on_failure(job, list(visible_pods(t.before))):
+        return f"its pods' containers restarted past backoffLimit {limit} (restartPolicy OnFailure), yet the Job is not failing"
+    return None
 
 
 @step_invariant("pod-failure-policy-fail-job-enforced", "job_controller.go syncJob (getFailJobMessage: FailureTarget PodFailurePolicy)", when=settled_with_options)

@@ -46,6 +46,7 @@ from jobmodel.transitions.cluster import set_pod_status
 from jobmodel.transitions.indexes import UNKNOWN_COMPLETION_INDEX
 from jobmodel.transitions.indexes import pod_index as completion_index
 from jobmodel.transitions.pod_failure_policy import match_pod_failure_policy
+from jobmodel.transitions.pod_utils import restarts_on_failure
 from jobmodel.transitions.sync_job import JobSyncResult, is_job_finished
 
 DEFAULT_START = "2025-01-01T00:00:00Z"
@@ -399,8 +400,14 @@ def _running(state: ScenarioState) -> list[Pod]:
 
 
 def _finish_time(pod: Pod, run_seconds: float) -> datetime:
+    """When the pod's run ends: `run_seconds` after it started, or after its containers last
+    started (restarted_status)."""
     started = pod.status.start_time or pod.metadata.creation_timestamp
     assert started is not None
+    for container in pod.status.container_statuses:
+        running = container.other_state.get("running")
+        if isinstance(running, Mapping) and isinstance(running.get("startedAt"), str):
+            started = max(started, parse_time(running["startedAt"], "startedAt"))
     return add_seconds(started, run_seconds)
 
 
@@ -409,11 +416,77 @@ def _start_pods(rec: _Recorder, pods: Sequence[Pod]) -> None:
     for pod in pods:
         status = {
             "phase": RUNNING,
-            "startTime": now,
+            "startTime": pod_start_time(pod) or now,
             "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": now}],
-            **container_statuses(pod, now, None),
+            **with_restarts(pod, container_statuses(pod, now, None)),
         }
         rec.set_pod_status(pod, status, f"{pod.name} Running")
+
+
+def pod_start_time(pod: Pod) -> str | None:
+    """The pod's startTime, once the kubelet set it (a pod back in Pending to restart an init
+    container keeps it)."""
+    return format_time(pod.status.start_time) if pod.status.start_time is not None else None
+
+
+def restarts_in_place(pod: Pod, failure: PodOutcome) -> bool:
+    """With restartPolicy OnFailure the kubelet restarts a container that exits non-zero, in its
+    pod (kubelet: computePodActions); a pod condition such as DisruptionTarget still fails the pod."""
+    return restarts_on_failure(pod) and not failure.condition
+
+
+def with_restarts(pod: Pod, statuses: Mapping[str, Any]) -> dict[str, Any]:
+    """`statuses` (containerStatuses, initContainerStatuses) with the restartCount and lastState
+    each container of the pod has so far (they outlive the container)."""
+    before = {
+        (key, c.name): c
+        for key, group in (("containerStatuses", pod.status.container_statuses), ("initContainerStatuses", pod.status.init_container_statuses))
+        for c in group
+    }
+    out: dict[str, Any] = {}
+    for key, group in statuses.items():
+        out[key] = []
+        for status in group:
+            old = before.get((key, status["name"]))
+            if old is not None and old.restart_count:
+                status = {**status, "restartCount": old.restart_count, **({"lastState": old.extra["lastState"]} if "lastState" in old.extra else {})}
+            out[key].append(status)
+    return out
+
+
+def restarted_status(now: datetime, failure: PodOutcome, pod: Pod) -> tuple[dict[str, Any], str]:
+    """The pod's status once its failing container (`failing_container`) exited with the failure's
+    code and the kubelet started it again at once (its crash-loop back-off, 10 s doubling, is not
+    simulated): that container's restartCount grows by one and its last state is the exit. A
+    regular container restarts in the running pod; an init container puts the pod back in Pending,
+    its later init containers and its containers waiting, until it starts again. Also the
+    description of the write."""
+    at = format_time(now)
+    name = failing_container(pod, failure)
+    init = name in _container_names(pod.spec, "initContainers")
+    if init:
+        statuses = container_statuses(pod, at, failure)
+        for status in statuses["initContainerStatuses"]:
+            if status["name"] == name:
+                status["state"] = {"running": {"startedAt": at}}
+    else:
+        statuses = container_statuses(pod, at, None)
+    statuses = with_restarts(pod, statuses)
+    key = "initContainerStatuses" if init else "containerStatuses"
+    restarts = 0
+    for status in statuses[key]:
+        if status["name"] == name:
+            restarts = status.get("restartCount", 0) + 1
+            exit_state = {"terminated": {"exitCode": failure.exit_code, "reason": "Error", "finishedAt": at}}
+            status.update(restartCount=restarts, lastState=exit_state)
+    ready = "False" if init else "True"
+    status = {
+        "phase": PENDING if init else RUNNING,
+        "conditions": [{"type": "Ready", "status": ready, "lastTransitionTime": at}],
+        **statuses,
+        **({"startTime": start} if (start := pod_start_time(pod)) else {}),
+    }
+    return status, f"{pod.name} container {name} exit code {failure.exit_code}, restarted (restartCount {restarts})"
 
 
 def _pod_seconds(state: ScenarioState, pod: Pod, outcomes: Sequence[PodOutcome], default: float) -> float:
@@ -434,6 +507,9 @@ def _finish_pods(rec: _Recorder, outcomes: Sequence[PodOutcome], used: dict[int,
         position = [p.name for p in job_pods(rec.state)].index(pod.name)
         outcome = outcome_for(pod, position, outcomes, used)
         failure = None if outcome is None or outcome.succeed else outcome
+        if failure is not None and restarts_in_place(pod, failure):
+            rec.set_pod_status(pod, *restarted_status(now, failure, pod))
+            continue
         label = SUCCEEDED if failure is None else describe_failure(failure, pod)
         rec.set_pod_status(pod, terminal_status(now, failure, pod), f"{pod.name} {label}")
 

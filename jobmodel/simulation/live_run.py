@@ -53,9 +53,13 @@ from jobmodel.simulation.job import (
     TimelineEntry,
     describe_failure,
     outcome_for,
+    pod_start_time,
+    restarted_status,
+    restarts_in_place,
     simulate_default,
     simulate_script,
     terminal_status,
+    with_restarts,
 )
 from jobmodel.simulation.live_scenario import (
     AsWritten,
@@ -334,16 +338,17 @@ class SimulatedKubelet:
                     acted = True
                 elif phase == "Pending":
                     at = format_time(self._now())
+                    model_pod = self._model_pod(pod)
                     self._write(
                         pod,
                         {
                             "phase": "Running",
-                            "startTime": at,
+                            "startTime": pod_start_time(model_pod) or at,
                             "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": at}],
-                            "containerStatuses": [
+                            **with_restarts(model_pod, {"containerStatuses": [
                                 {"name": c.get("name", ""), "ready": True, "state": {"running": {"startedAt": at}}}
                                 for c in (pod.get("spec") or {}).get("containers") or []
-                            ],
+                            ]}),
                         },
                         f"{name} Running",
                     )
@@ -355,6 +360,11 @@ class SimulatedKubelet:
                         model_pod = self._model_pod(pod)
                         outcome = outcome_for(model_pod, position, self.outcomes, self.used)
                         failure = None if outcome is None or outcome.succeed else outcome
+                        if failure is not None and restarts_in_place(model_pod, failure):
+                            self._write(pod, *restarted_status(self._now(), failure, model_pod))
+                            self.started[meta["uid"]] = now  # the container runs its time again
+                            acted = True
+                            continue
                         label = "Succeeded" if failure is None else describe_failure(failure, model_pod)
                         self._write(pod, terminal_status(self._now(), failure, model_pod), f"{name} {label}")
                         acted = True

@@ -44,6 +44,7 @@ from jobmodel.state import (
     PENDING,
     RUNNING,
     SUCCEEDED,
+    ContainerStatus,
     Faults,
     InformerVersions,
     Job,
@@ -52,19 +53,20 @@ from jobmodel.state import (
     Pod,
     PodCondition,
 )
-from jobmodel.timeutil import add_seconds
+from jobmodel.timeutil import add_seconds, format_time
 from jobmodel.transitions import backoff as bo
 from jobmodel.transitions import cluster as cl
 from jobmodel.transitions.move import Move, less_budget
 from jobmodel.transitions.pod_endings import (
     SIGTERM_EXIT_CODE,
     Failure,
+    container_names,
     failure_conditions,
     failure_modes,
     parse_failure,
     terminated_statuses,
 )
-from jobmodel.transitions.pod_utils import is_pod_ready
+from jobmodel.transitions.pod_utils import is_pod_ready, restarts_on_failure
 from jobmodel.transitions.sync_job import JobSyncResult, is_job_finished, sync_job
 
 SyncImpl = Callable[[JobSyncInput], JobSyncResult]
@@ -82,6 +84,7 @@ NODE_NAME = "node-1"  # where the kubelet runs a started pod (so that its deleti
 EDIT_FIELDS = ("parallelism", "completions", "suspend")
 EDIT_STALE = "edit-stale"  # an edit the Job informer delivers late (`--stale-edits`)
 DELETE_STALE = "delete-job-stale"  # a deletion of the Job the Job informer delivers late (the same budget)
+RESTART_CONTAINER = "restart-container"  # the kubelet restarts a failed container (restartPolicy OnFailure)
 POD_MEMO_SIZE = 1 << 16  # entries of each memo of pure functions of a pod
 
 
@@ -321,7 +324,12 @@ def _own_pod_moves(pod: Pod, b: Budget, failure_args: tuple[str, ...]) -> tuple[
         if not is_pod_ready(pod) and not deleting:
             out.append(Move("ready", pod.name))
         out.append(Move("succeed", pod.name))
-        if b.failures > 0:
+        if b.failures > 0 and restarts_on_failure(pod):
+            # The kubelet restarts a failed container of an OnFailure pod in place: the pod
+            # does not fail (a terminating pod's containers are not restarted).
+            if not deleting:
+                out.append(Move(RESTART_CONTAINER, pod.name))
+        elif b.failures > 0:
             out.extend(Move("fail", pod.name, arg) for arg in failure_args)
         if b.evictions > 0 and not deleting:
             out.append(Move("evict", pod.name))
@@ -832,6 +840,8 @@ def _ended(
     inits, containers = terminated_statuses(job, now, failure, all_code)
     if not pod.status.container_statuses and pod.phase == PENDING:
         inits, containers = (), ()  # it never started
+    elif pod.status.container_statuses:
+        containers = _restarts_kept(pod.status.container_statuses, containers)
     conditions = tuple(c for c in pod.status.conditions if c.type != "Ready")
     not_ready = PodCondition("Ready", "False", reason="PodCompleted", last_transition_time=now)
     status = evolve(
@@ -842,6 +852,15 @@ def _ended(
         conditions=(*conditions, not_ready, *extra),
     )
     return interned(Pod(pod.metadata, pod.spec, status))
+
+
+def _restarts_kept(before: tuple[ContainerStatus, ...], ended: tuple[ContainerStatus, ...]) -> tuple[ContainerStatus, ...]:
+    """The ended containers' statuses with the restartCount and last state each had (restart_container)."""
+    known = {c.name: c for c in before}
+    return tuple(
+        evolve(c, restart_count=old.restart_count, extra=old.extra) if (old := known.get(c.name)) and old.restart_count else c
+        for c in ended
+    )
 
 
 def succeed_pod(world: World, move: Move) -> World:
@@ -856,6 +875,39 @@ def fail_pod(world: World, move: Move) -> World:
     pod = _pod(world, move.pod)
     world = _terminated(world, pod, FAILED, failure, failure_conditions(failure, world.cluster.now))
     return with_world(world, budget=world.budget.spend("failures"))
+
+
+def restart_container(world: World, move: Move) -> World:
+    """A container of a running `restartPolicy: OnFailure` pod exits 1 and the kubelet restarts
+    it in place: its restartCount grows by one (pastBackoffLimitOnFailure counts it), its last
+    state is the exit, and the pod stays Running. The first of the Job's containers fails; its
+    readiness is as before (without a readiness probe a restarted container is ready once it
+    runs, so the moment it is not is no write the controller acts on)."""
+    pod = _pod(world, move.pod)
+    world = _write(world, pod, _with_container_restarted(pod, world.job(), world.cluster.now))
+    return with_world(world, budget=world.budget.spend("failures"))
+
+
+@functools.lru_cache(maxsize=POD_MEMO_SIZE)
+def _with_container_restarted(pod: Pod, job: Job | None, now: datetime) -> Pod:
+    """The pod with its first container restarted at `now` (each container running: a started
+    pod's containers have no status until one of them restarts)."""
+    names = container_names(job)[1] if job is not None else ()
+    known = {c.name: c for c in pod.status.container_statuses}
+    names = tuple(names) or tuple(known) or ("main",)
+    since = freeze({"running": {"startedAt": format_time(now)}})
+    failed = freeze({"terminated": {"exitCode": 1, "reason": "Error", "finishedAt": format_time(now)}})
+
+    def status(name: str) -> ContainerStatus:
+        old = known.get(name) or ContainerStatus(name=name, other_state=since)
+        if name != names[0]:
+            return old
+        return ContainerStatus(
+            name=name, restart_count=old.restart_count + 1, other_state=since, extra=old.extra.set("lastState", failed)
+        )
+
+    statuses = tuple(status(n) for n in names)
+    return interned(Pod(pod.metadata, pod.spec, evolve(pod.status, container_statuses=statuses)))
 
 
 def evict_pod(world: World, move: Move) -> World:
@@ -1043,6 +1095,7 @@ _MOVES: dict[str, Callable[[World, Move], World]] = {
     "ready": ready_pod,
     "succeed": succeed_pod,
     "fail": fail_pod,
+    RESTART_CONTAINER: restart_container,
     "evict": evict_pod,
     "terminate": terminate_pod,
     "pod-gc": pod_gc,
@@ -1063,7 +1116,7 @@ _MOVES: dict[str, Callable[[World, Move], World]] = {
 # as `KIND-stale`: the kubelet's writes, the pod garbage collector's removals, others' deletions.
 STALE_SUFFIX = "-stale"
 # The moves that write a pod (the kubelet's, the pod garbage collector's, a user's).
-_POD_WRITES = frozenset({"start", "ready", "succeed", "fail", "evict", "terminate", "pod-gc", "delete-pod"})
+_POD_WRITES = frozenset({"start", "ready", "succeed", "fail", RESTART_CONTAINER, "evict", "terminate", "pod-gc", "delete-pod"})
 STALE_POD_MOVES = frozenset(kind + STALE_SUFFIX for kind in _POD_WRITES)
 
 MOVE_KINDS = (*_SYNCS, *_MOVES, *sorted(STALE_POD_MOVES))

@@ -58,6 +58,11 @@ def get_pod_condition(pod: Pod, ctype: str) -> PodCondition | None:
     return None
 
 
+def restarts_on_failure(pod: Pod) -> bool:
+    """The kubelet restarts the pod's failed containers in place (`restartPolicy: OnFailure`)."""
+    return pod.spec.get("restartPolicy") == "OnFailure"
+
+
 def is_pod_ready(pod: Pod) -> bool:
     """podutil.IsPodReady: the Ready condition is True."""
     cond = get_pod_condition(pod, "Ready")

@@ -17,12 +17,14 @@ from jobmodel.transitions.cron_environment import CronBudget
 from jobmodel.transitions.job_environment import Budget
 
 
-def job_manifest(parallelism: int, completions: int | None, backoff_limit: int, *, indexed: bool = False, **spec: Any) -> dict[str, Any]:
+def job_manifest(
+    parallelism: int, completions: int | None, backoff_limit: int, *, indexed: bool = False, restart_policy: str = "Never", **spec: Any
+) -> dict[str, Any]:
     """A Job `j` in `default` with one container; `spec` adds fields."""
     body: dict[str, Any] = {
         "parallelism": parallelism,
         "backoffLimit": backoff_limit,
-        "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "main", "image": "busybox"}]}},
+        "template": {"spec": {"restartPolicy": restart_policy, "containers": [{"name": "main", "image": "busybox"}]}},
         **spec,
     }
     if completions is not None:
@@ -75,6 +77,7 @@ MAX_FAILED = job_manifest(3, 3, 6, indexed=True, backoffLimitPerIndex=0, maxFail
 FAIL_INDEX = job_manifest(2, 2, 6, indexed=True, backoffLimitPerIndex=1, podFailurePolicy={"rules": [FAIL_INDEX_ON_42]})
 REPLACE_FAILED = job_manifest(1, 1, 1, podReplacementPolicy="Failed")
 INDEXED_PAIR = job_manifest(2, 2, 1, indexed=True)
+ON_FAILURE = job_manifest(1, 1, 1, restart_policy="OnFailure")
 
 @attrs.frozen
 class MutationCase:
@@ -142,6 +145,9 @@ _JOB_ROWS: list[Row] = [
     ("failed_counter_reset", job_manifest(2, 2, 3), {"failures": 3}, "counters-never-decrease", 11),
     ("completed_indexes_forgotten", INDEXED_PAIR, {}, "completed-indexes-only-grow", 8),
     ("backoff_limit_off_by_one", ONE_RETRY, {"failures": 1}, "backoff-limit-exceeded-justified", 4),
+    ("container_restarts_ignored", ON_FAILURE, {"failures": 1}, "backoff-limit-enforced", 4),
+    ("container_restarts_off_by_one", ON_FAILURE, {"failures": 1}, "backoff-limit-enforced", 4),
+    ("finished_pods_restarts_counted", job_manifest(2, 2, 2, restart_policy="OnFailure"), {"failures": 2}, "backoff-limit-exceeded-justified", 6),
     ("deadline_while_suspended", DEADLINE, {"edits": ("suspend=true",)}, "deadline-exceeded-justified", 5),
     ("any_exit_code_matches", job_manifest(1, 1, 1, podFailurePolicy={"rules": [FAIL_JOB_ON_42]}), {"failures": 1}, "pod-failure-policy-justified", 4),
     ("max_failed_indexes_off_by_one", MAX_FAILED, {"failures": 1}, "max-failed-indexes-justified", 6),

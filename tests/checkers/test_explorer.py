@@ -13,7 +13,7 @@ import pytest
 from jobmodel.checkers.explorer import Successors, explore
 from jobmodel.checkers.system import System
 from jobmodel.checkers.trace import run_moves
-from jobmodel.transitions.job_environment import World
+from jobmodel.transitions.job_environment import World, enabled_moves
 from tests.checkers.configs import (
     ALL_MUTATION_CASES,
     BROKEN_CASES,
@@ -104,10 +104,11 @@ def test_every_sometimes_property_is_reached_somewhere() -> None:
             {"failures": 2},
             {"1.32": 167, "1.37": 167},
         ),
+        (job_manifest(2, 2, 1, restart_policy="OnFailure"), {"failures": 2, "stale_pod_writes": 1}, {"1.32": 1615, "1.37": 1885}),
     ],
     ids=[
         "stale-expiry", "stale", "indexed", "faults-restart", "evict-delete", "suspend-scale", "elastic", "elastic-fail",
-        "per-index", "pod-failure-policy", "deadline-replace-failed", "fail-index",
+        "per-index", "pod-failure-policy", "deadline-replace-failed", "fail-index", "on-failure",
     ],
 )
 def test_the_model_breaks_no_invariant(manifest: dict[str, Any], budget: dict[str, Any], states: dict[str, int]) -> None:
@@ -120,6 +121,23 @@ def test_the_model_breaks_no_invariant(manifest: dict[str, Any], budget: dict[st
         result = explore(system, depth=16)
         assert result.counterexample is None, (release, result.counterexample)
         assert result.states == count == plain_search(system, 16), release
+
+
+def test_an_on_failure_job_fails_by_its_container_restarts_alone() -> None:
+    """With restartPolicy OnFailure a failed container restarts in place: no pod fails on its
+    own, yet the Job fails (backoffLimit), its running pods deleted."""
+    kinds: set[str] = set()
+    restarts: set[int] = set()
+
+    def keep(world: World) -> None:
+        kinds.update(m.kind for m in enabled_moves(world))
+        restarts.update(c.restart_count for p in world.own_pods() for c in p.status.container_statuses)
+
+    result = explore(config(job_manifest(2, 2, 1, restart_policy="OnFailure"), failures=2).system(), depth=16, on_state=keep)
+    assert result.exhausted and result.counterexample is None
+    assert "a Job fails" in result.reached
+    assert "restart-container" in kinds and "fail" not in kinds
+    assert restarts == {0, 1, 2}
 
 
 @pytest.mark.parametrize("name", sorted(BROKEN_CASES))

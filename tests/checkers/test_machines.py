@@ -72,6 +72,17 @@ MODEL_CONFIGS = {
         deletions=1,
         gc=1,
     ),
+    # Container restarts in place (restartPolicy OnFailure) against backoffLimit, with evictions,
+    # deletions, a stale cache and suspension.
+    "on-failure": config(
+        job_manifest(2, 3, 3, restart_policy="OnFailure"),
+        failures=4,
+        evictions=1,
+        deletions=1,
+        stale=1,
+        stale_pod_writes=1,
+        edits=("suspend=true", "suspend=false"),
+    ),
     "replace-failed": config(job_manifest(2, 2, 1, podReplacementPolicy="Failed"), failures=1, deletions=2, gc=1),
     # A Job created again under its name at 1.36, where its predecessor's expectations outlive it
     # (the known upstream bug the laws and liveness accept there); its deletion or an edit may

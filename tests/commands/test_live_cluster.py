@@ -130,6 +130,23 @@ def test_live_run_with_a_failure_follows_the_back_off(plane: ControlPlane, tmp_p
     assert check.returncode == 0, check.stdout
 
 
+def test_live_run_of_an_on_failure_job_restarts_containers_in_place_on_both(plane: ControlPlane, tmp_path: Path) -> None:
+    """The simulated kubelet restarts the failing containers in their pods, and the real
+    controller, as the model, counts the restarts against backoffLimit (pastBackoffLimitOnFailure)."""
+    trace = tmp_path / "on-failure.jsonl"
+    example = str(REPO_ROOT / "specs" / "examples" / "on-failure.yaml")
+    proc = run_cli("live", "run", example, "--kubeconfig", str(plane.kubeconfig), "--trace", str(trace), "--run-seconds", "1", "--fail", "all", timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "The real Job ends as the model predicts" in proc.stdout
+    assert "Failed(BackoffLimitExceeded)" in proc.stdout
+    _header, records = read_trace(trace)
+    pods = [r["object"] for r in records if r.get("kind") == "event" and r.get("resource") == "pods"]
+    restarts = {c.get("restartCount", 0) for p in pods for c in (p.get("status") or {}).get("containerStatuses") or []}
+    assert 1 in restarts and all(p["status"].get("phase") != "Failed" or p["metadata"].get("deletionTimestamp") for p in pods)
+    check = run_cli("live", "check", str(trace))
+    assert check.returncode == 0, check.stdout
+
+
 def create_action(trace: Path) -> dict[str, object]:
     """The trace's record of the Job's create."""
     _header, records = read_trace(trace)

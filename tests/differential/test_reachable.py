@@ -59,6 +59,9 @@ EXPLORATIONS: list[tuple[str, int, dict[str, Any]]] = [
     ("indexed.yaml", 7, {"failures": 1, "stale_patches": 1}),
     # Deletions the cache shows late (a suspend deletes the running pods): syncs that await them.
     ("indexed.yaml", 7, {"failures": 1, "stale_deletions": 1, "edits": ("suspend=true",)}),
+    # Container restarts in place (restartPolicy OnFailure), some shown late: syncs that count
+    # them against backoffLimit (pastBackoffLimitOnFailure) and delete the running pods.
+    ("on-failure.yaml", 8, {"failures": 2, "stale_pod_writes": 1}),
     # Kubelet writes and others' deletions the cache shows late: syncs over pods as they were.
     ("success-policy.yaml", 6, {"failures": 1, "deletions": 1, "stale_pod_writes": 1}),
     # Status writes the Job informer shows late: syncs over the Job as it was, whose status writes

@@ -292,3 +292,53 @@ def test_a_pods_index_is_read_as_the_controller_reads_it() -> None:
     assert pod_index(make_pod("p", annotations={JOB_COMPLETION_INDEX_ANNOTATION: "\u0663"})) is None
     assert pod_index(make_pod("p", annotations={JOB_COMPLETION_INDEX_ANNOTATION: "\u00b2"})) is None
     assert pod_index(make_pod("p")) is None
+
+
+# --- restartPolicy OnFailure: failed containers restart in their pods -------------------------------
+
+
+def on_failure(backoff_limit: int, **template: Any) -> dict[str, Any]:
+    doc = manifest("on-failure.yaml")
+    doc["spec"].update(parallelism=1, completions=1, backoffLimit=backoff_limit)
+    doc["spec"]["template"]["spec"].update(template)
+    return doc
+
+
+def pods_seen(timeline: Any) -> list[Any]:
+    return [p for e in timeline.entries for p in e.state.cluster.pods]
+
+
+def test_an_on_failure_container_restarts_in_its_pod_until_the_restarts_reach_the_backoff_limit() -> None:
+    timeline = simulate_default(on_failure(3), [parse_failure("all")])
+    assert finished_condition(timeline) == ("Failed", "BackoffLimitExceeded")
+    # One pod for the whole run: no pod ever Failed on its own, its container restarted three
+    # times (30 s apart), and the Job failed at the third restart (restarts >= backoffLimit).
+    assert {p.name for p in pods_seen(timeline)} == {pods_seen(timeline)[0].name}
+    assert not [p for p in pods_seen(timeline) if p.phase == "Failed" and p.metadata.deletion_timestamp is None]
+    assert max(c.restart_count for p in pods_seen(timeline) for c in p.status.container_statuses) == 3
+    assert (timeline.entries[-1].time - timeline.start).total_seconds() == 90
+
+
+def test_a_restarted_container_runs_its_time_again_and_may_succeed() -> None:
+    timeline = simulate_default(on_failure(3), [parse_failure("all,times=2")])
+    assert finished_condition(timeline) == ("Complete", "CompletionsReached")
+    job = timeline.final_job()
+    assert job is not None and (job.status.succeeded, job.status.failed) == (1, 0)
+    assert (timeline.entries[-1].time - timeline.start).total_seconds() == 90  # two restarts, then 30 s more
+
+
+def test_a_pod_condition_still_fails_an_on_failure_pod() -> None:
+    timeline = simulate_default(on_failure(3), [parse_failure("pod=0,condition=DisruptionTarget")])
+    assert finished_condition(timeline) == ("Complete", "CompletionsReached")
+    job = timeline.final_job()
+    assert job is not None and (job.status.succeeded, job.status.failed) == (1, 1)
+
+
+def test_a_failed_init_container_restarts_with_its_pod_back_in_pending() -> None:
+    init = [{"name": "setup", "image": "busybox:1.36"}]
+    timeline = simulate_default(on_failure(3, initContainers=init), [parse_failure("pod=0,container=setup")])
+    assert finished_condition(timeline) == ("Complete", "CompletionsReached")
+    restarted = [p for p in pods_seen(timeline) if any(c.restart_count for c in p.status.init_container_statuses)]
+    assert restarted and restarted[0].phase == "Pending"
+    assert all(c.restart_count == 0 for p in restarted for c in p.status.container_statuses)
+    assert len({p.name for p in pods_seen(timeline)}) == 1

@@ -22,7 +22,7 @@ from jobmodel.transitions.sync_job import is_job_finished
 NOW = datetime(2025, 1, 1, tzinfo=UTC)
 
 
-def manifest(parallelism: int = 2, completions: int = 2, **spec: object) -> dict[str, object]:
+def manifest(parallelism: int = 2, completions: int = 2, restart_policy: str = "Never", **spec: object) -> dict[str, object]:
     return {
         "apiVersion": "batch/v1",
         "kind": "Job",
@@ -31,7 +31,7 @@ def manifest(parallelism: int = 2, completions: int = 2, **spec: object) -> dict
             "parallelism": parallelism,
             "completions": completions,
             "backoffLimit": 1,
-            "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "main", "image": "busybox"}]}},
+            "template": {"spec": {"restartPolicy": restart_policy, "containers": [{"name": "main", "image": "busybox"}]}},
             **spec,
         },
     }
@@ -692,3 +692,48 @@ def test_a_move_respent_from_a_world_with_another_budget_is_that_move_made_there
     assert respent(after_rich, rich, poor) == after_poor
     assert respent(after_poor, poor, rich) == after_rich
     assert respent(after_poor, poor, rich).budget == Budget(failures=1, stale=1, edits=("suspend=true",))
+
+
+# --- restartPolicy OnFailure: the kubelet restarts a failed container in place --------------------
+
+
+def on_failure_world(budget: Budget, parallelism: int = 2, completions: int = 2) -> env.World:
+    return env.initial_world(manifest(parallelism, completions, "OnFailure"), budget, now=NOW)
+
+
+def test_an_on_failure_pod_restarts_its_container_where_a_never_pod_fails() -> None:
+    running = apply(on_failure_world(Budget(failures=2)), Move("sync"), Move("start", "j-0"))
+    moves = {str(m) for m in env.enabled_moves(running) if m.pod == "j-0"}
+    assert "restart-container j-0" in moves and not any(m.startswith("fail") for m in moves)
+    never = apply(world(Budget(failures=2)), Move("sync"), Move("start", "j-0"))
+    moves = {str(m) for m in env.enabled_moves(never) if m.pod == "j-0"}
+    assert "restart-container j-0" not in moves and any(m.startswith("fail") for m in moves)
+    assert "restart-container j-0" not in {str(m) for m in env.enabled_moves(apply(on_failure_world(Budget()), Move("sync"), Move("start", "j-0")))}
+
+
+def test_a_restarted_container_counts_its_restarts_and_the_pod_keeps_running() -> None:
+    w = apply(on_failure_world(Budget(failures=2)), Move("sync"), Move("start", "j-0"), Move("restart-container", "j-0"))
+    w = apply(w, Move("restart-container", "j-0"))
+    pod = w.pods()[0]
+    assert pod.phase == RUNNING and w.budget.failures == 0
+    [main] = pod.status.container_statuses
+    assert main.name == "main" and main.restart_count == 2 and main.terminated is None
+    assert main.extra["lastState"]["terminated"]["exitCode"] == 1
+    # The count outlives the container: a pod that then succeeds still reports it.
+    ended = apply(w, Move("succeed", "j-0")).pods()[0]
+    assert ended.phase == SUCCEEDED and ended.status.container_statuses[0].restart_count == 2
+
+
+def test_a_pod_being_deleted_has_no_container_restarts() -> None:
+    w = apply(on_failure_world(Budget(failures=1, deletions=1)), Move("sync"), Move("start", "j-0"), Move("delete-pod", "j-0"))
+    assert "restart-container" not in {m.kind for m in env.enabled_moves(w) if m.pod == "j-0"}
+
+
+def test_restarts_reaching_the_backoff_limit_fail_the_job_and_delete_its_running_pods() -> None:
+    w = apply(on_failure_world(Budget(failures=1), parallelism=1, completions=1), Move("sync"), Move("start", "j-0"))
+    w = apply(w, Move("restart-container", "j-0"), Move("sync"))
+    job = w.job()
+    assert job is not None
+    reasons = {c.type: c.reason for c in job.status.conditions}
+    assert reasons.get("FailureTarget") == "BackoffLimitExceeded"  # backoffLimit 1: one restart reaches it
+    assert all(p.metadata.deletion_timestamp is not None for p in w.pods() if p.phase == RUNNING)

@@ -59,6 +59,19 @@ backoff_limit_off_by_one = Mutant(
     "The Job fails when its failures reach backoffLimit, not when they exceed it.",
     (SJ, "exceeds_backoff_limit = ctx.failed > backoff_limit", "exceeds_backoff_limit = ctx.failed >= backoff_limit"),
 )
+container_restarts_ignored = Mutant(
+    "pastBackoffLimitOnFailure is not checked: a Job whose restartPolicy OnFailure pods restart their containers "
+    "past backoffLimit runs on.",
+    (SJ, "        if exceeds_backoff_limit or past_backoff_limit_on_failure(job, pods):", "        if exceeds_backoff_limit:"),
+)
+container_restarts_off_by_one = Mutant(
+    "pastBackoffLimitOnFailure fails the Job once the restarts exceed backoffLimit, not once they reach it.",
+    (SJ, "    return restarts >= limit\n", "    return restarts > limit\n"),
+)
+finished_pods_restarts_counted = Mutant(
+    "pastBackoffLimitOnFailure counts the container restarts of finished pods too, not only of running and pending ones.",
+    (SJ, '        if pod.phase in ("Running", "Pending"):\n            restarts +=', "        if True:\n            restarts +="),
+)
 deadline_while_suspended = Mutant(
     "pastActiveDeadline ignores suspension: a suspended Job fails with DeadlineExceeded.",
     (SJ, "    if ads is None or job.status.start_time is None or job_suspended(job):\n        return False", "    if ads is None or job.status.start_time is None:\n        return False"),
