@@ -31,6 +31,8 @@ from jobmodel.state import (
     FAILURE_TARGET,
     INDEXED,
     NON_INDEXED,
+    PENDING,
+    RUNNING,
     SUCCEEDED,
     SUCCESS_CRITERIA_MET,
     Job,
@@ -68,7 +70,6 @@ def _check_scope(job: Job, reasons: list[tuple[bool, str]]) -> None:
     """What neither relation models, and `reasons` (a reason when the Job has one)."""
     spec = job.spec
     common = [
-        (spec.template.restart_policy == "OnFailure", "restartPolicy OnFailure"),
         (job.metadata.deletion_timestamp is not None, "a Job being deleted"),
         (spec.managed_by not in (None, "kubernetes.io/job-controller"), "a Job managed elsewhere"),
     ]
@@ -166,7 +167,10 @@ def job_state(world: World) -> dict[str, int | bool]:
     counts = dict.fromkeys(jr.POD_FIELDS, 0)
     with_finalizer = set()
     gates = world.cluster.features
+    restarts = 0
     for pod in world.pods():
+        if pod.phase in (RUNNING, PENDING) and pod.name not in world.hidden:
+            restarts += sum(c.restart_count for c in (*pod.status.init_container_statuses, *pod.status.container_statuses))
         action = _policy_action(job, pod, gates)
         counts["fail_job"] += int(pod.phase == FAILED and pod.name not in world.hidden and action == FAIL_JOB)
         if not has_job_tracking_finalizer(pod):
@@ -200,6 +204,8 @@ def job_state(world: World) -> dict[str, int | bool]:
         "completions": spec.completions or 0,
         "replace_failed_only": spec.pod_replacement_policy == "Failed",
         "pod_failure_policy": spec.pod_failure_policy is not None,
+        "on_failure": spec.template.restart_policy == "OnFailure",
+        "restarts": restarts,
         **counts,
     }
 
@@ -226,6 +232,7 @@ def check_indexed_job_in_scope(job: Job) -> None:
         [
             (spec.completion_mode != INDEXED, "a NonIndexed Job"),
             (not spec.completions, "an Indexed Job without indexes"),
+            (spec.template.restart_policy == "OnFailure", "restartPolicy OnFailure (of an Indexed Job)"),
         ],
     )
 

@@ -887,5 +887,6 @@ MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
 
 SEARCH_MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
     jr.ANY_SYNC: _sync_move(jr.ANY_SYNC),
-    **{name: MOVES[name] for name in jr.NON_SYNC_MOVES if name != "stutter"},
+    # (No restart-container: an Indexed Job restarting containers in place is outside the relation.)
+    **{name: MOVES[name] for name in jr.NON_SYNC_MOVES if name in MOVES and name != "stutter"},
 }

@@ -138,7 +138,8 @@ def pod_counted_exactly_once(before: Record, move: str, step: Any) -> Any:
 
 def backoff_limit_enforced(before: Record, move: str, step: Any) -> Any:
     """catalogue.backoff_limit_enforced: after a clean sync with satisfied expectations over a cache
-    that shows every pod, failures past backoffLimit mean a failing Job (or one that met its
+    that shows every pod, failures past backoffLimit, or with restartPolicy OnFailure container
+    restarts of the pods it saw running that reach it, mean a failing Job (or one that met its
     success criteria)."""
     after = step.after
     return z3.Implies(
@@ -146,7 +147,7 @@ def backoff_limit_enforced(before: Record, move: str, step: Any) -> Any:
             step.clean_sync,
             before.hidden == 0,
             jr.satisfied(before),
-            jr.recorded_failures(after) > after.backoff_limit,
+            z3.Or(jr.recorded_failures(after) > after.backoff_limit, jr.past_backoff_limit_on_failure(before)),
         ),
         jr.decided(after),
     )

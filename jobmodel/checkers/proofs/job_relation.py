@@ -30,7 +30,11 @@ nowhere); a FailJob one is counted, and while its pod is in the cache every sync
 failing or succeeding takes the FailureTarget path (getFailJobMessage), whether or not the pod
 still holds the finalizer. A running pod that an Ignore rule matches is outside the relation.
 
-Fixed: the default feature gates, `restartPolicy: Never`, never deleted; of the user's edits only
+With restartPolicy OnFailure (`on_failure`) a failed container restarts in its pod
+(`restart-container`): the relation counts the restarts of the pods the cache shows running, which
+a sync reads (pastBackoffLimitOnFailure) and a pod that ends takes along (how many: a choice).
+
+Fixed: the default feature gates, never deleted; of the user's edits only
 `parallelism`'s and `suspend`'s, the cache seeing them at once (`edit`) or late (`edit-stale`: the
 syncs read the older spec and their status writes conflict).
 """
@@ -70,6 +74,9 @@ SPEC: Schema = (
     # spec.podFailurePolicy is set (podReplacementPolicy is then Failed): a failure its rules
     # ignore is not counted, one matching a FailJob rule fails the Job.
     ("pod_failure_policy", BOOL),
+    # restartPolicy OnFailure: the kubelet restarts a failed container in its pod (no pod fails
+    # but by eviction or deletion), and the restarts count against backoffLimit.
+    ("on_failure", BOOL),
 )
 # The Job's pods that hold the tracking finalizer, by what the controller tells apart; a pod without
 # the finalizer is invisible to every count the controller keeps (it is neither active nor new).
@@ -95,6 +102,9 @@ RELEASED: Schema = (("released", INT),)
 # rule of the podFailurePolicy (each also counted by its kind above, if any): while one is there,
 # every sync of a Job not yet failing or succeeding sets FailureTarget (getFailJobMessage).
 FAIL_JOB: Schema = (("fail_job", INT),)
+# The container restarts of the running and pending pods the cache shows, together
+# (pastBackoffLimitOnFailure sums them); with restartPolicy Never none.
+RESTARTS: Schema = (("restarts", INT),)
 STATUS: Schema = (
     ("status_succeeded", INT),
     ("status_failed", INT),
@@ -117,7 +127,7 @@ CONTROLLER: Schema = (
     ("shown_parallelism", INT),
     ("shown_suspended", BOOL),
 )
-STATE: Schema = SPEC + PODS + RELEASED + FAIL_JOB + STATUS + CONTROLLER
+STATE: Schema = SPEC + PODS + RELEASED + FAIL_JOB + RESTARTS + STATUS + CONTROLLER
 POD_FIELDS = tuple(name for name, _ in PODS + RELEASED + FAIL_JOB)
 
 # The finished condition a sync works with (syncJobCtx.finishedCondition).
@@ -148,6 +158,7 @@ MOVE_OF: dict[str, tuple[str, ...]] = {
     "ready": ("stutter",),
     "succeed": ("succeed",),
     "fail": ("fail",),
+    "restart-container": ("restart-container",),
     "evict": ("fail",),
     "terminate": ("terminate",),
     "delete-pod": ("delete-pod",),
@@ -330,6 +341,17 @@ def domain(s: Record) -> Any:
         z3.Implies(z3.Not(s.has_expectations), z3.And(s.expect_add == 0, s.expect_delete == 0, z3.Not(s.expired))),
         shown_spec_domain(s),
         policy_domain(s),
+        restarts_domain(s),
+    )
+
+
+def restarts_domain(s: Record) -> Any:
+    """Restarts are counted; only with restartPolicy OnFailure are there any, and such a Job has no
+    podFailurePolicy (the API server accepts one with restartPolicy Never only)."""
+    return z3.And(
+        s.restarts >= 0,
+        z3.Implies(z3.Not(s.on_failure), s.restarts == 0),
+        z3.Implies(s.on_failure, z3.Not(s.pod_failure_policy)),
     )
 
 
@@ -354,6 +376,7 @@ def initial(s: Record) -> Any:
     """A Job just created: no pods, an empty status, no expectations."""
     return z3.And(
         *[getattr(s, name) == 0 for name in POD_FIELDS],
+        s.restarts == 0,
         s.status_succeeded == 0,
         s.status_failed == 0,
         z3.Not(decided(s)),
@@ -513,11 +536,21 @@ def past_active_deadline(s: Record, spec: Record, choices: Record) -> Any:
     return z3.And(choices.past_deadline, s.has_deadline, z3.Not(spec.suspended))
 
 
-def new_failure_target(s: Record, failed: Any, spec: Record, choices: Record) -> Any:
+def new_failure_target(s: Record, failed: Any, spec: Record, choices: Record, restarts_past: Any = False) -> Any:
     """A Job without SuccessCriteriaMet or FailureTarget gets a FailureTarget: a failed pod in the
     cache matches a FailJob rule (getFailJobMessage, checked first), `failed` (the sync's count)
-    is past backoffLimit (exceedsBackoffLimit), or the active deadline passed."""
-    return z3.Or(s.fail_job > 0, failed > s.backoff_limit, past_active_deadline(s, spec, choices))
+    is past backoffLimit (exceedsBackoffLimit), or its pods' container restarts are
+    (`restarts_past`, pastBackoffLimitOnFailure), or the active deadline passed."""
+    return z3.Or(s.fail_job > 0, failed > s.backoff_limit, restarts_past, past_active_deadline(s, spec, choices))
+
+
+def past_backoff_limit_on_failure(s: Record) -> Any:
+    """pastBackoffLimitOnFailure: with restartPolicy OnFailure, the restarts of the running and
+    pending pods the cache shows reach backoffLimit (any restart, with backoffLimit 0). Never in
+    a state of the Indexed relation, which has no restarts (restartPolicy OnFailure is outside it)."""
+    if "restarts" not in {name for name, _ in s.schema}:
+        return z3.BoolVal(False)
+    return z3.And(s.on_failure, z3.If(s.backoff_limit == 0, s.restarts > 0, s.restarts >= s.backoff_limit))
 
 
 def manage_deletions(s: Record, scale_down: Any) -> Any:
@@ -619,7 +652,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
     uncounted_f = s.terminating_uf + s.succeeded_uf + s.failed_uf + s.gone_uf
     succeeded = s.status_succeeded + s.succeeded + s.succeeded_uf + uncounted_s
     failed = s.status_failed + s.failed + failed_terminating(s, s.terminating) + uncounted_f
-    failing_now = new_failure_target(s, failed, spec, ch)
+    failing_now = new_failure_target(s, failed, spec, ch, past_backoff_limit_on_failure(s))
     fc0 = z3.If(s.success_criteria_met, SUCCESS, z3.If(s.failure_target, FAILED, z3.If(failing_now, NEW_FAILURE_TARGET, NONE)))
 
     # A finishing Job: deleteActivePods, and the condition waits until every delete went through.
@@ -784,6 +817,7 @@ ACTION_CHOICES: Schema = (("action", INT),)
 FAILURE_CHOICES: Schema = (*SOURCE_CHOICES, *ACTION_CHOICES)
 POLICY_ACTIONS = ("count", "ignore", "fail-job")
 TIME_CHOICES: Schema = (("five_minutes_pass", BOOL),)
+RESTARTS_LEFT_CHOICES: Schema = (("restarts_left", INT),)  # the restarts of the pods still running after a pod ends
 EDIT_CHOICES: Schema = (("parallelism", INT), ("suspended", BOOL))  # the new spec.parallelism and spec.suspend
 EDIT_STALE_CHOICES: Schema = (*EDIT_CHOICES, ("rewritten", BOOL))  # the update changed the Job otherwise
 
@@ -890,7 +924,7 @@ def _end_pod(s: Record, prefix: str, targets: tuple[str | None, ...], updates: i
     and becomes `targets[i]` (None: no count, a released pod); the informer sees `updates` events.
     A pod that fails matches the podFailurePolicy as the `action` choice says (POLICY_ACTIONS):
     an ignored failure not yet listed is `ignored`, and a FailJob one joins `fail_job`."""
-    ch = Record.symbols(FAILURE_CHOICES if failing else SOURCE_CHOICES, prefix)
+    ch = Record.symbols((FAILURE_CHOICES if failing else SOURCE_CHOICES) + RESTARTS_LEFT_CHOICES, prefix)
     src = ch.source
     action = ch.action if failing else z3.IntVal(POLICY_ACTIONS.index("count"))
     ignoring = action == POLICY_ACTIONS.index("ignore")
@@ -908,8 +942,10 @@ def _end_pod(s: Record, prefix: str, targets: tuple[str | None, ...], updates: i
         elif target is not None:
             changes[target] = changes.get(target, getattr(s, target)) + z3.If(chosen, 1, 0)
     fail_job = s.fail_job + z3.If(action == POLICY_ACTIONS.index("fail-job"), 1, 0)
-    after = s.replace(**changes, fail_job=fail_job, expect_delete=deletion_updates(s, src, updates))
-    return Step(z3.And(z3.Or(*options), policy_action_allowed(s, action)), after, ch)
+    # The pod's container restarts leave the sum (how many it had is not counted: a choice).
+    restarts_left = z3.And(ch.restarts_left >= 0, ch.restarts_left <= s.restarts)
+    after = s.replace(**changes, fail_job=fail_job, restarts=ch.restarts_left, expect_delete=deletion_updates(s, src, updates))
+    return Step(z3.And(z3.Or(*options), policy_action_allowed(s, action), restarts_left), after, ch)
 
 
 def policy_action_allowed(s: Record, action: Any) -> Any:
@@ -931,6 +967,12 @@ def terminate(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
     """environment.terminate_pod: a pod being deleted ends, Failed (its status, then its grace
     period, two updates); a released one is then removed (its status, then its removal)."""
     return _end_pod(s, prefix, (None, "failed", "failed_uf", None), updates=2)
+
+
+def restart_container(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
+    """environment.restart_container: a container of a running pod the cache shows, not being
+    deleted, exits and the kubelet restarts it in its pod (restartPolicy OnFailure): one restart more."""
+    return Step(z3.And(s.on_failure, s.active > 0), s.replace(restarts=s.restarts + 1), Record(NO_CHOICES, {}))
 
 
 def delete_pod(s: Record, prefix: str, controller: Controller = MODEL) -> Step:
@@ -976,7 +1018,8 @@ def _sync_move(name: str) -> Callable[[Record, str, Controller], Step]:
 
 
 NON_SYNC_MOVES = (
-    "cache-catch-up", "restart", "time", "stutter", "succeed", "fail", "terminate", "delete-pod", "pod-gc", "edit", "edit-stale"
+    "cache-catch-up", "restart", "time", "stutter", "succeed", "fail", "restart-container", "terminate", "delete-pod", "pod-gc",
+    "edit", "edit-stale",
 )
 MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
     **{name: _sync_move(name) for name in SYNC_MOVES},
@@ -986,6 +1029,7 @@ MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
     "stutter": stutter,
     "succeed": succeed,
     "fail": fail,
+    "restart-container": restart_container,
     "terminate": terminate,
     "delete-pod": delete_pod,
     "pod-gc": pod_gc_of_job,

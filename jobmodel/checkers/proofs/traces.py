@@ -257,6 +257,7 @@ def budget_for(moves: list[Move]) -> env.Budget:
     """The smallest budget of hostile moves that lets the trace replay."""
     spend = {
         "fail": "failures",
+        "restart-container": "failures",
         "evict": "evictions",
         "delete-pod": "deletions",
         "sync-stale": "stale",
@@ -287,7 +288,9 @@ def job_manifest(spec: dict[str, int | bool]) -> dict[str, Any]:
     body: dict[str, Any] = {
         "parallelism": spec["parallelism"],
         "backoffLimit": spec["backoff_limit"],
-        "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "main", "image": "busybox"}]}},
+        "template": {
+            "spec": {"restartPolicy": "OnFailure" if spec.get("on_failure") else "Never", "containers": [{"name": "main", "image": "busybox"}]}
+        },
     }
     if spec["has_completions"]:
         body["completions"] = spec["completions"]
@@ -354,12 +357,14 @@ def job_moves_for(world: env.World, step: PathStep, index: Callable[[Pod], bool]
         return [*moves, Move(jr.environment_kind(move))]
     if move == "time":
         return [*moves, Move("expire-expectations")]
-    if move == "delete-pod":
-        return [*moves, Move("delete-pod", _running(world, "active", index).name)]
+    if move in ("delete-pod", "restart-container"):
+        return [*moves, Move(move, _running(world, "active", index).name)]
     if move in ("edit", "edit-stale"):
         return [*moves, *edits_for(world, move, step.after)]
     pod = _running(world, jr.RUNNING_SOURCES[int(step.choices["source"])], index)
     job = world.job()
+    if move == "fail" and job is not None and job.spec.template.restart_policy == "OnFailure":
+        return [*moves, Move("evict", pod.name)]  # the kubelet restarts a failed container instead
     if move == "fail" and job is not None and job.spec.pod_failure_policy is not None:
         # The exit code of the rule of the action chosen (without a policy: the default failure).
         code = FAILURE_EXIT_CODES[ir.POLICY_ACTIONS[int(step.choices["action"])]]  # (job_relation's a prefix)
@@ -396,6 +401,9 @@ def job_concretizable(before: Record, move: str, step: Any) -> Any:
         return z3.And(step.choices.five_minutes_pass, before.has_expectations, z3.Not(before.expired), pending)
     if move == "terminate" and any(name == "action" for name, _ in step.choices.schema):
         return step.choices.action == jr.POLICY_ACTIONS.index("count")  # exit code 143 matches no rule
+    if move == "fail" and "on_failure" in {name for name, _ in before.schema}:
+        # An OnFailure pod fails only by eviction, which takes a pod not being deleted.
+        return z3.Implies(before.on_failure, step.choices.source == jr.RUNNING_SOURCES.index("active"))
     if move in ("stutter", "pod-gc"):  # pod-gc: the relation does not count the bare pods it removes
         return z3.BoolVal(False)
     return z3.BoolVal(True)
@@ -415,7 +423,9 @@ def job_small_tunables(s: Record) -> Any:
 
 # The spec's optional fields (as the relations' booleans): a counterexample's Job sets those its
 # run needs, each counted in its size.
-OPTIONAL_FIELDS = ("suspended", "has_deadline", "replace_failed_only", "pod_failure_policy", "has_per_index", "has_max_failed", "success_policy")
+OPTIONAL_FIELDS = (
+    "suspended", "has_deadline", "replace_failed_only", "pod_failure_policy", "on_failure", "has_per_index", "has_max_failed", "success_policy"
+)
 
 
 def optional_fields_set(s: Record) -> Any:

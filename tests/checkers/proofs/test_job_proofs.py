@@ -22,7 +22,7 @@ from jobmodel.state import Job
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer
 from tests.checkers.proofs.test_job_relation import WALK_SEEDS, one_more_pod
-from tests.checkers.proofs.walks import run_of, seeded_walks
+from tests.checkers.proofs.walks import on_failure_run, run_of, seeded_walks
 
 BY_NAME = {p.name: p for p in jp.PROOFS}
 CATALOGUE_PROOFS = [p for p in jp.PROOFS if p.catalogue]
@@ -97,6 +97,20 @@ def test_a_sync_that_does_not_read_fail_job_pods_breaks_fail_job_enforced() -> N
     assert_broken_sync_caught(BY_NAME["pod-failure-policy-fail-job-enforced"], fail_job_pods_unread(jr))
 
 
+def restarts_unread(relation: Any) -> Any:
+    """A broken encoding: a sync that does not read the container restarts (pastBackoffLimitOnFailure)."""
+
+    def sync(s: Any, prefix: str, controller: jr.Controller = jr.MODEL) -> jr.Step:
+        step: jr.Step = relation.sync(s.replace(restarts=0), prefix, "sync", controller)
+        return attrs.evolve(step, after=step.after.replace(restarts=s.restarts))
+
+    return sync
+
+
+def test_a_sync_that_does_not_read_container_restarts_breaks_backoff_limit_enforced() -> None:
+    assert_broken_sync_caught(BY_NAME["backoff-limit-enforced"], restarts_unread(jr))
+
+
 def trace_transitions(trace: traces.Trace) -> list[Transition]:
     return run_of(trace.config.initial_world(), trace.moves, trace.config.sync_impl())
 
@@ -149,7 +163,8 @@ def test_the_claims_say_what_the_catalogue_says(dropped_traces: dict[tuple[str, 
         if proof.system.impl == jp.MODEL_IMPL and proof.system is jp.SYSTEM
         for t in trace_transitions(trace)
     ]
-    for t in [*seeded_walks(WALK_SEEDS, 14), *model_runs]:
+    restarting = [t for limit in (1, 2, 3) for t in on_failure_run(limit)]  # (restartPolicy OnFailure)
+    for t in [*seeded_walks(WALK_SEEDS, 14), *model_runs, *restarting]:
         found, message = ab.admitting(t.before, t.move, t.after)
         assert found is not None, message
         name, step, model = found

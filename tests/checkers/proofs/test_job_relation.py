@@ -20,6 +20,7 @@ from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs.symbolic import Record, check_at
 from jobmodel.invariants import catalogue
 from jobmodel.invariants.catalogue import Transition  # a step of the Job's environment
+from jobmodel.invariants.job_facts import decided
 from jobmodel.state import Job
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.move import Move
@@ -32,6 +33,7 @@ from tests.checkers.proofs.walks import (
     JobSetting,
     job_settings,
     modelled_kinds,
+    on_failure_run,
     relation_moves_at,
     release_gates,
     seeded_walks,
@@ -69,7 +71,8 @@ def test_the_walks_cover_every_move_of_the_relation_and_of_the_environment() -> 
     names: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     counts: set[str] = set()
-    for t in seeded_walks(COVERAGE_SEEDS, 14):
+    # The seeded walks' OnFailure Jobs seldom run a pod long enough to restart it: focused runs too.
+    for t in [*seeded_walks(COVERAGE_SEEDS, 14), *(t for limit in (1, 2, 3) for t in on_failure_run(limit))]:
         assert_admitted(t)
         seen[t.move.kind] += 1
         counts.update(name for name in jr.POD_FIELDS if ab.job_state(t.after)[name])
@@ -87,6 +90,25 @@ def test_the_walks_cover_every_move_of_the_relation_and_of_the_environment() -> 
     assert set(names) == moves, f"relation moves not exercised: {moves - set(names)}"
     assert {"JobSuspended", "JobResumed", "DeadlineExceeded", "PodFailurePolicy"} <= set(reasons), reasons
     assert {"ignored", "fail_job"} <= counts, counts
+
+
+@pytest.mark.parametrize("backoff_limit", [1, 2, 3])
+def test_container_restarts_reaching_the_backoff_limit_fail_the_job_in_the_relation_as_in_the_model(backoff_limit: int) -> None:
+    """restartPolicy OnFailure: every move of the run is the relation's, and a sync whose running
+    pods restarted backoffLimit times fails the Job (pastBackoffLimitOnFailure): in the model, and
+    in the relation, where no sync move from that state leaves the Job undecided; before it, both
+    leave it running."""
+    for t in on_failure_run(backoff_limit):
+        assert_admitted(t)
+        job, after = t.before.job(), t.after.job()
+        if t.move.kind != "sync" or job is None or after is None or decided(job):
+            continue
+        restarts = sum(c.restart_count for p in t.before.own_pods() if p.phase == "Running" for c in p.status.container_statuses)
+        reached = restarts >= backoff_limit
+        assert decided(after) == reached, (str(t.move), restarts)
+        for name, step in ab.job_steps(t.before, t.move).items():
+            undecided = check_at(z3.And(step.guard, z3.Not(jr.decided(step.after))))
+            assert undecided == (z3.unsat if reached else z3.sat), (name, restarts)
 
 
 @pytest.mark.parametrize("release", LATER_WALK_RELEASES)

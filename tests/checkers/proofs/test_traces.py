@@ -102,6 +102,29 @@ def test_a_run_failing_pods_by_the_pod_failure_policy_is_carried_out_in_the_mode
     assert trace.config.manifest["spec"]["podFailurePolicy"] == freeze(traces.POD_FAILURE_POLICY)
 
 
+def test_a_run_restarting_containers_is_carried_out_in_the_model() -> None:
+    """A claim that no container restarts is broken by a run of the relation whose Job has
+    restartPolicy OnFailure; the trace's Job has it, a pod's container restarts in the model, and
+    the claim is broken on the replayed run."""
+    proof = Proof("no-restarts", jp.SYSTEM, Invariant("no-restarts", "", lambda s: s.restarts == 0))
+    trace, reason = traces.find_trace(proof, traces.job_concretizer(), max_depth=4, deadline=time.perf_counter() + 300)  # a bound, not a speed target
+    assert trace is not None, reason
+    assert trace.config.manifest["spec"]["template"]["spec"]["restartPolicy"] == "OnFailure"
+    assert trace.moves[-1].kind == "restart-container"
+
+
+def test_a_failure_of_an_on_failure_run_is_an_eviction() -> None:
+    """With restartPolicy OnFailure a failed container restarts in its pod: a `fail` of a searched
+    run becomes the eviction of a running pod, which the environment has enabled."""
+    spec = {"parallelism": 1, "backoff_limit": 1, "has_completions": False, "completions": 0, "suspended": False,
+            "has_deadline": False, "on_failure": True}
+    world = config(traces.job_manifest(spec), evictions=1).initial_world()
+    for move in (Move("sync"), Move("start", f"{traces.JOB_NAME}-0")):
+        world, _ = env.apply_move(world, move)
+    (move,) = traces.job_moves_for(world, PathStep("fail", {"source": 0, "action": 0}, {}))
+    assert move == Move("evict", f"{traces.JOB_NAME}-0") and move in env.enabled_moves(world)
+
+
 def test_a_run_meeting_the_success_policy_is_carried_out_in_the_model() -> None:
     """A claim that no Indexed Job meets its successPolicy is broken by a run of the relation whose
     Job has one; the trace's policy is met once an index completed, as the relation's run has it,

@@ -68,6 +68,7 @@ class JobSetting:
     replace_failed: bool = False  # podReplacementPolicy: Failed
     failure_policy: str | None = None  # a podFailurePolicy of FAILURE_POLICIES
     success_policy: str | None = None  # a successPolicy of SUCCESS_POLICIES (Indexed Jobs)
+    restart_policy: str = "Never"  # OnFailure: failed containers restart in their pods (no podFailurePolicy)
 
     def world(self) -> env.World:
         tunables = JobControllerTunables(
@@ -88,7 +89,9 @@ class JobSetting:
             extra["podFailurePolicy"] = {**FAILURE_POLICIES, **PER_INDEX_FAILURE_POLICIES}[self.failure_policy]
         if self.success_policy is not None:
             extra["successPolicy"] = SUCCESS_POLICIES[self.success_policy](self.completions or 1)
-        manifest = job_manifest(self.parallelism, self.completions, self.backoff_limit, indexed=self.indexed, **extra)
+        manifest = job_manifest(
+            self.parallelism, self.completions, self.backoff_limit, indexed=self.indexed, restart_policy=self.restart_policy, **extra
+        )
         budget = attrs.evolve(HOSTILE, edits=(*HOSTILE.edits, *self.suspend_edits), stale_edits=self.stale_edits)
         return env.initial_world(manifest, budget, now=START, tunables=tunables, features=self.gates)
 
@@ -166,7 +169,13 @@ def job_settings() -> st.SearchStrategy[JobSetting]:
         **spec_draws(),
         replace_failed=st.booleans(),
         failure_policy=st.none() | st.sampled_from(sorted(FAILURE_POLICIES)),
-    )
+        restart_policy=st.sampled_from(["Never", "Never", "OnFailure"]),
+    ).map(without_policy_on_failure)
+
+
+def without_policy_on_failure(setting: JobSetting) -> JobSetting:
+    """A podFailurePolicy needs restartPolicy Never (the API server refuses it with OnFailure)."""
+    return attrs.evolve(setting, failure_policy=None) if setting.restart_policy == "OnFailure" else setting
 
 
 def indexed_settings() -> st.SearchStrategy[JobSetting]:
@@ -199,6 +208,11 @@ def with_per_index_failure_policy(setting: JobSetting) -> JobSetting:
 def modelled_moves(world: env.World) -> list[Move]:
     controller = jr.Controller.of(world.cluster.features)
     return [m for m in env.enabled_moves(world) if jr.models(m.kind, controller)]
+
+
+# The move kinds of Jobs only the NonIndexed relation has: container restarts in place
+# (restartPolicy OnFailure, which the Indexed relation leaves out).
+NONINDEXED_ONLY = frozenset({"restart-container"})
 
 
 def modelled_kinds(gates: FeatureGates = PROOF_GATES) -> set[str]:
@@ -259,6 +273,8 @@ def seeded_walks(seeds: range, steps: int, indexed: bool = False, gates: Feature
             else sorted(FAILURE_POLICIES)[(seed + seed // 10) % 3],
             # A third of the Indexed Jobs with a successPolicy.
             success_policy=sorted(SUCCESS_POLICIES)[seed % 3] if indexed and seed % 7 in (1, 4, 6) else None,
+            # A tenth of the NonIndexed Jobs restart their failed containers in place.
+            restart_policy="OnFailure" if not indexed and seed % 10 == 1 else "Never",
         )
         yield from walk(setting.world(), rng.randrange, steps)
 
@@ -278,6 +294,24 @@ def per_index_failure_run(failure: str) -> list[Transition]:
     and a sync follows."""
     world = JobSetting(2, 2, 6, 500, 500, True, 1, 0.0, failure_policy=PER_INDEX_POLICY).world()
     return run_of(world, [Move("sync"), Move("start", "j-0"), Move("start", "j-1"), Move("fail", "j-0", failure), Move("sync")])
+
+
+def on_failure_run(backoff_limit: int) -> list[Transition]:
+    """A NonIndexed Job of two pods with restartPolicy OnFailure: j-0's container restarts (twice,
+    unless the Job fails at the first) while j-1 runs, a sync follows each restart, then j-1 is
+    evicted and j-0 succeeds (each terminates instead once a failing Job deleted it), a sync after each."""
+    world = JobSetting(2, 2, backoff_limit, 500, 500, restart_policy="OnFailure").world()
+    run = run_of(world, [Move("sync"), Move("start", "j-0"), Move("start", "j-1"), Move("restart-container", "j-0"), Move("sync")])
+    if not _deleting(run[-1].after, "j-0"):
+        run += run_of(run[-1].after, [Move("restart-container", "j-0"), Move("sync")])
+    for name, ending in (("j-1", "evict"), ("j-0", "succeed")):
+        last = run[-1].after
+        run += run_of(last, [Move("terminate" if _deleting(last, name) else ending, name), Move("sync")])
+    return run
+
+
+def _deleting(world: env.World, name: str) -> bool:
+    return any(p.name == name and p.metadata.deletion_timestamp is not None for p in world.own_pods())
 
 
 def run_of(world: env.World, moves: Iterable[Move], impl: env.SyncImpl = sync_job) -> list[Transition]:
