@@ -22,7 +22,7 @@ from jobmodel.state import Job
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.pod_utils import has_job_tracking_finalizer
 from tests.checkers.proofs.test_job_relation import WALK_SEEDS, one_more_pod
-from tests.checkers.proofs.walks import on_failure_run, run_of, seeded_walks
+from tests.checkers.proofs.walks import restarting_runs, run_of, seeded_walks
 
 BY_NAME = {p.name: p for p in jp.PROOFS}
 CATALOGUE_PROOFS = [p for p in jp.PROOFS if p.catalogue]
@@ -159,7 +159,7 @@ def test_the_claims_say_what_the_catalogue_says(dropped_traces: dict[tuple[str, 
         if proof.system.impl == jp.MODEL_IMPL and proof.system is jp.SYSTEM
         for t in trace_transitions(trace)
     ]
-    restarting = [t for limit in (1, 2, 3) for t in on_failure_run(limit)]  # (restartPolicy OnFailure)
+    restarting = [t for _, run in restarting_runs() for t in run]  # (restartPolicy OnFailure)
     for t in [*seeded_walks(WALK_SEEDS, 14), *model_runs, *restarting]:
         found, message = ab.admitting(t.before, t.move, t.after)
         assert found is not None, message

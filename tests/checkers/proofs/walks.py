@@ -310,6 +310,20 @@ def on_failure_run(backoff_limit: int) -> list[Transition]:
     return run
 
 
+def ended_pod_restarts_run() -> list[Transition]:
+    """restartPolicy OnFailure, backoffLimit 2: each pod's container restarts once, j-0's before it
+    succeeds, j-1's after: the restarts of the pods running never reach the limit (a finished
+    pod's are not counted), and the Job completes."""
+    world = JobSetting(2, 2, 2, 500, 500, restart_policy="OnFailure").world()
+    moves = ["sync", "start j-0", "start j-1", "restart-container j-0", "succeed j-0", "sync", "restart-container j-1", "sync"]
+    return run_of(world, [Move(*m.split()) for m in (*moves, "succeed j-1", "sync")])
+
+
+def restarting_runs() -> list[tuple[int, list[Transition]]]:
+    """The focused runs of restartPolicy OnFailure Jobs, each with its backoffLimit."""
+    return [*((limit, on_failure_run(limit)) for limit in (1, 2, 3)), (2, ended_pod_restarts_run())]
+
+
 def _deleting(world: env.World, name: str) -> bool:
     return any(p.name == name and p.metadata.deletion_timestamp is not None for p in world.own_pods())
 
