@@ -585,7 +585,7 @@ def terminal_status(now: datetime, failure: PodOutcome | None, pod: Pod) -> dict
     status: dict[str, Any] = {
         "phase": SUCCEEDED if failure is None else FAILED,
         "conditions": [{"type": "Ready", "status": "False", "lastTransitionTime": at}],
-        **container_statuses(pod, at, failure, finished=True),
+        **with_restarts(pod, container_statuses(pod, at, failure, finished=True)),
     }
     if failure is not None and failure.condition:
         status["conditions"].append({"type": failure.condition, "status": "True", "lastTransitionTime": at})

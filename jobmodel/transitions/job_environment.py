@@ -324,13 +324,12 @@ def _own_pod_moves(pod: Pod, b: Budget, failure_args: tuple[str, ...]) -> tuple[
         if not is_pod_ready(pod) and not deleting:
             out.append(Move("ready", pod.name))
         out.append(Move("succeed", pod.name))
-        if b.failures > 0 and restarts_on_failure(pod):
-            # The kubelet restarts a failed container of an OnFailure pod in place: the pod
-            # does not fail (a terminating pod's containers are not restarted).
-            if not deleting:
-                out.append(Move(RESTART_CONTAINER, pod.name))
-        elif b.failures > 0:
+        if b.failures > 0 and not restarts_on_failure(pod):
             out.extend(Move("fail", pod.name, arg) for arg in failure_args)
+        elif b.failures > 0 and not deleting:
+            # The kubelet restarts a failed container of an OnFailure pod in place, and the pod
+            # does not fail (nor are a terminating pod's containers restarted).
+            out.append(Move(RESTART_CONTAINER, pod.name))
         if b.evictions > 0 and not deleting:
             out.append(Move("evict", pod.name))
     if deleting:

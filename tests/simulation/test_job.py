@@ -325,6 +325,10 @@ def test_a_restarted_container_runs_its_time_again_and_may_succeed() -> None:
     job = timeline.final_job()
     assert job is not None and (job.status.succeeded, job.status.failed) == (1, 0)
     assert (timeline.entries[-1].time - timeline.start).total_seconds() == 90  # two restarts, then 30 s more
+    # The pod ends as it ran: its container's restarts and last exit stay in its status.
+    [ended] = [p for p in timeline.final.cluster.pods if p.phase == "Succeeded"]
+    assert ended.status.container_statuses[0].restart_count == 2
+    assert ended.status.container_statuses[0].extra["lastState"]["terminated"]["exitCode"] == 1
 
 
 def test_a_pod_condition_still_fails_an_on_failure_pod() -> None:
