@@ -167,10 +167,7 @@ def job_state(world: World) -> dict[str, int | bool]:
     counts = dict.fromkeys(jr.POD_FIELDS, 0)
     with_finalizer = set()
     gates = world.cluster.features
-    restarts = 0
     for pod in world.pods():
-        if pod.phase in (RUNNING, PENDING) and pod.name not in world.hidden:
-            restarts += sum(c.restart_count for c in (*pod.status.init_container_statuses, *pod.status.container_statuses))
         action = _policy_action(job, pod, gates)
         counts["fail_job"] += int(pod.phase == FAILED and pod.name not in world.hidden and action == FAIL_JOB)
         if not has_job_tracking_finalizer(pod):
@@ -204,10 +201,17 @@ def job_state(world: World) -> dict[str, int | bool]:
         "completions": spec.completions or 0,
         "replace_failed_only": spec.pod_replacement_policy == "Failed",
         "pod_failure_policy": spec.pod_failure_policy is not None,
-        "on_failure": spec.template.restart_policy == "OnFailure",
-        "restarts": restarts,
+        **restarts_seen(world, job),
         **counts,
     }
+
+
+def restarts_seen(world: World, job: Job) -> dict[str, int | bool]:
+    """Both relations' `on_failure` and `restarts`: the container restarts of the running and pending
+    pods the cache shows, which pastBackoffLimitOnFailure sums."""
+    pods = (p for p in world.pods() if p.phase in (RUNNING, PENDING) and p.name not in world.hidden)
+    restarts = sum(c.restart_count for p in pods for c in (*p.status.init_container_statuses, *p.status.container_statuses))
+    return {"on_failure": job.spec.template.restart_policy == "OnFailure", "restarts": restarts}
 
 
 def _policy_action(job: Job, pod: Pod, gates: FeatureGates) -> str | None:
@@ -232,7 +236,6 @@ def check_indexed_job_in_scope(job: Job) -> None:
         [
             (spec.completion_mode != INDEXED, "a NonIndexed Job"),
             (not spec.completions, "an Indexed Job without indexes"),
-            (spec.template.restart_policy == "OnFailure", "restartPolicy OnFailure (of an Indexed Job)"),
         ],
     )
 
@@ -333,6 +336,7 @@ def indexed_state(world: World, index: int) -> dict[str, int | bool]:
         "fail_job": fail_job,
         "pod_failure_policy": spec.pod_failure_policy is not None,
         "success_policy": policy is not None,
+        **restarts_seen(world, job),
         "policy_met": success_policy_met(policy, completions, completed),
         "completed_count": len(completed),
         "failed_index_count": len(failed_indexes),

@@ -26,7 +26,8 @@ ignored failures (`k_ignored`: their replacement keeps their failure count, and 
 index replaces is the one with the most failures and ignored failures together, which the failure
 counts tell only while k's pods are one line of replacements: `k_chain`);
 a successPolicy read only as whether `completedIndexes` meet one of its rules (`policy_met`;
-which rules the indexes a sync counts meet is a choice, monotone in them); `completions >= 1`
+which rules the indexes a sync counts meet is a choice, monotone in them); restartPolicy
+OnFailure's container restarts as job_relation counts them, Job-wide; `completions >= 1`
 (one index at least); of the user's edits only `parallelism`'s and `suspend`'s
 (`job_relation.edit` and `edit_stale`; a suspended Job's manageJob deletes every active pod, k's
 too).
@@ -75,6 +76,7 @@ SPEC: Schema = (
     ("replace_failed_only", BOOL),  # job_relation's (podReplacementPolicy Failed)
     ("pod_failure_policy", BOOL),  # job_relation's, and with backoffLimitPerIndex FailIndex
     ("success_policy", BOOL),  # a successPolicy; its rules are read only through `policy_met`
+    ("on_failure", BOOL),  # job_relation's (restartPolicy OnFailure): restarts counted Job-wide
 )
 # Pods by kind, as in job_relation (an Indexed Job never lists succeeded pods).
 KINDS = (
@@ -123,7 +125,7 @@ INDEX: Schema = (
     # that is); always so without both a podFailurePolicy and backoffLimitPerIndex (then unread).
     ("k_chain", BOOL),
 )
-STATE: Schema = SPEC + PODS + STATUS + jr.CONTROLLER + INDEX
+STATE: Schema = SPEC + PODS + jr.RESTARTS + STATUS + jr.CONTROLLER + INDEX
 
 
 def symbols(prefix: str) -> Record:
@@ -160,6 +162,7 @@ def domain(s: Record) -> Any:
         s.ignored >= 0,
         s.fail_job >= 0,
         jr.policy_domain(s),
+        jr.restarts_domain(s),
         s.k_ignored >= 0,
         s.k_ignored <= s.ignored,
         z3.Implies(z3.Not(s.has_per_index), s.k_ignored == 0),  # counted Job-wide only
@@ -198,6 +201,7 @@ def initial(s: Record) -> Any:
         s.released == 0,
         s.ignored == 0,
         s.fail_job == 0,
+        s.restarts == 0,
         s.status_succeeded == 0,
         s.status_failed == 0,
         s.completed_count == 0,
@@ -336,7 +340,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     # getNewFinishedPods, calculateSucceededIndexes, calculateFailedIndexes.
     uncounted_f = s.terminating_uf + s.succeeded_uf + s.failed_uf + s.gone_uf
     failed = s.status_failed + s.failed + jr.failed_terminating(s, s.terminating) + uncounted_f
-    failing_now = jr.new_failure_target(s, failed, spec, ch)
+    failing_now = jr.new_failure_target(s, failed, spec, ch, jr.past_backoff_limit_on_failure(s))
     succeeded_pods = s.succeeded + s.succeeded_uf
     k_succeeded_pods = s.k_succeeded + s.k_succeeded_uf
     k_fresh = z3.And(z3.Not(s.k_completed), k_succeeded_pods > 0)
@@ -785,7 +789,16 @@ def _pod_move(
 
 
 def succeed(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:
-    return _pod_move(s, prefix, jr.RUNNING_SOURCES, ("succeeded", "succeeded", "succeeded_uf", None))
+    return _restarts_taken(s, prefix, _pod_move(s, prefix, jr.RUNNING_SOURCES, ("succeeded", "succeeded", "succeeded_uf", None)))
+
+
+def _restarts_taken(s: Record, prefix: str, step: Step) -> Step:
+    """`step` of a pod that ends: its container restarts leave the Job-wide sum (how many it had
+    is not counted: a choice, as in job_relation._end_pod)."""
+    left = Record.symbols(jr.RESTARTS_LEFT_CHOICES, prefix).restarts_left
+    choices = Record(step.choices.schema + jr.RESTARTS_LEFT_CHOICES, {**dict(step.choices), "restarts_left": left})
+    guard = z3.And(step.guard, left >= 0, left <= s.restarts)
+    return Step(guard, step.after.replace(restarts=left), choices)
 
 
 # The actions of podFailurePolicy rules a failure may match: job_relation's, and FailIndex.
@@ -829,7 +842,7 @@ def _end_failing(s: Record, prefix: str, targets: tuple[str | None, ...], update
         k_ignored=s.k_ignored + z3.If(ignored_k, 1, 0),
         k_ignored_high=z3.If(ignored_k, z3.If(s.k_ignored > 0, maximum(s.k_ignored_high, count), count), s.k_ignored_high),
     )
-    return Step(z3.And(step.guard, policy_action_allowed(s, action)), _normalise(after), choices)
+    return _restarts_taken(s, prefix, Step(z3.And(step.guard, policy_action_allowed(s, action)), _normalise(after), choices))
 
 
 def fail(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:
@@ -878,6 +891,7 @@ MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
     "stutter": jr.stutter,
     "succeed": succeed,
     "fail": fail,
+    "restart-container": jr.restart_container,  # of k's pod or another's: the sum is Job-wide
     "terminate": terminate,
     "delete-pod": delete_pod,
     "pod-gc": jr.pod_gc_of_job,
@@ -887,6 +901,5 @@ MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
 
 SEARCH_MOVES: dict[str, Callable[[Record, str, Controller], Step]] = {
     jr.ANY_SYNC: _sync_move(jr.ANY_SYNC),
-    # (No restart-container: an Indexed Job restarting containers in place is outside the relation.)
-    **{name: MOVES[name] for name in jr.NON_SYNC_MOVES if name in MOVES and name != "stutter"},
+    **{name: MOVES[name] for name in jr.NON_SYNC_MOVES if name != "stutter"},
 }

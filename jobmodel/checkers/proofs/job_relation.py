@@ -546,10 +546,7 @@ def new_failure_target(s: Record, failed: Any, spec: Record, choices: Record, re
 
 def past_backoff_limit_on_failure(s: Record) -> Any:
     """pastBackoffLimitOnFailure: with restartPolicy OnFailure, the restarts of the running and
-    pending pods the cache shows reach backoffLimit (any restart, with backoffLimit 0). Never in
-    a state of the Indexed relation, which has no restarts (restartPolicy OnFailure is outside it)."""
-    if "restarts" not in {name for name, _ in s.schema}:
-        return z3.BoolVal(False)
+    pending pods the cache shows reach backoffLimit (any restart, with backoffLimit 0)."""
     return z3.And(s.on_failure, z3.If(s.backoff_limit == 0, s.restarts > 0, s.restarts >= s.backoff_limit))
 
 

@@ -27,7 +27,12 @@ from tests.checkers.proofs.test_job_proofs import (
     no_failures_yet,
     trace_transitions,
 )
-from tests.checkers.proofs.walks import early_success_run, per_index_failure_run, seeded_walks
+from tests.checkers.proofs.walks import (
+    early_success_run,
+    indexed_restarting_runs,
+    per_index_failure_run,
+    seeded_walks,
+)
 
 BY_NAME = {p.name: p for p in ip.PROOFS}
 
@@ -148,6 +153,7 @@ def test_the_claims_say_what_the_catalogue_says(dropped_traces: dict[tuple[str, 
         *trace_transitions(dropped_traces[("indexed/completed-and-failed-indexes-disjoint", "terminating-pods-do-not-succeed")][1]),
         *early_success_run("index-0"),
         *per_index_failure_run("exit=42@main"),
+        *(t for _, run in indexed_restarting_runs() for t in run),  # (restartPolicy OnFailure)
     ]
     policy_met_after_settled_syncs = fail_index_before_settled_syncs = 0
     for t in runs:

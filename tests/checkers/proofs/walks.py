@@ -15,7 +15,8 @@ from jobmodel.checkers.proofs import job_relation as jr
 from jobmodel.checkers.proofs.symbolic import Record
 from jobmodel.features import NEWEST_RELEASE, OLDEST_MINOR, FeatureGates, parse_kube_version
 from jobmodel.invariants.catalogue import Transition  # a step of the Job's environment
-from jobmodel.state import JobControllerTunables
+from jobmodel.invariants.job_facts import decided
+from jobmodel.state import RUNNING, JobControllerTunables
 from jobmodel.timeutil import parse_time
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.move import Move
@@ -195,7 +196,8 @@ def indexed_settings() -> st.SearchStrategy[JobSetting]:
         replace_failed=st.booleans(),
         failure_policy=st.none() | st.sampled_from(sorted(FAILURE_POLICIES)),
         success_policy=st.none() | st.sampled_from(sorted(SUCCESS_POLICIES)),
-    ).map(with_per_index_failure_policy)
+        restart_policy=st.sampled_from(["Never", "Never", "OnFailure"]),
+    ).map(without_policy_on_failure).map(with_per_index_failure_policy)
 
 
 def with_per_index_failure_policy(setting: JobSetting) -> JobSetting:
@@ -208,11 +210,6 @@ def with_per_index_failure_policy(setting: JobSetting) -> JobSetting:
 def modelled_moves(world: env.World) -> list[Move]:
     controller = jr.Controller.of(world.cluster.features)
     return [m for m in env.enabled_moves(world) if jr.models(m.kind, controller)]
-
-
-# The move kinds of Jobs only the NonIndexed relation has: container restarts in place
-# (restartPolicy OnFailure, which the Indexed relation leaves out).
-NONINDEXED_ONLY = frozenset({"restart-container"})
 
 
 def modelled_kinds(gates: FeatureGates = PROOF_GATES) -> set[str]:
@@ -273,8 +270,8 @@ def seeded_walks(seeds: range, steps: int, indexed: bool = False, gates: Feature
             else sorted(FAILURE_POLICIES)[(seed + seed // 10) % 3],
             # A third of the Indexed Jobs with a successPolicy.
             success_policy=sorted(SUCCESS_POLICIES)[seed % 3] if indexed and seed % 7 in (1, 4, 6) else None,
-            # A tenth of the NonIndexed Jobs restart their failed containers in place.
-            restart_policy="OnFailure" if not indexed and seed % 10 == 1 else "Never",
+            # A tenth of the Jobs restart their failed containers in place.
+            restart_policy="OnFailure" if seed % 10 == 1 else "Never",
         )
         yield from walk(setting.world(), rng.randrange, steps)
 
@@ -301,10 +298,17 @@ def on_failure_run(backoff_limit: int) -> list[Transition]:
     unless the Job fails at the first) while j-1 runs, a sync follows each restart, then j-1 is
     evicted and j-0 succeeds (each terminates instead once a failing Job deleted it), a sync after each."""
     world = JobSetting(2, 2, backoff_limit, 500, 500, restart_policy="OnFailure").world()
-    run = run_of(world, [Move("sync"), Move("start", "j-0"), Move("start", "j-1"), Move("restart-container", "j-0"), Move("sync")])
-    if not _deleting(run[-1].after, "j-0"):
-        run += run_of(run[-1].after, [Move("restart-container", "j-0"), Move("sync")])
-    for name, ending in (("j-1", "evict"), ("j-0", "succeed")):
+    return restarts_then_endings(world, "j-0", (("j-1", "evict"), ("j-0", "succeed")))
+
+
+def restarts_then_endings(world: env.World, restarting: str, endings: tuple[tuple[str, str], ...]) -> list[Transition]:
+    """From a new Job of two pods: both start, `restarting`'s container restarts twice (once, if
+    the sync after it fails the Job), a sync after each restart, then each pod of `endings` ends
+    as its move says, or terminates once deleted, a sync after each."""
+    run = run_of(world, [Move("sync"), Move("start", "j-0"), Move("start", "j-1"), Move("restart-container", restarting), Move("sync")])
+    if not _deleting(run[-1].after, restarting):
+        run += run_of(run[-1].after, [Move("restart-container", restarting), Move("sync")])
+    for name, ending in endings:
         last = run[-1].after
         run += run_of(last, [Move("terminate" if _deleting(last, name) else ending, name), Move("sync")])
     return run
@@ -322,6 +326,30 @@ def ended_pod_restarts_run() -> list[Transition]:
 def restarting_runs() -> list[tuple[int, list[Transition]]]:
     """The focused runs of restartPolicy OnFailure Jobs, each with its backoffLimit."""
     return [*((limit, on_failure_run(limit)) for limit in (1, 2, 3)), (2, ended_pod_restarts_run())]
+
+
+def indexed_restarting_runs() -> list[tuple[int, list[Transition]]]:
+    """The same for an Indexed Job of two indexes (restarts are counted Job-wide), with
+    backoffLimitPerIndex 1 for one of them: index 1's container restarts, then both succeed."""
+    runs = []
+    for limit, per_index in ((1, None), (2, 1)):
+        world = JobSetting(2, 2, limit, 500, 500, True, per_index, 0.0, restart_policy="OnFailure").world()
+        runs.append((limit, restarts_then_endings(world, "j-1", (("j-0", "succeed"), ("j-1", "succeed")))))
+    return runs
+
+
+def restart_syncs(transitions: list[Transition], backoff_limit: int) -> Iterator[tuple[Transition, bool]]:
+    """The syncs of a Job not yet decided in a run of restarting_runs(), each with whether the
+    restarts of the running pods it saw reach backoffLimit; the model's sync set FailureTarget
+    exactly then (asserted)."""
+    for t in transitions:
+        job, after = t.before.job(), t.after.job()
+        if t.move.kind != "sync" or job is None or after is None or decided(job):
+            continue
+        restarts = sum(c.restart_count for p in t.before.own_pods() if p.phase == RUNNING for c in p.status.container_statuses)
+        reached = restarts >= backoff_limit
+        assert (after.status.condition("FailureTarget") is not None) == reached, (str(t.move), restarts)
+        yield t, reached
 
 
 def _deleting(world: env.World, name: str) -> bool:
