@@ -22,6 +22,7 @@ from jobmodel.actions import CreatePod, DeletePod, PatchPod, RecordEvent, Update
 from jobmodel.adapters.picture import IGNORED_FAILURE, Segment
 from jobmodel.errors import InputError, quote
 from jobmodel.features import DEFAULT_GATES, FeatureGates
+from jobmodel.frozen import thaw
 from jobmodel.invariants.upstream_bugs import known_upstream_bug
 from jobmodel.simulation.scenario import (
     ScenarioState,
@@ -449,7 +450,8 @@ def with_restarts(pod: Pod, statuses: Mapping[str, Any]) -> dict[str, Any]:
         for status in group:
             old = before.get((key, status["name"]))
             if old is not None and old.restart_count:
-                status = {**status, "restartCount": old.restart_count, **({"lastState": old.extra["lastState"]} if "lastState" in old.extra else {})}
+                last = {"lastState": thaw(old.extra["lastState"])} if "lastState" in old.extra else {}
+                status = {**status, "restartCount": old.restart_count, **last}
             out[key].append(status)
     return out
 

@@ -294,7 +294,13 @@ class SimulatedKubelet:
                 if err.status != 0:
                     raise
                 # The API server is away (restarting?): a kubelet retries; the recorder gives up
-                # when its watches do, and check() above then raises that one error.
+                # when its watches do, and check() above then raises that one error. A call that
+                # keeps failing while the watches run gives up at the run's timeout.
+                if time.monotonic() > deadline:
+                    raise LiveError(
+                        f"the Job did not finish within {timeout:g}s: the kubelet's calls kept failing ({err.reason}); "
+                        f"the trace keeps what was recorded: {self.recorder.trace.path}"
+                    ) from None
                 time.sleep(0.2)
                 continue
             pods = owned_pods(view, self.frame)

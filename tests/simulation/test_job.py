@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from pathlib import Path
@@ -21,8 +22,10 @@ from jobmodel.simulation.job import (
     parse_slow,
     pod_index,
     pod_segments,
+    restarted_status,
     simulate_default,
     simulate_script,
+    terminal_status,
 )
 from jobmodel.state import JOB_COMPLETION_INDEX_ANNOTATION, JobControllerTunables
 from tests.builders import make_pod
@@ -329,6 +332,10 @@ def test_a_restarted_container_runs_its_time_again_and_may_succeed() -> None:
     [ended] = [p for p in timeline.final.cluster.pods if p.phase == "Succeeded"]
     assert ended.status.container_statuses[0].restart_count == 2
     assert ended.status.container_statuses[0].extra["lastState"]["terminated"]["exitCode"] == 1
+    # What a kubelet writes of such a pod goes over the wire as JSON (live run): plain values.
+    restarted = [p for e in timeline.entries for p in e.state.cluster.pods if p.phase == "Running" and p.status.container_statuses[0].restart_count]
+    for status in (terminal_status(timeline.start, None, restarted[-1]), restarted_status(timeline.start, parse_failure("all"), restarted[-1])[0]):
+        assert json.loads(json.dumps(status))["containerStatuses"][0]["lastState"]["terminated"]["exitCode"] == 1
 
 
 def test_a_pod_condition_still_fails_an_on_failure_pod() -> None:

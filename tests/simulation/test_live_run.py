@@ -528,6 +528,12 @@ class FakeRecorder:
     def action(self, actor: str, what: str, result: Any = None) -> None:
         self.actions.append((actor, what, result))
 
+    def check(self) -> None:
+        """The watches run."""
+
+    def snapshot(self) -> View:
+        return self.view
+
 
 def test_waiting_for_the_real_kubelets_watches_the_jobs_key_then_a_quiet_spell() -> None:
     """The wait reads the Job at <real namespace>/<name> and, once finished, waits FINISH_QUIET of quiet."""
@@ -556,7 +562,7 @@ def test_a_job_not_finished_in_time_is_an_error_naming_the_trace() -> None:
 class FakeCluster:
     """The calls the simulated kubelet makes, recorded; each write answers with the next resourceVersion."""
 
-    def __init__(self, refuse: Rejected | None = None) -> None:
+    def __init__(self, refuse: Rejected | LiveError | None = None) -> None:
         self.calls: list[tuple[str, str, Any]] = []
         self.rv = 100
         self.refuse = refuse
@@ -582,12 +588,21 @@ class FakeCluster:
 
 
 def kubelet(
-    view: View, outcomes: tuple[PodOutcome, ...] = (), run_seconds: float = 0.0, refuse: Rejected | None = None
+    view: View, outcomes: tuple[PodOutcome, ...] = (), run_seconds: float = 0.0, refuse: Rejected | LiveError | None = None
 ) -> tuple[SimulatedKubelet, FakeCluster, FakeRecorder]:
     """A SimulatedKubelet on a fake cluster and recorder in REAL_NS."""
     cluster, recorder = FakeCluster(refuse), FakeRecorder(view)
     session = SimpleNamespace(cluster=cluster, recorder=recorder, namespace=REAL_NS)
     return SimulatedKubelet(cast(Session, session), frame(), outcomes, run_seconds), cluster, recorder
+
+
+def test_a_kubelet_call_that_keeps_failing_ends_the_run_at_its_timeout() -> None:
+    """A call that fails without an answer (status 0, as an unreachable server's) is retried, but
+    not past the run's timeout, even while the watches still run: one error naming the trace."""
+    view = view_of(real_pod("work-a", 11))
+    k, _, _ = kubelet(view, refuse=LiveError("cannot reach the cluster at https://127.0.0.1:1 while trying to update a pod"))
+    with pytest.raises(LiveError, match=r"did not finish within 0\.5s: the kubelet's calls kept failing .*run\.trace\.jsonl"):
+        k.run(0.5)
 
 
 def test_the_kubelet_binds_an_unbound_pod_and_waits_to_see_its_bind() -> None:
