@@ -340,7 +340,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = jr.MODEL) -
     # getNewFinishedPods, calculateSucceededIndexes, calculateFailedIndexes.
     uncounted_f = s.terminating_uf + s.succeeded_uf + s.failed_uf + s.gone_uf
     failed = s.status_failed + s.failed + jr.failed_terminating(s, s.terminating) + uncounted_f
-    failing_now = jr.new_failure_target(s, failed, spec, ch, jr.past_backoff_limit_on_failure(s))
+    failing_now = jr.new_failure_target(s, failed, spec, ch)
     succeeded_pods = s.succeeded + s.succeeded_uf
     k_succeeded_pods = s.k_succeeded + s.k_succeeded_uf
     k_fresh = z3.And(z3.Not(s.k_completed), k_succeeded_pods > 0)
@@ -789,16 +789,7 @@ def _pod_move(
 
 
 def succeed(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:
-    return _restarts_taken(s, prefix, _pod_move(s, prefix, jr.RUNNING_SOURCES, ("succeeded", "succeeded", "succeeded_uf", None)))
-
-
-def _restarts_taken(s: Record, prefix: str, step: Step) -> Step:
-    """`step` of a pod that ends: its container restarts leave the Job-wide sum (how many it had
-    is not counted: a choice, as in job_relation._end_pod)."""
-    left = Record.symbols(jr.RESTARTS_LEFT_CHOICES, prefix).restarts_left
-    choices = Record(step.choices.schema + jr.RESTARTS_LEFT_CHOICES, {**dict(step.choices), "restarts_left": left})
-    guard = z3.And(step.guard, left >= 0, left <= s.restarts)
-    return Step(guard, step.after.replace(restarts=left), choices)
+    return jr.restarts_taken(s, prefix, _pod_move(s, prefix, jr.RUNNING_SOURCES, ("succeeded", "succeeded", "succeeded_uf", None)))
 
 
 # The actions of podFailurePolicy rules a failure may match: job_relation's, and FailIndex.
@@ -842,7 +833,7 @@ def _end_failing(s: Record, prefix: str, targets: tuple[str | None, ...], update
         k_ignored=s.k_ignored + z3.If(ignored_k, 1, 0),
         k_ignored_high=z3.If(ignored_k, z3.If(s.k_ignored > 0, maximum(s.k_ignored_high, count), count), s.k_ignored_high),
     )
-    return _restarts_taken(s, prefix, Step(z3.And(step.guard, policy_action_allowed(s, action)), _normalise(after), choices))
+    return jr.restarts_taken(s, prefix, Step(z3.And(step.guard, policy_action_allowed(s, action)), _normalise(after), choices))
 
 
 def fail(s: Record, prefix: str, controller: Controller = jr.MODEL) -> Step:

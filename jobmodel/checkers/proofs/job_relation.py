@@ -536,12 +536,12 @@ def past_active_deadline(s: Record, spec: Record, choices: Record) -> Any:
     return z3.And(choices.past_deadline, s.has_deadline, z3.Not(spec.suspended))
 
 
-def new_failure_target(s: Record, failed: Any, spec: Record, choices: Record, restarts_past: Any = False) -> Any:
+def new_failure_target(s: Record, failed: Any, spec: Record, choices: Record) -> Any:
     """A Job without SuccessCriteriaMet or FailureTarget gets a FailureTarget: a failed pod in the
     cache matches a FailJob rule (getFailJobMessage, checked first), `failed` (the sync's count)
     is past backoffLimit (exceedsBackoffLimit), or its pods' container restarts are
-    (`restarts_past`, pastBackoffLimitOnFailure), or the active deadline passed."""
-    return z3.Or(s.fail_job > 0, failed > s.backoff_limit, restarts_past, past_active_deadline(s, spec, choices))
+    (pastBackoffLimitOnFailure), or the active deadline passed."""
+    return z3.Or(s.fail_job > 0, failed > s.backoff_limit, past_backoff_limit_on_failure(s), past_active_deadline(s, spec, choices))
 
 
 def past_backoff_limit_on_failure(s: Record) -> Any:
@@ -649,7 +649,7 @@ def sync(s: Record, prefix: str, move: str, controller: Controller = MODEL) -> S
     uncounted_f = s.terminating_uf + s.succeeded_uf + s.failed_uf + s.gone_uf
     succeeded = s.status_succeeded + s.succeeded + s.succeeded_uf + uncounted_s
     failed = s.status_failed + s.failed + failed_terminating(s, s.terminating) + uncounted_f
-    failing_now = new_failure_target(s, failed, spec, ch, past_backoff_limit_on_failure(s))
+    failing_now = new_failure_target(s, failed, spec, ch)
     fc0 = z3.If(s.success_criteria_met, SUCCESS, z3.If(s.failure_target, FAILED, z3.If(failing_now, NEW_FAILURE_TARGET, NONE)))
 
     # A finishing Job: deleteActivePods, and the condition waits until every delete went through.
@@ -921,7 +921,7 @@ def _end_pod(s: Record, prefix: str, targets: tuple[str | None, ...], updates: i
     and becomes `targets[i]` (None: no count, a released pod); the informer sees `updates` events.
     A pod that fails matches the podFailurePolicy as the `action` choice says (POLICY_ACTIONS):
     an ignored failure not yet listed is `ignored`, and a FailJob one joins `fail_job`."""
-    ch = Record.symbols((FAILURE_CHOICES if failing else SOURCE_CHOICES) + RESTARTS_LEFT_CHOICES, prefix)
+    ch = Record.symbols(FAILURE_CHOICES if failing else SOURCE_CHOICES, prefix)
     src = ch.source
     action = ch.action if failing else z3.IntVal(POLICY_ACTIONS.index("count"))
     ignoring = action == POLICY_ACTIONS.index("ignore")
@@ -939,10 +939,16 @@ def _end_pod(s: Record, prefix: str, targets: tuple[str | None, ...], updates: i
         elif target is not None:
             changes[target] = changes.get(target, getattr(s, target)) + z3.If(chosen, 1, 0)
     fail_job = s.fail_job + z3.If(action == POLICY_ACTIONS.index("fail-job"), 1, 0)
-    # The pod's container restarts leave the sum (how many it had is not counted: a choice).
-    restarts_left = z3.And(ch.restarts_left >= 0, ch.restarts_left <= s.restarts)
-    after = s.replace(**changes, fail_job=fail_job, restarts=ch.restarts_left, expect_delete=deletion_updates(s, src, updates))
-    return Step(z3.And(z3.Or(*options), policy_action_allowed(s, action), restarts_left), after, ch)
+    after = s.replace(**changes, fail_job=fail_job, expect_delete=deletion_updates(s, src, updates))
+    return restarts_taken(s, prefix, Step(z3.And(z3.Or(*options), policy_action_allowed(s, action)), after, ch))
+
+
+def restarts_taken(s: Record, prefix: str, step: Step) -> Step:
+    """`step` of a pod that ends: its container restarts leave the sum (how many it had is not
+    counted: a choice, `restarts_left`). Both relations' pod endings."""
+    left = Record.symbols(RESTARTS_LEFT_CHOICES, prefix).restarts_left
+    choices = Record(step.choices.schema + RESTARTS_LEFT_CHOICES, {**dict(step.choices), "restarts_left": left})
+    return Step(z3.And(step.guard, left >= 0, left <= s.restarts), step.after.replace(restarts=left), choices)
 
 
 def policy_action_allowed(s: Record, action: Any) -> Any:

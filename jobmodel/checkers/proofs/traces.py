@@ -42,7 +42,7 @@ from jobmodel.state import FAILED, SUCCEEDED, JobControllerTunables, Pod
 from jobmodel.transitions import indexes as ix
 from jobmodel.transitions import job_environment as env
 from jobmodel.transitions.move import Move
-from jobmodel.transitions.pod_utils import has_job_tracking_finalizer
+from jobmodel.transitions.pod_utils import has_job_tracking_finalizer, restarts_on_failure
 
 JOB_NAME = "proof"
 # A trace's podFailurePolicy: a failure with exit code 42 fails the Job, one with 43 is ignored, with
@@ -363,7 +363,7 @@ def job_moves_for(world: env.World, step: PathStep, index: Callable[[Pod], bool]
         return [*moves, *edits_for(world, move, step.after)]
     pod = _running(world, jr.RUNNING_SOURCES[int(step.choices["source"])], index)
     job = world.job()
-    if move == "fail" and job is not None and job.spec.template.restart_policy == "OnFailure":
+    if move == "fail" and restarts_on_failure(pod):
         return [*moves, Move("evict", pod.name)]  # the kubelet restarts a failed container instead
     if move == "fail" and job is not None and job.spec.pod_failure_policy is not None:
         # The exit code of the rule of the action chosen (without a policy: the default failure).
@@ -401,7 +401,7 @@ def job_concretizable(before: Record, move: str, step: Any) -> Any:
         return z3.And(step.choices.five_minutes_pass, before.has_expectations, z3.Not(before.expired), pending)
     if move == "terminate" and any(name == "action" for name, _ in step.choices.schema):
         return step.choices.action == jr.POLICY_ACTIONS.index("count")  # exit code 143 matches no rule
-    if move == "fail" and "on_failure" in {name for name, _ in before.schema}:
+    if move == "fail":
         # An OnFailure pod fails only by eviction, which takes a pod not being deleted.
         return z3.Implies(before.on_failure, step.choices.source == jr.RUNNING_SOURCES.index("active"))
     if move in ("stutter", "pod-gc"):  # pod-gc: the relation does not count the bare pods it removes
